@@ -1,0 +1,149 @@
+//! The one-way pipeline from the direct board to the upper layer: direct board → lower layer →
+//! strings → closed regions and private eyes → flower attributes → upper layer → upper strings.
+//! Legality, captures and the score read an [`Analysis`]; nothing here reaches back.
+
+use crate::attribute::{self, Counts};
+use crate::board::{neighbours, Board, Colour, Stone};
+use crate::eyes::{self, Region, RegionVerdict};
+use crate::layers::{self, Attribute, Layer};
+use crate::rules::{AttributeRule, EyeRule, Rules};
+use crate::strings::{self, Strings};
+
+/// A flower string of the direct board with its counts and upper attribute.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlowerInfo {
+    pub points: Vec<usize>,
+    /// Distinct adjacent black/white strings of the lower layer (indices into `lower_strings`).
+    pub adjacent: Vec<usize>,
+    pub counts: Counts,
+    pub attribute: Attribute,
+    /// The clause (branch of the attribute rule) that decided the attribute.
+    pub clause: &'static str,
+}
+
+/// Everything the rules derive from one direct board.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    pub board: Board,
+    pub lower: Layer,
+    /// Black and white strings of the lower layer (= of the direct board).
+    pub lower_strings: Strings,
+    /// For each lower string, its closed regions with the verdict on each.
+    pub regions: Vec<Vec<(Region, RegionVerdict)>>,
+    pub flowers: Vec<FlowerInfo>,
+    /// `flower_of[i]` = index into `flowers` of the flower string through point `i`.
+    pub flower_of: Vec<Option<usize>>,
+    /// Per point: the attribute of the flower string there.
+    pub attribute_at: Vec<Option<Attribute>>,
+    pub upper: Layer,
+    /// Black and white strings of the upper layer (attributed flowers joined in).
+    pub upper_strings: Strings,
+}
+
+impl Analysis {
+    /// Runs the pipeline under `rules`.
+    pub fn new(board: &Board, rules: &Rules) -> Analysis {
+        let size = board.size();
+        let lower = layers::lower_layer(board);
+        let lower_strings = strings::strings_of(&lower);
+        let regions: Vec<Vec<(Region, RegionVerdict)>> = (0..lower_strings.groups.len())
+            .map(|a| match rules.private_eye {
+                EyeRule::M2020 => {
+                    eyes::judge_regions(&lower, &lower_strings, a, rules.closed_region)
+                }
+                EyeRule::M2016 => crate::eyes2016::judge_regions_2016(&lower, &lower_strings, a),
+            })
+            .collect();
+        let has_eye: Vec<bool> = regions
+            .iter()
+            .map(|rs| rs.iter().any(|(_, v)| *v == RegionVerdict::PrivateEye))
+            .collect();
+        let mut flower_of = vec![None; size * size];
+        let mut attribute_at = vec![None; size * size];
+        let mut flowers = Vec::new();
+        for points in strings::flower_strings(board) {
+            let adjacent = strings::adjacent_strings(size, &points, &lower_strings);
+            let counts = attribute::counts(adjacent.iter().map(|&g| {
+                (
+                    lower_strings.groups[g].colour == Some(Colour::Black),
+                    has_eye[g],
+                )
+            }));
+            let (attribute, clause) = match rules.attribute {
+                AttributeRule::M2020 => attribute::attribute_2020(counts),
+                AttributeRule::M2016 => attribute::attribute_2016(counts),
+                AttributeRule::M2013 => attribute::attribute_2013(stone_counts(board, &points)),
+                AttributeRule::AlwaysNeutral => (Attribute::Neutral, "D3-NEUTRAL"),
+            };
+            let f = flowers.len();
+            for &i in &points {
+                flower_of[i] = Some(f);
+                attribute_at[i] = Some(attribute);
+            }
+            flowers.push(FlowerInfo {
+                points,
+                adjacent,
+                counts,
+                attribute,
+                clause,
+            });
+        }
+        let upper = layers::upper_layer(board, &attribute_at);
+        let upper_strings = strings::strings_of(&upper);
+        Analysis {
+            board: board.clone(),
+            lower,
+            lower_strings,
+            regions,
+            flowers,
+            flower_of,
+            attribute_at,
+            upper,
+            upper_strings,
+        }
+    }
+
+    /// Whether lower string `g` has at least one private eye.
+    pub fn has_private_eye(&self, g: usize) -> bool {
+        self.regions[g]
+            .iter()
+            .any(|(_, v)| *v == RegionVerdict::PrivateEye)
+    }
+
+    /// The private eyes of lower string `g`.
+    pub fn private_eyes(&self, g: usize) -> impl Iterator<Item = &Region> {
+        self.regions[g]
+            .iter()
+            .filter(|(_, v)| *v == RegionVerdict::PrivateEye)
+            .map(|(r, _)| r)
+    }
+
+    /// Black and white upper strings without a liberty.
+    pub fn strings_without_liberty(&self, colour: Colour) -> Vec<usize> {
+        (0..self.upper_strings.groups.len())
+            .filter(|&g| {
+                let s = &self.upper_strings.groups[g];
+                s.colour == Some(colour) && s.liberties.is_empty()
+            })
+            .collect()
+    }
+}
+
+/// Adjacent black and white stones of a flower string (each stone once), for the 2013 rule.
+pub fn stone_counts(board: &Board, points: &[usize]) -> (u32, u32) {
+    let mut seen: Vec<usize> = points
+        .iter()
+        .flat_map(|&i| neighbours(board.size(), i))
+        .collect();
+    seen.sort_unstable();
+    seen.dedup();
+    let black = seen
+        .iter()
+        .filter(|&&j| board.get(j) == Some(Stone::Black))
+        .count() as u32;
+    let white = seen
+        .iter()
+        .filter(|&&j| board.get(j) == Some(Stone::White))
+        .count() as u32;
+    (black, white)
+}

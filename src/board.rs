@@ -1,0 +1,307 @@
+//! The direct board (直弈棋局): stones of three colours on an odd square board (M16-BOARD).
+
+use crate::coord::{half, Point, MAX_SIZE, MIN_SIZE};
+use std::fmt;
+
+/// A stone of the direct board. Three colours; the *players* are only two ([`Colour`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stone {
+    Black,
+    White,
+    /// The flower (grey) stone, 花子 / 灰子.
+    Flower,
+}
+
+/// A player, or the colour a flower string takes in the upper layer.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Colour {
+    Black,
+    White,
+}
+
+impl Colour {
+    pub fn opponent(self) -> Colour {
+        match self {
+            Colour::Black => Colour::White,
+            Colour::White => Colour::Black,
+        }
+    }
+    pub fn stone(self) -> Stone {
+        match self {
+            Colour::Black => Stone::Black,
+            Colour::White => Stone::White,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::Black => "black",
+            Colour::White => "white",
+        }
+    }
+}
+
+impl Stone {
+    /// The player colour of a black or white stone.
+    pub fn colour(self) -> Option<Colour> {
+        match self {
+            Stone::Black => Some(Colour::Black),
+            Stone::White => Some(Colour::White),
+            Stone::Flower => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Stone::Black => "black",
+            Stone::White => "white",
+            Stone::Flower => "flower",
+        }
+    }
+    /// Diagram character of the direct board.
+    pub fn diagram_char(self) -> char {
+        match self {
+            Stone::Black => 'X',
+            Stone::White => 'O',
+            Stone::Flower => '#',
+        }
+    }
+}
+
+/// The direct board: what stands on each point.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    size: usize,
+    cells: Vec<Option<Stone>>,
+}
+
+/// Why a diagram or a size was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardError(pub String);
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// M16-BOARD — board sizes: odd, 3 to 19 (000 describes 19×19; 004 uses 9, 11, 13).
+pub fn check_size(size: usize) -> Result<(), BoardError> {
+    if !(MIN_SIZE..=MAX_SIZE).contains(&size) || size % 2 == 0 {
+        return Err(BoardError(format!(
+            "board size {size} is not allowed: expected an odd size from {MIN_SIZE} to {MAX_SIZE}"
+        )));
+    }
+    Ok(())
+}
+
+impl Board {
+    /// An empty board; the size must be odd, 3..=19.
+    pub fn empty(size: usize) -> Result<Board, BoardError> {
+        check_size(size)?;
+        Ok(Board {
+            size,
+            cells: vec![None; size * size],
+        })
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Number of points (361 on 19×19).
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cells.iter().all(|c| c.is_none())
+    }
+
+    /// Index of a point (top row first). The point must be on the board.
+    pub fn index(&self, p: Point) -> usize {
+        let h = half(self.size);
+        ((h - p.y) as usize) * self.size + (p.x + h) as usize
+    }
+
+    /// Point of an index.
+    pub fn point(&self, i: usize) -> Point {
+        let h = half(self.size);
+        Point::new((i % self.size) as i32 - h, h - (i / self.size) as i32)
+    }
+
+    pub fn get(&self, i: usize) -> Option<Stone> {
+        self.cells[i]
+    }
+
+    pub fn at(&self, p: Point) -> Option<Stone> {
+        self.cells[self.index(p)]
+    }
+
+    pub fn set(&mut self, i: usize, s: Option<Stone>) {
+        self.cells[i] = s;
+    }
+
+    pub fn cells(&self) -> &[Option<Stone>] {
+        &self.cells
+    }
+
+    /// Indices of the neighbours of index `i` (M16-ADJ-POINT).
+    pub fn neighbours(&self, i: usize) -> Neighbours {
+        neighbours(self.size, i)
+    }
+
+    /// Reads a direct-board diagram: `size` rows, top row first, of `.`, `X`, `O`, `#`; spaces
+    /// inside a row are ignored. Every problem is reported with its row and column.
+    pub fn from_diagram(text: &str, size: usize) -> Result<Board, BoardError> {
+        check_size(size)?;
+        let rows: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let mut problems = Vec::new();
+        if rows.len() != size {
+            problems.push(format!(
+                "diagram has {} rows: expected {size} rows for a {size}x{size} board",
+                rows.len()
+            ));
+        }
+        let mut board = Board::empty(size)?;
+        for (r, row) in rows.iter().enumerate().take(size) {
+            let chars: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
+            if chars.len() != size {
+                problems.push(format!(
+                    "diagram row {} has {} points: expected {size}",
+                    r + 1,
+                    chars.len()
+                ));
+                continue;
+            }
+            for (c, ch) in chars.iter().enumerate() {
+                let cell = match ch {
+                    '.' | '+' => None,
+                    'X' => Some(Stone::Black),
+                    'O' => Some(Stone::White),
+                    '#' => Some(Stone::Flower),
+                    other => {
+                        problems.push(format!(
+                            "diagram row {} column {}: unknown character `{other}` (expected . X O #)",
+                            r + 1,
+                            c + 1
+                        ));
+                        continue;
+                    }
+                };
+                board.cells[r * size + c] = cell;
+            }
+        }
+        if problems.is_empty() {
+            Ok(board)
+        } else {
+            Err(BoardError(problems.join("; ")))
+        }
+    }
+
+    /// Writes the direct-board diagram, one row a line, points separated by spaces.
+    pub fn to_diagram(&self) -> String {
+        render_rows(self.size, |i| match self.cells[i] {
+            None => '.',
+            Some(s) => s.diagram_char(),
+        })
+    }
+}
+
+/// Writes `size` rows of characters, separated by spaces, top row first.
+pub fn render_rows(size: usize, ch: impl Fn(usize) -> char) -> String {
+    let mut out = String::new();
+    for r in 0..size {
+        let row: Vec<String> = (0..size).map(|c| ch(r * size + c).to_string()).collect();
+        out.push_str(&row.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+/// Up to four neighbour indices.
+#[derive(Clone, Copy)]
+pub struct Neighbours {
+    items: [usize; 4],
+    len: u8,
+    pos: u8,
+}
+
+impl Iterator for Neighbours {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        if self.pos < self.len {
+            self.pos += 1;
+            Some(self.items[self.pos as usize - 1])
+        } else {
+            None
+        }
+    }
+}
+
+/// Neighbour indices of index `i` on a board of `size` (top row first).
+pub fn neighbours(size: usize, i: usize) -> Neighbours {
+    let (r, c) = (i / size, i % size);
+    let mut n = Neighbours {
+        items: [0; 4],
+        len: 0,
+        pos: 0,
+    };
+    let mut push = |j: usize| {
+        n.items[n.len as usize] = j;
+        n.len += 1;
+    };
+    if c + 1 < size {
+        push(i + 1);
+    }
+    if c > 0 {
+        push(i - 1);
+    }
+    if r > 0 {
+        push(i - size);
+    }
+    if r + 1 < size {
+        push(i + size);
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn m16_board_index_round_trip_and_orientation() {
+        let b = Board::empty(19).unwrap();
+        let top_left = Point::new(-9, 9);
+        assert_eq!(b.index(top_left), 0);
+        assert_eq!(b.index(Point::new(0, 0)), 180);
+        for i in 0..b.len() {
+            assert_eq!(b.index(b.point(i)), i);
+        }
+        assert_eq!(b.neighbours(0).count(), 2);
+        assert_eq!(b.neighbours(180).count(), 4);
+    }
+
+    #[test]
+    fn m16_board_rejects_even_and_oversized() {
+        assert!(Board::empty(8).is_err());
+        assert!(Board::empty(21).is_err());
+        assert!(Board::empty(1).is_err());
+        assert!(Board::empty(3).is_ok());
+    }
+
+    #[test]
+    fn diagram_round_trip_and_errors() {
+        let d = "X . #\n. O .\n# . X\n";
+        let b = Board::from_diagram(d, 3).unwrap();
+        assert_eq!(b.at(Point::new(-1, 1)), Some(Stone::Black));
+        assert_eq!(b.at(Point::new(1, 1)), Some(Stone::Flower));
+        assert_eq!(b.to_diagram(), d);
+        let e = Board::from_diagram("X . #\n. Q .\n# .\n", 3).unwrap_err();
+        assert!(e.0.contains("row 2 column 2"), "{}", e.0);
+        assert!(e.0.contains("row 3 has 2 points"), "{}", e.0);
+    }
+}

@@ -1,0 +1,639 @@
+//! The conformance suite: case files (spec/README.md), the JSON-lines protocol that lets any
+//! program answer them (`m3go-conform/1`), the comparison of expectations with answers, and the
+//! clause coverage of rules.md.
+
+use crate::coord::Point;
+use crate::notation::parse_move;
+use crate::play::{Position, Report};
+use crate::position::{from_yaml, read_text, InputError, Setup};
+use crate::report::AnalysisReport;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Version tag of the protocol.
+pub const PROTOCOL: &str = "m3go-conform/1";
+
+/// Where a case's rule text comes from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    pub seed: String,
+    pub quote: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttrExpect {
+    pub attribute: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hs: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hw: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bs: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bw: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ForbidExpect {
+    pub reason: String,
+    /// black | white | both (default both)
+    #[serde(default, rename = "for", skip_serializing_if = "Option::is_none")]
+    pub for_player: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IllegalExpect {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventExpect {
+    pub index: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captured: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eyes_made: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eyes_lost: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attributes: Option<BTreeMap<String, String>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreExpect {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub neutral: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ViewsExpect {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holographic: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upper: Option<String>,
+}
+
+/// What a case expects; every key optional, at least one present.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub private_eyes: Option<BTreeMap<String, Vec<Vec<String>>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attributes: Option<BTreeMap<String, AttrExpect>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forbidden: Option<BTreeMap<String, ForbidExpect>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub playable: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub legal: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub illegal: Option<Vec<IllegalExpect>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<Vec<EventExpect>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<ScoreExpect>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub views: Option<ViewsExpect>,
+}
+
+impl Expect {
+    fn is_empty(&self) -> bool {
+        *self == Expect::default()
+    }
+}
+
+/// One conformance case file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    pub clauses: Vec<String>,
+    pub source: Source,
+    #[serde(default)]
+    pub reconstructed: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    pub position: Setup,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<String>,
+    pub expect: Expect,
+}
+
+impl Case {
+    /// Reads and checks a case file: the id must match the file name, the expectation must say
+    /// something, and (if given) every clause id must exist in rules.md.
+    pub fn load(path: &str, known_clauses: Option<&BTreeSet<String>>) -> Result<Case, InputError> {
+        let text = read_text(path)?;
+        let case: Case = from_yaml(&text, path)?;
+        let stem = std::path::Path::new(path)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        if case.id != stem {
+            return Err(InputError(format!(
+                "{path}: id `{}` does not match the file name: expected `{stem}`",
+                case.id
+            )));
+        }
+        if !case
+            .id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        {
+            return Err(InputError(format!(
+                "{path}: id `{}`: expected lowercase letters, digits and `-`",
+                case.id
+            )));
+        }
+        if case.expect.is_empty() {
+            return Err(InputError(format!(
+                "{path}: `expect` is empty: expected at least one check"
+            )));
+        }
+        if case.clauses.is_empty() {
+            return Err(InputError(format!(
+                "{path}: `clauses` is empty: expected clause ids from rules.md"
+            )));
+        }
+        if let Some(known) = known_clauses {
+            for c in &case.clauses {
+                if !known.contains(c) {
+                    return Err(InputError(format!(
+                        "{path}: clause `{c}` is not in rules.md"
+                    )));
+                }
+            }
+        }
+        Ok(case)
+    }
+
+    /// The probes: moves tried one by one on the position after `moves`.
+    pub fn probes(&self) -> Vec<String> {
+        let mut p: Vec<String> = self.expect.legal.clone().unwrap_or_default();
+        p.extend(self.expect.illegal.iter().flatten().map(|i| i.mv.clone()));
+        p
+    }
+
+    /// The protocol request for this case.
+    pub fn request(&self) -> Value {
+        json!({
+            "protocol": PROTOCOL,
+            "id": self.id,
+            "position": self.position,
+            "moves": self.moves,
+            "probes": self.probes(),
+        })
+    }
+}
+
+/// The request as an implementation receives it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Request {
+    pub protocol: String,
+    pub id: String,
+    pub position: Setup,
+    #[serde(default)]
+    pub moves: Vec<String>,
+    #[serde(default)]
+    pub probes: Vec<String>,
+}
+
+/// m3go's own answer to a request (what `m3go protocol` prints for each line).
+pub fn answer(req: &Request) -> Value {
+    let fail = |msg: String| json!({"id": req.id, "error": msg});
+    if req.protocol != PROTOCOL {
+        return fail(format!(
+            "protocol `{}` is not supported: expected `{PROTOCOL}`",
+            req.protocol
+        ));
+    }
+    let mut pos: Position = match req.position.into_position("position") {
+        Ok(p) => p,
+        Err(e) => return fail(e.0),
+    };
+    let mut reports: Vec<Report> = Vec::new();
+    for (k, m) in req.moves.iter().enumerate() {
+        let mv = match parse_move(m, pos.board.size()) {
+            Ok(mv) => mv,
+            Err(e) => return fail(format!("moves[{k}]: {e}")),
+        };
+        match pos.play(&mv) {
+            Ok((next, r)) => {
+                pos = next;
+                reports.push(r);
+            }
+            Err(e) => return fail(format!("moves[{k}] `{m}` is illegal: {e}")),
+        }
+    }
+    let probes: Vec<Value> = req
+        .probes
+        .iter()
+        .map(|m| match parse_move(m, pos.board.size()) {
+            Err(e) => json!({"move": m, "legal": false, "reason": "malformed", "message": e.0}),
+            Ok(mv) => match pos.play(&mv) {
+                Ok(_) => json!({"move": m, "legal": true}),
+                Err(e) => json!({"move": m, "legal": false, "reason": e.reason, "clause": e.clause, "message": e.message}),
+            },
+        })
+        .collect();
+    json!({
+        "id": req.id,
+        "analysis": AnalysisReport::new(&pos),
+        "reports": reports,
+        "probes": probes,
+    })
+}
+
+/// A point written in a case or an answer, normalised (Chinese labels), or the text itself.
+fn norm(p: &str, size: usize) -> String {
+    let t = p.trim().trim_end_matches('*');
+    Point::parse(t, size)
+        .map(|q| q.to_string())
+        .unwrap_or_else(|_| t.to_string())
+}
+
+fn strs(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn set(v: &[String], size: usize) -> BTreeSet<String> {
+    v.iter().map(|p| norm(p, size)).collect()
+}
+
+/// The entry of `list` (an array of objects with `points`) whose points include `p`.
+fn find_by_point<'a>(list: &'a Value, p: &str, size: usize) -> Option<&'a Value> {
+    let p = norm(p, size);
+    list.as_array()?
+        .iter()
+        .find(|e| strs(&e["points"]).iter().any(|q| norm(q, size) == p))
+}
+
+fn fmt_set(s: &BTreeSet<String>) -> String {
+    format!("[{}]", s.iter().cloned().collect::<Vec<_>>().join(" "))
+}
+
+/// Compares a case's expectations with an answer; returns the differences (empty = pass).
+pub fn check(case: &Case, ans: &Value) -> Vec<String> {
+    let mut d = Vec::new();
+    let size = case.position.size.unwrap_or_else(|| {
+        case.position
+            .diagram
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .count()
+    });
+    if let Some(e) = ans.get("error").and_then(|e| e.as_str()) {
+        return vec![format!("the implementation answered an error: {e}")];
+    }
+    let a = &ans["analysis"];
+    let e = &case.expect;
+    if let Some(pe) = &e.private_eyes {
+        for (s, eyes) in pe {
+            let want: BTreeSet<BTreeSet<String>> = eyes.iter().map(|eye| set(eye, size)).collect();
+            match find_by_point(&a["strings"], s, size) {
+                None => d.push(format!(
+                    "private_eyes {s}: expected a black or white string there, found none"
+                )),
+                Some(st) => {
+                    let got: BTreeSet<BTreeSet<String>> = st["private_eyes"]
+                        .as_array()
+                        .map(|v| v.iter().map(|eye| set(&strs(eye), size)).collect())
+                        .unwrap_or_default();
+                    if got != want {
+                        let f = |x: &BTreeSet<BTreeSet<String>>| {
+                            x.iter().map(fmt_set).collect::<Vec<_>>().join(", ")
+                        };
+                        d.push(format!(
+                            "private_eyes {s}: expected {{{}}}, got {{{}}}",
+                            f(&want),
+                            f(&got)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    if let Some(attrs) = &e.attributes {
+        for (s, want) in attrs {
+            match find_by_point(&a["flowers"], s, size) {
+                None => d.push(format!(
+                    "attributes {s}: expected a flower string there, found none"
+                )),
+                Some(f) => {
+                    let got = f["attribute"].as_str().unwrap_or("?");
+                    if got != want.attribute {
+                        d.push(format!(
+                            "attributes {s}: expected {}, got {got}",
+                            want.attribute
+                        ));
+                    }
+                    for (k, w) in [
+                        ("hs", want.hs),
+                        ("hw", want.hw),
+                        ("bs", want.bs),
+                        ("bw", want.bw),
+                    ] {
+                        if let Some(w) = w {
+                            let g = f[k].as_u64().map(|x| x as i64).unwrap_or(-1);
+                            if g != i64::from(w) {
+                                d.push(format!("attributes {s}: expected {k}={w}, got {k}={g}"));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let forbidden_reason = |player: &str, p: &str| -> Option<String> {
+        a["forbidden"][player].as_array().and_then(|v| {
+            v.iter()
+                .find(|f| {
+                    f["point"]
+                        .as_str()
+                        .is_some_and(|q| norm(q, size) == norm(p, size))
+                })
+                .and_then(|f| f["reason"].as_str().map(str::to_string))
+        })
+    };
+    if let Some(fb) = &e.forbidden {
+        for (p, want) in fb {
+            let players: &[&str] = match want.for_player.as_deref() {
+                Some("black") => &["black"],
+                Some("white") => &["white"],
+                None | Some("both") => &["black", "white"],
+                Some(other) => {
+                    d.push(format!(
+                        "forbidden {p}: `for: {other}` is not black, white or both"
+                    ));
+                    &[]
+                }
+            };
+            for pl in players {
+                match forbidden_reason(pl, p) {
+                    Some(r) if r == want.reason => {}
+                    Some(r) => d.push(format!(
+                        "forbidden {p} ({pl}'s flower): expected {}, got {r}",
+                        want.reason
+                    )),
+                    None => d.push(format!(
+                        "forbidden {p} ({pl}'s flower): expected {}, got playable",
+                        want.reason
+                    )),
+                }
+            }
+        }
+    }
+    if let Some(pl) = &e.playable {
+        for p in pl {
+            for who in ["black", "white"] {
+                if let Some(r) = forbidden_reason(who, p) {
+                    d.push(format!(
+                        "playable {p}: expected open to {who}'s flower, got forbidden ({r})"
+                    ));
+                }
+            }
+        }
+    }
+    let probes = ans["probes"].as_array().cloned().unwrap_or_default();
+    let probe = |m: &str| {
+        probes
+            .iter()
+            .find(|x| x["move"].as_str() == Some(m))
+            .cloned()
+    };
+    for m in e.legal.iter().flatten() {
+        match probe(m) {
+            Some(p) if p["legal"] == json!(true) => {}
+            Some(p) => d.push(format!(
+                "legal {m}: expected legal, got refused ({})",
+                p["reason"].as_str().unwrap_or("?")
+            )),
+            None => d.push(format!("legal {m}: no answer for this probe")),
+        }
+    }
+    for il in e.illegal.iter().flatten() {
+        match probe(&il.mv) {
+            Some(p) if p["legal"] == json!(true) => d.push(format!(
+                "illegal {}: expected {}, got legal",
+                il.mv, il.reason
+            )),
+            Some(p) => {
+                let r = p["reason"].as_str().unwrap_or("?");
+                if r != il.reason {
+                    d.push(format!(
+                        "illegal {}: expected {}, got {r}",
+                        il.mv, il.reason
+                    ));
+                }
+            }
+            None => d.push(format!("illegal {}: no answer for this probe", il.mv)),
+        }
+    }
+    let reports = ans["reports"].as_array().cloned().unwrap_or_default();
+    for ev in e.events.iter().flatten() {
+        let Some(r) = reports.get(ev.index) else {
+            d.push(format!("events[{}]: no report for that move", ev.index));
+            continue;
+        };
+        if let Some(c) = &ev.captured {
+            let want = set(c, size);
+            let got = set(&strs(&r["captured"]), size);
+            if want != got {
+                d.push(format!(
+                    "events[{}].captured: expected {}, got {}",
+                    ev.index,
+                    fmt_set(&want),
+                    fmt_set(&got)
+                ));
+            }
+        }
+        for (key, list) in [("eyes_made", &ev.eyes_made), ("eyes_lost", &ev.eyes_lost)] {
+            if let Some(list) = list {
+                let entries = &r[key];
+                for s in list {
+                    if find_by_point(entries, s, size).is_none() {
+                        d.push(format!(
+                            "events[{}].{key}: expected {s}, got [{}]",
+                            ev.index,
+                            names_of(entries)
+                        ));
+                    }
+                }
+                let n = entries.as_array().map(|v| v.len()).unwrap_or(0);
+                if n != list.len() {
+                    d.push(format!(
+                        "events[{}].{key}: expected {} string(s), got {n} [{}]",
+                        ev.index,
+                        list.len(),
+                        names_of(entries)
+                    ));
+                }
+            }
+        }
+        if let Some(attrs) = &ev.attributes {
+            let changes = &r["attribute_changes"];
+            for (s, want) in attrs {
+                match find_by_point(changes, s, size) {
+                    Some(c) if c["to"].as_str() == Some(want.as_str()) => {}
+                    Some(c) => d.push(format!(
+                        "events[{}].attributes {s}: expected {want}, got {}",
+                        ev.index,
+                        c["to"].as_str().unwrap_or("?")
+                    )),
+                    None => d.push(format!(
+                        "events[{}].attributes {s}: expected a change to {want}, got no change",
+                        ev.index
+                    )),
+                }
+            }
+            let n = changes.as_array().map(|v| v.len()).unwrap_or(0);
+            if n != attrs.len() {
+                d.push(format!(
+                    "events[{}].attributes: expected {} change(s), got {n} [{}]",
+                    ev.index,
+                    attrs.len(),
+                    names_of(changes)
+                ));
+            }
+        }
+    }
+    if let Some(s) = &e.score {
+        let sc = &a["score"];
+        if sc.is_null() {
+            d.push(format!(
+                "score: expected a score, got none ({})",
+                a["score_error"].as_str().unwrap_or("no reason given")
+            ));
+        } else {
+            for (k, w) in [
+                ("black", s.black),
+                ("white", s.white),
+                ("neutral", s.neutral),
+            ] {
+                if let Some(w) = w {
+                    let g = sc[k].as_i64().unwrap_or(i64::MIN);
+                    if g != i64::from(w) {
+                        d.push(format!("score.{k}: expected {w} half-points, got {g}"));
+                    }
+                }
+            }
+            if let Some(w) = &s.winner {
+                let g = sc["winner"].as_str().unwrap_or("?");
+                if g != w {
+                    d.push(format!("score.winner: expected {w}, got {g}"));
+                }
+            }
+        }
+    }
+    if let Some(v) = &e.views {
+        for (k, want) in [("holographic", &v.holographic), ("upper", &v.upper)] {
+            if let Some(want) = want {
+                let squash = |s: &str| -> Vec<String> {
+                    s.lines()
+                        .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<String>())
+                        .filter(|l| !l.is_empty())
+                        .collect()
+                };
+                let got: Vec<String> = strs(&a["boards"][k])
+                    .iter()
+                    .flat_map(|l| squash(l))
+                    .collect();
+                if squash(want) != got {
+                    d.push(format!(
+                        "views.{k}: expected\n{}\ngot\n{}",
+                        squash(want).join("\n"),
+                        got.join("\n")
+                    ));
+                }
+            }
+        }
+    }
+    d
+}
+
+fn names_of(v: &Value) -> String {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x["string"].as_str().map(str::to_string))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default()
+}
+
+/// Clause ids of rules.md: the first cell of every table row that looks like an id.
+pub fn clause_ids(rules_md: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in rules_md.lines() {
+        let Some(rest) = line.trim_start().strip_prefix('|') else {
+            continue;
+        };
+        let Some(cell) = rest.split('|').next() else {
+            continue;
+        };
+        let id = cell.trim().trim_matches('`');
+        if is_clause_id(id) && !out.contains(&id.to_string()) {
+            out.push(id.to_string());
+        }
+    }
+    out
+}
+
+/// `^[A-Z0-9]+(-[A-Z0-9]+)+$`
+pub fn is_clause_id(s: &str) -> bool {
+    let parts: Vec<&str> = s.split('-').collect();
+    parts.len() >= 2
+        && parts.iter().all(|p| {
+            !p.is_empty()
+                && p.chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+        })
+        && parts[0].chars().any(|c| c.is_ascii_uppercase())
+}
+
+/// All `*.yaml` files under `dir`, sorted.
+pub fn case_files(dir: &str) -> Result<Vec<String>, InputError> {
+    let mut out = Vec::new();
+    let mut stack = vec![std::path::PathBuf::from(dir)];
+    while let Some(d) = stack.pop() {
+        let entries = std::fs::read_dir(&d)
+            .map_err(|e| InputError(format!("{}: cannot read: {e}", d.display())))?;
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().and_then(|x| x.to_str()) == Some("yaml") {
+                out.push(p.to_string_lossy().into_owned());
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}

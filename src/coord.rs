@@ -1,0 +1,207 @@
+//! Coordinates (M16-COORD, 000): the tengen is the origin (0,0), x grows to the right, y grows
+//! upwards, a point is written x then y, in either of two label systems.
+
+use std::fmt;
+
+/// Chinese label system, values -9..=9: `I H G F E D C B A O 一 二 … 九`.
+pub const CHINESE_LABELS: [char; 19] = [
+    'I', 'H', 'G', 'F', 'E', 'D', 'C', 'B', 'A', 'O', '一', '二', '三', '四', '五', '六', '七',
+    '八', '九',
+];
+/// Latin label system, values -9..=9: `i h g f e d c b a 0 1 … 9`.
+pub const LATIN_LABELS: [char; 19] = [
+    'i', 'h', 'g', 'f', 'e', 'd', 'c', 'b', 'a', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9',
+];
+
+/// Largest board size.
+pub const MAX_SIZE: usize = 19;
+/// Smallest board size.
+pub const MIN_SIZE: usize = 3;
+
+/// A point of the board in tengen-origin coordinates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub struct Point {
+    pub x: i32,
+    pub y: i32,
+}
+
+/// Which label system to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Labels {
+    #[default]
+    Chinese,
+    Latin,
+}
+
+/// Why a coordinate could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoordError(pub String);
+
+impl fmt::Display for CoordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The value (-9..=9) of one label character, in either system; letters in either case.
+pub fn label_value(c: char) -> Option<i32> {
+    let lower = c.to_ascii_lowercase();
+    if let Some(i) = LATIN_LABELS.iter().position(|&l| l == lower) {
+        return Some(i as i32 - 9);
+    }
+    if c == 'o' || c == 'O' {
+        return Some(0);
+    }
+    CHINESE_LABELS
+        .iter()
+        .position(|&l| l == c)
+        .map(|i| i as i32 - 9)
+}
+
+impl Point {
+    pub const fn new(x: i32, y: i32) -> Point {
+        Point { x, y }
+    }
+
+    /// M16-COORD — "纵坐标或横坐标 … 可以用 I 、 H … 九表示 … 也可用 i、h … 9表示" (000).
+    /// Reads `七A`, `7a`, `(7,-1)`; a trailing `*` is not part of a point (see [`Target`]).
+    /// The point must lie on a board of `size`.
+    pub fn parse(text: &str, size: usize) -> Result<Point, CoordError> {
+        let t = text.trim();
+        let p = if let Some(inner) = t.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
+            let mut parts = inner.split(',');
+            let (Some(a), Some(b), None) = (parts.next(), parts.next(), parts.next()) else {
+                return Err(CoordError(format!(
+                    "malformed coordinate `{t}`: expected `(x,y)` with two integers"
+                )));
+            };
+            let x = a.trim().parse::<i32>().map_err(|_| {
+                CoordError(format!(
+                    "malformed coordinate `{t}`: `{a}` is not an integer"
+                ))
+            })?;
+            let y = b.trim().parse::<i32>().map_err(|_| {
+                CoordError(format!(
+                    "malformed coordinate `{t}`: `{b}` is not an integer"
+                ))
+            })?;
+            Point::new(x, y)
+        } else {
+            let chars: Vec<char> = t.chars().collect();
+            if chars.len() != 2 {
+                return Err(CoordError(format!(
+                    "malformed coordinate `{t}`: expected two labels (x then y) such as `七A` or `7a`"
+                )));
+            }
+            let x = label_value(chars[0]).ok_or_else(|| {
+                CoordError(format!(
+                    "malformed coordinate `{t}`: `{}` is not a label (I…A O 一…九 or i…a 0 1…9)",
+                    chars[0]
+                ))
+            })?;
+            let y = label_value(chars[1]).ok_or_else(|| {
+                CoordError(format!(
+                    "malformed coordinate `{t}`: `{}` is not a label (I…A O 一…九 or i…a 0 1…9)",
+                    chars[1]
+                ))
+            })?;
+            Point::new(x, y)
+        };
+        if !p.on_board(size) {
+            let h = half(size);
+            return Err(CoordError(format!(
+                "coordinate `{t}` = ({},{}) is off the {size}x{size} board (x and y run from -{h} to {h})",
+                p.x, p.y
+            )));
+        }
+        Ok(p)
+    }
+
+    /// Whether the point lies on a board of `size`.
+    pub fn on_board(self, size: usize) -> bool {
+        let h = half(size);
+        self.x.abs() <= h && self.y.abs() <= h
+    }
+
+    /// Writes the point in a label system (x then y).
+    pub fn format(self, labels: Labels) -> String {
+        let table = match labels {
+            Labels::Chinese => &CHINESE_LABELS,
+            Labels::Latin => &LATIN_LABELS,
+        };
+        let mut s = String::new();
+        s.push(table[(self.x + 9) as usize]);
+        s.push(table[(self.y + 9) as usize]);
+        s
+    }
+
+    /// The up-to-four neighbours on a board of `size` (M16-ADJ-POINT: (x±1,y), (x,y±1)).
+    pub fn neighbours(self, size: usize) -> impl Iterator<Item = Point> {
+        let p = self;
+        [(1, 0), (-1, 0), (0, 1), (0, -1)]
+            .into_iter()
+            .map(move |(dx, dy)| Point::new(p.x + dx, p.y + dy))
+            .filter(move |q| q.on_board(size))
+    }
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.format(Labels::Chinese))
+    }
+}
+
+/// (size-1)/2: the largest coordinate value.
+pub fn half(size: usize) -> i32 {
+    (size as i32 - 1) / 2
+}
+
+/// A point, or the string through a point (`八九*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub point: Point,
+    pub whole_string: bool,
+}
+
+impl Target {
+    /// Reads `八九` or `八九*`.
+    pub fn parse(text: &str, size: usize) -> Result<Target, CoordError> {
+        let t = text.trim();
+        match t.strip_suffix('*') {
+            Some(rest) => Ok(Target {
+                point: Point::parse(rest, size)?,
+                whole_string: true,
+            }),
+            None => Ok(Target {
+                point: Point::parse(t, size)?,
+                whole_string: false,
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn m16_coord_both_label_systems_read_the_same_point() {
+        assert_eq!(Point::parse("七A", 19).unwrap(), Point::new(7, -1));
+        assert_eq!(Point::parse("7a", 19).unwrap(), Point::new(7, -1));
+        assert_eq!(Point::parse("(7,-1)", 19).unwrap(), Point::new(7, -1));
+        assert_eq!(Point::parse("OE", 19).unwrap(), Point::new(0, -5));
+        assert_eq!(Point::parse("0e", 19).unwrap(), Point::new(0, -5));
+        assert_eq!(Point::parse("H九", 19).unwrap(), Point::new(-8, 9));
+        assert_eq!(Point::new(-8, 9).format(Labels::Latin), "h9");
+        assert_eq!(Point::new(6, 3).to_string(), "六三");
+    }
+
+    #[test]
+    fn m16_coord_rejects_off_board_and_malformed() {
+        assert!(Point::parse("九九", 9).is_err());
+        assert!(Point::parse("Z九", 19).is_err());
+        assert!(Point::parse("七", 19).is_err());
+        assert!(Point::parse("(1,2,3)", 19).is_err());
+        assert!(Point::parse("", 19).is_err());
+    }
+}

@@ -1,0 +1,219 @@
+//! Closed regions and private eyes (私眼) of black and white strings, judged in the lower layer
+//! (M20-EYE-REGION, M20-EYE-1, M20-EYE-2, M20-EYE-SIM, M20-EYE; 003 选摘二).
+
+use crate::board::{neighbours, Colour};
+use crate::layers::{Cell, Layer};
+use crate::rules::ClosedRegion;
+use crate::strings::{flood, Strings};
+
+/// A closed region of a string: a 4-connected set of points that are not the string's stones
+/// nor flowers (in the lower layer), bounded by the string, the edge and flowers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// Every point of the region (empty points and the stones of other strings), ascending.
+    pub points: Vec<usize>,
+    /// The empty points of the region, ascending.
+    pub empty: Vec<usize>,
+}
+
+/// Which condition decided that a closed region is or is not a private eye.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RegionVerdict {
+    /// Conditions 1 and 2 hold.
+    PrivateEye,
+    /// Condition 1 fails: the region holds another string of the same colour.
+    SameColourInside,
+    /// Condition 1 fails: no empty string of the region touches the string (only other
+    /// same-coloured strings, in the same-colour reading, or none at all).
+    NoAdjacentEmptyString,
+    /// Condition 2 fails: the opponent strings inside have, or can make by the fill simulation,
+    /// a one-liberty eye (at the given point).
+    OpponentCanMakeEye(usize),
+}
+
+impl RegionVerdict {
+    /// The verdict's code in reports.
+    pub fn code(&self) -> &'static str {
+        match self {
+            RegionVerdict::PrivateEye => "private-eye",
+            RegionVerdict::SameColourInside => "same-colour-inside",
+            RegionVerdict::NoAdjacentEmptyString => "no-adjacent-empty-string",
+            RegionVerdict::OpponentCanMakeEye(_) => "opponent-can-make-eye",
+        }
+    }
+
+    /// The clause that decided the verdict.
+    pub fn clause(&self) -> &'static str {
+        match self {
+            RegionVerdict::PrivateEye => "M20-EYE",
+            RegionVerdict::SameColourInside | RegionVerdict::NoAdjacentEmptyString => "M20-EYE-1",
+            RegionVerdict::OpponentCanMakeEye(_) => "M20-EYE-SIM",
+        }
+    }
+}
+
+/// M20-EYE-REGION — "黑棋串八九*与上边界外区域形成一个封闭区域R" (003): the closed regions formed by
+/// string `a` with the board edge and the flowers (off-board in the lower layer). Each is a
+/// 4-connected component of the points that are neither `a`'s stones nor off-board (nor, in the
+/// same-colour reading, stones of `a`'s colour), adjacent to `a`. Region T of 003 ("白棋串六九*
+/// 左边和下边广大区域") shows a region may be the whole rest of the board.
+pub fn closed_regions(
+    layer: &Layer,
+    strings: &Strings,
+    a: usize,
+    rule: ClosedRegion,
+) -> Vec<Region> {
+    let size = layer.size;
+    let string = &strings.groups[a];
+    let Some(colour) = string.colour else {
+        return Vec::new();
+    };
+    let inside = |j: usize| match layer.cells[j] {
+        Cell::OffBoard => false,
+        Cell::Empty => true,
+        Cell::Stone(c) => match rule {
+            ClosedRegion::SingleString => strings.of[j] != Some(a),
+            ClosedRegion::SameColour => c != colour,
+        },
+    };
+    let mut taken = vec![false; size * size];
+    let mut out = Vec::new();
+    for &i in &string.points {
+        for j in neighbours(size, i) {
+            if taken[j] || !inside(j) {
+                continue;
+            }
+            let points = flood(size, j, inside);
+            for &p in &points {
+                taken[p] = true;
+            }
+            let empty = points
+                .iter()
+                .copied()
+                .filter(|&p| layer.cells[p] == Cell::Empty)
+                .collect();
+            out.push(Region { points, empty });
+        }
+    }
+    out.sort_by(|x, y| x.points.cmp(&y.points));
+    out
+}
+
+/// M20-EYE-1 — "黑棋串私眼内至少有一个空点串与这个黑棋串紧邻，而且此空点串不与其它黑棋串紧邻，黑棋串
+/// 私眼内也不能具有其它黑棋串" (003). `Ok(())` or the failing part.
+pub fn condition_1(
+    layer: &Layer,
+    strings: &Strings,
+    a: usize,
+    region: &Region,
+) -> Result<(), RegionVerdict> {
+    let size = layer.size;
+    let colour = strings.groups[a].colour;
+    if region
+        .points
+        .iter()
+        .any(|&p| matches!(layer.cells[p], Cell::Stone(c) if Some(c) == colour))
+    {
+        return Err(RegionVerdict::SameColourInside);
+    }
+    // The empty strings of the region: an empty string lies wholly inside one region.
+    let empty_of_region = |start: usize| flood(size, start, |j| layer.cells[j] == Cell::Empty);
+    let mut seen = vec![false; size * size];
+    for &p in &region.empty {
+        if seen[p] {
+            continue;
+        }
+        let es = empty_of_region(p);
+        for &q in &es {
+            seen[q] = true;
+        }
+        let mut touches_a = false;
+        let mut touches_other_same = false;
+        for &q in &es {
+            for n in neighbours(size, q) {
+                if let Cell::Stone(c) = layer.cells[n] {
+                    if Some(c) == colour {
+                        if strings.of[n] == Some(a) {
+                            touches_a = true;
+                        } else {
+                            touches_other_same = true;
+                        }
+                    }
+                }
+            }
+        }
+        if touches_a && !touches_other_same {
+            return Ok(());
+        }
+    }
+    Err(RegionVerdict::NoAdjacentEmptyString)
+}
+
+/// M20-EYE-SIM — "模拟推演：在此封闭区域内连续补充白色棋子（补充白色棋子的过程中不能提子）也无法做出一个
+/// 1气眼" (003). Whether the opponent of `colour`, filling any of the region's empty points with
+/// its stones (nothing is ever captured), can leave an empty point whose every neighbour is an
+/// opponent stone, the edge or a flower — a one-liberty eye (true or false). Since stones are only
+/// added, this happens exactly when some empty point of the region has no neighbour of `colour`
+/// (fill all its empty neighbours): that point is returned. `fill::literal_simulation` in the
+/// tests performs the simulation stone by stone and must agree.
+pub fn fill_simulation_makes_eye(layer: &Layer, colour: Colour, region: &Region) -> Option<usize> {
+    region
+        .empty
+        .iter()
+        .copied()
+        .find(|&p| neighbours(layer.size, p).all(|n| layer.cells[n] != Cell::Stone(colour)))
+}
+
+/// M20-EYE-2 — "黑棋串私眼内可以具有其它白色棋串和中性花棋串（中性花棋串视同边界外区域），但是这些白色
+/// 棋串不能具有1气及1气以上的眼，或者模拟推演 … 也无法做出一个1气眼" (003). When the region holds
+/// opponent strings, neither may they have an eye nor can the fill simulation make one (an eye
+/// they already have is found by the simulation too: fill it down to one point). A region without
+/// opponent strings needs no simulation (003's region R).
+pub fn condition_2(layer: &Layer, colour: Colour, region: &Region) -> Result<(), RegionVerdict> {
+    let has_opponent = region
+        .points
+        .iter()
+        .any(|&p| layer.cells[p] == Cell::Stone(colour.opponent()));
+    if !has_opponent {
+        return Ok(());
+    }
+    match fill_simulation_makes_eye(layer, colour, region) {
+        Some(p) => Err(RegionVerdict::OpponentCanMakeEye(p)),
+        None => Ok(()),
+    }
+}
+
+/// M20-EYE — "由一个黑棋串独享或者说规则（理论）上可以独享的眼（封闭区域和内气），也即是这个黑棋串的私眼"
+/// (003; "白棋串私眼判断规则与上述黑棋串私眼判断规则类同"). Every closed region of string `a` with
+/// the verdict on it; the private eyes are those with [`RegionVerdict::PrivateEye`].
+pub fn judge_regions(
+    layer: &Layer,
+    strings: &Strings,
+    a: usize,
+    rule: ClosedRegion,
+) -> Vec<(Region, RegionVerdict)> {
+    let Some(colour) = strings.groups[a].colour else {
+        return Vec::new();
+    };
+    closed_regions(layer, strings, a, rule)
+        .into_iter()
+        .map(|r| {
+            let verdict = match condition_1(layer, strings, a, &r)
+                .and_then(|()| condition_2(layer, colour, &r))
+            {
+                Ok(()) => RegionVerdict::PrivateEye,
+                Err(v) => v,
+            };
+            (r, verdict)
+        })
+        .collect()
+}
+
+/// M20-EYE — the private eyes of string `a` (see [`judge_regions`]).
+pub fn private_eyes(layer: &Layer, strings: &Strings, a: usize, rule: ClosedRegion) -> Vec<Region> {
+    judge_regions(layer, strings, a, rule)
+        .into_iter()
+        .filter(|(_, v)| *v == RegionVerdict::PrivateEye)
+        .map(|(r, _)| r)
+        .collect()
+}

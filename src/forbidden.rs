@@ -1,0 +1,142 @@
+//! The flower stone's forbidden points (花子的特别禁着), judged in the upper layer (003 选摘四:
+//! M20-FORBID-UPPER, M20-FORBID-CAPTURE, M20-FORBID-EYE, M20-FORBID-TIGER, M20-TIGER-DEF).
+
+use crate::analysis::Analysis;
+use crate::board::{neighbours, Colour};
+use crate::layers::Cell;
+use crate::rules::{ForbiddenOwner, Rules};
+use serde::Serialize;
+
+/// Why a point is closed to a flower.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "reason", content = "of")]
+pub enum Forbidden {
+    /// 提吃点: the only liberty of a black or white upper string.
+    CapturePoint,
+    /// 一气眼 of the given colour.
+    OneLibertyEye(Colour),
+    /// 虎口 of the given colour.
+    TigersMouth(Colour),
+}
+
+impl Forbidden {
+    /// Reason code (as in conformance cases and refused moves).
+    pub fn code(self) -> &'static str {
+        match self {
+            Forbidden::CapturePoint => "capture-point",
+            Forbidden::OneLibertyEye(_) => "one-liberty-eye",
+            Forbidden::TigersMouth(_) => "tigers-mouth",
+        }
+    }
+    /// The clause that forbids.
+    pub fn clause(self) -> &'static str {
+        match self {
+            Forbidden::CapturePoint => "M20-FORBID-CAPTURE",
+            Forbidden::OneLibertyEye(_) => "M20-FORBID-EYE",
+            Forbidden::TigersMouth(_) => "M20-FORBID-TIGER",
+        }
+    }
+    /// The colour whose eye or tiger's mouth it is.
+    pub fn owner(self) -> Option<Colour> {
+        match self {
+            Forbidden::CapturePoint => None,
+            Forbidden::OneLibertyEye(c) | Forbidden::TigersMouth(c) => Some(c),
+        }
+    }
+}
+
+/// M20-FORBID-CAPTURE — "提吃黑棋或白棋的提吃点是花子的禁着点，也即花子不具有提吃功能" (003): point `i`
+/// (empty) is the only liberty of some black or white upper string.
+pub fn is_capture_point(a: &Analysis, i: usize) -> bool {
+    a.upper.cells[i] == Cell::Empty
+        && a.upper_strings
+            .groups
+            .iter()
+            .any(|s| s.liberties.len() == 1 && s.liberties[0] == i)
+}
+
+/// M20-FORBID-EYE — "黑棋或白棋的“一气眼”是花子的禁着点" (003): `i` is empty and every neighbour is
+/// an upper stone of one colour, the edge or a neutral flower, with at least one such stone.
+/// A one-point region touching both colours (003's k, "一气封闭区域") is not an eye.
+pub fn is_one_liberty_eye(a: &Analysis, i: usize) -> Option<Colour> {
+    if a.upper.cells[i] != Cell::Empty {
+        return None;
+    }
+    let mut colour = None;
+    for j in neighbours(a.upper.size, i) {
+        match a.upper.cells[j] {
+            Cell::Empty => return None,
+            Cell::OffBoard => {}
+            Cell::Stone(c) => match colour {
+                None => colour = Some(c),
+                Some(d) if d != c => return None,
+                Some(_) => {}
+            },
+        }
+    }
+    colour
+}
+
+/// M20-TIGER-DEF / M20-FORBID-TIGER — "单个白子下在与黑棋串紧邻的X位上，这个白子形成一个一子白棋串，而且
+/// 这个一子白棋串只具有一口气，紧接着黑棋方就可以下一个黑子提吃这个一子白棋串，那么这个X位即是黑棋的虎口"
+/// (003). `i` is black's tiger's mouth when it is empty, touches a black upper string, touches no
+/// white upper stone (else the white stone would not be a one-stone string), has exactly one
+/// empty neighbour (the stone's one liberty, where black captures it at once), and a white
+/// stone there would capture nothing (it would then have more liberties). Same for white.
+pub fn is_tigers_mouth(a: &Analysis, i: usize) -> Option<Colour> {
+    if a.upper.cells[i] != Cell::Empty {
+        return None;
+    }
+    let size = a.upper.size;
+    let mut empty = 0;
+    let mut colours = Vec::new();
+    for j in neighbours(size, i) {
+        match a.upper.cells[j] {
+            Cell::Empty => empty += 1,
+            Cell::OffBoard => {}
+            Cell::Stone(c) => colours.push(c),
+        }
+    }
+    let owner = *colours.first()?;
+    if empty != 1 || colours.iter().any(|&c| c != owner) {
+        return None;
+    }
+    let would_capture = neighbours(size, i).any(|j| {
+        a.upper_strings
+            .at(j)
+            .is_some_and(|s| s.liberties.len() == 1 && s.liberties[0] == i)
+    });
+    (!would_capture).then_some(owner)
+}
+
+/// M20-FORBID-UPPER — "萌式三色围棋的禁着点判断在上层棋局中进行，也即判断禁着点时的关联花棋串皆采用上层属性"
+/// (003). Why point `i` is closed to `player`'s flower, if it is: a capture point for anyone; a
+/// one-liberty eye or a tiger's mouth of either colour (003, `forbidden-owner: any`) or of the
+/// opponent only (004's 彼方, `forbidden-owner: opponent`).
+pub fn flower_forbidden_reason(
+    a: &Analysis,
+    rules: &Rules,
+    i: usize,
+    player: Colour,
+) -> Option<Forbidden> {
+    let counts = |owner: Colour| match rules.forbidden_owner {
+        ForbiddenOwner::Any => true,
+        ForbiddenOwner::Opponent => owner == player.opponent(),
+    };
+    if is_capture_point(a, i) {
+        return Some(Forbidden::CapturePoint);
+    }
+    if let Some(c) = is_one_liberty_eye(a, i) {
+        if counts(c) {
+            return Some(Forbidden::OneLibertyEye(c));
+        }
+    }
+    if rules.tigers_mouth {
+        if let Some(c) = is_tigers_mouth(a, i) {
+            if counts(c) {
+                return Some(Forbidden::TigersMouth(c));
+            }
+        }
+    }
+    None
+}

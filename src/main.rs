@@ -1,0 +1,4 @@
+#![forbid(unsafe_code)]
+fn main() {
+    std::process::exit(m3go::cli::run(std::env::args().skip(1).collect()));
+}

@@ -1,0 +1,505 @@
+//! Playing moves: placement, captures in the upper layer, the capture / attribute cascade,
+//! suicide, ko, passes and the end of the game (GO-CAPTURE, GO-CASCADE, GO-SUICIDE, GO-KO,
+//! GO-PASS, GO-END, M20-LIFE-1, M20-LIFE-2, Q20-HOLO-CAPTURE).
+
+use crate::analysis::Analysis;
+use crate::board::{Board, Colour, Stone};
+use crate::coord::Point;
+use crate::forbidden::flower_forbidden_reason;
+use crate::layers::Attribute;
+use crate::order::{turn_of_move, Kind, Turn};
+use crate::rules::{FlowerCaptureCheck, GameEnd, Ko, Rules, Suicide};
+use serde::Serialize;
+use std::fmt;
+
+/// A legal, settled position: the direct board, the rules, whose move it is, and the history
+/// the ko rule needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub rules: Rules,
+    pub board: Board,
+    /// Number of the next move (1-based).
+    pub move_number: u32,
+    /// Earlier direct boards, oldest first; the last is the board before the previous move.
+    pub history: Vec<Board>,
+    /// How many of the most recent moves were passes.
+    pub trailing_passes: u32,
+    /// Points of stones agreed dead, for scoring.
+    pub dead: Vec<Point>,
+}
+
+/// What a move does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Action {
+    Place(Point),
+    Pass,
+}
+
+/// A move as written: the action, and optionally the number and turn the writer claimed
+/// (`黑291.七A` claims move 291, a black stone).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Move {
+    pub action: Action,
+    pub number: Option<u32>,
+    pub turn: Option<Turn>,
+}
+
+impl Move {
+    pub fn place(p: Point) -> Move {
+        Move {
+            action: Action::Place(p),
+            number: None,
+            turn: None,
+        }
+    }
+    pub fn pass() -> Move {
+        Move {
+            action: Action::Pass,
+            number: None,
+            turn: None,
+        }
+    }
+}
+
+/// A refused move: the reason code, the clause, and a message naming the place.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Illegal {
+    pub reason: &'static str,
+    pub clause: &'static str,
+    pub message: String,
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({}, {})", self.message, self.reason, self.clause)
+    }
+}
+
+/// A string named by its first point, with all its points.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NamedString {
+    pub string: String,
+    pub points: Vec<String>,
+}
+
+/// An attribute change of a flower string caused by a move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AttributeChange {
+    /// The flower string, named by its first point (`七六*`).
+    pub string: String,
+    pub points: Vec<String>,
+    pub from: Attribute,
+    pub to: Attribute,
+}
+
+/// What one move did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Report {
+    pub number: u32,
+    pub notation: String,
+    pub turn: Turn,
+    pub action: Action,
+    /// Every point whose stone was removed.
+    pub captured: Vec<String>,
+    /// Strings that gained a private eye.
+    pub eyes_made: Vec<NamedString>,
+    /// Strings that lost their last private eye (and are still on the board).
+    pub eyes_lost: Vec<NamedString>,
+    pub attribute_changes: Vec<AttributeChange>,
+    /// The cascade, step by step, each with its clause.
+    pub steps: Vec<String>,
+    pub game_over: bool,
+}
+
+fn illegal(reason: &'static str, clause: &'static str, message: String) -> Illegal {
+    Illegal {
+        reason,
+        clause,
+        message,
+    }
+}
+
+/// The name of a string: its first point (top row first) with `*`.
+pub fn string_name(board: &Board, points: &[usize]) -> String {
+    format!("{}*", board.point(points[0]))
+}
+
+/// M20-LIFE-1 / M20-LIFE-2 — "一个处于“中性分隔串”状态的花棋串无气 … 仍可存活 … 当花棋串上层属性变为
+/// 黑棋串属性或白棋串属性时，其生死则按照黑棋串或白棋串判断、处理" (003). Only black and white strings
+/// of the upper layer are ever capturable; a neutral flower is off-board there, so it never is.
+pub fn capturable(a: &Analysis, colour: Colour) -> Vec<usize> {
+    a.strings_without_liberty(colour)
+}
+
+/// GO-CAPTURE / Q20-HOLO-CAPTURE — "没有气的黑棋串或白棋串是“死棋串”，死棋串中的所有棋子必须立即从棋盘上
+/// 拿走" (000); "全息棋局中提吃棋串时，底层棋局中的对应棋串也同时被提走" (001). Removes the upper
+/// strings `groups` from the direct board — black/white stones and attributed flowers alike —
+/// and returns the removed indices.
+pub fn remove_captured(board: &mut Board, a: &Analysis, groups: &[usize]) -> Vec<usize> {
+    let mut removed = Vec::new();
+    for &g in groups {
+        for &i in &a.upper_strings.groups[g].points {
+            board.set(i, None);
+            removed.push(i);
+        }
+    }
+    removed.sort_unstable();
+    removed
+}
+
+/// The result of a cascade: the settled board, its analysis, what was removed, the log.
+pub struct Settled {
+    pub board: Board,
+    pub analysis: Analysis,
+    pub captured: Vec<usize>,
+    pub steps: Vec<String>,
+}
+
+/// GO-CASCADE — after a stone is placed: recompute lower layer → private eyes → attributes →
+/// upper layer; remove every opponent upper string without liberty ("下子方提吃对方无气棋串"
+/// first, 000); if none, the mover's own strings without liberty make the move suicide (refused
+/// under `suicide: forbidden`, removed under `allowed`); repeat until nothing changes. It
+/// terminates because every round removes stones and none is added.
+pub fn cascade(mut board: Board, rules: &Rules, mover: Colour) -> Result<Settled, Illegal> {
+    let mut captured = Vec::new();
+    let mut steps = Vec::new();
+    loop {
+        let a = Analysis::new(&board, rules);
+        let dead = capturable(&a, mover.opponent());
+        if !dead.is_empty() {
+            for &g in &dead {
+                let pts = &a.upper_strings.groups[g].points;
+                steps.push(format!(
+                    "GO-CAPTURE: {} upper string {} ({} stones) has no liberty: removed",
+                    mover.opponent().name(),
+                    string_name(&board, pts),
+                    pts.len()
+                ));
+            }
+            captured.extend(remove_captured(&mut board, &a, &dead));
+            steps.push("GO-CASCADE: private eyes and attributes recomputed".into());
+            continue;
+        }
+        let own = capturable(&a, mover);
+        if !own.is_empty() {
+            let names: Vec<String> = own
+                .iter()
+                .map(|&g| string_name(&board, &a.upper_strings.groups[g].points))
+                .collect();
+            if rules.suicide == Suicide::Forbidden {
+                return Err(illegal(
+                    "suicide",
+                    "GO-SUICIDE",
+                    format!(
+                        "the move would leave the {} string(s) {} without a liberty",
+                        mover.name(),
+                        names.join(", ")
+                    ),
+                ));
+            }
+            steps.push(format!(
+                "GO-SUICIDE: {} upper string(s) {} without liberty removed (suicide allowed)",
+                mover.name(),
+                names.join(", ")
+            ));
+            captured.extend(remove_captured(&mut board, &a, &own));
+            continue;
+        }
+        captured.sort_unstable();
+        return Ok(Settled {
+            board,
+            analysis: a,
+            captured,
+            steps,
+        });
+    }
+}
+
+impl Position {
+    /// The turn of the next move.
+    pub fn turn(&self) -> Turn {
+        turn_of_move(&self.rules, self.move_number)
+    }
+
+    /// GO-END — "着子完毕的棋局" (003): whether the game is over by passes. Default (register D10):
+    /// the two most recent black/white-turn moves were passes with only passes between
+    /// (`game-end: two-stone-turn-passes`); or any two consecutive passes (`two-passes`).
+    pub fn game_over(&self) -> bool {
+        let k = self.trailing_passes;
+        match self.rules.game_end {
+            GameEnd::TwoPasses => k >= 2,
+            GameEnd::TwoStoneTurnPasses => {
+                let stone_turns = (1..=k)
+                    .filter(|&d| d < self.move_number)
+                    .filter(|&d| turn_of_move(&self.rules, self.move_number - d).kind == Kind::Own)
+                    .count();
+                stone_turns >= 2
+            }
+        }
+    }
+
+    /// GO-KO — whether `board` (the result of the move) repeats a position the ko rule forbids:
+    /// `simple`, the board before the previous move; `positional`, any earlier board;
+    /// `situational`, an earlier board with the same next turn.
+    pub fn ko_violation(&self, board: &Board) -> bool {
+        let len = self.history.len() as u32;
+        match self.rules.ko {
+            Ko::None => false,
+            Ko::Simple => self.history.last() == Some(board),
+            Ko::Positional => self.history.iter().any(|b| b == board),
+            Ko::Situational => {
+                let next = turn_of_move(&self.rules, self.move_number + 1);
+                self.history.iter().enumerate().any(|(j, b)| {
+                    let n = self.move_number as i64 - (len as i64 - j as i64);
+                    b == board && n >= 1 && turn_of_move(&self.rules, n as u32) == next
+                })
+            }
+        }
+    }
+
+    /// Plays a move: checks the turn, the point, the flower's forbidden points (judged on the
+    /// upper layer before the stone is placed), runs the cascade, checks ko. Returns the new
+    /// position and the report, or the reason the move is refused; `self` is never changed.
+    pub fn play(&self, m: &Move) -> Result<(Position, Report), Illegal> {
+        let n = self.move_number;
+        let turn = self.turn();
+        if self.game_over() {
+            return Err(illegal(
+                "game-over",
+                "GO-END",
+                format!("move {n}: the game is over (the last moves were passes)"),
+            ));
+        }
+        if let Some(claimed) = m.number {
+            if claimed != n {
+                return Err(illegal(
+                    "wrong-turn",
+                    "M20-ORDER",
+                    format!("move number {claimed} given, but the next move is {n}"),
+                ));
+            }
+        }
+        if let Some(t) = m.turn {
+            if t != turn {
+                return Err(illegal(
+                    "wrong-turn",
+                    "M20-ORDER",
+                    format!(
+                        "move {n} is a {} ({}), not a {} ({})",
+                        turn.describe(),
+                        turn.symbol(),
+                        t.describe(),
+                        t.symbol()
+                    ),
+                ));
+            }
+        }
+        let mut history = self.history.clone();
+        history.push(self.board.clone());
+        let p = match m.action {
+            Action::Pass => {
+                let next = Position {
+                    history,
+                    move_number: n + 1,
+                    trailing_passes: self.trailing_passes + 1,
+                    ..self.clone()
+                };
+                let report = Report {
+                    number: n,
+                    notation: format!("{}{}.pass", turn.symbol(), n),
+                    turn,
+                    action: Action::Pass,
+                    captured: vec![],
+                    eyes_made: vec![],
+                    eyes_lost: vec![],
+                    attribute_changes: vec![],
+                    steps: vec!["GO-PASS: pass".into()],
+                    game_over: next.game_over(),
+                };
+                return Ok((next, report));
+            }
+            Action::Place(p) => p,
+        };
+        if !p.on_board(self.board.size()) {
+            return Err(illegal(
+                "off-board",
+                "M16-COORD",
+                format!("move {n}: ({},{}) is off the board", p.x, p.y),
+            ));
+        }
+        let i = self.board.index(p);
+        if let Some(s) = self.board.get(i) {
+            return Err(illegal(
+                "occupied",
+                "M20-STRING",
+                format!("move {n}: {p} is occupied by a {} stone", s.name()),
+            ));
+        }
+        let before = Analysis::new(&self.board, &self.rules);
+        let stone = match turn.kind {
+            Kind::Own => turn.player.stone(),
+            Kind::Flower => Stone::Flower,
+        };
+        let mut steps = Vec::new();
+        if turn.kind == Kind::Flower {
+            if let Some(f) = flower_forbidden_reason(&before, &self.rules, i, turn.player) {
+                let owner = f
+                    .owner()
+                    .map(|c| format!(" of {}", c.name()))
+                    .unwrap_or_default();
+                return Err(illegal(
+                    f.code(),
+                    f.clause(),
+                    format!(
+                        "move {n}: {p} is a {}{owner}, forbidden to {}",
+                        f.code(),
+                        turn.describe()
+                    ),
+                ));
+            }
+        }
+        steps.push(format!("placed {} at {p}", stone.name()));
+        let mut board = self.board.clone();
+        board.set(i, Some(stone));
+        let settled = cascade(board, &self.rules, turn.player)?;
+        if turn.kind == Kind::Flower
+            && self.rules.flower_capture_check == FlowerCaptureCheck::Cascade
+            && !settled.captured.is_empty()
+        {
+            return Err(illegal(
+                "capture-point",
+                "M20-FORBID-CAPTURE",
+                format!("move {n}: a flower at {p} would remove stones through the attribute cascade (flower-capture-check: cascade)"),
+            ));
+        }
+        if self.ko_violation(&settled.board) {
+            return Err(illegal(
+                "ko",
+                "GO-KO",
+                format!(
+                    "move {n}: {p} repeats an earlier position ({:?} ko)",
+                    self.rules.ko
+                ),
+            ));
+        }
+        steps.extend(settled.steps.iter().cloned());
+        let report = Report {
+            number: n,
+            notation: format!("{}{}.{}", turn.symbol(), n, p),
+            turn,
+            action: Action::Place(p),
+            captured: settled
+                .captured
+                .iter()
+                .map(|&j| self.board.point(j).to_string())
+                .collect(),
+            eyes_made: eyes_made(&before, &settled.analysis),
+            eyes_lost: eyes_made(&settled.analysis, &before)
+                .into_iter()
+                .filter(|s| {
+                    // a string that lost its eyes and is still (at least partly) on the board
+                    s.points.iter().any(|q| {
+                        Point::parse(q, self.board.size())
+                            .is_ok_and(|q| settled.board.at(q).is_some())
+                    })
+                })
+                .collect(),
+            attribute_changes: attribute_changes(&before, &settled.analysis),
+            steps,
+            game_over: false,
+        };
+        let next = Position {
+            rules: self.rules.clone(),
+            board: settled.board,
+            move_number: n + 1,
+            history,
+            trailing_passes: 0,
+            dead: self.dead.clone(),
+        };
+        Ok((next, report))
+    }
+
+    /// Every legal move of the side to move (passes included), in board order.
+    pub fn legal_moves(&self) -> Vec<Action> {
+        if self.game_over() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for i in 0..self.board.len() {
+            if self.board.get(i).is_some() {
+                continue;
+            }
+            let a = Action::Place(self.board.point(i));
+            if self
+                .play(&Move {
+                    action: a,
+                    number: None,
+                    turn: None,
+                })
+                .is_ok()
+            {
+                out.push(a);
+            }
+        }
+        out.push(Action::Pass);
+        out
+    }
+}
+
+/// Strings of `after` with a private eye none of whose stones belonged, in `before`, to a string
+/// with one (named by the string's first point in `after`). Swapping the arguments gives the
+/// strings of `before` that lost every private eye.
+fn eyes_made(before: &Analysis, after: &Analysis) -> Vec<NamedString> {
+    let mut out = Vec::new();
+    for (g, s) in after.lower_strings.groups.iter().enumerate() {
+        if !after.has_private_eye(g) {
+            continue;
+        }
+        let had = s.points.iter().any(|&i| {
+            before.lower_strings.of[i].is_some_and(|h| {
+                before.lower_strings.groups[h].colour == s.colour && before.has_private_eye(h)
+            })
+        });
+        if !had {
+            out.push(NamedString {
+                string: string_name(&after.board, &s.points),
+                points: s
+                    .points
+                    .iter()
+                    .map(|&i| after.board.point(i).to_string())
+                    .collect(),
+            });
+        }
+    }
+    out
+}
+
+/// Flower strings whose attribute differs from what their stones had before.
+fn attribute_changes(before: &Analysis, after: &Analysis) -> Vec<AttributeChange> {
+    let mut out = Vec::new();
+    for f in &after.flowers {
+        let old = f
+            .points
+            .iter()
+            .filter_map(|&i| before.attribute_at[i])
+            .find(|&a| a != f.attribute);
+        let had_any = f.points.iter().any(|&i| before.attribute_at[i].is_some());
+        let from = match old {
+            Some(a) => a,
+            None if !had_any && f.attribute != Attribute::Neutral => Attribute::Neutral,
+            None => continue,
+        };
+        out.push(AttributeChange {
+            string: string_name(&after.board, &f.points),
+            points: f
+                .points
+                .iter()
+                .map(|&i| after.board.point(i).to_string())
+                .collect(),
+            from,
+            to: f.attribute,
+        });
+    }
+    out
+}

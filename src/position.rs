@@ -1,0 +1,176 @@
+//! Position files in YAML: [`Setup`] is "a position that may be illegal", with public fields,
+//! straight from the file; [`Setup::into_position`] is the only road to a [`Position`] and
+//! reports every problem it finds.
+
+use crate::analysis::Analysis;
+use crate::board::Board;
+use crate::coord::Point;
+use crate::play::{string_name, Position};
+use crate::rules::RulesField;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Largest input file m3go reads.
+pub const MAX_FILE_BYTES: usize = 4 << 20;
+
+/// A position as written in a file (spec/README.md).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    #[serde(default)]
+    pub rules: RulesField,
+    /// Board size; when absent, the number of diagram rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<usize>,
+    /// Number of the next move (1-based).
+    #[serde(default, rename = "move", skip_serializing_if = "Option::is_none")]
+    pub move_number: Option<u32>,
+    pub diagram: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<String>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub trailing_passes: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dead: Vec<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// A bad input: where, and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError(pub String);
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Reads a YAML document of type `T`, refusing oversized input; `place` names the source.
+pub fn from_yaml<T: serde::de::DeserializeOwned>(text: &str, place: &str) -> Result<T, InputError> {
+    if text.len() > MAX_FILE_BYTES {
+        return Err(InputError(format!(
+            "{place}: {} bytes is too large: expected at most {MAX_FILE_BYTES} bytes",
+            text.len()
+        )));
+    }
+    serde_yaml::from_str(text).map_err(|e| InputError(format!("{place}: {e}")))
+}
+
+/// Reads a file as UTF-8 text, refusing oversized files.
+pub fn read_text(path: &str) -> Result<String, InputError> {
+    let meta =
+        std::fs::metadata(path).map_err(|e| InputError(format!("{path}: cannot read: {e}")))?;
+    if meta.len() > MAX_FILE_BYTES as u64 {
+        return Err(InputError(format!(
+            "{path}: {} bytes is too large: expected at most {MAX_FILE_BYTES} bytes",
+            meta.len()
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(|e| InputError(format!("{path}: cannot read: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| InputError(format!("{path}: not UTF-8 text: {e}")))
+}
+
+impl Setup {
+    /// Validates the setup; every problem found is listed, each naming its place.
+    pub fn into_position(&self, place: &str) -> Result<Position, InputError> {
+        let mut problems: Vec<String> = Vec::new();
+        let rules = match self.rules.resolve() {
+            Ok(r) => Some(r),
+            Err(e) => {
+                problems.push(format!("rules: {e}"));
+                None
+            }
+        };
+        let rows = self
+            .diagram
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .count();
+        let size = self.size.unwrap_or(rows);
+        let board = match Board::from_diagram(&self.diagram, size) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                problems.push(format!("diagram: {e}"));
+                None
+            }
+        };
+        let move_number = self.move_number.unwrap_or(1);
+        if move_number == 0 {
+            problems.push("move: 0 is not a move number: expected 1 or more".into());
+        }
+        let mut history = Vec::new();
+        for (k, h) in self.history.iter().enumerate() {
+            match Board::from_diagram(h, size) {
+                Ok(b) => history.push(b),
+                Err(e) => problems.push(format!("history[{k}]: {e}")),
+            }
+        }
+        let mut dead = Vec::new();
+        for (k, d) in self.dead.iter().enumerate() {
+            match Point::parse(d.trim_end_matches('*'), size) {
+                Ok(p) => dead.push(p),
+                Err(e) => problems.push(format!("dead[{k}]: {e}")),
+            }
+        }
+        if let (Some(rules), Some(board)) = (&rules, &board) {
+            let a = Analysis::new(board, rules);
+            for s in &a.upper_strings.groups {
+                if s.liberties.is_empty() {
+                    problems.push(format!(
+                        "diagram: the {} upper string {} has no liberty: a settled position has none \
+                         (it would have been captured)",
+                        s.colour.map(|c| c.name()).unwrap_or("?"),
+                        string_name(board, &s.points)
+                    ));
+                }
+            }
+            for (k, &p) in dead.iter().enumerate() {
+                if board.at(p).is_none() {
+                    problems.push(format!("dead[{k}]: {p} is empty: expected a stone"));
+                }
+            }
+        }
+        match (rules, board) {
+            (Some(rules), Some(board)) if problems.is_empty() => Ok(Position {
+                rules,
+                board,
+                move_number,
+                history,
+                trailing_passes: self.trailing_passes,
+                dead,
+            }),
+            _ => Err(InputError(format!("{place}: {}", problems.join("; ")))),
+        }
+    }
+
+    /// Reads and validates a position file.
+    pub fn load(path: &str) -> Result<Position, InputError> {
+        let text = read_text(path)?;
+        let setup: Setup = from_yaml(&text, path)?;
+        setup.into_position(path)
+    }
+}
+
+impl Position {
+    /// The setup that writes this position back (rules as the full option mapping).
+    pub fn to_setup(&self) -> Setup {
+        let spec: crate::rules::RulesSpec = serde_yaml::from_value(
+            serde_yaml::to_value(&self.rules).unwrap_or(serde_yaml::Value::Null),
+        )
+        .unwrap_or_default();
+        Setup {
+            rules: RulesField::Spec(spec),
+            size: Some(self.board.size()),
+            move_number: Some(self.move_number),
+            diagram: self.board.to_diagram(),
+            history: self.history.iter().map(|b| b.to_diagram()).collect(),
+            trailing_passes: self.trailing_passes,
+            dead: self.dead.iter().map(|p| p.to_string()).collect(),
+        }
+    }
+}

@@ -1,0 +1,436 @@
+//! The analysis report: the versioned JSON contract other implementations are compared on
+//! (`m3go analyze --format json`, format `m3go-analysis/1`), and its text rendering.
+
+use crate::analysis::Analysis;
+use crate::board::Colour;
+use crate::forbidden::{flower_forbidden_reason, Forbidden};
+use crate::layers::holographic;
+use crate::notation::format_move;
+use crate::play::{string_name, Position};
+use crate::rules::Rules;
+use crate::scoring::{score, Score};
+use serde::Serialize;
+
+/// Version tag of the analysis JSON.
+pub const ANALYSIS_FORMAT: &str = "m3go-analysis/1";
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RegionReport {
+    pub points: Vec<String>,
+    pub empty: Vec<String>,
+    /// private-eye | same-colour-inside | no-adjacent-empty-string | opponent-can-make-eye
+    pub verdict: &'static str,
+    /// Where the opponent can make a one-liberty eye, for that verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eye_at: Option<String>,
+    pub clause: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct StringReport {
+    pub name: String,
+    pub colour: Colour,
+    pub points: Vec<String>,
+    pub lower_liberties: Vec<String>,
+    /// The upper string this string belongs to.
+    pub upper_string: String,
+    /// The empty points of each private eye.
+    pub private_eyes: Vec<Vec<String>>,
+    pub regions: Vec<RegionReport>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct UpperStringReport {
+    pub name: String,
+    pub colour: Colour,
+    pub points: Vec<String>,
+    pub liberties: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FlowerReport {
+    pub name: String,
+    pub points: Vec<String>,
+    pub attribute: crate::layers::Attribute,
+    pub hs: u32,
+    pub hw: u32,
+    pub bs: u32,
+    pub bw: u32,
+    /// Adjacent black/white strings, each once.
+    pub adjacent: Vec<String>,
+    pub clause: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ForbiddenReport {
+    pub point: String,
+    pub reason: &'static str,
+    /// Whose one-liberty eye or tiger's mouth (absent for a capture point).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<Colour>,
+    pub clause: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ForbiddenByPlayer {
+    pub black: Vec<ForbiddenReport>,
+    pub white: Vec<ForbiddenReport>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Boards {
+    pub direct: Vec<String>,
+    pub holographic: Vec<String>,
+    pub upper: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TurnReport {
+    pub player: Colour,
+    pub kind: crate::order::Kind,
+    pub symbol: String,
+}
+
+/// The whole report of `m3go analyze`.
+#[derive(Clone, Debug, Serialize)]
+pub struct AnalysisReport {
+    pub format: &'static str,
+    pub rules: Rules,
+    pub size: usize,
+    #[serde(rename = "move")]
+    pub move_number: u32,
+    pub to_move: TurnReport,
+    pub game_over: bool,
+    pub boards: Boards,
+    pub strings: Vec<StringReport>,
+    pub upper_strings: Vec<UpperStringReport>,
+    pub flowers: Vec<FlowerReport>,
+    /// Points closed to each player's flower, with the reason (judged on the upper layer).
+    pub forbidden: ForbiddenByPlayer,
+    /// Legal moves of the side to move, in notation.
+    pub legal_moves: Vec<String>,
+    /// The count if the game ended now (after the position's dead stones are removed).
+    pub score: Option<Score>,
+    /// Why the score could not be computed, if it could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_error: Option<String>,
+}
+
+fn lines(s: &str) -> Vec<String> {
+    s.lines().map(str::to_string).collect()
+}
+
+/// The forbidden points of `player`'s flower.
+pub fn forbidden_points(a: &Analysis, rules: &Rules, player: Colour) -> Vec<(usize, Forbidden)> {
+    (0..a.board.len())
+        .filter_map(|i| flower_forbidden_reason(a, rules, i, player).map(|f| (i, f)))
+        .collect()
+}
+
+impl AnalysisReport {
+    /// Builds the report of a position.
+    pub fn new(pos: &Position) -> AnalysisReport {
+        let a = Analysis::new(&pos.board, &pos.rules);
+        let b = &pos.board;
+        let names =
+            |v: &[usize]| -> Vec<String> { v.iter().map(|&i| b.point(i).to_string()).collect() };
+        let strings = a
+            .lower_strings
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(g, s)| StringReport {
+                name: string_name(b, &s.points),
+                colour: s.colour.unwrap_or(Colour::Black),
+                points: names(&s.points),
+                lower_liberties: names(&s.liberties),
+                upper_string: a
+                    .upper_strings
+                    .at(s.points[0])
+                    .map(|u| string_name(b, &u.points))
+                    .unwrap_or_default(),
+                private_eyes: a.private_eyes(g).map(|r| names(&r.empty)).collect(),
+                regions: a.regions[g]
+                    .iter()
+                    .map(|(r, v)| RegionReport {
+                        points: names(&r.points),
+                        empty: names(&r.empty),
+                        verdict: v.code(),
+                        eye_at: match v {
+                            crate::eyes::RegionVerdict::OpponentCanMakeEye(p) => {
+                                Some(b.point(*p).to_string())
+                            }
+                            _ => None,
+                        },
+                        clause: v.clause(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        let upper_strings = a
+            .upper_strings
+            .groups
+            .iter()
+            .map(|s| UpperStringReport {
+                name: string_name(b, &s.points),
+                colour: s.colour.unwrap_or(Colour::Black),
+                points: names(&s.points),
+                liberties: names(&s.liberties),
+            })
+            .collect();
+        let flowers = a
+            .flowers
+            .iter()
+            .map(|f| FlowerReport {
+                name: string_name(b, &f.points),
+                points: names(&f.points),
+                attribute: f.attribute,
+                hs: f.counts.hs,
+                hw: f.counts.hw,
+                bs: f.counts.bs,
+                bw: f.counts.bw,
+                adjacent: f
+                    .adjacent
+                    .iter()
+                    .map(|&g| string_name(b, &a.lower_strings.groups[g].points))
+                    .collect(),
+                clause: f.clause,
+            })
+            .collect();
+        let forbidden_of = |player| {
+            forbidden_points(&a, &pos.rules, player)
+                .into_iter()
+                .map(|(i, f)| ForbiddenReport {
+                    point: b.point(i).to_string(),
+                    reason: f.code(),
+                    owner: f.owner(),
+                    clause: f.clause(),
+                })
+                .collect()
+        };
+        let turn = pos.turn();
+        let legal_moves = pos
+            .legal_moves()
+            .into_iter()
+            .map(|m| format_move(turn, pos.move_number, m))
+            .collect();
+        let (score, score_error) = match score(&pos.board, &pos.rules, &pos.dead) {
+            Ok(s) => (Some(s), None),
+            Err(e) => (None, Some(e.0)),
+        };
+        AnalysisReport {
+            format: ANALYSIS_FORMAT,
+            rules: pos.rules.clone(),
+            size: b.size(),
+            move_number: pos.move_number,
+            to_move: TurnReport {
+                player: turn.player,
+                kind: turn.kind,
+                symbol: turn.symbol().to_string(),
+            },
+            game_over: pos.game_over(),
+            boards: Boards {
+                direct: lines(&b.to_diagram()),
+                holographic: lines(&holographic(b, &a.attribute_at)),
+                upper: lines(&a.upper.to_diagram()),
+            },
+            strings,
+            upper_strings,
+            flowers,
+            forbidden: ForbiddenByPlayer {
+                black: forbidden_of(Colour::Black),
+                white: forbidden_of(Colour::White),
+            },
+            legal_moves,
+            score,
+            score_error,
+        }
+    }
+
+    /// The human-readable rendering.
+    pub fn to_text(&self) -> String {
+        let mut o = String::new();
+        let push = |o: &mut String, s: String| {
+            o.push_str(&s);
+            o.push('\n');
+        };
+        push(
+            &mut o,
+            format!(
+                "m3go analysis — rules {}, {}x{}, move {} ({} to play: {}){}",
+                self.rules.preset,
+                self.size,
+                self.size,
+                self.move_number,
+                self.to_move.symbol,
+                match self.to_move.kind {
+                    crate::order::Kind::Own => format!("{} stone", self.to_move.player.name()),
+                    crate::order::Kind::Flower =>
+                        format!("{}'s flower", self.to_move.player.name()),
+                },
+                if self.game_over { ", game over" } else { "" }
+            ),
+        );
+        o.push('\n');
+        let w = self
+            .boards
+            .direct
+            .first()
+            .map(|l| l.chars().count())
+            .unwrap_or(0);
+        push(
+            &mut o,
+            format!(
+                "{:<w$}   {:<w$}   {}",
+                "direct",
+                "holographic",
+                "upper",
+                w = w
+            ),
+        );
+        for k in 0..self.boards.direct.len() {
+            push(
+                &mut o,
+                format!(
+                    "{:<w$}   {:<w$}   {}",
+                    self.boards.direct[k],
+                    self.boards.holographic[k],
+                    self.boards.upper[k],
+                    w = w
+                ),
+            );
+        }
+        push(&mut o, "(X black, O white, # flower / neutral = off-board, x o flowers with a black / white star)".into());
+        o.push('\n');
+        push(&mut o, "strings (lower layer):".into());
+        for s in &self.strings {
+            push(
+                &mut o,
+                format!(
+                    "  {} {} — {} stone(s), lower liberties {}, upper string {}",
+                    s.colour.name(),
+                    s.name,
+                    s.points.len(),
+                    s.lower_liberties.len(),
+                    s.upper_string
+                ),
+            );
+            for r in &s.regions {
+                let empties = if r.empty.len() > 8 {
+                    format!("{} empty points", r.empty.len())
+                } else {
+                    r.empty.join(" ")
+                };
+                push(
+                    &mut o,
+                    format!(
+                        "      region of {} point(s) [{}]: {} ({})",
+                        r.points.len(),
+                        empties,
+                        verdict_text(r.verdict, r.eye_at.as_deref()),
+                        r.clause
+                    ),
+                );
+            }
+        }
+        push(&mut o, "upper strings:".into());
+        for s in &self.upper_strings {
+            push(
+                &mut o,
+                format!(
+                    "  {} {} — {} stone(s), {} liberties",
+                    s.colour.name(),
+                    s.name,
+                    s.points.len(),
+                    s.liberties.len()
+                ),
+            );
+        }
+        push(&mut o, "flower strings:".into());
+        for f in &self.flowers {
+            push(
+                &mut o,
+                format!(
+                    "  {} — {} (Hs={} Hw={} Bs={} Bw={}; {})",
+                    f.name,
+                    f.attribute.name(),
+                    f.hs,
+                    f.hw,
+                    f.bs,
+                    f.bw,
+                    f.clause
+                ),
+            );
+        }
+        for (who, list) in [
+            ("black", &self.forbidden.black),
+            ("white", &self.forbidden.white),
+        ] {
+            push(&mut o, format!("forbidden to {who}'s flower:"));
+            for f in list {
+                let owner = f
+                    .owner
+                    .map(|c| format!(" of {}", c.name()))
+                    .unwrap_or_default();
+                push(
+                    &mut o,
+                    format!("  {} {}{} ({})", f.point, f.reason, owner, f.clause),
+                );
+            }
+        }
+        push(
+            &mut o,
+            format!(
+                "legal moves ({}): {}",
+                self.legal_moves.len(),
+                abbreviate(&self.legal_moves)
+            ),
+        );
+        match (&self.score, &self.score_error) {
+            (Some(s), _) => push(
+                &mut o,
+                format!(
+                    "score{}: black {} white {} neutral {} (half-points), komi {} → {}",
+                    if self.game_over {
+                        ""
+                    } else {
+                        " if the game ended now"
+                    },
+                    s.black,
+                    s.white,
+                    s.neutral,
+                    f64::from(s.komi_quarters) / 4.0,
+                    s.winner
+                ),
+            ),
+            (None, Some(e)) => push(&mut o, format!("score: {e}")),
+            _ => {}
+        }
+        o
+    }
+}
+
+fn abbreviate(v: &[String]) -> String {
+    if v.len() <= 12 {
+        v.join(" ")
+    } else {
+        format!("{} … {}", v[..10].join(" "), v[v.len() - 1])
+    }
+}
+
+/// A verdict in words.
+pub fn verdict_text(code: &str, eye_at: Option<&str>) -> String {
+    match code {
+        "private-eye" => "private eye".into(),
+        "same-colour-inside" => {
+            "not a private eye: another string of the same colour is inside".into()
+        }
+        "no-adjacent-empty-string" => {
+            "not a private eye: no empty string inside touches the string".into()
+        }
+        _ => format!(
+            "not a private eye: the opponent can make a one-liberty eye inside (at {})",
+            eye_at.unwrap_or("?")
+        ),
+    }
+}

@@ -1,0 +1,202 @@
+//! Area scoring (数子法) of a finished game (003 选摘五: M20-SCORE-AREA, M20-SCORE-SEKI,
+//! M20-SCORE-NEUTRAL-ADJ, M20-SCORE-NEUTRAL-ENCLOSED, M20-SCORE-DEAD, M20-SCORE-KOMI). All
+//! scores are integer half-points: one point is 2.
+
+use crate::analysis::Analysis;
+use crate::board::{neighbours, Board, Colour};
+use crate::coord::Point;
+use crate::layers::Cell;
+use crate::longlife::long_living;
+use crate::rules::Rules;
+use crate::strings::{empty_strings, flood};
+use serde::Serialize;
+
+/// The count of a finished position, in half-points.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Score {
+    pub black: i32,
+    pub white: i32,
+    pub neutral: i32,
+    /// Komi in quarter points (the margin black must exceed).
+    pub komi_quarters: i32,
+    /// 2·(black − white) − komi, in quarter points: > 0 black wins, < 0 white wins.
+    pub margin_quarters: i32,
+    pub winner: &'static str,
+    /// The clause that decided each point: (point, owner, clause), owner one of
+    /// black / white / neutral / seki.
+    pub points: Vec<(String, &'static str, &'static str)>,
+}
+
+/// Why scoring was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoreError(pub String);
+
+/// M20-SCORE-DEAD — "将黑、白两方逻辑死子清理出棋盘后" (003): removes the upper strings through the
+/// dead points. A neutral flower is never dead (M20-LIFE-1).
+pub fn remove_dead(board: &Board, rules: &Rules, dead: &[Point]) -> Result<Board, ScoreError> {
+    let a = Analysis::new(board, rules);
+    let mut out = board.clone();
+    for &p in dead {
+        let i = board.index(p);
+        match a.upper.cells[i] {
+            Cell::Stone(_) => {
+                if let Some(s) = a.upper_strings.at(i) {
+                    for &j in &s.points {
+                        out.set(j, None);
+                    }
+                }
+            }
+            Cell::Empty => {
+                return Err(ScoreError(format!("dead stone at {p}: the point is empty")));
+            }
+            Cell::OffBoard => {
+                return Err(ScoreError(format!(
+                    "dead stone at {p}: a neutral flower string is never dead (M20-LIFE-1)"
+                )));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Owner of an empty string by the colours it touches: M20-SCORE-AREA (one colour: its
+/// territory), M20-SCORE-NEUTRAL-ADJ ("黑棋串或白棋串与保持中性分隔串状态的花棋串之间的空点串，全归黑棋串
+/// 或白棋串所有": neutral flowers and the edge do not count against it), M20-SCORE-SEKI
+/// ("双活状态下的黑棋串和白棋串之间的空点串，双方各得一半": both colours, split), or neutral
+/// (touching only neutral flowers and the edge).
+pub fn empty_string_owner(
+    touches_black: bool,
+    touches_white: bool,
+    touches_neutral: bool,
+) -> (&'static str, &'static str) {
+    match (touches_black, touches_white) {
+        (true, true) => ("seki", "M20-SCORE-SEKI"),
+        (true, false) if touches_neutral => ("black", "M20-SCORE-NEUTRAL-ADJ"),
+        (false, true) if touches_neutral => ("white", "M20-SCORE-NEUTRAL-ADJ"),
+        (true, false) => ("black", "M20-SCORE-AREA"),
+        (false, true) => ("white", "M20-SCORE-AREA"),
+        (false, false) => ("neutral", "M20-SCORE-NEUTRAL-ENCLOSED"),
+    }
+}
+
+/// M20-SCORE-NEUTRAL-ENCLOSED — "处于中性分隔串状态的花棋串围住的封闭区域空点串或非长活黑棋串/白棋串视同
+/// 花子" (003). Per point: whether it lies in a region enclosed by neutral flowers (a component of
+/// the upper layer's points that are not neutral flowers, touching at least one neutral flower,
+/// the edge allowed) that holds no long-living string. Such a region counts whole as flower.
+pub fn neutral_enclosed_regions(a: &Analysis) -> Vec<bool> {
+    let size = a.upper.size;
+    let n = size * size;
+    let alive_b = long_living(&a.upper, &a.upper_strings, Colour::Black);
+    let alive_w = long_living(&a.upper, &a.upper_strings, Colour::White);
+    let alive = |g: usize| alive_b[g] || alive_w[g];
+    let on = |j: usize| a.upper.cells[j] != Cell::OffBoard;
+    let mut out = vec![false; n];
+    let mut done = vec![false; n];
+    for i in 0..n {
+        if done[i] || !on(i) {
+            continue;
+        }
+        let comp = flood(size, i, on);
+        for &j in &comp {
+            done[j] = true;
+        }
+        let touches_flower = comp
+            .iter()
+            .any(|&j| neighbours(size, j).any(|k| a.upper.cells[k] == Cell::OffBoard));
+        let holds_long_living = comp
+            .iter()
+            .any(|&j| a.upper_strings.of[j].is_some_and(alive));
+        if touches_flower && !holds_long_living {
+            for &j in &comp {
+                out[j] = true;
+            }
+        }
+    }
+    out
+}
+
+/// M20-SCORE-AREA — "采用数子法（数点法）计算胜负" (003): counts the board after dead stones are
+/// removed: upper stones (attributed flowers merged into their colour), territories, seki halves,
+/// neutral flowers and flower-enclosed regions; then [`result`] applies komi.
+pub fn score(board: &Board, rules: &Rules, dead: &[Point]) -> Result<Score, ScoreError> {
+    let cleared = remove_dead(board, rules, dead)?;
+    let a = Analysis::new(&cleared, rules);
+    let size = a.upper.size;
+    let enclosed = neutral_enclosed_regions(&a);
+    let mut owner: Vec<(&'static str, &'static str)> =
+        vec![("neutral", "M20-SCORE-NEUTRAL-ENCLOSED"); size * size];
+    let empties = empty_strings(&a.upper);
+    for i in 0..size * size {
+        owner[i] = if enclosed[i] {
+            ("neutral", "M20-SCORE-NEUTRAL-ENCLOSED")
+        } else {
+            match a.upper.cells[i] {
+                Cell::Stone(Colour::Black) => ("black", "M20-SCORE-AREA"),
+                Cell::Stone(Colour::White) => ("white", "M20-SCORE-AREA"),
+                Cell::OffBoard => ("neutral", "M20-SCORE-NEUTRAL-ENCLOSED"),
+                Cell::Empty => {
+                    let es = empties.at(i).map(|g| g.points.clone()).unwrap_or_default();
+                    let mut b = false;
+                    let mut w = false;
+                    let mut f = false;
+                    for &j in &es {
+                        for k in neighbours(size, j) {
+                            match a.upper.cells[k] {
+                                Cell::Stone(Colour::Black) => b = true,
+                                Cell::Stone(Colour::White) => w = true,
+                                Cell::OffBoard => f = true,
+                                Cell::Empty => {}
+                            }
+                        }
+                    }
+                    empty_string_owner(b, w, f)
+                }
+            }
+        };
+    }
+    let (mut black, mut white, mut neutral) = (0, 0, 0);
+    for &(o, _) in &owner {
+        match o {
+            "black" => black += 2,
+            "white" => white += 2,
+            "seki" => {
+                black += 1;
+                white += 1
+            }
+            _ => neutral += 2,
+        }
+    }
+    let points = owner
+        .iter()
+        .enumerate()
+        .map(|(i, &(o, c))| (cleared.point(i).to_string(), o, c))
+        .collect();
+    Ok(result(black, white, neutral, rules, points))
+}
+
+/// M20-SCORE-KOMI — "扣除贴子方的子数（点数）后，子数（点数）多的一方为胜方，子数（点数）相同则为和棋"
+/// (003); 004 "黑棋贴还3又3/4子". Black wins when black − white exceeds the komi (register D11).
+pub fn result(
+    black: i32,
+    white: i32,
+    neutral: i32,
+    rules: &Rules,
+    points: Vec<(String, &'static str, &'static str)>,
+) -> Score {
+    let komi = rules.komi.quarters();
+    let margin = 2 * (black - white) - komi;
+    let winner = match margin.signum() {
+        1 => "black",
+        -1 => "white",
+        _ => "draw",
+    };
+    Score {
+        black,
+        white,
+        neutral,
+        komi_quarters: komi,
+        margin_quarters: margin,
+        winner,
+        points,
+    }
+}
