@@ -102,7 +102,7 @@ mod tests {
 /// 变性为黑棋串"; 2 the same for white; 3a/3b compare the private-eye strings; 3c "则比较与此灰棋串紧邻
 /// 的黑棋串和紧邻的白棋串个数" (all adjacent strings, with or without a private eye). With equal
 /// private-eye counts, comparing all strings is comparing those without, so 2016 and 2020 agree
-/// on every count (register D14); the clause ids differ.
+/// on every count (register D17); the clause ids differ.
 pub fn attribute_2016(c: Counts) -> (Attribute, &'static str) {
     if c.hs + c.bs == 0 {
         return (Attribute::Neutral, "M16-CONVERT-0");
@@ -128,7 +128,7 @@ pub fn attribute_2016(c: Counts) -> (Attribute, &'static str) {
 }
 
 /// M13-CONVERT — 000's summary of the 2013 rule: "灰棋串的紧邻黑子和紧邻白子数量的竞争" — more
-/// adjacent black stones than white stones: black; fewer: white; equal: neutral (register D17
+/// adjacent black stones than white stones: black; fewer: white; equal: neutral (register D21
 /// records the reconstruction). `stones` = (adjacent black stones, adjacent white stones).
 pub fn attribute_2013(stones: (u32, u32)) -> (Attribute, &'static str) {
     match stones.0.cmp(&stones.1) {

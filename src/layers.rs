@@ -22,7 +22,9 @@ pub struct Layer {
 }
 
 /// The upper attribute of a flower string (M20-UPPER).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Attribute {
     /// 中性分隔串属性: like the area outside the board.

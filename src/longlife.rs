@@ -1,5 +1,5 @@
 //! Long life (长活, 000 十二.3–4: two true eyes; chains through common eyes), approximated by
-//! Benson's pass-alive algorithm on the upper layer (register D12), neutral flowers counting as
+//! Benson's pass-alive algorithm on the upper layer (register D14), neutral flowers counting as
 //! the edge.
 
 use crate::board::{neighbours, Colour};

@@ -222,7 +222,7 @@ impl Position {
         turn_of_move(&self.rules, self.move_number)
     }
 
-    /// GO-END — "着子完毕的棋局" (003): whether the game is over by passes. Default (register D10):
+    /// GO-END — "着子完毕的棋局" (003): whether the game is over by passes. Default (register D12):
     /// the two most recent black/white-turn moves were passes with only passes between
     /// (`game-end: two-stone-turn-passes`); or any two consecutive passes (`two-passes`).
     pub fn game_over(&self) -> bool {

@@ -426,7 +426,7 @@ pub fn verdict_text(code: &str, eye_at: Option<&str>) -> String {
             "not a private eye: another string of the same colour is inside".into()
         }
         "no-adjacent-empty-string" => {
-            "not a private eye: no empty string inside touches the string".into()
+            "not a private eye: no empty string inside touches this string without touching another string of its colour".into()
         }
         _ => format!(
             "not a private eye: the opponent can make a one-liberty eye inside (at {})",

@@ -40,7 +40,7 @@ pub enum ClosedRegion {
     SameColour,
 }
 
-/// Whose one-liberty eyes and tiger's mouths forbid a player's flower (register D4).
+/// Whose one-liberty eyes and tiger's mouths forbid a player's flower (register D5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ForbiddenOwner {
@@ -50,7 +50,7 @@ pub enum ForbiddenOwner {
     Opponent,
 }
 
-/// How a flower move is checked for captures (registers D6, D8).
+/// How a flower move is checked for captures (registers D7, D9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FlowerCaptureCheck {
@@ -61,7 +61,7 @@ pub enum FlowerCaptureCheck {
     Cascade,
 }
 
-/// Suicide (register D9).
+/// Suicide (register D10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Suicide {
@@ -69,7 +69,7 @@ pub enum Suicide {
     Allowed,
 }
 
-/// Ko (register D9).
+/// Ko (register D11).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Ko {
@@ -96,7 +96,7 @@ pub enum Schedule {
     Alternate,
 }
 
-/// When the game ends (register D10).
+/// When the game ends (register D12).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum GameEnd {
@@ -106,15 +106,20 @@ pub enum GameEnd {
     TwoPasses,
 }
 
-/// Flystone mode (004): A one random + two chosen, B three random, C three chosen.
+/// Flystone mode (004, S3-MODE-A/B/C): A one random + two chosen, B three random, C three
+/// chosen (with `flystones: n`: A 1 random + n−1 chosen, B n random, C n chosen). Written `A`
+/// or `a` (register D20).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum FlystoneMode {
+    #[serde(alias = "a")]
     A,
+    #[serde(alias = "b")]
     B,
+    #[serde(alias = "c")]
     C,
 }
 
-/// Komi in quarter points: the margin black's area must exceed white's (register D11).
+/// Komi in quarter points: the margin black's area must exceed white's (register D13).
 /// Written in YAML as a number of points, a multiple of 0.25.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Komi(pub i32);
@@ -170,7 +175,29 @@ pub struct Rules {
     pub flystone_mode: FlystoneMode,
     /// Seed of the random flystone timings (modes A and B).
     pub flystone_seed: u64,
+    /// Flystones per side (004 "每方3个飞石"; register D20).
+    #[serde(default = "default_flystones")]
+    pub flystones: u32,
+    /// Random flystone turns are drawn from each side's turns within the first this-many moves;
+    /// absent = ⌊n²/2⌋ on an n×n board (register D20).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flystone_window: Option<u32>,
+    /// Team format (000): the round in which the grey players join ("如从第31回合才开始下棋";
+    /// register D22).
+    #[serde(default = "default_team_grey_start")]
+    pub team_grey_start: u32,
 }
+
+fn default_flystones() -> u32 {
+    3
+}
+
+fn default_team_grey_start() -> u32 {
+    31
+}
+
+/// Largest `team-grey-start`, `flystones` and `flystone-window` accepted.
+pub const MAX_ROUNDS: u32 = 10_000;
 
 /// Names of the presets, in the order `m3go rules` lists them.
 pub const PRESETS: [&str; 5] = [
@@ -200,6 +227,9 @@ impl Rules {
             emergency_conversion: false,
             flystone_mode: FlystoneMode::C,
             flystone_seed: 0,
+            flystones: 3,
+            flystone_window: None,
+            team_grey_start: 31,
         }
     }
 
@@ -237,6 +267,7 @@ impl Rules {
                 attribute: AttributeRule::AlwaysNeutral,
                 forbidden_owner: ForbiddenOwner::Opponent,
                 schedule: Schedule::Flystone,
+                flystone_mode: FlystoneMode::A,
                 komi: Komi(30),
                 ..base
             },
@@ -301,14 +332,46 @@ pub struct RulesSpec {
     pub flystone_mode: Option<FlystoneMode>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flystone_seed: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flystones: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flystone_window: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team_grey_start: Option<u32>,
 }
 
 /// The `rules:` value of a position: a preset name or a mapping of overrides.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum RulesField {
     Name(String),
     Spec(RulesSpec),
+}
+
+/// Reads a preset name or a mapping; a bad mapping keeps its own message (an unknown key lists
+/// the valid keys, an unknown value the valid values) instead of "no variant matched".
+impl<'de> Deserialize<'de> for RulesField {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<RulesField, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = RulesField;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(
+                    f,
+                    "a preset name ({}) or a mapping of rule options",
+                    PRESETS.join(", ")
+                )
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RulesField, E> {
+                Ok(RulesField::Name(v.to_string()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<RulesField, A::Error> {
+                RulesSpec::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(RulesField::Spec)
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 impl Default for RulesField {
@@ -338,9 +401,47 @@ impl RulesSpec {
             komi,
             emergency_conversion,
             flystone_mode,
-            flystone_seed
+            flystone_seed,
+            flystones,
+            team_grey_start
         );
+        if self.flystone_window.is_some() {
+            r.flystone_window = self.flystone_window;
+        }
+        r.check()?;
         Ok(r)
+    }
+}
+
+impl Rules {
+    /// Checks the values that have a range: `team-grey-start` 1..=10000, `flystones` 0..=10000,
+    /// `flystone-window` 1..=10000. The message names the option and the range.
+    pub fn check(&self) -> Result<(), RulesError> {
+        let mut problems = Vec::new();
+        if !(1..=MAX_ROUNDS).contains(&self.team_grey_start) {
+            problems.push(format!(
+                "team-grey-start {} is out of range: expected a round from 1 to {MAX_ROUNDS}",
+                self.team_grey_start
+            ));
+        }
+        if self.flystones > MAX_ROUNDS {
+            problems.push(format!(
+                "flystones {} is out of range: expected 0 to {MAX_ROUNDS} per side",
+                self.flystones
+            ));
+        }
+        if let Some(w) = self.flystone_window {
+            if !(1..=MAX_ROUNDS).contains(&w) {
+                problems.push(format!(
+                    "flystone-window {w} is out of range: expected 1 to {MAX_ROUNDS} moves"
+                ));
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(RulesError(problems.join("; ")))
+        }
     }
 }
 
@@ -373,7 +474,7 @@ pub const OPTIONS: &[(&str, &str, &str)] = &[
     (
         "forbidden-owner",
         "any | opponent",
-        "whose one-liberty eyes / tiger's mouths forbid a flower (D4)",
+        "whose one-liberty eyes / tiger's mouths forbid a flower (D5)",
     ),
     (
         "tigers-mouth",
@@ -383,17 +484,17 @@ pub const OPTIONS: &[(&str, &str, &str)] = &[
     (
         "flower-capture-check",
         "static | cascade",
-        "capture point judged before the flower is placed, or after its attribute cascade (D6, D8)",
+        "capture point judged before the flower is placed, or after its attribute cascade (D7, D9)",
     ),
     (
         "suicide",
         "forbidden | allowed",
-        "a move leaving the mover's own string without liberty (D9)",
+        "a move leaving the mover's own string without liberty (D8, D10)",
     ),
     (
         "ko",
         "none | simple | positional | situational",
-        "which repeated positions are refused (D9)",
+        "which repeated positions are refused (D11)",
     ),
     (
         "schedule",
@@ -403,12 +504,12 @@ pub const OPTIONS: &[(&str, &str, &str)] = &[
     (
         "game-end",
         "two-stone-turn-passes | two-passes",
-        "which passes end the game (D10)",
+        "which passes end the game (D12)",
     ),
     (
         "komi",
         "points, multiple of 0.25",
-        "margin black's area must exceed white's (D11)",
+        "margin black's area must exceed white's (D13)",
     ),
     (
         "emergency-conversion",
@@ -423,6 +524,21 @@ pub const OPTIONS: &[(&str, &str, &str)] = &[
     (
         "flystone-seed",
         "integer",
-        "seed of the random flystone timings",
+        "seed of the random flystone timings (splitmix64; D20)",
+    ),
+    (
+        "flystones",
+        "0..10000 (default 3)",
+        "Flystone: flystones per side (D20)",
+    ),
+    (
+        "flystone-window",
+        "1..10000 moves (default n*n/2)",
+        "Flystone: random flystones fall on a side's turns within the first this-many moves (D20)",
+    ),
+    (
+        "team-grey-start",
+        "1..10000 (default 31)",
+        "2016 team format: the round the grey players join (D22)",
     ),
 ];

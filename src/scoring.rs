@@ -175,7 +175,7 @@ pub fn score(board: &Board, rules: &Rules, dead: &[Point]) -> Result<Score, Scor
 }
 
 /// M20-SCORE-KOMI — "扣除贴子方的子数（点数）后，子数（点数）多的一方为胜方，子数（点数）相同则为和棋"
-/// (003); 004 "黑棋贴还3又3/4子". Black wins when black − white exceeds the komi (register D11).
+/// (003); 004 "黑棋贴还3又3/4子". Black wins when black − white exceeds the komi (register D13).
 pub fn result(
     black: i32,
     white: i32,
