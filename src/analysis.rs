@@ -73,7 +73,7 @@ impl Analysis {
                 AttributeRule::M2020 => attribute::attribute_2020(counts),
                 AttributeRule::M2016 => attribute::attribute_2016(counts),
                 AttributeRule::M2013 => attribute::attribute_2013(stone_counts(board, &points)),
-                AttributeRule::AlwaysNeutral => (Attribute::Neutral, "D3-NEUTRAL"),
+                AttributeRule::AlwaysNeutral => attribute::attribute_neutral(),
             };
             let f = flowers.len();
             for &i in &points {
@@ -101,6 +101,22 @@ impl Analysis {
             upper,
             upper_strings,
         }
+    }
+
+    /// The analysis of `board` seen on the holographic board as it stood before the last move:
+    /// the flower attributes are `held` (per point; a flower without one, just placed, is
+    /// neutral), not recomputed. Used for the first capture of a move under
+    /// `capture-timing: holographic-first` (register D8); everything else is as in [`Analysis::new`].
+    pub fn with_held_attributes(board: &Board, rules: &Rules, held: &[Option<Attribute>]) -> Analysis {
+        let mut a = Analysis::new(board, rules);
+        for (i, at) in a.attribute_at.iter_mut().enumerate() {
+            if at.is_some() {
+                *at = Some(held[i].unwrap_or(Attribute::Neutral));
+            }
+        }
+        a.upper = layers::upper_layer(board, &a.attribute_at);
+        a.upper_strings = strings::strings_of(&a.upper);
+        a
     }
 
     /// Whether lower string `g` has at least one private eye.

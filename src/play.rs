@@ -7,8 +7,12 @@ use crate::board::{Board, Colour, Stone};
 use crate::coord::Point;
 use crate::forbidden::flower_forbidden_reason;
 use crate::layers::Attribute;
-use crate::order::{turn_of_move, Kind, Turn};
-use crate::rules::{FlowerCaptureCheck, GameEnd, Ko, Rules, Suicide};
+use crate::layers::Cell;
+use crate::order::{
+    chosen_flystones_left, flystone_schedule, flystone_turn, team_wrong_turn, turn_of_move,
+    FlystoneState, Kind, Turn,
+};
+use crate::rules::{CaptureTiming, FlowerCaptureCheck, GameEnd, Ko, Rules, Schedule, Suicide};
 use serde::Serialize;
 use std::fmt;
 
@@ -26,6 +30,21 @@ pub struct Position {
     pub trailing_passes: u32,
     /// Points of stones agreed dead, for scoring.
     pub dead: Vec<Point>,
+    /// Flystone games: the random timings and the flystones thrown so far (S3-ROUND). `None`
+    /// under other schedules; under `flystone`, `None` means the timings drawn from the seed
+    /// and no flystone thrown yet.
+    pub flystone: Option<FlystoneState>,
+}
+
+/// How a move uses its turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Special {
+    /// The turn the schedule gives.
+    Normal,
+    /// D3-EMERGENCY: a flower turn placing a stone of the player's own colour.
+    Conversion,
+    /// S3-ROUND: a chosen flystone thrown right after the player's own-colour turn.
+    Flystone,
 }
 
 /// What a move does.
@@ -156,16 +175,29 @@ pub struct Settled {
     pub steps: Vec<String>,
 }
 
-/// GO-CASCADE — after a stone is placed: recompute lower layer → private eyes → attributes →
-/// upper layer; remove every opponent upper string without liberty ("下子方提吃对方无气棋串"
+/// GO-CASCADE — after a stone is placed: under `capture-timing: holographic-first` (default,
+/// register D8) first judge captures on the holographic board as it stood (`held` attributes),
+/// removing attributed flowers with their strings; then recompute lower layer → private eyes →
+/// attributes → upper layer; remove every opponent upper string without liberty ("下子方提吃对方无气棋串"
 /// first, 000); if none, the mover's own strings without liberty make the move suicide (refused
 /// under `suicide: forbidden`, removed under `allowed`); repeat until nothing changes. It
 /// terminates because every round removes stones and none is added.
-pub fn cascade(mut board: Board, rules: &Rules, mover: Colour) -> Result<Settled, Illegal> {
+pub fn cascade(
+    mut board: Board,
+    rules: &Rules,
+    mover: Colour,
+    held: Option<&[Option<Attribute>]>,
+) -> Result<Settled, Illegal> {
     let mut captured = Vec::new();
     let mut steps = Vec::new();
+    // Under capture-timing: holographic-first the first captures are judged with the attributes
+    // held from before the move (register D8); then attributes are recomputed.
+    let mut holding = held;
     loop {
-        let a = Analysis::new(&board, rules);
+        let a = match holding {
+            Some(h) => Analysis::with_held_attributes(&board, rules, h),
+            None => Analysis::new(&board, rules),
+        };
         let dead = capturable(&a, mover.opponent());
         if !dead.is_empty() {
             for &g in &dead {
@@ -206,6 +238,10 @@ pub fn cascade(mut board: Board, rules: &Rules, mover: Colour) -> Result<Settled
             captured.extend(remove_captured(&mut board, &a, &own));
             continue;
         }
+        if holding.take().is_some() {
+            steps.push("GO-CASCADE: private eyes and attributes recomputed".into());
+            continue;
+        }
         captured.sort_unstable();
         return Ok(Settled {
             board,
@@ -219,7 +255,121 @@ pub fn cascade(mut board: Board, rules: &Rules, mover: Colour) -> Result<Settled
 impl Position {
     /// The turn of the next move.
     pub fn turn(&self) -> Turn {
-        turn_of_move(&self.rules, self.move_number)
+        self.turn_of(self.move_number)
+    }
+
+    /// The turn of move `n` of this game: the rules' schedule (M20-ORDER, M16-TEAM-CYCLE), and
+    /// under Flystone the flystones of this game (S3-ROUND, [`flystone_turn`]).
+    pub fn turn_of(&self, n: u32) -> Turn {
+        match self.flystone_state() {
+            Some(s) => flystone_turn(&s, n),
+            None => turn_of_move(&self.rules, n),
+        }
+    }
+
+    /// The Flystone state under the `flystone` schedule (the timings drawn from the seed when
+    /// the position has none); `None` under other schedules.
+    pub fn flystone_state(&self) -> Option<FlystoneState> {
+        if self.rules.schedule != Schedule::Flystone {
+            return None;
+        }
+        Some(self.flystone.clone().unwrap_or_else(|| FlystoneState {
+            random: flystone_schedule(&self.rules, self.board.size()),
+            thrown: Vec::new(),
+        }))
+    }
+
+    /// The wrong-turn refusal of move `m`, naming whose turn it is (in the team format: the
+    /// round and the seat, M16-TEAM-CYCLE).
+    fn wrong_turn(&self, m: &Move, detail: String) -> Illegal {
+        let n = self.move_number;
+        match self.rules.schedule {
+            Schedule::Team2016 => illegal(
+                "wrong-turn",
+                "M16-TEAM-CYCLE",
+                team_wrong_turn(n, self.rules.team_grey_start, m.number, m.turn),
+            ),
+            Schedule::Flystone => illegal("wrong-turn", "S3-ROUND", detail),
+            _ => illegal("wrong-turn", "M20-ORDER", detail),
+        }
+    }
+
+    /// Which turn a move takes: the schedule's, or — when the move claims it — an emergency
+    /// conversion on a flower turn (D3-EMERGENCY) or a chosen flystone (S3-ROUND).
+    fn resolve_turn(&self, m: &Move) -> Result<(Turn, Special), Illegal> {
+        let n = self.move_number;
+        let turn = self.turn();
+        if let Some(claimed) = m.number {
+            if claimed != n {
+                return Err(self.wrong_turn(
+                    m,
+                    format!(
+                        "move number {claimed} given, but the next move is {n}, a {} ({})",
+                        turn.describe(),
+                        turn.symbol()
+                    ),
+                ));
+            }
+        }
+        let Some(t) = m.turn else {
+            return Ok((turn, Special::Normal));
+        };
+        if t == turn {
+            return Ok((turn, Special::Normal));
+        }
+        let plain = format!(
+            "move {n} is a {} ({}), not a {} ({})",
+            turn.describe(),
+            turn.symbol(),
+            t.describe(),
+            t.symbol()
+        );
+        if t.player == turn.player && t.kind == Kind::Own && turn.kind == Kind::Flower {
+            if self.rules.emergency_conversion {
+                return Ok((t, Special::Conversion));
+            }
+            return Err(self.wrong_turn(
+                m,
+                format!("{plain}; a flower turn becomes a stone only by the emergency conversion, which these rules do not allow (emergency-conversion: false)"),
+            ));
+        }
+        if let Some(state) = self.flystone_state() {
+            if t.kind == Kind::Flower && turn.kind == Kind::Own && t.player != turn.player {
+                let prev = if n >= 2 { Some(self.turn_of(n - 1)) } else { None };
+                if prev
+                    != Some(Turn {
+                        player: t.player,
+                        kind: Kind::Own,
+                    })
+                {
+                    return Err(self.wrong_turn(m, format!("{plain}; a flystone follows its thrower's own black/white turn (S3-ROUND-ORDER)")));
+                }
+                if chosen_flystones_left(&self.rules, &state, t.player, n) == 0 {
+                    return Err(illegal(
+                        "no-flystone",
+                        "S3-COUNT",
+                        format!(
+                            "move {n}: {} has no chosen flystone left (mode {:?}, {} flystones a side)",
+                            t.player.name(),
+                            self.rules.flystone_mode,
+                            self.rules.flystones
+                        ),
+                    ));
+                }
+                return Ok((t, Special::Flystone));
+            }
+        }
+        Err(self.wrong_turn(m, plain))
+    }
+
+    /// The Flystone state after move `self.move_number` takes `turn`: a flower turn is a
+    /// flystone move and is recorded (played or passed).
+    fn next_flystone(&self, turn: Turn) -> Option<FlystoneState> {
+        let mut s = self.flystone_state()?;
+        if turn.kind == Kind::Flower {
+            s.thrown.push(self.move_number);
+        }
+        Some(s)
     }
 
     /// GO-END — "着子完毕的棋局" (003): whether the game is over by passes. Default (register D12):
@@ -232,7 +382,7 @@ impl Position {
             GameEnd::TwoStoneTurnPasses => {
                 let stone_turns = (1..=k)
                     .filter(|&d| d < self.move_number)
-                    .filter(|&d| turn_of_move(&self.rules, self.move_number - d).kind == Kind::Own)
+                    .filter(|&d| self.turn_of(self.move_number - d).kind == Kind::Own)
                     .count();
                 stone_turns >= 2
             }
@@ -249,10 +399,10 @@ impl Position {
             Ko::Simple => self.history.last() == Some(board),
             Ko::Positional => self.history.iter().any(|b| b == board),
             Ko::Situational => {
-                let next = turn_of_move(&self.rules, self.move_number + 1);
+                let next = self.turn_of(self.move_number + 1);
                 self.history.iter().enumerate().any(|(j, b)| {
                     let n = self.move_number as i64 - (len as i64 - j as i64);
-                    b == board && n >= 1 && turn_of_move(&self.rules, n as u32) == next
+                    b == board && n >= 1 && self.turn_of(n as u32) == next
                 })
             }
         }
@@ -263,7 +413,6 @@ impl Position {
     /// position and the report, or the reason the move is refused; `self` is never changed.
     pub fn play(&self, m: &Move) -> Result<(Position, Report), Illegal> {
         let n = self.move_number;
-        let turn = self.turn();
         if self.game_over() {
             return Err(illegal(
                 "game-over",
@@ -271,43 +420,28 @@ impl Position {
                 format!("move {n}: the game is over (the last moves were passes)"),
             ));
         }
-        if let Some(claimed) = m.number {
-            if claimed != n {
-                return Err(illegal(
-                    "wrong-turn",
-                    "M20-ORDER",
-                    format!("move number {claimed} given, but the next move is {n}"),
-                ));
-            }
-        }
-        if let Some(t) = m.turn {
-            if t != turn {
-                return Err(illegal(
-                    "wrong-turn",
-                    "M20-ORDER",
-                    format!(
-                        "move {n} is a {} ({}), not a {} ({})",
-                        turn.describe(),
-                        turn.symbol(),
-                        t.describe(),
-                        t.symbol()
-                    ),
-                ));
-            }
-        }
+        let (turn, special) = self.resolve_turn(m)?;
         let mut history = self.history.clone();
         history.push(self.board.clone());
         let p = match m.action {
             Action::Pass => {
+                if special == Special::Conversion {
+                    return Err(illegal(
+                        "conversion-q",
+                        "D3-EMERGENCY-Q",
+                        format!("move {n}: a converted flower is a stone placed on the single liberty of a string in atari, not a pass"),
+                    ));
+                }
                 let next = Position {
                     history,
                     move_number: n + 1,
                     trailing_passes: self.trailing_passes + 1,
+                    flystone: self.next_flystone(turn),
                     ..self.clone()
                 };
                 let report = Report {
                     number: n,
-                    notation: format!("{}{}.pass", turn.symbol(), n),
+                    notation: crate::notation::format_numbered(&self.rules, n, turn, Action::Pass),
                     turn,
                     action: Action::Pass,
                     captured: vec![],
@@ -342,6 +476,24 @@ impl Position {
             Kind::Flower => Stone::Flower,
         };
         let mut steps = Vec::new();
+        match special {
+            Special::Normal => {}
+            Special::Conversion => {
+                let saved = emergency_conversion(self, i)?;
+                steps.push(format!(
+                    "D3-EMERGENCY: {}'s flower turn becomes a {} stone on the single liberty of {} (P: put in atari by move {}; Q: its only liberty)",
+                    turn.player.name(),
+                    turn.player.name(),
+                    saved.join(", "),
+                    n - 1
+                ));
+            }
+            Special::Flystone => steps.push(format!(
+                "S3-ROUND: {} throws a chosen flystone right after move {}",
+                turn.player.name(),
+                n - 1
+            )),
+        }
         if turn.kind == Kind::Flower {
             if let Some(f) = flower_forbidden_reason(&before, &self.rules, i, turn.player) {
                 let owner = f
@@ -362,7 +514,9 @@ impl Position {
         steps.push(format!("placed {} at {p}", stone.name()));
         let mut board = self.board.clone();
         board.set(i, Some(stone));
-        let settled = cascade(board, &self.rules, turn.player)?;
+        let held = (self.rules.capture_timing == CaptureTiming::HolographicFirst)
+            .then_some(before.attribute_at.as_slice());
+        let settled = cascade(board, &self.rules, turn.player, held)?;
         if turn.kind == Kind::Flower
             && self.rules.flower_capture_check == FlowerCaptureCheck::Cascade
             && !settled.captured.is_empty()
@@ -386,7 +540,7 @@ impl Position {
         steps.extend(settled.steps.iter().cloned());
         let report = Report {
             number: n,
-            notation: format!("{}{}.{}", turn.symbol(), n, p),
+            notation: crate::notation::format_numbered(&self.rules, n, turn, Action::Place(p)),
             turn,
             action: Action::Place(p),
             captured: settled
@@ -416,6 +570,7 @@ impl Position {
             history,
             trailing_passes: 0,
             dead: self.dead.clone(),
+            flystone: self.next_flystone(turn),
         };
         Ok((next, report))
     }
@@ -445,6 +600,138 @@ impl Position {
         out.push(Action::Pass);
         out
     }
+
+    /// The legal moves that take a turn other than the schedule's, written with their claim
+    /// (`Move::turn`): emergency conversions on a flower turn (D3-EMERGENCY, e.g. `黑19.一B`)
+    /// and chosen flystones (S3-ROUND, e.g. `华16.三三`, and its pass). Empty when none applies.
+    pub fn special_moves(&self) -> Vec<Move> {
+        if self.game_over() {
+            return Vec::new();
+        }
+        let n = self.move_number;
+        let turn = self.turn();
+        let mut claims = Vec::new();
+        if self.rules.emergency_conversion && turn.kind == Kind::Flower {
+            claims.push(Turn {
+                player: turn.player,
+                kind: Kind::Own,
+            });
+        }
+        if self.flystone_state().is_some() && turn.kind == Kind::Own && n >= 2 {
+            let prev = self.turn_of(n - 1);
+            if prev.kind == Kind::Own && prev.player != turn.player {
+                claims.push(Turn {
+                    player: prev.player,
+                    kind: Kind::Flower,
+                });
+            }
+        }
+        let mut out = Vec::new();
+        for t in claims {
+            let mut actions: Vec<Action> = (0..self.board.len())
+                .filter(|&i| self.board.get(i).is_none())
+                .map(|i| Action::Place(self.board.point(i)))
+                .collect();
+            if t.kind == Kind::Flower {
+                actions.push(Action::Pass);
+            }
+            for action in actions {
+                let m = Move {
+                    action,
+                    number: Some(n),
+                    turn: Some(t),
+                };
+                if self.play(&m).is_ok() {
+                    out.push(m);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// D3-EMERGENCY / D3-EMERGENCY-P / D3-EMERGENCY-Q / D3-EMERGENCY-COLOUR / D3-EMERGENCY-WHY —
+/// "当“前一手彼方所下棋子正在叫吃此方棋串”（此为必要条件P），此方将下棋子为花子时，此方可以选择使用“花子在紧急
+/// 救命条件下变黑子或白子” … 并且“此黑子或白子只能下在刚才被叫吃棋串紧邻的惟一空点上”（此为必要条件Q）" (004).
+/// Whether the player to move, on his flower turn, may place a stone of his own colour at `i`
+/// (register D19): P — the previous move (n − 1) was the opponent's (stone or flower) and left
+/// some upper string of the player with exactly one liberty that had two or more before it
+/// (compared with the board before that move, `history`'s last; a pass puts nothing in atari);
+/// Q — `i` is that single liberty. Returns the names of the strings saved. The stone is then an
+/// ordinary stone (captures, suicide and ko apply; the flower's forbidden points do not).
+pub fn emergency_conversion(pos: &Position, i: usize) -> Result<Vec<String>, Illegal> {
+    let n = pos.move_number;
+    let me = pos.turn().player;
+    let no_p = |why: String| {
+        illegal(
+            "conversion-p",
+            "D3-EMERGENCY-P",
+            format!("move {n}: no emergency conversion: {why}"),
+        )
+    };
+    if n < 2 || pos.turn_of(n - 1).player != me.opponent() {
+        return Err(no_p(format!(
+            "the previous move was not {}'s",
+            me.opponent().name()
+        )));
+    }
+    let Some(prev) = pos.history.last() else {
+        return Err(no_p(
+            "the position does not record the board before the previous move (history)".into(),
+        ));
+    };
+    if pos.trailing_passes > 0 || *prev == pos.board {
+        return Err(no_p("the previous move was a pass".into()));
+    }
+    let now = Analysis::new(&pos.board, &pos.rules);
+    let was = Analysis::new(prev, &pos.rules);
+    let size = pos.board.size();
+    let mut ataris: Vec<(String, usize)> = Vec::new();
+    for s in &now.upper_strings.groups {
+        if s.colour != Some(me) || s.liberties.len() != 1 {
+            continue;
+        }
+        let mut before: Vec<usize> = s
+            .points
+            .iter()
+            .flat_map(|&p| crate::board::neighbours(size, p))
+            .filter(|&q| was.upper.cells[q] == Cell::Empty && s.points.binary_search(&q).is_err())
+            .collect();
+        before.sort_unstable();
+        before.dedup();
+        if before.len() >= 2 {
+            ataris.push((string_name(&pos.board, &s.points), s.liberties[0]));
+        }
+    }
+    if ataris.is_empty() {
+        return Err(no_p(format!(
+            "move {} put no {} string in atari",
+            n - 1,
+            me.name()
+        )));
+    }
+    let saved: Vec<String> = ataris
+        .iter()
+        .filter(|(_, l)| *l == i)
+        .map(|(s, _)| s.clone())
+        .collect();
+    if saved.is_empty() {
+        let libs: Vec<String> = ataris
+            .iter()
+            .map(|(s, l)| format!("{} (liberty {})", s, pos.board.point(*l)))
+            .collect();
+        return Err(illegal(
+            "conversion-q",
+            "D3-EMERGENCY-Q",
+            format!(
+                "move {n}: {} is not the single liberty of a string put in atari by move {}: expected one of {}",
+                pos.board.point(i),
+                n - 1,
+                libs.join(", ")
+            ),
+        ));
+    }
+    Ok(saved)
 }
 
 /// Strings of `after` with a private eye none of whose stones belonged, in `before`, to a string

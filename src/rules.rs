@@ -61,6 +61,21 @@ pub enum FlowerCaptureCheck {
     Cascade,
 }
 
+/// When captures are judged relative to the attribute update a move causes (register D8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CaptureTiming {
+    /// The stone goes onto the holographic board as it stands (the attributes of the position
+    /// before the move); strings without liberty there are captured, attributed flowers with
+    /// them (000 "当灰棋串变性为黑棋串或白棋串时，则可以当作黑子或白子被提吃"; 001 "全息棋局中提吃棋串时，
+    /// 底层棋局中的对应棋串也同时被提走"); then attributes are recomputed and the cascade goes on.
+    HolographicFirst,
+    /// Private eyes and attributes are recomputed with the new stone before any capture is
+    /// judged (an attributed flower then never dies with its string: filling the last liberty,
+    /// inside the private eye, first unmakes the eye).
+    RecomputeFirst,
+}
+
 /// Suicide (register D10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -165,6 +180,7 @@ pub struct Rules {
     /// Whether the tiger's mouth is a forbidden point for flowers (2020: yes; 2016: no).
     pub tigers_mouth: bool,
     pub flower_capture_check: FlowerCaptureCheck,
+    pub capture_timing: CaptureTiming,
     pub suicide: Suicide,
     pub ko: Ko,
     pub schedule: Schedule,
@@ -219,6 +235,7 @@ impl Rules {
             forbidden_owner: ForbiddenOwner::Any,
             tigers_mouth: true,
             flower_capture_check: FlowerCaptureCheck::Static,
+            capture_timing: CaptureTiming::HolographicFirst,
             suicide: Suicide::Forbidden,
             ko: Ko::Simple,
             schedule: Schedule::Cycle10,
@@ -317,6 +334,8 @@ pub struct RulesSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flower_capture_check: Option<FlowerCaptureCheck>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capture_timing: Option<CaptureTiming>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suicide: Option<Suicide>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ko: Option<Ko>,
@@ -394,6 +413,7 @@ impl RulesSpec {
             forbidden_owner,
             tigers_mouth,
             flower_capture_check,
+            capture_timing,
             suicide,
             ko,
             schedule,
@@ -485,6 +505,11 @@ pub const OPTIONS: &[(&str, &str, &str)] = &[
         "flower-capture-check",
         "static | cascade",
         "capture point judged before the flower is placed, or after its attribute cascade (D7, D9)",
+    ),
+    (
+        "capture-timing",
+        "holographic-first | recompute-first",
+        "captures judged on the holographic board as it stood, or after recomputing attributes (D8)",
     ),
     (
         "suicide",
