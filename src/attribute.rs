@@ -98,42 +98,136 @@ mod tests {
     }
 }
 
-/// M16-CONVERT — 000's 2016 rule: 1 "当至少一个紧邻黑棋串含有私眼，所有紧邻白棋串皆无私眼时，则此灰棋串
-/// 变性为黑棋串"; 2 the same for white; 3a/3b compare the private-eye strings; 3c "则比较与此灰棋串紧邻
-/// 的黑棋串和紧邻的白棋串个数" (all adjacent strings, with or without a private eye). With equal
-/// private-eye counts, comparing all strings is comparing those without, so 2016 and 2020 agree
-/// on every count (register D17); the clause ids differ.
+/// M16-CONV-1 … M16-CONV-3C-TIE, M16-CONV-SWITCH — 000's 2016 rule over the distinct adjacent
+/// black / white strings with (hs / bs) and without (hw / bw) a 2016 private eye:
+/// switch "才能开启此灰棋串变性的开关" (no adjacent string with a private eye: neutral);
+/// 1 "当至少一个紧邻黑棋串含有私眼，所有紧邻白棋串皆无私眼时，则此灰棋串变性为黑棋串"; 2 the same for white;
+/// 3a/3b "当含私眼黑棋串个数>含私眼白棋串个数时 … 黑" / "<" … 白; 3c "则比较与此灰棋串紧邻的黑棋串和紧邻的
+/// 白棋串个数" (all adjacent strings, with or without a private eye); 3c tie "当黑棋串个数=白棋串个数时，
+/// 则此灰棋串仍为“中性分隔串”". With equal private-eye counts, comparing all strings is comparing
+/// those without, so 2016 and 2020 agree on every count (register D17); the clause ids differ.
 pub fn attribute_2016(c: Counts) -> (Attribute, &'static str) {
     if c.hs + c.bs == 0 {
-        return (Attribute::Neutral, "M16-CONVERT-0");
+        return (Attribute::Neutral, "M16-CONV-SWITCH");
     }
     if c.hs >= 1 && c.bs == 0 {
-        return (Attribute::Black, "M16-CONVERT-1");
+        return (Attribute::Black, "M16-CONV-1");
     }
     if c.bs >= 1 && c.hs == 0 {
-        return (Attribute::White, "M16-CONVERT-2");
+        return (Attribute::White, "M16-CONV-2");
     }
     if c.hs > c.bs {
-        return (Attribute::Black, "M16-CONVERT-3A");
+        return (Attribute::Black, "M16-CONV-3A");
     }
     if c.hs < c.bs {
-        return (Attribute::White, "M16-CONVERT-3B");
+        return (Attribute::White, "M16-CONV-3B");
     }
     let (black, white) = (c.hs + c.hw, c.bs + c.bw);
     match black.cmp(&white) {
-        std::cmp::Ordering::Greater => (Attribute::Black, "M16-CONVERT-3C"),
-        std::cmp::Ordering::Less => (Attribute::White, "M16-CONVERT-3C"),
-        std::cmp::Ordering::Equal => (Attribute::Neutral, "M16-CONVERT-3C"),
+        std::cmp::Ordering::Greater => (Attribute::Black, "M16-CONV-3C"),
+        std::cmp::Ordering::Less => (Attribute::White, "M16-CONV-3C"),
+        std::cmp::Ordering::Equal => (Attribute::Neutral, "M16-CONV-3C-TIE"),
     }
 }
 
-/// M13-CONVERT — 000's summary of the 2013 rule: "灰棋串的紧邻黑子和紧邻白子数量的竞争" — more
-/// adjacent black stones than white stones: black; fewer: white; equal: neutral (register D21
-/// records the reconstruction). `stones` = (adjacent black stones, adjacent white stones).
+/// M13-CONV / M13-FLIP / M13-FREEZE — a reconstruction of 000's summary of the 2013 rule:
+/// "灰棋串的紧邻黑子和紧邻白子数量的竞争 … 连续地一手棋一变，当此灰棋串的所有紧邻点被占完后，灰棋串的属性也就
+/// 被定格" (register D21). `stones` = (distinct black stones, distinct white stones) adjacent to
+/// the grey string on the direct board (`analysis::stone_counts`): more black: black; more white:
+/// white; equal (0 = 0 included): neutral. The attribute is recomputed from the board after
+/// every move (M13-FLIP); while every adjacent point is occupied the counts cannot change, so
+/// neither can the attribute (M13-FREEZE); a capture that empties a neighbour lets it change again.
 pub fn attribute_2013(stones: (u32, u32)) -> (Attribute, &'static str) {
     match stones.0.cmp(&stones.1) {
-        std::cmp::Ordering::Greater => (Attribute::Black, "M13-CONVERT"),
-        std::cmp::Ordering::Less => (Attribute::White, "M13-CONVERT"),
-        std::cmp::Ordering::Equal => (Attribute::Neutral, "M13-CONVERT"),
+        std::cmp::Ordering::Greater => (Attribute::Black, "M13-CONV"),
+        std::cmp::Ordering::Less => (Attribute::White, "M13-CONV"),
+        std::cmp::Ordering::Equal => (Attribute::Neutral, "M13-CONV"),
+    }
+}
+
+/// D3-FLOWER-NEUTRAL / D3-ATTR-FLOWER — "花棋串只具有不会发生变化的一种底层属性——中性分隔串属性，黑棋主角和
+/// 白棋主角“争地决胜”，无法争花" (004): in Dullstone and Flystone every flower string is neutral.
+pub fn attribute_neutral() -> (Attribute, &'static str) {
+    (Attribute::Neutral, "D3-FLOWER-NEUTRAL")
+}
+
+#[cfg(test)]
+mod tests_2016_2013 {
+    use super::*;
+
+    fn c(hs: u32, hw: u32, bs: u32, bw: u32) -> Counts {
+        Counts { hs, hw, bs, bw }
+    }
+
+    #[test]
+    fn m16_conv_every_branch() {
+        assert_eq!(
+            attribute_2016(c(0, 3, 0, 1)),
+            (Attribute::Neutral, "M16-CONV-SWITCH")
+        );
+        assert_eq!(
+            attribute_2016(c(1, 0, 0, 4)),
+            (Attribute::Black, "M16-CONV-1")
+        );
+        assert_eq!(
+            attribute_2016(c(0, 4, 2, 0)),
+            (Attribute::White, "M16-CONV-2")
+        );
+        assert_eq!(
+            attribute_2016(c(2, 0, 1, 5)),
+            (Attribute::Black, "M16-CONV-3A")
+        );
+        assert_eq!(
+            attribute_2016(c(1, 5, 2, 0)),
+            (Attribute::White, "M16-CONV-3B")
+        );
+        assert_eq!(
+            attribute_2016(c(1, 2, 1, 1)),
+            (Attribute::Black, "M16-CONV-3C")
+        );
+        assert_eq!(
+            attribute_2016(c(1, 0, 1, 1)),
+            (Attribute::White, "M16-CONV-3C")
+        );
+        assert_eq!(
+            attribute_2016(c(1, 1, 1, 1)),
+            (Attribute::Neutral, "M16-CONV-3C-TIE")
+        );
+    }
+
+    #[test]
+    fn m16_ex_ur_counts_of_000() {
+        // 七六*: one eyed string each side, 2 : 2 strings -> neutral; after 黑九五 3 : 2 -> black;
+        // if 七四* makes an eye, white has 2 eyed strings against 1 -> white.
+        assert_eq!(attribute_2016(c(1, 1, 1, 1)).0, Attribute::Neutral);
+        assert_eq!(attribute_2016(c(1, 2, 1, 1)).0, Attribute::Black);
+        assert_eq!(attribute_2016(c(1, 2, 2, 0)).0, Attribute::White);
+    }
+
+    #[test]
+    fn m16_conv_agrees_with_2020_on_every_small_count() {
+        for hs in 0..4 {
+            for hw in 0..4 {
+                for bs in 0..4 {
+                    for bw in 0..4 {
+                        let k = c(hs, hw, bs, bw);
+                        assert_eq!(attribute_2016(k).0, attribute_2020(k).0, "{k:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn m13_conv_stones_ties_neutral() {
+        assert_eq!(attribute_2013((3, 1)), (Attribute::Black, "M13-CONV"));
+        assert_eq!(attribute_2013((1, 2)), (Attribute::White, "M13-CONV"));
+        assert_eq!(attribute_2013((2, 2)).0, Attribute::Neutral);
+        assert_eq!(attribute_2013((0, 0)).0, Attribute::Neutral);
+    }
+
+    #[test]
+    fn d3_flower_neutral_always() {
+        assert_eq!(attribute_neutral().0, Attribute::Neutral);
     }
 }

@@ -19,7 +19,8 @@ use std::io::{BufRead, Write};
 const USAGE: &str = "m3go — reference rules interpreter for three-colour Go
 
 usage:
-  m3go analyze POS.yaml [--format text|yaml|json]   the three boards, strings, private eyes,
+  m3go analyze POS.yaml [--format text|yaml|json] [--color]
+                                                    the three boards, strings, private eyes,
                                                     flower attributes, forbidden points, legal
                                                     moves and the score
   m3go play POS.yaml MOVE... [-o OUT.yaml] [--format text|json]
@@ -30,6 +31,18 @@ usage:
                [--dump-json] [--update-rules]      run the conformance suite (default spec/cases)
   m3go protocol                                     answer m3go-conform/1 requests on stdin
   m3go rules [check FILE]                           list presets and options / validate a rules file
+  m3go replay GAME [--mechanical] [--rules PRESET] [--to N] [-o POS.yaml] [--gloss]
+              [--format text|json] [--save OUT.sgf|OUT.txt]
+                                                    replay a record (SGF or game file); with
+                                                    --mechanical, 003's 机械式排局 of a Go record
+  m3go convert GAME OUT [--rules PRESET] [--labels chinese|latin]
+                                                    write a record as SGF (OUT.sgf) or game file
+  m3go render POS.yaml [--svg OUT.svg] [--layer direct|holographic|upper] [--ansi]
+                                                    draw the board (SVG figure or colour terminal)
+  m3go perft POS.yaml DEPTH [--divide]              count legal move sequences (passes included)
+  m3go diff --impl 'COMMAND' [--games N] [--seed S] [--size 9] [--rules PRESET]
+            [--max-moves M] [-o DIR]                random games against another implementation;
+                                                    the first disagreement, shrunk, as a case
 
 exit codes: 0 success, 1 conformance failures, 2 bad input";
 
@@ -47,11 +60,16 @@ pub fn run(args: Vec<String>) -> i32 {
         "conform" => return conform_cmd(rest),
         "protocol" => protocol(),
         "rules" => rules_cmd(rest),
+        "replay" => replay_cmd(rest),
+        "convert" => convert_cmd(rest),
+        "render" => render_cmd(rest),
+        "perft" => perft_cmd(rest),
+        "diff" => return diff_cmd(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())
         }
-        other => Err(InputError(format!("unknown command `{other}`: expected analyze, play, explain, conform, protocol or rules"))),
+        other => Err(InputError(format!("unknown command `{other}`: expected analyze, play, explain, conform, protocol, rules, replay, convert, render, perft or diff"))),
     };
     match result {
         Ok(()) => 0,
@@ -114,7 +132,7 @@ fn one_file(pos: &[String], what: &str) -> Result<Position, InputError> {
 }
 
 fn analyze(args: &[String]) -> Result<(), InputError> {
-    let (pos, opts) = parse_args(args, &["--format"], &[])?;
+    let (pos, opts) = parse_args(args, &["--format"], &["--color"])?;
     if pos.len() != 1 {
         return Err(InputError(
             "analyze: expected exactly one position file".into(),
@@ -123,6 +141,12 @@ fn analyze(args: &[String]) -> Result<(), InputError> {
     let fmt = format_of(&opts, &["text", "yaml", "json"])?;
     let p = one_file(&pos, "analyze")?;
     let report = AnalysisReport::new(&p);
+    if opts.contains_key("--color") && fmt == "text" {
+        println!(
+            "{}",
+            crate::render::ansi(&p, crate::render::View::Holographic)
+        );
+    }
     match fmt.as_str() {
         "json" => println!(
             "{}",
@@ -723,5 +747,282 @@ fn coverage(
         0
     } else {
         1
+    }
+}
+
+/// `--rules`: a preset name or a YAML rules mapping.
+fn rules_opt(opts: &BTreeMap<String, String>) -> Result<Option<Rules>, InputError> {
+    match opts.get("--rules") {
+        None => Ok(None),
+        Some(v) => {
+            let f: crate::rules::RulesField = from_yaml(v, "--rules")?;
+            f.resolve()
+                .map(Some)
+                .map_err(|e| InputError(format!("--rules: {e}")))
+        }
+    }
+}
+
+fn write_file(path: &str, text: &str) -> Result<(), InputError> {
+    std::fs::write(path, text).map_err(|e| InputError(format!("{path}: cannot write: {e}")))
+}
+
+/// Writes a record to `path`: SGF for `.sgf`, else a game file.
+fn save_record(
+    path: &str,
+    record: &crate::record::Record,
+    rules: &Rules,
+    labels: crate::coord::Labels,
+) -> Result<(), InputError> {
+    let text = if path.to_ascii_lowercase().ends_with(".sgf") {
+        crate::sgf::write_record(record, rules)?
+    } else {
+        record.to_game_text(rules, labels)?
+    };
+    write_file(path, &text)
+}
+
+fn replay_cmd(args: &[String]) -> Result<(), InputError> {
+    let (pos, opts) = parse_args(
+        args,
+        &["--rules", "--to", "-o", "--format", "--save"],
+        &["--mechanical", "--gloss", "--quiet"],
+    )?;
+    let [path] = pos.as_slice() else {
+        return Err(InputError(
+            "replay: expected one record file (SGF or game file)".into(),
+        ));
+    };
+    let fmt = format_of(&opts, &["text", "json"])?;
+    let to = match opts.get("--to") {
+        None => None,
+        Some(t) => Some(
+            t.parse::<u32>()
+                .map_err(|_| InputError(format!("--to {t}: expected a move number")))?,
+        ),
+    };
+    let record = crate::record::load(path)?;
+    let mechanical = opts.contains_key("--mechanical");
+    let rules = match rules_opt(&opts)? {
+        Some(r) => r,
+        None if mechanical => Rules::m3go_2020(),
+        None => record.resolve_rules(None)?,
+    };
+    let rep = if mechanical {
+        crate::replay::mechanical(&record, &rules, to)?
+    } else {
+        crate::replay::strict(&record, &rules, to)?
+    };
+    if fmt == "json" {
+        let v = serde_json::json!({
+            "entries": rep.entries,
+            "replaced": rep.replaced_by_reason(),
+            "position": crate::replay::position_setup(&rep.position),
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).map_err(|e| InputError(e.to_string()))?
+        );
+    } else if opts.contains_key("--quiet") {
+        let (zh, en) = rep.summary();
+        println!("{zh}");
+        if opts.contains_key("--gloss") {
+            println!("    {en}");
+        }
+    } else {
+        print!(
+            "{}",
+            crate::replay::log_text(&rep, opts.contains_key("--gloss"))
+        );
+    }
+    if let Some(out) = opts.get("-o") {
+        let setup = crate::replay::position_setup(&rep.position);
+        let text = serde_yaml::to_string(&setup).map_err(|e| InputError(e.to_string()))?;
+        write_file(out, &text)?;
+    }
+    if let Some(out) = opts.get("--save") {
+        let rec = crate::record::record_of(&rep.start, &rep.reports);
+        save_record(out, &rec, &rules, crate::coord::Labels::Chinese)?;
+    }
+    Ok(())
+}
+
+fn convert_cmd(args: &[String]) -> Result<(), InputError> {
+    let (pos, opts) = parse_args(args, &["--rules", "--labels"], &[])?;
+    let [input, output] = pos.as_slice() else {
+        return Err(InputError(
+            "convert: expected a record file and an output file (.sgf or game file)".into(),
+        ));
+    };
+    let labels = match opts.get("--labels").map(String::as_str) {
+        None | Some("chinese") => crate::coord::Labels::Chinese,
+        Some("latin") => crate::coord::Labels::Latin,
+        Some(o) => {
+            return Err(InputError(format!(
+                "--labels {o}: expected chinese or latin"
+            )))
+        }
+    };
+    let record = crate::record::load(input)?;
+    let rules = record.resolve_rules(rules_opt(&opts)?.as_ref())?;
+    // check the whole record before writing it
+    crate::replay::strict(&record, &rules, None)?;
+    save_record(output, &record, &rules, labels)
+}
+
+fn render_cmd(args: &[String]) -> Result<(), InputError> {
+    let (pos, opts) = parse_args(args, &["--svg", "--layer"], &["--ansi"])?;
+    if pos.len() != 1 {
+        return Err(InputError(
+            "render: expected exactly one position file".into(),
+        ));
+    }
+    let view = crate::render::View::parse(
+        opts.get("--layer")
+            .map(String::as_str)
+            .unwrap_or("holographic"),
+    )
+    .map_err(InputError)?;
+    let p = one_file(&pos, "render")?;
+    if let Some(out) = opts.get("--svg") {
+        write_file(out, &crate::render::svg(&p, view))?;
+    }
+    if opts.contains_key("--ansi") || !opts.contains_key("--svg") {
+        print!("{}", crate::render::ansi(&p, view));
+    }
+    Ok(())
+}
+
+fn perft_cmd(args: &[String]) -> Result<(), InputError> {
+    let (pos, opts) = parse_args(args, &[], &["--divide"])?;
+    let [file, depth] = pos.as_slice() else {
+        return Err(InputError(
+            "perft: expected a position file and a depth".into(),
+        ));
+    };
+    let depth: u32 = depth
+        .parse()
+        .ok()
+        .filter(|d| *d <= 8)
+        .ok_or_else(|| InputError(format!("perft: depth `{depth}`: expected 0 to 8")))?;
+    let p = Setup::load(file)?;
+    if opts.contains_key("--divide") {
+        let d = crate::perft::divide(&p, depth);
+        for (m, n) in &d {
+            println!("{m} {n}");
+        }
+        println!("total {}", d.iter().map(|(_, n)| n).sum::<u64>());
+    } else {
+        println!("perft {depth} {}", crate::perft::perft(&p, depth));
+    }
+    Ok(())
+}
+
+fn diff_cmd(args: &[String]) -> i32 {
+    match diff_run(args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+fn diff_run(args: &[String]) -> Result<i32, InputError> {
+    use std::io::IsTerminal;
+    let (pos, opts) = parse_args(
+        args,
+        &[
+            "--impl",
+            "--games",
+            "--seed",
+            "--size",
+            "--rules",
+            "--max-moves",
+            "-o",
+        ],
+        &[],
+    )?;
+    if !pos.is_empty() {
+        return Err(InputError(format!(
+            "diff: unexpected argument `{}`",
+            pos[0]
+        )));
+    }
+    let cmd = opts
+        .get("--impl")
+        .ok_or_else(|| InputError("diff: expected --impl 'COMMAND'".into()))?;
+    let num = |k: &str, d: u64| -> Result<u64, InputError> {
+        opts.get(k).map_or(Ok(d), |v| {
+            v.parse()
+                .map_err(|_| InputError(format!("{k} {v}: expected a number")))
+        })
+    };
+    let size = num("--size", 9)? as usize;
+    crate::board::check_size(size).map_err(|e| InputError(format!("--size: {e}")))?;
+    let opts_d = crate::diff::DiffOptions {
+        games: num("--games", 10)? as u32,
+        seed: num("--seed", 1)?,
+        size,
+        rules: rules_opt(&opts)?.unwrap_or_else(Rules::m3go_2020),
+        max_moves: num("--max-moves", (size * size) as u64)? as u32,
+    };
+    let mut other = External::spawn(cmd).map_err(InputError)?;
+    let mut reference = Builtin;
+    let tty = std::io::stdout().is_terminal();
+    let (games, max) = (opts_d.games, opts_d.max_moves);
+    let mut progress = |g: u32, m: u32| {
+        if tty {
+            let done =
+                ((g - 1) as f64 + (m as f64 / max.max(1) as f64).min(1.0)) / games.max(1) as f64;
+            let w = 30;
+            let fill = (done * w as f64) as usize;
+            print!(
+                "\r[{}{}] game {g}/{games} move {m}   ",
+                "#".repeat(fill.min(w)),
+                ".".repeat(w - fill.min(w))
+            );
+            let _ = std::io::stdout().flush();
+        }
+    };
+    let outcome =
+        crate::diff::run(&opts_d, &mut reference, &mut other, &mut progress).map_err(InputError)?;
+    if tty {
+        print!("\r{}\r", " ".repeat(60));
+    }
+    match outcome {
+        crate::diff::DiffOutcome::Agree { games, moves } => {
+            println!(
+                "diff: {games} games, {moves} moves compared (seed {}, {size}x{size}, {}): no disagreement",
+                opts_d.seed, opts_d.rules.preset
+            );
+            Ok(0)
+        }
+        crate::diff::DiffOutcome::Disagree(d) => {
+            println!(
+                "diff: disagreement in game {} at move {} ({}):",
+                d.game, d.move_number, d.notation
+            );
+            for x in &d.differences {
+                println!("  - {}: {}", x.field, x.detail.replace('\n', "\n    "));
+            }
+            println!(
+                "shrunk from {} stones to {} stone(s) and {} move(s); conformance case {}:",
+                d.stones_before,
+                d.stones_after,
+                d.case.moves.len(),
+                d.case.id
+            );
+            let yaml = serde_yaml::to_string(&d.case).map_err(|e| InputError(e.to_string()))?;
+            println!("---\n{yaml}");
+            if let Some(dir) = opts.get("-o") {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| InputError(format!("{dir}: cannot create: {e}")))?;
+                let path = std::path::Path::new(dir).join(format!("{}.yaml", d.case.id));
+                write_file(&path.to_string_lossy(), &yaml)?;
+                println!("written to {}", path.display());
+            }
+            Ok(1)
+        }
     }
 }

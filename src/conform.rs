@@ -3,7 +3,7 @@
 //! clause coverage of rules.md.
 
 use crate::coord::Point;
-use crate::notation::parse_move;
+use crate::notation::parse_move_in;
 use crate::play::{Position, Report};
 use crate::position::{from_yaml, read_text, InputError, Setup};
 use crate::report::AnalysisReport;
@@ -51,6 +51,48 @@ pub struct IllegalExpect {
     #[serde(rename = "move")]
     pub mv: String,
     pub reason: String,
+}
+
+/// Whose turn it is after `moves`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToMoveExpect {
+    /// The next move's number.
+    #[serde(default, rename = "move", skip_serializing_if = "Option::is_none")]
+    pub number: Option<u32>,
+    /// black | white
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
+    /// own | flower
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// 黑 | 白 | 华 | 花
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
+    /// Team format: the round and the seat (A | B | C | D).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<String>,
+}
+
+/// The Flystone state after `moves`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlystoneExpect {
+    /// Random flystone turns (ordinals of the side's own-colour turns).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub random_black: Option<Vec<u32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub random_white: Option<Vec<u32>>,
+    /// Move numbers of the flystone moves made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thrown: Option<Vec<u32>>,
+    /// Chosen flystones left before the next move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen_left_black: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen_left_white: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -111,6 +153,20 @@ pub struct Expect {
     pub score: Option<ScoreExpect>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub views: Option<ViewsExpect>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_move: Option<ToMoveExpect>,
+    /// 2016 common eyes (公眼) of black/white upper strings: string -> its common eyes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub common_eyes: Option<BTreeMap<String, Vec<Vec<String>>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flystone: Option<FlystoneExpect>,
+    /// Refused moves -> text their message must contain (e.g. whose turn it is). Each move is
+    /// also probed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages: Option<BTreeMap<String, String>>,
+    /// The notation the engine writes for each move of `moves`, in order (`黑19.一B`, `33B.H九`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notations: Option<Vec<String>>,
 }
 
 impl Expect {
@@ -190,6 +246,11 @@ impl Case {
     pub fn probes(&self) -> Vec<String> {
         let mut p: Vec<String> = self.expect.legal.clone().unwrap_or_default();
         p.extend(self.expect.illegal.iter().flatten().map(|i| i.mv.clone()));
+        for m in self.expect.messages.iter().flat_map(|m| m.keys()) {
+            if !p.contains(m) {
+                p.push(m.clone());
+            }
+        }
         p
     }
 
@@ -233,7 +294,7 @@ pub fn answer(req: &Request) -> Value {
     };
     let mut reports: Vec<Report> = Vec::new();
     for (k, m) in req.moves.iter().enumerate() {
-        let mv = match parse_move(m, pos.board.size()) {
+        let mv = match parse_move_in(m, &pos.rules, pos.board.size()) {
             Ok(mv) => mv,
             Err(e) => return fail(format!("moves[{k}]: {e}")),
         };
@@ -248,7 +309,7 @@ pub fn answer(req: &Request) -> Value {
     let probes: Vec<Value> = req
         .probes
         .iter()
-        .map(|m| match parse_move(m, pos.board.size()) {
+        .map(|m| match parse_move_in(m, &pos.rules, pos.board.size()) {
             Err(e) => json!({"move": m, "legal": false, "reason": "malformed", "message": e.0}),
             Ok(mv) => match pos.play(&mv) {
                 Ok(_) => json!({"move": m, "legal": true}),
@@ -261,7 +322,56 @@ pub fn answer(req: &Request) -> Value {
         "analysis": AnalysisReport::new(&pos),
         "reports": reports,
         "probes": probes,
+        "extras": extras(&pos),
     })
+}
+
+/// What the analysis report does not carry: the team round and seat of the next move, the
+/// Flystone state, and the 2016 common eyes of every black/white upper string (with whether
+/// each is a true eye).
+pub fn extras(pos: &Position) -> Value {
+    use crate::eyes2016::{common_eyes_2016, true_eye_2016};
+    let team = (pos.rules.schedule == crate::rules::Schedule::Team2016).then(|| {
+        let t = crate::order::team_turn(pos.move_number, pos.rules.team_grey_start);
+        json!({"round": t.round, "seat": t.seat.letter().to_string()})
+    });
+    let flystone = pos.flystone_state().map(|s| {
+        let left = |c| crate::order::chosen_flystones_left(&pos.rules, &s, c, pos.move_number);
+        json!({
+            "random": s.random,
+            "thrown": s.thrown,
+            "chosen_left": {
+                "black": left(crate::board::Colour::Black),
+                "white": left(crate::board::Colour::White),
+            },
+        })
+    });
+    let a = crate::analysis::Analysis::new(&pos.board, &pos.rules);
+    let b = &pos.board;
+    let common: Vec<Value> = a
+        .upper_strings
+        .groups
+        .iter()
+        .enumerate()
+        .filter_map(|(g, s)| {
+            let colour = s.colour?;
+            let eyes: Vec<Value> = common_eyes_2016(&a.upper, &a.upper_strings, g)
+                .into_iter()
+                .map(|e| {
+                    json!({
+                        "points": e.iter().map(|&i| b.point(i).to_string()).collect::<Vec<_>>(),
+                        "true_eye": true_eye_2016(&a.upper, &a.upper_strings, colour, &e),
+                    })
+                })
+                .collect();
+            Some(json!({
+                "string": crate::play::string_name(b, &s.points),
+                "points": s.points.iter().map(|&i| b.point(i).to_string()).collect::<Vec<_>>(),
+                "common_eyes": eyes,
+            }))
+        })
+        .collect();
+    json!({"team": team, "flystone": flystone, "common_eyes": common})
 }
 
 /// A point written in a case or an answer, normalised (Chinese labels), or the text itself.
@@ -551,6 +661,36 @@ pub fn check(case: &Case, ans: &Value) -> Vec<String> {
             }
         }
     }
+    check_extras(e, a, &ans["extras"], size, &mut d);
+    for (m, want) in e.messages.iter().flatten() {
+        match probe(m) {
+            Some(p) if p["legal"] == json!(true) => d.push(format!(
+                "messages {m}: expected a refusal mentioning `{want}`, got legal"
+            )),
+            Some(p) => {
+                let got = p["message"].as_str().unwrap_or("");
+                if !got.contains(want.as_str()) {
+                    d.push(format!(
+                        "messages {m}: expected the message to contain `{want}`, got `{got}`"
+                    ));
+                }
+            }
+            None => d.push(format!("messages {m}: no answer for this probe")),
+        }
+    }
+    if let Some(want) = &e.notations {
+        let got: Vec<String> = reports
+            .iter()
+            .map(|r| r["notation"].as_str().unwrap_or("?").to_string())
+            .collect();
+        if *want != got {
+            d.push(format!(
+                "notations: expected [{}], got [{}]",
+                want.join(" "),
+                got.join(" ")
+            ));
+        }
+    }
     if let Some(v) = &e.views {
         for (k, want) in [("holographic", &v.holographic), ("upper", &v.upper)] {
             if let Some(want) = want {
@@ -575,6 +715,139 @@ pub fn check(case: &Case, ans: &Value) -> Vec<String> {
         }
     }
     d
+}
+
+/// The checks of `to_move`, `common_eyes` and `flystone`.
+fn check_extras(e: &Expect, a: &Value, x: &Value, size: usize, d: &mut Vec<String>) {
+    if let Some(t) = &e.to_move {
+        let tm = &a["to_move"];
+        let got_kind = tm["kind"].as_str().unwrap_or("?");
+        let fields: [(&str, Option<String>, String); 6] = [
+            (
+                "move",
+                t.number.map(|n| n.to_string()),
+                a["move"]
+                    .as_u64()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default(),
+            ),
+            (
+                "player",
+                t.player.clone(),
+                tm["player"].as_str().unwrap_or("?").to_string(),
+            ),
+            ("kind", t.kind.clone(), got_kind.to_string()),
+            (
+                "symbol",
+                t.symbol.clone(),
+                tm["symbol"].as_str().unwrap_or("?").to_string(),
+            ),
+            (
+                "round",
+                t.round.map(|n| n.to_string()),
+                x["team"]["round"]
+                    .as_u64()
+                    .map(|n| n.to_string())
+                    .unwrap_or_else(|| "none".into()),
+            ),
+            (
+                "seat",
+                t.seat.clone(),
+                x["team"]["seat"].as_str().unwrap_or("none").to_string(),
+            ),
+        ];
+        for (k, want, got) in fields {
+            if let Some(w) = want {
+                if w != got {
+                    d.push(format!("to_move.{k}: expected {w}, got {got}"));
+                }
+            }
+        }
+    }
+    if let Some(ce) = &e.common_eyes {
+        for (s, eyes) in ce {
+            let want: BTreeSet<BTreeSet<String>> = eyes.iter().map(|eye| set(eye, size)).collect();
+            match find_by_point(&x["common_eyes"], s, size) {
+                None => d.push(format!(
+                    "common_eyes {s}: expected a black or white upper string there, found none"
+                )),
+                Some(st) => {
+                    let got: BTreeSet<BTreeSet<String>> = st["common_eyes"]
+                        .as_array()
+                        .map(|v| {
+                            v.iter()
+                                .map(|eye| set(&strs(&eye["points"]), size))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    if got != want {
+                        let f = |x: &BTreeSet<BTreeSet<String>>| {
+                            x.iter().map(fmt_set).collect::<Vec<_>>().join(", ")
+                        };
+                        d.push(format!(
+                            "common_eyes {s}: expected {{{}}}, got {{{}}}",
+                            f(&want),
+                            f(&got)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    if let Some(f) = &e.flystone {
+        let fs = &x["flystone"];
+        if fs.is_null() {
+            d.push(
+                "flystone: expected a Flystone state, got none (not a flystone schedule)".into(),
+            );
+            return;
+        }
+        let nums = |v: &Value| -> Vec<u64> {
+            v.as_array()
+                .map(|a| a.iter().filter_map(|n| n.as_u64()).collect())
+                .unwrap_or_default()
+        };
+        let lists = [
+            (
+                "random_black",
+                &f.random_black,
+                nums(&fs["random"]["black"]),
+            ),
+            (
+                "random_white",
+                &f.random_white,
+                nums(&fs["random"]["white"]),
+            ),
+            ("thrown", &f.thrown, nums(&fs["thrown"])),
+        ];
+        for (k, want, got) in lists {
+            if let Some(w) = want {
+                let w: Vec<u64> = w.iter().map(|&n| u64::from(n)).collect();
+                if w != got {
+                    d.push(format!("flystone.{k}: expected {w:?}, got {got:?}"));
+                }
+            }
+        }
+        for (k, want, got) in [
+            (
+                "chosen_left_black",
+                f.chosen_left_black,
+                &fs["chosen_left"]["black"],
+            ),
+            (
+                "chosen_left_white",
+                f.chosen_left_white,
+                &fs["chosen_left"]["white"],
+            ),
+        ] {
+            if let Some(w) = want {
+                let g = got.as_u64().map(|n| n as i64).unwrap_or(-1);
+                if g != i64::from(w) {
+                    d.push(format!("flystone.{k}: expected {w}, got {g}"));
+                }
+            }
+        }
+    }
 }
 
 fn names_of(v: &Value) -> String {

@@ -2,11 +2,23 @@
 //! 黑 / 白 a black / white stone, 华 black's flower, 花 white's flower, then the move number, a
 //! dot and the point. `黑291.pass` is a pass. A bare point (`七A`) or `pass` takes the turn from
 //! the schedule.
+//!
+//! Two claims change the turn a move takes:
+//! - Dullstone's emergency conversion (D3-EMERGENCY, register D19): the player's colour prefix
+//!   with the number of his flower turn, `黑19.一B` on black's 华 turn 19; `华19.一B=黑` (`=白`
+//!   for white) is read the same way. m3go writes `黑19.一B`.
+//! - Flystone's chosen flystone (S3-ROUND, register D20): a flower prefix right after the
+//!   player's own move, `华16.三三` where move 16 would otherwise be white's.
+//!
+//! The team format of 000 (M16-NOTATION, "回合式坐标记谱法", register D22) numbers moves by round
+//! and seat: `33B.H九` is B's grey stone of round 33, `31A.pass` a pass; `31C.七A` is white's
+//! stone of round 31. The other forms (`黑61.七A`) are accepted as well.
 
 use crate::board::Colour;
 use crate::coord::Point;
-use crate::order::{Kind, Turn};
+use crate::order::{seats_of_round, team_move_number, team_turn, Kind, Seat, TeamTurn, Turn};
 use crate::play::{Action, Move};
+use crate::rules::{Rules, Schedule};
 use std::fmt;
 
 /// Why a move could not be read.
@@ -42,9 +54,62 @@ fn parse_action(text: &str, size: usize) -> Result<Action, NotationError> {
 }
 
 /// D3-NOTATION — "手数坐标记谱法，如上图：黑1.B二，白2.A二；……华19.一B，花20.二B" (004). Reads a move on a
-/// board of `size`.
+/// board of `size`; team-format moves (`33B.H九`) are numbered with the grey players joining in
+/// round 31 (use [`parse_move_in`] for other rules).
 pub fn parse_move(text: &str, size: usize) -> Result<Move, NotationError> {
+    parse_with(text, size, 31)
+}
+
+/// D3-NOTATION / M16-NOTATION — reads a move under `rules` (the team format's
+/// `team-grey-start` decides the move number of `33B.H九`).
+pub fn parse_move_in(text: &str, rules: &Rules, size: usize) -> Result<Move, NotationError> {
+    parse_with(text, size, rules.team_grey_start)
+}
+
+/// M16-NOTATION — "类似国际象棋记谱方式的回合式坐标记谱法" (000): `33B.H九` = round 33, seat B, point
+/// H九. `None` when `t` is not of that form (digits, a seat letter A–D, a dot).
+fn parse_team(t: &str, size: usize, grey_start: u32) -> Option<Result<Move, NotationError>> {
+    let digits: String = t.chars().take_while(|c| c.is_ascii_digit()).collect();
+    if digits.is_empty() {
+        return None;
+    }
+    let rest = &t[digits.len()..];
+    let mut chars = rest.chars();
+    let seat = chars.next().and_then(Seat::from_letter)?;
+    let point = chars.as_str().strip_prefix('.')?;
+    Some((|| {
+        let round: u32 = digits
+            .parse()
+            .map_err(|_| NotationError(format!("move `{t}`: `{digits}` is not a round number")))?;
+        if round == 0 {
+            return Err(NotationError(format!("move `{t}`: rounds start at 1")));
+        }
+        let number = team_move_number(round, seat, grey_start).ok_or_else(|| {
+            let seats: Vec<String> = seats_of_round(round, grey_start)
+                .iter()
+                .map(|s| s.describe().to_string())
+                .collect();
+            NotationError(format!(
+                "move `{t}`: {} does not play in round {round}: round {round} is {}",
+                seat.describe(),
+                seats.join(", ")
+            ))
+        })?;
+        let action =
+            parse_action(point, size).map_err(|e| NotationError(format!("move `{t}`: {e}")))?;
+        Ok(Move {
+            action,
+            number: Some(number),
+            turn: Some(seat.turn()),
+        })
+    })())
+}
+
+fn parse_with(text: &str, size: usize, grey_start: u32) -> Result<Move, NotationError> {
     let t = text.trim();
+    if let Some(m) = parse_team(t, size, grey_start) {
+        return m;
+    }
     let mut chars = t.chars();
     let Some(first) = chars.next() else {
         return Err(NotationError(
@@ -75,6 +140,10 @@ pub fn parse_move(text: &str, size: usize) -> Result<Move, NotationError> {
             "move `{t}`: move numbers start at 1"
         )));
     }
+    let (point, turn) = match point.split_once('=') {
+        None => (point, turn),
+        Some((pt, colour)) => (pt, converted_turn(t, turn, colour.trim())?),
+    };
     let action =
         parse_action(point, size).map_err(|e| NotationError(format!("move `{t}`: {e}")))?;
     Ok(Move {
@@ -84,12 +153,61 @@ pub fn parse_move(text: &str, size: usize) -> Result<Move, NotationError> {
     })
 }
 
+/// D3-EMERGENCY-COLOUR — "此方为黑方时，则本手花子变为黑子；此方为白方时，则本手花子变为白子" (004): the
+/// `=黑` / `=白` suffix of a flower move (`华19.一B=黑`) claims the player's own-colour stone.
+fn converted_turn(t: &str, turn: Turn, colour: &str) -> Result<Turn, NotationError> {
+    let c = match colour {
+        "黑" | "B" | "b" => Colour::Black,
+        "白" | "W" | "w" => Colour::White,
+        other => {
+            return Err(NotationError(format!(
+                "move `{t}`: `={other}`: expected `=黑` or `=白`"
+            )))
+        }
+    };
+    if turn.kind != Kind::Flower || turn.player != c {
+        return Err(NotationError(format!(
+            "move `{t}`: only a flower of {} (`{}`) can become a {} stone",
+            c.name(),
+            Turn {
+                player: c,
+                kind: Kind::Flower
+            }
+            .symbol(),
+            c.name()
+        )));
+    }
+    Ok(Turn {
+        player: c,
+        kind: Kind::Own,
+    })
+}
+
 /// Writes a move in the documents' notation.
 pub fn format_move(turn: Turn, number: u32, action: Action) -> String {
     match action {
         Action::Pass => format!("{}{}.pass", turn.symbol(), number),
         Action::Place(p) => format!("{}{}.{}", turn.symbol(), number, p),
     }
+}
+
+/// M16-NOTATION — "萌式三色围棋通常采用类似国际象棋记谱方式的回合式坐标记谱法" (000): a team-format move
+/// written by round and seat, then a dot and the point: `33B.H九`, `31A.pass`.
+pub fn format_round(turn: TeamTurn, action: Action) -> String {
+    match action {
+        Action::Pass => format!("{turn}.pass"),
+        Action::Place(p) => format!("{turn}.{p}"),
+    }
+}
+
+/// D3-NOTATION — a move as the rules' records write it: the team format by round and seat
+/// ([`format_round`], the seat of move `number`), every other schedule by move number and the
+/// turn's prefix (`黑19.一B`, which on a flower turn is the emergency conversion).
+pub fn format_numbered(rules: &Rules, number: u32, turn: Turn, action: Action) -> String {
+    if rules.schedule != Schedule::Team2016 {
+        return format_move(turn, number, action);
+    }
+    format_round(team_turn(number, rules.team_grey_start), action)
 }
 
 #[cfg(test)]
@@ -108,7 +226,52 @@ mod tests {
         assert_eq!(format_move(m.turn.unwrap(), 20, m.action), "花20.二B");
         assert_eq!(parse_move("黑291.pass", 19).unwrap().action, Action::Pass);
         assert!(parse_move("黑1.Z九", 19).is_err());
+        assert!(parse_move("黑1.一B=黑", 19).is_err());
         assert!(parse_move("黑.七A", 19).is_err());
         assert!(parse_move("黑七A", 19).is_err());
+    }
+
+    #[test]
+    fn m16_notation_round_and_seat() {
+        let m = parse_move("33B.H九", 19).unwrap();
+        assert_eq!(m.number, Some(67));
+        assert_eq!(m.turn.unwrap().symbol(), '华');
+        assert_eq!(m.action, Action::Place(Point::new(-8, 9)));
+        let m = parse_move("31A.pass", 19).unwrap();
+        assert_eq!((m.number, m.action), (Some(61), Action::Pass));
+        let e = parse_move("32B.H九", 19).unwrap_err();
+        assert!(
+            e.0.contains("round 32 is A (black stones), C (white stones)"),
+            "{}",
+            e.0
+        );
+        let rules = Rules::preset("m3go-2016").unwrap();
+        let t = crate::order::team_turn(67, 31).seat.turn();
+        assert_eq!(
+            format_numbered(&rules, 67, t, Action::Place(Point::new(-8, 9))),
+            "33B.H九"
+        );
+        let r5 = Rules {
+            team_grey_start: 5,
+            ..rules.clone()
+        };
+        assert_eq!(parse_move_in("5D.七A", &r5, 19).unwrap().number, Some(11));
+    }
+
+    #[test]
+    fn d3_emergency_conversion_notation() {
+        let m = parse_move("华19.一B=黑", 9).unwrap();
+        assert_eq!(
+            m.turn,
+            Some(Turn {
+                player: Colour::Black,
+                kind: Kind::Own
+            })
+        );
+        assert_eq!(m.number, Some(19));
+        assert_eq!(parse_move("黑19.一B", 9).unwrap().turn, m.turn);
+        assert!(parse_move("华19.一B=白", 9).is_err());
+        assert!(parse_move("花20.一B=白", 9).is_ok());
+        assert!(parse_move("花20.一B=X", 9).is_err());
     }
 }

@@ -1,8 +1,11 @@
-//! Move schedules: who plays which kind of stone on move n (M20-ORDER, Q20-ORDER).
+//! Move schedules: who plays which kind of stone on move n. The ten-move cycle of 003 / 001 / 004
+//! (M20-ORDER, Q20-ORDER, D3-ORDER), the four-player team rounds of 000 (M16-TEAM-*), and the
+//! Flystone rounds of 004 (S3-*), with its seeded random flystone timings.
 
 use crate::board::Colour;
-use crate::rules::{Rules, Schedule};
-use serde::Serialize;
+use crate::rules::{FlystoneMode, Rules, Schedule};
+use serde::{Deserialize, Serialize};
+use std::fmt;
 
 /// The kind of stone a turn places.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -63,7 +66,7 @@ pub fn cycle10_turn(n: u32) -> Turn {
     }
 }
 
-/// Plain alternation: odd moves black, even moves white.
+/// S3-PLAY — "飞石围棋基本下法同围棋" (004): plain alternation, odd moves black, even moves white.
 pub fn alternate_turn(n: u32) -> Turn {
     Turn {
         player: if n % 2 == 1 {
@@ -75,12 +78,512 @@ pub fn alternate_turn(n: u32) -> Turn {
     }
 }
 
-/// The turn of move `n` under the rules' schedule.
+/// The turn of move `n` under the rules' schedule. For `flystone` this is the turn when no
+/// flystone has been thrown before `n`; a position's own turn (with its thrown flystones) is
+/// [`flystone_turn`], through `Position::turn`.
 pub fn turn_of_move(rules: &Rules, n: u32) -> Turn {
     match rules.schedule {
         Schedule::Cycle10 => cycle10_turn(n),
-        Schedule::Alternate | Schedule::Team2016 | Schedule::Flystone => alternate_turn(n),
+        Schedule::Team2016 => team_turn(n, rules.team_grey_start).seat.turn(),
+        Schedule::Alternate | Schedule::Flystone => alternate_turn(n),
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The 2016 team format (000)
+// ---------------------------------------------------------------------------------------------
+
+/// A seat of the 2016 team format: "A棋手执黑子，B棋手执灰子；C棋手执白子，D棋手同B棋手一样执灰子".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Seat {
+    A,
+    B,
+    C,
+    D,
+}
+
+impl Seat {
+    /// M16-TEAM-ROLES — "其中A棋手执黑子，B棋手执灰子；C棋手执白子，D棋手同B棋手一样执灰子" (000). A places
+    /// black stones, B grey for A's side (black's flower, 华), C white stones, D grey for C's side
+    /// (white's flower, 花).
+    pub fn turn(self) -> Turn {
+        let (player, kind) = match self {
+            Seat::A => (Colour::Black, Kind::Own),
+            Seat::B => (Colour::Black, Kind::Flower),
+            Seat::C => (Colour::White, Kind::Own),
+            Seat::D => (Colour::White, Kind::Flower),
+        };
+        Turn { player, kind }
+    }
+
+    /// The seat that makes moves of `turn`.
+    pub fn of_turn(turn: Turn) -> Seat {
+        match (turn.player, turn.kind) {
+            (Colour::Black, Kind::Own) => Seat::A,
+            (Colour::Black, Kind::Flower) => Seat::B,
+            (Colour::White, Kind::Own) => Seat::C,
+            (Colour::White, Kind::Flower) => Seat::D,
+        }
+    }
+
+    pub fn letter(self) -> char {
+        match self {
+            Seat::A => 'A',
+            Seat::B => 'B',
+            Seat::C => 'C',
+            Seat::D => 'D',
+        }
+    }
+
+    pub fn from_letter(c: char) -> Option<Seat> {
+        match c {
+            'A' => Some(Seat::A),
+            'B' => Some(Seat::B),
+            'C' => Some(Seat::C),
+            'D' => Some(Seat::D),
+            _ => None,
+        }
+    }
+
+    /// What the seat plays: "black stones", "grey for A's side", …
+    pub fn role(self) -> &'static str {
+        match self {
+            Seat::A => "black stones",
+            Seat::B => "grey for A's side",
+            Seat::C => "white stones",
+            Seat::D => "grey for C's side",
+        }
+    }
+
+    /// "A (black stones)" and so on.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Seat::A => "A (black stones)",
+            Seat::B => "B (grey, on A's side)",
+            Seat::C => "C (white stones)",
+            Seat::D => "D (grey, on C's side)",
+        }
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// A move of the team format: its round and the seat that makes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct TeamTurn {
+    pub round: u32,
+    pub seat: Seat,
+}
+
+impl fmt::Display for TeamTurn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.round, self.seat)
+    }
+}
+
+/// M16-TEAM-OPENING / M16-TEAM-CYCLE / M16-TEAM-TABLE / M16-TEAM-DELAY / M16-TEAM-INTERVAL —
+/// "前30回合A棋手和C棋手轮流下黑子和白子 … 31回合，D棋手在C棋手之后下灰子；32回合，执灰棋手轮空；33回合B
+/// 棋手在A棋手之后下灰子 … 如此循环直至终局" (000). The seats of round `round` in playing order:
+/// before `grey_start` (31 in the text) A, C; from it, with k = (round − grey_start) mod 3:
+/// k = 0 → A, C, D; k = 1 → A, C; k = 2 → A, B, C. `round` 0 has no seat.
+pub fn seats_of_round(round: u32, grey_start: u32) -> &'static [Seat] {
+    if round == 0 {
+        return &[];
+    }
+    if round < grey_start {
+        return &[Seat::A, Seat::C];
+    }
+    match (round - grey_start) % 3 {
+        0 => &[Seat::A, Seat::C, Seat::D],
+        1 => &[Seat::A, Seat::C],
+        _ => &[Seat::A, Seat::B, Seat::C],
+    }
+}
+
+/// M16-TEAM-CYCLE — the round and seat of move `n` (1-based) of the team format with the grey
+/// players joining in round `grey_start`: 2 moves a round before it, then 3 + 2 + 3 = 8 moves
+/// every three rounds. Move 0 is treated as move 1.
+pub fn team_turn(n: u32, grey_start: u32) -> TeamTurn {
+    let n = u64::from(n.max(1));
+    let g = u64::from(grey_start.max(1));
+    let opening = 2 * (g - 1);
+    if n <= opening {
+        let round = n.div_ceil(2);
+        let seat = if n % 2 == 1 { Seat::A } else { Seat::C };
+        return TeamTurn {
+            round: round as u32,
+            seat,
+        };
+    }
+    let m = n - opening - 1;
+    let (cycle, k) = (m / 8, m % 8);
+    let (offset, seat) = match k {
+        0 => (0, Seat::A),
+        1 => (0, Seat::C),
+        2 => (0, Seat::D),
+        3 => (1, Seat::A),
+        4 => (1, Seat::C),
+        5 => (2, Seat::A),
+        6 => (2, Seat::B),
+        _ => (2, Seat::C),
+    };
+    TeamTurn {
+        round: u32::try_from(g + 3 * cycle + offset).unwrap_or(u32::MAX),
+        seat,
+    }
+}
+
+/// M16-NOTATION — the move number of `seat`'s move in `round`, if that seat plays in that round
+/// (the inverse of [`team_turn`]).
+pub fn team_move_number(round: u32, seat: Seat, grey_start: u32) -> Option<u32> {
+    let seats = seats_of_round(round, grey_start);
+    let slot = seats.iter().position(|&s| s == seat)? as u64;
+    let g = u64::from(grey_start.max(1));
+    let r = u64::from(round);
+    let before = if r < g {
+        2 * (r - 1)
+    } else {
+        let d = r - g;
+        let per_cycle = [0u64, 3, 5];
+        2 * (g - 1) + 8 * (d / 3) + per_cycle[(d % 3) as usize]
+    };
+    u32::try_from(before + slot + 1).ok()
+}
+
+/// The message of a move refused in the team format: whose turn it is (round and seat) and what
+/// was claimed.
+pub fn team_wrong_turn(
+    n: u32,
+    grey_start: u32,
+    claimed_number: Option<u32>,
+    claimed: Option<Turn>,
+) -> String {
+    let now = team_turn(n, grey_start);
+    let what = match (claimed_number, claimed) {
+        (Some(m), _) => {
+            let t = team_turn(m, grey_start);
+            format!(
+                "{}'s move `{t}` ({} plays {})",
+                t.seat,
+                t.seat,
+                t.seat.role()
+            )
+        }
+        (None, Some(t)) => {
+            let s = Seat::of_turn(t);
+            format!("a move of {s} ({s} plays {})", s.role())
+        }
+        (None, None) => "this move".to_string(),
+    };
+    format!(
+        "round {}, move {n} (`{now}`): it is {}'s turn ({} plays {}), not {what}",
+        now.round,
+        now.seat,
+        now.seat,
+        now.seat.role(),
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Flystone (004)
+// ---------------------------------------------------------------------------------------------
+
+/// One list per side.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sides {
+    #[serde(default)]
+    pub black: Vec<u32>,
+    #[serde(default)]
+    pub white: Vec<u32>,
+}
+
+impl Sides {
+    pub fn of(&self, c: Colour) -> &[u32] {
+        match c {
+            Colour::Black => &self.black,
+            Colour::White => &self.white,
+        }
+    }
+}
+
+/// The Flystone state of a game: the random timings drawn at the start and the flystone moves
+/// made so far. Written into position files (`flystone:`) so that a game replays exactly.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlystoneState {
+    /// For each side, the ordinals k of its own-colour turns (its k-th black/white turn, a pass
+    /// included) after which a random flystone falls, ascending.
+    pub random: Sides,
+    /// Numbers of the flystone (flower) moves made so far, played or passed, ascending.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub thrown: Vec<u32>,
+}
+
+/// The `flystone:` entry of a position file: as [`FlystoneState`], with `random` optional
+/// (absent = drawn from the rules' seed).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlystoneRecord {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub random: Option<Sides>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub thrown: Vec<u32>,
+}
+
+/// S3-MODE-B — "飞石扔出时机（手数）全由程序随机确定" (004): the program's generator, splitmix64
+/// (Steele, Lea, Flood 2014), which draws the random flystone timings (register D20): `state += 0x9E3779B97F4A7C15`, then two xor-shift-multiply rounds. Small, fully
+/// specified, so any implementation can reproduce the timings from `flystone-seed`.
+pub fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// S3-COUNT / S3-MODE-A / S3-MODE-B / S3-MODE-C — "每方3个飞石 … A模式：1个随机飞石+2个自主飞石 … B
+/// 模式：全是随机飞石 … C模式：全是自主飞石" (004). (random, chosen) flystones per side for the
+/// rules' mode and `flystones` count.
+pub fn flystone_counts(rules: &Rules) -> (u32, u32) {
+    let n = rules.flystones;
+    match rules.flystone_mode {
+        FlystoneMode::A => (n.min(1), n.saturating_sub(1)),
+        FlystoneMode::B => (n, 0),
+        FlystoneMode::C => (0, n),
+    }
+}
+
+/// The random-flystone window in moves: `flystone-window`, or ⌊size²/2⌋ (register D20).
+pub fn flystone_window(rules: &Rules, size: usize) -> u32 {
+    rules
+        .flystone_window
+        .unwrap_or_else(|| u32::try_from(size * size / 2).unwrap_or(u32::MAX))
+        .max(1)
+}
+
+/// S3-MODE-B — "飞石扔出时机（手数）全由程序随机确定" (004). Draws each side's random flystone turns
+/// from `flystone-seed`: a splitmix64 stream started at the seed gives black's draws, then
+/// white's; a draw is 1 + (value mod K), K = the side's turns within the window W (black's k-th
+/// turn is move 2k − 1 when no flystone is thrown, so K = ⌈W/2⌉ for black and ⌊W/2⌋ for white);
+/// repeated draws are skipped; at most K turns are drawn. Sorted ascending.
+pub fn flystone_schedule(rules: &Rules, size: usize) -> Sides {
+    let (random, _) = flystone_counts(rules);
+    let w = flystone_window(rules, size);
+    let mut state = rules.flystone_seed;
+    let mut draw = |k: u32| -> Vec<u32> {
+        let want = random.min(k) as usize;
+        let mut out: Vec<u32> = Vec::new();
+        while out.len() < want {
+            let v = 1 + (splitmix64(&mut state) % u64::from(k)) as u32;
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+        out.sort_unstable();
+        out
+    };
+    let black = draw(w.div_ceil(2));
+    let white = draw((w / 2).max(1));
+    Sides { black, white }
+}
+
+/// What the Flystone schedule says about one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlyMove {
+    pub turn: Turn,
+    /// For an own-colour turn: its ordinal among that side's own-colour turns (1-based).
+    pub ordinal: u32,
+    /// For a flower turn: whether a random timing made it (else the player chose it).
+    pub random: bool,
+}
+
+/// The schedule of moves 1..=n under a Flystone state, with the chosen flystones used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlyWalk {
+    /// Entry m − 1 is move m.
+    pub moves: Vec<FlyMove>,
+    /// Chosen flystones used by (black, white) in these moves.
+    pub chosen_used: (u32, u32),
+}
+
+/// S3-ROUND / S3-ROUND-ORDER — "棋手在“飞石回合”可以连下两手，第一手下黑子或白子，第二手下花子" (004).
+/// Walks moves 1..=n: a move is the flower (flystone) of the player who made the previous move
+/// if that move was one of his own-colour turns and either its ordinal is one of his random
+/// timings (the flystone falls due) or the move number is in `thrown` (he chose to throw);
+/// otherwise it is the next own-colour turn, black and white alternating as in Go.
+pub fn flystone_walk(state: &FlystoneState, n: u32) -> FlyWalk {
+    let mut moves: Vec<FlyMove> = Vec::with_capacity(n as usize);
+    let mut own = 0u32;
+    let (mut kb, mut kw) = (0u32, 0u32);
+    let mut chosen_used = (0u32, 0u32);
+    for m in 1..=n {
+        let prev = moves.last().copied();
+        let fly = prev.and_then(|p| {
+            if p.turn.kind != Kind::Own {
+                return None;
+            }
+            let due = state.random.of(p.turn.player).contains(&p.ordinal);
+            (due || state.thrown.contains(&m)).then_some((p.turn.player, due))
+        });
+        let mv = match fly {
+            Some((player, due)) => {
+                if !due {
+                    match player {
+                        Colour::Black => chosen_used.0 += 1,
+                        Colour::White => chosen_used.1 += 1,
+                    }
+                }
+                FlyMove {
+                    turn: Turn {
+                        player,
+                        kind: Kind::Flower,
+                    },
+                    ordinal: 0,
+                    random: due,
+                }
+            }
+            None => {
+                own += 1;
+                let player = if own % 2 == 1 {
+                    Colour::Black
+                } else {
+                    Colour::White
+                };
+                let ordinal = match player {
+                    Colour::Black => {
+                        kb += 1;
+                        kb
+                    }
+                    Colour::White => {
+                        kw += 1;
+                        kw
+                    }
+                };
+                FlyMove {
+                    turn: Turn {
+                        player,
+                        kind: Kind::Own,
+                    },
+                    ordinal,
+                    random: false,
+                }
+            }
+        };
+        moves.push(mv);
+    }
+    FlyWalk { moves, chosen_used }
+}
+
+/// S3-ROUND — the turn of move `n` under a Flystone state (see [`flystone_walk`]); move 0 is
+/// treated as move 1.
+pub fn flystone_turn(state: &FlystoneState, n: u32) -> Turn {
+    let n = n.max(1);
+    flystone_walk(state, n)
+        .moves
+        .last()
+        .map(|m| m.turn)
+        .unwrap_or_else(|| alternate_turn(n))
+}
+
+/// S3-MODE-A / S3-MODE-C — "其中2个飞石扔出时机（手数）由棋手自主决定" (004): how many chosen flystones
+/// `player` has left before move `n`.
+pub fn chosen_flystones_left(rules: &Rules, state: &FlystoneState, player: Colour, n: u32) -> u32 {
+    let (_, chosen) = flystone_counts(rules);
+    let used = flystone_walk(state, n.saturating_sub(1)).chosen_used;
+    chosen.saturating_sub(match player {
+        Colour::Black => used.0,
+        Colour::White => used.1,
+    })
+}
+
+/// Checks a Flystone state against the rules before move `next`: the number of random timings
+/// per side, their range, the thrown moves (ascending, before `next`, each right after an
+/// own-colour turn of the same player), every random flystone that fell due recorded, and the
+/// chosen flystones within each side's allowance. Every problem found is listed.
+pub fn check_flystone_state(
+    rules: &Rules,
+    state: &FlystoneState,
+    size: usize,
+    next: u32,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    let (random, chosen) = flystone_counts(rules);
+    let w = flystone_window(rules, size);
+    for (c, list, k) in [
+        (Colour::Black, &state.random.black, w.div_ceil(2)),
+        (Colour::White, &state.random.white, (w / 2).max(1)),
+    ] {
+        let want = random.min(k) as usize;
+        if list.len() != want {
+            problems.push(format!(
+                "flystone.random.{}: {} timing(s) given: expected {want} (mode {:?}, {} flystones)",
+                c.name(),
+                list.len(),
+                rules.flystone_mode,
+                rules.flystones
+            ));
+        }
+        let mut sorted = list.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted.len() != list.len() {
+            problems.push(format!(
+                "flystone.random.{}: repeated timing: expected distinct turns",
+                c.name()
+            ));
+        }
+        if let Some(bad) = list.iter().find(|&&v| v == 0 || v > k) {
+            problems.push(format!(
+                "flystone.random.{}: turn {bad} is out of range: expected 1 to {k}",
+                c.name()
+            ));
+        }
+    }
+    if state.thrown.windows(2).any(|p| p[0] >= p[1]) {
+        problems.push("flystone.thrown: expected ascending move numbers".into());
+    }
+    if let Some(bad) = state.thrown.iter().find(|&&m| m < 2 || m >= next) {
+        problems.push(format!(
+            "flystone.thrown: move {bad} is out of range: expected 2 to {} (before the next move)",
+            next.saturating_sub(1)
+        ));
+    }
+    let walk = flystone_walk(state, next.saturating_sub(1));
+    for &m in &state.thrown {
+        if let Some(mv) = walk.moves.get(m as usize - 1) {
+            if mv.turn.kind != Kind::Flower {
+                problems.push(format!(
+                    "flystone.thrown: move {m} does not follow an own-colour turn of the same player"
+                ));
+            }
+        }
+    }
+    for (i, mv) in walk.moves.iter().enumerate() {
+        let m = i as u32 + 1;
+        if mv.random && !state.thrown.contains(&m) {
+            problems.push(format!(
+                "flystone.thrown: move {m} was a random flystone of {} and must be listed",
+                mv.turn.player.name()
+            ));
+        }
+    }
+    for (c, used) in [
+        (Colour::Black, walk.chosen_used.0),
+        (Colour::White, walk.chosen_used.1),
+    ] {
+        if used > chosen {
+            problems.push(format!(
+                "flystone.thrown: {} threw {used} chosen flystones: expected at most {chosen}",
+                c.name()
+            ));
+        }
+    }
+    problems
 }
 
 #[cfg(test)]
@@ -97,5 +600,133 @@ mod tests {
         assert_eq!(cycle10_turn(299).symbol(), '华');
         assert_eq!(cycle10_turn(300).symbol(), '花');
         assert_eq!(cycle10_turn(301).symbol(), '黑');
+    }
+
+    fn seats(rounds: std::ops::RangeInclusive<u32>) -> String {
+        rounds
+            .map(|r| {
+                let s: String = seats_of_round(r, 31).iter().map(|s| s.letter()).collect();
+                format!("{r}:{s}")
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn m16_team_table_rounds_31_to_42() {
+        assert_eq!(
+            seats(29..=42),
+            "29:AC 30:AC 31:ACD 32:AC 33:ABC 34:ACD 35:AC 36:ABC 37:ACD 38:AC 39:ABC 40:ACD 41:AC 42:ABC"
+        );
+    }
+
+    #[test]
+    fn m16_team_cycle_move_numbers() {
+        // Rounds 1-30: A then C, moves 1..60.
+        assert_eq!(
+            team_turn(1, 31),
+            TeamTurn {
+                round: 1,
+                seat: Seat::A
+            }
+        );
+        assert_eq!(
+            team_turn(60, 31),
+            TeamTurn {
+                round: 30,
+                seat: Seat::C
+            }
+        );
+        let seq: Vec<String> = (61..=77).map(|n| team_turn(n, 31).to_string()).collect();
+        assert_eq!(
+            seq.join(" "),
+            "31A 31C 31D 32A 32C 33A 33B 33C 34A 34C 34D 35A 35C 36A 36B 36C 37A"
+        );
+        assert_eq!(team_turn(61, 31).seat.turn().symbol(), '黑');
+        assert_eq!(team_turn(63, 31).seat.turn().symbol(), '花');
+        assert_eq!(team_turn(67, 31).seat.turn().symbol(), '华');
+    }
+
+    #[test]
+    fn m16_team_move_number_inverts_team_turn() {
+        for g in [1, 2, 5, 31] {
+            for n in 1..400 {
+                let t = team_turn(n, g);
+                assert_eq!(team_move_number(t.round, t.seat, g), Some(n), "n={n} g={g}");
+            }
+        }
+        assert_eq!(team_move_number(32, Seat::B, 31), None);
+        assert_eq!(team_move_number(30, Seat::D, 31), None);
+        assert_eq!(team_move_number(0, Seat::A, 31), None);
+    }
+
+    #[test]
+    fn m16_team_wrong_turn_names_the_seat() {
+        let m = team_wrong_turn(61, 31, Some(62), None);
+        assert!(m.contains("round 31"), "{m}");
+        assert!(m.contains("it is A's turn (A plays black stones)"), "{m}");
+        assert!(m.contains("31C"), "{m}");
+    }
+
+    #[test]
+    fn s3_random_splitmix64_reference_values() {
+        // Reference output of splitmix64 seeded with 0 (Vigna's splitmix64.c).
+        let mut s = 0u64;
+        assert_eq!(splitmix64(&mut s), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(splitmix64(&mut s), 0x6E78_9E6A_A1B9_65F4);
+        assert_eq!(splitmix64(&mut s), 0x06C4_5D18_8009_454F);
+    }
+
+    #[test]
+    fn s3_mode_counts_and_schedule() {
+        let mut r = Rules::preset("flystone").unwrap();
+        assert_eq!(flystone_counts(&r), (1, 2));
+        let s = flystone_schedule(&r, 9);
+        assert_eq!((s.black.len(), s.white.len()), (1, 1));
+        assert!(s.black[0] >= 1 && s.black[0] <= 21);
+        assert!(s.white[0] >= 1 && s.white[0] <= 20);
+        assert_eq!(
+            flystone_schedule(&r, 9),
+            s,
+            "the same seed draws the same turns"
+        );
+        r.flystone_mode = FlystoneMode::B;
+        assert_eq!(flystone_counts(&r), (3, 0));
+        let s = flystone_schedule(&r, 13);
+        assert_eq!((s.black.len(), s.white.len()), (3, 3));
+        assert!(s.black.windows(2).all(|p| p[0] < p[1]));
+        r.flystone_mode = FlystoneMode::C;
+        assert_eq!(flystone_counts(&r), (0, 3));
+        assert_eq!(flystone_schedule(&r, 9), Sides::default());
+    }
+
+    #[test]
+    fn s3_round_walk_random_and_chosen() {
+        // Black's random flystone falls after his 2nd turn (move 3, so move 4 is 华); black
+        // chooses to throw again at move 7, after his turn at move 6.
+        let state = FlystoneState {
+            random: Sides {
+                black: vec![2],
+                white: vec![9],
+            },
+            thrown: vec![4, 7],
+        };
+        let s: String = (1..=9).map(|n| flystone_turn(&state, n).symbol()).collect();
+        assert_eq!(s, "黑白黑华白黑华白黑");
+        let w = flystone_walk(&state, 9);
+        assert!(w.moves[3].random);
+        assert!(!w.moves[6].random);
+        assert_eq!(w.chosen_used, (1, 0));
+        let r = Rules::preset("flystone").unwrap();
+        assert_eq!(chosen_flystones_left(&r, &state, Colour::Black, 10), 1);
+        assert_eq!(chosen_flystones_left(&r, &state, Colour::White, 10), 2);
+        assert!(check_flystone_state(&r, &state, 9, 10).is_empty());
+        // Move 4 was due but not listed.
+        let bad = FlystoneState {
+            thrown: vec![7],
+            ..state.clone()
+        };
+        let p = check_flystone_state(&r, &bad, 9, 10);
+        assert!(p.iter().any(|m| m.contains("move 4")), "{p:?}");
     }
 }

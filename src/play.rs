@@ -335,7 +335,11 @@ impl Position {
         }
         if let Some(state) = self.flystone_state() {
             if t.kind == Kind::Flower && turn.kind == Kind::Own && t.player != turn.player {
-                let prev = if n >= 2 { Some(self.turn_of(n - 1)) } else { None };
+                let prev = if n >= 2 {
+                    Some(self.turn_of(n - 1))
+                } else {
+                    None
+                };
                 if prev
                     != Some(Turn {
                         player: t.player,

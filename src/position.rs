@@ -5,8 +5,11 @@
 use crate::analysis::Analysis;
 use crate::board::Board;
 use crate::coord::Point;
+use crate::order::{
+    check_flystone_state, flystone_schedule, flystone_walk, FlystoneRecord, FlystoneState,
+};
 use crate::play::{string_name, Position};
-use crate::rules::RulesField;
+use crate::rules::{RulesField, Schedule};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -32,6 +35,10 @@ pub struct Setup {
     pub trailing_passes: u32,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dead: Vec<String>,
+    /// Flystone games only: the random flystone turns (drawn from `flystone-seed` when absent)
+    /// and the flystone moves made so far (spec/README.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flystone: Option<FlystoneRecord>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -117,6 +124,44 @@ impl Setup {
                 Err(e) => problems.push(format!("dead[{k}]: {e}")),
             }
         }
+        let mut flystone = None;
+        if let Some(rules) = &rules {
+            match (rules.schedule, &self.flystone) {
+                (Schedule::Flystone, record) => {
+                    let given = record.is_some();
+                    let record = record.clone().unwrap_or_default();
+                    let mut state = FlystoneState {
+                        random: record
+                            .random
+                            .unwrap_or_else(|| flystone_schedule(rules, size)),
+                        thrown: record.thrown,
+                    };
+                    if !given {
+                        // No record: the random flystones due before `move` were thrown, no
+                        // chosen one was (spec/README.md).
+                        state.thrown = flystone_walk(&state, move_number.saturating_sub(1))
+                            .moves
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, m)| m.random)
+                            .map(|(k, _)| k as u32 + 1)
+                            .collect();
+                    }
+                    problems.extend(check_flystone_state(
+                        rules,
+                        &state,
+                        size,
+                        move_number.max(1),
+                    ));
+                    flystone = Some(state);
+                }
+                (_, Some(_)) => problems.push(
+                    "flystone: a flystone record needs `schedule: flystone` (preset flystone)"
+                        .into(),
+                ),
+                _ => {}
+            }
+        }
         if let (Some(rules), Some(board)) = (&rules, &board) {
             let a = Analysis::new(board, rules);
             for s in &a.upper_strings.groups {
@@ -143,6 +188,7 @@ impl Setup {
                 history,
                 trailing_passes: self.trailing_passes,
                 dead,
+                flystone,
             }),
             _ => Err(InputError(format!("{place}: {}", problems.join("; ")))),
         }
@@ -171,6 +217,10 @@ impl Position {
             history: self.history.iter().map(|b| b.to_diagram()).collect(),
             trailing_passes: self.trailing_passes,
             dead: self.dead.iter().map(|p| p.to_string()).collect(),
+            flystone: self.flystone_state().map(|s| FlystoneRecord {
+                random: Some(s.random),
+                thrown: s.thrown,
+            }),
         }
     }
 }

@@ -384,7 +384,10 @@ impl<'de> Deserialize<'de> for RulesField {
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RulesField, E> {
                 Ok(RulesField::Name(v.to_string()))
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<RulesField, A::Error> {
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<RulesField, A::Error> {
                 RulesSpec::deserialize(serde::de::value::MapAccessDeserializer::new(map))
                     .map(RulesField::Spec)
             }

@@ -1,0 +1,35 @@
+//! The full legal-move list of the side to move on the dense 19x19 positions, reference
+//! (`Position::legal_moves`) and fast (`FastPosition::legal_moves`). The last position of the
+//! replay ended by passes, so it is measured with its pass count cleared (the side to move then
+//! has moves).
+//! `cargo bench --bench legal_moves -- --warm-up-time 1 --measurement-time 2`
+
+mod common;
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use m3go::fast::FastPosition;
+
+fn legal_moves(c: &mut Criterion) {
+    let mut g = c.benchmark_group("legal_moves");
+    g.sample_size(10);
+    for name in common::DENSE {
+        let mut pos = common::load(name);
+        pos.trailing_passes = 0;
+        let fast = FastPosition::new(&pos).expect("m3go-2020 is supported");
+        assert_eq!(
+            fast.legal_moves(),
+            pos.legal_moves(),
+            "{name}: fast equals reference"
+        );
+        g.bench_function(format!("reference/{name}"), |b| {
+            b.iter(|| black_box(&pos).legal_moves())
+        });
+        g.bench_function(format!("fast/{name}"), |b| {
+            b.iter(|| black_box(&fast).legal_moves())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, legal_moves);
+criterion_main!(benches);

@@ -1,0 +1,113 @@
+//! Writes the seed corpora of the fuzz targets from the conformance cases:
+//! `cargo run --example seed_corpora -- ../spec/cases corpus` (run from fuzz/; smoke.sh does).
+//! position_yaml gets each case's position as YAML; notation each move, probe and point the
+//! case names; moves the position with the case's moves (ArbGame bytes); eye_simulation the 9×9
+//! corners of each board that hold stones (ArbEyeCase bytes), in both closed-region readings.
+
+use m3go::conform::{case_files, Case};
+use m3go::notation::parse_move;
+use m3go::rules::ClosedRegion;
+use m3go::testing::{encode_eye_case, encode_game, MoveChoice, ODD_SIZES};
+use m3go::{Action, Board};
+use std::path::Path;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let cases_dir = args.first().map(String::as_str).unwrap_or("../spec/cases");
+    let out = args.get(1).map(String::as_str).unwrap_or("corpus");
+    if let Err(e) = run(cases_dir, out) {
+        eprintln!("seed_corpora: {e}");
+        std::process::exit(2);
+    }
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The 9×9 corner of `b` whose top-left point is (row, column) `(r0, c0)`.
+fn crop(b: &Board, r0: usize, c0: usize) -> Option<Board> {
+    let mut out = Board::empty(9).ok()?;
+    for r in 0..9 {
+        for c in 0..9 {
+            out.set(r * 9 + c, b.get((r0 + r) * b.size() + c0 + c));
+        }
+    }
+    Some(out)
+}
+
+fn run(cases_dir: &str, out: &str) -> Result<(), String> {
+    let out = Path::new(out);
+    let mut count = 0;
+    for f in case_files(cases_dir).map_err(|e| e.0)? {
+        let case = Case::load(&f, None).map_err(|e| e.0)?;
+        let id = &case.id;
+        let yaml = serde_yaml::to_string(&case.position).map_err(|e| e.to_string())?;
+        write(&out.join("position_yaml"), id, yaml.as_bytes())?;
+        let Ok(pos) = case.position.into_position(&f) else {
+            continue;
+        };
+        let size = pos.board.size();
+        let size_byte = ODD_SIZES.iter().position(|&s| s == size).unwrap_or(0) as u8;
+        // notation: the case's moves and probes, and the points it names.
+        let mut texts: Vec<String> = case.moves.clone();
+        texts.extend(case.probes());
+        if let Some(eyes) = &case.expect.private_eyes {
+            texts.extend(eyes.keys().cloned());
+        }
+        if let Some(attrs) = &case.expect.attributes {
+            texts.extend(attrs.keys().cloned());
+        }
+        for (k, t) in texts.iter().enumerate() {
+            let mut bytes = vec![size_byte];
+            bytes.extend(t.as_bytes());
+            write(&out.join("notation"), &format!("{id}-{k}"), &bytes)?;
+        }
+        // moves: the position, then the case's moves and probes as point indices.
+        let mut choices = Vec::new();
+        for t in case.moves.iter().chain(case.probes().iter()) {
+            if let Ok(m) = parse_move(t, size) {
+                choices.push(match m.action {
+                    Action::Pass => MoveChoice::Pass,
+                    Action::Place(p) => MoveChoice::Point(pos.board.index(p)),
+                });
+            }
+        }
+        write(&out.join("moves"), id, &encode_game(&pos, &choices))?;
+        // eye_simulation: the corners with stones.
+        let last = size.saturating_sub(9);
+        let corners: Vec<Board> = if size <= 9 {
+            vec![pos.board.clone()]
+        } else {
+            [(0, 0), (0, last), (last, 0), (last, last)]
+                .iter()
+                .filter_map(|&(r0, c0)| crop(&pos.board, r0, c0))
+                .collect()
+        };
+        for (k, b) in corners.iter().enumerate() {
+            if b.is_empty() {
+                continue;
+            }
+            for (j, rule) in [ClosedRegion::SingleString, ClosedRegion::SameColour]
+                .into_iter()
+                .enumerate()
+            {
+                if let Some(bytes) = encode_eye_case(b, rule) {
+                    write(
+                        &out.join("eye_simulation"),
+                        &format!("{id}-{k}-{j}"),
+                        &bytes,
+                    )?;
+                }
+            }
+        }
+        count += 1;
+    }
+    println!(
+        "seed corpora written to {} from {count} cases",
+        out.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,13 @@
+//! The engine's private-eye verdicts (closed regions, conditions 1 and 2, the closed form of the
+//! fill simulation) against the literal oracle, which fills opponent stones into every subset of
+//! a region's empty points (m3go::testing::literal_private_eyes).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use m3go::testing::{compare_eyes_with_oracle, ArbEyeCase, LITERAL_MAX_EMPTY};
+
+fuzz_target!(|case: ArbEyeCase| {
+    if let Err(e) = compare_eyes_with_oracle(&case.board, case.closed_region, LITERAL_MAX_EMPTY) {
+        panic!("{e}");
+    }
+});

@@ -1,0 +1,37 @@
+//! Position files: reading any text as YAML never panics; every refusal is an InputError that
+//! names the source; a position that loads analyses, scores and round-trips.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use m3go::position::{from_yaml, Setup};
+use m3go::testing::{check_round_trips, check_settled};
+use m3go::Analysis;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let setup: Setup = match from_yaml(text, "fuzz.yaml") {
+        Ok(s) => s,
+        Err(e) => {
+            assert!(e.0.starts_with("fuzz.yaml"), "error without its place: {e}");
+            return;
+        }
+    };
+    match setup.into_position("fuzz.yaml") {
+        Err(e) => assert!(
+            e.0.starts_with("fuzz.yaml: "),
+            "error without its place: {e}"
+        ),
+        Ok(pos) => {
+            let _ = Analysis::new(&pos.board, &pos.rules);
+            let _ = m3go::scoring::score(&pos.board, &pos.rules, &pos.dead);
+            if let Err(e) = check_settled(&pos) {
+                panic!("a loaded position is not settled: {e}");
+            }
+            if let Err(e) = check_round_trips(&pos) {
+                panic!("{e}");
+            }
+        }
+    }
+});

@@ -1,0 +1,234 @@
+//! Perft: the number of legal move sequences of a given length from a position, which pins the
+//! engine's move generation as numbers anyone can check (after shakmaty's `perft`).
+//!
+//! What counts as a move is exactly [`Position::legal_moves`]: every empty point where the side
+//! to move may place its stone (its own colour, or a flower on moves 9 and 10 of the cycle), plus
+//! the pass, which is always one move while the game goes on. A sequence that ends the game by
+//! passes before the depth is reached has no continuation and adds nothing (like a mate in
+//! chess); perft(0) is 1.
+//!
+//! Perft files (`tests/perft/*.perft`) hold entries, each starting with `id`; lines starting
+//! with `#` are comments (a `#` inside a `row` is a flower stone):
+//!
+//! ```text
+//! # how the numbers were checked
+//! id m20-empty-5x5
+//! rules m3go-2020
+//! move 1
+//! row . . . . .          (size rows, top first; or `position FILE.yaml`, relative to the file)
+//! perft 1 26
+//! perft 2 651
+//! ```
+
+use crate::board::Board;
+use crate::play::{Action, Move, Position};
+use crate::position::{from_yaml, read_text, InputError, Setup};
+use crate::rules::RulesField;
+
+/// The number of legal move sequences of length `depth` (passes included).
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if depth == 1 {
+        return pos.legal_moves().len() as u64;
+    }
+    children(pos).iter().map(|(_, p)| perft(p, depth - 1)).sum()
+}
+
+/// Each legal move with the position it leads to, in [`Position::legal_moves`] order.
+pub fn children(pos: &Position) -> Vec<(Action, Position)> {
+    if pos.game_over() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let b = &pos.board;
+    for i in 0..b.len() {
+        if b.get(i).is_some() {
+            continue;
+        }
+        let a = Action::Place(b.point(i));
+        if let Ok((next, _)) = pos.play(&Move {
+            action: a,
+            number: None,
+            turn: None,
+        }) {
+            out.push((a, next));
+        }
+    }
+    if let Ok((next, _)) = pos.play(&Move::pass()) {
+        out.push((Action::Pass, next));
+    }
+    out
+}
+
+/// Perft split by the first move: (move in notation, count).
+pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let turn = pos.turn();
+    children(pos)
+        .into_iter()
+        .map(|(a, p)| {
+            (
+                crate::notation::format_move(turn, pos.move_number, a),
+                perft(&p, depth - 1),
+            )
+        })
+        .collect()
+}
+
+/// One entry of a perft file.
+#[derive(Clone, Debug)]
+pub struct PerftCase {
+    pub id: String,
+    /// Line of the `id` in the file.
+    pub line: usize,
+    pub setup: Setup,
+    /// (depth, expected count)
+    pub checks: Vec<(u32, u64)>,
+}
+
+/// Reads a perft file. `dir` resolves `position` paths.
+pub fn parse_perft_file(text: &str, place: &str, dir: &str) -> Result<Vec<PerftCase>, InputError> {
+    let mut out: Vec<PerftCase> = Vec::new();
+    let mut cur: Option<(PerftCase, Vec<String>, bool)> = None;
+    let finish = |c: Option<(PerftCase, Vec<String>, bool)>,
+                  out: &mut Vec<PerftCase>|
+     -> Result<(), InputError> {
+        if let Some((mut case, rows, has_pos)) = c {
+            if !rows.is_empty() {
+                if has_pos {
+                    return Err(InputError(format!(
+                        "{place}: entry `{}`: both `row` lines and `position`: expected one",
+                        case.id
+                    )));
+                }
+                case.setup.diagram = rows.join("\n") + "\n";
+                case.setup.size = Some(rows.len());
+            }
+            if case.setup.diagram.is_empty() {
+                return Err(InputError(format!(
+                    "{place}: entry `{}`: no position: expected `row` lines or `position FILE`",
+                    case.id
+                )));
+            }
+            if case.checks.is_empty() {
+                return Err(InputError(format!(
+                    "{place}: entry `{}`: no `perft DEPTH COUNT` line",
+                    case.id
+                )));
+            }
+            out.push(case);
+        }
+        Ok(())
+    };
+    for (ln, raw) in text.lines().enumerate() {
+        let ln = ln + 1;
+        // a comment is a whole line starting with `#` (a `#` inside a row is a flower)
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        let bad = |what: &str| InputError(format!("{place}: line {ln}: `{line}`: {what}"));
+        if key == "id" {
+            finish(cur.take(), &mut out)?;
+            cur = Some((
+                PerftCase {
+                    id: rest.to_string(),
+                    line: ln,
+                    setup: Setup::default(),
+                    checks: Vec::new(),
+                },
+                Vec::new(),
+                false,
+            ));
+            continue;
+        }
+        let Some((case, rows, has_pos)) = cur.as_mut() else {
+            return Err(bad("expected `id NAME` to start an entry"));
+        };
+        match key {
+            "rules" => {
+                case.setup.rules = from_yaml::<RulesField>(rest, &format!("{place}: line {ln}"))?
+            }
+            "move" => {
+                case.setup.move_number =
+                    Some(rest.parse().map_err(|_| bad("expected a move number"))?)
+            }
+            "trailing-passes" => {
+                case.setup.trailing_passes = rest.parse().map_err(|_| bad("expected a number"))?
+            }
+            "row" => rows.push(rest.to_string()),
+            "position" => {
+                let path = std::path::Path::new(dir).join(rest);
+                let path = path.to_string_lossy().into_owned();
+                let s: Setup = from_yaml(&read_text(&path)?, &path)?;
+                let rules = std::mem::take(&mut case.setup.rules);
+                let keep_rules = rules != RulesField::default();
+                case.setup = s;
+                if keep_rules {
+                    case.setup.rules = rules;
+                }
+                *has_pos = true;
+            }
+            "perft" => {
+                let mut it = rest.split_whitespace();
+                let (Some(d), Some(c), None) = (it.next(), it.next(), it.next()) else {
+                    return Err(bad("expected `perft DEPTH COUNT`"));
+                };
+                let d: u32 = d.parse().map_err(|_| bad("DEPTH is not a number"))?;
+                let c: u64 = c.parse().map_err(|_| bad("COUNT is not a number"))?;
+                case.checks.push((d, c));
+            }
+            _ => {
+                return Err(bad(
+                    "unknown key: expected id, rules, move, trailing-passes, row, position, perft",
+                ))
+            }
+        }
+    }
+    finish(cur.take(), &mut out)?;
+    Ok(out)
+}
+
+impl PerftCase {
+    /// The position of the entry.
+    pub fn position(&self, place: &str) -> Result<Position, InputError> {
+        self.setup.into_position(&format!(
+            "{place}: entry `{}` (line {})",
+            self.id, self.line
+        ))
+    }
+}
+
+/// An empty board of `size` as a diagram (for building perft entries).
+pub fn empty_diagram(size: usize) -> String {
+    Board::empty(size)
+        .map(|b| b.to_diagram())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_pass_perft_counts_the_pass_as_one_move() {
+        let setup = Setup {
+            diagram: empty_diagram(3),
+            ..Setup::default()
+        };
+        let pos = setup.into_position("t").unwrap();
+        // 9 points + pass
+        assert_eq!(perft(&pos, 1), 10);
+        // after a stone: 8 points + pass (9 ways); after the pass: 9 points + pass
+        assert_eq!(perft(&pos, 2), 9 * 9 + 10);
+        let d = divide(&pos, 2);
+        assert_eq!(d.len(), 10);
+        assert_eq!(d.iter().map(|(_, n)| n).sum::<u64>(), perft(&pos, 2));
+    }
+}

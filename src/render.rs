@@ -1,0 +1,645 @@
+//! Diagrams of a position as the documents describe them (M20-HOLO, Q20-VIEWS): an SVG figure
+//! with tengen-origin labels in the Chinese system on the edges, flower stones drawn with the
+//! grey zebra pattern of 004 ("花子图案通常为“灰底斑马纹”"), the black or white star (dot) of 003
+//! on attributed flowers in the holographic layer, private eyes shaded and the flower's
+//! forbidden points lettered with their reason, plus a legend; and the same for a colour
+//! terminal (ANSI).
+
+use crate::analysis::Analysis;
+use crate::board::{Colour, Stone};
+use crate::coord::{half, CHINESE_LABELS};
+use crate::forbidden::Forbidden;
+use crate::layers::{Attribute, Cell};
+use crate::play::Position;
+use crate::report::forbidden_points;
+use std::fmt::Write as _;
+
+/// Which board to draw (Q20-VIEWS).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// 直弈棋局: the stones as placed; flowers without stars.
+    Direct,
+    /// 全息 / 三合棋局: the direct board with a black or white star on attributed flowers.
+    Holographic,
+    /// 上层棋局: attributed flowers as black or white stones, neutral flowers off-board.
+    Upper,
+}
+
+impl View {
+    /// Reads `direct`, `holographic` or `upper`.
+    pub fn parse(s: &str) -> Result<View, String> {
+        match s {
+            "direct" => Ok(View::Direct),
+            "holographic" | "holo" => Ok(View::Holographic),
+            "upper" => Ok(View::Upper),
+            other => Err(format!(
+                "layer `{other}`: expected direct, holographic or upper"
+            )),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Direct => "direct",
+            View::Holographic => "holographic",
+            View::Upper => "upper",
+        }
+    }
+}
+
+/// Everything a diagram shows, per point.
+pub struct Figure {
+    pub size: usize,
+    pub stones: Vec<Option<Stone>>,
+    pub attribute: Vec<Option<Attribute>>,
+    pub upper: Vec<Cell>,
+    /// The colour of the string whose private eye holds this (empty) point.
+    pub eye_owner: Vec<Option<Colour>>,
+    /// Why the point is closed to black's flower and to white's flower.
+    pub forbidden: Vec<[Option<Forbidden>; 2]>,
+    pub title: String,
+}
+
+impl Figure {
+    /// The figure of a position.
+    pub fn new(pos: &Position) -> Figure {
+        let a = Analysis::new(&pos.board, &pos.rules);
+        let n = pos.board.len();
+        let mut eye_owner = vec![None; n];
+        for (g, s) in a.lower_strings.groups.iter().enumerate() {
+            for r in a.private_eyes(g) {
+                for &i in &r.empty {
+                    eye_owner[i] = s.colour;
+                }
+            }
+        }
+        let mut forbidden = vec![[None, None]; n];
+        for (k, c) in [Colour::Black, Colour::White].into_iter().enumerate() {
+            for (i, f) in forbidden_points(&a, &pos.rules, c) {
+                forbidden[i][k] = Some(f);
+            }
+        }
+        let turn = pos.turn();
+        Figure {
+            size: pos.board.size(),
+            stones: pos.board.cells().to_vec(),
+            attribute: a.attribute_at.clone(),
+            upper: a.upper.cells.clone(),
+            eye_owner,
+            forbidden,
+            title: format!(
+                "{} {}×{}, move {}: {}{} to play ({})",
+                pos.rules.preset,
+                pos.board.size(),
+                pos.board.size(),
+                pos.move_number,
+                turn.symbol(),
+                pos.move_number,
+                turn.describe()
+            ),
+        }
+    }
+}
+
+/// The letter of a forbidden point's reason: C capture point, E one-liberty eye, T tiger's mouth.
+pub fn letter(f: Forbidden) -> char {
+    match f {
+        Forbidden::CapturePoint => 'C',
+        Forbidden::OneLibertyEye(_) => 'E',
+        Forbidden::TigersMouth(_) => 'T',
+    }
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+const CELL: f64 = 40.0;
+const MARGIN: f64 = 46.0;
+const TITLE: f64 = 34.0;
+const MIN_WIDTH: f64 = 680.0;
+const FONT: &str =
+    "'Noto Sans CJK SC','Noto Sans SC','Source Han Sans SC','WenQuanYi Micro Hei',sans-serif";
+const RED: &str = "#c0101a";
+const BLUE: &str = "#1040c0";
+const BROWN: &str = "#8a4a00";
+
+/// Star points (hoshi) of the usual boards, as offsets from the tengen.
+fn hoshi(size: usize) -> Vec<(i32, i32)> {
+    let d = match size {
+        19 => 6,
+        13 => 3,
+        9 => 2,
+        _ => 0,
+    };
+    let mut v = vec![(0, 0)];
+    if d > 0 {
+        for x in [-d, d] {
+            for y in [-d, d] {
+                v.push((x, y));
+            }
+        }
+        if size == 19 {
+            v.extend([(0, d), (0, -d), (d, 0), (-d, 0)]);
+        }
+    }
+    v
+}
+
+/// The SVG figure of a position in a view.
+pub fn svg(pos: &Position, view: View) -> String {
+    let f = Figure::new(pos);
+    let n = f.size;
+    let span = (n as f64 - 1.0) * CELL;
+    let width = (2.0 * MARGIN + span).max(MIN_WIDTH);
+    let x0 = (width - 2.0 * MARGIN - span) / 2.0;
+    let legend_top = TITLE + 2.0 * MARGIN + span + 8.0;
+    let height = legend_top + 5.0 * 22.0 + 12.0;
+    let h = half(n);
+    let x_of = |c: usize| x0 + MARGIN + c as f64 * CELL;
+    let y_of = |r: usize| TITLE + MARGIN + r as f64 * CELL;
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="{FONT}">"#
+    );
+    let _ = writeln!(
+        o,
+        "<title>{}</title>",
+        xml_escape(&format!("{} — {} layer", f.title, view.name()))
+    );
+    o.push_str(concat!(
+        "<defs>\n",
+        // 004: 花子图案通常为“灰底斑马纹”: a grey ground with black and white zebra stripes
+        r##"<pattern id="flower" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">"##,
+        r##"<rect width="8" height="8" fill="#9a9a9a"/><rect width="2.2" height="8" fill="#222"/><rect x="4" width="2.2" height="8" fill="#f4f4f4"/></pattern>"##,
+        "\n",
+        r##"<pattern id="offboard" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">"##,
+        r##"<rect width="6" height="6" fill="#6d6d6d"/><rect width="2" height="6" fill="#4a4a4a"/></pattern>"##,
+        "\n</defs>\n"
+    ));
+    let _ = writeln!(
+        o,
+        r##"<rect width="100%" height="100%" fill="#ffffff"/><text x="{:.1}" y="22" font-size="15" text-anchor="middle">{}</text>"##,
+        width / 2.0,
+        xml_escape(&format!("{} — {} layer", f.title, view.name()))
+    );
+    let pad = CELL * 0.62;
+    let _ = writeln!(
+        o,
+        r##"<rect class="board" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#dcb35c" stroke="#8a6a2a"/>"##,
+        x_of(0) - pad,
+        y_of(0) - pad,
+        span + 2.0 * pad,
+        span + 2.0 * pad
+    );
+    // private eyes, under the grid
+    for i in 0..n * n {
+        if let Some(c) = f.eye_owner[i] {
+            let (fill, op) = match c {
+                Colour::Black => ("#1e6bff", 0.5),
+                Colour::White => ("#ff3355", 0.42),
+            };
+            let _ = writeln!(
+                o,
+                r#"<rect class="eye eye-{}" x="{:.1}" y="{:.1}" width="{CELL}" height="{CELL}" fill="{fill}" fill-opacity="{op}"/>"#,
+                c.name(),
+                x_of(i % n) - CELL / 2.0,
+                y_of(i / n) - CELL / 2.0
+            );
+        }
+    }
+    for k in 0..n {
+        let _ = writeln!(
+            o,
+            r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#3a2a10" stroke-width="1"/><line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#3a2a10" stroke-width="1"/>"##,
+            x_of(0),
+            y_of(k),
+            x_of(n - 1),
+            y_of(k),
+            x_of(k),
+            y_of(0),
+            x_of(k),
+            y_of(n - 1)
+        );
+    }
+    for (dx, dy) in hoshi(n) {
+        let (c, r) = ((dx + h) as usize, (h - dy) as usize);
+        let _ = writeln!(
+            o,
+            r##"<circle cx="{:.1}" cy="{:.1}" r="3.2" fill="#3a2a10"/>"##,
+            x_of(c),
+            y_of(r)
+        );
+    }
+    // edge labels: the Chinese system, tengen = O
+    for k in 0..n {
+        let xl = CHINESE_LABELS[(k as i32 - h + 9) as usize];
+        let yl = CHINESE_LABELS[(h - k as i32 + 9) as usize];
+        for y in [y_of(0) - pad - 10.0, y_of(n - 1) + pad + 22.0] {
+            let _ = writeln!(
+                o,
+                r#"<text class="label" x="{:.1}" y="{y:.1}" font-size="16" text-anchor="middle">{xl}</text>"#,
+                x_of(k)
+            );
+        }
+        for x in [x_of(0) - pad - 14.0, x_of(n - 1) + pad + 14.0] {
+            let _ = writeln!(
+                o,
+                r#"<text class="label" x="{x:.1}" y="{:.1}" font-size="16" text-anchor="middle">{yl}</text>"#,
+                y_of(k) + 6.0
+            );
+        }
+    }
+    let rad = CELL * 0.46;
+    for i in 0..n * n {
+        let (cx, cy) = (x_of(i % n), y_of(i / n));
+        match (f.stones[i], view) {
+            (None, _) => {
+                let [b, w] = f.forbidden[i];
+                let text = match (b, w) {
+                    (None, None) => continue,
+                    (Some(x), Some(y)) if letter(x) == letter(y) => {
+                        format!(r#"<tspan fill="{RED}">{}</tspan>"#, letter(x))
+                    }
+                    _ => {
+                        let mut t = String::new();
+                        if let Some(x) = b {
+                            let _ = write!(t, r#"<tspan fill="{BLUE}">{}</tspan>"#, letter(x));
+                        }
+                        if let Some(y) = w {
+                            let _ = write!(t, r#"<tspan fill="{BROWN}">{}</tspan>"#, letter(y));
+                        }
+                        t
+                    }
+                };
+                let reason = b.or(w).map(|x| x.code()).unwrap_or("");
+                let _ = writeln!(
+                    o,
+                    r#"<text class="forbidden" data-reason="{reason}" x="{cx:.1}" y="{:.1}" font-size="{:.0}" font-weight="bold" text-anchor="middle">{text}</text>"#,
+                    cy + CELL * 0.2,
+                    CELL * 0.55
+                );
+            }
+            (Some(Stone::Black), _) => {
+                let _ = writeln!(
+                    o,
+                    r##"<circle class="stone black" cx="{cx:.1}" cy="{cy:.1}" r="{rad:.1}" fill="#111" stroke="#000"/>"##
+                );
+            }
+            (Some(Stone::White), _) => {
+                let _ = writeln!(
+                    o,
+                    r##"<circle class="stone white" cx="{cx:.1}" cy="{cy:.1}" r="{rad:.1}" fill="#f8f8f8" stroke="#333"/>"##
+                );
+            }
+            (Some(Stone::Flower), View::Upper) => match f.upper[i] {
+                Cell::Stone(c) => {
+                    let (fill, stroke) = match c {
+                        Colour::Black => ("#111", "#000"),
+                        Colour::White => ("#f8f8f8", "#333"),
+                    };
+                    let _ = writeln!(
+                        o,
+                        r##"<circle class="stone {} from-flower" cx="{cx:.1}" cy="{cy:.1}" r="{rad:.1}" fill="{fill}" stroke="{stroke}"/><circle cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="none" stroke="#9a9a9a" stroke-width="2" stroke-dasharray="3 2"/>"##,
+                        c.name(),
+                        rad * 0.7
+                    );
+                }
+                _ => {
+                    let _ = writeln!(
+                        o,
+                        r#"<rect class="offboard" x="{:.1}" y="{:.1}" width="{CELL}" height="{CELL}" fill="url(#offboard)"/>"#,
+                        cx - CELL / 2.0,
+                        cy - CELL / 2.0
+                    );
+                }
+            },
+            (Some(Stone::Flower), _) => {
+                let _ = writeln!(
+                    o,
+                    r##"<circle class="stone flower" cx="{cx:.1}" cy="{cy:.1}" r="{rad:.1}" fill="url(#flower)" stroke="#444"/>"##
+                );
+                if view == View::Holographic {
+                    let star = match f.attribute[i] {
+                        Some(Attribute::Black) => Some(("black", "#000", "#fff")),
+                        Some(Attribute::White) => Some(("white", "#fff", "#000")),
+                        _ => None,
+                    };
+                    if let Some((name, fill, stroke)) = star {
+                        let _ = writeln!(
+                            o,
+                            r#"<circle class="star star-{name}" cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>"#,
+                            CELL * 0.16
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // legend
+    let lx = 14.0 + x0.min(60.0);
+    let mut ly = legend_top;
+    let icon = |o: &mut String, x: f64, y: f64, kind: &str| {
+        let r = 7.0;
+        let _ = match kind {
+            "black" => write!(o, r##"<circle cx="{x}" cy="{y}" r="{r}" fill="#111"/>"##),
+            "white" => write!(
+                o,
+                r##"<circle cx="{x}" cy="{y}" r="{r}" fill="#f8f8f8" stroke="#333"/>"##
+            ),
+            "flower" => write!(
+                o,
+                r##"<circle cx="{x}" cy="{y}" r="{r}" fill="url(#flower)" stroke="#444"/>"##
+            ),
+            "bstar" => write!(
+                o,
+                r##"<circle cx="{x}" cy="{y}" r="{r}" fill="url(#flower)" stroke="#444"/><circle cx="{x}" cy="{y}" r="3" fill="#000" stroke="#fff"/>"##
+            ),
+            "wstar" => write!(
+                o,
+                r##"<circle cx="{x}" cy="{y}" r="{r}" fill="url(#flower)" stroke="#444"/><circle cx="{x}" cy="{y}" r="3" fill="#fff" stroke="#000"/>"##
+            ),
+            "beye" => write!(
+                o,
+                r##"<rect x="{}" y="{}" width="14" height="14" fill="#1e6bff" fill-opacity="0.5"/>"##,
+                x - 7.0,
+                y - 7.0
+            ),
+            _ => write!(
+                o,
+                r##"<rect x="{}" y="{}" width="14" height="14" fill="#ff3355" fill-opacity="0.42"/>"##,
+                x - 7.0,
+                y - 7.0
+            ),
+        };
+    };
+    let text = |o: &mut String, x: f64, y: f64, s: &str| {
+        let _ = writeln!(
+            o,
+            r#"<text class="legend" x="{x:.1}" y="{:.1}" font-size="13">{s}</text>"#,
+            y + 4.5
+        );
+    };
+    o.push_str("<g class=\"legend\">\n");
+    icon(&mut o, lx + 7.0, ly, "black");
+    text(&mut o, lx + 18.0, ly, "black 黑");
+    icon(&mut o, lx + 87.0, ly, "white");
+    text(&mut o, lx + 98.0, ly, "white 白");
+    icon(&mut o, lx + 167.0, ly, "flower");
+    text(
+        &mut o,
+        lx + 178.0,
+        ly,
+        "flower 花子 (grey zebra, 灰底斑马纹)",
+    );
+    ly += 22.0;
+    icon(&mut o, lx + 7.0, ly, "bstar");
+    icon(&mut o, lx + 25.0, ly, "wstar");
+    text(
+        &mut o,
+        lx + 36.0,
+        ly,
+        "black / white star: flower string of black / white attribute (黑性 / 白性花棋串)",
+    );
+    ly += 22.0;
+    icon(&mut o, lx + 7.0, ly, "beye");
+    icon(&mut o, lx + 25.0, ly, "weye");
+    text(
+        &mut o,
+        lx + 36.0,
+        ly,
+        "shaded: private eye (私眼) of a black / white string",
+    );
+    ly += 22.0;
+    text(
+        &mut o,
+        lx,
+        ly,
+        "flower forbidden points: C capture point 提吃点 · E one-liberty eye 一气眼 · T tiger's mouth 虎口",
+    );
+    ly += 22.0;
+    text(
+        &mut o,
+        lx,
+        ly,
+        &format!(
+            r#"<tspan fill="{RED}">red</tspan>: forbidden to both flowers · <tspan fill="{BLUE}">blue</tspan>: to black's 华 only · <tspan fill="{BROWN}">brown</tspan>: to white's 花 only"#
+        ),
+    );
+    o.push_str("</g>\n</svg>\n");
+    o
+}
+
+const RESET: &str = "\x1b[0m";
+
+fn bg(code: u8) -> String {
+    format!("\x1b[48;5;{code}m")
+}
+
+fn fg(code: u8) -> String {
+    format!("\x1b[38;5;{code}m")
+}
+
+/// The position for a colour terminal (256-colour ANSI): stones as discs, flowers as `◍`, a
+/// flower with a black / white star as `◉` in black / white, neutral flowers of the upper
+/// layer as `▒`, private eyes on a blue (black's) or red (white's) ground, forbidden points as
+/// their letters (red: both flowers, blue: black's only, brown: white's only).
+pub fn ansi(pos: &Position, view: View) -> String {
+    let f = Figure::new(pos);
+    let n = f.size;
+    let h = half(n);
+    let board_bg = 180u8;
+    let mut o = String::new();
+    let label = |v: i32| -> String {
+        let c = CHINESE_LABELS[(v + 9) as usize];
+        if c.is_ascii() {
+            format!("{c} ")
+        } else {
+            c.to_string()
+        }
+    };
+    let header: String = (0..n as i32).map(|k| label(k - h)).collect();
+    let _ = writeln!(o, "{} — {} layer", f.title, view.name());
+    let _ = writeln!(o, "   {header}");
+    for r in 0..n {
+        let y = h - r as i32;
+        let yl = label(y);
+        let _ = write!(o, "{yl} ");
+        for c in 0..n {
+            let i = r * n + c;
+            let ground = match f.eye_owner[i] {
+                Some(Colour::Black) => 111,
+                Some(Colour::White) => 217,
+                None => board_bg,
+            };
+            let cell = match (f.stones[i], view) {
+                (None, _) => match f.forbidden[i] {
+                    [None, None] => format!("{}·", fg(94)),
+                    [Some(b), Some(w)] if letter(b) == letter(w) => {
+                        format!("\x1b[1m{}{}", fg(160), letter(b).to_ascii_lowercase())
+                    }
+                    [Some(b), _] => {
+                        format!("\x1b[1m{}{}", fg(21), letter(b).to_ascii_lowercase())
+                    }
+                    [None, Some(w)] => {
+                        format!("\x1b[1m{}{}", fg(130), letter(w).to_ascii_lowercase())
+                    }
+                },
+                (Some(Stone::Black), _) => format!("{}●", fg(16)),
+                (Some(Stone::White), _) => format!("{}●", fg(231)),
+                (Some(Stone::Flower), View::Upper) => match f.upper[i] {
+                    Cell::Stone(Colour::Black) => format!("{}●", fg(16)),
+                    Cell::Stone(Colour::White) => format!("{}●", fg(231)),
+                    _ => format!("{}▒", fg(242)),
+                },
+                (Some(Stone::Flower), View::Holographic) => match f.attribute[i] {
+                    Some(Attribute::Black) => format!("{}◉", fg(16)),
+                    Some(Attribute::White) => format!("{}◉", fg(231)),
+                    _ => format!("{}◍", fg(244)),
+                },
+                (Some(Stone::Flower), View::Direct) => format!("{}◍", fg(244)),
+            };
+            let _ = write!(o, "{}{cell} {RESET}", bg(ground));
+        }
+        let _ = writeln!(o, " {yl}");
+    }
+    let _ = writeln!(o, "   {header}");
+    let _ = writeln!(
+        o,
+        "{}●{RESET} black  {}●{RESET} white  {}◍{RESET} flower  {}◉{RESET}/{}◉{RESET} black/white star  {}  {RESET} black's eye  {}  {RESET} white's eye  c e t: capture point, one-liberty eye, tiger's mouth ({}red{RESET} both, {}blue{RESET} black's flower, {}brown{RESET} white's flower)",
+        fg(16).replace("38;5;16", "38;5;16;48;5;180"),
+        fg(231).replace("38;5;231", "38;5;231;48;5;180"),
+        fg(244),
+        fg(16).replace("38;5;16", "38;5;16;48;5;180"),
+        fg(231).replace("38;5;231", "38;5;231;48;5;180"),
+        bg(111),
+        bg(217),
+        fg(160),
+        fg(21),
+        fg(130)
+    );
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Setup;
+
+    /// docs/example-9x9.yaml: black B四, BD/AD and white 二四 flowers are attributed (corner
+    /// strings with one-point private eyes D四, DD, 四四), the flower at OO is neutral; the three
+    /// eyes are one-liberty eyes (E), A一, 四B and 四D are tiger's mouths (T), 三D is the capture
+    /// point of the white stone 三C (C).
+    const EXAMPLE: &str = ". X # . . . # O .
+X X . . . . . O O
+. . . . . X . . .
+. . X . X . . . .
+. . . X # O . . .
+. . . . X . . . .
+. . . . . . . X .
+X X . . . . X O X
+. X # # . . . . .
+";
+
+    fn example() -> Position {
+        Setup {
+            size: Some(9),
+            move_number: Some(9),
+            diagram: EXAMPLE.into(),
+            ..Setup::default()
+        }
+        .into_position("example")
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn count(doc: &roxmltree::Document, tag: &str, class: &str) -> usize {
+        doc.descendants()
+            .filter(|n| n.has_tag_name(tag) && n.attribute("class") == Some(class))
+            .count()
+    }
+
+    #[test]
+    fn m20_holo_svg_is_well_formed_and_shows_what_the_position_requires() {
+        let pos = example();
+        let text = svg(&pos, View::Holographic);
+        let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let stones = |c: char| EXAMPLE.chars().filter(|&x| x == c).count();
+        assert_eq!(count(&doc, "circle", "stone black"), stones('X'));
+        assert_eq!(count(&doc, "circle", "stone white"), stones('O'));
+        assert_eq!(count(&doc, "circle", "stone flower"), stones('#'));
+        // stars: one per attributed flower stone, as the engine decides
+        let a = Analysis::new(&pos.board, &pos.rules);
+        let with = |at: Attribute| a.attribute_at.iter().filter(|x| **x == Some(at)).count();
+        assert_eq!(
+            count(&doc, "circle", "star star-black"),
+            with(Attribute::Black)
+        );
+        assert_eq!(
+            count(&doc, "circle", "star star-white"),
+            with(Attribute::White)
+        );
+        assert_eq!((with(Attribute::Black), with(Attribute::White)), (3, 1));
+        // shaded private eyes: D四 and DD (black), 四四 (white)
+        assert_eq!(count(&doc, "rect", "eye eye-black"), 2);
+        assert_eq!(count(&doc, "rect", "eye eye-white"), 1);
+        // forbidden points lettered with their reason
+        let letters: Vec<String> = doc
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("forbidden"))
+            .map(|n| {
+                n.descendants()
+                    .filter(|t| t.is_text())
+                    .filter_map(|t| t.text())
+                    .collect()
+            })
+            .collect();
+        let mut sorted = letters.clone();
+        sorted.sort();
+        assert_eq!(sorted, ["C", "E", "E", "E", "T", "T", "T"], "{letters:?}");
+        // the edges carry the Chinese labels, tengen O
+        let labels: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("label"))
+            .filter_map(|n| n.text())
+            .collect();
+        assert_eq!(labels.len(), 4 * 9);
+        for l in ["D", "O", "四", "一"] {
+            assert_eq!(labels.iter().filter(|x| **x == l).count(), 4, "{l}");
+        }
+        assert!(text.contains("<pattern id=\"flower\""));
+        assert_eq!(count(&doc, "g", "legend"), 1);
+    }
+
+    #[test]
+    fn q20_views_direct_has_no_stars_and_upper_turns_flowers_into_stones() {
+        let pos = example();
+        let d = svg(&pos, View::Direct);
+        let doc = roxmltree::Document::parse(&d).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(count(&doc, "circle", "star star-black"), 0);
+        assert_eq!(count(&doc, "circle", "stone flower"), 5);
+        let u = svg(&pos, View::Upper);
+        let doc = roxmltree::Document::parse(&u).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(count(&doc, "circle", "stone black from-flower"), 3);
+        assert_eq!(count(&doc, "circle", "stone white from-flower"), 1);
+        assert_eq!(count(&doc, "rect", "offboard"), 1);
+        assert_eq!(count(&doc, "circle", "stone flower"), 0);
+    }
+
+    #[test]
+    fn m20_holo_ansi_rendering_has_one_row_per_line_and_colours() {
+        let pos = example();
+        let t = ansi(&pos, View::Holographic);
+        assert!(t.contains("\x1b[48;5;"));
+        // title, two label rows, nine board rows, legend
+        assert_eq!(t.lines().count(), 1 + 2 + 9 + 1);
+        assert_eq!(
+            t.matches('◉').count(),
+            4 + 2,
+            "four starred flowers, two in the legend"
+        );
+        assert!(t.lines().nth(2).is_some_and(|l| l.starts_with("四 ")));
+    }
+}

@@ -1,0 +1,763 @@
+//! Mechanical replay (机械式排局, 003): an ordinary Go record replayed with the three-colour
+//! schedule, every move that the rules forbid (or that cannot be made) replaced by a pass, and
+//! a log of what every move did, written like 003's narrative ("黑301.DO，提吃白棋串CO*和EO，并为黑棋串
+//! DA*做出私眼CO*，中性花棋串EA/CA皆变为黑性花棋串").
+
+use crate::analysis::Analysis;
+use crate::board::{Board, Colour, Stone};
+use crate::coord::Point;
+use crate::layers::Attribute;
+use crate::play::{Action, AttributeChange, Illegal, Move, Position, Report};
+use crate::position::{InputError, Setup};
+use crate::record::Record;
+use crate::rules::Rules;
+use crate::strings::flood;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A string named in the log: its colour word and its name (`CO*`, or `EO` for one stone).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LoggedString {
+    /// black | white | flower
+    pub kind: &'static str,
+    /// For a flower string: its attribute when it was removed or changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attribute: Option<Attribute>,
+    pub name: String,
+    pub points: Vec<String>,
+}
+
+/// A string that gained private eyes, with the eyes (each named like a string).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EyeEvent {
+    pub string: LoggedString,
+    pub eyes: Vec<String>,
+}
+
+/// What became of the record's move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "status")]
+pub enum Status {
+    /// Played as recorded.
+    Played,
+    /// The record itself passes here.
+    RecordPass,
+    /// Forbidden or impossible under the rules: replaced by a pass.
+    Replaced {
+        reason: &'static str,
+        clause: &'static str,
+        message: String,
+    },
+}
+
+/// One line of the log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Entry {
+    pub number: u32,
+    /// The notation of what was played (`黑301.DO`, `华19.pass`).
+    pub notation: String,
+    /// The record's move at this number (a point, or `pass`).
+    pub source: String,
+    #[serde(flatten)]
+    pub status: Status,
+    pub captured: Vec<LoggedString>,
+    pub eyes_made: Vec<EyeEvent>,
+    pub eyes_lost: Vec<LoggedString>,
+    pub attribute_changes: Vec<Change>,
+}
+
+/// A flower string whose attribute changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Change {
+    pub name: String,
+    pub points: Vec<String>,
+    pub from: Attribute,
+    pub to: Attribute,
+}
+
+/// The result of a replay: the final position and the log.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    pub start: Position,
+    pub position: Position,
+    pub entries: Vec<Entry>,
+    /// The reports of the moves actually made (replaced moves as passes), for writing a record.
+    pub reports: Vec<Report>,
+    /// Whether this was a mechanical replay (else a strict one).
+    pub mechanical: bool,
+}
+
+/// The name of a set of points as 003 writes it: the first point (top row first, then left to
+/// right), with `*` when there is more than one.
+pub fn group_name(board: &Board, points: &[usize]) -> String {
+    match points.iter().min() {
+        None => String::new(),
+        Some(&i) if points.len() == 1 => board.point(i).to_string(),
+        Some(&i) => format!("{}*", board.point(i)),
+    }
+}
+
+fn names(board: &Board, points: &[usize]) -> Vec<String> {
+    let mut v = points.to_vec();
+    v.sort_unstable();
+    v.iter().map(|&i| board.point(i).to_string()).collect()
+}
+
+fn kind_of(s: Stone) -> &'static str {
+    match s {
+        Stone::Black => "black",
+        Stone::White => "white",
+        Stone::Flower => "flower",
+    }
+}
+
+/// The removed stones of a move, grouped into strings of the board before the move.
+fn captured_strings(before: &Analysis, captured: &[usize]) -> Vec<LoggedString> {
+    let b = &before.board;
+    let mut seen = vec![false; b.len()];
+    let mut out = Vec::new();
+    let mut sorted = captured.to_vec();
+    sorted.sort_unstable();
+    for &i in &sorted {
+        if seen[i] {
+            continue;
+        }
+        let Some(stone) = b.get(i) else { continue };
+        let group: Vec<usize> = flood(b.size(), i, |j| {
+            b.get(j) == Some(stone) && sorted.binary_search(&j).is_ok()
+        });
+        for &j in &group {
+            seen[j] = true;
+        }
+        out.push(LoggedString {
+            kind: kind_of(stone),
+            attribute: if stone == Stone::Flower {
+                before.attribute_at[i]
+            } else {
+                None
+            },
+            name: group_name(b, &group),
+            points: names(b, &group),
+        });
+    }
+    out
+}
+
+/// The logged form of a lower string of `a` through point `p`.
+fn logged_at(a: &Analysis, p: Point) -> Option<(usize, LoggedString)> {
+    if !p.on_board(a.board.size()) {
+        return None;
+    }
+    let i = a.board.index(p);
+    let g = a.lower_strings.of[i]?;
+    let s = &a.lower_strings.groups[g];
+    Some((
+        g,
+        LoggedString {
+            kind: s.colour.map(|c| c.name()).unwrap_or("flower"),
+            attribute: None,
+            name: group_name(&a.board, &s.points),
+            points: names(&a.board, &s.points),
+        },
+    ))
+}
+
+fn parse_pt(s: &str, size: usize) -> Option<Point> {
+    Point::parse(s, size).ok()
+}
+
+/// What a played move did, in the log's terms.
+fn describe(
+    before: &Position,
+    after: &Position,
+    report: &Report,
+) -> (
+    Vec<LoggedString>,
+    Vec<EyeEvent>,
+    Vec<LoggedString>,
+    Vec<Change>,
+) {
+    let size = before.board.size();
+    let a0 = Analysis::new(&before.board, &before.rules);
+    let a1 = Analysis::new(&after.board, &after.rules);
+    let captured_idx: Vec<usize> = report
+        .captured
+        .iter()
+        .filter_map(|s| parse_pt(s, size))
+        .map(|p| before.board.index(p))
+        .collect();
+    let captured = captured_strings(&a0, &captured_idx);
+    let eyes_made = report
+        .eyes_made
+        .iter()
+        .filter_map(|n| {
+            let p = n.points.first().and_then(|s| parse_pt(s, size))?;
+            let (g, string) = logged_at(&a1, p)?;
+            let eyes = a1
+                .private_eyes(g)
+                .map(|r| group_name(&a1.board, &r.empty))
+                .collect();
+            Some(EyeEvent { string, eyes })
+        })
+        .collect();
+    let eyes_lost = report
+        .eyes_lost
+        .iter()
+        .filter_map(|n| {
+            // name the string as it stands after the move
+            n.points
+                .iter()
+                .filter_map(|s| parse_pt(s, size))
+                .find_map(|p| logged_at(&a1, p).map(|(_, l)| l))
+        })
+        .collect();
+    let changes = report
+        .attribute_changes
+        .iter()
+        .map(|c: &AttributeChange| {
+            let idx: Vec<usize> = c
+                .points
+                .iter()
+                .filter_map(|s| parse_pt(s, size))
+                .map(|p| after.board.index(p))
+                .collect();
+            Change {
+                name: group_name(&after.board, &idx),
+                points: c.points.clone(),
+                from: c.from,
+                to: c.to,
+            }
+        })
+        .collect();
+    (captured, eyes_made, eyes_lost, changes)
+}
+
+/// The history the ko rule needs, written to a position file: none, the last board (simple),
+/// or all of it.
+pub fn trim_history(pos: &mut Position) {
+    // by the option's name, so that new ko options keep the whole history
+    let keep = match serde_json::to_value(pos.rules.ko)
+        .ok()
+        .as_ref()
+        .and_then(|v| v.as_str())
+    {
+        Some("none") => 0,
+        Some("simple") => 1,
+        _ => pos.history.len(),
+    };
+    let n = pos.history.len();
+    pos.history.drain(..n.saturating_sub(keep));
+}
+
+/// The position file of a replay's final position (history trimmed to what ko needs).
+pub fn position_setup(pos: &Position) -> Setup {
+    let mut p = pos.clone();
+    trim_history(&mut p);
+    let mut s = p.to_setup();
+    s.rules = crate::record::rules_field(&p.rules);
+    s
+}
+
+/// M20-REPLAY — "将围棋棋谱中的全部下子点坐标序列或前面部分下子点坐标序列，按照萌式三色围棋规则次序和棋子
+/// 颜色，重新摆放一遍。如果某手棋为萌式三色围棋规则下新产生的禁着点，那么这手棋就用虚着（Pass）代替，其它下子点则
+/// 无论其好坏程度（包括可能产生新的提吃），一律按原手数和坐标摆放" (003). Move n of the record is played at
+/// the record's point with the turn `rules`' schedule gives move n (the record's colours are
+/// ignored); a move the rules refuse (a flower's forbidden point, an occupied point, suicide,
+/// ko) becomes a pass, logged with its reason code and clause. Replaced passes never end the
+/// game: after one, the count of trailing passes is set to 0 (only the record's own passes
+/// count towards the end). A record that goes on after its own passes ended the game is
+/// refused with the move number. Stops after move `to` when given.
+pub fn mechanical(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Replay, InputError> {
+    let start = record.start_position(rules)?;
+    let mut pos = start.clone();
+    let mut entries = Vec::new();
+    let mut reports = Vec::new();
+    for m in &record.moves {
+        if to.is_some_and(|t| m.number > t) {
+            break;
+        }
+        if m.number != pos.move_number {
+            return Err(InputError(format!(
+                "move {} ({}): expected move {} here",
+                m.number, m.place, pos.move_number
+            )));
+        }
+        if pos.game_over() {
+            return Err(InputError(format!(
+                "move {} ({}, `{}`): the game ended with the passes before it; the record goes on",
+                m.number, m.place, m.text
+            )));
+        }
+        let source = match m.action {
+            Action::Pass => "pass".to_string(),
+            Action::Place(p) => p.to_string(),
+        };
+        let attempt = pos.play(&Move {
+            action: m.action,
+            number: None,
+            turn: None,
+        });
+        let (next, report, status) = match attempt {
+            Ok((next, r)) => {
+                let status = if m.action == Action::Pass {
+                    Status::RecordPass
+                } else {
+                    Status::Played
+                };
+                (next, r, status)
+            }
+            Err(Illegal {
+                reason,
+                clause,
+                message,
+            }) => {
+                let (mut next, r) = pos.play(&Move::pass()).map_err(|e| {
+                    InputError(format!(
+                        "move {} ({}): could not pass after refusing `{}`: {e}",
+                        m.number, m.place, m.text
+                    ))
+                })?;
+                next.trailing_passes = 0;
+                (
+                    next,
+                    r,
+                    Status::Replaced {
+                        reason,
+                        clause,
+                        message,
+                    },
+                )
+            }
+        };
+        let (captured, eyes_made, eyes_lost, attribute_changes) = if report.action == Action::Pass {
+            (vec![], vec![], vec![], vec![])
+        } else {
+            describe(&pos, &next, &report)
+        };
+        entries.push(Entry {
+            number: m.number,
+            notation: report.notation.clone(),
+            source,
+            status,
+            captured,
+            eyes_made,
+            eyes_lost,
+            attribute_changes,
+        });
+        reports.push(report);
+        pos = next;
+    }
+    Ok(Replay {
+        start,
+        position: pos,
+        entries,
+        reports,
+        mechanical: true,
+    })
+}
+
+/// Replays a record strictly: every move must be legal under `rules`, with the turn the
+/// record names (if it names one); the first illegal move is refused with its number, place
+/// and reason. The log is the same as the mechanical replay's.
+pub fn strict(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Replay, InputError> {
+    let start = record.start_position(rules)?;
+    let mut pos = start.clone();
+    let mut entries = Vec::new();
+    let mut reports = Vec::new();
+    for (k, m) in record.moves.iter().enumerate() {
+        if to.is_some_and(|t| m.number > t) {
+            break;
+        }
+        let (next, report) = pos
+            .play(&record.claimed_move(k))
+            .map_err(|e| crate::record::move_error(m, &e))?;
+        let (captured, eyes_made, eyes_lost, attribute_changes) = if report.action == Action::Pass {
+            (vec![], vec![], vec![], vec![])
+        } else {
+            describe(&pos, &next, &report)
+        };
+        entries.push(Entry {
+            number: m.number,
+            notation: report.notation.clone(),
+            source: match m.action {
+                Action::Pass => "pass".to_string(),
+                Action::Place(p) => p.to_string(),
+            },
+            status: if m.action == Action::Pass {
+                Status::RecordPass
+            } else {
+                Status::Played
+            },
+            captured,
+            eyes_made,
+            eyes_lost,
+            attribute_changes,
+        });
+        reports.push(report);
+        pos = next;
+    }
+    Ok(Replay {
+        start,
+        position: pos,
+        entries,
+        reports,
+        mechanical: false,
+    })
+}
+
+/// The log as text: one line per move in 003's style, each followed by its English gloss when
+/// `gloss` is set; then the summary.
+pub fn log_text(rep: &Replay, gloss: bool) -> String {
+    let mut o = String::new();
+    for e in &rep.entries {
+        o.push_str(&e.line_zh());
+        o.push('\n');
+        if gloss {
+            o.push_str("    ");
+            o.push_str(&e.line_en());
+            o.push('\n');
+        }
+    }
+    let (zh, en) = rep.summary();
+    o.push_str(&zh);
+    o.push('\n');
+    if gloss {
+        o.push_str("    ");
+        o.push_str(&en);
+        o.push('\n');
+    }
+    o
+}
+
+fn colour_zh(kind: &str) -> &'static str {
+    match kind {
+        "black" => "黑",
+        "white" => "白",
+        _ => "花",
+    }
+}
+
+fn attr_zh(a: Attribute) -> &'static str {
+    match a {
+        Attribute::Neutral => "中性",
+        Attribute::Black => "黑性",
+        Attribute::White => "白性",
+    }
+}
+
+/// The Chinese for a refusal reason code.
+pub fn reason_zh(code: &str) -> &'static str {
+    match code {
+        "occupied" => "该点已有棋子",
+        "off-board" => "超出棋盘",
+        "suicide" => "自杀禁着",
+        "ko" => "打劫禁着（同形再现）",
+        "capture-point" => "花子“提吃点”禁着",
+        "one-liberty-eye" => "花子“一气眼”禁着",
+        "tigers-mouth" => "花子“虎口”禁着",
+        "game-over" => "终局之后",
+        "wrong-turn" => "次序不符",
+        _ => "规则不允许",
+    }
+}
+
+/// The English for a refusal reason code.
+pub fn reason_en(code: &str) -> &'static str {
+    match code {
+        "occupied" => "the point is occupied",
+        "off-board" => "off the board",
+        "suicide" => "suicide",
+        "ko" => "ko (a repeated position)",
+        "capture-point" => "a capture point, forbidden to a flower",
+        "one-liberty-eye" => "a one-liberty eye, forbidden to a flower",
+        "tigers-mouth" => "a tiger's mouth, forbidden to a flower",
+        "game-over" => "after the end of the game",
+        "wrong-turn" => "not this move's turn",
+        _ => "refused by the rules",
+    }
+}
+
+/// Strings of one colour word joined as 003 does: `白棋串CO*和EO`.
+fn join_zh(items: &[String]) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        n => format!("{}和{}", items[..n - 1].join("、"), items[n - 1]),
+    }
+}
+
+fn join_en(items: &[String]) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        n => format!("{} and {}", items[..n - 1].join(", "), items[n - 1]),
+    }
+}
+
+/// Groups strings by a key, keeping first-seen order.
+fn grouped<T, K: Ord + Clone>(items: &[T], key: impl Fn(&T) -> K) -> Vec<(K, Vec<&T>)> {
+    let mut order: Vec<K> = Vec::new();
+    let mut map: BTreeMap<K, Vec<&T>> = BTreeMap::new();
+    for it in items {
+        let k = key(it);
+        if !map.contains_key(&k) {
+            order.push(k.clone());
+        }
+        map.entry(k).or_default().push(it);
+    }
+    order
+        .into_iter()
+        .map(|k| {
+            let v = map.remove(&k).unwrap_or_default();
+            (k, v)
+        })
+        .collect()
+}
+
+fn string_word_zh(s: &LoggedString) -> String {
+    match (s.kind, s.attribute) {
+        ("flower", Some(a)) if a != Attribute::Neutral => format!("{}花棋串", attr_zh(a)),
+        ("flower", _) => "花棋串".into(),
+        (k, _) => format!("{}棋串", colour_zh(k)),
+    }
+}
+
+fn string_word_en(s: &LoggedString) -> String {
+    match (s.kind, s.attribute) {
+        ("flower", Some(a)) if a != Attribute::Neutral => format!("{}-attributed flower", a.name()),
+        ("flower", _) => "flower".into(),
+        (k, _) => k.to_string(),
+    }
+}
+
+impl Entry {
+    /// The log line in 003's style.
+    pub fn line_zh(&self) -> String {
+        let head = match &self.status {
+            Status::Played => self.notation.clone(),
+            Status::RecordPass => format!("{}（原谱虚着）", self.notation.replace("pass", "虚着")),
+            Status::Replaced { reason, clause, .. } => format!(
+                "{}（原谱{}：{}，{reason}，{clause}）",
+                self.notation.replace("pass", "虚着"),
+                self.source,
+                reason_zh(reason)
+            ),
+        };
+        let mut parts = vec![head];
+        if !self.captured.is_empty() {
+            let g = grouped(&self.captured, string_word_zh);
+            let txt: Vec<String> = g
+                .iter()
+                .map(|(w, v)| {
+                    let n: Vec<String> = v.iter().map(|s| s.name.clone()).collect();
+                    format!("{w}{}", join_zh(&n))
+                })
+                .collect();
+            parts.push(format!("提吃{}", txt.join("和")));
+        }
+        for (k, e) in self.eyes_made.iter().enumerate() {
+            let eyes: Vec<String> = e.eyes.iter().map(|x| format!("私眼{x}")).collect();
+            parts.push(format!(
+                "{}为{}{}做出{}",
+                if k == 0 && !self.captured.is_empty() {
+                    "并"
+                } else {
+                    ""
+                },
+                string_word_zh(&e.string),
+                e.string.name,
+                join_zh(&eyes)
+            ));
+        }
+        for s in &self.eyes_lost {
+            parts.push(format!("{}{}失去私眼", string_word_zh(s), s.name));
+        }
+        for (_, v) in grouped(&self.attribute_changes, |c| (c.from.name(), c.to.name())) {
+            let (from, to) = (v[0].from, v[0].to);
+            let n: Vec<String> = v.iter().map(|c| c.name.clone()).collect();
+            parts.push(format!(
+                "{}花棋串{}{}变为{}花棋串",
+                attr_zh(from),
+                n.join("/"),
+                if n.len() > 1 { "皆" } else { "" },
+                attr_zh(to)
+            ));
+        }
+        format!("{}。", parts.join("，"))
+    }
+
+    /// The English gloss of the line.
+    pub fn line_en(&self) -> String {
+        let notation = self.notation.clone();
+        let head = match &self.status {
+            Status::Played => format!("{notation}: played"),
+            Status::RecordPass => format!("{notation}: the record passes"),
+            Status::Replaced {
+                reason,
+                clause,
+                message,
+            } => format!(
+                "{notation}: the record's {} is refused — {} [{reason}, {clause}]: {message}; replaced by a pass",
+                self.source,
+                reason_en(reason)
+            ),
+        };
+        let mut parts = vec![head];
+        if !self.captured.is_empty() {
+            let g = grouped(&self.captured, string_word_en);
+            let txt: Vec<String> = g
+                .iter()
+                .map(|(w, v)| {
+                    let n: Vec<String> = v.iter().map(|s| s.name.clone()).collect();
+                    format!(
+                        "{w} string{} {}",
+                        if n.len() > 1 { "s" } else { "" },
+                        join_en(&n)
+                    )
+                })
+                .collect();
+            parts.push(format!("captures {}", txt.join(" and ")));
+        }
+        for e in &self.eyes_made {
+            parts.push(format!(
+                "makes private eye{} {} for {} string {}",
+                if e.eyes.len() > 1 { "s" } else { "" },
+                join_en(&e.eyes),
+                string_word_en(&e.string),
+                e.string.name
+            ));
+        }
+        for s in &self.eyes_lost {
+            parts.push(format!(
+                "{} string {} loses its private eye",
+                string_word_en(s),
+                s.name
+            ));
+        }
+        for (_, v) in grouped(&self.attribute_changes, |c| (c.from.name(), c.to.name())) {
+            let (from, to) = (v[0].from, v[0].to);
+            let n: Vec<String> = v.iter().map(|c| c.name.clone()).collect();
+            parts.push(format!(
+                "{} flower string{} {} become{} {}",
+                from.name(),
+                if n.len() > 1 { "s" } else { "" },
+                n.join(", "),
+                if n.len() > 1 { "" } else { "s" },
+                to.name()
+            ));
+        }
+        format!("{}.", parts.join("; "))
+    }
+
+    /// Whether the record's move was replaced by a pass.
+    pub fn replaced(&self) -> bool {
+        matches!(self.status, Status::Replaced { .. })
+    }
+}
+
+impl Replay {
+    /// Counts of the replaced moves by reason code.
+    pub fn replaced_by_reason(&self) -> BTreeMap<&'static str, usize> {
+        let mut m = BTreeMap::new();
+        for e in &self.entries {
+            if let Status::Replaced { reason, .. } = e.status {
+                *m.entry(reason).or_insert(0) += 1;
+            }
+        }
+        m
+    }
+
+    /// Stones removed, by the colour of the removed stones: (black, white, flower).
+    pub fn captured_counts(&self) -> (usize, usize, usize) {
+        let mut c = (0, 0, 0);
+        for e in &self.entries {
+            for s in &e.captured {
+                match s.kind {
+                    "black" => c.0 += s.points.len(),
+                    "white" => c.1 += s.points.len(),
+                    _ => c.2 += s.points.len(),
+                }
+            }
+        }
+        c
+    }
+
+    /// The summary line (Chinese, then English).
+    pub fn summary(&self) -> (String, String) {
+        let played = self
+            .entries
+            .iter()
+            .filter(|e| e.status == Status::Played)
+            .count();
+        let replaced = self.entries.iter().filter(|e| e.replaced()).count();
+        let record_passes = self
+            .entries
+            .iter()
+            .filter(|e| e.status == Status::RecordPass)
+            .count();
+        let (b, w, f) = self.captured_counts();
+        let reasons: Vec<String> = self
+            .replaced_by_reason()
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let last = self.entries.last().map(|e| e.number).unwrap_or(0);
+        let (zh_kind, en_kind) = if self.mechanical {
+            ("机械式排局", "mechanical replay")
+        } else {
+            ("打谱", "replay")
+        };
+        let zh = format!(
+            "{zh_kind}至第{last}手：实着{played}手，虚着代替{replaced}手（{}），原谱虚着{record_passes}手；提吃黑子{b}、白子{w}、花子{f}。",
+            if reasons.is_empty() { "无".into() } else { reasons.join("，") }
+        );
+        let en = format!(
+            "{en_kind} to move {last}: {played} played, {replaced} replaced by a pass ({}), {record_passes} record passes; removed {b} black, {w} white, {f} flower stones.",
+            if reasons.is_empty() { "none".into() } else { reasons.join(", ") }
+        );
+        (zh, en)
+    }
+}
+
+/// The player a log line belongs to (for colouring).
+pub fn player_of(e: &Entry) -> Option<Colour> {
+    match e.notation.chars().next() {
+        Some('黑') | Some('华') => Some(Colour::Black),
+        Some('白') | Some('花') => Some(Colour::White),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::parse_game_text;
+
+    #[test]
+    fn m20_replay_flower_turn_on_a_capture_point_becomes_a_pass() {
+        // 5x5: the white stone 二二 in the corner has one liberty, 二一, after 黑3.一二; the
+        // record puts move 9 (华, black's flower) there: a capture point, so it becomes a pass.
+        let text = "size: 5\nBB 二二 一二 B二 OB A二 一B B一 二一 pass";
+        let r = parse_game_text(text, "t", ".").unwrap();
+        let rules = Rules::m3go_2020();
+        let rep = mechanical(&r, &rules, None).unwrap();
+        assert_eq!(rep.entries.len(), 10);
+        let e9 = &rep.entries[8];
+        assert!(
+            matches!(
+                e9.status,
+                Status::Replaced {
+                    reason: "capture-point",
+                    ..
+                }
+            ),
+            "{e9:?}"
+        );
+        assert!(
+            e9.line_zh().starts_with("华9.虚着（原谱二一"),
+            "{}",
+            e9.line_zh()
+        );
+        assert_eq!(rep.position.trailing_passes, 1);
+    }
+}

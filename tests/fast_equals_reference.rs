@@ -1,0 +1,337 @@
+//! Fast equals reference: the fast path (`m3go::fast`) must agree with the clause-by-clause
+//! functions — `Analysis::new`, `forbidden::flower_forbidden_reason`, `Position::play`,
+//! `Position::legal_moves`, `perft::perft` — on random boards, random move sequences and random
+//! games, under every rule set the fast path supports.
+
+use m3go::fast::{random_game_fast, random_game_reference, supports, FastAnalysis, FastPosition};
+use m3go::forbidden::flower_forbidden_reason;
+use m3go::layers::Cell;
+use m3go::play::{Action, Move};
+use m3go::rules::{
+    AttributeRule, CaptureTiming, FlowerCaptureCheck, GameEnd, Ko, Schedule, Suicide,
+};
+use m3go::{Analysis, Board, Colour, Position, Rules, Stone};
+use proptest::prelude::*;
+
+/// The rule sets compared: the presets the fast path supports and single-option variants.
+fn rule_sets() -> Vec<Rules> {
+    let base = Rules::m3go_2020();
+    let mut out = vec![
+        base.clone(),
+        Rules::preset("dullstone").expect("preset"),
+        Rules {
+            attribute: AttributeRule::M2016,
+            tigers_mouth: false,
+            ..base.clone()
+        },
+        Rules {
+            ko: Ko::None,
+            suicide: Suicide::Allowed,
+            ..base.clone()
+        },
+        Rules {
+            flower_capture_check: FlowerCaptureCheck::Cascade,
+            game_end: GameEnd::TwoPasses,
+            ..base.clone()
+        },
+        Rules {
+            capture_timing: match base.capture_timing {
+                CaptureTiming::HolographicFirst => CaptureTiming::RecomputeFirst,
+                CaptureTiming::RecomputeFirst => CaptureTiming::HolographicFirst,
+            },
+            ..base.clone()
+        },
+        Rules {
+            schedule: Schedule::Alternate,
+            attribute: AttributeRule::AlwaysNeutral,
+            ..base
+        },
+    ];
+    out.retain(supports);
+    out
+}
+
+fn board_of(size: usize, cells: &[u8]) -> Board {
+    let mut b = Board::empty(size).expect("odd size");
+    for (i, &c) in cells.iter().enumerate().take(size * size) {
+        b.set(
+            i,
+            match c {
+                1 => Some(Stone::Black),
+                2 => Some(Stone::White),
+                3 => Some(Stone::Flower),
+                _ => None,
+            },
+        );
+    }
+    b
+}
+
+/// Compares every part of the analysis; the message names the first difference.
+fn check_analysis(board: &Board, rules: &Rules) -> Result<(), String> {
+    let a = Analysis::new(board, rules);
+    let f = FastAnalysis::new(board, rules).ok_or("fast path refused supported rules")?;
+    let here = |i: usize| {
+        format!(
+            "{} ({}) on\n{}",
+            board.point(i),
+            rules.preset,
+            board.to_diagram()
+        )
+    };
+    for (g, s) in a.lower_strings.groups.iter().enumerate() {
+        let i = s.points[0];
+        if f.has_private_eye(i) != Some(a.has_private_eye(g)) {
+            return Err(format!(
+                "M20-EYE: string {} private eye: reference {}, fast {:?}",
+                here(i),
+                a.has_private_eye(g),
+                f.has_private_eye(i)
+            ));
+        }
+    }
+    for i in 0..board.len() {
+        if f.attribute_at(i) != a.attribute_at[i] {
+            return Err(format!(
+                "M20-ATTR: attribute at {}: reference {:?}, fast {:?}",
+                here(i),
+                a.attribute_at[i],
+                f.attribute_at(i)
+            ));
+        }
+        let upper = match a.upper.cells[i] {
+            Cell::Empty => Some(None),
+            Cell::Stone(c) => Some(Some(c)),
+            Cell::OffBoard => None,
+        };
+        if f.upper_at(i) != upper {
+            return Err(format!("M20-UPPER: upper layer at {}", here(i)));
+        }
+        let libs = a.upper_strings.at(i).map(|s| s.liberties.len());
+        if f.upper_liberties_at(i) != libs {
+            return Err(format!(
+                "M20-STRING: upper liberties at {}: reference {libs:?}, fast {:?}",
+                here(i),
+                f.upper_liberties_at(i)
+            ));
+        }
+        for player in [Colour::Black, Colour::White] {
+            let r = flower_forbidden_reason(&a, rules, i, player);
+            let q = f.flower_forbidden_reason(rules, i, player);
+            if r != q {
+                return Err(format!(
+                    "M20-FORBID-UPPER: {player:?}'s flower at {}: reference {r:?}, fast {q:?}",
+                    here(i)
+                ));
+            }
+        }
+    }
+    for player in [Colour::Black, Colour::White] {
+        if f.forbidden_points(rules, player) != m3go::report::forbidden_points(&a, rules, player) {
+            return Err(format!(
+                "forbidden point lists differ on\n{}",
+                board.to_diagram()
+            ));
+        }
+    }
+    if f.upper_string_count() != a.upper_strings.groups.len() {
+        return Err(format!(
+            "upper string count differs on\n{}",
+            board.to_diagram()
+        ));
+    }
+    Ok(())
+}
+
+fn start(size: usize, rules: &Rules) -> Position {
+    let setup = m3go::Setup {
+        size: Some(size),
+        diagram: Board::empty(size).expect("odd size").to_diagram(),
+        ..Default::default()
+    };
+    let mut pos = setup.into_position("empty board").expect("empty board");
+    pos.rules = rules.clone();
+    pos
+}
+
+/// Plays `choices` (each picks one of the reference's legal moves) on both paths, comparing the
+/// legal moves before every move and the position after it.
+fn check_sequence(size: usize, rules: &Rules, first: u32, choices: &[usize]) -> Result<(), String> {
+    let mut pos = start(size, rules);
+    pos.move_number = first;
+    let mut fast = FastPosition::new(&pos).ok_or("fast path refused supported rules")?;
+    for (k, &c) in choices.iter().enumerate() {
+        let moves = pos.legal_moves();
+        let fast_moves = fast.legal_moves();
+        if moves != fast_moves {
+            return Err(format!(
+                "legal moves differ before move {} ({}):\nreference {moves:?}\nfast      {fast_moves:?}\non\n{}",
+                pos.move_number,
+                rules.preset,
+                pos.board.to_diagram()
+            ));
+        }
+        if moves.is_empty() {
+            return Ok(());
+        }
+        let action = moves[c % moves.len()];
+        let (next, _) = pos
+            .play(&Move {
+                action,
+                number: None,
+                turn: None,
+            })
+            .map_err(|e| format!("step {k}: a listed legal move was refused: {e}"))?;
+        let fast_next = fast
+            .play(action)
+            .map_err(|e| format!("step {k}: fast path refused {action:?}: {e}"))?;
+        if fast_next.board() != next.board || fast_next.move_number() != next.move_number {
+            return Err(format!(
+                "after {action:?} (move {}): boards differ:\nreference\n{}fast\n{}",
+                pos.move_number,
+                next.board.to_diagram(),
+                fast_next.board().to_diagram()
+            ));
+        }
+        if fast_next.game_over() != next.game_over() {
+            return Err(format!("GO-END differs after move {}", pos.move_number));
+        }
+        pos = next;
+        fast = fast_next;
+    }
+    Ok(())
+}
+
+fn cell() -> impl Strategy<Value = u8> {
+    prop_oneof![4 => Just(0u8), 3 => Just(1u8), 3 => Just(2u8), 2 => Just(3u8)]
+}
+
+fn sized_board() -> impl Strategy<Value = (usize, Vec<u8>)> {
+    prop_oneof![Just(3usize), Just(5), Just(7), Just(9), Just(19)]
+        .prop_flat_map(|n| (Just(n), prop::collection::vec(cell(), n * n)))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn fast_analysis_equals_reference_on_random_boards((size, cells) in sized_board()) {
+        let board = board_of(size, &cells);
+        for rules in rule_sets() {
+            if let Err(e) = check_analysis(&board, &rules) {
+                prop_assert!(false, "{}", e);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn fast_play_and_legal_moves_equal_reference_on_random_sequences(
+        size in prop_oneof![Just(3usize), Just(5), Just(7)],
+        rules in 0usize..7,
+        first in prop_oneof![Just(1u32), Just(7), Just(9)],
+        choices in prop::collection::vec(0usize..1000, 1..40),
+    ) {
+        let sets = rule_sets();
+        let rules = &sets[rules % sets.len()];
+        if let Err(e) = check_sequence(size, rules, first, &choices) {
+            prop_assert!(false, "{}", e);
+        }
+    }
+}
+
+#[test]
+fn fast_analysis_equals_reference_on_bench_positions() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(dir).expect("benches/data") {
+        let path = entry.expect("entry").path();
+        if path.extension().and_then(|e| e.to_str()) != Some("yaml") {
+            continue;
+        }
+        let pos = m3go::Setup::load(path.to_str().expect("utf-8 path")).expect("bench position");
+        for rules in rule_sets() {
+            check_analysis(&pos.board, &rules)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+        checked += 1;
+    }
+    assert!(checked >= 9, "only {checked} bench positions found");
+}
+
+#[test]
+fn fast_perft_equals_reference_perft_on_small_boards() {
+    for rules in rule_sets() {
+        for (size, first, depth) in [(3usize, 1u32, 4u32), (5, 8, 2), (5, 1, 2)] {
+            let mut pos = start(size, &rules);
+            pos.move_number = first;
+            let fast = FastPosition::new(&pos).expect("supported");
+            assert_eq!(
+                fast.perft(depth),
+                m3go::perft::perft(&pos, depth),
+                "perft({depth}) of the empty {size}x{size} board at move {first} ({})",
+                rules.preset
+            );
+        }
+    }
+}
+
+#[test]
+fn fast_legal_moves_equal_reference_on_bench_positions() {
+    for name in [
+        "random-9x9-m3go-30",
+        "plain-9x9-20",
+        "alphago-lee-sedol-2016-g5-100",
+    ] {
+        let path = format!("{}/benches/data/{name}.yaml", env!("CARGO_MANIFEST_DIR"));
+        let pos = m3go::Setup::load(&path).expect("bench position");
+        let fast = FastPosition::new(&pos).expect("supported");
+        assert_eq!(fast.legal_moves(), pos.legal_moves(), "{name}");
+        assert!(
+            pos.legal_moves().len() > 1,
+            "{name}: expected moves besides the pass"
+        );
+    }
+}
+
+#[test]
+fn fast_random_games_equal_reference_random_games() {
+    for rules in rule_sets() {
+        for (size, seed) in [(5usize, 1u64), (7, 2), (9, 3)] {
+            let pos = start(size, &rules);
+            let (r, rn) = random_game_reference(&pos, seed, 400);
+            let fast = FastPosition::new(&pos).expect("supported");
+            let (f, fnum) = random_game_fast(&fast, seed, 400);
+            assert_eq!(
+                rn, fnum,
+                "moves played, {size}x{size} seed {seed} ({})",
+                rules.preset
+            );
+            assert_eq!(
+                f.board(),
+                r.board,
+                "final board, {size}x{size} seed {seed} ({})",
+                rules.preset
+            );
+            assert!(rn > 0, "the game played no move");
+        }
+    }
+}
+
+#[test]
+fn fast_path_refuses_unsupported_rules() {
+    let rules = Rules {
+        ko: Ko::Positional,
+        ..Rules::m3go_2020()
+    };
+    assert!(!supports(&rules));
+    assert!(FastPosition::new(&start(5, &rules)).is_none());
+    assert!(FastAnalysis::new(&Board::empty(5).expect("size"), &rules).is_none());
+    let pass = FastPosition::new(&start(5, &Rules::m3go_2020()))
+        .expect("supported")
+        .play(Action::Pass);
+    assert!(pass.is_ok(), "a pass is legal on an empty board");
+}
