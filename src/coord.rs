@@ -120,7 +120,7 @@ impl Point {
     /// Whether the point lies on a board of `size`.
     pub fn on_board(self, size: usize) -> bool {
         let h = half(size);
-        self.x.abs() <= h && self.y.abs() <= h
+        (-h..=h).contains(&self.x) && (-h..=h).contains(&self.y)
     }
 
     /// Writes the point in a label system (x then y).

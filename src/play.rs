@@ -520,7 +520,10 @@ impl Position {
         board.set(i, Some(stone));
         let held = (self.rules.capture_timing == CaptureTiming::HolographicFirst)
             .then_some(before.attribute_at.as_slice());
-        let settled = cascade(board, &self.rules, turn.player, held)?;
+        let settled = cascade(board, &self.rules, turn.player, held).map_err(|mut e| {
+            e.message = format!("move {n}: {p}: {}", e.message);
+            e
+        })?;
         if turn.kind == Kind::Flower
             && self.rules.flower_capture_check == FlowerCaptureCheck::Cascade
             && !settled.captured.is_empty()

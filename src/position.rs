@@ -65,7 +65,26 @@ pub fn from_yaml<T: serde::de::DeserializeOwned>(text: &str, place: &str) -> Res
             text.len()
         )));
     }
-    serde_yaml::from_str(text).map_err(|e| InputError(format!("{place}: {e}")))
+    serde_yaml::from_str(text).map_err(|e| {
+        // serde names Rust types; say what the file should hold instead.
+        let msg = e
+            .to_string()
+            .replace(
+                "struct Setup",
+                "a position mapping (rules, size, move, diagram, …)",
+            )
+            .replace(
+                "struct Case",
+                "a conformance case mapping (id, clauses, source, position, expect, …)",
+            )
+            .replace("struct RulesSpec", "a rules mapping (preset and options)");
+        let at = e
+            .location()
+            .filter(|_| !msg.contains(" at line "))
+            .map(|l| format!(" (line {}, column {})", l.line(), l.column()))
+            .unwrap_or_default();
+        InputError(format!("{place}: {msg}{at}"))
+    })
 }
 
 /// Reads a file as UTF-8 text, refusing oversized files.

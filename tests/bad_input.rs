@@ -563,11 +563,9 @@ fn bad_input_cli_arguments_exit_2_and_say_what_was_expected() {
     }
 }
 
-/// Coordinates with integers at the edge of i32 are refused, not panicked on. ENGINE BUG at the
-/// time of writing: `Point::parse("(-2147483648,0)")` panics in `Point::on_board`
-/// (`i32::abs` overflow, src/coord.rs); reported to the lead. Remove the ignore once fixed.
+/// Coordinates with integers at the edge of i32 are refused, not panicked on (found by this
+/// suite: `Point::on_board` once negated i32::MIN).
 #[test]
-#[ignore = "engine bug: Point::on_board overflows on i32::MIN (src/coord.rs); reported"]
 fn bad_input_extreme_numeric_coordinates_are_refused() {
     for t in [
         "(-2147483648,0)",
