@@ -107,7 +107,11 @@ impl Analysis {
     /// the flower attributes are `held` (per point; a flower without one, just placed, is
     /// neutral), not recomputed. Used for the first capture of a move under
     /// `capture-timing: holographic-first` (register D8); everything else is as in [`Analysis::new`].
-    pub fn with_held_attributes(board: &Board, rules: &Rules, held: &[Option<Attribute>]) -> Analysis {
+    pub fn with_held_attributes(
+        board: &Board,
+        rules: &Rules,
+        held: &[Option<Attribute>],
+    ) -> Analysis {
         let mut a = Analysis::new(board, rules);
         for (i, at) in a.attribute_at.iter_mut().enumerate() {
             if at.is_some() {

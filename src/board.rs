@@ -153,6 +153,28 @@ impl Board {
         neighbours(self.size, i)
     }
 
+    /// M16-STAR — "在棋盘上标有9个较大的圆点 ， 称作 “ 星 ” ，正中的星又叫 “ 天元 ”" (000): the star
+    /// points, tengen first. On 19×19 the nine points (0,0), (±6,0), (0,±6), (±6,±6); on other
+    /// sizes the usual ones (4th line from 13×13 up, 3rd line on 7–11, only the tengen below 7;
+    /// side stars from 13×13 up). Display only: no rule depends on them.
+    pub fn star_points(&self) -> Vec<Point> {
+        let h = half(self.size);
+        let mut out = vec![Point::new(0, 0)];
+        if self.size < 7 {
+            return out;
+        }
+        let d = if self.size >= 13 { h - 3 } else { h - 2 };
+        for (x, y) in [(-d, d), (d, d), (-d, -d), (d, -d)] {
+            out.push(Point::new(x, y));
+        }
+        if self.size >= 13 {
+            for (x, y) in [(0, d), (0, -d), (-d, 0), (d, 0)] {
+                out.push(Point::new(x, y));
+            }
+        }
+        out
+    }
+
     /// Reads a direct-board diagram: `size` rows, top row first, of `.`, `X`, `O`, `#`; spaces
     /// inside a row are ignored. Every problem is reported with its row and column.
     pub fn from_diagram(text: &str, size: usize) -> Result<Board, BoardError> {
@@ -283,6 +305,20 @@ mod tests {
         }
         assert_eq!(b.neighbours(0).count(), 2);
         assert_eq!(b.neighbours(180).count(), 4);
+    }
+
+    #[test]
+    fn m16_star_nine_star_points_on_19x19_with_the_tengen() {
+        let b = Board::empty(19).unwrap();
+        let stars = b.star_points();
+        assert_eq!(stars.len(), 9);
+        assert_eq!(stars[0], Point::new(0, 0));
+        assert!(stars.contains(&Point::new(6, -6)) && stars.contains(&Point::new(-6, 0)));
+        assert_eq!(Board::empty(9).unwrap().star_points().len(), 5);
+        assert_eq!(
+            Board::empty(5).unwrap().star_points(),
+            vec![Point::new(0, 0)]
+        );
     }
 
     #[test]

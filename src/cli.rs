@@ -7,7 +7,7 @@ use crate::coord::Target;
 use crate::forbidden::{
     flower_forbidden_reason, is_capture_point, is_one_liberty_eye, is_tigers_mouth,
 };
-use crate::notation::{parse_move, turn_of_symbol};
+use crate::notation::{parse_move_in, turn_of_symbol};
 use crate::play::{string_name, Position};
 use crate::position::{from_yaml, read_text, InputError, Setup};
 use crate::report::{verdict_text, AnalysisReport};
@@ -167,7 +167,7 @@ fn play(args: &[String]) -> Result<(), InputError> {
     let mut p = one_file(&pos, "play")?;
     let mut reports = Vec::new();
     for (k, m) in pos.iter().skip(1).enumerate() {
-        let mv = parse_move(m, p.board.size())
+        let mv = parse_move_in(m, &p.rules, p.board.size())
             .map_err(|e| InputError(format!("move {} (`{m}`): {e}", k + 1)))?;
         let (next, r) = p
             .play(&mv)
@@ -237,7 +237,7 @@ pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> 
     let mut o = String::new();
     let first = target.chars().next().unwrap_or(' ');
     if turn_of_symbol(first).is_some() || target.eq_ignore_ascii_case("pass") {
-        let mv = parse_move(target, size).map_err(|e| InputError(e.0))?;
+        let mv = parse_move_in(target, &p.rules, size).map_err(|e| InputError(e.0))?;
         match p.play(&mv) {
             Ok((_, r)) => {
                 o.push_str(&format!(
@@ -312,18 +312,13 @@ pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> 
             ));
             o.push_str("  closed regions (M20-EYE-REGION, lower layer: flowers as off-board):\n");
             for (r, v) in &a.regions[g] {
-                let eye = match v {
-                    crate::eyes::RegionVerdict::OpponentCanMakeEye(q) => {
-                        Some(p.board.point(*q).to_string())
-                    }
-                    _ => None,
-                };
+                let eye = v.point().map(|q| p.board.point(q).to_string());
                 o.push_str(&format!(
                     "    {} point(s), {} empty: {} ({})\n",
                     r.points.len(),
                     r.empty.len(),
                     verdict_text(v.code(), eye.as_deref()),
-                    v.clause()
+                    v.clause_under(p.rules.private_eye)
                 ));
             }
             if let Some(u) = a.upper_strings.at(i) {

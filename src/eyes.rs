@@ -29,6 +29,13 @@ pub enum RegionVerdict {
     /// Condition 2 fails: the opponent strings inside have, or can make by the fill simulation,
     /// a one-liberty eye (at the given point).
     OpponentCanMakeEye(usize),
+    /// A 2016 verdict (000's private eye, `private-eye: m2016`) other than a private eye: its
+    /// code, its clause, and the point it names (see `eyes2016::Verdict2016`).
+    Rule2016 {
+        code: &'static str,
+        clause: &'static str,
+        at: Option<usize>,
+    },
 }
 
 impl RegionVerdict {
@@ -39,6 +46,26 @@ impl RegionVerdict {
             RegionVerdict::SameColourInside => "same-colour-inside",
             RegionVerdict::NoAdjacentEmptyString => "no-adjacent-empty-string",
             RegionVerdict::OpponentCanMakeEye(_) => "opponent-can-make-eye",
+            RegionVerdict::Rule2016 { code, .. } => code,
+        }
+    }
+
+    /// The point the verdict names: where the opponent can make an eye, or the 2016 opponent
+    /// string that spoils the region.
+    pub fn point(&self) -> Option<usize> {
+        match self {
+            RegionVerdict::OpponentCanMakeEye(p) => Some(*p),
+            RegionVerdict::Rule2016 { at, .. } => *at,
+            _ => None,
+        }
+    }
+
+    /// The clause that decided the verdict under the given private-eye rule (a 2016 private eye
+    /// is M16-EYE).
+    pub fn clause_under(&self, rule: crate::rules::EyeRule) -> &'static str {
+        match (self, rule) {
+            (RegionVerdict::PrivateEye, crate::rules::EyeRule::M2016) => "M16-EYE",
+            _ => self.clause(),
         }
     }
 
@@ -48,6 +75,7 @@ impl RegionVerdict {
             RegionVerdict::PrivateEye => "M20-EYE",
             RegionVerdict::SameColourInside | RegionVerdict::NoAdjacentEmptyString => "M20-EYE-1",
             RegionVerdict::OpponentCanMakeEye(_) => "M20-EYE-SIM",
+            RegionVerdict::Rule2016 { clause, .. } => clause,
         }
     }
 }

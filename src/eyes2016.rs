@@ -61,17 +61,22 @@ impl Verdict2016 {
         }
     }
 
-    /// The verdict in the engine's common vocabulary (`Analysis::regions`). The three 2016
-    /// failures about opponent strings inside become `OpponentCanMakeEye` at the given point
-    /// (an opponent string there has, or keeps, an eye); [`Verdict2016::code`] tells them apart.
+    /// The verdict in the engine's common vocabulary (`Analysis::regions`): a private eye, or
+    /// [`RegionVerdict::Rule2016`] carrying the 2016 code, clause and point.
     pub fn to_region_verdict(&self) -> RegionVerdict {
-        match self {
-            Verdict2016::PrivateEye => RegionVerdict::PrivateEye,
-            Verdict2016::NoInnerLiberty => RegionVerdict::NoAdjacentEmptyString,
-            Verdict2016::SameColourInside => RegionVerdict::SameColourInside,
+        let at = match self {
             Verdict2016::Uncapturable(p)
             | Verdict2016::NestedPrivateEye(p)
-            | Verdict2016::LongLiving(p) => RegionVerdict::OpponentCanMakeEye(*p),
+            | Verdict2016::LongLiving(p) => Some(*p),
+            _ => None,
+        };
+        match self {
+            Verdict2016::PrivateEye => RegionVerdict::PrivateEye,
+            v => RegionVerdict::Rule2016 {
+                code: v.code(),
+                clause: v.clause(),
+                at,
+            },
         }
     }
 }
@@ -519,6 +524,34 @@ O O O . . . . . . . . . . . . O O O .
             let f = a.flower_of[at(&b, p)].unwrap();
             assert_eq!(a.flowers[f].attribute, Attribute::Neutral, "{p}");
         }
+    }
+
+    #[test]
+    fn m16_false_eye_when_an_enclosing_string_has_no_other_liberty() {
+        // OO is closed by four black stones; AO's only liberty is OO, so a white stone there
+        // captures it: a common eye, but a false one.
+        let b = board(
+            "
+. . . . .
+. O X . .
+O X . X .
+. O X . .
+. . . . .
+",
+        );
+        let a = Analysis::new(&b, &Rules::preset("m3go-2016").unwrap());
+        let g = a.upper_strings.of[at(&b, "AO")].unwrap();
+        let common = common_eyes_2016(&a.upper, &a.upper_strings, g);
+        assert_eq!(common, vec![vec![at(&b, "OO")]]);
+        assert!(!true_eye_2016(
+            &a.upper,
+            &a.upper_strings,
+            Colour::Black,
+            &common[0]
+        ));
+        // The other colour's stone beside an empty point makes it no common eye (mixed).
+        let w = a.upper_strings.of[at(&b, "A一")].unwrap();
+        assert!(common_eyes_2016(&a.upper, &a.upper_strings, w).is_empty());
     }
 
     #[test]

@@ -748,12 +748,10 @@ impl FastPosition {
         }
     }
 
-    /// Whether a black/white stone of `mover` at `p` is legal, decided locally: valid when no
-    /// flower can take part (no flower on the board, or every flower neutral by rule), so that
-    /// the upper layer is the direct board with flowers off-board and nothing but the
-    /// neighbouring strings can change. `None` when a capture makes the simple ko check need the
-    /// resulting board.
-    fn quick_stone_legal(&self, p: usize, mover: u8) -> Option<bool> {
+    /// What a black/white stone of `mover` at `p` finds on the current upper layer: whether its
+    /// string would keep a liberty (an empty neighbour, or a neighbouring string of its colour
+    /// with another liberty) and whether it takes the last liberty of an opponent string.
+    fn local(&self, p: usize, mover: u8) -> (bool, bool) {
         let an = &self.an;
         let mut liberty = false;
         let mut captures = false;
@@ -774,13 +772,22 @@ impl FastPosition {
                 _ => {}
             }
         }
+        (liberty, captures)
+    }
+
+    /// Whether a black/white stone of `mover` at `p` is legal, decided locally: valid when no
+    /// flower can take part (no flower on the board, or every flower neutral by rule), so that
+    /// the upper layer is the direct board with flowers off-board and nothing but the
+    /// neighbouring strings can change. `None` when the full path must decide (a suicide under
+    /// `suicide: allowed`).
+    fn quick_stone_legal(&self, p: usize, mover: u8) -> Option<bool> {
+        let (liberty, captures) = self.local(p, mover);
         if captures {
             // A capture is legal unless it recreates the board before the previous move.
-            return if self.choices.ko == Ko::None || self.last.is_none() {
-                Some(true)
-            } else {
-                None
-            };
+            return Some(match (&self.last, self.choices.ko) {
+                (Some(last), Ko::Simple) => self.plain_capture_result(p, mover) != *last,
+                _ => true,
+            });
         }
         if !liberty {
             // Suicide: refused, or (suicide allowed) decided by the full path.
@@ -790,6 +797,36 @@ impl FastPosition {
         // before the previous move (that board lacks the previous move's stone, or, after a
         // pass, equals the current board).
         Some(true)
+    }
+
+    /// The direct board after a capturing stone of `mover` at `p`, judged on the current upper
+    /// layer: the stone placed, the opponent upper strings whose last liberty it took removed
+    /// with their attributed flowers (then the stone's string has the freed points as
+    /// liberties). Where no flower takes part this is the whole move; under holographic-first
+    /// it is the first round of the cascade.
+    fn plain_capture_result(&self, p: usize, mover: u8) -> [u8; MAXN] {
+        let an = &self.an;
+        let mut dead = [NONE; 4];
+        let mut k = 0;
+        for d in self.geom.dirs() {
+            let m = p.wrapping_add(d) & MASK;
+            if an.upper[m] == opp(mover) {
+                let s = an.upper_of[m];
+                if an.upper_libs[s as usize] == 1 && !dead[..k].contains(&s) {
+                    dead[k] = s;
+                    k += 1;
+                }
+            }
+        }
+        let mut out = self.cells;
+        out[p & MASK] = mover;
+        for q in self.geom.points() {
+            let s = an.upper_of[q & MASK];
+            if s != NONE && dead[..k].contains(&s) {
+                out[q & MASK] = EMPTY;
+            }
+        }
+        out
     }
 
     /// Plays the stone or flower of the side to move at reference index `i` into `out` (a
@@ -804,16 +841,46 @@ impl FastPosition {
             if let Some(f) = self.an.forbidden_padded(&self.choices, p, mover) {
                 return Err(f.code());
             }
+        } else if self.choices.capture_timing == CaptureTiming::HolographicFirst
+            && self.choices.suicide == Suicide::Forbidden
+            && self.local(p, mover) == (false, false)
+        {
+            // The cascade's first round sees the upper layer as it stands plus the stone: the
+            // stone captures nothing there and has no liberty, so the move is a suicide before
+            // any attribute is recomputed (GO-SUICIDE in `crate::play::cascade`).
+            return Err("suicide");
         }
-        out.cells = self.cells;
-        out.cells[p & MASK] = if turn.kind == Kind::Flower {
-            FLOWER
+        let holographic_first = self.choices.capture_timing == CaptureTiming::HolographicFirst;
+        let mut captured = false;
+        let held = if holographic_first && self.choices.suicide == Suicide::Forbidden {
+            // The first rounds under holographic-first, done directly: they see the upper layer
+            // as it stands plus the new stone. A flower there is neutral and, not being on a
+            // capture point, takes no string's last liberty; a black/white stone removes the
+            // opponent strings whose last liberty it takes (attributed flowers with them) and
+            // then has a liberty (a suicide was refused above). Nothing else changes, so the
+            // cascade goes on with recomputed attributes.
+            if turn.kind == Kind::Own && self.local(p, mover).1 {
+                out.cells = self.plain_capture_result(p, mover);
+                captured = true;
+            } else {
+                out.cells = self.cells;
+                out.cells[p & MASK] = if turn.kind == Kind::Flower {
+                    FLOWER
+                } else {
+                    mover
+                };
+            }
+            None
         } else {
-            mover
+            out.cells = self.cells;
+            out.cells[p & MASK] = if turn.kind == Kind::Flower {
+                FLOWER
+            } else {
+                mover
+            };
+            holographic_first.then_some(&self.an)
         };
-        let held =
-            (self.choices.capture_timing == CaptureTiming::HolographicFirst).then_some(&self.an);
-        let captured = out.cascade(mover, held)?;
+        captured |= out.cascade(mover, held)?;
         if turn.kind == Kind::Flower
             && self.choices.flower_capture_check == FlowerCaptureCheck::Cascade
             && captured

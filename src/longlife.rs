@@ -6,7 +6,7 @@ use crate::board::{neighbours, Colour};
 use crate::layers::{Cell, Layer};
 use crate::strings::{flood, Strings};
 
-/// M16-LONG-LIFE — "一个黑棋串或白棋串具有至少2个真眼，则此棋串处于长活状态" (000). The upper strings
+/// M16-LIFE-3 — "一个黑棋串或白棋串具有至少2个真眼，则此棋串处于长活状态" (000). The upper strings
 /// of `colour` that are unconditionally alive (Benson): each has two regions, enclosed by the
 /// surviving strings, all of whose empty points are its liberties. Returns a flag per string of
 /// `strings`.

@@ -256,6 +256,11 @@ mod tests {
             ..rules.clone()
         };
         assert_eq!(parse_move_in("5D.七A", &r5, 19).unwrap().number, Some(11));
+        let t = crate::order::TeamTurn {
+            round: 36,
+            seat: Seat::B,
+        };
+        assert_eq!(format_round(t, Action::Pass), "36B.pass");
     }
 
     #[test]

@@ -635,10 +635,22 @@ impl Position {
         }
         let mut out = Vec::new();
         for t in claims {
-            let mut actions: Vec<Action> = (0..self.board.len())
-                .filter(|&i| self.board.get(i).is_none())
-                .map(|i| Action::Place(self.board.point(i)))
-                .collect();
+            let mut actions: Vec<Action> = if t.kind == Kind::Own {
+                // a conversion: only the liberties of the strings put in atari (P, Q)
+                let mut libs: Vec<usize> = conversion_liberties(self)
+                    .map(|v| v.into_iter().map(|(_, l)| l).collect())
+                    .unwrap_or_default();
+                libs.sort_unstable();
+                libs.dedup();
+                libs.into_iter()
+                    .map(|i| Action::Place(self.board.point(i)))
+                    .collect()
+            } else {
+                (0..self.board.len())
+                    .filter(|&i| self.board.get(i).is_none())
+                    .map(|i| Action::Place(self.board.point(i)))
+                    .collect()
+            };
             if t.kind == Kind::Flower {
                 actions.push(Action::Pass);
             }
@@ -667,6 +679,36 @@ impl Position {
 /// Q — `i` is that single liberty. Returns the names of the strings saved. The stone is then an
 /// ordinary stone (captures, suicide and ko apply; the flower's forbidden points do not).
 pub fn emergency_conversion(pos: &Position, i: usize) -> Result<Vec<String>, Illegal> {
+    let n = pos.move_number;
+    let ataris = conversion_liberties(pos)?;
+    let saved: Vec<String> = ataris
+        .iter()
+        .filter(|(_, l)| *l == i)
+        .map(|(s, _)| s.clone())
+        .collect();
+    if saved.is_empty() {
+        let libs: Vec<String> = ataris
+            .iter()
+            .map(|(s, l)| format!("{} (liberty {})", s, pos.board.point(*l)))
+            .collect();
+        return Err(illegal(
+            "conversion-q",
+            "D3-EMERGENCY-Q",
+            format!(
+                "move {n}: {} is not the single liberty of a string put in atari by move {}: expected one of {}",
+                pos.board.point(i),
+                n - 1,
+                libs.join(", ")
+            ),
+        ));
+    }
+    Ok(saved)
+}
+
+/// D3-EMERGENCY-P — "前一手彼方所下棋子正在叫吃此方棋串" (004): the strings of the player to move that
+/// the opponent's previous move put in atari (one liberty now, two or more before that move),
+/// each with its single liberty; refused with `conversion-p` when there is none.
+pub fn conversion_liberties(pos: &Position) -> Result<Vec<(String, usize)>, Illegal> {
     let n = pos.move_number;
     let me = pos.turn().player;
     let no_p = |why: String| {
@@ -717,28 +759,7 @@ pub fn emergency_conversion(pos: &Position, i: usize) -> Result<Vec<String>, Ill
             me.name()
         )));
     }
-    let saved: Vec<String> = ataris
-        .iter()
-        .filter(|(_, l)| *l == i)
-        .map(|(s, _)| s.clone())
-        .collect();
-    if saved.is_empty() {
-        let libs: Vec<String> = ataris
-            .iter()
-            .map(|(s, l)| format!("{} (liberty {})", s, pos.board.point(*l)))
-            .collect();
-        return Err(illegal(
-            "conversion-q",
-            "D3-EMERGENCY-Q",
-            format!(
-                "move {n}: {} is not the single liberty of a string put in atari by move {}: expected one of {}",
-                pos.board.point(i),
-                n - 1,
-                libs.join(", ")
-            ),
-        ));
-    }
-    Ok(saved)
+    Ok(ataris)
 }
 
 /// Strings of `after` with a private eye none of whose stones belonged, in `before`, to a string

@@ -126,28 +126,6 @@ const RED: &str = "#c0101a";
 const BLUE: &str = "#1040c0";
 const BROWN: &str = "#8a4a00";
 
-/// Star points (hoshi) of the usual boards, as offsets from the tengen.
-fn hoshi(size: usize) -> Vec<(i32, i32)> {
-    let d = match size {
-        19 => 6,
-        13 => 3,
-        9 => 2,
-        _ => 0,
-    };
-    let mut v = vec![(0, 0)];
-    if d > 0 {
-        for x in [-d, d] {
-            for y in [-d, d] {
-                v.push((x, y));
-            }
-        }
-        if size == 19 {
-            v.extend([(0, d), (0, -d), (d, 0), (-d, 0)]);
-        }
-    }
-    v
-}
-
 /// The SVG figure of a position in a view.
 pub fn svg(pos: &Position, view: View) -> String {
     let f = Figure::new(pos);
@@ -225,8 +203,11 @@ pub fn svg(pos: &Position, view: View) -> String {
             y_of(n - 1)
         );
     }
-    for (dx, dy) in hoshi(n) {
-        let (c, r) = ((dx + h) as usize, (h - dy) as usize);
+    for star in crate::board::Board::empty(n)
+        .map(|b| b.star_points())
+        .unwrap_or_default()
+    {
+        let (c, r) = ((star.x + h) as usize, (h - star.y) as usize);
         let _ = writeln!(
             o,
             r##"<circle cx="{:.1}" cy="{:.1}" r="3.2" fill="#3a2a10"/>"##,

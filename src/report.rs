@@ -5,7 +5,7 @@ use crate::analysis::Analysis;
 use crate::board::Colour;
 use crate::forbidden::{flower_forbidden_reason, Forbidden};
 use crate::layers::holographic;
-use crate::notation::format_move;
+use crate::notation::format_numbered;
 use crate::play::{string_name, Position};
 use crate::rules::Rules;
 use crate::scoring::{score, Score};
@@ -156,13 +156,8 @@ impl AnalysisReport {
                         points: names(&r.points),
                         empty: names(&r.empty),
                         verdict: v.code(),
-                        eye_at: match v {
-                            crate::eyes::RegionVerdict::OpponentCanMakeEye(p) => {
-                                Some(b.point(*p).to_string())
-                            }
-                            _ => None,
-                        },
-                        clause: v.clause(),
+                        eye_at: v.point().map(|p| b.point(p).to_string()),
+                        clause: v.clause_under(pos.rules.private_eye),
                     })
                     .collect(),
             })
@@ -212,7 +207,7 @@ impl AnalysisReport {
         let legal_moves = pos
             .legal_moves()
             .into_iter()
-            .map(|m| format_move(turn, pos.move_number, m))
+            .map(|m| format_numbered(&pos.rules, pos.move_number, turn, m))
             .collect();
         let (score, score_error) = match score(&pos.board, &pos.rules, &pos.dead) {
             Ok(s) => (Some(s), None),
@@ -428,9 +423,23 @@ pub fn verdict_text(code: &str, eye_at: Option<&str>) -> String {
         "no-adjacent-empty-string" => {
             "not a private eye: no empty string inside touches this string without touching another string of its colour".into()
         }
-        _ => format!(
+        "opponent-can-make-eye" => format!(
             "not a private eye: the opponent can make a one-liberty eye inside (at {})",
             eye_at.unwrap_or("?")
         ),
+        "no-inner-liberty" => "not a private eye (2016): no empty point inside touches the string".into(),
+        "opponent-uncapturable" => format!(
+            "not a private eye (2016): the opponent string at {} cannot be captured by filling inside",
+            eye_at.unwrap_or("?")
+        ),
+        "nested-private-eye" => format!(
+            "not a private eye (2016): the opponent string at {} has a private eye inside",
+            eye_at.unwrap_or("?")
+        ),
+        "opponent-long-living" => format!(
+            "not a private eye (2016): the opponent string at {} is long-living",
+            eye_at.unwrap_or("?")
+        ),
+        other => format!("not a private eye ({other})"),
     }
 }

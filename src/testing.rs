@@ -820,7 +820,9 @@ pub fn compare_eyes_with_oracle(
             RegionVerdict::SameColourInside | RegionVerdict::NoAdjacentEmptyString => {
                 LiteralVerdict::Condition1Fails
             }
-            RegionVerdict::OpponentCanMakeEye(_) => LiteralVerdict::Condition2Fails,
+            RegionVerdict::OpponentCanMakeEye(_) | RegionVerdict::Rule2016 { .. } => {
+                LiteralVerdict::Condition2Fails
+            }
         };
         if o.verdict == LiteralVerdict::TooLarge {
             // Condition 1 held for the oracle: it must for the engine too.

@@ -66,7 +66,9 @@ fn main() {
             Ok(c) => {
                 good.push(c.clone());
                 let name = format!("case::{}", c.id);
-                trials.push(Trial::test(name, move || outcome_to_result(run_case(&c, &mut Builtin))));
+                trials.push(Trial::test(name, move || {
+                    outcome_to_result(run_case(&c, &mut Builtin))
+                }));
             }
             Err(e) => {
                 let name = format!("case-file::{}", file.rsplit('/').next().unwrap_or(&file));
@@ -82,61 +84,94 @@ fn main() {
             Err(format!("only {count} conformance cases; the suite needs at least 60").into())
         }
     }));
-    let covered: BTreeSet<String> = good.iter().flat_map(|c| c.clauses.iter().cloned()).collect();
-    trials.push(Trial::test("coverage::every_clause_of_rules_md_has_a_case", move || {
-        let text = std::fs::read_to_string(RULES_MD).map_err(|e| format!("rules.md: {e}"))?;
-        let ids = clause_ids(&text);
-        if ids.is_empty() {
-            return Err("rules.md lists no clause ids".into());
-        }
-        let uncovered: Vec<&String> = ids.iter().filter(|i| !covered.contains(*i)).collect();
-        if uncovered.is_empty() {
-            Ok(())
-        } else {
-            Err(format!(
-                "{} of {} clauses have no conformance case: {}",
-                uncovered.len(),
-                ids.len(),
-                uncovered.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
-            )
-            .into())
-        }
-    }));
+    let covered: BTreeSet<String> = good
+        .iter()
+        .flat_map(|c| c.clauses.iter().cloned())
+        .collect();
+    trials.push(Trial::test(
+        "coverage::every_clause_of_rules_md_has_a_case",
+        move || {
+            let text = std::fs::read_to_string(RULES_MD).map_err(|e| format!("rules.md: {e}"))?;
+            let ids = clause_ids(&text);
+            if ids.is_empty() {
+                return Err("rules.md lists no clause ids".into());
+            }
+            let uncovered: Vec<&String> = ids.iter().filter(|i| !covered.contains(*i)).collect();
+            if uncovered.is_empty() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{} of {} clauses have no conformance case: {}",
+                    uncovered.len(),
+                    ids.len(),
+                    uncovered
+                        .iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+                .into())
+            }
+        },
+    ));
     let self_cases = good.clone();
-    trials.push(Trial::test("protocol::m3go_against_itself_passes_every_case", move || {
-        let cmd = format!("'{}' protocol", m3go());
-        let (passed, bad) = run_external(&cmd, &self_cases)?;
-        if bad.is_empty() && passed == self_cases.len() {
-            Ok(())
-        } else {
-            Err(format!("through the protocol, these cases did not pass: {}", bad.join(", ")).into())
-        }
-    }));
+    trials.push(Trial::test(
+        "protocol::m3go_against_itself_passes_every_case",
+        move || {
+            let cmd = format!("'{}' protocol", m3go());
+            let (passed, bad) = run_external(&cmd, &self_cases)?;
+            if bad.is_empty() && passed == self_cases.len() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "through the protocol, these cases did not pass: {}",
+                    bad.join(", ")
+                )
+                .into())
+            }
+        },
+    ));
     let wrong_cases = good.clone();
-    trials.push(Trial::test("protocol::a_wrong_implementation_is_caught", move || {
-        // Answers every attribute as neutral and every forbidden reason as a capture point.
-        let cmd = format!(
+    trials.push(Trial::test(
+        "protocol::a_wrong_implementation_is_caught",
+        move || {
+            // Answers every attribute as neutral and every forbidden reason as a capture point.
+            let cmd = format!(
             "'{}' protocol | sed -u -e 's/\"attribute\":\"[a-z]*\"/\"attribute\":\"neutral\"/g' \
              -e 's/\"reason\":\"[a-z-]*\"/\"reason\":\"capture-point\"/g'",
             m3go()
         );
-        let relevant: Vec<Case> = wrong_cases
-            .iter()
-            .filter(|c| {
-                c.expect.attributes.as_ref().is_some_and(|a| a.values().any(|x| x.attribute != "neutral"))
-                    || c.expect.forbidden.as_ref().is_some_and(|f| f.values().any(|x| x.reason != "capture-point"))
-            })
-            .cloned()
-            .collect();
-        if relevant.is_empty() {
-            return Err("no case expects a non-neutral attribute or a non-capture forbidden point".into());
-        }
-        let (passed, bad) = run_external(&cmd, &relevant)?;
-        if passed == 0 && bad.len() == relevant.len() {
-            Ok(())
-        } else {
-            Err(format!("the wrong implementation passed {passed} of {} cases it should fail", relevant.len()).into())
-        }
-    }));
+            let relevant: Vec<Case> = wrong_cases
+                .iter()
+                .filter(|c| {
+                    c.expect
+                        .attributes
+                        .as_ref()
+                        .is_some_and(|a| a.values().any(|x| x.attribute != "neutral"))
+                        || c.expect
+                            .forbidden
+                            .as_ref()
+                            .is_some_and(|f| f.values().any(|x| x.reason != "capture-point"))
+                })
+                .cloned()
+                .collect();
+            if relevant.is_empty() {
+                return Err(
+                    "no case expects a non-neutral attribute or a non-capture forbidden point"
+                        .into(),
+                );
+            }
+            let (passed, bad) = run_external(&cmd, &relevant)?;
+            if passed == 0 && bad.len() == relevant.len() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "the wrong implementation passed {passed} of {} cases it should fail",
+                    relevant.len()
+                )
+                .into())
+            }
+        },
+    ));
     libtest_mimic::run(&args, trials).exit();
 }

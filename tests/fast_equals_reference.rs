@@ -226,14 +226,14 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(96))]
 
     #[test]
     fn fast_play_and_legal_moves_equal_reference_on_random_sequences(
         size in prop_oneof![Just(3usize), Just(5), Just(7)],
         rules in 0usize..7,
         first in prop_oneof![Just(1u32), Just(7), Just(9)],
-        choices in prop::collection::vec(0usize..1000, 1..40),
+        choices in prop::collection::vec(0usize..1000, 1..60),
     ) {
         let sets = rule_sets();
         let rules = &sets[rules % sets.len()];
@@ -334,4 +334,41 @@ fn fast_path_refuses_unsupported_rules() {
         .expect("supported")
         .play(Action::Pass);
     assert!(pass.is_ok(), "a pass is legal on an empty board");
+}
+
+#[test]
+fn fast_go_ko_retake_refused_like_reference_in_plain_go() {
+    let plain = Rules {
+        schedule: Schedule::Alternate,
+        attribute: AttributeRule::AlwaysNeutral,
+        ..Rules::m3go_2020()
+    };
+    // Black takes the white stone at (row 1, column 1) by playing (1, 2); White may not retake.
+    let setup = m3go::Setup {
+        size: Some(5),
+        diagram: ". X O . .\nX O . O .\n. X O . .\n. . . . .\n. . . . .\n".into(),
+        ..Default::default()
+    };
+    let mut pos = setup.into_position("ko").expect("settled");
+    pos.rules = plain;
+    let take = Action::Place(pos.board.point(7));
+    let (after, _) = pos
+        .play(&Move {
+            action: take,
+            number: None,
+            turn: None,
+        })
+        .expect("the capture is legal");
+    let fast = FastPosition::new(&pos)
+        .expect("supported")
+        .play(take)
+        .expect("fast: the capture is legal");
+    assert_eq!(fast.board(), after.board);
+    let retake = Action::Place(after.board.point(6));
+    assert!(
+        !after.legal_moves().contains(&retake),
+        "GO-KO: the retake is refused"
+    );
+    assert_eq!(fast.legal_moves(), after.legal_moves());
+    assert_eq!(fast.perft(2), m3go::perft::perft(&after, 2));
 }

@@ -125,9 +125,16 @@ fn flystone(mode: &str) -> Position {
 #[test]
 fn s3_round_chosen_flystone_is_recorded_and_counted() {
     let mut p = flystone("C");
-    for (k, m) in ["黑1.三三", "华2.CC", "白3.三C", "黑4.C三", "华5.O一", "白6.OA"]
-        .iter()
-        .enumerate()
+    for (k, m) in [
+        "黑1.三三",
+        "华2.CC",
+        "白3.三C",
+        "黑4.C三",
+        "华5.O一",
+        "白6.OA",
+    ]
+    .iter()
+    .enumerate()
     {
         p = play(&p, m).unwrap_or_else(|e| panic!("move {k} {m}: {e}"));
     }
@@ -156,7 +163,11 @@ fn s3_random_flystone_due_makes_the_next_move_a_flower() {
     });
     assert_eq!(p.turn().symbol(), '黑');
     p = play(&p, "三三").unwrap();
-    assert_eq!(p.turn().symbol(), '华', "black's random flystone after turn 1");
+    assert_eq!(
+        p.turn().symbol(),
+        '华',
+        "black's random flystone after turn 1"
+    );
     assert_eq!(reason(&p, "白2.CC"), "wrong-turn");
     p = play(&p, "pass").unwrap();
     assert_eq!(p.turn().symbol(), '白');
@@ -180,7 +191,11 @@ fn m16_team_wrong_seat_names_whose_turn_it_is() {
 #[test]
 fn rules_bad_input_lists_the_choices() {
     let e = Rules::preset("m3go-2017").unwrap_err();
-    assert!(e.0.contains("m3go-2016") && e.0.contains("flystone"), "{}", e.0);
+    assert!(
+        e.0.contains("m3go-2016") && e.0.contains("flystone"),
+        "{}",
+        e.0
+    );
     let e = from_yaml::<RulesSpec>("preset: dullstone\nflystones: 3\nbogus: 1\n", "f").unwrap_err();
     assert!(e.0.contains("unknown field `bogus`") && e.0.contains("team-grey-start"));
     let spec: RulesSpec = from_yaml("team-grey-start: 0\n", "f").unwrap();

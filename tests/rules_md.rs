@@ -12,10 +12,17 @@ fn rules_md() -> String {
 
 fn sources() -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for e in std::fs::read_dir(format!("{ROOT}/src")).expect("src/ is readable").flatten() {
+    for e in std::fs::read_dir(format!("{ROOT}/src"))
+        .expect("src/ is readable")
+        .flatten()
+    {
         let p = e.path();
         if p.extension().and_then(|x| x.to_str()) == Some("rs") {
-            let name = p.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+            let name = p
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default()
+                .to_string();
             out.push((name, std::fs::read_to_string(&p).unwrap_or_default()));
         }
     }
@@ -25,12 +32,21 @@ fn sources() -> Vec<(String, String)> {
 /// Whether `module::Item[::method]` names something defined in src/module.rs.
 fn defined(path: &str, srcs: &[(String, String)]) -> bool {
     let parts: Vec<&str> = path.split("::").collect();
-    let Some((module, rest)) = parts.split_first() else { return false };
-    let Some((_, text)) = srcs.iter().find(|(m, _)| m == module) else { return false };
+    let Some((module, rest)) = parts.split_first() else {
+        return false;
+    };
+    let Some((_, text)) = srcs.iter().find(|(m, _)| m == module) else {
+        return false;
+    };
     let last = rest.last().copied().unwrap_or_default();
     ["fn ", "struct ", "enum ", "trait ", "const ", "type "]
         .iter()
-        .any(|kw| text.contains(&format!("{kw}{last}(")) || text.contains(&format!("{kw}{last} ")) || text.contains(&format!("{kw}{last}<")) || text.contains(&format!("{kw}{last}:")))
+        .any(|kw| {
+            text.contains(&format!("{kw}{last}("))
+                || text.contains(&format!("{kw}{last} "))
+                || text.contains(&format!("{kw}{last}<"))
+                || text.contains(&format!("{kw}{last}:"))
+        })
 }
 
 #[test]
@@ -50,7 +66,11 @@ fn rules_md_every_named_function_exists_in_src() {
             }
         }
     }
-    assert!(missing.is_empty(), "rules.md names functions that src/ does not define:\n{}", missing.into_iter().collect::<Vec<_>>().join("\n"));
+    assert!(
+        missing.is_empty(),
+        "rules.md names functions that src/ does not define:\n{}",
+        missing.into_iter().collect::<Vec<_>>().join("\n")
+    );
 }
 
 #[test]
@@ -64,13 +84,27 @@ fn rules_md_every_clause_id_cited_in_code_is_registered() {
                 continue;
             }
             let body = t.trim_start_matches('/').trim_start_matches('!').trim();
-            let first = body.split([' ', ',', ':', '(', ')']).next().unwrap_or_default();
-            if is_clause_id(first) && (first.starts_with("M") || first.starts_with("Q") || first.starts_with("D3") || first.starts_with("S3") || first.starts_with("GO")) && !ids.contains(first) {
+            let first = body
+                .split([' ', ',', ':', '(', ')'])
+                .next()
+                .unwrap_or_default();
+            if is_clause_id(first)
+                && (first.starts_with("M")
+                    || first.starts_with("Q")
+                    || first.starts_with("D3")
+                    || first.starts_with("S3")
+                    || first.starts_with("GO"))
+                && !ids.contains(first)
+            {
                 unknown.insert(format!("src/{module}.rs: {first}"));
             }
         }
     }
-    assert!(unknown.is_empty(), "doc comments cite clause ids missing from rules.md:\n{}", unknown.into_iter().collect::<Vec<_>>().join("\n"));
+    assert!(
+        unknown.is_empty(),
+        "doc comments cite clause ids missing from rules.md:\n{}",
+        unknown.into_iter().collect::<Vec<_>>().join("\n")
+    );
 }
 
 #[test]
@@ -84,7 +118,10 @@ fn rules_md_options_table_lists_every_rule_option() {
         .map(|c| c.trim().to_string())
         .filter(|c| !c.is_empty() && c != "option" && !c.starts_with("---"))
         .collect();
-    let code: BTreeSet<String> = m3go::rules::OPTIONS.iter().map(|(n, _, _)| n.to_string()).collect();
+    let code: BTreeSet<String> = m3go::rules::OPTIONS
+        .iter()
+        .map(|(n, _, _)| n.to_string())
+        .collect();
     let missing: Vec<&String> = code.difference(&table).collect();
     let extra: Vec<&String> = table.difference(&code).collect();
     assert!(missing.is_empty() && extra.is_empty(), "rules.md options table and rules::OPTIONS differ: only in code {missing:?}, only in rules.md {extra:?}");
