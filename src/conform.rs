@@ -129,6 +129,12 @@ pub struct ViewsExpect {
     pub holographic: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upper: Option<String>,
+    /// The star points of the board (order free).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub star_points: Option<Vec<String>>,
+    /// The move-number diagram of the case's `moves` (tokens compared row by row).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub numbered: Option<String>,
 }
 
 /// What a case expects; every key optional, at least one present.
@@ -322,6 +328,7 @@ pub fn answer(req: &Request) -> Value {
         "analysis": AnalysisReport::new(&pos),
         "reports": reports,
         "probes": probes,
+        "numbered": crate::notation::numbered_diagram(&pos.board, &reports).lines().collect::<Vec<_>>(),
         "extras": extras(&pos),
     })
 }
@@ -711,6 +718,38 @@ pub fn check(case: &Case, ans: &Value) -> Vec<String> {
                         got.join("\n")
                     ));
                 }
+            }
+        }
+        if let Some(want) = &v.star_points {
+            let got = set(&strs(&a["boards"]["star_points"]), size);
+            if set(want, size) != got {
+                d.push(format!(
+                    "views.star_points: expected {}, got {}",
+                    fmt_set(&set(want, size)),
+                    fmt_set(&got)
+                ));
+            }
+        }
+        if let Some(want) = &v.numbered {
+            let tokens = |s: &str| -> Vec<Vec<String>> {
+                s.lines()
+                    .map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+                    .filter(|l| !l.is_empty())
+                    .collect()
+            };
+            let got: Vec<Vec<String>> = strs(&ans["numbered"])
+                .iter()
+                .flat_map(|l| tokens(l))
+                .collect();
+            if tokens(want) != got {
+                let show = |t: &Vec<Vec<String>>| {
+                    t.iter().map(|r| r.join(" ")).collect::<Vec<_>>().join("\n")
+                };
+                d.push(format!(
+                    "views.numbered: expected\n{}\ngot\n{}",
+                    show(&tokens(want)),
+                    show(&got)
+                ));
             }
         }
     }

@@ -82,6 +82,8 @@ pub struct Boards {
     pub direct: Vec<String>,
     pub holographic: Vec<String>,
     pub upper: Vec<String>,
+    /// The star points (M16-STAR), tengen first.
+    pub star_points: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -228,6 +230,7 @@ impl AnalysisReport {
                 direct: lines(&b.to_diagram()),
                 holographic: lines(&holographic(b, &a.attribute_at)),
                 upper: lines(&a.upper.to_diagram()),
+                star_points: b.star_points().iter().map(|p| p.to_string()).collect(),
             },
             strings,
             upper_strings,

@@ -253,6 +253,7 @@ impl Rules {
     /// A preset by name; the error lists the valid names.
     pub fn preset(name: &str) -> Result<Rules, RulesError> {
         let base = Rules::m3go_2020();
+        let name = canonical_preset(name);
         let r = match name {
             "m3go-2020" => base,
             "m3go-2016" => Rules {
@@ -296,6 +297,18 @@ impl Rules {
             }
         };
         Ok(r)
+    }
+}
+
+/// D3-NAME-ABBR / S3-NAME — "可以简称为钝石围棋（DullstoneGo）或钝围（D3Go）" (004), "可以简称为飞石围棋
+/// （FlystoneGo/S3Go）" (004): the documents' short names are accepted for the presets (case
+/// insensitive): `d3go`, `dullstonego` → `dullstone`; `s3go`, `flystonego` → `flystone`. Other
+/// names are returned unchanged.
+pub fn canonical_preset(name: &str) -> &str {
+    match name.to_ascii_lowercase().as_str() {
+        "d3go" | "dullstonego" | "dullstone-go" => "dullstone",
+        "s3go" | "flystonego" | "flystone-go" => "flystone",
+        _ => name,
     }
 }
 
