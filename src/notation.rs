@@ -210,6 +210,37 @@ pub fn format_numbered(rules: &Rules, number: u32, turn: Turn, action: Action) -
     format_round(team_turn(number, rules.team_grey_start), action)
 }
 
+/// D3-NOTATION-DIAGRAM — "手数图示记谱法，如上图，同传统两色围棋的手数图示记谱法" (004): the move-number
+/// diagram of moves played from a position: each stone placed by one of the `reports` and still on
+/// `board` shows the number of the last move played there; other stones show their diagram
+/// character (`X`, `O`, `#`), empty points `.`. Columns are right-aligned, top row first.
+pub fn numbered_diagram(board: &crate::board::Board, reports: &[crate::play::Report]) -> String {
+    let mut label: Vec<String> = board
+        .cells()
+        .iter()
+        .map(|c| c.map(|s| s.diagram_char()).unwrap_or('.').to_string())
+        .collect();
+    for r in reports {
+        if let Action::Place(p) = r.action {
+            let i = board.index(p);
+            if board.get(i).is_some() {
+                label[i] = r.number.to_string();
+            }
+        }
+    }
+    let width = label.iter().map(|l| l.chars().count()).max().unwrap_or(1);
+    let n = board.size();
+    let mut out = String::new();
+    for row in 0..n {
+        let cells: Vec<String> = (0..n)
+            .map(|c| format!("{:>width$}", label[row * n + c]))
+            .collect();
+        out.push_str(&cells.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,35 +310,4 @@ mod tests {
         assert!(parse_move("花20.一B=白", 9).is_ok());
         assert!(parse_move("花20.一B=X", 9).is_err());
     }
-}
-
-/// D3-NOTATION-DIAGRAM — "手数图示记谱法，如上图，同传统两色围棋的手数图示记谱法" (004): the move-number
-/// diagram of moves played from a position: each stone placed by one of the `reports` and still on
-/// `board` shows the number of the last move played there; other stones show their diagram
-/// character (`X`, `O`, `#`), empty points `.`. Columns are right-aligned, top row first.
-pub fn numbered_diagram(board: &crate::board::Board, reports: &[crate::play::Report]) -> String {
-    let mut label: Vec<String> = board
-        .cells()
-        .iter()
-        .map(|c| c.map(|s| s.diagram_char()).unwrap_or('.').to_string())
-        .collect();
-    for r in reports {
-        if let Action::Place(p) = r.action {
-            let i = board.index(p);
-            if board.get(i).is_some() {
-                label[i] = r.number.to_string();
-            }
-        }
-    }
-    let width = label.iter().map(|l| l.chars().count()).max().unwrap_or(1);
-    let n = board.size();
-    let mut out = String::new();
-    for row in 0..n {
-        let cells: Vec<String> = (0..n)
-            .map(|c| format!("{:>width$}", label[row * n + c]))
-            .collect();
-        out.push_str(&cells.join(" "));
-        out.push('\n');
-    }
-    out
 }

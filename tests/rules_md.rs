@@ -126,3 +126,40 @@ fn rules_md_options_table_lists_every_rule_option() {
     let extra: Vec<&String> = table.difference(&code).collect();
     assert!(missing.is_empty() && extra.is_empty(), "rules.md options table and rules::OPTIONS differ: only in code {missing:?}, only in rules.md {extra:?}");
 }
+
+#[test]
+fn rules_md_cases_column_lists_exactly_the_cases_that_cite_each_clause() {
+    use m3go::conform::{case_files, Case};
+    use std::collections::BTreeMap;
+    let md = rules_md();
+    let mut citing: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in case_files(&format!("{ROOT}/spec/cases")).expect("spec/cases is readable") {
+        let case = Case::load(&f, None).expect("every case loads");
+        for c in case.clauses {
+            citing.entry(c).or_default().insert(case.id.clone());
+        }
+    }
+    let mut stale = Vec::new();
+    for line in md.lines() {
+        let cells: Vec<&str> = line.split('|').collect();
+        if cells.len() < 8 || !is_clause_id(cells[1].trim()) {
+            continue;
+        }
+        let id = cells[1].trim();
+        let listed: BTreeSet<String> = cells[cells.len() - 2]
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty() && s != "—")
+            .collect();
+        let actual = citing.get(id).cloned().unwrap_or_default();
+        if listed != actual {
+            stale.push(id.to_string());
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "rules.md's cases column is stale for {} clause(s) ({}): run `m3go conform --coverage --update-rules`",
+        stale.len(),
+        stale.join(", ")
+    );
+}
