@@ -91,7 +91,6 @@ pub fn closed_regions(
     a: usize,
     rule: ClosedRegion,
 ) -> Vec<Region> {
-    let size = layer.size;
     let string = &strings.groups[a];
     let Some(colour) = string.colour else {
         return Vec::new();
@@ -104,9 +103,21 @@ pub fn closed_regions(
             ClosedRegion::SameColour => c != colour,
         },
     };
+    regions_around(layer, &string.points, inside)
+}
+
+/// The 4-connected components of the points `inside` accepts that touch `walls` (a string's
+/// stones), each with its empty points, in a stable order. Shared by the 2020 and 2016 region
+/// definitions, which differ only in what counts as inside.
+pub fn regions_around(
+    layer: &Layer,
+    walls: &[usize],
+    inside: impl Fn(usize) -> bool + Copy,
+) -> Vec<Region> {
+    let size = layer.size;
     let mut taken = vec![false; size * size];
     let mut out = Vec::new();
-    for &i in &string.points {
+    for &i in walls {
         for j in neighbours(size, i) {
             if taken[j] || !inside(j) {
                 continue;

@@ -87,29 +87,8 @@ impl Verdict2016 {
 /// without `a`'s stones. Only `a` and the edge are walls: empty points, other black and white
 /// stones and grey stones (the layer's `OffBoard` cells) lie inside.
 pub fn closed_regions_2016(layer: &Layer, strings: &Strings, a: usize) -> Vec<Region> {
-    let size = layer.size;
     let inside = |j: usize| strings.of[j] != Some(a);
-    let mut taken = vec![false; size * size];
-    let mut out = Vec::new();
-    for &i in &strings.groups[a].points {
-        for j in neighbours(size, i) {
-            if taken[j] || !inside(j) {
-                continue;
-            }
-            let points = flood(size, j, inside);
-            for &p in &points {
-                taken[p] = true;
-            }
-            let empty = points
-                .iter()
-                .copied()
-                .filter(|&p| layer.cells[p] == Cell::Empty)
-                .collect();
-            out.push(Region { points, empty });
-        }
-    }
-    out.sort_by(|x, y| x.points.cmp(&y.points));
-    out
+    crate::eyes::regions_around(layer, &strings.groups[a].points, inside)
 }
 
 /// M16-EYE-A — "a、围出私眼的棋串必须具有至少1口内气" (000; the definition's "含有至少1个紧邻空点"):

@@ -416,6 +416,16 @@ impl Position {
     /// upper layer before the stone is placed), runs the cascade, checks ko. Returns the new
     /// position and the report, or the reason the move is refused; `self` is never changed.
     pub fn play(&self, m: &Move) -> Result<(Position, Report), Illegal> {
+        self.play_from(m, None)
+    }
+
+    /// [`Position::play`], reusing `before` — the analysis of this position — when the caller
+    /// already has it (e.g. [`Position::legal_moves`], which tries every point).
+    fn play_from(
+        &self,
+        m: &Move,
+        before: Option<&Analysis>,
+    ) -> Result<(Position, Report), Illegal> {
         let n = self.move_number;
         if self.game_over() {
             return Err(illegal(
@@ -474,7 +484,14 @@ impl Position {
                 format!("move {n}: {p} is occupied by a {} stone", s.name()),
             ));
         }
-        let before = Analysis::new(&self.board, &self.rules);
+        let computed;
+        let before = match before {
+            Some(a) => a,
+            None => {
+                computed = Analysis::new(&self.board, &self.rules);
+                &computed
+            }
+        };
         let stone = match turn.kind {
             Kind::Own => turn.player.stone(),
             Kind::Flower => Stone::Flower,
@@ -499,7 +516,7 @@ impl Position {
             )),
         }
         if turn.kind == Kind::Flower {
-            if let Some(f) = flower_forbidden_reason(&before, &self.rules, i, turn.player) {
+            if let Some(f) = flower_forbidden_reason(before, &self.rules, i, turn.player) {
                 let owner = f
                     .owner()
                     .map(|c| format!(" of {}", c.name()))
@@ -555,8 +572,8 @@ impl Position {
                 .iter()
                 .map(|&j| self.board.point(j).to_string())
                 .collect(),
-            eyes_made: eyes_made(&before, &settled.analysis),
-            eyes_lost: eyes_made(&settled.analysis, &before)
+            eyes_made: eyes_made(before, &settled.analysis),
+            eyes_lost: eyes_made(&settled.analysis, before)
                 .into_iter()
                 .filter(|s| {
                     // a string that lost its eyes and is still (at least partly) on the board
@@ -566,7 +583,7 @@ impl Position {
                     })
                 })
                 .collect(),
-            attribute_changes: attribute_changes(&before, &settled.analysis),
+            attribute_changes: attribute_changes(before, &settled.analysis),
             steps,
             game_over: false,
         };
@@ -588,19 +605,18 @@ impl Position {
             return Vec::new();
         }
         let mut out = Vec::new();
+        let before = Analysis::new(&self.board, &self.rules);
         for i in 0..self.board.len() {
             if self.board.get(i).is_some() {
                 continue;
             }
             let a = Action::Place(self.board.point(i));
-            if self
-                .play(&Move {
-                    action: a,
-                    number: None,
-                    turn: None,
-                })
-                .is_ok()
-            {
+            let m = Move {
+                action: a,
+                number: None,
+                turn: None,
+            };
+            if self.play_from(&m, Some(&before)).is_ok() {
                 out.push(a);
             }
         }
