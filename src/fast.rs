@@ -1068,22 +1068,7 @@ fn perft_rec(pos: &FastPosition, depth: u32, bufs: &mut [Option<FastPosition>]) 
 }
 
 /// SplitMix64, the seeded generator of the random games (benches and tests).
-#[derive(Clone, Debug)]
-pub struct SplitMix64(pub u64);
-
-impl SplitMix64 {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// A number below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
-    }
-}
+pub use crate::order::SplitMix64;
 
 /// The random-game policy, shared by both paths: empty points are tried in random order; a
 /// black/white stone is not put into a one-liberty eye of its own colour (upper layer, as

@@ -346,6 +346,21 @@ pub fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The seeded generator as a stream: `next_u64` is [`splitmix64`]; used by the flystone timings,
+/// the random games of `m3go diff`, the benches and the tests.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    pub fn next_u64(&mut self) -> u64 {
+        splitmix64(&mut self.0)
+    }
+    /// A number below `n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+    }
+}
+
 /// S3-COUNT / S3-MODE-A / S3-MODE-B / S3-MODE-C — "每方3个飞石 … A模式：1个随机飞石+2个自主飞石 … B
 /// 模式：全是随机飞石 … C模式：全是自主飞石" (004). (random, chosen) flystones per side for the
 /// rules' mode and `flystones` count.
