@@ -21,43 +21,53 @@
 //! ```
 
 use crate::board::Board;
-use crate::play::{Action, Move, Position};
+use crate::play::{Move, Position};
 use crate::position::{from_yaml, read_text, InputError, Setup};
 use crate::rules::RulesField;
 
-/// The number of legal move sequences of length `depth` (passes included).
+/// The number of legal move sequences of length `depth` (passes included; the special moves of
+/// [`Position::special_moves`] — Dullstone's emergency conversions and Flystone's chosen
+/// flystones — count as moves too).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
     if depth == 1 {
-        return pos.legal_moves().len() as u64;
+        return (pos.legal_moves().len() + pos.special_moves().len()) as u64;
     }
     children(pos).iter().map(|(_, p)| perft(p, depth - 1)).sum()
 }
 
-/// Each legal move with the position it leads to, in [`Position::legal_moves`] order.
-pub fn children(pos: &Position) -> Vec<(Action, Position)> {
+/// Each legal move, in notation, with the position it leads to: the moves of
+/// [`Position::legal_moves`] in board order, the pass, then the special moves.
+pub fn children(pos: &Position) -> Vec<(String, Position)> {
     if pos.game_over() {
         return Vec::new();
     }
+    let turn = pos.turn();
+    let n = pos.move_number;
     let mut out = Vec::new();
-    let b = &pos.board;
-    for i in 0..b.len() {
-        if b.get(i).is_some() {
-            continue;
-        }
-        let a = Action::Place(b.point(i));
-        if let Ok((next, _)) = pos.play(&Move {
+    for a in pos.legal_moves() {
+        let m = Move {
             action: a,
             number: None,
             turn: None,
-        }) {
-            out.push((a, next));
+        };
+        if let Ok((next, _)) = pos.play(&m) {
+            out.push((
+                crate::notation::format_numbered(&pos.rules, n, turn, a),
+                next,
+            ));
         }
     }
-    if let Ok((next, _)) = pos.play(&Move::pass()) {
-        out.push((Action::Pass, next));
+    for m in pos.special_moves() {
+        if let Ok((next, _)) = pos.play(&m) {
+            let t = m.turn.unwrap_or(turn);
+            out.push((
+                crate::notation::format_numbered(&pos.rules, n, t, m.action),
+                next,
+            ));
+        }
     }
     out
 }
@@ -67,15 +77,9 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
     if depth == 0 {
         return Vec::new();
     }
-    let turn = pos.turn();
     children(pos)
         .into_iter()
-        .map(|(a, p)| {
-            (
-                crate::notation::format_move(turn, pos.move_number, a),
-                perft(&p, depth - 1),
-            )
-        })
+        .map(|(label, p)| (label, perft(&p, depth - 1)))
         .collect()
 }
 

@@ -111,6 +111,9 @@ pub struct AnalysisReport {
     pub forbidden: ForbiddenByPlayer,
     /// Legal moves of the side to move, in notation.
     pub legal_moves: Vec<String>,
+    /// Legal moves that take a turn other than the schedule's: Dullstone's emergency conversions
+    /// (D3-EMERGENCY) and Flystone's chosen flystones (S3-ROUND), in notation.
+    pub special_moves: Vec<String>,
     /// The count if the game ended now (after the position's dead stones are removed).
     pub score: Option<Score>,
     /// Why the score could not be computed, if it could not.
@@ -211,6 +214,18 @@ impl AnalysisReport {
             .into_iter()
             .map(|m| format_numbered(&pos.rules, pos.move_number, turn, m))
             .collect();
+        let special_moves = pos
+            .special_moves()
+            .into_iter()
+            .map(|m| {
+                format_numbered(
+                    &pos.rules,
+                    pos.move_number,
+                    m.turn.unwrap_or(turn),
+                    m.action,
+                )
+            })
+            .collect();
         let (score, score_error) = match score(&pos.board, &pos.rules, &pos.dead) {
             Ok(s) => (Some(s), None),
             Err(e) => (None, Some(e.0)),
@@ -240,6 +255,7 @@ impl AnalysisReport {
                 white: forbidden_of(Colour::White),
             },
             legal_moves,
+            special_moves,
             score,
             score_error,
         }
@@ -384,6 +400,16 @@ impl AnalysisReport {
                 abbreviate(&self.legal_moves)
             ),
         );
+        if !self.special_moves.is_empty() {
+            push(
+                &mut o,
+                format!(
+                    "special moves ({}): {}",
+                    self.special_moves.len(),
+                    abbreviate(&self.special_moves)
+                ),
+            );
+        }
         match (&self.score, &self.score_error) {
             (Some(s), _) => push(
                 &mut o,
