@@ -570,7 +570,7 @@ pub fn check_flystone_state(
     }
     let walk = flystone_walk(state, next.saturating_sub(1));
     for &m in &state.thrown {
-        if let Some(mv) = walk.moves.get(m as usize - 1) {
+        if let Some(mv) = (m as usize).checked_sub(1).and_then(|k| walk.moves.get(k)) {
             if mv.turn.kind != Kind::Flower {
                 problems.push(format!(
                     "flystone.thrown: move {m} does not follow an own-colour turn of the same player"

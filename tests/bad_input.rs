@@ -36,6 +36,14 @@ struct Case {
 const OK: &str = "ok_3x3.yaml";
 
 const CASES: &[Case] = &[
+    // found by the position_yaml fuzz target in CI's smoke run: the flystone record check once
+    // subtracted 1 from a move number before checking its range
+    Case {
+        file: "flystone_thrown_zero.yaml",
+        moves: &[],
+        kind: Kind::Setup,
+        says: &["flystone.thrown", "move 0 is out of range"],
+    },
     // YAML syntax
     Case {
         file: "yaml_unclosed_quote.yaml",
