@@ -329,21 +329,7 @@ pub fn mechanical(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Rep
                 )
             }
         };
-        let (captured, eyes_made, eyes_lost, attribute_changes) = if report.action == Action::Pass {
-            (vec![], vec![], vec![], vec![])
-        } else {
-            describe(&pos, &next, &report)
-        };
-        entries.push(Entry {
-            number: m.number,
-            notation: report.notation.clone(),
-            source,
-            status,
-            captured,
-            eyes_made,
-            eyes_lost,
-            attribute_changes,
-        });
+        entries.push(entry(&pos, &next, &report, m.number, source, status));
         reports.push(report);
         pos = next;
     }
@@ -354,6 +340,32 @@ pub fn mechanical(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Rep
         reports,
         mechanical: true,
     })
+}
+
+/// The log entry of one move, played from `pos` to `next` (a pass describes nothing).
+fn entry(
+    pos: &Position,
+    next: &Position,
+    report: &Report,
+    number: u32,
+    source: String,
+    status: Status,
+) -> Entry {
+    let (captured, eyes_made, eyes_lost, attribute_changes) = if report.action == Action::Pass {
+        (vec![], vec![], vec![], vec![])
+    } else {
+        describe(pos, next, report)
+    };
+    Entry {
+        number,
+        notation: report.notation.clone(),
+        source,
+        status,
+        captured,
+        eyes_made,
+        eyes_lost,
+        attribute_changes,
+    }
 }
 
 /// Replays a record strictly: every move must be legal under `rules`, with the turn the
@@ -371,28 +383,16 @@ pub fn strict(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Replay,
         let (next, report) = pos
             .play(&record.claimed_move(k))
             .map_err(|e| crate::record::move_error(m, &e))?;
-        let (captured, eyes_made, eyes_lost, attribute_changes) = if report.action == Action::Pass {
-            (vec![], vec![], vec![], vec![])
-        } else {
-            describe(&pos, &next, &report)
+        let source = match m.action {
+            Action::Pass => "pass".to_string(),
+            Action::Place(p) => p.to_string(),
         };
-        entries.push(Entry {
-            number: m.number,
-            notation: report.notation.clone(),
-            source: match m.action {
-                Action::Pass => "pass".to_string(),
-                Action::Place(p) => p.to_string(),
-            },
-            status: if m.action == Action::Pass {
-                Status::RecordPass
-            } else {
-                Status::Played
-            },
-            captured,
-            eyes_made,
-            eyes_lost,
-            attribute_changes,
-        });
+        let status = if m.action == Action::Pass {
+            Status::RecordPass
+        } else {
+            Status::Played
+        };
+        entries.push(entry(&pos, &next, &report, m.number, source, status));
         reports.push(report);
         pos = next;
     }
