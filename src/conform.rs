@@ -382,14 +382,15 @@ pub fn extras(pos: &Position) -> Value {
 }
 
 /// A point written in a case or an answer, normalised (Chinese labels), or the text itself.
-fn norm(p: &str, size: usize) -> String {
+pub(crate) fn norm(p: &str, size: usize) -> String {
     let t = p.trim().trim_end_matches('*');
     Point::parse(t, size)
         .map(|q| q.to_string())
         .unwrap_or_else(|_| t.to_string())
 }
 
-fn strs(v: &Value) -> Vec<String> {
+/// The strings of a JSON array (other elements skipped).
+pub(crate) fn strs(v: &Value) -> Vec<String> {
     v.as_array()
         .map(|a| {
             a.iter()

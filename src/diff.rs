@@ -10,7 +10,6 @@
 
 use crate::cli::Oracle;
 use crate::conform::{Case, PROTOCOL};
-use crate::coord::Point;
 use crate::notation::{format_move, parse_move};
 use crate::play::{Action, Move, Position};
 use crate::position::Setup;
@@ -72,22 +71,7 @@ pub fn request(id: &str, setup: &Setup, moves: &[String]) -> Value {
     })
 }
 
-fn strs(v: &Value) -> Vec<String> {
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| x.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn norm_point(p: &str, size: usize) -> String {
-    let t = p.trim().trim_end_matches('*');
-    Point::parse(t, size)
-        .map(|q| q.to_string())
-        .unwrap_or_else(|_| t.to_string())
-}
+use crate::conform::{norm as norm_point, strs};
 
 fn point_set(v: &Value, size: usize) -> BTreeSet<String> {
     strs(v).iter().map(|p| norm_point(p, size)).collect()
