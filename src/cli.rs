@@ -181,10 +181,18 @@ fn play(args: &[String]) -> Result<(), InputError> {
                 println!("    captured: {}", r.captured.join(" "));
             }
             for e in &r.eyes_made {
-                println!("    private eye made: {}", e.string);
+                let eyes: Vec<String> = e.eyes.iter().map(|x| x.join(" ")).collect();
+                println!(
+                    "    private eye made: {} (its private eyes: [{}])",
+                    e.string,
+                    eyes.join("], [")
+                );
             }
             for e in &r.eyes_lost {
                 println!("    private eye lost: {}", e.string);
+            }
+            for a in &r.ataris {
+                println!("    put in atari: {}", a.string);
             }
             for c in &r.attribute_changes {
                 println!(
@@ -344,7 +352,7 @@ pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> 
             ));
             o.push_str(&format!(
                 "  tiger's mouth (M20-FORBID-TIGER): {}\n",
-                is_tigers_mouth(&a, i)
+                is_tigers_mouth(&a, &p.rules, i)
                     .map(|c| format!("yes, of {}", c.name()))
                     .unwrap_or("no".into())
             ));

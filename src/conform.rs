@@ -99,6 +99,9 @@ pub struct FlystoneExpect {
 #[serde(deny_unknown_fields)]
 pub struct EventExpect {
     pub index: usize,
+    /// The sentence of the source this event checks (shown in failures, not compared).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quote: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub captured: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -107,6 +110,17 @@ pub struct EventExpect {
     pub eyes_lost: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attributes: Option<BTreeMap<String, String>>,
+    /// String (any point) -> private eyes it must have after the move, each as the empty points
+    /// of its closed region ("为白棋串A七*做出私眼O六*"); the string must be among `eyes_made`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eyes: Option<BTreeMap<String, Vec<Vec<String>>>>,
+    /// Strings (any point) the move put in atari (叫吃); others may be too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ataris: Option<Vec<String>>,
+    /// A colour (black | white) at least one of whose strings the move put in atari, when the
+    /// text does not name the string ("花290.六三叫吃黑棋串").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub atari_of: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -145,6 +159,9 @@ pub struct Expect {
     pub private_eyes: Option<BTreeMap<String, Vec<Vec<String>>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attributes: Option<BTreeMap<String, AttrExpect>>,
+    /// What every flower string not named in `attributes` must have ("其它花棋串仍保持中性").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other_flowers: Option<AttrExpect>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forbidden: Option<BTreeMap<String, ForbidExpect>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -194,10 +211,56 @@ pub struct Case {
     pub reconstructed: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
+    /// The position the moves start from. With `start`, the record's start position (filled in
+    /// by [`Case::load`]); without it, required.
+    #[serde(default)]
     pub position: Setup,
+    /// A game record replayed to give the start: the case then begins on the record's start
+    /// position, replays its first `to` moves (`replay`), then plays `moves`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<RecordStart>,
+    /// The record's moves to replay (points or `pass`), filled in by [`Case::load`] from `start`.
+    #[serde(skip)]
+    pub replay_moves: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub moves: Vec<String>,
     pub expect: Expect,
+}
+
+/// How a replay is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReplayMode {
+    /// 003's 机械式排局 (M20-REPLAY): a move the rules refuse becomes a pass.
+    Mechanical,
+    /// Every move must be legal.
+    Strict,
+}
+
+/// A case's start from a game record: `start: { record: ../records/x.sgf, replay: mechanical,
+/// to: 288, rules: m3go-2020 }`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordStart {
+    /// The record (SGF or game file), relative to the case file's folder.
+    pub record: String,
+    pub replay: ReplayMode,
+    /// Replay the moves numbered up to this one (default: every move).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<u32>,
+    /// The rules of the replay (default m3go-2020).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<crate::rules::RulesField>,
+}
+
+/// The replay part of a request: moves played one by one on `position` before `moves`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayRequest {
+    pub mode: ReplayMode,
+    /// Each a point (either label system) or `pass`, played as the next move with the stone the
+    /// schedule gives.
+    pub moves: Vec<String>,
 }
 
 impl Case {
@@ -236,6 +299,28 @@ impl Case {
                 "{path}: `clauses` is empty: expected clause ids from rules.md"
             )));
         }
+        let mut case = case;
+        if let Some(start) = case.start.clone() {
+            if case.position != Setup::default() {
+                return Err(InputError(format!(
+                    "{path}: both `position` and `start` are given: expected one of them"
+                )));
+            }
+            let dir = std::path::Path::new(path)
+                .parent()
+                .map(|d| d.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let file = std::path::Path::new(&dir).join(&start.record);
+            let file = file.to_string_lossy().into_owned();
+            let (setup, moves) = record_start(&file, &start)
+                .map_err(|e| InputError(format!("{path}: start: {}", e.0)))?;
+            case.position = setup;
+            case.replay_moves = moves;
+        } else if case.position == Setup::default() {
+            return Err(InputError(format!(
+                "{path}: missing `position`: expected a position or a `start` record"
+            )));
+        }
         if let Some(known) = known_clauses {
             for c in &case.clauses {
                 if !known.contains(c) {
@@ -262,14 +347,53 @@ impl Case {
 
     /// The protocol request for this case.
     pub fn request(&self) -> Value {
-        json!({
+        let mut r = json!({
             "protocol": PROTOCOL,
             "id": self.id,
             "position": self.position,
             "moves": self.moves,
             "probes": self.probes(),
-        })
+        });
+        if let Some(start) = &self.start {
+            r["replay"] = json!(ReplayRequest {
+                mode: start.replay,
+                moves: self.replay_moves.clone(),
+            });
+        }
+        r
     }
+}
+
+/// The start position (the record's, under the start's rules) and the moves to replay (its
+/// moves numbered up to `to`, as points or `pass`).
+fn record_start(file: &str, start: &RecordStart) -> Result<(Setup, Vec<String>), InputError> {
+    let record = crate::record::load(file)?;
+    let rules = match &start.rules {
+        Some(r) => r.resolve().map_err(|e| InputError(format!("rules: {e}")))?,
+        None => crate::rules::Rules::m3go_2020(),
+    };
+    let pos = record.start_position(&rules)?;
+    let mut setup = pos.to_setup();
+    setup.rules = crate::record::rules_field(&rules);
+    let mut moves = Vec::new();
+    for m in &record.moves {
+        if start.to.is_some_and(|t| m.number > t) {
+            break;
+        }
+        moves.push(match m.action {
+            crate::play::Action::Pass => "pass".to_string(),
+            crate::play::Action::Place(p) => p.to_string(),
+        });
+    }
+    if let Some(t) = start.to {
+        let last = record.moves.last().map(|m| m.number).unwrap_or(0);
+        if t > last {
+            return Err(InputError(format!(
+                "{file}: `to: {t}` is past the record's last move {last}"
+            )));
+        }
+    }
+    Ok((setup, moves))
 }
 
 /// The request as an implementation receives it.
@@ -279,6 +403,8 @@ pub struct Request {
     pub protocol: String,
     pub id: String,
     pub position: Setup,
+    #[serde(default)]
+    pub replay: Option<ReplayRequest>,
     #[serde(default)]
     pub moves: Vec<String>,
     #[serde(default)]
@@ -298,6 +424,22 @@ pub fn answer(req: &Request) -> Value {
         Ok(p) => p,
         Err(e) => return fail(e.0),
     };
+    if let Some(rp) = &req.replay {
+        for (k, m) in rp.moves.iter().enumerate() {
+            let action = if m.trim() == "pass" {
+                crate::play::Action::Pass
+            } else {
+                match Point::parse(m.trim(), pos.board.size()) {
+                    Ok(p) => crate::play::Action::Place(p),
+                    Err(e) => return fail(format!("replay.moves[{k}] `{m}`: {e}")),
+                }
+            };
+            pos = match req_replay_step(&pos, action, rp.mode) {
+                Ok(next) => next,
+                Err(e) => return fail(format!("replay.moves[{k}] `{m}` is illegal: {e}")),
+            };
+        }
+    }
     let mut reports: Vec<Report> = Vec::new();
     for (k, m) in req.moves.iter().enumerate() {
         let mv = match parse_move_in(m, &pos.rules, pos.board.size()) {
@@ -331,6 +473,73 @@ pub fn answer(req: &Request) -> Value {
         "numbered": crate::notation::numbered_diagram(&pos.board, &reports).lines().collect::<Vec<_>>(),
         "extras": extras(&pos),
     })
+}
+
+/// One replayed move of a request: mechanical (a refused move becomes a pass, M20-REPLAY) or
+/// strict.
+fn req_replay_step(
+    pos: &Position,
+    action: crate::play::Action,
+    mode: ReplayMode,
+) -> Result<Position, crate::play::Illegal> {
+    match mode {
+        ReplayMode::Mechanical => crate::replay::mechanical_step(pos, action).map(|(p, _, _)| p),
+        ReplayMode::Strict => pos
+            .play(&crate::play::Move {
+                action,
+                number: None,
+                turn: None,
+            })
+            .map(|(p, _)| p),
+    }
+}
+
+/// The private eyes a move made (`events[].eyes`) and the strings it put in atari
+/// (`events[].ataris`, `events[].atari_of`).
+fn check_event_eyes_and_ataris(ev: &EventExpect, r: &Value, size: usize, d: &mut Vec<String>) {
+    for (s, eyes) in ev.eyes.iter().flatten() {
+        let Some(made) = find_by_point(&r["eyes_made"], s, size) else {
+            d.push(format!(
+                "events[{}].eyes {s}: expected the string among eyes_made, got [{}]",
+                ev.index,
+                names_of(&r["eyes_made"])
+            ));
+            continue;
+        };
+        let got: BTreeSet<BTreeSet<String>> = made["eyes"]
+            .as_array()
+            .map(|v| v.iter().map(|eye| set(&strs(eye), size)).collect())
+            .unwrap_or_default();
+        for eye in eyes {
+            let want = set(eye, size);
+            if !got.contains(&want) {
+                d.push(format!(
+                    "events[{}].eyes {s}: expected a private eye {}, got {{{}}}",
+                    ev.index,
+                    fmt_set(&want),
+                    got.iter().map(fmt_set).collect::<Vec<_>>().join(", ")
+                ));
+            }
+        }
+    }
+    for s in ev.ataris.iter().flatten() {
+        if find_by_point(&r["ataris"], s, size).is_none() {
+            d.push(format!(
+                "events[{}].ataris: expected {s} put in atari, got [{}]",
+                ev.index,
+                names_of(&r["ataris"])
+            ));
+        }
+    }
+    if let Some(colour) = &ev.atari_of {
+        let n = r["ataris"].as_array().map(|v| v.len()).unwrap_or(0);
+        if n == 0 {
+            d.push(format!(
+                "events[{}].atari_of: expected a {colour} string put in atari, got none",
+                ev.index
+            ));
+        }
+    }
 }
 
 /// What the analysis report does not carry: the team round and seat of the next move, the
@@ -499,6 +708,43 @@ pub fn check(case: &Case, ans: &Value) -> Vec<String> {
                 .and_then(|f| f["reason"].as_str().map(str::to_string))
         })
     };
+    if let Some(want) = &e.other_flowers {
+        let named: Vec<String> = e
+            .attributes
+            .iter()
+            .flat_map(|m| m.keys().cloned())
+            .collect();
+        for f in a["flowers"].as_array().into_iter().flatten() {
+            let pts = strs(&f["points"]);
+            if named
+                .iter()
+                .any(|s| pts.iter().any(|q| norm(q, size) == norm(s, size)))
+            {
+                continue;
+            }
+            let name = pts.first().cloned().unwrap_or_default();
+            let got = f["attribute"].as_str().unwrap_or("?");
+            if got != want.attribute {
+                d.push(format!(
+                    "other_flowers {name}*: expected {}, got {got}",
+                    want.attribute
+                ));
+            }
+            for (k, w) in [
+                ("hs", want.hs),
+                ("hw", want.hw),
+                ("bs", want.bs),
+                ("bw", want.bw),
+            ] {
+                if let Some(w) = w {
+                    let g = f[k].as_u64().unwrap_or(u64::MAX);
+                    if g != u64::from(w) {
+                        d.push(format!("other_flowers {name}*: expected {k} {w}, got {g}"));
+                    }
+                }
+            }
+        }
+    }
     if let Some(fb) = &e.forbidden {
         for (p, want) in fb {
             let players: &[&str] = match want.for_player.as_deref() {
@@ -579,6 +825,7 @@ pub fn check(case: &Case, ans: &Value) -> Vec<String> {
             d.push(format!("events[{}]: no report for that move", ev.index));
             continue;
         };
+        let before = d.len();
         if let Some(c) = &ev.captured {
             let want = set(c, size);
             let got = set(&strs(&r["captured"]), size);
@@ -638,6 +885,12 @@ pub fn check(case: &Case, ans: &Value) -> Vec<String> {
                     attrs.len(),
                     names_of(changes)
                 ));
+            }
+        }
+        check_event_eyes_and_ataris(ev, r, size, &mut d);
+        if let Some(q) = &ev.quote {
+            for line in &mut d[before..] {
+                line.push_str(&format!(" (「{q}」)"));
             }
         }
     }

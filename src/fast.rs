@@ -31,7 +31,7 @@ use crate::order::{turn_of_move, Kind, Turn};
 use crate::play::{Action, Position};
 use crate::rules::{
     AttributeRule, CaptureTiming, ClosedRegion, EyeRule, FlowerCaptureCheck, ForbiddenOwner,
-    GameEnd, Ko, Rules, Schedule, Suicide,
+    GameEnd, Ko, Rules, Schedule, Suicide, TigersMouth,
 };
 
 /// Length of the per-point arrays: a power of two above the largest padded board (21 × 21), so
@@ -89,7 +89,7 @@ pub fn supports(rules: &Rules) -> bool {
 struct Choices {
     attribute: AttributeRule,
     forbidden_owner: ForbiddenOwner,
-    tigers_mouth: bool,
+    tigers_mouth: TigersMouth,
     flower_capture_check: FlowerCaptureCheck,
     capture_timing: CaptureTiming,
     suicide: Suicide,
@@ -543,8 +543,8 @@ impl FastAnalysis {
     }
 
     /// Fast form of M20-TIGER-DEF (reference: [`crate::forbidden::is_tigers_mouth`]).
-    fn tigers_mouth(&self, p: usize) -> Option<u8> {
-        if self.upper[p & MASK] != EMPTY {
+    fn tigers_mouth(&self, p: usize, rule: TigersMouth) -> Option<u8> {
+        if self.upper[p & MASK] != EMPTY || !rule.applies() {
             return None;
         }
         let mut empty = 0;
@@ -559,6 +559,7 @@ impl FastAnalysis {
                         return None;
                     }
                 }
+                NEUTRAL if rule == TigersMouth::Stones => return None,
                 _ => {}
             }
         }
@@ -587,11 +588,9 @@ impl FastAnalysis {
                 return Some(Forbidden::OneLibertyEye(code_colour(o)));
             }
         }
-        if c.tigers_mouth {
-            if let Some(o) = self.tigers_mouth(p) {
-                if counts(o) {
-                    return Some(Forbidden::TigersMouth(code_colour(o)));
-                }
+        if let Some(o) = self.tigers_mouth(p, c.tigers_mouth) {
+            if counts(o) {
+                return Some(Forbidden::TigersMouth(code_colour(o)));
             }
         }
         None

@@ -4,7 +4,7 @@
 use crate::analysis::Analysis;
 use crate::board::{neighbours, Colour};
 use crate::layers::Cell;
-use crate::rules::{ForbiddenOwner, Rules};
+use crate::rules::{ForbiddenOwner, Rules, TigersMouth};
 use serde::Serialize;
 
 /// Why a point is closed to a flower.
@@ -79,12 +79,19 @@ pub fn is_one_liberty_eye(a: &Analysis, i: usize) -> Option<Colour> {
 
 /// M20-TIGER-DEF / M20-FORBID-TIGER — "单个白子下在与黑棋串紧邻的X位上，这个白子形成一个一子白棋串，而且
 /// 这个一子白棋串只具有一口气，紧接着黑棋方就可以下一个黑子提吃这个一子白棋串，那么这个X位即是黑棋的虎口"
-/// (003). `i` is black's tiger's mouth when it is empty, touches a black upper string, touches no
-/// white upper stone (else the white stone would not be a one-stone string), has exactly one
-/// empty neighbour (the stone's one liberty, where black captures it at once), and a white
-/// stone there would capture nothing (it would then have more liberties). Same for white.
-pub fn is_tigers_mouth(a: &Analysis, i: usize) -> Option<Colour> {
-    if a.upper.cells[i] != Cell::Empty {
+/// (003). `i` is black's tiger's mouth when it is empty, has exactly one empty neighbour (the one
+/// liberty of a white stone there, where black captures it at once), every other neighbour
+/// closes the mouth, at least one of them a black upper stone, and a white stone there would
+/// capture nothing (it would then have more liberties). Same for white.
+///
+/// What closes the mouth (register D29, option `tigers-mouth`): under `stones` (default) a black
+/// upper stone (a black stone or a black-attributed flower) or the board edge; a neutral flower
+/// does not close it — 003's replay of Ke Jie vs AlphaGo plays 花40 G五, 花180 AC, 花220 B九,
+/// 花230 四E and 花250 FD, each next to a neutral flower that would otherwise close a mouth, and
+/// names the strings they make. Under `upper-layer` a neutral flower, off-board in the upper
+/// layer, closes it like the edge. Under `none` there are no tiger's mouths.
+pub fn is_tigers_mouth(a: &Analysis, rules: &Rules, i: usize) -> Option<Colour> {
+    if a.upper.cells[i] != Cell::Empty || !rules.tigers_mouth.applies() {
         return None;
     }
     let size = a.upper.size;
@@ -93,7 +100,12 @@ pub fn is_tigers_mouth(a: &Analysis, i: usize) -> Option<Colour> {
     for j in neighbours(size, i) {
         match a.upper.cells[j] {
             Cell::Empty => empty += 1,
-            Cell::OffBoard => {}
+            // M20-TIGER-DEF (D29): a neutral flower; the board edge has no neighbour here.
+            Cell::OffBoard => {
+                if rules.tigers_mouth == TigersMouth::Stones {
+                    return None;
+                }
+            }
             Cell::Stone(c) => colours.push(c),
         }
     }
@@ -131,11 +143,9 @@ pub fn flower_forbidden_reason(
             return Some(Forbidden::OneLibertyEye(c));
         }
     }
-    if rules.tigers_mouth {
-        if let Some(c) = is_tigers_mouth(a, i) {
-            if counts(c) {
-                return Some(Forbidden::TigersMouth(c));
-            }
+    if let Some(c) = is_tigers_mouth(a, rules, i) {
+        if counts(c) {
+            return Some(Forbidden::TigersMouth(c));
         }
     }
     None

@@ -100,6 +100,11 @@ impl fmt::Display for Illegal {
 pub struct NamedString {
     pub string: String,
     pub points: Vec<String>,
+    /// The string's private eyes where it has them (after the move for `eyes_made`, before it
+    /// for `eyes_lost`), each as the empty points of its closed region (003 names an eye by its
+    /// empty string: "做出私眼O六*"). Empty for other lists.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub eyes: Vec<Vec<String>>,
 }
 
 /// An attribute change of a flower string caused by a move.
@@ -126,6 +131,10 @@ pub struct Report {
     /// Strings that lost their last private eye (and are still on the board).
     pub eyes_lost: Vec<NamedString>,
     pub attribute_changes: Vec<AttributeChange>,
+    /// Opponent strings the move put in atari (叫吃): black or white upper strings of the
+    /// mover's opponent with exactly one upper liberty after the move and more (or no string
+    /// there) before (003 "花290.六三叫吃黑棋串", "华299.BO，叫吃白棋串CO*").
+    pub ataris: Vec<NamedString>,
     /// The cascade, step by step, each with its clause.
     pub steps: Vec<String>,
     pub game_over: bool,
@@ -462,6 +471,7 @@ impl Position {
                     eyes_made: vec![],
                     eyes_lost: vec![],
                     attribute_changes: vec![],
+                    ataris: vec![],
                     steps: vec!["GO-PASS: pass".into()],
                     game_over: next.game_over(),
                 };
@@ -584,6 +594,7 @@ impl Position {
                 })
                 .collect(),
             attribute_changes: attribute_changes(before, &settled.analysis),
+            ataris: ataris(before, &settled.analysis, turn.player.opponent()),
             steps,
             game_over: false,
         };
@@ -800,6 +811,45 @@ fn eyes_made(before: &Analysis, after: &Analysis) -> Vec<NamedString> {
                     .iter()
                     .map(|&i| after.board.point(i).to_string())
                     .collect(),
+                eyes: after
+                    .private_eyes(g)
+                    .map(|r| {
+                        r.empty
+                            .iter()
+                            .map(|&i| after.board.point(i).to_string())
+                            .collect()
+                    })
+                    .collect(),
+            });
+        }
+    }
+    out
+}
+
+/// GO-ATARI (叫吃) — the upper strings of `victim` with exactly one liberty in `after` none of
+/// whose stones belonged, in `before`, to a `victim` upper string with one liberty: the strings
+/// the move put in atari.
+fn ataris(before: &Analysis, after: &Analysis, victim: Colour) -> Vec<NamedString> {
+    let mut out = Vec::new();
+    for s in &after.upper_strings.groups {
+        if s.colour != Some(victim) || s.liberties.len() != 1 {
+            continue;
+        }
+        let was = s.points.iter().any(|&i| {
+            before
+                .upper_strings
+                .at(i)
+                .is_some_and(|b| b.colour == Some(victim) && b.liberties.len() == 1)
+        });
+        if !was {
+            out.push(NamedString {
+                string: string_name(&after.board, &s.points),
+                points: s
+                    .points
+                    .iter()
+                    .map(|&i| after.board.point(i).to_string())
+                    .collect(),
+                eyes: Vec::new(),
             });
         }
     }

@@ -292,42 +292,24 @@ pub fn mechanical(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Rep
             Action::Pass => "pass".to_string(),
             Action::Place(p) => p.to_string(),
         };
-        let attempt = pos.play(&Move {
-            action: m.action,
-            number: None,
-            turn: None,
-        });
-        let (next, report, status) = match attempt {
-            Ok((next, r)) => {
-                let status = if m.action == Action::Pass {
-                    Status::RecordPass
-                } else {
-                    Status::Played
-                };
-                (next, r, status)
-            }
-            Err(Illegal {
+        let (next, report, refusal) = mechanical_step(&pos, m.action).map_err(|e| {
+            InputError(format!(
+                "move {} ({}): could not pass after refusing `{}`: {e}",
+                m.number, m.place, m.text
+            ))
+        })?;
+        let status = match refusal {
+            Some(Illegal {
                 reason,
                 clause,
                 message,
-            }) => {
-                let (mut next, r) = pos.play(&Move::pass()).map_err(|e| {
-                    InputError(format!(
-                        "move {} ({}): could not pass after refusing `{}`: {e}",
-                        m.number, m.place, m.text
-                    ))
-                })?;
-                next.trailing_passes = 0;
-                (
-                    next,
-                    r,
-                    Status::Replaced {
-                        reason,
-                        clause,
-                        message,
-                    },
-                )
-            }
+            }) => Status::Replaced {
+                reason,
+                clause,
+                message,
+            },
+            None if m.action == Action::Pass => Status::RecordPass,
+            None => Status::Played,
         };
         entries.push(entry(&pos, &next, &report, m.number, source, status));
         reports.push(report);
@@ -340,6 +322,30 @@ pub fn mechanical(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Rep
         reports,
         mechanical: true,
     })
+}
+
+/// One move of M20-REPLAY's 机械式排局: `action` is played as the next move with the turn the
+/// schedule gives it; if the rules refuse it, a pass is played instead ("那么这手棋就用虚着（Pass）
+/// 代替") and the count of trailing passes is reset (a replaced pass never ends the game).
+/// Returns the next position, the report, and the refusal when the move was replaced; fails
+/// only when the pass itself is refused (the game is over).
+pub fn mechanical_step(
+    pos: &Position,
+    action: Action,
+) -> Result<(Position, Report, Option<Illegal>), Illegal> {
+    let attempt = pos.play(&Move {
+        action,
+        number: None,
+        turn: None,
+    });
+    match attempt {
+        Ok((next, r)) => Ok((next, r, None)),
+        Err(refusal) => {
+            let (mut next, r) = pos.play(&Move::pass())?;
+            next.trailing_passes = 0;
+            Ok((next, r, Some(refusal)))
+        }
+    }
 }
 
 /// The log entry of one move, played from `pos` to `next` (a pass describes nothing).

@@ -50,6 +50,55 @@ pub enum ForbiddenOwner {
     Opponent,
 }
 
+/// Which points are tiger's mouths forbidden to a flower (register D29).
+/// Written `stones`, `upper-layer` or `none`; `true` means `stones` and `false` means `none`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TigersMouth {
+    /// 003's replay of Ke Jie vs AlphaGo: a colour's stones of the upper layer (stones and flowers
+    /// of that attribute) and the board edge close the mouth; a neutral flower does not (default).
+    Stones,
+    /// The whole upper layer: a neutral flower, off-board there, closes the mouth like the edge.
+    UpperLayer,
+    /// No tiger's-mouth rule (000's 2016 text names only the capture point and the one-liberty eye).
+    None,
+}
+
+impl TigersMouth {
+    /// Whether the rule applies at all.
+    pub fn applies(self) -> bool {
+        self != TigersMouth::None
+    }
+}
+
+impl<'de> Deserialize<'de> for TigersMouth {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<TigersMouth, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = TigersMouth;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("one of stones, upper-layer, none (or true = stones, false = none)")
+            }
+            fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<TigersMouth, E> {
+                Ok(if v {
+                    TigersMouth::Stones
+                } else {
+                    TigersMouth::None
+                })
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<TigersMouth, E> {
+                match v {
+                    "stones" | "true" => Ok(TigersMouth::Stones),
+                    "upper-layer" => Ok(TigersMouth::UpperLayer),
+                    "none" | "false" => Ok(TigersMouth::None),
+                    other => Err(E::invalid_value(serde::de::Unexpected::Str(other), &self)),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 /// How a flower move is checked for captures (registers D7, D9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -177,8 +226,9 @@ pub struct Rules {
     pub private_eye: EyeRule,
     pub closed_region: ClosedRegion,
     pub forbidden_owner: ForbiddenOwner,
-    /// Whether the tiger's mouth is a forbidden point for flowers (2020: yes; 2016: no).
-    pub tigers_mouth: bool,
+    /// Which tiger's mouths are forbidden points for flowers (2020: `stones`; 2016: `none`;
+    /// register D29).
+    pub tigers_mouth: TigersMouth,
     pub flower_capture_check: FlowerCaptureCheck,
     pub capture_timing: CaptureTiming,
     pub suicide: Suicide,
@@ -233,7 +283,7 @@ impl Rules {
             private_eye: EyeRule::M2020,
             closed_region: ClosedRegion::SingleString,
             forbidden_owner: ForbiddenOwner::Any,
-            tigers_mouth: true,
+            tigers_mouth: TigersMouth::Stones,
             flower_capture_check: FlowerCaptureCheck::Static,
             capture_timing: CaptureTiming::HolographicFirst,
             suicide: Suicide::Forbidden,
@@ -260,7 +310,7 @@ impl Rules {
                 preset: name.into(),
                 attribute: AttributeRule::M2016,
                 private_eye: EyeRule::M2016,
-                tigers_mouth: false,
+                tigers_mouth: TigersMouth::None,
                 schedule: Schedule::Team2016,
                 ..base
             },
@@ -268,7 +318,7 @@ impl Rules {
                 preset: name.into(),
                 attribute: AttributeRule::M2013,
                 private_eye: EyeRule::M2016,
-                tigers_mouth: false,
+                tigers_mouth: TigersMouth::None,
                 schedule: Schedule::Team2016,
                 ..base
             },
@@ -343,7 +393,7 @@ pub struct RulesSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forbidden_owner: Option<ForbiddenOwner>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tigers_mouth: Option<bool>,
+    pub tigers_mouth: Option<TigersMouth>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flower_capture_check: Option<FlowerCaptureCheck>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -514,8 +564,8 @@ pub const OPTIONS: &[(&str, &str, &str)] = &[
     ),
     (
         "tigers-mouth",
-        "true | false",
-        "whether tiger's mouths are flower forbidden points",
+        "stones | upper-layer | none (true = stones, false = none)",
+        "which tiger's mouths forbid a flower: closed by stones and the edge, also by neutral flowers, or no rule (D29)",
     ),
     (
         "flower-capture-check",

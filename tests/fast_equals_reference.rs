@@ -8,7 +8,7 @@ use m3go::forbidden::flower_forbidden_reason;
 use m3go::layers::Cell;
 use m3go::play::{Action, Move};
 use m3go::rules::{
-    AttributeRule, CaptureTiming, FlowerCaptureCheck, GameEnd, Ko, Schedule, Suicide,
+    AttributeRule, CaptureTiming, FlowerCaptureCheck, GameEnd, Ko, Schedule, Suicide, TigersMouth,
 };
 use m3go::{Analysis, Board, Colour, Position, Rules, Stone};
 use proptest::prelude::*;
@@ -21,7 +21,11 @@ fn rule_sets() -> Vec<Rules> {
         Rules::preset("dullstone").expect("preset"),
         Rules {
             attribute: AttributeRule::M2016,
-            tigers_mouth: false,
+            tigers_mouth: TigersMouth::None,
+            ..base.clone()
+        },
+        Rules {
+            tigers_mouth: TigersMouth::UpperLayer,
             ..base.clone()
         },
         Rules {
