@@ -114,6 +114,57 @@ fn main() {
             }
         },
     ));
+    let kj: Vec<Case> = good.iter().filter(|c| c.start.is_some()).cloned().collect();
+    trials.push(Trial::test(
+        "real_game::the_ke_jie_replay_rejects_tigers_mouth_upper_layer",
+        move || {
+            // Register D29: under `tigers-mouth: upper-layer` five flower moves of the record
+            // become passes and 003's statements about moves 288-306 fail; the default holds.
+            if kj.len() < 2 {
+                return Err(format!("expected the two kj-* cases, found {}", kj.len()).into());
+            }
+            for c in &kj {
+                if !matches!(run_case(c, &mut Builtin), Outcome::Passed) {
+                    return Err(format!("{} does not pass under its own rules", c.id).into());
+                }
+                let mut other = c.clone();
+                other.position.rules =
+                    serde_yaml::from_str("{ preset: m3go-2020, tigers-mouth: upper-layer }")
+                        .map_err(|e| e.to_string())?;
+                if !matches!(run_case(&other, &mut Builtin), Outcome::Failed(_)) {
+                    return Err(
+                        format!("{} still passes under tigers-mouth: upper-layer", c.id).into(),
+                    );
+                }
+            }
+            Ok(())
+        },
+    ));
+    trials.push(Trial::test(
+        "case_format::position_and_start_are_exclusive",
+        || {
+            let dir = std::env::temp_dir().join(format!("m3go-case-start-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+            let record = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/records/kejie-alphago-2017-g1.sgf");
+            let head = "clauses: [M20-REPLAY]\nsource: { seed: x, quote: y }\nexpect: { to_move: { move: 2 } }\n";
+            let files = [
+                ("both", format!("id: both\n{head}position: {{ size: 3, diagram: \". . .\\n. . .\\n. . .\" }}\nstart: {{ record: '{record}', replay: mechanical, to: 1 }}\n"), "both `position` and `start`"),
+                ("neither", format!("id: neither\n{head}"), "missing `position`"),
+                ("past", format!("id: past\n{head}start: {{ record: '{record}', replay: mechanical, to: 9999 }}\n"), "past the record's last move 289"),
+            ];
+            for (id, text, want) in files {
+                let path = dir.join(format!("{id}.yaml"));
+                std::fs::write(&path, text).map_err(|e| e.to_string())?;
+                match Case::load(&path.to_string_lossy(), None) {
+                    Ok(_) => return Err(format!("{id}: accepted").into()),
+                    Err(e) if e.0.contains(want) => {}
+                    Err(e) => return Err(format!("{id}: message `{}` lacks `{want}`", e.0).into()),
+                }
+            }
+            let _ = std::fs::remove_dir_all(&dir);
+            Ok(())
+        },
+    ));
     let self_cases = good.clone();
     trials.push(Trial::test(
         "protocol::m3go_against_itself_passes_every_case",
