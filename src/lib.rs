@@ -32,6 +32,7 @@ pub mod rules;
 pub mod scoring;
 pub mod sgf;
 pub mod strings;
+#[cfg(feature = "testing")]
 pub mod testing;
 
 pub use analysis::Analysis;
