@@ -298,6 +298,7 @@ pub fn mechanical(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Rep
             turn: None,
         });
         let (next, report, status) = match attempt {
+            // M20-REPLAY-KEEP: a move the rules allow is placed at its number and point.
             Ok((next, r)) => {
                 let status = if m.action == Action::Pass {
                     Status::RecordPass
@@ -306,6 +307,7 @@ pub fn mechanical(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Rep
                 };
                 (next, r, status)
             }
+            // M20-REPLAY-PASS: a move the rules refuse becomes a pass.
             Err(Illegal {
                 reason,
                 clause,
