@@ -41,7 +41,8 @@ pub struct Analysis {
 }
 
 impl Analysis {
-    /// Runs the pipeline under `rules`.
+    /// Runs the pipeline under `rules`. Q20-LOWER-PARAMS: private eyes and the four counts are
+    /// computed on the lower layer.
     pub fn new(board: &Board, rules: &Rules) -> Analysis {
         let size = board.size();
         let lower = layers::lower_layer(board);

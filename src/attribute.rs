@@ -17,6 +17,8 @@ pub struct Counts {
 /// M20-ATTR-COUNT — "设花棋串A的紧邻有私眼黑棋串数量为Hs、紧邻无私眼黑棋串数量为Hw、紧邻有私眼白棋串数量
 /// 为Bs、紧邻无私眼白棋串数量为Bw" (003). `adjacent` lists each distinct adjacent black/white
 /// string once, as (is black, has a private eye).
+/// Q20-ATTR-COUNT: 001's HEIy/BAIy/HEIo/BAIo are these counts of strings (not stones).
+/// M16-CONV: the 2016 rule counts the same four kinds of adjacent string (with 2016 private eyes).
 pub fn counts(adjacent: impl IntoIterator<Item = (bool, bool)>) -> Counts {
     let mut c = Counts::default();
     for (black, eyed) in adjacent {
@@ -34,16 +36,21 @@ pub fn counts(adjacent: impl IntoIterator<Item = (bool, bool)>) -> Counts {
 /// BAIo=Bw). Returns the attribute and the id of the branch that decided it:
 /// 1 "当Hs+Bs=0 … 中性"; 2a "当Hs>Bs … 黑"; 2b "当Hs<Bs … 白"; 2c1 "当Hs=Bs … 当Hw>Bw … 黑";
 /// 2c2 "当Hw<Bw … 白"; 2c3 "当Hw=Bw … 中性".
+/// Q20-ATTR: 001's statement of the same rule; its branches are cited below with 003's.
 pub fn attribute_2020(c: Counts) -> (Attribute, &'static str) {
+    // M20-ATTR-1, Q20-ATTR-1; M20-ATTR-SWITCH: no adjacent string with a private eye, no change.
     if c.hs + c.bs == 0 {
         return (Attribute::Neutral, "M20-ATTR-1");
     }
+    // M20-ATTR-2A, Q20-ATTR-2-1
     if c.hs > c.bs {
         return (Attribute::Black, "M20-ATTR-2A");
     }
+    // M20-ATTR-2B, Q20-ATTR-2-2
     if c.hs < c.bs {
         return (Attribute::White, "M20-ATTR-2B");
     }
+    // M20-ATTR-2C1, Q20-ATTR-2-3-1 / M20-ATTR-2C2, Q20-ATTR-2-3-2 / M20-ATTR-2C3, Q20-ATTR-2-3-3
     if c.hw > c.bw {
         (Attribute::Black, "M20-ATTR-2C1")
     } else if c.hw < c.bw {
@@ -106,7 +113,11 @@ mod tests {
 /// 白棋串个数" (all adjacent strings, with or without a private eye); 3c tie "当黑棋串个数=白棋串个数时，
 /// 则此灰棋串仍为“中性分隔串”". With equal private-eye counts, comparing all strings is comparing
 /// those without, so 2016 and 2020 agree on every count (register D17); the clause ids differ.
+/// M16-EYE-SWITCH: private eyes are the switch (first branch) and the first weight (3a/3b).
+/// M16-CONV-NOFREEZE: the result depends on the current counts only, no state, so a grey string
+/// with every adjacent point occupied still changes when eyes elsewhere change.
 pub fn attribute_2016(c: Counts) -> (Attribute, &'static str) {
+    // M16-CONV-SWITCH, M16-EYE-SWITCH
     if c.hs + c.bs == 0 {
         return (Attribute::Neutral, "M16-CONV-SWITCH");
     }
@@ -116,6 +127,7 @@ pub fn attribute_2016(c: Counts) -> (Attribute, &'static str) {
     if c.bs >= 1 && c.hs == 0 {
         return (Attribute::White, "M16-CONV-2");
     }
+    // M16-CONV-3: both colours have strings with a private eye; compare their numbers.
     if c.hs > c.bs {
         return (Attribute::Black, "M16-CONV-3A");
     }

@@ -88,6 +88,7 @@ impl fmt::Display for BoardError {
 }
 
 /// M16-BOARD — board sizes: odd, 3 to 19 (000 describes 19×19; 004 uses 9, 11, 13).
+/// S3-BOARD: Flystone's usual 9, 11 and 13 are among them.
 pub fn check_size(size: usize) -> Result<(), BoardError> {
     if !(MIN_SIZE..=MAX_SIZE).contains(&size) || size % 2 == 0 {
         return Err(BoardError(format!(
@@ -121,6 +122,7 @@ impl Board {
     }
 
     /// Index of a point (top row first). The point must be on the board.
+    /// M16-POINT: one cell per point (intersection); stones are placed on points.
     pub fn index(&self, p: Point) -> usize {
         let h = half(self.size);
         ((h - p.y) as usize) * self.size + (p.x + h) as usize
@@ -148,7 +150,7 @@ impl Board {
         &self.cells
     }
 
-    /// Indices of the neighbours of index `i` (M16-ADJ-POINT).
+    /// Indices of the neighbours of index `i` (M16-ADJ, see [`neighbours`]).
     pub fn neighbours(&self, i: usize) -> Neighbours {
         neighbours(self.size, i)
     }
@@ -177,6 +179,7 @@ impl Board {
 
     /// Reads a direct-board diagram: `size` rows, top row first, of `.`, `X`, `O`, `#`; spaces
     /// inside a row are ignored. Every problem is reported with its row and column.
+    /// D3-STONES: the three kinds of stone, black `X`, white `O`, flower (grey) `#`.
     pub fn from_diagram(text: &str, size: usize) -> Result<Board, BoardError> {
         check_size(size)?;
         let rows: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -264,6 +267,8 @@ impl Iterator for Neighbours {
 }
 
 /// Neighbour indices of index `i` on a board of `size` (top row first).
+/// M16-ADJ, M16-ADJ-STONES: points (and the stones on them) are adjacent iff they differ by one
+/// in exactly one coordinate. M16-UNIT-SEGMENT: each pair returned is one unit segment.
 pub fn neighbours(size: usize, i: usize) -> Neighbours {
     let (r, c) = (i / size, i % size);
     let mut n = Neighbours {

@@ -44,6 +44,7 @@ impl fmt::Display for CoordError {
 }
 
 /// The value (-9..=9) of one label character, in either system; letters in either case.
+/// M16-COORD-SPEECH: O and 0 (and 一 and 1, both read 幺) name the same value.
 pub fn label_value(c: char) -> Option<i32> {
     let lower = c.to_ascii_lowercase();
     if let Some(i) = LATIN_LABELS.iter().position(|&l| l == lower) {
@@ -65,7 +66,8 @@ impl Point {
 
     /// M16-COORD — "纵坐标或横坐标 … 可以用 I 、 H … 九表示 … 也可用 i、h … 9表示" (000).
     /// Reads `七A`, `7a`, `(7,-1)`; a trailing `*` is not part of a point (see [`Target`]).
-    /// The point must lie on a board of `size`.
+    /// The point must lie on a board of `size`. M16-COORD-LABELS (`I`…`九`) and M16-COORD-LATIN
+    /// (`i`…`9`) are both read; D3-BOARD: Dullstone uses the same tengen-origin coordinates.
     pub fn parse(text: &str, size: usize) -> Result<Point, CoordError> {
         let t = text.trim();
         let p = if let Some(inner) = t.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
@@ -123,7 +125,8 @@ impl Point {
         (-h..=h).contains(&self.x) && (-h..=h).contains(&self.y)
     }
 
-    /// Writes the point in a label system (x then y).
+    /// M16-COORD: writes the point (x then y, tengen (0,0)) in a label system:
+    /// M16-COORD-LABELS (Chinese, the default) or M16-COORD-LATIN; D3-BOARD the same.
     pub fn format(self, labels: Labels) -> String {
         let table = match labels {
             Labels::Chinese => &CHINESE_LABELS,
@@ -135,7 +138,7 @@ impl Point {
         s
     }
 
-    /// The up-to-four neighbours on a board of `size` (M16-ADJ-POINT: (x±1,y), (x,y±1)).
+    /// The up-to-four neighbours on a board of `size` (M16-ADJ: (x±1,y), (x,y±1)).
     pub fn neighbours(self, size: usize) -> impl Iterator<Item = Point> {
         let p = self;
         [(1, 0), (-1, 0), (0, 1), (0, -1)]

@@ -95,6 +95,7 @@ pub fn closed_regions(
     let Some(colour) = string.colour else {
         return Vec::new();
     };
+    // M20-EYE-NEUTRAL: flowers (off-board here) are walls; opponent stones lie inside.
     let inside = |j: usize| match layer.cells[j] {
         Cell::OffBoard => false,
         Cell::Empty => true,
@@ -191,7 +192,8 @@ pub fn condition_1(
 /// M20-EYE-SIM — "模拟推演：在此封闭区域内连续补充白色棋子（补充白色棋子的过程中不能提子）也无法做出一个
 /// 1气眼" (003). Whether the opponent of `colour`, filling any of the region's empty points with
 /// its stones (nothing is ever captured), can leave an empty point whose every neighbour is an
-/// opponent stone, the edge or a flower — a one-liberty eye (true or false). Since stones are only
+/// opponent stone, the edge or a flower — a one-liberty eye (M20-EYE-KINDS: true or false, however
+/// many strings form it). Since stones are only
 /// added, this happens exactly when some empty point of the region has no neighbour of `colour`
 /// (fill all its empty neighbours): that point is returned. `fill::literal_simulation` in the
 /// tests performs the simulation stone by stone and must agree.
@@ -225,6 +227,7 @@ pub fn condition_2(layer: &Layer, colour: Colour, region: &Region) -> Result<(),
 /// M20-EYE — "由一个黑棋串独享或者说规则（理论）上可以独享的眼（封闭区域和内气），也即是这个黑棋串的私眼"
 /// (003; "白棋串私眼判断规则与上述黑棋串私眼判断规则类同"). Every closed region of string `a` with
 /// the verdict on it; the private eyes are those with [`RegionVerdict::PrivateEye`].
+/// M20-EYE-WHITE: the test is the same for either colour (`colour` of string `a`).
 pub fn judge_regions(
     layer: &Layer,
     strings: &Strings,

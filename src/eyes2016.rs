@@ -329,6 +329,7 @@ pub fn judge_regions_2016_detailed(
     strings: &Strings,
     a: usize,
 ) -> Vec<(Region, Verdict2016)> {
+    // M16-EYE-GREY-LIFE: only black and white strings have eyes.
     if strings.groups[a].colour.is_none() {
         return Vec::new();
     }

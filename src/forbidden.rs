@@ -46,7 +46,8 @@ impl Forbidden {
 }
 
 /// M20-FORBID-CAPTURE — "提吃黑棋或白棋的提吃点是花子的禁着点，也即花子不具有提吃功能" (003): point `i`
-/// (empty) is the only liberty of some black or white upper string.
+/// (empty) is the only liberty of some black or white upper string. M16-GREY-NO-CAPTURE (2016
+/// grey) and D3-FORBID-CAPTURE (either colour's string, both players' flowers) are the same test.
 pub fn is_capture_point(a: &Analysis, i: usize) -> bool {
     a.upper.cells[i] == Cell::Empty
         && a.upper_strings
@@ -57,6 +58,7 @@ pub fn is_capture_point(a: &Analysis, i: usize) -> bool {
 
 /// M20-FORBID-EYE — "黑棋或白棋的“一气眼”是花子的禁着点" (003): `i` is empty and every neighbour is
 /// an upper stone of one colour, the edge or a neutral flower, with at least one such stone.
+/// M16-GREY-EYE (2016 grey) and D3-FORBID-EYE (Dullstone) use the same eye.
 /// A one-point region touching both colours (003's k, "一气封闭区域") is not an eye.
 pub fn is_one_liberty_eye(a: &Analysis, i: usize) -> Option<Colour> {
     if a.upper.cells[i] != Cell::Empty {
@@ -82,7 +84,8 @@ pub fn is_one_liberty_eye(a: &Analysis, i: usize) -> Option<Colour> {
 /// (003). `i` is black's tiger's mouth when it is empty, has exactly one empty neighbour (the one
 /// liberty of a white stone there, where black captures it at once), every other neighbour
 /// closes the mouth, at least one of them a black upper stone, and a white stone there would
-/// capture nothing (it would then have more liberties). Same for white.
+/// capture nothing (it would then have more liberties). M20-TIGER-WHITE: the same for white.
+/// D3-FORBID-TIGER: Dullstone's tiger's mouth is the same.
 ///
 /// What closes the mouth (register D29, option `tigers-mouth`): under `stones` (default) a black
 /// upper stone (a black stone or a black-attributed flower) or the board edge; a neutral flower
@@ -122,7 +125,8 @@ pub fn is_tigers_mouth(a: &Analysis, rules: &Rules, i: usize) -> Option<Colour> 
 }
 
 /// M20-FORBID-UPPER — "萌式三色围棋的禁着点判断在上层棋局中进行，也即判断禁着点时的关联花棋串皆采用上层属性"
-/// (003). Why point `i` is closed to `player`'s flower, if it is: a capture point for anyone; a
+/// (003). M20-FORBID, D3-LEARN: the three forbidden points, cited at their branches below.
+/// Why point `i` is closed to `player`'s flower, if it is: a capture point for anyone; a
 /// one-liberty eye or a tiger's mouth of either colour (003, `forbidden-owner: any`) or of the
 /// opponent only (004's 彼方, `forbidden-owner: opponent`).
 pub fn flower_forbidden_reason(
@@ -135,14 +139,17 @@ pub fn flower_forbidden_reason(
         ForbiddenOwner::Any => true,
         ForbiddenOwner::Opponent => owner == player.opponent(),
     };
+    // M20-FORBID-CAPTURE, D3-FORBID-CAPTURE: whoever plays the flower.
     if is_capture_point(a, i) {
         return Some(Forbidden::CapturePoint);
     }
+    // M20-FORBID-EYE; D3-FORBID-EYE: under `forbidden-owner: opponent` only the opponent's eye.
     if let Some(c) = is_one_liberty_eye(a, i) {
         if counts(c) {
             return Some(Forbidden::OneLibertyEye(c));
         }
     }
+    // M20-FORBID-TIGER; D3-FORBID-TIGER: likewise only the opponent's tiger's mouth in Dullstone.
     if let Some(c) = is_tigers_mouth(a, rules, i) {
         if counts(c) {
             return Some(Forbidden::TigersMouth(c));

@@ -52,6 +52,9 @@ impl Attribute {
 
 /// M20-LOWER — "判断一个棋串A有无私眼时，采用底层棋局和底层逻辑，也即与棋串A关联的花棋串皆视同为
 /// 边界外区域" (003). Every flower stone is off-board; black and white stones stay.
+/// M20-LOWER-ATTR, Q20-LOWER, M16-GREY-NEUTRAL: a flower's lower (basic) attribute is always
+/// neutral, like the area beyond the edge. Q20-LAYERS: this is the parameter layer.
+/// Q20-LOWER-DEAD: black and white stones are kept even where they have no liberty here.
 pub fn lower_layer(board: &Board) -> Layer {
     Layer {
         size: board.size(),
@@ -71,6 +74,9 @@ pub fn lower_layer(board: &Board) -> Layer {
 /// M20-UPPER — "花棋串的上层属性 … 可能分化为三种上层属性：黑棋串属性、白棋串属性、中性分隔串属性"
 /// (003). `flower_attribute[i]` is the attribute of the flower string through point `i` (ignored
 /// where there is no flower). Black-attributed flowers are black stones of the upper layer.
+/// M20-ATTR-LAYERS, Q20-ATTR-LAYERS: the upper attribute is the second attribute of a flower.
+/// Q20-UPPER: this is the board on which forbidden points, life and death and the score are
+/// judged. Q20-VIEW-UPPER: neutral flowers off-board, attributed ones stones of their colour.
 pub fn upper_layer(board: &Board, flower_attribute: &[Option<Attribute>]) -> Layer {
     Layer {
         size: board.size(),
@@ -95,6 +101,8 @@ pub fn upper_layer(board: &Board, flower_attribute: &[Option<Attribute>]) -> Lay
 /// M20-HOLO — "某花棋串上层属性进行变化时，则只需要将某花棋串的每个花子中心加上相应的黑星（黑色圆点）、
 /// 白星（白色圆点）或恢复花子原状即可，此棋局也称为三合棋局" (003). Diagram of the holographic view:
 /// `x` / `o` for flowers with a black / white star, `#` for neutral flowers.
+/// Q20-LAYERS: the display layer; Q20-DERIVE: computed from the direct board and the attributes
+/// alone. Q20-HOLO-STARS, Q20-VIEW-HOLO: black star `x`, white star `o`, neutral unchanged `#`.
 pub fn holographic(board: &Board, flower_attribute: &[Option<Attribute>]) -> String {
     render_rows(board.size(), |i| match board.get(i) {
         None => '.',

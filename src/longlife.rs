@@ -9,7 +9,10 @@ use crate::strings::{flood, Strings};
 /// M16-LIFE-3 — "一个黑棋串或白棋串具有至少2个真眼，则此棋串处于长活状态" (000). The upper strings
 /// of `colour` that are unconditionally alive (Benson): each has two regions, enclosed by the
 /// surviving strings, all of whose empty points are its liberties. Returns a flag per string of
-/// `strings`.
+/// `strings`. M16-CHAIN, M16-SUBCHAIN: strings sharing a region are judged together, so a chain
+/// is handled without being built. M16-LIFE-4: a chain lives when each string keeps two vital
+/// regions; M16-LIFE-4-SPLIT: the loop below drops the strings that do not, and the regions they
+/// border, until the surviving (largest long-living) sub-chain is left.
 pub fn long_living(layer: &Layer, strings: &Strings, colour: Colour) -> Vec<bool> {
     let size = layer.size;
     let n = size * size;

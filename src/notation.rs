@@ -31,7 +31,7 @@ impl fmt::Display for NotationError {
     }
 }
 
-/// The turn named by a notation symbol.
+/// The turn named by a notation symbol (Q20-HUA, D3-HUA: 华 black's flower, 花 white's).
 pub fn turn_of_symbol(c: char) -> Option<Turn> {
     let (player, kind) = match c {
         '黑' => (Colour::Black, Kind::Own),
@@ -183,7 +183,7 @@ fn converted_turn(t: &str, turn: Turn, colour: &str) -> Result<Turn, NotationErr
     })
 }
 
-/// Writes a move in the documents' notation.
+/// D3-NOTATION — writes a move in the documents' notation: prefix, number, `.`, point (`华19.一B`).
 pub fn format_move(turn: Turn, number: u32, action: Action) -> String {
     match action {
         Action::Pass => format!("{}{}.pass", turn.symbol(), number),

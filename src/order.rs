@@ -26,6 +26,7 @@ pub struct Turn {
 
 impl Turn {
     /// The notation character: 黑 black stone, 白 white stone, 华 black's flower, 花 white's flower.
+    /// Q20-HUA, D3-HUA: black's flower is written 华, white's 花.
     pub fn symbol(self) -> char {
         match (self.player, self.kind) {
             (Colour::Black, Kind::Own) => '黑',
@@ -44,7 +45,9 @@ impl Turn {
 
 /// M20-ORDER — "第1手：A下一黑子，第2手：B下一白子 … 第9手：A下一花子，第10手：B下一花子 … 如此循环直至
 /// 终局" (003). Move n (1-based): n mod 10 in 1..=8 alternate black (odd) and white (even); 9 is
-/// black's flower (华); 0 is white's flower (花).
+/// black's flower (华); 0 is white's flower (花). Q20-ORDER: 001's statement of the same cycle.
+/// M20-ORDER-CYCLE: it repeats unchanged to the end (n mod 10). M20-PLAYERS, Q20-PLAYERS,
+/// D3-PLAYERS: two players, A (black stones and 华 flowers) and B (white stones and 花 flowers).
 pub fn cycle10_turn(n: u32) -> Turn {
     match n % 10 {
         9 => Turn {
@@ -83,6 +86,7 @@ pub fn alternate_turn(n: u32) -> Turn {
 /// [`flystone_turn`], through `Position::turn`.
 pub fn turn_of_move(rules: &Rules, n: u32) -> Turn {
     match rules.schedule {
+        // M20-ORDER; D3-ORDER: Dullstone keeps the ten-move cycle.
         Schedule::Cycle10 => cycle10_turn(n),
         Schedule::Team2016 => team_turn(n, rules.team_grey_start).seat.turn(),
         Schedule::Alternate | Schedule::Flystone => alternate_turn(n),
@@ -105,7 +109,8 @@ pub enum Seat {
 impl Seat {
     /// M16-TEAM-ROLES — "其中A棋手执黑子，B棋手执灰子；C棋手执白子，D棋手同B棋手一样执灰子" (000). A places
     /// black stones, B grey for A's side (black's flower, 华), C white stones, D grey for C's side
-    /// (white's flower, 花).
+    /// (white's flower, 花). M16-FORMATS: with two players the black player makes A's and B's
+    /// moves and the white player C's and D's; a seat's turn, hence legality, is the same.
     pub fn turn(self) -> Turn {
         let (player, kind) = match self {
             Seat::A => (Colour::Black, Kind::Own),
@@ -211,6 +216,7 @@ pub fn team_turn(n: u32, grey_start: u32) -> TeamTurn {
     let n = u64::from(n.max(1));
     let g = u64::from(grey_start.max(1));
     let opening = 2 * (g - 1);
+    // M16-TEAM-OPENING, M16-TEAM-DELAY: A and C alone until the grey start.
     if n <= opening {
         let round = n.div_ceil(2);
         let seat = if n % 2 == 1 { Seat::A } else { Seat::C };
@@ -219,6 +225,7 @@ pub fn team_turn(n: u32, grey_start: u32) -> TeamTurn {
             seat,
         };
     }
+    // M16-TEAM-INTERVAL: then 2 grey moves (D, B) every 3 rounds, 8 moves a cycle.
     let m = n - opening - 1;
     let (cycle, k) = (m / 8, m % 8);
     let (offset, seat) = match k {
@@ -367,8 +374,12 @@ impl SplitMix64 {
 pub fn flystone_counts(rules: &Rules) -> (u32, u32) {
     let n = rules.flystones;
     match rules.flystone_mode {
+        // S3-COUNT: `n` = `flystones`, 3 by default.
+        // S3-MODE-A
         FlystoneMode::A => (n.min(1), n.saturating_sub(1)),
+        // S3-MODE-B
         FlystoneMode::B => (n, 0),
+        // S3-MODE-C
         FlystoneMode::C => (0, n),
     }
 }

@@ -156,6 +156,9 @@ pub fn string_name(board: &Board, points: &[usize]) -> String {
 /// M20-LIFE-1 / M20-LIFE-2 — "一个处于“中性分隔串”状态的花棋串无气 … 仍可存活 … 当花棋串上层属性变为
 /// 黑棋串属性或白棋串属性时，其生死则按照黑棋串或白棋串判断、处理" (003). Only black and white strings
 /// of the upper layer are ever capturable; a neutral flower is off-board there, so it never is.
+/// M16-LIFE-1, Q20-LIFE-1, D3-LIFE-FLOWER: a neutral grey/flower string lives without liberties.
+/// M16-GREY-CONVERT, Q20-LIFE-2: a converted one is part of a black or white upper string and is
+/// captured with it. D3-ATTR-BW: black and white strings are captured as in Go.
 pub fn capturable(a: &Analysis, colour: Colour) -> Vec<usize> {
     a.strings_without_liberty(colour)
 }
@@ -163,7 +166,7 @@ pub fn capturable(a: &Analysis, colour: Colour) -> Vec<usize> {
 /// GO-CAPTURE / Q20-HOLO-CAPTURE — "没有气的黑棋串或白棋串是“死棋串”，死棋串中的所有棋子必须立即从棋盘上
 /// 拿走" (000); "全息棋局中提吃棋串时，底层棋局中的对应棋串也同时被提走" (001). Removes the upper
 /// strings `groups` from the direct board — black/white stones and attributed flowers alike —
-/// and returns the removed indices.
+/// and returns the removed indices. M16-LIFE-2: a dead string is removed at once, whole.
 pub fn remove_captured(board: &mut Board, a: &Analysis, groups: &[usize]) -> Vec<usize> {
     let mut removed = Vec::new();
     for &g in groups {
@@ -191,6 +194,7 @@ pub struct Settled {
 /// first, 000); if none, the mover's own strings without liberty make the move suicide (refused
 /// under `suicide: forbidden`, removed under `allowed`); repeat until nothing changes. It
 /// terminates because every round removes stones and none is added.
+/// M16-LIFE-2-MOVER and GO-SUICIDE are cited at their branches below.
 pub fn cascade(
     mut board: Board,
     rules: &Rules,
@@ -207,6 +211,7 @@ pub fn cascade(
             Some(h) => Analysis::with_held_attributes(&board, rules, h),
             None => Analysis::new(&board, rules),
         };
+        // GO-CAPTURE, M16-LIFE-2-MOVER: the opponent's strings without liberty go first.
         let dead = capturable(&a, mover.opponent());
         if !dead.is_empty() {
             for &g in &dead {
@@ -222,6 +227,7 @@ pub fn cascade(
             steps.push("GO-CASCADE: private eyes and attributes recomputed".into());
             continue;
         }
+        // GO-SUICIDE: then the mover's own strings without liberty.
         let own = capturable(&a, mover);
         if !own.is_empty() {
             let names: Vec<String> = own
@@ -305,6 +311,7 @@ impl Position {
 
     /// Which turn a move takes: the schedule's, or — when the move claims it — an emergency
     /// conversion on a flower turn (D3-EMERGENCY) or a chosen flystone (S3-ROUND).
+    /// D3-EMERGENCY-OPTIONAL: the conversion is taken only when the move claims it.
     fn resolve_turn(&self, m: &Move) -> Result<(Turn, Special), Illegal> {
         let n = self.move_number;
         let turn = self.turn();
@@ -333,6 +340,7 @@ impl Position {
             t.describe(),
             t.symbol()
         );
+        // D3-EMERGENCY-COLOUR: the converted flower is a stone of the player's own colour.
         if t.player == turn.player && t.kind == Kind::Own && turn.kind == Kind::Flower {
             if self.rules.emergency_conversion {
                 return Ok((t, Special::Conversion));
@@ -424,12 +432,15 @@ impl Position {
     /// Plays a move: checks the turn, the point, the flower's forbidden points (judged on the
     /// upper layer before the stone is placed), runs the cascade, checks ko. Returns the new
     /// position and the report, or the reason the move is refused; `self` is never changed.
+    /// M16-PLAY-GO: black and white stones are played, captured and live as in Go.
     pub fn play(&self, m: &Move) -> Result<(Position, Report), Illegal> {
         self.play_from(m, None)
     }
 
     /// [`Position::play`], reusing `before` — the analysis of this position — when the caller
     /// already has it (e.g. [`Position::legal_moves`], which tries every point).
+    /// M20-LIFE-GO: everything not special to flowers is Go: GO-END and GO-PASS here, capture and
+    /// suicide in [`cascade`], ko in [`Position::ko_violation`].
     fn play_from(
         &self,
         m: &Move,
@@ -447,6 +458,7 @@ impl Position {
         let mut history = self.history.clone();
         history.push(self.board.clone());
         let p = match m.action {
+            // GO-PASS: any turn may be passed.
             Action::Pass => {
                 if special == Special::Conversion {
                     return Err(illegal(
@@ -705,6 +717,7 @@ impl Position {
 /// (compared with the board before that move, `history`'s last; a pass puts nothing in atari);
 /// Q — `i` is that single liberty. Returns the names of the strings saved. The stone is then an
 /// ordinary stone (captures, suicide and ko apply; the flower's forbidden points do not).
+/// D3-EMERGENCY-OPTIONAL: P and Q are both required (P in [`conversion_liberties`], Q here).
 pub fn emergency_conversion(pos: &Position, i: usize) -> Result<Vec<String>, Illegal> {
     let n = pos.move_number;
     let ataris = conversion_liberties(pos)?;

@@ -104,10 +104,12 @@ impl Record {
         }
     }
 
-    /// The position before the first move, under `rules`.
+    /// The position before the first move, under `rules`. M20-START, Q20-START: without a
+    /// start position the game starts on an empty board.
     pub fn start_position(&self, rules: &Rules) -> Result<Position, InputError> {
         let mut setup = match &self.start {
             Some(s) => s.clone(),
+            // M20-START, Q20-START
             None => Setup {
                 size: Some(self.size),
                 diagram: Board::empty(self.size)

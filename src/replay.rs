@@ -299,6 +299,7 @@ pub fn mechanical(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Rep
             ))
         })?;
         let status = match refusal {
+            // M20-REPLAY-PASS: a move the rules refuse becomes a pass.
             Some(Illegal {
                 reason,
                 clause,
@@ -309,6 +310,7 @@ pub fn mechanical(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Rep
                 message,
             },
             None if m.action == Action::Pass => Status::RecordPass,
+            // M20-REPLAY-KEEP: a move the rules allow is placed at its number and point.
             None => Status::Played,
         };
         entries.push(entry(&pos, &next, &report, m.number, source, status));

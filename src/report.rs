@@ -241,6 +241,9 @@ impl AnalysisReport {
                 symbol: turn.symbol().to_string(),
             },
             game_over: pos.game_over(),
+            // Q20-VIEWS: the three equivalent boards; Q20-TWO-DATA: the lower layer (in `a`) and
+            // the holographic board are both derived here; Q20-VIEW-DIRECT: the direct board
+            // shows flowers without attributes.
             boards: Boards {
                 direct: lines(&b.to_diagram()),
                 holographic: lines(&holographic(b, &a.attribute_at)),

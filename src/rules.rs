@@ -300,12 +300,14 @@ impl Rules {
         }
     }
 
-    /// A preset by name; the error lists the valid names.
+    /// A preset by name; the error lists the valid names. The clauses that name each preset
+    /// are cited at its arm.
     pub fn preset(name: &str) -> Result<Rules, RulesError> {
         let base = Rules::m3go_2020();
         let name = canonical_preset(name);
         let r = match name {
             "m3go-2020" => base,
+            // M16-NAME: Meng three-colour Go, the 2016 text.
             "m3go-2016" => Rules {
                 preset: name.into(),
                 attribute: AttributeRule::M2016,
@@ -322,6 +324,7 @@ impl Rules {
                 schedule: Schedule::Team2016,
                 ..base
             },
+            // D3-NAME: Dullstone, M3Go without upper attributes; D3-KOMI: 3¾ stones = 7.5 points.
             "dullstone" => Rules {
                 preset: name.into(),
                 attribute: AttributeRule::AlwaysNeutral,
@@ -330,6 +333,9 @@ impl Rules {
                 komi: Komi(30),
                 ..base
             },
+            // S3-NAME: Flystone. S3-FLOWER-SAME: Dullstone's flowers (always neutral, the
+            // opponent's eyes and tigers' mouths forbidden, same komi); S3-FLOWER: no emergency
+            // conversion (`emergency_conversion` stays false).
             "flystone" => Rules {
                 preset: name.into(),
                 attribute: AttributeRule::AlwaysNeutral,

@@ -32,7 +32,7 @@ pub struct Score {
 pub struct ScoreError(pub String);
 
 /// M20-SCORE-DEAD — "将黑、白两方逻辑死子清理出棋盘后" (003): removes the upper strings through the
-/// dead points. A neutral flower is never dead (M20-LIFE-1).
+/// dead points. A neutral flower is never dead (M20-LIFE-1). D3-SCORE-DEAD: the same in Dullstone.
 pub fn remove_dead(board: &Board, rules: &Rules, dead: &[Point]) -> Result<Board, ScoreError> {
     let a = Analysis::new(board, rules);
     let mut out = board.clone();
@@ -63,14 +63,17 @@ pub fn remove_dead(board: &Board, rules: &Rules, dead: &[Point]) -> Result<Board
 /// territory), M20-SCORE-NEUTRAL-ADJ ("黑棋串或白棋串与保持中性分隔串状态的花棋串之间的空点串，全归黑棋串
 /// 或白棋串所有": neutral flowers and the edge do not count against it), M20-SCORE-SEKI
 /// ("双活状态下的黑棋串和白棋串之间的空点串，双方各得一半": both colours, split), or neutral
-/// (touching only neutral flowers and the edge).
+/// (touching only neutral flowers and the edge). D3-SCORE-SEKI, D3-SCORE-NEUTRAL-ADJ: Dullstone's
+/// rules are the same; cited at their arms with 000's seki (M16-LIFE-5).
 pub fn empty_string_owner(
     touches_black: bool,
     touches_white: bool,
     touches_neutral: bool,
 ) -> (&'static str, &'static str) {
     match (touches_black, touches_white) {
+        // M20-SCORE-SEKI, D3-SCORE-SEKI, M16-LIFE-5: points between black and white are halved.
         (true, true) => ("seki", "M20-SCORE-SEKI"),
+        // M20-SCORE-NEUTRAL-ADJ, D3-SCORE-NEUTRAL-ADJ
         (true, false) if touches_neutral => ("black", "M20-SCORE-NEUTRAL-ADJ"),
         (false, true) if touches_neutral => ("white", "M20-SCORE-NEUTRAL-ADJ"),
         (true, false) => ("black", "M20-SCORE-AREA"),
@@ -83,6 +86,7 @@ pub fn empty_string_owner(
 /// 花子" (003). Per point: whether it lies in a region enclosed by neutral flowers (a component of
 /// the upper layer's points that are not neutral flowers, touching at least one neutral flower,
 /// the edge allowed) that holds no long-living string. Such a region counts whole as flower.
+/// M16-GREY-ENCLOSED (2016 grey) and D3-SCORE-NEUTRAL-ENCLOSED (Dullstone) are the same rule.
 pub fn neutral_enclosed_regions(a: &Analysis) -> Vec<bool> {
     let size = a.upper.size;
     let n = size * size;
@@ -118,6 +122,9 @@ pub fn neutral_enclosed_regions(a: &Analysis) -> Vec<bool> {
 /// M20-SCORE-AREA — "采用数子法（数点法）计算胜负" (003): counts the board after dead stones are
 /// removed: upper stones (attributed flowers merged into their colour), territories, seki halves,
 /// neutral flowers and flower-enclosed regions; then [`result`] applies komi.
+/// M16-SCORE, D3-SCORE-AREA: the same area count in 2016 and Dullstone. M16-SCORE-NEUTRAL:
+/// neutral points count for nobody. M20-SCORE-MERGE: attributed flowers count as their colour
+/// (they are stones of the upper layer).
 pub fn score(board: &Board, rules: &Rules, dead: &[Point]) -> Result<Score, ScoreError> {
     let cleared = remove_dead(board, rules, dead)?;
     let a = Analysis::new(&cleared, rules);
@@ -176,6 +183,7 @@ pub fn score(board: &Board, rules: &Rules, dead: &[Point]) -> Result<Score, Scor
 
 /// M20-SCORE-KOMI — "扣除贴子方的子数（点数）后，子数（点数）多的一方为胜方，子数（点数）相同则为和棋"
 /// (003); 004 "黑棋贴还3又3/4子". Black wins when black − white exceeds the komi (register D13).
+/// D3-SCORE-KOMI: komi is charged to black. M20-SCORE-DRAW, D3-SCORE-DRAW: equal is a draw.
 pub fn result(
     black: i32,
     white: i32,

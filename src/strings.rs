@@ -30,6 +30,7 @@ impl Strings {
 }
 
 /// The 4-connected component containing `start` of the points satisfying `member`.
+/// M16-SEQ, M16-NET: points joined by a path (次第紧邻) or a net of paths of adjacent points.
 pub fn flood(size: usize, start: usize, member: impl Fn(usize) -> bool) -> Vec<usize> {
     let mut seen = vec![false; size * size];
     let mut out = vec![start];
@@ -70,6 +71,8 @@ fn components<K: PartialEq + Copy>(
     out
 }
 
+/// M16-LIBERTY-STONE: a stone's liberties are its adjacent empty points. M16-LIBERTY,
+/// M20-LIBERTY: a string's liberties are those of its stones, each point counted once.
 fn liberties_of(layer: &Layer, points: &[usize]) -> Vec<usize> {
     let mut libs: Vec<usize> = points
         .iter()
@@ -105,6 +108,9 @@ fn index(size: usize, list: Vec<(Option<Colour>, Vec<usize>)>, layer: &Layer) ->
 /// M20-STRING — "一个棋子直线紧邻的点上或连续紧邻的点上，如果都有同色棋子存在，那么这些棋子就相互连接成
 /// 一个不可分割的整体 … 棋串的气是棋串中所有棋子的气的总和" (003). The black and white strings of a
 /// layer with their liberties (a liberty shared by two stones counts once).
+/// M16-STRING: a maximal 4-connected set of stones of one colour; a lone stone is a string.
+/// D3-STRING: Dullstone strings are the same. M20-STRING-KINDS: black and white strings here,
+/// flower strings in [`flower_strings`].
 pub fn strings_of(layer: &Layer) -> Strings {
     let list = components(layer.size, |i| match layer.cells[i] {
         Cell::Stone(c) => Some(c),
@@ -117,7 +123,7 @@ pub fn strings_of(layer: &Layer) -> Strings {
 }
 
 /// M20-EMPTY-STRING — "一个空点直线紧邻的点上或连续紧邻的点上，如果都没有棋子存在，那么这些空点就相互连接
-/// 成一个整体，这样的整体称为空点串" (003).
+/// 成一个整体，这样的整体称为空点串" (003). D3-EMPTY-STRING: the same in Dullstone.
 pub fn empty_strings(layer: &Layer) -> Strings {
     let list = components(layer.size, |i| {
         (layer.cells[i] == Cell::Empty).then_some(())
@@ -128,7 +134,7 @@ pub fn empty_strings(layer: &Layer) -> Strings {
     index(layer.size, list, layer)
 }
 
-/// M20-STRING (flower strings) — "棋串根据不同颜色又具体分为黑棋串、白棋串和花（灰）棋串" (003). The
+/// M20-STRING (flower strings), M20-STRING-KINDS — "棋串根据不同颜色又具体分为黑棋串、白棋串和花（灰）棋串" (003). The
 /// flower strings of the direct board, each a sorted list of indices.
 pub fn flower_strings(board: &Board) -> Vec<Vec<usize>> {
     components(board.size(), |i| {
@@ -142,6 +148,7 @@ pub fn flower_strings(board: &Board) -> Vec<Vec<usize>> {
 /// M20-STRING-ADJ — "两个棋串要紧邻，则这两个棋串必需是异色棋串，而且此两个棋串必需至少有 1 对棋子 … 处于
 /// 两子紧邻状态" (003). The distinct strings of `strings` that touch `points`, excluding any string
 /// that shares a point with `points` (a string is not adjacent to itself).
+/// M16-STRING-ADJ: 000's definition is the same (different colours, two stones adjacent).
 pub fn adjacent_strings(size: usize, points: &[usize], strings: &Strings) -> Vec<usize> {
     let mut out: Vec<usize> = points
         .iter()

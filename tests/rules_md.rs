@@ -1,4 +1,5 @@
-//! rules.md must say what the code does: every function it names exists, every clause id a doc
+//! rules.md must say what the code does: every function it names exists, every clause row has a
+//! kind, every normative clause is cited in the function that implements it, every clause id a
 //! comment cites is in the register, every rule option of the code is in its options table.
 
 use m3go::conform::{clause_ids, is_clause_id};
@@ -80,7 +81,8 @@ fn rules_md_every_clause_id_cited_in_code_is_registered() {
     for (module, text) in sources() {
         for line in text.lines() {
             let t = line.trim_start();
-            if !(t.starts_with("///") || t.starts_with("//!")) {
+            // Doc comments and the `// ID` comments that mark the branch implementing a clause.
+            if !t.starts_with("//") {
                 continue;
             }
             let body = t.trim_start_matches('/').trim_start_matches('!').trim();
@@ -102,7 +104,7 @@ fn rules_md_every_clause_id_cited_in_code_is_registered() {
     }
     assert!(
         unknown.is_empty(),
-        "doc comments cite clause ids missing from rules.md:\n{}",
+        "comments cite clause ids missing from rules.md:\n{}",
         unknown.into_iter().collect::<Vec<_>>().join("\n")
     );
 }
@@ -162,4 +164,363 @@ fn rules_md_cases_column_lists_exactly_the_cases_that_cite_each_clause() {
         stale.len(),
         stale.join(", ")
     );
+}
+
+/// The kinds a clause row may have (the `kind` column, third of the clause tables).
+const KINDS: [&str; 4] = ["normative", "example", "background", "narrative"];
+
+/// One clause row of rules.md: (line number, id, kind, function cell).
+fn clause_rows(md: &str) -> Vec<(usize, String, String, String)> {
+    let mut out = Vec::new();
+    for (n, line) in md.lines().enumerate() {
+        let cells: Vec<&str> = line.split('|').collect();
+        if cells.len() < 8 || !is_clause_id(cells[1].trim()) {
+            continue;
+        }
+        out.push((
+            n + 1,
+            cells[1].trim().to_string(),
+            cells[3].trim().to_string(),
+            cells[cells.len() - 3].trim().to_string(),
+        ));
+    }
+    out
+}
+
+/// The paths a function cell names: every backquoted token; a token without `::` (as in
+/// `` `coord::Point::parse` / `format` ``) replaces the last segment of the token before it.
+fn named_paths(cell: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for token in cell.split('`').skip(1).step_by(2) {
+        let token = token.trim();
+        if token.contains("::") {
+            out.push(token.to_string());
+        } else if let Some(prev) = out.last() {
+            let base = prev.rsplit_once("::").map(|(b, _)| b).unwrap_or_default();
+            out.push(format!("{base}::{token}"));
+        }
+    }
+    out
+}
+
+/// Byte offset just past the `}` that closes the block opened by the first `{` at or after
+/// `from` (or just past the first `;` outside brackets if that comes first: a body-less item),
+/// skipping line and
+/// block comments, string literals (with escapes), raw strings and char literals (a `'` is a
+/// char literal only if it closes within a few characters, so lifetimes are skipped).
+fn block_end(text: &str, from: usize) -> usize {
+    let b = text.as_bytes();
+    let mut i = from;
+    let mut depth = 0usize;
+    // `(` / `[` nesting, so that the `;` of an array type `[T; N]` in a signature is no end.
+    let mut parens = 0usize;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..].find("*/").map_or(b.len(), |k| i + 2 + k + 2);
+                continue;
+            }
+            b'r' if (b.get(i + 1) == Some(&b'"') || b.get(i + 1) == Some(&b'#'))
+                && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')) =>
+            {
+                let hashes = b[i + 1..].iter().take_while(|&&c| c == b'#').count();
+                if b.get(i + 1 + hashes) == Some(&b'"') {
+                    let close = format!("\"{}", "#".repeat(hashes));
+                    let start = i + 2 + hashes;
+                    i = text[start..]
+                        .find(&close)
+                        .map_or(b.len(), |k| start + k + close.len());
+                    continue;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'\'' => {
+                let rest = &text[i + 1..];
+                // `len` = bytes between the quotes: `i + len + 1` is the closing quote.
+                let len = if let Some(escaped) = rest.strip_prefix('\\') {
+                    escaped.get(1..).and_then(|r| r.find('\'')).map(|k| k + 2)
+                } else {
+                    rest.chars()
+                        .next()
+                        .filter(|c| rest[c.len_utf8()..].starts_with('\''))
+                        .map(char::len_utf8)
+                };
+                if let Some(len) = len {
+                    i += len + 1;
+                }
+            }
+            b'{' => depth += 1,
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            b'(' | b'[' => parens += 1,
+            b')' | b']' => parens = parens.saturating_sub(1),
+            b';' if depth == 0 && parens == 0 => return i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+/// Whether `line` declares `fn name` (any visibility and qualifiers), at `indent` spaces.
+fn declares_fn(line: &str, indent: usize, name: &str) -> bool {
+    let Some(rest) = line.strip_prefix(&" ".repeat(indent)) else {
+        return false;
+    };
+    if rest.starts_with(char::is_whitespace) {
+        return false;
+    }
+    let mut words = rest.split_whitespace().peekable();
+    while let Some(w) = words.peek() {
+        if w.starts_with("pub") || ["const", "async", "unsafe", "extern"].contains(w) {
+            words.next();
+        } else {
+            break;
+        }
+    }
+    words.next() == Some("fn")
+        && words.next().is_some_and(|w| {
+            w.strip_prefix(name)
+                .is_some_and(|r| r.starts_with('(') || r.starts_with('<'))
+        })
+}
+
+/// The self type of an `impl` header line (`impl<T> Trait<T> for a::Type<T> {` → `Type`).
+fn impl_self_type(header: &str) -> Option<String> {
+    let h = header.strip_prefix("impl")?;
+    let h = h.split('{').next()?;
+    let ty = h.rsplit(" for ").next()?.trim();
+    let ty = if ty.starts_with('<') && !h.contains(" for ") {
+        // `impl<T> Type<T>`: drop the generics of `impl`.
+        ty.find('>').map_or(ty, |k| ty[k + 1..].trim())
+    } else {
+        ty
+    };
+    let name = ty.split(['<', ' ']).next()?;
+    Some(name.rsplit("::").next()?.to_string())
+}
+
+/// The text of the function `path` names (`module::function` a free function at column 0 of
+/// src/module.rs; `module::Type::method` a method at 4 spaces inside an `impl … Type` block at
+/// column 0 of src/module.rs): its doc comment and attributes, signature and body. Returns the
+/// line of `fn` and the text, or a reason it was not found.
+fn function_text(path: &str, srcs: &[(String, String)]) -> Result<(usize, String), String> {
+    let parts: Vec<&str> = path.split("::").collect();
+    let (module, ty, name) = match parts.as_slice() {
+        [m, f] => (*m, None, *f),
+        [m, t, f] => (*m, Some(*t), *f),
+        _ => return Err("is not `module::function` or `module::Type::method`".into()),
+    };
+    let Some((_, text)) = srcs.iter().find(|(m, _)| m == module) else {
+        return Err(format!("src/{module}.rs does not exist"));
+    };
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(k, _)| k + 1))
+        .collect();
+    let line_at = |k: usize| &text[starts[k]..starts.get(k + 1).map_or(text.len(), |&e| e)];
+    let n = starts.len();
+    // Line ranges to search, and the indentation of the `fn` there.
+    let mut ranges = Vec::new();
+    match ty {
+        None => ranges.push((0, n, 0)),
+        Some(t) => {
+            for k in 0..n {
+                let l = line_at(k);
+                if l.starts_with("impl") && impl_self_type(l).as_deref() == Some(t) {
+                    let end = block_end(text, starts[k]);
+                    let last = starts.partition_point(|&s| s < end);
+                    ranges.push((k + 1, last, 4));
+                }
+            }
+            if ranges.is_empty() {
+                return Err(format!(
+                    "src/{module}.rs has no `impl … {t}` block at column 0"
+                ));
+            }
+        }
+    }
+    for (from, to, indent) in ranges {
+        for k in from..to {
+            if !declares_fn(line_at(k), indent, name) {
+                continue;
+            }
+            let mut first = k;
+            while first > 0 {
+                let t = line_at(first - 1).trim_start();
+                if t.starts_with("///") || t.starts_with("#[") || t.starts_with("//") {
+                    first -= 1;
+                } else {
+                    break;
+                }
+            }
+            let end = block_end(text, starts[k]);
+            // rustfmt closes a body on a line of its own at the indentation of `fn` (or on the
+            // `fn` line itself for `{}` / a body-less declaration): anything else means the
+            // scan above lost its way, which must not pass silently.
+            let last = &text[starts[starts.partition_point(|&s| s < end) - 1]..end];
+            let closed_here = last.trim_start().starts_with('}')
+                && last.len() - last.trim_start().len() == indent;
+            if !(closed_here || end <= starts.get(k + 1).copied().unwrap_or(text.len())) {
+                return Err(format!(
+                    "src/{module}.rs:{}: the end of `fn {name}` was not found (tests/rules_md.rs \
+                     `block_end` could not delimit its body)",
+                    k + 1
+                ));
+            }
+            return Ok((k + 1, text[starts[first]..end].to_string()));
+        }
+    }
+    Err(match ty {
+        None => format!("src/{module}.rs has no free function `fn {name}` at column 0"),
+        Some(t) => format!("no `impl … {t}` block of src/{module}.rs has a method `fn {name}`"),
+    })
+}
+
+/// Whether `text` contains `id` as a whole clause id (not as the prefix of a longer one).
+fn cites(text: &str, id: &str) -> bool {
+    let part = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    text.match_indices(id).any(|(k, _)| {
+        !text[..k].chars().next_back().is_some_and(part)
+            && !text[k + id.len()..].chars().next().is_some_and(part)
+    })
+}
+
+#[test]
+fn rules_md_every_clause_row_has_a_kind() {
+    let md = rules_md();
+    let mut bad: Vec<String> = clause_rows(&md)
+        .into_iter()
+        .filter(|(_, _, kind, _)| !KINDS.contains(&kind.as_str()))
+        .map(|(line, id, kind, _)| {
+            format!(
+                "rules.md:{line}: {id}: third cell `{kind}` is not a kind: insert a `kind` cell \
+                 (one of {}) after the seed cell",
+                KINDS.join(", ")
+            )
+        })
+        .collect();
+    // A row that is not normative is covered by its cases only.
+    for (n, line) in md.lines().enumerate() {
+        let cells: Vec<&str> = line.split('|').collect();
+        if cells.len() < 9 || !is_clause_id(cells[1].trim()) || cells[3].trim() == "normative" {
+            continue;
+        }
+        if matches!(cells[cells.len() - 2].trim(), "" | "—") {
+            bad.push(format!(
+                "rules.md:{}: {} is {} but has no case: add a case in spec/cases/ citing it",
+                n + 1,
+                cells[1].trim(),
+                cells[3].trim()
+            ));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// A normative clause must be cited (its id, as a whole word) in the doc comment or the body of
+/// every function its row names. Functions are located textually in src/<module>.rs, see
+/// [`function_text`]; the code is `cargo fmt`-formatted, so items are at column 0 and methods
+/// at 4 spaces. Nested functions, macros and methods of `impl` blocks inside modules are not
+/// found (name the enclosing function instead).
+#[test]
+fn rules_md_every_normative_clause_is_cited_in_its_function() {
+    let srcs = sources();
+    let mut offenders = Vec::new();
+    for (line, id, kind, cell) in clause_rows(&rules_md()) {
+        if kind != "normative" {
+            continue;
+        }
+        let paths = named_paths(&cell);
+        if paths.is_empty() {
+            offenders.push(format!(
+                "rules.md:{line}: {id} is normative but its function column `{cell}` names no \
+                 `module::function` or `module::Type::method`: name the function that implements it"
+            ));
+        }
+        for path in paths {
+            match function_text(&path, &srcs) {
+                Err(why) => offenders.push(format!(
+                    "rules.md:{line}: {id}: `{path}` is not a function ({why}): fix the function \
+                     column (free function `module::function`, method `module::Type::method`)"
+                )),
+                Ok((fn_line, text)) if !cites(&text, &id) => {
+                    let module = path.split("::").next().unwrap_or_default();
+                    offenders.push(format!(
+                        "rules.md:{line}: {id} is not cited by `{path}` (src/{module}.rs:{fn_line}): \
+                         add `{id}` to its doc comment (`/// {id}: …`) or as `// {id}` at the \
+                         branch that implements it"
+                    ));
+                }
+                Ok(_) => {}
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "{} normative clause citation(s) missing:\n{}",
+        offenders.len(),
+        offenders.join("\n")
+    );
+}
+
+/// The locator of [`function_text`] delimits every free function and every method of a
+/// column-0 `impl` block in src/, so a failure of the citation test is never a parsing accident.
+#[test]
+fn rules_md_function_locator_delimits_every_function_in_src() {
+    let srcs = sources();
+    let name_of = |line: &str| -> Option<String> {
+        let rest = line.trim_start();
+        let at = rest.find("fn ")?;
+        let head = &rest[..at];
+        if !head
+            .split_whitespace()
+            .all(|w| w.starts_with("pub") || ["const", "async", "unsafe"].contains(&w))
+        {
+            return None;
+        }
+        let name: String = rest[at + 3..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        (!name.is_empty()).then_some(name)
+    };
+    let mut failed = Vec::new();
+    let mut checked = 0;
+    for (module, text) in &srcs {
+        let mut ty: Option<String> = None;
+        for line in text.lines() {
+            if line.starts_with('}') {
+                ty = None;
+            }
+            if line.starts_with("impl") {
+                ty = impl_self_type(line);
+            }
+            let path = match (&ty, name_of(line)) {
+                (None, Some(n)) if declares_fn(line, 0, &n) => format!("{module}::{n}"),
+                (Some(t), Some(n)) if declares_fn(line, 4, &n) => format!("{module}::{t}::{n}"),
+                _ => continue,
+            };
+            checked += 1;
+            if let Err(e) = function_text(&path, &srcs) {
+                failed.push(format!("{path}: {e}"));
+            }
+        }
+    }
+    assert!(checked > 300, "only {checked} functions found in src/");
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
