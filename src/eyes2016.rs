@@ -268,9 +268,14 @@ pub fn condition_c(
 }
 
 /// M16-EYE-D — "d、私眼内不能有异色棋串（非灰棋串）处于长活状态" (000). No black/white opponent
-/// string inside is long-living (M16-LIFE-3: two true eyes, m3go's Benson test on the lower layer
-/// with grey off-board; register D14). `alive` is that test's flag per string of `strings` for
-/// the opponent's colour. A consequence of M16-EYE-CAPTURE ("由上述私眼的定义可知"), checked on its own.
+/// string inside is long-living ([`long_living`] on the lower layer with grey off-board: Benson's
+/// pass-alive test, M16-LIFE-3/4, or the seki test, M16-LIFE-5; register D14). `alive` is that
+/// flag per string of `strings` for the opponent's colour. Stated as a consequence of
+/// M16-EYE-CAPTURE ("由上述私眼的定义可知") and checked on its own: a pass-alive string is never
+/// capturable, but a string in seki with `a` is (the fill assumes `a` an outside liberty), so d is
+/// what keeps a seki region from being `a`'s private eye (case m16-eye-d-seki). A string with two
+/// private eyes is long-living too (D14), but condition c, checked first, already refuses a
+/// region holding a string with one private eye.
 pub fn condition_d(
     layer: &Layer,
     strings: &Strings,
@@ -681,7 +686,8 @@ X X X X X X X
 
     #[test]
     fn m16_eye_d_long_living_implies_uncapturable() {
-        // Whatever the region, a long-living opponent string inside is never capturable.
+        // A pass-alive opponent string inside is never capturable (a string in seki is: see
+        // m16_eye_d_seki_is_capturable_but_long_living).
         let b = board(
             "
 X X X X X X X
@@ -702,6 +708,38 @@ X . . . . . O
                 assert!(capture_condition(&layer, &strings, g, &r).is_err());
             }
         }
+    }
+
+    #[test]
+    fn m16_eye_d_seki_is_capturable_but_long_living() {
+        // White A四* and black 一四* share their only liberties O四, O三: seki. The fill captures
+        // 一四* (condition "capture" holds), but 一四* is long-living, so d refuses the region.
+        let b = board(
+            "
+. . X O . X O X .
+. . X O . X O X .
+. . X O O O O X .
+. . X X X X X X .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+",
+        );
+        let layer = lower_layer(&b);
+        let strings = strings_of(&layer);
+        let w = strings.of[at(&b, "A四")].unwrap();
+        let inner = strings.of[at(&b, "一四")].unwrap();
+        let alive = long_living(&layer, &strings, Colour::Black);
+        assert!(alive[inner], "一四* is in seki");
+        let r = closed_regions_2016(&layer, &strings, w)
+            .into_iter()
+            .find(|r| r.points.contains(&at(&b, "一四")))
+            .unwrap();
+        assert!(capture_condition(&layer, &strings, w, &r).is_ok());
+        assert!(condition_d(&layer, &strings, w, &r, &alive).is_err());
+        assert!(private_eyes_2016(&layer, &strings, w).is_empty());
     }
 
     /// Literal fill, searched exhaustively: `a`'s side plays legal stones on the region's empty

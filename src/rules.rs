@@ -40,6 +40,22 @@ pub enum ClosedRegion {
     SameColour,
 }
 
+/// Which regions neutral flowers enclose at scoring (M20-SCORE-NEUTRAL-ENCLOSED, register D27).
+/// The regions are the 4-connected components of the upper layer's points that are not neutral
+/// flowers; a region so enclosed that holds no long-living string counts for nobody.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FlowerEnclosed {
+    /// Every region, but only when the neutral flowers (with the edge) split those points into two
+    /// or more regions (000 封闭区域: a ring dividing the board into parts no path joins).
+    #[default]
+    Split,
+    /// Every region that touches a neutral flower, split or not (m3go before D27).
+    Touching,
+    /// Every region, flowers or not (the edge alone encloses the board).
+    Any,
+}
+
 /// Whose one-liberty eyes and tiger's mouths forbid a player's flower (register D5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -225,6 +241,9 @@ pub struct Rules {
     pub attribute: AttributeRule,
     pub private_eye: EyeRule,
     pub closed_region: ClosedRegion,
+    /// Which regions neutral flowers enclose at scoring (register D27).
+    #[serde(default)]
+    pub flower_enclosed: FlowerEnclosed,
     pub forbidden_owner: ForbiddenOwner,
     /// Which tiger's mouths are forbidden points for flowers (2020: `stones`; 2016: `none`;
     /// register D29).
@@ -282,6 +301,7 @@ impl Rules {
             attribute: AttributeRule::M2020,
             private_eye: EyeRule::M2020,
             closed_region: ClosedRegion::SingleString,
+            flower_enclosed: FlowerEnclosed::Split,
             forbidden_owner: ForbiddenOwner::Any,
             tigers_mouth: TigersMouth::Stones,
             flower_capture_check: FlowerCaptureCheck::Static,
@@ -397,6 +417,8 @@ pub struct RulesSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub closed_region: Option<ClosedRegion>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flower_enclosed: Option<FlowerEnclosed>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forbidden_owner: Option<ForbiddenOwner>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tigers_mouth: Option<TigersMouth>,
@@ -482,6 +504,7 @@ impl RulesSpec {
             attribute,
             private_eye,
             closed_region,
+            flower_enclosed,
             forbidden_owner,
             tigers_mouth,
             flower_capture_check,
@@ -562,6 +585,11 @@ pub const OPTIONS: &[(&str, &str, &str)] = &[
         "closed-region",
         "single-string | same-colour",
         "what bounds a closed region (register D1)",
+    ),
+    (
+        "flower-enclosed",
+        "split | touching | any",
+        "which regions neutral flowers enclose at scoring (D27)",
     ),
     (
         "forbidden-owner",

@@ -5,9 +5,10 @@
 use crate::analysis::Analysis;
 use crate::board::{neighbours, Board, Colour};
 use crate::coord::Point;
+use crate::eyes::RegionVerdict;
 use crate::layers::Cell;
 use crate::longlife::long_living;
-use crate::rules::Rules;
+use crate::rules::{FlowerEnclosed, Rules};
 use crate::strings::{empty_strings, flood};
 use serde::Serialize;
 
@@ -82,19 +83,50 @@ pub fn empty_string_owner(
     }
 }
 
-/// M20-SCORE-NEUTRAL-ENCLOSED — "处于中性分隔串状态的花棋串围住的封闭区域空点串或非长活黑棋串/白棋串视同
-/// 花子" (003). Per point: whether it lies in a region enclosed by neutral flowers (a component of
-/// the upper layer's points that are not neutral flowers, touching at least one neutral flower,
-/// the edge allowed) that holds no long-living string. Such a region counts whole as flower.
-/// M16-GREY-ENCLOSED (2016 grey) and D3-SCORE-NEUTRAL-ENCLOSED (Dullstone) are the same rule.
-pub fn neutral_enclosed_regions(a: &Analysis) -> Vec<bool> {
-    let size = a.upper.size;
-    let n = size * size;
+/// M16-LIFE-3 / M16-LIFE-5 — "一个黑棋串或白棋串具有至少2个真眼，则此棋串处于长活状态" and "此种活棋方式又
+/// 称为双活" (000), with 4 "私眼皆是真眼". Per upper string: whether it is long-living for scoring:
+/// pass-alive or in seki on the upper layer ([`long_living`]), or holding a black/white string of
+/// the lower layer with at least two private eyes under the rule set's private-eye definition
+/// (register D14).
+pub fn long_living_upper(a: &Analysis) -> Vec<bool> {
     let alive_b = long_living(&a.upper, &a.upper_strings, Colour::Black);
     let alive_w = long_living(&a.upper, &a.upper_strings, Colour::White);
-    let alive = |g: usize| alive_b[g] || alive_w[g];
+    let mut alive: Vec<bool> = alive_b
+        .iter()
+        .zip(&alive_w)
+        .map(|(b, w)| *b || *w)
+        .collect();
+    for (g, rs) in a.regions.iter().enumerate() {
+        let eyes = rs
+            .iter()
+            .filter(|(_, v)| *v == RegionVerdict::PrivateEye)
+            .count();
+        if eyes >= 2 {
+            let p = a.lower_strings.groups[g].points[0];
+            if let Some(u) = a.upper_strings.of[p] {
+                alive[u] = true;
+            }
+        }
+    }
+    alive
+}
+
+/// M20-SCORE-NEUTRAL-ENCLOSED — "处于中性分隔串状态的花棋串围住的封闭区域空点串或非长活黑棋串/白棋串视同
+/// 花子" (003); D3-SCORE-NEUTRAL-ENCLOSED, M16-GREY-ENCLOSED. Per point: whether it lies in a
+/// region enclosed by neutral flowers that holds no long-living string ([`long_living_upper`]);
+/// such a region counts whole as flower. The regions are the 4-connected components of the upper
+/// layer's points that are not neutral flowers. Which of them the flowers enclose is the
+/// `flower-enclosed` option (register D27): `split` (default), every region when the flowers and
+/// the edge split those points into two or more regions (000 九.1 封闭区域: a ring that divides
+/// the board into parts no path joins), none otherwise — so that 003's "黑棋串或白棋串与保持中性分隔
+/// 串状态的花棋串之间的空点串，全归黑棋串或白棋串所有" keeps its meaning on an undivided board;
+/// `touching`, every region touching a neutral flower; `any`, every region.
+pub fn neutral_enclosed_regions(a: &Analysis, rules: &Rules) -> Vec<bool> {
+    let size = a.upper.size;
+    let n = size * size;
+    let alive = long_living_upper(a);
     let on = |j: usize| a.upper.cells[j] != Cell::OffBoard;
-    let mut out = vec![false; n];
+    let mut comps: Vec<Vec<usize>> = Vec::new();
     let mut done = vec![false; n];
     for i in 0..n {
         if done[i] || !on(i) {
@@ -104,14 +136,23 @@ pub fn neutral_enclosed_regions(a: &Analysis) -> Vec<bool> {
         for &j in &comp {
             done[j] = true;
         }
-        let touches_flower = comp
-            .iter()
-            .any(|&j| neighbours(size, j).any(|k| a.upper.cells[k] == Cell::OffBoard));
+        comps.push(comp);
+    }
+    let split = comps.len() >= 2;
+    let mut out = vec![false; n];
+    for comp in &comps {
+        let enclosed = match rules.flower_enclosed {
+            FlowerEnclosed::Split => split,
+            FlowerEnclosed::Touching => comp
+                .iter()
+                .any(|&j| neighbours(size, j).any(|k| a.upper.cells[k] == Cell::OffBoard)),
+            FlowerEnclosed::Any => true,
+        };
         let holds_long_living = comp
             .iter()
-            .any(|&j| a.upper_strings.of[j].is_some_and(alive));
-        if touches_flower && !holds_long_living {
-            for &j in &comp {
+            .any(|&j| a.upper_strings.of[j].is_some_and(|g| alive[g]));
+        if enclosed && !holds_long_living {
+            for &j in comp {
                 out[j] = true;
             }
         }
@@ -129,7 +170,7 @@ pub fn score(board: &Board, rules: &Rules, dead: &[Point]) -> Result<Score, Scor
     let cleared = remove_dead(board, rules, dead)?;
     let a = Analysis::new(&cleared, rules);
     let size = a.upper.size;
-    let enclosed = neutral_enclosed_regions(&a);
+    let enclosed = neutral_enclosed_regions(&a, rules);
     let mut owner: Vec<(&'static str, &'static str)> =
         vec![("neutral", "M20-SCORE-NEUTRAL-ENCLOSED"); size * size];
     let empties = empty_strings(&a.upper);
