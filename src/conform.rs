@@ -432,9 +432,12 @@ fn find_by_point<'a>(list: &'a Value, p: &str, size: usize) -> Option<&'a Value>
         .find(|e| strs(&e["points"]).iter().any(|q| norm(q, size) == p))
 }
 
+/// A set of normalised points.
+type Points = BTreeSet<String>;
+
 /// An answer's private eye as (region points, empty points): `m3go-analysis/2` gives
 /// `{points, empty}`; a bare list (`m3go-analysis/1`) is the empty points, the region unknown.
-fn answered_eye(eye: &Value, size: usize) -> (Option<BTreeSet<String>>, BTreeSet<String>) {
+fn answered_eye(eye: &Value, size: usize) -> (Option<Points>, Points) {
     if eye.is_array() {
         (None, set(&strs(eye), size))
     } else {
@@ -450,11 +453,11 @@ fn answered_eye(eye: &Value, size: usize) -> (Option<BTreeSet<String>>, BTreeSet
 /// names (a list: the empty points; a mapping: `points`, the whole closed region, and/or
 /// `empty`), and there must be as many answered eyes as expected. `None` when they agree.
 fn compare_private_eyes(want: &[EyeExpect], got: &Value, size: usize) -> Option<String> {
-    let got: Vec<(Option<BTreeSet<String>>, BTreeSet<String>)> = got
+    let got: Vec<(Option<Points>, Points)> = got
         .as_array()
         .map(|v| v.iter().map(|eye| answered_eye(eye, size)).collect())
         .unwrap_or_default();
-    let want: Vec<(Option<BTreeSet<String>>, Option<BTreeSet<String>>)> = want
+    let want: Vec<(Option<Points>, Option<Points>)> = want
         .iter()
         .map(|w| match w {
             EyeExpect::Empty(e) => (None, Some(set(e, size))),
@@ -464,10 +467,10 @@ fn compare_private_eyes(want: &[EyeExpect], got: &Value, size: usize) -> Option<
             ),
         })
         .collect();
-    let matches = |(wp, we): &(Option<BTreeSet<String>>, Option<BTreeSet<String>>),
-                   (gp, ge): &(Option<BTreeSet<String>>, BTreeSet<String>)| {
-        we.as_ref().is_none_or(|we| we == ge)
-            && wp.as_ref().is_none_or(|wp| gp.as_ref() == Some(wp))
+    let matches = |(wp, we): &(Option<Points>, Option<Points>),
+                   (gp, ge): &(Option<Points>, Points)| {
+        we.as_ref().map_or(true, |we| we == ge)
+            && wp.as_ref().map_or(true, |wp| gp.as_ref() == Some(wp))
     };
     let mut used = vec![false; got.len()];
     let all_matched =
@@ -483,13 +486,13 @@ fn compare_private_eyes(want: &[EyeExpect], got: &Value, size: usize) -> Option<
     if all_matched && want.len() == got.len() {
         return None;
     }
-    let fw = |(p, e): &(Option<BTreeSet<String>>, Option<BTreeSet<String>>)| match (p, e) {
+    let fw = |(p, e): &(Option<Points>, Option<Points>)| match (p, e) {
         (Some(p), Some(e)) => format!("region {} empty {}", fmt_set(p), fmt_set(e)),
         (Some(p), None) => format!("region {}", fmt_set(p)),
         (None, Some(e)) => fmt_set(e),
         (None, None) => "any eye".into(),
     };
-    let fg = |(p, e): &(Option<BTreeSet<String>>, BTreeSet<String>)| match p {
+    let fg = |(p, e): &(Option<Points>, Points)| match p {
         Some(p) => format!("region {} empty {}", fmt_set(p), fmt_set(e)),
         None => fmt_set(e),
     };
