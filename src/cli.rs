@@ -328,6 +328,20 @@ pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> 
                     verdict_text(v.code(), eye.as_deref()),
                     v.clause_under(p.rules.private_eye)
                 ));
+                if *v == crate::eyes::RegionVerdict::PrivateEye {
+                    // M20-EYE-FIG6: the private eye is the closed region, stones inside included
+                    let names = |v: &[usize]| {
+                        v.iter()
+                            .map(|&q| p.board.point(q).to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    };
+                    o.push_str(&format!(
+                        "      private eye: region {}; empty points {}\n",
+                        names(&r.points),
+                        names(&r.empty)
+                    ));
+                }
             }
             if let Some(u) = a.upper_strings.at(i) {
                 o.push_str(&format!(

@@ -151,12 +151,32 @@ pub struct ViewsExpect {
     pub numbered: Option<String>,
 }
 
+/// One expected private eye (M20-EYE-REGION, M20-EYE-FIG6): a list of points is the eye's empty
+/// points (as in cases written for `m3go-analysis/1`); a mapping names the closed region's
+/// `points` (every point, the stones inside included) and/or its `empty` points.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum EyeExpect {
+    Empty(Vec<String>),
+    Region(EyeRegionExpect),
+}
+
+/// The mapping form of [`EyeExpect`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EyeRegionExpect {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty: Option<Vec<String>>,
+}
+
 /// What a case expects; every key optional, at least one present.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Expect {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub private_eyes: Option<BTreeMap<String, Vec<Vec<String>>>>,
+    pub private_eyes: Option<BTreeMap<String, Vec<EyeExpect>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attributes: Option<BTreeMap<String, AttrExpect>>,
     /// What every flower string not named in `attributes` must have ("其它花棋串仍保持中性").
@@ -621,6 +641,77 @@ fn find_by_point<'a>(list: &'a Value, p: &str, size: usize) -> Option<&'a Value>
         .find(|e| strs(&e["points"]).iter().any(|q| norm(q, size) == p))
 }
 
+/// A set of normalised points.
+type Points = BTreeSet<String>;
+
+/// An answer's private eye as (region points, empty points): `m3go-analysis/2` gives
+/// `{points, empty}`; a bare list (`m3go-analysis/1`) is the empty points, the region unknown.
+fn answered_eye(eye: &Value, size: usize) -> (Option<Points>, Points) {
+    if eye.is_array() {
+        (None, set(&strs(eye), size))
+    } else {
+        (
+            Some(set(&strs(&eye["points"]), size)),
+            set(&strs(&eye["empty"]), size),
+        )
+    }
+}
+
+/// M20-EYE-REGION / M20-EYE-FIG6 — compares a string's expected private eyes with the
+/// answer's (order free): each expected eye must match a distinct answered eye on the fields it
+/// names (a list: the empty points; a mapping: `points`, the whole closed region, and/or
+/// `empty`), and there must be as many answered eyes as expected. `None` when they agree.
+fn compare_private_eyes(want: &[EyeExpect], got: &Value, size: usize) -> Option<String> {
+    let got: Vec<(Option<Points>, Points)> = got
+        .as_array()
+        .map(|v| v.iter().map(|eye| answered_eye(eye, size)).collect())
+        .unwrap_or_default();
+    let want: Vec<(Option<Points>, Option<Points>)> = want
+        .iter()
+        .map(|w| match w {
+            EyeExpect::Empty(e) => (None, Some(set(e, size))),
+            EyeExpect::Region(r) => (
+                r.points.as_ref().map(|p| set(p, size)),
+                r.empty.as_ref().map(|e| set(e, size)),
+            ),
+        })
+        .collect();
+    let matches = |(wp, we): &(Option<Points>, Option<Points>),
+                   (gp, ge): &(Option<Points>, Points)| {
+        we.as_ref().map_or(true, |we| we == ge)
+            && wp.as_ref().map_or(true, |wp| gp.as_ref() == Some(wp))
+    };
+    let mut used = vec![false; got.len()];
+    let all_matched =
+        want.iter().all(
+            |w| match (0..got.len()).find(|&k| !used[k] && matches(w, &got[k])) {
+                Some(k) => {
+                    used[k] = true;
+                    true
+                }
+                None => false,
+            },
+        );
+    if all_matched && want.len() == got.len() {
+        return None;
+    }
+    let fw = |(p, e): &(Option<Points>, Option<Points>)| match (p, e) {
+        (Some(p), Some(e)) => format!("region {} empty {}", fmt_set(p), fmt_set(e)),
+        (Some(p), None) => format!("region {}", fmt_set(p)),
+        (None, Some(e)) => fmt_set(e),
+        (None, None) => "any eye".into(),
+    };
+    let fg = |(p, e): &(Option<Points>, Points)| match p {
+        Some(p) => format!("region {} empty {}", fmt_set(p), fmt_set(e)),
+        None => fmt_set(e),
+    };
+    Some(format!(
+        "expected {{{}}}, got {{{}}}",
+        want.iter().map(fw).collect::<Vec<_>>().join(", "),
+        got.iter().map(fg).collect::<Vec<_>>().join(", ")
+    ))
+}
+
 fn fmt_set(s: &BTreeSet<String>) -> String {
     format!("[{}]", s.iter().cloned().collect::<Vec<_>>().join(" "))
 }
@@ -642,25 +733,13 @@ pub fn check(case: &Case, ans: &Value) -> Vec<String> {
     let e = &case.expect;
     if let Some(pe) = &e.private_eyes {
         for (s, eyes) in pe {
-            let want: BTreeSet<BTreeSet<String>> = eyes.iter().map(|eye| set(eye, size)).collect();
             match find_by_point(&a["strings"], s, size) {
                 None => d.push(format!(
                     "private_eyes {s}: expected a black or white string there, found none"
                 )),
                 Some(st) => {
-                    let got: BTreeSet<BTreeSet<String>> = st["private_eyes"]
-                        .as_array()
-                        .map(|v| v.iter().map(|eye| set(&strs(eye), size)).collect())
-                        .unwrap_or_default();
-                    if got != want {
-                        let f = |x: &BTreeSet<BTreeSet<String>>| {
-                            x.iter().map(fmt_set).collect::<Vec<_>>().join(", ")
-                        };
-                        d.push(format!(
-                            "private_eyes {s}: expected {{{}}}, got {{{}}}",
-                            f(&want),
-                            f(&got)
-                        ));
+                    if let Some(diff) = compare_private_eyes(eyes, &st["private_eyes"], size) {
+                        d.push(format!("private_eyes {s}: {diff}"));
                     }
                 }
             }

@@ -81,7 +81,17 @@ fn key_of(points: &BTreeSet<String>) -> String {
     points.iter().cloned().collect::<Vec<_>>().join(" ")
 }
 
-/// Private eyes by string (its sorted points) -> set of eyes (sorted points).
+/// The key of one answered private eye: its empty points (`m3go-analysis/2` `{points, empty}`,
+/// or a bare list of empty points from a `/1` program), so that both shapes compare.
+fn eye_key(e: &Value, size: usize) -> String {
+    if e.is_array() {
+        key_of(&point_set(e, size))
+    } else {
+        key_of(&point_set(&e["empty"], size))
+    }
+}
+
+/// Private eyes by string (its sorted points) -> set of eyes (sorted empty points).
 fn eyes_by_string(a: &Value, size: usize) -> BTreeMap<String, BTreeSet<String>> {
     let mut m = BTreeMap::new();
     for s in a["strings"].as_array().into_iter().flatten() {
@@ -89,7 +99,7 @@ fn eyes_by_string(a: &Value, size: usize) -> BTreeMap<String, BTreeSet<String>> 
             .as_array()
             .into_iter()
             .flatten()
-            .map(|e| key_of(&point_set(e, size)))
+            .map(|e| eye_key(e, size))
             .collect();
         m.insert(key_of(&point_set(&s["points"], size)), eyes);
     }
@@ -568,7 +578,7 @@ pub fn make_case(
                     .as_array()
                     .into_iter()
                     .flatten()
-                    .map(|e| key_of(&point_set(e, size)))
+                    .map(|e| eye_key(e, size))
                     .collect();
                 if theirs_eyes.get(&key) != Some(&mine) {
                     m.insert(string_key(&s["name"]), s["private_eyes"].clone());

@@ -31,7 +31,7 @@ use crate::order::{turn_of_move, Kind, Turn};
 use crate::play::{Action, Position};
 use crate::rules::{
     AttributeRule, CaptureTiming, ClosedRegion, EyeRule, FlowerCaptureCheck, ForbiddenOwner,
-    GameEnd, Ko, Rules, Schedule, Suicide, TigersMouth,
+    GameEnd, Ko, Rules, Schedule, Suicide, SuicideTiming, TigersMouth,
 };
 
 /// Length of the per-point arrays: a power of two above the largest padded board (21 × 21), so
@@ -93,6 +93,7 @@ struct Choices {
     flower_capture_check: FlowerCaptureCheck,
     capture_timing: CaptureTiming,
     suicide: Suicide,
+    suicide_timing: SuicideTiming,
     ko: Ko,
     game_end: GameEnd,
 }
@@ -106,6 +107,7 @@ impl Choices {
             flower_capture_check: r.flower_capture_check,
             capture_timing: r.capture_timing,
             suicide: r.suicide,
+            suicide_timing: r.suicide_timing,
             ko: r.ko,
             game_end: r.game_end,
         }
@@ -843,10 +845,16 @@ impl FastPosition {
         } else if self.choices.capture_timing == CaptureTiming::HolographicFirst
             && self.choices.suicide == Suicide::Forbidden
             && self.local(p, mover) == (false, false)
+            && (self.choices.suicide_timing == SuicideTiming::FirstRound
+                || !self.any_flower
+                || self.choices.attribute == AttributeRule::AlwaysNeutral)
         {
             // The cascade's first round sees the upper layer as it stands plus the stone: the
-            // stone captures nothing there and has no liberty, so the move is a suicide before
-            // any attribute is recomputed (GO-SUICIDE in `crate::play::cascade`).
+            // stone captures nothing there and has no liberty. Under `suicide-timing:
+            // first-round` that is a suicide before any attribute is recomputed; under the
+            // default `fixpoint` (D10) it is final only when no attribute can change (no flower
+            // on the board, or every flower neutral by rule); otherwise the cascade decides
+            // (GO-SUICIDE in `crate::play::cascade`).
             return Err("suicide");
         }
         let holographic_first = self.choices.capture_timing == CaptureTiming::HolographicFirst;
@@ -856,8 +864,9 @@ impl FastPosition {
             // as it stands plus the new stone. A flower there is neutral and, not being on a
             // capture point, takes no string's last liberty; a black/white stone removes the
             // opponent strings whose last liberty it takes (attributed flowers with them) and
-            // then has a liberty (a suicide was refused above). Nothing else changes, so the
-            // cascade goes on with recomputed attributes.
+            // then has a liberty, or (`suicide-timing: fixpoint`, D10) has none and waits for
+            // the recomputed attributes (a first-round suicide was refused above). Nothing else
+            // changes, so the cascade goes on with recomputed attributes.
             if turn.kind == Kind::Own && self.local(p, mover).1 {
                 out.cells = self.plain_capture_result(p, mover);
                 captured = true;
@@ -880,6 +889,7 @@ impl FastPosition {
             holographic_first.then_some(&self.an)
         };
         captured |= out.cascade(mover, held)?;
+        // M20-FORBID-CAPTURE, register D9: a flower whose cascade removes stones is refused.
         if turn.kind == Kind::Flower
             && self.choices.flower_capture_check == FlowerCaptureCheck::Cascade
             && captured
@@ -913,6 +923,11 @@ impl FastPosition {
             } else if (0..an.upper_count)
                 .any(|s| an.upper_colour[s] == mover && an.upper_libs[s] == 0)
             {
+                if held.is_some() && self.choices.suicide_timing == SuicideTiming::Fixpoint {
+                    // D10: the mover's strings are judged when the cascade ends.
+                    held = None;
+                    continue;
+                }
                 if self.choices.suicide == Suicide::Forbidden {
                     return Err("suicide");
                 }

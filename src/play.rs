@@ -12,7 +12,9 @@ use crate::order::{
     chosen_flystones_left, flystone_schedule, flystone_turn, team_wrong_turn, turn_of_move,
     FlystoneState, Kind, Turn,
 };
-use crate::rules::{CaptureTiming, FlowerCaptureCheck, GameEnd, Ko, Rules, Schedule, Suicide};
+use crate::rules::{
+    CaptureTiming, FlowerCaptureCheck, GameEnd, Ko, Rules, Schedule, Suicide, SuicideTiming,
+};
 use serde::Serialize;
 use std::fmt;
 
@@ -193,7 +195,10 @@ pub struct Settled {
 /// attributes → upper layer; remove every opponent upper string without liberty ("下子方提吃对方无气棋串"
 /// first, 000); if none, the mover's own strings without liberty make the move suicide (refused
 /// under `suicide: forbidden`, removed under `allowed`); repeat until nothing changes. It
-/// terminates because every round removes stones and none is added.
+/// terminates because every round removes stones and none is added. GO-SUICIDE is judged at
+/// the fixpoint (register D10, `suicide-timing: fixpoint`): a mover's string without liberty
+/// in the first, held-attribute round is judged only after the attributes are recomputed and
+/// the opponent captures they cause are done; `suicide-timing: first-round` judges it there.
 /// M16-LIFE-2-MOVER and GO-SUICIDE are cited at their branches below.
 pub fn cascade(
     mut board: Board,
@@ -229,6 +234,15 @@ pub fn cascade(
         }
         // GO-SUICIDE: then the mover's own strings without liberty.
         let own = capturable(&a, mover);
+        if !own.is_empty() && holding.is_some() && rules.suicide_timing == SuicideTiming::Fixpoint {
+            // GO-SUICIDE, register D10 (`suicide-timing: fixpoint`): a string of the mover
+            // without liberty on the holographic board as it stood is not judged yet; the
+            // recomputed attributes may leave opponent strings without liberty, whose capture
+            // comes first (000 "下子方提吃对方无气棋串中所有棋子，使下子方的无气棋串变为有气棋串").
+            holding = None;
+            steps.push("GO-CASCADE: private eyes and attributes recomputed before the mover's strings without liberty are judged (D10)".into());
+            continue;
+        }
         if !own.is_empty() {
             let names: Vec<String> = own
                 .iter()
@@ -563,6 +577,9 @@ impl Position {
             e.message = format!("move {n}: {p}: {}", e.message);
             e
         })?;
+        // M20-FORBID-CAPTURE / D3-FORBID-CAPTURE, register D9 (default `flower-capture-check:
+        // cascade`): "也即花子不具有提吃功能" (003, 004), "灰子不具有提吃棋子的功能" (000) — a flower
+        // whose attribute cascade removes stones is refused as a capture point.
         if turn.kind == Kind::Flower
             && self.rules.flower_capture_check == FlowerCaptureCheck::Cascade
             && !settled.captured.is_empty()

@@ -1,5 +1,5 @@
 //! The analysis report: the versioned JSON contract other implementations are compared on
-//! (`m3go analyze --format json`, format `m3go-analysis/1`), and its text rendering.
+//! (`m3go analyze --format json`, format `m3go-analysis/2`), and its text rendering.
 
 use crate::analysis::Analysis;
 use crate::board::Colour;
@@ -11,8 +11,20 @@ use crate::rules::Rules;
 use crate::scoring::{score, Score};
 use serde::Serialize;
 
-/// Version tag of the analysis JSON.
-pub const ANALYSIS_FORMAT: &str = "m3go-analysis/1";
+/// Version tag of the analysis JSON. `/2`: a private eye is reported as its closed region
+/// (`points`) with its empty points (`empty`), not by its empty points alone.
+pub const ANALYSIS_FORMAT: &str = "m3go-analysis/2";
+
+/// A private eye: the closed region (M20-EYE-REGION, "封闭区域R——空点串六九*（5个空点）+白棋串七九……
+/// 所以封闭区域R是黑棋串五九*的私眼", 003 figure 6) — every point, the opponent stones inside
+/// included — and its empty points.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PrivateEyeReport {
+    /// Every point of the closed region: empty points and the stones of the other strings in it.
+    pub points: Vec<String>,
+    /// The empty points of the region.
+    pub empty: Vec<String>,
+}
 
 #[derive(Clone, Debug, Serialize)]
 pub struct RegionReport {
@@ -34,8 +46,8 @@ pub struct StringReport {
     pub lower_liberties: Vec<String>,
     /// The upper string this string belongs to.
     pub upper_string: String,
-    /// The empty points of each private eye.
-    pub private_eyes: Vec<Vec<String>>,
+    /// Each private eye: the closed region and its empty points (M20-EYE-FIG6).
+    pub private_eyes: Vec<PrivateEyeReport>,
     pub regions: Vec<RegionReport>,
 }
 
@@ -154,7 +166,13 @@ impl AnalysisReport {
                     .at(s.points[0])
                     .map(|u| string_name(b, &u.points))
                     .unwrap_or_default(),
-                private_eyes: a.private_eyes(g).map(|r| names(&r.empty)).collect(),
+                private_eyes: a
+                    .private_eyes(g)
+                    .map(|r| PrivateEyeReport {
+                        points: names(&r.points),
+                        empty: names(&r.empty),
+                    })
+                    .collect(),
                 regions: a.regions[g]
                     .iter()
                     .map(|(r, v)| RegionReport {
@@ -335,6 +353,9 @@ impl AnalysisReport {
             for r in &s.regions {
                 let empties = if r.empty.len() > 8 {
                     format!("{} empty points", r.empty.len())
+                } else if r.empty.len() < r.points.len() && r.points.len() <= 8 {
+                    // M20-EYE-FIG6: the region is its empty points plus the stones inside
+                    format!("{}; empty {}", r.points.join(" "), r.empty.join(" "))
                 } else {
                     r.empty.join(" ")
                 };

@@ -119,10 +119,11 @@ impl<'de> Deserialize<'de> for TigersMouth {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FlowerCaptureCheck {
-    /// 003 "禁着点判断在上层棋局中进行": judged on the upper layer before the stone is placed;
+    /// 003 "禁着点判断在上层棋局中进行" alone: judged on the upper layer before the stone is placed;
     /// removals caused later by attribute changes happen.
     Static,
-    /// A flower move after which any stone would be removed is a capture point.
+    /// The default (D9): 003/004 "也即花子不具有提吃功能", 000 "灰子不具有提吃棋子的功能" — a flower
+    /// move after which any stone would be removed by the cascade is refused as a capture point.
     Cascade,
 }
 
@@ -147,6 +148,21 @@ pub enum CaptureTiming {
 pub enum Suicide {
     Forbidden,
     Allowed,
+}
+
+/// When a move is judged suicide relative to the cascade (register D10).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SuicideTiming {
+    /// The default: at the fixpoint of the cascade, after the holographic-first round's
+    /// attributes have been recomputed and every opponent capture is done (000 "下子方提吃对方无气
+    /// 棋串中所有棋子，使下子方的无气棋串变为有气棋串").
+    #[default]
+    Fixpoint,
+    /// In the first round under `capture-timing: holographic-first`: a move whose strings have
+    /// no liberty on the holographic board as it stood (the stone added, its captures done) is
+    /// suicide even if recomputing the attributes would capture more and give them liberties.
+    FirstRound,
 }
 
 /// Ko (register D11).
@@ -251,6 +267,9 @@ pub struct Rules {
     pub flower_capture_check: FlowerCaptureCheck,
     pub capture_timing: CaptureTiming,
     pub suicide: Suicide,
+    /// When suicide is judged relative to the cascade (register D10).
+    #[serde(default)]
+    pub suicide_timing: SuicideTiming,
     pub ko: Ko,
     pub schedule: Schedule,
     pub game_end: GameEnd,
@@ -304,9 +323,10 @@ impl Rules {
             flower_enclosed: FlowerEnclosed::Split,
             forbidden_owner: ForbiddenOwner::Any,
             tigers_mouth: TigersMouth::Stones,
-            flower_capture_check: FlowerCaptureCheck::Static,
+            flower_capture_check: FlowerCaptureCheck::Cascade,
             capture_timing: CaptureTiming::HolographicFirst,
             suicide: Suicide::Forbidden,
+            suicide_timing: SuicideTiming::Fixpoint,
             ko: Ko::Simple,
             schedule: Schedule::Cycle10,
             game_end: GameEnd::TwoStoneTurnPasses,
@@ -429,6 +449,8 @@ pub struct RulesSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suicide: Option<Suicide>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suicide_timing: Option<SuicideTiming>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ko: Option<Ko>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schedule: Option<Schedule>,
@@ -510,6 +532,7 @@ impl RulesSpec {
             flower_capture_check,
             capture_timing,
             suicide,
+            suicide_timing,
             ko,
             schedule,
             game_end,
@@ -615,6 +638,11 @@ pub const OPTIONS: &[(&str, &str, &str)] = &[
         "suicide",
         "forbidden | allowed",
         "a move leaving the mover's own string without liberty (D8, D10)",
+    ),
+    (
+        "suicide-timing",
+        "fixpoint | first-round",
+        "suicide judged when the cascade ends, or in its first (holographic-first) round (D10)",
     ),
     (
         "ko",

@@ -14,7 +14,7 @@ use crate::forbidden::flower_forbidden_reason;
 use crate::layers::{Attribute, Cell};
 use crate::order::turn_of_move;
 use crate::play::{Action, Move, Position};
-use crate::rules::{CaptureTiming, ClosedRegion, Rules, Schedule, Suicide, PRESETS};
+use crate::rules::{CaptureTiming, ClosedRegion, Rules, Schedule, Suicide, SuicideTiming, PRESETS};
 use crate::scoring::score;
 use arbitrary::{Arbitrary, Unstructured};
 use std::collections::BTreeSet;
@@ -490,7 +490,8 @@ pub struct Round {
 /// register D8): each round analyses the board — with the flower attributes `held` from before
 /// the move while they are held (`capture-timing: holographic-first`: until a round removes
 /// nothing), recomputed after — and removes the opponent's upper strings without a liberty;
-/// if there is none, the mover's (suicide: `Err` when forbidden). Gives the settled board and
+/// if there is none, the mover's (suicide: `Err` when forbidden; under `suicide-timing:
+/// fixpoint`, register D10, not while the attributes are held). Gives the settled board and
 /// the rounds, or `Err("suicide")`, or `Err("no end")` when `limit` rounds were not enough.
 pub fn trace_cascade(
     mut board: Board,
@@ -516,6 +517,14 @@ pub fn trace_cascade(
         let mut removed = without(mover.opponent());
         if removed.is_empty() {
             removed = without(mover);
+            if !removed.is_empty()
+                && held.is_some()
+                && rules.suicide_timing == SuicideTiming::Fixpoint
+            {
+                // register D10: the mover's strings are judged at the fixpoint
+                held = None;
+                continue;
+            }
             if !removed.is_empty() && rules.suicide == Suicide::Forbidden {
                 return Err("suicide");
             }

@@ -8,7 +8,8 @@ use m3go::forbidden::flower_forbidden_reason;
 use m3go::layers::Cell;
 use m3go::play::{Action, Move};
 use m3go::rules::{
-    AttributeRule, CaptureTiming, FlowerCaptureCheck, GameEnd, Ko, Schedule, Suicide, TigersMouth,
+    AttributeRule, CaptureTiming, FlowerCaptureCheck, GameEnd, Ko, Schedule, Suicide,
+    SuicideTiming, TigersMouth,
 };
 use m3go::{Analysis, Board, Colour, Position, Rules, Stone};
 use proptest::prelude::*;
@@ -34,8 +35,17 @@ fn rule_sets() -> Vec<Rules> {
             ..base.clone()
         },
         Rules {
-            flower_capture_check: FlowerCaptureCheck::Cascade,
+            flower_capture_check: FlowerCaptureCheck::Static,
             game_end: GameEnd::TwoPasses,
+            ..base.clone()
+        },
+        Rules {
+            suicide_timing: SuicideTiming::FirstRound,
+            ..base.clone()
+        },
+        Rules {
+            suicide_timing: SuicideTiming::FirstRound,
+            suicide: Suicide::Allowed,
             ..base.clone()
         },
         Rules {
@@ -375,4 +385,51 @@ fn fast_go_ko_retake_refused_like_reference_in_plain_go() {
     );
     assert_eq!(fast.legal_moves(), after.legal_moves());
     assert_eq!(fast.perft(2), m3go::perft::perft(&after, 2));
+}
+
+#[test]
+fn fast_suicide_timing_equals_reference_when_filling_an_eye_frees_a_flower() {
+    // Case disputed-suicide-timing-fixpoint: black fills white's one-point private eye B二; the
+    // white flower O二 turns neutral and white A二* is left without a liberty (register D10).
+    let setup = m3go::Setup {
+        size: Some(5),
+        diagram: ". O # . .\nO O X . .\nX X . . .\n. . . . .\n. . . . .\n".into(),
+        ..Default::default()
+    };
+    let base = setup.into_position("fixpoint").expect("settled");
+    let eye = Action::Place(base.board.point(0));
+    for (timing, legal) in [
+        (SuicideTiming::Fixpoint, true),
+        (SuicideTiming::FirstRound, false),
+    ] {
+        let mut pos = base.clone();
+        pos.rules.suicide_timing = timing;
+        let fast = FastPosition::new(&pos).expect("supported");
+        let moves = pos.legal_moves();
+        assert_eq!(moves.contains(&eye), legal, "{timing:?}: reference");
+        assert_eq!(
+            fast.legal_moves(),
+            moves,
+            "{timing:?}: fast equals reference"
+        );
+        if legal {
+            let (after, _) = pos
+                .play(&Move {
+                    action: eye,
+                    number: None,
+                    turn: None,
+                })
+                .expect("legal at the fixpoint");
+            assert_eq!(fast.play(eye).expect("fast: legal").board(), after.board);
+            assert_eq!(
+                after.board.to_diagram(),
+                "X . # . .\n. . X . .\nX X . . .\n. . . . .\n. . . . .\n"
+            );
+        }
+        assert_eq!(
+            fast.perft(2),
+            m3go::perft::perft(&pos, 2),
+            "{timing:?}: perft 2"
+        );
+    }
 }
