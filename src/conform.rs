@@ -11,6 +11,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
+pub mod runner;
+
 /// Version tag of the protocol.
 pub const PROTOCOL: &str = "m3go-conform/1";
 
