@@ -11,6 +11,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
+pub mod runner;
+
 /// Version tag of the protocol.
 pub const PROTOCOL: &str = "m3go-conform/1";
 
@@ -678,8 +680,8 @@ fn compare_private_eyes(want: &[EyeExpect], got: &Value, size: usize) -> Option<
         .collect();
     let matches = |(wp, we): &(Option<Points>, Option<Points>),
                    (gp, ge): &(Option<Points>, Points)| {
-        we.as_ref().map_or(true, |we| we == ge)
-            && wp.as_ref().map_or(true, |wp| gp.as_ref() == Some(wp))
+        we.as_ref().is_none_or(|we| we == ge)
+            && wp.as_ref().is_none_or(|wp| gp.as_ref() == Some(wp))
     };
     let mut used = vec![false; got.len()];
     let all_matched =

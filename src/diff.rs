@@ -8,7 +8,7 @@
 //! otherwise it places at legal point number `(r >> 4) % count` (board order, top row first).
 //! A game stops after `max_moves` moves or when passes end it.
 
-use crate::cli::Oracle;
+use crate::conform::runner::Oracle;
 use crate::conform::{Case, PROTOCOL};
 use crate::notation::{format_move, parse_move};
 use crate::play::{Action, Move, Position};

@@ -13,6 +13,7 @@ pub mod cli;
 pub mod conform;
 pub mod coord;
 pub mod diff;
+pub mod explain;
 pub mod eyes;
 pub mod eyes2016;
 pub mod fast;

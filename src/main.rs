@@ -1,4 +1,4 @@
 #![forbid(unsafe_code)]
 fn main() {
-    std::process::exit(m3go::cli::run(std::env::args().skip(1).collect()));
+    std::process::exit(m3go::cli::run(std::env::args_os()));
 }

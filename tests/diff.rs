@@ -3,7 +3,7 @@
 //! oracle that drops one captured stone) it finds the disagreement, shrinks it, and prints a
 //! conformance case that passes under m3go and fails under the broken program.
 
-use m3go::cli::{Builtin, Oracle};
+use m3go::conform::runner::{Builtin, Oracle};
 use m3go::diff::{compare, run, DiffOptions, DiffOutcome};
 use m3go::rules::Rules;
 use serde_json::Value;
@@ -206,10 +206,10 @@ fn go_capture_diff_finds_and_shrinks_a_forgotten_capture() {
     let captured = events[0].captured.clone().unwrap_or_default();
     assert!(!captured.is_empty());
     // the case passes under m3go
-    let outcome = m3go::cli::run_case(&d.case, &mut Builtin);
-    assert!(matches!(outcome, m3go::cli::Outcome::Passed));
-    let outcome = m3go::cli::run_case(&d.case, &mut DropsACapture);
-    assert!(matches!(outcome, m3go::cli::Outcome::Failed(_)));
+    let outcome = m3go::conform::runner::run_case(&d.case, &mut Builtin);
+    assert!(matches!(outcome, m3go::conform::runner::Outcome::Passed));
+    let outcome = m3go::conform::runner::run_case(&d.case, &mut DropsACapture);
+    assert!(matches!(outcome, m3go::conform::runner::Outcome::Failed(_)));
 }
 
 #[test]

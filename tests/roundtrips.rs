@@ -55,7 +55,7 @@ quickcheck! {
         let action = if pass { Action::Pass } else { Action::Place(p) };
         let text = format_numbered(&rules, n, turn, action);
         match parse_move_in(&text, &rules, size) {
-            Ok(m) => m.action == action && m.number.map_or(true, |k| k == n) && m.turn.map_or(true, |t| t == turn),
+            Ok(m) => m.action == action && m.number.is_none_or(|k| k == n) && m.turn.is_none_or(|t| t == turn),
             Err(_) => false,
         }
     }

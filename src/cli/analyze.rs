@@ -1,0 +1,62 @@
+//! `m3go analyze`: the analysis of a position, as text, YAML or JSON.
+
+use crate::position::{InputError, Setup};
+use crate::report::AnalysisReport;
+use clap::ValueEnum;
+
+/// The three boards, strings, private eyes, flower attributes, forbidden points, legal moves and
+/// the score.
+///
+/// Prints the direct, holographic and upper boards; every string with its lower and upper
+/// liberties; every closed region with its verdict and clause; every flower string with Hs, Hw,
+/// Bs, Bw, its attribute and the clause; the forbidden points of each player's flower with
+/// reasons; the legal moves of the side to move; and the score if the game ended now. The JSON
+/// form (`"format": "m3go-analysis/1"`) is the contract implementations are compared on.
+#[derive(Debug, clap::Args)]
+pub struct AnalyzeArgs {
+    /// The position file (YAML, spec/README.md).
+    #[arg(value_name = "POS.yaml")]
+    pub pos: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = AnalyzeFormat::Text)]
+    pub format: AnalyzeFormat,
+    /// Draw the holographic board in ANSI colours above the text report.
+    #[arg(long)]
+    pub color: bool,
+}
+
+/// `analyze --format`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum AnalyzeFormat {
+    /// Human-readable text.
+    #[default]
+    Text,
+    /// YAML.
+    Yaml,
+    /// JSON, versioned `m3go-analysis/1`.
+    Json,
+}
+
+pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
+    let fmt = args.format;
+    let p = Setup::load(&args.pos)?;
+    let report = AnalysisReport::new(&p);
+    if args.color && fmt == AnalyzeFormat::Text {
+        println!(
+            "{}",
+            crate::render::ansi(&p, crate::render::View::Holographic)
+        );
+    }
+    match fmt {
+        AnalyzeFormat::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| InputError(e.to_string()))?
+        ),
+        AnalyzeFormat::Yaml => print!(
+            "{}",
+            serde_yaml::to_string(&report).map_err(|e| InputError(e.to_string()))?
+        ),
+        AnalyzeFormat::Text => print!("{}", report.to_text()),
+    }
+    Ok(())
+}

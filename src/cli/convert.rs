@@ -1,0 +1,51 @@
+//! `m3go convert`: a game record written as SGF or as a move-number game file.
+
+use super::{parse_rules, save_record};
+use crate::coord::Labels;
+use crate::position::InputError;
+use crate::rules::Rules;
+use clap::ValueEnum;
+
+/// Write a record as SGF (OUT.sgf) or game file.
+///
+/// The whole record is replayed strictly under its rules before anything is written, so an
+/// illegal move is an error (with its number) and no file is written.
+#[derive(Debug, clap::Args)]
+pub struct ConvertArgs {
+    /// The game record: SGF, or a game file in the move-number notation.
+    #[arg(value_name = "GAME")]
+    pub input: String,
+    /// The output: SGF if it ends in .sgf, else a game file.
+    #[arg(value_name = "OUT")]
+    pub output: String,
+    /// The rules, when the record names none: a preset (m3go-2020, m3go-2016, m3go-2013,
+    /// dullstone, flystone) or a YAML mapping.
+    #[arg(long, value_name = "PRESET", value_parser = parse_rules)]
+    pub rules: Option<Rules>,
+    /// The label system of a written game file.
+    #[arg(long, value_enum, default_value_t = LabelsArg::Chinese)]
+    pub labels: LabelsArg,
+}
+
+/// `convert --labels`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum LabelsArg {
+    /// I H G F E D C B A O 一 二 … 九
+    #[default]
+    Chinese,
+    /// i h g f e d c b a 0 1 … 9
+    Latin,
+}
+
+pub fn run(args: ConvertArgs) -> Result<(), InputError> {
+    let (input, output) = (&args.input, &args.output);
+    let labels = match args.labels {
+        LabelsArg::Chinese => Labels::Chinese,
+        LabelsArg::Latin => Labels::Latin,
+    };
+    let record = crate::record::load(input)?;
+    let rules = record.resolve_rules(args.rules.as_ref())?;
+    // check the whole record before writing it
+    crate::replay::strict(&record, &rules, None)?;
+    save_record(output, &record, &rules, labels)
+}

@@ -1,0 +1,168 @@
+//! The `m3go` command line, a thin layer over the library: the parser is clap's derive API, one
+//! `Args` struct per subcommand in its own module, with doc comments as help text (so `--help`
+//! and the parser never drift apart). Each module turns its arguments into library calls and
+//! prints the result; no rule is decided here.
+//!
+//! Exit codes: 0 success, 1 conformance failures (and a disagreement found by `diff`), 2 bad
+//! input — usage errors found by clap included.
+
+use crate::position::{from_yaml, InputError};
+use crate::rules::{Rules, RulesField};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::ffi::OsString;
+
+mod analyze;
+mod conform;
+mod convert;
+mod diff;
+mod explain;
+mod perft;
+mod play;
+mod protocol;
+mod render;
+mod replay;
+mod rules;
+
+/// m3go — reference rules interpreter for three-colour Go.
+///
+/// Meng three-colour Go (M3Go, the 2016 and 2020 texts), Dullstone Go and Flystone Go: the three
+/// boards, private eyes, flower attributes, forbidden points, legal moves and the score of a
+/// position, each with the clause of the rules that decided it; the conformance suite and its
+/// protocol; game records, diagrams, perft and differential testing.
+#[derive(Debug, Parser)]
+#[command(
+    name = "m3go",
+    version,
+    arg_required_else_help = true,
+    after_help = "Exit codes: 0 success, 1 conformance failures, 2 bad input.",
+    after_long_help = "Exit codes: 0 success, 1 conformance failures (or a disagreement found by \
+                       `diff`), 2 bad input (the message names the file, row, column, key or \
+                       move number and what was expected)."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands, one module each.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Analyze(analyze::AnalyzeArgs),
+    Play(play::PlayArgs),
+    Explain(explain::ExplainArgs),
+    Conform(conform::ConformArgs),
+    Protocol(protocol::ProtocolArgs),
+    Rules(rules::RulesArgs),
+    Replay(replay::ReplayArgs),
+    Convert(convert::ConvertArgs),
+    Render(render::RenderArgs),
+    Perft(perft::PerftArgs),
+    Diff(diff::DiffArgs),
+}
+
+impl Command {
+    /// Runs the subcommand; returns the exit code.
+    pub fn run(self) -> i32 {
+        match self {
+            Command::Analyze(a) => exit_code(analyze::run(a)),
+            Command::Play(a) => exit_code(play::run(a)),
+            Command::Explain(a) => exit_code(explain::run(a)),
+            Command::Conform(a) => conform::run(a),
+            Command::Protocol(a) => exit_code(protocol::run(a)),
+            Command::Rules(a) => exit_code(rules::run(a)),
+            Command::Replay(a) => exit_code(replay::run(a)),
+            Command::Convert(a) => exit_code(convert::run(a)),
+            Command::Render(a) => exit_code(render::run(a)),
+            Command::Perft(a) => exit_code(perft::run(a)),
+            Command::Diff(a) => diff::run(a),
+        }
+    }
+}
+
+/// Runs the CLI on the program's arguments (the program name first, as `std::env::args_os`
+/// gives them); returns the exit code. Usage errors print clap's message (with a suggestion
+/// where one is close) and exit 2; `--help` and `--version` exit 0.
+pub fn run<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    match Cli::try_parse_from(&args) {
+        Ok(cli) => cli.command.run(),
+        Err(e) => {
+            if e.kind() == clap::error::ErrorKind::InvalidSubcommand {
+                // clap names only a close one; list them all, before the usage line
+                let list = format!("  commands: {}\n\n", subcommands_at(&args).join(", "));
+                let text = e.render().to_string();
+                let at = text.find("Usage:").unwrap_or(text.len());
+                eprint!("{}{list}{}", &text[..at], &text[at..]);
+            } else {
+                let _ = e.print();
+            }
+            e.exit_code()
+        }
+    }
+}
+
+/// The subcommands of the deepest command `args` name (`m3go rules …`: check), for the message
+/// about an unknown one: clap's names only the closest, if any is close.
+fn subcommands_at(args: &[OsString]) -> Vec<String> {
+    use clap::CommandFactory;
+    let mut cmd = Cli::command();
+    for a in args.iter().skip(1) {
+        let Some(next) = a.to_str().and_then(|a| cmd.find_subcommand(a)).cloned() else {
+            break;
+        };
+        cmd = next;
+    }
+    cmd.get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect()
+}
+
+/// 0 for success; a bad-input error is printed and gives 2.
+fn exit_code(r: Result<(), InputError>) -> i32 {
+    match r {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+/// `--format` of the commands that print text or JSON.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Human-readable text.
+    #[default]
+    Text,
+    /// JSON (pretty-printed).
+    Json,
+}
+
+/// `--rules`: a preset name or a YAML rules mapping, resolved to the rules.
+fn parse_rules(v: &str) -> Result<Rules, String> {
+    let f: RulesField = from_yaml(v, "--rules").map_err(|e| e.0)?;
+    f.resolve().map_err(|e| e.0)
+}
+
+fn write_file(path: &str, text: &str) -> Result<(), InputError> {
+    std::fs::write(path, text).map_err(|e| InputError(format!("{path}: cannot write: {e}")))
+}
+
+/// Writes a record to `path`: SGF for `.sgf`, else a game file.
+fn save_record(
+    path: &str,
+    record: &crate::record::Record,
+    rules: &Rules,
+    labels: crate::coord::Labels,
+) -> Result<(), InputError> {
+    let text = if path.to_ascii_lowercase().ends_with(".sgf") {
+        crate::sgf::write_record(record, rules)?
+    } else {
+        record.to_game_text(rules, labels)?
+    };
+    write_file(path, &text)
+}

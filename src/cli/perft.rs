@@ -1,0 +1,35 @@
+//! `m3go perft`: the number of legal move sequences of a given length.
+
+use crate::position::{InputError, Setup};
+
+/// Count legal move sequences (passes included).
+///
+/// Every legal point of the side to move plus the pass, plus the special moves (Dullstone's
+/// emergency conversions, Flystone's chosen flystones), to the given depth.
+#[derive(Debug, clap::Args)]
+pub struct PerftArgs {
+    /// The position file (YAML, spec/README.md).
+    #[arg(value_name = "POS.yaml")]
+    pub pos: String,
+    /// The number of moves, 0 to 8.
+    #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(0..=8))]
+    pub depth: u32,
+    /// Print the count under each first move, then the total.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+pub fn run(args: PerftArgs) -> Result<(), InputError> {
+    let depth = args.depth;
+    let p = Setup::load(&args.pos)?;
+    if args.divide {
+        let d = crate::perft::divide(&p, depth);
+        for (m, n) in &d {
+            println!("{m} {n}");
+        }
+        println!("total {}", d.iter().map(|(_, n)| n).sum::<u64>());
+    } else {
+        println!("perft {depth} {}", crate::perft::perft(&p, depth));
+    }
+    Ok(())
+}

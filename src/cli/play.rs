@@ -1,0 +1,93 @@
+//! `m3go play`: moves played on a position, each reported step by step.
+
+use super::Format;
+use crate::notation::parse_move_in;
+use crate::position::{InputError, Setup};
+use crate::report::AnalysisReport;
+
+/// Play moves (黑291.七A, 华289.H九, 七A, pass) and report each one.
+///
+/// Moves are in the documents' notation (`华289.H九`, `花290.六三`, `黑291.七A`, `黑291.pass`) or
+/// plain (`七A`, `7a`, `pass`: the next move, with the stone the schedule gives). Prints per move
+/// the cascade step by step, captures, private eyes made or lost, strings put in atari and
+/// attribute changes, then the analysis of the resulting position. An illegal move is an error
+/// naming its number and the clause that refuses it.
+#[derive(Debug, clap::Args)]
+pub struct PlayArgs {
+    /// The position file (YAML, spec/README.md).
+    #[arg(value_name = "POS.yaml")]
+    pub pos: String,
+    /// The moves, in order.
+    #[arg(value_name = "MOVE")]
+    pub moves: Vec<String>,
+    /// Write the resulting position to this file.
+    #[arg(short = 'o', value_name = "OUT.yaml")]
+    pub out: Option<String>,
+    /// Output format (JSON: the reports and the final analysis).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+pub fn run(args: PlayArgs) -> Result<(), InputError> {
+    let fmt = args.format;
+    let mut p = Setup::load(&args.pos)?;
+    let mut reports = Vec::new();
+    for (k, m) in args.moves.iter().enumerate() {
+        let mv = parse_move_in(m, &p.rules, p.board.size())
+            .map_err(|e| InputError(format!("move {} (`{m}`): {e}", k + 1)))?;
+        let (next, r) = p
+            .play(&mv)
+            .map_err(|e| InputError(format!("move {} (`{m}`) is illegal: {e}", k + 1)))?;
+        if fmt == Format::Text {
+            println!("{}", r.notation);
+            for s in &r.steps {
+                println!("    {s}");
+            }
+            if !r.captured.is_empty() {
+                println!("    captured: {}", r.captured.join(" "));
+            }
+            for e in &r.eyes_made {
+                let eyes: Vec<String> = e.eyes.iter().map(|x| x.join(" ")).collect();
+                println!(
+                    "    private eye made: {} (its private eyes: [{}])",
+                    e.string,
+                    eyes.join("], [")
+                );
+            }
+            for e in &r.eyes_lost {
+                println!("    private eye lost: {}", e.string);
+            }
+            for a in &r.ataris {
+                println!("    put in atari: {}", a.string);
+            }
+            for c in &r.attribute_changes {
+                println!(
+                    "    flower {}: {} -> {}",
+                    c.string,
+                    c.from.name(),
+                    c.to.name()
+                );
+            }
+            if r.game_over {
+                println!("    the game is over");
+            }
+        }
+        reports.push(r);
+        p = next;
+    }
+    if fmt == Format::Json {
+        let v = serde_json::json!({"reports": reports, "analysis": AnalysisReport::new(&p)});
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).map_err(|e| InputError(e.to_string()))?
+        );
+    } else {
+        println!();
+        print!("{}", AnalysisReport::new(&p).to_text());
+    }
+    if let Some(out) = &args.out {
+        let text = serde_yaml::to_string(&p.to_setup()).map_err(|e| InputError(e.to_string()))?;
+        std::fs::write(out, text).map_err(|e| InputError(format!("{out}: cannot write: {e}")))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,57 @@
+//! `m3go render`: the board drawn as an SVG figure or in ANSI colours.
+
+use super::write_file;
+use crate::position::{InputError, Setup};
+use crate::render::View;
+use clap::ValueEnum;
+
+/// Draw the board (SVG figure or colour terminal).
+///
+/// The figure follows the documents: tengen-origin labels, flower stones in 004's grey zebra
+/// pattern, 003's stars on attributed flowers (holographic layer), private eyes shaded, the
+/// flower's forbidden points lettered C, E and T. Without --svg the board is drawn in ANSI
+/// colours on stdout.
+#[derive(Debug, clap::Args)]
+pub struct RenderArgs {
+    /// The position file (YAML, spec/README.md).
+    #[arg(value_name = "POS.yaml")]
+    pub pos: String,
+    /// Write an SVG figure to this file.
+    #[arg(long, value_name = "OUT.svg")]
+    pub svg: Option<String>,
+    /// Which board to draw.
+    #[arg(long, value_enum, default_value_t = Layer::Holographic)]
+    pub layer: Layer,
+    /// Draw in ANSI colours on stdout as well (the default without --svg).
+    #[arg(long)]
+    pub ansi: bool,
+}
+
+/// `render --layer`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Layer {
+    /// 直弈棋局: the stones as placed; flowers without stars.
+    Direct,
+    /// 全息棋局: the direct board with a black or white star on attributed flowers.
+    #[default]
+    #[value(alias = "holo")]
+    Holographic,
+    /// 上层棋局: attributed flowers as black or white stones, neutral flowers off-board.
+    Upper,
+}
+
+pub fn run(args: RenderArgs) -> Result<(), InputError> {
+    let view = match args.layer {
+        Layer::Direct => View::Direct,
+        Layer::Holographic => View::Holographic,
+        Layer::Upper => View::Upper,
+    };
+    let p = Setup::load(&args.pos)?;
+    if let Some(out) = &args.svg {
+        write_file(out, &crate::render::svg(&p, view))?;
+    }
+    if args.ansi || args.svg.is_none() {
+        print!("{}", crate::render::ansi(&p, view));
+    }
+    Ok(())
+}

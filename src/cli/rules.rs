@@ -1,0 +1,59 @@
+//! `m3go rules`: the presets and rule options; `m3go rules check FILE` validates a rules file.
+
+use crate::position::{from_yaml, read_text, InputError};
+use crate::rules::{Rules, RulesSpec, OPTIONS, PRESETS};
+
+/// List the presets and every rule option, or validate a rules file.
+///
+/// Without a subcommand: each preset with its rules as JSON, then every option a position's
+/// `rules:` mapping accepts, with its values and what they mean (rules.md's disputed-points
+/// register says which reading each value selects).
+#[derive(Debug, clap::Args)]
+pub struct RulesArgs {
+    #[command(subcommand)]
+    pub action: Option<RulesAction>,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum RulesAction {
+    /// Validate a rules file (a YAML mapping of options, with `preset:`) and print what it
+    /// resolves to.
+    Check {
+        /// The rules file (YAML).
+        #[arg(value_name = "FILE")]
+        file: String,
+    },
+}
+
+pub fn run(args: RulesArgs) -> Result<(), InputError> {
+    match args.action {
+        None => {
+            println!("presets:");
+            for p in PRESETS {
+                let r = Rules::preset(p).map_err(|e| InputError(e.0))?;
+                println!(
+                    "  {p}: {}",
+                    serde_json::to_string(&r).map_err(|e| InputError(e.to_string()))?
+                );
+            }
+            println!("\noptions (in a position's `rules:` mapping, with `preset:`):");
+            for (name, values, meaning) in OPTIONS {
+                println!("  {name:<22} {values:<42} {meaning}");
+            }
+            Ok(())
+        }
+        Some(RulesAction::Check { file }) => {
+            let path = &file;
+            let text = read_text(path)?;
+            let spec: RulesSpec = from_yaml(&text, path)?;
+            let r = spec
+                .resolve()
+                .map_err(|e| InputError(format!("{path}: {e}")))?;
+            println!(
+                "{path}: valid; resolves to {}",
+                serde_json::to_string(&r).map_err(|e| InputError(e.to_string()))?
+            );
+            Ok(())
+        }
+    }
+}

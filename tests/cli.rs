@@ -1,0 +1,262 @@
+//! The command line, driven through the built binary: every subcommand answers `-h` and `--help`
+//! with its own usage, `--version`, `--format=json`, clap's suggestions for an unknown
+//! subcommand or flag (exit 2), a repeated flag refused (exit 2), and README.md's command table
+//! listing exactly the subcommands and flags of `Cli::command()`.
+
+use clap::CommandFactory;
+use m3go::cli::Cli;
+use std::collections::BTreeSet;
+use std::process::Command;
+
+const OK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bad_input/ok_3x3.yaml");
+
+/// Runs m3go; returns the exit code, stdout and stderr.
+fn m3go(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_m3go"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("run m3go: {e}"));
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn subcommand_names() -> Vec<String> {
+    Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect()
+}
+
+#[test]
+fn cli_every_subcommand_answers_help_with_its_own_usage() {
+    let names = subcommand_names();
+    assert_eq!(names.len(), 11, "{names:?}");
+    let mut paths: Vec<Vec<String>> = names.iter().map(|n| vec![n.clone()]).collect();
+    paths.push(vec!["rules".into(), "check".into()]);
+    for path in &paths {
+        for flag in ["-h", "--help"] {
+            let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+            args.push(flag);
+            let (code, out, err) = m3go(&args);
+            assert_eq!(code, Some(0), "{args:?}: {err}");
+            let usage = format!("Usage: m3go {}", path.join(" "));
+            assert!(out.contains(&usage), "{args:?}: no `{usage}` in {out}");
+            assert!(out.contains("-h, --help"), "{args:?}: {out}");
+        }
+    }
+    // the long help says more than the short one (doc comments' later paragraphs)
+    let (_, short, _) = m3go(&["replay", "-h"]);
+    let (_, long, _) = m3go(&["replay", "--help"]);
+    assert!(long.len() > short.len(), "{short}\n---\n{long}");
+    assert!(long.contains("Possible values:"), "{long}");
+    // `m3go help SUB` is the same as `m3go SUB --help`
+    let (code, out, err) = m3go(&["help", "analyze"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("Usage: m3go analyze"), "{out}");
+}
+
+#[test]
+fn cli_top_level_help_lists_every_subcommand_and_no_arguments_is_a_usage_error() {
+    let (code, out, err) = m3go(&["--help"]);
+    assert_eq!(code, Some(0), "{err}");
+    for n in subcommand_names() {
+        assert!(out.contains(&format!("  {n} ")), "`{n}` not listed: {out}");
+    }
+    assert!(
+        out.contains("Exit codes: 0 success, 1 conformance failures"),
+        "{out}"
+    );
+    let (code, out, err) = m3go(&[]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(err.contains("Usage: m3go <COMMAND>"), "{err}");
+}
+
+#[test]
+fn cli_version_prints_the_package_version() {
+    let (code, out, err) = m3go(&["--version"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out.trim(), format!("m3go {}", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn cli_format_equals_json_is_the_same_as_format_json() {
+    let (code, joined, err) = m3go(&["analyze", OK, "--format=json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(&joined).unwrap_or_else(|e| panic!("{e}: {joined}"));
+    assert_eq!(v["format"], "m3go-analysis/2", "{joined}");
+    let (code, spaced, err) = m3go(&["analyze", "--format", "json", OK]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(joined, spaced);
+    let (code, out, err) = m3go(&["play", OK, "pass", "--format=json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(v["reports"].as_array().map(Vec::len), Some(1), "{out}");
+}
+
+#[test]
+fn cli_unknown_subcommand_and_flag_exit_2_with_a_suggestion() {
+    let (code, _, err) = m3go(&["analyse", OK]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.starts_with("error: unrecognized subcommand 'analyse'"),
+        "{err}"
+    );
+    assert!(
+        err.contains("a similar subcommand exists: 'analyze'"),
+        "{err}"
+    );
+    assert!(err.contains("commands: analyze, play, explain"), "{err}");
+    let (code, _, err) = m3go(&["analyze", OK, "--fromat", "json"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.starts_with("error: unexpected argument '--fromat'"),
+        "{err}"
+    );
+    assert!(
+        err.contains("a similar argument exists: '--format'"),
+        "{err}"
+    );
+    let (code, _, err) = m3go(&["render", OK, "--layer", "uper"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("a similar value exists: 'upper'"), "{err}");
+    // a preset that does not exist is a usage error naming the presets
+    let (code, _, err) = m3go(&["diff", "--impl", "true", "--rules", "dulstone"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("invalid value 'dulstone' for '--rules <PRESET>'")
+            && err.contains("dullstone"),
+        "{err}"
+    );
+    // `-h` is help, not a file name
+    let (code, out, _) = m3go(&["analyze", "-h"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("Usage: m3go analyze"), "{out}");
+}
+
+#[test]
+fn cli_a_repeated_flag_exits_2() {
+    for args in [
+        vec!["analyze", OK, "--format", "json", "--format=text"],
+        vec!["analyze", OK, "--color", "--color"],
+        vec!["play", OK, "-o", "a.yaml", "-o", "b.yaml"],
+        vec!["perft", OK, "1", "--divide", "--divide"],
+    ] {
+        let (code, out, err) = m3go(&args);
+        assert_eq!(code, Some(2), "{args:?}: {out}");
+        assert!(
+            err.contains("cannot be used multiple times"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// One row of README.md's command table: the subcommand, the words of its first column, and the
+/// flags (`--long` and `-s`) it names with the values written after them (`text\|json`).
+struct Row {
+    sub: String,
+    words: Vec<String>,
+    flags: BTreeSet<String>,
+    values: Vec<(String, BTreeSet<String>)>,
+}
+
+fn readme_rows() -> Vec<Row> {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .unwrap_or_else(|e| panic!("README.md: {e}"));
+    let section = readme
+        .split("\n## The command line\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("README.md has no `## The command line` section"));
+    let section = section.split("\n## ").next().unwrap_or(section);
+    let mut rows = Vec::new();
+    for line in section.lines() {
+        let Some(rest) = line.strip_prefix("| `m3go ") else {
+            continue;
+        };
+        let cell = rest
+            .split("` |")
+            .next()
+            .unwrap_or_else(|| panic!("no end of the first cell: {line}"))
+            .replace("\\|", "|");
+        let words: Vec<String> = cell
+            .split_whitespace()
+            .map(|w| w.trim_matches(|c| "[]'…".contains(c)).to_string())
+            .collect();
+        let mut flags = BTreeSet::new();
+        let mut values = Vec::new();
+        for (k, w) in words.iter().enumerate() {
+            let is_long = w.starts_with("--") && w.len() > 2;
+            let is_short = w.len() == 2 && w.starts_with('-') && w != "--";
+            if is_long || is_short {
+                flags.insert(w.clone());
+                if let Some(v) = words.get(k + 1).filter(|v| v.contains('|')) {
+                    values.push((w.clone(), v.split('|').map(str::to_string).collect()));
+                }
+            }
+        }
+        rows.push(Row {
+            sub: words[0].clone(),
+            words,
+            flags,
+            values,
+        });
+    }
+    rows
+}
+
+#[test]
+fn cli_readme_command_table_lists_the_subcommands_and_flags_of_the_parser() {
+    let rows = readme_rows();
+    let readme_subs: BTreeSet<String> = rows.iter().map(|r| r.sub.clone()).collect();
+    let clap_subs: BTreeSet<String> = subcommand_names().into_iter().collect();
+    assert_eq!(
+        readme_subs, clap_subs,
+        "README.md's command table against Cli"
+    );
+    assert_eq!(rows.len(), clap_subs.len(), "a subcommand has two rows");
+    let cli = Cli::command();
+    for row in &rows {
+        let sub = cli
+            .find_subcommand(&row.sub)
+            .unwrap_or_else(|| panic!("no subcommand {}", row.sub));
+        let mut flags = BTreeSet::new();
+        let mut commands = vec![sub];
+        commands.extend(sub.get_subcommands());
+        for c in &commands {
+            for a in c.get_arguments() {
+                if let Some(l) = a.get_long().filter(|l| *l != "help") {
+                    flags.insert(format!("--{l}"));
+                } else if let Some(s) = a.get_short().filter(|s| *s != 'h') {
+                    flags.insert(format!("-{s}"));
+                }
+            }
+        }
+        assert_eq!(row.flags, flags, "README.md's flags of `m3go {}`", row.sub);
+        for nested in sub.get_subcommands() {
+            assert!(
+                row.words.iter().any(|w| w == nested.get_name()),
+                "README.md's row of `m3go {}` lacks its subcommand `{}`",
+                row.sub,
+                nested.get_name()
+            );
+        }
+        for (flag, values) in &row.values {
+            let long = flag.trim_start_matches('-');
+            let arg = sub
+                .get_arguments()
+                .find(|a| a.get_long() == Some(long))
+                .unwrap_or_else(|| panic!("`m3go {}`: no {flag}", row.sub));
+            let possible: BTreeSet<String> = arg
+                .get_possible_values()
+                .iter()
+                .map(|v| v.get_name().to_string())
+                .collect();
+            if !possible.is_empty() {
+                assert_eq!(values, &possible, "values of `m3go {} {flag}`", row.sub);
+            }
+        }
+    }
+}
