@@ -6,8 +6,8 @@
 mod common;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use m3go::fast::FastAnalysis;
-use m3go::report::forbidden_points;
+use m3go::formats::report::forbidden_points;
+use m3go::tools::fast::FastAnalysis;
 use m3go::{Analysis, Colour};
 
 fn analysis(c: &mut Criterion) {

@@ -5,7 +5,7 @@
 mod common;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use m3go::fast::FastPosition;
+use m3go::tools::fast::FastPosition;
 
 fn perft(c: &mut Criterion) {
     let mut g = c.benchmark_group("perft");
@@ -17,14 +17,14 @@ fn perft(c: &mut Criterion) {
     ] {
         let pos = common::load(name);
         let fast = FastPosition::new(&pos).expect("supported");
-        let n = m3go::perft::perft(&pos, rdepth);
+        let n = m3go::tools::perft::perft(&pos, rdepth);
         assert_eq!(fast.perft(rdepth), n, "{name}: fast equals reference");
         println!(
             "perft {name}: perft({rdepth}) = {n}, perft({fdepth}) = {}",
             fast.perft(fdepth)
         );
         g.bench_function(format!("reference/{name}/depth-{rdepth}"), |b| {
-            b.iter(|| m3go::perft::perft(black_box(&pos), rdepth))
+            b.iter(|| m3go::tools::perft::perft(black_box(&pos), rdepth))
         });
         g.bench_function(format!("fast/{name}/depth-{rdepth}"), |b| {
             b.iter(|| black_box(&fast).perft(rdepth))

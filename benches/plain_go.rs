@@ -13,7 +13,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use goban::pieces::stones::{Color, Stone as GStone};
 use goban::rules::game::Game;
 use goban::rules::{Move as GMove, JAPANESE};
-use m3go::fast::FastPosition;
+use m3go::tools::fast::FastPosition;
 use m3go::{Position, Stone};
 
 /// The same position as a goban `Game` (coordinates: (row from the top, column)).
@@ -78,7 +78,7 @@ fn plain_go(c: &mut Criterion) {
             "{name}: goban and m3go perft({depth})"
         );
         assert_eq!(
-            m3go::perft::perft(&pos, rdepth),
+            m3go::tools::perft::perft(&pos, rdepth),
             fast.perft(rdepth),
             "{name}: fast equals reference at depth {rdepth}"
         );
@@ -96,7 +96,7 @@ fn plain_go(c: &mut Criterion) {
             b.iter(|| black_box(&fast).perft(rdepth))
         });
         g.bench_function(format!("m3go-reference/{name}/depth-{rdepth}"), |b| {
-            b.iter(|| m3go::perft::perft(black_box(&pos), rdepth))
+            b.iter(|| m3go::tools::perft::perft(black_box(&pos), rdepth))
         });
     }
     g.finish();

@@ -8,7 +8,7 @@
 //! what is placed (n mod 10 = 9 black's flower, n mod 10 = 0 white's flower, the others the
 //! record's colour); a move the rules refuse becomes a pass.
 
-use m3go::play::{Action, Move, Position};
+use m3go::game::play::{Action, Move, Position};
 use m3go::rules::{Rules, RulesField};
 use m3go::{Board, Point, Setup};
 use std::fs;

@@ -6,43 +6,24 @@
 //! function whose doc comment starts with that id.
 #![forbid(unsafe_code)]
 
-pub mod analysis;
-pub mod attribute;
 pub mod board;
 pub mod cli;
 pub mod conform;
-pub mod coord;
-pub mod diff;
-pub mod explain;
-pub mod eyes;
-pub mod eyes2016;
-pub mod fast;
-pub mod forbidden;
-pub mod layers;
-pub mod longlife;
-pub mod notation;
-pub mod order;
-pub mod perft;
-pub mod play;
-pub mod position;
-pub mod record;
-pub mod render;
-pub mod replay;
-pub mod report;
+pub mod formats;
+pub mod game;
+pub mod judge;
 pub mod rules;
-pub mod scoring;
-pub mod sgf;
-pub mod strings;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod tools;
 
-pub use analysis::Analysis;
-pub use board::{Board, Colour, Stone};
-pub use coord::{Labels, Point, Target};
-pub use layers::{Attribute, Cell, Layer};
-pub use order::{Kind, Turn};
-pub use play::{Action, Illegal, Move, Position, Report};
-pub use position::{InputError, Setup};
-pub use report::AnalysisReport;
+pub use board::coord::{Labels, Point, Target};
+pub use board::grid::{Board, Colour, Stone};
+pub use board::layers::{Attribute, Cell, Layer};
+pub use formats::report::AnalysisReport;
+pub use game::order::{Kind, Turn};
+pub use game::play::{Action, Illegal, Move, Position, Report};
+pub use game::setup::{InputError, Setup};
+pub use judge::analysis::Analysis;
+pub use judge::scoring::Score;
 pub use rules::Rules;
-pub use scoring::Score;

@@ -6,16 +6,16 @@
 //!
 //! Nothing here is a rule of the game: the engine never calls this module.
 
-use crate::analysis::Analysis;
-use crate::board::{Board, Colour, Stone};
-use crate::coord::{half, Point};
-use crate::eyes::RegionVerdict;
-use crate::forbidden::flower_forbidden_reason;
-use crate::layers::{Attribute, Cell};
-use crate::order::turn_of_move;
-use crate::play::{Action, Move, Position};
+use crate::board::coord::{half, Point};
+use crate::board::grid::{Board, Colour, Stone};
+use crate::board::layers::{Attribute, Cell};
+use crate::game::order::turn_of_move;
+use crate::game::play::{Action, Move, Position};
+use crate::judge::analysis::Analysis;
+use crate::judge::eyes::RegionVerdict;
+use crate::judge::forbidden::flower_forbidden_reason;
+use crate::judge::scoring::score;
 use crate::rules::{CaptureTiming, ClosedRegion, Rules, Schedule, Suicide, SuicideTiming, PRESETS};
-use crate::scoring::score;
 use arbitrary::{Arbitrary, Unstructured};
 use std::collections::BTreeSet;
 
@@ -1006,8 +1006,8 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<Outcome, String> {
     };
     let i = pos.board.index(p);
     let placed = match turn.kind {
-        crate::order::Kind::Own => turn.player.stone(),
-        crate::order::Kind::Flower => Stone::Flower,
+        crate::game::order::Kind::Own => turn.player.stone(),
+        crate::game::order::Kind::Flower => Stone::Flower,
     };
     let mut board = pos.board.clone();
     board.set(i, Some(placed));
@@ -1304,8 +1304,8 @@ pub fn check_colour_swap_of_move(pos: &Position, action: Action) -> Result<(), S
 pub fn check_round_trips(pos: &Position) -> Result<(), String> {
     let setup = pos.to_setup();
     let yaml = serde_yaml::to_string(&setup).map_err(|e| format!("to YAML: {e}"))?;
-    let back: crate::position::Setup =
-        crate::position::from_yaml(&yaml, "round trip").map_err(|e| e.0)?;
+    let back: crate::game::setup::Setup =
+        crate::game::setup::from_yaml(&yaml, "round trip").map_err(|e| e.0)?;
     if back != setup {
         return Err(format!("YAML round trip changed the setup:\n{yaml}"));
     }
@@ -1327,7 +1327,7 @@ pub fn check_round_trips(pos: &Position) -> Result<(), String> {
         ));
     }
     let json = serde_json::to_string(&setup).map_err(|e| format!("to JSON: {e}"))?;
-    let back: crate::position::Setup =
+    let back: crate::game::setup::Setup =
         serde_json::from_str(&json).map_err(|e| format!("from JSON: {e}; {json}"))?;
     if back != setup {
         return Err(format!("JSON round trip changed the setup: {json}"));

@@ -3,8 +3,8 @@
 //! move with its reason code), that the message names the place (line / column / row / key /
 //! move number), and that the CLI exits with 2 printing the same; nothing panics.
 
-use m3go::notation::parse_move;
-use m3go::position::{from_yaml, read_text, Setup};
+use m3go::game::notation::parse_move;
+use m3go::game::setup::{from_yaml, read_text, Setup};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -504,7 +504,7 @@ fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
 #[test]
 fn bad_input_very_large_file_is_refused_by_size() {
     let mut text = String::from("size: 3\ndiagram: |\n  . . .\n  . . .\n  . . .\n");
-    while text.len() <= m3go::position::MAX_FILE_BYTES {
+    while text.len() <= m3go::game::setup::MAX_FILE_BYTES {
         text.push_str("# padding padding padding padding padding padding padding padding\n");
     }
     let p = temp_file("very_large.yaml", text.as_bytes());
@@ -515,7 +515,7 @@ fn bad_input_very_large_file_is_refused_by_size() {
         "{e}"
     );
     assert!(
-        e.0.contains(&m3go::position::MAX_FILE_BYTES.to_string()),
+        e.0.contains(&m3go::game::setup::MAX_FILE_BYTES.to_string()),
         "{e}"
     );
     let e = from_yaml::<Setup>(&text, "text").expect_err("too large");

@@ -3,8 +3,8 @@
 //! against m3go itself and against a deliberately wrong implementation.
 
 use libtest_mimic::{Arguments, Failed, Trial};
+use m3go::conform::case::{case_files, clause_ids, Case};
 use m3go::conform::runner::{run_case, Builtin, External, Outcome};
-use m3go::conform::{case_files, clause_ids, Case};
 use std::collections::BTreeSet;
 
 const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/cases");

@@ -3,8 +3,8 @@
 //! oracle that drops one captured stone) it finds the disagreement, shrinks it, and prints a
 //! conformance case that passes under m3go and fails under the broken program.
 
+use m3go::conform::diff::{compare, run, DiffOptions, DiffOutcome};
 use m3go::conform::runner::{Builtin, Oracle};
-use m3go::diff::{compare, run, DiffOptions, DiffOutcome};
 use m3go::rules::Rules;
 use serde_json::Value;
 use std::process::Command;
@@ -215,7 +215,7 @@ fn go_capture_diff_finds_and_shrinks_a_forgotten_capture() {
 #[test]
 fn diff_compare_of_identical_answers_finds_nothing() {
     let req = serde_json::json!({
-        "protocol": m3go::conform::PROTOCOL,
+        "protocol": m3go::conform::case::PROTOCOL,
         "id": "x",
         "position": {"rules": "m3go-2020", "size": 5, "move": 9,
                      "diagram": ". X # . .\nX X . . .\n. . . . O\n. . . . .\n. . . . .\n"},

@@ -11,8 +11,8 @@
 //! Slow in debug builds: marked #[ignore], run by .ci/run in release mode:
 //! `cargo test --release --test exhaustive -- --ignored --nocapture`.
 
-use m3go::analysis::Analysis;
-use m3go::layers::{Attribute, Cell};
+use m3go::board::layers::{Attribute, Cell};
+use m3go::judge::analysis::Analysis;
 use m3go::testing::{
     board_from_codes, check_legal_moves, check_score, codes_of_board, is_settled, point_facts,
     position, swap_colours, Outcome, Symmetry,

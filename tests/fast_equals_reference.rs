@@ -1,15 +1,17 @@
-//! Fast equals reference: the fast path (`m3go::fast`) must agree with the clause-by-clause
+//! Fast equals reference: the fast path (`m3go::tools::fast`) must agree with the clause-by-clause
 //! functions — `Analysis::new`, `forbidden::flower_forbidden_reason`, `Position::play`,
 //! `Position::legal_moves`, `perft::perft` — on random boards, random move sequences and random
 //! games, under every rule set the fast path supports.
 
-use m3go::fast::{random_game_fast, random_game_reference, supports, FastAnalysis, FastPosition};
-use m3go::forbidden::flower_forbidden_reason;
-use m3go::layers::Cell;
-use m3go::play::{Action, Move};
+use m3go::board::layers::Cell;
+use m3go::game::play::{Action, Move};
+use m3go::judge::forbidden::flower_forbidden_reason;
 use m3go::rules::{
     AttributeRule, CaptureTiming, FlowerCaptureCheck, GameEnd, Ko, Schedule, Suicide,
     SuicideTiming, TigersMouth,
+};
+use m3go::tools::fast::{
+    random_game_fast, random_game_reference, supports, FastAnalysis, FastPosition,
 };
 use m3go::{Analysis, Board, Colour, Position, Rules, Stone};
 use proptest::prelude::*;
@@ -141,7 +143,9 @@ fn check_analysis(board: &Board, rules: &Rules) -> Result<(), String> {
         }
     }
     for player in [Colour::Black, Colour::White] {
-        if f.forbidden_points(rules, player) != m3go::report::forbidden_points(&a, rules, player) {
+        if f.forbidden_points(rules, player)
+            != m3go::formats::report::forbidden_points(&a, rules, player)
+        {
             return Err(format!(
                 "forbidden point lists differ on\n{}",
                 board.to_diagram()
@@ -285,7 +289,7 @@ fn fast_perft_equals_reference_perft_on_small_boards() {
             let fast = FastPosition::new(&pos).expect("supported");
             assert_eq!(
                 fast.perft(depth),
-                m3go::perft::perft(&pos, depth),
+                m3go::tools::perft::perft(&pos, depth),
                 "perft({depth}) of the empty {size}x{size} board at move {first} ({})",
                 rules.preset
             );
@@ -384,7 +388,7 @@ fn fast_go_ko_retake_refused_like_reference_in_plain_go() {
         "GO-KO: the retake is refused"
     );
     assert_eq!(fast.legal_moves(), after.legal_moves());
-    assert_eq!(fast.perft(2), m3go::perft::perft(&after, 2));
+    assert_eq!(fast.perft(2), m3go::tools::perft::perft(&after, 2));
 }
 
 #[test]
@@ -428,7 +432,7 @@ fn fast_suicide_timing_equals_reference_when_filling_an_eye_frees_a_flower() {
         }
         assert_eq!(
             fast.perft(2),
-            m3go::perft::perft(&pos, 2),
+            m3go::tools::perft::perft(&pos, 2),
             "{timing:?}: perft 2"
         );
     }

@@ -2,7 +2,7 @@
 //! above [`BUDGET`] leaf sequences are checked only by the ignored test
 //! (`cargo test --release --test perft -- --ignored`).
 
-use m3go::perft::{divide, parse_perft_file, perft, PerftCase};
+use m3go::tools::perft::{divide, parse_perft_file, perft, PerftCase};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/perft");
 /// The largest count checked by the ordinary test run.

@@ -2,10 +2,10 @@
 //! position (D3-EMERGENCY, S3-ROUND, M16-TEAM-CYCLE) and the engine entry points under every
 //! preset.
 
-use m3go::notation::{parse_move, parse_move_in};
-use m3go::order::{FlystoneState, Sides};
-use m3go::play::{emergency_conversion, Action, Move, Position};
-use m3go::position::{from_yaml, Setup};
+use m3go::game::notation::{parse_move, parse_move_in};
+use m3go::game::order::{FlystoneState, Sides};
+use m3go::game::play::{emergency_conversion, Action, Move, Position};
+use m3go::game::setup::{from_yaml, Setup};
 use m3go::rules::{Rules, RulesField, RulesSpec, PRESETS};
 use m3go::{Board, Point};
 
@@ -218,7 +218,7 @@ fn scramble(rules: &Rules, size: usize, seed: u64, move_number: u32) -> Position
     let mut state = seed;
     let mut board = Board::empty(size).unwrap();
     for i in 0..board.len() {
-        let v = m3go::order::splitmix64(&mut state) % 12;
+        let v = m3go::game::order::splitmix64(&mut state) % 12;
         let s = match v {
             0..=2 => Some(m3go::Stone::Black),
             3..=5 => Some(m3go::Stone::White),

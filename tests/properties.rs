@@ -5,12 +5,12 @@
 //! oracle of `m3go::testing` that fills opponent stones into every subset of a region.
 
 use arbitrary::{Arbitrary, Unstructured};
-use m3go::analysis::Analysis;
-use m3go::board::Stone;
-use m3go::layers::{Attribute, Cell};
-use m3go::notation::{format_move, parse_move};
+use m3go::board::grid::Stone;
+use m3go::board::layers::{Attribute, Cell};
+use m3go::game::notation::{format_move, parse_move};
+use m3go::judge::analysis::Analysis;
+use m3go::judge::scoring::score;
 use m3go::rules::{AttributeRule, ClosedRegion};
-use m3go::scoring::score;
 use m3go::testing::{
     board_from_codes, check_colour_swap_of_analysis, check_colour_swap_of_move, check_legal_moves,
     check_move, check_round_trips, check_symmetry_of_analysis, check_symmetry_of_move,
@@ -435,10 +435,10 @@ fn m20_eye_sim_literal_oracle_decides_most_regions_and_every_verdict() {
 /// every conformance case board in spec/cases.
 #[test]
 fn m20_eye_sim_engine_agrees_with_the_literal_oracle_on_every_case() {
-    let files = m3go::conform::case_files("spec/cases").expect("spec/cases");
+    let files = m3go::conform::case::case_files("spec/cases").expect("spec/cases");
     let mut boards = 0;
     for f in files {
-        let Ok(case) = m3go::conform::Case::load(&f, None) else {
+        let Ok(case) = m3go::conform::case::Case::load(&f, None) else {
             continue;
         };
         let Ok(pos) = case.position.into_position(&f) else {
@@ -458,9 +458,9 @@ fn m20_eye_sim_engine_agrees_with_the_literal_oracle_on_every_case() {
 /// first conformance cases (real figures, few of them: 19×19 analyses are slow in debug).
 #[test]
 fn colour_swap_and_symmetry_hold_on_case_boards() {
-    let files = m3go::conform::case_files("spec/cases").expect("spec/cases");
+    let files = m3go::conform::case::case_files("spec/cases").expect("spec/cases");
     for f in files.iter().take(12) {
-        let Ok(case) = m3go::conform::Case::load(f, None) else {
+        let Ok(case) = m3go::conform::case::Case::load(f, None) else {
             continue;
         };
         let Ok(pos) = case.position.into_position(f) else {

@@ -1,11 +1,11 @@
 //! Game records: the move-number notation of whole games (004), SGF with m3go's extension, the
 //! seven real professional records of /work/shared/data/games, and 003's mechanical replay.
 
-use m3go::play::Action;
-use m3go::record::{parse_game_text, two_colour_rules, Record};
-use m3go::replay::{mechanical, strict, Entry, EyeEvent, LoggedString, Status};
+use m3go::formats::record::{parse_game_text, two_colour_rules, Record};
+use m3go::formats::sgf::{parse_record, write_record};
+use m3go::game::play::Action;
 use m3go::rules::Rules;
-use m3go::sgf::{parse_record, write_record};
+use m3go::tools::replay::{mechanical, strict, Entry, EyeEvent, LoggedString, Status};
 use m3go::{Attribute, Labels, Point};
 use proptest::prelude::*;
 use std::process::Command;
@@ -169,8 +169,8 @@ fn logged(kind: &'static str, name: &str) -> LoggedString {
     }
 }
 
-fn change(name: &str, from: Attribute, to: Attribute) -> m3go::replay::Change {
-    m3go::replay::Change {
+fn change(name: &str, from: Attribute, to: Attribute) -> m3go::tools::replay::Change {
+    m3go::tools::replay::Change {
         name: name.into(),
         points: vec![],
         from,

@@ -4,9 +4,9 @@
 //! to read when a label table or a number format breaks. The board properties use proptest
 //! (tests/properties.rs), whose strategies build the structured positions.
 
-use m3go::coord::{Labels, Point, MAX_SIZE, MIN_SIZE};
-use m3go::notation::{format_numbered, parse_move_in};
-use m3go::order::turn_of_move;
+use m3go::board::coord::{Labels, Point, MAX_SIZE, MIN_SIZE};
+use m3go::game::notation::{format_numbered, parse_move_in};
+use m3go::game::order::turn_of_move;
 use m3go::{Action, Rules};
 use quickcheck::{quickcheck, TestResult};
 

@@ -2,7 +2,7 @@
 //! kind, every normative clause is cited in the function that implements it, every clause id a
 //! comment cites is in the register, every rule option of the code is in its options table.
 
-use m3go::conform::{clause_ids, is_clause_id};
+use m3go::conform::case::{clause_ids, is_clause_id};
 use std::collections::BTreeSet;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -11,32 +11,66 @@ fn rules_md() -> String {
     std::fs::read_to_string(format!("{ROOT}/rules.md")).expect("rules.md is readable")
 }
 
+/// Every source file of src/ with its module path (`judge::eyes` for src/judge/eyes.rs,
+/// `conform` for src/conform/mod.rs).
 fn sources() -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(format!("{ROOT}/src"))
-        .expect("src/ is readable")
-        .flatten()
-    {
-        let p = e.path();
-        if p.extension().and_then(|x| x.to_str()) == Some("rs") {
-            let name = p
+    fn walk(dir: &std::path::Path, prefix: &str, out: &mut Vec<(String, String)>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .expect("src/ is readable")
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            let stem = p
                 .file_stem()
                 .and_then(|s| s.to_str())
                 .unwrap_or_default()
                 .to_string();
-            out.push((name, std::fs::read_to_string(&p).unwrap_or_default()));
+            let join = |name: &str| {
+                if prefix.is_empty() {
+                    name.to_string()
+                } else if name.is_empty() {
+                    prefix.to_string()
+                } else {
+                    format!("{prefix}::{name}")
+                }
+            };
+            if p.is_dir() {
+                walk(&p, &join(&stem), out);
+            } else if p.extension().and_then(|x| x.to_str()) == Some("rs") {
+                let module = if stem == "mod" { join("") } else { join(&stem) };
+                out.push((module, std::fs::read_to_string(&p).unwrap_or_default()));
+            }
         }
     }
+    let mut out = Vec::new();
+    walk(std::path::Path::new(&format!("{ROOT}/src")), "", &mut out);
     out
 }
 
-/// Whether `module::Item[::method]` names something defined in src/module.rs.
-fn defined(path: &str, srcs: &[(String, String)]) -> bool {
+/// The file of a module path, for messages: `judge::eyes` -> `src/judge/eyes.rs`.
+fn file_of(module: &str) -> String {
+    format!("src/{}.rs", module.replace("::", "/"))
+}
+
+/// Splits `a::b::Item[::method]` into the longest module path of src/ and the rest.
+fn split_path<'a>(path: &'a str, srcs: &[(String, String)]) -> Option<(String, Vec<&'a str>)> {
     let parts: Vec<&str> = path.split("::").collect();
-    let Some((module, rest)) = parts.split_first() else {
+    (1..parts.len()).rev().find_map(|k| {
+        let module = parts[..k].join("::");
+        srcs.iter()
+            .any(|(m, _)| *m == module)
+            .then(|| (module, parts[k..].to_vec()))
+    })
+}
+
+/// Whether `module::Item[::method]` names something defined in the module's file.
+fn defined(path: &str, srcs: &[(String, String)]) -> bool {
+    let Some((module, rest)) = split_path(path, srcs) else {
         return false;
     };
-    let Some((_, text)) = srcs.iter().find(|(m, _)| m == module) else {
+    let Some((_, text)) = srcs.iter().find(|(m, _)| *m == module) else {
         return false;
     };
     let last = rest.last().copied().unwrap_or_default();
@@ -98,7 +132,7 @@ fn rules_md_every_clause_id_cited_in_code_is_registered() {
                     || first.starts_with("GO"))
                 && !ids.contains(first)
             {
-                unknown.insert(format!("src/{module}.rs: {first}"));
+                unknown.insert(format!("{}: {first}", file_of(&module)));
             }
         }
     }
@@ -131,7 +165,7 @@ fn rules_md_options_table_lists_every_rule_option() {
 
 #[test]
 fn rules_md_cases_column_lists_exactly_the_cases_that_cite_each_clause() {
-    use m3go::conform::{case_files, Case};
+    use m3go::conform::case::{case_files, Case};
     use std::collections::BTreeMap;
     let md = rules_md();
     let mut citing: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
@@ -320,14 +354,17 @@ fn impl_self_type(header: &str) -> Option<String> {
 /// column 0 of src/module.rs): its doc comment and attributes, signature and body. Returns the
 /// line of `fn` and the text, or a reason it was not found.
 fn function_text(path: &str, srcs: &[(String, String)]) -> Result<(usize, String), String> {
-    let parts: Vec<&str> = path.split("::").collect();
-    let (module, ty, name) = match parts.as_slice() {
-        [m, f] => (*m, None, *f),
-        [m, t, f] => (*m, Some(*t), *f),
+    let Some((module, rest)) = split_path(path, srcs) else {
+        return Err(format!("no module of src/ is a prefix of `{path}`"));
+    };
+    let (ty, name) = match rest.as_slice() {
+        [f] => (None, *f),
+        [t, f] => (Some(*t), *f),
         _ => return Err("is not `module::function` or `module::Type::method`".into()),
     };
-    let Some((_, text)) = srcs.iter().find(|(m, _)| m == module) else {
-        return Err(format!("src/{module}.rs does not exist"));
+    let file = file_of(&module);
+    let Some((_, text)) = srcs.iter().find(|(m, _)| *m == module) else {
+        return Err(format!("{file} does not exist"));
     };
     let starts: Vec<usize> = std::iter::once(0)
         .chain(text.match_indices('\n').map(|(k, _)| k + 1))
@@ -348,9 +385,7 @@ fn function_text(path: &str, srcs: &[(String, String)]) -> Result<(usize, String
                 }
             }
             if ranges.is_empty() {
-                return Err(format!(
-                    "src/{module}.rs has no `impl … {t}` block at column 0"
-                ));
+                return Err(format!("{file} has no `impl … {t}` block at column 0"));
             }
         }
     }
@@ -377,7 +412,7 @@ fn function_text(path: &str, srcs: &[(String, String)]) -> Result<(usize, String
                 && last.len() - last.trim_start().len() == indent;
             if !(closed_here || end <= starts.get(k + 1).copied().unwrap_or(text.len())) {
                 return Err(format!(
-                    "src/{module}.rs:{}: the end of `fn {name}` was not found (tests/rules_md.rs \
+                    "{file}:{}: the end of `fn {name}` was not found (tests/rules_md.rs \
                      `block_end` could not delimit its body)",
                     k + 1
                 ));
@@ -386,8 +421,8 @@ fn function_text(path: &str, srcs: &[(String, String)]) -> Result<(usize, String
         }
     }
     Err(match ty {
-        None => format!("src/{module}.rs has no free function `fn {name}` at column 0"),
-        Some(t) => format!("no `impl … {t}` block of src/{module}.rs has a method `fn {name}`"),
+        None => format!("{file} has no free function `fn {name}` at column 0"),
+        Some(t) => format!("no `impl … {t}` block of {file} has a method `fn {name}`"),
     })
 }
 
@@ -459,9 +494,11 @@ fn rules_md_every_normative_clause_is_cited_in_its_function() {
                      column (free function `module::function`, method `module::Type::method`)"
                 )),
                 Ok((fn_line, text)) if !cites(&text, &id) => {
-                    let module = path.split("::").next().unwrap_or_default();
+                    let file = split_path(&path, &srcs)
+                        .map(|(m, _)| file_of(&m))
+                        .unwrap_or_default();
                     offenders.push(format!(
-                        "rules.md:{line}: {id} is not cited by `{path}` (src/{module}.rs:{fn_line}): \
+                        "rules.md:{line}: {id} is not cited by `{path}` ({file}:{fn_line}): \
                          add `{id}` to its doc comment (`/// {id}: …`) or as `// {id}` at the \
                          branch that implements it"
                     ));

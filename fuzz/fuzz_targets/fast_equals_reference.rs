@@ -1,11 +1,11 @@
 //! Fast equals reference: on arbitrary settled positions and move sequences (m3go::testing's
-//! ArbGame), the fast path (m3go::fast) must list the same legal moves as
+//! ArbGame), the fast path (m3go::tools::fast) must list the same legal moves as
 //! `Position::legal_moves`, accept and refuse the same moves as `Position::play` and reach the
 //! same boards. Positions whose rules the fast path does not support are skipped.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use m3go::fast::FastPosition;
+use m3go::tools::fast::FastPosition;
 use m3go::testing::ArbGame;
 
 fuzz_target!(|game: ArbGame| {

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use m3go::notation::{format_move, parse_move};
+use m3go::game::notation::{format_move, parse_move};
 use m3go::testing::ODD_SIZES;
 use m3go::{Action, Labels, Point, Target};
 

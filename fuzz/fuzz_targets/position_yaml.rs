@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use m3go::position::{from_yaml, Setup};
+use m3go::game::setup::{from_yaml, Setup};
 use m3go::testing::{check_round_trips, check_settled};
 use m3go::Analysis;
 
@@ -25,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
         ),
         Ok(pos) => {
             let _ = Analysis::new(&pos.board, &pos.rules);
-            let _ = m3go::scoring::score(&pos.board, &pos.rules, &pos.dead);
+            let _ = m3go::judge::scoring::score(&pos.board, &pos.rules, &pos.dead);
             if let Err(e) = check_settled(&pos) {
                 panic!("a loaded position is not settled: {e}");
             }

@@ -1,7 +1,7 @@
 //! `m3go analyze`: the analysis of a position, as text, YAML or JSON.
 
-use crate::position::{InputError, Setup};
-use crate::report::AnalysisReport;
+use crate::formats::report::AnalysisReport;
+use crate::game::setup::{InputError, Setup};
 use clap::ValueEnum;
 
 /// The three boards, strings, private eyes, flower attributes, forbidden points, legal moves and
@@ -44,7 +44,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
     if args.color && fmt == AnalyzeFormat::Text {
         println!(
             "{}",
-            crate::render::ansi(&p, crate::render::View::Holographic)
+            crate::formats::render::ansi(&p, crate::formats::render::View::Holographic)
         );
     }
     match fmt {

@@ -1,8 +1,8 @@
 //! `m3go conform`: the conformance suite run against m3go or another program, the clause
 //! coverage of rules.md, the cases as JSON. The runner is `crate::conform::runner`.
 
+use crate::conform::case::Case;
 use crate::conform::runner::{load_suite, run_case, Builtin, Coverage, External, Oracle, Outcome};
-use crate::conform::Case;
 use serde_json::Value;
 
 /// Run the conformance suite (default spec/cases).

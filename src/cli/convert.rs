@@ -1,8 +1,8 @@
 //! `m3go convert`: a game record written as SGF or as a move-number game file.
 
-use super::{parse_rules, save_record};
-use crate::coord::Labels;
-use crate::position::InputError;
+use crate::board::coord::Labels;
+use crate::cli::common::{parse_rules, save_record};
+use crate::game::setup::InputError;
 use crate::rules::Rules;
 use clap::ValueEnum;
 
@@ -43,9 +43,9 @@ pub fn run(args: ConvertArgs) -> Result<(), InputError> {
         LabelsArg::Chinese => Labels::Chinese,
         LabelsArg::Latin => Labels::Latin,
     };
-    let record = crate::record::load(input)?;
+    let record = crate::formats::load::load(input)?;
     let rules = record.resolve_rules(args.rules.as_ref())?;
     // check the whole record before writing it
-    crate::replay::strict(&record, &rules, None)?;
+    crate::tools::replay::strict(&record, &rules, None)?;
     save_record(output, &record, &rules, labels)
 }

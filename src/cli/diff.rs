@@ -1,9 +1,9 @@
-//! `m3go diff`: random games against another implementation (`crate::diff`), the first
+//! `m3go diff`: random games against another implementation (`crate::conform::diff`), the first
 //! disagreement shrunk and printed as a conformance case.
 
-use super::{parse_rules, write_file};
+use crate::cli::common::{parse_rules, write_file};
 use crate::conform::runner::{Builtin, External};
-use crate::position::InputError;
+use crate::game::setup::InputError;
 use crate::rules::Rules;
 use std::io::Write;
 
@@ -53,8 +53,8 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
     use std::io::IsTerminal;
     let cmd = &args.implementation;
     let size = args.size;
-    crate::board::check_size(size).map_err(|e| InputError(format!("--size: {e}")))?;
-    let opts_d = crate::diff::DiffOptions {
+    crate::board::grid::check_size(size).map_err(|e| InputError(format!("--size: {e}")))?;
+    let opts_d = crate::conform::diff::DiffOptions {
         games: args.games,
         seed: args.seed,
         size,
@@ -79,20 +79,20 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
             let _ = std::io::stdout().flush();
         }
     };
-    let outcome =
-        crate::diff::run(&opts_d, &mut reference, &mut other, &mut progress).map_err(InputError)?;
+    let outcome = crate::conform::diff::run(&opts_d, &mut reference, &mut other, &mut progress)
+        .map_err(InputError)?;
     if tty {
         print!("\r{}\r", " ".repeat(60));
     }
     match outcome {
-        crate::diff::DiffOutcome::Agree { games, moves } => {
+        crate::conform::diff::DiffOutcome::Agree { games, moves } => {
             println!(
                 "diff: {games} games, {moves} moves compared (seed {}, {size}x{size}, {}): no disagreement",
                 opts_d.seed, opts_d.rules.preset
             );
             Ok(0)
         }
-        crate::diff::DiffOutcome::Disagree(d) => {
+        crate::conform::diff::DiffOutcome::Disagree(d) => {
             println!(
                 "diff: disagreement in game {} at move {} ({}):",
                 d.game, d.move_number, d.notation

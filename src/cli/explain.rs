@@ -1,7 +1,7 @@
-//! `m3go explain`: the clause trace of a point, a string or a move (`crate::explain`).
+//! `m3go explain`: the clause trace of a point, a string or a move (`crate::formats::explain`).
 
-use crate::explain::explain_target;
-use crate::position::{InputError, Setup};
+use crate::formats::explain::explain_target;
+use crate::game::setup::{InputError, Setup};
 
 /// The clause trace for a point, a string (七九*) or a move (黑291.七A).
 ///

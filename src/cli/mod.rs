@@ -6,12 +6,12 @@
 //! Exit codes: 0 success, 1 conformance failures (and a disagreement found by `diff`), 2 bad
 //! input — usage errors found by clap included.
 
-use crate::position::{from_yaml, InputError};
-use crate::rules::{Rules, RulesField};
-use clap::{Parser, Subcommand, ValueEnum};
+use crate::game::setup::InputError;
+use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 
 mod analyze;
+pub mod common;
 mod conform;
 mod convert;
 mod diff;
@@ -130,39 +130,4 @@ fn exit_code(r: Result<(), InputError>) -> i32 {
             2
         }
     }
-}
-
-/// `--format` of the commands that print text or JSON.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// Human-readable text.
-    #[default]
-    Text,
-    /// JSON (pretty-printed).
-    Json,
-}
-
-/// `--rules`: a preset name or a YAML rules mapping, resolved to the rules.
-fn parse_rules(v: &str) -> Result<Rules, String> {
-    let f: RulesField = from_yaml(v, "--rules").map_err(|e| e.0)?;
-    f.resolve().map_err(|e| e.0)
-}
-
-fn write_file(path: &str, text: &str) -> Result<(), InputError> {
-    std::fs::write(path, text).map_err(|e| InputError(format!("{path}: cannot write: {e}")))
-}
-
-/// Writes a record to `path`: SGF for `.sgf`, else a game file.
-fn save_record(
-    path: &str,
-    record: &crate::record::Record,
-    rules: &Rules,
-    labels: crate::coord::Labels,
-) -> Result<(), InputError> {
-    let text = if path.to_ascii_lowercase().ends_with(".sgf") {
-        crate::sgf::write_record(record, rules)?
-    } else {
-        record.to_game_text(rules, labels)?
-    };
-    write_file(path, &text)
 }

@@ -1,6 +1,6 @@
 //! `m3go perft`: the number of legal move sequences of a given length.
 
-use crate::position::{InputError, Setup};
+use crate::game::setup::{InputError, Setup};
 
 /// Count legal move sequences (passes included).
 ///
@@ -23,13 +23,13 @@ pub fn run(args: PerftArgs) -> Result<(), InputError> {
     let depth = args.depth;
     let p = Setup::load(&args.pos)?;
     if args.divide {
-        let d = crate::perft::divide(&p, depth);
+        let d = crate::tools::perft::divide(&p, depth);
         for (m, n) in &d {
             println!("{m} {n}");
         }
         println!("total {}", d.iter().map(|(_, n)| n).sum::<u64>());
     } else {
-        println!("perft {depth} {}", crate::perft::perft(&p, depth));
+        println!("perft {depth} {}", crate::tools::perft::perft(&p, depth));
     }
     Ok(())
 }

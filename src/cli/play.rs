@@ -1,9 +1,9 @@
 //! `m3go play`: moves played on a position, each reported step by step.
 
-use super::Format;
-use crate::notation::parse_move_in;
-use crate::position::{InputError, Setup};
-use crate::report::AnalysisReport;
+use crate::cli::common::Format;
+use crate::formats::report::AnalysisReport;
+use crate::game::notation::parse_move_in;
+use crate::game::setup::{InputError, Setup};
 
 /// Play moves (黑291.七A, 华289.H九, 七A, pass) and report each one.
 ///

@@ -1,7 +1,7 @@
 //! `m3go protocol`: m3go as the implementation under test, answering `m3go-conform/1` requests.
 
-use crate::conform;
-use crate::position::InputError;
+use crate::conform::case as conform;
+use crate::game::setup::InputError;
 use serde_json::Value;
 use std::io::{BufRead, Write};
 

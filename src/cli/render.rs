@@ -1,8 +1,8 @@
 //! `m3go render`: the board drawn as an SVG figure or in ANSI colours.
 
-use super::write_file;
-use crate::position::{InputError, Setup};
-use crate::render::View;
+use crate::cli::common::write_file;
+use crate::formats::render::View;
+use crate::game::setup::{InputError, Setup};
 use clap::ValueEnum;
 
 /// Draw the board (SVG figure or colour terminal).
@@ -48,10 +48,10 @@ pub fn run(args: RenderArgs) -> Result<(), InputError> {
     };
     let p = Setup::load(&args.pos)?;
     if let Some(out) = &args.svg {
-        write_file(out, &crate::render::svg(&p, view))?;
+        write_file(out, &crate::formats::render::svg(&p, view))?;
     }
     if args.ansi || args.svg.is_none() {
-        print!("{}", crate::render::ansi(&p, view));
+        print!("{}", crate::formats::render::ansi(&p, view));
     }
     Ok(())
 }

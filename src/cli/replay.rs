@@ -1,7 +1,7 @@
 //! `m3go replay`: a game record replayed strictly, or mechanically (003's 机械式排局).
 
-use super::{parse_rules, save_record, write_file, Format};
-use crate::position::InputError;
+use crate::cli::common::{parse_rules, save_record, write_file, Format};
+use crate::game::setup::InputError;
 use crate::rules::Rules;
 
 /// Replay a record (SGF or game file); with --mechanical, 003's 机械式排局 of a Go record.
@@ -47,7 +47,7 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
     let path = &args.game;
     let fmt = args.format;
     let to = args.to;
-    let record = crate::record::load(path)?;
+    let record = crate::formats::load::load(path)?;
     let mechanical = args.mechanical;
     let rules = match args.rules {
         Some(r) => r,
@@ -55,15 +55,15 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
         None => record.resolve_rules(None)?,
     };
     let rep = if mechanical {
-        crate::replay::mechanical(&record, &rules, to)?
+        crate::tools::replay::mechanical(&record, &rules, to)?
     } else {
-        crate::replay::strict(&record, &rules, to)?
+        crate::tools::replay::strict(&record, &rules, to)?
     };
     if fmt == Format::Json {
         let v = serde_json::json!({
             "entries": rep.entries,
             "replaced": rep.replaced_by_reason(),
-            "position": crate::replay::position_setup(&rep.position),
+            "position": crate::tools::replay::position_setup(&rep.position),
         });
         println!(
             "{}",
@@ -76,16 +76,16 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
             println!("    {en}");
         }
     } else {
-        print!("{}", crate::replay::log_text(&rep, args.gloss));
+        print!("{}", crate::tools::replay::log_text(&rep, args.gloss));
     }
     if let Some(out) = &args.out {
-        let setup = crate::replay::position_setup(&rep.position);
+        let setup = crate::tools::replay::position_setup(&rep.position);
         let text = serde_yaml::to_string(&setup).map_err(|e| InputError(e.to_string()))?;
         write_file(out, &text)?;
     }
     if let Some(out) = &args.save {
-        let rec = crate::record::record_of(&rep.start, &rep.reports);
-        save_record(out, &rec, &rules, crate::coord::Labels::Chinese)?;
+        let rec = crate::formats::record::record_of(&rep.start, &rep.reports);
+        save_record(out, &rec, &rules, crate::board::coord::Labels::Chinese)?;
     }
     Ok(())
 }

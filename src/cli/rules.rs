@@ -1,6 +1,6 @@
 //! `m3go rules`: the presets and rule options; `m3go rules check FILE` validates a rules file.
 
-use crate::position::{from_yaml, read_text, InputError};
+use crate::game::setup::{from_yaml, read_text, InputError};
 use crate::rules::{Rules, RulesSpec, OPTIONS, PRESETS};
 
 /// List the presets and every rule option, or validate a rules file.

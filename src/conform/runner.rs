@@ -3,8 +3,8 @@
 //! suite loaded from a directory (`load_suite`) and the clause coverage of rules.md
 //! (`Coverage`). The command line (`m3go conform`, `m3go diff`) only prints what these return.
 
-use super::{case_files, check, clause_ids, is_clause_id, Case, Request};
-use crate::position::InputError;
+use crate::conform::case::{case_files, check, clause_ids, is_clause_id, Case, Request};
+use crate::game::setup::InputError;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, Write};
@@ -28,7 +28,7 @@ pub struct Builtin;
 impl Oracle for Builtin {
     fn ask(&mut self, request: &Value) -> Result<Value, String> {
         let req: Request = serde_json::from_value(request.clone()).map_err(|e| e.to_string())?;
-        Ok(super::answer(&req))
+        Ok(crate::conform::case::answer(&req))
     }
 }
 

@@ -10,11 +10,11 @@
 //! judged on the direct board with every grey string at its basic (neutral) attribute, before
 //! any conversion (the lower layer: grey stones are its `OffBoard` cells).
 
-use crate::board::{neighbours, Colour};
-use crate::eyes::{Region, RegionVerdict};
-use crate::layers::{Cell, Layer};
-use crate::longlife::long_living;
-use crate::strings::{empty_strings, flood, Strings};
+use crate::board::grid::{neighbours, Colour};
+use crate::board::layers::{Cell, Layer};
+use crate::board::strings::{empty_strings, flood, Strings};
+use crate::judge::eyes::{Region, RegionVerdict};
+use crate::judge::longlife::long_living;
 
 /// Deepest nesting followed by condition c (a private eye inside a private eye inside …).
 const MAX_NESTING: u32 = 8;
@@ -88,7 +88,7 @@ impl Verdict2016 {
 /// stones and grey stones (the layer's `OffBoard` cells) lie inside.
 pub fn closed_regions_2016(layer: &Layer, strings: &Strings, a: usize) -> Vec<Region> {
     let inside = |j: usize| strings.of[j] != Some(a);
-    crate::eyes::regions_around(layer, &strings.groups[a].points, inside)
+    crate::judge::eyes::regions_around(layer, &strings.groups[a].points, inside)
 }
 
 /// M16-EYE-A — "a、围出私眼的棋串必须具有至少1口内气" (000; the definition's "含有至少1个紧邻空点"):
@@ -442,12 +442,12 @@ pub fn true_eye_2016(upper: &Layer, strings: &Strings, colour: Colour, eye: &[us
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::Analysis;
-    use crate::board::Board;
-    use crate::coord::Point;
-    use crate::layers::{lower_layer, Attribute};
+    use crate::board::coord::Point;
+    use crate::board::grid::Board;
+    use crate::board::layers::{lower_layer, Attribute};
+    use crate::board::strings::strings_of;
+    use crate::judge::analysis::Analysis;
     use crate::rules::Rules;
-    use crate::strings::strings_of;
 
     /// The upper corners of 000's worked examples (shared with spec/cases/m16-*.yaml).
     const EXAMPLE: &str = "
@@ -807,7 +807,7 @@ X . . . . . O
             let mut d = String::new();
             for _ in 0..5 {
                 for _ in 0..5 {
-                    let v = crate::order::splitmix64(&mut state) % 10;
+                    let v = crate::game::order::splitmix64(&mut state) % 10;
                     d.push(match v {
                         0..=2 => 'X',
                         3..=5 => 'O',

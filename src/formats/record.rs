@@ -1,14 +1,14 @@
 //! Game records (D3-NOTATION, 004 手数坐标记谱法 "黑1.B二，白2.A二；……华19.一B，花20.二B"): the moves of
 //! a game in order, with the header that names the rules and the board, and the game-file
-//! format (spec/README.md, "Game files") read and written here. SGF lives in [`crate::sgf`];
+//! format (spec/README.md, "Game files") read and written here. SGF lives in the sibling module `sgf`;
 //! both produce a [`Record`].
 
-use crate::board::Board;
-use crate::coord::{Labels, Point};
-use crate::notation::parse_move;
-use crate::order::{turn_of_move, Turn};
-use crate::play::{Action, Illegal, Move, Position, Report};
-use crate::position::{from_yaml, InputError, Setup, MAX_FILE_BYTES};
+use crate::board::coord::{Labels, Point};
+use crate::board::grid::Board;
+use crate::game::notation::parse_move;
+use crate::game::order::{turn_of_move, Turn};
+use crate::game::play::{Action, Illegal, Move, Position, Report};
+use crate::game::setup::{from_yaml, InputError, Setup, MAX_FILE_BYTES};
 use crate::rules::{Rules, RulesField};
 use std::fmt::Write as _;
 
@@ -309,7 +309,7 @@ pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record
                     let n: usize = v
                         .parse()
                         .map_err(|_| bad("expected an odd board size, 3 to 19"))?;
-                    crate::board::check_size(n).map_err(|e| bad(&e.0))?;
+                    crate::board::grid::check_size(n).map_err(|e| bad(&e.0))?;
                     size = Some(n);
                 }
                 "move" => {
@@ -327,7 +327,7 @@ pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record
                 "position" => {
                     let path = std::path::Path::new(base_dir).join(v);
                     let path = path.to_string_lossy().into_owned();
-                    let t = crate::position::read_text(&path)?;
+                    let t = crate::game::setup::read_text(&path)?;
                     let s: Setup = from_yaml(&t, &path)?;
                     start = Some(s);
                     start_path = Some(v.to_string());
@@ -408,25 +408,6 @@ pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record
     })
 }
 
-/// Whether a text looks like SGF (its first non-blank character is `(`).
-pub fn looks_like_sgf(text: &str) -> bool {
-    text.trim_start().starts_with('(')
-}
-
-/// Reads a record file, SGF or game file (by its content).
-pub fn load(path: &str) -> Result<Record, InputError> {
-    let text = crate::position::read_text(path)?;
-    if looks_like_sgf(&text) {
-        crate::sgf::parse_record(&text, path)
-    } else {
-        let dir = std::path::Path::new(path)
-            .parent()
-            .map(|d| d.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        parse_game_text(&text, path, &dir)
-    }
-}
-
 /// A record of the moves that led from `start` to the reports' end (for writing what was played).
 pub fn record_of(start: &Position, reports: &[Report]) -> Record {
     let size = start.board.size();
@@ -462,8 +443,8 @@ pub fn point_of(a: Action) -> Option<Point> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Colour;
-    use crate::order::Kind;
+    use crate::board::grid::Colour;
+    use crate::game::order::Kind;
 
     #[test]
     fn d3_notation_game_file_reads_numbers_turns_and_both_label_systems() {

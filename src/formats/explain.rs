@@ -2,16 +2,16 @@
 //! flower's verdict), a string (its closed regions and their verdicts; a flower string's
 //! neighbours and counts) or a move (legal with its cascade, or the clause that refuses it).
 
-use crate::analysis::Analysis;
-use crate::board::Colour;
-use crate::coord::Target;
-use crate::forbidden::{
+use crate::board::coord::Target;
+use crate::board::grid::Colour;
+use crate::formats::report::verdict_text;
+use crate::game::notation::{parse_move_in, turn_of_symbol};
+use crate::game::play::{string_name, Position};
+use crate::game::setup::InputError;
+use crate::judge::analysis::Analysis;
+use crate::judge::forbidden::{
     flower_forbidden_reason, is_capture_point, is_one_liberty_eye, is_tigers_mouth,
 };
-use crate::notation::{parse_move_in, turn_of_symbol};
-use crate::play::{string_name, Position};
-use crate::position::InputError;
-use crate::report::verdict_text;
 
 /// The clause trace for a point, a string or a move.
 pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> {
@@ -51,7 +51,7 @@ pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> 
     let a = Analysis::new(&p.board, &p.rules);
     let i = p.board.index(t.point);
     match p.board.at(t.point) {
-        Some(crate::board::Stone::Flower) => {
+        Some(crate::board::grid::Stone::Flower) => {
             let f = &a.flowers[a.flower_of[i].unwrap_or(0)];
             o.push_str(&format!(
                 "flower string {} ({} stones)\n",
@@ -102,6 +102,20 @@ pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> 
                     verdict_text(v.code(), eye.as_deref()),
                     v.clause_under(p.rules.private_eye)
                 ));
+                if *v == crate::judge::eyes::RegionVerdict::PrivateEye {
+                    // M20-EYE-FIG6: the private eye is the closed region, stones inside included
+                    let names = |v: &[usize]| {
+                        v.iter()
+                            .map(|&q| p.board.point(q).to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    };
+                    o.push_str(&format!(
+                        "      private eye: region {}; empty points {}\n",
+                        names(&r.points),
+                        names(&r.empty)
+                    ));
+                }
             }
             if let Some(u) = a.upper_strings.at(i) {
                 o.push_str(&format!(

@@ -2,7 +2,7 @@
 //! (M20-ORDER, Q20-ORDER, D3-ORDER), the four-player team rounds of 000 (M16-TEAM-*), and the
 //! Flystone rounds of 004 (S3-*), with its seeded random flystone timings.
 
-use crate::board::Colour;
+use crate::board::grid::Colour;
 use crate::rules::{FlystoneMode, Rules, Schedule};
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -2,14 +2,14 @@
 //! M20-SCORE-NEUTRAL-ADJ, M20-SCORE-NEUTRAL-ENCLOSED, M20-SCORE-DEAD, M20-SCORE-KOMI). All
 //! scores are integer half-points: one point is 2.
 
-use crate::analysis::Analysis;
-use crate::board::{neighbours, Board, Colour};
-use crate::coord::Point;
-use crate::eyes::RegionVerdict;
-use crate::layers::Cell;
-use crate::longlife::long_living;
+use crate::board::coord::Point;
+use crate::board::grid::{neighbours, Board, Colour};
+use crate::board::layers::Cell;
+use crate::board::strings::{empty_strings, flood};
+use crate::judge::analysis::Analysis;
+use crate::judge::eyes::RegionVerdict;
+use crate::judge::longlife::long_living;
 use crate::rules::{FlowerEnclosed, Rules};
-use crate::strings::{empty_strings, flood};
 use serde::Serialize;
 
 /// The count of a finished position, in half-points.

@@ -8,18 +8,18 @@
 //! otherwise it places at legal point number `(r >> 4) % count` (board order, top row first).
 //! A game stops after `max_moves` moves or when passes end it.
 
+use crate::conform::case::{Case, PROTOCOL};
 use crate::conform::runner::Oracle;
-use crate::conform::{Case, PROTOCOL};
-use crate::notation::{format_move, parse_move};
-use crate::play::{Action, Move, Position};
-use crate::position::Setup;
-use crate::record::rules_field;
+use crate::formats::record::rules_field;
+use crate::game::notation::{format_move, parse_move};
+use crate::game::play::{Action, Move, Position};
+use crate::game::setup::Setup;
 use crate::rules::Rules;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// SplitMix64 (Steele, Lea, Flood 2014): the documented generator of the random games.
-pub use crate::order::SplitMix64;
+pub use crate::game::order::SplitMix64;
 
 /// The options of a differential run.
 #[derive(Clone, Debug)]
@@ -71,7 +71,7 @@ pub fn request(id: &str, setup: &Setup, moves: &[String]) -> Value {
     })
 }
 
-use crate::conform::{norm as norm_point, strs};
+use crate::conform::case::{norm as norm_point, strs};
 
 fn point_set(v: &Value, size: usize) -> BTreeSet<String> {
     strs(v).iter().map(|p| norm_point(p, size)).collect()
@@ -381,8 +381,9 @@ impl Judge<'_> {
 fn smallest_equivalent(n: u32, rules: &Rules) -> Vec<u32> {
     let mut v = Vec::new();
     for m in 1..n.min(21) {
-        if crate::order::turn_of_move(rules, m) == crate::order::turn_of_move(rules, n)
-            && crate::order::turn_of_move(rules, m + 1) == crate::order::turn_of_move(rules, n + 1)
+        if crate::game::order::turn_of_move(rules, m) == crate::game::order::turn_of_move(rules, n)
+            && crate::game::order::turn_of_move(rules, m + 1)
+                == crate::game::order::turn_of_move(rules, n + 1)
         {
             v.push(m);
         }
@@ -779,7 +780,7 @@ pub fn run(
 ) -> Result<DiffOutcome, String> {
     let mut rng = SplitMix64(opts.seed);
     let mut compared = 0u64;
-    let empty = crate::board::Board::empty(opts.size).map_err(|e| e.0)?;
+    let empty = crate::board::grid::Board::empty(opts.size).map_err(|e| e.0)?;
     for g in 1..=opts.games {
         let start = Setup {
             rules: rules_field(&opts.rules),

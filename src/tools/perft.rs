@@ -20,9 +20,9 @@
 //! perft 2 651
 //! ```
 
-use crate::board::Board;
-use crate::play::{Move, Position};
-use crate::position::{from_yaml, read_text, InputError, Setup};
+use crate::board::grid::Board;
+use crate::game::play::{Move, Position};
+use crate::game::setup::{from_yaml, read_text, InputError, Setup};
 use crate::rules::RulesField;
 
 /// The number of legal move sequences of length `depth` (passes included; the special moves of
@@ -55,7 +55,7 @@ pub fn children(pos: &Position) -> Vec<(String, Position)> {
         };
         if let Ok((next, _)) = pos.play(&m) {
             out.push((
-                crate::notation::format_numbered(&pos.rules, n, turn, a),
+                crate::game::notation::format_numbered(&pos.rules, n, turn, a),
                 next,
             ));
         }
@@ -64,7 +64,7 @@ pub fn children(pos: &Position) -> Vec<(String, Position)> {
         if let Ok((next, _)) = pos.play(&m) {
             let t = m.turn.unwrap_or(turn);
             out.push((
-                crate::notation::format_numbered(&pos.rules, n, t, m.action),
+                crate::game::notation::format_numbered(&pos.rules, n, t, m.action),
                 next,
             ));
         }

@@ -1,8 +1,8 @@
 //! Strings (棋串), empty-point strings (空点串), liberties and adjacency (M20-STRING,
 //! M20-STRING-ADJ, M20-EMPTY-STRING; 000 definitions 六 to 八).
 
-use crate::board::{neighbours, Board, Colour, Stone};
-use crate::layers::{Cell, Layer};
+use crate::board::grid::{neighbours, Board, Colour, Stone};
+use crate::board::layers::{Cell, Layer};
 
 /// A string of one layer: a maximal 4-connected set of stones of one colour, or of empty points.
 #[derive(Clone, Debug, PartialEq, Eq)]

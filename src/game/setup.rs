@@ -2,13 +2,13 @@
 //! straight from the file; [`Setup::into_position`] is the only road to a [`Position`] and
 //! reports every problem it finds.
 
-use crate::analysis::Analysis;
-use crate::board::Board;
-use crate::coord::Point;
-use crate::order::{
+use crate::board::coord::Point;
+use crate::board::grid::Board;
+use crate::game::order::{
     check_flystone_state, flystone_schedule, flystone_walk, FlystoneRecord, FlystoneState,
 };
-use crate::play::{string_name, Position};
+use crate::game::play::{string_name, Position};
+use crate::judge::analysis::Analysis;
 use crate::rules::{RulesField, Schedule};
 use serde::{Deserialize, Serialize};
 use std::fmt;

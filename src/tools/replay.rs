@@ -3,15 +3,15 @@
 //! a log of what every move did, written like 003's narrative ("黑301.DO，提吃白棋串CO*和EO，并为黑棋串
 //! DA*做出私眼CO*，中性花棋串EA/CA皆变为黑性花棋串").
 
-use crate::analysis::Analysis;
-use crate::board::{Board, Colour, Stone};
-use crate::coord::Point;
-use crate::layers::Attribute;
-use crate::play::{Action, AttributeChange, Illegal, Move, Position, Report};
-use crate::position::{InputError, Setup};
-use crate::record::Record;
+use crate::board::coord::Point;
+use crate::board::grid::{Board, Colour, Stone};
+use crate::board::layers::Attribute;
+use crate::board::strings::flood;
+use crate::formats::record::Record;
+use crate::game::play::{Action, AttributeChange, Illegal, Move, Position, Report};
+use crate::game::setup::{InputError, Setup};
+use crate::judge::analysis::Analysis;
 use crate::rules::Rules;
-use crate::strings::flood;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -254,7 +254,7 @@ pub fn position_setup(pos: &Position) -> Setup {
     let mut p = pos.clone();
     trim_history(&mut p);
     let mut s = p.to_setup();
-    s.rules = crate::record::rules_field(&p.rules);
+    s.rules = crate::formats::record::rules_field(&p.rules);
     s
 }
 
@@ -390,7 +390,7 @@ pub fn strict(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Replay,
         }
         let (next, report) = pos
             .play(&record.claimed_move(k))
-            .map_err(|e| crate::record::move_error(m, &e))?;
+            .map_err(|e| crate::formats::record::move_error(m, &e))?;
         let source = match m.action {
             Action::Pass => "pass".to_string(),
             Action::Place(p) => p.to_string(),
@@ -739,7 +739,7 @@ pub fn player_of(e: &Entry) -> Option<Colour> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::parse_game_text;
+    use crate::formats::record::parse_game_text;
 
     #[test]
     fn m20_replay_flower_turn_on_a_capture_point_becomes_a_pass() {

@@ -1,7 +1,7 @@
 //! The upper attribute of a flower string from its neighbours' private eyes (M20-ATTR-*, 003
 //! 选摘三; Q20-ATTR, 001).
 
-use crate::layers::Attribute;
+use crate::board::layers::Attribute;
 use serde::Serialize;
 
 /// The four counts of 003: adjacent black strings with (Hs) and without (Hw) a private eye,

@@ -20,15 +20,15 @@
 //! adjacent to A that touches no other c-string") is "some empty point of C touches a c-stone"
 //! (all c-stones around C are A's), and condition 2 with the fill simulation is "C holds no
 //! opponent stone, or every empty point of C touches a c-stone" (see
-//! [`eyes::fill_simulation_makes_eye`](crate::eyes::fill_simulation_makes_eye)). So one pass over
+//! [`eyes::fill_simulation_makes_eye`](crate::judge::eyes::fill_simulation_makes_eye)). So one pass over
 //! the components of S_black and one over S_white decide every string's private eyes.
 
-use crate::attribute::{attribute_2016, attribute_2020, Counts};
-use crate::board::{Board, Colour, Stone};
-use crate::forbidden::Forbidden;
-use crate::layers::Attribute;
-use crate::order::{turn_of_move, Kind, Turn};
-use crate::play::{Action, Position};
+use crate::board::grid::{Board, Colour, Stone};
+use crate::board::layers::Attribute;
+use crate::game::order::{turn_of_move, Kind, Turn};
+use crate::game::play::{Action, Position};
+use crate::judge::attribute::{attribute_2016, attribute_2020, Counts};
+use crate::judge::forbidden::Forbidden;
 use crate::rules::{
     AttributeRule, CaptureTiming, ClosedRegion, EyeRule, FlowerCaptureCheck, ForbiddenOwner,
     GameEnd, Ko, Rules, Schedule, Suicide, SuicideTiming, TigersMouth,
@@ -278,7 +278,7 @@ impl FastAnalysis {
         self.lower_count = count;
     }
 
-    /// Fast form of M20-EYE (reference: [`crate::eyes::judge_regions`]); see the module
+    /// Fast form of M20-EYE (reference: [`crate::judge::eyes::judge_regions`]); see the module
     /// documentation for why the components of S_c decide the same private eyes.
     fn private_eyes(&mut self, cells: &[u8; MAXN]) {
         let geom = self.geom;
@@ -339,7 +339,7 @@ impl FastAnalysis {
     }
 
     /// Fast form of M20-ATTR-COUNT and the attribute rules (reference:
-    /// [`crate::analysis::Analysis::new`] with [`crate::attribute`]).
+    /// [`crate::judge::analysis::Analysis::new`] with [`crate::judge::attribute`]).
     fn attributes(&mut self, cells: &[u8; MAXN], rule: AttributeRule, any_flower: bool) {
         let geom = self.geom;
         let dirs = geom.dirs();
@@ -512,7 +512,7 @@ impl FastAnalysis {
         self.upper_count
     }
 
-    /// Fast form of M20-FORBID-CAPTURE (reference: [`crate::forbidden::is_capture_point`]): the
+    /// Fast form of M20-FORBID-CAPTURE (reference: [`crate::judge::forbidden::is_capture_point`]): the
     /// only liberty of an upper string is next to it, so only the neighbours are looked at.
     fn is_capture_point(&self, p: usize) -> bool {
         self.upper[p & MASK] == EMPTY
@@ -522,7 +522,7 @@ impl FastAnalysis {
             })
     }
 
-    /// Fast form of M20-FORBID-EYE (reference: [`crate::forbidden::is_one_liberty_eye`]).
+    /// Fast form of M20-FORBID-EYE (reference: [`crate::judge::forbidden::is_one_liberty_eye`]).
     fn one_liberty_eye(&self, p: usize) -> Option<u8> {
         if self.upper[p & MASK] != EMPTY {
             return None;
@@ -544,7 +544,7 @@ impl FastAnalysis {
         (colour != 0).then_some(colour)
     }
 
-    /// Fast form of M20-TIGER-DEF (reference: [`crate::forbidden::is_tigers_mouth`]).
+    /// Fast form of M20-TIGER-DEF (reference: [`crate::judge::forbidden::is_tigers_mouth`]).
     fn tigers_mouth(&self, p: usize, rule: TigersMouth) -> Option<u8> {
         if self.upper[p & MASK] != EMPTY || !rule.applies() {
             return None;
@@ -599,7 +599,7 @@ impl FastAnalysis {
     }
 
     /// The points closed to `player`'s flower with the reason, in board order (reference:
-    /// [`crate::report::forbidden_points`]).
+    /// [`crate::formats::report::forbidden_points`]).
     pub fn forbidden_points(&self, rules: &Rules, player: Colour) -> Vec<(usize, Forbidden)> {
         let choices = Choices::of(rules);
         let player = colour_code(player);
@@ -613,7 +613,7 @@ impl FastAnalysis {
             .collect()
     }
 
-    /// Fast form of M20-FORBID-UPPER (reference: [`crate::forbidden::flower_forbidden_reason`]).
+    /// Fast form of M20-FORBID-UPPER (reference: [`crate::judge::forbidden::flower_forbidden_reason`]).
     pub fn flower_forbidden_reason(
         &self,
         rules: &Rules,
@@ -854,7 +854,7 @@ impl FastPosition {
             // first-round` that is a suicide before any attribute is recomputed; under the
             // default `fixpoint` (D10) it is final only when no attribute can change (no flower
             // on the board, or every flower neutral by rule); otherwise the cascade decides
-            // (GO-SUICIDE in `crate::play::cascade`).
+            // (GO-SUICIDE in `crate::game::play::cascade`).
             return Err("suicide");
         }
         let holographic_first = self.choices.capture_timing == CaptureTiming::HolographicFirst;
@@ -905,7 +905,7 @@ impl FastPosition {
         Ok(())
     }
 
-    /// GO-CASCADE on the fast path (reference: [`crate::play::cascade`]); returns whether any
+    /// GO-CASCADE on the fast path (reference: [`crate::game::play::cascade`]); returns whether any
     /// stone was removed. `held`: the analysis before the move, whose attributes the first
     /// rounds use under `capture-timing: holographic-first`.
     fn cascade(&mut self, mover: u8, mut held: Option<&FastAnalysis>) -> Result<bool, Refusal> {
@@ -995,15 +995,15 @@ impl FastPosition {
         Ok(out)
     }
 
-    fn board_index(&self, pt: crate::coord::Point) -> usize {
-        let h = crate::coord::half(self.geom.size);
+    fn board_index(&self, pt: crate::board::coord::Point) -> usize {
+        let h = crate::board::coord::half(self.geom.size);
         ((h - pt.y) as usize) * self.geom.size + (pt.x + h) as usize
     }
 
-    fn point(&self, p: usize) -> crate::coord::Point {
+    fn point(&self, p: usize) -> crate::board::coord::Point {
         let i = self.geom.unpad(p);
-        let h = crate::coord::half(self.geom.size);
-        crate::coord::Point::new(
+        let h = crate::board::coord::half(self.geom.size);
+        crate::board::coord::Point::new(
             (i % self.geom.size) as i32 - h,
             h - (i / self.geom.size) as i32,
         )
@@ -1028,7 +1028,7 @@ impl FastPosition {
 
     /// Perft: the number of move sequences of length `depth` from this position (every legal
     /// move, passes included, as [`Position::legal_moves`] lists them); the reference is
-    /// [`crate::perft::perft`].
+    /// [`crate::tools::perft::perft`].
     pub fn perft(&self, depth: u32) -> u64 {
         // One buffer per level, cloned only when first needed (a depth-1 perft of a plain
         // position decides every move locally and needs none).
@@ -1082,7 +1082,7 @@ fn perft_rec(pos: &FastPosition, depth: u32, bufs: &mut [Option<FastPosition>]) 
 }
 
 /// SplitMix64, the seeded generator of the random games (benches and tests).
-pub use crate::order::SplitMix64;
+pub use crate::game::order::SplitMix64;
 
 /// The random-game policy, shared by both paths: empty points are tried in random order; a
 /// black/white stone is not put into a one-liberty eye of its own colour (upper layer, as
@@ -1139,7 +1139,7 @@ pub fn random_game_fast(start: &FastPosition, seed: u64, max_moves: u32) -> (Fas
 }
 
 /// The same random game on the reference path ([`Position::play`], and the policy's eye test
-/// by [`crate::forbidden::is_one_liberty_eye`]). Slow; for tests and the baseline bench.
+/// by [`crate::judge::forbidden::is_one_liberty_eye`]). Slow; for tests and the baseline bench.
 pub fn random_game_reference(start: &Position, seed: u64, max_moves: u32) -> (Position, u32) {
     let mut rng = SplitMix64(seed);
     let mut pos = start.clone();
@@ -1153,11 +1153,11 @@ pub fn random_game_reference(start: &Position, seed: u64, max_moves: u32) -> (Po
         let mut next = None;
         random_move(&mut rng, &mut empty, |i| {
             if turn.kind == Kind::Own
-                && crate::forbidden::is_one_liberty_eye(&a, i) == Some(turn.player)
+                && crate::judge::forbidden::is_one_liberty_eye(&a, i) == Some(turn.player)
             {
                 return false;
             }
-            match pos.play(&crate::play::Move::place(pos.board.point(i))) {
+            match pos.play(&crate::game::play::Move::place(pos.board.point(i))) {
                 Ok((p, _)) => {
                     next = Some(p);
                     true
@@ -1167,7 +1167,7 @@ pub fn random_game_reference(start: &Position, seed: u64, max_moves: u32) -> (Po
         });
         pos = match next {
             Some(p) => p,
-            None => match pos.play(&crate::play::Move::pass()) {
+            None => match pos.play(&crate::game::play::Move::pass()) {
                 Ok((p, _)) => p,
                 Err(_) => break,
             },

@@ -1,10 +1,10 @@
 //! Closed regions and private eyes (私眼) of black and white strings, judged in the lower layer
 //! (M20-EYE-REGION, M20-EYE-1, M20-EYE-2, M20-EYE-SIM, M20-EYE; 003 选摘二).
 
-use crate::board::{neighbours, Colour};
-use crate::layers::{Cell, Layer};
+use crate::board::grid::{neighbours, Colour};
+use crate::board::layers::{Cell, Layer};
+use crate::board::strings::{flood, Strings};
 use crate::rules::ClosedRegion;
-use crate::strings::{flood, Strings};
 
 /// A closed region of a string: a 4-connected set of points that are not the string's stones
 /// nor flowers (in the lower layer), bounded by the string, the edge and flowers.

@@ -5,13 +5,13 @@
 //! forbidden points lettered with their reason, plus a legend; and the same for a colour
 //! terminal (ANSI).
 
-use crate::analysis::Analysis;
-use crate::board::{Colour, Stone};
-use crate::coord::{half, CHINESE_LABELS};
-use crate::forbidden::Forbidden;
-use crate::layers::{Attribute, Cell};
-use crate::play::Position;
-use crate::report::forbidden_points;
+use crate::board::coord::{half, CHINESE_LABELS};
+use crate::board::grid::{Colour, Stone};
+use crate::board::layers::{Attribute, Cell};
+use crate::formats::report::forbidden_points;
+use crate::game::play::Position;
+use crate::judge::analysis::Analysis;
+use crate::judge::forbidden::Forbidden;
 use std::fmt::Write as _;
 
 /// Which board to draw (Q20-VIEWS).
@@ -203,7 +203,7 @@ pub fn svg(pos: &Position, view: View) -> String {
             y_of(n - 1)
         );
     }
-    for star in crate::board::Board::empty(n)
+    for star in crate::board::grid::Board::empty(n)
         .map(|b| b.star_points())
         .unwrap_or_default()
     {
@@ -508,7 +508,7 @@ pub fn ansi(pos: &Position, view: View) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Setup;
+    use crate::game::setup::Setup;
 
     /// docs/example-9x9.yaml: black B四, BD/AD and white 二四 flowers are attributed (corner
     /// strings with one-point private eyes D四, DD, 四四), the flower at OO is neutral; the three

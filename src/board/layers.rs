@@ -3,7 +3,7 @@
 //! white by its attribute; and the holographic view (全息 / 三合棋局) that shows the attributes as
 //! stars on the direct board.
 
-use crate::board::{render_rows, Board, Colour, Stone};
+use crate::board::grid::{render_rows, Board, Colour, Stone};
 
 /// What a point is in a layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -2,16 +2,14 @@
 //! program answer them (`m3go-conform/1`), the comparison of expectations with answers, and the
 //! clause coverage of rules.md.
 
-use crate::coord::Point;
-use crate::notation::parse_move_in;
-use crate::play::{Position, Report};
-use crate::position::{from_yaml, read_text, InputError, Setup};
-use crate::report::AnalysisReport;
+use crate::board::coord::Point;
+use crate::formats::report::AnalysisReport;
+use crate::game::notation::parse_move_in;
+use crate::game::play::{Position, Report};
+use crate::game::setup::{from_yaml, read_text, InputError, Setup};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
-
-pub mod runner;
 
 /// Version tag of the protocol.
 pub const PROTOCOL: &str = "m3go-conform/1";
@@ -389,22 +387,22 @@ impl Case {
 /// The start position (the record's, under the start's rules) and the moves to replay (its
 /// moves numbered up to `to`, as points or `pass`).
 fn record_start(file: &str, start: &RecordStart) -> Result<(Setup, Vec<String>), InputError> {
-    let record = crate::record::load(file)?;
+    let record = crate::formats::load::load(file)?;
     let rules = match &start.rules {
         Some(r) => r.resolve().map_err(|e| InputError(format!("rules: {e}")))?,
         None => crate::rules::Rules::m3go_2020(),
     };
     let pos = record.start_position(&rules)?;
     let mut setup = pos.to_setup();
-    setup.rules = crate::record::rules_field(&rules);
+    setup.rules = crate::formats::record::rules_field(&rules);
     let mut moves = Vec::new();
     for m in &record.moves {
         if start.to.is_some_and(|t| m.number > t) {
             break;
         }
         moves.push(match m.action {
-            crate::play::Action::Pass => "pass".to_string(),
-            crate::play::Action::Place(p) => p.to_string(),
+            crate::game::play::Action::Pass => "pass".to_string(),
+            crate::game::play::Action::Place(p) => p.to_string(),
         });
     }
     if let Some(t) = start.to {
@@ -449,10 +447,10 @@ pub fn answer(req: &Request) -> Value {
     if let Some(rp) = &req.replay {
         for (k, m) in rp.moves.iter().enumerate() {
             let action = if m.trim() == "pass" {
-                crate::play::Action::Pass
+                crate::game::play::Action::Pass
             } else {
                 match Point::parse(m.trim(), pos.board.size()) {
-                    Ok(p) => crate::play::Action::Place(p),
+                    Ok(p) => crate::game::play::Action::Place(p),
                     Err(e) => return fail(format!("replay.moves[{k}] `{m}`: {e}")),
                 }
             };
@@ -492,7 +490,7 @@ pub fn answer(req: &Request) -> Value {
         "analysis": AnalysisReport::new(&pos),
         "reports": reports,
         "probes": probes,
-        "numbered": crate::notation::numbered_diagram(&pos.board, &reports).lines().collect::<Vec<_>>(),
+        "numbered": crate::formats::report::numbered_diagram(&pos.board, &reports).lines().collect::<Vec<_>>(),
         "extras": extras(&pos),
     })
 }
@@ -501,13 +499,15 @@ pub fn answer(req: &Request) -> Value {
 /// strict.
 fn req_replay_step(
     pos: &Position,
-    action: crate::play::Action,
+    action: crate::game::play::Action,
     mode: ReplayMode,
-) -> Result<Position, crate::play::Illegal> {
+) -> Result<Position, crate::game::play::Illegal> {
     match mode {
-        ReplayMode::Mechanical => crate::replay::mechanical_step(pos, action).map(|(p, _, _)| p),
+        ReplayMode::Mechanical => {
+            crate::tools::replay::mechanical_step(pos, action).map(|(p, _, _)| p)
+        }
         ReplayMode::Strict => pos
-            .play(&crate::play::Move {
+            .play(&crate::game::play::Move {
                 action,
                 number: None,
                 turn: None,
@@ -568,23 +568,24 @@ fn check_event_eyes_and_ataris(ev: &EventExpect, r: &Value, size: usize, d: &mut
 /// Flystone state, and the 2016 common eyes of every black/white upper string (with whether
 /// each is a true eye).
 pub fn extras(pos: &Position) -> Value {
-    use crate::eyes2016::{common_eyes_2016, true_eye_2016};
+    use crate::judge::eyes2016::{common_eyes_2016, true_eye_2016};
     let team = (pos.rules.schedule == crate::rules::Schedule::Team2016).then(|| {
-        let t = crate::order::team_turn(pos.move_number, pos.rules.team_grey_start);
+        let t = crate::game::order::team_turn(pos.move_number, pos.rules.team_grey_start);
         json!({"round": t.round, "seat": t.seat.letter().to_string()})
     });
     let flystone = pos.flystone_state().map(|s| {
-        let left = |c| crate::order::chosen_flystones_left(&pos.rules, &s, c, pos.move_number);
+        let left =
+            |c| crate::game::order::chosen_flystones_left(&pos.rules, &s, c, pos.move_number);
         json!({
             "random": s.random,
             "thrown": s.thrown,
             "chosen_left": {
-                "black": left(crate::board::Colour::Black),
-                "white": left(crate::board::Colour::White),
+                "black": left(crate::board::grid::Colour::Black),
+                "white": left(crate::board::grid::Colour::White),
             },
         })
     });
-    let a = crate::analysis::Analysis::new(&pos.board, &pos.rules);
+    let a = crate::judge::analysis::Analysis::new(&pos.board, &pos.rules);
     let b = &pos.board;
     let common: Vec<Value> = a
         .upper_strings
@@ -603,7 +604,7 @@ pub fn extras(pos: &Position) -> Value {
                 })
                 .collect();
             Some(json!({
-                "string": crate::play::string_name(b, &s.points),
+                "string": crate::game::play::string_name(b, &s.points),
                 "points": s.points.iter().map(|&i| b.point(i).to_string()).collect::<Vec<_>>(),
                 "common_eyes": eyes,
             }))

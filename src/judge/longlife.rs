@@ -3,9 +3,9 @@
 //! flowers counting as the edge: Benson's pass-alive test (M16-LIFE-3, M16-LIFE-4) together with a
 //! bounded seki test (M16-LIFE-5). Register D14 states the limits.
 
-use crate::board::{neighbours, Colour};
-use crate::layers::{Cell, Layer};
-use crate::strings::{flood, Strings};
+use crate::board::grid::{neighbours, Colour};
+use crate::board::layers::{Cell, Layer};
+use crate::board::strings::{flood, Strings};
 
 /// M16-LIFE-3 / M16-LIFE-5 — "一个黑棋串或白棋串具有至少2个真眼，则此棋串处于长活状态" and
 /// "这两个棋群中的棋串处于长活状态，此种活棋方式又称为双活" (000). The strings of `colour` that are
@@ -198,10 +198,10 @@ pub fn pass_alive(layer: &Layer, strings: &Strings, colour: Colour) -> Vec<bool>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
-    use crate::coord::Point;
-    use crate::layers::lower_layer;
-    use crate::strings::strings_of;
+    use crate::board::coord::Point;
+    use crate::board::grid::Board;
+    use crate::board::layers::lower_layer;
+    use crate::board::strings::strings_of;
 
     fn setup(d: &str) -> (Board, Layer, Strings) {
         let size = d.lines().filter(|l| !l.trim().is_empty()).count();

@@ -2,12 +2,12 @@
 //! strings → closed regions and private eyes → flower attributes → upper layer → upper strings.
 //! Legality, captures and the score read an [`Analysis`]; nothing here reaches back.
 
-use crate::attribute::{self, Counts};
-use crate::board::{neighbours, Board, Colour, Stone};
-use crate::eyes::{self, Region, RegionVerdict};
-use crate::layers::{self, Attribute, Layer};
+use crate::board::grid::{neighbours, Board, Colour, Stone};
+use crate::board::layers::{self, Attribute, Layer};
+use crate::board::strings::{self, Strings};
+use crate::judge::attribute::{self, Counts};
+use crate::judge::eyes::{self, Region, RegionVerdict};
 use crate::rules::{AttributeRule, EyeRule, Rules};
-use crate::strings::{self, Strings};
 
 /// A flower string of the direct board with its counts and upper attribute.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,7 +52,9 @@ impl Analysis {
                 EyeRule::M2020 => {
                     eyes::judge_regions(&lower, &lower_strings, a, rules.closed_region)
                 }
-                EyeRule::M2016 => crate::eyes2016::judge_regions_2016(&lower, &lower_strings, a),
+                EyeRule::M2016 => {
+                    crate::judge::eyes2016::judge_regions_2016(&lower, &lower_strings, a)
+                }
             })
             .collect();
         let has_eye: Vec<bool> = regions

@@ -5,13 +5,13 @@
 //! files load unchanged (unknown and malformed properties such as the Fan Hui files' `KO[7.5]`
 //! or `RD[...]` are kept as information or ignored, never refused).
 
-use crate::board::{Board, Colour, Stone};
-use crate::coord::{half, Point};
-use crate::order::{Kind, Turn};
-use crate::play::Action;
-use crate::position::{InputError, Setup, MAX_FILE_BYTES};
-use crate::record::Record;
-use crate::record::{max_moves, RecordMove, MAX_FIRST_MOVE};
+use crate::board::coord::{half, Point};
+use crate::board::grid::{Board, Colour, Stone};
+use crate::formats::record::Record;
+use crate::formats::record::{max_moves, RecordMove, MAX_FIRST_MOVE};
+use crate::game::order::{Kind, Turn};
+use crate::game::play::Action;
+use crate::game::setup::{InputError, Setup, MAX_FILE_BYTES};
 use crate::rules::{Rules, RulesField, RulesSpec, PRESETS};
 use sgf_parse::go::{Move as SgfMove, Point as SgfPoint, Prop};
 use sgf_parse::{SgfNode, SgfProp, SimpleText};
@@ -230,7 +230,7 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
                     ));
                 }
                 size = usize::from(*w);
-                crate::board::check_size(size).map_err(|e| err(place, format!("SZ: {e}")))?;
+                crate::board::grid::check_size(size).map_err(|e| err(place, format!("SZ: {e}")))?;
             }
             Prop::Invalid(id, v) if id == "SZ" => {
                 return Err(err(
@@ -505,7 +505,7 @@ pub fn write_record(record: &Record, rules: &Rules) -> Result<String, InputError
     for m in &record.moves {
         let turn = m
             .claimed
-            .unwrap_or_else(|| crate::order::turn_of_move(rules, m.number));
+            .unwrap_or_else(|| crate::game::order::turn_of_move(rules, m.number));
         let v = match m.action {
             Action::Pass => SgfMove::Pass,
             Action::Place(p) => SgfMove::Move(to_sgf_point(p, size)),

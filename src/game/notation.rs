@@ -14,10 +14,10 @@
 //! and seat: `33B.H九` is B's grey stone of round 33, `31A.pass` a pass; `31C.七A` is white's
 //! stone of round 31. The other forms (`黑61.七A`) are accepted as well.
 
-use crate::board::Colour;
-use crate::coord::Point;
-use crate::order::{seats_of_round, team_move_number, team_turn, Kind, Seat, TeamTurn, Turn};
-use crate::play::{Action, Move};
+use crate::board::coord::Point;
+use crate::board::grid::Colour;
+use crate::game::moves::{Action, Move};
+use crate::game::order::{seats_of_round, team_move_number, team_turn, Kind, Seat, TeamTurn, Turn};
 use crate::rules::{Rules, Schedule};
 use std::fmt;
 
@@ -210,37 +210,6 @@ pub fn format_numbered(rules: &Rules, number: u32, turn: Turn, action: Action) -
     format_round(team_turn(number, rules.team_grey_start), action)
 }
 
-/// D3-NOTATION-DIAGRAM — "手数图示记谱法，如上图，同传统两色围棋的手数图示记谱法" (004): the move-number
-/// diagram of moves played from a position: each stone placed by one of the `reports` and still on
-/// `board` shows the number of the last move played there; other stones show their diagram
-/// character (`X`, `O`, `#`), empty points `.`. Columns are right-aligned, top row first.
-pub fn numbered_diagram(board: &crate::board::Board, reports: &[crate::play::Report]) -> String {
-    let mut label: Vec<String> = board
-        .cells()
-        .iter()
-        .map(|c| c.map(|s| s.diagram_char()).unwrap_or('.').to_string())
-        .collect();
-    for r in reports {
-        if let Action::Place(p) = r.action {
-            let i = board.index(p);
-            if board.get(i).is_some() {
-                label[i] = r.number.to_string();
-            }
-        }
-    }
-    let width = label.iter().map(|l| l.chars().count()).max().unwrap_or(1);
-    let n = board.size();
-    let mut out = String::new();
-    for row in 0..n {
-        let cells: Vec<String> = (0..n)
-            .map(|c| format!("{:>width$}", label[row * n + c]))
-            .collect();
-        out.push_str(&cells.join(" "));
-        out.push('\n');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,7 +246,7 @@ mod tests {
             e.0
         );
         let rules = Rules::preset("m3go-2016").unwrap();
-        let t = crate::order::team_turn(67, 31).seat.turn();
+        let t = crate::game::order::team_turn(67, 31).seat.turn();
         assert_eq!(
             format_numbered(&rules, 67, t, Action::Place(Point::new(-8, 9))),
             "33B.H九"
@@ -287,7 +256,7 @@ mod tests {
             ..rules.clone()
         };
         assert_eq!(parse_move_in("5D.七A", &r5, 19).unwrap().number, Some(11));
-        let t = crate::order::TeamTurn {
+        let t = crate::game::order::TeamTurn {
             round: 36,
             seat: Seat::B,
         };

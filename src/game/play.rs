@@ -2,16 +2,17 @@
 //! suicide, ko, passes and the end of the game (GO-CAPTURE, GO-CASCADE, GO-SUICIDE, GO-KO,
 //! GO-PASS, GO-END, M20-LIFE-1, M20-LIFE-2, Q20-HOLO-CAPTURE).
 
-use crate::analysis::Analysis;
-use crate::board::{Board, Colour, Stone};
-use crate::coord::Point;
-use crate::forbidden::flower_forbidden_reason;
-use crate::layers::Attribute;
-use crate::layers::Cell;
-use crate::order::{
+use crate::board::coord::Point;
+use crate::board::grid::{Board, Colour, Stone};
+use crate::board::layers::Attribute;
+use crate::board::layers::Cell;
+pub use crate::game::moves::{Action, Move};
+use crate::game::order::{
     chosen_flystones_left, flystone_schedule, flystone_turn, team_wrong_turn, turn_of_move,
     FlystoneState, Kind, Turn,
 };
+use crate::judge::analysis::Analysis;
+use crate::judge::forbidden::flower_forbidden_reason;
 use crate::rules::{
     CaptureTiming, FlowerCaptureCheck, GameEnd, Ko, Rules, Schedule, Suicide, SuicideTiming,
 };
@@ -47,40 +48,6 @@ enum Special {
     Conversion,
     /// S3-ROUND: a chosen flystone thrown right after the player's own-colour turn.
     Flystone,
-}
-
-/// What a move does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Action {
-    Place(Point),
-    Pass,
-}
-
-/// A move as written: the action, and optionally the number and turn the writer claimed
-/// (`黑291.七A` claims move 291, a black stone).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Move {
-    pub action: Action,
-    pub number: Option<u32>,
-    pub turn: Option<Turn>,
-}
-
-impl Move {
-    pub fn place(p: Point) -> Move {
-        Move {
-            action: Action::Place(p),
-            number: None,
-            turn: None,
-        }
-    }
-    pub fn pass() -> Move {
-        Move {
-            action: Action::Pass,
-            number: None,
-            turn: None,
-        }
-    }
 }
 
 /// A refused move: the reason code, the clause, and a message naming the place.
@@ -490,7 +457,12 @@ impl Position {
                 };
                 let report = Report {
                     number: n,
-                    notation: crate::notation::format_numbered(&self.rules, n, turn, Action::Pass),
+                    notation: crate::game::notation::format_numbered(
+                        &self.rules,
+                        n,
+                        turn,
+                        Action::Pass,
+                    ),
                     turn,
                     action: Action::Pass,
                     captured: vec![],
@@ -603,7 +575,12 @@ impl Position {
         steps.extend(settled.steps.iter().cloned());
         let report = Report {
             number: n,
-            notation: crate::notation::format_numbered(&self.rules, n, turn, Action::Place(p)),
+            notation: crate::game::notation::format_numbered(
+                &self.rules,
+                n,
+                turn,
+                Action::Place(p),
+            ),
             turn,
             action: Action::Place(p),
             captured: settled
@@ -800,7 +777,7 @@ pub fn conversion_liberties(pos: &Position) -> Result<Vec<(String, usize)>, Ille
         let mut before: Vec<usize> = s
             .points
             .iter()
-            .flat_map(|&p| crate::board::neighbours(size, p))
+            .flat_map(|&p| crate::board::grid::neighbours(size, p))
             .filter(|&q| was.upper.cells[q] == Cell::Empty && s.points.binary_search(&q).is_err())
             .collect();
         before.sort_unstable();

@@ -1,14 +1,14 @@
 //! The analysis report: the versioned JSON contract other implementations are compared on
 //! (`m3go analyze --format json`, format `m3go-analysis/2`), and its text rendering.
 
-use crate::analysis::Analysis;
-use crate::board::Colour;
-use crate::forbidden::{flower_forbidden_reason, Forbidden};
-use crate::layers::holographic;
-use crate::notation::format_numbered;
-use crate::play::{string_name, Position};
+use crate::board::grid::Colour;
+use crate::board::layers::holographic;
+use crate::game::notation::format_numbered;
+use crate::game::play::{string_name, Position};
+use crate::judge::analysis::Analysis;
+use crate::judge::forbidden::{flower_forbidden_reason, Forbidden};
+use crate::judge::scoring::{score, Score};
 use crate::rules::Rules;
-use crate::scoring::{score, Score};
 use serde::Serialize;
 
 /// Version tag of the analysis JSON. `/2`: a private eye is reported as its closed region
@@ -63,7 +63,7 @@ pub struct UpperStringReport {
 pub struct FlowerReport {
     pub name: String,
     pub points: Vec<String>,
-    pub attribute: crate::layers::Attribute,
+    pub attribute: crate::board::layers::Attribute,
     pub hs: u32,
     pub hw: u32,
     pub bs: u32,
@@ -101,7 +101,7 @@ pub struct Boards {
 #[derive(Clone, Debug, Serialize)]
 pub struct TurnReport {
     pub player: Colour,
-    pub kind: crate::order::Kind,
+    pub kind: crate::game::order::Kind,
     pub symbol: String,
 }
 
@@ -299,8 +299,9 @@ impl AnalysisReport {
                 self.move_number,
                 self.to_move.symbol,
                 match self.to_move.kind {
-                    crate::order::Kind::Own => format!("{} stone", self.to_move.player.name()),
-                    crate::order::Kind::Flower =>
+                    crate::game::order::Kind::Own =>
+                        format!("{} stone", self.to_move.player.name()),
+                    crate::game::order::Kind::Flower =>
                         format!("{}'s flower", self.to_move.player.name()),
                 },
                 if self.game_over { ", game over" } else { "" }
@@ -495,4 +496,39 @@ pub fn verdict_text(code: &str, eye_at: Option<&str>) -> String {
         ),
         other => format!("not a private eye ({other})"),
     }
+}
+
+/// D3-NOTATION-DIAGRAM — "手数图示记谱法，如上图，同传统两色围棋的手数图示记谱法" (004): the move-number
+/// diagram of moves played from a position: each stone placed by one of the `reports` and still on
+/// `board` shows the number of the last move played there; other stones show their diagram
+/// character (`X`, `O`, `#`), empty points `.`. Columns are right-aligned, top row first.
+pub fn numbered_diagram(
+    board: &crate::board::grid::Board,
+    reports: &[crate::game::play::Report],
+) -> String {
+    use crate::game::moves::Action;
+    let mut label: Vec<String> = board
+        .cells()
+        .iter()
+        .map(|c| c.map(|s| s.diagram_char()).unwrap_or('.').to_string())
+        .collect();
+    for r in reports {
+        if let Action::Place(p) = r.action {
+            let i = board.index(p);
+            if board.get(i).is_some() {
+                label[i] = r.number.to_string();
+            }
+        }
+    }
+    let width = label.iter().map(|l| l.chars().count()).max().unwrap_or(1);
+    let n = board.size();
+    let mut out = String::new();
+    for row in 0..n {
+        let cells: Vec<String> = (0..n)
+            .map(|c| format!("{:>width$}", label[row * n + c]))
+            .collect();
+        out.push_str(&cells.join(" "));
+        out.push('\n');
+    }
+    out
 }

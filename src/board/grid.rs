@@ -1,6 +1,6 @@
 //! The direct board (直弈棋局): stones of three colours on an odd square board (M16-BOARD).
 
-use crate::coord::{half, Point, MAX_SIZE, MIN_SIZE};
+use crate::board::coord::{half, Point, MAX_SIZE, MIN_SIZE};
 use std::fmt;
 
 /// A stone of the direct board. Three colours; the *players* are only two ([`Colour`]).

@@ -1,9 +1,9 @@
 //! The flower stone's forbidden points (花子的特别禁着), judged in the upper layer (003 选摘四:
 //! M20-FORBID-UPPER, M20-FORBID-CAPTURE, M20-FORBID-EYE, M20-FORBID-TIGER, M20-TIGER-DEF).
 
-use crate::analysis::Analysis;
-use crate::board::{neighbours, Colour};
-use crate::layers::Cell;
+use crate::board::grid::{neighbours, Colour};
+use crate::board::layers::Cell;
+use crate::judge::analysis::Analysis;
 use crate::rules::{ForbiddenOwner, Rules, TigersMouth};
 use serde::Serialize;
 

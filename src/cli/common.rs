@@ -1,0 +1,41 @@
+//! What several subcommands share: the `--format` value, the `--rules` parser, writing files
+//! and records.
+
+use crate::game::setup::{from_yaml, InputError};
+use crate::rules::{Rules, RulesField};
+use clap::ValueEnum;
+
+/// `--format` of the commands that print text or JSON.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Human-readable text.
+    #[default]
+    Text,
+    /// JSON (pretty-printed).
+    Json,
+}
+
+/// `--rules`: a preset name or a YAML rules mapping, resolved to the rules.
+pub fn parse_rules(v: &str) -> Result<Rules, String> {
+    let f: RulesField = from_yaml(v, "--rules").map_err(|e| e.0)?;
+    f.resolve().map_err(|e| e.0)
+}
+
+pub fn write_file(path: &str, text: &str) -> Result<(), InputError> {
+    std::fs::write(path, text).map_err(|e| InputError(format!("{path}: cannot write: {e}")))
+}
+
+/// Writes a record to `path`: SGF for `.sgf`, else a game file.
+pub fn save_record(
+    path: &str,
+    record: &crate::formats::record::Record,
+    rules: &Rules,
+    labels: crate::board::coord::Labels,
+) -> Result<(), InputError> {
+    let text = if path.to_ascii_lowercase().ends_with(".sgf") {
+        crate::formats::sgf::write_record(record, rules)?
+    } else {
+        record.to_game_text(rules, labels)?
+    };
+    write_file(path, &text)
+}

@@ -1,0 +1,9 @@
+//! The formats layer: game records (move-number game files and SGF), the analysis report, the
+//! clause trace of `explain` and the diagrams. Reads and writes what [`crate::game`] plays.
+
+pub mod explain;
+pub mod load;
+pub mod record;
+pub mod render;
+pub mod report;
+pub mod sgf;

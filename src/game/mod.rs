@@ -1,0 +1,9 @@
+//! The game layer: who plays which stone when (schedules), the move notation, the position and
+//! its moves with the capture cascade, and the validated setup a position is built from. Builds
+//! on [`crate::judge`].
+
+pub mod moves;
+pub mod notation;
+pub mod order;
+pub mod play;
+pub mod setup;
