@@ -4,8 +4,8 @@
 //! case names; moves the position with the case's moves (ArbGame bytes); eye_simulation the 9×9
 //! corners of each board that hold stones (ArbEyeCase bytes), in both closed-region readings.
 
-use m3go::conform::{case_files, Case};
-use m3go::notation::parse_move;
+use m3go::conform::case::{case_files, Case};
+use m3go::game::notation::parse_move;
 use m3go::rules::ClosedRegion;
 use m3go::testing::{encode_eye_case, encode_game, MoveChoice, ODD_SIZES};
 use m3go::{Action, Board};
