@@ -248,48 +248,169 @@ impl<'de> Deserialize<'de> for Komi {
     }
 }
 
-/// A complete rule set.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", deny_unknown_fields)]
-pub struct Rules {
-    /// The preset these rules started from.
-    pub preset: String,
-    pub attribute: AttributeRule,
-    pub private_eye: EyeRule,
-    pub closed_region: ClosedRegion,
+/// The rule options, each written once: its field, its type, its key in YAML (serde's name and
+/// the one `m3go rules` prints), its values and its meaning, with the field's doc comment and
+/// serde attributes. From this one list `rule_options!` writes the `Rules` struct, the
+/// `RulesSpec` struct of overrides (one `Option` per option), the overrides step of
+/// `RulesSpec::resolve` and the `OPTIONS` table of `m3go rules`, so the four cannot drift
+/// apart. An option written `TYPE | None` is absent by default (`Option<TYPE>` in `Rules`, still
+/// one `Option<TYPE>` in `RulesSpec`). The order is the order of the JSON and YAML written and
+/// of `m3go rules`.
+macro_rules! rule_options {
+    ($(
+        $(#[$attr:meta])*
+        $field:ident: $ty:ty $(| $none:ident)?, $name:literal, $values:literal, $meaning:literal;
+    )*) => {
+        /// A complete rule set.
+        #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(rename_all = "kebab-case", deny_unknown_fields)]
+        pub struct Rules {
+            /// The preset these rules started from.
+            pub preset: String,
+            $(
+                $(#[$attr])*
+                #[serde(rename = $name)]
+                pub $field: option_type!($ty $(| $none)?),
+            )*
+        }
+
+        /// Overrides over a preset, as written in YAML: `{ preset: dullstone, ko: positional }`.
+        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+        #[serde(rename_all = "kebab-case", deny_unknown_fields)]
+        pub struct RulesSpec {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub preset: Option<String>,
+            $(
+                #[doc = $meaning]
+                #[serde(rename = $name, default, skip_serializing_if = "Option::is_none")]
+                pub $field: Option<$ty>,
+            )*
+        }
+
+        impl RulesSpec {
+            /// Every option this spec writes replaces the one of `r`.
+            fn override_options(&self, r: &mut Rules) {
+                $( override_option(&mut r.$field, &self.$field); )*
+            }
+        }
+
+        /// One line per option for `m3go rules`: name, values, meaning.
+        pub const OPTIONS: &[(&str, &str, &str)] = &[$(($name, $values, $meaning)),*];
+    };
+}
+
+/// The type of an option's field in `Rules`: its type, or `Option` of it for an option absent
+/// by default (`TYPE | None`).
+macro_rules! option_type {
+    ($ty:ty) => { $ty };
+    ($ty:ty | None) => { Option<$ty> };
+}
+
+/// An override written in a `RulesSpec` (`T`) replaces the option's value (`U`: `T` itself, or
+/// `Option<T>` for an option absent by default).
+fn override_option<T: Clone + Into<U>, U>(option: &mut U, written: &Option<T>) {
+    if let Some(v) = written {
+        *option = v.clone().into();
+    }
+}
+
+rule_options! {
+    attribute: AttributeRule,
+        "attribute",
+        "m2020 | m2016 | m2013 | always-neutral",
+        "how a flower string's upper attribute is decided";
+    private_eye: EyeRule,
+        "private-eye",
+        "m2020 | m2016",
+        "which private-eye definition feeds the attribute rule";
+    closed_region: ClosedRegion,
+        "closed-region",
+        "single-string | same-colour",
+        "what bounds a closed region (register D1)";
     /// Which regions neutral flowers enclose at scoring (register D27).
     #[serde(default)]
-    pub flower_enclosed: FlowerEnclosed,
-    pub forbidden_owner: ForbiddenOwner,
+    flower_enclosed: FlowerEnclosed,
+        "flower-enclosed",
+        "split | touching | any",
+        "which regions neutral flowers enclose at scoring (D27)";
+    forbidden_owner: ForbiddenOwner,
+        "forbidden-owner",
+        "any | opponent",
+        "whose one-liberty eyes / tiger's mouths forbid a flower (D5)";
     /// Which tiger's mouths are forbidden points for flowers (2020: `stones`; 2016: `none`;
     /// register D29).
-    pub tigers_mouth: TigersMouth,
-    pub flower_capture_check: FlowerCaptureCheck,
-    pub capture_timing: CaptureTiming,
-    pub suicide: Suicide,
+    tigers_mouth: TigersMouth,
+        "tigers-mouth",
+        "stones | upper-layer | none (true = stones, false = none)",
+        "which tiger's mouths forbid a flower: closed by stones and the edge, also by neutral flowers, or no rule (D29)";
+    flower_capture_check: FlowerCaptureCheck,
+        "flower-capture-check",
+        "static | cascade",
+        "capture point judged before the flower is placed, or after its attribute cascade (D7, D9)";
+    capture_timing: CaptureTiming,
+        "capture-timing",
+        "holographic-first | recompute-first",
+        "captures judged on the holographic board as it stood, or after recomputing attributes (D8)";
+    suicide: Suicide,
+        "suicide",
+        "forbidden | allowed",
+        "a move leaving the mover's own string without liberty (D8, D10)";
     /// When suicide is judged relative to the cascade (register D10).
     #[serde(default)]
-    pub suicide_timing: SuicideTiming,
-    pub ko: Ko,
-    pub schedule: Schedule,
-    pub game_end: GameEnd,
-    pub komi: Komi,
+    suicide_timing: SuicideTiming,
+        "suicide-timing",
+        "fixpoint | first-round",
+        "suicide judged when the cascade ends, or in its first (holographic-first) round (D10)";
+    ko: Ko,
+        "ko",
+        "none | simple | positional | situational",
+        "which repeated positions are refused (D11)";
+    schedule: Schedule,
+        "schedule",
+        "cycle10 | team2016 | flystone | alternate",
+        "who plays which stone when";
+    game_end: GameEnd,
+        "game-end",
+        "two-stone-turn-passes | two-passes",
+        "which passes end the game (D12)";
+    komi: Komi,
+        "komi",
+        "points, multiple of 0.25",
+        "margin black's area must exceed white's (D13)";
     /// 004's "花子条件变黑白": a flower turn may place a black/white stone to save a string in atari.
-    pub emergency_conversion: bool,
-    pub flystone_mode: FlystoneMode,
+    emergency_conversion: bool,
+        "emergency-conversion",
+        "true | false",
+        "Dullstone's 花子条件变黑白 (conditions P and Q)";
+    flystone_mode: FlystoneMode,
+        "flystone-mode",
+        "A | B | C",
+        "Flystone: one random + two chosen, three random, three chosen";
     /// Seed of the random flystone timings (modes A and B).
-    pub flystone_seed: u64,
+    flystone_seed: u64,
+        "flystone-seed",
+        "integer",
+        "seed of the random flystone timings (splitmix64; D20)";
     /// Flystones per side (004 "每方3个飞石"; register D20).
     #[serde(default = "default_flystones")]
-    pub flystones: u32,
+    flystones: u32,
+        "flystones",
+        "0..10000 (default 3)",
+        "Flystone: flystones per side (D20)";
     /// Random flystone turns are drawn from each side's turns within the first this-many moves;
     /// absent = ⌊n²/2⌋ on an n×n board (register D20).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub flystone_window: Option<u32>,
+    flystone_window: u32 | None,
+        "flystone-window",
+        "1..10000 moves (default n*n/2)",
+        "Flystone: random flystones fall on a side's turns within the first this-many moves (D20)";
     /// Team format (000): the round in which the grey players join ("如从第31回合才开始下棋";
     /// register D22).
     #[serde(default = "default_team_grey_start")]
-    pub team_grey_start: u32,
+    team_grey_start: u32,
+        "team-grey-start",
+        "1..10000 (default 31)",
+        "2016 team format: the round the grey players join (D22)";
 }
 
 fn default_flystones() -> u32 {
@@ -424,54 +545,6 @@ impl fmt::Display for RulesError {
     }
 }
 
-/// Overrides over a preset, as written in YAML: `{ preset: dullstone, ko: positional }`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", deny_unknown_fields)]
-pub struct RulesSpec {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub preset: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub attribute: Option<AttributeRule>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub private_eye: Option<EyeRule>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub closed_region: Option<ClosedRegion>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub flower_enclosed: Option<FlowerEnclosed>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub forbidden_owner: Option<ForbiddenOwner>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tigers_mouth: Option<TigersMouth>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub flower_capture_check: Option<FlowerCaptureCheck>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub capture_timing: Option<CaptureTiming>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub suicide: Option<Suicide>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub suicide_timing: Option<SuicideTiming>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ko: Option<Ko>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub schedule: Option<Schedule>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub game_end: Option<GameEnd>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub komi: Option<Komi>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub emergency_conversion: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub flystone_mode: Option<FlystoneMode>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub flystone_seed: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub flystones: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub flystone_window: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub team_grey_start: Option<u32>,
-}
-
 /// The `rules:` value of a position: a preset name or a mapping of overrides.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -519,33 +592,7 @@ impl RulesSpec {
     /// The rules: the preset (m3go-2020 if none) with the overrides applied.
     pub fn resolve(&self) -> Result<Rules, RulesError> {
         let mut r = Rules::preset(self.preset.as_deref().unwrap_or("m3go-2020"))?;
-        macro_rules! set {
-            ($($f:ident),*) => { $( if let Some(v) = self.$f.clone() { r.$f = v; } )* };
-        }
-        set!(
-            attribute,
-            private_eye,
-            closed_region,
-            flower_enclosed,
-            forbidden_owner,
-            tigers_mouth,
-            flower_capture_check,
-            capture_timing,
-            suicide,
-            suicide_timing,
-            ko,
-            schedule,
-            game_end,
-            komi,
-            emergency_conversion,
-            flystone_mode,
-            flystone_seed,
-            flystones,
-            team_grey_start
-        );
-        if self.flystone_window.is_some() {
-            r.flystone_window = self.flystone_window;
-        }
+        self.override_options(&mut r);
         r.check()?;
         Ok(r)
     }
@@ -592,106 +639,37 @@ impl RulesField {
     }
 }
 
-/// One line per option for `m3go rules`: name, values, meaning.
-pub const OPTIONS: &[(&str, &str, &str)] = &[
-    (
-        "attribute",
-        "m2020 | m2016 | m2013 | always-neutral",
-        "how a flower string's upper attribute is decided",
-    ),
-    (
-        "private-eye",
-        "m2020 | m2016",
-        "which private-eye definition feeds the attribute rule",
-    ),
-    (
-        "closed-region",
-        "single-string | same-colour",
-        "what bounds a closed region (register D1)",
-    ),
-    (
-        "flower-enclosed",
-        "split | touching | any",
-        "which regions neutral flowers enclose at scoring (D27)",
-    ),
-    (
-        "forbidden-owner",
-        "any | opponent",
-        "whose one-liberty eyes / tiger's mouths forbid a flower (D5)",
-    ),
-    (
-        "tigers-mouth",
-        "stones | upper-layer | none (true = stones, false = none)",
-        "which tiger's mouths forbid a flower: closed by stones and the edge, also by neutral flowers, or no rule (D29)",
-    ),
-    (
-        "flower-capture-check",
-        "static | cascade",
-        "capture point judged before the flower is placed, or after its attribute cascade (D7, D9)",
-    ),
-    (
-        "capture-timing",
-        "holographic-first | recompute-first",
-        "captures judged on the holographic board as it stood, or after recomputing attributes (D8)",
-    ),
-    (
-        "suicide",
-        "forbidden | allowed",
-        "a move leaving the mover's own string without liberty (D8, D10)",
-    ),
-    (
-        "suicide-timing",
-        "fixpoint | first-round",
-        "suicide judged when the cascade ends, or in its first (holographic-first) round (D10)",
-    ),
-    (
-        "ko",
-        "none | simple | positional | situational",
-        "which repeated positions are refused (D11)",
-    ),
-    (
-        "schedule",
-        "cycle10 | team2016 | flystone | alternate",
-        "who plays which stone when",
-    ),
-    (
-        "game-end",
-        "two-stone-turn-passes | two-passes",
-        "which passes end the game (D12)",
-    ),
-    (
-        "komi",
-        "points, multiple of 0.25",
-        "margin black's area must exceed white's (D13)",
-    ),
-    (
-        "emergency-conversion",
-        "true | false",
-        "Dullstone's 花子条件变黑白 (conditions P and Q)",
-    ),
-    (
-        "flystone-mode",
-        "A | B | C",
-        "Flystone: one random + two chosen, three random, three chosen",
-    ),
-    (
-        "flystone-seed",
-        "integer",
-        "seed of the random flystone timings (splitmix64; D20)",
-    ),
-    (
-        "flystones",
-        "0..10000 (default 3)",
-        "Flystone: flystones per side (D20)",
-    ),
-    (
-        "flystone-window",
-        "1..10000 moves (default n*n/2)",
-        "Flystone: random flystones fall on a side's turns within the first this-many moves (D20)",
-    ),
-    (
-        "team-grey-start",
-        "1..10000 (default 31)",
-        "2016 team format: the round the grey players join (D22)",
-    ),
-];
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The keys `Rules` and `RulesSpec` write are `OPTIONS`'s names, in `OPTIONS`'s order, and a
+    /// spec written from rules resolves back to them.
+    #[test]
+    fn options_table_names_every_key_written_in_order() {
+        let all = Rules {
+            flystone_window: Some(5),
+            ..Rules::m3go_2020()
+        };
+        let spec: RulesSpec =
+            serde_json::from_value(serde_json::to_value(&all).expect("rules serialize"))
+                .expect("rules read back as a spec");
+        for text in [
+            serde_json::to_string(&all).expect("rules serialize"),
+            serde_json::to_string(&spec).expect("spec serializes"),
+        ] {
+            let mut keys = vec!["preset"];
+            keys.extend(OPTIONS.iter().map(|(name, _, _)| *name));
+            let at: Vec<usize> = keys
+                .iter()
+                .map(|k| {
+                    text.find(&format!("\"{k}\":"))
+                        .expect("every option is written")
+                })
+                .collect();
+            assert!(at.windows(2).all(|w| w[0] < w[1]), "{text}");
+            assert_eq!(text.matches("\":").count(), keys.len(), "{text}");
+        }
+        assert_eq!(spec.resolve(), Ok(all));
+    }
+}

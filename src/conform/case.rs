@@ -516,54 +516,6 @@ fn req_replay_step(
     }
 }
 
-/// The private eyes a move made (`events[].eyes`) and the strings it put in atari
-/// (`events[].ataris`, `events[].atari_of`).
-fn check_event_eyes_and_ataris(ev: &EventExpect, r: &Value, size: usize, d: &mut Vec<String>) {
-    for (s, eyes) in ev.eyes.iter().flatten() {
-        let Some(made) = find_by_point(&r["eyes_made"], s, size) else {
-            d.push(format!(
-                "events[{}].eyes {s}: expected the string among eyes_made, got [{}]",
-                ev.index,
-                names_of(&r["eyes_made"])
-            ));
-            continue;
-        };
-        let got: BTreeSet<BTreeSet<String>> = made["eyes"]
-            .as_array()
-            .map(|v| v.iter().map(|eye| set(&strs(eye), size)).collect())
-            .unwrap_or_default();
-        for eye in eyes {
-            let want = set(eye, size);
-            if !got.contains(&want) {
-                d.push(format!(
-                    "events[{}].eyes {s}: expected a private eye {}, got {{{}}}",
-                    ev.index,
-                    fmt_set(&want),
-                    got.iter().map(fmt_set).collect::<Vec<_>>().join(", ")
-                ));
-            }
-        }
-    }
-    for s in ev.ataris.iter().flatten() {
-        if find_by_point(&r["ataris"], s, size).is_none() {
-            d.push(format!(
-                "events[{}].ataris: expected {s} put in atari, got [{}]",
-                ev.index,
-                names_of(&r["ataris"])
-            ));
-        }
-    }
-    if let Some(colour) = &ev.atari_of {
-        let n = r["ataris"].as_array().map(|v| v.len()).unwrap_or(0);
-        if n == 0 {
-            d.push(format!(
-                "events[{}].atari_of: expected a {colour} string put in atari, got none",
-                ev.index
-            ));
-        }
-    }
-}
-
 /// What the analysis report does not carry: the team round and seat of the next move, the
 /// Flystone state, and the 2016 common eyes of every black/white upper string (with whether
 /// each is a true eye).
@@ -719,21 +671,95 @@ fn fmt_set(s: &BTreeSet<String>) -> String {
     format!("[{}]", s.iter().cloned().collect::<Vec<_>>().join(" "))
 }
 
-/// Compares a case's expectations with an answer; returns the differences (empty = pass).
+/// Compares a case's expectations with an answer; returns the differences (empty = pass). One
+/// step per kind of expectation, in the order of spec/README.md's `expect` keys; each pushes
+/// its differences.
 pub fn check(case: &Case, ans: &Value) -> Vec<String> {
+    if let Some(e) = ans.get("error").and_then(|e| e.as_str()) {
+        return vec![format!("the implementation answered an error: {e}")];
+    }
+    let answer = Answer::of(ans, case_size(case));
+    let e = &case.expect;
     let mut d = Vec::new();
-    let size = case.position.size.unwrap_or_else(|| {
+    check_private_eyes(e, &answer, &mut d);
+    check_attributes(e, &answer, &mut d);
+    check_other_flowers(e, &answer, &mut d);
+    check_forbidden(e, &answer, &mut d);
+    check_playable(e, &answer, &mut d);
+    check_probes(e, &answer, &mut d);
+    check_events(e, &answer, &mut d);
+    check_score(e, &answer, &mut d);
+    check_to_move(e, &answer, &mut d);
+    check_common_eyes(e, &answer, &mut d);
+    check_flystone(e, &answer, &mut d);
+    check_messages(e, &answer, &mut d);
+    check_notations(e, &answer, &mut d);
+    check_views(e, &answer, &mut d);
+    d
+}
+
+/// The board size of a case: `size:`, or the rows of its diagram.
+fn case_size(case: &Case) -> usize {
+    case.position.size.unwrap_or_else(|| {
         case.position
             .diagram
             .lines()
             .filter(|l| !l.trim().is_empty())
             .count()
-    });
-    if let Some(e) = ans.get("error").and_then(|e| e.as_str()) {
-        return vec![format!("the implementation answered an error: {e}")];
+    })
+}
+
+/// An implementation's answer to a case, as the checks read it.
+struct Answer<'a> {
+    /// The analysis of the position after the moves.
+    analysis: &'a Value,
+    /// What the analysis report does not carry (see [`extras`]).
+    extras: &'a Value,
+    /// The move-number diagram.
+    numbered: &'a Value,
+    /// One answer per probe.
+    probes: &'a [Value],
+    /// One report per move.
+    reports: &'a [Value],
+    size: usize,
+}
+
+impl<'a> Answer<'a> {
+    fn of(ans: &'a Value, size: usize) -> Answer<'a> {
+        let list = |k: &str| ans[k].as_array().map(Vec::as_slice).unwrap_or(&[]);
+        Answer {
+            analysis: &ans["analysis"],
+            extras: &ans["extras"],
+            numbered: &ans["numbered"],
+            probes: list("probes"),
+            reports: list("reports"),
+            size,
+        }
     }
-    let a = &ans["analysis"];
-    let e = &case.expect;
+
+    /// The answer to the probe of move `m`.
+    fn probe(&self, m: &str) -> Option<&'a Value> {
+        self.probes.iter().find(|x| x["move"].as_str() == Some(m))
+    }
+
+    /// Why `p` is forbidden to `player`'s flower, if it is.
+    fn forbidden_reason(&self, player: &str, p: &str) -> Option<String> {
+        let size = self.size;
+        self.analysis["forbidden"][player].as_array().and_then(|v| {
+            v.iter()
+                .find(|f| {
+                    f["point"]
+                        .as_str()
+                        .is_some_and(|q| norm(q, size) == norm(p, size))
+                })
+                .and_then(|f| f["reason"].as_str().map(str::to_string))
+        })
+    }
+}
+
+/// `private_eyes`: each named black or white string's private eyes.
+fn check_private_eyes(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let (a, size) = (ans.analysis, ans.size);
     if let Some(pe) = &e.private_eyes {
         for (s, eyes) in pe {
             match find_by_point(&a["strings"], s, size) {
@@ -748,6 +774,11 @@ pub fn check(case: &Case, ans: &Value) -> Vec<String> {
             }
         }
     }
+}
+
+/// `attributes`: each named flower string's attribute and counts.
+fn check_attributes(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let (a, size) = (ans.analysis, ans.size);
     if let Some(attrs) = &e.attributes {
         for (s, want) in attrs {
             match find_by_point(&a["flowers"], s, size) {
@@ -779,17 +810,11 @@ pub fn check(case: &Case, ans: &Value) -> Vec<String> {
             }
         }
     }
-    let forbidden_reason = |player: &str, p: &str| -> Option<String> {
-        a["forbidden"][player].as_array().and_then(|v| {
-            v.iter()
-                .find(|f| {
-                    f["point"]
-                        .as_str()
-                        .is_some_and(|q| norm(q, size) == norm(p, size))
-                })
-                .and_then(|f| f["reason"].as_str().map(str::to_string))
-        })
-    };
+}
+
+/// `other_flowers`: what every flower string not named in `attributes` must have.
+fn check_other_flowers(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let (a, size) = (ans.analysis, ans.size);
     if let Some(want) = &e.other_flowers {
         let named: Vec<String> = e
             .attributes
@@ -827,6 +852,11 @@ pub fn check(case: &Case, ans: &Value) -> Vec<String> {
             }
         }
     }
+}
+
+/// `forbidden`: each named point forbidden to the flower of the players named, for the reason
+/// named.
+fn check_forbidden(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
     if let Some(fb) = &e.forbidden {
         for (p, want) in fb {
             let players: &[&str] = match want.for_player.as_deref() {
@@ -841,7 +871,7 @@ pub fn check(case: &Case, ans: &Value) -> Vec<String> {
                 }
             };
             for pl in players {
-                match forbidden_reason(pl, p) {
+                match ans.forbidden_reason(pl, p) {
                     Some(r) if r == want.reason => {}
                     Some(r) => d.push(format!(
                         "forbidden {p} ({pl}'s flower): expected {}, got {r}",
@@ -855,10 +885,14 @@ pub fn check(case: &Case, ans: &Value) -> Vec<String> {
             }
         }
     }
+}
+
+/// `playable`: each named point open to both players' flowers.
+fn check_playable(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
     if let Some(pl) = &e.playable {
         for p in pl {
             for who in ["black", "white"] {
-                if let Some(r) = forbidden_reason(who, p) {
+                if let Some(r) = ans.forbidden_reason(who, p) {
                     d.push(format!(
                         "playable {p}: expected open to {who}'s flower, got forbidden ({r})"
                     ));
@@ -866,15 +900,12 @@ pub fn check(case: &Case, ans: &Value) -> Vec<String> {
             }
         }
     }
-    let probes = ans["probes"].as_array().cloned().unwrap_or_default();
-    let probe = |m: &str| {
-        probes
-            .iter()
-            .find(|x| x["move"].as_str() == Some(m))
-            .cloned()
-    };
+}
+
+/// `legal` and `illegal`: each probed move legal, or refused for the reason named.
+fn check_probes(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
     for m in e.legal.iter().flatten() {
-        match probe(m) {
+        match ans.probe(m) {
             Some(p) if p["legal"] == json!(true) => {}
             Some(p) => d.push(format!(
                 "legal {m}: expected legal, got refused ({})",
@@ -884,7 +915,7 @@ pub fn check(case: &Case, ans: &Value) -> Vec<String> {
         }
     }
     for il in e.illegal.iter().flatten() {
-        match probe(&il.mv) {
+        match ans.probe(&il.mv) {
             Some(p) if p["legal"] == json!(true) => d.push(format!(
                 "illegal {}: expected {}, got legal",
                 il.mv, il.reason
@@ -901,81 +932,156 @@ pub fn check(case: &Case, ans: &Value) -> Vec<String> {
             None => d.push(format!("illegal {}: no answer for this probe", il.mv)),
         }
     }
-    let reports = ans["reports"].as_array().cloned().unwrap_or_default();
+}
+
+/// `events`: what each move did, against its report; every difference of an event with a
+/// `quote` ends with the quote.
+fn check_events(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let size = ans.size;
     for ev in e.events.iter().flatten() {
-        let Some(r) = reports.get(ev.index) else {
+        let Some(r) = ans.reports.get(ev.index) else {
             d.push(format!("events[{}]: no report for that move", ev.index));
             continue;
         };
         let before = d.len();
-        if let Some(c) = &ev.captured {
-            let want = set(c, size);
-            let got = set(&strs(&r["captured"]), size);
-            if want != got {
-                d.push(format!(
-                    "events[{}].captured: expected {}, got {}",
-                    ev.index,
-                    fmt_set(&want),
-                    fmt_set(&got)
-                ));
-            }
-        }
-        for (key, list) in [("eyes_made", &ev.eyes_made), ("eyes_lost", &ev.eyes_lost)] {
-            if let Some(list) = list {
-                let entries = &r[key];
-                for s in list {
-                    if find_by_point(entries, s, size).is_none() {
-                        d.push(format!(
-                            "events[{}].{key}: expected {s}, got [{}]",
-                            ev.index,
-                            names_of(entries)
-                        ));
-                    }
-                }
-                let n = entries.as_array().map(|v| v.len()).unwrap_or(0);
-                if n != list.len() {
-                    d.push(format!(
-                        "events[{}].{key}: expected {} string(s), got {n} [{}]",
-                        ev.index,
-                        list.len(),
-                        names_of(entries)
-                    ));
-                }
-            }
-        }
-        if let Some(attrs) = &ev.attributes {
-            let changes = &r["attribute_changes"];
-            for (s, want) in attrs {
-                match find_by_point(changes, s, size) {
-                    Some(c) if c["to"].as_str() == Some(want.as_str()) => {}
-                    Some(c) => d.push(format!(
-                        "events[{}].attributes {s}: expected {want}, got {}",
-                        ev.index,
-                        c["to"].as_str().unwrap_or("?")
-                    )),
-                    None => d.push(format!(
-                        "events[{}].attributes {s}: expected a change to {want}, got no change",
-                        ev.index
-                    )),
-                }
-            }
-            let n = changes.as_array().map(|v| v.len()).unwrap_or(0);
-            if n != attrs.len() {
-                d.push(format!(
-                    "events[{}].attributes: expected {} change(s), got {n} [{}]",
-                    ev.index,
-                    attrs.len(),
-                    names_of(changes)
-                ));
-            }
-        }
-        check_event_eyes_and_ataris(ev, r, size, &mut d);
+        check_event_captured(ev, r, size, d);
+        check_event_eyes_made_and_lost(ev, r, size, d);
+        check_event_attributes(ev, r, size, d);
+        check_event_eyes_and_ataris(ev, r, size, d);
         if let Some(q) = &ev.quote {
             for line in &mut d[before..] {
                 line.push_str(&format!(" (「{q}」)"));
             }
         }
     }
+}
+
+/// The stones a move captured (`events[].captured`).
+fn check_event_captured(ev: &EventExpect, r: &Value, size: usize, d: &mut Vec<String>) {
+    if let Some(c) = &ev.captured {
+        let want = set(c, size);
+        let got = set(&strs(&r["captured"]), size);
+        if want != got {
+            d.push(format!(
+                "events[{}].captured: expected {}, got {}",
+                ev.index,
+                fmt_set(&want),
+                fmt_set(&got)
+            ));
+        }
+    }
+}
+
+/// The strings that gained or lost a private eye (`events[].eyes_made`, `events[].eyes_lost`):
+/// each named, and no other.
+fn check_event_eyes_made_and_lost(ev: &EventExpect, r: &Value, size: usize, d: &mut Vec<String>) {
+    for (key, list) in [("eyes_made", &ev.eyes_made), ("eyes_lost", &ev.eyes_lost)] {
+        if let Some(list) = list {
+            let entries = &r[key];
+            for s in list {
+                if find_by_point(entries, s, size).is_none() {
+                    d.push(format!(
+                        "events[{}].{key}: expected {s}, got [{}]",
+                        ev.index,
+                        names_of(entries)
+                    ));
+                }
+            }
+            let n = entries.as_array().map(|v| v.len()).unwrap_or(0);
+            if n != list.len() {
+                d.push(format!(
+                    "events[{}].{key}: expected {} string(s), got {n} [{}]",
+                    ev.index,
+                    list.len(),
+                    names_of(entries)
+                ));
+            }
+        }
+    }
+}
+
+/// The flower strings whose attribute a move changed (`events[].attributes`): each named, to
+/// the attribute named, and no other.
+fn check_event_attributes(ev: &EventExpect, r: &Value, size: usize, d: &mut Vec<String>) {
+    if let Some(attrs) = &ev.attributes {
+        let changes = &r["attribute_changes"];
+        for (s, want) in attrs {
+            match find_by_point(changes, s, size) {
+                Some(c) if c["to"].as_str() == Some(want.as_str()) => {}
+                Some(c) => d.push(format!(
+                    "events[{}].attributes {s}: expected {want}, got {}",
+                    ev.index,
+                    c["to"].as_str().unwrap_or("?")
+                )),
+                None => d.push(format!(
+                    "events[{}].attributes {s}: expected a change to {want}, got no change",
+                    ev.index
+                )),
+            }
+        }
+        let n = changes.as_array().map(|v| v.len()).unwrap_or(0);
+        if n != attrs.len() {
+            d.push(format!(
+                "events[{}].attributes: expected {} change(s), got {n} [{}]",
+                ev.index,
+                attrs.len(),
+                names_of(changes)
+            ));
+        }
+    }
+}
+
+/// The private eyes a move made (`events[].eyes`) and the strings it put in atari
+/// (`events[].ataris`, `events[].atari_of`).
+fn check_event_eyes_and_ataris(ev: &EventExpect, r: &Value, size: usize, d: &mut Vec<String>) {
+    for (s, eyes) in ev.eyes.iter().flatten() {
+        let Some(made) = find_by_point(&r["eyes_made"], s, size) else {
+            d.push(format!(
+                "events[{}].eyes {s}: expected the string among eyes_made, got [{}]",
+                ev.index,
+                names_of(&r["eyes_made"])
+            ));
+            continue;
+        };
+        let got: BTreeSet<BTreeSet<String>> = made["eyes"]
+            .as_array()
+            .map(|v| v.iter().map(|eye| set(&strs(eye), size)).collect())
+            .unwrap_or_default();
+        for eye in eyes {
+            let want = set(eye, size);
+            if !got.contains(&want) {
+                d.push(format!(
+                    "events[{}].eyes {s}: expected a private eye {}, got {{{}}}",
+                    ev.index,
+                    fmt_set(&want),
+                    got.iter().map(fmt_set).collect::<Vec<_>>().join(", ")
+                ));
+            }
+        }
+    }
+    for s in ev.ataris.iter().flatten() {
+        if find_by_point(&r["ataris"], s, size).is_none() {
+            d.push(format!(
+                "events[{}].ataris: expected {s} put in atari, got [{}]",
+                ev.index,
+                names_of(&r["ataris"])
+            ));
+        }
+    }
+    if let Some(colour) = &ev.atari_of {
+        let n = r["ataris"].as_array().map(|v| v.len()).unwrap_or(0);
+        if n == 0 {
+            d.push(format!(
+                "events[{}].atari_of: expected a {colour} string put in atari, got none",
+                ev.index
+            ));
+        }
+    }
+}
+
+/// `score`: the areas in half-points and the winner.
+fn check_score(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let a = ans.analysis;
     if let Some(s) = &e.score {
         let sc = &a["score"];
         if sc.is_null() {
@@ -1004,96 +1110,11 @@ pub fn check(case: &Case, ans: &Value) -> Vec<String> {
             }
         }
     }
-    check_extras(e, a, &ans["extras"], size, &mut d);
-    for (m, want) in e.messages.iter().flatten() {
-        match probe(m) {
-            Some(p) if p["legal"] == json!(true) => d.push(format!(
-                "messages {m}: expected a refusal mentioning `{want}`, got legal"
-            )),
-            Some(p) => {
-                let got = p["message"].as_str().unwrap_or("");
-                if !got.contains(want.as_str()) {
-                    d.push(format!(
-                        "messages {m}: expected the message to contain `{want}`, got `{got}`"
-                    ));
-                }
-            }
-            None => d.push(format!("messages {m}: no answer for this probe")),
-        }
-    }
-    if let Some(want) = &e.notations {
-        let got: Vec<String> = reports
-            .iter()
-            .map(|r| r["notation"].as_str().unwrap_or("?").to_string())
-            .collect();
-        if *want != got {
-            d.push(format!(
-                "notations: expected [{}], got [{}]",
-                want.join(" "),
-                got.join(" ")
-            ));
-        }
-    }
-    if let Some(v) = &e.views {
-        for (k, want) in [("holographic", &v.holographic), ("upper", &v.upper)] {
-            if let Some(want) = want {
-                let squash = |s: &str| -> Vec<String> {
-                    s.lines()
-                        .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<String>())
-                        .filter(|l| !l.is_empty())
-                        .collect()
-                };
-                let got: Vec<String> = strs(&a["boards"][k])
-                    .iter()
-                    .flat_map(|l| squash(l))
-                    .collect();
-                if squash(want) != got {
-                    d.push(format!(
-                        "views.{k}: expected\n{}\ngot\n{}",
-                        squash(want).join("\n"),
-                        got.join("\n")
-                    ));
-                }
-            }
-        }
-        if let Some(want) = &v.star_points {
-            let got = set(&strs(&a["boards"]["star_points"]), size);
-            if set(want, size) != got {
-                d.push(format!(
-                    "views.star_points: expected {}, got {}",
-                    fmt_set(&set(want, size)),
-                    fmt_set(&got)
-                ));
-            }
-        }
-        if let Some(want) = &v.numbered {
-            let tokens = |s: &str| -> Vec<Vec<String>> {
-                s.lines()
-                    .map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
-                    .filter(|l| !l.is_empty())
-                    .collect()
-            };
-            let got: Vec<Vec<String>> = strs(&ans["numbered"])
-                .iter()
-                .flat_map(|l| tokens(l))
-                .collect();
-            if tokens(want) != got {
-                let show = |t: &Vec<Vec<String>>| {
-                    t.iter().map(|r| r.join(" ")).collect::<Vec<_>>().join("\n")
-                };
-                d.push(format!(
-                    "views.numbered: expected\n{}\ngot\n{}",
-                    show(&tokens(want)),
-                    show(&got)
-                ));
-            }
-        }
-    }
-    d
 }
 
-/// The checks of `to_move`, `common_eyes` and `flystone`.
-fn check_extras(e: &Expect, a: &Value, x: &Value, size: usize, d: &mut Vec<String>) {
+/// `to_move`: the number, player, kind and symbol of the next move, its team round and seat.
+fn check_to_move(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let (a, x) = (ans.analysis, ans.extras);
     if let Some(t) = &e.to_move {
         let tm = &a["to_move"];
         let got_kind = tm["kind"].as_str().unwrap_or("?");
@@ -1139,6 +1160,11 @@ fn check_extras(e: &Expect, a: &Value, x: &Value, size: usize, d: &mut Vec<Strin
             }
         }
     }
+}
+
+/// `common_eyes`: the 2016 common eyes of each named black or white upper string.
+fn check_common_eyes(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let (x, size) = (ans.extras, ans.size);
     if let Some(ce) = &e.common_eyes {
         for (s, eyes) in ce {
             let want: BTreeSet<BTreeSet<String>> = eyes.iter().map(|eye| set(eye, size)).collect();
@@ -1169,6 +1195,11 @@ fn check_extras(e: &Expect, a: &Value, x: &Value, size: usize, d: &mut Vec<Strin
             }
         }
     }
+}
+
+/// `flystone`: the random flystone turns, the flystones thrown and the chosen ones left.
+fn check_flystone(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let x = ans.extras;
     if let Some(f) = &e.flystone {
         let fs = &x["flystone"];
         if fs.is_null() {
@@ -1220,6 +1251,102 @@ fn check_extras(e: &Expect, a: &Value, x: &Value, size: usize, d: &mut Vec<Strin
                 if g != i64::from(w) {
                     d.push(format!("flystone.{k}: expected {w}, got {g}"));
                 }
+            }
+        }
+    }
+}
+
+/// `messages`: each probed move refused with a message containing the text named.
+fn check_messages(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    for (m, want) in e.messages.iter().flatten() {
+        match ans.probe(m) {
+            Some(p) if p["legal"] == json!(true) => d.push(format!(
+                "messages {m}: expected a refusal mentioning `{want}`, got legal"
+            )),
+            Some(p) => {
+                let got = p["message"].as_str().unwrap_or("");
+                if !got.contains(want.as_str()) {
+                    d.push(format!(
+                        "messages {m}: expected the message to contain `{want}`, got `{got}`"
+                    ));
+                }
+            }
+            None => d.push(format!("messages {m}: no answer for this probe")),
+        }
+    }
+}
+
+/// `notations`: the notation written for each move, in order.
+fn check_notations(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    if let Some(want) = &e.notations {
+        let got: Vec<String> = ans
+            .reports
+            .iter()
+            .map(|r| r["notation"].as_str().unwrap_or("?").to_string())
+            .collect();
+        if *want != got {
+            d.push(format!(
+                "notations: expected [{}], got [{}]",
+                want.join(" "),
+                got.join(" ")
+            ));
+        }
+    }
+}
+
+/// `views`: the holographic and upper boards (whitespace free), the star points and the
+/// move-number diagram.
+fn check_views(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let (a, size) = (ans.analysis, ans.size);
+    if let Some(v) = &e.views {
+        for (k, want) in [("holographic", &v.holographic), ("upper", &v.upper)] {
+            if let Some(want) = want {
+                let squash = |s: &str| -> Vec<String> {
+                    s.lines()
+                        .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<String>())
+                        .filter(|l| !l.is_empty())
+                        .collect()
+                };
+                let got: Vec<String> = strs(&a["boards"][k])
+                    .iter()
+                    .flat_map(|l| squash(l))
+                    .collect();
+                if squash(want) != got {
+                    d.push(format!(
+                        "views.{k}: expected\n{}\ngot\n{}",
+                        squash(want).join("\n"),
+                        got.join("\n")
+                    ));
+                }
+            }
+        }
+        if let Some(want) = &v.star_points {
+            let got = set(&strs(&a["boards"]["star_points"]), size);
+            if set(want, size) != got {
+                d.push(format!(
+                    "views.star_points: expected {}, got {}",
+                    fmt_set(&set(want, size)),
+                    fmt_set(&got)
+                ));
+            }
+        }
+        if let Some(want) = &v.numbered {
+            let tokens = |s: &str| -> Vec<Vec<String>> {
+                s.lines()
+                    .map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+                    .filter(|l| !l.is_empty())
+                    .collect()
+            };
+            let got: Vec<Vec<String>> = strs(ans.numbered).iter().flat_map(|l| tokens(l)).collect();
+            if tokens(want) != got {
+                let show = |t: &Vec<Vec<String>>| {
+                    t.iter().map(|r| r.join(" ")).collect::<Vec<_>>().join("\n")
+                };
+                d.push(format!(
+                    "views.numbered: expected\n{}\ngot\n{}",
+                    show(&tokens(want)),
+                    show(&got)
+                ));
             }
         }
     }
