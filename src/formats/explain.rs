@@ -19,7 +19,8 @@ pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> 
     let mut o = String::new();
     let first = target.chars().next().unwrap_or(' ');
     if turn_of_symbol(first).is_some() || target.eq_ignore_ascii_case("pass") {
-        let mv = parse_move_in(target, &p.rules, size).map_err(|e| InputError(e.0))?;
+        let mv =
+            parse_move_in(target, &p.rules, size).map_err(|e| InputError::new(e.to_string()))?;
         match p.play(&mv) {
             Ok((_, r)) => {
                 o.push_str(&format!(
@@ -46,8 +47,8 @@ pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> 
         }
         return Ok(o);
     }
-    let t =
-        Target::parse(target, size).map_err(|e| InputError(format!("target `{target}`: {e}")))?;
+    let t = Target::parse(target, size)
+        .map_err(|e| InputError::new(e.to_string()).key(format!("target `{target}`")))?;
     let a = Analysis::new(&p.board, &p.rules);
     let i = p.board.index(t.point);
     match p.board.at(t.point) {
