@@ -9,6 +9,7 @@
 pub mod board;
 pub mod cli;
 pub mod conform;
+pub mod error;
 pub mod formats;
 pub mod game;
 pub mod judge;

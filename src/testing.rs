@@ -1305,13 +1305,13 @@ pub fn check_round_trips(pos: &Position) -> Result<(), String> {
     let setup = pos.to_setup();
     let yaml = serde_yaml::to_string(&setup).map_err(|e| format!("to YAML: {e}"))?;
     let back: crate::game::setup::Setup =
-        crate::game::setup::from_yaml(&yaml, "round trip").map_err(|e| e.0)?;
+        crate::game::setup::from_yaml(&yaml, "round trip").map_err(|e| e.to_string())?;
     if back != setup {
         return Err(format!("YAML round trip changed the setup:\n{yaml}"));
     }
     let p2 = back
         .into_position("round trip")
-        .map_err(|e| format!("{}; YAML:\n{yaml}", e.0))?;
+        .map_err(|e| format!("{e}; YAML:\n{yaml}"))?;
     // Under Flystone, `flystone: None` means "the timings drawn from the seed, nothing thrown";
     // the file writes them out, so compare the state the position stands for.
     let norm = |p: &Position| Position {

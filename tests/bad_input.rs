@@ -384,15 +384,15 @@ fn library_error(c: &Case) -> (Kind, String) {
     let path = path.to_string_lossy();
     let text = match read_text(&path) {
         Ok(t) => t,
-        Err(e) => return (Kind::File, e.0),
+        Err(e) => return (Kind::File, e.to_string()),
     };
     let setup: Setup = match from_yaml(&text, &path) {
         Ok(s) => s,
-        Err(e) => return (Kind::Yaml, e.0),
+        Err(e) => return (Kind::Yaml, e.to_string()),
     };
     let mut pos = match setup.into_position(&path) {
         Ok(p) => p,
-        Err(e) => return (Kind::Setup, e.0),
+        Err(e) => return (Kind::Setup, e.to_string()),
     };
     for (k, m) in c.moves.iter().enumerate() {
         let mv = match parse_move(m, pos.board.size()) {
@@ -511,15 +511,16 @@ fn bad_input_very_large_file_is_refused_by_size() {
     let path = p.to_string_lossy();
     let e = Setup::load(&path).expect_err("too large");
     assert!(
-        e.0.contains("very_large.yaml") && e.0.contains("too large"),
+        e.to_string().contains("very_large.yaml") && e.to_string().contains("too large"),
         "{e}"
     );
     assert!(
-        e.0.contains(&m3go::game::setup::MAX_FILE_BYTES.to_string()),
+        e.to_string()
+            .contains(&m3go::game::setup::MAX_FILE_BYTES.to_string()),
         "{e}"
     );
     let e = from_yaml::<Setup>(&text, "text").expect_err("too large");
-    assert!(e.0.contains("too large"), "{e}");
+    assert!(e.to_string().contains("too large"), "{e}");
     let (code, stderr, _) = cli(&["analyze", &path]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("too large"), "{stderr}");
@@ -538,7 +539,7 @@ fn bad_input_huge_diagram_row_names_the_row() {
     let p = temp_file("huge_row.yaml", text.as_bytes());
     let path = p.to_string_lossy();
     let e = Setup::load(&path).expect_err("huge row");
-    assert!(e.0.contains("row 1 has 200000 points"), "{e}");
+    assert!(e.to_string().contains("row 1 has 200000 points"), "{e}");
     let (code, stderr, _) = cli(&["analyze", &path]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("row 1 has 200000 points"), "{stderr}");

@@ -22,7 +22,7 @@ fn load_all() -> Vec<(String, Result<Case, String>)> {
         .unwrap_or_default()
         .into_iter()
         .map(|f| {
-            let c = Case::load(&f, known.as_ref()).map_err(|e| e.0);
+            let c = Case::load(&f, known.as_ref()).map_err(|e| e.to_string());
             (f, c)
         })
         .collect()
@@ -157,8 +157,8 @@ fn main() {
                 std::fs::write(&path, text).map_err(|e| e.to_string())?;
                 match Case::load(&path.to_string_lossy(), None) {
                     Ok(_) => return Err(format!("{id}: accepted").into()),
-                    Err(e) if e.0.contains(want) => {}
-                    Err(e) => return Err(format!("{id}: message `{}` lacks `{want}`", e.0).into()),
+                    Err(e) if e.to_string().contains(want) => {}
+                    Err(e) => return Err(format!("{id}: message `{}` lacks `{want}`", e).into()),
                 }
             }
             let _ = std::fs::remove_dir_all(&dir);

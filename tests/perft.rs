@@ -104,9 +104,9 @@ fn m20_forbid_tiger_perft_differs_between_presets_by_the_owner_rule() {
 #[test]
 fn perft_file_errors_name_the_line() {
     let e = parse_perft_file("id x\nrow . . .\nperft one 2\n", "f.perft", ".").unwrap_err();
-    assert!(e.0.contains("line 3"), "{e}");
+    assert!(e.to_string().contains("line 3"), "{e}");
     let e = parse_perft_file("rules m3go-2020\n", "f.perft", ".").unwrap_err();
-    assert!(e.0.contains("line 1"), "{e}");
+    assert!(e.to_string().contains("line 1"), "{e}");
     let e = parse_perft_file("id x\nrow . . .\n", "f.perft", ".").unwrap_err();
-    assert!(e.0.contains("no `perft"), "{e}");
+    assert!(e.to_string().contains("no `perft"), "{e}");
 }

@@ -197,7 +197,10 @@ fn rules_bad_input_lists_the_choices() {
         e.0
     );
     let e = from_yaml::<RulesSpec>("preset: dullstone\nflystones: 3\nbogus: 1\n", "f").unwrap_err();
-    assert!(e.0.contains("unknown field `bogus`") && e.0.contains("team-grey-start"));
+    assert!(
+        e.to_string().contains("unknown field `bogus`")
+            && e.to_string().contains("team-grey-start")
+    );
     let spec: RulesSpec = from_yaml("team-grey-start: 0\n", "f").unwrap();
     assert!(spec.resolve().unwrap_err().0.contains("out of range"));
     let e = from_yaml::<Setup>(
@@ -205,7 +208,11 @@ fn rules_bad_input_lists_the_choices() {
         "f",
     )
     .unwrap_err();
-    assert!(e.0.contains("expected one of"), "{}", e.0);
+    assert!(
+        e.to_string().contains("expected one of"),
+        "{}",
+        e.to_string()
+    );
     let f: RulesField = from_yaml("{ preset: flystone, flystone-mode: b }", "f").unwrap();
     assert_eq!(
         f.resolve().unwrap().flystone_mode,

@@ -261,8 +261,8 @@ fn m20_replay_passes_do_not_end_the_game_but_record_passes_do() {
     assert_eq!(rep.entries[10].status, Status::RecordPass);
     assert!(rep.position.game_over());
     let err = mechanical(&r, &rules, None).unwrap_err();
-    assert!(err.0.contains("move 13"), "{err}");
-    assert!(err.0.contains("line 2"), "{err}");
+    assert!(err.to_string().contains("move 13"), "{err}");
+    assert!(err.to_string().contains("line 2"), "{err}");
 }
 
 #[test]
@@ -273,8 +273,8 @@ fn m20_replay_ignores_the_sgf_colours() {
     assert_eq!(n, ["黑1.B二", "白2.A一", "黑3.OO"]);
     // a strict replay takes the SGF's colours at their word
     let e = strict(&r, &Rules::m3go_2020(), None).unwrap_err();
-    assert!(e.0.contains("move 1"), "{e}");
-    assert!(e.0.contains("wrong-turn"), "{e}");
+    assert!(e.to_string().contains("move 1"), "{e}");
+    assert!(e.to_string().contains("wrong-turn"), "{e}");
 }
 
 #[test]
@@ -286,9 +286,9 @@ fn d3_notation_wrong_colour_for_the_move_number_is_refused_with_move_and_line() 
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let e = strict(&r, &Rules::m3go_2020(), None).unwrap_err();
-    assert!(e.0.contains("move 7"), "{e}");
-    assert!(e.0.contains("g.txt line 4"), "{e}");
-    assert!(e.0.contains("black stone (黑)"), "{e}");
+    assert!(e.to_string().contains("move 7"), "{e}");
+    assert!(e.to_string().contains("g.txt line 4"), "{e}");
+    assert!(e.to_string().contains("black stone (黑)"), "{e}");
     // the flower turn: 黑9 instead of 华9
     let r = parse_game_text(
         "size: 9\nOO 一一 AA 二二 BB 三三 CC 四四 黑9.DD",
@@ -297,8 +297,8 @@ fn d3_notation_wrong_colour_for_the_move_number_is_refused_with_move_and_line() 
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let e = strict(&r, &Rules::m3go_2020(), None).unwrap_err();
-    assert!(e.0.contains("move 9"), "{e}");
-    assert!(e.0.contains("华"), "{e}");
+    assert!(e.to_string().contains("move 9"), "{e}");
+    assert!(e.to_string().contains("华"), "{e}");
 }
 
 #[test]
@@ -306,10 +306,10 @@ fn go_end_strict_replay_refuses_a_move_after_the_end_with_its_number() {
     let r =
         parse_game_text("size: 5\npass pass 一一", "g.txt", ".").unwrap_or_else(|e| panic!("{e}"));
     let e = strict(&r, &Rules::m3go_2020(), None).unwrap_err();
-    assert!(e.0.contains("move 3"), "{e}");
-    assert!(e.0.contains("game-over"), "{e}");
+    assert!(e.to_string().contains("move 3"), "{e}");
+    assert!(e.to_string().contains("game-over"), "{e}");
     let e = parse_game_text("move: 99999999999\npass", "g.txt", ".").unwrap_err();
-    assert!(e.0.contains("line 1"), "{e}");
+    assert!(e.to_string().contains("line 1"), "{e}");
 }
 
 #[test]
@@ -364,8 +364,8 @@ fn sgf_broken_files_get_clear_errors() {
     ];
     for (text, want) in cases {
         let e = parse_record(text, "x.sgf").unwrap_err();
-        assert!(e.0.contains(want), "`{text}`: {e}");
-        assert!(e.0.starts_with("x.sgf"), "`{text}`: {e}");
+        assert!(e.to_string().contains(want), "`{text}`: {e}");
+        assert!(e.to_string().starts_with("x.sgf"), "`{text}`: {e}");
     }
     // tt is the old pass on boards up to 19
     let r = parse_record("(;SZ[9];B[tt])", "x").unwrap_or_else(|e| panic!("{e}"));
@@ -376,10 +376,10 @@ fn sgf_broken_files_get_clear_errors() {
 fn record_longer_than_the_board_allows_is_refused() {
     let moves = vec!["pass"; 10 * 9 + 1].join(" ");
     let e = parse_game_text(&format!("size: 3\n{moves}"), "g", ".").unwrap_err();
-    assert!(e.0.contains("limited to 90 moves"), "{e}");
+    assert!(e.to_string().contains("limited to 90 moves"), "{e}");
     let sgf = format!("(;SZ[3]{})", ";B[]".repeat(91));
     let e = parse_record(&sgf, "s").unwrap_err();
-    assert!(e.0.contains("move 91"), "{e}");
+    assert!(e.to_string().contains("move 91"), "{e}");
 }
 
 #[test]
@@ -504,12 +504,12 @@ proptest! {
                 }
             })
             .collect();
-        let r = parse_record(&format!("(;SZ[7]{body})"), "p").map_err(|e| TestCaseError::fail(e.0))?;
+        let r = parse_record(&format!("(;SZ[7]{body})"), "p").map_err(|e| TestCaseError::fail(e.to_string()))?;
         for rules in [Rules::m3go_2020(), Rules::preset("dullstone").map_err(|e| TestCaseError::fail(e.0))?] {
             match mechanical(&r, &rules, None) {
                 Ok(rep) => prop_assert!(rep.entries.len() <= moves.len()),
                 // only the record's own passes may end the game early
-                Err(e) => prop_assert!(e.0.contains("ended with the passes"), "{}", e),
+                Err(e) => prop_assert!(e.to_string().contains("ended with the passes"), "{}", e),
             }
         }
     }

@@ -14,13 +14,18 @@ fuzz_target!(|data: &[u8]| {
     let setup: Setup = match from_yaml(text, "fuzz.yaml") {
         Ok(s) => s,
         Err(e) => {
-            assert!(e.0.starts_with("fuzz.yaml"), "error without its place: {e}");
+            assert!(
+                e.place.file.as_deref() == Some("fuzz.yaml")
+                    && e.to_string().starts_with("fuzz.yaml"),
+                "error without its place: {e}"
+            );
             return;
         }
     };
     match setup.into_position("fuzz.yaml") {
         Err(e) => assert!(
-            e.0.starts_with("fuzz.yaml: "),
+            e.place.file.as_deref() == Some("fuzz.yaml")
+                && e.to_string().starts_with("fuzz.yaml: "),
             "error without its place: {e}"
         ),
         Ok(pos) => {

@@ -50,11 +50,11 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
     match fmt {
         AnalyzeFormat::Json => println!(
             "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| InputError(e.to_string()))?
+            serde_json::to_string_pretty(&report).map_err(|e| InputError::new(e.to_string()))?
         ),
         AnalyzeFormat::Yaml => print!(
             "{}",
-            serde_yaml::to_string(&report).map_err(|e| InputError(e.to_string()))?
+            serde_yaml::to_string(&report).map_err(|e| InputError::new(e.to_string()))?
         ),
         AnalyzeFormat::Text => print!("{}", report.to_text()),
     }

@@ -17,12 +17,12 @@ pub enum Format {
 
 /// `--rules`: a preset name or a YAML rules mapping, resolved to the rules.
 pub fn parse_rules(v: &str) -> Result<Rules, String> {
-    let f: RulesField = from_yaml(v, "--rules").map_err(|e| e.0)?;
+    let f: RulesField = from_yaml(v, "--rules").map_err(|e| e.to_string())?;
     f.resolve().map_err(|e| e.0)
 }
 
 pub fn write_file(path: &str, text: &str) -> Result<(), InputError> {
-    std::fs::write(path, text).map_err(|e| InputError(format!("{path}: cannot write: {e}")))
+    std::fs::write(path, text).map_err(|e| InputError::new(format!("cannot write: {e}")).file(path))
 }
 
 /// Writes a record to `path`: SGF for `.sgf`, else a game file.

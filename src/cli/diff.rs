@@ -53,7 +53,8 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
     use std::io::IsTerminal;
     let cmd = &args.implementation;
     let size = args.size;
-    crate::board::grid::check_size(size).map_err(|e| InputError(format!("--size: {e}")))?;
+    crate::board::grid::check_size(size)
+        .map_err(|e| InputError::new(e.to_string()).key("--size"))?;
     let opts_d = crate::conform::diff::DiffOptions {
         games: args.games,
         seed: args.seed,
@@ -61,7 +62,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
         rules: args.rules.clone().unwrap_or_else(Rules::m3go_2020),
         max_moves: args.max_moves.unwrap_or((size * size) as u32),
     };
-    let mut other = External::spawn(cmd).map_err(InputError)?;
+    let mut other = External::spawn(cmd).map_err(InputError::new)?;
     let mut reference = Builtin;
     let tty = std::io::stdout().is_terminal();
     let (games, max) = (opts_d.games, opts_d.max_moves);
@@ -80,7 +81,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
         }
     };
     let outcome = crate::conform::diff::run(&opts_d, &mut reference, &mut other, &mut progress)
-        .map_err(InputError)?;
+        .map_err(InputError::new)?;
     if tty {
         print!("\r{}\r", " ".repeat(60));
     }
@@ -107,11 +108,12 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
                 d.case.moves.len(),
                 d.case.id
             );
-            let yaml = serde_yaml::to_string(&d.case).map_err(|e| InputError(e.to_string()))?;
+            let yaml =
+                serde_yaml::to_string(&d.case).map_err(|e| InputError::new(e.to_string()))?;
             println!("---\n{yaml}");
             if let Some(dir) = &args.out {
                 std::fs::create_dir_all(dir)
-                    .map_err(|e| InputError(format!("{dir}: cannot create: {e}")))?;
+                    .map_err(|e| InputError::new(format!("cannot create: {e}")).file(dir))?;
                 let path = std::path::Path::new(dir).join(format!("{}.yaml", d.case.id));
                 write_file(&path.to_string_lossy(), &yaml)?;
                 println!("written to {}", path.display());

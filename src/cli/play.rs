@@ -33,11 +33,16 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
     let mut p = Setup::load(&args.pos)?;
     let mut reports = Vec::new();
     for (k, m) in args.moves.iter().enumerate() {
-        let mv = parse_move_in(m, &p.rules, p.board.size())
-            .map_err(|e| InputError(format!("move {} (`{m}`): {e}", k + 1)))?;
-        let (next, r) = p
-            .play(&mv)
-            .map_err(|e| InputError(format!("move {} (`{m}`) is illegal: {e}", k + 1)))?;
+        let mv = parse_move_in(m, &p.rules, p.board.size()).map_err(|e| {
+            InputError::new(e.to_string())
+                .move_number(k as u32 + 1)
+                .text(m)
+        })?;
+        let (next, r) = p.play(&mv).map_err(|e| {
+            InputError::illegal_move(e.to_string())
+                .move_number(k as u32 + 1)
+                .text(m)
+        })?;
         if fmt == Format::Text {
             println!("{}", r.notation);
             for s in &r.steps {
@@ -79,15 +84,17 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
         let v = serde_json::json!({"reports": reports, "analysis": AnalysisReport::new(&p)});
         println!(
             "{}",
-            serde_json::to_string_pretty(&v).map_err(|e| InputError(e.to_string()))?
+            serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?
         );
     } else {
         println!();
         print!("{}", AnalysisReport::new(&p).to_text());
     }
     if let Some(out) = &args.out {
-        let text = serde_yaml::to_string(&p.to_setup()).map_err(|e| InputError(e.to_string()))?;
-        std::fs::write(out, text).map_err(|e| InputError(format!("{out}: cannot write: {e}")))?;
+        let text =
+            serde_yaml::to_string(&p.to_setup()).map_err(|e| InputError::new(e.to_string()))?;
+        std::fs::write(out, text)
+            .map_err(|e| InputError::new(format!("cannot write: {e}")).file(out))?;
     }
     Ok(())
 }

@@ -17,7 +17,7 @@ pub fn run(_args: ProtocolArgs) -> Result<(), InputError> {
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {
-        let line = line.map_err(|e| InputError(format!("stdin: {e}")))?;
+        let line = line.map_err(|e| InputError::new(e.to_string()).file("stdin"))?;
         if line.trim().is_empty() {
             continue;
         }
@@ -25,9 +25,9 @@ pub fn run(_args: ProtocolArgs) -> Result<(), InputError> {
             Ok(req) => conform::answer(&req),
             Err(e) => serde_json::json!({"id": Value::Null, "error": format!("request: {e}")}),
         };
-        writeln!(out, "{ans}").map_err(|e| InputError(format!("stdout: {e}")))?;
+        writeln!(out, "{ans}").map_err(|e| InputError::new(e.to_string()).file("stdout"))?;
         out.flush()
-            .map_err(|e| InputError(format!("stdout: {e}")))?;
+            .map_err(|e| InputError::new(e.to_string()).file("stdout"))?;
     }
     Ok(())
 }

@@ -67,7 +67,7 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
         });
         println!(
             "{}",
-            serde_json::to_string_pretty(&v).map_err(|e| InputError(e.to_string()))?
+            serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?
         );
     } else if args.quiet {
         let (zh, en) = rep.summary();
@@ -80,7 +80,7 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
     }
     if let Some(out) = &args.out {
         let setup = crate::tools::replay::position_setup(&rep.position);
-        let text = serde_yaml::to_string(&setup).map_err(|e| InputError(e.to_string()))?;
+        let text = serde_yaml::to_string(&setup).map_err(|e| InputError::new(e.to_string()))?;
         write_file(out, &text)?;
     }
     if let Some(out) = &args.save {

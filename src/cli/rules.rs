@@ -30,10 +30,10 @@ pub fn run(args: RulesArgs) -> Result<(), InputError> {
         None => {
             println!("presets:");
             for p in PRESETS {
-                let r = Rules::preset(p).map_err(|e| InputError(e.0))?;
+                let r = Rules::preset(p).map_err(|e| InputError::new(e.to_string()))?;
                 println!(
                     "  {p}: {}",
-                    serde_json::to_string(&r).map_err(|e| InputError(e.to_string()))?
+                    serde_json::to_string(&r).map_err(|e| InputError::new(e.to_string()))?
                 );
             }
             println!("\noptions (in a position's `rules:` mapping, with `preset:`):");
@@ -48,10 +48,10 @@ pub fn run(args: RulesArgs) -> Result<(), InputError> {
             let spec: RulesSpec = from_yaml(&text, path)?;
             let r = spec
                 .resolve()
-                .map_err(|e| InputError(format!("{path}: {e}")))?;
+                .map_err(|e| InputError::new(e.to_string()).file(path))?;
             println!(
                 "{path}: valid; resolves to {}",
-                serde_json::to_string(&r).map_err(|e| InputError(e.to_string()))?
+                serde_json::to_string(&r).map_err(|e| InputError::new(e.to_string()))?
             );
             Ok(())
         }

@@ -6,7 +6,7 @@ use crate::board::coord::Point;
 use crate::formats::report::AnalysisReport;
 use crate::game::notation::parse_move_in;
 use crate::game::play::{Position, Report};
-use crate::game::setup::{from_yaml, read_text, InputError, Setup};
+use crate::game::setup::{from_yaml, read_text, InputError, Place, Setup};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -294,37 +294,37 @@ impl Case {
             .and_then(|s| s.to_str())
             .unwrap_or_default();
         if case.id != stem {
-            return Err(InputError(format!(
-                "{path}: id `{}` does not match the file name: expected `{stem}`",
-                case.id
-            )));
+            return Err(
+                InputError::new(format!("id `{}` does not match the file name", case.id))
+                    .file(path)
+                    .expected(format!("`{stem}`")),
+            );
         }
         if !case
             .id
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
         {
-            return Err(InputError(format!(
-                "{path}: id `{}`: expected lowercase letters, digits and `-`",
-                case.id
-            )));
+            return Err(InputError::expecting("lowercase letters, digits and `-`")
+                .file(path)
+                .key(format!("id `{}`", case.id)));
         }
         if case.expect.is_empty() {
-            return Err(InputError(format!(
-                "{path}: `expect` is empty: expected at least one check"
-            )));
+            return Err(InputError::new("`expect` is empty")
+                .file(path)
+                .expected("at least one check"));
         }
         if case.clauses.is_empty() {
-            return Err(InputError(format!(
-                "{path}: `clauses` is empty: expected clause ids from rules.md"
-            )));
+            return Err(InputError::new("`clauses` is empty")
+                .file(path)
+                .expected("clause ids from rules.md"));
         }
         let mut case = case;
         if let Some(start) = case.start.clone() {
             if case.position != Setup::default() {
-                return Err(InputError(format!(
-                    "{path}: both `position` and `start` are given: expected one of them"
-                )));
+                return Err(InputError::new("both `position` and `start` are given")
+                    .file(path)
+                    .expected("one of them"));
             }
             let dir = std::path::Path::new(path)
                 .parent()
@@ -333,20 +333,20 @@ impl Case {
             let file = std::path::Path::new(&dir).join(&start.record);
             let file = file.to_string_lossy().into_owned();
             let (setup, moves) = record_start(&file, &start)
-                .map_err(|e| InputError(format!("{path}: start: {}", e.0)))?;
+                .map_err(|e| e.within(Place::default().file(path).key("start")))?;
             case.position = setup;
             case.replay_moves = moves;
         } else if case.position == Setup::default() {
-            return Err(InputError(format!(
-                "{path}: missing `position`: expected a position or a `start` record"
-            )));
+            return Err(InputError::new("missing `position`")
+                .file(path)
+                .expected("a position or a `start` record"));
         }
         if let Some(known) = known_clauses {
             for c in &case.clauses {
                 if !known.contains(c) {
-                    return Err(InputError(format!(
-                        "{path}: clause `{c}` is not in rules.md"
-                    )));
+                    return Err(
+                        InputError::new(format!("clause `{c}` is not in rules.md")).file(path)
+                    );
                 }
             }
         }
@@ -389,7 +389,9 @@ impl Case {
 fn record_start(file: &str, start: &RecordStart) -> Result<(Setup, Vec<String>), InputError> {
     let record = crate::formats::load::load(file)?;
     let rules = match &start.rules {
-        Some(r) => r.resolve().map_err(|e| InputError(format!("rules: {e}")))?,
+        Some(r) => r
+            .resolve()
+            .map_err(|e| InputError::new(e.to_string()).key("rules"))?,
         None => crate::rules::Rules::m3go_2020(),
     };
     let pos = record.start_position(&rules)?;
@@ -408,9 +410,10 @@ fn record_start(file: &str, start: &RecordStart) -> Result<(Setup, Vec<String>),
     if let Some(t) = start.to {
         let last = record.moves.last().map(|m| m.number).unwrap_or(0);
         if t > last {
-            return Err(InputError(format!(
-                "{file}: `to: {t}` is past the record's last move {last}"
-            )));
+            return Err(InputError::new(format!(
+                "`to: {t}` is past the record's last move {last}"
+            ))
+            .file(file));
         }
     }
     Ok((setup, moves))
@@ -442,7 +445,7 @@ pub fn answer(req: &Request) -> Value {
     }
     let mut pos: Position = match req.position.into_position("position") {
         Ok(p) => p,
-        Err(e) => return fail(e.0),
+        Err(e) => return fail(e.to_string()),
     };
     if let Some(rp) = &req.replay {
         for (k, m) in rp.moves.iter().enumerate() {
@@ -1398,8 +1401,9 @@ pub fn case_files(dir: &str) -> Result<Vec<String>, InputError> {
     let mut out = Vec::new();
     let mut stack = vec![std::path::PathBuf::from(dir)];
     while let Some(d) = stack.pop() {
-        let entries = std::fs::read_dir(&d)
-            .map_err(|e| InputError(format!("{}: cannot read: {e}", d.display())))?;
+        let entries = std::fs::read_dir(&d).map_err(|e| {
+            InputError::new(format!("cannot read: {e}")).file(d.display().to_string())
+        })?;
         for e in entries.flatten() {
             let p = e.path();
             if p.is_dir() {

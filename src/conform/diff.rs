@@ -788,7 +788,7 @@ pub fn run(
             diagram: empty.to_diagram(),
             ..Setup::default()
         };
-        let mut pos = start.into_position("diff").map_err(|e| e.0)?;
+        let mut pos = start.into_position("diff").map_err(|e| e.to_string())?;
         for _ in 0..opts.max_moves {
             if pos.game_over() {
                 break;

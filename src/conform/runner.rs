@@ -136,7 +136,7 @@ pub fn load_suite(dir: &str, rules_md: &str) -> Result<Suite, InputError> {
     for f in &files {
         match Case::load(f, known.as_ref()) {
             Ok(c) => cases.push((f.clone(), c)),
-            Err(e) => load_errors.push((f.clone(), e.0)),
+            Err(e) => load_errors.push((f.clone(), e.to_string())),
         }
     }
     let mut seen = BTreeMap::new();

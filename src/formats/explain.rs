@@ -22,8 +22,8 @@ pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> 
     if turn_of_symbol(first).is_some() || target.eq_ignore_ascii_case("pass") {
         return explain_move(p, target);
     }
-    let t =
-        Target::parse(target, size).map_err(|e| InputError(format!("target `{target}`: {e}")))?;
+    let t = Target::parse(target, size)
+        .map_err(|e| InputError::new(e.to_string()).key(format!("target `{target}`")))?;
     let a = Analysis::new(&p.board, &p.rules);
     let i = p.board.index(t.point);
     Ok(match p.board.at(t.point) {
@@ -36,7 +36,7 @@ pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> 
 /// A move: legal, with its cascade, or the clause that refuses it.
 fn explain_move(p: &Position, target: &str) -> Result<String, InputError> {
     let size = p.board.size();
-    let mv = parse_move_in(target, &p.rules, size).map_err(|e| InputError(e.0))?;
+    let mv = parse_move_in(target, &p.rules, size).map_err(|e| InputError::new(e.to_string()))?;
     Ok(match p.play(&mv) {
         Ok((_, r)) => explain_legal_move(&r),
         Err(e) => explain_refused_move(target, &e),

@@ -8,7 +8,7 @@ use crate::board::grid::Board;
 use crate::game::notation::parse_move;
 use crate::game::order::{turn_of_move, Turn};
 use crate::game::play::{Action, Illegal, Move, Position, Report};
-use crate::game::setup::{from_yaml, InputError, Setup, MAX_FILE_BYTES};
+use crate::game::setup::{from_yaml, parse_yaml, InputError, Place, Setup, MAX_FILE_BYTES};
 use crate::rules::{Rules, RulesField};
 use std::fmt::Write as _;
 
@@ -60,7 +60,7 @@ pub const TWO_COLOUR_RULES: &str = "{preset: m3go-2020, schedule: alternate}";
 pub fn two_colour_rules() -> Result<Rules, InputError> {
     let f: RulesField = from_yaml(TWO_COLOUR_RULES, "two-colour rules")?;
     f.resolve().map_err(|e| {
-        InputError(format!(
+        InputError::new(format!(
             "the record names no m3go rules and the two-colour rules `{TWO_COLOUR_RULES}` are not available ({e}): give --rules"
         ))
     })
@@ -99,7 +99,7 @@ impl Record {
             (_, Some(r)) => Ok(r.clone()),
             (Some(f), None) => f
                 .resolve()
-                .map_err(|e| InputError(format!("record rules: {e}"))),
+                .map_err(|e| InputError::new(e.to_string()).key("record rules")),
             (None, None) => two_colour_rules(),
         }
     }
@@ -113,7 +113,7 @@ impl Record {
             None => Setup {
                 size: Some(self.size),
                 diagram: Board::empty(self.size)
-                    .map_err(|e| InputError(format!("record: {e}")))?
+                    .map_err(|e| InputError::new(e.to_string()).key("record"))?
                     .to_diagram(),
                 ..Setup::default()
             },
@@ -122,12 +122,13 @@ impl Record {
         let mut p = setup.into_position("record start position")?;
         p.rules = rules.clone();
         if p.board.size() != self.size {
-            return Err(InputError(format!(
-                "record: the start position is {}x{}, the record says size {}",
+            return Err(InputError::new(format!(
+                "the start position is {}x{}, the record says size {}",
                 p.board.size(),
                 p.board.size(),
                 self.size
-            )));
+            ))
+            .key("record"));
         }
         Ok(p)
     }
@@ -169,10 +170,9 @@ impl Record {
     /// Turns the record does not name come from `rules`' schedule.
     pub fn to_game_text(&self, rules: &Rules, labels: Labels) -> Result<String, InputError> {
         if self.start.is_some() && self.start_path.is_none() {
-            return Err(InputError(
+            return Err(InputError::new(
                 "this record starts from a set-up position, which a game file names by path \
-                 (`position:`): write it as SGF instead"
-                    .into(),
+                 (`position:`): write it as SGF instead",
             ));
         }
         let mut o = String::new();
@@ -221,7 +221,7 @@ pub fn rules_header(rules: &Rules) -> Result<String, InputError> {
     if Rules::preset(&rules.preset).is_ok_and(|p| p == *rules) {
         return Ok(rules.preset.clone());
     }
-    serde_json::to_string(rules).map_err(|e| InputError(format!("rules: {e}")))
+    serde_json::to_string(rules).map_err(|e| InputError::new(e.to_string()).key("rules"))
 }
 
 /// The rules field that names `rules` (a preset name when it is exactly one).
@@ -238,10 +238,10 @@ pub fn rules_field(rules: &Rules) -> RulesField {
 
 /// A refused move of a record, with its number, place and text.
 pub fn move_error(m: &RecordMove, e: &Illegal) -> InputError {
-    InputError(format!(
-        "move {} ({}, `{}`) is illegal: {}",
-        m.number, m.place, m.text, e
-    ))
+    InputError::illegal_move(e.to_string())
+        .move_number(m.number)
+        .at(&m.place)
+        .text(&m.text)
 }
 
 /// Writes a move in the documents' notation in either label system (`黑7.七A` / `黑7.7a`).
@@ -273,10 +273,11 @@ fn header_line(line: &str) -> Option<(&str, &str)> {
 /// header's path is resolved.
 pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record, InputError> {
     if text.len() > MAX_FILE_BYTES {
-        return Err(InputError(format!(
-            "{place}: {} bytes is too large: expected at most {MAX_FILE_BYTES} bytes",
-            text.len()
-        )));
+        return Err(
+            InputError::new(format!("{} bytes is too large", text.len()))
+                .file(place)
+                .expected(format!("at most {MAX_FILE_BYTES} bytes")),
+        );
     }
     let mut rules: Option<RulesField> = None;
     let mut size: Option<usize> = None;
@@ -294,22 +295,26 @@ pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record
         }
         if let Some((k, v)) = header_line(line) {
             if in_moves {
-                return Err(InputError(format!(
-                    "{place}: line {ln}: header line `{k}:` after the moves: the header comes first"
-                )));
+                return Err(InputError::new(format!(
+                    "header line `{k}:` after the moves: the header comes first"
+                ))
+                .file(place)
+                .line(ln));
             }
-            let bad = |what: &str| InputError(format!("{place}: line {ln}: `{k}: {v}`: {what}"));
+            let bad = |what: &str| InputError::new(what).file(place).line(ln).key(k).text(v);
             match k {
                 "rules" => {
-                    let f: RulesField = from_yaml(v, &format!("{place}: line {ln}: rules"))?;
-                    f.resolve().map_err(|e| bad(&e.0))?;
+                    let f: RulesField = parse_yaml(v).map_err(|e| {
+                        e.within(Place::default().file(place).line(ln).key("rules"))
+                    })?;
+                    f.resolve().map_err(|e| bad(&e.to_string()))?;
                     rules = Some(f);
                 }
                 "size" => {
                     let n: usize = v
                         .parse()
                         .map_err(|_| bad("expected an odd board size, 3 to 19"))?;
-                    crate::board::grid::check_size(n).map_err(|e| bad(&e.0))?;
+                    crate::board::grid::check_size(n).map_err(|e| bad(&e.to_string()))?;
                     size = Some(n);
                 }
                 "move" => {
@@ -354,10 +359,11 @@ pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record
         let rows = s.diagram.lines().filter(|l| !l.trim().is_empty()).count();
         let n = s.size.unwrap_or(rows);
         if size.is_some_and(|m| m != n) {
-            return Err(InputError(format!(
-                "{place}: `size: {}` disagrees with the {n}x{n} start position",
+            return Err(InputError::new(format!(
+                "`size: {}` disagrees with the {n}x{n} start position",
                 size.unwrap_or(0)
-            )));
+            ))
+            .file(place));
         }
         size = Some(n);
         if first_move.is_none() {
@@ -370,23 +376,30 @@ pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record
     let size = size.unwrap_or(19);
     let first = first_move.unwrap_or(1);
     if tokens.len() > max_moves(size) {
-        return Err(InputError(format!(
-            "{place}: {} moves: a {size}x{size} record is limited to {} moves",
+        return Err(InputError::new(format!(
+            "{} moves: a {size}x{size} record is limited to {} moves",
             tokens.len(),
             max_moves(size)
-        )));
+        ))
+        .file(place));
     }
     let mut moves = Vec::new();
     for (k, (ln, t)) in tokens.into_iter().enumerate() {
         let expected = first + k as u32;
-        let m = parse_move(&t, size)
-            .map_err(|e| InputError(format!("{place}: line {ln}, move {expected}: {e}")))?;
+        let m = parse_move(&t, size).map_err(|e| {
+            InputError::new(e.to_string())
+                .file(place)
+                .line(ln)
+                .move_number(expected)
+        })?;
         if let Some(n) = m.number {
             if n != expected {
-                return Err(InputError(format!(
-                    "{place}: line {ln}: `{t}` is numbered {n}, but it is move {expected} of the \
-                     record (moves are numbered in order from {first})"
-                )));
+                return Err(InputError::new(format!(
+                    "`{t}` is numbered {n}, but it is move {expected} of the record (moves are \
+                     numbered in order from {first})"
+                ))
+                .file(place)
+                .line(ln));
             }
         }
         moves.push(RecordMove {
@@ -468,7 +481,7 @@ mod tests {
     #[test]
     fn d3_notation_game_file_refuses_a_wrong_number_with_its_line() {
         let e = parse_game_text("size: 9\n黑1.B二\n白3.A二\n", "g.txt", ".").unwrap_err();
-        assert!(e.0.contains("line 3"), "{e}");
-        assert!(e.0.contains("move 2"), "{e}");
+        assert!(e.to_string().contains("line 3"), "{e}");
+        assert!(e.to_string().contains("move 2"), "{e}");
     }
 }

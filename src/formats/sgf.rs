@@ -40,7 +40,7 @@ const INFO_PROPS: [(&str, &str); 10] = [
 ];
 
 fn err(place: &str, what: String) -> InputError {
-    InputError(format!("{place}: {what}"))
+    InputError::new(what).file(place)
 }
 
 /// Line and column (1-based) of byte offset `at`.
@@ -84,10 +84,8 @@ fn prescan(text: &str, place: &str) -> Result<(), InputError> {
             ')' => {
                 if depth == 0 {
                     let (l, c) = line_col(text, at);
-                    return Err(err(
-                        place,
-                        format!("SGF line {l} column {c}: `)` closes no game tree"),
-                    ));
+                    return Err(err(place, "`)` closes no game tree".into())
+                        .at(format!("SGF line {l} column {c}")));
                 }
                 depth -= 1;
             }
@@ -109,22 +107,17 @@ fn prescan(text: &str, place: &str) -> Result<(), InputError> {
         let (l, c) = line_col(text, at);
         return Err(err(
             place,
-            format!(
-                "SGF line {l} column {c}: the property value opened here is never closed with `]`"
-            ),
-        ));
+            "the property value opened here is never closed with `]`".into(),
+        )
+        .at(format!("SGF line {l} column {c}")));
     }
     if !seen_tree {
-        return Err(err(
-            place,
-            "not an SGF game: expected a game tree `(;...)`".into(),
-        ));
+        return Err(err(place, "not an SGF game".into()).expected("a game tree `(;...)`"));
     }
     if depth > 0 {
-        return Err(err(
-            place,
-            format!("SGF ends inside {depth} open game tree(s): expected `)`"),
-        ));
+        return Err(
+            err(place, format!("SGF ends inside {depth} open game tree(s)")).expected("`)`"),
+        );
     }
     Ok(())
 }
@@ -195,13 +188,8 @@ fn sgf_coord(p: SgfPoint) -> String {
 /// (structure) or the node and move number (content).
 pub fn parse_record(text: &str, place: &str) -> Result<Record, InputError> {
     if text.len() > MAX_FILE_BYTES {
-        return Err(err(
-            place,
-            format!(
-                "{} bytes is too large: expected at most {MAX_FILE_BYTES} bytes",
-                text.len()
-            ),
-        ));
+        return Err(err(place, format!("{} bytes is too large", text.len()))
+            .expected(format!("at most {MAX_FILE_BYTES} bytes")));
     }
     prescan(text, place)?;
     let parsed = std::panic::catch_unwind(|| sgf_parse::go::parse(text))
@@ -224,19 +212,19 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
         match p {
             Prop::SZ((w, h)) => {
                 if w != h {
-                    return Err(err(
-                        place,
-                        format!("SZ[{w}:{h}]: m3go boards are square (odd sizes 3 to 19)"),
-                    ));
+                    return Err(
+                        err(place, "m3go boards are square (odd sizes 3 to 19)".into())
+                            .key(format!("SZ[{w}:{h}]")),
+                    );
                 }
                 size = usize::from(*w);
-                crate::board::grid::check_size(size).map_err(|e| err(place, format!("SZ: {e}")))?;
+                crate::board::grid::check_size(size)
+                    .map_err(|e| err(place, e.to_string()).key("SZ"))?;
             }
             Prop::Invalid(id, v) if id == "SZ" => {
-                return Err(err(
-                    place,
-                    format!("SZ[{}]: expected a board size", v.join("][")),
-                ))
+                return Err(err(place, String::new())
+                    .key(format!("SZ[{}]", v.join("][")))
+                    .expected("a board size"))
             }
             Prop::RU(t) => {
                 let name = t.text.trim().to_ascii_lowercase();
@@ -250,10 +238,10 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
                 let json = v.first().cloned().unwrap_or_default();
                 let spec: RulesSpec = serde_json::from_str(&json)
                     .or_else(|_| serde_yaml::from_str(&json))
-                    .map_err(|e| err(place, format!("{RULES_PROP}[...]: {e}")))?;
+                    .map_err(|e| err(place, e.to_string()).key(format!("{RULES_PROP}[...]")))?;
                 let f = RulesField::Spec(spec);
                 f.resolve()
-                    .map_err(|e| err(place, format!("{RULES_PROP}[...]: {e}")))?;
+                    .map_err(|e| err(place, e.to_string()).key(format!("{RULES_PROP}[...]")))?;
                 full_rules = Some(f);
             }
             Prop::AB(s) => setup[0].extend(s.iter().copied()),
@@ -261,16 +249,17 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
             Prop::Unknown(id, v) if id == ADD_FLOWER_PROP => {
                 for x in v {
                     let pt: SgfPoint = x.parse().map_err(|_| {
-                        err(place, format!("{ADD_FLOWER_PROP}[{x}]: expected a point"))
+                        err(place, String::new())
+                            .key(format!("{ADD_FLOWER_PROP}[{x}]"))
+                            .expected("a point")
                     })?;
                     setup[2].push(pt);
                 }
             }
             Prop::Invalid(id, v) if id == "AB" || id == "AW" => {
-                return Err(err(
-                    place,
-                    format!("{id}[{}]: expected a list of points", v.join("][")),
-                ))
+                return Err(err(place, String::new())
+                    .key(format!("{id}[{}]", v.join("][")))
+                    .expected("a list of points"))
             }
             other => {
                 let (id, _) = ident_values(other);
@@ -288,7 +277,7 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
     let start = if setup.iter().all(|s| s.is_empty()) {
         None
     } else {
-        let mut b = Board::empty(size).map_err(|e| err(place, e.0))?;
+        let mut b = Board::empty(size).map_err(|e| err(place, e.to_string()))?;
         for (k, stone) in [Stone::Black, Stone::White, Stone::Flower]
             .iter()
             .enumerate()
@@ -334,46 +323,43 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
                         Colour::White
                     };
                     if mv.is_some() {
-                        return Err(err(
-                            place,
-                            format!("{node_place}: two moves in one node: expected one B or W"),
-                        ));
+                        return Err(err(place, "two moves in one node".into())
+                            .at(&node_place)
+                            .expected("one B or W"));
                     }
                     mv = Some((c, m, p.to_string()));
                 }
                 Prop::Invalid(id, v) if id == "B" || id == "W" => {
                     let n = number.map(|n| n + 1).unwrap_or(record.first_move);
-                    return Err(err(
-                        place,
-                        format!(
-                            "{node_place} (move {n}): {id}[{}] is not a move: expected two letters a-s or []",
-                            v.join("][")
-                        ),
-                    ));
+                    return Err(err(place, format!("{id}[{}] is not a move", v.join("][")))
+                        .at(&node_place)
+                        .move_number(n)
+                        .expected("two letters a-s or []"));
                 }
                 Prop::MN(n) => mn = Some(*n),
                 Prop::Unknown(id, _) if id == FLOWER_PROP => flower = true,
                 Prop::AB(_) | Prop::AW(_) | Prop::AE(_) if k > 0 => {
                     return Err(err(
                         place,
-                        format!("{node_place}: set-up properties (AB/AW/AE) inside the game are not supported: only in the root"),
-                    ))
+                        "set-up properties (AB/AW/AE) inside the game are not supported: only in the root".into(),
+                    )
+                    .at(&node_place))
                 }
                 Prop::Unknown(id, _) if id == ADD_FLOWER_PROP && k > 0 => {
                     return Err(err(
                         place,
-                        format!("{node_place}: {ADD_FLOWER_PROP} inside the game is not supported: only in the root"),
-                    ))
+                        format!("{ADD_FLOWER_PROP} inside the game is not supported: only in the root"),
+                    )
+                    .at(&node_place))
                 }
                 _ => {}
             }
         }
         let Some((colour, m, text)) = mv else {
             if flower {
-                return Err(err(
-                    place,
-                    format!("{node_place}: {FLOWER_PROP}[] without a B or W move"),
-                ));
+                return Err(
+                    err(place, format!("{FLOWER_PROP}[] without a B or W move")).at(&node_place)
+                );
             }
             continue;
         };
@@ -381,13 +367,9 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
             (None, Some(n)) if (1..=i64::from(MAX_FIRST_MOVE)).contains(&n) => n as u32,
             (None, _) => 1,
             (Some(prev), Some(n)) if n != i64::from(prev) + 1 => {
-                return Err(err(
-                    place,
-                    format!(
-                        "{node_place}: MN[{n}] renumbers the game: expected MN[{}] or none",
-                        prev + 1
-                    ),
-                ))
+                return Err(err(place, format!("MN[{n}] renumbers the game"))
+                    .at(&node_place)
+                    .expected(format!("MN[{}] or none", prev + 1)))
             }
             (Some(prev), _) => prev + 1,
         };
@@ -398,20 +380,21 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
         let action = match m {
             SgfMove::Pass => Action::Pass,
             SgfMove::Move(p) => sgf_point(*p, size).ok_or_else(|| {
-                err(
-                    place,
-                    format!("{node_place} (move {n}): {text} is off the {size}x{size} board"),
-                )
+                err(place, format!("{text} is off the {size}x{size} board"))
+                    .at(&node_place)
+                    .move_number(n)
             })?,
         };
         if record.moves.len() >= max_moves(size) {
             return Err(err(
                 place,
                 format!(
-                    "{node_place} (move {n}): a {size}x{size} record is limited to {} moves",
+                    "a {size}x{size} record is limited to {} moves",
                     max_moves(size)
                 ),
-            ));
+            )
+            .at(&node_place)
+            .move_number(n));
         }
         record.moves.push(RecordMove {
             number: n,
@@ -463,7 +446,8 @@ pub fn write_record(record: &Record, rules: &Rules) -> Result<String, InputError
             text: rules.preset.clone(),
         }),
     ];
-    let json = serde_json::to_string(rules).map_err(|e| InputError(format!("rules: {e}")))?;
+    let json =
+        serde_json::to_string(rules).map_err(|e| InputError::new(e.to_string()).key("rules"))?;
     root_props.push(prop(RULES_PROP, &escape(&json)));
     for (k, v) in &record.info {
         let id = match k.as_str() {
@@ -484,7 +468,7 @@ pub fn write_record(record: &Record, rules: &Rules) -> Result<String, InputError
     }
     if let Some(s) = &record.start {
         let b = Board::from_diagram(&s.diagram, size)
-            .map_err(|e| InputError(format!("record start position: {e}")))?;
+            .map_err(|e| InputError::new(e.to_string()).key("record start position"))?;
         let mut lists: [Vec<String>; 3] = [Vec::new(), Vec::new(), Vec::new()];
         for i in 0..b.len() {
             let k = match b.get(i) {
@@ -580,10 +564,10 @@ mod tests {
     #[test]
     fn sgf_structure_errors_name_line_and_column() {
         let e = parse_record("(;FF[4]\n;B[dd];W[ee", "x.sgf").unwrap_err();
-        assert!(e.0.contains("line 2"), "{e}");
+        assert!(e.to_string().contains("line 2"), "{e}");
         let e = parse_record("(;SZ[9];B[dd];W[zz])", "x.sgf").unwrap_err();
-        assert!(e.0.contains("move 2"), "{e}");
+        assert!(e.to_string().contains("move 2"), "{e}");
         let e = parse_record("(;SZ[9];B[dd]", "x.sgf").unwrap_err();
-        assert!(e.0.contains("open game tree"), "{e}");
+        assert!(e.to_string().contains("open game tree"), "{e}");
     }
 }

@@ -11,7 +11,6 @@ use crate::game::play::{string_name, Position};
 use crate::judge::analysis::Analysis;
 use crate::rules::{RulesField, Schedule};
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// Largest input file m3go reads.
 pub const MAX_FILE_BYTES: usize = 4 << 20;
@@ -45,25 +44,22 @@ fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
-/// A bad input: where, and what was expected.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InputError(pub String);
+pub use crate::error::{InputError, Place};
 
-impl fmt::Display for InputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+/// Reads a YAML document of type `T`, refusing oversized input; `place` names the source (a file,
+/// or the flag whose value the text is).
+pub fn from_yaml<T: serde::de::DeserializeOwned>(text: &str, place: &str) -> Result<T, InputError> {
+    parse_yaml(text).map_err(|e| e.in_file(place))
 }
 
-impl std::error::Error for InputError {}
-
-/// Reads a YAML document of type `T`, refusing oversized input; `place` names the source.
-pub fn from_yaml<T: serde::de::DeserializeOwned>(text: &str, place: &str) -> Result<T, InputError> {
+/// Reads a YAML document of type `T` that is part of a larger input (a header value, a line of a
+/// perft file), refusing oversized input; the error's line and column count in `text`.
+pub fn parse_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, InputError> {
     if text.len() > MAX_FILE_BYTES {
-        return Err(InputError(format!(
-            "{place}: {} bytes is too large: expected at most {MAX_FILE_BYTES} bytes",
-            text.len()
-        )));
+        return Err(
+            InputError::new(format!("{} bytes is too large", text.len()))
+                .expected(format!("at most {MAX_FILE_BYTES} bytes")),
+        );
     }
     serde_yaml::from_str(text).map_err(|e| {
         // serde names Rust types; say what the file should hold instead.
@@ -78,27 +74,47 @@ pub fn from_yaml<T: serde::de::DeserializeOwned>(text: &str, place: &str) -> Res
                 "a conformance case mapping (id, clauses, source, position, expect, …)",
             )
             .replace("struct RulesSpec", "a rules mapping (preset and options)");
-        let at = e
-            .location()
-            .filter(|_| !msg.contains(" at line "))
-            .map(|l| format!(" (line {}, column {})", l.line(), l.column()))
-            .unwrap_or_default();
-        InputError(format!("{place}: {msg}{at}"))
+        yaml_error(&msg, e.location())
     })
+}
+
+/// The error of a YAML reader's message `msg` found at `location`: the position the reader wrote
+/// into the message (`… at line 2 column 7`, and the libyaml scanner's `, while scanning … at …`
+/// after it) becomes the fields; a position the reader left out (line 1, column 1) is added.
+fn yaml_error(msg: &str, location: Option<serde_yaml::Location>) -> InputError {
+    let Some(l) = location else {
+        return InputError::new(msg);
+    };
+    let at = format!(" at line {} column {}", l.line(), l.column());
+    let (what, during) = match msg.split_once(&at) {
+        None => (msg, None),
+        Some((what, "")) => (what, None),
+        Some((what, rest)) => match rest.strip_prefix(", ") {
+            Some(during) => (what, Some(during)),
+            // an unknown shape: the position stays in the message as the reader wrote it
+            None => return InputError::new(msg),
+        },
+    };
+    let e = InputError::new(what).line(l.line()).column(l.column());
+    match during {
+        Some(d) => e.during(d),
+        None => e,
+    }
 }
 
 /// Reads a file as UTF-8 text, refusing oversized files.
 pub fn read_text(path: &str) -> Result<String, InputError> {
-    let meta =
-        std::fs::metadata(path).map_err(|e| InputError(format!("{path}: cannot read: {e}")))?;
+    let cannot_read = |e| InputError::new(format!("cannot read: {e}")).file(path);
+    let meta = std::fs::metadata(path).map_err(cannot_read)?;
     if meta.len() > MAX_FILE_BYTES as u64 {
-        return Err(InputError(format!(
-            "{path}: {} bytes is too large: expected at most {MAX_FILE_BYTES} bytes",
-            meta.len()
-        )));
+        return Err(
+            InputError::new(format!("{} bytes is too large", meta.len()))
+                .file(path)
+                .expected(format!("at most {MAX_FILE_BYTES} bytes")),
+        );
     }
-    let bytes = std::fs::read(path).map_err(|e| InputError(format!("{path}: cannot read: {e}")))?;
-    String::from_utf8(bytes).map_err(|e| InputError(format!("{path}: not UTF-8 text: {e}")))
+    let bytes = std::fs::read(path).map_err(cannot_read)?;
+    String::from_utf8(bytes).map_err(|e| InputError::new(format!("not UTF-8 text: {e}")).file(path))
 }
 
 impl Setup {
@@ -209,7 +225,7 @@ impl Setup {
                 dead,
                 flystone,
             }),
-            _ => Err(InputError(format!("{place}: {}", problems.join("; ")))),
+            _ => Err(InputError::new(problems.join("; ")).file(place)),
         }
     }
 

@@ -22,7 +22,7 @@
 
 use crate::board::grid::Board;
 use crate::game::play::{Move, Position};
-use crate::game::setup::{from_yaml, read_text, InputError, Setup};
+use crate::game::setup::{from_yaml, parse_yaml, read_text, InputError, Place, Setup};
 use crate::rules::RulesField;
 
 /// The number of legal move sequences of length `depth` (passes included; the special moves of
@@ -104,25 +104,24 @@ pub fn parse_perft_file(text: &str, place: &str, dir: &str) -> Result<Vec<PerftC
         if let Some((mut case, rows, has_pos)) = c {
             if !rows.is_empty() {
                 if has_pos {
-                    return Err(InputError(format!(
-                        "{place}: entry `{}`: both `row` lines and `position`: expected one",
-                        case.id
-                    )));
+                    return Err(InputError::new("both `row` lines and `position`")
+                        .file(place)
+                        .at(format!("entry `{}`", case.id))
+                        .expected("one"));
                 }
                 case.setup.diagram = rows.join("\n") + "\n";
                 case.setup.size = Some(rows.len());
             }
             if case.setup.diagram.is_empty() {
-                return Err(InputError(format!(
-                    "{place}: entry `{}`: no position: expected `row` lines or `position FILE`",
-                    case.id
-                )));
+                return Err(InputError::new("no position")
+                    .file(place)
+                    .at(format!("entry `{}`", case.id))
+                    .expected("`row` lines or `position FILE`"));
             }
             if case.checks.is_empty() {
-                return Err(InputError(format!(
-                    "{place}: entry `{}`: no `perft DEPTH COUNT` line",
-                    case.id
-                )));
+                return Err(InputError::new("no `perft DEPTH COUNT` line")
+                    .file(place)
+                    .at(format!("entry `{}`", case.id)));
             }
             out.push(case);
         }
@@ -137,7 +136,7 @@ pub fn parse_perft_file(text: &str, place: &str, dir: &str) -> Result<Vec<PerftC
         }
         let (key, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let rest = rest.trim();
-        let bad = |what: &str| InputError(format!("{place}: line {ln}: `{line}`: {what}"));
+        let bad = |what: &str| InputError::new(what).file(place).line(ln).text(line);
         if key == "id" {
             finish(cur.take(), &mut out)?;
             cur = Some((
@@ -157,7 +156,8 @@ pub fn parse_perft_file(text: &str, place: &str, dir: &str) -> Result<Vec<PerftC
         };
         match key {
             "rules" => {
-                case.setup.rules = from_yaml::<RulesField>(rest, &format!("{place}: line {ln}"))?
+                case.setup.rules = parse_yaml::<RulesField>(rest)
+                    .map_err(|e| e.within(Place::default().file(place).line(ln)))?
             }
             "move" => {
                 case.setup.move_number =

@@ -277,26 +277,28 @@ pub fn mechanical(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Rep
             break;
         }
         if m.number != pos.move_number {
-            return Err(InputError(format!(
-                "move {} ({}): expected move {} here",
-                m.number, m.place, pos.move_number
-            )));
+            return Err(
+                InputError::expecting(format!("move {} here", pos.move_number))
+                    .move_number(m.number)
+                    .at(&m.place),
+            );
         }
         if pos.game_over() {
-            return Err(InputError(format!(
-                "move {} ({}, `{}`): the game ended with the passes before it; the record goes on",
-                m.number, m.place, m.text
-            )));
+            return Err(InputError::new(
+                "the game ended with the passes before it; the record goes on",
+            )
+            .move_number(m.number)
+            .at(&m.place)
+            .text(&m.text));
         }
         let source = match m.action {
             Action::Pass => "pass".to_string(),
             Action::Place(p) => p.to_string(),
         };
         let (next, report, refusal) = mechanical_step(&pos, m.action).map_err(|e| {
-            InputError(format!(
-                "move {} ({}): could not pass after refusing `{}`: {e}",
-                m.number, m.place, m.text
-            ))
+            InputError::new(format!("could not pass after refusing `{}`: {e}", m.text))
+                .move_number(m.number)
+                .at(&m.place)
         })?;
         let status = match refusal {
             // M20-REPLAY-PASS: a move the rules refuse becomes a pass.

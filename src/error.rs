@@ -1,0 +1,254 @@
+//! The error of bad input: [`InputError`] says *where* ([`Place`]: the file, the line and column,
+//! the key, the move) and *what* (the problem, and what was expected), as fields; one `Display`
+//! writes them as a message. This module is the bottom layer: every other module may use it.
+//!
+//! A message reads from the outside in, each part ended by `: `:
+//!
+//! ```text
+//! case.yaml: start: game.txt: line 3: `size: 4`: board size 4 is not allowed: expected an odd size from 3 to 19
+//! ^outer place  ^outer key ^file   ^line  ^key: text  ^what                      ^expected
+//! ```
+//!
+//! A position inside a YAML document (line *and* column) follows the problem, as the YAML reader
+//! writes it (`… at line 2 column 7`); a move that is not placed in a file leads its message
+//! (`move 3 (game.txt line 2, `黑3.七A`) is illegal: …`).
+
+use std::fmt;
+
+/// Where a bad input is: every field that is known. See the module doc for how it is written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    /// The file (or the stream or flag the text came from: `stdin`, `--rules`).
+    pub file: Option<String>,
+    /// The line, 1-based.
+    pub line: Option<usize>,
+    /// The column, 1-based (YAML positions).
+    pub column: Option<usize>,
+    /// The key, field or flag (`rules`, `history[0]`, `--size`, a header key).
+    pub key: Option<String>,
+    /// The offending text as written (with `key`: the value of `key: value`).
+    pub text: Option<String>,
+    /// The number of the move.
+    pub move_number: Option<u32>,
+    /// A place named in words where no line says it (`SGF node 4`, `entry `ko-1``, a record
+    /// move's `game.txt line 3`).
+    pub at: Option<String>,
+}
+
+/// What kind of problem an [`InputError`] is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Kind {
+    /// The input is malformed or inconsistent.
+    #[default]
+    Bad,
+    /// A move reads, but the rules refuse it (`… is illegal: WHAT`).
+    IllegalMove,
+}
+
+/// A bad input: where, what is wrong, and what was expected.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InputError {
+    /// Enclosing places, outermost first (the case file whose `start:` names the record file
+    /// that holds the error).
+    pub outer: Vec<Place>,
+    /// Where the problem is (boxed, to keep `Result<_, InputError>` small).
+    pub place: Box<Place>,
+    pub kind: Kind,
+    /// The problem (may be empty when `expected` says it all).
+    pub what: String,
+    /// What the input should have been.
+    pub expected: Option<String>,
+    /// What the reader was doing when it found the problem (the YAML reader's `while scanning a
+    /// quoted scalar at line 1 column 8`).
+    pub during: Option<String>,
+}
+
+macro_rules! setters {
+    () => {
+        /// Names the file.
+        pub fn file(mut self, file: impl Into<String>) -> Self {
+            self.place_mut().file = Some(file.into());
+            self
+        }
+        /// Names the line (1-based).
+        pub fn line(mut self, line: usize) -> Self {
+            self.place_mut().line = Some(line);
+            self
+        }
+        /// Names the column (1-based; with `line`, a YAML position).
+        pub fn column(mut self, column: usize) -> Self {
+            self.place_mut().column = Some(column);
+            self
+        }
+        /// Names the key, field or flag.
+        pub fn key(mut self, key: impl Into<String>) -> Self {
+            self.place_mut().key = Some(key.into());
+            self
+        }
+        /// Quotes the offending text.
+        pub fn text(mut self, text: impl Into<String>) -> Self {
+            self.place_mut().text = Some(text.into());
+            self
+        }
+        /// Names the move by its number.
+        pub fn move_number(mut self, n: u32) -> Self {
+            self.place_mut().move_number = Some(n);
+            self
+        }
+        /// Names the place in words.
+        pub fn at(mut self, at: impl Into<String>) -> Self {
+            self.place_mut().at = Some(at.into());
+            self
+        }
+    };
+}
+
+impl Place {
+    fn place_mut(&mut self) -> &mut Place {
+        self
+    }
+
+    setters!();
+
+    /// Whether nothing is known.
+    pub fn is_empty(&self) -> bool {
+        *self == Place::default()
+    }
+
+    /// Whether the place is a move told by its number alone (no file, no line): it then leads
+    /// the message, `move N (AT, `TEXT`)`.
+    fn is_bare_move(&self) -> bool {
+        self.move_number.is_some() && self.file.is_none() && self.line.is_none()
+    }
+
+    /// Writes the place as the prefix of a message, each part followed by `: ` (a bare move is
+    /// written by [`InputError`]'s `Display`; line and column together follow the problem).
+    fn write_prefix(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{file}: ")?;
+        }
+        if let (Some(l), None) = (self.line, self.column) {
+            write!(f, "line {l}")?;
+            if let Some(n) = self.move_number {
+                write!(f, ", move {n}")?;
+            }
+            f.write_str(": ")?;
+        }
+        if let Some(at) = &self.at {
+            f.write_str(at)?;
+            if let (Some(n), None) = (self.move_number, self.line) {
+                write!(f, " (move {n})")?;
+            }
+            f.write_str(": ")?;
+        }
+        match (&self.key, &self.text) {
+            (Some(k), Some(t)) => write!(f, "`{k}: {t}`: "),
+            (Some(k), None) => write!(f, "{k}: "),
+            (None, Some(t)) => write!(f, "`{t}`: "),
+            (None, None) => Ok(()),
+        }
+    }
+}
+
+impl InputError {
+    fn place_mut(&mut self) -> &mut Place {
+        &mut self.place
+    }
+
+    /// A bad input: `what` is the problem.
+    pub fn new(what: impl Into<String>) -> Self {
+        InputError {
+            what: what.into(),
+            ..InputError::default()
+        }
+    }
+
+    /// A bad input said entirely by what was expected (`expected a move number`).
+    pub fn expecting(expected: impl Into<String>) -> Self {
+        InputError::default().expected(expected)
+    }
+
+    /// A move the rules refuse: `reason` says why.
+    pub fn illegal_move(reason: impl Into<String>) -> Self {
+        InputError {
+            kind: Kind::IllegalMove,
+            ..InputError::new(reason)
+        }
+    }
+
+    /// Says what was expected.
+    pub fn expected(mut self, expected: impl Into<String>) -> Self {
+        self.expected = Some(expected.into());
+        self
+    }
+
+    /// Says what the reader was doing.
+    pub fn during(mut self, during: impl Into<String>) -> Self {
+        self.during = Some(during.into());
+        self
+    }
+
+    setters!();
+
+    /// Puts the error inside `outer`: an error found in a file that another one names.
+    pub fn within(mut self, outer: Place) -> Self {
+        self.outer.insert(0, outer);
+        self
+    }
+
+    /// Puts the error in `file`: names the file when none is known yet, else the file is an
+    /// enclosing place (the file that names the file of the error).
+    pub fn in_file(self, file: impl Into<String>) -> Self {
+        if self.outer.is_empty() && self.place.file.is_none() {
+            self.file(file)
+        } else {
+            self.within(Place::default().file(file))
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for p in &self.outer {
+            p.write_prefix(f)?;
+        }
+        let p = &self.place;
+        let lead = match self.kind {
+            Kind::Bad => ": ",
+            Kind::IllegalMove => " is illegal: ",
+        };
+        if let (true, Some(n)) = (p.is_bare_move(), p.move_number) {
+            write!(f, "move {n}")?;
+            let mut words: Vec<String> = p.at.iter().cloned().collect();
+            words.extend(p.text.iter().map(|t| format!("`{t}`")));
+            if !words.is_empty() {
+                write!(f, " ({})", words.join(", "))?;
+            }
+            f.write_str(lead)?;
+            if let Some(k) = &p.key {
+                write!(f, "{k}: ")?;
+            }
+        } else {
+            p.write_prefix(f)?;
+            if self.kind == Kind::IllegalMove {
+                f.write_str("illegal: ")?;
+            }
+        }
+        f.write_str(&self.what)?;
+        if let Some(x) = &self.expected {
+            if !self.what.is_empty() {
+                f.write_str(": ")?;
+            }
+            write!(f, "expected {x}")?;
+        }
+        if let (Some(l), Some(c)) = (p.line, p.column) {
+            write!(f, " at line {l} column {c}")?;
+        }
+        if let Some(d) = &self.during {
+            write!(f, ", {d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for InputError {}

@@ -1,0 +1,109 @@
+//! The typed input error: representative sites fill the place and the expectation as fields,
+//! and the one `Display` writes them as the message.
+
+use m3go::error::{Kind, Place};
+use m3go::formats::record::{parse_game_text, Record};
+use m3go::game::setup::{from_yaml, Setup};
+use m3go::{InputError, Rules};
+
+#[test]
+fn errors_yaml_syntax_error_has_file_line_and_column() {
+    let e = from_yaml::<Setup>("size: 3\ndiagram: \"unclosed\n", "p.yaml").unwrap_err();
+    assert_eq!(e.place.file.as_deref(), Some("p.yaml"));
+    assert_eq!(e.place.line, Some(3));
+    assert_eq!(e.place.column, Some(1));
+    assert_eq!(e.what, "found unexpected end of stream");
+    assert_eq!(
+        e.during.as_deref(),
+        Some("while scanning a quoted scalar at line 2 column 10")
+    );
+    assert_eq!(
+        e.to_string(),
+        "p.yaml: found unexpected end of stream at line 3 column 1, while scanning a quoted \
+         scalar at line 2 column 10"
+    );
+}
+
+#[test]
+fn errors_yaml_type_error_keeps_the_readers_path_and_position() {
+    let e = from_yaml::<Setup>("size: nine\ndiagram: x\n", "p.yaml").unwrap_err();
+    assert_eq!((e.place.line, e.place.column), (Some(1), Some(7)));
+    assert_eq!(
+        e.to_string(),
+        "p.yaml: size: invalid type: string \"nine\", expected usize at line 1 column 7"
+    );
+}
+
+#[test]
+fn errors_unknown_header_key_has_the_key_and_the_expectation() {
+    let e = parse_game_text("size: 9\ncolour: red\n", "g.txt", ".").unwrap_err();
+    assert_eq!(e.place.file.as_deref(), Some("g.txt"));
+    assert_eq!(e.place.line, Some(2));
+    assert_eq!(e.place.key.as_deref(), Some("colour"));
+    assert_eq!(e.place.text.as_deref(), Some("red"));
+    assert!(
+        e.what
+            .starts_with("unknown header key: expected rules, size"),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .starts_with("g.txt: line 2: `colour: red`: unknown header key: expected rules"),
+        "{e}"
+    );
+}
+
+#[test]
+fn errors_bad_move_has_the_move_number() {
+    let e = parse_game_text("size: 9\n黑1.B二\n白2.Z二\n", "g.txt", ".").unwrap_err();
+    assert_eq!(e.place.file.as_deref(), Some("g.txt"));
+    assert_eq!(e.place.line, Some(3));
+    assert_eq!(e.place.move_number, Some(2));
+    assert!(
+        e.to_string()
+            .starts_with("g.txt: line 3, move 2: move `白2.Z二`: "),
+        "{e}"
+    );
+}
+
+#[test]
+fn errors_illegal_record_move_leads_with_the_move() {
+    let r: Record = parse_game_text("size: 9\n黑1.B二\n白2.B二\n", "g.txt", ".").unwrap();
+    let e = r.replay_strict(&Rules::m3go_2020(), None).unwrap_err();
+    assert_eq!(e.kind, Kind::IllegalMove);
+    assert_eq!(e.place.move_number, Some(2));
+    assert_eq!(e.place.at.as_deref(), Some("g.txt line 3"));
+    assert_eq!(e.place.text.as_deref(), Some("白2.B二"));
+    assert_eq!(
+        e.to_string(),
+        format!("move 2 (g.txt line 3, `白2.B二`) is illegal: {}", e.what)
+    );
+}
+
+#[test]
+fn errors_context_is_added_outside_the_place() {
+    let inner = InputError::new("board size 4 is not allowed")
+        .file("game.txt")
+        .line(3)
+        .key("size")
+        .text("4")
+        .expected("an odd size from 3 to 19");
+    let e = inner.within(Place::default().file("case.yaml").key("start"));
+    assert_eq!(
+        e.to_string(),
+        "case.yaml: start: game.txt: line 3: `size: 4`: board size 4 is not allowed: expected \
+         an odd size from 3 to 19"
+    );
+    // `in_file` names the file when none is known, else it encloses the place
+    let e = InputError::expecting("a move number")
+        .key("move")
+        .in_file("p.yaml");
+    assert_eq!(e.place.file.as_deref(), Some("p.yaml"));
+    assert_eq!(e.to_string(), "p.yaml: move: expected a move number");
+    let e = e.in_file("outer.yaml");
+    assert_eq!(e.outer.len(), 1);
+    assert_eq!(
+        e.to_string(),
+        "outer.yaml: p.yaml: move: expected a move number"
+    );
+}
