@@ -77,23 +77,72 @@ pub struct Board {
     cells: Vec<Option<Stone>>,
 }
 
-/// Why a diagram or a size was refused.
+/// One problem of a board size or a diagram, with its place (row and column count from 1).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BoardError(pub String);
+pub enum BoardProblem {
+    /// The size is not odd from 3 to 19.
+    Size { size: usize },
+    /// The diagram has `rows` rows where `size` were expected.
+    RowCount { rows: usize, size: usize },
+    /// Row `row` has `points` points where `size` were expected.
+    RowWidth {
+        row: usize,
+        points: usize,
+        size: usize,
+    },
+    /// An unknown character at row `row`, column `column`.
+    UnknownCharacter { row: usize, column: usize, ch: char },
+}
+
+impl fmt::Display for BoardProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            BoardProblem::Size { size } => write!(
+                f,
+                "board size {size} is not allowed: expected an odd size from {MIN_SIZE} to {MAX_SIZE}"
+            ),
+            BoardProblem::RowCount { rows, size } => write!(
+                f,
+                "diagram has {rows} rows: expected {size} rows for a {size}x{size} board"
+            ),
+            BoardProblem::RowWidth { row, points, size } => {
+                write!(f, "diagram row {row} has {points} points: expected {size}")
+            }
+            BoardProblem::UnknownCharacter { row, column, ch } => write!(
+                f,
+                "diagram row {row} column {column}: unknown character `{ch}` (expected . X O #)"
+            ),
+        }
+    }
+}
+
+/// Why a diagram or a size was refused: every problem found, in reading order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardError {
+    pub problems: Vec<BoardProblem>,
+}
 
 impl fmt::Display for BoardError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        for (k, p) in self.problems.iter().enumerate() {
+            if k > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{p}")?;
+        }
+        Ok(())
     }
 }
+
+impl std::error::Error for BoardError {}
 
 /// M16-BOARD — board sizes: odd, 3 to 19 (000 describes 19×19; 004 uses 9, 11, 13).
 /// S3-BOARD: Flystone's usual 9, 11 and 13 are among them.
 pub fn check_size(size: usize) -> Result<(), BoardError> {
     if !(MIN_SIZE..=MAX_SIZE).contains(&size) || size % 2 == 0 {
-        return Err(BoardError(format!(
-            "board size {size} is not allowed: expected an odd size from {MIN_SIZE} to {MAX_SIZE}"
-        )));
+        return Err(BoardError {
+            problems: vec![BoardProblem::Size { size }],
+        });
     }
     Ok(())
 }
@@ -185,20 +234,20 @@ impl Board {
         let rows: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
         let mut problems = Vec::new();
         if rows.len() != size {
-            problems.push(format!(
-                "diagram has {} rows: expected {size} rows for a {size}x{size} board",
-                rows.len()
-            ));
+            problems.push(BoardProblem::RowCount {
+                rows: rows.len(),
+                size,
+            });
         }
         let mut board = Board::empty(size)?;
         for (r, row) in rows.iter().enumerate().take(size) {
             let chars: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
             if chars.len() != size {
-                problems.push(format!(
-                    "diagram row {} has {} points: expected {size}",
-                    r + 1,
-                    chars.len()
-                ));
+                problems.push(BoardProblem::RowWidth {
+                    row: r + 1,
+                    points: chars.len(),
+                    size,
+                });
                 continue;
             }
             for (c, ch) in chars.iter().enumerate() {
@@ -208,11 +257,11 @@ impl Board {
                     'O' => Some(Stone::White),
                     '#' => Some(Stone::Flower),
                     other => {
-                        problems.push(format!(
-                            "diagram row {} column {}: unknown character `{other}` (expected . X O #)",
-                            r + 1,
-                            c + 1
-                        ));
+                        problems.push(BoardProblem::UnknownCharacter {
+                            row: r + 1,
+                            column: c + 1,
+                            ch: *other,
+                        });
                         continue;
                     }
                 };
@@ -222,7 +271,7 @@ impl Board {
         if problems.is_empty() {
             Ok(board)
         } else {
-            Err(BoardError(problems.join("; ")))
+            Err(BoardError { problems })
         }
     }
 
@@ -342,7 +391,13 @@ mod tests {
         assert_eq!(b.at(Point::new(1, 1)), Some(Stone::Flower));
         assert_eq!(b.to_diagram(), d);
         let e = Board::from_diagram("X . #\n. Q .\n# .\n", 3).unwrap_err();
-        assert!(e.0.contains("row 2 column 2"), "{}", e.0);
-        assert!(e.0.contains("row 3 has 2 points"), "{}", e.0);
+        let text = e.to_string();
+        assert!(text.contains("row 2 column 2"), "{text}");
+        assert!(text.contains("row 3 has 2 points"), "{text}");
+        assert!(e.problems.contains(&BoardProblem::UnknownCharacter {
+            row: 2,
+            column: 2,
+            ch: 'Q'
+        }));
     }
 }

@@ -780,7 +780,7 @@ pub fn run(
 ) -> Result<DiffOutcome, String> {
     let mut rng = SplitMix64(opts.seed);
     let mut compared = 0u64;
-    let empty = crate::board::grid::Board::empty(opts.size).map_err(|e| e.0)?;
+    let empty = crate::board::grid::Board::empty(opts.size).map_err(|e| e.to_string())?;
     for g in 1..=opts.games {
         let start = Setup {
             rules: rules_field(&opts.rules),
