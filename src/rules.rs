@@ -507,10 +507,9 @@ impl Rules {
                 ..base
             },
             other => {
-                return Err(RulesError(format!(
-                    "unknown rule preset `{other}`: expected one of {}",
-                    PRESETS.join(", ")
-                )))
+                return Err(RulesError {
+                    problems: vec![RulesProblem::UnknownPreset(other.to_string())],
+                })
             }
         };
         Ok(r)
@@ -535,15 +534,55 @@ impl Default for Rules {
     }
 }
 
-/// A rule-set problem.
+/// One rule-set problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RulesError(pub String);
+pub enum RulesProblem {
+    /// A preset name that is not one of [`PRESETS`].
+    UnknownPreset(String),
+    /// An option value outside its range: the option, the value, the range as words.
+    OutOfRange {
+        option: &'static str,
+        value: u32,
+        expected: String,
+    },
+}
+
+impl fmt::Display for RulesProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesProblem::UnknownPreset(name) => write!(
+                f,
+                "unknown rule preset `{name}`: expected one of {}",
+                PRESETS.join(", ")
+            ),
+            RulesProblem::OutOfRange {
+                option,
+                value,
+                expected,
+            } => write!(f, "{option} {value} is out of range: expected {expected}"),
+        }
+    }
+}
+
+/// Why a rule set was refused: every problem found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesError {
+    pub problems: Vec<RulesProblem>,
+}
 
 impl fmt::Display for RulesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        for (k, p) in self.problems.iter().enumerate() {
+            if k > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{p}")?;
+        }
+        Ok(())
     }
 }
+
+impl std::error::Error for RulesError {}
 
 /// The `rules:` value of a position: a preset name or a mapping of overrides.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -604,28 +643,32 @@ impl Rules {
     pub fn check(&self) -> Result<(), RulesError> {
         let mut problems = Vec::new();
         if !(1..=MAX_ROUNDS).contains(&self.team_grey_start) {
-            problems.push(format!(
-                "team-grey-start {} is out of range: expected a round from 1 to {MAX_ROUNDS}",
-                self.team_grey_start
-            ));
+            problems.push(RulesProblem::OutOfRange {
+                option: "team-grey-start",
+                value: self.team_grey_start,
+                expected: format!("a round from 1 to {MAX_ROUNDS}"),
+            });
         }
         if self.flystones > MAX_ROUNDS {
-            problems.push(format!(
-                "flystones {} is out of range: expected 0 to {MAX_ROUNDS} per side",
-                self.flystones
-            ));
+            problems.push(RulesProblem::OutOfRange {
+                option: "flystones",
+                value: self.flystones,
+                expected: format!("0 to {MAX_ROUNDS} per side"),
+            });
         }
         if let Some(w) = self.flystone_window {
             if !(1..=MAX_ROUNDS).contains(&w) {
-                problems.push(format!(
-                    "flystone-window {w} is out of range: expected 1 to {MAX_ROUNDS} moves"
-                ));
+                problems.push(RulesProblem::OutOfRange {
+                    option: "flystone-window",
+                    value: w,
+                    expected: format!("1 to {MAX_ROUNDS} moves"),
+                });
             }
         }
         if problems.is_empty() {
             Ok(())
         } else {
-            Err(RulesError(problems.join("; ")))
+            Err(RulesError { problems })
         }
     }
 }

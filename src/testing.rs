@@ -915,7 +915,7 @@ pub fn check_settled(pos: &Position) -> Result<(), String> {
 /// Black + white + neutral = 2·size² half-points, none negative nor above 2·size².
 pub fn check_score(pos: &Position) -> Result<(), String> {
     let total = 2 * pos.board.len() as i32;
-    let s = score(&pos.board, &pos.rules, &[]).map_err(|e| format!("score refused: {}", e.0))?;
+    let s = score(&pos.board, &pos.rules, &[]).map_err(|e| format!("score refused: {}", e))?;
     if s.black + s.white + s.neutral != total {
         return Err(format!(
             "black {} + white {} + neutral {} != {total} half-points; {}",
@@ -1142,7 +1142,7 @@ pub fn check_legal_moves(pos: &Position) -> Result<Vec<(Action, Outcome)>, Strin
 pub fn check_symmetry_of_analysis(pos: &Position) -> Result<(), String> {
     let a = Analysis::new(&pos.board, &pos.rules);
     let facts = point_facts(&a, &pos.rules);
-    let s0 = score(&pos.board, &pos.rules, &[]).map_err(|e| e.0)?;
+    let s0 = score(&pos.board, &pos.rules, &[]).map_err(|e| e.to_string())?;
     for s in Symmetry::ALL {
         let b2 = s.board(&pos.board);
         let a2 = Analysis::new(&b2, &pos.rules);
@@ -1164,7 +1164,7 @@ pub fn check_symmetry_of_analysis(pos: &Position) -> Result<(), String> {
                 describe(pos)
             ));
         }
-        let s2 = score(&b2, &pos.rules, &[]).map_err(|e| e.0)?;
+        let s2 = score(&b2, &pos.rules, &[]).map_err(|e| e.to_string())?;
         if (s2.black, s2.white, s2.neutral) != (s0.black, s0.white, s0.neutral) {
             return Err(format!("symmetry {s:?}: score differs; {}", describe(pos)));
         }
@@ -1237,8 +1237,8 @@ pub fn check_colour_swap_of_analysis(pos: &Position) -> Result<(), String> {
             describe(pos)
         ));
     }
-    let s = score(&pos.board, &pos.rules, &[]).map_err(|e| e.0)?;
-    let s2 = score(&b2, &pos.rules, &[]).map_err(|e| e.0)?;
+    let s = score(&pos.board, &pos.rules, &[]).map_err(|e| e.to_string())?;
+    let s2 = score(&b2, &pos.rules, &[]).map_err(|e| e.to_string())?;
     if (s2.black, s2.white, s2.neutral) != (s.white, s.black, s.neutral) {
         return Err(format!(
             "colour swap: score ({}, {}, {}) becomes ({}, {}, {}); {}",

@@ -397,7 +397,7 @@ fn library_error(c: &Case) -> (Kind, String) {
     for (k, m) in c.moves.iter().enumerate() {
         let mv = match parse_move(m, pos.board.size()) {
             Ok(mv) => mv,
-            Err(e) => return (Kind::Notation, format!("move {} (`{m}`): {}", k + 1, e.0)),
+            Err(e) => return (Kind::Notation, format!("move {} (`{m}`): {}", k + 1, e)),
         };
         match pos.play(&mv) {
             Ok((next, _)) => pos = next,
@@ -602,9 +602,9 @@ fn bad_input_extreme_numeric_coordinates_are_refused() {
         "(2147483647,2147483647)",
     ] {
         let e = m3go::Point::parse(t, 19).expect_err("off board");
-        assert!(e.0.contains("off the 19x19 board"), "{e}");
+        assert!(e.to_string().contains("off the 19x19 board"), "{e}");
         let e = parse_move(&format!("黑1.{t}"), 19).expect_err("off board");
-        assert!(e.0.contains("off the"), "{e}");
+        assert!(e.to_string().contains("off the"), "{e}");
     }
     let ok = data(OK).to_string_lossy().into_owned();
     let (code, stderr, _) = cli(&["play", &ok, "黑1.(-2147483648,0)"]);

@@ -15,7 +15,7 @@ fn position(yaml: &str) -> Position {
 }
 
 fn play(p: &Position, m: &str) -> Result<Position, String> {
-    let mv = parse_move_in(m, &p.rules, p.board.size()).map_err(|e| e.0)?;
+    let mv = parse_move_in(m, &p.rules, p.board.size()).map_err(|e| e.to_string())?;
     p.play(&mv).map(|(n, _)| n).map_err(|e| e.to_string())
 }
 
@@ -190,19 +190,24 @@ fn m16_team_wrong_seat_names_whose_turn_it_is() {
 
 #[test]
 fn rules_bad_input_lists_the_choices() {
-    let e = Rules::preset("m3go-2017").unwrap_err();
-    assert!(
-        e.0.contains("m3go-2016") && e.0.contains("flystone"),
-        "{}",
-        e.0
-    );
+    let e = Rules::preset("m3go-2017").unwrap_err().to_string();
+    assert!(e.contains("m3go-2016") && e.contains("flystone"), "{e}");
     let e = from_yaml::<RulesSpec>("preset: dullstone\nflystones: 3\nbogus: 1\n", "f").unwrap_err();
     assert!(
         e.to_string().contains("unknown field `bogus`")
             && e.to_string().contains("team-grey-start")
     );
     let spec: RulesSpec = from_yaml("team-grey-start: 0\n", "f").unwrap();
-    assert!(spec.resolve().unwrap_err().0.contains("out of range"));
+    let e = spec.resolve().unwrap_err();
+    assert!(e.to_string().contains("out of range"), "{e}");
+    assert!(matches!(
+        e.problems.as_slice(),
+        [m3go::rules::RulesProblem::OutOfRange {
+            option: "team-grey-start",
+            value: 0,
+            ..
+        }]
+    ));
     let e = from_yaml::<Setup>(
         "rules: { preset: flystone, flystone-mode: D }\ndiagram: |\n  . . .\n  . . .\n  . . .\n",
         "f",

@@ -290,7 +290,7 @@ proptest! {
             let i = k.index(size * size + 1);
             let action = if i == size * size { Action::Pass } else { Action::Place(p.board.point(i)) };
             let written = format_move(p.turn(), p.move_number, action);
-            let m = parse_move(&written, size).map_err(|e| TestCaseError::fail(e.0))?;
+            let m = parse_move(&written, size).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(m.action, action);
             if let Ok((next, _)) = p.play(&m) {
                 played.push(m);

@@ -505,7 +505,7 @@ proptest! {
             })
             .collect();
         let r = parse_record(&format!("(;SZ[7]{body})"), "p").map_err(|e| TestCaseError::fail(e.to_string()))?;
-        for rules in [Rules::m3go_2020(), Rules::preset("dullstone").map_err(|e| TestCaseError::fail(e.0))?] {
+        for rules in [Rules::m3go_2020(), Rules::preset("dullstone").map_err(|e| TestCaseError::fail(e.to_string()))?] {
             match mechanical(&r, &rules, None) {
                 Ok(rep) => prop_assert!(rep.entries.len() <= moves.len()),
                 // only the record's own passes may end the game early

@@ -41,8 +41,8 @@ fn crop(b: &Board, r0: usize, c0: usize) -> Option<Board> {
 fn run(cases_dir: &str, out: &str) -> Result<(), String> {
     let out = Path::new(out);
     let mut count = 0;
-    for f in case_files(cases_dir).map_err(|e| e.0)? {
-        let case = Case::load(&f, None).map_err(|e| e.0)?;
+    for f in case_files(cases_dir).map_err(|e| e.to_string())? {
+        let case = Case::load(&f, None).map_err(|e| e.to_string())?;
         let id = &case.id;
         let yaml = serde_yaml::to_string(&case.position).map_err(|e| e.to_string())?;
         write(&out.join("position_yaml"), id, yaml.as_bytes())?;

@@ -33,15 +33,62 @@ pub enum Labels {
     Latin,
 }
 
-/// Why a coordinate could not be read.
+/// Why a coordinate could not be read: the text as written and the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CoordError(pub String);
+pub struct CoordError {
+    /// The coordinate as written (trimmed).
+    pub text: String,
+    pub problem: CoordProblem,
+}
+
+/// What is wrong with a coordinate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CoordProblem {
+    /// `(x,y)` without exactly two parts.
+    NotAPair,
+    /// A part of `(x,y)` that is not an integer.
+    NotAnInteger(String),
+    /// Not two label characters.
+    NotTwoLabels,
+    /// A character that is no label of either system.
+    NotALabel(char),
+    /// A point outside the board of `size`.
+    OffBoard { x: i32, y: i32, size: usize },
+}
 
 impl fmt::Display for CoordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        let t = &self.text;
+        match &self.problem {
+            CoordProblem::NotAPair => {
+                write!(
+                    f,
+                    "malformed coordinate `{t}`: expected `(x,y)` with two integers"
+                )
+            }
+            CoordProblem::NotAnInteger(part) => {
+                write!(f, "malformed coordinate `{t}`: `{part}` is not an integer")
+            }
+            CoordProblem::NotTwoLabels => write!(
+                f,
+                "malformed coordinate `{t}`: expected two labels (x then y) such as `七A` or `7a`"
+            ),
+            CoordProblem::NotALabel(c) => write!(
+                f,
+                "malformed coordinate `{t}`: `{c}` is not a label (I…A O 一…九 or i…a 0 1…9)"
+            ),
+            CoordProblem::OffBoard { x, y, size } => {
+                let h = half(*size);
+                write!(
+                    f,
+                    "coordinate `{t}` = ({x},{y}) is off the {size}x{size} board (x and y run from -{h} to {h})"
+                )
+            }
+        }
     }
 }
+
+impl std::error::Error for CoordError {}
 
 /// The value (-9..=9) of one label character, in either system; letters in either case.
 /// M16-COORD-SPEECH: O and 0 (and 一 and 1, both read 幺) name the same value.
@@ -70,51 +117,39 @@ impl Point {
     /// (`i`…`9`) are both read; D3-BOARD: Dullstone uses the same tengen-origin coordinates.
     pub fn parse(text: &str, size: usize) -> Result<Point, CoordError> {
         let t = text.trim();
+        let err = |problem| CoordError {
+            text: t.to_string(),
+            problem,
+        };
         let p = if let Some(inner) = t.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
             let mut parts = inner.split(',');
             let (Some(a), Some(b), None) = (parts.next(), parts.next(), parts.next()) else {
-                return Err(CoordError(format!(
-                    "malformed coordinate `{t}`: expected `(x,y)` with two integers"
-                )));
+                return Err(err(CoordProblem::NotAPair));
             };
-            let x = a.trim().parse::<i32>().map_err(|_| {
-                CoordError(format!(
-                    "malformed coordinate `{t}`: `{a}` is not an integer"
-                ))
-            })?;
-            let y = b.trim().parse::<i32>().map_err(|_| {
-                CoordError(format!(
-                    "malformed coordinate `{t}`: `{b}` is not an integer"
-                ))
-            })?;
+            let x = a
+                .trim()
+                .parse::<i32>()
+                .map_err(|_| err(CoordProblem::NotAnInteger(a.to_string())))?;
+            let y = b
+                .trim()
+                .parse::<i32>()
+                .map_err(|_| err(CoordProblem::NotAnInteger(b.to_string())))?;
             Point::new(x, y)
         } else {
             let chars: Vec<char> = t.chars().collect();
             if chars.len() != 2 {
-                return Err(CoordError(format!(
-                    "malformed coordinate `{t}`: expected two labels (x then y) such as `七A` or `7a`"
-                )));
+                return Err(err(CoordProblem::NotTwoLabels));
             }
-            let x = label_value(chars[0]).ok_or_else(|| {
-                CoordError(format!(
-                    "malformed coordinate `{t}`: `{}` is not a label (I…A O 一…九 or i…a 0 1…9)",
-                    chars[0]
-                ))
-            })?;
-            let y = label_value(chars[1]).ok_or_else(|| {
-                CoordError(format!(
-                    "malformed coordinate `{t}`: `{}` is not a label (I…A O 一…九 or i…a 0 1…9)",
-                    chars[1]
-                ))
-            })?;
+            let x = label_value(chars[0]).ok_or_else(|| err(CoordProblem::NotALabel(chars[0])))?;
+            let y = label_value(chars[1]).ok_or_else(|| err(CoordProblem::NotALabel(chars[1])))?;
             Point::new(x, y)
         };
         if !p.on_board(size) {
-            let h = half(size);
-            return Err(CoordError(format!(
-                "coordinate `{t}` = ({},{}) is off the {size}x{size} board (x and y run from -{h} to {h})",
-                p.x, p.y
-            )));
+            return Err(err(CoordProblem::OffBoard {
+                x: p.x,
+                y: p.y,
+                size,
+            }));
         }
         Ok(p)
     }

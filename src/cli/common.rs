@@ -18,7 +18,7 @@ pub enum Format {
 /// `--rules`: a preset name or a YAML rules mapping, resolved to the rules.
 pub fn parse_rules(v: &str) -> Result<Rules, String> {
     let f: RulesField = from_yaml(v, "--rules").map_err(|e| e.to_string())?;
-    f.resolve().map_err(|e| e.0)
+    f.resolve().map_err(|e| e.to_string())
 }
 
 pub fn write_file(path: &str, text: &str) -> Result<(), InputError> {

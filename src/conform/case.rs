@@ -481,7 +481,7 @@ pub fn answer(req: &Request) -> Value {
         .probes
         .iter()
         .map(|m| match parse_move_in(m, &pos.rules, pos.board.size()) {
-            Err(e) => json!({"move": m, "legal": false, "reason": "malformed", "message": e.0}),
+            Err(e) => json!({"move": m, "legal": false, "reason": "malformed", "message": e.to_string()}),
             Ok(mv) => match pos.play(&mv) {
                 Ok(_) => json!({"move": m, "legal": true}),
                 Err(e) => json!({"move": m, "legal": false, "reason": e.reason, "clause": e.clause, "message": e.message}),

@@ -246,7 +246,7 @@ impl AnalysisReport {
             .collect();
         let (score, score_error) = match score(&pos.board, &pos.rules, &pos.dead) {
             Ok(s) => (Some(s), None),
-            Err(e) => (None, Some(e.0)),
+            Err(e) => (None, Some(e.to_string())),
         };
         AnalysisReport {
             format: ANALYSIS_FORMAT,

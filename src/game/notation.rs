@@ -14,22 +14,100 @@
 //! and seat: `33B.H九` is B's grey stone of round 33, `31A.pass` a pass; `31C.七A` is white's
 //! stone of round 31. The other forms (`黑61.七A`) are accepted as well.
 
-use crate::board::coord::Point;
+use crate::board::coord::{CoordError, Point};
 use crate::board::grid::Colour;
 use crate::game::moves::{Action, Move};
 use crate::game::order::{seats_of_round, team_move_number, team_turn, Kind, Seat, TeamTurn, Turn};
 use crate::rules::{Rules, Schedule};
 use std::fmt;
 
-/// Why a move could not be read.
+/// Why a move could not be read: the move as written (when known) and the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NotationError(pub String);
+pub struct NotationError {
+    /// The move as written (trimmed).
+    pub text: Option<String>,
+    pub problem: NotationProblem,
+}
+
+/// What is wrong with a written move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotationProblem {
+    /// The point is not a coordinate of the board.
+    Coord(CoordError),
+    /// Nothing was written.
+    Empty,
+    /// The round of a team-format move is not a number.
+    NotARoundNumber(String),
+    /// Round 0.
+    RoundZero,
+    /// The seat does not play in that round; `seats` lists who does.
+    SeatNotInRound {
+        seat: String,
+        round: u32,
+        seats: String,
+    },
+    /// A stone symbol without `NUMBER.` after it.
+    NoNumber(char),
+    /// The move number is not a number.
+    NotAMoveNumber(String),
+    /// Move 0.
+    MoveZero,
+    /// A conversion suffix other than `=黑` / `=白`.
+    BadConversion(String),
+    /// A conversion claimed by a move that is not that player's flower.
+    NotOwnFlower { colour: Colour },
+}
+
+impl NotationError {
+    fn of(text: &str, problem: NotationProblem) -> NotationError {
+        NotationError {
+            text: Some(text.to_string()),
+            problem,
+        }
+    }
+}
 
 impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        if let Some(t) = &self.text {
+            write!(f, "move `{t}`: ")?;
+        }
+        match &self.problem {
+            NotationProblem::Coord(e) => write!(f, "{e}"),
+            NotationProblem::Empty => {
+                f.write_str("empty move: expected e.g. `黑291.七A`, `七A` or `pass`")
+            }
+            NotationProblem::NotARoundNumber(d) => write!(f, "`{d}` is not a round number"),
+            NotationProblem::RoundZero => f.write_str("rounds start at 1"),
+            NotationProblem::SeatNotInRound { seat, round, seats } => write!(
+                f,
+                "{seat} does not play in round {round}: round {round} is {seats}"
+            ),
+            NotationProblem::NoNumber(first) => write!(
+                f,
+                "expected a move number and a dot after `{first}`, as in `{first}291.七A`"
+            ),
+            NotationProblem::NotAMoveNumber(n) => write!(f, "`{n}` is not a move number"),
+            NotationProblem::MoveZero => f.write_str("move numbers start at 1"),
+            NotationProblem::BadConversion(other) => {
+                write!(f, "`={other}`: expected `=黑` or `=白`")
+            }
+            NotationProblem::NotOwnFlower { colour } => write!(
+                f,
+                "only a flower of {} (`{}`) can become a {} stone",
+                colour.name(),
+                Turn {
+                    player: *colour,
+                    kind: Kind::Flower
+                }
+                .symbol(),
+                colour.name()
+            ),
+        }
     }
 }
+
+impl std::error::Error for NotationError {}
 
 /// The turn named by a notation symbol (Q20-HUA, D3-HUA: 华 black's flower, 花 white's).
 pub fn turn_of_symbol(c: char) -> Option<Turn> {
@@ -43,6 +121,14 @@ pub fn turn_of_symbol(c: char) -> Option<Turn> {
     Some(Turn { player, kind })
 }
 
+/// `e` as the error of the move written `t`.
+fn with_text(t: &str, e: NotationError) -> NotationError {
+    NotationError {
+        text: Some(t.to_string()),
+        problem: e.problem,
+    }
+}
+
 fn parse_action(text: &str, size: usize) -> Result<Action, NotationError> {
     let t = text.trim();
     if t.eq_ignore_ascii_case("pass") || t == "虚着" {
@@ -50,7 +136,10 @@ fn parse_action(text: &str, size: usize) -> Result<Action, NotationError> {
     }
     Point::parse(t, size)
         .map(Action::Place)
-        .map_err(|e| NotationError(e.0))
+        .map_err(|e| NotationError {
+            text: None,
+            problem: NotationProblem::Coord(e),
+        })
 }
 
 /// D3-NOTATION — "手数坐标记谱法，如上图：黑1.B二，白2.A二；……华19.一B，花20.二B" (004). Reads a move on a
@@ -80,23 +169,25 @@ fn parse_team(t: &str, size: usize, grey_start: u32) -> Option<Result<Move, Nota
     Some((|| {
         let round: u32 = digits
             .parse()
-            .map_err(|_| NotationError(format!("move `{t}`: `{digits}` is not a round number")))?;
+            .map_err(|_| NotationError::of(t, NotationProblem::NotARoundNumber(digits.clone())))?;
         if round == 0 {
-            return Err(NotationError(format!("move `{t}`: rounds start at 1")));
+            return Err(NotationError::of(t, NotationProblem::RoundZero));
         }
         let number = team_move_number(round, seat, grey_start).ok_or_else(|| {
             let seats: Vec<String> = seats_of_round(round, grey_start)
                 .iter()
                 .map(|s| s.describe().to_string())
                 .collect();
-            NotationError(format!(
-                "move `{t}`: {} does not play in round {round}: round {round} is {}",
-                seat.describe(),
-                seats.join(", ")
-            ))
+            NotationError::of(
+                t,
+                NotationProblem::SeatNotInRound {
+                    seat: seat.describe().to_string(),
+                    round,
+                    seats: seats.join(", "),
+                },
+            )
         })?;
-        let action =
-            parse_action(point, size).map_err(|e| NotationError(format!("move `{t}`: {e}")))?;
+        let action = parse_action(point, size).map_err(|e| with_text(t, e))?;
         Ok(Move {
             action,
             number: Some(number),
@@ -112,9 +203,10 @@ fn parse_with(text: &str, size: usize, grey_start: u32) -> Result<Move, Notation
     }
     let mut chars = t.chars();
     let Some(first) = chars.next() else {
-        return Err(NotationError(
-            "empty move: expected e.g. `黑291.七A`, `七A` or `pass`".into(),
-        ));
+        return Err(NotationError {
+            text: None,
+            problem: NotationProblem::Empty,
+        });
     };
     let Some(turn) = turn_of_symbol(first) else {
         return parse_action(t, size)
@@ -123,29 +215,24 @@ fn parse_with(text: &str, size: usize, grey_start: u32) -> Result<Move, Notation
                 number: None,
                 turn: None,
             })
-            .map_err(|e| NotationError(format!("move `{t}`: {e}")));
+            .map_err(|e| with_text(t, e));
     };
     let rest = chars.as_str();
     let Some((num, point)) = rest.split_once('.') else {
-        return Err(NotationError(format!(
-            "move `{t}`: expected a move number and a dot after `{first}`, as in `{first}291.七A`"
-        )));
+        return Err(NotationError::of(t, NotationProblem::NoNumber(first)));
     };
     let number: u32 = num
         .trim()
         .parse()
-        .map_err(|_| NotationError(format!("move `{t}`: `{num}` is not a move number")))?;
+        .map_err(|_| NotationError::of(t, NotationProblem::NotAMoveNumber(num.to_string())))?;
     if number == 0 {
-        return Err(NotationError(format!(
-            "move `{t}`: move numbers start at 1"
-        )));
+        return Err(NotationError::of(t, NotationProblem::MoveZero));
     }
     let (point, turn) = match point.split_once('=') {
         None => (point, turn),
         Some((pt, colour)) => (pt, converted_turn(t, turn, colour.trim())?),
     };
-    let action =
-        parse_action(point, size).map_err(|e| NotationError(format!("move `{t}`: {e}")))?;
+    let action = parse_action(point, size).map_err(|e| with_text(t, e))?;
     Ok(Move {
         action,
         number: Some(number),
@@ -160,22 +247,17 @@ fn converted_turn(t: &str, turn: Turn, colour: &str) -> Result<Turn, NotationErr
         "黑" | "B" | "b" => Colour::Black,
         "白" | "W" | "w" => Colour::White,
         other => {
-            return Err(NotationError(format!(
-                "move `{t}`: `={other}`: expected `=黑` or `=白`"
-            )))
+            return Err(NotationError::of(
+                t,
+                NotationProblem::BadConversion(other.to_string()),
+            ))
         }
     };
     if turn.kind != Kind::Flower || turn.player != c {
-        return Err(NotationError(format!(
-            "move `{t}`: only a flower of {} (`{}`) can become a {} stone",
-            c.name(),
-            Turn {
-                player: c,
-                kind: Kind::Flower
-            }
-            .symbol(),
-            c.name()
-        )));
+        return Err(NotationError::of(
+            t,
+            NotationProblem::NotOwnFlower { colour: c },
+        ));
     }
     Ok(Turn {
         player: c,
@@ -241,9 +323,9 @@ mod tests {
         assert_eq!((m.number, m.action), (Some(61), Action::Pass));
         let e = parse_move("32B.H九", 19).unwrap_err();
         assert!(
-            e.0.contains("round 32 is A (black stones), C (white stones)"),
-            "{}",
-            e.0
+            e.to_string()
+                .contains("round 32 is A (black stones), C (white stones)"),
+            "{e}"
         );
         let rules = Rules::preset("m3go-2016").unwrap();
         let t = crate::game::order::team_turn(67, 31).seat.turn();

@@ -28,9 +28,37 @@ pub struct Score {
     pub points: Vec<(String, &'static str, &'static str)>,
 }
 
-/// Why scoring was refused.
+/// Why scoring was refused: a point given as a dead stone that cannot be one.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScoreError(pub String);
+pub struct ScoreError {
+    /// The point listed in `dead`.
+    pub point: Point,
+    pub problem: DeadStoneProblem,
+}
+
+/// Why a point cannot be a dead stone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeadStoneProblem {
+    /// The point is empty.
+    Empty,
+    /// The point holds a neutral flower, which is never dead (M20-LIFE-1).
+    NeutralFlower,
+}
+
+impl std::fmt::Display for ScoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let p = self.point;
+        match self.problem {
+            DeadStoneProblem::Empty => write!(f, "dead stone at {p}: the point is empty"),
+            DeadStoneProblem::NeutralFlower => write!(
+                f,
+                "dead stone at {p}: a neutral flower string is never dead (M20-LIFE-1)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ScoreError {}
 
 /// M20-SCORE-DEAD — "将黑、白两方逻辑死子清理出棋盘后" (003): removes the upper strings through the
 /// dead points. A neutral flower is never dead (M20-LIFE-1). D3-SCORE-DEAD: the same in Dullstone.
@@ -48,12 +76,16 @@ pub fn remove_dead(board: &Board, rules: &Rules, dead: &[Point]) -> Result<Board
                 }
             }
             Cell::Empty => {
-                return Err(ScoreError(format!("dead stone at {p}: the point is empty")));
+                return Err(ScoreError {
+                    point: p,
+                    problem: DeadStoneProblem::Empty,
+                });
             }
             Cell::OffBoard => {
-                return Err(ScoreError(format!(
-                    "dead stone at {p}: a neutral flower string is never dead (M20-LIFE-1)"
-                )));
+                return Err(ScoreError {
+                    point: p,
+                    problem: DeadStoneProblem::NeutralFlower,
+                });
             }
         }
     }
