@@ -10,7 +10,7 @@ use crate::board::coord::{half, Point};
 use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::{Attribute, Cell};
 use crate::game::order::turn_of_move;
-use crate::game::play::{Action, Move, Position};
+use crate::game::play::{Action, Move, Position, Refusal};
 use crate::judge::analysis::Analysis;
 use crate::judge::eyes::RegionVerdict;
 use crate::judge::forbidden::flower_forbidden_reason;
@@ -940,11 +940,11 @@ pub fn check_score(pos: &Position) -> Result<(), String> {
     Ok(())
 }
 
-/// What one move did, as [`check_move`] saw it.
+/// A move checked by [`check_move`]: played (the position after it) or refused (the reason).
 #[derive(Clone, Debug)]
-pub enum Outcome {
+pub enum CheckedMove {
     Played(Box<Position>),
-    Refused(&'static str),
+    Refused(Refusal),
 }
 
 /// Plays `m` on `pos` and checks: a refusal carries a reason code, a clause and a message; a
@@ -952,7 +952,7 @@ pub enum Outcome {
 /// reproduced by [`trace_cascade`] (which ends), removes no neutral flower in any round, changes
 /// no stone's colour, reports as captured exactly the removed points, keeps the score sums, and
 /// gives the same result when played again.
-pub fn check_move(pos: &Position, m: &Move) -> Result<Outcome, String> {
+pub fn check_move(pos: &Position, m: &Move) -> Result<CheckedMove, String> {
     let first = pos.play(m);
     let again = pos.play(m);
     let here = || {
@@ -965,9 +965,7 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<Outcome, String> {
     };
     let (next, report) = match first {
         Err(e) => {
-            let ok_code = !e.reason.is_empty()
-                && e.reason.chars().all(|c| c.is_ascii_lowercase() || c == '-');
-            if !ok_code || e.clause.is_empty() || e.message.trim().is_empty() {
+            if e.clause != e.reason.clause() || e.message.trim().is_empty() {
                 return Err(format!(
                     "refusal without a proper reason: {e:?}; {}",
                     here()
@@ -979,7 +977,7 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<Outcome, String> {
                     here()
                 ));
             }
-            return Ok(Outcome::Refused(e.reason));
+            return Ok(CheckedMove::Refused(e.reason));
         }
         Ok(x) => x,
     };
@@ -1002,7 +1000,7 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<Outcome, String> {
         if next.board != pos.board {
             return Err(format!("a pass changed the board; {}", here()));
         }
-        return Ok(Outcome::Played(Box::new(next)));
+        return Ok(CheckedMove::Played(Box::new(next)));
     };
     let i = pos.board.index(p);
     let placed = match turn.kind {
@@ -1077,13 +1075,13 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<Outcome, String> {
             here()
         ));
     }
-    Ok(Outcome::Played(Box::new(next)))
+    Ok(CheckedMove::Played(Box::new(next)))
 }
 
 /// Every empty point and the pass, played one by one, against `legal_moves`: a move is listed
 /// exactly when `play` accepts it, and every refusal carries a reason. Returns the results, in
 /// board order then the pass.
-pub fn check_legal_moves(pos: &Position) -> Result<Vec<(Action, Outcome)>, String> {
+pub fn check_legal_moves(pos: &Position) -> Result<Vec<(Action, CheckedMove)>, String> {
     let listed: BTreeSet<(i32, i32, bool)> = pos
         .legal_moves()
         .into_iter()
@@ -1110,7 +1108,7 @@ pub fn check_legal_moves(pos: &Position) -> Result<Vec<(Action, Outcome)>, Strin
                 turn: None,
             },
         )?;
-        let accepted = matches!(outcome, Outcome::Played(_));
+        let accepted = matches!(outcome, CheckedMove::Played(_));
         if accepted != listed.contains(&key) {
             return Err(format!(
                 "{} is {} by play but {} by legal_moves; {}",
@@ -1124,8 +1122,8 @@ pub fn check_legal_moves(pos: &Position) -> Result<Vec<(Action, Outcome)>, Strin
                 describe(pos)
             ));
         }
-        if let (Action::Place(p), Outcome::Refused(r)) = (a, &outcome) {
-            if pos.board.at(p).is_some() && !pos.game_over() && *r != "occupied" {
+        if let (Action::Place(p), CheckedMove::Refused(r)) = (a, &outcome) {
+            if pos.board.at(p).is_some() && !pos.game_over() && *r != Refusal::Occupied {
                 return Err(format!(
                     "occupied point {p} refused as `{r}`; {}",
                     describe(pos)

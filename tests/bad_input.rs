@@ -403,7 +403,7 @@ fn library_error(c: &Case) -> (Kind, String) {
             Ok((next, _)) => pos = next,
             Err(e) => {
                 return (
-                    Kind::Illegal(e.reason),
+                    Kind::Illegal(e.reason.code()),
                     format!("move {} (`{m}`): {}", k + 1, e.message),
                 )
             }

@@ -23,7 +23,7 @@ fn reason(p: &Position, m: &str) -> &'static str {
     let mv = parse_move_in(m, &p.rules, p.board.size()).expect("notation");
     match p.play(&mv) {
         Ok(_) => "legal",
-        Err(e) => e.reason,
+        Err(e) => e.reason.code(),
     }
 }
 
@@ -181,7 +181,7 @@ fn m16_team_wrong_seat_names_whose_turn_it_is() {
         "  . . . . . . . . .\n".repeat(9)
     ));
     let e = p.play(&parse_move("31C.三三", 9).unwrap()).unwrap_err();
-    assert_eq!(e.reason, "wrong-turn");
+    assert_eq!(e.reason.code(), "wrong-turn");
     assert!(e.message.contains("it is A's turn"), "{}", e.message);
     let (next, r) = p.play(&parse_move("31A.三三", 9).unwrap()).unwrap();
     assert_eq!(r.notation, "31A.三三");

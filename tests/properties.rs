@@ -15,8 +15,9 @@ use m3go::testing::{
     board_from_codes, check_colour_swap_of_analysis, check_colour_swap_of_move, check_legal_moves,
     check_move, check_round_trips, check_symmetry_of_analysis, check_symmetry_of_move,
     compare_eyes_with_oracle, held_attributes, literal_private_eyes, position, settle,
-    trace_cascade, working_presets, ArbGame, LiteralVerdict, Outcome, LITERAL_MAX_EMPTY,
+    trace_cascade, working_presets, ArbGame, CheckedMove, LiteralVerdict, LITERAL_MAX_EMPTY,
 };
+use m3go::Refusal;
 use m3go::{Action, Board, Labels, Move, Point, Position, Rules};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -224,11 +225,11 @@ proptest! {
         match pos.play(&mv(Action::Place(p))) {
             Ok(_) => prop_assert!(p.on_board(pos.board.size()) && pos.board.at(p).is_none()),
             Err(e) => {
-                prop_assert!(!e.reason.is_empty() && !e.clause.is_empty() && !e.message.is_empty());
+                prop_assert!(!e.reason.code().is_empty() && !e.clause.is_empty() && !e.message.is_empty());
                 if !p.on_board(pos.board.size()) {
-                    prop_assert_eq!(e.reason, "off-board");
+                    prop_assert_eq!(e.reason, Refusal::OffBoard);
                 } else if pos.board.at(p).is_some() {
-                    prop_assert_eq!(e.reason, "occupied");
+                    prop_assert_eq!(e.reason, Refusal::Occupied);
                 }
             }
         }
@@ -361,8 +362,8 @@ proptest! {
             if legal.is_empty() { break; }
             let a = legal[k.index(legal.len())];
             match check_move(&p, &mv(a)).map_err(TestCaseError::fail)? {
-                Outcome::Played(next) => p = *next,
-                Outcome::Refused(r) => prop_assert!(false, "listed move {a:?} refused: {r}"),
+                CheckedMove::Played(next) => p = *next,
+                CheckedMove::Refused(r) => prop_assert!(false, "listed move {a:?} refused: {r}"),
             }
         }
     }
@@ -375,7 +376,7 @@ proptest! {
         let mut p = game.start;
         m3go::testing::check_settled(&p).map_err(TestCaseError::fail)?;
         for m in game.moves.iter().take(12) {
-            if let Outcome::Played(next) = check_move(&p, &m.to_move(p.board.size())).map_err(TestCaseError::fail)? {
+            if let CheckedMove::Played(next) = check_move(&p, &m.to_move(p.board.size())).map_err(TestCaseError::fail)? {
                 p = *next;
             }
         }

@@ -11,6 +11,7 @@ use crate::game::order::{
     chosen_flystones_left, flystone_schedule, flystone_turn, team_wrong_turn, turn_of_move,
     FlystoneState, Kind, Turn,
 };
+pub use crate::game::refusal::Refusal;
 use crate::judge::analysis::Analysis;
 use crate::judge::forbidden::flower_forbidden_reason;
 use crate::rules::{
@@ -50,10 +51,11 @@ enum Special {
     Flystone,
 }
 
-/// A refused move: the reason code, the clause, and a message naming the place.
+/// A refused move: the reason, its clause (always `reason.clause()`), and a message naming the
+/// place. Serialized with the reason as its code.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Illegal {
-    pub reason: &'static str,
+    pub reason: Refusal,
     pub clause: &'static str,
     pub message: String,
 }
@@ -109,10 +111,10 @@ pub struct Report {
     pub game_over: bool,
 }
 
-fn illegal(reason: &'static str, clause: &'static str, message: String) -> Illegal {
+fn illegal(reason: Refusal, message: String) -> Illegal {
     Illegal {
         reason,
-        clause,
+        clause: reason.clause(),
         message,
     }
 }
@@ -217,8 +219,7 @@ pub fn cascade(
                 .collect();
             if rules.suicide == Suicide::Forbidden {
                 return Err(illegal(
-                    "suicide",
-                    "GO-SUICIDE",
+                    Refusal::Suicide,
                     format!(
                         "the move would leave the {} string(s) {} without a liberty",
                         mover.name(),
@@ -279,15 +280,12 @@ impl Position {
     /// round and the seat, M16-TEAM-CYCLE).
     fn wrong_turn(&self, m: &Move, detail: String) -> Illegal {
         let n = self.move_number;
-        match self.rules.schedule {
-            Schedule::Team2016 => illegal(
-                "wrong-turn",
-                "M16-TEAM-CYCLE",
-                team_wrong_turn(n, self.rules.team_grey_start, m.number, m.turn),
-            ),
-            Schedule::Flystone => illegal("wrong-turn", "S3-ROUND", detail),
-            _ => illegal("wrong-turn", "M20-ORDER", detail),
-        }
+        let schedule = self.rules.schedule;
+        let detail = match schedule {
+            Schedule::Team2016 => team_wrong_turn(n, self.rules.team_grey_start, m.number, m.turn),
+            _ => detail,
+        };
+        illegal(Refusal::WrongTurn(schedule), detail)
     }
 
     /// Which turn a move takes: the schedule's, or — when the move claims it — an emergency
@@ -348,8 +346,7 @@ impl Position {
                 }
                 if chosen_flystones_left(&self.rules, &state, t.player, n) == 0 {
                     return Err(illegal(
-                        "no-flystone",
-                        "S3-COUNT",
+                        Refusal::NoFlystone,
                         format!(
                             "move {n}: {} has no chosen flystone left (mode {:?}, {} flystones a side)",
                             t.player.name(),
@@ -430,8 +427,7 @@ impl Position {
         let n = self.move_number;
         if self.game_over() {
             return Err(illegal(
-                "game-over",
-                "GO-END",
+                Refusal::GameOver,
                 format!("move {n}: the game is over (the last moves were passes)"),
             ));
         }
@@ -443,8 +439,7 @@ impl Position {
             Action::Pass => {
                 if special == Special::Conversion {
                     return Err(illegal(
-                        "conversion-q",
-                        "D3-EMERGENCY-Q",
+                        Refusal::ConversionQ,
                         format!("move {n}: a converted flower is a stone placed on the single liberty of a string in atari, not a pass"),
                     ));
                 }
@@ -479,16 +474,14 @@ impl Position {
         };
         if !p.on_board(self.board.size()) {
             return Err(illegal(
-                "off-board",
-                "M16-COORD",
+                Refusal::OffBoard,
                 format!("move {n}: ({},{}) is off the board", p.x, p.y),
             ));
         }
         let i = self.board.index(p);
         if let Some(s) = self.board.get(i) {
             return Err(illegal(
-                "occupied",
-                "M20-STRING",
+                Refusal::Occupied,
                 format!("move {n}: {p} is occupied by a {} stone", s.name()),
             ));
         }
@@ -530,8 +523,7 @@ impl Position {
                     .map(|c| format!(" of {}", c.name()))
                     .unwrap_or_default();
                 return Err(illegal(
-                    f.code(),
-                    f.clause(),
+                    Refusal::from(f),
                     format!(
                         "move {n}: {p} is a {}{owner}, forbidden to {}",
                         f.code(),
@@ -557,15 +549,13 @@ impl Position {
             && !settled.captured.is_empty()
         {
             return Err(illegal(
-                "capture-point",
-                "M20-FORBID-CAPTURE",
+                Refusal::CapturePoint,
                 format!("move {n}: a flower at {p} would remove stones through the attribute cascade (flower-capture-check: cascade)"),
             ));
         }
         if self.ko_violation(&settled.board) {
             return Err(illegal(
-                "ko",
-                "GO-KO",
+                Refusal::Ko,
                 format!(
                     "move {n}: {p} repeats an earlier position ({:?} ko)",
                     self.rules.ko
@@ -726,8 +716,7 @@ pub fn emergency_conversion(pos: &Position, i: usize) -> Result<Vec<String>, Ill
             .map(|(s, l)| format!("{} (liberty {})", s, pos.board.point(*l)))
             .collect();
         return Err(illegal(
-            "conversion-q",
-            "D3-EMERGENCY-Q",
+            Refusal::ConversionQ,
             format!(
                 "move {n}: {} is not the single liberty of a string put in atari by move {}: expected one of {}",
                 pos.board.point(i),
@@ -747,8 +736,7 @@ pub fn conversion_liberties(pos: &Position) -> Result<Vec<(String, usize)>, Ille
     let me = pos.turn().player;
     let no_p = |why: String| {
         illegal(
-            "conversion-p",
-            "D3-EMERGENCY-P",
+            Refusal::ConversionP,
             format!("move {n}: no emergency conversion: {why}"),
         )
     };

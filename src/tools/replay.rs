@@ -8,7 +8,7 @@ use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::Attribute;
 use crate::board::strings::flood;
 use crate::formats::record::Record;
-use crate::game::play::{Action, AttributeChange, Illegal, Move, Position, Report};
+use crate::game::play::{Action, AttributeChange, Illegal, Move, Position, Refusal, Report};
 use crate::game::setup::{InputError, Setup};
 use crate::judge::analysis::Analysis;
 use crate::rules::Rules;
@@ -44,7 +44,7 @@ pub enum Status {
     RecordPass,
     /// Forbidden or impossible under the rules: replaced by a pass.
     Replaced {
-        reason: &'static str,
+        reason: Refusal,
         clause: &'static str,
         message: String,
     },
@@ -453,38 +453,6 @@ fn attr_zh(a: Attribute) -> &'static str {
     }
 }
 
-/// The Chinese for a refusal reason code.
-pub fn reason_zh(code: &str) -> &'static str {
-    match code {
-        "occupied" => "该点已有棋子",
-        "off-board" => "超出棋盘",
-        "suicide" => "自杀禁着",
-        "ko" => "打劫禁着（同形再现）",
-        "capture-point" => "花子“提吃点”禁着",
-        "one-liberty-eye" => "花子“一气眼”禁着",
-        "tigers-mouth" => "花子“虎口”禁着",
-        "game-over" => "终局之后",
-        "wrong-turn" => "次序不符",
-        _ => "规则不允许",
-    }
-}
-
-/// The English for a refusal reason code.
-pub fn reason_en(code: &str) -> &'static str {
-    match code {
-        "occupied" => "the point is occupied",
-        "off-board" => "off the board",
-        "suicide" => "suicide",
-        "ko" => "ko (a repeated position)",
-        "capture-point" => "a capture point, forbidden to a flower",
-        "one-liberty-eye" => "a one-liberty eye, forbidden to a flower",
-        "tigers-mouth" => "a tiger's mouth, forbidden to a flower",
-        "game-over" => "after the end of the game",
-        "wrong-turn" => "not this move's turn",
-        _ => "refused by the rules",
-    }
-}
-
 /// Strings of one colour word joined as 003 does: `白棋串CO*和EO`.
 fn join_zh(items: &[String]) -> String {
     match items.len() {
@@ -548,7 +516,7 @@ impl Entry {
                 "{}（原谱{}：{}，{reason}，{clause}）",
                 self.notation.replace("pass", "虚着"),
                 self.source,
-                reason_zh(reason)
+                reason.zh()
             ),
         };
         let mut parts = vec![head];
@@ -607,7 +575,7 @@ impl Entry {
             } => format!(
                 "{notation}: the record's {} is refused — {} [{reason}, {clause}]: {message}; replaced by a pass",
                 self.source,
-                reason_en(reason)
+                reason.en()
             ),
         };
         let mut parts = vec![head];
@@ -669,7 +637,7 @@ impl Replay {
         let mut m = BTreeMap::new();
         for e in &self.entries {
             if let Status::Replaced { reason, .. } = e.status {
-                *m.entry(reason).or_insert(0) += 1;
+                *m.entry(reason.code()).or_insert(0) += 1;
             }
         }
         m
@@ -755,7 +723,7 @@ mod tests {
             matches!(
                 e9.status,
                 Status::Replaced {
-                    reason: "capture-point",
+                    reason: Refusal::CapturePoint,
                     ..
                 }
             ),
