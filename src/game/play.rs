@@ -416,62 +416,98 @@ impl Position {
     }
 
     /// [`Position::play`], reusing `before` — the analysis of this position — when the caller
-    /// already has it (e.g. [`Position::legal_moves`], which tries every point).
-    /// M20-LIFE-GO: everything not special to flowers is Go: GO-END and GO-PASS here, capture and
-    /// suicide in [`cascade`], ko in [`Position::ko_violation`].
+    /// already has it (e.g. [`Position::legal_moves`], which tries every point). The steps, in
+    /// the order their refusals take precedence: the end of the game, the turn, a pass, the
+    /// point, the special turn, the flower's forbidden points, the placement and its cascade
+    /// (suicide), the flower's capture, ko; then the report.
+    /// M20-LIFE-GO: everything not special to flowers is Go: GO-END in
+    /// [`Position::refuse_after_end`], GO-PASS in [`Position::pass`], capture and suicide in
+    /// [`cascade`], ko in [`Position::refuse_ko`].
     fn play_from(
         &self,
         m: &Move,
         before: Option<&Analysis>,
     ) -> Result<(Position, Report), Illegal> {
-        let n = self.move_number;
+        self.refuse_after_end()?;
+        let (turn, special) = self.resolve_turn(m)?;
+        let p = match m.action {
+            Action::Pass => return self.pass(turn, special),
+            Action::Place(p) => p,
+        };
+        let i = self.empty_point(p)?;
+        let computed;
+        let before = match before {
+            Some(a) => a,
+            None => {
+                computed = Analysis::new(&self.board, &self.rules);
+                &computed
+            }
+        };
+        let mut steps = self.take_special_turn(turn, special, i)?;
+        self.refuse_forbidden_flower(before, turn, p, i)?;
+        let (stone, settled) = self.place_and_settle(before, turn, p, i)?;
+        steps.push(format!("placed {} at {p}", stone.name()));
+        self.refuse_flower_capture(&settled, turn, p)?;
+        self.refuse_ko(&settled.board, p)?;
+        steps.extend(settled.steps.iter().cloned());
+        Ok(self.report_move(before, turn, p, settled, steps))
+    }
+
+    /// GO-END — "着子完毕的棋局" (003): no move, not even a pass, after the game is over
+    /// ([`Position::game_over`]).
+    fn refuse_after_end(&self) -> Result<(), Illegal> {
         if self.game_over() {
             return Err(illegal(
                 Refusal::GameOver,
-                format!("move {n}: the game is over (the last moves were passes)"),
+                format!(
+                    "move {}: the game is over (the last moves were passes)",
+                    self.move_number
+                ),
             ));
         }
-        let (turn, special) = self.resolve_turn(m)?;
+        Ok(())
+    }
+
+    /// GO-PASS — "这手棋就用虚着（Pass）代替" (003): any turn, stone or flower, may be passed; the
+    /// board stays, the pass is counted towards the end of the game (GO-END). An emergency
+    /// conversion is a stone, never a pass (D3-EMERGENCY-Q).
+    fn pass(&self, turn: Turn, special: Special) -> Result<(Position, Report), Illegal> {
+        let n = self.move_number;
+        if special == Special::Conversion {
+            return Err(illegal(
+                Refusal::ConversionQ,
+                format!("move {n}: a converted flower is a stone placed on the single liberty of a string in atari, not a pass"),
+            ));
+        }
         let mut history = self.history.clone();
         history.push(self.board.clone());
-        let p = match m.action {
-            // GO-PASS: any turn may be passed.
-            Action::Pass => {
-                if special == Special::Conversion {
-                    return Err(illegal(
-                        Refusal::ConversionQ,
-                        format!("move {n}: a converted flower is a stone placed on the single liberty of a string in atari, not a pass"),
-                    ));
-                }
-                let next = Position {
-                    history,
-                    move_number: n + 1,
-                    trailing_passes: self.trailing_passes + 1,
-                    flystone: self.next_flystone(turn),
-                    ..self.clone()
-                };
-                let report = Report {
-                    number: n,
-                    notation: crate::game::notation::format_numbered(
-                        &self.rules,
-                        n,
-                        turn,
-                        Action::Pass,
-                    ),
-                    turn,
-                    action: Action::Pass,
-                    captured: vec![],
-                    eyes_made: vec![],
-                    eyes_lost: vec![],
-                    attribute_changes: vec![],
-                    ataris: vec![],
-                    steps: vec!["GO-PASS: pass".into()],
-                    game_over: next.game_over(),
-                };
-                return Ok((next, report));
-            }
-            Action::Place(p) => p,
+        let next = Position {
+            history,
+            move_number: n + 1,
+            trailing_passes: self.trailing_passes + 1,
+            flystone: self.next_flystone(turn),
+            ..self.clone()
         };
+        let report = Report {
+            number: n,
+            notation: crate::game::notation::format_numbered(&self.rules, n, turn, Action::Pass),
+            turn,
+            action: Action::Pass,
+            captured: vec![],
+            eyes_made: vec![],
+            eyes_lost: vec![],
+            attribute_changes: vec![],
+            ataris: vec![],
+            steps: vec!["GO-PASS: pass".into()],
+            game_over: next.game_over(),
+        };
+        Ok((next, report))
+    }
+
+    /// M16-COORD / M20-STRING — a stone goes on an empty point of the board: the index of `p`,
+    /// or the refusal (off the board, occupied).
+    fn empty_point(&self, p: Point) -> Result<usize, Illegal> {
+        let n = self.move_number;
         if !p.on_board(self.board.size()) {
             return Err(illegal(
                 Refusal::OffBoard,
@@ -485,84 +521,144 @@ impl Position {
                 format!("move {n}: {p} is occupied by a {} stone", s.name()),
             ));
         }
-        let computed;
-        let before = match before {
-            Some(a) => a,
-            None => {
-                computed = Analysis::new(&self.board, &self.rules);
-                &computed
-            }
-        };
-        let stone = match turn.kind {
-            Kind::Own => turn.player.stone(),
-            Kind::Flower => Stone::Flower,
-        };
-        let mut steps = Vec::new();
-        match special {
-            Special::Normal => {}
+        Ok(i)
+    }
+
+    /// D3-EMERGENCY / S3-ROUND — a move taking a turn other than the schedule's: an emergency
+    /// conversion must save a string put in atari ([`emergency_conversion`]); a chosen flystone
+    /// is logged. Returns the first steps of the report.
+    fn take_special_turn(
+        &self,
+        turn: Turn,
+        special: Special,
+        i: usize,
+    ) -> Result<Vec<String>, Illegal> {
+        let n = self.move_number;
+        Ok(match special {
+            Special::Normal => Vec::new(),
             Special::Conversion => {
                 let saved = emergency_conversion(self, i)?;
-                steps.push(format!(
+                vec![format!(
                     "D3-EMERGENCY: {}'s flower turn becomes a {} stone on the single liberty of {} (P: put in atari by move {}; Q: its only liberty)",
                     turn.player.name(),
                     turn.player.name(),
                     saved.join(", "),
                     n - 1
-                ));
+                )]
             }
-            Special::Flystone => steps.push(format!(
+            Special::Flystone => vec![format!(
                 "S3-ROUND: {} throws a chosen flystone right after move {}",
                 turn.player.name(),
                 n - 1
-            )),
+            )],
+        })
+    }
+
+    /// M20-FORBID-UPPER — "禁着点判断在上层棋局中进行" (003): a flower is refused on a capture point,
+    /// a one-liberty eye or a tiger's mouth, judged on the upper layer before it is placed
+    /// (`before`; [`flower_forbidden_reason`]: M20-FORBID-CAPTURE, M20-FORBID-EYE,
+    /// M20-FORBID-TIGER).
+    fn refuse_forbidden_flower(
+        &self,
+        before: &Analysis,
+        turn: Turn,
+        p: Point,
+        i: usize,
+    ) -> Result<(), Illegal> {
+        if turn.kind != Kind::Flower {
+            return Ok(());
         }
-        if turn.kind == Kind::Flower {
-            if let Some(f) = flower_forbidden_reason(before, &self.rules, i, turn.player) {
-                let owner = f
-                    .owner()
-                    .map(|c| format!(" of {}", c.name()))
-                    .unwrap_or_default();
-                return Err(illegal(
-                    Refusal::from(f),
-                    format!(
-                        "move {n}: {p} is a {}{owner}, forbidden to {}",
-                        f.code(),
-                        turn.describe()
-                    ),
-                ));
-            }
-        }
-        steps.push(format!("placed {} at {p}", stone.name()));
+        let Some(f) = flower_forbidden_reason(before, &self.rules, i, turn.player) else {
+            return Ok(());
+        };
+        let owner = f
+            .owner()
+            .map(|c| format!(" of {}", c.name()))
+            .unwrap_or_default();
+        Err(illegal(
+            Refusal::from(f),
+            format!(
+                "move {}: {p} is a {}{owner}, forbidden to {}",
+                self.move_number,
+                f.code(),
+                turn.describe()
+            ),
+        ))
+    }
+
+    /// GO-CASCADE — the stone of the turn (the player's colour, or a flower) is placed at `p`
+    /// and the [`cascade`] settles the board: captures, recomputed attributes, and the
+    /// suicide refusal (GO-SUICIDE). Under `capture-timing: holographic-first` the first
+    /// captures use the attributes of `before` (register D8).
+    fn place_and_settle(
+        &self,
+        before: &Analysis,
+        turn: Turn,
+        p: Point,
+        i: usize,
+    ) -> Result<(Stone, Settled), Illegal> {
+        let stone = match turn.kind {
+            Kind::Own => turn.player.stone(),
+            Kind::Flower => Stone::Flower,
+        };
         let mut board = self.board.clone();
         board.set(i, Some(stone));
         let held = (self.rules.capture_timing == CaptureTiming::HolographicFirst)
             .then_some(before.attribute_at.as_slice());
         let settled = cascade(board, &self.rules, turn.player, held).map_err(|mut e| {
-            e.message = format!("move {n}: {p}: {}", e.message);
+            e.message = format!("move {}: {p}: {}", self.move_number, e.message);
             e
         })?;
-        // M20-FORBID-CAPTURE / D3-FORBID-CAPTURE, register D9 (default `flower-capture-check:
-        // cascade`): "也即花子不具有提吃功能" (003, 004), "灰子不具有提吃棋子的功能" (000) — a flower
-        // whose attribute cascade removes stones is refused as a capture point.
+        Ok((stone, settled))
+    }
+
+    /// M20-FORBID-CAPTURE / D3-FORBID-CAPTURE, register D9 (default `flower-capture-check:
+    /// cascade`): "也即花子不具有提吃功能" (003, 004), "灰子不具有提吃棋子的功能" (000) — a flower
+    /// whose attribute cascade removes stones is refused as a capture point.
+    fn refuse_flower_capture(
+        &self,
+        settled: &Settled,
+        turn: Turn,
+        p: Point,
+    ) -> Result<(), Illegal> {
         if turn.kind == Kind::Flower
             && self.rules.flower_capture_check == FlowerCaptureCheck::Cascade
             && !settled.captured.is_empty()
         {
             return Err(illegal(
                 Refusal::CapturePoint,
-                format!("move {n}: a flower at {p} would remove stones through the attribute cascade (flower-capture-check: cascade)"),
+                format!("move {}: a flower at {p} would remove stones through the attribute cascade (flower-capture-check: cascade)", self.move_number),
             ));
         }
-        if self.ko_violation(&settled.board) {
+        Ok(())
+    }
+
+    /// GO-KO — the settled board may not repeat a position the ko rule forbids
+    /// ([`Position::ko_violation`]).
+    fn refuse_ko(&self, board: &Board, p: Point) -> Result<(), Illegal> {
+        if self.ko_violation(board) {
             return Err(illegal(
                 Refusal::Ko,
                 format!(
-                    "move {n}: {p} repeats an earlier position ({:?} ko)",
-                    self.rules.ko
+                    "move {}: {p} repeats an earlier position ({:?} ko)",
+                    self.move_number, self.rules.ko
                 ),
             ));
         }
-        steps.extend(settled.steps.iter().cloned());
+        Ok(())
+    }
+
+    /// The position after the stone at `p` and what the move did: the captured points, the
+    /// private eyes made and lost, the attribute changes, the ataris (GO-ATARI), the steps.
+    fn report_move(
+        &self,
+        before: &Analysis,
+        turn: Turn,
+        p: Point,
+        settled: Settled,
+        steps: Vec<String>,
+    ) -> (Position, Report) {
+        let n = self.move_number;
         let report = Report {
             number: n,
             notation: crate::game::notation::format_numbered(
@@ -594,6 +690,8 @@ impl Position {
             steps,
             game_over: false,
         };
+        let mut history = self.history.clone();
+        history.push(self.board.clone());
         let next = Position {
             rules: self.rules.clone(),
             board: settled.board,
@@ -603,7 +701,7 @@ impl Position {
             dead: self.dead.clone(),
             flystone: self.next_flystone(turn),
         };
-        Ok((next, report))
+        (next, report)
     }
 
     /// Every legal move of the side to move (passes included), in board order.
