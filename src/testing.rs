@@ -10,7 +10,7 @@ use crate::board::coord::{half, Point};
 use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::{Attribute, Cell};
 use crate::game::order::turn_of_move;
-use crate::game::play::{Action, Move, Position, Refusal};
+use crate::game::play::{Action, Move, Parts, Position, Refusal};
 use crate::judge::analysis::Analysis;
 use crate::judge::eyes::RegionVerdict;
 use crate::judge::forbidden::flower_forbidden_reason;
@@ -106,15 +106,20 @@ pub fn is_settled(board: &Board, rules: &Rules) -> bool {
         .all(|s| s.colour.is_none() || !s.liberties.is_empty())
 }
 
-/// A fresh position (no history, no passes, no dead stones). Under the Flystone schedule the
-/// move number is 1: a later one would need the record of the flystones thrown before it.
+/// A fresh position (no history, no passes, no dead stones), validated as a position file is.
+/// Under the Flystone schedule the move number is 1: a later one would need the record of the
+/// flystones thrown before it.
+///
+/// # Panics
+/// When the board is not settled under `rules` (see [`settle`]); the message lists every
+/// problem.
 pub fn position(board: Board, rules: Rules, move_number: u32) -> Position {
     let move_number = if rules.schedule == Schedule::Flystone {
         1
     } else {
         move_number.max(1)
     };
-    Position {
+    Parts {
         rules,
         board,
         move_number,
@@ -123,6 +128,8 @@ pub fn position(board: Board, rules: Rules, move_number: u32) -> Position {
         dead: Vec::new(),
         flystone: None,
     }
+    .validate("testing::position")
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -166,14 +173,18 @@ impl<'a> Arbitrary<'a> for ArbPosition {
 pub fn encode_position(pos: &Position) -> Vec<u8> {
     let size_index = ODD_SIZES
         .iter()
-        .position(|&s| s == pos.board.size())
+        .position(|&s| s == pos.board().size())
         .unwrap_or(0) as u8;
     let preset_index = PRESETS
         .iter()
-        .position(|&p| p == pos.rules.preset)
+        .position(|&p| p == pos.rules().preset)
         .unwrap_or(0) as u8;
-    let mut out = vec![size_index, preset_index, ((pos.move_number + 9) % 10) as u8];
-    out.extend(codes_of_board(&pos.board));
+    let mut out = vec![
+        size_index,
+        preset_index,
+        ((pos.move_number() + 9) % 10) as u8,
+    ];
+    out.extend(codes_of_board(pos.board()));
     out
 }
 
@@ -227,7 +238,7 @@ fn decode_moves(u: &mut Unstructured<'_>, size: usize) -> Vec<MoveChoice> {
 impl<'a> Arbitrary<'a> for ArbGame {
     fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
         let start = decode_position(u, &ODD_SIZES);
-        let moves = decode_moves(u, start.board.size());
+        let moves = decode_moves(u, start.board().size());
         Ok(ArbGame { start, moves })
     }
 }
@@ -235,7 +246,7 @@ impl<'a> Arbitrary<'a> for ArbGame {
 /// The bytes [`ArbGame`] decodes to `pos` followed by `moves`.
 pub fn encode_game(pos: &Position, moves: &[MoveChoice]) -> Vec<u8> {
     let mut out = encode_position(pos);
-    let n = pos.board.len();
+    let n = pos.board().len();
     for m in moves {
         let v = match m {
             MoveChoice::Pass => n,
@@ -550,8 +561,8 @@ pub fn trace_cascade(
 /// The attributes a move's first captures are judged with: those of the position before the
 /// move under `capture-timing: holographic-first`, none (recomputed) otherwise.
 pub fn held_attributes(pos: &Position) -> Option<Vec<Option<Attribute>>> {
-    (pos.rules.capture_timing == CaptureTiming::HolographicFirst)
-        .then(|| Analysis::new(&pos.board, &pos.rules).attribute_at)
+    (pos.rules().capture_timing == CaptureTiming::HolographicFirst)
+        .then(|| Analysis::new(pos.board(), pos.rules()).attribute_at)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -883,9 +894,9 @@ pub fn compare_eyes_with_oracle(
 fn describe(pos: &Position) -> String {
     format!(
         "position ({}, move {}):\n{}",
-        pos.rules.preset,
-        pos.move_number,
-        pos.board.to_diagram()
+        pos.rules().preset,
+        pos.move_number(),
+        pos.board().to_diagram()
     )
 }
 
@@ -898,13 +909,13 @@ fn act(a: Action) -> String {
 
 /// No black or white upper string without a liberty.
 pub fn check_settled(pos: &Position) -> Result<(), String> {
-    let a = Analysis::new(&pos.board, &pos.rules);
+    let a = Analysis::new(pos.board(), pos.rules());
     for s in &a.upper_strings.groups {
         if s.colour.is_some() && s.liberties.is_empty() {
             return Err(format!(
                 "the {:?} upper string at {} has no liberty; {}",
                 s.colour,
-                pos.board.point(s.points[0]),
+                pos.board().point(s.points[0]),
                 describe(pos)
             ));
         }
@@ -914,8 +925,8 @@ pub fn check_settled(pos: &Position) -> Result<(), String> {
 
 /// Black + white + neutral = 2·size² half-points, none negative nor above 2·size².
 pub fn check_score(pos: &Position) -> Result<(), String> {
-    let total = 2 * pos.board.len() as i32;
-    let s = score(&pos.board, &pos.rules, &[]).map_err(|e| format!("score refused: {}", e.0))?;
+    let total = 2 * pos.board().len() as i32;
+    let s = score(pos.board(), pos.rules(), &[]).map_err(|e| format!("score refused: {}", e.0))?;
     if s.black + s.white + s.neutral != total {
         return Err(format!(
             "black {} + white {} + neutral {} != {total} half-points; {}",
@@ -958,7 +969,7 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<CheckedMove, String> {
     let here = || {
         format!(
             "move {} ({}) on {}",
-            pos.move_number,
+            pos.move_number(),
             act(m.action),
             describe(pos)
         )
@@ -990,29 +1001,29 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<CheckedMove, String> {
             ))
         }
     }
-    if next.move_number != pos.move_number + 1 {
+    if next.move_number() != pos.move_number() + 1 {
         return Err(format!("the move number did not advance; {}", here()));
     }
     check_settled(&next).map_err(|e| format!("after {}: {e}", here()))?;
     check_score(&next).map_err(|e| format!("after {}: {e}", here()))?;
     let turn = m.turn.unwrap_or_else(|| pos.turn());
     let Action::Place(p) = m.action else {
-        if next.board != pos.board {
+        if next.board() != pos.board() {
             return Err(format!("a pass changed the board; {}", here()));
         }
         return Ok(CheckedMove::Played(Box::new(next)));
     };
-    let i = pos.board.index(p);
+    let i = pos.board().index(p);
     let placed = match turn.kind {
         crate::game::order::Kind::Own => turn.player.stone(),
         crate::game::order::Kind::Flower => Stone::Flower,
     };
-    let mut board = pos.board.clone();
+    let mut board = pos.board().clone();
     board.set(i, Some(placed));
     let limit = board.len() + 2;
     let (traced, rounds) = trace_cascade(
         board.clone(),
-        &pos.rules,
+        pos.rules(),
         turn.player,
         held_attributes(pos).as_deref(),
         limit,
@@ -1023,10 +1034,10 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<CheckedMove, String> {
             here()
         )
     })?;
-    if traced != next.board {
+    if traced != *next.board() {
         return Err(format!(
             "play's board differs from the traced cascade:\n{}vs\n{}; {}",
-            next.board.to_diagram(),
+            next.board().to_diagram(),
             traced.to_diagram(),
             here()
         ));
@@ -1039,7 +1050,7 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<CheckedMove, String> {
             {
                 return Err(format!(
                     "a neutral flower at {} was removed; {}",
-                    pos.board.point(j),
+                    pos.board().point(j),
                     here()
                 ));
             }
@@ -1047,19 +1058,19 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<CheckedMove, String> {
     }
     let mut removed: Vec<String> = Vec::new();
     for j in 0..board.len() {
-        match (board.get(j), next.board.get(j)) {
-            (Some(_), None) => removed.push(pos.board.point(j).to_string()),
+        match (board.get(j), next.board().get(j)) {
+            (Some(_), None) => removed.push(pos.board().point(j).to_string()),
             (Some(s), Some(t)) if s != t => {
                 return Err(format!(
                     "the stone at {} changed colour; {}",
-                    pos.board.point(j),
+                    pos.board().point(j),
                     here()
                 ))
             }
             (None, Some(_)) => {
                 return Err(format!(
                     "a stone appeared at {}; {}",
-                    pos.board.point(j),
+                    pos.board().point(j),
                     here()
                 ))
             }
@@ -1091,8 +1102,8 @@ pub fn check_legal_moves(pos: &Position) -> Result<Vec<(Action, CheckedMove)>, S
         })
         .collect();
     let mut out = Vec::new();
-    let mut actions: Vec<Action> = (0..pos.board.len())
-        .map(|i| Action::Place(pos.board.point(i)))
+    let mut actions: Vec<Action> = (0..pos.board().len())
+        .map(|i| Action::Place(pos.board().point(i)))
         .collect();
     actions.push(Action::Pass);
     for a in actions {
@@ -1123,7 +1134,7 @@ pub fn check_legal_moves(pos: &Position) -> Result<Vec<(Action, CheckedMove)>, S
             ));
         }
         if let (Action::Place(p), CheckedMove::Refused(r)) = (a, &outcome) {
-            if pos.board.at(p).is_some() && !pos.game_over() && *r != Refusal::Occupied {
+            if pos.board().at(p).is_some() && !pos.game_over() && *r != Refusal::Occupied {
                 return Err(format!(
                     "occupied point {p} refused as `{r}`; {}",
                     describe(pos)
@@ -1138,31 +1149,31 @@ pub fn check_legal_moves(pos: &Position) -> Result<Vec<(Action, CheckedMove)>, S
 /// The analysis of every symmetric image of the board is the image of the analysis: point
 /// facts, closed regions with their verdicts, and the score.
 pub fn check_symmetry_of_analysis(pos: &Position) -> Result<(), String> {
-    let a = Analysis::new(&pos.board, &pos.rules);
-    let facts = point_facts(&a, &pos.rules);
-    let s0 = score(&pos.board, &pos.rules, &[]).map_err(|e| e.0)?;
+    let a = Analysis::new(pos.board(), pos.rules());
+    let facts = point_facts(&a, pos.rules());
+    let s0 = score(pos.board(), pos.rules(), &[]).map_err(|e| e.0)?;
     for s in Symmetry::ALL {
-        let b2 = s.board(&pos.board);
-        let a2 = Analysis::new(&b2, &pos.rules);
-        let facts2 = point_facts(&a2, &pos.rules);
-        for i in 0..pos.board.len() {
-            if facts2[s.index(&pos.board, i)] != facts[i] {
+        let b2 = s.board(pos.board());
+        let a2 = Analysis::new(&b2, pos.rules());
+        let facts2 = point_facts(&a2, pos.rules());
+        for i in 0..pos.board().len() {
+            if facts2[s.index(pos.board(), i)] != facts[i] {
                 return Err(format!(
                     "symmetry {s:?}: facts at {} are {:?}, at its image {:?}; {}",
-                    pos.board.point(i),
+                    pos.board().point(i),
                     facts[i],
-                    facts2[s.index(&pos.board, i)],
+                    facts2[s.index(pos.board(), i)],
                     describe(pos)
                 ));
             }
         }
-        if region_facts(&a, |i| s.index(&pos.board, i)) != region_facts(&a2, |i| i) {
+        if region_facts(&a, |i| s.index(pos.board(), i)) != region_facts(&a2, |i| i) {
             return Err(format!(
                 "symmetry {s:?}: closed regions / verdicts differ; {}",
                 describe(pos)
             ));
         }
-        let s2 = score(&b2, &pos.rules, &[]).map_err(|e| e.0)?;
+        let s2 = score(&b2, pos.rules(), &[]).map_err(|e| e.0)?;
         if (s2.black, s2.white, s2.neutral) != (s0.black, s0.white, s0.neutral) {
             return Err(format!("symmetry {s:?}: score differs; {}", describe(pos)));
         }
@@ -1179,28 +1190,30 @@ pub fn check_symmetry_of_move(pos: &Position, action: Action) -> Result<(), Stri
         turn: None,
     });
     for s in Symmetry::ALL {
-        let p2 = Position {
-            board: s.board(&pos.board),
-            history: pos.history.iter().map(|b| s.board(b)).collect(),
-            ..pos.clone()
-        };
+        let p2 = Parts {
+            board: s.board(pos.board()),
+            history: pos.history().iter().map(|b| s.board(b)).collect(),
+            ..pos.to_parts()
+        }
+        .validate(&format!("symmetry {s:?}"))
+        .map_err(|e| e.to_string())?;
         let r2 = p2.play(&Move {
             action: s.action(action),
             number: None,
             turn: None,
         });
         match (&r, &r2) {
-            (Ok((n, _)), Ok((n2, _))) if s.board(&n.board) == n2.board => {}
+            (Ok((n, _)), Ok((n2, _))) if s.board(n.board()) == *n2.board() => {}
             (Err(e), Err(e2)) if e.reason == e2.reason => {}
             _ => {
                 return Err(format!(
                     "symmetry {s:?}, move {}: {:?} vs image {:?}; {}",
                     act(action),
                     r.as_ref()
-                        .map(|x| x.0.board.to_diagram())
+                        .map(|x| x.0.board().to_diagram())
                         .map_err(|e| e.reason),
                     r2.as_ref()
-                        .map(|x| x.0.board.to_diagram())
+                        .map(|x| x.0.board().to_diagram())
                         .map_err(|e| e.reason),
                     describe(pos)
                 ))
@@ -1213,16 +1226,16 @@ pub fn check_symmetry_of_move(pos: &Position, action: Action) -> Result<(), Stri
 /// Swapping black and white swaps every analysis result: point facts (upper layer, attributes,
 /// counts, eyes, forbidden points of the other player's flower), closed regions and the score.
 pub fn check_colour_swap_of_analysis(pos: &Position) -> Result<(), String> {
-    let a = Analysis::new(&pos.board, &pos.rules);
-    let b2 = swap_colours(&pos.board);
-    let a2 = Analysis::new(&b2, &pos.rules);
-    let facts = point_facts(&a, &pos.rules);
-    let facts2 = point_facts(&a2, &pos.rules);
-    for i in 0..pos.board.len() {
+    let a = Analysis::new(pos.board(), pos.rules());
+    let b2 = swap_colours(pos.board());
+    let a2 = Analysis::new(&b2, pos.rules());
+    let facts = point_facts(&a, pos.rules());
+    let facts2 = point_facts(&a2, pos.rules());
+    for i in 0..pos.board().len() {
         if facts2[i] != swap_facts(&facts[i]) {
             return Err(format!(
                 "colour swap: facts at {} are {:?}, swapped board gives {:?}; {}",
-                pos.board.point(i),
+                pos.board().point(i),
                 facts[i],
                 facts2[i],
                 describe(pos)
@@ -1235,8 +1248,8 @@ pub fn check_colour_swap_of_analysis(pos: &Position) -> Result<(), String> {
             describe(pos)
         ));
     }
-    let s = score(&pos.board, &pos.rules, &[]).map_err(|e| e.0)?;
-    let s2 = score(&b2, &pos.rules, &[]).map_err(|e| e.0)?;
+    let s = score(pos.board(), pos.rules(), &[]).map_err(|e| e.0)?;
+    let s2 = score(&b2, pos.rules(), &[]).map_err(|e| e.0)?;
     if (s2.black, s2.white, s2.neutral) != (s.white, s.black, s.neutral) {
         return Err(format!(
             "colour swap: score ({}, {}, {}) becomes ({}, {}, {}); {}",
@@ -1257,22 +1270,25 @@ pub fn check_colour_swap_of_analysis(pos: &Position) -> Result<(), String> {
 /// the same refusal code. Not checked under the Flystone schedule, whose random flystone
 /// timings differ between the sides (the analysis-level swap still holds there).
 pub fn check_colour_swap_of_move(pos: &Position, action: Action) -> Result<(), String> {
-    if pos.rules.schedule == Schedule::Flystone {
+    if pos.rules().schedule == Schedule::Flystone {
         return Ok(());
     }
-    let Some(n2) = swapped_move_number(&pos.rules, pos.move_number) else {
+    let Some(n2) = swapped_move_number(pos.rules(), pos.move_number()) else {
         return Ok(());
     };
-    let fresh = Position {
+    let fresh_parts = Parts {
         history: Vec::new(),
         trailing_passes: 0,
-        ..pos.clone()
+        ..pos.to_parts()
     };
-    let swapped = Position {
-        board: swap_colours(&pos.board),
+    let swapped = Parts {
+        board: swap_colours(pos.board()),
         move_number: n2,
-        ..fresh.clone()
-    };
+        ..fresh_parts.clone()
+    }
+    .validate("colour swap")
+    .map_err(|e| e.to_string())?;
+    let fresh = fresh_parts.validate("fresh").map_err(|e| e.to_string())?;
     let m = Move {
         action,
         number: None,
@@ -1281,16 +1297,16 @@ pub fn check_colour_swap_of_move(pos: &Position, action: Action) -> Result<(), S
     let r = fresh.play(&m);
     let r2 = swapped.play(&m);
     match (&r, &r2) {
-        (Ok((n, _)), Ok((nn, _))) if swap_colours(&n.board) == nn.board => Ok(()),
+        (Ok((n, _)), Ok((nn, _))) if swap_colours(n.board()) == *nn.board() => Ok(()),
         (Err(e), Err(e2)) if e.reason == e2.reason => Ok(()),
         _ => Err(format!(
             "colour swap, move {}: {:?} vs swapped {:?}; {}",
             act(action),
             r.as_ref()
-                .map(|x| x.0.board.to_diagram())
+                .map(|x| x.0.board().to_diagram())
                 .map_err(|e| e.reason),
             r2.as_ref()
-                .map(|x| x.0.board.to_diagram())
+                .map(|x| x.0.board().to_diagram())
                 .map_err(|e| e.reason),
             describe(pos)
         )),
@@ -1308,13 +1324,13 @@ pub fn check_round_trips(pos: &Position) -> Result<(), String> {
         return Err(format!("YAML round trip changed the setup:\n{yaml}"));
     }
     let p2 = back
-        .into_position("round trip")
-        .map_err(|e| format!("{}; YAML:\n{yaml}", e.0))?;
+        .to_position("round trip")
+        .map_err(|e| format!("{}; YAML:\n{yaml}", e))?;
     // Under Flystone, `flystone: None` means "the timings drawn from the seed, nothing thrown";
     // the file writes them out, so compare the state the position stands for.
-    let norm = |p: &Position| Position {
+    let norm = |p: &Position| Parts {
         flystone: p.flystone_state(),
-        ..p.clone()
+        ..p.to_parts()
     };
     if norm(&p2) != norm(pos) {
         return Err(format!("YAML round trip changed the position:\n{yaml}"));
@@ -1356,9 +1372,9 @@ mod tests {
         let g = ArbGame::arbitrary(&mut Unstructured::new(&bytes)).unwrap();
         assert_eq!(g.start, pos);
         assert_eq!(g.moves, vec![MoveChoice::Point(3), MoveChoice::Pass]);
-        let e = encode_eye_case(&pos.board, ClosedRegion::SameColour).unwrap();
+        let e = encode_eye_case(pos.board(), ClosedRegion::SameColour).unwrap();
         let c = ArbEyeCase::arbitrary(&mut Unstructured::new(&e)).unwrap();
-        assert_eq!(c.board, pos.board);
+        assert_eq!(c.board, *pos.board());
         assert_eq!(c.closed_region, ClosedRegion::SameColour);
     }
 

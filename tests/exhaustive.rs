@@ -187,9 +187,9 @@ fn explore(rules: &Rules) -> (Results, u64, u64) {
                             r[t * 10 + a] = match outcome {
                                 CheckedMove::Played(next) => {
                                     if *action == Action::Pass {
-                                        assert_eq!(next.board, b);
+                                        assert_eq!(next.board(), &b);
                                     }
-                                    code_of(&next.board) as u32
+                                    code_of(next.board()) as u32
                                 }
                                 CheckedMove::Refused(reason) => REFUSED | reason_id(reason.code()),
                             };

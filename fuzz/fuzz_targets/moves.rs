@@ -16,7 +16,7 @@ fuzz_target!(|game: ArbGame| {
     if let Err(e) = check_settled(&pos) {
         panic!("generator: {e}");
     }
-    let size = pos.board.size();
+    let size = pos.board().size();
     for m in &game.moves {
         match check_move(&pos, &m.to_move(size)) {
             Ok(CheckedMove::Played(next)) => pos = *next,

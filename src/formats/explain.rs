@@ -15,11 +15,11 @@ use crate::judge::forbidden::{
 
 /// The clause trace for a point, a string or a move.
 pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> {
-    let size = p.board.size();
+    let size = p.board().size();
     let mut o = String::new();
     let first = target.chars().next().unwrap_or(' ');
     if turn_of_symbol(first).is_some() || target.eq_ignore_ascii_case("pass") {
-        let mv = parse_move_in(target, &p.rules, size).map_err(|e| InputError(e.0))?;
+        let mv = parse_move_in(target, p.rules(), size).map_err(|e| InputError(e.0))?;
         match p.play(&mv) {
             Ok((_, r)) => {
                 o.push_str(&format!(
@@ -48,14 +48,14 @@ pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> 
     }
     let t =
         Target::parse(target, size).map_err(|e| InputError(format!("target `{target}`: {e}")))?;
-    let a = Analysis::new(&p.board, &p.rules);
-    let i = p.board.index(t.point);
-    match p.board.at(t.point) {
+    let a = Analysis::new(p.board(), p.rules());
+    let i = p.board().index(t.point);
+    match p.board().at(t.point) {
         Some(crate::board::grid::Stone::Flower) => {
             let f = &a.flowers[a.flower_of[i].unwrap_or(0)];
             o.push_str(&format!(
                 "flower string {} ({} stones)\n",
-                string_name(&p.board, &f.points),
+                string_name(p.board(), &f.points),
                 f.points.len()
             ));
             o.push_str("  adjacent strings (lower layer, each counted once — M20-ATTR-COUNT):\n");
@@ -64,7 +64,7 @@ pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> 
                 o.push_str(&format!(
                     "    {} {}: {}\n",
                     s.colour.map(|c| c.name()).unwrap_or("?"),
-                    string_name(&p.board, &s.points),
+                    string_name(p.board(), &s.points),
                     if a.has_private_eye(g) {
                         "has a private eye"
                     } else {
@@ -88,25 +88,25 @@ pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> 
             o.push_str(&format!(
                 "{} string {} ({} stones, {} lower liberties)\n",
                 s.colour.map(|c| c.name()).unwrap_or("?"),
-                string_name(&p.board, &s.points),
+                string_name(p.board(), &s.points),
                 s.points.len(),
                 s.liberties.len()
             ));
             o.push_str("  closed regions (M20-EYE-REGION, lower layer: flowers as off-board):\n");
             for (r, v) in &a.regions[g] {
-                let eye = v.point().map(|q| p.board.point(q).to_string());
+                let eye = v.point().map(|q| p.board().point(q).to_string());
                 o.push_str(&format!(
                     "    {} point(s), {} empty: {} ({})\n",
                     r.points.len(),
                     r.empty.len(),
                     verdict_text(v.code(), eye.as_deref()),
-                    v.clause_under(p.rules.private_eye)
+                    v.clause_under(p.rules().private_eye)
                 ));
                 if *v == crate::judge::eyes::RegionVerdict::PrivateEye {
                     // M20-EYE-FIG6: the private eye is the closed region, stones inside included
                     let names = |v: &[usize]| {
                         v.iter()
-                            .map(|&q| p.board.point(q).to_string())
+                            .map(|&q| p.board().point(q).to_string())
                             .collect::<Vec<_>>()
                             .join(" ")
                     };
@@ -120,7 +120,7 @@ pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> 
             if let Some(u) = a.upper_strings.at(i) {
                 o.push_str(&format!(
                     "  upper string {}: {} stones, {} liberties (M20-UPPER)\n",
-                    string_name(&p.board, &u.points),
+                    string_name(p.board(), &u.points),
                     u.points.len(),
                     u.liberties.len()
                 ));
@@ -140,12 +140,12 @@ pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> 
             ));
             o.push_str(&format!(
                 "  tiger's mouth (M20-FORBID-TIGER): {}\n",
-                is_tigers_mouth(&a, &p.rules, i)
+                is_tigers_mouth(&a, p.rules(), i)
                     .map(|c| format!("yes, of {}", c.name()))
                     .unwrap_or("no".into())
             ));
             for c in [Colour::Black, Colour::White] {
-                let v = flower_forbidden_reason(&a, &p.rules, i, c);
+                let v = flower_forbidden_reason(&a, p.rules(), i, c);
                 o.push_str(&format!(
                     "  {}'s flower: {}\n",
                     c.name(),

@@ -21,23 +21,122 @@ use serde::Serialize;
 use std::fmt;
 
 /// A legal, settled position: the direct board, the rules, whose move it is, and the history
-/// the ko rule needs.
+/// the ko rule needs. Built only from a validated [`Setup`](crate::game::setup::Setup)
+/// ([`Setup::to_position`](crate::game::setup::Setup::to_position), which lists every problem
+/// it finds) and by playing moves; read through its accessors.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
-    pub rules: Rules,
-    pub board: Board,
+    rules: Rules,
+    board: Board,
     /// Number of the next move (1-based).
-    pub move_number: u32,
+    move_number: u32,
     /// Earlier direct boards, oldest first; the last is the board before the previous move.
-    pub history: Vec<Board>,
+    history: Vec<Board>,
     /// How many of the most recent moves were passes.
-    pub trailing_passes: u32,
+    trailing_passes: u32,
     /// Points of stones agreed dead, for scoring.
-    pub dead: Vec<Point>,
+    dead: Vec<Point>,
     /// Flystone games: the random timings and the flystones thrown so far (S3-ROUND). `None`
     /// under other schedules; under `flystone`, `None` means the timings drawn from the seed
     /// and no flystone thrown yet.
+    flystone: Option<FlystoneState>,
+}
+
+/// The parts of a position, not yet validated: what crate code assembles (test generators,
+/// symmetric images). The only road from parts to a [`Position`] is
+/// [`Parts::validate`](crate::game::setup), the check [`Setup::to_position`] also runs.
+///
+/// [`Setup::to_position`]: crate::game::setup::Setup::to_position
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Parts {
+    pub rules: Rules,
+    pub board: Board,
+    pub move_number: u32,
+    pub history: Vec<Board>,
+    pub trailing_passes: u32,
+    pub dead: Vec<Point>,
     pub flystone: Option<FlystoneState>,
+}
+
+impl Position {
+    /// The position of parts already checked: called only by the validation in
+    /// [`crate::game::setup`], after it found no problem.
+    pub(super) fn from_checked(parts: Parts) -> Position {
+        let Parts {
+            rules,
+            board,
+            move_number,
+            history,
+            trailing_passes,
+            dead,
+            flystone,
+        } = parts;
+        Position {
+            rules,
+            board,
+            move_number,
+            history,
+            trailing_passes,
+            dead,
+            flystone,
+        }
+    }
+
+    /// The parts of this position (to build a changed copy that is validated again).
+    pub(crate) fn to_parts(&self) -> Parts {
+        Parts {
+            rules: self.rules.clone(),
+            board: self.board.clone(),
+            move_number: self.move_number,
+            history: self.history.clone(),
+            trailing_passes: self.trailing_passes,
+            dead: self.dead.clone(),
+            flystone: self.flystone.clone(),
+        }
+    }
+
+    /// The rules the game is played under.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The direct board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The number of the next move (1-based).
+    pub fn move_number(&self) -> u32 {
+        self.move_number
+    }
+
+    /// Earlier direct boards, oldest first; the last is the board before the previous move.
+    pub fn history(&self) -> &[Board] {
+        &self.history
+    }
+
+    /// How many of the most recent moves were passes.
+    pub fn trailing_passes(&self) -> u32 {
+        self.trailing_passes
+    }
+
+    /// Points of stones agreed dead, for scoring.
+    pub fn dead(&self) -> &[Point] {
+        &self.dead
+    }
+
+    /// The Flystone record as given (`None` under other schedules, and under `flystone` for the
+    /// timings drawn from the seed with nothing thrown); [`Position::flystone_state`] gives the
+    /// state it stands for.
+    pub fn flystone(&self) -> Option<&FlystoneState> {
+        self.flystone.as_ref()
+    }
+
+    /// Starts the count of trailing passes again at 0: in 003's mechanical replay a refused move
+    /// of the record is replaced by a pass that never ends the game (M20-REPLAY-PASS).
+    pub(crate) fn forget_trailing_passes(&mut self) {
+        self.trailing_passes = 0;
+    }
 }
 
 /// How a move uses its turn.

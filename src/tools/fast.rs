@@ -670,25 +670,25 @@ pub struct FastPosition {
 impl FastPosition {
     /// The fast form of a reference position; `None` when the rules are not supported.
     pub fn new(pos: &Position) -> Option<FastPosition> {
-        if !supports(&pos.rules) {
+        if !supports(pos.rules()) {
             return None;
         }
         let geom = Geom {
-            size: pos.board.size(),
-            w: pos.board.size() + 2,
+            size: pos.board().size(),
+            w: pos.board().size() + 2,
         };
-        let cells = padded_cells(&pos.board, geom);
+        let cells = padded_cells(pos.board(), geom);
         let mut fp = FastPosition {
-            rules: pos.rules.clone(),
-            choices: Choices::of(&pos.rules),
+            rules: pos.rules().clone(),
+            choices: Choices::of(pos.rules()),
             geom,
             cells,
-            last: pos.history.last().map(|b| padded_cells(b, geom)),
-            move_number: pos.move_number,
-            trailing_passes: pos.trailing_passes,
+            last: pos.history().last().map(|b| padded_cells(b, geom)),
+            move_number: pos.move_number(),
+            trailing_passes: pos.trailing_passes(),
             any_flower: false,
             an: FastAnalysis::empty(geom),
-            blank: pos.board.clone(),
+            blank: pos.board().clone(),
         };
         for i in 0..fp.blank.len() {
             fp.blank.set(i, None);
@@ -1145,11 +1145,11 @@ pub fn random_game_reference(start: &Position, seed: u64, max_moves: u32) -> (Po
     let mut pos = start.clone();
     let mut played = 0;
     while played < max_moves && !pos.game_over() {
-        let mut empty: Vec<usize> = (0..pos.board.len())
-            .filter(|&i| pos.board.get(i).is_none())
+        let mut empty: Vec<usize> = (0..pos.board().len())
+            .filter(|&i| pos.board().get(i).is_none())
             .collect();
         let turn = pos.turn();
-        let a = crate::Analysis::new(&pos.board, &pos.rules);
+        let a = crate::Analysis::new(pos.board(), pos.rules());
         let mut next = None;
         random_move(&mut rng, &mut empty, |i| {
             if turn.kind == Kind::Own
@@ -1157,7 +1157,7 @@ pub fn random_game_reference(start: &Position, seed: u64, max_moves: u32) -> (Po
             {
                 return false;
             }
-            match pos.play(&crate::game::play::Move::place(pos.board.point(i))) {
+            match pos.play(&crate::game::play::Move::place(pos.board().point(i))) {
                 Ok((p, _)) => {
                     next = Some(p);
                     true

@@ -177,14 +177,14 @@ fn describe(
     Vec<LoggedString>,
     Vec<Change>,
 ) {
-    let size = before.board.size();
-    let a0 = Analysis::new(&before.board, &before.rules);
-    let a1 = Analysis::new(&after.board, &after.rules);
+    let size = before.board().size();
+    let a0 = Analysis::new(before.board(), before.rules());
+    let a1 = Analysis::new(after.board(), after.rules());
     let captured_idx: Vec<usize> = report
         .captured
         .iter()
         .filter_map(|s| parse_pt(s, size))
-        .map(|p| before.board.index(p))
+        .map(|p| before.board().index(p))
         .collect();
     let captured = captured_strings(&a0, &captured_idx);
     let eyes_made = report
@@ -219,10 +219,10 @@ fn describe(
                 .points
                 .iter()
                 .filter_map(|s| parse_pt(s, size))
-                .map(|p| after.board.index(p))
+                .map(|p| after.board().index(p))
                 .collect();
             Change {
-                name: group_name(&after.board, &idx),
+                name: group_name(after.board(), &idx),
                 points: c.points.clone(),
                 from: c.from,
                 to: c.to,
@@ -233,28 +233,27 @@ fn describe(
 }
 
 /// The history the ko rule needs, written to a position file: none, the last board (simple),
-/// or all of it.
-pub fn trim_history(pos: &mut Position) {
+/// or all of it. Trims the history of `setup`, a position under `rules`.
+pub fn trim_history(rules: &Rules, setup: &mut Setup) {
     // by the option's name, so that new ko options keep the whole history
-    let keep = match serde_json::to_value(pos.rules.ko)
+    let keep = match serde_json::to_value(rules.ko)
         .ok()
         .as_ref()
         .and_then(|v| v.as_str())
     {
         Some("none") => 0,
         Some("simple") => 1,
-        _ => pos.history.len(),
+        _ => setup.history.len(),
     };
-    let n = pos.history.len();
-    pos.history.drain(..n.saturating_sub(keep));
+    let n = setup.history.len();
+    setup.history.drain(..n.saturating_sub(keep));
 }
 
 /// The position file of a replay's final position (history trimmed to what ko needs).
 pub fn position_setup(pos: &Position) -> Setup {
-    let mut p = pos.clone();
-    trim_history(&mut p);
-    let mut s = p.to_setup();
-    s.rules = crate::formats::record::rules_field(&p.rules);
+    let mut s = pos.to_setup();
+    trim_history(pos.rules(), &mut s);
+    s.rules = crate::formats::record::rules_field(pos.rules());
     s
 }
 
@@ -276,10 +275,12 @@ pub fn mechanical(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Rep
         if to.is_some_and(|t| m.number > t) {
             break;
         }
-        if m.number != pos.move_number {
+        if m.number != pos.move_number() {
             return Err(InputError(format!(
                 "move {} ({}): expected move {} here",
-                m.number, m.place, pos.move_number
+                m.number,
+                m.place,
+                pos.move_number()
             )));
         }
         if pos.game_over() {
@@ -344,7 +345,7 @@ pub fn mechanical_step(
         Ok((next, r)) => Ok((next, r, None)),
         Err(refusal) => {
             let (mut next, r) = pos.play(&Move::pass())?;
-            next.trailing_passes = 0;
+            next.forget_trailing_passes();
             Ok((next, r, Some(refusal)))
         }
     }
@@ -734,6 +735,6 @@ mod tests {
             "{}",
             e9.line_zh()
         );
-        assert_eq!(rep.position.trailing_passes, 1);
+        assert_eq!(rep.position.trailing_passes(), 1);
     }
 }
