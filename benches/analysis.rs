@@ -16,18 +16,18 @@ fn analysis(c: &mut Criterion) {
         let pos = common::load(name);
         g.bench_function(format!("reference/{name}"), |b| {
             b.iter(|| {
-                let a = Analysis::new(black_box(&pos.board), &pos.rules);
-                let black = forbidden_points(&a, &pos.rules, Colour::Black);
-                let white = forbidden_points(&a, &pos.rules, Colour::White);
+                let a = Analysis::new(black_box(pos.board()), pos.rules());
+                let black = forbidden_points(&a, pos.rules(), Colour::Black);
+                let white = forbidden_points(&a, pos.rules(), Colour::White);
                 (a, black, white)
             })
         });
         g.bench_function(format!("fast/{name}"), |b| {
             b.iter(|| {
-                let a = FastAnalysis::new(black_box(&pos.board), &pos.rules)
+                let a = FastAnalysis::new(black_box(pos.board()), pos.rules())
                     .expect("m3go-2020 is supported");
-                let black = a.forbidden_points(&pos.rules, Colour::Black);
-                let white = a.forbidden_points(&pos.rules, Colour::White);
+                let black = a.forbidden_points(pos.rules(), Colour::Black);
+                let white = a.forbidden_points(pos.rules(), Colour::White);
                 (a, black, white)
             })
         });

@@ -18,11 +18,11 @@ fn eyes(c: &mut Criterion) {
         let pos = common::load(name);
         g.bench_function(format!("reference/{name}"), |b| {
             b.iter(|| {
-                let lower = layers::lower_layer(black_box(&pos.board));
+                let lower = layers::lower_layer(black_box(pos.board()));
                 let s = strings::strings_of(&lower);
                 (0..s.groups.len())
                     .map(|a| {
-                        eyes::judge_regions(&lower, &s, a, pos.rules.closed_region)
+                        eyes::judge_regions(&lower, &s, a, pos.rules().closed_region)
                             .iter()
                             .filter(|(_, v)| *v == eyes::RegionVerdict::PrivateEye)
                             .count()
@@ -31,7 +31,7 @@ fn eyes(c: &mut Criterion) {
             })
         });
         g.bench_function(format!("fast/{name}"), |b| {
-            b.iter(|| FastAnalysis::new(black_box(&pos.board), &pos.rules))
+            b.iter(|| FastAnalysis::new(black_box(pos.board()), pos.rules()))
         });
     }
     g.finish();

@@ -13,8 +13,10 @@ fn legal_moves(c: &mut Criterion) {
     let mut g = c.benchmark_group("legal_moves");
     g.sample_size(10);
     for name in common::DENSE {
-        let mut pos = common::load(name);
-        pos.trailing_passes = 0;
+        // the last position ended the game; the move generator is measured as if play went on
+        let mut setup = common::load(name).to_setup();
+        setup.trailing_passes = 0;
+        let pos = setup.to_position(name).unwrap_or_else(|e| panic!("{e}"));
         let fast = FastPosition::new(&pos).expect("m3go-2020 is supported");
         assert_eq!(
             fast.legal_moves(),

@@ -18,11 +18,11 @@ use m3go::{Position, Stone};
 
 /// The same position as a goban `Game` (coordinates: (row from the top, column)).
 fn to_goban(pos: &Position) -> Game {
-    let size = pos.board.size();
+    let size = pos.board().size();
     let mut builder = Game::builder();
     builder.size((size as u8, size as u8)).rule(JAPANESE);
-    for i in 0..pos.board.len() {
-        let color = match pos.board.get(i) {
+    for i in 0..pos.board().len() {
+        let color = match pos.board().get(i) {
             Some(Stone::Black) => Color::Black,
             Some(Stone::White) => Color::White,
             Some(Stone::Flower) => panic!("plain Go positions have no flowers"),

@@ -18,7 +18,7 @@ fn empty(size: usize) -> Position {
         diagram: Board::empty(size).expect("odd size").to_diagram(),
         ..Default::default()
     };
-    setup.into_position("empty board").expect("empty board")
+    setup.to_position("empty board").expect("empty board")
 }
 
 fn random_games(c: &mut Criterion) {

@@ -48,17 +48,17 @@ fn sgf_moves(text: &str) -> Vec<Option<Point>> {
 fn setup_of(pos: &Position, rules: &str) -> Setup {
     Setup {
         rules: RulesField::Name(rules.into()),
-        size: Some(pos.board.size()),
-        move_number: Some(pos.move_number),
-        diagram: pos.board.to_diagram(),
+        size: Some(pos.board().size()),
+        move_number: Some(pos.move_number()),
+        diagram: pos.board().to_diagram(),
         // Only the board before the last move: all the simple ko rule needs.
         history: pos
-            .history
+            .history()
             .last()
             .map(|b| b.to_diagram())
             .into_iter()
             .collect(),
-        trailing_passes: pos.trailing_passes,
+        trailing_passes: pos.trailing_passes(),
         ..Default::default()
     }
 }
@@ -70,19 +70,18 @@ fn write(name: &str, comment: &str, setup: &Setup) {
     fs::write(&path, text).expect("write position file");
     // The written file must load back to the same board.
     let back = Setup::load(&path).expect("generated position loads");
-    assert_eq!(back.board.to_diagram(), setup.diagram);
+    assert_eq!(back.board().to_diagram(), setup.diagram);
     println!("wrote {path}");
 }
 
 fn start(size: usize, rules: Rules) -> Position {
     let setup = Setup {
+        rules: m3go::formats::record::rules_field(&rules),
         size: Some(size),
         diagram: Board::empty(size).expect("size").to_diagram(),
         ..Default::default()
     };
-    let mut pos = setup.into_position("empty board").expect("empty board");
-    pos.rules = rules;
-    pos
+    setup.to_position("empty board").expect("empty board")
 }
 
 fn replay(file: &str, stops: &[usize]) {
@@ -159,14 +158,14 @@ fn random_position(size: usize, rules: Rules, seed: u64, moves: u32) -> Position
         if pos.game_over() {
             break;
         }
-        let mut empty: Vec<usize> = (0..pos.board.len())
-            .filter(|&i| pos.board.get(i).is_none())
+        let mut empty: Vec<usize> = (0..pos.board().len())
+            .filter(|&i| pos.board().get(i).is_none())
             .collect();
         let mut next = None;
         while !empty.is_empty() {
             let k = rng.below(empty.len());
             let i = empty.swap_remove(k);
-            if let Ok((p, _)) = pos.play(&Move::place(pos.board.point(i))) {
+            if let Ok((p, _)) = pos.play(&Move::place(pos.board().point(i))) {
                 next = Some(p);
                 break;
             }
@@ -190,7 +189,7 @@ fn from_rows(rows: &[String], rules: &str, comment: &str, name: &str) {
         ..Default::default()
     };
     setup
-        .into_position(name)
+        .to_position(name)
         .expect("constructed position is settled");
     write(name, comment, &setup);
 }

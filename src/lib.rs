@@ -24,6 +24,7 @@ pub use board::layers::{Attribute, Cell, Layer};
 pub use formats::report::AnalysisReport;
 pub use game::order::{Kind, Turn};
 pub use game::play::{Action, Illegal, Move, Position, Report};
+pub use game::refusal::Refusal;
 pub use game::setup::{InputError, Setup};
 pub use judge::analysis::Analysis;
 pub use judge::scoring::Score;

@@ -16,7 +16,7 @@ enum Kind {
     File,
     /// The YAML does not parse into a position file (syntax, types, unknown keys).
     Yaml,
-    /// The position file parses but is not a valid position (`Setup::into_position`).
+    /// The position file parses but is not a valid position (`Setup::to_position`).
     Setup,
     /// A move does not read (`notation::parse_move`).
     Notation,
@@ -390,12 +390,12 @@ fn library_error(c: &Case) -> (Kind, String) {
         Ok(s) => s,
         Err(e) => return (Kind::Yaml, e.to_string()),
     };
-    let mut pos = match setup.into_position(&path) {
+    let mut pos = match setup.to_position(&path) {
         Ok(p) => p,
         Err(e) => return (Kind::Setup, e.to_string()),
     };
     for (k, m) in c.moves.iter().enumerate() {
-        let mv = match parse_move(m, pos.board.size()) {
+        let mv = match parse_move(m, pos.board().size()) {
             Ok(mv) => mv,
             Err(e) => return (Kind::Notation, format!("move {} (`{m}`): {}", k + 1, e)),
         };
@@ -403,7 +403,7 @@ fn library_error(c: &Case) -> (Kind, String) {
             Ok((next, _)) => pos = next,
             Err(e) => {
                 return (
-                    Kind::Illegal(e.reason),
+                    Kind::Illegal(e.reason.code()),
                     format!("move {} (`{m}`): {}", k + 1, e.message),
                 )
             }

@@ -15,7 +15,7 @@ use m3go::board::layers::{Attribute, Cell};
 use m3go::judge::analysis::Analysis;
 use m3go::testing::{
     board_from_codes, check_legal_moves, check_score, codes_of_board, is_settled, point_facts,
-    position, swap_colours, Outcome, Symmetry,
+    position, swap_colours, CheckedMove, Symmetry,
 };
 use m3go::{Action, Board, Colour, Rules};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -185,13 +185,13 @@ fn explore(rules: &Rules) -> (Results, u64, u64) {
                         assert_eq!(outcomes.len(), N + 1);
                         for (a, (action, outcome)) in outcomes.iter().enumerate() {
                             r[t * 10 + a] = match outcome {
-                                Outcome::Played(next) => {
+                                CheckedMove::Played(next) => {
                                     if *action == Action::Pass {
-                                        assert_eq!(next.board, b);
+                                        assert_eq!(next.board(), &b);
                                     }
-                                    code_of(&next.board) as u32
+                                    code_of(next.board()) as u32
                                 }
-                                Outcome::Refused(reason) => REFUSED | reason_id(reason),
+                                CheckedMove::Refused(reason) => REFUSED | reason_id(reason.code()),
                             };
                         }
                         moves_checked.fetch_add(outcomes.len() as u64, Ordering::Relaxed);

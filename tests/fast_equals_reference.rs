@@ -4,6 +4,7 @@
 //! games, under every rule set the fast path supports.
 
 use m3go::board::layers::Cell;
+use m3go::formats::record::rules_field;
 use m3go::game::play::{Action, Move};
 use m3go::judge::forbidden::flower_forbidden_reason;
 use m3go::rules::{
@@ -162,21 +163,25 @@ fn check_analysis(board: &Board, rules: &Rules) -> Result<(), String> {
 }
 
 fn start(size: usize, rules: &Rules) -> Position {
+    start_at(size, rules, 1)
+}
+
+/// The empty board under `rules`, `first` the number of the next move.
+fn start_at(size: usize, rules: &Rules, first: u32) -> Position {
     let setup = m3go::Setup {
+        rules: rules_field(rules),
         size: Some(size),
+        move_number: Some(first),
         diagram: Board::empty(size).expect("odd size").to_diagram(),
         ..Default::default()
     };
-    let mut pos = setup.into_position("empty board").expect("empty board");
-    pos.rules = rules.clone();
-    pos
+    setup.to_position("empty board").expect("empty board")
 }
 
 /// Plays `choices` (each picks one of the reference's legal moves) on both paths, comparing the
 /// legal moves before every move and the position after it.
 fn check_sequence(size: usize, rules: &Rules, first: u32, choices: &[usize]) -> Result<(), String> {
-    let mut pos = start(size, rules);
-    pos.move_number = first;
+    let mut pos = start_at(size, rules, first);
     let mut fast = FastPosition::new(&pos).ok_or("fast path refused supported rules")?;
     for (k, &c) in choices.iter().enumerate() {
         let moves = pos.legal_moves();
@@ -184,9 +189,9 @@ fn check_sequence(size: usize, rules: &Rules, first: u32, choices: &[usize]) -> 
         if moves != fast_moves {
             return Err(format!(
                 "legal moves differ before move {} ({}):\nreference {moves:?}\nfast      {fast_moves:?}\non\n{}",
-                pos.move_number,
+                pos.move_number(),
                 rules.preset,
-                pos.board.to_diagram()
+                pos.board().to_diagram()
             ));
         }
         if moves.is_empty() {
@@ -203,16 +208,16 @@ fn check_sequence(size: usize, rules: &Rules, first: u32, choices: &[usize]) -> 
         let fast_next = fast
             .play(action)
             .map_err(|e| format!("step {k}: fast path refused {action:?}: {e}"))?;
-        if fast_next.board() != next.board || fast_next.move_number() != next.move_number {
+        if fast_next.board() != *next.board() || fast_next.move_number() != next.move_number() {
             return Err(format!(
                 "after {action:?} (move {}): boards differ:\nreference\n{}fast\n{}",
-                pos.move_number,
-                next.board.to_diagram(),
+                pos.move_number(),
+                next.board().to_diagram(),
                 fast_next.board().to_diagram()
             ));
         }
         if fast_next.game_over() != next.game_over() {
-            return Err(format!("GO-END differs after move {}", pos.move_number));
+            return Err(format!("GO-END differs after move {}", pos.move_number()));
         }
         pos = next;
         fast = fast_next;
@@ -272,7 +277,7 @@ fn fast_analysis_equals_reference_on_bench_positions() {
         }
         let pos = m3go::Setup::load(path.to_str().expect("utf-8 path")).expect("bench position");
         for rules in rule_sets() {
-            check_analysis(&pos.board, &rules)
+            check_analysis(pos.board(), &rules)
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         }
         checked += 1;
@@ -284,8 +289,7 @@ fn fast_analysis_equals_reference_on_bench_positions() {
 fn fast_perft_equals_reference_perft_on_small_boards() {
     for rules in rule_sets() {
         for (size, first, depth) in [(3usize, 1u32, 4u32), (5, 8, 2), (5, 1, 2)] {
-            let mut pos = start(size, &rules);
-            pos.move_number = first;
+            let pos = start_at(size, &rules, first);
             let fast = FastPosition::new(&pos).expect("supported");
             assert_eq!(
                 fast.perft(depth),
@@ -330,7 +334,7 @@ fn fast_random_games_equal_reference_random_games() {
             );
             assert_eq!(
                 f.board(),
-                r.board,
+                *r.board(),
                 "final board, {size}x{size} seed {seed} ({})",
                 rules.preset
             );
@@ -363,13 +367,13 @@ fn fast_go_ko_retake_refused_like_reference_in_plain_go() {
     };
     // Black takes the white stone at (row 1, column 1) by playing (1, 2); White may not retake.
     let setup = m3go::Setup {
+        rules: rules_field(&plain),
         size: Some(5),
         diagram: ". X O . .\nX O . O .\n. X O . .\n. . . . .\n. . . . .\n".into(),
         ..Default::default()
     };
-    let mut pos = setup.into_position("ko").expect("settled");
-    pos.rules = plain;
-    let take = Action::Place(pos.board.point(7));
+    let pos = setup.to_position("ko").expect("settled");
+    let take = Action::Place(pos.board().point(7));
     let (after, _) = pos
         .play(&Move {
             action: take,
@@ -381,8 +385,8 @@ fn fast_go_ko_retake_refused_like_reference_in_plain_go() {
         .expect("supported")
         .play(take)
         .expect("fast: the capture is legal");
-    assert_eq!(fast.board(), after.board);
-    let retake = Action::Place(after.board.point(6));
+    assert_eq!(fast.board(), *after.board());
+    let retake = Action::Place(after.board().point(6));
     assert!(
         !after.legal_moves().contains(&retake),
         "GO-KO: the retake is refused"
@@ -400,14 +404,17 @@ fn fast_suicide_timing_equals_reference_when_filling_an_eye_frees_a_flower() {
         diagram: ". O # . .\nO O X . .\nX X . . .\n. . . . .\n. . . . .\n".into(),
         ..Default::default()
     };
-    let base = setup.into_position("fixpoint").expect("settled");
-    let eye = Action::Place(base.board.point(0));
+    let base = setup.to_position("fixpoint").expect("settled");
+    let eye = Action::Place(base.board().point(0));
     for (timing, legal) in [
         (SuicideTiming::Fixpoint, true),
         (SuicideTiming::FirstRound, false),
     ] {
-        let mut pos = base.clone();
-        pos.rules.suicide_timing = timing;
+        let rules = Rules {
+            suicide_timing: timing,
+            ..base.rules().clone()
+        };
+        let pos = base.with_rules(&rules, "fixpoint").expect("settled");
         let fast = FastPosition::new(&pos).expect("supported");
         let moves = pos.legal_moves();
         assert_eq!(moves.contains(&eye), legal, "{timing:?}: reference");
@@ -424,9 +431,9 @@ fn fast_suicide_timing_equals_reference_when_filling_an_eye_frees_a_flower() {
                     turn: None,
                 })
                 .expect("legal at the fixpoint");
-            assert_eq!(fast.play(eye).expect("fast: legal").board(), after.board);
+            assert_eq!(fast.play(eye).expect("fast: legal").board(), *after.board());
             assert_eq!(
-                after.board.to_diagram(),
+                after.board().to_diagram(),
                 "X . # . .\n. . X . .\nX X . . .\n. . . . .\n. . . . .\n"
             );
         }

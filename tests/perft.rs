@@ -70,7 +70,7 @@ fn go_pass_perft_files_match_the_engine_all_depths() {
 fn go_pass_perft_divide_sums_to_perft_for_every_entry() {
     for (place, c) in load() {
         let pos = c.position(&place).unwrap_or_else(|e| panic!("{e}"));
-        if pos.board.size() > 7 {
+        if pos.board().size() > 7 {
             continue;
         }
         let d = divide(&pos, 2);

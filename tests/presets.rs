@@ -3,7 +3,7 @@
 //! preset.
 
 use m3go::game::notation::{parse_move, parse_move_in};
-use m3go::game::order::{FlystoneState, Sides};
+use m3go::game::order::{FlystoneRecord, Sides};
 use m3go::game::play::{emergency_conversion, Action, Move, Position};
 use m3go::game::setup::{from_yaml, Setup};
 use m3go::rules::{Rules, RulesField, RulesSpec, PRESETS};
@@ -11,19 +11,19 @@ use m3go::{Board, Point};
 
 fn position(yaml: &str) -> Position {
     let s: Setup = from_yaml(yaml, "test").expect("setup");
-    s.into_position("test").expect("position")
+    s.to_position("test").expect("position")
 }
 
 fn play(p: &Position, m: &str) -> Result<Position, String> {
-    let mv = parse_move_in(m, &p.rules, p.board.size()).map_err(|e| e.to_string())?;
+    let mv = parse_move_in(m, p.rules(), p.board().size()).map_err(|e| e.to_string())?;
     p.play(&mv).map(|(n, _)| n).map_err(|e| e.to_string())
 }
 
 fn reason(p: &Position, m: &str) -> &'static str {
-    let mv = parse_move_in(m, &p.rules, p.board.size()).expect("notation");
+    let mv = parse_move_in(m, p.rules(), p.board().size()).expect("notation");
     match p.play(&mv) {
         Ok(_) => "legal",
-        Err(e) => e.reason,
+        Err(e) => e.reason.code(),
     }
 }
 
@@ -57,7 +57,7 @@ history:
 #[test]
 fn d3_emergency_p_and_q_place_a_black_stone_on_the_liberty() {
     let p = position(ATARI);
-    let i = p.board.index(Point::new(0, -1));
+    let i = p.board().index(Point::new(0, -1));
     assert_eq!(
         emergency_conversion(&p, i).expect("P and Q hold"),
         vec!["OO*".to_string()]
@@ -65,7 +65,7 @@ fn d3_emergency_p_and_q_place_a_black_stone_on_the_liberty() {
     let (next, report) = p.play(&parse_move("黑19.OA", 9).unwrap()).unwrap();
     assert_eq!(report.notation, "黑19.OA");
     assert_eq!(
-        next.board.at(Point::new(0, -1)),
+        next.board().at(Point::new(0, -1)),
         Some(m3go::Stone::Black),
         "a black stone, not a flower"
     );
@@ -78,7 +78,7 @@ fn d3_emergency_p_and_q_place_a_black_stone_on_the_liberty() {
 fn d3_emergency_q_only_on_the_single_liberty() {
     let p = position(ATARI);
     assert_eq!(reason(&p, "黑19.OB"), "conversion-q");
-    let err = emergency_conversion(&p, p.board.index(Point::new(1, 1))).unwrap_err();
+    let err = emergency_conversion(&p, p.board().index(Point::new(1, 1))).unwrap_err();
     assert!(err.message.contains("OO* (liberty OA)"), "{}", err.message);
 }
 
@@ -147,20 +147,23 @@ fn s3_round_chosen_flystone_is_recorded_and_counted() {
     assert_eq!(reason(&p, "华11.一二"), "no-flystone");
     assert_eq!(reason(&p, "白11.一二"), "legal");
     // The record survives a round trip through the position file.
-    let back = p.to_setup().into_position("round trip").unwrap();
+    let back = p.to_setup().to_position("round trip").unwrap();
     assert_eq!(back, p);
 }
 
 #[test]
 fn s3_random_flystone_due_makes_the_next_move_a_flower() {
-    let mut p = flystone("B");
-    p.flystone = Some(FlystoneState {
-        random: Sides {
+    let mut setup = flystone("B").to_setup();
+    setup.flystone = Some(FlystoneRecord {
+        random: Some(Sides {
             black: vec![1, 2, 3],
             white: vec![4, 5, 6],
-        },
+        }),
         thrown: vec![],
     });
+    let mut p = setup
+        .to_position("random flystones")
+        .expect("a valid record");
     assert_eq!(p.turn().symbol(), '黑');
     p = play(&p, "三三").unwrap();
     assert_eq!(
@@ -171,7 +174,7 @@ fn s3_random_flystone_due_makes_the_next_move_a_flower() {
     assert_eq!(reason(&p, "白2.CC"), "wrong-turn");
     p = play(&p, "pass").unwrap();
     assert_eq!(p.turn().symbol(), '白');
-    assert_eq!(p.flystone.as_ref().unwrap().thrown, vec![2]);
+    assert_eq!(p.flystone().unwrap().thrown, vec![2]);
 }
 
 #[test]
@@ -181,7 +184,7 @@ fn m16_team_wrong_seat_names_whose_turn_it_is() {
         "  . . . . . . . . .\n".repeat(9)
     ));
     let e = p.play(&parse_move("31C.三三", 9).unwrap()).unwrap_err();
-    assert_eq!(e.reason, "wrong-turn");
+    assert_eq!(e.reason.code(), "wrong-turn");
     assert!(e.message.contains("it is A's turn"), "{}", e.message);
     let (next, r) = p.play(&parse_move("31A.三三", 9).unwrap()).unwrap();
     assert_eq!(r.notation, "31A.三三");
@@ -263,7 +266,7 @@ fn scramble(rules: &Rules, size: usize, seed: u64, move_number: u32) -> Position
         ..Setup::default()
     };
     s.rules = RulesField::Name(rules.preset.clone());
-    s.into_position("scramble").expect("settled position")
+    s.to_position("scramble").expect("settled position")
 }
 
 #[test]
@@ -283,9 +286,9 @@ fn every_preset_legal_moves_all_play() {
                 let (next, r) = p
                     .play(&m)
                     .unwrap_or_else(|e| panic!("{name} move {n} {a:?}: {e}"));
-                assert_eq!(next.move_number, n + 1);
+                assert_eq!(next.move_number(), n + 1);
                 // the written notation reads back to the same move
-                let again = parse_move_in(&r.notation, &p.rules, 7).unwrap();
+                let again = parse_move_in(&r.notation, p.rules(), 7).unwrap();
                 assert!(p.play(&again).is_ok(), "{name}: {}", r.notation);
             }
             for m in p.special_moves() {

@@ -15,8 +15,9 @@ use m3go::testing::{
     board_from_codes, check_colour_swap_of_analysis, check_colour_swap_of_move, check_legal_moves,
     check_move, check_round_trips, check_symmetry_of_analysis, check_symmetry_of_move,
     compare_eyes_with_oracle, held_attributes, literal_private_eyes, position, settle,
-    trace_cascade, working_presets, ArbGame, LiteralVerdict, Outcome, LITERAL_MAX_EMPTY,
+    trace_cascade, working_presets, ArbGame, CheckedMove, LiteralVerdict, LITERAL_MAX_EMPTY,
 };
+use m3go::Refusal;
 use m3go::{Action, Board, Labels, Move, Point, Position, Rules};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -104,8 +105,8 @@ fn config(cases: u32) -> Config {
 }
 
 fn every_move(pos: &Position) -> Vec<Action> {
-    let mut v: Vec<Action> = (0..pos.board.len())
-        .map(|i| Action::Place(pos.board.point(i)))
+    let mut v: Vec<Action> = (0..pos.board().len())
+        .map(|i| Action::Place(pos.board().point(i)))
         .collect();
     v.push(Action::Pass);
     v
@@ -129,9 +130,9 @@ proptest! {
     /// The generators give settled positions (no black/white upper string without a liberty).
     #[test]
     fn generated_positions_are_settled(pos in settled_position(ALL_SIZES)) {
-        let a = Analysis::new(&pos.board, &pos.rules);
+        let a = Analysis::new(pos.board(), pos.rules());
         for s in &a.upper_strings.groups {
-            prop_assert!(s.colour.is_none() || !s.liberties.is_empty(), "{}", pos.board.to_diagram());
+            prop_assert!(s.colour.is_none() || !s.liberties.is_empty(), "{}", pos.board().to_diagram());
         }
     }
 
@@ -141,16 +142,16 @@ proptest! {
     #[test]
     fn m20_life_1_neutral_flower_string_is_never_captured(pos in settled_position(SMALL_TO_9)) {
         let turn = pos.turn();
-        for i in 0..pos.board.len() {
-            if pos.board.get(i).is_some() { continue; }
+        for i in 0..pos.board().len() {
+            if pos.board().get(i).is_some() { continue; }
             let stone = match turn.kind {
                 m3go::Kind::Own => turn.player.stone(),
                 m3go::Kind::Flower => Stone::Flower,
             };
-            let mut b = pos.board.clone();
+            let mut b = pos.board().clone();
             b.set(i, Some(stone));
             let held = held_attributes(&pos);
-            let Ok((_, rounds)) = trace_cascade(b, &pos.rules, turn.player, held.as_deref(), pos.board.len() + 2) else { continue };
+            let Ok((_, rounds)) = trace_cascade(b, pos.rules(), turn.player, held.as_deref(), pos.board().len() + 2) else { continue };
             for r in rounds {
                 for j in r.removed {
                     prop_assert!(matches!(r.analysis.upper.cells[j], Cell::Stone(_)));
@@ -165,12 +166,12 @@ proptest! {
     /// D3-NEUTRAL (Dullstone / Flystone: flowers always neutral): no move ever removes a flower.
     #[test]
     fn d3_always_neutral_flowers_are_never_removed(pos in settled_position_under(SMALL_TO_9, always_neutral_presets())) {
-        prop_assert_eq!(pos.rules.attribute, AttributeRule::AlwaysNeutral);
+        prop_assert_eq!(pos.rules().attribute, AttributeRule::AlwaysNeutral);
         for a in every_move(&pos) {
             if let Ok((next, _)) = pos.play(&mv(a)) {
-                for i in 0..pos.board.len() {
-                    if pos.board.get(i) == Some(Stone::Flower) {
-                        prop_assert_eq!(next.board.get(i), Some(Stone::Flower));
+                for i in 0..pos.board().len() {
+                    if pos.board().get(i) == Some(Stone::Flower) {
+                        prop_assert_eq!(next.board().get(i), Some(Stone::Flower));
                     }
                 }
             }
@@ -180,16 +181,16 @@ proptest! {
     /// M20-SCORE-AREA: black + white + neutral = the board's points (2·size² half-points).
     #[test]
     fn m20_score_black_white_neutral_sum_to_the_board(pos in settled_position(ALL_SIZES)) {
-        let s = score(&pos.board, &pos.rules, &[]).expect("no dead stones: score works");
-        prop_assert_eq!(s.black + s.white + s.neutral, 2 * pos.board.len() as i32);
+        let s = score(pos.board(), pos.rules(), &[]).expect("no dead stones: score works");
+        prop_assert_eq!(s.black + s.white + s.neutral, 2 * pos.board().len() as i32);
     }
 
     /// M20-SCORE-AREA: no count is negative or exceeds the board (361 points = 722 half-points
     /// on 19×19).
     #[test]
     fn m20_score_no_count_exceeds_the_board(pos in settled_position(ALL_SIZES)) {
-        let s = score(&pos.board, &pos.rules, &[]).expect("no dead stones: score works");
-        let max = 2 * pos.board.len() as i32;
+        let s = score(pos.board(), pos.rules(), &[]).expect("no dead stones: score works");
+        let max = 2 * pos.board().len() as i32;
         for v in [s.black, s.white, s.neutral] {
             prop_assert!((0..=max).contains(&v), "{v} outside 0..={max}");
         }
@@ -201,9 +202,9 @@ proptest! {
     fn go_cascade_no_upper_string_without_liberty_after_any_legal_move(pos in settled_position(SMALL_TO_9)) {
         for a in every_move(&pos) {
             if let Ok((next, _)) = pos.play(&mv(a)) {
-                let an = Analysis::new(&next.board, &next.rules);
+                let an = Analysis::new(next.board(), next.rules());
                 for s in &an.upper_strings.groups {
-                    prop_assert!(!s.liberties.is_empty(), "after {a:?}:\n{}", next.board.to_diagram());
+                    prop_assert!(!s.liberties.is_empty(), "after {a:?}:\n{}", next.board().to_diagram());
                 }
             }
         }
@@ -222,13 +223,13 @@ proptest! {
     fn every_refused_move_carries_a_reason(pos in settled_position(SMALL_AND_19), x in -12i32..=12, y in -12i32..=12) {
         let p = Point::new(x, y);
         match pos.play(&mv(Action::Place(p))) {
-            Ok(_) => prop_assert!(p.on_board(pos.board.size()) && pos.board.at(p).is_none()),
+            Ok(_) => prop_assert!(p.on_board(pos.board().size()) && pos.board().at(p).is_none()),
             Err(e) => {
-                prop_assert!(!e.reason.is_empty() && !e.clause.is_empty() && !e.message.is_empty());
-                if !p.on_board(pos.board.size()) {
-                    prop_assert_eq!(e.reason, "off-board");
-                } else if pos.board.at(p).is_some() {
-                    prop_assert_eq!(e.reason, "occupied");
+                prop_assert!(!e.reason.code().is_empty() && !e.clause.is_empty() && !e.message.is_empty());
+                if !p.on_board(pos.board().size()) {
+                    prop_assert_eq!(e.reason, Refusal::OffBoard);
+                } else if pos.board().at(p).is_some() {
+                    prop_assert_eq!(e.reason, Refusal::Occupied);
                 }
             }
         }
@@ -282,14 +283,14 @@ proptest! {
     /// in the documents' notation and reading it back plays the same move.
     #[test]
     fn replaying_a_move_sequence_gives_the_same_positions(pos in settled_position(SMALL_AND_19), picks in prop::collection::vec(any::<prop::sample::Index>(), 1..16)) {
-        let size = pos.board.size();
+        let size = pos.board().size();
         let mut played: Vec<Move> = Vec::new();
         let mut states = vec![pos.clone()];
         let mut p = pos.clone();
         for k in &picks {
             let i = k.index(size * size + 1);
-            let action = if i == size * size { Action::Pass } else { Action::Place(p.board.point(i)) };
-            let written = format_move(p.turn(), p.move_number, action);
+            let action = if i == size * size { Action::Pass } else { Action::Place(p.board().point(i)) };
+            let written = format_move(p.turn(), p.move_number(), action);
             let m = parse_move(&written, size).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(m.action, action);
             if let Ok((next, _)) = p.play(&m) {
@@ -307,20 +308,22 @@ proptest! {
         }
     }
 
-    /// Position::to_setup written as YAML and read back (Setup::into_position) is the same
+    /// Position::to_setup written as YAML and read back (Setup::to_position) is the same
     /// position, with history, passes and dead stones; serde_json of the Setup round-trips.
     #[test]
     fn position_yaml_and_json_round_trips_are_lossless(pos in settled_position(ALL_SIZES), picks in prop::collection::vec(any::<prop::sample::Index>(), 0..6), dead in any::<prop::sample::Index>()) {
         let mut p = pos;
         for k in &picks {
-            let n = p.board.len();
+            let n = p.board().len();
             let i = k.index(n + 1);
-            let action = if i == n { Action::Pass } else { Action::Place(p.board.point(i)) };
+            let action = if i == n { Action::Pass } else { Action::Place(p.board().point(i)) };
             if let Ok((next, _)) = p.play(&mv(action)) { p = next; }
         }
-        let stones: Vec<Point> = (0..p.board.len()).filter(|&i| p.board.get(i).is_some()).map(|i| p.board.point(i)).collect();
+        let stones: Vec<Point> = (0..p.board().len()).filter(|&i| p.board().get(i).is_some()).map(|i| p.board().point(i)).collect();
         if !stones.is_empty() {
-            p.dead = vec![stones[dead.index(stones.len())]];
+            let mut s = p.to_setup();
+            s.dead = vec![stones[dead.index(stones.len())].to_string()];
+            p = s.to_position("dead stone").map_err(|e| TestCaseError::fail(e.to_string()))?;
         }
         check_round_trips(&p).map_err(TestCaseError::fail)?;
     }
@@ -361,8 +364,8 @@ proptest! {
             if legal.is_empty() { break; }
             let a = legal[k.index(legal.len())];
             match check_move(&p, &mv(a)).map_err(TestCaseError::fail)? {
-                Outcome::Played(next) => p = *next,
-                Outcome::Refused(r) => prop_assert!(false, "listed move {a:?} refused: {r}"),
+                CheckedMove::Played(next) => p = *next,
+                CheckedMove::Refused(r) => prop_assert!(false, "listed move {a:?} refused: {r}"),
             }
         }
     }
@@ -375,7 +378,7 @@ proptest! {
         let mut p = game.start;
         m3go::testing::check_settled(&p).map_err(TestCaseError::fail)?;
         for m in game.moves.iter().take(12) {
-            if let Outcome::Played(next) = check_move(&p, &m.to_move(p.board.size())).map_err(TestCaseError::fail)? {
+            if let CheckedMove::Played(next) = check_move(&p, &m.to_move(p.board().size())).map_err(TestCaseError::fail)? {
                 p = *next;
             }
         }
@@ -441,11 +444,11 @@ fn m20_eye_sim_engine_agrees_with_the_literal_oracle_on_every_case() {
         let Ok(case) = m3go::conform::case::Case::load(&f, None) else {
             continue;
         };
-        let Ok(pos) = case.position.into_position(&f) else {
+        let Ok(pos) = case.position.to_position(&f) else {
             continue;
         };
         for rule in [ClosedRegion::SingleString, ClosedRegion::SameColour] {
-            if let Err(e) = compare_eyes_with_oracle(&pos.board, rule, LITERAL_MAX_EMPTY) {
+            if let Err(e) = compare_eyes_with_oracle(pos.board(), rule, LITERAL_MAX_EMPTY) {
                 panic!("{f}: {e}");
             }
         }
@@ -463,10 +466,10 @@ fn colour_swap_and_symmetry_hold_on_case_boards() {
         let Ok(case) = m3go::conform::case::Case::load(f, None) else {
             continue;
         };
-        let Ok(pos) = case.position.into_position(f) else {
+        let Ok(pos) = case.position.to_position(f) else {
             continue;
         };
-        let fresh = position(pos.board.clone(), pos.rules.clone(), pos.move_number);
+        let fresh = position(pos.board().clone(), pos.rules().clone(), pos.move_number());
         check_colour_swap_of_analysis(&fresh).unwrap_or_else(|e| panic!("{f}: {e}"));
         check_symmetry_of_analysis(&fresh).unwrap_or_else(|e| panic!("{f}: {e}"));
     }

@@ -46,10 +46,10 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
         let id = &case.id;
         let yaml = serde_yaml::to_string(&case.position).map_err(|e| e.to_string())?;
         write(&out.join("position_yaml"), id, yaml.as_bytes())?;
-        let Ok(pos) = case.position.into_position(&f) else {
+        let Ok(pos) = case.position.to_position(&f) else {
             continue;
         };
-        let size = pos.board.size();
+        let size = pos.board().size();
         let size_byte = ODD_SIZES.iter().position(|&s| s == size).unwrap_or(0) as u8;
         // notation: the case's moves and probes, and the points it names.
         let mut texts: Vec<String> = case.moves.clone();
@@ -71,7 +71,7 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
             if let Ok(m) = parse_move(t, size) {
                 choices.push(match m.action {
                     Action::Pass => MoveChoice::Pass,
-                    Action::Place(p) => MoveChoice::Point(pos.board.index(p)),
+                    Action::Place(p) => MoveChoice::Point(pos.board().index(p)),
                 });
             }
         }
@@ -79,11 +79,11 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
         // eye_simulation: the corners with stones.
         let last = size.saturating_sub(9);
         let corners: Vec<Board> = if size <= 9 {
-            vec![pos.board.clone()]
+            vec![pos.board().clone()]
         } else {
             [(0, 0), (0, last), (last, 0), (last, last)]
                 .iter()
-                .filter_map(|&(r0, c0)| crop(&pos.board, r0, c0))
+                .filter_map(|&(r0, c0)| crop(pos.board(), r0, c0))
                 .collect()
         };
         for (k, b) in corners.iter().enumerate() {

@@ -5,15 +5,15 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use m3go::tools::fast::FastPosition;
 use m3go::testing::ArbGame;
+use m3go::tools::fast::FastPosition;
 
 fuzz_target!(|game: ArbGame| {
     let mut pos = game.start;
     let Some(mut fast) = FastPosition::new(&pos) else {
         return;
     };
-    let size = pos.board.size();
+    let size = pos.board().size();
     for m in &game.moves {
         let mv = m.to_move(size);
         if size <= 9 {
@@ -25,7 +25,7 @@ fuzz_target!(|game: ArbGame| {
         }
         match (pos.play(&mv), fast.play(mv.action)) {
             (Ok((next, _)), Ok(fast_next)) => {
-                assert_eq!(fast_next.board(), next.board, "board after {mv:?}");
+                assert_eq!(fast_next.board(), *next.board(), "board after {mv:?}");
                 assert_eq!(
                     fast_next.game_over(),
                     next.game_over(),

@@ -8,7 +8,7 @@
 use libfuzzer_sys::fuzz_target;
 use m3go::testing::{
     check_colour_swap_of_analysis, check_legal_moves, check_move, check_settled,
-    check_symmetry_of_analysis, ArbGame, Outcome,
+    check_symmetry_of_analysis, ArbGame, CheckedMove,
 };
 
 fuzz_target!(|game: ArbGame| {
@@ -16,11 +16,11 @@ fuzz_target!(|game: ArbGame| {
     if let Err(e) = check_settled(&pos) {
         panic!("generator: {e}");
     }
-    let size = pos.board.size();
+    let size = pos.board().size();
     for m in &game.moves {
         match check_move(&pos, &m.to_move(size)) {
-            Ok(Outcome::Played(next)) => pos = *next,
-            Ok(Outcome::Refused(_)) => {}
+            Ok(CheckedMove::Played(next)) => pos = *next,
+            Ok(CheckedMove::Refused(_)) => {}
             Err(e) => panic!("{e}"),
         }
     }

@@ -22,15 +22,16 @@ fuzz_target!(|data: &[u8]| {
             return;
         }
     };
-    match setup.into_position("fuzz.yaml") {
+    match setup.to_position("fuzz.yaml") {
         Err(e) => assert!(
-            e.place.file.as_deref() == Some("fuzz.yaml")
+            e.place == "fuzz.yaml"
+                && !e.problems.is_empty()
                 && e.to_string().starts_with("fuzz.yaml: "),
-            "error without its place: {e}"
+            "error without its place or its problems: {e}"
         ),
         Ok(pos) => {
-            let _ = Analysis::new(&pos.board, &pos.rules);
-            let _ = m3go::judge::scoring::score(&pos.board, &pos.rules, &pos.dead);
+            let _ = Analysis::new(pos.board(), pos.rules());
+            let _ = m3go::judge::scoring::score(pos.board(), pos.rules(), pos.dead());
             if let Err(e) = check_settled(&pos) {
                 panic!("a loaded position is not settled: {e}");
             }

@@ -33,7 +33,7 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
     let mut p = Setup::load(&args.pos)?;
     let mut reports = Vec::new();
     for (k, m) in args.moves.iter().enumerate() {
-        let mv = parse_move_in(m, &p.rules, p.board.size()).map_err(|e| {
+        let mv = parse_move_in(m, p.rules(), p.board().size()).map_err(|e| {
             InputError::new(e.to_string())
                 .move_number(k as u32 + 1)
                 .text(m)

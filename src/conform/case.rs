@@ -443,7 +443,7 @@ pub fn answer(req: &Request) -> Value {
             req.protocol
         ));
     }
-    let mut pos: Position = match req.position.into_position("position") {
+    let mut pos: Position = match req.position.to_position("position") {
         Ok(p) => p,
         Err(e) => return fail(e.to_string()),
     };
@@ -452,7 +452,7 @@ pub fn answer(req: &Request) -> Value {
             let action = if m.trim() == "pass" {
                 crate::game::play::Action::Pass
             } else {
-                match Point::parse(m.trim(), pos.board.size()) {
+                match Point::parse(m.trim(), pos.board().size()) {
                     Ok(p) => crate::game::play::Action::Place(p),
                     Err(e) => return fail(format!("replay.moves[{k}] `{m}`: {e}")),
                 }
@@ -465,7 +465,7 @@ pub fn answer(req: &Request) -> Value {
     }
     let mut reports: Vec<Report> = Vec::new();
     for (k, m) in req.moves.iter().enumerate() {
-        let mv = match parse_move_in(m, &pos.rules, pos.board.size()) {
+        let mv = match parse_move_in(m, pos.rules(), pos.board().size()) {
             Ok(mv) => mv,
             Err(e) => return fail(format!("moves[{k}]: {e}")),
         };
@@ -480,7 +480,7 @@ pub fn answer(req: &Request) -> Value {
     let probes: Vec<Value> = req
         .probes
         .iter()
-        .map(|m| match parse_move_in(m, &pos.rules, pos.board.size()) {
+        .map(|m| match parse_move_in(m, pos.rules(), pos.board().size()) {
             Err(e) => json!({"move": m, "legal": false, "reason": "malformed", "message": e.to_string()}),
             Ok(mv) => match pos.play(&mv) {
                 Ok(_) => json!({"move": m, "legal": true}),
@@ -493,7 +493,7 @@ pub fn answer(req: &Request) -> Value {
         "analysis": AnalysisReport::new(&pos),
         "reports": reports,
         "probes": probes,
-        "numbered": crate::formats::report::numbered_diagram(&pos.board, &reports).lines().collect::<Vec<_>>(),
+        "numbered": crate::formats::report::numbered_diagram(pos.board(), &reports).lines().collect::<Vec<_>>(),
         "extras": extras(&pos),
     })
 }
@@ -524,13 +524,13 @@ fn req_replay_step(
 /// each is a true eye).
 pub fn extras(pos: &Position) -> Value {
     use crate::judge::eyes2016::{common_eyes_2016, true_eye_2016};
-    let team = (pos.rules.schedule == crate::rules::Schedule::Team2016).then(|| {
-        let t = crate::game::order::team_turn(pos.move_number, pos.rules.team_grey_start);
+    let team = (pos.rules().schedule == crate::rules::Schedule::Team2016).then(|| {
+        let t = crate::game::order::team_turn(pos.move_number(), pos.rules().team_grey_start);
         json!({"round": t.round, "seat": t.seat.letter().to_string()})
     });
     let flystone = pos.flystone_state().map(|s| {
         let left =
-            |c| crate::game::order::chosen_flystones_left(&pos.rules, &s, c, pos.move_number);
+            |c| crate::game::order::chosen_flystones_left(pos.rules(), &s, c, pos.move_number());
         json!({
             "random": s.random,
             "thrown": s.thrown,
@@ -540,8 +540,8 @@ pub fn extras(pos: &Position) -> Value {
             },
         })
     });
-    let a = crate::judge::analysis::Analysis::new(&pos.board, &pos.rules);
-    let b = &pos.board;
+    let a = crate::judge::analysis::Analysis::new(pos.board(), pos.rules());
+    let b = &pos.board();
     let common: Vec<Value> = a
         .upper_strings
         .groups

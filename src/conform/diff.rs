@@ -405,7 +405,7 @@ fn shrink(
         let mut changed = false;
         if !moves.is_empty() && !matches!(judge.field, "captured" | "events" | "error") {
             // the position after the move, without the move
-            if let Ok(p) = setup.into_position("shrink") {
+            if let Ok(p) = setup.to_position("shrink") {
                 let after = moves.iter().try_fold(p, |p, m| {
                     parse_move(m, size)
                         .ok()
@@ -515,7 +515,7 @@ fn renumber(moves: &[String], first: Option<u32>, size: usize) -> Vec<String> {
 /// The setup of a position (rules by preset name when exact).
 pub fn setup_of(p: &Position) -> Setup {
     let mut s = p.to_setup();
-    s.rules = rules_field(&p.rules);
+    s.rules = rules_field(p.rules());
     s
 }
 
@@ -671,7 +671,7 @@ pub fn make_case(
                 .map(|p| format!("{prefix}.{p}"))
                 .collect();
             let mut illegal = Vec::new();
-            if let Ok(pos) = setup.into_position("case") {
+            if let Ok(pos) = setup.to_position("case") {
                 let after = moves.iter().try_fold(pos, |p, m| {
                     parse_move(m, size)
                         .ok()
@@ -788,7 +788,7 @@ pub fn run(
             diagram: empty.to_diagram(),
             ..Setup::default()
         };
-        let mut pos = start.into_position("diff").map_err(|e| e.to_string())?;
+        let mut pos = start.to_position("diff").map_err(|e| e.to_string())?;
         for _ in 0..opts.max_moves {
             if pos.game_over() {
                 break;
@@ -805,11 +805,11 @@ pub fn run(
             } else {
                 places[((r >> 4) % places.len() as u64) as usize]
             };
-            let notation = format_move(pos.turn(), pos.move_number, action);
+            let notation = format_move(pos.turn(), pos.move_number(), action);
             let before = setup_of(&pos);
             let moves = vec![notation.clone()];
             let req = request(
-                &format!("diff-{}-g{g}-m{}", opts.seed, pos.move_number),
+                &format!("diff-{}-g{g}-m{}", opts.seed, pos.move_number()),
                 &before,
                 &moves,
             );
@@ -830,7 +830,7 @@ pub fn run(
                 let (o2, t2) = judge
                     .answers(&s, &m)
                     .ok_or("m3go could not answer the shrunk case")?;
-                let id = format!("diff-{field}-s{}-g{g}-m{}", opts.seed, pos.move_number)
+                let id = format!("diff-{field}-s{}-g{g}-m{}", opts.seed, pos.move_number())
                     .replace('_', "-");
                 let notes = format!(
                     "Found by `m3go diff --seed {} --size {} --rules {}` in game {g} at move {notation}; shrunk from {} stones and the move to {} stones and {} move(s). The other implementation answered differently on {field}: {}",
@@ -850,7 +850,7 @@ pub fn run(
                 let case = make_case(&id, &s, &m, &o2, &t2, field, notes)?;
                 return Ok(DiffOutcome::Disagree(Box::new(Disagreement {
                     game: g,
-                    move_number: pos.move_number,
+                    move_number: pos.move_number(),
                     notation,
                     differences: diffs,
                     stones_before: stones(&before),
@@ -866,7 +866,7 @@ pub fn run(
                 })
                 .map_err(|e| format!("m3go refused its own legal move {notation}: {e}"))?;
             pos = next;
-            progress(g, pos.move_number - 1);
+            progress(g, pos.move_number() - 1);
         }
     }
     Ok(DiffOutcome::Agree {

@@ -17,16 +17,16 @@ use crate::judge::forbidden::{
 /// The clause trace for a point, a string or a move: a target that starts with a turn symbol
 /// (or `pass`) is a move; otherwise a point, explained by what stands on it.
 pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> {
-    let size = p.board.size();
+    let size = p.board().size();
     let first = target.chars().next().unwrap_or(' ');
     if turn_of_symbol(first).is_some() || target.eq_ignore_ascii_case("pass") {
         return explain_move(p, target);
     }
     let t = Target::parse(target, size)
         .map_err(|e| InputError::new(e.to_string()).key(format!("target `{target}`")))?;
-    let a = Analysis::new(&p.board, &p.rules);
-    let i = p.board.index(t.point);
-    Ok(match p.board.at(t.point) {
+    let a = Analysis::new(p.board(), p.rules());
+    let i = p.board().index(t.point);
+    Ok(match p.board().at(t.point) {
         Some(Stone::Flower) => explain_flower_string(p, &a, i),
         Some(_) => explain_string(p, &a, i),
         None => explain_point(p, &a, i),
@@ -35,8 +35,8 @@ pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> 
 
 /// A move: legal, with its cascade, or the clause that refuses it.
 fn explain_move(p: &Position, target: &str) -> Result<String, InputError> {
-    let size = p.board.size();
-    let mv = parse_move_in(target, &p.rules, size).map_err(|e| InputError::new(e.to_string()))?;
+    let size = p.board().size();
+    let mv = parse_move_in(target, p.rules(), size).map_err(|e| InputError::new(e.to_string()))?;
     Ok(match p.play(&mv) {
         Ok((_, r)) => explain_legal_move(&r),
         Err(e) => explain_refused_move(target, &e),
@@ -80,7 +80,7 @@ fn explain_flower_string(p: &Position, a: &Analysis, i: usize) -> String {
     let f = &a.flowers[a.flower_of[i].unwrap_or(0)];
     o.push_str(&format!(
         "flower string {} ({} stones)\n",
-        string_name(&p.board, &f.points),
+        string_name(p.board(), &f.points),
         f.points.len()
     ));
     o.push_str("  adjacent strings (lower layer, each counted once — M20-ATTR-COUNT):\n");
@@ -106,7 +106,7 @@ fn adjacent_string_line(p: &Position, a: &Analysis, g: usize) -> String {
     format!(
         "    {} {}: {}\n",
         s.colour.map(|c| c.name()).unwrap_or("?"),
-        string_name(&p.board, &s.points),
+        string_name(p.board(), &s.points),
         if a.has_private_eye(g) {
             "has a private eye"
         } else {
@@ -124,7 +124,7 @@ fn explain_string(p: &Position, a: &Analysis, i: usize) -> String {
     o.push_str(&format!(
         "{} string {} ({} stones, {} lower liberties)\n",
         s.colour.map(|c| c.name()).unwrap_or("?"),
-        string_name(&p.board, &s.points),
+        string_name(p.board(), &s.points),
         s.points.len(),
         s.liberties.len()
     ));
@@ -135,7 +135,7 @@ fn explain_string(p: &Position, a: &Analysis, i: usize) -> String {
     if let Some(u) = a.upper_strings.at(i) {
         o.push_str(&format!(
             "  upper string {}: {} stones, {} liberties (M20-UPPER)\n",
-            string_name(&p.board, &u.points),
+            string_name(p.board(), &u.points),
             u.points.len(),
             u.liberties.len()
         ));
@@ -147,19 +147,19 @@ fn explain_string(p: &Position, a: &Analysis, i: usize) -> String {
 /// its points.
 fn closed_region_lines(p: &Position, r: &Region, v: &RegionVerdict) -> String {
     let mut o = String::new();
-    let eye = v.point().map(|q| p.board.point(q).to_string());
+    let eye = v.point().map(|q| p.board().point(q).to_string());
     o.push_str(&format!(
         "    {} point(s), {} empty: {} ({})\n",
         r.points.len(),
         r.empty.len(),
         verdict_text(v.code(), eye.as_deref()),
-        v.clause_under(p.rules.private_eye)
+        v.clause_under(p.rules().private_eye)
     ));
     if *v == RegionVerdict::PrivateEye {
         // M20-EYE-FIG6: the private eye is the closed region, stones inside included
         let names = |v: &[usize]| {
             v.iter()
-                .map(|&q| p.board.point(q).to_string())
+                .map(|&q| p.board().point(q).to_string())
                 .collect::<Vec<_>>()
                 .join(" ")
         };
@@ -176,7 +176,7 @@ fn closed_region_lines(p: &Position, r: &Region, v: &RegionVerdict) -> String {
 /// flower verdict.
 fn explain_point(p: &Position, a: &Analysis, i: usize) -> String {
     let mut o = String::new();
-    o.push_str(&format!("empty point {}\n", p.board.point(i)));
+    o.push_str(&format!("empty point {}\n", p.board().point(i)));
     o.push_str(&format!(
         "  capture point (M20-FORBID-CAPTURE): {}\n",
         yes(is_capture_point(a, i))
@@ -189,12 +189,12 @@ fn explain_point(p: &Position, a: &Analysis, i: usize) -> String {
     ));
     o.push_str(&format!(
         "  tiger's mouth (M20-FORBID-TIGER): {}\n",
-        is_tigers_mouth(a, &p.rules, i)
+        is_tigers_mouth(a, p.rules(), i)
             .map(|c| format!("yes, of {}", c.name()))
             .unwrap_or("no".into())
     ));
     for c in [Colour::Black, Colour::White] {
-        let v = flower_forbidden_reason(a, &p.rules, i, c);
+        let v = flower_forbidden_reason(a, p.rules(), i, c);
         o.push_str(&format!(
             "  {}'s flower: {}\n",
             c.name(),

@@ -119,13 +119,14 @@ impl Record {
             },
         };
         setup.move_number = Some(self.first_move);
-        let mut p = setup.into_position("record start position")?;
-        p.rules = rules.clone();
-        if p.board.size() != self.size {
+        let p = setup
+            .to_position("record start position")?
+            .with_rules(rules, "record start position")?;
+        if p.board().size() != self.size {
             return Err(InputError::new(format!(
                 "the start position is {}x{}, the record says size {}",
-                p.board.size(),
-                p.board.size(),
+                p.board().size(),
+                p.board().size(),
                 self.size
             ))
             .key("record"));
@@ -423,14 +424,14 @@ pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record
 
 /// A record of the moves that led from `start` to the reports' end (for writing what was played).
 pub fn record_of(start: &Position, reports: &[Report]) -> Record {
-    let size = start.board.size();
-    let empty = start.board.is_empty() && start.history.is_empty();
+    let size = start.board().size();
+    let empty = start.board().is_empty() && start.history().is_empty();
     Record {
-        rules: Some(rules_field(&start.rules)),
+        rules: Some(rules_field(start.rules())),
         size,
         start: if empty { None } else { Some(start.to_setup()) },
         start_path: None,
-        first_move: start.move_number,
+        first_move: start.move_number(),
         info: Vec::new(),
         moves: reports
             .iter()

@@ -62,8 +62,8 @@ pub struct Figure {
 impl Figure {
     /// The figure of a position.
     pub fn new(pos: &Position) -> Figure {
-        let a = Analysis::new(&pos.board, &pos.rules);
-        let n = pos.board.len();
+        let a = Analysis::new(pos.board(), pos.rules());
+        let n = pos.board().len();
         let mut eye_owner = vec![None; n];
         for (g, s) in a.lower_strings.groups.iter().enumerate() {
             for r in a.private_eyes(g) {
@@ -74,26 +74,26 @@ impl Figure {
         }
         let mut forbidden = vec![[None, None]; n];
         for (k, c) in [Colour::Black, Colour::White].into_iter().enumerate() {
-            for (i, f) in forbidden_points(&a, &pos.rules, c) {
+            for (i, f) in forbidden_points(&a, pos.rules(), c) {
                 forbidden[i][k] = Some(f);
             }
         }
         let turn = pos.turn();
         Figure {
-            size: pos.board.size(),
-            stones: pos.board.cells().to_vec(),
+            size: pos.board().size(),
+            stones: pos.board().cells().to_vec(),
             attribute: a.attribute_at.clone(),
             upper: a.upper.cells.clone(),
             eye_owner,
             forbidden,
             title: format!(
                 "{} {}×{}, move {}: {}{} to play ({})",
-                pos.rules.preset,
-                pos.board.size(),
-                pos.board.size(),
-                pos.move_number,
+                pos.rules().preset,
+                pos.board().size(),
+                pos.board().size(),
+                pos.move_number(),
                 turn.symbol(),
-                pos.move_number,
+                pos.move_number(),
                 turn.describe()
             ),
         }
@@ -532,7 +532,7 @@ X X . . . . X O X
             diagram: EXAMPLE.into(),
             ..Setup::default()
         }
-        .into_position("example")
+        .to_position("example")
         .unwrap_or_else(|e| panic!("{e}"))
     }
 
@@ -552,7 +552,7 @@ X X . . . . X O X
         assert_eq!(count(&doc, "circle", "stone white"), stones('O'));
         assert_eq!(count(&doc, "circle", "stone flower"), stones('#'));
         // stars: one per attributed flower stone, as the engine decides
-        let a = Analysis::new(&pos.board, &pos.rules);
+        let a = Analysis::new(pos.board(), pos.rules());
         let with = |at: Attribute| a.attribute_at.iter().filter(|x| **x == Some(at)).count();
         assert_eq!(
             count(&doc, "circle", "star star-black"),

@@ -147,8 +147,8 @@ pub fn forbidden_points(a: &Analysis, rules: &Rules, player: Colour) -> Vec<(usi
 impl AnalysisReport {
     /// Builds the report of a position.
     pub fn new(pos: &Position) -> AnalysisReport {
-        let a = Analysis::new(&pos.board, &pos.rules);
-        let b = &pos.board;
+        let a = Analysis::new(pos.board(), pos.rules());
+        let b = &pos.board();
         let names =
             |v: &[usize]| -> Vec<String> { v.iter().map(|&i| b.point(i).to_string()).collect() };
         let strings = a
@@ -180,7 +180,7 @@ impl AnalysisReport {
                         empty: names(&r.empty),
                         verdict: v.code(),
                         eye_at: v.point().map(|p| b.point(p).to_string()),
-                        clause: v.clause_under(pos.rules.private_eye),
+                        clause: v.clause_under(pos.rules().private_eye),
                     })
                     .collect(),
             })
@@ -216,7 +216,7 @@ impl AnalysisReport {
             })
             .collect();
         let forbidden_of = |player| {
-            forbidden_points(&a, &pos.rules, player)
+            forbidden_points(&a, pos.rules(), player)
                 .into_iter()
                 .map(|(i, f)| ForbiddenReport {
                     point: b.point(i).to_string(),
@@ -230,29 +230,29 @@ impl AnalysisReport {
         let legal_moves = pos
             .legal_moves()
             .into_iter()
-            .map(|m| format_numbered(&pos.rules, pos.move_number, turn, m))
+            .map(|m| format_numbered(pos.rules(), pos.move_number(), turn, m))
             .collect();
         let special_moves = pos
             .special_moves()
             .into_iter()
             .map(|m| {
                 format_numbered(
-                    &pos.rules,
-                    pos.move_number,
+                    pos.rules(),
+                    pos.move_number(),
                     m.turn.unwrap_or(turn),
                     m.action,
                 )
             })
             .collect();
-        let (score, score_error) = match score(&pos.board, &pos.rules, &pos.dead) {
+        let (score, score_error) = match score(pos.board(), pos.rules(), pos.dead()) {
             Ok(s) => (Some(s), None),
             Err(e) => (None, Some(e.to_string())),
         };
         AnalysisReport {
             format: ANALYSIS_FORMAT,
-            rules: pos.rules.clone(),
+            rules: pos.rules().clone(),
             size: b.size(),
-            move_number: pos.move_number,
+            move_number: pos.move_number(),
             to_move: TurnReport {
                 player: turn.player,
                 kind: turn.kind,

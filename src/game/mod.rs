@@ -6,4 +6,5 @@ pub mod moves;
 pub mod notation;
 pub mod order;
 pub mod play;
+pub mod refusal;
 pub mod setup;

@@ -530,14 +530,16 @@ pub fn chosen_flystones_left(rules: &Rules, state: &FlystoneState, player: Colou
 /// Checks a Flystone state against the rules before move `next`: the number of random timings
 /// per side, their range, the thrown moves (ascending, before `next`, each right after an
 /// own-colour turn of the same player), every random flystone that fell due recorded, and the
-/// chosen flystones within each side's allowance. Every problem found is listed.
+/// chosen flystones within each side's allowance. Every problem found is listed, each as its
+/// field (`flystone.random.black`, `flystone.thrown`) and what is wrong there.
 pub fn check_flystone_state(
     rules: &Rules,
     state: &FlystoneState,
     size: usize,
     next: u32,
-) -> Vec<String> {
+) -> Vec<(String, String)> {
     let mut problems = Vec::new();
+    let thrown = |message: String| ("flystone.thrown".to_string(), message);
     let (random, chosen) = flystone_counts(rules);
     let w = flystone_window(rules, size);
     for (c, list, k) in [
@@ -546,56 +548,58 @@ pub fn check_flystone_state(
     ] {
         let want = random.min(k) as usize;
         if list.len() != want {
-            problems.push(format!(
-                "flystone.random.{}: {} timing(s) given: expected {want} (mode {:?}, {} flystones)",
-                c.name(),
-                list.len(),
-                rules.flystone_mode,
-                rules.flystones
+            problems.push((
+                format!("flystone.random.{}", c.name()),
+                format!(
+                    "{} timing(s) given: expected {want} (mode {:?}, {} flystones)",
+                    list.len(),
+                    rules.flystone_mode,
+                    rules.flystones
+                ),
             ));
         }
         let mut sorted = list.clone();
         sorted.sort_unstable();
         sorted.dedup();
         if sorted.len() != list.len() {
-            problems.push(format!(
-                "flystone.random.{}: repeated timing: expected distinct turns",
-                c.name()
+            problems.push((
+                format!("flystone.random.{}", c.name()),
+                "repeated timing: expected distinct turns".to_string(),
             ));
         }
         if let Some(bad) = list.iter().find(|&&v| v == 0 || v > k) {
-            problems.push(format!(
-                "flystone.random.{}: turn {bad} is out of range: expected 1 to {k}",
-                c.name()
+            problems.push((
+                format!("flystone.random.{}", c.name()),
+                format!("turn {bad} is out of range: expected 1 to {k}"),
             ));
         }
     }
     if state.thrown.windows(2).any(|p| p[0] >= p[1]) {
-        problems.push("flystone.thrown: expected ascending move numbers".into());
+        problems.push(thrown("expected ascending move numbers".into()));
     }
     if let Some(bad) = state.thrown.iter().find(|&&m| m < 2 || m >= next) {
-        problems.push(format!(
-            "flystone.thrown: move {bad} is out of range: expected 2 to {} (before the next move)",
+        problems.push(thrown(format!(
+            "move {bad} is out of range: expected 2 to {} (before the next move)",
             next.saturating_sub(1)
-        ));
+        )));
     }
     let walk = flystone_walk(state, next.saturating_sub(1));
     for &m in &state.thrown {
         if let Some(mv) = (m as usize).checked_sub(1).and_then(|k| walk.moves.get(k)) {
             if mv.turn.kind != Kind::Flower {
-                problems.push(format!(
-                    "flystone.thrown: move {m} does not follow an own-colour turn of the same player"
-                ));
+                problems.push(thrown(format!(
+                    "move {m} does not follow an own-colour turn of the same player"
+                )));
             }
         }
     }
     for (i, mv) in walk.moves.iter().enumerate() {
         let m = i as u32 + 1;
         if mv.random && !state.thrown.contains(&m) {
-            problems.push(format!(
-                "flystone.thrown: move {m} was a random flystone of {} and must be listed",
+            problems.push(thrown(format!(
+                "move {m} was a random flystone of {} and must be listed",
                 mv.turn.player.name()
-            ));
+            )));
         }
     }
     for (c, used) in [
@@ -603,10 +607,10 @@ pub fn check_flystone_state(
         (Colour::White, walk.chosen_used.1),
     ] {
         if used > chosen {
-            problems.push(format!(
-                "flystone.thrown: {} threw {used} chosen flystones: expected at most {chosen}",
+            problems.push(thrown(format!(
+                "{} threw {used} chosen flystones: expected at most {chosen}",
                 c.name()
-            ));
+            )));
         }
     }
     problems
@@ -753,6 +757,6 @@ mod tests {
             ..state.clone()
         };
         let p = check_flystone_state(&r, &bad, 9, 10);
-        assert!(p.iter().any(|m| m.contains("move 4")), "{p:?}");
+        assert!(p.iter().any(|(_, m)| m.contains("move 4")), "{p:?}");
     }
 }

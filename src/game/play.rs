@@ -11,6 +11,7 @@ use crate::game::order::{
     chosen_flystones_left, flystone_schedule, flystone_turn, team_wrong_turn, turn_of_move,
     FlystoneState, Kind, Turn,
 };
+pub use crate::game::refusal::Refusal;
 use crate::judge::analysis::Analysis;
 use crate::judge::forbidden::flower_forbidden_reason;
 use crate::rules::{
@@ -20,23 +21,122 @@ use serde::Serialize;
 use std::fmt;
 
 /// A legal, settled position: the direct board, the rules, whose move it is, and the history
-/// the ko rule needs.
+/// the ko rule needs. Built only from a validated [`Setup`](crate::game::setup::Setup)
+/// ([`Setup::to_position`](crate::game::setup::Setup::to_position), which lists every problem
+/// it finds) and by playing moves; read through its accessors.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
-    pub rules: Rules,
-    pub board: Board,
+    rules: Rules,
+    board: Board,
     /// Number of the next move (1-based).
-    pub move_number: u32,
+    move_number: u32,
     /// Earlier direct boards, oldest first; the last is the board before the previous move.
-    pub history: Vec<Board>,
+    history: Vec<Board>,
     /// How many of the most recent moves were passes.
-    pub trailing_passes: u32,
+    trailing_passes: u32,
     /// Points of stones agreed dead, for scoring.
-    pub dead: Vec<Point>,
+    dead: Vec<Point>,
     /// Flystone games: the random timings and the flystones thrown so far (S3-ROUND). `None`
     /// under other schedules; under `flystone`, `None` means the timings drawn from the seed
     /// and no flystone thrown yet.
+    flystone: Option<FlystoneState>,
+}
+
+/// The parts of a position, not yet validated: what crate code assembles (test generators,
+/// symmetric images). The only road from parts to a [`Position`] is
+/// [`Parts::validate`](crate::game::setup), the check [`Setup::to_position`] also runs.
+///
+/// [`Setup::to_position`]: crate::game::setup::Setup::to_position
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Parts {
+    pub rules: Rules,
+    pub board: Board,
+    pub move_number: u32,
+    pub history: Vec<Board>,
+    pub trailing_passes: u32,
+    pub dead: Vec<Point>,
     pub flystone: Option<FlystoneState>,
+}
+
+impl Position {
+    /// The position of parts already checked: called only by the validation in
+    /// [`crate::game::setup`], after it found no problem.
+    pub(super) fn from_checked(parts: Parts) -> Position {
+        let Parts {
+            rules,
+            board,
+            move_number,
+            history,
+            trailing_passes,
+            dead,
+            flystone,
+        } = parts;
+        Position {
+            rules,
+            board,
+            move_number,
+            history,
+            trailing_passes,
+            dead,
+            flystone,
+        }
+    }
+
+    /// The parts of this position (to build a changed copy that is validated again).
+    pub(crate) fn to_parts(&self) -> Parts {
+        Parts {
+            rules: self.rules.clone(),
+            board: self.board.clone(),
+            move_number: self.move_number,
+            history: self.history.clone(),
+            trailing_passes: self.trailing_passes,
+            dead: self.dead.clone(),
+            flystone: self.flystone.clone(),
+        }
+    }
+
+    /// The rules the game is played under.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The direct board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The number of the next move (1-based).
+    pub fn move_number(&self) -> u32 {
+        self.move_number
+    }
+
+    /// Earlier direct boards, oldest first; the last is the board before the previous move.
+    pub fn history(&self) -> &[Board] {
+        &self.history
+    }
+
+    /// How many of the most recent moves were passes.
+    pub fn trailing_passes(&self) -> u32 {
+        self.trailing_passes
+    }
+
+    /// Points of stones agreed dead, for scoring.
+    pub fn dead(&self) -> &[Point] {
+        &self.dead
+    }
+
+    /// The Flystone record as given (`None` under other schedules, and under `flystone` for the
+    /// timings drawn from the seed with nothing thrown); [`Position::flystone_state`] gives the
+    /// state it stands for.
+    pub fn flystone(&self) -> Option<&FlystoneState> {
+        self.flystone.as_ref()
+    }
+
+    /// Starts the count of trailing passes again at 0: in 003's mechanical replay a refused move
+    /// of the record is replaced by a pass that never ends the game (M20-REPLAY-PASS).
+    pub(crate) fn forget_trailing_passes(&mut self) {
+        self.trailing_passes = 0;
+    }
 }
 
 /// How a move uses its turn.
@@ -50,10 +150,11 @@ enum Special {
     Flystone,
 }
 
-/// A refused move: the reason code, the clause, and a message naming the place.
+/// A refused move: the reason, its clause (always `reason.clause()`), and a message naming the
+/// place. Serialized with the reason as its code.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Illegal {
-    pub reason: &'static str,
+    pub reason: Refusal,
     pub clause: &'static str,
     pub message: String,
 }
@@ -109,10 +210,10 @@ pub struct Report {
     pub game_over: bool,
 }
 
-fn illegal(reason: &'static str, clause: &'static str, message: String) -> Illegal {
+fn illegal(reason: Refusal, message: String) -> Illegal {
     Illegal {
         reason,
-        clause,
+        clause: reason.clause(),
         message,
     }
 }
@@ -217,8 +318,7 @@ pub fn cascade(
                 .collect();
             if rules.suicide == Suicide::Forbidden {
                 return Err(illegal(
-                    "suicide",
-                    "GO-SUICIDE",
+                    Refusal::Suicide,
                     format!(
                         "the move would leave the {} string(s) {} without a liberty",
                         mover.name(),
@@ -279,15 +379,12 @@ impl Position {
     /// round and the seat, M16-TEAM-CYCLE).
     fn wrong_turn(&self, m: &Move, detail: String) -> Illegal {
         let n = self.move_number;
-        match self.rules.schedule {
-            Schedule::Team2016 => illegal(
-                "wrong-turn",
-                "M16-TEAM-CYCLE",
-                team_wrong_turn(n, self.rules.team_grey_start, m.number, m.turn),
-            ),
-            Schedule::Flystone => illegal("wrong-turn", "S3-ROUND", detail),
-            _ => illegal("wrong-turn", "M20-ORDER", detail),
-        }
+        let schedule = self.rules.schedule;
+        let detail = match schedule {
+            Schedule::Team2016 => team_wrong_turn(n, self.rules.team_grey_start, m.number, m.turn),
+            _ => detail,
+        };
+        illegal(Refusal::WrongTurn(schedule), detail)
     }
 
     /// Which turn a move takes: the schedule's, or — when the move claims it — an emergency
@@ -348,8 +445,7 @@ impl Position {
                 }
                 if chosen_flystones_left(&self.rules, &state, t.player, n) == 0 {
                     return Err(illegal(
-                        "no-flystone",
-                        "S3-COUNT",
+                        Refusal::NoFlystone,
                         format!(
                             "move {n}: {} has no chosen flystone left (mode {:?}, {} flystones a side)",
                             t.player.name(),
@@ -419,79 +515,25 @@ impl Position {
     }
 
     /// [`Position::play`], reusing `before` — the analysis of this position — when the caller
-    /// already has it (e.g. [`Position::legal_moves`], which tries every point).
-    /// M20-LIFE-GO: everything not special to flowers is Go: GO-END and GO-PASS here, capture and
-    /// suicide in [`cascade`], ko in [`Position::ko_violation`].
+    /// already has it (e.g. [`Position::legal_moves`], which tries every point). The steps, in
+    /// the order their refusals take precedence: the end of the game, the turn, a pass, the
+    /// point, the special turn, the flower's forbidden points, the placement and its cascade
+    /// (suicide), the flower's capture, ko; then the report.
+    /// M20-LIFE-GO: everything not special to flowers is Go: GO-END in
+    /// [`Position::refuse_after_end`], GO-PASS in [`Position::pass`], capture and suicide in
+    /// [`cascade`], ko in [`Position::refuse_ko`].
     fn play_from(
         &self,
         m: &Move,
         before: Option<&Analysis>,
     ) -> Result<(Position, Report), Illegal> {
-        let n = self.move_number;
-        if self.game_over() {
-            return Err(illegal(
-                "game-over",
-                "GO-END",
-                format!("move {n}: the game is over (the last moves were passes)"),
-            ));
-        }
+        self.refuse_after_end()?;
         let (turn, special) = self.resolve_turn(m)?;
-        let mut history = self.history.clone();
-        history.push(self.board.clone());
         let p = match m.action {
-            // GO-PASS: any turn may be passed.
-            Action::Pass => {
-                if special == Special::Conversion {
-                    return Err(illegal(
-                        "conversion-q",
-                        "D3-EMERGENCY-Q",
-                        format!("move {n}: a converted flower is a stone placed on the single liberty of a string in atari, not a pass"),
-                    ));
-                }
-                let next = Position {
-                    history,
-                    move_number: n + 1,
-                    trailing_passes: self.trailing_passes + 1,
-                    flystone: self.next_flystone(turn),
-                    ..self.clone()
-                };
-                let report = Report {
-                    number: n,
-                    notation: crate::game::notation::format_numbered(
-                        &self.rules,
-                        n,
-                        turn,
-                        Action::Pass,
-                    ),
-                    turn,
-                    action: Action::Pass,
-                    captured: vec![],
-                    eyes_made: vec![],
-                    eyes_lost: vec![],
-                    attribute_changes: vec![],
-                    ataris: vec![],
-                    steps: vec!["GO-PASS: pass".into()],
-                    game_over: next.game_over(),
-                };
-                return Ok((next, report));
-            }
+            Action::Pass => return self.pass(turn, special),
             Action::Place(p) => p,
         };
-        if !p.on_board(self.board.size()) {
-            return Err(illegal(
-                "off-board",
-                "M16-COORD",
-                format!("move {n}: ({},{}) is off the board", p.x, p.y),
-            ));
-        }
-        let i = self.board.index(p);
-        if let Some(s) = self.board.get(i) {
-            return Err(illegal(
-                "occupied",
-                "M20-STRING",
-                format!("move {n}: {p} is occupied by a {} stone", s.name()),
-            ));
-        }
+        let i = self.empty_point(p)?;
         let computed;
         let before = match before {
             Some(a) => a,
@@ -500,79 +542,222 @@ impl Position {
                 &computed
             }
         };
-        let stone = match turn.kind {
-            Kind::Own => turn.player.stone(),
-            Kind::Flower => Stone::Flower,
+        let mut steps = self.take_special_turn(turn, special, i)?;
+        self.refuse_forbidden_flower(before, turn, p, i)?;
+        let (stone, settled) = self.place_and_settle(before, turn, p, i)?;
+        steps.push(format!("placed {} at {p}", stone.name()));
+        self.refuse_flower_capture(&settled, turn, p)?;
+        self.refuse_ko(&settled.board, p)?;
+        steps.extend(settled.steps.iter().cloned());
+        Ok(self.report_move(before, turn, p, settled, steps))
+    }
+
+    /// GO-END — "着子完毕的棋局" (003): no move, not even a pass, after the game is over
+    /// ([`Position::game_over`]).
+    fn refuse_after_end(&self) -> Result<(), Illegal> {
+        if self.game_over() {
+            return Err(illegal(
+                Refusal::GameOver,
+                format!(
+                    "move {}: the game is over (the last moves were passes)",
+                    self.move_number
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// GO-PASS — "这手棋就用虚着（Pass）代替" (003): any turn, stone or flower, may be passed; the
+    /// board stays, the pass is counted towards the end of the game (GO-END). An emergency
+    /// conversion is a stone, never a pass (D3-EMERGENCY-Q).
+    fn pass(&self, turn: Turn, special: Special) -> Result<(Position, Report), Illegal> {
+        let n = self.move_number;
+        if special == Special::Conversion {
+            return Err(illegal(
+                Refusal::ConversionQ,
+                format!("move {n}: a converted flower is a stone placed on the single liberty of a string in atari, not a pass"),
+            ));
+        }
+        let mut history = self.history.clone();
+        history.push(self.board.clone());
+        let next = Position {
+            history,
+            move_number: n + 1,
+            trailing_passes: self.trailing_passes + 1,
+            flystone: self.next_flystone(turn),
+            ..self.clone()
         };
-        let mut steps = Vec::new();
-        match special {
-            Special::Normal => {}
+        let report = Report {
+            number: n,
+            notation: crate::game::notation::format_numbered(&self.rules, n, turn, Action::Pass),
+            turn,
+            action: Action::Pass,
+            captured: vec![],
+            eyes_made: vec![],
+            eyes_lost: vec![],
+            attribute_changes: vec![],
+            ataris: vec![],
+            steps: vec!["GO-PASS: pass".into()],
+            game_over: next.game_over(),
+        };
+        Ok((next, report))
+    }
+
+    /// M16-COORD / M20-STRING — a stone goes on an empty point of the board: the index of `p`,
+    /// or the refusal (off the board, occupied).
+    fn empty_point(&self, p: Point) -> Result<usize, Illegal> {
+        let n = self.move_number;
+        if !p.on_board(self.board.size()) {
+            return Err(illegal(
+                Refusal::OffBoard,
+                format!("move {n}: ({},{}) is off the board", p.x, p.y),
+            ));
+        }
+        let i = self.board.index(p);
+        if let Some(s) = self.board.get(i) {
+            return Err(illegal(
+                Refusal::Occupied,
+                format!("move {n}: {p} is occupied by a {} stone", s.name()),
+            ));
+        }
+        Ok(i)
+    }
+
+    /// D3-EMERGENCY / S3-ROUND — a move taking a turn other than the schedule's: an emergency
+    /// conversion must save a string put in atari ([`emergency_conversion`]); a chosen flystone
+    /// is logged. Returns the first steps of the report.
+    fn take_special_turn(
+        &self,
+        turn: Turn,
+        special: Special,
+        i: usize,
+    ) -> Result<Vec<String>, Illegal> {
+        let n = self.move_number;
+        Ok(match special {
+            Special::Normal => Vec::new(),
             Special::Conversion => {
                 let saved = emergency_conversion(self, i)?;
-                steps.push(format!(
+                vec![format!(
                     "D3-EMERGENCY: {}'s flower turn becomes a {} stone on the single liberty of {} (P: put in atari by move {}; Q: its only liberty)",
                     turn.player.name(),
                     turn.player.name(),
                     saved.join(", "),
                     n - 1
-                ));
+                )]
             }
-            Special::Flystone => steps.push(format!(
+            Special::Flystone => vec![format!(
                 "S3-ROUND: {} throws a chosen flystone right after move {}",
                 turn.player.name(),
                 n - 1
-            )),
+            )],
+        })
+    }
+
+    /// M20-FORBID-UPPER — "禁着点判断在上层棋局中进行" (003): a flower is refused on a capture point,
+    /// a one-liberty eye or a tiger's mouth, judged on the upper layer before it is placed
+    /// (`before`; [`flower_forbidden_reason`]: M20-FORBID-CAPTURE, M20-FORBID-EYE,
+    /// M20-FORBID-TIGER).
+    fn refuse_forbidden_flower(
+        &self,
+        before: &Analysis,
+        turn: Turn,
+        p: Point,
+        i: usize,
+    ) -> Result<(), Illegal> {
+        if turn.kind != Kind::Flower {
+            return Ok(());
         }
-        if turn.kind == Kind::Flower {
-            if let Some(f) = flower_forbidden_reason(before, &self.rules, i, turn.player) {
-                let owner = f
-                    .owner()
-                    .map(|c| format!(" of {}", c.name()))
-                    .unwrap_or_default();
-                return Err(illegal(
-                    f.code(),
-                    f.clause(),
-                    format!(
-                        "move {n}: {p} is a {}{owner}, forbidden to {}",
-                        f.code(),
-                        turn.describe()
-                    ),
-                ));
-            }
-        }
-        steps.push(format!("placed {} at {p}", stone.name()));
+        let Some(f) = flower_forbidden_reason(before, &self.rules, i, turn.player) else {
+            return Ok(());
+        };
+        let owner = f
+            .owner()
+            .map(|c| format!(" of {}", c.name()))
+            .unwrap_or_default();
+        Err(illegal(
+            Refusal::from(f),
+            format!(
+                "move {}: {p} is a {}{owner}, forbidden to {}",
+                self.move_number,
+                f.code(),
+                turn.describe()
+            ),
+        ))
+    }
+
+    /// GO-CASCADE — the stone of the turn (the player's colour, or a flower) is placed at `p`
+    /// and the [`cascade`] settles the board: captures, recomputed attributes, and the
+    /// suicide refusal (GO-SUICIDE). Under `capture-timing: holographic-first` the first
+    /// captures use the attributes of `before` (register D8).
+    fn place_and_settle(
+        &self,
+        before: &Analysis,
+        turn: Turn,
+        p: Point,
+        i: usize,
+    ) -> Result<(Stone, Settled), Illegal> {
+        let stone = match turn.kind {
+            Kind::Own => turn.player.stone(),
+            Kind::Flower => Stone::Flower,
+        };
         let mut board = self.board.clone();
         board.set(i, Some(stone));
         let held = (self.rules.capture_timing == CaptureTiming::HolographicFirst)
             .then_some(before.attribute_at.as_slice());
         let settled = cascade(board, &self.rules, turn.player, held).map_err(|mut e| {
-            e.message = format!("move {n}: {p}: {}", e.message);
+            e.message = format!("move {}: {p}: {}", self.move_number, e.message);
             e
         })?;
-        // M20-FORBID-CAPTURE / D3-FORBID-CAPTURE, register D9 (default `flower-capture-check:
-        // cascade`): "也即花子不具有提吃功能" (003, 004), "灰子不具有提吃棋子的功能" (000) — a flower
-        // whose attribute cascade removes stones is refused as a capture point.
+        Ok((stone, settled))
+    }
+
+    /// M20-FORBID-CAPTURE / D3-FORBID-CAPTURE, register D9 (default `flower-capture-check:
+    /// cascade`): "也即花子不具有提吃功能" (003, 004), "灰子不具有提吃棋子的功能" (000) — a flower
+    /// whose attribute cascade removes stones is refused as a capture point.
+    fn refuse_flower_capture(
+        &self,
+        settled: &Settled,
+        turn: Turn,
+        p: Point,
+    ) -> Result<(), Illegal> {
         if turn.kind == Kind::Flower
             && self.rules.flower_capture_check == FlowerCaptureCheck::Cascade
             && !settled.captured.is_empty()
         {
             return Err(illegal(
-                "capture-point",
-                "M20-FORBID-CAPTURE",
-                format!("move {n}: a flower at {p} would remove stones through the attribute cascade (flower-capture-check: cascade)"),
+                Refusal::CapturePoint,
+                format!("move {}: a flower at {p} would remove stones through the attribute cascade (flower-capture-check: cascade)", self.move_number),
             ));
         }
-        if self.ko_violation(&settled.board) {
+        Ok(())
+    }
+
+    /// GO-KO — the settled board may not repeat a position the ko rule forbids
+    /// ([`Position::ko_violation`]).
+    fn refuse_ko(&self, board: &Board, p: Point) -> Result<(), Illegal> {
+        if self.ko_violation(board) {
             return Err(illegal(
-                "ko",
-                "GO-KO",
+                Refusal::Ko,
                 format!(
-                    "move {n}: {p} repeats an earlier position ({:?} ko)",
-                    self.rules.ko
+                    "move {}: {p} repeats an earlier position ({:?} ko)",
+                    self.move_number, self.rules.ko
                 ),
             ));
         }
-        steps.extend(settled.steps.iter().cloned());
+        Ok(())
+    }
+
+    /// The position after the stone at `p` and what the move did: the captured points, the
+    /// private eyes made and lost, the attribute changes, the ataris (GO-ATARI), the steps.
+    fn report_move(
+        &self,
+        before: &Analysis,
+        turn: Turn,
+        p: Point,
+        settled: Settled,
+        steps: Vec<String>,
+    ) -> (Position, Report) {
+        let n = self.move_number;
         let report = Report {
             number: n,
             notation: crate::game::notation::format_numbered(
@@ -604,6 +789,8 @@ impl Position {
             steps,
             game_over: false,
         };
+        let mut history = self.history.clone();
+        history.push(self.board.clone());
         let next = Position {
             rules: self.rules.clone(),
             board: settled.board,
@@ -613,7 +800,7 @@ impl Position {
             dead: self.dead.clone(),
             flystone: self.next_flystone(turn),
         };
-        Ok((next, report))
+        (next, report)
     }
 
     /// Every legal move of the side to move (passes included), in board order.
@@ -726,8 +913,7 @@ pub fn emergency_conversion(pos: &Position, i: usize) -> Result<Vec<String>, Ill
             .map(|(s, l)| format!("{} (liberty {})", s, pos.board.point(*l)))
             .collect();
         return Err(illegal(
-            "conversion-q",
-            "D3-EMERGENCY-Q",
+            Refusal::ConversionQ,
             format!(
                 "move {n}: {} is not the single liberty of a string put in atari by move {}: expected one of {}",
                 pos.board.point(i),
@@ -747,8 +933,7 @@ pub fn conversion_liberties(pos: &Position) -> Result<Vec<(String, usize)>, Ille
     let me = pos.turn().player;
     let no_p = |why: String| {
         illegal(
-            "conversion-p",
-            "D3-EMERGENCY-P",
+            Refusal::ConversionP,
             format!("move {n}: no emergency conversion: {why}"),
         )
     };

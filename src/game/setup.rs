@@ -1,16 +1,17 @@
 //! Position files in YAML: [`Setup`] is "a position that may be illegal", with public fields,
-//! straight from the file; [`Setup::into_position`] is the only road to a [`Position`] and
-//! reports every problem it finds.
+//! straight from the file; [`Setup::to_position`] is the only road to a [`Position`] and
+//! reports every problem it finds ([`PositionError`]).
 
 use crate::board::coord::Point;
 use crate::board::grid::Board;
 use crate::game::order::{
     check_flystone_state, flystone_schedule, flystone_walk, FlystoneRecord, FlystoneState,
 };
-use crate::game::play::{string_name, Position};
+use crate::game::play::{string_name, Parts, Position};
 use crate::judge::analysis::Analysis;
-use crate::rules::{RulesField, Schedule};
+use crate::rules::{Rules, RulesField, Schedule};
 use serde::{Deserialize, Serialize};
+use std::fmt;
 
 /// Largest input file m3go reads.
 pub const MAX_FILE_BYTES: usize = 4 << 20;
@@ -117,14 +118,162 @@ pub fn read_text(path: &str) -> Result<String, InputError> {
     String::from_utf8(bytes).map_err(|e| InputError::new(format!("not UTF-8 text: {e}")).file(path))
 }
 
+/// One problem of a setup: the field it is in (`diagram`, `history[2]`, `dead[0]`,
+/// `flystone.thrown`, …) and what is wrong there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub field: String,
+    pub message: String,
+}
+
+impl Problem {
+    fn new(field: impl Into<String>, message: impl Into<String>) -> Problem {
+        Problem {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+/// A setup that is not a position: where it came from, the setup, and every problem found
+/// (never just the first). Shown as `PLACE: FIELD: WHAT; FIELD: WHAT; …`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PositionError {
+    pub place: String,
+    pub setup: Box<Setup>,
+    pub problems: Vec<Problem>,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let problems: Vec<String> = self.problems.iter().map(|p| p.to_string()).collect();
+        write!(f, "{}: {}", self.place, problems.join("; "))
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl From<PositionError> for InputError {
+    fn from(e: PositionError) -> Self {
+        let problems: Vec<String> = e.problems.iter().map(|p| p.to_string()).collect();
+        InputError::new(problems.join("; ")).file(e.place)
+    }
+}
+
+/// The number of the next move counts from 1.
+fn move_number_problem(move_number: u32) -> Option<Problem> {
+    (move_number == 0).then(|| Problem::new("move", "0 is not a move number: expected 1 or more"))
+}
+
+/// A flystone record under another schedule.
+fn flystone_without_schedule() -> Problem {
+    Problem::new(
+        "flystone",
+        "a flystone record needs `schedule: flystone` (preset flystone)",
+    )
+}
+
+/// The Flystone state checked against the rules before move `next` ([`check_flystone_state`]).
+fn flystone_problems(rules: &Rules, state: &FlystoneState, size: usize, next: u32) -> Vec<Problem> {
+    check_flystone_state(rules, state, size, next.max(1))
+        .into_iter()
+        .map(|(field, message)| Problem::new(field, message))
+        .collect()
+}
+
+/// The board as a settled position needs it: no black or white upper string without a
+/// liberty (it would have been captured), every dead stone on a stone of the board.
+fn board_problems(board: &Board, rules: &Rules, dead: &[Point]) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let a = Analysis::new(board, rules);
+    for s in &a.upper_strings.groups {
+        if s.liberties.is_empty() {
+            problems.push(Problem::new(
+                "diagram",
+                format!(
+                    "the {} upper string {} has no liberty: a settled position has none \
+                     (it would have been captured)",
+                    s.colour.map(|c| c.name()).unwrap_or("?"),
+                    string_name(board, &s.points)
+                ),
+            ));
+        }
+    }
+    for (k, &p) in dead.iter().enumerate() {
+        if !p.on_board(board.size()) {
+            problems.push(Problem::new(
+                format!("dead[{k}]"),
+                format!("({},{}) is off the board", p.x, p.y),
+            ));
+        } else if board.at(p).is_none() {
+            problems.push(Problem::new(
+                format!("dead[{k}]"),
+                format!("{p} is empty: expected a stone"),
+            ));
+        }
+    }
+    problems
+}
+
+impl Parts {
+    /// Validates parts assembled in the crate, as [`Setup::to_position`] validates a file: the
+    /// move number, the history boards' size, the Flystone record, a settled board, the dead
+    /// stones. Every problem found is listed; `place` names the source.
+    pub(crate) fn validate(self, place: &str) -> Result<Position, PositionError> {
+        let size = self.board.size();
+        let mut problems: Vec<Problem> =
+            move_number_problem(self.move_number).into_iter().collect();
+        for (k, h) in self.history.iter().enumerate() {
+            if h.size() != size {
+                problems.push(Problem::new(
+                    format!("history[{k}]"),
+                    format!("the board is {0}x{0}: expected {size}x{size}", h.size()),
+                ));
+            }
+        }
+        match (self.rules.schedule, &self.flystone) {
+            (Schedule::Flystone, state) => {
+                let state = state.clone().unwrap_or_else(|| FlystoneState {
+                    random: flystone_schedule(&self.rules, size),
+                    thrown: Vec::new(),
+                });
+                problems.extend(flystone_problems(
+                    &self.rules,
+                    &state,
+                    size,
+                    self.move_number,
+                ));
+            }
+            (_, Some(_)) => problems.push(flystone_without_schedule()),
+            _ => {}
+        }
+        problems.extend(board_problems(&self.board, &self.rules, &self.dead));
+        if problems.is_empty() {
+            return Ok(Position::from_checked(self));
+        }
+        Err(PositionError {
+            place: place.to_string(),
+            setup: Box::new(setup_of(&self)),
+            problems,
+        })
+    }
+}
+
 impl Setup {
-    /// Validates the setup; every problem found is listed, each naming its place.
-    pub fn into_position(&self, place: &str) -> Result<Position, InputError> {
-        let mut problems: Vec<String> = Vec::new();
+    /// Validates the setup into a position; every problem found is listed, each naming its
+    /// field, in the error.
+    pub fn to_position(&self, place: &str) -> Result<Position, PositionError> {
+        let mut problems: Vec<Problem> = Vec::new();
         let rules = match self.rules.resolve() {
             Ok(r) => Some(r),
             Err(e) => {
-                problems.push(format!("rules: {e}"));
+                problems.push(Problem::new("rules", e.to_string()));
                 None
             }
         };
@@ -137,26 +286,24 @@ impl Setup {
         let board = match Board::from_diagram(&self.diagram, size) {
             Ok(b) => Some(b),
             Err(e) => {
-                problems.push(format!("diagram: {e}"));
+                problems.push(Problem::new("diagram", e.to_string()));
                 None
             }
         };
         let move_number = self.move_number.unwrap_or(1);
-        if move_number == 0 {
-            problems.push("move: 0 is not a move number: expected 1 or more".into());
-        }
+        problems.extend(move_number_problem(move_number));
         let mut history = Vec::new();
         for (k, h) in self.history.iter().enumerate() {
             match Board::from_diagram(h, size) {
                 Ok(b) => history.push(b),
-                Err(e) => problems.push(format!("history[{k}]: {e}")),
+                Err(e) => problems.push(Problem::new(format!("history[{k}]"), e.to_string())),
             }
         }
         let mut dead = Vec::new();
         for (k, d) in self.dead.iter().enumerate() {
             match Point::parse(d.trim_end_matches('*'), size) {
                 Ok(p) => dead.push(p),
-                Err(e) => problems.push(format!("dead[{k}]: {e}")),
+                Err(e) => problems.push(Problem::new(format!("dead[{k}]"), e.to_string())),
             }
         }
         let mut flystone = None;
@@ -182,50 +329,33 @@ impl Setup {
                             .map(|(k, _)| k as u32 + 1)
                             .collect();
                     }
-                    problems.extend(check_flystone_state(
-                        rules,
-                        &state,
-                        size,
-                        move_number.max(1),
-                    ));
+                    problems.extend(flystone_problems(rules, &state, size, move_number));
                     flystone = Some(state);
                 }
-                (_, Some(_)) => problems.push(
-                    "flystone: a flystone record needs `schedule: flystone` (preset flystone)"
-                        .into(),
-                ),
+                (_, Some(_)) => problems.push(flystone_without_schedule()),
                 _ => {}
             }
         }
         if let (Some(rules), Some(board)) = (&rules, &board) {
-            let a = Analysis::new(board, rules);
-            for s in &a.upper_strings.groups {
-                if s.liberties.is_empty() {
-                    problems.push(format!(
-                        "diagram: the {} upper string {} has no liberty: a settled position has none \
-                         (it would have been captured)",
-                        s.colour.map(|c| c.name()).unwrap_or("?"),
-                        string_name(board, &s.points)
-                    ));
-                }
-            }
-            for (k, &p) in dead.iter().enumerate() {
-                if board.at(p).is_none() {
-                    problems.push(format!("dead[{k}]: {p} is empty: expected a stone"));
-                }
-            }
+            problems.extend(board_problems(board, rules, &dead));
         }
         match (rules, board) {
-            (Some(rules), Some(board)) if problems.is_empty() => Ok(Position {
-                rules,
-                board,
-                move_number,
-                history,
-                trailing_passes: self.trailing_passes,
-                dead,
-                flystone,
+            (Some(rules), Some(board)) if problems.is_empty() => {
+                Ok(Position::from_checked(Parts {
+                    rules,
+                    board,
+                    move_number,
+                    history,
+                    trailing_passes: self.trailing_passes,
+                    dead,
+                    flystone,
+                }))
+            }
+            _ => Err(PositionError {
+                place: place.to_string(),
+                setup: Box::new(self.clone()),
+                problems,
             }),
-            _ => Err(InputError::new(problems.join("; ")).file(place)),
         }
     }
 
@@ -233,29 +363,100 @@ impl Setup {
     pub fn load(path: &str) -> Result<Position, InputError> {
         let text = read_text(path)?;
         let setup: Setup = from_yaml(&text, path)?;
-        setup.into_position(path)
+        Ok(setup.to_position(path)?)
+    }
+}
+
+/// The setup that writes `parts` back (rules as the full option mapping; under Flystone the
+/// state written out).
+fn setup_of(parts: &Parts) -> Setup {
+    let spec: crate::rules::RulesSpec = serde_yaml::from_value(
+        serde_yaml::to_value(&parts.rules).unwrap_or(serde_yaml::Value::Null),
+    )
+    .unwrap_or_default();
+    let flystone = (parts.rules.schedule == Schedule::Flystone).then(|| {
+        parts.flystone.clone().unwrap_or_else(|| FlystoneState {
+            random: flystone_schedule(&parts.rules, parts.board.size()),
+            thrown: Vec::new(),
+        })
+    });
+    Setup {
+        rules: RulesField::Spec(spec),
+        size: Some(parts.board.size()),
+        move_number: Some(parts.move_number),
+        diagram: parts.board.to_diagram(),
+        history: parts.history.iter().map(|b| b.to_diagram()).collect(),
+        trailing_passes: parts.trailing_passes,
+        dead: parts.dead.iter().map(|p| p.to_string()).collect(),
+        flystone: flystone.map(|s| FlystoneRecord {
+            random: Some(s.random),
+            thrown: s.thrown,
+        }),
     }
 }
 
 impl Position {
     /// The setup that writes this position back (rules as the full option mapping).
     pub fn to_setup(&self) -> Setup {
-        let spec: crate::rules::RulesSpec = serde_yaml::from_value(
-            serde_yaml::to_value(&self.rules).unwrap_or(serde_yaml::Value::Null),
-        )
-        .unwrap_or_default();
-        Setup {
-            rules: RulesField::Spec(spec),
-            size: Some(self.board.size()),
-            move_number: Some(self.move_number),
-            diagram: self.board.to_diagram(),
-            history: self.history.iter().map(|b| b.to_diagram()).collect(),
-            trailing_passes: self.trailing_passes,
-            dead: self.dead.iter().map(|p| p.to_string()).collect(),
-            flystone: self.flystone_state().map(|s| FlystoneRecord {
-                random: Some(s.random),
-                thrown: s.thrown,
-            }),
+        setup_of(&self.to_parts())
+    }
+
+    /// This position under other rules (a record replayed under rules other than its start
+    /// position's), validated again: the board must be settled under `rules` too.
+    pub fn with_rules(&self, rules: &Rules, place: &str) -> Result<Position, PositionError> {
+        Parts {
+            rules: rules.clone(),
+            ..self.to_parts()
         }
+        .validate(place)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_setup_reports_every_problem_with_its_field() {
+        let setup = Setup {
+            move_number: Some(0),
+            diagram: "X O .\nO . .\n. . .\n".into(),
+            dead: vec!["三三".into(), "O二".into()],
+            ..Setup::default()
+        };
+        let e = setup.to_position("bad.yaml").expect_err("four problems");
+        let fields: Vec<&str> = e.problems.iter().map(|p| p.field.as_str()).collect();
+        assert_eq!(fields, ["move", "dead[0]", "dead[1]", "diagram"], "{e}");
+        assert_eq!(e.place, "bad.yaml");
+        assert_eq!(*e.setup, setup);
+        let text = e.to_string();
+        assert!(
+            text.starts_with("bad.yaml: move: 0 is not a move number"),
+            "{text}"
+        );
+        assert!(
+            text.contains("; dead[0]: ") && text.contains("; diagram: the black upper string"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn parts_are_validated_like_a_file() {
+        let pos = Setup {
+            diagram: ". . .\n. X .\n. . .\n".into(),
+            ..Setup::default()
+        }
+        .to_position("ok")
+        .expect("settled");
+        let bad = Parts {
+            move_number: 0,
+            history: vec![Board::empty(5).expect("odd size")],
+            ..pos.to_parts()
+        }
+        .validate("parts")
+        .expect_err("two problems");
+        assert_eq!(bad.problems.len(), 2, "{bad}");
+        assert_eq!(bad.problems[1].field, "history[0]");
+        assert_eq!(Parts { ..pos.to_parts() }.validate("same"), Ok(pos.clone()));
     }
 }

@@ -645,8 +645,8 @@ fn padded_cells(board: &Board, geom: Geom) -> [u8; MAXN] {
     cells
 }
 
-/// Why the fast path refuses a move (the reference's reason codes).
-pub type Refusal = &'static str;
+/// Why the fast path refuses a move: the reference's reasons.
+pub use crate::game::refusal::Refusal;
 
 /// A position on the fast path: the direct board, the board before the previous move (all the
 /// simple ko rule needs), the move number, the trailing passes, and the analysis of the board.
@@ -670,25 +670,25 @@ pub struct FastPosition {
 impl FastPosition {
     /// The fast form of a reference position; `None` when the rules are not supported.
     pub fn new(pos: &Position) -> Option<FastPosition> {
-        if !supports(&pos.rules) {
+        if !supports(pos.rules()) {
             return None;
         }
         let geom = Geom {
-            size: pos.board.size(),
-            w: pos.board.size() + 2,
+            size: pos.board().size(),
+            w: pos.board().size() + 2,
         };
-        let cells = padded_cells(&pos.board, geom);
+        let cells = padded_cells(pos.board(), geom);
         let mut fp = FastPosition {
-            rules: pos.rules.clone(),
-            choices: Choices::of(&pos.rules),
+            rules: pos.rules().clone(),
+            choices: Choices::of(pos.rules()),
             geom,
             cells,
-            last: pos.history.last().map(|b| padded_cells(b, geom)),
-            move_number: pos.move_number,
-            trailing_passes: pos.trailing_passes,
+            last: pos.history().last().map(|b| padded_cells(b, geom)),
+            move_number: pos.move_number(),
+            trailing_passes: pos.trailing_passes(),
             any_flower: false,
             an: FastAnalysis::empty(geom),
-            blank: pos.board.clone(),
+            blank: pos.board().clone(),
         };
         for i in 0..fp.blank.len() {
             fp.blank.set(i, None);
@@ -836,11 +836,11 @@ impl FastPosition {
         let turn = self.turn();
         let mover = colour_code(turn.player);
         if self.cells[p & MASK] != EMPTY {
-            return Err("occupied");
+            return Err(Refusal::Occupied);
         }
         if turn.kind == Kind::Flower {
             if let Some(f) = self.an.forbidden_padded(&self.choices, p, mover) {
-                return Err(f.code());
+                return Err(Refusal::from(f));
             }
         } else if self.choices.capture_timing == CaptureTiming::HolographicFirst
             && self.choices.suicide == Suicide::Forbidden
@@ -855,7 +855,7 @@ impl FastPosition {
             // default `fixpoint` (D10) it is final only when no attribute can change (no flower
             // on the board, or every flower neutral by rule); otherwise the cascade decides
             // (GO-SUICIDE in `crate::game::play::cascade`).
-            return Err("suicide");
+            return Err(Refusal::Suicide);
         }
         let holographic_first = self.choices.capture_timing == CaptureTiming::HolographicFirst;
         let mut captured = false;
@@ -894,10 +894,10 @@ impl FastPosition {
             && self.choices.flower_capture_check == FlowerCaptureCheck::Cascade
             && captured
         {
-            return Err("capture-point");
+            return Err(Refusal::CapturePoint);
         }
         if self.choices.ko == Ko::Simple && self.last.as_ref() == Some(&out.cells) {
-            return Err("ko");
+            return Err(Refusal::Ko);
         }
         out.last = Some(self.cells);
         out.move_number = self.move_number + 1;
@@ -929,7 +929,7 @@ impl FastPosition {
                     continue;
                 }
                 if self.choices.suicide == Suicide::Forbidden {
-                    return Err("suicide");
+                    return Err(Refusal::Suicide);
                 }
                 remove = Some(mover);
             }
@@ -979,14 +979,14 @@ impl FastPosition {
     /// Plays a move (as [`Position::play`], without the report); `self` is unchanged.
     pub fn play(&self, action: Action) -> Result<FastPosition, Refusal> {
         if self.game_over() {
-            return Err("game-over");
+            return Err(Refusal::GameOver);
         }
         let mut out = self.clone();
         match action {
             Action::Pass => self.pass_into(&mut out),
             Action::Place(pt) => {
                 if !pt.on_board(self.geom.size) {
-                    return Err("off-board");
+                    return Err(Refusal::OffBoard);
                 }
                 let i = self.board_index(pt);
                 self.place_into(self.geom.pad(i), &mut out)?;
@@ -1145,11 +1145,11 @@ pub fn random_game_reference(start: &Position, seed: u64, max_moves: u32) -> (Po
     let mut pos = start.clone();
     let mut played = 0;
     while played < max_moves && !pos.game_over() {
-        let mut empty: Vec<usize> = (0..pos.board.len())
-            .filter(|&i| pos.board.get(i).is_none())
+        let mut empty: Vec<usize> = (0..pos.board().len())
+            .filter(|&i| pos.board().get(i).is_none())
             .collect();
         let turn = pos.turn();
-        let a = crate::Analysis::new(&pos.board, &pos.rules);
+        let a = crate::Analysis::new(pos.board(), pos.rules());
         let mut next = None;
         random_move(&mut rng, &mut empty, |i| {
             if turn.kind == Kind::Own
@@ -1157,7 +1157,7 @@ pub fn random_game_reference(start: &Position, seed: u64, max_moves: u32) -> (Po
             {
                 return false;
             }
-            match pos.play(&crate::game::play::Move::place(pos.board.point(i))) {
+            match pos.play(&crate::game::play::Move::place(pos.board().point(i))) {
                 Ok((p, _)) => {
                     next = Some(p);
                     true

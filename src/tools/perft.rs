@@ -45,7 +45,7 @@ pub fn children(pos: &Position) -> Vec<(String, Position)> {
         return Vec::new();
     }
     let turn = pos.turn();
-    let n = pos.move_number;
+    let n = pos.move_number();
     let mut out = Vec::new();
     for a in pos.legal_moves() {
         let m = Move {
@@ -55,7 +55,7 @@ pub fn children(pos: &Position) -> Vec<(String, Position)> {
         };
         if let Ok((next, _)) = pos.play(&m) {
             out.push((
-                crate::game::notation::format_numbered(&pos.rules, n, turn, a),
+                crate::game::notation::format_numbered(pos.rules(), n, turn, a),
                 next,
             ));
         }
@@ -64,7 +64,7 @@ pub fn children(pos: &Position) -> Vec<(String, Position)> {
         if let Ok((next, _)) = pos.play(&m) {
             let t = m.turn.unwrap_or(turn);
             out.push((
-                crate::game::notation::format_numbered(&pos.rules, n, t, m.action),
+                crate::game::notation::format_numbered(pos.rules(), n, t, m.action),
                 next,
             ));
         }
@@ -202,10 +202,10 @@ pub fn parse_perft_file(text: &str, place: &str, dir: &str) -> Result<Vec<PerftC
 impl PerftCase {
     /// The position of the entry.
     pub fn position(&self, place: &str) -> Result<Position, InputError> {
-        self.setup.into_position(&format!(
+        Ok(self.setup.to_position(&format!(
             "{place}: entry `{}` (line {})",
             self.id, self.line
-        ))
+        ))?)
     }
 }
 
@@ -226,7 +226,7 @@ mod tests {
             diagram: empty_diagram(3),
             ..Setup::default()
         };
-        let pos = setup.into_position("t").unwrap();
+        let pos = setup.to_position("t").unwrap();
         // 9 points + pass
         assert_eq!(perft(&pos, 1), 10);
         // after a stone: 8 points + pass (9 ways); after the pass: 9 points + pass

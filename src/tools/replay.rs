@@ -8,7 +8,7 @@ use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::Attribute;
 use crate::board::strings::flood;
 use crate::formats::record::Record;
-use crate::game::play::{Action, AttributeChange, Illegal, Move, Position, Report};
+use crate::game::play::{Action, AttributeChange, Illegal, Move, Position, Refusal, Report};
 use crate::game::setup::{InputError, Setup};
 use crate::judge::analysis::Analysis;
 use crate::rules::Rules;
@@ -44,7 +44,7 @@ pub enum Status {
     RecordPass,
     /// Forbidden or impossible under the rules: replaced by a pass.
     Replaced {
-        reason: &'static str,
+        reason: Refusal,
         clause: &'static str,
         message: String,
     },
@@ -177,14 +177,14 @@ fn describe(
     Vec<LoggedString>,
     Vec<Change>,
 ) {
-    let size = before.board.size();
-    let a0 = Analysis::new(&before.board, &before.rules);
-    let a1 = Analysis::new(&after.board, &after.rules);
+    let size = before.board().size();
+    let a0 = Analysis::new(before.board(), before.rules());
+    let a1 = Analysis::new(after.board(), after.rules());
     let captured_idx: Vec<usize> = report
         .captured
         .iter()
         .filter_map(|s| parse_pt(s, size))
-        .map(|p| before.board.index(p))
+        .map(|p| before.board().index(p))
         .collect();
     let captured = captured_strings(&a0, &captured_idx);
     let eyes_made = report
@@ -219,10 +219,10 @@ fn describe(
                 .points
                 .iter()
                 .filter_map(|s| parse_pt(s, size))
-                .map(|p| after.board.index(p))
+                .map(|p| after.board().index(p))
                 .collect();
             Change {
-                name: group_name(&after.board, &idx),
+                name: group_name(after.board(), &idx),
                 points: c.points.clone(),
                 from: c.from,
                 to: c.to,
@@ -233,28 +233,27 @@ fn describe(
 }
 
 /// The history the ko rule needs, written to a position file: none, the last board (simple),
-/// or all of it.
-pub fn trim_history(pos: &mut Position) {
+/// or all of it. Trims the history of `setup`, a position under `rules`.
+pub fn trim_history(rules: &Rules, setup: &mut Setup) {
     // by the option's name, so that new ko options keep the whole history
-    let keep = match serde_json::to_value(pos.rules.ko)
+    let keep = match serde_json::to_value(rules.ko)
         .ok()
         .as_ref()
         .and_then(|v| v.as_str())
     {
         Some("none") => 0,
         Some("simple") => 1,
-        _ => pos.history.len(),
+        _ => setup.history.len(),
     };
-    let n = pos.history.len();
-    pos.history.drain(..n.saturating_sub(keep));
+    let n = setup.history.len();
+    setup.history.drain(..n.saturating_sub(keep));
 }
 
 /// The position file of a replay's final position (history trimmed to what ko needs).
 pub fn position_setup(pos: &Position) -> Setup {
-    let mut p = pos.clone();
-    trim_history(&mut p);
-    let mut s = p.to_setup();
-    s.rules = crate::formats::record::rules_field(&p.rules);
+    let mut s = pos.to_setup();
+    trim_history(pos.rules(), &mut s);
+    s.rules = crate::formats::record::rules_field(pos.rules());
     s
 }
 
@@ -276,9 +275,9 @@ pub fn mechanical(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Rep
         if to.is_some_and(|t| m.number > t) {
             break;
         }
-        if m.number != pos.move_number {
+        if m.number != pos.move_number() {
             return Err(
-                InputError::expecting(format!("move {} here", pos.move_number))
+                InputError::expecting(format!("move {} here", pos.move_number()))
                     .move_number(m.number)
                     .at(&m.place),
             );
@@ -346,7 +345,7 @@ pub fn mechanical_step(
         Ok((next, r)) => Ok((next, r, None)),
         Err(refusal) => {
             let (mut next, r) = pos.play(&Move::pass())?;
-            next.trailing_passes = 0;
+            next.forget_trailing_passes();
             Ok((next, r, Some(refusal)))
         }
     }
@@ -455,38 +454,6 @@ fn attr_zh(a: Attribute) -> &'static str {
     }
 }
 
-/// The Chinese for a refusal reason code.
-pub fn reason_zh(code: &str) -> &'static str {
-    match code {
-        "occupied" => "该点已有棋子",
-        "off-board" => "超出棋盘",
-        "suicide" => "自杀禁着",
-        "ko" => "打劫禁着（同形再现）",
-        "capture-point" => "花子“提吃点”禁着",
-        "one-liberty-eye" => "花子“一气眼”禁着",
-        "tigers-mouth" => "花子“虎口”禁着",
-        "game-over" => "终局之后",
-        "wrong-turn" => "次序不符",
-        _ => "规则不允许",
-    }
-}
-
-/// The English for a refusal reason code.
-pub fn reason_en(code: &str) -> &'static str {
-    match code {
-        "occupied" => "the point is occupied",
-        "off-board" => "off the board",
-        "suicide" => "suicide",
-        "ko" => "ko (a repeated position)",
-        "capture-point" => "a capture point, forbidden to a flower",
-        "one-liberty-eye" => "a one-liberty eye, forbidden to a flower",
-        "tigers-mouth" => "a tiger's mouth, forbidden to a flower",
-        "game-over" => "after the end of the game",
-        "wrong-turn" => "not this move's turn",
-        _ => "refused by the rules",
-    }
-}
-
 /// Strings of one colour word joined as 003 does: `白棋串CO*和EO`.
 fn join_zh(items: &[String]) -> String {
     match items.len() {
@@ -550,7 +517,7 @@ impl Entry {
                 "{}（原谱{}：{}，{reason}，{clause}）",
                 self.notation.replace("pass", "虚着"),
                 self.source,
-                reason_zh(reason)
+                reason.zh()
             ),
         };
         let mut parts = vec![head];
@@ -609,7 +576,7 @@ impl Entry {
             } => format!(
                 "{notation}: the record's {} is refused — {} [{reason}, {clause}]: {message}; replaced by a pass",
                 self.source,
-                reason_en(reason)
+                reason.en()
             ),
         };
         let mut parts = vec![head];
@@ -671,7 +638,7 @@ impl Replay {
         let mut m = BTreeMap::new();
         for e in &self.entries {
             if let Status::Replaced { reason, .. } = e.status {
-                *m.entry(reason).or_insert(0) += 1;
+                *m.entry(reason.code()).or_insert(0) += 1;
             }
         }
         m
@@ -757,7 +724,7 @@ mod tests {
             matches!(
                 e9.status,
                 Status::Replaced {
-                    reason: "capture-point",
+                    reason: Refusal::CapturePoint,
                     ..
                 }
             ),
@@ -768,6 +735,6 @@ mod tests {
             "{}",
             e9.line_zh()
         );
-        assert_eq!(rep.position.trailing_passes, 1);
+        assert_eq!(rep.position.trailing_passes(), 1);
     }
 }
