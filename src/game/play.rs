@@ -21,9 +21,9 @@ use serde::Serialize;
 use std::fmt;
 
 /// A legal, settled position: the direct board, the rules, whose move it is, and the history
-/// the ko rule needs. Built only from a validated [`Setup`](crate::game::setup::Setup)
-/// ([`Setup::to_position`](crate::game::setup::Setup::to_position), which lists every problem
-/// it finds) and by playing moves; read through its accessors.
+/// the ko rule needs. Built only from a validated `Setup` (`Setup::to_position` in the setup
+/// module above this one, which lists every problem it finds) and by playing moves; read
+/// through its accessors.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
     rules: Rules,
@@ -43,10 +43,8 @@ pub struct Position {
 }
 
 /// The parts of a position, not yet validated: what crate code assembles (test generators,
-/// symmetric images). The only road from parts to a [`Position`] is
-/// [`Parts::validate`](crate::game::setup), the check [`Setup::to_position`] also runs.
-///
-/// [`Setup::to_position`]: crate::game::setup::Setup::to_position
+/// symmetric images). The only road from parts to a [`Position`] is `Parts::validate` (in the
+/// setup module), the check `Setup::to_position` also runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Parts {
     pub rules: Rules,
@@ -59,8 +57,8 @@ pub(crate) struct Parts {
 }
 
 impl Position {
-    /// The position of parts already checked: called only by the validation in
-    /// [`crate::game::setup`], after it found no problem.
+    /// The position of parts already checked: called only by the validation in the setup
+    /// module, after it found no problem.
     pub(super) fn from_checked(parts: Parts) -> Position {
         let Parts {
             rules,
