@@ -252,3 +252,14 @@ impl fmt::Display for InputError {
 }
 
 impl std::error::Error for InputError {}
+
+/// Writes `items` separated by `; ` — how an error that lists every problem it found shows them.
+pub fn write_joined<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
+    for (k, item) in items.iter().enumerate() {
+        if k > 0 {
+            f.write_str("; ")?;
+        }
+        write!(f, "{item}")?;
+    }
+    Ok(())
+}

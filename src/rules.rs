@@ -572,13 +572,7 @@ pub struct RulesError {
 
 impl fmt::Display for RulesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (k, p) in self.problems.iter().enumerate() {
-            if k > 0 {
-                f.write_str("; ")?;
-            }
-            write!(f, "{p}")?;
-        }
-        Ok(())
+        crate::error::write_joined(f, &self.problems)
     }
 }
 

@@ -124,13 +124,7 @@ pub struct BoardError {
 
 impl fmt::Display for BoardError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (k, p) in self.problems.iter().enumerate() {
-            if k > 0 {
-                f.write_str("; ")?;
-            }
-            write!(f, "{p}")?;
-        }
-        Ok(())
+        crate::error::write_joined(f, &self.problems)
     }
 }
 

@@ -788,28 +788,29 @@ fn check_attributes(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
                 None => d.push(format!(
                     "attributes {s}: expected a flower string there, found none"
                 )),
-                Some(f) => {
-                    let got = f["attribute"].as_str().unwrap_or("?");
-                    if got != want.attribute {
-                        d.push(format!(
-                            "attributes {s}: expected {}, got {got}",
-                            want.attribute
-                        ));
-                    }
-                    for (k, w) in [
-                        ("hs", want.hs),
-                        ("hw", want.hw),
-                        ("bs", want.bs),
-                        ("bw", want.bw),
-                    ] {
-                        if let Some(w) = w {
-                            let g = f[k].as_u64().map(|x| x as i64).unwrap_or(-1);
-                            if g != i64::from(w) {
-                                d.push(format!("attributes {s}: expected {k}={w}, got {k}={g}"));
-                            }
-                        }
-                    }
-                }
+                Some(f) => compare_attribute(&format!("attributes {s}"), want, f, d),
+            }
+        }
+    }
+}
+
+/// One flower string of the answer (`f`) against an attribute expectation: the attribute and
+/// each count the expectation names.
+fn compare_attribute(label: &str, want: &AttrExpect, f: &Value, d: &mut Vec<String>) {
+    let got = f["attribute"].as_str().unwrap_or("?");
+    if got != want.attribute {
+        d.push(format!("{label}: expected {}, got {got}", want.attribute));
+    }
+    for (k, w) in [
+        ("hs", want.hs),
+        ("hw", want.hw),
+        ("bs", want.bs),
+        ("bw", want.bw),
+    ] {
+        if let Some(w) = w {
+            let g = f[k].as_u64().map(|x| x as i64).unwrap_or(-1);
+            if g != i64::from(w) {
+                d.push(format!("{label}: expected {k}={w}, got {k}={g}"));
             }
         }
     }
@@ -833,26 +834,7 @@ fn check_other_flowers(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
                 continue;
             }
             let name = pts.first().cloned().unwrap_or_default();
-            let got = f["attribute"].as_str().unwrap_or("?");
-            if got != want.attribute {
-                d.push(format!(
-                    "other_flowers {name}*: expected {}, got {got}",
-                    want.attribute
-                ));
-            }
-            for (k, w) in [
-                ("hs", want.hs),
-                ("hw", want.hw),
-                ("bs", want.bs),
-                ("bw", want.bw),
-            ] {
-                if let Some(w) = w {
-                    let g = f[k].as_u64().unwrap_or(u64::MAX);
-                    if g != u64::from(w) {
-                        d.push(format!("other_flowers {name}*: expected {k} {w}, got {g}"));
-                    }
-                }
-            }
+            compare_attribute(&format!("other_flowers {name}*"), want, f, d);
         }
     }
 }

@@ -175,6 +175,22 @@ pub struct NamedString {
     pub eyes: Vec<Vec<String>>,
 }
 
+/// The names of `points` (indices of `board`).
+fn point_names(board: &Board, points: &[usize]) -> Vec<String> {
+    points.iter().map(|&i| board.point(i).to_string()).collect()
+}
+
+impl NamedString {
+    /// The string of `board` made of `points`, named by its first point, without eyes.
+    fn of(board: &Board, points: &[usize]) -> NamedString {
+        NamedString {
+            string: string_name(board, points),
+            points: point_names(board, points),
+            eyes: Vec::new(),
+        }
+    }
+}
+
 /// An attribute change of a flower string caused by a move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct AttributeChange {
@@ -994,23 +1010,12 @@ fn eyes_made(before: &Analysis, after: &Analysis) -> Vec<NamedString> {
             })
         });
         if !had {
-            out.push(NamedString {
-                string: string_name(&after.board, &s.points),
-                points: s
-                    .points
-                    .iter()
-                    .map(|&i| after.board.point(i).to_string())
-                    .collect(),
-                eyes: after
-                    .private_eyes(g)
-                    .map(|r| {
-                        r.empty
-                            .iter()
-                            .map(|&i| after.board.point(i).to_string())
-                            .collect()
-                    })
-                    .collect(),
-            });
+            let mut named = NamedString::of(&after.board, &s.points);
+            named.eyes = after
+                .private_eyes(g)
+                .map(|r| point_names(&after.board, &r.empty))
+                .collect();
+            out.push(named);
         }
     }
     out
@@ -1032,15 +1037,7 @@ fn ataris(before: &Analysis, after: &Analysis, victim: Colour) -> Vec<NamedStrin
                 .is_some_and(|b| b.colour == Some(victim) && b.liberties.len() == 1)
         });
         if !was {
-            out.push(NamedString {
-                string: string_name(&after.board, &s.points),
-                points: s
-                    .points
-                    .iter()
-                    .map(|&i| after.board.point(i).to_string())
-                    .collect(),
-                eyes: Vec::new(),
-            });
+            out.push(NamedString::of(&after.board, &s.points));
         }
     }
     out
@@ -1063,11 +1060,7 @@ fn attribute_changes(before: &Analysis, after: &Analysis) -> Vec<AttributeChange
         };
         out.push(AttributeChange {
             string: string_name(&after.board, &f.points),
-            points: f
-                .points
-                .iter()
-                .map(|&i| after.board.point(i).to_string())
-                .collect(),
+            points: point_names(&after.board, &f.points),
             from,
             to: f.attribute,
         });
