@@ -858,6 +858,11 @@ impl FastPosition {
             return Err(Refusal::Suicide);
         }
         let holographic_first = self.choices.capture_timing == CaptureTiming::HolographicFirst;
+        let stone = if turn.kind == Kind::Flower {
+            FLOWER
+        } else {
+            mover
+        };
         let mut captured = false;
         let held = if holographic_first && self.choices.suicide == Suicide::Forbidden {
             // The first rounds under holographic-first, done directly: they see the upper layer
@@ -872,20 +877,12 @@ impl FastPosition {
                 captured = true;
             } else {
                 out.cells = self.cells;
-                out.cells[p & MASK] = if turn.kind == Kind::Flower {
-                    FLOWER
-                } else {
-                    mover
-                };
+                out.cells[p & MASK] = stone;
             }
             None
         } else {
             out.cells = self.cells;
-            out.cells[p & MASK] = if turn.kind == Kind::Flower {
-                FLOWER
-            } else {
-                mover
-            };
+            out.cells[p & MASK] = stone;
             holographic_first.then_some(&self.an)
         };
         captured |= out.cascade(mover, held)?;
