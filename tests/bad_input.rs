@@ -610,3 +610,27 @@ fn bad_input_extreme_numeric_coordinates_are_refused() {
     let (code, stderr, _) = cli(&["play", &ok, "黑1.(-2147483648,0)"]);
     assert_eq!(code, Some(2), "{stderr}");
 }
+
+#[test]
+fn bad_input_protocol_replay_longer_than_a_record_is_refused() {
+    // A request's `replay` is bounded like a record (10·n² moves), so a request cannot make the
+    // answer replay (and keep the history of) an unbounded number of moves.
+    use m3go::conform::case::{answer, Request};
+    let req = |n: usize| -> Request {
+        serde_json::from_value(serde_json::json!({
+            "protocol": "m3go-conform/1",
+            "id": "long",
+            "position": {"size": 3, "diagram": ". . .\n. . .\n. . .\n"},
+            "replay": {"mode": "mechanical", "moves": vec!["OO"; n]},
+        }))
+        .expect("a request")
+    };
+    let a = answer(&req(91));
+    let e = a["error"].as_str().unwrap_or_default();
+    assert!(
+        e.contains("replay.moves has 91 moves: expected at most 90"),
+        "{a}"
+    );
+    let a = answer(&req(90));
+    assert!(a["error"].is_null(), "{a}");
+}

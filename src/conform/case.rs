@@ -448,6 +448,13 @@ pub fn answer(req: &Request) -> Value {
         Err(e) => return fail(e.to_string()),
     };
     if let Some(rp) = &req.replay {
+        let limit = crate::formats::record::max_moves(pos.board().size());
+        if rp.moves.len() > limit {
+            return fail(format!(
+                "replay.moves has {} moves: expected at most {limit} on this board (the limit of a record)",
+                rp.moves.len()
+            ));
+        }
         for (k, m) in rp.moves.iter().enumerate() {
             let action = if m.trim() == "pass" {
                 crate::game::play::Action::Pass
