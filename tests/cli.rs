@@ -260,3 +260,35 @@ fn cli_readme_command_table_lists_the_subcommands_and_flags_of_the_parser() {
         }
     }
 }
+
+#[test]
+fn cli_a_closed_pipe_ends_m3go_quietly() {
+    // `m3go analyze POS --format json | head -1`: the reader goes away after one line; m3go
+    // must end with exit 0 and no panic, whatever it still had to write. The example's JSON
+    // analysis (about 180 kB) is larger than a pipe holds, so m3go is still writing when the
+    // pipe closes.
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/positions/example.yaml");
+    for args in [
+        vec!["analyze", example, "--format", "json"],
+        vec!["analyze", example, "--format", "yaml"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_m3go"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("m3go starts");
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut first)
+            .expect("a first line");
+        // the reader is dropped here: the pipe is closed
+        let out = child.wait_with_output().expect("m3go ends");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(!first.is_empty(), "{args:?}");
+    }
+}

@@ -42,21 +42,21 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
     let p = Setup::load(&args.pos)?;
     let report = AnalysisReport::new(&p);
     if args.color && fmt == AnalyzeFormat::Text {
-        println!(
+        outln!(
             "{}",
             crate::formats::render::ansi(&p, crate::formats::render::View::Holographic)
         );
     }
     match fmt {
-        AnalyzeFormat::Json => println!(
+        AnalyzeFormat::Json => outln!(
             "{}",
             serde_json::to_string_pretty(&report).map_err(|e| InputError::new(e.to_string()))?
         ),
-        AnalyzeFormat::Yaml => print!(
+        AnalyzeFormat::Yaml => out!(
             "{}",
             serde_yaml::to_string(&report).map_err(|e| InputError::new(e.to_string()))?
         ),
-        AnalyzeFormat::Text => print!("{}", report.to_text()),
+        AnalyzeFormat::Text => out!("{}", report.to_text()),
     }
     Ok(())
 }

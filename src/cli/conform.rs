@@ -61,7 +61,7 @@ pub fn run(args: ConformArgs) -> i32 {
             .map(|(_, c)| serde_json::to_value(c).unwrap_or(Value::Null))
             .collect();
         match serde_json::to_string_pretty(&all) {
-            Ok(s) => println!("{s}"),
+            Ok(s) => outln!("{s}"),
             Err(e) => {
                 eprintln!("error: {e}");
                 return 2;
@@ -81,7 +81,7 @@ pub fn run(args: ConformArgs) -> i32 {
     };
     let (mut passed, mut failed, mut errored, mut skipped) = (0, 0, load_errors.len(), 0);
     for (f, e) in &load_errors {
-        println!("ERRORED {f}\n    {e}");
+        outln!("ERRORED {f}\n    {e}");
     }
     for (f, c) in &cases {
         if args.id.as_ref().is_some_and(|id| *id != c.id) {
@@ -98,22 +98,22 @@ pub fn run(args: ConformArgs) -> i32 {
             Outcome::Passed => passed += 1,
             Outcome::Skipped(why) => {
                 skipped += 1;
-                println!("SKIPPED {} ({f}): {why}", c.id);
+                outln!("SKIPPED {} ({f}): {why}", c.id);
             }
             Outcome::Errored(e) => {
                 errored += 1;
-                println!("ERRORED {} ({f}) [{}]\n    {e}", c.id, c.clauses.join(", "));
+                outln!("ERRORED {} ({f}) [{}]\n    {e}", c.id, c.clauses.join(", "));
             }
             Outcome::Failed(d) => {
                 failed += 1;
-                println!("FAILED {} ({f}) [{}]", c.id, c.clauses.join(", "));
+                outln!("FAILED {} ({f}) [{}]", c.id, c.clauses.join(", "));
                 for x in d {
-                    println!("    - {}", x.replace('\n', "\n      "));
+                    outln!("    - {}", x.replace('\n', "\n      "));
                 }
             }
         }
     }
-    println!("{passed} passed, {failed} failed, {errored} errored, {skipped} skipped");
+    outln!("{passed} passed, {failed} failed, {errored} errored, {skipped} skipped");
     if failed + errored > 0 {
         1
     } else {
@@ -141,7 +141,7 @@ fn coverage(
     let uncovered = cov.uncovered();
     for id in ids {
         let v = &by[id.as_str()];
-        println!(
+        outln!(
             "{id}: {}",
             if v.is_empty() {
                 "UNCOVERED".to_string()
@@ -151,10 +151,10 @@ fn coverage(
         );
     }
     for (f, e) in load_errors {
-        println!("ERRORED {f}: {e}");
+        outln!("ERRORED {f}: {e}");
     }
     let covered = ids.len() - uncovered.len();
-    println!(
+    outln!(
         "coverage: {covered}/{} clauses covered ({:.1} %); uncovered: {}",
         ids.len(),
         if ids.is_empty() {

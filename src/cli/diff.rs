@@ -5,7 +5,6 @@ use crate::cli::common::{parse_rules, write_file};
 use crate::conform::runner::{Builtin, External};
 use crate::game::setup::InputError;
 use crate::rules::Rules;
-use std::io::Write;
 
 /// Random games against another implementation; the first disagreement, shrunk, as a case.
 ///
@@ -72,36 +71,38 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
                 ((g - 1) as f64 + (m as f64 / max.max(1) as f64).min(1.0)) / games.max(1) as f64;
             let w = 30;
             let fill = (done * w as f64) as usize;
-            print!(
+            out!(
                 "\r[{}{}] game {g}/{games} move {m}   ",
                 "#".repeat(fill.min(w)),
                 ".".repeat(w - fill.min(w))
             );
-            let _ = std::io::stdout().flush();
+            crate::cli::common::flush_out();
         }
     };
     let outcome = crate::conform::diff::run(&opts_d, &mut reference, &mut other, &mut progress)
         .map_err(InputError::new)?;
     if tty {
-        print!("\r{}\r", " ".repeat(60));
+        out!("\r{}\r", " ".repeat(60));
     }
     match outcome {
         crate::conform::diff::DiffOutcome::Agree { games, moves } => {
-            println!(
+            outln!(
                 "diff: {games} games, {moves} moves compared (seed {}, {size}x{size}, {}): no disagreement",
                 opts_d.seed, opts_d.rules.preset
             );
             Ok(0)
         }
         crate::conform::diff::DiffOutcome::Disagree(d) => {
-            println!(
+            outln!(
                 "diff: disagreement in game {} at move {} ({}):",
-                d.game, d.move_number, d.notation
+                d.game,
+                d.move_number,
+                d.notation
             );
             for x in &d.differences {
-                println!("  - {}: {}", x.field, x.detail.replace('\n', "\n    "));
+                outln!("  - {}: {}", x.field, x.detail.replace('\n', "\n    "));
             }
-            println!(
+            outln!(
                 "shrunk from {} stones to {} stone(s) and {} move(s); conformance case {}:",
                 d.stones_before,
                 d.stones_after,
@@ -110,13 +111,13 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
             );
             let yaml =
                 serde_yaml::to_string(&d.case).map_err(|e| InputError::new(e.to_string()))?;
-            println!("---\n{yaml}");
+            outln!("---\n{yaml}");
             if let Some(dir) = &args.out {
                 std::fs::create_dir_all(dir)
                     .map_err(|e| InputError::new(format!("cannot create: {e}")).file(dir))?;
                 let path = std::path::Path::new(dir).join(format!("{}.yaml", d.case.id));
                 write_file(&path.to_string_lossy(), &yaml)?;
-                println!("written to {}", path.display());
+                outln!("written to {}", path.display());
             }
             Ok(1)
         }

@@ -22,6 +22,6 @@ pub struct ExplainArgs {
 pub fn run(args: ExplainArgs) -> Result<(), InputError> {
     let p = Setup::load(&args.pos)?;
     let target = &args.target;
-    print!("{}", explain_target(&p, target)?);
+    out!("{}", explain_target(&p, target)?);
     Ok(())
 }

@@ -10,6 +10,19 @@ use crate::game::setup::InputError;
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 
+/// `print!` through [`common::write_out`]: a closed pipe ends m3go quietly.
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::cli::common::write_out(format_args!($($arg)*)) };
+}
+
+/// `println!` through [`common::write_out`]: a closed pipe ends m3go quietly.
+macro_rules! outln {
+    () => { $crate::cli::common::write_out(format_args!("\n")) };
+    ($($arg:tt)*) => {
+        $crate::cli::common::write_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 mod analyze;
 pub mod common;
 mod conform;

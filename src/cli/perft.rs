@@ -25,11 +25,11 @@ pub fn run(args: PerftArgs) -> Result<(), InputError> {
     if args.divide {
         let d = crate::tools::perft::divide(&p, depth);
         for (m, n) in &d {
-            println!("{m} {n}");
+            outln!("{m} {n}");
         }
-        println!("total {}", d.iter().map(|(_, n)| n).sum::<u64>());
+        outln!("total {}", d.iter().map(|(_, n)| n).sum::<u64>());
     } else {
-        println!("perft {depth} {}", crate::tools::perft::perft(&p, depth));
+        outln!("perft {depth} {}", crate::tools::perft::perft(&p, depth));
     }
     Ok(())
 }

@@ -44,29 +44,29 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
                 .text(m)
         })?;
         if fmt == Format::Text {
-            println!("{}", r.notation);
+            outln!("{}", r.notation);
             for s in &r.steps {
-                println!("    {s}");
+                outln!("    {s}");
             }
             if !r.captured.is_empty() {
-                println!("    captured: {}", r.captured.join(" "));
+                outln!("    captured: {}", r.captured.join(" "));
             }
             for e in &r.eyes_made {
                 let eyes: Vec<String> = e.eyes.iter().map(|x| x.join(" ")).collect();
-                println!(
+                outln!(
                     "    private eye made: {} (its private eyes: [{}])",
                     e.string,
                     eyes.join("], [")
                 );
             }
             for e in &r.eyes_lost {
-                println!("    private eye lost: {}", e.string);
+                outln!("    private eye lost: {}", e.string);
             }
             for a in &r.ataris {
-                println!("    put in atari: {}", a.string);
+                outln!("    put in atari: {}", a.string);
             }
             for c in &r.attribute_changes {
-                println!(
+                outln!(
                     "    flower {}: {} -> {}",
                     c.string,
                     c.from.name(),
@@ -74,7 +74,7 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
                 );
             }
             if r.game_over {
-                println!("    the game is over");
+                outln!("    the game is over");
             }
         }
         reports.push(r);
@@ -82,13 +82,13 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
     }
     if fmt == Format::Json {
         let v = serde_json::json!({"reports": reports, "analysis": AnalysisReport::new(&p)});
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?
         );
     } else {
-        println!();
-        print!("{}", AnalysisReport::new(&p).to_text());
+        outln!();
+        out!("{}", AnalysisReport::new(&p).to_text());
     }
     if let Some(out) = &args.out {
         let text =

@@ -51,7 +51,7 @@ pub fn run(args: RenderArgs) -> Result<(), InputError> {
         write_file(out, &crate::formats::render::svg(&p, view))?;
     }
     if args.ansi || args.svg.is_none() {
-        print!("{}", crate::formats::render::ansi(&p, view));
+        out!("{}", crate::formats::render::ansi(&p, view));
     }
     Ok(())
 }

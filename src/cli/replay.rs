@@ -65,18 +65,18 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
             "replaced": rep.replaced_by_reason(),
             "position": crate::tools::replay::position_setup(&rep.position),
         });
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?
         );
     } else if args.quiet {
         let (zh, en) = rep.summary();
-        println!("{zh}");
+        outln!("{zh}");
         if args.gloss {
-            println!("    {en}");
+            outln!("    {en}");
         }
     } else {
-        print!("{}", crate::tools::replay::log_text(&rep, args.gloss));
+        out!("{}", crate::tools::replay::log_text(&rep, args.gloss));
     }
     if let Some(out) = &args.out {
         let setup = crate::tools::replay::position_setup(&rep.position);

@@ -28,17 +28,17 @@ pub enum RulesAction {
 pub fn run(args: RulesArgs) -> Result<(), InputError> {
     match args.action {
         None => {
-            println!("presets:");
+            outln!("presets:");
             for p in PRESETS {
                 let r = Rules::preset(p).map_err(|e| InputError::new(e.to_string()))?;
-                println!(
+                outln!(
                     "  {p}: {}",
                     serde_json::to_string(&r).map_err(|e| InputError::new(e.to_string()))?
                 );
             }
-            println!("\noptions (in a position's `rules:` mapping, with `preset:`):");
+            outln!("\noptions (in a position's `rules:` mapping, with `preset:`):");
             for (name, values, meaning) in OPTIONS {
-                println!("  {name:<22} {values:<42} {meaning}");
+                outln!("  {name:<22} {values:<42} {meaning}");
             }
             Ok(())
         }
@@ -49,7 +49,7 @@ pub fn run(args: RulesArgs) -> Result<(), InputError> {
             let r = spec
                 .resolve()
                 .map_err(|e| InputError::new(e.to_string()).file(path))?;
-            println!(
+            outln!(
                 "{path}: valid; resolves to {}",
                 serde_json::to_string(&r).map_err(|e| InputError::new(e.to_string()))?
             );
