@@ -456,13 +456,9 @@ pub fn answer(req: &Request) -> Value {
             ));
         }
         for (k, m) in rp.moves.iter().enumerate() {
-            let action = if m.trim() == "pass" {
-                crate::game::play::Action::Pass
-            } else {
-                match Point::parse(m.trim(), pos.board().size()) {
-                    Ok(p) => crate::game::play::Action::Place(p),
-                    Err(e) => return fail(format!("replay.moves[{k}] `{m}`: {e}")),
-                }
+            let action = match crate::game::notation::parse_action(m, pos.board().size()) {
+                Ok(a) => a,
+                Err(e) => return fail(format!("replay.moves[{k}] `{m}`: {e}")),
             };
             pos = match req_replay_step(&pos, action, rp.mode) {
                 Ok(next) => next,

@@ -129,7 +129,9 @@ fn with_text(t: &str, e: NotationError) -> NotationError {
     }
 }
 
-fn parse_action(text: &str, size: usize) -> Result<Action, NotationError> {
+/// A point in either label system, or a pass (`pass`, `虚着`), with no move number: what a record
+/// or a replay lists.
+pub fn parse_action(text: &str, size: usize) -> Result<Action, NotationError> {
     let t = text.trim();
     if t.eq_ignore_ascii_case("pass") || t == "虚着" {
         return Ok(Action::Pass);

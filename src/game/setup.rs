@@ -150,10 +150,18 @@ pub struct PositionError {
     pub problems: Vec<Problem>,
 }
 
+/// The problems of a [`PositionError`], written `FIELD: WHAT; FIELD: WHAT; …`.
+struct Problems<'a>(&'a [Problem]);
+
+impl fmt::Display for Problems<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::error::write_joined(f, self.0)
+    }
+}
+
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let problems: Vec<String> = self.problems.iter().map(|p| p.to_string()).collect();
-        write!(f, "{}: {}", self.place, problems.join("; "))
+        write!(f, "{}: {}", self.place, Problems(&self.problems))
     }
 }
 
@@ -161,8 +169,7 @@ impl std::error::Error for PositionError {}
 
 impl From<PositionError> for InputError {
     fn from(e: PositionError) -> Self {
-        let problems: Vec<String> = e.problems.iter().map(|p| p.to_string()).collect();
-        InputError::new(problems.join("; ")).file(e.place)
+        InputError::new(Problems(&e.problems).to_string()).file(e.place)
     }
 }
 

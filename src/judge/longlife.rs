@@ -12,13 +12,20 @@ use crate::board::strings::{flood, Strings};
 /// long-living on `layer`: pass-alive ([`pass_alive`]) or in seki ([`seki`]). Returns a flag per
 /// string of `strings`.
 pub fn long_living(layer: &Layer, strings: &Strings, colour: Colour) -> Vec<bool> {
+    let both = long_living_strings(layer, strings);
+    (0..strings.groups.len())
+        .map(|g| strings.groups[g].colour == Some(colour) && both[g])
+        .collect()
+}
+
+/// [`long_living`] for both colours at once: a flag per string of `strings`, true for the black
+/// and white strings that are pass-alive or in seki (each test run once).
+pub fn long_living_strings(layer: &Layer, strings: &Strings) -> Vec<bool> {
     let black = pass_alive(layer, strings, Colour::Black);
     let white = pass_alive(layer, strings, Colour::White);
     let alive: Vec<bool> = black.iter().zip(&white).map(|(b, w)| *b || *w).collect();
     let in_seki = seki(layer, strings, &alive);
-    (0..strings.groups.len())
-        .map(|g| strings.groups[g].colour == Some(colour) && (alive[g] || in_seki[g]))
-        .collect()
+    alive.iter().zip(&in_seki).map(|(a, s)| *a || *s).collect()
 }
 
 /// M16-LIFE-5 — "处于对杀前线的黑棋串和白棋串皆不具有2个真眼，但参与对杀的黑棋串和白棋串有共享的气，终局时每方都

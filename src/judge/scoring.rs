@@ -7,8 +7,7 @@ use crate::board::grid::{neighbours, Board, Colour};
 use crate::board::layers::Cell;
 use crate::board::strings::{empty_strings, flood};
 use crate::judge::analysis::Analysis;
-use crate::judge::eyes::RegionVerdict;
-use crate::judge::longlife::long_living;
+use crate::judge::longlife::long_living_strings;
 use crate::rules::{FlowerEnclosed, Rules};
 use serde::Serialize;
 
@@ -121,19 +120,9 @@ pub fn empty_string_owner(
 /// the lower layer with at least two private eyes under the rule set's private-eye definition
 /// (register D14).
 pub fn long_living_upper(a: &Analysis) -> Vec<bool> {
-    let alive_b = long_living(&a.upper, &a.upper_strings, Colour::Black);
-    let alive_w = long_living(&a.upper, &a.upper_strings, Colour::White);
-    let mut alive: Vec<bool> = alive_b
-        .iter()
-        .zip(&alive_w)
-        .map(|(b, w)| *b || *w)
-        .collect();
-    for (g, rs) in a.regions.iter().enumerate() {
-        let eyes = rs
-            .iter()
-            .filter(|(_, v)| *v == RegionVerdict::PrivateEye)
-            .count();
-        if eyes >= 2 {
+    let mut alive = long_living_strings(&a.upper, &a.upper_strings);
+    for g in 0..a.regions.len() {
+        if a.private_eyes(g).count() >= 2 {
             let p = a.lower_strings.groups[g].points[0];
             if let Some(u) = a.upper_strings.of[p] {
                 alive[u] = true;
