@@ -6,6 +6,13 @@ use m3go::game::setup::Setup;
 use m3go::tools::readings::{readings, Reading};
 use std::process::Command;
 
+fn register() -> Vec<(String, String)> {
+    m3go::conform::register::disputed_points()
+        .into_iter()
+        .map(|d| (d.id, d.option))
+        .collect()
+}
+
 const POS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/positions/readings.yaml");
 
 fn reading<'a>(all: &'a [Reading], option: &str, value: &str) -> &'a Reading {
@@ -26,9 +33,9 @@ fn has(r: &Reading, kind: &str, subject: &str, base: &str, reading: &str) -> boo
 #[test]
 fn readings_tigers_mouth_changes_the_forbidden_point_next_to_a_neutral_flower() {
     let p = Setup::load(POS).expect("the position loads");
-    let rd = readings(&p, None).expect("readings");
+    let rd = readings(&p, None, &register()).expect("readings");
     let upper = reading(&rd.readings, "tigers-mouth", "upper-layer");
-    assert_eq!(upper.register, vec!["D29"]);
+    assert_eq!(upper.register, vec!["D17", "D29"]);
     assert_eq!(upper.base_value, "stones");
     assert!(
         has(
@@ -84,7 +91,7 @@ fn readings_tigers_mouth_changes_the_forbidden_point_next_to_a_neutral_flower() 
 #[test]
 fn readings_flower_capture_check_changes_the_legality_of_the_move() {
     let p = Setup::load(POS).expect("the position loads");
-    let rd = readings(&p, Some("花10.CD")).expect("readings");
+    let rd = readings(&p, Some("花10.CD"), &register()).expect("readings");
     let stat = reading(&rd.readings, "flower-capture-check", "static");
     assert_eq!(stat.register, vec!["D7", "D9"]);
     assert!(
@@ -122,7 +129,7 @@ fn readings_cli_text_and_json() {
     let (code, out, err) = m3go(&["analyze", POS, "--readings"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(
-        out.contains("tigers-mouth: upper-layer (was stones) — register D29"),
+        out.contains("tigers-mouth: upper-layer (was stones) — register D17, D29"),
         "{out}"
     );
     assert!(

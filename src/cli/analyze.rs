@@ -46,7 +46,11 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
     let p = Setup::load(&args.pos)?;
     let report = AnalysisReport::new(&p);
     let readings = if args.readings {
-        Some(crate::tools::readings::readings(&p, None)?)
+        Some(crate::tools::readings::readings(
+            &p,
+            None,
+            &crate::cli::common::register_options(),
+        )?)
     } else {
         None
     };

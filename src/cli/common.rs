@@ -66,3 +66,12 @@ pub fn save_record(
     };
     write_file(path, &text)
 }
+
+/// The disputed-points register as (id, the entry's **Option.** text) pairs, for `--readings`
+/// (`crate::tools::readings::entries_of`).
+pub fn register_options() -> Vec<(String, String)> {
+    crate::conform::register::disputed_points()
+        .into_iter()
+        .map(|d| (d.id, d.option))
+        .collect()
+}

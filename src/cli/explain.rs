@@ -34,7 +34,11 @@ pub fn run(args: ExplainArgs) -> Result<(), InputError> {
     let target = &args.target;
     let trace = explain_target(&p, target)?;
     let readings = if args.readings {
-        Some(readings(&p, Some(target))?)
+        Some(readings(
+            &p,
+            Some(target),
+            &crate::cli::common::register_options(),
+        )?)
     } else {
         None
     };

@@ -272,6 +272,27 @@ pub fn register_entries(meaning: &str) -> Vec<String> {
     out
 }
 
+/// The register entries of `option`: those its meaning in [`OPTIONS`] names, and those of
+/// `register` — (id, the entry's **Option.** text) pairs of the disputed-points register —
+/// whose option text names it (`` `tigers-mouth: stones | …` `` or `` `tigers-mouth` ``); in the
+/// register's order.
+pub fn entries_of(option: &str, meaning: &str, register: &[(String, String)]) -> Vec<String> {
+    let from_meaning = register_entries(meaning);
+    let named =
+        |text: &str| text.contains(&format!("`{option}:")) || text.contains(&format!("`{option}`"));
+    let mut out: Vec<String> = register
+        .iter()
+        .filter(|(id, text)| named(text) || from_meaning.contains(id))
+        .map(|(id, _)| id.clone())
+        .collect();
+    for id in from_meaning {
+        if !out.contains(&id) {
+            out.push(id);
+        }
+    }
+    out
+}
+
 /// `rules` with `option` set to `value` (the option's YAML key and one of its values), checked
 /// like a rules file.
 pub fn with_option(rules: &Rules, option: &str, value: &str) -> Result<Rules, InputError> {
@@ -335,8 +356,13 @@ fn trace_under(pos: &Position, rules: &Rules, target: &str) -> Option<String> {
 /// values other than the position's, and the verdicts that change. `target` (as `explain` reads
 /// it: a point, a string or a move in the documents' notation) is explained under each reading
 /// too, and a move is judged (its legality and its captures); it must be a valid target on the
-/// position under its own rules.
-pub fn readings(pos: &Position, target: Option<&str>) -> Result<Readings, InputError> {
+/// position under its own rules. `register` is the disputed-points register as (id, the
+/// entry's **Option.** text) pairs, for naming the entries of each option ([`entries_of`]).
+pub fn readings(
+    pos: &Position,
+    target: Option<&str>,
+    register: &[(String, String)],
+) -> Result<Readings, InputError> {
     let base_trace = target.map(|t| explain_target(pos, t)).transpose()?;
     let mv = target.filter(|t| is_move_target(t));
     let base = verdicts_under(pos, pos.rules(), mv);
@@ -370,7 +396,7 @@ pub fn readings(pos: &Position, target: Option<&str>) -> Result<Readings, InputE
                 option,
                 base_value: current.clone(),
                 value: value.to_string(),
-                register: register_entries(meaning),
+                register: entries_of(option, meaning, register),
                 changes,
                 trace,
             });
@@ -463,6 +489,23 @@ mod tests {
         assert_eq!(enumerated_values("points, multiple of 0.25"), None);
         assert_eq!(enumerated_values("integer"), None);
         assert_eq!(enumerated_values("0..10000 (default 3)"), None);
+    }
+
+    #[test]
+    fn entries_of_an_option_from_its_meaning_and_the_register() {
+        let reg = vec![
+            ("D17".to_string(), "`tigers-mouth` and others".to_string()),
+            ("D28".to_string(), "none".to_string()),
+            (
+                "D29".to_string(),
+                "`tigers-mouth: stones | upper-layer`".to_string(),
+            ),
+        ];
+        assert_eq!(
+            entries_of("tigers-mouth", "which … (D29)", &reg),
+            vec!["D17", "D29"]
+        );
+        assert_eq!(entries_of("ko", "repeated (D11)", &reg), vec!["D11"]);
     }
 
     #[test]
