@@ -380,6 +380,12 @@ async fn browser_adjudication_page() {
     assert!(eyes.contains("private eye BD"), "{eyes}");
     let log = text(&c, "#record-log").await;
     assert!(log.contains("288"), "{log}");
+    c.execute(
+        "document.activeElement.blur(); window.scrollTo(0, 0); return 0",
+        vec![],
+    )
+    .await
+    .expect("scroll to the top");
     let png = c.screenshot().await.expect("screenshot");
     std::fs::write(artifacts().join("serve-kejie-288.png"), png).expect("write screenshot");
     c.close().await.expect("close the session");

@@ -315,3 +315,17 @@ fn serve_bad_requests_get_the_cli_message_and_a_4xx() {
     let (status, v) = post("analyze", json!({ "position": pos }));
     assert_eq!(status, 200, "{v}");
 }
+
+#[test]
+fn serve_readme_api_table_lists_every_endpoint() {
+    let readme = file("README.md");
+    for e in m3go::serve::api::ENDPOINTS {
+        let row = format!(
+            "| `/api/{}` | {} | {} | {} |",
+            e.name, e.method, e.request, e.answer
+        );
+        assert!(readme.contains(&row), "README.md lacks the API row\n{row}");
+    }
+    let rows = readme.lines().filter(|l| l.starts_with("| `/api/")).count();
+    assert_eq!(rows, m3go::serve::api::ENDPOINTS.len());
+}
