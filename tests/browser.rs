@@ -307,6 +307,19 @@ async fn browser_adjudication_page() {
     )
     .await;
     assert!(text(&c, "#report").await.contains("黑1.OA"));
+    // a click on the move gives its clause trace on the position it was played on
+    c.find(Locator::Css("#report li.move-link"))
+        .await
+        .expect("the move")
+        .click()
+        .await
+        .expect("click");
+    wait_for(
+        &c,
+        "document.getElementById('trace').textContent.startsWith('黑1.OA is legal')",
+        30,
+    )
+    .await;
     c.find(Locator::Css("#undo"))
         .await
         .expect("undo")

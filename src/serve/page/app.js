@@ -231,11 +231,11 @@ async function clickPoint(label) {
   state.played = [];
   await judge(buildYaml());
 }
-async function explain(target) {
+async function explain(target, position) {
   if (!target) return;
   busy("explaining…");
   try {
-    const a = await api("explain", { position: state.yaml, target });
+    const a = await api("explain", { position: position || state.yaml, target });
     $("trace").textContent = shownText(a.trace);
     const box = $("clauses");
     box.innerHTML = "";
@@ -275,14 +275,15 @@ async function play(move) {
     }
     state.played.push(a.reports[0].notation);
     await judge(a.position);
-    showReport(a.reports[0]);
+    showReport(a.reports[0], before);
   } catch (e) {
     showError(e);
     busy("");
   }
 }
-// The cascade of a move, one step at a time.
-function showReport(r) {
+// The cascade of a move, one step at a time; a click on the move gives its clause trace on the
+// position it was played on.
+function showReport(r, before) {
   const list = $("report");
   list.innerHTML = "";
   const lines = [r.notation, ...r.steps];
@@ -292,7 +293,17 @@ function showReport(r) {
   for (const c of r.attribute_changes) lines.push("flower " + c.string + ": " + c.from + " → " + c.to);
   if (r.game_over) lines.push("the game is over");
   lines.forEach((text, k) => {
-    setTimeout(() => li(list, shownText(text)), 150 * k);
+    setTimeout(() => {
+      const e = li(list, shownText(text));
+      if (k === 0) {
+        e.className = "move-link";
+        e.title = "the clause trace of this move";
+        e.addEventListener("click", () => {
+          $("target").value = r.notation;
+          explain(r.notation, before);
+        });
+      }
+    }, 150 * k);
   });
 }
 
