@@ -338,16 +338,23 @@ fn record(text: &str) -> Result<Record, ApiError> {
     if text.len() > super::MAX_BODY {
         return Err(ApiError::bad("record: too large"));
     }
+    let names_a_file = |t: &str| t.lines().any(|l| l.trim_start().starts_with("position:"));
+    let refused = || {
+        ApiError::bad(
+            "record: a game file sent to the page may not name a start position file \
+             (`position:`): expected a record from the empty board, or an SGF with its set-up",
+        )
+    };
     let rec = if crate::formats::load::looks_like_sgf(text) {
         sgf::parse_record(text, RECORD)?
+    } else if names_a_file(text) {
+        // the server reads no file a request names
+        return Err(refused());
     } else {
         crate::formats::record::parse_game_text(text, RECORD, "")?
     };
     if rec.start_path.is_some() {
-        return Err(ApiError::bad(
-            "record: a game file sent to the page may not name a start position file: expected \
-             a record from the empty board, or an SGF with its set-up",
-        ));
+        return Err(refused());
     }
     Ok(rec)
 }
