@@ -329,11 +329,10 @@ impl Setup {
                         // No record: the random flystones due before `move` were thrown, no
                         // chosen one was (spec/README.md).
                         state.thrown = flystone_walk(&state, move_number.saturating_sub(1))
-                            .moves
+                            .flowers
                             .iter()
-                            .enumerate()
-                            .filter(|(_, m)| m.random)
-                            .map(|(k, _)| k as u32 + 1)
+                            .filter(|f| f.random)
+                            .map(|f| f.number)
                             .collect();
                     }
                     problems.extend(flystone_problems(rules, &state, size, move_number));

@@ -25,13 +25,13 @@
 
 use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::Attribute;
-use crate::game::order::{turn_of_move, Kind, Turn};
+use crate::game::order::{game_over_by_passes, turn_of_move, Kind, Turn};
 use crate::game::play::{Action, Position};
 use crate::judge::attribute::{attribute_2016, attribute_2020, Counts};
 use crate::judge::forbidden::Forbidden;
 use crate::rules::{
-    AttributeRule, CaptureTiming, ClosedRegion, EyeRule, FlowerCaptureCheck, ForbiddenOwner,
-    GameEnd, Ko, Rules, Schedule, Suicide, SuicideTiming, TigersMouth,
+    AttributeRule, CaptureTiming, ClosedRegion, EyeRule, FlowerCaptureCheck, ForbiddenOwner, Ko,
+    Rules, Schedule, Suicide, SuicideTiming, TigersMouth,
 };
 
 /// Length of the per-point arrays: a power of two above the largest padded board (21 × 21), so
@@ -95,7 +95,6 @@ struct Choices {
     suicide: Suicide,
     suicide_timing: SuicideTiming,
     ko: Ko,
-    game_end: GameEnd,
 }
 
 impl Choices {
@@ -109,7 +108,6 @@ impl Choices {
             suicide: r.suicide,
             suicide_timing: r.suicide_timing,
             ko: r.ko,
-            game_end: r.game_end,
         }
     }
 }
@@ -734,19 +732,11 @@ impl FastPosition {
         turn_of_move(&self.rules, self.move_number)
     }
 
-    /// GO-END, as [`Position::game_over`].
+    /// Whether the game is over by passes ([`game_over_by_passes`], GO-END).
     pub fn game_over(&self) -> bool {
-        let k = self.trailing_passes;
-        match self.choices.game_end {
-            GameEnd::TwoPasses => k >= 2,
-            GameEnd::TwoStoneTurnPasses => {
-                let stone_turns = (1..=k)
-                    .filter(|&d| d < self.move_number)
-                    .filter(|&d| turn_of_move(&self.rules, self.move_number - d).kind == Kind::Own)
-                    .count();
-                stone_turns >= 2
-            }
-        }
+        game_over_by_passes(&self.rules, self.move_number, self.trailing_passes, |m| {
+            turn_of_move(&self.rules, m)
+        })
     }
 
     /// What a black/white stone of `mover` at `p` finds on the current upper layer: whether its
