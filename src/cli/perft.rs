@@ -17,19 +17,27 @@ pub struct PerftArgs {
     /// Print the count under each first move, then the total.
     #[arg(long)]
     pub divide: bool,
+    /// Count with the clause-by-clause reference alone (slow), not the fast engine.
+    #[arg(long)]
+    pub reference: bool,
 }
 
 pub fn run(args: PerftArgs) -> Result<(), InputError> {
     let depth = args.depth;
     let p = Setup::load(&args.pos)?;
     if args.divide {
-        let d = crate::tools::perft::divide(&p, depth);
+        let d = crate::tools::perft::divide_with(&p, depth, args.reference);
         for (m, n) in &d {
             outln!("{m} {n}");
         }
         outln!("total {}", d.iter().map(|(_, n)| n).sum::<u64>());
     } else {
-        outln!("perft {depth} {}", crate::tools::perft::perft(&p, depth));
+        let n = if args.reference {
+            crate::tools::perft::perft_reference(&p, depth)
+        } else {
+            crate::tools::perft::perft(&p, depth)
+        };
+        outln!("perft {depth} {n}");
     }
     Ok(())
 }

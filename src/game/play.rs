@@ -6,6 +6,7 @@ use crate::board::coord::Point;
 use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::Attribute;
 use crate::board::layers::Cell;
+use crate::game::fast::FastPosition;
 pub use crate::game::moves::{Action, Move};
 use crate::game::order::{
     chosen_flystones_left, flystone_schedule, flystone_turn, game_over_by_passes, team_wrong_turn,
@@ -134,6 +135,21 @@ impl Position {
     /// of the record is replaced by a pass that never ends the game (M20-REPLAY-PASS).
     pub(crate) fn forget_trailing_passes(&mut self) {
         self.trailing_passes = 0;
+    }
+}
+
+impl FastPosition {
+    /// The fast form of `pos` (its rules, board, the board before the previous move, move
+    /// number and trailing passes); `None` when the fast engine does not support the rules
+    /// ([`crate::game::fast::supports`]).
+    pub fn new(pos: &Position) -> Option<FastPosition> {
+        FastPosition::from_state(
+            &pos.rules,
+            &pos.board,
+            pos.history.last(),
+            pos.move_number,
+            pos.trailing_passes,
+        )
     }
 }
 
@@ -817,8 +833,20 @@ impl Position {
         (next, report)
     }
 
-    /// Every legal move of the side to move (passes included), in board order.
+    /// Every legal move of the side to move (passes included), in board order: on the fast
+    /// engine ([`FastPosition`]) where it supports the rules, else
+    /// [`Position::legal_moves_reference`]; the two are the same list (fast equals reference,
+    /// `tests/fast_equals_reference.rs`).
     pub fn legal_moves(&self) -> Vec<Action> {
+        match FastPosition::new(self) {
+            Some(fast) => fast.legal_moves(),
+            None => self.legal_moves_reference(),
+        }
+    }
+
+    /// Every legal move of the side to move (passes included), in board order, by the
+    /// clause-by-clause reference: each empty point played with [`Position::play`]'s steps.
+    pub fn legal_moves_reference(&self) -> Vec<Action> {
         if self.game_over() {
             return Vec::new();
         }
