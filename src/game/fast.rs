@@ -11,8 +11,13 @@
 //! ([`FastPosition::from_state`]).
 //!
 //! Supported rules ([`supports`]): private eye m2020 with single-string closed regions;
-//! attribute m2020, m2016 or always-neutral; ko none or simple; schedule cycle10 or alternate; no
-//! emergency conversion. Anything else is refused by [`FastPosition::from_state`] (the reference decides there).
+//! attribute m2020, m2016 or always-neutral; ko none or simple; schedule cycle10 or alternate;
+//! the emergency conversion on or off. Anything else is refused by [`FastPosition::from_state`]
+//! (the reference decides there). The emergency conversion (D3-EMERGENCY) is a special move that
+//! takes a turn other than the schedule's: it changes no move of the schedule's turn, which is
+//! all this engine plays and lists, so its lists are the reference's; the conversions
+//! themselves are `Position::special_moves`, on the reference, and [`FastPosition::perft`],
+//! which would have to count them, refuses those rules.
 //!
 //! Why the closed form of the private eye is the same judgement (M20-EYE-REGION, M20-EYE-1,
 //! M20-EYE-2, M20-EYE-SIM): let A be a string of colour c, F the flowers. A closed region R of A
@@ -85,7 +90,6 @@ pub fn supports(rules: &Rules) -> bool {
         )
         && matches!(rules.ko, Ko::None | Ko::Simple)
         && matches!(rules.schedule, Schedule::Cycle10 | Schedule::Alternate)
-        && !rules.emergency_conversion
 }
 
 /// The rule choices the fast path reads, copied out of [`Rules`].
@@ -1027,12 +1031,16 @@ impl FastPosition {
 
     /// Perft: the number of move sequences of length `depth` from this position (every legal
     /// move, passes included, as `Position::legal_moves` lists them); the reference is
-    /// `crate::tools::perft::perft`.
-    pub fn perft(&self, depth: u32) -> u64 {
+    /// `crate::tools::perft::perft_reference`. `None` under the emergency conversion, whose
+    /// special moves perft counts and this engine does not generate.
+    pub fn perft(&self, depth: u32) -> Option<u64> {
+        if self.rules.emergency_conversion {
+            return None;
+        }
         // One buffer per level, cloned only when first needed (a depth-1 perft of a plain
         // position decides every move locally and needs none).
         let mut bufs: Vec<Option<FastPosition>> = (0..depth).map(|_| None).collect();
-        perft_rec(self, depth, &mut bufs)
+        Some(perft_rec(self, depth, &mut bufs))
     }
 }
 
