@@ -33,7 +33,8 @@ fn subcommand_names() -> Vec<String> {
 #[test]
 fn cli_every_subcommand_answers_help_with_its_own_usage() {
     let names = subcommand_names();
-    assert_eq!(names.len(), 11, "{names:?}");
+    // README.md's table is checked against the exact list (below); here: every one answers
+    assert!(names.len() >= 12, "{names:?}");
     let mut paths: Vec<Vec<String>> = names.iter().map(|n| vec![n.clone()]).collect();
     paths.push(vec!["rules".into(), "check".into()]);
     for path in &paths {

@@ -14,9 +14,13 @@ use serde_json::Value;
 /// a hang (60 s) or an unreadable answer counts as errored.
 #[derive(Debug, clap::Args)]
 pub struct ConformArgs {
-    /// The directory of case files.
-    #[arg(value_name = "DIR", default_value = "spec/cases")]
-    pub dir: String,
+    /// The directory of case files (default: spec/cases in a checkout, else the suite built into
+    /// the binary).
+    #[arg(value_name = "DIR")]
+    pub dir: Option<String>,
+    /// List the cases (id, clauses, title) instead of running them.
+    #[arg(long)]
+    pub list: bool,
     /// Run only the case with this id.
     #[arg(long, value_name = "ID")]
     pub id: Option<String>,
@@ -42,7 +46,10 @@ pub struct ConformArgs {
 }
 
 pub fn run(args: ConformArgs) -> i32 {
-    let dir = &args.dir;
+    let dir = &args
+        .dir
+        .clone()
+        .unwrap_or_else(crate::conform::case::default_cases_dir);
     let rules_md = &args.rules_md;
     let suite = match load_suite(dir, rules_md) {
         Ok(s) => s,
@@ -54,6 +61,20 @@ pub fn run(args: ConformArgs) -> i32 {
     let (cases, load_errors) = (suite.cases, suite.load_errors);
     if args.coverage || args.update_rules {
         return coverage(rules_md, &cases, args.update_rules, &load_errors);
+    }
+    if args.list {
+        for (_, c) in &cases {
+            outln!(
+                "{:<44} [{}] {}",
+                c.id,
+                c.clauses.join(", "),
+                c.title.as_deref().unwrap_or("")
+            );
+        }
+        for (f, e) in &load_errors {
+            outln!("ERRORED {f}: {e}");
+        }
+        return if load_errors.is_empty() { 0 } else { 1 };
     }
     if args.dump_json {
         let all: Vec<Value> = cases

@@ -24,6 +24,7 @@ macro_rules! outln {
 }
 
 mod analyze;
+mod clause;
 pub mod common;
 mod conform;
 mod convert;
@@ -66,6 +67,7 @@ pub enum Command {
     Conform(conform::ConformArgs),
     Protocol(protocol::ProtocolArgs),
     Rules(rules::RulesArgs),
+    Clause(clause::ClauseArgs),
     Replay(replay::ReplayArgs),
     Convert(convert::ConvertArgs),
     Render(render::RenderArgs),
@@ -83,6 +85,7 @@ impl Command {
             Command::Conform(a) => conform::run(a),
             Command::Protocol(a) => exit_code(protocol::run(a)),
             Command::Rules(a) => exit_code(rules::run(a)),
+            Command::Clause(a) => exit_code(clause::run(a)),
             Command::Replay(a) => exit_code(replay::run(a)),
             Command::Convert(a) => exit_code(convert::run(a)),
             Command::Render(a) => exit_code(render::run(a)),

@@ -287,7 +287,7 @@ impl Case {
     /// Reads and checks a case file: the id must match the file name, the expectation must say
     /// something, and (if given) every clause id must exist in rules.md.
     pub fn load(path: &str, known_clauses: Option<&BTreeSet<String>>) -> Result<Case, InputError> {
-        let text = read_text(path)?;
+        let text = suite_text(path)?;
         let case: Case = from_yaml(&text, path)?;
         let stem = std::path::Path::new(path)
             .file_stem()
@@ -387,7 +387,11 @@ impl Case {
 /// The start position (the record's, under the start's rules) and the moves to replay (its
 /// moves numbered up to `to`, as points or `pass`).
 fn record_start(file: &str, start: &RecordStart) -> Result<(Setup, Vec<String>), InputError> {
-    let record = crate::formats::load::load(file)?;
+    let record = if file.starts_with(BUILTIN) {
+        crate::formats::load::parse(&suite_text(file)?, file)?
+    } else {
+        crate::formats::load::load(file)?
+    };
     let rules = match &start.rules {
         Some(r) => r
             .resolve()
@@ -1381,8 +1385,92 @@ pub fn is_clause_id(s: &str) -> bool {
         && parts[0].chars().any(|c| c.is_ascii_uppercase())
 }
 
-/// All `*.yaml` files under `dir`, sorted.
+/// The folder name that stands for the suite built into the binary: `m3go conform` without a
+/// directory, outside a checkout, runs the cases of `spec/cases` and the records of
+/// `spec/records` as they were when the binary was built.
+pub const BUILTIN_CASES: &str = "built-in:spec/cases";
+
+/// The prefix of the paths of files in the built-in suite.
+const BUILTIN: &str = "built-in:";
+
+/// `spec/` as it was when the binary was built: the case files, the records they start from.
+static SPEC: include_dir::Dir<'static> = include_dir::include_dir!("$CARGO_MANIFEST_DIR/spec");
+
+/// The suite `m3go conform` runs without a directory: `spec/cases` of the current directory if
+/// there is one (a checkout), else the built-in one ([`BUILTIN_CASES`]).
+pub fn default_cases_dir() -> String {
+    if std::path::Path::new("spec/cases").is_dir() {
+        "spec/cases".to_string()
+    } else {
+        BUILTIN_CASES.to_string()
+    }
+}
+
+/// The text of a suite file: a built-in one (`built-in:spec/…`) from the binary, any other from
+/// the file system.
+pub fn suite_text(path: &str) -> Result<String, InputError> {
+    let Some(rel) = path.strip_prefix(BUILTIN) else {
+        return read_text(path);
+    };
+    let inner = normalise(rel)
+        .and_then(|r| r.strip_prefix("spec/").map(str::to_string))
+        .ok_or_else(|| InputError::new("not in the built-in suite").file(path))?;
+    let file = SPEC
+        .get_file(&inner)
+        .ok_or_else(|| InputError::new("not in the built-in suite").file(path))?;
+    file.contents_utf8()
+        .map(str::to_string)
+        .ok_or_else(|| InputError::new("not UTF-8 text").file(path))
+}
+
+/// `a/b/../c` → `a/c`; `None` if `..` leaves the root.
+fn normalise(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// The `*.yaml` files of the built-in suite under `dir` (a path inside `spec/`), as
+/// `built-in:` paths.
+fn builtin_case_files(dir: &str) -> Result<Vec<String>, InputError> {
+    let inner = normalise(dir)
+        .and_then(|r| r.strip_prefix("spec/").map(str::to_string))
+        .and_then(|r| SPEC.get_dir(&r))
+        .ok_or_else(|| {
+            InputError::new("not in the built-in suite").file(format!("{BUILTIN}{dir}"))
+        })?;
+    let mut out = Vec::new();
+    let mut stack = vec![inner];
+    while let Some(d) = stack.pop() {
+        for e in d.entries() {
+            match e {
+                include_dir::DirEntry::Dir(sub) => stack.push(sub),
+                include_dir::DirEntry::File(f) => {
+                    if f.path().extension().and_then(|x| x.to_str()) == Some("yaml") {
+                        out.push(format!("{BUILTIN}spec/{}", f.path().to_string_lossy()));
+                    }
+                }
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// All `*.yaml` files under `dir`, sorted; under a `built-in:` directory, those of the suite
+/// built into the binary.
 pub fn case_files(dir: &str) -> Result<Vec<String>, InputError> {
+    if let Some(rel) = dir.strip_prefix(BUILTIN) {
+        return builtin_case_files(rel);
+    }
     let mut out = Vec::new();
     let mut stack = vec![std::path::PathBuf::from(dir)];
     while let Some(d) = stack.pop() {

@@ -103,9 +103,12 @@ fn yaml_error(msg: &str, location: Option<serde_yaml::Location>) -> InputError {
     }
 }
 
-/// Reads a file as UTF-8 text, refusing oversized files.
+/// Reads a file as UTF-8 text (`-`: standard input), refusing oversized files.
 pub fn read_text(path: &str) -> Result<String, InputError> {
     let cannot_read = |e| InputError::new(format!("cannot read: {e}")).file(path);
+    if path == "-" {
+        return read_stdin();
+    }
     let meta = std::fs::metadata(path).map_err(cannot_read)?;
     if meta.len() > MAX_FILE_BYTES as u64 {
         return Err(
@@ -116,6 +119,25 @@ pub fn read_text(path: &str) -> Result<String, InputError> {
     }
     let bytes = std::fs::read(path).map_err(cannot_read)?;
     String::from_utf8(bytes).map_err(|e| InputError::new(format!("not UTF-8 text: {e}")).file(path))
+}
+
+/// Standard input as text (the file `-`), at most [`MAX_FILE_BYTES`] bytes.
+fn read_stdin() -> Result<String, InputError> {
+    use std::io::Read;
+    let place = "-";
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| InputError::new(format!("cannot read standard input: {e}")).file(place))?;
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(InputError::new("standard input is too large")
+            .file(place)
+            .expected(format!("at most {MAX_FILE_BYTES} bytes")));
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| InputError::new(format!("not UTF-8 text: {e}")).file(place))
 }
 
 /// One problem of a setup: the field it is in (`diagram`, `history[2]`, `dead[0]`,

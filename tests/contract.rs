@@ -1,0 +1,135 @@
+//! The contract and the output for people, through the built binary: the clause register inside
+//! the binary (`m3go clause`).
+
+use std::process::Command;
+
+/// Runs m3go in `dir` (the crate's folder if `None`); returns the exit code, stdout and stderr.
+fn m3go_in(dir: Option<&std::path::Path>, args: &[&str]) -> (Option<i32>, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_m3go"));
+    cmd.args(args);
+    if let Some(d) = dir {
+        cmd.current_dir(d);
+    }
+    let out = cmd.output().unwrap_or_else(|e| panic!("run m3go: {e}"));
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A fresh empty directory under the target folder.
+fn empty_dir(name: &str) -> std::path::PathBuf {
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
+    d
+}
+
+#[test]
+fn clause_prints_quote_seed_reading_function_and_cases_from_any_directory() {
+    let dir = empty_dir("clause");
+    let (code, out, err) = m3go_in(Some(&dir), &["clause", "M20-EYE-SIM"]);
+    assert_eq!(code, Some(0), "{err}");
+    for want in [
+        "M20-EYE-SIM (normative, seed 003",
+        "quote:    「在此封闭区域内连续补充白色棋子",
+        "reading:  The fill adds opponent stones",
+        "function: judge::eyes::fill_simulation_makes_eye",
+        "cases:    m20-eye-fig6",
+    ] {
+        assert!(out.contains(want), "no `{want}` in\n{out}");
+    }
+    let (code, out, err) = m3go_in(Some(&dir), &["clause", "d29", "--format", "json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["id"], "D29");
+    assert!(
+        v["option"].as_str().unwrap_or("").contains("tigers-mouth"),
+        "{v}"
+    );
+    let (code, _, err) = m3go_in(Some(&dir), &["clause", "M20-EYE-SIMX"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("closest: M20-EYE-SIM"), "{err}");
+    let (code, out, _) = m3go_in(Some(&dir), &["clause", "--list"]);
+    assert_eq!(code, Some(0));
+    assert!(out.lines().any(|l| l.starts_with("M20-EYE-SIM ")), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("D29 ")), "{out}");
+}
+
+/// Runs m3go with `input` on standard input.
+fn m3go_stdin(args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_m3go"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("run m3go: {e}"));
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write stdin");
+    drop(stdin);
+    let out = child.wait_with_output().expect("wait");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/example-9x9.yaml");
+
+#[test]
+fn conform_runs_the_built_in_suite_from_an_empty_directory() {
+    let dir = empty_dir("conform");
+    let cases = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/spec/cases"))
+        .expect("spec/cases")
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "yaml"))
+        })
+        .count();
+    let (code, out, err) = m3go_in(Some(&dir), &["conform", "--list"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out.lines().count(), cases, "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("kj-288-mechanical-replay ") && l.contains("M20-REPLAY")),
+        "{out}"
+    );
+    // the whole suite, the record-based cases (spec/records inside the binary) included
+    let (code, out, err) = m3go_in(Some(&dir), &["conform"]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(
+        out.ends_with(&format!("{cases} passed, 0 failed, 0 errored, 0 skipped\n")),
+        "{out}"
+    );
+    // a directory that does not exist is still an error, not the built-in suite
+    let (code, _, err) = m3go_in(Some(&dir), &["conform", "spec/cases"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("spec/cases: cannot read"), "{err}");
+}
+
+#[test]
+fn a_dash_reads_the_position_from_standard_input() {
+    let text = std::fs::read_to_string(EXAMPLE).expect("example");
+    let (code, from_file, err) = m3go_in(None, &["analyze", EXAMPLE, "--format", "json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, from_stdin, err) = m3go_stdin(&["analyze", "-", "--format", "json"], &text);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(from_file, from_stdin);
+    for args in [
+        vec!["render", "-"],
+        vec!["explain", "-", "一四"],
+        vec!["perft", "-", "1"],
+        vec!["play", "-", "pass"],
+    ] {
+        let (code, out, err) = m3go_stdin(&args, &text);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert!(!out.is_empty(), "{args:?}");
+    }
+    let (code, _, err) = m3go_stdin(&["analyze", "-"], "size: 4\n");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.starts_with("error: -"), "{err}");
+}
