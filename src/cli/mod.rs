@@ -31,7 +31,7 @@ mod diff;
 mod explain;
 mod perft;
 mod play;
-mod protocol;
+pub mod protocol;
 mod render;
 mod replay;
 mod rules;
