@@ -49,16 +49,24 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
     let to = args.to;
     let record = crate::formats::load::load(path)?;
     let mechanical = args.mechanical;
+    let given_rules = args.rules.is_some();
     let rules = match args.rules {
         Some(r) => r,
         None if mechanical => Rules::m3go_2020(),
         None => record.resolve_rules(None)?,
     };
+    let note = (!mechanical && !given_rules)
+        .then(|| record.assumed_rules_note(None))
+        .flatten();
     let rep = if mechanical {
-        crate::tools::replay::mechanical(&record, &rules, to)?
+        crate::tools::replay::mechanical(&record, &rules, to)
     } else {
-        crate::tools::replay::strict(&record, &rules, to)?
-    };
+        crate::tools::replay::strict(&record, &rules, to)
+    }
+    .map_err(|e| match (&note, e.kind) {
+        (Some(n), crate::error::Kind::IllegalMove) => e.during(n.clone()),
+        _ => e,
+    })?;
     if fmt == Format::Json {
         let v = serde_json::json!({
             "entries": rep.entries,
@@ -84,7 +92,22 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
         write_file(out, &text)?;
     }
     if let Some(out) = &args.save {
-        let rec = crate::formats::record::record_of(&rep.start, &rep.reports);
+        let mut rec = crate::formats::record::record_of(&rep.start, &rep.reports);
+        rec.info = record.info.clone();
+        // M20-REPLAY-PASS: a refused move is saved as the record's point, marked replaced,
+        // with its reason as the comment, so that the saved record replays to the same position
+        for ((saved, entry), original) in rec.moves.iter_mut().zip(&rep.entries).zip(&record.moves)
+        {
+            if let crate::tools::replay::Status::Replaced {
+                reason, message, ..
+            } = &entry.status
+            {
+                saved.replaced = true;
+                saved.action = original.action;
+                saved.claimed = None;
+                saved.comment = Some(format!("m3go: refused ({}): {message}", reason.code()));
+            }
+        }
         save_record(out, &rec, &rules, crate::board::coord::Labels::Chinese)?;
     }
     Ok(())

@@ -460,6 +460,9 @@ pub fn answer(req: &Request) -> Value {
             ));
         }
         for (k, m) in rp.moves.iter().enumerate() {
+            if let Err(e) = crate::game::notation::check_playable(pos.move_number()) {
+                return fail(format!("replay.moves[{k}] `{m}`: {e}"));
+            }
             let action = match crate::game::notation::parse_action(m, pos.board().size()) {
                 Ok(a) => a,
                 Err(e) => return fail(format!("replay.moves[{k}] `{m}`: {e}")),
@@ -470,8 +473,19 @@ pub fn answer(req: &Request) -> Value {
             };
         }
     }
+    let limit = crate::formats::record::max_moves(pos.board().size());
+    for (field, n) in [("moves", req.moves.len()), ("probes", req.probes.len())] {
+        if n > limit {
+            return fail(format!(
+                "{field} has {n} entries: expected at most {limit} on this board (the limit of a record)"
+            ));
+        }
+    }
     let mut reports: Vec<Report> = Vec::new();
     for (k, m) in req.moves.iter().enumerate() {
+        if let Err(e) = crate::game::notation::check_playable(pos.move_number()) {
+            return fail(format!("moves[{k}] `{m}`: {e}"));
+        }
         let mv = match parse_move_in(m, pos.rules(), pos.board().size()) {
             Ok(mv) => mv,
             Err(e) => return fail(format!("moves[{k}]: {e}")),
