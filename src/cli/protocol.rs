@@ -2,18 +2,33 @@
 
 use crate::conform::case as conform;
 use crate::game::setup::InputError;
-use serde_json::Value;
 use std::io::{BufRead, Write};
 
 /// Answer conformance requests (m3go-conform/1, JSON lines) on stdin.
 ///
 /// Reads one JSON request per line and writes one JSON answer per line to stdout, flushing
 /// after each: m3go as the implementation under test (`m3go conform --impl 'm3go protocol'`).
-/// A request that does not parse is answered with `{"id":null,"error":…}`.
+/// A request that does not parse is answered with an error object (`{"id":…,"error":{"code",
+/// "field","message"}}`); a `capabilities` request with the versions and rule sets supported.
 #[derive(Debug, clap::Args)]
-pub struct ProtocolArgs {}
+pub struct ProtocolArgs {
+    /// Declare and answer only these presets (comma-separated), answering `unsupported` to
+    /// the others: a restricted implementation, for trying a runner's capability handling.
+    #[arg(long, value_name = "PRESET,…", value_delimiter = ',')]
+    pub presets: Option<Vec<String>>,
+}
 
-pub fn run(_args: ProtocolArgs) -> Result<(), InputError> {
+pub fn run(args: ProtocolArgs) -> Result<(), InputError> {
+    let caps = match &args.presets {
+        None => conform::Capabilities::m3go(),
+        Some(p) => {
+            for name in p {
+                crate::rules::Rules::preset(name)
+                    .map_err(|e| InputError::new(e.to_string()).key("--presets"))?;
+            }
+            conform::Capabilities::only_presets(p)
+        }
+    };
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {
@@ -21,10 +36,7 @@ pub fn run(_args: ProtocolArgs) -> Result<(), InputError> {
         if line.trim().is_empty() {
             continue;
         }
-        let ans = match serde_json::from_str::<conform::Request>(&line) {
-            Ok(req) => conform::answer(&req),
-            Err(e) => serde_json::json!({"id": Value::Null, "error": format!("request: {e}")}),
-        };
+        let ans = conform::answer_line(&line, &caps);
         writeln!(out, "{ans}").map_err(|e| InputError::new(e.to_string()).file("stdout"))?;
         out.flush()
             .map_err(|e| InputError::new(e.to_string()).file("stdout"))?;
