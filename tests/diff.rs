@@ -637,3 +637,45 @@ fn protocol_capabilities_and_error_answers_echo_the_id() {
     assert_eq!(a["id"], "d", "{a}");
     assert_eq!(a["unsupported"], true, "{a}");
 }
+
+#[test]
+fn diff_and_conform_stopped_by_a_signal_stop_the_program_under_test() {
+    for sub in ["diff", "conform"] {
+        let dir = small_suite(&format!("signal-{sub}"));
+        let pidfile = dir.join("pid");
+        let imp = hanging(&pidfile);
+        let d = dir.to_string_lossy().into_owned();
+        let mut args = vec![sub, "--impl", imp.as_str(), "--timeout", "600"];
+        if sub == "conform" {
+            args.insert(1, &d);
+        }
+        let mut child = Command::new(m3go())
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let t = std::time::Instant::now();
+        while std::fs::read_to_string(&pidfile).map_or(true, |s| !s.ends_with('\n')) {
+            assert!(
+                t.elapsed() < std::time::Duration::from_secs(60),
+                "{sub}: never started"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let pgid = pgid_in(&pidfile);
+        assert!(group_alive(pgid));
+        let kill = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(kill.success());
+        let status = child.wait().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(status.code(), Some(130), "{sub}");
+        assert!(
+            !group_alive(pgid),
+            "{sub}: process group {pgid} still running"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

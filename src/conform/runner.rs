@@ -53,6 +53,10 @@ fn groups() -> std::sync::MutexGuard<'static, BTreeSet<i32>> {
     GROUPS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Set by the signal handler before it stops the programs under test, so that a worker that
+/// sees its program die does not report that as the program's failure.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Stops a process group (the program under test and everything it started) with SIGKILL.
 fn kill_group(pgid: i32) {
     let _ = nix::sys::signal::killpg(
@@ -69,13 +73,17 @@ fn kill_group(pgid: i32) {
 pub fn stop_children_on_signal() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        let _ = ctrlc::set_handler(|| {
+        let r = ctrlc::set_handler(|| {
+            INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
             let all: Vec<i32> = groups().iter().copied().collect();
             for g in all {
                 kill_group(g);
             }
             std::process::exit(130);
         });
+        if let Err(e) = r {
+            eprintln!("warning: cannot stop the programs under test on Ctrl-C: {e}");
+        }
     });
 }
 
@@ -197,6 +205,10 @@ impl External {
 
     /// Stops the program after a failure, so that the next request starts it again.
     fn fail(&mut self, what: String) -> String {
+        if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+            // the handler stopped the program and ends m3go with 130
+            std::process::exit(130);
+        }
         let how = self.running.take().map(Running::stop).unwrap_or_default();
         format!(
             "{what} ({how}; `{}` is started again for the next request)",

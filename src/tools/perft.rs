@@ -74,12 +74,27 @@ pub fn children(pos: &Position) -> Vec<(String, Position)> {
 
 /// Perft split by the first move: (move in notation, count).
 pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
+    divide_with_progress(pos, depth, &|_, _| {})
+}
+
+/// [`divide`], calling `progress(done, of)` after each first move is counted (a progress bar).
+pub fn divide_with_progress(
+    pos: &Position,
+    depth: u32,
+    progress: &dyn Fn(usize, usize),
+) -> Vec<(String, u64)> {
     if depth == 0 {
         return Vec::new();
     }
-    children(pos)
-        .into_iter()
-        .map(|(label, p)| (label, perft(&p, depth - 1)))
+    let kids = children(pos);
+    let of = kids.len();
+    kids.into_iter()
+        .enumerate()
+        .map(|(k, (label, p))| {
+            let n = perft(&p, depth - 1);
+            progress(k + 1, of);
+            (label, n)
+        })
         .collect()
 }
 
