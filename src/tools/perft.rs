@@ -95,9 +95,15 @@ fn children_from(pos: &Position, legal: Vec<Action>) -> Vec<(String, Position)> 
     out
 }
 
-/// Perft split by the first move: (move in notation, count); `reference` counts with
-/// [`perft_reference`] instead of [`perft`].
-pub fn divide_with(pos: &Position, depth: u32, reference: bool) -> Vec<(String, u64)> {
+/// Perft split by the first move: (move in notation, count), calling `progress(done, of)` after
+/// each first move is counted (a progress bar); `reference` counts with [`perft_reference`]
+/// instead of [`perft`].
+pub fn divide_with(
+    pos: &Position,
+    depth: u32,
+    reference: bool,
+    progress: &dyn Fn(usize, usize),
+) -> Vec<(String, u64)> {
     if depth == 0 {
         return Vec::new();
     }
@@ -106,14 +112,17 @@ pub fn divide_with(pos: &Position, depth: u32, reference: bool) -> Vec<(String, 
     } else {
         pos.legal_moves()
     };
-    children_from(pos, legal)
-        .into_iter()
-        .map(|(label, p)| {
+    let kids = children_from(pos, legal);
+    let of = kids.len();
+    kids.into_iter()
+        .enumerate()
+        .map(|(k, (label, p))| {
             let n = if reference {
                 perft_reference(&p, depth - 1)
             } else {
                 perft(&p, depth - 1)
             };
+            progress(k + 1, of);
             (label, n)
         })
         .collect()
@@ -121,7 +130,7 @@ pub fn divide_with(pos: &Position, depth: u32, reference: bool) -> Vec<(String, 
 
 /// Perft split by the first move: (move in notation, count).
 pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
-    divide_with(pos, depth, false)
+    divide_with(pos, depth, false, &|_, _| {})
 }
 
 /// One entry of a perft file.
