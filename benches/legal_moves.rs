@@ -1,5 +1,5 @@
 //! The full legal-move list of the side to move on the dense 19x19 positions, reference
-//! (`Position::legal_moves`) and fast (`FastPosition::legal_moves`). The last position of the
+//! (`Position::legal_moves_reference`) and fast (`FastPosition::legal_moves`). The last position of the
 //! replay ended by passes, so it is measured with its pass count cleared (the side to move then
 //! has moves).
 //! `cargo bench --bench legal_moves -- --warm-up-time 1 --measurement-time 2`
@@ -20,7 +20,7 @@ fn legal_moves(c: &mut Criterion) {
         let fast = FastPosition::new(&pos).expect("m3go-2020 is supported");
         assert_eq!(
             fast.legal_moves(),
-            pos.legal_moves(),
+            pos.legal_moves_reference(),
             "{name}: fast equals reference"
         );
         g.bench_function(format!("reference/{name}"), |b| {

@@ -1,5 +1,5 @@
 //! Plain Go side by side: perft on positions without flower stones (m3go-2020 with schedule
-//! alternate and attribute always-neutral — plain Go), by m3go's reference (`perft::perft`), by
+//! alternate and attribute always-neutral — plain Go), by m3go's reference (`perft::perft_reference`), by
 //! m3go's fast path, and by the `goban` crate (its move generation `Game::legals` and its
 //! `Game::play`, in the perft of its own benches, with the pass added as m3go counts it) on the
 //! same positions in the same run. goban runs with its JAPANESE rule (simple ko, no suicide), the
@@ -71,14 +71,14 @@ fn plain_go(c: &mut Criterion) {
         let pos = common::load(name);
         let fast = FastPosition::new(&pos).expect("supported");
         let game = to_goban(&pos);
-        let n = fast.perft(depth);
+        let n = fast.perft(depth).expect("plain Go has no special moves");
         assert_eq!(
             goban_perft(&game, depth),
             n,
             "{name}: goban and m3go perft({depth})"
         );
         assert_eq!(
-            m3go::tools::perft::perft(&pos, rdepth),
+            Some(m3go::tools::perft::perft_reference(&pos, rdepth)),
             fast.perft(rdepth),
             "{name}: fast equals reference at depth {rdepth}"
         );
@@ -96,7 +96,7 @@ fn plain_go(c: &mut Criterion) {
             b.iter(|| black_box(&fast).perft(rdepth))
         });
         g.bench_function(format!("m3go-reference/{name}/depth-{rdepth}"), |b| {
-            b.iter(|| m3go::tools::perft::perft(black_box(&pos), rdepth))
+            b.iter(|| m3go::tools::perft::perft_reference(black_box(&pos), rdepth))
         });
     }
     g.finish();

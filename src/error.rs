@@ -263,3 +263,106 @@ pub fn write_joined<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) ->
     }
     Ok(())
 }
+
+/// Largest input m3go reads from one source: a file, a device, a pipe, standard input, one
+/// protocol request line.
+pub const MAX_INPUT_BYTES: usize = 4 << 20;
+
+/// Why [`read_bounded`] failed.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The source holds more than the limit (it was read no further than one byte past it).
+    TooLarge { limit: usize },
+    /// The reader failed.
+    Io(std::io::Error),
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::TooLarge { limit } => write!(
+                f,
+                "more than {limit} bytes is too large: expected at most {limit} bytes"
+            ),
+            ReadError::Io(e) => write!(f, "cannot read: {e}"),
+        }
+    }
+}
+
+/// The one bounded read of m3go: everything `r` holds, or [`ReadError::TooLarge`] after reading
+/// at most `limit + 1` bytes, whatever the source (a file whose reported length is 0, such as
+/// `/dev/zero`, a pipe or `/dev/stdin`, is bounded the same way).
+pub fn read_bounded(r: impl std::io::Read, limit: usize) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    r.take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    if bytes.len() > limit {
+        return Err(ReadError::TooLarge { limit });
+    }
+    Ok(bytes)
+}
+
+/// One line of `r` (without its `\n` or `\r\n`), bounded like [`read_bounded`]: `None` at the end
+/// of input; a line longer than `limit` is read to its end and discarded (in bounded memory),
+/// given as [`ReadError::TooLarge`], so that the next call reads the next line.
+pub fn read_line_bounded(
+    r: &mut impl std::io::BufRead,
+    limit: usize,
+) -> Option<Result<Vec<u8>, ReadError>> {
+    let mut line = Vec::new();
+    let mut too_large = false;
+    let mut any = false;
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Some(Err(ReadError::Io(e))),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        any = true;
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        if !too_large {
+            if line.len() + chunk.len() > limit {
+                too_large = true;
+                line = Vec::new();
+            } else {
+                line.extend_from_slice(chunk);
+            }
+        }
+        let used = done.unwrap_or(buf.len());
+        r.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    if !any {
+        return None;
+    }
+    if too_large {
+        return Some(Err(ReadError::TooLarge { limit }));
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Some(Ok(line))
+}
+
+/// Longest offending text quoted whole in a message; a longer one is cut (on a character
+/// boundary) and says how long it was.
+pub const MAX_QUOTE_CHARS: usize = 80;
+
+/// `text` for a message: as written when short, else its first [`MAX_QUOTE_CHARS`] characters
+/// and the length (`abc… (1048576 bytes)`).
+pub fn quote(text: &str) -> String {
+    match text.char_indices().nth(MAX_QUOTE_CHARS) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
+    }
+}

@@ -26,6 +26,11 @@ pub const ODD_SIZES: [usize; 9] = [3, 5, 7, 9, 11, 13, 15, 17, 19];
 /// (2^12 = 4096 fillings each).
 pub const LITERAL_MAX_EMPTY: usize = 12;
 
+/// The literal oracle's bound in the eye-simulation fuzz target: regions up to 2^6 = 64
+/// fillings, so that one execution stays cheap; larger regions are the engine-only target's
+/// (`eye_engine`, [`compare_eyes_with_fast`]).
+pub const FUZZ_LITERAL_MAX_EMPTY: usize = 6;
+
 /// The presets that `Rules::preset` currently builds (all five while they all work).
 pub fn working_presets() -> Vec<Rules> {
     PRESETS
@@ -285,6 +290,73 @@ impl<'a> Arbitrary<'a> for ArbEyeCase {
             closed_region,
         })
     }
+}
+
+/// A direct board of any odd size 3–19 for the engine-only private-eye check (large regions):
+/// size index, then one cell code per point (missing codes are empty). Not settled.
+#[derive(Clone, Debug)]
+pub struct ArbLargeEyeCase {
+    pub board: Board,
+}
+
+impl<'a> Arbitrary<'a> for ArbLargeEyeCase {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
+        let size = ODD_SIZES[byte(u) as usize % ODD_SIZES.len()];
+        let codes: Vec<u8> = (0..size * size).map(|_| byte(u)).collect();
+        Ok(ArbLargeEyeCase {
+            board: board_from_codes(size, &codes),
+        })
+    }
+}
+
+/// The clause-by-clause private-eye verdicts ([`Analysis::new`]: closed regions, conditions 1
+/// and 2 and the closed form of the fill) against the fast engine's per-component closed form
+/// (`game::fast`), string by string, under the 2020 eye with single-string regions: whether
+/// each string has a private eye. Also checks the regions' shape: each touches its string,
+/// holds none of its stones and no flower, and its empty points are its empty points. Returns
+/// the number of strings compared.
+pub fn compare_eyes_with_fast(b: &Board) -> Result<usize, String> {
+    let rules = Rules::m3go_2020();
+    let a = Analysis::new(b, &rules);
+    let fast = crate::game::fast::FastAnalysis::new(b, &rules)
+        .ok_or("the fast engine supports m3go-2020")?;
+    let place = || format!("board:\n{}", b.to_diagram());
+    for (g, s) in a.lower_strings.groups.iter().enumerate() {
+        let i = s.points[0];
+        if fast.has_private_eye(i) != Some(a.has_private_eye(g)) {
+            return Err(format!(
+                "string {}: reference private eye {}, fast {:?}; {}",
+                b.point(i),
+                a.has_private_eye(g),
+                fast.has_private_eye(i),
+                place()
+            ));
+        }
+        for (r, _) in &a.regions[g] {
+            let touches = r.points.iter().any(|&p| {
+                crate::board::grid::neighbours(b.size(), p).any(|q| s.points.contains(&q))
+            });
+            let inside_ok = r
+                .points
+                .iter()
+                .all(|&p| !s.points.contains(&p) && b.get(p) != Some(Stone::Flower));
+            let empty: Vec<usize> = r
+                .points
+                .iter()
+                .copied()
+                .filter(|&p| b.get(p).is_none())
+                .collect();
+            if !touches || !inside_ok || empty != r.empty {
+                return Err(format!(
+                    "string {}: malformed region {:?}; {}",
+                    b.point(i),
+                    r.points,
+                    place()
+                ));
+            }
+        }
+    }
+    Ok(a.lower_strings.groups.len())
 }
 
 /// The bytes [`ArbEyeCase`] decodes to `board` (sizes above 9 are not representable: `None`).

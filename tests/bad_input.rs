@@ -626,7 +626,8 @@ fn bad_input_protocol_replay_longer_than_a_record_is_refused() {
         .expect("a request")
     };
     let a = answer(&req(91));
-    let e = a["error"].as_str().unwrap_or_default();
+    let e = a["error"]["message"].as_str().unwrap_or_default();
+    assert_eq!(a["error"]["code"], "too-large", "{a}");
     assert!(
         e.contains("replay.moves has 91 moves: expected at most 90"),
         "{a}"

@@ -56,3 +56,80 @@ fn clause_prints_quote_seed_reading_function_and_cases_from_any_directory() {
     assert!(out.lines().any(|l| l.starts_with("M20-EYE-SIM ")), "{out}");
     assert!(out.lines().any(|l| l.starts_with("D29 ")), "{out}");
 }
+
+/// Runs m3go with `input` on standard input.
+fn m3go_stdin(args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_m3go"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("run m3go: {e}"));
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write stdin");
+    drop(stdin);
+    let out = child.wait_with_output().expect("wait");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/example-9x9.yaml");
+
+#[test]
+fn conform_runs_the_built_in_suite_from_an_empty_directory() {
+    let dir = empty_dir("conform");
+    let cases = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/spec/cases"))
+        .expect("spec/cases")
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "yaml"))
+        })
+        .count();
+    let (code, out, err) = m3go_in(Some(&dir), &["conform", "--list"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out.lines().count(), cases, "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("kj-288-mechanical-replay ") && l.contains("M20-REPLAY")),
+        "{out}"
+    );
+    // the whole suite, the record-based cases (spec/records inside the binary) included
+    let (code, out, err) = m3go_in(Some(&dir), &["conform"]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(
+        out.ends_with(&format!("{cases} passed, 0 failed, 0 errored, 0 skipped\n")),
+        "{out}"
+    );
+    // a directory that does not exist is still an error, not the built-in suite
+    let (code, _, err) = m3go_in(Some(&dir), &["conform", "spec/cases"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("spec/cases: cannot read"), "{err}");
+}
+
+#[test]
+fn a_dash_reads_the_position_from_standard_input() {
+    let text = std::fs::read_to_string(EXAMPLE).expect("example");
+    let (code, from_file, err) = m3go_in(None, &["analyze", EXAMPLE, "--format", "json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, from_stdin, err) = m3go_stdin(&["analyze", "-", "--format", "json"], &text);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(from_file, from_stdin);
+    for args in [
+        vec!["render", "-"],
+        vec!["explain", "-", "一四"],
+        vec!["perft", "-", "1"],
+        vec!["play", "-", "pass"],
+    ] {
+        let (code, out, err) = m3go_stdin(&args, &text);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert!(!out.is_empty(), "{args:?}");
+    }
+    let (code, _, err) = m3go_stdin(&["analyze", "-"], "size: 4\n");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.starts_with("error: -"), "{err}");
+}

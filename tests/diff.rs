@@ -71,7 +71,7 @@ fn diff_against_m3go_itself_finds_no_disagreement() {
         "30",
     ]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("2 games, 60 moves compared"), "{out}");
+    assert!(out.contains("2 games, 37 moves compared"), "{out}");
     assert!(out.contains("no disagreement"), "{out}");
     // no progress bar when stdout is not a terminal
     assert!(!out.contains('\r'), "{out:?}");
@@ -169,7 +169,12 @@ struct DropsACapture;
 impl Oracle for DropsACapture {
     fn ask(&mut self, request: &Value) -> Result<Value, String> {
         let mut v = Builtin.ask(request)?;
-        if let Some(c) = v["reports"][0]["captured"].as_array_mut() {
+        let captured = v
+            .get_mut("reports")
+            .and_then(|r| r.get_mut(0))
+            .and_then(|r| r.get_mut("captured"))
+            .and_then(Value::as_array_mut);
+        if let Some(c) = captured {
             c.pop();
         }
         Ok(v)
@@ -185,13 +190,16 @@ fn go_capture_diff_finds_and_shrinks_a_forgotten_capture() {
         rules: Rules::m3go_2020(),
         max_moves: 60,
     };
-    let mut moves = 0;
-    let outcome = run(&opts, &mut Builtin, &mut DropsACapture, &mut |_, _| {
-        moves += 1
+    let moves = std::sync::atomic::AtomicU64::new(0);
+    let make = || -> Result<Box<dyn Oracle>, String> { Ok(Box::new(DropsACapture)) };
+    let outcome = run(&opts, 2, None, &make, &|n| {
+        moves.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
     })
     .unwrap_or_else(|e| panic!("{e}"));
+    // progress counts every step of every game, played or not
+    assert!(moves.into_inner() <= 6 * 60);
     let DiffOutcome::Disagree(d) = outcome else {
-        panic!("no capture in {moves} random moves on 5x5");
+        panic!("no capture in random games on 5x5: {outcome:?}");
     };
     assert_eq!(d.differences[0].field, "captured", "{:?}", d.differences);
     // the capture needs the move and the captured stone's surroundings, nothing else
@@ -230,4 +238,444 @@ fn diff_compare_of_identical_answers_finds_nothing() {
     let d = compare(&a, &b, 5);
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0].field, "attributes");
+}
+
+// ---- the program under test: failures are reported as such, never as rules disagreements ----
+
+/// `m3go ARGS` with its exit code, stdout and stderr, and the wall time it took.
+fn run_m3go(args: &[&str]) -> (i32, String, String, std::time::Duration) {
+    let t = std::time::Instant::now();
+    let out = Command::new(m3go())
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        t.elapsed(),
+    )
+}
+
+/// Whether any process of process group `pgid` is still alive (Linux /proc).
+fn group_alive(pgid: i32) -> bool {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
+        .any(|stat| {
+            // pid (comm) state ppid pgrp …; comm may hold spaces, so read after the last ')'
+            let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            f.get(2).and_then(|p| p.parse::<i32>().ok()) == Some(pgid) && f.first() != Some(&"Z")
+        })
+}
+
+/// A program that writes its shell's pid (its process group) to `file`, then hangs.
+fn hanging(file: &std::path::Path) -> String {
+    format!("echo $$ > '{}'; sleep 1000", file.display())
+}
+
+fn pgid_in(file: &std::path::Path) -> i32 {
+    std::fs::read_to_string(file)
+        .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+        .trim()
+        .parse()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn diff_a_program_that_cannot_start_is_an_error_and_writes_no_case() {
+    let dir = tmpdir("nonexistent");
+    let (code, out, err, _) = run_m3go(&[
+        "diff",
+        "--impl",
+        "/nonexistent/prog",
+        "--games",
+        "1",
+        "-o",
+        &dir.to_string_lossy(),
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("the program under test failed"), "{err}");
+    assert!(
+        err.contains("exit status 127: the command was not found"),
+        "{err}"
+    );
+    assert!(!out.contains("disagreement"), "{out}");
+    let written: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .collect();
+    assert!(written.is_empty(), "{written:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn diff_a_hung_program_is_stopped_at_the_timeout_and_not_left_running() {
+    let dir = tmpdir("hung");
+    let pidfile = dir.join("pid");
+    let (code, out, err, took) = run_m3go(&[
+        "diff",
+        "--impl",
+        &hanging(&pidfile),
+        "--timeout",
+        "1",
+        "--games",
+        "1",
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("no answer within 1 s"), "{err}");
+    assert!(took < std::time::Duration::from_secs(30), "{took:?}");
+    let pgid = pgid_in(&pidfile);
+    assert!(!group_alive(pgid), "process group {pgid} still running");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn diff_games_past_the_bound_is_refused() {
+    for n in ["4294967296", "1000001"] {
+        let (code, out, err, _) = run_m3go(&["diff", "--impl", "true", "--games", n]);
+        assert_eq!(code, 2, "{out}{err}");
+        assert!(err.contains("--games"), "{err}");
+    }
+    let (code, _, err, _) =
+        run_m3go(&["diff", "--impl", "true", "--size", "3", "--max-moves", "91"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--max-moves") && err.contains("at most 90"),
+        "{err}"
+    );
+}
+
+/// `m3go protocol` whose every answer (the capabilities one too) is rewritten to
+/// `{"id":…,"unsupported":true}`: a program that supports nothing and declares nothing.
+fn unsupported_everything() -> String {
+    broken(r#"s/.*"id":\("[^"]*"\).*/{"id":\1,"unsupported":true}/"#)
+}
+
+#[test]
+fn diff_honours_unsupported_and_fails_when_nothing_was_compared() {
+    let imp = unsupported_everything();
+    let args = [
+        "diff",
+        "--impl",
+        &imp,
+        "--games",
+        "1",
+        "--size",
+        "5",
+        "--max-moves",
+        "5",
+    ];
+    let (code, out, err, _) = run_m3go(&args);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("0 moves compared"), "{out}");
+    assert!(out.contains("5 moves skipped"), "{out}");
+    assert!(err.contains("nothing was compared"), "{err}");
+    let mut allowed = args.to_vec();
+    allowed.extend(["--allow-empty", "--allow-skips"]);
+    let (code, out, err, _) = run_m3go(&allowed);
+    assert_eq!(code, 0, "{out}{err}");
+    // declared capabilities without the rules: nothing is played
+    let toy = format!("'{}' protocol --presets dullstone", m3go());
+    let (code, out, err, _) = run_m3go(&["diff", "--impl", &toy, "--games", "1"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("capabilities exclude m3go-2020"), "{out}");
+}
+
+#[test]
+fn diff_jobs_and_shards_play_the_same_games() {
+    let me = format!("'{}' protocol", m3go());
+    let base = [
+        "diff",
+        "--impl",
+        &me,
+        "--games",
+        "4",
+        "--seed",
+        "9",
+        "--size",
+        "5",
+        "--max-moves",
+        "12",
+    ];
+    let moves = |extra: &[&str]| -> u64 {
+        let mut a = base.to_vec();
+        a.extend(extra);
+        let (code, out, err, _) = run_m3go(&a);
+        assert_eq!(code, 0, "{out}{err}");
+        let n = out
+            .split(" moves compared")
+            .next()
+            .and_then(|s| s.rsplit(' ').next())
+            .and_then(|n| n.parse().ok());
+        n.unwrap_or_else(|| panic!("{out}"))
+    };
+    let one = moves(&[]);
+    assert_eq!(moves(&["--jobs", "2"]), one);
+    assert_eq!(moves(&["--shard", "1/2"]) + moves(&["--shard", "2/2"]), one);
+}
+
+/// A directory of a few cases of the suite: two of m3go-2020, one of m3go-2020 with an option
+/// away from the preset, and one each of dullstone, m3go-2016 and m3go-2013.
+fn small_suite(tag: &str) -> std::path::PathBuf {
+    let dir = tmpdir(tag);
+    for f in [
+        "disputed-suicide-forbidden",
+        "disputed-ko-simple",
+        "disputed-ko-none",
+        "d3-life-flower",
+        "m16-life-1-grey-no-liberty",
+        "m13-conv-white",
+    ] {
+        let from = format!("{}/spec/cases/{f}.yaml", env!("CARGO_MANIFEST_DIR"));
+        std::fs::copy(&from, dir.join(format!("{f}.yaml")))
+            .unwrap_or_else(|e| panic!("{from}: {e}"));
+    }
+    dir
+}
+
+fn conform_args(dir: &std::path::Path, extra: &[&str]) -> (i32, String, String) {
+    let d = dir.to_string_lossy().into_owned();
+    let mut a = vec!["conform", d.as_str()];
+    a.extend(extra);
+    let (code, out, err, _) = run_m3go(&a);
+    (code, out, err)
+}
+
+#[test]
+fn conform_a_toy_declaring_only_m3go_2020_runs_those_cases_and_skips_the_rest_by_capability() {
+    let dir = small_suite("toy");
+    let toy = format!("'{}' protocol --presets m3go-2020", m3go());
+    let (code, out, err) = conform_args(&dir, &["--impl", &toy]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("2 passed, 0 failed, 0 errored, 4 skipped"),
+        "{out}"
+    );
+    assert!(
+        out.contains("skipped: 4 by capability, 0 answered unsupported"),
+        "{out}"
+    );
+    for (id, why) in [
+        (
+            "disputed-ko-none",
+            "option `ko: none` (away from m3go-2020's) is not declared",
+        ),
+        ("d3-life-flower", "preset `dullstone` is not declared"),
+        (
+            "m16-life-1-grey-no-liberty",
+            "preset `m3go-2016` is not declared",
+        ),
+        ("m13-conv-white", "preset `m3go-2013` is not declared"),
+    ] {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("SKIPPED {id} ")))
+            .unwrap_or_else(|| panic!("{id} not skipped: {out}"));
+        assert!(
+            line.contains("outside the declared capabilities") && line.contains(why),
+            "{line}"
+        );
+    }
+    assert!(
+        err.contains("4 case(s) skipped") && err.contains("--allow-skips"),
+        "{err}"
+    );
+    let (code, out, err) = conform_args(&dir, &["--impl", &toy, "--allow-skips"]);
+    assert_eq!(code, 0, "{out}{err}");
+    // m3go itself declares everything
+    let (code, out, err) = conform_args(&dir, &["--jobs", "2"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("6 passed, 0 failed, 0 errored, 0 skipped"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn conform_fails_when_nothing_was_tested_unless_allowed() {
+    let dir = small_suite("empty");
+    for sel in [
+        &["--id", "no-such-case"][..],
+        &["--filter", "NO-SUCH-CLAUSE"][..],
+    ] {
+        let (code, out, err) = conform_args(&dir, sel);
+        assert_eq!(code, 1, "{sel:?}: {out}{err}");
+        assert!(
+            out.contains("0 passed, 0 failed, 0 errored, 0 skipped"),
+            "{out}"
+        );
+        assert!(err.contains("nothing was tested"), "{err}");
+        let mut allowed = sel.to_vec();
+        allowed.push("--allow-empty");
+        let (code, out, err) = conform_args(&dir, &allowed);
+        assert_eq!(code, 0, "{sel:?}: {out}{err}");
+    }
+    let imp = unsupported_everything();
+    let (code, out, err) = conform_args(&dir, &["--impl", &imp]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("note: the program declared no capabilities"),
+        "{out}"
+    );
+    assert!(
+        out.contains("0 passed, 0 failed, 0 errored, 6 skipped"),
+        "{out}"
+    );
+    assert!(err.contains("all 6 selected cases were skipped"), "{err}");
+    let (code, out, err) = conform_args(&dir, &["--impl", &imp, "--allow-skips"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let (code, out, err) = conform_args(&dir, &["--impl", &imp, "--allow-skips", "--allow-empty"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn conform_a_crashing_program_is_errored_and_started_again_for_the_next_case() {
+    let dir = small_suite("crash");
+    // the program answers two requests, then exits: the capabilities request and the first
+    // case; the second case finds it gone and errs; the program started again answers two more
+    let imp = format!("sed -u 2q | '{}' protocol", m3go());
+    let (code, out, err) = conform_args(&dir, &["--impl", &imp]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("4 passed, 0 failed, 2 errored, 0 skipped"),
+        "{out}"
+    );
+    assert!(
+        out.contains("is started again for the next request"),
+        "{out}"
+    );
+    assert!(!out.contains("FAILED"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn conform_a_non_json_answer_is_errored_with_the_offending_line() {
+    let dir = small_suite("garbage");
+    // the second answer of the first start (the first case's) is replaced by a line that is
+    // not JSON; started again, the program answers well
+    let once = dir.join("started");
+    let imp = format!(
+        "if [ -e '{f}' ]; then exec '{m}' protocol; else touch '{f}'; {b}; fi",
+        f = once.display(),
+        m = m3go(),
+        b = broken("2s/.*/this is not an answer/")
+    );
+    let (code, out, err) = conform_args(&dir, &["--impl", &imp]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("the answer is not JSON"), "{out}");
+    assert!(out.contains("`this is not an answer`"), "{out}");
+    assert!(out.contains("5 passed, 0 failed, 1 errored"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn conform_a_program_that_cannot_start_or_hangs_ends_the_run_with_exit_2() {
+    let dir = small_suite("start");
+    let (code, out, err) = conform_args(&dir, &["--impl", "/nonexistent/prog"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("did not answer the capabilities request"),
+        "{err}"
+    );
+    assert!(err.contains("exit status 127"), "{err}");
+    let pidfile = dir.join("pid");
+    let t = std::time::Instant::now();
+    let (code, out, err) = conform_args(&dir, &["--impl", &hanging(&pidfile), "--timeout", "1"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("no answer within 1 s"), "{err}");
+    assert!(t.elapsed() < std::time::Duration::from_secs(30));
+    let pgid = pgid_in(&pidfile);
+    assert!(!group_alive(pgid), "process group {pgid} still running");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn protocol_capabilities_and_error_answers_echo_the_id() {
+    use m3go::conform::case::{answer_line, Capabilities};
+    let caps = Capabilities::m3go();
+    let a = answer_line(
+        r#"{"protocol":"m3go-conform/1","id":"c1","action":"capabilities"}"#,
+        &caps,
+    );
+    assert_eq!(a["id"], "c1", "{a}");
+    assert_eq!(a["protocols"][0], "m3go-conform/1", "{a}");
+    assert_eq!(
+        a["capabilities"]["presets"].as_array().map(Vec::len),
+        Some(5),
+        "{a}"
+    );
+    let a = answer_line(r#"{"id":7,"action":"dance"}"#, &caps);
+    assert_eq!(a["id"], 7, "{a}");
+    assert_eq!(a["error"]["code"], "unsupported-action", "{a}");
+    assert_eq!(a["error"]["field"], "action", "{a}");
+    let a = answer_line("not json", &caps);
+    assert_eq!(a["error"]["code"], "bad-request", "{a}");
+    assert!(a["id"].is_null(), "{a}");
+    let a = answer_line(
+        r#"{"protocol":"m3go-conform/1","id":"x","position":{"size":3,"diagram":". . .\n. . .\n. . .\n"},"moves":["黑1.九九"]}"#,
+        &caps,
+    );
+    assert_eq!(a["id"], "x", "{a}");
+    assert_eq!(a["error"]["code"], "bad-move", "{a}");
+    assert_eq!(a["error"]["field"], "moves[0]", "{a}");
+    let a = answer_line(
+        r#"{"protocol":"m3go-conform/9","id":"v","position":{"size":3,"diagram":". . .\n. . .\n. . .\n"}}"#,
+        &caps,
+    );
+    assert_eq!(a["error"]["code"], "unsupported-protocol", "{a}");
+    let toy = Capabilities::only_presets(&["m3go-2020".to_string()]);
+    let a = answer_line(
+        r#"{"protocol":"m3go-conform/1","id":"d","position":{"rules":"dullstone","size":3,"diagram":". . .\n. . .\n. . .\n"}}"#,
+        &toy,
+    );
+    assert_eq!(a["id"], "d", "{a}");
+    assert_eq!(a["unsupported"], true, "{a}");
+}
+
+#[test]
+fn diff_and_conform_stopped_by_a_signal_stop_the_program_under_test() {
+    for sub in ["diff", "conform"] {
+        let dir = small_suite(&format!("signal-{sub}"));
+        let pidfile = dir.join("pid");
+        let imp = hanging(&pidfile);
+        let d = dir.to_string_lossy().into_owned();
+        let mut args = vec![sub, "--impl", imp.as_str(), "--timeout", "600"];
+        if sub == "conform" {
+            args.insert(1, &d);
+        }
+        let mut child = Command::new(m3go())
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let t = std::time::Instant::now();
+        while std::fs::read_to_string(&pidfile).map_or(true, |s| !s.ends_with('\n')) {
+            assert!(
+                t.elapsed() < std::time::Duration::from_secs(60),
+                "{sub}: never started"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let pgid = pgid_in(&pidfile);
+        assert!(group_alive(pgid));
+        let kill = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(kill.success());
+        let status = child.wait().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(status.code(), Some(130), "{sub}");
+        assert!(
+            !group_alive(pgid),
+            "{sub}: process group {pgid} still running"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

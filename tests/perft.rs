@@ -2,11 +2,14 @@
 //! above [`BUDGET`] leaf sequences are checked only by the ignored test
 //! (`cargo test --release --test perft -- --ignored`).
 
-use m3go::tools::perft::{divide, parse_perft_file, perft, PerftCase};
+use m3go::tools::perft::{divide, parse_perft_file, perft, perft_reference, PerftCase};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/perft");
 /// The largest count checked by the ordinary test run.
 const BUDGET: u64 = 20_000;
+/// The largest count also checked with the clause-by-clause reference (`perft_reference`), which
+/// [`perft`] replaces by the fast engine where that supports the rules.
+const REFERENCE_BUDGET: u64 = 1_000;
 
 fn load() -> Vec<(String, PerftCase)> {
     let mut files: Vec<_> = std::fs::read_dir(DIR)
@@ -45,6 +48,15 @@ fn check(max: u64) -> (usize, Vec<String>) {
                     "{place}: {} perft {d}: expected {want}, got {got}",
                     c.id
                 ));
+            }
+            if want <= REFERENCE_BUDGET {
+                let reference = perft_reference(&pos, d);
+                if reference != want {
+                    bad.push(format!(
+                        "{place}: {} perft {d} by the reference: expected {want}, got {reference}",
+                        c.id
+                    ));
+                }
             }
         }
     }

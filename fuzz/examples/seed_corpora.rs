@@ -2,13 +2,18 @@
 //! `cargo run --example seed_corpora -- ../spec/cases corpus` (run from fuzz/; smoke.sh does).
 //! position_yaml gets each case's position as YAML; notation each move, probe and point the
 //! case names; moves the position with the case's moves (ArbGame bytes); eye_simulation the 9×9
-//! corners of each board that hold stones (ArbEyeCase bytes), in both closed-region readings.
+//! corners of each board that hold stones (ArbEyeCase bytes), in both closed-region readings;
+//! protocol each case's request as one JSON line; sgf_record and game_file the game each case
+//! plays (its position and moves) written as SGF and as a game file, and the suite's records
+//! (spec/records) in both formats.
 
 use m3go::conform::case::{case_files, Case};
-use m3go::game::notation::parse_move;
+use m3go::formats::record::record_of;
+use m3go::formats::sgf::write_record;
+use m3go::game::notation::{parse_move, parse_move_in};
 use m3go::rules::ClosedRegion;
 use m3go::testing::{encode_eye_case, encode_game, MoveChoice, ODD_SIZES};
-use m3go::{Action, Board};
+use m3go::{Action, Board, Labels, Position};
 use std::path::Path;
 
 fn main() {
@@ -38,6 +43,31 @@ fn crop(b: &Board, r0: usize, c0: usize) -> Option<Board> {
     Some(out)
 }
 
+/// The game a case plays (its position, then its moves as far as they are legal) as an SGF seed
+/// and, when it starts on an empty board, a game-file seed.
+fn write_records(out: &Path, id: &str, pos: &Position, moves: &[String]) -> Result<(), String> {
+    let mut p = pos.clone();
+    let mut reports = Vec::new();
+    for m in moves {
+        let Ok(mv) = parse_move_in(m, p.rules(), p.board().size()) else {
+            break;
+        };
+        let Ok((next, r)) = p.play(&mv) else {
+            break;
+        };
+        p = next;
+        reports.push(r);
+    }
+    let record = record_of(pos, &reports);
+    if let Ok(t) = write_record(&record, pos.rules()) {
+        write(&out.join("sgf_record"), id, t.as_bytes())?;
+    }
+    if let Ok(t) = record.to_game_text(pos.rules(), Labels::Chinese) {
+        write(&out.join("game_file"), id, t.as_bytes())?;
+    }
+    Ok(())
+}
+
 fn run(cases_dir: &str, out: &str) -> Result<(), String> {
     let out = Path::new(out);
     let mut count = 0;
@@ -46,9 +76,15 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
         let id = &case.id;
         let yaml = serde_yaml::to_string(&case.position).map_err(|e| e.to_string())?;
         write(&out.join("position_yaml"), id, yaml.as_bytes())?;
+        write(
+            &out.join("protocol"),
+            id,
+            case.request().to_string().as_bytes(),
+        )?;
         let Ok(pos) = case.position.to_position(&f) else {
             continue;
         };
+        write_records(out, id, &pos, &case.moves)?;
         let size = pos.board().size();
         let size_byte = ODD_SIZES.iter().position(|&s| s == size).unwrap_or(0) as u8;
         // notation: the case's moves and probes, and the points it names.
@@ -104,6 +140,25 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
             }
         }
         count += 1;
+    }
+    let records = Path::new(cases_dir).join("../records");
+    if let Ok(dir) = std::fs::read_dir(&records) {
+        for e in dir.flatten() {
+            let path = e.path().to_string_lossy().into_owned();
+            let Ok(record) = m3go::formats::load::load(&path) else {
+                continue;
+            };
+            let name = e.file_name().to_string_lossy().into_owned();
+            let rules = record
+                .resolve_rules(None)
+                .unwrap_or_else(|_| m3go::Rules::m3go_2020());
+            if let Ok(t) = write_record(&record, &rules) {
+                write(&out.join("sgf_record"), &name, t.as_bytes())?;
+            }
+            if let Ok(t) = record.to_game_text(&rules, Labels::Chinese) {
+                write(&out.join("game_file"), &name, t.as_bytes())?;
+            }
+        }
     }
     println!(
         "seed corpora written to {} from {count} cases",

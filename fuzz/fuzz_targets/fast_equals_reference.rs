@@ -19,7 +19,7 @@ fuzz_target!(|game: ArbGame| {
         if size <= 9 {
             assert_eq!(
                 fast.legal_moves(),
-                pos.legal_moves(),
+                pos.legal_moves_reference(),
                 "legal moves before {mv:?}"
             );
         }

@@ -32,7 +32,19 @@ impl Strings {
 /// The 4-connected component containing `start` of the points satisfying `member`.
 /// M16-SEQ, M16-NET: points joined by a path (次第紧邻) or a net of paths of adjacent points.
 pub fn flood(size: usize, start: usize, member: impl Fn(usize) -> bool) -> Vec<usize> {
-    let mut seen = vec![false; size * size];
+    flood_marking(size, start, member, &mut vec![false; size * size])
+}
+
+/// [`flood`] with the caller's visited map: every point of the component is marked in `seen`,
+/// and points already marked are not entered. Callers that flood many disjoint components (the
+/// strings of a layer, the regions around a string) pass one map for all of them instead of
+/// clearing a board-sized map per component.
+pub fn flood_marking(
+    size: usize,
+    start: usize,
+    member: impl Fn(usize) -> bool,
+    seen: &mut [bool],
+) -> Vec<usize> {
     let mut out = vec![start];
     seen[start] = true;
     let mut k = 0;
@@ -62,10 +74,7 @@ fn components<K: PartialEq + Copy>(
             continue;
         }
         let Some(k) = key(i) else { continue };
-        let comp = flood(size, i, |j| key(j) == Some(k));
-        for &j in &comp {
-            done[j] = true;
-        }
+        let comp = flood_marking(size, i, |j| key(j) == Some(k), &mut done);
         out.push((k, comp));
     }
     out

@@ -75,3 +75,22 @@ pub fn register_options() -> Vec<(String, String)> {
         .map(|d| (d.id, d.option))
         .collect()
 }
+
+/// A progress bar of `len` steps on standard error, drawn only when standard error is a
+/// terminal (hidden in pipes, files and CI logs); `what` names the steps ("cases", "games").
+pub fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let pb = indicatif::ProgressBar::with_draw_target(
+        Some(len),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    let style = indicatif::ProgressStyle::with_template(&format!(
+        "{{bar:30}} {{pos}}/{{len}} {what} {{msg}} [{{elapsed_precise}}, {{eta}} left]"
+    ))
+    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    pb.set_style(style);
+    pb
+}

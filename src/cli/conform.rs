@@ -1,22 +1,37 @@
 //! `m3go conform`: the conformance suite run against m3go or another program, the clause
 //! coverage of rules.md, the cases as JSON. The runner is `crate::conform::runner`.
 
+use crate::cli::common::progress_bar;
 use crate::conform::case::Case;
-use crate::conform::runner::{load_suite, run_case, Builtin, Coverage, External, Oracle, Outcome};
+use crate::conform::runner::{
+    load_suite, negotiate, outside, run_case, stop_children_on_signal, thread_pool, Builtin,
+    Coverage, Declared, External, MakeOracle, Oracle, OraclePool, Outcome, Shard,
+};
+use rayon::prelude::*;
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// Run the conformance suite (default spec/cases).
 ///
 /// Each case is put to the implementation under test (m3go itself, or with `--impl` another
-/// program speaking the JSON-lines protocol m3go-conform/1, README.md); each failure prints the
-/// case id, the file, the clauses and the expected-against-actual differences. The run closes
-/// with `N passed, N failed, N errored, N skipped` and exits 1 on any failure or error. A crash,
-/// a hang (60 s) or an unreadable answer counts as errored.
+/// program speaking the JSON-lines protocol m3go-conform/1, README.md). The program is first
+/// asked for its capabilities; a case outside them (a preset or option value it does not
+/// declare) is skipped, with the reason. Each failure prints the case id, the file, the clauses
+/// and the expected-against-actual differences. The run closes with
+/// `N passed, N failed, N errored, N skipped`. A program that crashes, hangs (past --timeout)
+/// or writes something that is not one JSON answer is stopped, the case counts as errored, and
+/// the program is started again for the next case; a program that cannot answer the first
+/// request at all ends the run with exit 2. Exit 1 on any failure or errored case, when no case
+/// was tested (unless --allow-empty) or when a case was skipped (unless --allow-skips).
 #[derive(Debug, clap::Args)]
 pub struct ConformArgs {
-    /// The directory of case files.
-    #[arg(value_name = "DIR", default_value = "spec/cases")]
-    pub dir: String,
+    /// The directory of case files (default: spec/cases in a checkout, else the suite built into
+    /// the binary).
+    #[arg(value_name = "DIR")]
+    pub dir: Option<String>,
+    /// List the cases (id, clauses, title) instead of running them.
+    #[arg(long)]
+    pub list: bool,
     /// Run only the case with this id.
     #[arg(long, value_name = "ID")]
     pub id: Option<String>,
@@ -26,6 +41,25 @@ pub struct ConformArgs {
     /// Run the cases against this program (a shell command) instead of m3go.
     #[arg(long = "impl", value_name = "COMMAND")]
     pub implementation: Option<String>,
+    /// Seconds the program has for each answer before it is stopped (1 to 86400).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=86400))]
+    pub timeout: u64,
+    /// Cases run at once, each worker with its own program under test (1 to 256).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: u64,
+    /// Run only part K of N of the selected cases (those whose index is K-1 modulo N), to
+    /// spread the suite over processes or machines.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+    /// Exit 0 although no case was tested (none selected, or every one skipped).
+    #[arg(long)]
+    pub allow_empty: bool,
+    /// Exit 0 although cases were skipped (outside the declared capabilities, or answered
+    /// `unsupported`).
+    #[arg(long)]
+    pub allow_skips: bool,
     /// Print which cases cite each clause of rules.md, and the clauses no case cites (exit 1 if
     /// any).
     #[arg(long)]
@@ -41,8 +75,17 @@ pub struct ConformArgs {
     pub rules_md: String,
 }
 
+/// A case's outcome, and whether a skip came from the declared capabilities.
+struct Ran {
+    outcome: Outcome,
+    by_capability: bool,
+}
+
 pub fn run(args: ConformArgs) -> i32 {
-    let dir = &args.dir;
+    let dir = &args
+        .dir
+        .clone()
+        .unwrap_or_else(crate::conform::case::default_cases_dir);
     let rules_md = &args.rules_md;
     let suite = match load_suite(dir, rules_md) {
         Ok(s) => s,
@@ -54,6 +97,20 @@ pub fn run(args: ConformArgs) -> i32 {
     let (cases, load_errors) = (suite.cases, suite.load_errors);
     if args.coverage || args.update_rules {
         return coverage(rules_md, &cases, args.update_rules, &load_errors);
+    }
+    if args.list {
+        for (_, c) in &cases {
+            outln!(
+                "{:<44} [{}] {}",
+                c.id,
+                c.clauses.join(", "),
+                c.title.as_deref().unwrap_or("")
+            );
+        }
+        for (f, e) in &load_errors {
+            outln!("ERRORED {f}: {e}");
+        }
+        return if load_errors.is_empty() { 0 } else { 1 };
     }
     if args.dump_json {
         let all: Vec<Value> = cases
@@ -69,36 +126,94 @@ pub fn run(args: ConformArgs) -> i32 {
         }
         return if load_errors.is_empty() { 0 } else { 1 };
     }
-    let mut oracle: Box<dyn Oracle> = match &args.implementation {
-        None => Box::new(Builtin),
-        Some(cmd) => match External::spawn(cmd) {
-            Ok(x) => Box::new(x),
+    let selected: Vec<&(String, Case)> = cases
+        .iter()
+        .filter(|(_, c)| args.id.as_ref().is_none_or(|id| *id == c.id))
+        .filter(|(_, c)| {
+            args.filter
+                .as_ref()
+                .is_none_or(|cl| c.clauses.iter().any(|x| x.starts_with(cl.as_str())))
+        })
+        .enumerate()
+        .filter(|(k, _)| args.shard.is_none_or(|s| s.takes(*k)))
+        .map(|(_, c)| c)
+        .collect();
+    for (f, e) in &load_errors {
+        outln!("ERRORED {f}\n    {e}");
+    }
+    let timeout = std::time::Duration::from_secs(args.timeout);
+    let cmd = args.implementation.clone();
+    if cmd.is_some() {
+        stop_children_on_signal();
+    }
+    let make = move || -> Result<Box<dyn Oracle>, String> {
+        match &cmd {
+            None => Ok(Box::new(Builtin)),
+            Some(c) => Ok(Box::new(External::with_timeout(c, timeout)?)),
+        }
+    };
+    let make: &MakeOracle = &make;
+    let pool = OraclePool::new(make);
+    let declared = if selected.is_empty() {
+        Declared::Nothing(String::new())
+    } else {
+        match pool.with(|o| negotiate(o)).and_then(|d| d) {
+            Ok(d) => d,
             Err(e) => {
                 eprintln!("error: {e}");
                 return 2;
             }
-        },
+        }
     };
-    let (mut passed, mut failed, mut errored, mut skipped) = (0, 0, load_errors.len(), 0);
-    for (f, e) in &load_errors {
-        outln!("ERRORED {f}\n    {e}");
+    if let (Declared::Nothing(said), Some(_)) = (&declared, &args.implementation) {
+        if !selected.is_empty() {
+            outln!(
+                "note: the program declared no capabilities (it answered: {said}); every case is asked"
+            );
+        }
     }
-    for (f, c) in &cases {
-        if args.id.as_ref().is_some_and(|id| *id != c.id) {
-            continue;
+    let workers = match thread_pool(args.jobs as usize) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
         }
-        if args
-            .filter
-            .as_ref()
-            .is_some_and(|cl| !c.clauses.iter().any(|x| x.starts_with(cl.as_str())))
-        {
-            continue;
-        }
-        match run_case(c, oracle.as_mut()) {
+    };
+    let pb = progress_bar(selected.len() as u64, "cases");
+    let ran: Vec<Ran> = workers.install(|| {
+        selected
+            .par_iter()
+            .map(|(_, c)| {
+                let r = match outside(c, &declared) {
+                    Some(why) => Ran {
+                        outcome: Outcome::Skipped(format!(
+                            "outside the declared capabilities: {why}"
+                        )),
+                        by_capability: true,
+                    },
+                    None => Ran {
+                        outcome: pool
+                            .with(|o| run_case(c, o))
+                            .unwrap_or_else(Outcome::Errored),
+                        by_capability: false,
+                    },
+                };
+                pb.inc(1);
+                r
+            })
+            .collect()
+    });
+    pb.finish_and_clear();
+    drop(pool);
+    let (mut passed, mut failed, mut errored, mut skipped) = (0, 0, load_errors.len(), 0);
+    let mut skip_reasons: BTreeMap<(bool, String), usize> = BTreeMap::new();
+    for ((f, c), r) in selected.iter().zip(ran) {
+        match r.outcome {
             Outcome::Passed => passed += 1,
             Outcome::Skipped(why) => {
                 skipped += 1;
                 outln!("SKIPPED {} ({f}): {why}", c.id);
+                *skip_reasons.entry((r.by_capability, why)).or_default() += 1;
             }
             Outcome::Errored(e) => {
                 errored += 1;
@@ -113,12 +228,43 @@ pub fn run(args: ConformArgs) -> i32 {
             }
         }
     }
-    outln!("{passed} passed, {failed} failed, {errored} errored, {skipped} skipped");
-    if failed + errored > 0 {
-        1
-    } else {
-        0
+    if skipped > 0 {
+        let by_cap: usize = skip_reasons
+            .iter()
+            .filter(|((c, _), _)| *c)
+            .map(|(_, n)| n)
+            .sum();
+        outln!(
+            "skipped: {by_cap} by capability, {} answered unsupported",
+            skipped - by_cap
+        );
+        for ((_, why), n) in &skip_reasons {
+            outln!("    {n} × {why}");
+        }
     }
+    outln!("{passed} passed, {failed} failed, {errored} errored, {skipped} skipped");
+    let tested = passed + failed + errored - load_errors.len();
+    let mut code = if failed + errored > 0 { 1 } else { 0 };
+    if tested == 0 && !args.allow_empty {
+        eprintln!(
+            "error: nothing was tested ({}): exit 1 (--allow-empty accepts it)",
+            if selected.is_empty() {
+                match (&args.id, &args.filter, &args.shard) {
+                    (Some(id), _, _) => format!("no case has the id `{id}`"),
+                    (None, Some(f), _) => format!("no case cites a clause starting with `{f}`"),
+                    (None, None, Some(_)) => "the shard holds no case".to_string(),
+                    _ => format!("{dir} holds no case"),
+                }
+            } else {
+                format!("all {} selected cases were skipped", selected.len())
+            }
+        );
+        code = 1;
+    } else if skipped > 0 && !args.allow_skips {
+        eprintln!("error: {skipped} case(s) skipped: exit 1 (--allow-skips accepts skipped cases)");
+        code = 1;
+    }
+    code
 }
 
 /// Prints the coverage (`crate::conform::runner::Coverage`) and, with `update`, writes it into

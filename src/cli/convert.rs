@@ -46,6 +46,10 @@ pub fn run(args: ConvertArgs) -> Result<(), InputError> {
     let record = crate::formats::load::load(input)?;
     let rules = record.resolve_rules(args.rules.as_ref())?;
     // check the whole record before writing it
-    crate::tools::replay::strict(&record, &rules, None)?;
+    let note = record.assumed_rules_note(args.rules.as_ref());
+    crate::tools::replay::strict(&record, &rules, None).map_err(|e| match (note, e.kind) {
+        (Some(n), crate::error::Kind::IllegalMove) => e.during(n),
+        (_, _) => e,
+    })?;
     save_record(output, &record, &rules, labels)
 }

@@ -1,24 +1,31 @@
 //! `m3go diff`: random games against another implementation (`crate::conform::diff`), the first
 //! disagreement shrunk and printed as a conformance case.
 
-use crate::cli::common::{parse_rules, write_file};
-use crate::conform::runner::{Builtin, External};
+use crate::cli::common::{parse_rules, progress_bar, write_file};
+use crate::conform::diff::DiffOutcome;
+use crate::conform::runner::{stop_children_on_signal, External, Oracle, Shard};
 use crate::game::setup::InputError;
 use crate::rules::Rules;
 
 /// Random games against another implementation; the first disagreement, shrunk, as a case.
 ///
-/// Plays seeded random games (SplitMix64), asks the other program about every move through the
-/// conformance protocol, compares private eyes, attributes, forbidden points, legal moves,
-/// captures, report events and the score, and shrinks the first disagreement to a minimal
-/// position and move, printed as a ready-to-add conformance case. Exits 1 on a disagreement.
+/// Plays seeded random games (SplitMix64, one stream per game), asks the other program about
+/// every move through the conformance protocol, compares private eyes, attributes, forbidden
+/// points, legal moves, captures, report events and the score, and shrinks the first
+/// disagreement (of the lowest-numbered game) to a minimal position and move, printed as a
+/// ready-to-add conformance case. The program is first asked for its capabilities; moves it
+/// answers `unsupported` are not compared. Exits 1 on a disagreement, when nothing was compared
+/// (unless --allow-empty) or when moves were skipped (unless --allow-skips); exits 2 when the
+/// program under test fails (cannot start, crashes, hangs past --timeout, writes something that
+/// is not an answer) — that is never reported as a disagreement, and no case is written.
 #[derive(Debug, clap::Args)]
 pub struct DiffArgs {
     /// The other program (a shell command speaking m3go-conform/1).
     #[arg(long = "impl", value_name = "COMMAND")]
     pub implementation: String,
-    /// The number of games.
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    /// The number of games (0 to 1000000).
+    #[arg(long, value_name = "N", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     pub games: u32,
     /// The seed of the random games.
     #[arg(long, value_name = "S", default_value_t = 1)]
@@ -30,9 +37,27 @@ pub struct DiffArgs {
     /// mapping.
     #[arg(long, value_name = "PRESET", value_parser = parse_rules)]
     pub rules: Option<Rules>,
-    /// The most moves per game (default: the number of points).
+    /// The most moves per game (default: the number of points; at most 10 per point).
     #[arg(long, value_name = "M")]
     pub max_moves: Option<u32>,
+    /// Seconds the program has for each answer before it is stopped (1 to 86400).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=86400))]
+    pub timeout: u64,
+    /// Games played at once, each worker with its own program under test (1 to 256).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: u64,
+    /// Play only part K of N of the games (game g when g-1 is K-1 modulo N); the games are the
+    /// same as in the whole run, so shards spread one run over processes or machines.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+    /// Exit 0 although no move was compared.
+    #[arg(long)]
+    pub allow_empty: bool,
+    /// Exit 0 although moves were answered `unsupported`.
+    #[arg(long)]
+    pub allow_skips: bool,
     /// Write the shrunk case to DIR/ID.yaml.
     #[arg(short = 'o', value_name = "DIR")]
     pub out: Option<String>,
@@ -49,50 +74,92 @@ pub fn run(args: DiffArgs) -> i32 {
 }
 
 fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
-    use std::io::IsTerminal;
-    let cmd = &args.implementation;
+    let cmd = args.implementation.clone();
     let size = args.size;
     crate::board::grid::check_size(size)
         .map_err(|e| InputError::new(e.to_string()).key("--size"))?;
+    let limit = crate::formats::record::max_moves(size);
+    let max_moves = args.max_moves.unwrap_or((size * size) as u32);
+    if max_moves as usize > limit {
+        return Err(InputError::new(format!(
+            "`{max_moves}` is too many moves per game on {size}x{size}"
+        ))
+        .key("--max-moves")
+        .expected(format!(
+            "at most {limit} (10 per point, the limit of a record)"
+        )));
+    }
     let opts_d = crate::conform::diff::DiffOptions {
         games: args.games,
         seed: args.seed,
         size,
         rules: args.rules.clone().unwrap_or_else(Rules::m3go_2020),
-        max_moves: args.max_moves.unwrap_or((size * size) as u32),
+        max_moves,
     };
-    let mut other = External::spawn(cmd).map_err(InputError::new)?;
-    let mut reference = Builtin;
-    let tty = std::io::stdout().is_terminal();
-    let (games, max) = (opts_d.games, opts_d.max_moves);
-    let mut progress = |g: u32, m: u32| {
-        if tty {
-            let done =
-                ((g - 1) as f64 + (m as f64 / max.max(1) as f64).min(1.0)) / games.max(1) as f64;
-            let w = 30;
-            let fill = (done * w as f64) as usize;
-            out!(
-                "\r[{}{}] game {g}/{games} move {m}   ",
-                "#".repeat(fill.min(w)),
-                ".".repeat(w - fill.min(w))
-            );
-            crate::cli::common::flush_out();
-        }
+    let games: Vec<u32> = (1..=opts_d.games)
+        .filter(|g| args.shard.is_none_or(|s| s.takes(*g as usize - 1)))
+        .collect();
+    stop_children_on_signal();
+    let timeout = std::time::Duration::from_secs(args.timeout);
+    let make = move || -> Result<Box<dyn Oracle>, String> {
+        Ok(Box::new(External::with_timeout(&cmd, timeout)?))
     };
-    let outcome = crate::conform::diff::run(&opts_d, &mut reference, &mut other, &mut progress)
+    let pb = progress_bar(games.len() as u64 * u64::from(max_moves), "moves");
+    let outcome =
+        crate::conform::diff::run(&opts_d, args.jobs as usize, Some(&games), &make, &|n| {
+            pb.inc(n)
+        })
         .map_err(InputError::new)?;
-    if tty {
-        out!("\r{}\r", " ".repeat(60));
-    }
+    pb.finish_and_clear();
+    let (seed, preset) = (opts_d.seed, &opts_d.rules.preset);
     match outcome {
-        crate::conform::diff::DiffOutcome::Agree { games, moves } => {
+        DiffOutcome::Agree {
+            games,
+            moves,
+            skipped,
+        } => {
             outln!(
-                "diff: {games} games, {moves} moves compared (seed {}, {size}x{size}, {}): no disagreement",
-                opts_d.seed, opts_d.rules.preset
+                "diff: {games} games, {moves} moves compared (seed {seed}, {size}x{size}, {preset}): no disagreement"
             );
+            if skipped > 0 {
+                outln!("diff: {skipped} moves skipped: the program answered `unsupported`");
+            }
+            if moves == 0 && !args.allow_empty {
+                eprintln!("error: nothing was compared: exit 1 (--allow-empty accepts it)");
+                return Ok(1);
+            }
+            if skipped > 0 && !args.allow_skips {
+                eprintln!(
+                    "error: {skipped} moves skipped: exit 1 (--allow-skips accepts skipped moves)"
+                );
+                return Ok(1);
+            }
             Ok(0)
         }
-        crate::conform::diff::DiffOutcome::Disagree(d) => {
+        DiffOutcome::Unsupported(why) => {
+            outln!("diff: 0 moves compared: the program's declared capabilities exclude {preset}: {why}");
+            if args.allow_empty {
+                Ok(0)
+            } else {
+                eprintln!("error: nothing was compared: exit 1 (--allow-empty accepts it)");
+                Ok(1)
+            }
+        }
+        DiffOutcome::Errored {
+            game,
+            move_number,
+            message,
+        } => {
+            if game == 0 {
+                eprintln!("error: the program under test failed before the first game: {message}");
+            } else {
+                eprintln!(
+                    "error: the program under test failed in game {game} at move {move_number}: {message}"
+                );
+            }
+            Ok(2)
+        }
+        DiffOutcome::Disagree(d) => {
             outln!(
                 "diff: disagreement in game {} at move {} ({}):",
                 d.game,

@@ -32,7 +32,7 @@ mod diff;
 mod explain;
 mod perft;
 mod play;
-mod protocol;
+pub mod protocol;
 mod render;
 mod replay;
 mod rules;

@@ -17,19 +17,38 @@ pub struct PerftArgs {
     /// Print the count under each first move, then the total.
     #[arg(long)]
     pub divide: bool,
+    /// Count with the clause-by-clause reference alone (slow), not the fast engine.
+    #[arg(long)]
+    pub reference: bool,
 }
 
 pub fn run(args: PerftArgs) -> Result<(), InputError> {
     let depth = args.depth;
     let p = Setup::load(&args.pos)?;
+    // a progress bar over the first moves (on a terminal only)
+    let pb = crate::cli::common::progress_bar(0, "first moves");
+    let progress = |done: usize, of: usize| {
+        pb.set_length(of as u64);
+        pb.set_position(done as u64);
+    };
     if args.divide {
-        let d = crate::tools::perft::divide(&p, depth);
+        let d = crate::tools::perft::divide_with(&p, depth, args.reference, &progress);
+        pb.finish_and_clear();
         for (m, n) in &d {
             outln!("{m} {n}");
         }
         outln!("total {}", d.iter().map(|(_, n)| n).sum::<u64>());
+    } else if depth >= 2 {
+        let d = crate::tools::perft::divide_with(&p, depth, args.reference, &progress);
+        pb.finish_and_clear();
+        outln!("perft {depth} {}", d.iter().map(|(_, n)| n).sum::<u64>());
     } else {
-        outln!("perft {depth} {}", crate::tools::perft::perft(&p, depth));
+        let n = if args.reference {
+            crate::tools::perft::perft_reference(&p, depth)
+        } else {
+            crate::tools::perft::perft(&p, depth)
+        };
+        outln!("perft {depth} {n}");
     }
     Ok(())
 }

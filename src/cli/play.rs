@@ -1,8 +1,9 @@
 //! `m3go play`: moves played on a position, each reported step by step.
 
+use crate::cli::common::write_file;
 use crate::cli::common::Format;
 use crate::formats::report::AnalysisReport;
-use crate::game::notation::parse_move_in;
+use crate::game::notation::{check_playable, max_moves, parse_move_in};
 use crate::game::setup::{InputError, Setup};
 
 /// Play moves (黑291.七A, 华289.H九, 七A, pass) and report each one.
@@ -31,8 +32,19 @@ pub struct PlayArgs {
 pub fn run(args: PlayArgs) -> Result<(), InputError> {
     let fmt = args.format;
     let mut p = Setup::load(&args.pos)?;
+    let limit = max_moves(p.board().size());
+    if args.moves.len() > limit {
+        return Err(InputError::new(format!(
+            "{} moves given: expected at most {limit} on a {1}x{1} board (the limit of a record)",
+            args.moves.len(),
+            p.board().size()
+        ))
+        .key("MOVE"));
+    }
     let mut reports = Vec::new();
     for (k, m) in args.moves.iter().enumerate() {
+        check_playable(p.move_number())
+            .map_err(|e| InputError::new(e).move_number(k as u32 + 1).text(m))?;
         let mv = parse_move_in(m, p.rules(), p.board().size()).map_err(|e| {
             InputError::new(e.to_string())
                 .move_number(k as u32 + 1)
@@ -93,8 +105,7 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
     if let Some(out) = &args.out {
         let text =
             serde_yaml::to_string(&p.to_setup()).map_err(|e| InputError::new(e.to_string()))?;
-        std::fs::write(out, text)
-            .map_err(|e| InputError::new(format!("cannot write: {e}")).file(out))?;
+        write_file(out, &text)?;
     }
     Ok(())
 }

@@ -1,33 +1,70 @@
 //! `m3go protocol`: m3go as the implementation under test, answering `m3go-conform/1` requests.
 
 use crate::conform::case as conform;
+use crate::error::{read_line_bounded, ReadError, MAX_INPUT_BYTES};
 use crate::game::setup::InputError;
 use serde_json::Value;
-use std::io::{BufRead, Write};
 
 /// Answer conformance requests (m3go-conform/1, JSON lines) on stdin.
 ///
 /// Reads one JSON request per line and writes one JSON answer per line to stdout, flushing
 /// after each: m3go as the implementation under test (`m3go conform --impl 'm3go protocol'`).
-/// A request that does not parse is answered with `{"id":null,"error":…}`.
+/// A request that does not parse, is not UTF-8 or is longer than 4 MiB is answered with an
+/// error object (`{"id":…,"error":{"code","field","message"}}`) and the session goes on with
+/// the next line; a `capabilities` request with the versions and rule sets supported. A closed
+/// stdout ends the session quietly.
 #[derive(Debug, clap::Args)]
-pub struct ProtocolArgs {}
+pub struct ProtocolArgs {
+    /// Declare and answer only these presets (comma-separated), answering `unsupported` to
+    /// the others: a restricted implementation, for trying a runner's capability handling.
+    #[arg(long, value_name = "PRESET,…", value_delimiter = ',')]
+    pub presets: Option<Vec<String>>,
+}
 
-pub fn run(_args: ProtocolArgs) -> Result<(), InputError> {
-    let stdin = std::io::stdin();
-    let mut out = std::io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let line = line.map_err(|e| InputError::new(e.to_string()).file("stdin"))?;
-        if line.trim().is_empty() {
-            continue;
+/// The answer to one request line, whatever its bytes (at most [`MAX_INPUT_BYTES`] of them are
+/// read per line by [`run`]): the answer of [`conform::answer_line`], or an error answer naming
+/// the problem.
+pub fn answer_line(line: &[u8], caps: &conform::Capabilities) -> Value {
+    match std::str::from_utf8(line) {
+        Ok(text) => conform::answer_line(text, caps),
+        Err(e) => conform::error_answer(
+            Value::Null,
+            conform::code::BAD_REQUEST,
+            None,
+            format!("the request is not UTF-8 text: {e}"),
+        ),
+    }
+}
+
+pub fn run(args: ProtocolArgs) -> Result<(), InputError> {
+    let caps = match &args.presets {
+        None => conform::Capabilities::m3go(),
+        Some(p) => {
+            for name in p {
+                crate::rules::Rules::preset(name)
+                    .map_err(|e| InputError::new(e.to_string()).key("--presets"))?;
+            }
+            conform::Capabilities::only_presets(p)
         }
-        let ans = match serde_json::from_str::<conform::Request>(&line) {
-            Ok(req) => conform::answer(&req),
-            Err(e) => serde_json::json!({"id": Value::Null, "error": format!("request: {e}")}),
+    };
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    while let Some(line) = read_line_bounded(&mut input, MAX_INPUT_BYTES) {
+        let ans = match line {
+            Ok(l) if l.iter().all(u8::is_ascii_whitespace) => continue,
+            Ok(l) => answer_line(&l, &caps),
+            Err(ReadError::TooLarge { limit }) => conform::error_answer(
+                Value::Null,
+                conform::code::TOO_LARGE,
+                None,
+                format!("the line is longer than {limit} bytes: expected at most {limit} bytes"),
+            ),
+            Err(ReadError::Io(e)) => {
+                return Err(InputError::new(format!("cannot read: {e}")).file("stdin"))
+            }
         };
-        writeln!(out, "{ans}").map_err(|e| InputError::new(e.to_string()).file("stdout"))?;
-        out.flush()
-            .map_err(|e| InputError::new(e.to_string()).file("stdout"))?;
+        outln!("{ans}");
+        crate::cli::common::flush_out();
     }
     Ok(())
 }

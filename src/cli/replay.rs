@@ -1,20 +1,32 @@
 //! `m3go replay`: a game record replayed strictly, or mechanically (003's 机械式排局).
 
-use crate::cli::common::{parse_rules, save_record, write_file, Format};
+use crate::cli::common::{parse_rules, progress_bar, save_record, write_file, Format};
+use crate::conform::runner::{thread_pool, Shard};
 use crate::game::setup::InputError;
 use crate::rules::Rules;
+use rayon::prelude::*;
 
 /// Replay a record (SGF or game file); with --mechanical, 003's 机械式排局 of a Go record.
 ///
 /// A strict replay plays every move of the record under its rules (an illegal move is an
 /// error, with its number). `--mechanical` replays an ordinary Go record the way 003 does: move
 /// n keeps its point but takes the stone the 10-move cycle gives it, and a move the rules
-/// forbid becomes a pass; every move is narrated.
+/// forbid becomes a pass; every move is narrated. Given several records, m3go replays each on
+/// its own (`--jobs` at once, `--shard` one part of them) and prints one summary line per record
+/// and a total; a record that fails to replay is listed with its error and makes the exit 2.
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
-    /// The game record: SGF, or a game file in the move-number notation.
-    #[arg(value_name = "GAME")]
-    pub game: String,
+    /// The game records: SGF, or game files in the move-number notation.
+    #[arg(value_name = "GAME", required = true, num_args = 1..)]
+    pub games: Vec<String>,
+    /// Records replayed at once, with several records (1 to 256).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: u64,
+    /// Replay only part K of N of the records (those whose index is K-1 modulo N), to spread a
+    /// collection over processes or machines.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
     /// 003's mechanical replay: the cycle's stones, forbidden moves become passes.
     #[arg(long)]
     pub mechanical: bool,
@@ -43,22 +55,48 @@ pub struct ReplayArgs {
     pub save: Option<String>,
 }
 
-pub fn run(args: ReplayArgs) -> Result<(), InputError> {
-    let path = &args.game;
-    let fmt = args.format;
-    let to = args.to;
+/// Replays one record under the arguments' rules (default: the record's; m3go-2020 with
+/// --mechanical).
+fn replay_one(
+    path: &str,
+    args: &ReplayArgs,
+) -> Result<
+    (
+        crate::tools::replay::Replay,
+        Rules,
+        crate::formats::record::Record,
+    ),
+    InputError,
+> {
     let record = crate::formats::load::load(path)?;
-    let mechanical = args.mechanical;
-    let rules = match args.rules {
-        Some(r) => r,
-        None if mechanical => Rules::m3go_2020(),
+    let given_rules = args.rules.is_some();
+    let rules = match &args.rules {
+        Some(r) => r.clone(),
+        None if args.mechanical => Rules::m3go_2020(),
         None => record.resolve_rules(None)?,
     };
-    let rep = if mechanical {
-        crate::tools::replay::mechanical(&record, &rules, to)?
+    let note = (!args.mechanical && !given_rules)
+        .then(|| record.assumed_rules_note(None))
+        .flatten();
+    let rep = if args.mechanical {
+        crate::tools::replay::mechanical(&record, &rules, args.to)
     } else {
-        crate::tools::replay::strict(&record, &rules, to)?
-    };
+        crate::tools::replay::strict(&record, &rules, args.to)
+    }
+    .map_err(|e| match (&note, e.kind) {
+        (Some(n), crate::error::Kind::IllegalMove) => e.during(n.clone()),
+        _ => e,
+    })?;
+    Ok((rep, rules, record))
+}
+
+pub fn run(args: ReplayArgs) -> Result<(), InputError> {
+    if args.games.len() > 1 || args.shard.is_some() {
+        return run_many(&args);
+    }
+    let path = &args.games[0];
+    let fmt = args.format;
+    let (rep, rules, record) = replay_one(path, &args)?;
     if fmt == Format::Json {
         let v = serde_json::json!({
             "entries": rep.entries,
@@ -84,8 +122,108 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
         write_file(out, &text)?;
     }
     if let Some(out) = &args.save {
-        let rec = crate::formats::record::record_of(&rep.start, &rep.reports);
+        let mut rec = crate::formats::record::record_of(&rep.start, &rep.reports);
+        rec.info = record.info.clone();
+        // M20-REPLAY-PASS: a refused move is saved as the record's point, marked replaced,
+        // with its reason as the comment, so that the saved record replays to the same position
+        for ((saved, entry), original) in rec.moves.iter_mut().zip(&rep.entries).zip(&record.moves)
+        {
+            if let crate::tools::replay::Status::Replaced {
+                reason, message, ..
+            } = &entry.status
+            {
+                saved.replaced = true;
+                saved.action = original.action;
+                saved.claimed = None;
+                saved.comment = Some(format!("m3go: refused ({}): {message}", reason.code()));
+            }
+        }
         save_record(out, &rec, &rules, crate::board::coord::Labels::Chinese)?;
+    }
+    Ok(())
+}
+
+/// Several records: one summary line each (in the order given), then the total; `-o` and
+/// `--save` need a single record.
+fn run_many(args: &ReplayArgs) -> Result<(), InputError> {
+    for (flag, given) in [("-o", args.out.is_some()), ("--save", args.save.is_some())] {
+        if given {
+            return Err(InputError::new(format!(
+                "{flag} writes one record's result, but {} records are given",
+                args.games.len()
+            ))
+            .key(flag)
+            .expected("a single GAME"));
+        }
+    }
+    let files: Vec<&String> = args
+        .games
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| args.shard.is_none_or(|s| s.takes(*k)))
+        .map(|(_, f)| f)
+        .collect();
+    let workers = thread_pool(args.jobs as usize).map_err(InputError::new)?;
+    let pb = progress_bar(files.len() as u64, "records");
+    let results: Vec<Result<crate::tools::replay::Replay, InputError>> = workers.install(|| {
+        files
+            .par_iter()
+            .map(|f| {
+                let r = replay_one(f, args).map(|(rep, _, _)| rep);
+                pb.inc(1);
+                r
+            })
+            .collect()
+    });
+    pb.finish_and_clear();
+    let failed = results.iter().filter(|r| r.is_err()).count();
+    let (mut moves, mut replaced) = (0usize, 0usize);
+    let mut json = Vec::new();
+    for (f, r) in files.iter().zip(&results) {
+        match r {
+            Ok(rep) => {
+                moves += rep.entries.len();
+                replaced += rep.entries.iter().filter(|e| e.replaced()).count();
+                let (zh, en) = rep.summary();
+                if args.format == Format::Json {
+                    json.push(serde_json::json!({
+                        "record": f, "summary": zh, "summary_en": en,
+                        "moves": rep.entries.len(), "replaced": rep.replaced_by_reason(),
+                    }));
+                } else {
+                    outln!("{f}: {zh}");
+                    if args.gloss {
+                        outln!("    {en}");
+                    }
+                }
+            }
+            Err(e) => {
+                if args.format == Format::Json {
+                    json.push(serde_json::json!({"record": f, "error": e.to_string()}));
+                } else {
+                    outln!("{f}: error: {e}");
+                }
+            }
+        }
+    }
+    let total = format!(
+        "{} records replayed, {failed} failed; {moves} moves, {replaced} replaced by passes",
+        files.len() - failed
+    );
+    if args.format == Format::Json {
+        let v = serde_json::json!({"records": json, "total": total});
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?
+        );
+    } else {
+        outln!("{total}");
+    }
+    if failed > 0 {
+        return Err(InputError::new(format!(
+            "{failed} of {} records failed to replay (listed above)",
+            files.len()
+        )));
     }
     Ok(())
 }

@@ -287,7 +287,7 @@ impl Case {
     /// Reads and checks a case file: the id must match the file name, the expectation must say
     /// something, and (if given) every clause id must exist in rules.md.
     pub fn load(path: &str, known_clauses: Option<&BTreeSet<String>>) -> Result<Case, InputError> {
-        let text = read_text(path)?;
+        let text = suite_text(path)?;
         let case: Case = from_yaml(&text, path)?;
         let stem = std::path::Path::new(path)
             .file_stem()
@@ -387,7 +387,11 @@ impl Case {
 /// The start position (the record's, under the start's rules) and the moves to replay (its
 /// moves numbered up to `to`, as points or `pass`).
 fn record_start(file: &str, start: &RecordStart) -> Result<(Setup, Vec<String>), InputError> {
-    let record = crate::formats::load::load(file)?;
+    let record = if file.starts_with(BUILTIN) {
+        crate::formats::load::parse(&suite_text(file)?, file)?
+    } else {
+        crate::formats::load::load(file)?
+    };
     let rules = match &start.rules {
         Some(r) => r
             .resolve()
@@ -419,7 +423,7 @@ fn record_start(file: &str, start: &RecordStart) -> Result<(Setup, Vec<String>),
     Ok((setup, moves))
 }
 
-/// The request as an implementation receives it.
+/// The request as an implementation receives it (a case request: no `action`).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
@@ -434,50 +438,323 @@ pub struct Request {
     pub probes: Vec<String>,
 }
 
-/// m3go's own answer to a request (what `m3go protocol` prints for each line).
+/// The stable codes of error answers (`{"id", "error": {"code", "field", "message"}}`,
+/// spec/README.md "Error answers").
+pub mod code {
+    /// The line is not a JSON object, or a field has the wrong type, or a field is unknown.
+    pub const BAD_REQUEST: &str = "bad-request";
+    /// `protocol` names a version the implementation does not speak.
+    pub const UNSUPPORTED_PROTOCOL: &str = "unsupported-protocol";
+    /// `action` names a request the implementation does not know.
+    pub const UNSUPPORTED_ACTION: &str = "unsupported-action";
+    /// `position` is not a valid position.
+    pub const BAD_POSITION: &str = "bad-position";
+    /// A move of `replay.moves` or `moves` does not read, or `replay` is too long.
+    pub const BAD_MOVE: &str = "bad-move";
+    /// A move of `replay.moves` (strict) or `moves` is refused by the rules.
+    pub const ILLEGAL_MOVE: &str = "illegal-move";
+    /// The request is larger than the implementation accepts (a line, a replay).
+    pub const TOO_LARGE: &str = "too-large";
+}
+
+/// An error answer: the request's id (null when it could not be read), a stable code, the
+/// field of the request at fault (null when none) and a message for people.
+pub fn error_answer(id: Value, code: &str, field: Option<String>, message: String) -> Value {
+    json!({"id": id, "error": {"code": code, "field": field, "message": message}})
+}
+
+/// The message of an error answer (`error.message`, or `error` itself when a program writes
+/// a bare string), or `None` when the answer is not an error.
+pub fn error_message(ans: &Value) -> Option<String> {
+    let e = ans.get("error")?;
+    if e.is_null() {
+        return None;
+    }
+    Some(match e {
+        Value::String(s) => s.clone(),
+        Value::Object(o) => {
+            let msg = o.get("message").and_then(Value::as_str).unwrap_or("");
+            match (o.get("code").and_then(Value::as_str), o.get("field")) {
+                (Some(c), Some(Value::String(f))) => format!("{c} ({f}): {msg}"),
+                (Some(c), _) => format!("{c}: {msg}"),
+                _ => msg.to_string(),
+            }
+        }
+        other => other.to_string(),
+    })
+}
+
+/// What an implementation declares it supports: the answer to the `capabilities` request
+/// (spec/README.md "Capabilities"). A case is run only when its rules' preset is among
+/// `presets`, every option its rules set away from that preset's value is declared in
+/// `options` (`"any"`, or a list holding the value), and its `replay` mode (if any) is among
+/// `replay`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Capabilities {
+    /// The presets supported, with their own option values.
+    pub presets: Vec<String>,
+    /// Option (its YAML key) -> `"any"` or the list of values supported away from a preset's.
+    #[serde(default)]
+    pub options: BTreeMap<String, Value>,
+    /// The replay modes supported (mechanical, strict).
+    #[serde(default = "all_replay_modes")]
+    pub replay: Vec<ReplayMode>,
+}
+
+fn all_replay_modes() -> Vec<ReplayMode> {
+    vec![ReplayMode::Mechanical, ReplayMode::Strict]
+}
+
+/// The presets m3go implements, by their canonical names.
+pub const PRESETS: &[&str] = &[
+    "m3go-2020",
+    "m3go-2016",
+    "m3go-2013",
+    "dullstone",
+    "flystone",
+];
+
+impl Capabilities {
+    /// m3go's own: every preset, every value of every option, both replay modes.
+    pub fn m3go() -> Capabilities {
+        Capabilities {
+            presets: PRESETS.iter().map(|p| p.to_string()).collect(),
+            options: crate::rules::OPTIONS
+                .iter()
+                .map(|(name, _, _)| (name.to_string(), json!("any")))
+                .collect(),
+            replay: all_replay_modes(),
+        }
+    }
+
+    /// Only these presets, with their own option values (`m3go protocol --presets`).
+    pub fn only_presets(presets: &[String]) -> Capabilities {
+        Capabilities {
+            presets: presets.to_vec(),
+            options: BTreeMap::new(),
+            replay: all_replay_modes(),
+        }
+    }
+
+    /// Why a request with these rules and this replay mode is outside the declaration, or
+    /// `None` when it is inside.
+    pub fn refuses(
+        &self,
+        rules: &crate::rules::Rules,
+        replay: Option<ReplayMode>,
+    ) -> Option<String> {
+        use crate::rules::canonical_preset;
+        let preset = canonical_preset(&rules.preset);
+        if !self.presets.iter().any(|p| canonical_preset(p) == preset) {
+            return Some(format!(
+                "preset `{preset}` is not declared (presets: {})",
+                self.presets.join(", ")
+            ));
+        }
+        if let Ok(base) = crate::rules::Rules::preset(preset) {
+            let (mine, theirs) = (json!(rules), json!(base));
+            for (name, _, _) in crate::rules::OPTIONS {
+                let v = &mine[*name];
+                if *v == theirs[*name] {
+                    continue;
+                }
+                let ok = match self.options.get(*name) {
+                    Some(Value::String(a)) => a == "any",
+                    Some(Value::Array(vals)) => vals.contains(v),
+                    _ => false,
+                };
+                if !ok {
+                    let shown = v
+                        .as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| v.to_string());
+                    return Some(format!(
+                        "option `{name}: {shown}` (away from {preset}'s) is not declared"
+                    ));
+                }
+            }
+        }
+        if let Some(m) = replay {
+            if !self.replay.contains(&m) {
+                return Some(format!("replay mode `{}` is not declared", json!(m)));
+            }
+        }
+        None
+    }
+}
+
+/// The answer to a `capabilities` request: the protocol versions spoken, the implementation's
+/// name and version, and its capabilities.
+pub fn capabilities_answer(id: Value, caps: &Capabilities) -> Value {
+    json!({
+        "id": id,
+        "protocols": [PROTOCOL],
+        "implementation": {"name": "m3go", "version": env!("CARGO_PKG_VERSION")},
+        "capabilities": caps,
+    })
+}
+
+/// The answer to one request line (`m3go protocol`): a `capabilities` request, or a case
+/// request answered by [`answer`] when its rules are inside `caps` and with
+/// `{"id", "unsupported": true, "reason"}` when they are not. A line that is not a request gets
+/// a `bad-request` error answer, with the id when the line has one.
+pub fn answer_line(line: &str, caps: &Capabilities) -> Value {
+    match serde_json::from_str::<Value>(line) {
+        Ok(v) => answer_value(&v, caps),
+        Err(e) => error_answer(
+            Value::Null,
+            code::BAD_REQUEST,
+            None,
+            format!("the request is not JSON: {e}"),
+        ),
+    }
+}
+
+/// [`answer_line`] of a request already read as JSON.
+pub fn answer_value(v: &Value, caps: &Capabilities) -> Value {
+    let Some(obj) = v.as_object() else {
+        return error_answer(
+            Value::Null,
+            code::BAD_REQUEST,
+            None,
+            "the request is not a JSON object".into(),
+        );
+    };
+    let id = match obj.get("id") {
+        Some(i @ (Value::String(_) | Value::Number(_))) => i.clone(),
+        _ => Value::Null,
+    };
+    match obj.get("action") {
+        None => {}
+        Some(Value::String(a)) if a == "capabilities" => return capabilities_answer(id, caps),
+        Some(a) => {
+            return error_answer(
+                id,
+                code::UNSUPPORTED_ACTION,
+                Some("action".into()),
+                format!(
+                "action {a} is not known: expected `capabilities`, or no action for a case request"
+            ),
+            )
+        }
+    }
+    let req: Request = match serde_json::from_value(v.clone()) {
+        Ok(r) => r,
+        Err(e) => return error_answer(id, code::BAD_REQUEST, None, format!("request: {e}")),
+    };
+    if let Ok(rules) = req.position.rules.resolve() {
+        if let Some(why) = caps.refuses(&rules, req.replay.as_ref().map(|r| r.mode)) {
+            return json!({"id": req.id, "unsupported": true, "reason": why});
+        }
+    }
+    answer(&req)
+}
+
+/// m3go's own answer to a case request (what `m3go protocol` prints for each line).
 pub fn answer(req: &Request) -> Value {
-    let fail = |msg: String| json!({"id": req.id, "error": msg});
+    let fail = |code: &str, field: String, msg: String| {
+        error_answer(json!(req.id), code, Some(field), msg)
+    };
     if req.protocol != PROTOCOL {
-        return fail(format!(
-            "protocol `{}` is not supported: expected `{PROTOCOL}`",
-            req.protocol
-        ));
+        return fail(
+            code::UNSUPPORTED_PROTOCOL,
+            "protocol".into(),
+            format!(
+                "protocol `{}` is not supported: expected `{PROTOCOL}`",
+                req.protocol
+            ),
+        );
     }
     let mut pos: Position = match req.position.to_position("position") {
         Ok(p) => p,
-        Err(e) => return fail(e.to_string()),
+        Err(e) => return fail(code::BAD_POSITION, "position".into(), e.to_string()),
     };
     if let Some(rp) = &req.replay {
         let limit = crate::formats::record::max_moves(pos.board().size());
         if rp.moves.len() > limit {
-            return fail(format!(
+            return fail(
+                code::TOO_LARGE,
+                "replay.moves".into(),
+                format!(
                 "replay.moves has {} moves: expected at most {limit} on this board (the limit of a record)",
                 rp.moves.len()
-            ));
+            ),
+            );
         }
         for (k, m) in rp.moves.iter().enumerate() {
+            if let Err(e) = crate::game::notation::check_playable(pos.move_number()) {
+                return fail(
+                    code::TOO_LARGE,
+                    format!("replay.moves[{k}]"),
+                    format!("replay.moves[{k}] `{m}`: {e}"),
+                );
+            }
             let action = match crate::game::notation::parse_action(m, pos.board().size()) {
                 Ok(a) => a,
-                Err(e) => return fail(format!("replay.moves[{k}] `{m}`: {e}")),
+                Err(e) => {
+                    return fail(
+                        code::BAD_MOVE,
+                        format!("replay.moves[{k}]"),
+                        format!("replay.moves[{k}] `{m}`: {e}"),
+                    )
+                }
             };
             pos = match req_replay_step(&pos, action, rp.mode) {
                 Ok(next) => next,
-                Err(e) => return fail(format!("replay.moves[{k}] `{m}` is illegal: {e}")),
+                Err(e) => {
+                    return fail(
+                        code::ILLEGAL_MOVE,
+                        format!("replay.moves[{k}]"),
+                        format!("replay.moves[{k}] `{m}` is illegal: {e}"),
+                    )
+                }
             };
+        }
+    }
+    let limit = crate::formats::record::max_moves(pos.board().size());
+    for (field, n) in [("moves", req.moves.len()), ("probes", req.probes.len())] {
+        if n > limit {
+            return fail(
+                code::TOO_LARGE,
+                field.into(),
+                format!(
+                    "{field} has {n} entries: expected at most {limit} on this board (the limit of a record)"
+                ),
+            );
         }
     }
     let mut reports: Vec<Report> = Vec::new();
     for (k, m) in req.moves.iter().enumerate() {
+        if let Err(e) = crate::game::notation::check_playable(pos.move_number()) {
+            return fail(
+                code::TOO_LARGE,
+                format!("moves[{k}]"),
+                format!("moves[{k}] `{m}`: {e}"),
+            );
+        }
         let mv = match parse_move_in(m, pos.rules(), pos.board().size()) {
             Ok(mv) => mv,
-            Err(e) => return fail(format!("moves[{k}]: {e}")),
+            Err(e) => {
+                return fail(
+                    code::BAD_MOVE,
+                    format!("moves[{k}]"),
+                    format!("moves[{k}]: {e}"),
+                )
+            }
         };
         match pos.play(&mv) {
             Ok((next, r)) => {
                 pos = next;
                 reports.push(r);
             }
-            Err(e) => return fail(format!("moves[{k}] `{m}` is illegal: {e}")),
+            Err(e) => {
+                return fail(
+                    code::ILLEGAL_MOVE,
+                    format!("moves[{k}]"),
+                    format!("moves[{k}] `{m}` is illegal: {e}"),
+                )
+            }
         }
     }
     let probes: Vec<Value> = req
@@ -681,7 +958,7 @@ fn fmt_set(s: &BTreeSet<String>) -> String {
 /// step per kind of expectation, in the order of spec/README.md's `expect` keys; each pushes
 /// its differences.
 pub fn check(case: &Case, ans: &Value) -> Vec<String> {
-    if let Some(e) = ans.get("error").and_then(|e| e.as_str()) {
+    if let Some(e) = error_message(ans) {
         return vec![format!("the implementation answered an error: {e}")];
     }
     let answer = Answer::of(ans, case_size(case));
@@ -1381,8 +1658,92 @@ pub fn is_clause_id(s: &str) -> bool {
         && parts[0].chars().any(|c| c.is_ascii_uppercase())
 }
 
-/// All `*.yaml` files under `dir`, sorted.
+/// The folder name that stands for the suite built into the binary: `m3go conform` without a
+/// directory, outside a checkout, runs the cases of `spec/cases` and the records of
+/// `spec/records` as they were when the binary was built.
+pub const BUILTIN_CASES: &str = "built-in:spec/cases";
+
+/// The prefix of the paths of files in the built-in suite.
+const BUILTIN: &str = "built-in:";
+
+/// `spec/` as it was when the binary was built: the case files, the records they start from.
+static SPEC: include_dir::Dir<'static> = include_dir::include_dir!("$CARGO_MANIFEST_DIR/spec");
+
+/// The suite `m3go conform` runs without a directory: `spec/cases` of the current directory if
+/// there is one (a checkout), else the built-in one ([`BUILTIN_CASES`]).
+pub fn default_cases_dir() -> String {
+    if std::path::Path::new("spec/cases").is_dir() {
+        "spec/cases".to_string()
+    } else {
+        BUILTIN_CASES.to_string()
+    }
+}
+
+/// The text of a suite file: a built-in one (`built-in:spec/…`) from the binary, any other from
+/// the file system.
+pub fn suite_text(path: &str) -> Result<String, InputError> {
+    let Some(rel) = path.strip_prefix(BUILTIN) else {
+        return read_text(path);
+    };
+    let inner = normalise(rel)
+        .and_then(|r| r.strip_prefix("spec/").map(str::to_string))
+        .ok_or_else(|| InputError::new("not in the built-in suite").file(path))?;
+    let file = SPEC
+        .get_file(&inner)
+        .ok_or_else(|| InputError::new("not in the built-in suite").file(path))?;
+    file.contents_utf8()
+        .map(str::to_string)
+        .ok_or_else(|| InputError::new("not UTF-8 text").file(path))
+}
+
+/// `a/b/../c` → `a/c`; `None` if `..` leaves the root.
+fn normalise(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// The `*.yaml` files of the built-in suite under `dir` (a path inside `spec/`), as
+/// `built-in:` paths.
+fn builtin_case_files(dir: &str) -> Result<Vec<String>, InputError> {
+    let inner = normalise(dir)
+        .and_then(|r| r.strip_prefix("spec/").map(str::to_string))
+        .and_then(|r| SPEC.get_dir(&r))
+        .ok_or_else(|| {
+            InputError::new("not in the built-in suite").file(format!("{BUILTIN}{dir}"))
+        })?;
+    let mut out = Vec::new();
+    let mut stack = vec![inner];
+    while let Some(d) = stack.pop() {
+        for e in d.entries() {
+            match e {
+                include_dir::DirEntry::Dir(sub) => stack.push(sub),
+                include_dir::DirEntry::File(f) => {
+                    if f.path().extension().and_then(|x| x.to_str()) == Some("yaml") {
+                        out.push(format!("{BUILTIN}spec/{}", f.path().to_string_lossy()));
+                    }
+                }
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// All `*.yaml` files under `dir`, sorted; under a `built-in:` directory, those of the suite
+/// built into the binary.
 pub fn case_files(dir: &str) -> Result<Vec<String>, InputError> {
+    if let Some(rel) = dir.strip_prefix(BUILTIN) {
+        return builtin_case_files(rel);
+    }
     let mut out = Vec::new();
     let mut stack = vec![std::path::PathBuf::from(dir)];
     while let Some(d) = stack.pop() {

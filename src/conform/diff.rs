@@ -3,13 +3,18 @@
 //! the fields that matter, and the first disagreement shrunk to a minimal position and move and
 //! written as a ready-to-add conformance case (spec/README.md).
 //!
-//! Random games are reproducible: one SplitMix64 stream seeded with `--seed` drives all games.
-//! Each move draws one number `r`: if `r % 16 == 0` and passing is legal, the side passes;
-//! otherwise it places at legal point number `(r >> 4) % count` (board order, top row first).
-//! A game stops after `max_moves` moves or when passes end it.
+//! Random games are reproducible: game `g` (1-based) is driven by its own SplitMix64 stream,
+//! seeded with the `g`-th output of SplitMix64 seeded with `--seed` ([`game_seed`]), so that
+//! games can be played in any order and on any number of workers (`--jobs`, `--shard`) with the
+//! same moves. Each move draws one number `r`: if `r % 16 == 0` and passing is legal, the side
+//! passes; otherwise it places at legal point number `(r >> 4) % count` (board order, top row
+//! first). A game stops after `max_moves` moves or when passes end it. The disagreement
+//! reported is the one of the lowest-numbered game that has one.
 
 use crate::conform::case::{Case, PROTOCOL};
-use crate::conform::runner::Oracle;
+use crate::conform::runner::{
+    ask_checked, negotiate, thread_pool, Declared, MakeOracle, Oracle, OraclePool,
+};
 use crate::formats::record::rules_field;
 use crate::game::notation::{format_move, parse_move};
 use crate::game::play::{Action, Move, Position};
@@ -56,8 +61,23 @@ pub struct Disagreement {
 /// What a run found.
 #[derive(Clone, Debug)]
 pub enum DiffOutcome {
-    Agree { games: u32, moves: u64 },
+    /// Every move compared agreed; `skipped` moves were answered `unsupported`.
+    Agree {
+        games: u32,
+        moves: u64,
+        skipped: u64,
+    },
+    /// The first disagreement (of the lowest-numbered game), shrunk.
     Disagree(Box<Disagreement>),
+    /// The program under test failed (it could not be started, crashed, hung, wrote something
+    /// that is not an answer, or answered another id): not a rules disagreement.
+    Errored {
+        game: u32,
+        move_number: u32,
+        message: String,
+    },
+    /// The program declares capabilities that do not include these rules: nothing was played.
+    Unsupported(String),
 }
 
 /// The request for `moves` played from `setup`.
@@ -359,7 +379,11 @@ impl Judge<'_> {
         self.asked += 1;
         let req = request(&format!("shrink-{}", self.asked), setup, moves);
         let ours = self.reference.ask(&req).ok()?;
-        let theirs = self.other.ask(&req).unwrap_or_else(|e| json!({"error": e}));
+        // a failure of the program (crash, hang) is not the disagreement being shrunk
+        let theirs = ask_checked(self.other, &req).ok()?;
+        if theirs.get("unsupported").is_some_and(|u| u == true) {
+            return None;
+        }
         Some((ours, theirs))
     }
 
@@ -769,68 +793,229 @@ fn string_key(v: &Value) -> String {
     format!("{}*", v.as_str().unwrap_or("?").trim_end_matches('*'))
 }
 
-/// Plays `opts.games` random games, asking `other` after every move, and stops at the first
-/// disagreement with m3go (`reference`), shrunk. `progress(game, move)` is called after each
-/// move.
+/// The seed of game `g` (1-based): the `g`-th output of SplitMix64 seeded with `seed`.
+pub fn game_seed(seed: u64, g: u32) -> u64 {
+    const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+    SplitMix64(seed.wrapping_add(u64::from(g - 1).wrapping_mul(GAMMA))).next_u64()
+}
+
+/// How one game ended.
+enum Game {
+    /// Every move agreed (or was answered `unsupported`).
+    Agree,
+    /// A game after an earlier bad one: not played to the end.
+    Cancelled,
+    /// A disagreement at this move (before shrinking).
+    Disagree {
+        move_number: u32,
+        notation: String,
+        before: Box<Setup>,
+        moves: Vec<String>,
+        diffs: Vec<Difference>,
+    },
+    /// The program under test failed at this move.
+    Errored { move_number: u32, message: String },
+}
+
+/// Counters shared by the workers.
+struct Shared<'a> {
+    opts: &'a DiffOptions,
+    compared: std::sync::atomic::AtomicU64,
+    skipped: std::sync::atomic::AtomicU64,
+    /// The lowest game with a disagreement or an error so far (games after it stop).
+    first_bad: std::sync::atomic::AtomicU32,
+    progress: &'a (dyn Fn(u64) + Sync),
+}
+
+/// Plays game `g`, asking `other` after every move.
+fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String> {
+    use std::sync::atomic::Ordering::Relaxed;
+    let opts = sh.opts;
+    let mut rng = SplitMix64(game_seed(opts.seed, g));
+    let empty = crate::board::grid::Board::empty(opts.size).map_err(|e| e.to_string())?;
+    let start = Setup {
+        rules: rules_field(&opts.rules),
+        size: Some(opts.size),
+        diagram: empty.to_diagram(),
+        ..Setup::default()
+    };
+    let mut pos = start.to_position("diff").map_err(|e| e.to_string())?;
+    let mut played = 0u64;
+    let mut reference = crate::conform::runner::Builtin;
+    let done = |played: u64| (sh.progress)(u64::from(opts.max_moves).saturating_sub(played));
+    for _ in 0..opts.max_moves {
+        if pos.game_over() {
+            break;
+        }
+        if sh.first_bad.load(Relaxed) < g {
+            done(played);
+            return Ok(Game::Cancelled);
+        }
+        let legal = pos.legal_moves();
+        let places: Vec<Action> = legal
+            .iter()
+            .copied()
+            .filter(|a| *a != Action::Pass)
+            .collect();
+        let r = rng.next_u64();
+        let action = if places.is_empty() || (r % 16 == 0 && legal.contains(&Action::Pass)) {
+            Action::Pass
+        } else {
+            places[((r >> 4) % places.len() as u64) as usize]
+        };
+        let notation = format_move(pos.turn(), pos.move_number(), action);
+        let before = setup_of(&pos);
+        let moves = vec![notation.clone()];
+        let req = request(
+            &format!("diff-{}-g{g}-m{}", opts.seed, pos.move_number()),
+            &before,
+            &moves,
+        );
+        let ours = reference.ask(&req)?;
+        let theirs = match ask_checked(other, &req) {
+            Ok(t) => t,
+            Err(message) => {
+                sh.first_bad.fetch_min(g, Relaxed);
+                done(played);
+                return Ok(Game::Errored {
+                    move_number: pos.move_number(),
+                    message,
+                });
+            }
+        };
+        if theirs.get("unsupported").is_some_and(|u| u == true) {
+            sh.skipped.fetch_add(1, Relaxed);
+        } else {
+            sh.compared.fetch_add(1, Relaxed);
+            let diffs = compare(&ours, &theirs, opts.size);
+            if !diffs.is_empty() {
+                sh.first_bad.fetch_min(g, Relaxed);
+                done(played);
+                return Ok(Game::Disagree {
+                    move_number: pos.move_number(),
+                    notation,
+                    before: Box::new(before),
+                    moves,
+                    diffs,
+                });
+            }
+        }
+        let (next, _) = pos
+            .play(&Move {
+                action,
+                number: None,
+                turn: None,
+            })
+            .map_err(|e| format!("m3go refused its own legal move {notation}: {e}"))?;
+        pos = next;
+        played += 1;
+        (sh.progress)(1);
+    }
+    done(played);
+    Ok(Game::Agree)
+}
+
+/// Plays the random games of `opts` (those of `games`, default all) on `jobs` workers, each
+/// asking its own program under test (made by `make_other`) after every move, and stops at the
+/// first disagreement with m3go, shrunk. The program is first asked for its capabilities: rules
+/// outside them are [`DiffOutcome::Unsupported`]. `progress(n)` is called as `n` more of the
+/// `games × max_moves` steps are done.
 pub fn run(
     opts: &DiffOptions,
-    reference: &mut dyn Oracle,
-    other: &mut dyn Oracle,
-    progress: &mut dyn FnMut(u32, u32),
+    jobs: usize,
+    games: Option<&[u32]>,
+    make_other: &MakeOracle,
+    progress: &(dyn Fn(u64) + Sync),
 ) -> Result<DiffOutcome, String> {
-    let mut rng = SplitMix64(opts.seed);
-    let mut compared = 0u64;
-    let empty = crate::board::grid::Board::empty(opts.size).map_err(|e| e.to_string())?;
-    for g in 1..=opts.games {
-        let start = Setup {
-            rules: rules_field(&opts.rules),
-            size: Some(opts.size),
-            diagram: empty.to_diagram(),
-            ..Setup::default()
-        };
-        let mut pos = start.to_position("diff").map_err(|e| e.to_string())?;
-        for _ in 0..opts.max_moves {
-            if pos.game_over() {
-                break;
+    use rayon::prelude::*;
+    use std::sync::atomic::Ordering::Relaxed;
+    let pool = OraclePool::new(make_other);
+    let declared = pool.with(|o| negotiate(o)).and_then(|d| d);
+    match declared {
+        Err(message) => {
+            return Ok(DiffOutcome::Errored {
+                game: 0,
+                move_number: 0,
+                message,
+            })
+        }
+        Ok(Declared::Capabilities(c)) => {
+            if let Some(why) = c.refuses(&opts.rules, None) {
+                return Ok(DiffOutcome::Unsupported(why));
             }
-            let legal = pos.legal_moves();
-            let places: Vec<Action> = legal
-                .iter()
-                .copied()
-                .filter(|a| *a != Action::Pass)
-                .collect();
-            let r = rng.next_u64();
-            let action = if places.is_empty() || (r % 16 == 0 && legal.contains(&Action::Pass)) {
-                Action::Pass
-            } else {
-                places[((r >> 4) % places.len() as u64) as usize]
-            };
-            let notation = format_move(pos.turn(), pos.move_number(), action);
-            let before = setup_of(&pos);
-            let moves = vec![notation.clone()];
-            let req = request(
-                &format!("diff-{}-g{g}-m{}", opts.seed, pos.move_number()),
-                &before,
-                &moves,
-            );
-            let ours = reference.ask(&req)?;
-            let theirs = other.ask(&req).unwrap_or_else(|e| json!({"error": e}));
-            compared += 1;
-            let diffs = compare(&ours, &theirs, opts.size);
-            if let Some(first) = diffs.first() {
-                let field = first.field;
+        }
+        Ok(Declared::Nothing(_)) => {}
+    }
+    let all: Vec<u32> = match games {
+        Some(g) => g.to_vec(),
+        None => (1..=opts.games).collect(),
+    };
+    let sh = Shared {
+        opts,
+        compared: 0.into(),
+        skipped: 0.into(),
+        first_bad: u32::MAX.into(),
+        progress,
+    };
+    let workers = thread_pool(jobs)?;
+    let bad: Vec<(u32, Game)> = workers.install(|| {
+        all.par_iter()
+            .map(|&g| {
+                let r = if sh.first_bad.load(Relaxed) < g {
+                    Ok(Game::Cancelled)
+                } else {
+                    pool.with(|o| play_game(&sh, g, o))
+                        .unwrap_or_else(|message| {
+                            sh.first_bad.fetch_min(g, Relaxed);
+                            Ok(Game::Errored {
+                                move_number: 1,
+                                message,
+                            })
+                        })
+                };
+                r.map(|x| (g, x))
+            })
+            .filter(|r| !matches!(r, Ok((_, Game::Agree | Game::Cancelled))))
+            .collect::<Result<Vec<_>, String>>()
+    })?;
+    let Some((g, first)) = bad.into_iter().min_by_key(|(g, _)| *g) else {
+        return Ok(DiffOutcome::Agree {
+            games: all.len() as u32,
+            moves: sh.compared.load(Relaxed),
+            skipped: sh.skipped.load(Relaxed),
+        });
+    };
+    match first {
+        Game::Errored {
+            move_number,
+            message,
+        } => Ok(DiffOutcome::Errored {
+            game: g,
+            move_number,
+            message,
+        }),
+        Game::Disagree {
+            move_number,
+            notation,
+            before,
+            moves,
+            diffs,
+        } => pool
+            .with(|other| {
+                let field = diffs[0].field;
+                let mut reference = crate::conform::runner::Builtin;
                 let mut judge = Judge {
-                    reference: &mut *reference,
-                    other: &mut *other,
+                    reference: &mut reference,
+                    other,
                     field,
                     size: opts.size,
                     asked: 0,
                 };
-                let (s, m) = shrink(&mut judge, &opts.rules, before.clone(), moves.clone());
+                let (s, m) = shrink(&mut judge, &opts.rules, (*before).clone(), moves.clone());
                 let (o2, t2) = judge
                     .answers(&s, &m)
-                    .ok_or("m3go could not answer the shrunk case")?;
-                let id = format!("diff-{field}-s{}-g{g}-m{}", opts.seed, pos.move_number())
+                    .ok_or("m3go and the other program could not both answer the shrunk case")?;
+                let id = format!("diff-{field}-s{}-g{g}-m{move_number}", opts.seed)
                     .replace('_', "-");
                 let notes = format!(
                     "Found by `m3go diff --seed {} --size {} --rules {}` in game {g} at move {notation}; shrunk from {} stones and the move to {} stones and {} move(s). The other implementation answered differently on {field}: {}",
@@ -848,31 +1033,19 @@ pub fn run(
                         .join("; ")
                 );
                 let case = make_case(&id, &s, &m, &o2, &t2, field, notes)?;
-                return Ok(DiffOutcome::Disagree(Box::new(Disagreement {
+                Ok(DiffOutcome::Disagree(Box::new(Disagreement {
                     game: g,
-                    move_number: pos.move_number(),
+                    move_number,
                     notation,
                     differences: diffs,
                     stones_before: stones(&before),
                     stones_after: stones(&s),
                     case,
-                })));
-            }
-            let (next, _) = pos
-                .play(&Move {
-                    action,
-                    number: None,
-                    turn: None,
-                })
-                .map_err(|e| format!("m3go refused its own legal move {notation}: {e}"))?;
-            pos = next;
-            progress(g, pos.move_number() - 1);
-        }
+                })))
+            })
+            .and_then(|r| r),
+        Game::Agree | Game::Cancelled => Err("internal: a good game among the bad ones".into()),
     }
-    Ok(DiffOutcome::Agree {
-        games: opts.games,
-        moves: compared,
-    })
 }
 
 #[cfg(test)]

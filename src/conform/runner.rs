@@ -1,13 +1,19 @@
 //! The conformance runner: an implementation under test (`Oracle`: m3go itself or another
-//! program driven through the JSON-lines protocol), one case run against it (`run_case`), the
-//! suite loaded from a directory (`load_suite`) and the clause coverage of rules.md
-//! (`Coverage`). The command line (`m3go conform`, `m3go diff`) only prints what these return.
+//! program driven through the JSON-lines protocol), its declared capabilities (`negotiate`),
+//! one case run against it (`run_case`), a pool of implementations for parallel runs
+//! (`OraclePool`), the suite loaded from a directory (`load_suite`) and the clause coverage of
+//! rules.md (`Coverage`). The command line (`m3go conform`, `m3go diff`) only prints what these
+//! return.
 
-use crate::conform::case::{case_files, check, clause_ids, is_clause_id, Case, Request};
+use crate::conform::case::{
+    answer_value, case_files, check, clause_ids, is_clause_id, Capabilities, Case, PROTOCOL,
+};
 use crate::game::setup::InputError;
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, Write};
+use std::sync::Mutex;
+use std::time::Duration;
 
 /// Outcome of one case.
 pub enum Outcome {
@@ -17,8 +23,10 @@ pub enum Outcome {
     Skipped(String),
 }
 
-/// An implementation under test.
-pub trait Oracle {
+/// An implementation under test. `Err` is a failure of the program itself (it could not be
+/// started, crashed, hung or wrote something that is not a JSON answer), never a rules answer:
+/// an answer with `error` is `Ok`.
+pub trait Oracle: Send {
     fn ask(&mut self, request: &Value) -> Result<Value, String>;
 }
 
@@ -27,85 +35,318 @@ pub struct Builtin;
 
 impl Oracle for Builtin {
     fn ask(&mut self, request: &Value) -> Result<Value, String> {
-        let req: Request = serde_json::from_value(request.clone()).map_err(|e| e.to_string())?;
-        Ok(crate::conform::case::answer(&req))
+        Ok(answer_value(request, &Capabilities::m3go()))
     }
 }
 
-/// Another program, driven through the JSON-lines protocol.
-pub struct External {
+/// The longest answer line read from a program under test (a 19×19 answer is some 100 KB).
+pub const MAX_ANSWER_BYTES: usize = 16 << 20;
+
+/// The default time a program under test has for one answer.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The process groups of the programs under test still running, stopped by
+/// [`stop_children_on_signal`]'s handler.
+static GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+
+fn groups() -> std::sync::MutexGuard<'static, BTreeSet<i32>> {
+    GROUPS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Set by the signal handler before it stops the programs under test, so that a worker that
+/// sees its program die does not report that as the program's failure.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Stops a process group (the program under test and everything it started) with SIGKILL.
+fn kill_group(pgid: i32) {
+    let _ = nix::sys::signal::killpg(
+        nix::unistd::Pid::from_raw(pgid),
+        nix::sys::signal::Signal::SIGKILL,
+    );
+    groups().remove(&pgid);
+}
+
+/// Installs (once) a Ctrl-C / SIGTERM / SIGHUP handler that stops every program under test
+/// still running, then ends m3go with exit 130: a program under test runs in its own process
+/// group (so that a pipeline `prog | filter` is stopped whole), which a terminal's Ctrl-C does
+/// not reach.
+pub fn stop_children_on_signal() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let r = ctrlc::set_handler(|| {
+            INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
+            let all: Vec<i32> = groups().iter().copied().collect();
+            for g in all {
+                kill_group(g);
+            }
+            std::process::exit(130);
+        });
+        if let Err(e) = r {
+            eprintln!("warning: cannot stop the programs under test on Ctrl-C: {e}");
+        }
+    });
+}
+
+/// A running program under test.
+struct Running {
     child: std::process::Child,
     stdin: std::process::ChildStdin,
-    lines: std::sync::mpsc::Receiver<String>,
+    lines: std::sync::mpsc::Receiver<Result<String, String>>,
+    pgid: i32,
+}
+
+impl Running {
+    /// Stops the program (its whole process group) and says how it ended.
+    fn stop(mut self) -> String {
+        let status = self.child.try_wait().ok().flatten();
+        kill_group(self.pgid);
+        let status = status.or_else(|| self.child.wait().ok());
+        match status {
+            Some(s) if s.code() == Some(127) => "exit status 127: the command was not found".into(),
+            Some(s) if s.code() == Some(126) => {
+                "exit status 126: the command cannot be executed".into()
+            }
+            Some(s) => match s.code() {
+                Some(c) => format!("exit status {c}"),
+                None => "killed by a signal".into(),
+            },
+            None => "status unknown".into(),
+        }
+    }
+}
+
+/// Another program, driven through the JSON-lines protocol: started with `sh -c COMMAND` in
+/// its own process group, given `timeout` for each answer, stopped (the whole group) when it
+/// does not answer in time, crashes or writes something that is not one JSON answer, and
+/// started again for the next request; stopped when dropped.
+pub struct External {
+    cmd: String,
+    timeout: Duration,
+    running: Option<Running>,
+    /// How many times the program was started.
+    pub starts: u32,
 }
 
 impl External {
+    /// `cmd` with the default timeout (60 s).
     pub fn spawn(cmd: &str) -> Result<External, String> {
+        External::with_timeout(cmd, DEFAULT_TIMEOUT)
+    }
+
+    /// `cmd`, given `timeout` for each answer. Starts it at once (an error when `sh` itself
+    /// cannot be started; a command that `sh` cannot find fails on the first request).
+    pub fn with_timeout(cmd: &str, timeout: Duration) -> Result<External, String> {
+        let mut x = External {
+            cmd: cmd.to_string(),
+            timeout,
+            running: None,
+            starts: 0,
+        };
+        x.start()?;
+        Ok(x)
+    }
+
+    fn start(&mut self) -> Result<(), String> {
+        use std::os::unix::process::CommandExt;
+        let cmd = &self.cmd;
         let mut child = std::process::Command::new("sh")
             .arg("-c")
             .arg(cmd)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
+            .process_group(0)
             .spawn()
             .map_err(|e| format!("cannot start `{cmd}`: {e}"))?;
+        let pgid = child.id() as i32;
+        groups().insert(pgid);
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            for line in std::io::BufReader::new(stdout)
-                .lines()
-                .map_while(Result::ok)
-            {
-                if tx.send(line).is_err() {
+            let mut r = std::io::BufReader::new(stdout);
+            loop {
+                let mut buf = Vec::new();
+                let n = match std::io::Read::take(&mut r, MAX_ANSWER_BYTES as u64 + 1)
+                    .read_until(b'\n', &mut buf)
+                {
+                    Ok(n) => n,
+                    Err(e) => {
+                        let _ = tx.send(Err(format!("cannot read its answer: {e}")));
+                        break;
+                    }
+                };
+                if n == 0 {
+                    break;
+                }
+                let msg = if buf.len() > MAX_ANSWER_BYTES {
+                    Err(format!(
+                        "an answer line is longer than {MAX_ANSWER_BYTES} bytes"
+                    ))
+                } else {
+                    String::from_utf8(buf)
+                        .map(|l| l.trim_end_matches(['\n', '\r']).to_string())
+                        .map_err(|e| format!("an answer line is not UTF-8: {e}"))
+                };
+                let stop = msg.is_err();
+                if tx.send(msg).is_err() || stop {
                     break;
                 }
             }
         });
-        Ok(External {
+        self.starts += 1;
+        self.running = Some(Running {
             child,
             stdin,
             lines: rx,
-        })
+            pgid,
+        });
+        Ok(())
+    }
+
+    /// Stops the program after a failure, so that the next request starts it again.
+    fn fail(&mut self, what: String) -> String {
+        if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+            // the handler stopped the program and ends m3go with 130
+            std::process::exit(130);
+        }
+        let how = self.running.take().map(Running::stop).unwrap_or_default();
+        format!(
+            "{what} ({how}; `{}` is started again for the next request)",
+            self.cmd
+        )
+    }
+}
+
+/// At most `n` characters of `s`, with `…` when cut.
+fn clip(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        s.chars().take(n).collect::<String>() + "…"
     }
 }
 
 impl Oracle for External {
     fn ask(&mut self, request: &Value) -> Result<Value, String> {
-        writeln!(self.stdin, "{request}").map_err(|e| format!("cannot write the request: {e}"))?;
-        self.stdin
-            .flush()
-            .map_err(|e| format!("cannot write the request: {e}"))?;
-        let line = self
-            .lines
-            .recv_timeout(std::time::Duration::from_secs(60))
-            .map_err(|_| "no answer within 60 s (the program crashed or hung)".to_string())?;
-        serde_json::from_str(&line).map_err(|e| format!("the answer is not JSON: {e}"))
+        if self.running.is_none() {
+            self.start()?;
+        }
+        let Some(run) = self.running.as_mut() else {
+            return Err("the program is not running".into());
+        };
+        let sent = writeln!(run.stdin, "{request}").and_then(|_| run.stdin.flush());
+        if sent.is_err() {
+            return Err(self.fail("the program exited before reading the request".into()));
+        }
+        let secs = self.timeout.as_secs_f64();
+        match run.lines.recv_timeout(self.timeout) {
+            Ok(Ok(line)) => match serde_json::from_str::<Value>(&line) {
+                Ok(v) if v.is_object() => Ok(v),
+                Ok(_) => Err(self.fail(format!(
+                    "the answer is not a JSON object: `{}`",
+                    clip(&line, 200)
+                ))),
+                Err(e) => Err(self.fail(format!(
+                    "the answer is not JSON ({e}): `{}`",
+                    clip(&line, 200)
+                ))),
+            },
+            Ok(Err(e)) => Err(self.fail(format!("the program's answer is unreadable: {e}"))),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(self.fail(format!(
+                "no answer within {secs} s: the program hung and was stopped"
+            ))),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(self.fail(
+                "the program exited without answering (it crashed or closed its output)".into(),
+            )),
+        }
     }
 }
 
 impl Drop for External {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if let Some(r) = self.running.take() {
+            r.stop();
+        }
     }
+}
+
+/// Asks `oracle` and checks that the answer echoes the request's id (every answer does, the
+/// `capabilities` one included); a wrong id is a failure of the program, like a crash.
+pub fn ask_checked(oracle: &mut dyn Oracle, request: &Value) -> Result<Value, String> {
+    let ans = oracle.ask(request)?;
+    if ans.get("id") != request.get("id") {
+        return Err(format!(
+            "the answer's id is {}, expected {}",
+            ans.get("id").unwrap_or(&Value::Null),
+            request["id"]
+        ));
+    }
+    Ok(ans)
+}
+
+/// The request for an implementation's capabilities (spec/README.md "Capabilities").
+pub fn capabilities_request() -> Value {
+    json!({"protocol": PROTOCOL, "id": "capabilities", "action": "capabilities", "protocols": [PROTOCOL]})
+}
+
+/// What the program under test declared.
+#[derive(Clone, Debug)]
+pub enum Declared {
+    /// Its capabilities: cases outside them are skipped.
+    Capabilities(Capabilities),
+    /// An answer without capabilities (a program of before the request): every case is asked,
+    /// and only per-case `unsupported` answers skip one. The text says what it answered.
+    Nothing(String),
+}
+
+/// Asks the program for its capabilities, first of all. A failure of the program (it cannot
+/// be started, crashed, hung) is an error: nothing can be tested. A program that does not speak
+/// m3go-conform/1 is an error too.
+pub fn negotiate(oracle: &mut dyn Oracle) -> Result<Declared, String> {
+    let ans = ask_checked(oracle, &capabilities_request())
+        .map_err(|e| format!("the program did not answer the capabilities request: {e}"))?;
+    if let Some(ps) = ans.get("protocols").and_then(Value::as_array) {
+        if !ps.iter().any(|p| p.as_str() == Some(PROTOCOL)) {
+            return Err(format!(
+                "the program speaks {}, not {PROTOCOL}",
+                Value::Array(ps.clone())
+            ));
+        }
+    }
+    match ans.get("capabilities") {
+        Some(c) => serde_json::from_value(c.clone())
+            .map(Declared::Capabilities)
+            .map_err(|e| format!("the program's capabilities do not read: {e}: {c}")),
+        None => Ok(Declared::Nothing(
+            crate::conform::case::error_message(&ans)
+                .unwrap_or_else(|| clip(&ans.to_string(), 200)),
+        )),
+    }
+}
+
+/// Why a case is outside the declared capabilities, or `None`.
+pub fn outside(case: &Case, declared: &Declared) -> Option<String> {
+    let Declared::Capabilities(caps) = declared else {
+        return None;
+    };
+    let rules = case.position.rules.resolve().ok()?;
+    caps.refuses(&rules, case.start.as_ref().map(|s| s.replay))
 }
 
 /// Runs one case against an oracle.
 pub fn run_case(case: &Case, oracle: &mut dyn Oracle) -> Outcome {
-    match oracle.ask(&case.request()) {
+    match ask_checked(oracle, &case.request()) {
         Err(e) => Outcome::Errored(e),
         Ok(ans) => {
             if ans
                 .get("unsupported")
                 .is_some_and(|u| u.as_bool() == Some(true))
             {
-                return Outcome::Skipped("the implementation does not support this case".into());
-            }
-            if ans.get("id").and_then(|v| v.as_str()) != Some(case.id.as_str()) {
-                return Outcome::Errored(format!(
-                    "the answer's id is {}, expected {}",
-                    ans["id"], case.id
-                ));
+                let why = ans
+                    .get("reason")
+                    .and_then(Value::as_str)
+                    .unwrap_or("no reason given");
+                return Outcome::Skipped(format!("the implementation answered unsupported: {why}"));
             }
             let d = check(case, &ans);
             if d.is_empty() {
@@ -114,6 +355,75 @@ pub fn run_case(case: &Case, oracle: &mut dyn Oracle) -> Outcome {
                 Outcome::Failed(d)
             }
         }
+    }
+}
+
+/// A factory of oracles.
+pub type MakeOracle = dyn Fn() -> Result<Box<dyn Oracle>, String> + Sync;
+
+/// Oracles for parallel work: a worker takes one (a new one when none is idle) and gives it
+/// back, so that at most as many programs under test run as workers.
+pub struct OraclePool<'a> {
+    make: &'a MakeOracle,
+    idle: Mutex<Vec<Box<dyn Oracle>>>,
+}
+
+impl<'a> OraclePool<'a> {
+    pub fn new(make: &'a MakeOracle) -> OraclePool<'a> {
+        OraclePool {
+            make,
+            idle: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Runs `f` with an oracle of the pool.
+    pub fn with<T>(&self, f: impl FnOnce(&mut dyn Oracle) -> T) -> Result<T, String> {
+        let taken = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let mut o = match taken {
+            Some(o) => o,
+            None => (self.make)()?,
+        };
+        let t = f(o.as_mut());
+        self.idle.lock().unwrap_or_else(|e| e.into_inner()).push(o);
+        Ok(t)
+    }
+}
+
+/// A thread pool of `jobs` workers (at least 1).
+pub fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .map_err(|e| format!("cannot start {jobs} workers: {e}"))
+}
+
+/// `--shard K/N`: which of N parts of a list a run takes (the items whose index is K-1 modulo
+/// N), so that a large run is spread over processes or machines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub k: usize,
+    pub n: usize,
+}
+
+impl Shard {
+    /// Reads `K/N` with 1 ≤ K ≤ N ≤ 100000.
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let bad =
+            || format!("`{s}` is not a shard: expected K/N with 1 <= K <= N <= 100000 (e.g. 2/4)");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (k, n): (usize, usize) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if k == 0 || k > n || n > 100_000 {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+
+    /// Whether the item with this (0-based) index is in the shard.
+    pub fn takes(&self, index: usize) -> bool {
+        index % self.n == self.k - 1
     }
 }
 

@@ -11,7 +11,13 @@ pub fn looks_like_sgf(text: &str) -> bool {
 
 /// Reads a record file, SGF or game file (by its content).
 pub fn load(path: &str) -> Result<Record, InputError> {
-    let text = crate::game::setup::read_text(path)?;
+    parse(&crate::game::setup::read_text(path)?, path)
+}
+
+/// Parses a record's text, SGF or game file (by its content); `path` names it in messages (and
+/// its folder is where a game file's header finds its position file).
+pub fn parse(text: &str, path: &str) -> Result<Record, InputError> {
+    let text = text.to_string();
     if looks_like_sgf(&text) {
         crate::formats::sgf::parse_record(&text, path)
     } else {

@@ -13,12 +13,10 @@ use crate::rules::{Rules, RulesField};
 use std::fmt::Write as _;
 
 /// The largest number a record's first move may have.
-pub const MAX_FIRST_MOVE: u32 = 1_000_000;
+pub const MAX_FIRST_MOVE: u32 = crate::game::notation::MAX_MOVE_NUMBER - 1;
 
 /// The longest record m3go reads: ten moves per point of the board (3610 on 19×19).
-pub fn max_moves(size: usize) -> usize {
-    10 * size * size
-}
+pub use crate::game::notation::max_moves;
 
 /// One move of a record, as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,6 +31,13 @@ pub struct RecordMove {
     pub place: String,
     /// The text as written (`白2.A二`, `W[dd]`).
     pub text: String,
+    /// M20-REPLAY-PASS in the record: the rules refused the move at `action`'s point and a pass
+    /// was played instead (what a mechanical replay saves; written `黑277.四四=pass`, SGF
+    /// `B[]RF[dd]`). A replay checks that the move is refused, then passes without the pass
+    /// counting towards the end of the game.
+    pub replaced: bool,
+    /// The comment after the move (`{…}` in a game file, `C[…]` in SGF).
+    pub comment: Option<String>,
 }
 
 /// A game record: header and moves.
@@ -45,6 +50,9 @@ pub struct Record {
     pub start: Option<Setup>,
     /// Where the start position was read from (a game file's `position:` header).
     pub start_path: Option<String>,
+    /// The start position's place in messages (`game.txt: position: start.yaml`,
+    /// `x.sgf: SGF set-up (AB/AW/AF)`).
+    pub start_place: Option<String>,
     /// Number of the first move.
     pub first_move: u32,
     /// Game information: (key, value), e.g. (`black`, `Lee Sedol 9p`), (`result`, `W+Resign`).
@@ -66,18 +74,72 @@ pub fn two_colour_rules() -> Result<Rules, InputError> {
     })
 }
 
-/// Game-information keys of the game-file header, with their SGF property.
-pub const INFO_KEYS: [(&str, &str); 9] = [
+/// Game-information keys of the game-file header, with their SGF property. `comment` is the
+/// comment before the first move (the root node's `C`); `komi` is kept only when the record
+/// names no m3go rules (else the rules' komi is the komi); `original-rules` is an `RU` that
+/// names no m3go preset.
+pub const INFO_KEYS: [(&str, &str); 24] = [
     ("black", "PB"),
     ("white", "PW"),
     ("black-rank", "BR"),
     ("white-rank", "WR"),
+    ("black-team", "BT"),
+    ("white-team", "WT"),
     ("result", "RE"),
     ("date", "DT"),
     ("event", "EV"),
+    ("round", "RO"),
+    ("place", "PC"),
+    ("game-name", "GN"),
+    ("game-comment", "GC"),
+    ("opening", "ON"),
+    ("source", "SO"),
+    ("annotator", "AN"),
+    ("user", "US"),
+    ("copyright", "CP"),
+    ("time", "TM"),
+    ("overtime", "OT"),
+    ("handicap", "HA"),
     ("komi", "KM"),
     ("original-rules", "RU"),
+    ("comment", "C"),
 ];
+
+/// The komi a record's `komi` information gives, in quarter points (`None` when it is not a
+/// number of points that is a multiple of 0.25).
+pub fn komi_quarters(v: &str) -> Option<i32> {
+    let f: f64 = v.trim().parse().ok()?;
+    let q = f * 4.0;
+    (f.is_finite() && q.fract() == 0.0 && q.abs() <= 1600.0).then_some(q as i32)
+}
+
+/// The record's `komi` information checked against the rules it names: the same komi is the
+/// rules' (and is dropped from the information: it is written once, with the rules); another one
+/// is an error naming both.
+pub fn reconcile_komi(
+    info: &mut Vec<(String, String)>,
+    rules: Option<&RulesField>,
+) -> Result<(), InputError> {
+    let (Some(at), Some(f)) = (info.iter().position(|(k, _)| k == "komi"), rules) else {
+        return Ok(());
+    };
+    let Ok(r) = f.resolve() else {
+        return Ok(());
+    };
+    let v = info[at].1.clone();
+    if komi_quarters(&v) == Some(r.komi.quarters()) {
+        info.remove(at);
+        return Ok(());
+    }
+    Err(InputError::new(format!(
+        "the record's komi `{}` disagrees with the komi {} of its rules `{}`",
+        crate::error::quote(&v),
+        r.komi.points(),
+        r.preset
+    ))
+    .key("komi")
+    .expected("the same komi, or no komi"))
+}
 
 impl Record {
     /// An empty record on an empty board.
@@ -87,6 +149,7 @@ impl Record {
             size,
             start: None,
             start_path: None,
+            start_place: None,
             first_move: 1,
             info: Vec::new(),
             moves: Vec::new(),
@@ -100,8 +163,33 @@ impl Record {
             (Some(f), None) => f
                 .resolve()
                 .map_err(|e| InputError::new(e.to_string()).key("record rules")),
-            (None, None) => two_colour_rules(),
+            (None, None) => {
+                let mut r = two_colour_rules()?;
+                if let Some(v) = self.info("komi") {
+                    let q = komi_quarters(v).ok_or_else(|| {
+                        InputError::new(String::new())
+                            .key("komi")
+                            .text(crate::error::quote(v))
+                            .expected(
+                                "a number of points that is a multiple of 0.25 (or give --rules)",
+                            )
+                    })?;
+                    r.komi = crate::rules::Komi(q);
+                }
+                Ok(r)
+            }
         }
+    }
+
+    /// What a message about a refused move adds when the record names no rules and none were
+    /// given: the two-colour rules were assumed.
+    pub fn assumed_rules_note(&self, given: Option<&Rules>) -> Option<String> {
+        (self.rules.is_none() && given.is_none()).then(|| {
+            format!(
+                "the record names no m3go rules, so two-colour rules `{TWO_COLOUR_RULES}` were \
+                 assumed (no flower moves): give `rules:` in the record or --rules"
+            )
+        })
     }
 
     /// The position before the first move, under `rules`. M20-START, Q20-START: without a
@@ -119,9 +207,11 @@ impl Record {
             },
         };
         setup.move_number = Some(self.first_move);
-        let p = setup
-            .to_position("record start position")?
-            .with_rules(rules, "record start position")?;
+        let place = self
+            .start_place
+            .as_deref()
+            .unwrap_or("record start position");
+        let p = setup.to_position(place)?.with_rules(rules, place)?;
         if p.board().size() != self.size {
             return Err(InputError::new(format!(
                 "the start position is {}x{}, the record says size {}",
@@ -132,6 +222,49 @@ impl Record {
             .key("record"));
         }
         Ok(p)
+    }
+
+    /// Plays the move at `k` (0-based) on `pos`: as the record claims it, or, for a move the
+    /// record marks `replaced` (M20-REPLAY-PASS), checks that the rules refuse it and plays the
+    /// pass that replaced it (a pass that does not count towards the end of the game). Returns
+    /// the refusal of a replaced move.
+    pub fn play_move(
+        &self,
+        pos: &Position,
+        k: usize,
+    ) -> Result<(Position, Report, Option<Illegal>), InputError> {
+        let m = &self.moves[k];
+        if !m.replaced {
+            let (next, r) = pos
+                .play(&self.claimed_move(k))
+                .map_err(|e| move_error(m, &e))?;
+            return Ok((next, r, None));
+        }
+        let tried = Move {
+            action: m.action,
+            number: Some(m.number),
+            turn: None,
+        };
+        match pos.play(&tried) {
+            Ok(_) => Err(InputError::new(
+                "the record says this move was refused and replaced by a pass, but the rules \
+                 allow it",
+            )
+            .move_number(m.number)
+            .at(&m.place)
+            .text(&m.text)),
+            Err(refusal) => {
+                let (mut next, r) = pos
+                    .play(&Move {
+                        action: Action::Pass,
+                        number: Some(m.number),
+                        turn: None,
+                    })
+                    .map_err(|e| move_error(m, &e))?;
+                next.forget_trailing_passes();
+                Ok((next, r, Some(refusal)))
+            }
+        }
     }
 
     /// The move at `k` (0-based) as a [`Move`] carrying the number and the claimed turn.
@@ -158,9 +291,7 @@ impl Record {
             if to.is_some_and(|t| m.number > t) {
                 break;
             }
-            let (next, r) = pos
-                .play(&self.claimed_move(k))
-                .map_err(|e| move_error(m, &e))?;
+            let (next, r, _) = self.play_move(&pos, k)?;
             pos = next;
             reports.push(r);
         }
@@ -187,13 +318,23 @@ impl Record {
             let _ = writeln!(o, "position: {p}");
         }
         for (k, v) in &self.info {
-            let v = v.replace(['\n', '\r'], " ");
-            let _ = writeln!(o, "{k}: {v}");
+            // the komi is the rules' (written once, in `rules:`)
+            if k != "komi" {
+                let _ = writeln!(o, "{k}: {}", write_header_value(v));
+            }
         }
         let mut line = Vec::new();
         for m in &self.moves {
             let turn = m.claimed.unwrap_or_else(|| turn_of_move(rules, m.number));
-            line.push(format_move_labels(turn, m.number, m.action, labels));
+            let mut t = format_move_labels(turn, m.number, m.action, labels);
+            if m.replaced {
+                t.push_str("=pass");
+            }
+            if let Some(c) = &m.comment {
+                t.push(' ');
+                t.push_str(&write_comment(c));
+            }
+            line.push(t);
             if m.number % 10 == 0 {
                 o.push_str(&line.join(" "));
                 o.push('\n');
@@ -259,19 +400,131 @@ fn is_separator(c: char) -> bool {
     c.is_whitespace() || matches!(c, ',' | ';' | '，' | '；' | '、' | '。')
 }
 
-/// A header line `key: value` (key of lowercase letters and `-`).
+/// A header line `key: value` (key of lowercase letters and `-`); `line` is the whole line,
+/// comments included (a quoted value may hold `#`).
 fn header_line(line: &str) -> Option<(&str, &str)> {
     let (k, v) = line.split_once(':')?;
     let k = k.trim();
     if !k.is_empty() && k.chars().all(|c| c.is_ascii_lowercase() || c == '-') {
-        Some((k, v.trim()))
+        Some((k, v))
     } else {
         None
     }
 }
 
+/// A header value as written after `key:`: a JSON string (`"Cup #5"`, with `\n` and `\"`
+/// escapes) followed by nothing but a `#` comment, or plain text up to a `#` comment, trimmed.
+fn header_value(raw: &str) -> Result<String, String> {
+    let t = raw.trim_start();
+    if t.starts_with('"') {
+        let mut it = serde_json::Deserializer::from_str(t).into_iter::<String>();
+        let v = match it.next() {
+            Some(Ok(v)) => v,
+            _ => {
+                return Err("the quoted value does not end: expected a JSON string `\"…\"`".into())
+            }
+        };
+        let rest = t[it.byte_offset()..].trim_start();
+        if !(rest.is_empty() || rest.starts_with('#')) {
+            return Err(format!(
+                "text `{}` after the quoted value: expected a `#` comment or nothing",
+                crate::error::quote(rest)
+            ));
+        }
+        return Ok(v);
+    }
+    Ok(t.split('#').next().unwrap_or("").trim().to_string())
+}
+
+/// A header value as a game file writes it: plain when it reads back the same, else quoted as
+/// a JSON string.
+fn write_header_value(v: &str) -> String {
+    let plain = !v.is_empty()
+        && v.trim() == v
+        && !v.starts_with('"')
+        && !v.contains('#')
+        && !v.chars().any(char::is_control);
+    if plain {
+        v.to_string()
+    } else {
+        serde_json::Value::String(v.to_string()).to_string()
+    }
+}
+
+/// A move comment as a game file writes it: `{…}` with `\`, `}` and line breaks escaped.
+fn write_comment(c: &str) -> String {
+    let mut o = String::from("{");
+    for ch in c.chars() {
+        match ch {
+            '\\' => o.push_str("\\\\"),
+            '}' => o.push_str("\\}"),
+            '\n' => o.push_str("\\n"),
+            '\r' => o.push_str("\\r"),
+            c => o.push(c),
+        }
+    }
+    o.push('}');
+    o
+}
+
+/// What a line of moves holds: move tokens and `{…}` comments, in order.
+enum Piece {
+    Token(String),
+    Comment(String),
+}
+
+/// Splits a line of moves into tokens and comments; `#` outside a comment ends the line.
+fn move_pieces(line: &str) -> Result<Vec<Piece>, String> {
+    let mut out = Vec::new();
+    let mut token = String::new();
+    let mut chars = line.chars();
+    let flush = |token: &mut String, out: &mut Vec<Piece>| {
+        if !token.is_empty() {
+            out.push(Piece::Token(std::mem::take(token)));
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '#' => break,
+            '{' => {
+                flush(&mut token, &mut out);
+                let mut comment = String::new();
+                let mut closed = false;
+                while let Some(c) = chars.next() {
+                    match c {
+                        '}' => {
+                            closed = true;
+                            break;
+                        }
+                        '\\' => match chars.next() {
+                            Some('n') => comment.push('\n'),
+                            Some('r') => comment.push('\r'),
+                            Some(c @ ('\\' | '}')) => comment.push(c),
+                            other => {
+                                return Err(format!(
+                                    "`\\{}` in a comment: expected `\\\\`, `\\}}`, `\\n` or `\\r`",
+                                    other.map(String::from).unwrap_or_default()
+                                ))
+                            }
+                        },
+                        c => comment.push(c),
+                    }
+                }
+                if !closed {
+                    return Err("the comment `{` is not closed on its line: expected `}`".into());
+                }
+                out.push(Piece::Comment(comment));
+            }
+            c if is_separator(c) => flush(&mut token, &mut out),
+            c => token.push(c),
+        }
+    }
+    flush(&mut token, &mut out);
+    Ok(out)
+}
+
 /// Reads a game file. `place` names the file in messages; `base_dir` is where a `position:`
-/// header's path is resolved.
+/// header's path is resolved. A header key given twice is an error (as in YAML).
 pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record, InputError> {
     if text.len() > MAX_FILE_BYTES {
         return Err(
@@ -285,16 +538,19 @@ pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record
     let mut first_move: Option<u32> = None;
     let mut start: Option<Setup> = None;
     let mut start_path: Option<String> = None;
+    let mut start_place: Option<String> = None;
     let mut info = Vec::new();
+    let mut seen: Vec<(String, usize)> = Vec::new();
     let mut in_moves = false;
-    let mut tokens: Vec<(usize, String)> = Vec::new();
+    // move tokens with their line, and the comment after each
+    let mut tokens: Vec<(usize, String, Option<String>)> = Vec::new();
     for (ln, raw) in text.lines().enumerate() {
         let ln = ln + 1;
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
+        let bare = raw.split('#').next().unwrap_or("").trim();
+        if bare.is_empty() && !raw.contains('{') {
             continue;
         }
-        if let Some((k, v)) = header_line(line) {
+        if let Some((k, v)) = header_line(raw.trim_start()).filter(|_| !bare.is_empty()) {
             if in_moves {
                 return Err(InputError::new(format!(
                     "header line `{k}:` after the moves: the header comes first"
@@ -302,10 +558,25 @@ pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record
                 .file(place)
                 .line(ln));
             }
-            let bad = |what: &str| InputError::new(what).file(place).line(ln).key(k).text(v);
+            let v = header_value(v).map_err(|e| InputError::new(e).file(place).line(ln).key(k))?;
+            if let Some((_, first)) = seen.iter().find(|(key, _)| key == k) {
+                return Err(InputError::new(format!(
+                    "`{k}:` is given twice (first on line {first}): expected each header key once"
+                ))
+                .file(place)
+                .line(ln));
+            }
+            seen.push((k.to_string(), ln));
+            let bad = |what: &str| {
+                InputError::new(what)
+                    .file(place)
+                    .line(ln)
+                    .key(k)
+                    .text(crate::error::quote(&v))
+            };
             match k {
                 "rules" => {
-                    let f: RulesField = parse_yaml(v).map_err(|e| {
+                    let f: RulesField = parse_yaml(&v).map_err(|e| {
                         e.within(Place::default().file(place).line(ln).key("rules"))
                     })?;
                     f.resolve().map_err(|e| bad(&e.to_string()))?;
@@ -331,11 +602,14 @@ pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record
                     first_move = Some(n);
                 }
                 "position" => {
-                    let path = std::path::Path::new(base_dir).join(v);
+                    let path = std::path::Path::new(base_dir).join(&v);
                     let path = path.to_string_lossy().into_owned();
-                    let t = crate::game::setup::read_text(&path)?;
-                    let s: Setup = from_yaml(&t, &path)?;
+                    let within = Place::default().file(place).line(ln).key("position");
+                    let t = crate::game::setup::read_text(&path)
+                        .map_err(|e| e.within(within.clone()))?;
+                    let s: Setup = from_yaml(&t, &path).map_err(|e| e.within(within))?;
                     start = Some(s);
+                    start_place = Some(format!("{place}: line {ln}: position: {path}"));
                     start_path = Some(v.to_string());
                 }
                 _ if INFO_KEYS.iter().any(|(key, _)| *key == k) => {
@@ -350,9 +624,27 @@ pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record
             }
             continue;
         }
-        in_moves = true;
-        for t in line.split(is_separator).filter(|t| !t.is_empty()) {
-            tokens.push((ln, t.to_string()));
+        let pieces = move_pieces(raw).map_err(|e| InputError::new(e).file(place).line(ln))?;
+        in_moves |= !pieces.is_empty();
+        for piece in pieces {
+            match piece {
+                Piece::Token(t) => tokens.push((ln, t, None)),
+                Piece::Comment(c) => match tokens.last_mut() {
+                    Some((_, _, slot @ None)) => *slot = Some(c),
+                    Some(_) => {
+                        return Err(InputError::new(
+                            "a second comment after one move: expected one `{…}` per move",
+                        )
+                        .file(place)
+                        .line(ln))
+                    }
+                    None => return Err(InputError::new(
+                        "a comment `{…}` before the first move: expected it in a `comment:` header",
+                    )
+                    .file(place)
+                    .line(ln)),
+                },
+            }
         }
     }
     if let Some(s) = &start {
@@ -374,6 +666,7 @@ pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record
             rules = Some(s.rules.clone());
         }
     }
+    reconcile_komi(&mut info, rules.as_ref()).map_err(|e| e.file(place))?;
     let size = size.unwrap_or(19);
     let first = first_move.unwrap_or(1);
     if tokens.len() > max_moves(size) {
@@ -384,20 +677,41 @@ pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record
         ))
         .file(place));
     }
+    if let Some(last) = (first as usize + tokens.len()).checked_sub(1) {
+        if !tokens.is_empty() {
+            crate::game::notation::check_playable(u32::try_from(last).unwrap_or(u32::MAX))
+                .map_err(|e| InputError::new(e).file(place))?;
+        }
+    }
     let mut moves = Vec::new();
-    for (k, (ln, t)) in tokens.into_iter().enumerate() {
+    for (k, (ln, t, comment)) in tokens.into_iter().enumerate() {
         let expected = first + k as u32;
-        let m = parse_move(&t, size).map_err(|e| {
+        let (written, replaced) = match t.strip_suffix("=pass").or_else(|| t.strip_suffix("=虚着"))
+        {
+            Some(w) => (w, true),
+            None => (t.as_str(), false),
+        };
+        let m = parse_move(written, size).map_err(|e| {
             InputError::new(e.to_string())
                 .file(place)
                 .line(ln)
                 .move_number(expected)
         })?;
+        if replaced && m.action == Action::Pass {
+            return Err(InputError::new(format!(
+                "`{}`: a pass cannot be replaced by a pass: expected a point before `=pass`",
+                crate::error::quote(&t)
+            ))
+            .file(place)
+            .line(ln)
+            .move_number(expected));
+        }
         if let Some(n) = m.number {
             if n != expected {
                 return Err(InputError::new(format!(
-                    "`{t}` is numbered {n}, but it is move {expected} of the record (moves are \
-                     numbered in order from {first})"
+                    "`{}` is numbered {n}, but it is move {expected} of the record (moves are \
+                     numbered in order from {first})",
+                    crate::error::quote(&t)
                 ))
                 .file(place)
                 .line(ln));
@@ -409,6 +723,8 @@ pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record
             claimed: m.turn,
             place: format!("{place} line {ln}"),
             text: t,
+            replaced,
+            comment,
         });
     }
     Ok(Record {
@@ -416,6 +732,7 @@ pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record
         size,
         start,
         start_path,
+        start_place,
         first_move: first,
         info,
         moves,
@@ -431,6 +748,7 @@ pub fn record_of(start: &Position, reports: &[Report]) -> Record {
         size,
         start: if empty { None } else { Some(start.to_setup()) },
         start_path: None,
+        start_place: None,
         first_move: start.move_number(),
         info: Vec::new(),
         moves: reports
@@ -441,6 +759,8 @@ pub fn record_of(start: &Position, reports: &[Report]) -> Record {
                 claimed: Some(r.turn),
                 place: format!("move {}", r.number),
                 text: r.notation.clone(),
+                replaced: false,
+                comment: None,
             })
             .collect(),
     }

@@ -8,7 +8,7 @@
 use crate::board::coord::{half, Point};
 use crate::board::grid::{Board, Colour, Stone};
 use crate::formats::record::Record;
-use crate::formats::record::{max_moves, RecordMove, MAX_FIRST_MOVE};
+use crate::formats::record::{max_moves, RecordMove, INFO_KEYS, MAX_FIRST_MOVE};
 use crate::game::order::{Kind, Turn};
 use crate::game::play::Action;
 use crate::game::setup::{InputError, Setup, MAX_FILE_BYTES};
@@ -25,19 +25,13 @@ pub const ADD_FLOWER_PROP: &str = "AF";
 /// Most nodes m3go reads from one SGF file.
 pub const MAX_NODES: usize = 20_000;
 
-/// Game-information properties kept in the record, with their game-file keys.
-const INFO_PROPS: [(&str, &str); 10] = [
-    ("PB", "black"),
-    ("PW", "white"),
-    ("BR", "black-rank"),
-    ("WR", "white-rank"),
-    ("RE", "result"),
-    ("DT", "date"),
-    ("RD", "date"),
-    ("EV", "event"),
-    ("KM", "komi"),
-    ("KO", "komi"),
-];
+/// Game-information properties that are read as another one: `RD` (the date, in some files)
+/// and `KO` (the komi, in the Fan Hui files; FF\[4\]'s `KO` takes no value).
+const INFO_ALIASES: [(&str, &str); 2] = [("RD", "DT"), ("KO", "KM")];
+
+/// The private property of a move the rules refused in a mechanical replay (M20-REPLAY-PASS):
+/// `B[]RF[dd]` = the record's move at dd was refused and a pass played instead.
+pub const REPLACED_PROP: &str = "RF";
 
 fn err(place: &str, what: String) -> InputError {
     InputError::new(what).file(place)
@@ -139,18 +133,33 @@ fn ident_values(p: &Prop) -> (String, Vec<String>) {
     }
 }
 
-/// The text of a property for the game information.
+/// The text of a property as its reader sees it (escapes and soft line breaks removed).
 fn info_value(p: &Prop) -> Option<String> {
+    let simple = |raw: &str| SimpleText { text: raw.into() }.to_string();
     match p {
         Prop::PB(t)
         | Prop::PW(t)
         | Prop::BR(t)
         | Prop::WR(t)
+        | Prop::BT(t)
+        | Prop::WT(t)
         | Prop::RE(t)
         | Prop::DT(t)
-        | Prop::EV(t) => Some(t.text.clone()),
-        Prop::KM(k) => Some(k.to_string()),
-        Prop::Unknown(_, v) | Prop::Invalid(_, v) => v.first().cloned(),
+        | Prop::EV(t)
+        | Prop::RO(t)
+        | Prop::PC(t)
+        | Prop::GN(t)
+        | Prop::ON(t)
+        | Prop::SO(t)
+        | Prop::AN(t)
+        | Prop::US(t)
+        | Prop::CP(t)
+        | Prop::OT(t)
+        | Prop::RU(t) => Some(t.to_string()),
+        Prop::GC(t) | Prop::C(t) => Some(t.to_string()),
+        Prop::KM(k) | Prop::TM(k) => Some(k.to_string()),
+        Prop::HA(n) => Some(n.to_string()),
+        Prop::Unknown(_, v) | Prop::Invalid(_, v) => Some(simple(&v.join("]["))),
         _ => None,
     }
 }
@@ -180,8 +189,15 @@ pub fn to_sgf_point(p: Point, size: usize) -> SgfPoint {
     }
 }
 
+/// An SGF point as written: `a`–`z` for 0–25, `A`–`Z` for 26–51 (`EE` is off every m3go
+/// board, and is written `EE` in the message).
 fn sgf_coord(p: SgfPoint) -> String {
-    format!("{}{}", (b'a' + p.x) as char, (b'a' + p.y) as char)
+    let letter = |v: u8| match v {
+        0..=25 => (b'a' + v) as char,
+        26..=51 => (b'A' + v - 26) as char,
+        _ => '?',
+    };
+    format!("{}{}", letter(p.x), letter(p.y))
 }
 
 /// Reads the first game of an SGF text as a [`Record`]. Errors name the line and column
@@ -202,13 +218,61 @@ pub fn parse_record(text: &str, place: &str) -> Result<Record, InputError> {
     from_root(&root, place)
 }
 
+/// The game-file key of an SGF game-information property (`PB` → `black`), aliases included.
+fn info_key(id: &str) -> Option<&'static str> {
+    let id = INFO_ALIASES
+        .iter()
+        .find(|(a, _)| *a == id)
+        .map_or(id, |(_, p)| p);
+    INFO_KEYS.iter().find(|(_, p)| *p == id).map(|(k, _)| *k)
+}
+
+/// The points of a set-up list (`AB`, `AW`, `AF`, `AE`), each once.
+fn setup_points(id: &str, p: &Prop, place: &str) -> Result<Vec<SgfPoint>, InputError> {
+    let list = |v: &[String]| format!("{id}[{}]", crate::error::quote(&v.join("][")));
+    match p {
+        Prop::AB(s) | Prop::AW(s) | Prop::AE(s) => Ok(s.iter().copied().collect()),
+        Prop::Unknown(_, v) => {
+            let mut out: Vec<SgfPoint> = Vec::new();
+            for x in v {
+                let pt: SgfPoint = x.parse().map_err(|_| {
+                    err(place, String::new())
+                        .key(format!("{id}[{}]", crate::error::quote(x)))
+                        .expected("a point")
+                })?;
+                if out.contains(&pt) {
+                    return Err(err(place, format!("{} is listed twice", sgf_coord(pt)))
+                        .key(list(v))
+                        .expected("each point once"));
+                }
+                out.push(pt);
+            }
+            Ok(out)
+        }
+        Prop::Invalid(_, v) => Err(err(place, String::new())
+            .key(list(v))
+            .expected("a list of points")),
+        _ => Ok(Vec::new()),
+    }
+}
+
 fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
-    let mut size = 19usize;
+    let mut size: Option<usize> = None;
     let mut rules: Option<RulesField> = None;
     let mut full_rules: Option<RulesField> = None;
     let mut info: Vec<(String, String)> = Vec::new();
+    // the set-up lists: AB, AW, AF; AE (cleared points)
     let mut setup: [Vec<SgfPoint>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    let mut cleared: Vec<SgfPoint> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
     for p in root.properties() {
+        let (id, _) = ident_values(p);
+        if id == "SZ" && seen.iter().any(|s| s == "SZ") {
+            return Err(
+                err(place, "SZ is given twice in the root".into()).expected("one board size")
+            );
+        }
+        seen.push(id.clone());
         match p {
             Prop::SZ((w, h)) => {
                 if w != h {
@@ -217,25 +281,29 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
                             .key(format!("SZ[{w}:{h}]")),
                     );
                 }
-                size = usize::from(*w);
-                crate::board::grid::check_size(size)
+                let n = usize::from(*w);
+                crate::board::grid::check_size(n)
                     .map_err(|e| err(place, e.to_string()).key("SZ"))?;
+                size = Some(n);
             }
             Prop::Invalid(id, v) if id == "SZ" => {
                 return Err(err(place, String::new())
-                    .key(format!("SZ[{}]", v.join("][")))
+                    .key(format!("SZ[{}]", crate::error::quote(&v.join("]["))))
                     .expected("a board size"))
             }
             Prop::RU(t) => {
-                let name = t.text.trim().to_ascii_lowercase();
+                let name = t.to_string().trim().to_ascii_lowercase();
                 if PRESETS.contains(&name.as_str()) {
                     rules = Some(RulesField::Name(name));
                 } else {
-                    info.push(("original-rules".into(), t.text.clone()));
+                    info.push(("original-rules".into(), t.to_string()));
                 }
             }
             Prop::Unknown(id, v) if id == RULES_PROP => {
-                let json = v.first().cloned().unwrap_or_default();
+                let json = v
+                    .first()
+                    .map(|raw| sgf_parse::Text { text: raw.clone() }.to_string())
+                    .unwrap_or_default();
                 let spec: RulesSpec = serde_json::from_str(&json)
                     .or_else(|_| serde_yaml::from_str(&json))
                     .map_err(|e| err(place, e.to_string()).key(format!("{RULES_PROP}[...]")))?;
@@ -244,58 +312,97 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
                     .map_err(|e| err(place, e.to_string()).key(format!("{RULES_PROP}[...]")))?;
                 full_rules = Some(f);
             }
-            Prop::AB(s) => setup[0].extend(s.iter().copied()),
-            Prop::AW(s) => setup[1].extend(s.iter().copied()),
-            Prop::Unknown(id, v) if id == ADD_FLOWER_PROP => {
-                for x in v {
-                    let pt: SgfPoint = x.parse().map_err(|_| {
-                        err(place, String::new())
-                            .key(format!("{ADD_FLOWER_PROP}[{x}]"))
-                            .expected("a point")
-                    })?;
-                    setup[2].push(pt);
-                }
+            Prop::AB(_) => setup[0].extend(setup_points("AB", p, place)?),
+            Prop::AW(_) => setup[1].extend(setup_points("AW", p, place)?),
+            Prop::AE(_) => cleared.extend(setup_points("AE", p, place)?),
+            Prop::Unknown(id, _) if id == ADD_FLOWER_PROP => {
+                setup[2].extend(setup_points(ADD_FLOWER_PROP, p, place)?)
             }
-            Prop::Invalid(id, v) if id == "AB" || id == "AW" => {
+            Prop::Invalid(id, _) if ["AB", "AW", "AE"].contains(&id.as_str()) => {
+                setup_points(id, p, place)?;
+            }
+            Prop::MN(_) => {}
+            Prop::Invalid(id, v) if id == "MN" => {
                 return Err(err(place, String::new())
-                    .key(format!("{id}[{}]", v.join("][")))
-                    .expected("a list of points"))
+                    .key(format!("MN[{}]", crate::error::quote(&v.join("]["))))
+                    .expected("a move number"))
             }
+            Prop::B(_) | Prop::W(_) | Prop::C(_) => {}
             other => {
-                let (id, _) = ident_values(other);
-                if let Some((_, key)) = INFO_PROPS.iter().find(|(p, _)| *p == id) {
+                if let Some(key) = info_key(&id) {
                     if let Some(v) = info_value(other).filter(|v| !v.trim().is_empty()) {
-                        if !info.iter().any(|(k, _)| k == key) {
-                            info.push((key.to_string(), v));
+                        if let Some(k) = info.iter().position(|(k, _)| k == key) {
+                            return Err(err(
+                                place,
+                                format!(
+                                    "`{id}` gives the {key} again (it is `{}` already)",
+                                    crate::error::quote(&info[k].1)
+                                ),
+                            )
+                            .expected("each game-information property once"));
                         }
+                        info.push((key.to_string(), v));
                     }
                 }
             }
         }
     }
+    let size = size.unwrap_or(19);
     let rules = full_rules.or(rules);
+    crate::formats::record::reconcile_komi(&mut info, rules.as_ref())
+        .map_err(|e| e.in_file(place))?;
     let start = if setup.iter().all(|s| s.is_empty()) {
         None
     } else {
         let mut b = Board::empty(size).map_err(|e| err(place, e.to_string()))?;
+        let names = ["AB", "AW", ADD_FLOWER_PROP];
+        let mut by: Vec<Option<&str>> = vec![None; b.len()];
         for (k, stone) in [Stone::Black, Stone::White, Stone::Flower]
             .iter()
             .enumerate()
         {
             for &sp in &setup[k] {
                 match sgf_point(sp, size) {
-                    Some(Action::Place(p)) => b.set(b.index(p), Some(*stone)),
+                    Some(Action::Place(p)) => {
+                        let i = b.index(p);
+                        if let Some(other) = by[i] {
+                            return Err(err(
+                                place,
+                                format!(
+                                    "{other}[{1}] and {0}[{1}] set up the same point",
+                                    names[k],
+                                    sgf_coord(sp)
+                                ),
+                            )
+                            .at("SGF set-up")
+                            .expected("one stone per point"));
+                        }
+                        by[i] = Some(names[k]);
+                        b.set(i, Some(*stone));
+                    }
                     _ => {
                         return Err(err(
                             place,
                             format!(
-                                "set-up stone [{}] is off the {size}x{size} board",
+                                "set-up stone {}[{}] is off the {size}x{size} board",
+                                names[k],
                                 sgf_coord(sp)
                             ),
                         ))
                     }
                 }
             }
+        }
+        if let Some(&sp) = cleared
+            .iter()
+            .find(|&&sp| matches!(sgf_point(sp, size), Some(Action::Place(p)) if by[b.index(p)].is_some()))
+        {
+            return Err(err(
+                place,
+                format!("AE[{}] clears a point the root also sets up", sgf_coord(sp)),
+            )
+            .at("SGF set-up")
+            .expected("a point in one set-up list"));
         }
         Some(Setup {
             rules: rules.clone().unwrap_or_default(),
@@ -304,16 +411,31 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
             ..Setup::default()
         })
     };
+    if let Some(&sp) = cleared
+        .iter()
+        .find(|&&sp| !matches!(sgf_point(sp, size), Some(Action::Place(_))))
+    {
+        return Err(err(
+            place,
+            format!("AE[{}] is off the {size}x{size} board", sgf_coord(sp)),
+        ));
+    }
     let mut record = Record::new(size, rules);
+    if start.is_some() {
+        record.start_place = Some(format!("{place}: SGF set-up (AB/AW/AF)"));
+    }
     record.start = start;
-    record.info = info;
     // the main line: the root may itself carry a move (rare); then every first child
     let mut number: Option<u32> = None;
+    // a comment on a node without a move goes with the move before it (the root's before any)
+    let mut pending_comment: Option<String> = None;
     for (k, node) in root.main_variation().enumerate() {
         let node_place = format!("SGF node {}", k + 1);
         let mut mv: Option<(Colour, &SgfMove, String)> = None;
         let mut flower = false;
+        let mut replaced: Option<SgfPoint> = None;
         let mut mn: Option<i64> = None;
+        let mut comment: Option<String> = None;
         for p in node.properties() {
             match p {
                 Prop::B(m) | Prop::W(m) => {
@@ -327,17 +449,41 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
                             .at(&node_place)
                             .expected("one B or W"));
                     }
-                    mv = Some((c, m, p.to_string()));
+                    let id = if c == Colour::Black { "B" } else { "W" };
+                    let raw = match m {
+                        SgfMove::Pass => String::new(),
+                        SgfMove::Move(pt) => sgf_coord(*pt),
+                    };
+                    mv = Some((c, m, format!("{id}[{raw}]")));
                 }
                 Prop::Invalid(id, v) if id == "B" || id == "W" => {
                     let n = number.map(|n| n + 1).unwrap_or(record.first_move);
-                    return Err(err(place, format!("{id}[{}] is not a move", v.join("][")))
-                        .at(&node_place)
-                        .move_number(n)
-                        .expected("two letters a-s or []"));
+                    return Err(err(
+                        place,
+                        format!("{id}[{}] is not a move", crate::error::quote(&v.join("]["))),
+                    )
+                    .at(&node_place)
+                    .move_number(n)
+                    .expected("two letters a-s or []"));
                 }
                 Prop::MN(n) => mn = Some(*n),
+                Prop::Invalid(id, v) if id == "MN" => {
+                    return Err(err(place, String::new())
+                        .key(format!("MN[{}]", crate::error::quote(&v.join("]["))))
+                        .at(&node_place)
+                        .expected("a move number"))
+                }
+                Prop::C(t) if k > 0 => comment = Some(t.to_string()),
                 Prop::Unknown(id, _) if id == FLOWER_PROP => flower = true,
+                Prop::Unknown(id, v) if id == REPLACED_PROP => {
+                    let raw = v.first().cloned().unwrap_or_default();
+                    replaced = Some(raw.parse().map_err(|_| {
+                        err(place, String::new())
+                            .key(format!("{REPLACED_PROP}[{}]", crate::error::quote(&raw)))
+                            .at(&node_place)
+                            .expected("the point of the refused move")
+                    })?);
+                }
                 Prop::AB(_) | Prop::AW(_) | Prop::AE(_) if k > 0 => {
                     return Err(err(
                         place,
@@ -352,20 +498,53 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
                     )
                     .at(&node_place))
                 }
+                Prop::SZ(_) if k > 0 => {
+                    return Err(err(place, "SZ inside the game: expected it in the root".into())
+                        .at(&node_place))
+                }
                 _ => {}
             }
         }
         let Some((colour, m, text)) = mv else {
-            if flower {
-                return Err(
-                    err(place, format!("{FLOWER_PROP}[] without a B or W move")).at(&node_place)
-                );
+            if flower || replaced.is_some() {
+                return Err(err(
+                    place,
+                    format!("{FLOWER_PROP}[] or {REPLACED_PROP}[] without a B or W move"),
+                )
+                .at(&node_place));
+            }
+            if let Some(n) = mn {
+                return Err(err(place, format!("MN[{n}] on a node without a move"))
+                    .at(&node_place)
+                    .expected("MN beside a B or W move"));
+            }
+            if let Some(c) = comment {
+                match record.moves.last_mut() {
+                    Some(last) => {
+                        let joined = match last.comment.take() {
+                            Some(prev) => format!("{prev}\n{c}"),
+                            None => c,
+                        };
+                        last.comment = Some(joined);
+                    }
+                    None => {
+                        pending_comment = Some(match pending_comment.take() {
+                            Some(prev) => format!("{prev}\n{c}"),
+                            None => c,
+                        })
+                    }
+                }
             }
             continue;
         };
         let n = match (number, mn) {
             (None, Some(n)) if (1..=i64::from(MAX_FIRST_MOVE)).contains(&n) => n as u32,
-            (None, _) => 1,
+            (None, Some(n)) => {
+                return Err(err(place, format!("MN[{n}] is out of range"))
+                    .at(&node_place)
+                    .expected(format!("a first move number from 1 to {MAX_FIRST_MOVE}")))
+            }
+            (None, None) => 1,
             (Some(prev), Some(n)) if n != i64::from(prev) + 1 => {
                 return Err(err(place, format!("MN[{n}] renumbers the game"))
                     .at(&node_place)
@@ -377,7 +556,8 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
             record.first_move = n;
         }
         number = Some(n);
-        let action = match m {
+        crate::game::notation::check_playable(n).map_err(|e| err(place, e).at(&node_place))?;
+        let mut action = match m {
             SgfMove::Pass => Action::Pass,
             SgfMove::Move(p) => sgf_point(*p, size).ok_or_else(|| {
                 err(place, format!("{text} is off the {size}x{size} board"))
@@ -385,6 +565,36 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
                     .move_number(n)
             })?,
         };
+        if let Some(rp) = replaced {
+            if action != Action::Pass {
+                return Err(err(
+                    place,
+                    format!(
+                        "{REPLACED_PROP}[] beside {text}: a replaced move is written as a pass"
+                    ),
+                )
+                .at(&node_place)
+                .expected(format!(
+                    "{}[]{REPLACED_PROP}[{}]",
+                    &text[..1],
+                    sgf_coord(rp)
+                )));
+            }
+            action = match sgf_point(rp, size) {
+                Some(Action::Place(p)) => Action::Place(p),
+                _ => {
+                    return Err(err(
+                        place,
+                        format!(
+                            "{REPLACED_PROP}[{}] is off the {size}x{size} board",
+                            sgf_coord(rp)
+                        ),
+                    )
+                    .at(&node_place)
+                    .move_number(n))
+                }
+            };
+        }
         if record.moves.len() >= max_moves(size) {
             return Err(err(
                 place,
@@ -409,7 +619,22 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
             } else {
                 text
             },
+            replaced: replaced.is_some(),
+            comment,
         });
+    }
+    // the root's comment, and those of the nodes before the first move
+    let root_comment = root.properties().find_map(|p| match p {
+        Prop::C(t) => Some(t.to_string()),
+        _ => None,
+    });
+    let comment = match (root_comment, pending_comment) {
+        (Some(a), Some(b)) => Some(format!("{a}\n{b}")),
+        (a, b) => a.or(b),
+    };
+    record.info = info;
+    if let Some(c) = comment {
+        record.info.push(("comment".into(), c));
     }
     Ok(record)
 }
@@ -418,7 +643,7 @@ fn prop(id: &str, value: &str) -> Prop {
     Prop::new(id.to_string(), vec![value.to_string()])
 }
 
-/// Escapes a value of a private property (the crate writes those raw).
+/// Escapes a value for SGF (the crate keeps values as written in the file: raw).
 fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace(']', "\\]")
 }
@@ -442,28 +667,25 @@ pub fn write_record(record: &Record, rules: &Rules) -> Result<String, InputError
             },
         )),
         Prop::SZ((size as u8, size as u8)),
+        // an `RU` that named no m3go preset stays; TCR says the rules m3go plays
         Prop::RU(SimpleText {
-            text: rules.preset.clone(),
+            text: escape(record.info("original-rules").unwrap_or(&rules.preset)),
         }),
+        // the komi once: the rules' (TCR holds the same)
+        Prop::KM(rules.komi.points()),
     ];
     let json =
         serde_json::to_string(rules).map_err(|e| InputError::new(e.to_string()).key("rules"))?;
     root_props.push(prop(RULES_PROP, &escape(&json)));
     for (k, v) in &record.info {
-        let id = match k.as_str() {
-            "black" => "PB",
-            "white" => "PW",
-            "black-rank" => "BR",
-            "white-rank" => "WR",
-            "result" => "RE",
-            "date" => "DT",
-            "event" => "EV",
-            "komi" => "KM",
-            _ => continue,
+        if matches!(k.as_str(), "komi" | "original-rules") {
+            continue;
+        }
+        let Some((_, id)) = INFO_KEYS.iter().find(|(key, _)| key == k) else {
+            continue;
         };
-        let p = Prop::new(id.to_string(), vec![v.clone()]);
-        if !matches!(p, Prop::Invalid(..)) && root_props.iter().all(|q| q.identifier() != id) {
-            root_props.push(p);
+        if root_props.iter().all(|q| q.identifier() != *id) {
+            root_props.push(Prop::new(id.to_string(), vec![escape(v)]));
         }
     }
     if let Some(s) = &record.start {
@@ -491,8 +713,8 @@ pub fn write_record(record: &Record, rules: &Rules) -> Result<String, InputError
             .claimed
             .unwrap_or_else(|| crate::game::order::turn_of_move(rules, m.number));
         let v = match m.action {
-            Action::Pass => SgfMove::Pass,
-            Action::Place(p) => SgfMove::Move(to_sgf_point(p, size)),
+            Action::Place(p) if !m.replaced => SgfMove::Move(to_sgf_point(p, size)),
+            _ => SgfMove::Pass,
         };
         let mut props = vec![match turn.player {
             Colour::Black => Prop::B(v),
@@ -500,6 +722,12 @@ pub fn write_record(record: &Record, rules: &Rules) -> Result<String, InputError
         }];
         if turn.kind == Kind::Flower {
             props.push(Prop::new(FLOWER_PROP.to_string(), vec![String::new()]));
+        }
+        if let (true, Action::Place(p)) = (m.replaced, m.action) {
+            props.push(prop(REPLACED_PROP, &sgf_coord(to_sgf_point(p, size))));
+        }
+        if let Some(c) = &m.comment {
+            props.push(Prop::C(sgf_parse::Text { text: escape(c) }));
         }
         if nodes.is_empty() && m.number != 1 {
             props.push(Prop::MN(i64::from(m.number)));

@@ -21,6 +21,32 @@ use crate::game::order::{seats_of_round, team_move_number, team_turn, Kind, Seat
 use crate::rules::{Rules, Schedule};
 use std::fmt;
 
+/// The largest move number m3go reads or plays: a position's `move:` (the number of the next
+/// move) and a record's moves are at most this, and a move is played only while the number of the
+/// position after it stays within it ([`check_playable`]), so no move number wraps and every
+/// position m3go writes reads back.
+pub const MAX_MOVE_NUMBER: u32 = 1_000_000;
+
+/// The most moves m3go reads or plays in one go on a board of `size` (a record, a request's
+/// moves, the moves of `m3go play`, a position's history): ten per point, 3610 on 19×19.
+pub fn max_moves(size: usize) -> usize {
+    10 * size * size
+}
+
+/// The error of playing the move numbered `n` when that would pass [`MAX_MOVE_NUMBER`] (the
+/// position after it would be numbered past the limit). `Ok` for the moves that may be played.
+pub fn check_playable(n: u32) -> Result<(), String> {
+    if n < MAX_MOVE_NUMBER {
+        Ok(())
+    } else {
+        Err(format!(
+            "move {n} is past the last move m3go plays: expected move numbers up to {} (a \
+             position's `move:` is at most {MAX_MOVE_NUMBER})",
+            MAX_MOVE_NUMBER - 1
+        ))
+    }
+}
+
 /// Why a move could not be read: the move as written (when known) and the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotationError {
@@ -70,14 +96,19 @@ impl NotationError {
 impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(t) = &self.text {
-            write!(f, "move `{t}`: ")?;
+            write!(f, "move `{}`: ", crate::error::quote(t))?;
         }
         match &self.problem {
             NotationProblem::Coord(e) => write!(f, "{e}"),
             NotationProblem::Empty => {
                 f.write_str("empty move: expected e.g. `黑291.七A`, `七A` or `pass`")
             }
-            NotationProblem::NotARoundNumber(d) => write!(f, "`{d}` is not a round number"),
+            NotationProblem::NotARoundNumber(d) => write!(
+                f,
+                "`{}` is not a round number: expected 1 to {}",
+                crate::error::quote(d),
+                MAX_MOVE_NUMBER / 2
+            ),
             NotationProblem::RoundZero => f.write_str("rounds start at 1"),
             NotationProblem::SeatNotInRound { seat, round, seats } => write!(
                 f,
@@ -87,7 +118,11 @@ impl fmt::Display for NotationError {
                 f,
                 "expected a move number and a dot after `{first}`, as in `{first}291.七A`"
             ),
-            NotationProblem::NotAMoveNumber(n) => write!(f, "`{n}` is not a move number"),
+            NotationProblem::NotAMoveNumber(n) => write!(
+                f,
+                "`{}` is not a move number: expected 1 to {MAX_MOVE_NUMBER}",
+                crate::error::quote(n)
+            ),
             NotationProblem::MoveZero => f.write_str("move numbers start at 1"),
             NotationProblem::BadConversion(other) => {
                 write!(f, "`={other}`: expected `=黑` or `=白`")
@@ -171,7 +206,11 @@ fn parse_team(t: &str, size: usize, grey_start: u32) -> Option<Result<Move, Nota
     Some((|| {
         let round: u32 = digits
             .parse()
-            .map_err(|_| NotationError::of(t, NotationProblem::NotARoundNumber(digits.clone())))?;
+            .ok()
+            .filter(|&r| r <= MAX_MOVE_NUMBER / 2)
+            .ok_or_else(|| {
+                NotationError::of(t, NotationProblem::NotARoundNumber(digits.clone()))
+            })?;
         if round == 0 {
             return Err(NotationError::of(t, NotationProblem::RoundZero));
         }
@@ -226,7 +265,9 @@ fn parse_with(text: &str, size: usize, grey_start: u32) -> Result<Move, Notation
     let number: u32 = num
         .trim()
         .parse()
-        .map_err(|_| NotationError::of(t, NotationProblem::NotAMoveNumber(num.to_string())))?;
+        .ok()
+        .filter(|&n| n <= MAX_MOVE_NUMBER)
+        .ok_or_else(|| NotationError::of(t, NotationProblem::NotAMoveNumber(num.to_string())))?;
     if number == 0 {
         return Err(NotationError::of(t, NotationProblem::MoveZero));
     }

@@ -3,7 +3,7 @@
 //! Flystone rounds of 004 (S3-*), with its seeded random flystone timings.
 
 use crate::board::grid::Colour;
-use crate::rules::{FlystoneMode, Rules, Schedule};
+use crate::rules::{FlystoneMode, GameEnd, Rules, Schedule};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -90,6 +90,37 @@ pub fn turn_of_move(rules: &Rules, n: u32) -> Turn {
         Schedule::Cycle10 => cycle10_turn(n),
         Schedule::Team2016 => team_turn(n, rules.team_grey_start).seat.turn(),
         Schedule::Alternate | Schedule::Flystone => alternate_turn(n),
+    }
+}
+
+/// GO-END — "着子完毕的棋局" (003): whether the game is over by passes, `trailing_passes` of the
+/// moves before move `move_number` having been passes and `turn_of` giving each move's turn.
+/// Default (register D12): the two most recent black/white-turn moves were passes with only
+/// passes between (`game-end: two-stone-turn-passes`); or any two consecutive passes
+/// (`two-passes`). The trailing passes are looked at from the most recent back only until two
+/// stone turns are found: no schedule has two flower turns in a row, so that is at most four
+/// moves, whatever the count of passes.
+pub fn game_over_by_passes(
+    rules: &Rules,
+    move_number: u32,
+    trailing_passes: u32,
+    turn_of: impl Fn(u32) -> Turn,
+) -> bool {
+    match rules.game_end {
+        GameEnd::TwoPasses => trailing_passes >= 2,
+        GameEnd::TwoStoneTurnPasses => {
+            let back = trailing_passes.min(move_number.saturating_sub(1));
+            let mut stone_turns = 0;
+            for d in 1..=back {
+                if turn_of(move_number - d).kind == Kind::Own {
+                    stone_turns += 1;
+                    if stone_turns == 2 {
+                        return true;
+                    }
+                }
+            }
+            false
+        }
     }
 }
 
@@ -403,38 +434,55 @@ pub fn flystone_schedule(rules: &Rules, size: usize) -> Sides {
     let mut state = rules.flystone_seed;
     let mut draw = |k: u32| -> Vec<u32> {
         let want = random.min(k) as usize;
-        let mut out: Vec<u32> = Vec::new();
+        // A set, so that many flystones cost O(count · log count), not the square.
+        let mut out = std::collections::BTreeSet::new();
         while out.len() < want {
-            let v = 1 + (splitmix64(&mut state) % u64::from(k)) as u32;
-            if !out.contains(&v) {
-                out.push(v);
-            }
+            out.insert(1 + (splitmix64(&mut state) % u64::from(k)) as u32);
         }
-        out.sort_unstable();
-        out
+        out.into_iter().collect()
     };
     let black = draw(w.div_ceil(2));
     let white = draw((w / 2).max(1));
     Sides { black, white }
 }
 
-/// What the Flystone schedule says about one move.
+/// A flower (flystone) move of a Flystone game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FlyMove {
-    pub turn: Turn,
-    /// For an own-colour turn: its ordinal among that side's own-colour turns (1-based).
-    pub ordinal: u32,
-    /// For a flower turn: whether a random timing made it (else the player chose it).
+    /// The move number.
+    pub number: u32,
+    /// The thrower: the player who made the own-colour move just before.
+    pub player: Colour,
+    /// Whether a random timing made it (else the player chose it).
     pub random: bool,
 }
 
-/// The schedule of moves 1..=n under a Flystone state, with the chosen flystones used.
+/// The flystone moves among moves 1..=n under a Flystone state, with the chosen flystones used.
+/// Every other move is an own-colour turn, black and white alternating as in Go.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FlyWalk {
-    /// Entry m − 1 is move m.
-    pub moves: Vec<FlyMove>,
+    /// The flower moves, ascending by number.
+    pub flowers: Vec<FlyMove>,
     /// Chosen flystones used by (black, white) in these moves.
     pub chosen_used: (u32, u32),
+    /// The last move walked.
+    pub last: u32,
+}
+
+impl FlyWalk {
+    /// The turn of move `m` (1 ≤ m ≤ `last`): a flower move's thrower and Flower, otherwise the
+    /// own-colour turn whose ordinal among all own-colour turns is `m` minus the flower moves
+    /// before it (odd: black, even: white). Binary search: O(log flystones).
+    pub fn turn(&self, m: u32) -> Turn {
+        let k = self.flowers.partition_point(|f| f.number < m);
+        if let Some(f) = self.flowers.get(k).filter(|f| f.number == m) {
+            return Turn {
+                player: f.player,
+                kind: Kind::Flower,
+            };
+        }
+        alternate_turn(m - k as u32)
+    }
 }
 
 /// S3-ROUND / S3-ROUND-ORDER — "棋手在“飞石回合”可以连下两手，第一手下黑子或白子，第二手下花子" (004).
@@ -442,78 +490,93 @@ pub struct FlyWalk {
 /// if that move was one of his own-colour turns and either its ordinal is one of his random
 /// timings (the flystone falls due) or the move number is in `thrown` (he chose to throw);
 /// otherwise it is the next own-colour turn, black and white alternating as in Go.
+///
+/// The walk goes from one flystone to the next, not move by move: after a flower move the
+/// following moves are own-colour turns up to the first that a random timing or a thrown move
+/// number makes a flower, so the work is O((timings + thrown) · log) whatever `n` is.
 pub fn flystone_walk(state: &FlystoneState, n: u32) -> FlyWalk {
-    let mut moves: Vec<FlyMove> = Vec::with_capacity(n as usize);
-    let mut own = 0u32;
-    let (mut kb, mut kw) = (0u32, 0u32);
+    // Own-colour ordinal o (1-based over both players): black's k-th turn is o = 2k − 1,
+    // white's o = 2k. The random timings as ordinals o, ascending.
+    let mut due: Vec<u64> = state
+        .random
+        .black
+        .iter()
+        .filter(|&&k| k >= 1)
+        .map(|&k| 2 * u64::from(k) - 1)
+        .chain(
+            state
+                .random
+                .white
+                .iter()
+                .filter(|&&k| k >= 1)
+                .map(|&k| 2 * u64::from(k)),
+        )
+        .collect();
+    due.sort_unstable();
+    due.dedup();
+    let mut thrown: Vec<u32> = state.thrown.clone();
+    thrown.sort_unstable();
+    thrown.dedup();
+    let (mut di, mut ti) = (0usize, 0usize);
+    let mut flowers: Vec<FlyMove> = Vec::new();
     let mut chosen_used = (0u32, 0u32);
-    for m in 1..=n {
-        let prev = moves.last().copied();
-        let fly = prev.and_then(|p| {
-            if p.turn.kind != Kind::Own {
-                return None;
-            }
-            let due = state.random.of(p.turn.player).contains(&p.ordinal);
-            (due || state.thrown.contains(&m)).then_some((p.turn.player, due))
-        });
-        let mv = match fly {
-            Some((player, due)) => {
-                if !due {
-                    match player {
-                        Colour::Black => chosen_used.0 += 1,
-                        Colour::White => chosen_used.1 += 1,
-                    }
-                }
-                FlyMove {
-                    turn: Turn {
-                        player,
-                        kind: Kind::Flower,
-                    },
-                    ordinal: 0,
-                    random: due,
-                }
-            }
-            None => {
-                own += 1;
-                let player = if own % 2 == 1 {
-                    Colour::Black
-                } else {
-                    Colour::White
-                };
-                let ordinal = match player {
-                    Colour::Black => {
-                        kb += 1;
-                        kb
-                    }
-                    Colour::White => {
-                        kw += 1;
-                        kw
-                    }
-                };
-                FlyMove {
-                    turn: Turn {
-                        player,
-                        kind: Kind::Own,
-                    },
-                    ordinal,
-                    random: false,
-                }
-            }
+    // Moves walked so far and the own-colour turns among them.
+    let (mut walked, mut own) = (0u64, 0u64);
+    let n = u64::from(n);
+    loop {
+        let f = walked - own;
+        // The next random timing after the last own-colour turn, and the first thrown move that
+        // follows an own-colour turn (at least two moves on: the move after `walked` is own).
+        while di < due.len() && due[di] <= own {
+            di += 1;
+        }
+        while ti < thrown.len() && u64::from(thrown[ti]) < walked + 2 {
+            ti += 1;
+        }
+        let by_timing = due.get(di).map(|&o| o + f + 1);
+        let by_choice = thrown.get(ti).map(|&t| u64::from(t));
+        let next = match (by_timing, by_choice) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(a), None) => a,
+            (None, Some(b)) => b,
+            (None, None) => break,
         };
-        moves.push(mv);
+        if next > n {
+            break;
+        }
+        let o = next - 1 - f;
+        let random = by_timing == Some(next);
+        let player = if o % 2 == 1 {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        if !random {
+            match player {
+                Colour::Black => chosen_used.0 += 1,
+                Colour::White => chosen_used.1 += 1,
+            }
+        }
+        flowers.push(FlyMove {
+            number: next as u32,
+            player,
+            random,
+        });
+        walked = next;
+        own = o;
     }
-    FlyWalk { moves, chosen_used }
+    FlyWalk {
+        flowers,
+        chosen_used,
+        last: n as u32,
+    }
 }
 
 /// S3-ROUND — the turn of move `n` under a Flystone state (see [`flystone_walk`]); move 0 is
 /// treated as move 1.
 pub fn flystone_turn(state: &FlystoneState, n: u32) -> Turn {
     let n = n.max(1);
-    flystone_walk(state, n)
-        .moves
-        .last()
-        .map(|m| m.turn)
-        .unwrap_or_else(|| alternate_turn(n))
+    flystone_walk(state, n).turn(n)
 }
 
 /// S3-MODE-A / S3-MODE-C — "其中2个飞石扔出时机（手数）由棋手自主决定" (004): how many chosen flystones
@@ -584,21 +647,22 @@ pub fn check_flystone_state(
         )));
     }
     let walk = flystone_walk(state, next.saturating_sub(1));
+    let is_flower = |m: u32| walk.flowers.binary_search_by_key(&m, |f| f.number).is_ok();
     for &m in &state.thrown {
-        if let Some(mv) = (m as usize).checked_sub(1).and_then(|k| walk.moves.get(k)) {
-            if mv.turn.kind != Kind::Flower {
-                problems.push(thrown(format!(
-                    "move {m} does not follow an own-colour turn of the same player"
-                )));
-            }
+        if (1..=walk.last).contains(&m) && !is_flower(m) {
+            problems.push(thrown(format!(
+                "move {m} does not follow an own-colour turn of the same player"
+            )));
         }
     }
-    for (i, mv) in walk.moves.iter().enumerate() {
-        let m = i as u32 + 1;
-        if mv.random && !state.thrown.contains(&m) {
+    let mut listed = state.thrown.clone();
+    listed.sort_unstable();
+    for f in &walk.flowers {
+        if f.random && listed.binary_search(&f.number).is_err() {
             problems.push(thrown(format!(
-                "move {m} was a random flystone of {} and must be listed",
-                mv.turn.player.name()
+                "move {} was a random flystone of {} and must be listed",
+                f.number,
+                f.player.name()
             )));
         }
     }
@@ -744,8 +808,8 @@ mod tests {
         let s: String = (1..=9).map(|n| flystone_turn(&state, n).symbol()).collect();
         assert_eq!(s, "黑白黑华白黑华白黑");
         let w = flystone_walk(&state, 9);
-        assert!(w.moves[3].random);
-        assert!(!w.moves[6].random);
+        let numbers: Vec<(u32, bool)> = w.flowers.iter().map(|f| (f.number, f.random)).collect();
+        assert_eq!(numbers, vec![(4, true), (7, false)]);
         assert_eq!(w.chosen_used, (1, 0));
         let r = Rules::preset("flystone").unwrap();
         assert_eq!(chosen_flystones_left(&r, &state, Colour::Black, 10), 1);
@@ -758,5 +822,130 @@ mod tests {
         };
         let p = check_flystone_state(&r, &bad, 9, 10);
         assert!(p.iter().any(|(_, m)| m.contains("move 4")), "{p:?}");
+    }
+
+    /// The walk of S3-ROUND move by move, as the clause reads: the oracle of the event walk.
+    fn literal_walk(state: &FlystoneState, n: u32) -> (Vec<(Turn, bool)>, (u32, u32)) {
+        let mut out: Vec<(Turn, u32, bool)> = Vec::new();
+        let (mut own, mut kb, mut kw, mut used) = (0u32, 0u32, 0u32, (0u32, 0u32));
+        for m in 1..=n {
+            let fly = out.last().and_then(|&(t, ordinal, _)| {
+                if t.kind != Kind::Own {
+                    return None;
+                }
+                let due = state.random.of(t.player).contains(&ordinal);
+                (due || state.thrown.contains(&m)).then_some((t.player, due))
+            });
+            out.push(match fly {
+                Some((player, due)) => {
+                    if !due {
+                        match player {
+                            Colour::Black => used.0 += 1,
+                            Colour::White => used.1 += 1,
+                        }
+                    }
+                    (
+                        Turn {
+                            player,
+                            kind: Kind::Flower,
+                        },
+                        0,
+                        due,
+                    )
+                }
+                None => {
+                    own += 1;
+                    let player = if own % 2 == 1 {
+                        Colour::Black
+                    } else {
+                        Colour::White
+                    };
+                    let k = match player {
+                        Colour::Black => {
+                            kb += 1;
+                            kb
+                        }
+                        Colour::White => {
+                            kw += 1;
+                            kw
+                        }
+                    };
+                    (
+                        Turn {
+                            player,
+                            kind: Kind::Own,
+                        },
+                        k,
+                        false,
+                    )
+                }
+            });
+        }
+        (out.into_iter().map(|(t, _, r)| (t, r)).collect(), used)
+    }
+
+    #[test]
+    fn s3_round_event_walk_equals_the_move_by_move_walk() {
+        let mut rng = SplitMix64(7);
+        for _ in 0..400 {
+            let mut list = |len: usize, top: usize| -> Vec<u32> {
+                (0..rng.below(len + 1))
+                    .map(|_| rng.below(top) as u32)
+                    .collect()
+            };
+            let state = FlystoneState {
+                random: Sides {
+                    black: list(4, 12),
+                    white: list(4, 12),
+                },
+                thrown: list(8, 30),
+            };
+            let n = 30;
+            let (turns, used) = literal_walk(&state, n);
+            let w = flystone_walk(&state, n);
+            assert_eq!(w.chosen_used, used, "{state:?}");
+            for m in 1..=n {
+                assert_eq!(w.turn(m), turns[m as usize - 1].0, "{state:?} move {m}");
+                assert_eq!(flystone_turn(&state, m), turns[m as usize - 1].0);
+            }
+            let flowers: Vec<(u32, bool)> = turns
+                .iter()
+                .enumerate()
+                .filter(|(_, (t, _))| t.kind == Kind::Flower)
+                .map(|(k, &(_, r))| (k as u32 + 1, r))
+                .collect();
+            let got: Vec<(u32, bool)> = w.flowers.iter().map(|f| (f.number, f.random)).collect();
+            assert_eq!(got, flowers, "{state:?}");
+        }
+    }
+
+    #[test]
+    fn s3_round_walk_to_the_last_move_number_is_a_few_events() {
+        let state = FlystoneState {
+            random: Sides {
+                black: vec![5],
+                white: vec![u32::MAX / 2],
+            },
+            thrown: vec![6, 12, u32::MAX - 1],
+        };
+        let w = flystone_walk(&state, u32::MAX);
+        assert_eq!(w.flowers.len(), 3, "{w:?}");
+        assert_eq!(w.turn(u32::MAX).kind, Kind::Own);
+    }
+
+    #[test]
+    fn go_end_looks_back_only_to_the_second_stone_turn() {
+        for preset in ["m3go-2020", "m3go-2016", "flystone"] {
+            let r = Rules::preset(preset).unwrap();
+            for n in [3u32, 10, 11, 1000, u32::MAX] {
+                let calls = std::cell::Cell::new(0u32);
+                let over = game_over_by_passes(&r, n, u32::MAX, |m| {
+                    calls.set(calls.get() + 1);
+                    turn_of_move(&r, m)
+                });
+                assert!(over, "{preset} move {n}");
+                assert!(calls.get() <= 4, "{preset} move {n}: {} turns", calls.get());
+            }
+        }
     }
 }

@@ -6,16 +6,17 @@ use crate::board::coord::Point;
 use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::Attribute;
 use crate::board::layers::Cell;
+use crate::game::fast::FastPosition;
 pub use crate::game::moves::{Action, Move};
 use crate::game::order::{
-    chosen_flystones_left, flystone_schedule, flystone_turn, team_wrong_turn, turn_of_move,
-    FlystoneState, Kind, Turn,
+    chosen_flystones_left, flystone_schedule, flystone_turn, game_over_by_passes, team_wrong_turn,
+    turn_of_move, FlystoneState, Kind, Turn,
 };
 pub use crate::game::refusal::Refusal;
 use crate::judge::analysis::Analysis;
 use crate::judge::forbidden::flower_forbidden_reason;
 use crate::rules::{
-    CaptureTiming, FlowerCaptureCheck, GameEnd, Ko, Rules, Schedule, Suicide, SuicideTiming,
+    CaptureTiming, FlowerCaptureCheck, Ko, Rules, Schedule, Suicide, SuicideTiming,
 };
 use serde::Serialize;
 use std::fmt;
@@ -134,6 +135,21 @@ impl Position {
     /// of the record is replaced by a pass that never ends the game (M20-REPLAY-PASS).
     pub(crate) fn forget_trailing_passes(&mut self) {
         self.trailing_passes = 0;
+    }
+}
+
+impl FastPosition {
+    /// The fast form of `pos` (its rules, board, the board before the previous move, move
+    /// number and trailing passes); `None` when the fast engine does not support the rules
+    /// ([`crate::game::fast::supports`]).
+    pub fn new(pos: &Position) -> Option<FastPosition> {
+        FastPosition::from_state(
+            &pos.rules,
+            &pos.board,
+            pos.history.last(),
+            pos.move_number,
+            pos.trailing_passes,
+        )
     }
 }
 
@@ -484,21 +500,21 @@ impl Position {
         Some(s)
     }
 
-    /// GO-END — "着子完毕的棋局" (003): whether the game is over by passes. Default (register D12):
-    /// the two most recent black/white-turn moves were passes with only passes between
-    /// (`game-end: two-stone-turn-passes`); or any two consecutive passes (`two-passes`).
+    /// Whether the game is over by passes: [`game_over_by_passes`] with this game's schedule
+    /// (under Flystone, its flystones).
     pub fn game_over(&self) -> bool {
-        let k = self.trailing_passes;
-        match self.rules.game_end {
-            GameEnd::TwoPasses => k >= 2,
-            GameEnd::TwoStoneTurnPasses => {
-                let stone_turns = (1..=k)
-                    .filter(|&d| d < self.move_number)
-                    .filter(|&d| self.turn_of(self.move_number - d).kind == Kind::Own)
-                    .count();
-                stone_turns >= 2
-            }
-        }
+        let walk = self.flystone_state().map(|s| {
+            crate::game::order::flystone_walk(&s, self.move_number.saturating_sub(1).max(1))
+        });
+        game_over_by_passes(
+            &self.rules,
+            self.move_number,
+            self.trailing_passes,
+            |m| match &walk {
+                Some(w) => w.turn(m),
+                None => turn_of_move(&self.rules, m),
+            },
+        )
     }
 
     /// GO-KO — whether `board` (the result of the move) repeats a position the ko rule forbids:
@@ -817,8 +833,20 @@ impl Position {
         (next, report)
     }
 
-    /// Every legal move of the side to move (passes included), in board order.
+    /// Every legal move of the side to move (passes included), in board order: on the fast
+    /// engine ([`FastPosition`]) where it supports the rules, else
+    /// [`Position::legal_moves_reference`]; the two are the same list (fast equals reference,
+    /// `tests/fast_equals_reference.rs`).
     pub fn legal_moves(&self) -> Vec<Action> {
+        match FastPosition::new(self) {
+            Some(fast) => fast.legal_moves(),
+            None => self.legal_moves_reference(),
+        }
+    }
+
+    /// Every legal move of the side to move (passes included), in board order, by the
+    /// clause-by-clause reference: each empty point played with [`Position::play`]'s steps.
+    pub fn legal_moves_reference(&self) -> Vec<Action> {
         if self.game_over() {
             return Vec::new();
         }

@@ -4,6 +4,7 @@
 
 use crate::board::coord::Point;
 use crate::board::grid::Board;
+use crate::game::notation::{max_moves, MAX_MOVE_NUMBER};
 use crate::game::order::{
     check_flystone_state, flystone_schedule, flystone_walk, FlystoneRecord, FlystoneState,
 };
@@ -13,8 +14,8 @@ use crate::rules::{Rules, RulesField, Schedule};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Largest input file m3go reads.
-pub const MAX_FILE_BYTES: usize = 4 << 20;
+/// Largest input file m3go reads (the limit of every input, [`crate::error::MAX_INPUT_BYTES`]).
+pub const MAX_FILE_BYTES: usize = crate::error::MAX_INPUT_BYTES;
 
 /// A position as written in a file (spec/README.md).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -103,19 +104,40 @@ fn yaml_error(msg: &str, location: Option<serde_yaml::Location>) -> InputError {
     }
 }
 
-/// Reads a file as UTF-8 text, refusing oversized files.
+/// Reads a file as UTF-8 text through the one bounded read ([`crate::error::read_bounded`]):
+/// at most [`MAX_FILE_BYTES`] whatever the file is (a regular file, `/dev/zero`, a pipe,
+/// `/dev/stdin`, or `-` for standard input). Refuses text that is not UTF-8 or starts with a
+/// byte-order mark.
 pub fn read_text(path: &str) -> Result<String, InputError> {
-    let cannot_read = |e| InputError::new(format!("cannot read: {e}")).file(path);
-    let meta = std::fs::metadata(path).map_err(cannot_read)?;
-    if meta.len() > MAX_FILE_BYTES as u64 {
-        return Err(
-            InputError::new(format!("{} bytes is too large", meta.len()))
+    let cannot_read = |e: std::io::Error| InputError::new(format!("cannot read: {e}")).file(path);
+    let read = if path == "-" {
+        crate::error::read_bounded(std::io::stdin().lock(), MAX_FILE_BYTES)
+    } else {
+        let file = std::fs::File::open(path).map_err(cannot_read)?;
+        crate::error::read_bounded(file, MAX_FILE_BYTES)
+    };
+    let bytes = read.map_err(|e| match e {
+        crate::error::ReadError::Io(e) => cannot_read(e),
+        crate::error::ReadError::TooLarge { .. } => {
+            InputError::new(format!("more than {MAX_FILE_BYTES} bytes is too large"))
                 .file(path)
-                .expected(format!("at most {MAX_FILE_BYTES} bytes")),
-        );
+                .expected(format!("at most {MAX_FILE_BYTES} bytes"))
+        }
+    })?;
+    text_of(bytes).map_err(|e| e.file(path))
+}
+
+/// Bytes read from an input as text: UTF-8 without a byte-order mark.
+pub fn text_of(bytes: Vec<u8>) -> Result<String, InputError> {
+    let text =
+        String::from_utf8(bytes).map_err(|e| InputError::new(format!("not UTF-8 text: {e}")))?;
+    if text.starts_with('\u{feff}') {
+        return Err(InputError::new(
+            "the text starts with a UTF-8 byte-order mark (bytes EF BB BF)",
+        )
+        .expected("UTF-8 text without a byte-order mark (save the file without BOM)"));
     }
-    let bytes = std::fs::read(path).map_err(cannot_read)?;
-    String::from_utf8(bytes).map_err(|e| InputError::new(format!("not UTF-8 text: {e}")).file(path))
+    Ok(text)
 }
 
 /// One problem of a setup: the field it is in (`diagram`, `history[2]`, `dead[0]`,
@@ -173,9 +195,50 @@ impl From<PositionError> for InputError {
     }
 }
 
-/// The number of the next move counts from 1.
+/// The number of the next move counts from 1 and is at most [`MAX_MOVE_NUMBER`].
 fn move_number_problem(move_number: u32) -> Option<Problem> {
-    (move_number == 0).then(|| Problem::new("move", "0 is not a move number: expected 1 or more"))
+    if move_number == 0 {
+        return Some(Problem::new(
+            "move",
+            format!("0 is not a move number: expected 1 or more (at most {MAX_MOVE_NUMBER})"),
+        ));
+    }
+    (move_number > MAX_MOVE_NUMBER).then(|| {
+        Problem::new(
+            "move",
+            format!("{move_number} is too large: expected 1 to {MAX_MOVE_NUMBER}"),
+        )
+    })
+}
+
+/// The counts that say how much was played before the next move: `trailing_passes` at most the
+/// moves played (`move` − 1), `history` at most the longest record on the board (a longer one
+/// would only make every ko check slower).
+fn count_problems(
+    move_number: u32,
+    trailing_passes: u32,
+    history: usize,
+    size: usize,
+) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let played = move_number.saturating_sub(1);
+    if trailing_passes > played {
+        problems.push(Problem::new(
+            "trailing_passes",
+            format!(
+                "{trailing_passes} passes, but {played} moves were played before move \
+                 {move_number}: expected 0 to {played}"
+            ),
+        ));
+    }
+    let limit = max_moves(size);
+    if history > limit {
+        problems.push(Problem::new(
+            "history",
+            format!("{history} boards: expected at most {limit} on a {size}x{size} board"),
+        ));
+    }
+    problems
 }
 
 /// A flystone record under another schedule.
@@ -188,30 +251,54 @@ fn flystone_without_schedule() -> Problem {
 
 /// The Flystone state checked against the rules before move `next` ([`check_flystone_state`]).
 fn flystone_problems(rules: &Rules, state: &FlystoneState, size: usize, next: u32) -> Vec<Problem> {
+    // bounded before the walk over the moves: each side throws at most its flystones
+    let (random, chosen) = crate::game::order::flystone_counts(rules);
+    let most = 2 * (u64::from(random) + u64::from(chosen));
+    if state.thrown.len() as u64 > most {
+        return vec![Problem::new(
+            "flystone.thrown",
+            format!(
+                "{} moves listed: expected at most {most} (each side throws at most {} flystones)",
+                state.thrown.len(),
+                random + chosen
+            ),
+        )];
+    }
+    if next > MAX_MOVE_NUMBER {
+        return Vec::new(); // `move` is refused by itself
+    }
     check_flystone_state(rules, state, size, next.max(1))
         .into_iter()
         .map(|(field, message)| Problem::new(field, message))
         .collect()
 }
 
-/// The board as a settled position needs it: no black or white upper string without a
-/// liberty (it would have been captured), every dead stone on a stone of the board.
-fn board_problems(board: &Board, rules: &Rules, dead: &[Point]) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    let a = Analysis::new(board, rules);
-    for s in &a.upper_strings.groups {
-        if s.liberties.is_empty() {
-            problems.push(Problem::new(
-                "diagram",
+/// The problems of a board that is not settled (`field` names it: `diagram`, `history[2]`): a
+/// black or white upper string without a liberty would have been captured.
+fn unsettled(board: &Board, rules: &Rules, field: &str) -> Vec<Problem> {
+    Analysis::new(board, rules)
+        .upper_strings
+        .groups
+        .iter()
+        .filter(|s| s.liberties.is_empty())
+        .map(|s| {
+            Problem::new(
+                field,
                 format!(
                     "the {} upper string {} has no liberty: a settled position has none \
                      (it would have been captured)",
                     s.colour.map(|c| c.name()).unwrap_or("?"),
                     string_name(board, &s.points)
                 ),
-            ));
-        }
-    }
+            )
+        })
+        .collect()
+}
+
+/// The board as a settled position needs it: no black or white upper string without a
+/// liberty (it would have been captured), every dead stone on a stone of the board.
+fn board_problems(board: &Board, rules: &Rules, dead: &[Point]) -> Vec<Problem> {
+    let mut problems = unsettled(board, rules, "diagram");
     for (k, &p) in dead.iter().enumerate() {
         if !p.on_board(board.size()) {
             problems.push(Problem::new(
@@ -236,12 +323,20 @@ impl Parts {
         let size = self.board.size();
         let mut problems: Vec<Problem> =
             move_number_problem(self.move_number).into_iter().collect();
+        problems.extend(count_problems(
+            self.move_number,
+            self.trailing_passes,
+            self.history.len(),
+            size,
+        ));
         for (k, h) in self.history.iter().enumerate() {
             if h.size() != size {
                 problems.push(Problem::new(
                     format!("history[{k}]"),
                     format!("the board is {0}x{0}: expected {size}x{size}", h.size()),
                 ));
+            } else if self.history.len() <= max_moves(size) {
+                problems.extend(unsettled(h, &self.rules, &format!("history[{k}]")));
             }
         }
         match (self.rules.schedule, &self.flystone) {
@@ -299,11 +394,24 @@ impl Setup {
         };
         let move_number = self.move_number.unwrap_or(1);
         problems.extend(move_number_problem(move_number));
+        problems.extend(count_problems(
+            move_number,
+            self.trailing_passes,
+            self.history.len(),
+            size,
+        ));
         let mut history = Vec::new();
-        for (k, h) in self.history.iter().enumerate() {
-            match Board::from_diagram(h, size) {
-                Ok(b) => history.push(b),
-                Err(e) => problems.push(Problem::new(format!("history[{k}]"), e.to_string())),
+        if self.history.len() <= max_moves(size) {
+            for (k, h) in self.history.iter().enumerate() {
+                match Board::from_diagram(h, size) {
+                    Ok(b) => {
+                        if let Some(rules) = &rules {
+                            problems.extend(unsettled(&b, rules, &format!("history[{k}]")));
+                        }
+                        history.push(b);
+                    }
+                    Err(e) => problems.push(Problem::new(format!("history[{k}]"), e.to_string())),
+                }
             }
         }
         let mut dead = Vec::new();
@@ -325,15 +433,14 @@ impl Setup {
                             .unwrap_or_else(|| flystone_schedule(rules, size)),
                         thrown: record.thrown,
                     };
-                    if !given {
+                    if !given && move_number <= MAX_MOVE_NUMBER {
                         // No record: the random flystones due before `move` were thrown, no
                         // chosen one was (spec/README.md).
                         state.thrown = flystone_walk(&state, move_number.saturating_sub(1))
-                            .moves
+                            .flowers
                             .iter()
-                            .enumerate()
-                            .filter(|(_, m)| m.random)
-                            .map(|(k, _)| k as u32 + 1)
+                            .filter(|f| f.random)
+                            .map(|f| f.number)
                             .collect();
                     }
                     problems.extend(flystone_problems(rules, &state, size, move_number));

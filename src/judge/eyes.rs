@@ -3,7 +3,7 @@
 
 use crate::board::grid::{neighbours, Colour};
 use crate::board::layers::{Cell, Layer};
-use crate::board::strings::{flood, Strings};
+use crate::board::strings::{flood_marking, Strings};
 use crate::rules::ClosedRegion;
 
 /// A closed region of a string: a 4-connected set of points that are not the string's stones
@@ -123,10 +123,7 @@ pub fn regions_around(
             if taken[j] || !inside(j) {
                 continue;
             }
-            let points = flood(size, j, inside);
-            for &p in &points {
-                taken[p] = true;
-            }
+            let points = flood_marking(size, j, inside, &mut taken);
             let empty = points
                 .iter()
                 .copied()
@@ -157,16 +154,12 @@ pub fn condition_1(
         return Err(RegionVerdict::SameColourInside);
     }
     // The empty strings of the region: an empty string lies wholly inside one region.
-    let empty_of_region = |start: usize| flood(size, start, |j| layer.cells[j] == Cell::Empty);
     let mut seen = vec![false; size * size];
     for &p in &region.empty {
         if seen[p] {
             continue;
         }
-        let es = empty_of_region(p);
-        for &q in &es {
-            seen[q] = true;
-        }
+        let es = flood_marking(size, p, |j| layer.cells[j] == Cell::Empty, &mut seen);
         let mut touches_a = false;
         let mut touches_other_same = false;
         for &q in &es {

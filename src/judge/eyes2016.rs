@@ -12,7 +12,7 @@
 
 use crate::board::grid::{neighbours, Colour};
 use crate::board::layers::{Cell, Layer};
-use crate::board::strings::{empty_strings, flood, Strings};
+use crate::board::strings::{empty_strings, flood_marking, Strings};
 use crate::judge::eyes::{Region, RegionVerdict};
 use crate::judge::longlife::long_living;
 
@@ -165,10 +165,12 @@ pub fn capture_condition(
         if done[p] {
             continue;
         }
-        let comp = flood(size, p, |j| in_region[j] && layer.cells[j] == Cell::Empty);
-        for &q in &comp {
-            done[q] = true;
-        }
+        let comp = flood_marking(
+            size,
+            p,
+            |j| in_region[j] && layer.cells[j] == Cell::Empty,
+            &mut done,
+        );
         let touches_a = comp
             .iter()
             .any(|&q| neighbours(size, q).any(|r| strings.of[r] == Some(a)));
@@ -445,6 +447,7 @@ mod tests {
     use crate::board::coord::Point;
     use crate::board::grid::Board;
     use crate::board::layers::{lower_layer, Attribute};
+    use crate::board::strings::flood;
     use crate::board::strings::strings_of;
     use crate::judge::analysis::Analysis;
     use crate::rules::Rules;

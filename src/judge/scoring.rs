@@ -5,7 +5,7 @@
 use crate::board::coord::Point;
 use crate::board::grid::{neighbours, Board, Colour};
 use crate::board::layers::Cell;
-use crate::board::strings::{empty_strings, flood};
+use crate::board::strings::{empty_strings, flood_marking};
 use crate::judge::analysis::Analysis;
 use crate::judge::longlife::long_living_strings;
 use crate::rules::{FlowerEnclosed, Rules};
@@ -153,10 +153,7 @@ pub fn neutral_enclosed_regions(a: &Analysis, rules: &Rules) -> Vec<bool> {
         if done[i] || !on(i) {
             continue;
         }
-        let comp = flood(size, i, on);
-        for &j in &comp {
-            done[j] = true;
-        }
+        let comp = flood_marking(size, i, on, &mut done);
         comps.push(comp);
     }
     let split = comps.len() >= 2;

@@ -332,7 +332,7 @@ struct ReplayRequest {
 /// Where a record from a request is said to come from in messages.
 const RECORD: &str = "record";
 
-/// A record's text, SGF or game file (by its content, as `formats::load` tells them apart). A
+/// A record's text, SGF or game file (by its content, read by `formats::load::parse`). A
 /// pasted game file may not name a start position file: the server reads no file.
 fn record(text: &str) -> Result<Record, ApiError> {
     if text.len() > super::MAX_BODY {
@@ -345,14 +345,11 @@ fn record(text: &str) -> Result<Record, ApiError> {
              (`position:`): expected a record from the empty board, or an SGF with its set-up",
         )
     };
-    let rec = if crate::formats::load::looks_like_sgf(text) {
-        sgf::parse_record(text, RECORD)?
-    } else if names_a_file(text) {
+    if !crate::formats::load::looks_like_sgf(text) && names_a_file(text) {
         // the server reads no file a request names
         return Err(refused());
-    } else {
-        crate::formats::record::parse_game_text(text, RECORD, "")?
-    };
+    }
+    let rec = crate::formats::load::parse(text, RECORD)?;
     if rec.start_path.is_some() {
         return Err(refused());
     }

@@ -21,33 +21,56 @@
 //! ```
 
 use crate::board::grid::Board;
-use crate::game::play::{Move, Position};
+use crate::game::fast::FastPosition;
+use crate::game::play::{Action, Move, Position};
 use crate::game::setup::{from_yaml, parse_yaml, read_text, InputError, Place, Setup};
 use crate::rules::RulesField;
 
 /// The number of legal move sequences of length `depth` (passes included; the special moves of
 /// [`Position::special_moves`] — Dullstone's emergency conversions and Flystone's chosen
-/// flystones — count as moves too).
+/// flystones — count as moves too): on the fast engine where it supports the rules and they
+/// have no special moves, else [`perft_reference`]. The two agree (`tests/perft.rs`,
+/// `tests/fast_equals_reference.rs`).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match FastPosition::new(pos).and_then(|fast| fast.perft(depth)) {
+        Some(n) => n,
+        None => perft_reference(pos, depth),
+    }
+}
+
+/// [`perft`] by the clause-by-clause reference alone: every level lists its moves with
+/// [`Position::legal_moves_reference`] and plays them with [`Position::play`].
+pub fn perft_reference(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
     if depth == 1 {
-        return (pos.legal_moves().len() + pos.special_moves().len()) as u64;
+        if pos.game_over() {
+            return 0;
+        }
+        return (pos.legal_moves_reference().len() + pos.special_moves().len()) as u64;
     }
-    children(pos).iter().map(|(_, p)| perft(p, depth - 1)).sum()
+    children_from(pos, pos.legal_moves_reference())
+        .iter()
+        .map(|(_, p)| perft_reference(p, depth - 1))
+        .sum()
 }
 
 /// Each legal move, in notation, with the position it leads to: the moves of
 /// [`Position::legal_moves`] in board order, the pass, then the special moves.
 pub fn children(pos: &Position) -> Vec<(String, Position)> {
+    children_from(pos, pos.legal_moves())
+}
+
+/// The children of `pos` through `legal` (its legal-move list) and its special moves.
+fn children_from(pos: &Position, legal: Vec<Action>) -> Vec<(String, Position)> {
     if pos.game_over() {
         return Vec::new();
     }
     let turn = pos.turn();
     let n = pos.move_number();
     let mut out = Vec::new();
-    for a in pos.legal_moves() {
+    for a in legal {
         let m = Move {
             action: a,
             number: None,
@@ -72,15 +95,42 @@ pub fn children(pos: &Position) -> Vec<(String, Position)> {
     out
 }
 
-/// Perft split by the first move: (move in notation, count).
-pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
+/// Perft split by the first move: (move in notation, count), calling `progress(done, of)` after
+/// each first move is counted (a progress bar); `reference` counts with [`perft_reference`]
+/// instead of [`perft`].
+pub fn divide_with(
+    pos: &Position,
+    depth: u32,
+    reference: bool,
+    progress: &dyn Fn(usize, usize),
+) -> Vec<(String, u64)> {
     if depth == 0 {
         return Vec::new();
     }
-    children(pos)
-        .into_iter()
-        .map(|(label, p)| (label, perft(&p, depth - 1)))
+    let legal = if reference {
+        pos.legal_moves_reference()
+    } else {
+        pos.legal_moves()
+    };
+    let kids = children_from(pos, legal);
+    let of = kids.len();
+    kids.into_iter()
+        .enumerate()
+        .map(|(k, (label, p))| {
+            let n = if reference {
+                perft_reference(&p, depth - 1)
+            } else {
+                perft(&p, depth - 1)
+            };
+            progress(k + 1, of);
+            (label, n)
+        })
         .collect()
+}
+
+/// Perft split by the first move: (move in notation, count).
+pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
+    divide_with(pos, depth, false, &|_, _| {})
 }
 
 /// One entry of a perft file.

@@ -389,17 +389,24 @@ pub fn strict(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Replay,
         if to.is_some_and(|t| m.number > t) {
             break;
         }
-        let (next, report) = pos
-            .play(&record.claimed_move(k))
-            .map_err(|e| crate::formats::record::move_error(m, &e))?;
+        // a move the record marks replaced (M20-REPLAY-PASS) is checked to be refused
+        let (next, report, refusal) = record.play_move(&pos, k)?;
         let source = match m.action {
             Action::Pass => "pass".to_string(),
             Action::Place(p) => p.to_string(),
         };
-        let status = if m.action == Action::Pass {
-            Status::RecordPass
-        } else {
-            Status::Played
+        let status = match refusal {
+            Some(Illegal {
+                reason,
+                clause,
+                message,
+            }) => Status::Replaced {
+                reason,
+                clause,
+                message,
+            },
+            None if m.action == Action::Pass => Status::RecordPass,
+            None => Status::Played,
         };
         entries.push(entry(&pos, &next, &report, m.number, source, status));
         reports.push(report);

@@ -1,0 +1,17 @@
+//! The protocol, one request per input: any bytes as one request line get one JSON answer that
+//! echoes the request's id or says `"error"`; never a panic, never a hang.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use m3go::cli::protocol::answer_line;
+
+fuzz_target!(|data: &[u8]| {
+    let ans = answer_line(data, &m3go::conform::case::Capabilities::m3go());
+    assert!(ans.is_object(), "not an object: {ans}");
+    assert!(
+        ans.get("error").is_some() || ans.get("analysis").is_some(),
+        "neither an analysis nor an error: {ans}"
+    );
+    let text = ans.to_string();
+    assert!(!text.contains('\n'), "an answer is one line");
+});
