@@ -14,6 +14,7 @@ pub mod formats;
 pub mod game;
 pub mod judge;
 pub mod rules;
+pub mod serve;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod tools;

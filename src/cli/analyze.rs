@@ -23,6 +23,10 @@ pub struct AnalyzeArgs {
     /// Draw the holographic board in ANSI colours above the text report.
     #[arg(long)]
     pub color: bool,
+    /// Also judge the position under every value of every rule option and list the verdicts
+    /// that change, with the register entries (text, or JSON `m3go-readings/1` in `readings`).
+    #[arg(long)]
+    pub readings: bool,
 }
 
 /// `analyze --format`.
@@ -41,22 +45,46 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
     let fmt = args.format;
     let p = Setup::load(&args.pos)?;
     let report = AnalysisReport::new(&p);
+    let readings = if args.readings {
+        Some(crate::tools::readings::readings(
+            &p,
+            None,
+            &crate::cli::common::register_options(),
+        )?)
+    } else {
+        None
+    };
     if args.color && fmt == AnalyzeFormat::Text {
         outln!(
             "{}",
             crate::formats::render::ansi(&p, crate::formats::render::View::Holographic)
         );
     }
+    let json = |r: &AnalysisReport| -> Result<serde_json::Value, InputError> {
+        let mut v = serde_json::to_value(r).map_err(|e| InputError::new(e.to_string()))?;
+        if let (Some(m), Some(rd)) = (v.as_object_mut(), &readings) {
+            let rd = serde_json::to_value(rd).map_err(|e| InputError::new(e.to_string()))?;
+            m.insert("readings".into(), rd);
+        }
+        Ok(v)
+    };
     match fmt {
         AnalyzeFormat::Json => outln!(
             "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| InputError::new(e.to_string()))?
+            serde_json::to_string_pretty(&json(&report)?)
+                .map_err(|e| InputError::new(e.to_string()))?
         ),
         AnalyzeFormat::Yaml => out!(
             "{}",
-            serde_yaml::to_string(&report).map_err(|e| InputError::new(e.to_string()))?
+            serde_yaml::to_string(&json(&report)?).map_err(|e| InputError::new(e.to_string()))?
         ),
-        AnalyzeFormat::Text => out!("{}", report.to_text()),
+        AnalyzeFormat::Text => {
+            out!("{}", report.to_text());
+            if let Some(rd) = &readings {
+                outln!();
+                out!("{}", rd.to_text());
+            }
+        }
     }
     Ok(())
 }

@@ -85,3 +85,12 @@ pub fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
     pb.set_style(style);
     pb
 }
+
+/// The disputed-points register as (id, the entry's **Option.** text) pairs, for `--readings`
+/// (`crate::tools::readings::entries_of`).
+pub fn register_options() -> Vec<(String, String)> {
+    crate::conform::register::disputed_points()
+        .into_iter()
+        .map(|d| (d.id, d.option))
+        .collect()
+}

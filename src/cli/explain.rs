@@ -1,7 +1,9 @@
 //! `m3go explain`: the clause trace of a point, a string or a move (`crate::formats::explain`).
 
+use crate::cli::common::Format;
 use crate::formats::explain::explain_target;
 use crate::game::setup::{InputError, Setup};
+use crate::tools::readings::readings;
 
 /// The clause trace for a point, a string (七九*) or a move (黑291.七A).
 ///
@@ -17,11 +19,44 @@ pub struct ExplainArgs {
     /// A point (六四), a string (七九*) or a move (华289.一九, pass).
     #[arg(value_name = "TARGET")]
     pub target: String,
+    /// Also judge the position (and the move, if TARGET is one) under every value of every rule
+    /// option: the verdicts that change, with the register entries, and the trace of TARGET under
+    /// each reading that changes it.
+    #[arg(long)]
+    pub readings: bool,
+    /// Output format (JSON: `{"trace", "readings"}`, with `--readings`).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 pub fn run(args: ExplainArgs) -> Result<(), InputError> {
     let p = Setup::load(&args.pos)?;
     let target = &args.target;
-    out!("{}", explain_target(&p, target)?);
+    let trace = explain_target(&p, target)?;
+    let readings = if args.readings {
+        Some(readings(
+            &p,
+            Some(target),
+            &crate::cli::common::register_options(),
+        )?)
+    } else {
+        None
+    };
+    match args.format {
+        Format::Text => {
+            out!("{trace}");
+            if let Some(rd) = &readings {
+                outln!();
+                out!("{}", rd.to_text());
+            }
+        }
+        Format::Json => {
+            let v = serde_json::json!({ "trace": trace, "readings": readings });
+            outln!(
+                "{}",
+                serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?
+            );
+        }
+    }
     Ok(())
 }

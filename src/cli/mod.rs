@@ -36,6 +36,7 @@ pub mod protocol;
 mod render;
 mod replay;
 mod rules;
+mod serve;
 
 /// m3go — reference rules interpreter for three-colour Go.
 ///
@@ -73,6 +74,7 @@ pub enum Command {
     Render(render::RenderArgs),
     Perft(perft::PerftArgs),
     Diff(diff::DiffArgs),
+    Serve(serve::ServeArgs),
 }
 
 impl Command {
@@ -91,6 +93,7 @@ impl Command {
             Command::Render(a) => exit_code(render::run(a)),
             Command::Perft(a) => exit_code(perft::run(a)),
             Command::Diff(a) => diff::run(a),
+            Command::Serve(a) => exit_code(serve::run(a)),
         }
     }
 }

@@ -18,8 +18,7 @@ use crate::judge::forbidden::{
 /// (or `pass`) is a move; otherwise a point, explained by what stands on it.
 pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> {
     let size = p.board().size();
-    let first = target.chars().next().unwrap_or(' ');
-    if turn_of_symbol(first).is_some() || target.eq_ignore_ascii_case("pass") {
+    if is_move_target(target) {
         return explain_move(p, target);
     }
     let t = Target::parse(target, size)
@@ -31,6 +30,12 @@ pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> 
         Some(_) => explain_string(p, &a, i),
         None => explain_point(p, &a, i),
     })
+}
+
+/// Whether `explain` reads `target` as a move: it starts with a turn symbol, or is `pass`.
+pub fn is_move_target(target: &str) -> bool {
+    let first = target.chars().next().unwrap_or(' ');
+    turn_of_symbol(first).is_some() || target.eq_ignore_ascii_case("pass")
 }
 
 /// A move: legal, with its cascade, or the clause that refuses it.

@@ -320,6 +320,17 @@ pub fn svg(pos: &Position, view: View) -> String {
             }
         }
     }
+    // one transparent target per point, on top, named by its label: `m3go serve` makes the
+    // figure clickable with these
+    for i in 0..n * n {
+        let _ = writeln!(
+            o,
+            r##"<rect class="point" data-point="{}" x="{:.1}" y="{:.1}" width="{CELL}" height="{CELL}" fill="#000" fill-opacity="0"/>"##,
+            pos.board().point(i),
+            x_of(i % n) - CELL / 2.0,
+            y_of(i / n) - CELL / 2.0
+        );
+    }
     // legend
     let lx = 14.0 + x0.min(60.0);
     let mut ly = legend_top;

@@ -1,0 +1,37 @@
+//! `m3go serve`: the adjudication page (`crate::serve`).
+
+use crate::game::setup::InputError;
+
+/// The adjudication page: a local web board over the engine.
+///
+/// Serves one page (embedded in the binary; nothing is fetched from the network) and a JSON API
+/// on http://127.0.0.1:PORT/: set up a position by clicking, the direct, holographic and upper
+/// boards, the clause trace of any point, string or move, moves with their cascade, records
+/// stepped move by move or replayed mechanically, the readings, and exports. Runs until
+/// interrupted.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The port (0: any free port, printed).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on; only this machine can reach the default.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
+}
+
+pub fn run(args: ServeArgs) -> Result<(), InputError> {
+    let server = crate::serve::Server::bind(&args.host, args.port)?;
+    let url = server.url();
+    outln!("m3go serve: {url} (Ctrl-C to stop)");
+    crate::cli::common::flush_out();
+    if args.open {
+        if let Err(e) = open::that_detached(&url) {
+            eprintln!("m3go serve: cannot open a browser ({e}); open {url} by hand");
+        }
+    }
+    server.run();
+    Ok(())
+}

@@ -1,0 +1,172 @@
+//! "Which reading decides this?" (`--readings`): on spec/positions/readings.yaml the tiger's-mouth
+//! reading (D29) and the flower-capture reading (D7, D9) each change named verdicts, other
+//! options change none of those, and the CLI prints them as text and JSON.
+
+use m3go::game::setup::Setup;
+use m3go::tools::readings::{readings, Reading};
+use std::process::Command;
+
+fn register() -> Vec<(String, String)> {
+    m3go::conform::register::disputed_points()
+        .into_iter()
+        .map(|d| (d.id, d.option))
+        .collect()
+}
+
+const POS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/positions/readings.yaml");
+
+fn reading<'a>(all: &'a [Reading], option: &str, value: &str) -> &'a Reading {
+    all.iter()
+        .find(|r| r.option == option && r.value == value)
+        .unwrap_or_else(|| panic!("no reading {option}: {value}"))
+}
+
+fn has(r: &Reading, kind: &str, subject: &str, base: &str, reading: &str) -> bool {
+    r.changes.iter().any(|c| {
+        c.kind == kind
+            && c.subject == subject
+            && c.base.starts_with(base)
+            && c.reading.starts_with(reading)
+    })
+}
+
+#[test]
+fn readings_tigers_mouth_changes_the_forbidden_point_next_to_a_neutral_flower() {
+    let p = Setup::load(POS).expect("the position loads");
+    let rd = readings(&p, None, &register()).expect("readings");
+    let upper = reading(&rd.readings, "tigers-mouth", "upper-layer");
+    assert_eq!(upper.register, vec!["D17", "D29"]);
+    assert_eq!(upper.base_value, "stones");
+    assert!(
+        has(
+            upper,
+            "forbidden",
+            "二一 to black's flower",
+            "allowed",
+            "tigers-mouth"
+        ),
+        "{upper:?}"
+    );
+    assert!(
+        has(
+            upper,
+            "forbidden",
+            "二一 to white's flower",
+            "allowed",
+            "tigers-mouth"
+        ),
+        "{upper:?}"
+    );
+    assert!(
+        has(upper, "legal-move", "二一", "legal", "not legal"),
+        "{upper:?}"
+    );
+    let none = reading(&rd.readings, "tigers-mouth", "none");
+    assert!(
+        has(
+            none,
+            "forbidden",
+            "DD to white's flower",
+            "tigers-mouth",
+            "allowed"
+        ),
+        "{none:?}"
+    );
+    assert!(
+        !has(none, "forbidden", "二一 to black's flower", "", ""),
+        "{none:?}"
+    );
+    // options that decide nothing here list no change
+    for (o, v) in [
+        ("ko", "positional"),
+        ("suicide", "allowed"),
+        ("game-end", "two-passes"),
+    ] {
+        assert!(reading(&rd.readings, o, v).changes.is_empty(), "{o}: {v}");
+    }
+    // komi and the other numbers are named as not varied
+    assert!(rd.not_varied.iter().any(|n| n.option == "komi"));
+}
+
+#[test]
+fn readings_flower_capture_check_changes_the_legality_of_the_move() {
+    let p = Setup::load(POS).expect("the position loads");
+    let rd = readings(&p, Some("花10.CD"), &register()).expect("readings");
+    let stat = reading(&rd.readings, "flower-capture-check", "static");
+    assert_eq!(stat.register, vec!["D7", "D9"]);
+    assert!(
+        has(
+            stat,
+            "move",
+            "the move",
+            "refused: capture-point",
+            "legal: 花10.CD, captures DA"
+        ),
+        "{stat:?}"
+    );
+    let trace = stat.trace.as_deref().expect("the trace changes");
+    assert!(trace.contains("花10.CD is legal"), "{trace}");
+    assert!(trace.contains("GO-CAPTURE"), "{trace}");
+    // the tiger's-mouth readings leave this move refused
+    let upper = reading(&rd.readings, "tigers-mouth", "upper-layer");
+    assert!(!upper.changes.iter().any(|c| c.kind == "move"), "{upper:?}");
+}
+
+fn m3go(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_m3go"))
+        .args(args)
+        .output()
+        .expect("run m3go");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn readings_cli_text_and_json() {
+    let (code, out, err) = m3go(&["analyze", POS, "--readings"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("tigers-mouth: upper-layer (was stones) — register D17, D29"),
+        "{out}"
+    );
+    assert!(
+        out.contains("forbidden 二一 to black's flower: allowed -> tigers-mouth"),
+        "{out}"
+    );
+    let (code, out, err) = m3go(&["analyze", POS, "--readings", "--format", "json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["format"], "m3go-analysis/2");
+    assert_eq!(v["readings"]["format"], "m3go-readings/1");
+    assert!(v["readings"]["readings"]
+        .as_array()
+        .is_some_and(|a| !a.is_empty()));
+
+    let (code, out, err) = m3go(&["explain", POS, "花10.CD", "--readings"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.starts_with("花10.CD is refused: capture-point"),
+        "{out}"
+    );
+    assert!(
+        out.contains("flower-capture-check: static (was cascade) — register D7, D9"),
+        "{out}"
+    );
+    assert!(
+        out.contains("move the move: refused: capture-point (M20-FORBID-CAPTURE) -> legal"),
+        "{out}"
+    );
+    let (code, out, err) = m3go(&["explain", POS, "花10.CD", "--readings", "--format", "json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert!(v["trace"].as_str().is_some_and(|t| t.contains("refused")));
+    assert_eq!(v["readings"]["target"], "花10.CD");
+
+    // a bad target is one error naming it, exit 2
+    let (code, _, err) = m3go(&["explain", POS, "黑10.ZZ", "--readings"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.starts_with("error: "), "{err}");
+}
