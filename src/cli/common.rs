@@ -59,6 +59,7 @@ pub fn save_record(
     rules: &Rules,
     labels: crate::board::coord::Labels,
 ) -> Result<(), InputError> {
+    check_extension(path, "OUT", &RECORD_EXTENSIONS)?;
     let text = if path.to_ascii_lowercase().ends_with(".sgf") {
         crate::formats::sgf::write_record(record, rules)?
     } else {
@@ -66,3 +67,25 @@ pub fn save_record(
     };
     write_file(path, &text)
 }
+
+/// Refuses an output file whose extension is not one of `allowed` (lower case, without the
+/// dot), before any work: `render --svg x.png` would write SVG into a `.png`.
+pub fn check_extension(path: &str, flag: &str, allowed: &[&str]) -> Result<(), InputError> {
+    let ext = std::path::Path::new(path)
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    if ext.as_deref().is_some_and(|e| allowed.contains(&e)) {
+        return Ok(());
+    }
+    let list: Vec<String> = allowed.iter().map(|e| format!(".{e}")).collect();
+    Err(InputError::new(format!(
+        "`{}` does not end in {}",
+        crate::error::quote(path),
+        list.join(" or ")
+    ))
+    .key(flag)
+    .expected(format!("an output file ending in {}", list.join(" or "))))
+}
+
+/// The extensions of a written record: SGF, or a game file.
+pub const RECORD_EXTENSIONS: [&str; 2] = ["sgf", "txt"];

@@ -1,6 +1,7 @@
 //! `m3go perft`: the number of legal move sequences of a given length.
 
 use crate::game::setup::{InputError, Setup};
+use crate::tools::perft::{divide_within, perft_within, NodeBudget};
 
 /// Count legal move sequences (passes included).
 ///
@@ -17,19 +18,36 @@ pub struct PerftArgs {
     /// Print the count under each first move, then the total.
     #[arg(long)]
     pub divide: bool,
+    /// Stop with an error (exit 2) after visiting this many nodes (positions made and move
+    /// sequences counted), so that a deep perft on a large board cannot run for hours.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES)]
+    pub max_nodes: u64,
 }
+
+/// `perft --max-nodes` by default: a few minutes of work at most.
+pub const DEFAULT_MAX_NODES: u64 = 200_000_000;
 
 pub fn run(args: PerftArgs) -> Result<(), InputError> {
     let depth = args.depth;
     let p = Setup::load(&args.pos)?;
+    let mut budget = NodeBudget::new(args.max_nodes);
+    let exceeded = |b: NodeBudget| {
+        InputError::new(format!(
+            "perft {depth} visits more than {} nodes: stopped",
+            b.max
+        ))
+        .key("--max-nodes")
+        .expected("a smaller depth, or a larger --max-nodes")
+    };
     if args.divide {
-        let d = crate::tools::perft::divide(&p, depth);
+        let d = divide_within(&p, depth, &mut budget).map_err(exceeded)?;
         for (m, n) in &d {
             outln!("{m} {n}");
         }
         outln!("total {}", d.iter().map(|(_, n)| n).sum::<u64>());
     } else {
-        outln!("perft {depth} {}", crate::tools::perft::perft(&p, depth));
+        let n = perft_within(&p, depth, &mut budget).map_err(exceeded)?;
+        outln!("perft {depth} {n}");
     }
     Ok(())
 }

@@ -47,6 +47,9 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
     let path = &args.game;
     let fmt = args.format;
     let to = args.to;
+    if let Some(out) = &args.save {
+        crate::cli::common::check_extension(out, "--save", &crate::cli::common::RECORD_EXTENSIONS)?;
+    }
     let record = crate::formats::load::load(path)?;
     let mechanical = args.mechanical;
     let given_rules = args.rules.is_some();

@@ -83,6 +83,73 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
         .collect()
 }
 
+/// A bound on the work of a perft: the nodes (positions made and sequences counted) it may
+/// visit. [`perft_within`] and [`divide_within`] stop when it runs out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeBudget {
+    pub max: u64,
+    pub used: u64,
+}
+
+impl NodeBudget {
+    pub fn new(max: u64) -> NodeBudget {
+        NodeBudget { max, used: 0 }
+    }
+
+    /// Spends `n` nodes; `Err` once the budget is exceeded.
+    fn spend(&mut self, n: u64) -> Result<(), NodeBudget> {
+        self.used = self.used.saturating_add(n);
+        if self.used > self.max {
+            Err(*self)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// [`perft`] within `budget`: `Err` with the budget when the count would visit more nodes.
+pub fn perft_within(
+    pos: &Position,
+    depth: u32,
+    budget: &mut NodeBudget,
+) -> Result<u64, NodeBudget> {
+    if depth == 0 {
+        budget.spend(1)?;
+        return Ok(1);
+    }
+    if depth == 1 {
+        let n = (pos.legal_moves().len() + pos.special_moves().len()) as u64;
+        budget.spend(n)?;
+        return Ok(n);
+    }
+    let kids = children(pos);
+    budget.spend(kids.len() as u64)?;
+    let mut total = 0u64;
+    for (_, p) in &kids {
+        total += perft_within(p, depth - 1, budget)?;
+    }
+    Ok(total)
+}
+
+/// [`divide`] within `budget`.
+pub fn divide_within(
+    pos: &Position,
+    depth: u32,
+    budget: &mut NodeBudget,
+) -> Result<Vec<(String, u64)>, NodeBudget> {
+    if depth == 0 {
+        return Ok(Vec::new());
+    }
+    let kids = children(pos);
+    budget.spend(kids.len() as u64)?;
+    let mut out = Vec::new();
+    for (label, p) in kids {
+        let n = perft_within(&p, depth - 1, budget)?;
+        out.push((label, n));
+    }
+    Ok(out)
+}
+
 /// One entry of a perft file.
 #[derive(Clone, Debug)]
 pub struct PerftCase {
