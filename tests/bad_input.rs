@@ -401,6 +401,13 @@ const CASES: &[Case] = &[
         kind: Kind::Illegal("wrong-turn"),
         says: &["move 1", "black stone", "not a white stone"],
     },
+    // team format: the refusal names the stone claimed (it once said "not A's move `1A`")
+    Case {
+        file: "team_format_9x9.yaml",
+        moves: &["白1.OO"],
+        kind: Kind::Illegal("wrong-turn"),
+        says: &["it is A's turn (A plays black stones), not a white stone (白)"],
+    },
     Case {
         file: OK,
         moves: &["黑2.一一"],

@@ -24,7 +24,11 @@ fn same_moves(a: &Record, b: &Record) -> bool {
 
 /// The game information but the komi (which is written once, as the rules' komi).
 fn info(r: &Record) -> Vec<(String, String)> {
-    r.info.iter().filter(|(k, _)| k != "komi").cloned().collect()
+    r.info
+        .iter()
+        .filter(|(k, _)| k != "komi")
+        .cloned()
+        .collect()
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -51,7 +55,11 @@ fuzz_target!(|data: &[u8]| {
     let back = parse_record(&sgf, "back.sgf")
         .unwrap_or_else(|e| panic!("written SGF does not read back: {e}\n{sgf}"));
     assert!(same_moves(&record, &back), "moves differ:\n{sgf}");
-    assert_eq!(info(&record), info(&back), "game information differs:\n{sgf}");
+    assert_eq!(
+        info(&record),
+        info(&back),
+        "game information differs:\n{sgf}"
+    );
     assert_eq!(record.size, back.size);
     let again = back
         .resolve_rules(None)
@@ -64,6 +72,10 @@ fuzz_target!(|data: &[u8]| {
         let back = parse_game_text(&game, "back.txt", "/nonexistent")
             .unwrap_or_else(|e| panic!("written game file does not read back: {e}\n{game}"));
         assert!(same_moves(&record, &back), "moves differ:\n{game}");
-        assert_eq!(info(&record), info(&back), "game information differs:\n{game}");
+        assert_eq!(
+            info(&record),
+            info(&back),
+            "game information differs:\n{game}"
+        );
     }
 });
