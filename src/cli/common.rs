@@ -28,8 +28,14 @@ fn end_on_write_error(e: &std::io::Error) -> ! {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         std::process::exit(0);
     }
-    eprintln!("error: standard output: cannot write: {e}");
+    write_err(format_args!("error: standard output: cannot write: {e}\n"));
     std::process::exit(2);
+}
+
+/// Writes to standard error, ignoring a failure (`eprintln!` panics when stderr is a closed
+/// pipe: `m3go analyze BAD 2>&1 | true`); every message of the CLI goes through here.
+pub fn write_err(args: std::fmt::Arguments<'_>) {
+    let _ = std::io::stderr().lock().write_fmt(args);
 }
 
 /// `--format` of the commands that print text or JSON.
