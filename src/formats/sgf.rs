@@ -787,11 +787,34 @@ pub fn write_record(record: &Record, rules: &Rules) -> Result<String, InputError
     let text = root
         .serialize()
         .replacen(&format!("SZ[{size}:{size}]"), &format!("SZ[{size}]"), 1);
-    // one move node per line, for people and diffs
-    Ok(format!(
-        "{}\n",
-        text.replace(";B[", "\n;B[").replace(";W[", "\n;W[")
-    ))
+    Ok(format!("{}\n", node_per_line(&text)))
+}
+
+/// SGF text with each node after the root on a line of its own, for people and diffs: a line
+/// break before every `;` that starts a node (never inside a property value).
+fn node_per_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    let (mut in_value, mut escaped, mut nodes) = (false, false, 0usize);
+    for c in text.chars() {
+        if in_value {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == ']' {
+                in_value = false;
+            }
+        } else if c == '[' {
+            in_value = true;
+        } else if c == ';' {
+            nodes += 1;
+            if nodes > 1 {
+                out.push('\n');
+            }
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The rules to write for a record: its own, or `fallback`.
