@@ -142,9 +142,9 @@ impl Place {
             f.write_str(": ")?;
         }
         match (&self.key, &self.text) {
-            (Some(k), Some(t)) => write!(f, "`{k}: {t}`: "),
-            (Some(k), None) => write!(f, "{k}: "),
-            (None, Some(t)) => write!(f, "`{t}`: "),
+            (Some(k), Some(t)) => write!(f, "`{}: {}`: ", quote(k), quote(t)),
+            (Some(k), None) => write!(f, "{}: ", quote(k)),
+            (None, Some(t)) => write!(f, "`{}`: ", quote(t)),
             (None, None) => Ok(()),
         }
     }
@@ -208,19 +208,51 @@ impl InputError {
 }
 
 impl fmt::Display for InputError {
+    /// The message, with every run of more than [`MAX_WORD_CHARS`] characters without a space
+    /// cut (a 1 MB value quoted by the YAML reader is not echoed whole).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for p in &self.outer {
+        f.write_str(&shorten_words(&Whole(self).to_string()))
+    }
+}
+
+/// Longest run of characters without a space that a message keeps whole.
+pub const MAX_WORD_CHARS: usize = 200;
+
+/// `text` with each run of more than [`MAX_WORD_CHARS`] non-space characters cut to its first
+/// [`MAX_QUOTE_CHARS`] and its length in bytes.
+pub fn shorten_words(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(4096));
+    for (k, word) in text.split(' ').enumerate() {
+        if k > 0 {
+            out.push(' ');
+        }
+        if word.chars().nth(MAX_WORD_CHARS).is_some() {
+            out.push_str(&quote(word));
+        } else {
+            out.push_str(word);
+        }
+    }
+    out
+}
+
+/// The message before [`shorten_words`].
+struct Whole<'a>(&'a InputError);
+
+impl fmt::Display for Whole<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.0;
+        for p in &s.outer {
             p.write_prefix(f)?;
         }
-        let p = &self.place;
-        let lead = match self.kind {
+        let p = &s.place;
+        let lead = match s.kind {
             Kind::Bad => ": ",
             Kind::IllegalMove => " is illegal: ",
         };
         if let (true, Some(n)) = (p.is_bare_move(), p.move_number) {
             write!(f, "move {n}")?;
             let mut words: Vec<String> = p.at.iter().cloned().collect();
-            words.extend(p.text.iter().map(|t| format!("`{t}`")));
+            words.extend(p.text.iter().map(|t| format!("`{}`", quote(t))));
             if !words.is_empty() {
                 write!(f, " ({})", words.join(", "))?;
             }
@@ -230,13 +262,13 @@ impl fmt::Display for InputError {
             }
         } else {
             p.write_prefix(f)?;
-            if self.kind == Kind::IllegalMove {
+            if s.kind == Kind::IllegalMove {
                 f.write_str("illegal: ")?;
             }
         }
-        f.write_str(&self.what)?;
-        if let Some(x) = &self.expected {
-            if !self.what.is_empty() {
+        f.write_str(&s.what)?;
+        if let Some(x) = &s.expected {
+            if !s.what.is_empty() {
                 f.write_str(": ")?;
             }
             write!(f, "expected {x}")?;
@@ -244,7 +276,7 @@ impl fmt::Display for InputError {
         if let (Some(l), Some(c)) = (p.line, p.column) {
             write!(f, " at line {l} column {c}")?;
         }
-        if let Some(d) = &self.during {
+        if let Some(d) = &s.during {
             write!(f, ", {d}")?;
         }
         Ok(())

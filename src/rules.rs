@@ -552,7 +552,8 @@ impl fmt::Display for RulesProblem {
         match self {
             RulesProblem::UnknownPreset(name) => write!(
                 f,
-                "unknown rule preset `{name}`: expected one of {}",
+                "unknown rule preset `{}`: expected one of {}",
+                crate::error::quote(name),
                 PRESETS.join(", ")
             ),
             RulesProblem::OutOfRange {

@@ -44,6 +44,54 @@ const CASES: &[Case] = &[
         kind: Kind::Setup,
         says: &["flystone.thrown", "move 0 is out of range"],
     },
+    // numbers that drive work, bounded at the boundary (issue 13)
+    Case {
+        file: "flystone_move_u32_max.yaml",
+        moves: &[],
+        kind: Kind::Setup,
+        says: &["move: 4294967295 is too large: expected 1 to 1000000"],
+    },
+    Case {
+        file: "move_past_the_limit.yaml",
+        moves: &[],
+        kind: Kind::Setup,
+        says: &["move: 1000001 is too large"],
+    },
+    Case {
+        file: "trailing_passes_huge.yaml",
+        moves: &[],
+        kind: Kind::Setup,
+        says: &["trailing_passes: 4294967295 passes", "expected 0 to 0"],
+    },
+    Case {
+        file: "trailing_passes_more_than_played.yaml",
+        moves: &[],
+        kind: Kind::Setup,
+        says: &[
+            "trailing_passes: 5 passes, but 2 moves were played",
+            "expected 0 to 2",
+        ],
+    },
+    Case {
+        file: "flystone_thrown_too_long.yaml",
+        moves: &[],
+        kind: Kind::Setup,
+        says: &["flystone.thrown: 58 moves listed: expected at most 6"],
+    },
+    // silently wrong before: a history board that is not settled
+    Case {
+        file: "history_string_without_liberty.yaml",
+        moves: &[],
+        kind: Kind::Setup,
+        says: &["history[0]", "A一*", "no liberty"],
+    },
+    // messages: a byte-order mark is named
+    Case {
+        file: "bom.yaml",
+        moves: &[],
+        kind: Kind::File,
+        says: &["bom.yaml", "byte-order mark"],
+    },
     // YAML syntax
     Case {
         file: "yaml_unclosed_quote.yaml",
@@ -297,6 +345,13 @@ const CASES: &[Case] = &[
         kind: Kind::Notation,
         says: &["move 1", "move numbers start at 1"],
     },
+    // a move number past u32 gives the range (no wrap anywhere)
+    Case {
+        file: OK,
+        moves: &["黑4294967296.OO"],
+        kind: Kind::Notation,
+        says: &["`4294967296` is not a move number: expected 1 to 1000000"],
+    },
     Case {
         file: OK,
         moves: &["黑x.OO"],
@@ -346,6 +401,13 @@ const CASES: &[Case] = &[
         kind: Kind::Illegal("wrong-turn"),
         says: &["move 1", "black stone", "not a white stone"],
     },
+    // team format: the refusal names the stone claimed (it once said "not A's move `1A`")
+    Case {
+        file: "team_format_9x9.yaml",
+        moves: &["白1.OO"],
+        kind: Kind::Illegal("wrong-turn"),
+        says: &["it is A's turn (A plays black stones), not a white stone (白)"],
+    },
     Case {
         file: OK,
         moves: &["黑2.一一"],
@@ -371,6 +433,251 @@ const CASES: &[Case] = &[
         says: &["move 3", "game is over"],
     },
 ];
+
+/// A bad input that another command reads (records, rules files): the file in tests/bad_input/,
+/// the command with `{}` for the file's path, the exit code and what the message must say.
+struct CommandCase {
+    file: &'static str,
+    args: &'static [&'static str],
+    exit: i32,
+    says: &'static [&'static str],
+}
+
+const COMMAND_CASES: &[CommandCase] = &[
+    // SGF: no silent pick, no wrap, the value as written
+    CommandCase {
+        file: "sgf_ab_aw_same_point.sgf",
+        args: &["replay", "{}"],
+        exit: 2,
+        says: &[
+            "sgf_ab_aw_same_point.sgf",
+            "AB[aa] and AW[aa] set up the same point",
+        ],
+    },
+    CommandCase {
+        file: "sgf_flower_and_stone.sgf",
+        args: &["replay", "{}"],
+        exit: 2,
+        says: &["AB[cc] and AF[cc] set up the same point"],
+    },
+    CommandCase {
+        file: "sgf_ae_clears_a_set_up_point.sgf",
+        args: &["convert", "{}", "out.sgf"],
+        exit: 2,
+        says: &["AE[cc] clears a point the root also sets up"],
+    },
+    CommandCase {
+        file: "sgf_sz_twice.sgf",
+        args: &["replay", "{}"],
+        exit: 2,
+        says: &["SZ is given twice"],
+    },
+    CommandCase {
+        file: "sgf_mn_out_of_range.sgf",
+        args: &["replay", "{}"],
+        exit: 2,
+        says: &[
+            "SGF node 2",
+            "MN[4294967296] is out of range",
+            "1 to 999999",
+        ],
+    },
+    CommandCase {
+        file: "sgf_mn_without_move.sgf",
+        args: &["replay", "{}"],
+        exit: 2,
+        says: &["SGF node 3", "MN[7] on a node without a move"],
+    },
+    CommandCase {
+        file: "sgf_off_board_upper_case.sgf",
+        args: &["replay", "{}"],
+        exit: 2,
+        says: &["move 2", "W[EE] is off the 9x9 board"],
+    },
+    CommandCase {
+        file: "sgf_tcr_not_a_mapping.sgf",
+        args: &["replay", "{}"],
+        exit: 2,
+        says: &["TCR[...]", "expected a rules mapping (preset and options)"],
+    },
+    CommandCase {
+        file: "sgf_setup_string_without_liberty.sgf",
+        args: &["replay", "{}"],
+        exit: 2,
+        says: &[
+            "sgf_setup_string_without_liberty.sgf: SGF set-up",
+            "no liberty",
+        ],
+    },
+    // game files
+    CommandCase {
+        file: "game_duplicate_key.txt",
+        args: &["replay", "{}"],
+        exit: 2,
+        says: &["line 3", "`size:` is given twice (first on line 2)"],
+    },
+    CommandCase {
+        file: "game_flower_move_without_rules.txt",
+        args: &["replay", "{}"],
+        exit: 2,
+        says: &["move 1", "wrong-turn", "two-colour rules", "were assumed"],
+    },
+    CommandCase {
+        file: "game_position_file_invalid.txt",
+        args: &["replay", "{}"],
+        exit: 2,
+        says: &[
+            "game_position_file_invalid.txt: line 2: position:",
+            "history_string_without_liberty.yaml",
+            "no liberty",
+        ],
+    },
+    CommandCase {
+        file: "game_first_move_too_large.txt",
+        args: &["replay", "{}"],
+        exit: 2,
+        says: &["line 3", "`move: 4294967296`", "1 to 999999"],
+    },
+    CommandCase {
+        file: "game_moves_past_the_last_number.txt",
+        args: &["replay", "{}"],
+        exit: 2,
+        says: &["move 1000001 is past the last move m3go plays"],
+    },
+    CommandCase {
+        file: "game_unclosed_comment.txt",
+        args: &["replay", "{}"],
+        exit: 2,
+        says: &["line 3", "comment `{` is not closed"],
+    },
+    CommandCase {
+        file: "game_replaced_move_is_legal.txt",
+        args: &["replay", "{}"],
+        exit: 2,
+        says: &["move 1", "replaced by a pass, but the rules allow it"],
+    },
+    // output files with the wrong extension are refused before any work
+    CommandCase {
+        file: OK,
+        args: &["render", "{}", "--svg", "out.png"],
+        exit: 2,
+        says: &["--svg", "out.png` does not end in .svg"],
+    },
+    CommandCase {
+        file: "game_duplicate_key.txt",
+        args: &["convert", "{}", "out.json"],
+        exit: 2,
+        says: &["out.json` does not end in .sgf or .txt"],
+    },
+    // perft is bounded
+    CommandCase {
+        file: OK,
+        args: &["perft", "{}", "8", "--max-nodes", "1000"],
+        exit: 2,
+        says: &["--max-nodes", "more than 1000 nodes"],
+    },
+    // rules check points at the line of the option
+    CommandCase {
+        file: "rules_komi_on_line_2.yaml",
+        args: &["rules", "check", "{}"],
+        exit: 2,
+        says: &["rules_komi_on_line_2.yaml: line 2: komi 0.3 is not allowed"],
+    },
+];
+
+#[test]
+fn bad_input_commands_exit_with_their_code_and_message() {
+    let dir = std::env::temp_dir().join(format!("m3go-bad-commands-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for c in COMMAND_CASES {
+        let path = data(c.file).to_string_lossy().into_owned();
+        let args: Vec<String> = c
+            .args
+            .iter()
+            .map(|a| {
+                if *a == "{}" {
+                    path.clone()
+                } else if a.starts_with("out.") {
+                    dir.join(a).to_string_lossy().into_owned()
+                } else {
+                    a.to_string()
+                }
+            })
+            .collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, stderr, took) = cli(&args);
+        assert_eq!(code, Some(c.exit), "{} {args:?}: {stderr}", c.file);
+        assert!(stderr.starts_with("error: "), "{}: {stderr}", c.file);
+        assert!(!stderr.contains("panicked"), "{}: {stderr}", c.file);
+        for s in c.says {
+            assert!(
+                stderr.contains(s),
+                "{}: stderr lacks `{s}`: {stderr}",
+                c.file
+            );
+        }
+        assert!(took < Duration::from_secs(20), "{}: took {took:?}", c.file);
+        for out in ["out.sgf", "out.png", "out.json"] {
+            assert!(!dir.join(out).exists(), "{}: {out} was written", c.file);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Records the fuzz targets `sgf_record` and `game_file` found losing data on a round trip
+/// (their value held `;W[`, which the writer once broke into a new node; an `RU` naming no
+/// preset was dropped; a bare point gained a turn), and one they found read silently (`RU`
+/// twice, now an error). Each that reads is written in both formats and reads back the same.
+const FUZZ_ROUND_TRIPS: &[&str] = &[
+    "fuzz_sgf_value_holding_a_node.sgf",
+    "fuzz_sgf_original_rules_and_nodes_in_values.sgf",
+    "fuzz_sgf_ru_twice.sgf",
+    "fuzz_game_bare_point.txt",
+];
+
+#[test]
+fn bad_input_fuzz_round_trip_regressions() {
+    use m3go::formats::load::load;
+    use m3go::formats::record::parse_game_text;
+    use m3go::formats::sgf::{parse_record, write_record};
+    let same = |a: &m3go::formats::record::Record, b: &m3go::formats::record::Record| {
+        a.moves.len() == b.moves.len()
+            && a.moves.iter().zip(&b.moves).all(|(x, y)| {
+                x.number == y.number && x.action == y.action && x.comment == y.comment
+            })
+    };
+    for name in FUZZ_ROUND_TRIPS {
+        let path = data(name).to_string_lossy().into_owned();
+        let record = match load(&path) {
+            Ok(r) => r,
+            Err(e) => {
+                assert!(e.to_string().contains("given twice"), "{name}: {e}");
+                continue;
+            }
+        };
+        let rules = record
+            .resolve_rules(None)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let sgf = write_record(&record, &rules).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let back = parse_record(&sgf, "back.sgf").unwrap_or_else(|e| panic!("{name}: {e}\n{sgf}"));
+        assert!(same(&record, &back), "{name}:\n{sgf}");
+        assert_eq!(record.info, back.info, "{name}:\n{sgf}");
+        let game = record
+            .to_game_text(&rules, m3go::Labels::Chinese)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let back = parse_game_text(&game, "back.txt", ".")
+            .unwrap_or_else(|e| panic!("{name}: {e}\n{game}"));
+        assert!(same(&record, &back), "{name}:\n{game}");
+        let info = |r: &m3go::formats::record::Record| -> Vec<(String, String)> {
+            r.info
+                .iter()
+                .filter(|(k, _)| k != "komi")
+                .cloned()
+                .collect()
+        };
+        assert_eq!(info(&record), info(&back), "{name}:\n{game}");
+    }
+}
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -443,8 +750,10 @@ fn bad_input_suite_has_at_least_30_cases_and_every_data_file_is_used() {
     for e in std::fs::read_dir(dir).expect("tests/bad_input") {
         let name = e.expect("entry").file_name().to_string_lossy().into_owned();
         assert!(
-            CASES.iter().any(|c| c.file == name),
-            "tests/bad_input/{name} is not in CASES"
+            CASES.iter().any(|c| c.file == name)
+                || COMMAND_CASES.iter().any(|c| c.file == name)
+                || FUZZ_ROUND_TRIPS.contains(&name.as_str()),
+            "tests/bad_input/{name} is not in CASES, COMMAND_CASES or FUZZ_ROUND_TRIPS"
         );
     }
 }
@@ -634,4 +943,281 @@ fn bad_input_protocol_replay_longer_than_a_record_is_refused() {
     );
     let a = answer(&req(90));
     assert!(a["error"].is_null(), "{a}");
+}
+
+/// Every read is bounded in bytes whatever the source: a device whose reported length is 0
+/// (`/dev/zero`), a pipe, standard input.
+#[cfg(unix)]
+#[test]
+fn bad_input_unbounded_sources_are_refused_after_the_limit() {
+    let limit = m3go::game::setup::MAX_FILE_BYTES.to_string();
+    for args in [
+        vec!["analyze", "/dev/zero"],
+        vec!["replay", "/dev/zero"],
+        vec!["rules", "check", "/dev/zero"],
+    ] {
+        let (code, stderr, took) = cli(&args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("/dev/zero") && stderr.contains("too large") && stderr.contains(&limit),
+            "{args:?}: {stderr}"
+        );
+        assert!(took < Duration::from_secs(20), "{args:?}: took {took:?}");
+    }
+    // standard input from a pipe that never ends
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_m3go"))
+        .args(["analyze", "/dev/stdin"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run m3go");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let chunk = vec![b'#'; 1 << 16];
+    // m3go stops reading after the limit: the write then fails with a broken pipe
+    let mut written = 0usize;
+    while written <= 64 << 20 {
+        if stdin.write_all(&chunk).is_err() {
+            break;
+        }
+        written += chunk.len();
+    }
+    drop(stdin);
+    let out = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("too large"), "{stderr}");
+    assert!(written < 64 << 20, "m3go read {written} bytes");
+}
+
+/// A protocol session goes on after a request line that is too large or not UTF-8: each gets an
+/// error answer, and the valid request after them its analysis.
+#[test]
+fn bad_input_protocol_bad_lines_get_error_answers_and_the_session_goes_on() {
+    use std::io::Write;
+    let valid = serde_json::json!({
+        "protocol": "m3go-conform/1",
+        "id": "after",
+        "position": {"size": 3, "diagram": ". . .\n. . .\n. . .\n"},
+    })
+    .to_string();
+    let mut input: Vec<u8> = Vec::new();
+    input.extend(vec![b'x'; m3go::error::MAX_INPUT_BYTES + 10]);
+    input.push(b'\n');
+    input.extend(b"{\"id\": \"\xff\xfe\"}\n");
+    input.extend(valid.as_bytes());
+    input.push(b'\n');
+    let mut child = Command::new(env!("CARGO_BIN_EXE_m3go"))
+        .arg("protocol")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run m3go");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait");
+    writer.join().expect("writer");
+    assert_eq!(out.status.code(), Some(0));
+    let answers: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("an answer is JSON"))
+        .collect();
+    assert_eq!(answers.len(), 3, "{answers:?}");
+    assert!(
+        answers[0]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("longer than 4194304 bytes")),
+        "{}",
+        answers[0]
+    );
+    assert!(
+        answers[1]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("not UTF-8")),
+        "{}",
+        answers[1]
+    );
+    assert_eq!(answers[2]["id"], "after");
+    assert!(answers[2]["analysis"].is_object(), "{}", answers[2]);
+}
+
+/// A protocol request whose `move` is at the limit cannot make a move number wrap, and one
+/// with more moves than a record may hold is refused.
+#[test]
+fn bad_input_protocol_move_numbers_and_counts_are_bounded() {
+    use m3go::conform::case::{answer, Request};
+    let req = |mv: u32, moves: Vec<&str>| -> Request {
+        serde_json::from_value(serde_json::json!({
+            "protocol": "m3go-conform/1",
+            "id": "n",
+            "position": {"size": 3, "move": mv, "diagram": ". . .\n. . .\n. . .\n"},
+            "moves": moves,
+        }))
+        .expect("a request")
+    };
+    let a = answer(&req(4294967295, vec![]));
+    assert!(
+        a["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("is too large: expected 1 to 1000000")),
+        "{a}"
+    );
+    let a = answer(&req(1_000_000, vec!["OO"]));
+    assert!(
+        a["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("past the last move")),
+        "{a}"
+    );
+    let a = answer(&req(1, vec!["pass"; 91]));
+    assert!(
+        a["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("moves has 91 entries: expected at most 90")),
+        "{a}"
+    );
+}
+
+/// `play` cannot number a move past the limit (it once printed "move 0" after u32::MAX and wrote
+/// a file m3go refused).
+#[test]
+fn bad_input_play_past_the_last_move_number_is_refused() {
+    let p = temp_file(
+        "at_limit.yaml",
+        b"move: 1000000\ndiagram: |\n  . . .\n  . . .\n  . . .\n",
+    );
+    let path = p.to_string_lossy();
+    let (code, stderr, _) = cli(&["play", &path, "OO"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("past the last move m3go plays"), "{stderr}");
+    let _ = std::fs::remove_file(&p);
+}
+
+/// Long inputs are cut in messages: a 1 MB preset name or value is not echoed whole.
+#[test]
+fn bad_input_long_values_are_cut_in_messages() {
+    for key in ["rules", "size"] {
+        let mut text = format!("{key}: ");
+        text.push_str(&"x".repeat(1 << 20));
+        text.push_str("\ndiagram: |\n  . . .\n  . . .\n  . . .\n");
+        let p = temp_file(&format!("long_{key}.yaml"), text.as_bytes());
+        let path = p.to_string_lossy();
+        let (code, stderr, _) = cli(&["analyze", &path]);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(
+            stderr.len() < 2000,
+            "{key}: {} bytes of message",
+            stderr.len()
+        );
+        assert!(stderr.contains("bytes)"), "{stderr}");
+        assert!(!stderr.contains("usize"), "a Rust type name: {stderr}");
+        let _ = std::fs::remove_file(&p);
+    }
+}
+
+/// A closed output pipe ends m3go quietly (exit 0, no panic), `protocol` included.
+#[cfg(unix)]
+#[test]
+fn bad_input_closed_stdout_ends_quietly() {
+    use std::io::Write;
+    let ok = data(OK).to_string_lossy().into_owned();
+    for args in [
+        vec!["analyze", ok.as_str(), "--format", "json"],
+        vec!["protocol"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_m3go"))
+            .args(&args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run m3go");
+        // close the reading end before m3go writes
+        drop(child.stdout.take());
+        if let Some(mut stdin) = child.stdin.take() {
+            let req = serde_json::json!({
+                "protocol": "m3go-conform/1",
+                "id": "x",
+                "position": {"size": 3, "diagram": ". . .\n. . .\n. . .\n"},
+            })
+            .to_string();
+            for _ in 0..50 {
+                if writeln!(stdin, "{req}").is_err() {
+                    break;
+                }
+            }
+        }
+        let out = child.wait_with_output().expect("wait");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+/// `--save` after a mechanical replay writes a record that replays (strictly, under the saved
+/// rules) to the same position: the refused moves are kept as `=pass` / `RF[]` with their
+/// reasons as comments, not written as plain passes (which ended the game at move 277).
+#[test]
+fn bad_input_saved_mechanical_replay_replays_to_the_same_position() {
+    let sgf = Path::new(env!("CARGO_MANIFEST_DIR")).join("spec/records/kejie-alphago-2017-g1.sgf");
+    let sgf = sgf.to_string_lossy().into_owned();
+    let dir = std::env::temp_dir().join(format!("m3go-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = |n: &str| dir.join(n).to_string_lossy().into_owned();
+    let run = |args: &[&str]| {
+        let (code, stderr, _) = cli(args);
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
+    };
+    run(&[
+        "replay",
+        "--mechanical",
+        &sgf,
+        "--quiet",
+        "-o",
+        &p("mech.yaml"),
+        "--save",
+        &p("saved.sgf"),
+    ]);
+    run(&[
+        "replay",
+        "--mechanical",
+        &sgf,
+        "--quiet",
+        "--save",
+        &p("saved.txt"),
+    ]);
+    let saved = std::fs::read_to_string(p("saved.sgf")).expect("saved");
+    assert!(
+        saved.contains("RF[") && saved.contains("refused ("),
+        "{saved}"
+    );
+    let game = std::fs::read_to_string(p("saved.txt")).expect("saved");
+    assert!(game.contains("=pass {m3go: refused ("), "{game}");
+    run(&[
+        "replay",
+        &p("saved.sgf"),
+        "--quiet",
+        "-o",
+        &p("from_sgf.yaml"),
+    ]);
+    run(&[
+        "replay",
+        &p("saved.txt"),
+        "--quiet",
+        "-o",
+        &p("from_txt.yaml"),
+    ]);
+    let want = std::fs::read_to_string(p("mech.yaml")).expect("position");
+    for got in ["from_sgf.yaml", "from_txt.yaml"] {
+        assert_eq!(
+            std::fs::read_to_string(p(got)).expect("position"),
+            want,
+            "{got} differs from the mechanical replay's position"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -30,7 +30,7 @@ fn errors_yaml_type_error_keeps_the_readers_path_and_position() {
     assert_eq!((e.place.line, e.place.column), (Some(1), Some(7)));
     assert_eq!(
         e.to_string(),
-        "p.yaml: size: invalid type: string \"nine\", expected usize at line 1 column 7"
+        "p.yaml: size: invalid type: string \"nine\", expected a whole number at line 1 column 7"
     );
 }
 

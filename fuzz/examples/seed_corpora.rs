@@ -5,7 +5,7 @@
 //! corners of each board that hold stones (ArbEyeCase bytes), in both closed-region readings;
 //! protocol each case's request as one JSON line; sgf_record and game_file the game each case
 //! plays (its position and moves) written as SGF and as a game file, and the suite's records
-//! (spec/records) in both formats.
+//! (spec/records) in both formats; the bad-input suite (tests/bad_input) its files as they are.
 
 use m3go::conform::case::{case_files, Case};
 use m3go::formats::record::record_of;
@@ -158,6 +158,24 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
             if let Ok(t) = record.to_game_text(&rules, Labels::Chinese) {
                 write(&out.join("game_file"), &name, t.as_bytes())?;
             }
+        }
+    }
+    // the bad-input suite's records and positions, as they are
+    let bad = Path::new(cases_dir).join("../../tests/bad_input");
+    if let Ok(dir) = std::fs::read_dir(&bad) {
+        for e in dir.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Ok(bytes) = std::fs::read(e.path()) else {
+                continue;
+            };
+            let target = if name.ends_with(".sgf") {
+                "sgf_record"
+            } else if name.ends_with(".txt") {
+                "game_file"
+            } else {
+                "position_yaml"
+            };
+            write(&out.join(target), &format!("bad-{name}"), &bytes)?;
         }
     }
     println!(

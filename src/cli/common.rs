@@ -28,8 +28,14 @@ fn end_on_write_error(e: &std::io::Error) -> ! {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         std::process::exit(0);
     }
-    eprintln!("error: standard output: cannot write: {e}");
+    write_err(format_args!("error: standard output: cannot write: {e}\n"));
     std::process::exit(2);
+}
+
+/// Writes to standard error, ignoring a failure (`eprintln!` panics when stderr is a closed
+/// pipe: `m3go analyze BAD 2>&1 | true`); every message of the CLI goes through here.
+pub fn write_err(args: std::fmt::Arguments<'_>) {
+    let _ = std::io::stderr().lock().write_fmt(args);
 }
 
 /// `--format` of the commands that print text or JSON.
@@ -59,21 +65,13 @@ pub fn save_record(
     rules: &Rules,
     labels: crate::board::coord::Labels,
 ) -> Result<(), InputError> {
+    check_extension(path, "OUT", &RECORD_EXTENSIONS)?;
     let text = if path.to_ascii_lowercase().ends_with(".sgf") {
         crate::formats::sgf::write_record(record, rules)?
     } else {
         record.to_game_text(rules, labels)?
     };
     write_file(path, &text)
-}
-
-/// The disputed-points register as (id, the entry's **Option.** text) pairs, for `--readings`
-/// (`crate::tools::readings::entries_of`).
-pub fn register_options() -> Vec<(String, String)> {
-    crate::conform::register::disputed_points()
-        .into_iter()
-        .map(|d| (d.id, d.option))
-        .collect()
 }
 
 /// A progress bar of `len` steps on standard error, drawn only when standard error is a
@@ -94,3 +92,34 @@ pub fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
     pb.set_style(style);
     pb
 }
+
+/// The disputed-points register as (id, the entry's **Option.** text) pairs, for `--readings`
+/// (`crate::tools::readings::entries_of`).
+pub fn register_options() -> Vec<(String, String)> {
+    crate::conform::register::disputed_points()
+        .into_iter()
+        .map(|d| (d.id, d.option))
+        .collect()
+}
+
+/// Refuses an output file whose extension is not one of `allowed` (lower case, without the
+/// dot), before any work: `render --svg x.png` would write SVG into a `.png`.
+pub fn check_extension(path: &str, flag: &str, allowed: &[&str]) -> Result<(), InputError> {
+    let ext = std::path::Path::new(path)
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    if ext.as_deref().is_some_and(|e| allowed.contains(&e)) {
+        return Ok(());
+    }
+    let list: Vec<String> = allowed.iter().map(|e| format!(".{e}")).collect();
+    Err(InputError::new(format!(
+        "`{}` does not end in {}",
+        crate::error::quote(path),
+        list.join(" or ")
+    ))
+    .key(flag)
+    .expected(format!("an output file ending in {}", list.join(" or "))))
+}
+
+/// The extensions of a written record: SGF, or a game file.
+pub const RECORD_EXTENSIONS: [&str; 2] = ["sgf", "txt"];

@@ -15,7 +15,7 @@ pub struct ConvertArgs {
     /// The game record: SGF, or a game file in the move-number notation.
     #[arg(value_name = "GAME")]
     pub input: String,
-    /// The output: SGF if it ends in .sgf, else a game file.
+    /// The output: SGF if it ends in .sgf, a game file if it ends in .txt.
     #[arg(value_name = "OUT")]
     pub output: String,
     /// The rules, when the record names none: a preset (m3go-2020, m3go-2016, m3go-2013,
@@ -43,6 +43,7 @@ pub fn run(args: ConvertArgs) -> Result<(), InputError> {
         LabelsArg::Chinese => Labels::Chinese,
         LabelsArg::Latin => Labels::Latin,
     };
+    crate::cli::common::check_extension(output, "OUT", &crate::cli::common::RECORD_EXTENSIONS)?;
     let record = crate::formats::load::load(input)?;
     let rules = record.resolve_rules(args.rules.as_ref())?;
     // check the whole record before writing it

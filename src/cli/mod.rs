@@ -115,7 +115,7 @@ where
                 let list = format!("  commands: {}\n\n", subcommands_at(&args).join(", "));
                 let text = e.render().to_string();
                 let at = text.find("Usage:").unwrap_or(text.len());
-                eprint!("{}{list}{}", &text[..at], &text[at..]);
+                common::write_err(format_args!("{}{list}{}", &text[..at], &text[at..]));
             } else {
                 let _ = e.print();
             }
@@ -145,7 +145,7 @@ fn exit_code(r: Result<(), InputError>) -> i32 {
     match r {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("error: {e}");
+            common::write_err(format_args!("error: {e}\n"));
             2
         }
     }

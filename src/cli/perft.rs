@@ -1,6 +1,7 @@
 //! `m3go perft`: the number of legal move sequences of a given length.
 
 use crate::game::setup::{InputError, Setup};
+use crate::tools::perft::{divide_with, perft_within, NodeBudget};
 
 /// Count legal move sequences (passes included).
 ///
@@ -20,34 +21,48 @@ pub struct PerftArgs {
     /// Count with the clause-by-clause reference alone (slow), not the fast engine.
     #[arg(long)]
     pub reference: bool,
+    /// Stop with an error (exit 2) after visiting this many nodes (positions made and move
+    /// sequences counted), so that a deep perft on a large board cannot run for hours.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES)]
+    pub max_nodes: u64,
 }
+
+/// `perft --max-nodes` by default: a few minutes of work at most.
+pub const DEFAULT_MAX_NODES: u64 = 200_000_000;
 
 pub fn run(args: PerftArgs) -> Result<(), InputError> {
     let depth = args.depth;
     let p = Setup::load(&args.pos)?;
+    let mut budget = NodeBudget::new(args.max_nodes);
+    let exceeded = |b: NodeBudget| {
+        InputError::new(format!(
+            "perft {depth} visits more than {} nodes: stopped",
+            b.max
+        ))
+        .key("--max-nodes")
+        .expected("a smaller depth, or a larger --max-nodes")
+    };
     // a progress bar over the first moves (on a terminal only)
     let pb = crate::cli::common::progress_bar(0, "first moves");
     let progress = |done: usize, of: usize| {
         pb.set_length(of as u64);
         pb.set_position(done as u64);
     };
-    if args.divide {
-        let d = crate::tools::perft::divide_with(&p, depth, args.reference, &progress);
+    if args.divide || depth >= 2 {
+        let d = divide_with(&p, depth, args.reference, &mut budget, &progress);
         pb.finish_and_clear();
-        for (m, n) in &d {
-            outln!("{m} {n}");
-        }
-        outln!("total {}", d.iter().map(|(_, n)| n).sum::<u64>());
-    } else if depth >= 2 {
-        let d = crate::tools::perft::divide_with(&p, depth, args.reference, &progress);
-        pb.finish_and_clear();
-        outln!("perft {depth} {}", d.iter().map(|(_, n)| n).sum::<u64>());
-    } else {
-        let n = if args.reference {
-            crate::tools::perft::perft_reference(&p, depth)
+        let d = d.map_err(exceeded)?;
+        let total = d.iter().map(|(_, n)| n).sum::<u64>();
+        if args.divide {
+            for (m, n) in &d {
+                outln!("{m} {n}");
+            }
+            outln!("total {total}");
         } else {
-            crate::tools::perft::perft(&p, depth)
-        };
+            outln!("perft {depth} {total}");
+        }
+    } else {
+        let n = perft_within(&p, depth, args.reference, &mut budget).map_err(exceeded)?;
         outln!("perft {depth} {n}");
     }
     Ok(())

@@ -1,6 +1,6 @@
 //! `m3go render`: the board drawn as an SVG figure or in ANSI colours.
 
-use crate::cli::common::write_file;
+use crate::cli::common::{check_extension, write_file};
 use crate::formats::render::View;
 use crate::game::setup::{InputError, Setup};
 use clap::ValueEnum;
@@ -46,6 +46,9 @@ pub fn run(args: RenderArgs) -> Result<(), InputError> {
         Layer::Holographic => View::Holographic,
         Layer::Upper => View::Upper,
     };
+    if let Some(out) = &args.svg {
+        check_extension(out, "--svg", &["svg"])?;
+    }
     let p = Setup::load(&args.pos)?;
     if let Some(out) = &args.svg {
         write_file(out, &crate::formats::render::svg(&p, view))?;

@@ -91,6 +91,9 @@ fn replay_one(
 }
 
 pub fn run(args: ReplayArgs) -> Result<(), InputError> {
+    if let Some(out) = &args.save {
+        crate::cli::common::check_extension(out, "--save", &crate::cli::common::RECORD_EXTENSIONS)?;
+    }
     if args.games.len() > 1 || args.shard.is_some() {
         return run_many(&args);
     }

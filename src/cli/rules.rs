@@ -45,15 +45,37 @@ pub fn run(args: RulesArgs) -> Result<(), InputError> {
         Some(RulesAction::Check { file }) => {
             let path = &file;
             let text = read_text(path)?;
-            let spec: RulesSpec = from_yaml(&text, path)?;
+            let spec: RulesSpec = from_yaml(&text, path).map_err(|e| at_option_line(e, &text))?;
             let r = spec
                 .resolve()
-                .map_err(|e| InputError::new(e.to_string()).file(path))?;
+                .map_err(|e| at_option_line(InputError::new(e.to_string()).file(path), &text))?;
             outln!(
                 "{path}: valid; resolves to {}",
                 serde_json::to_string(&r).map_err(|e| InputError::new(e.to_string()))?
             );
             Ok(())
         }
+    }
+}
+
+/// An error about one option (`komi 0.3 is not allowed`, `flystones 99999 is out of range`),
+/// which the YAML reader cannot place (the value is checked after it is read), placed at the
+/// line of the file that sets the option.
+fn at_option_line(mut e: InputError, text: &str) -> InputError {
+    let option = e.what.split([' ', ':']).next().unwrap_or("");
+    if !OPTIONS.iter().any(|(name, _, _)| *name == option) {
+        return e;
+    }
+    let line = text.lines().position(|l| {
+        l.trim_start()
+            .strip_prefix(option)
+            .is_some_and(|rest| rest.trim_start().starts_with(':'))
+    });
+    match line {
+        Some(k) if e.place.line.is_none_or(|l| l != k + 1) => {
+            e.place.column = None;
+            e.line(k + 1)
+        }
+        _ => e,
     }
 }

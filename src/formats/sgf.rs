@@ -11,7 +11,7 @@ use crate::formats::record::Record;
 use crate::formats::record::{max_moves, RecordMove, INFO_KEYS, MAX_FIRST_MOVE};
 use crate::game::order::{Kind, Turn};
 use crate::game::play::Action;
-use crate::game::setup::{InputError, Setup, MAX_FILE_BYTES};
+use crate::game::setup::{InputError, Place, Setup, MAX_FILE_BYTES};
 use crate::rules::{Rules, RulesField, RulesSpec, PRESETS};
 use sgf_parse::go::{Move as SgfMove, Point as SgfPoint, Prop};
 use sgf_parse::{SgfNode, SgfProp, SimpleText};
@@ -133,9 +133,9 @@ fn ident_values(p: &Prop) -> (String, Vec<String>) {
     }
 }
 
-/// The text of a property as its reader sees it (escapes and soft line breaks removed).
+/// The text of a property as its reader sees it (the crate's reader has removed the escapes:
+/// the text is kept as it is, line breaks and tabs included).
 fn info_value(p: &Prop) -> Option<String> {
-    let simple = |raw: &str| SimpleText { text: raw.into() }.to_string();
     match p {
         Prop::PB(t)
         | Prop::PW(t)
@@ -155,11 +155,11 @@ fn info_value(p: &Prop) -> Option<String> {
         | Prop::US(t)
         | Prop::CP(t)
         | Prop::OT(t)
-        | Prop::RU(t) => Some(t.to_string()),
-        Prop::GC(t) | Prop::C(t) => Some(t.to_string()),
+        | Prop::RU(t) => Some(t.text.clone()),
+        Prop::GC(t) | Prop::C(t) => Some(t.text.clone()),
         Prop::KM(k) | Prop::TM(k) => Some(k.to_string()),
         Prop::HA(n) => Some(n.to_string()),
-        Prop::Unknown(_, v) | Prop::Invalid(_, v) => Some(simple(&v.join("]["))),
+        Prop::Unknown(_, v) | Prop::Invalid(_, v) => Some(v.join("][")),
         _ => None,
     }
 }
@@ -267,10 +267,9 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
     let mut seen: Vec<String> = Vec::new();
     for p in root.properties() {
         let (id, _) = ident_values(p);
-        if id == "SZ" && seen.iter().any(|s| s == "SZ") {
-            return Err(
-                err(place, "SZ is given twice in the root".into()).expected("one board size")
-            );
+        if seen.contains(&id) {
+            return Err(err(place, format!("{id} is given twice in the root"))
+                .expected("each property once in a node (FF[4])"));
         }
         seen.push(id.clone());
         match p {
@@ -292,21 +291,23 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
                     .expected("a board size"))
             }
             Prop::RU(t) => {
-                let name = t.to_string().trim().to_ascii_lowercase();
+                let name = t.text.trim().to_ascii_lowercase();
                 if PRESETS.contains(&name.as_str()) {
                     rules = Some(RulesField::Name(name));
                 } else {
-                    info.push(("original-rules".into(), t.to_string()));
+                    info.push(("original-rules".into(), t.text.clone()));
                 }
             }
             Prop::Unknown(id, v) if id == RULES_PROP => {
-                let json = v
-                    .first()
-                    .map(|raw| sgf_parse::Text { text: raw.clone() }.to_string())
-                    .unwrap_or_default();
-                let spec: RulesSpec = serde_json::from_str(&json)
-                    .or_else(|_| serde_yaml::from_str(&json))
-                    .map_err(|e| err(place, e.to_string()).key(format!("{RULES_PROP}[...]")))?;
+                let json = v.first().cloned().unwrap_or_default();
+                // JSON is YAML: one reader, whose messages name no Rust types
+                let spec: RulesSpec = crate::game::setup::parse_yaml(&json).map_err(|e| {
+                    e.within(
+                        Place::default()
+                            .file(place)
+                            .key(format!("{RULES_PROP}[...]")),
+                    )
+                })?;
                 let f = RulesField::Spec(spec);
                 f.resolve()
                     .map_err(|e| err(place, e.to_string()).key(format!("{RULES_PROP}[...]")))?;
@@ -436,7 +437,15 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
         let mut replaced: Option<SgfPoint> = None;
         let mut mn: Option<i64> = None;
         let mut comment: Option<String> = None;
+        let mut ids: Vec<String> = Vec::new();
         for p in node.properties() {
+            let (id, _) = ident_values(p);
+            if k > 0 && ids.contains(&id) && id != "B" && id != "W" {
+                return Err(err(place, format!("{id} is given twice in one node"))
+                    .at(&node_place)
+                    .expected("each property once in a node (FF[4])"));
+            }
+            ids.push(id);
             match p {
                 Prop::B(m) | Prop::W(m) => {
                     let c = if matches!(p, Prop::B(_)) {
@@ -473,7 +482,7 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
                         .at(&node_place)
                         .expected("a move number"))
                 }
-                Prop::C(t) if k > 0 => comment = Some(t.to_string()),
+                Prop::C(t) if k > 0 => comment = Some(t.text.clone()),
                 Prop::Unknown(id, _) if id == FLOWER_PROP => flower = true,
                 Prop::Unknown(id, v) if id == REPLACED_PROP => {
                     let raw = v.first().cloned().unwrap_or_default();
@@ -625,7 +634,7 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
     }
     // the root's comment, and those of the nodes before the first move
     let root_comment = root.properties().find_map(|p| match p {
-        Prop::C(t) => Some(t.to_string()),
+        Prop::C(t) => Some(t.text.clone()),
         _ => None,
     });
     let comment = match (root_comment, pending_comment) {
@@ -643,9 +652,40 @@ fn prop(id: &str, value: &str) -> Prop {
     Prop::new(id.to_string(), vec![value.to_string()])
 }
 
-/// Escapes a value for SGF (the crate keeps values as written in the file: raw).
+/// Escapes a value the crate writes as it is (a private or unknown property's).
 fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace(']', "\\]")
+}
+
+/// A game-information property holding `v` as its reader will see it: the value is read as
+/// written in a file (escaped here), and a text value is then set to `v` itself, which the crate
+/// escapes when it writes it.
+fn info_prop(id: &str, v: &str) -> Prop {
+    let mut p = Prop::new(id.to_string(), vec![escape(v)]);
+    match &mut p {
+        Prop::PB(t)
+        | Prop::PW(t)
+        | Prop::BR(t)
+        | Prop::WR(t)
+        | Prop::BT(t)
+        | Prop::WT(t)
+        | Prop::RE(t)
+        | Prop::DT(t)
+        | Prop::EV(t)
+        | Prop::RO(t)
+        | Prop::PC(t)
+        | Prop::GN(t)
+        | Prop::ON(t)
+        | Prop::SO(t)
+        | Prop::AN(t)
+        | Prop::US(t)
+        | Prop::CP(t)
+        | Prop::OT(t)
+        | Prop::RU(t) => t.text = v.to_string(),
+        Prop::GC(t) | Prop::C(t) => t.text = v.to_string(),
+        _ => {}
+    }
+    p
 }
 
 /// Writes a record as SGF FF\[4\] with m3go's extension. Moves whose turn the record does not
@@ -669,7 +709,10 @@ pub fn write_record(record: &Record, rules: &Rules) -> Result<String, InputError
         Prop::SZ((size as u8, size as u8)),
         // an `RU` that named no m3go preset stays; TCR says the rules m3go plays
         Prop::RU(SimpleText {
-            text: escape(record.info("original-rules").unwrap_or(&rules.preset)),
+            text: record
+                .info("original-rules")
+                .unwrap_or(&rules.preset)
+                .to_string(),
         }),
         // the komi once: the rules' (TCR holds the same)
         Prop::KM(rules.komi.points()),
@@ -685,7 +728,7 @@ pub fn write_record(record: &Record, rules: &Rules) -> Result<String, InputError
             continue;
         };
         if root_props.iter().all(|q| q.identifier() != *id) {
-            root_props.push(Prop::new(id.to_string(), vec![escape(v)]));
+            root_props.push(info_prop(id, v));
         }
     }
     if let Some(s) = &record.start {
@@ -727,7 +770,7 @@ pub fn write_record(record: &Record, rules: &Rules) -> Result<String, InputError
             props.push(prop(REPLACED_PROP, &sgf_coord(to_sgf_point(p, size))));
         }
         if let Some(c) = &m.comment {
-            props.push(Prop::C(sgf_parse::Text { text: escape(c) }));
+            props.push(Prop::C(sgf_parse::Text { text: c.clone() }));
         }
         if nodes.is_empty() && m.number != 1 {
             props.push(Prop::MN(i64::from(m.number)));
@@ -744,11 +787,34 @@ pub fn write_record(record: &Record, rules: &Rules) -> Result<String, InputError
     let text = root
         .serialize()
         .replacen(&format!("SZ[{size}:{size}]"), &format!("SZ[{size}]"), 1);
-    // one move node per line, for people and diffs
-    Ok(format!(
-        "{}\n",
-        text.replace(";B[", "\n;B[").replace(";W[", "\n;W[")
-    ))
+    Ok(format!("{}\n", node_per_line(&text)))
+}
+
+/// SGF text with each node after the root on a line of its own, for people and diffs: a line
+/// break before every `;` that starts a node (never inside a property value).
+fn node_per_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    let (mut in_value, mut escaped, mut nodes) = (false, false, 0usize);
+    for c in text.chars() {
+        if in_value {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == ']' {
+                in_value = false;
+            }
+        } else if c == '[' {
+            in_value = true;
+        } else if c == ';' {
+            nodes += 1;
+            if nodes > 1 {
+                out.push('\n');
+            }
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The rules to write for a record: its own, or `fallback`.
@@ -787,6 +853,66 @@ mod tests {
         });
         assert!(out.contains("FL[]"), "{out}");
         assert!(out.contains("TCR["), "{out}");
+    }
+
+    /// Issue 14 item 7: comments, game information and time settings survive `convert` both
+    /// ways (SGF → game file → SGF), `#` in a value included; the komi is written once.
+    #[test]
+    fn sgf_comments_game_information_and_time_survive_both_ways() {
+        let text =
+            "(;FF[4]GM[1]SZ[9]RU[m3go-2020]EV[Cup #5: final]PB[A \\] B \\\\ C]PW[W]TM[300]OT[3x30 byo-yomi]\
+                    PC[Wuzhen]GN[g1]C[root comment\nsecond line]\
+                    ;B[ee]C[first move {braces}]\n;W[cc];B[];W[gg]C[end # not a comment])";
+        let r = parse_record(text, "t.sgf").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(r.info("event"), Some("Cup #5: final"));
+        assert_eq!(r.info("black"), Some("A ] B \\ C"));
+        assert_eq!(r.info("time"), Some("300"));
+        assert_eq!(r.info("overtime"), Some("3x30 byo-yomi"));
+        assert_eq!(r.info("comment"), Some("root comment\nsecond line"));
+        assert_eq!(r.moves[0].comment.as_deref(), Some("first move {braces}"));
+        assert_eq!(r.moves[3].comment.as_deref(), Some("end # not a comment"));
+        let rules = r.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
+        let game = r
+            .to_game_text(&rules, crate::board::coord::Labels::Chinese)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let back = crate::formats::record::parse_game_text(&game, "t.txt", ".")
+            .unwrap_or_else(|e| panic!("{e}\n{game}"));
+        assert_eq!(back.info, r.info, "{game}");
+        let comments = |r: &Record| -> Vec<Option<String>> {
+            r.moves.iter().map(|m| m.comment.clone()).collect()
+        };
+        assert_eq!(comments(&back), comments(&r), "{game}");
+        let sgf = write_record(&back, &rules).unwrap_or_else(|e| panic!("{e}"));
+        let again = parse_record(&sgf, "again.sgf").unwrap_or_else(|e| panic!("{e}\n{sgf}"));
+        assert_eq!(again.info, r.info, "{sgf}");
+        assert_eq!(comments(&again), comments(&r), "{sgf}");
+        assert_eq!(sgf.matches("KM[").count(), 1, "{sgf}");
+    }
+
+    /// The komi is written once, as the rules' komi: flystone's 7.5 is written, an ordinary
+    /// record's KM[7.5] becomes the two-colour rules' komi, and a komi that disagrees with the
+    /// rules the record names is an error.
+    #[test]
+    fn sgf_komi_is_the_rules_komi() {
+        let r =
+            parse_record("(;SZ[9]RU[flystone];B[ee])", "f.sgf").unwrap_or_else(|e| panic!("{e}"));
+        let rules = r.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
+        let sgf = write_record(&r, &rules).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            sgf.contains("KM[7.5]") && sgf.contains("\"komi\":7.5"),
+            "{sgf}"
+        );
+        let r = parse_record("(;SZ[9]KM[7.5];B[ee])", "g.sgf").unwrap_or_else(|e| panic!("{e}"));
+        let rules = r.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(rules.komi.points(), 7.5);
+        let sgf = write_record(&r, &rules).unwrap_or_else(|e| panic!("{e}"));
+        assert!(sgf.contains("KM[7.5]") && !sgf.contains("KM[0]"), "{sgf}");
+        let e = parse_record("(;SZ[9]RU[m3go-2020]KM[6.5];B[ee])", "h.sgf").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("komi `6.5` disagrees with the komi 0"),
+            "{e}"
+        );
     }
 
     #[test]

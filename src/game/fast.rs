@@ -34,13 +34,14 @@
 
 use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::Attribute;
+use crate::board::layers::Cell;
 use crate::game::moves::Action;
 use crate::game::order::{game_over_by_passes, turn_of_move, Kind, Turn};
 use crate::judge::attribute::{attribute_2016, attribute_2020, Counts};
-use crate::judge::forbidden::Forbidden;
+use crate::judge::forbidden::{flower_forbidden_reason, is_one_liberty_eye, Forbidden, UpperView};
 use crate::rules::{
-    AttributeRule, CaptureTiming, ClosedRegion, EyeRule, FlowerCaptureCheck, ForbiddenOwner, Ko,
-    Rules, Schedule, Suicide, SuicideTiming, TigersMouth,
+    AttributeRule, CaptureTiming, ClosedRegion, EyeRule, FlowerCaptureCheck, Ko, Rules, Schedule,
+    Suicide, SuicideTiming,
 };
 
 /// Length of the per-point arrays: a power of two above the largest padded board (21 × 21), so
@@ -72,14 +73,6 @@ fn colour_code(c: Colour) -> u8 {
     }
 }
 
-fn code_colour(c: u8) -> Colour {
-    if c == BLACK {
-        Colour::Black
-    } else {
-        Colour::White
-    }
-}
-
 /// Whether the fast path implements `rules` exactly (see the module documentation).
 pub fn supports(rules: &Rules) -> bool {
     rules.private_eye == EyeRule::M2020
@@ -96,8 +89,6 @@ pub fn supports(rules: &Rules) -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Choices {
     attribute: AttributeRule,
-    forbidden_owner: ForbiddenOwner,
-    tigers_mouth: TigersMouth,
     flower_capture_check: FlowerCaptureCheck,
     capture_timing: CaptureTiming,
     suicide: Suicide,
@@ -109,8 +100,6 @@ impl Choices {
     fn of(r: &Rules) -> Choices {
         Choices {
             attribute: r.attribute,
-            forbidden_owner: r.forbidden_owner,
-            tigers_mouth: r.tigers_mouth,
             flower_capture_check: r.flower_capture_check,
             capture_timing: r.capture_timing,
             suicide: r.suicide,
@@ -518,115 +507,53 @@ impl FastAnalysis {
         self.upper_count
     }
 
-    /// Fast form of M20-FORBID-CAPTURE (reference: [`crate::judge::forbidden::is_capture_point`]): the
-    /// only liberty of an upper string is next to it, so only the neighbours are looked at.
-    fn is_capture_point(&self, p: usize) -> bool {
-        self.upper[p & MASK] == EMPTY
-            && self.geom.dirs().iter().any(|&d| {
-                let s = self.upper_of[p.wrapping_add(d) & MASK];
-                s != NONE && self.upper_libs[s as usize] == 1
-            })
-    }
-
-    /// Fast form of M20-FORBID-EYE (reference: [`crate::judge::forbidden::is_one_liberty_eye`]).
-    fn one_liberty_eye(&self, p: usize) -> Option<u8> {
-        if self.upper[p & MASK] != EMPTY {
-            return None;
-        }
-        let mut colour = 0u8;
-        for d in self.geom.dirs() {
-            match self.upper[p.wrapping_add(d) & MASK] {
-                EMPTY => return None,
-                c @ (BLACK | WHITE) => {
-                    if colour == 0 {
-                        colour = c;
-                    } else if colour != c {
-                        return None;
-                    }
-                }
-                _ => {}
-            }
-        }
-        (colour != 0).then_some(colour)
-    }
-
-    /// Fast form of M20-TIGER-DEF (reference: [`crate::judge::forbidden::is_tigers_mouth`]).
-    fn tigers_mouth(&self, p: usize, rule: TigersMouth) -> Option<u8> {
-        if self.upper[p & MASK] != EMPTY || !rule.applies() {
-            return None;
-        }
-        let mut empty = 0;
-        let mut owner = 0u8;
-        for d in self.geom.dirs() {
-            match self.upper[p.wrapping_add(d) & MASK] {
-                EMPTY => empty += 1,
-                c @ (BLACK | WHITE) => {
-                    if owner == 0 {
-                        owner = c;
-                    } else if owner != c {
-                        return None;
-                    }
-                }
-                NEUTRAL if rule == TigersMouth::Stones => return None,
-                _ => {}
-            }
-        }
-        if owner == 0 || empty != 1 {
-            return None;
-        }
-        let would_capture = self.geom.dirs().iter().any(|&d| {
-            let s = self.upper_of[p.wrapping_add(d) & MASK];
-            s != NONE
-                && self.upper_libs[s as usize] == 1
-                && self.upper_lib[s as usize] as usize == p
-        });
-        (!would_capture).then_some(owner)
-    }
-
-    fn forbidden_padded(&self, c: &Choices, p: usize, player: u8) -> Option<Forbidden> {
-        let counts = |owner: u8| match c.forbidden_owner {
-            ForbiddenOwner::Any => true,
-            ForbiddenOwner::Opponent => owner == opp(player),
-        };
-        if self.is_capture_point(p) {
-            return Some(Forbidden::CapturePoint);
-        }
-        if let Some(o) = self.one_liberty_eye(p) {
-            if counts(o) {
-                return Some(Forbidden::OneLibertyEye(code_colour(o)));
-            }
-        }
-        if let Some(o) = self.tigers_mouth(p, c.tigers_mouth) {
-            if counts(o) {
-                return Some(Forbidden::TigersMouth(code_colour(o)));
-            }
-        }
-        None
-    }
-
-    /// The points closed to `player`'s flower with the reason, in board order (reference:
-    /// `crate::formats::report::forbidden_points`).
+    /// The points closed to `player`'s flower with the reason, in board order: the clauses of
+    /// [`crate::judge::forbidden`] (M20-FORBID-UPPER) on this analysis's upper layer.
     pub fn forbidden_points(&self, rules: &Rules, player: Colour) -> Vec<(usize, Forbidden)> {
-        let choices = Choices::of(rules);
-        let player = colour_code(player);
         self.geom
             .points()
             .filter(|&p| self.upper[p & MASK] == EMPTY)
             .filter_map(|p| {
-                self.forbidden_padded(&choices, p, player)
-                    .map(|f| (self.geom.unpad(p), f))
+                flower_forbidden_reason(self, rules, p, player).map(|f| (self.geom.unpad(p), f))
             })
             .collect()
     }
 
-    /// Fast form of M20-FORBID-UPPER (reference: [`crate::judge::forbidden::flower_forbidden_reason`]).
+    /// Why reference index `i` is closed to `player`'s flower
+    /// ([`crate::judge::forbidden::flower_forbidden_reason`] on this analysis).
     pub fn flower_forbidden_reason(
         &self,
         rules: &Rules,
         i: usize,
         player: Colour,
     ) -> Option<Forbidden> {
-        self.forbidden_padded(&Choices::of(rules), self.geom.pad(i), colour_code(player))
+        flower_forbidden_reason(self, rules, self.geom.pad(i), player)
+    }
+}
+
+/// The upper layer of the fast engine as the forbidden-point clauses read it: padded points,
+/// the frame skipped (the edge has no neighbour), a neutral flower off-board.
+impl UpperView for FastAnalysis {
+    fn cell(&self, p: usize) -> Cell {
+        match self.upper[p & MASK] {
+            EMPTY => Cell::Empty,
+            BLACK => Cell::Stone(Colour::Black),
+            WHITE => Cell::Stone(Colour::White),
+            _ => Cell::OffBoard,
+        }
+    }
+    fn neighbours(&self, p: usize) -> impl Iterator<Item = usize> {
+        self.geom
+            .dirs()
+            .into_iter()
+            .map(move |d| p.wrapping_add(d))
+            .filter(|&q| self.upper[q & MASK] != BORDER)
+    }
+    fn liberty_count(&self, p: usize) -> Option<usize> {
+        match self.upper_of[p & MASK] {
+            NONE => None,
+            s => Some(self.upper_libs[s as usize] as usize),
+        }
     }
 }
 
@@ -845,7 +772,7 @@ impl FastPosition {
             return Err(Refusal::Occupied);
         }
         if turn.kind == Kind::Flower {
-            if let Some(f) = self.an.forbidden_padded(&self.choices, p, mover) {
+            if let Some(f) = flower_forbidden_reason(&self.an, &self.rules, p, turn.player) {
                 return Err(Refusal::from(f));
             }
         } else if self.choices.capture_timing == CaptureTiming::HolographicFirst
@@ -1127,10 +1054,9 @@ pub fn random_game_fast(start: &FastPosition, seed: u64, max_moves: u32) -> (Fas
                 .map(|p| pos.geom.unpad(p)),
         );
         let turn = pos.turn();
-        let mover = colour_code(turn.player);
         let chosen = random_move(&mut rng, &mut empty, |i| {
             let p = pos.geom.pad(i);
-            if turn.kind == Kind::Own && pos.an.one_liberty_eye(p) == Some(mover) {
+            if turn.kind == Kind::Own && is_one_liberty_eye(&pos.an, p) == Some(turn.player) {
                 return false;
             }
             pos.place_into(p, &mut next).is_ok()

@@ -302,6 +302,15 @@ pub fn team_wrong_turn(
 ) -> String {
     let now = team_turn(n, grey_start);
     let what = match (claimed_number, claimed) {
+        // the number is right, the stone is not: name the stone claimed
+        (Some(m), Some(t)) if m == n => format!(
+            "{} ({})",
+            match t.kind {
+                Kind::Own => format!("a {} stone", t.player.name()),
+                Kind::Flower => format!("{}'s flower", t.player.name()),
+            },
+            t.symbol()
+        ),
         (Some(m), _) => {
             let t = team_turn(m, grey_start);
             format!(

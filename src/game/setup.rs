@@ -75,9 +75,52 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Input
                 "struct Case",
                 "a conformance case mapping (id, clauses, source, position, expect, …)",
             )
-            .replace("struct RulesSpec", "a rules mapping (preset and options)");
+            .replace("struct RulesSpec", "a rules mapping (preset and options)")
+            .replace(
+                "struct FlystoneRecord",
+                "a flystone record mapping (random, thrown)",
+            )
+            .replace("struct Sides", "a mapping of timings (black, white)")
+            .replace("expected usize", "expected a whole number")
+            .replace("expected u64", "expected a whole number")
+            .replace(
+                "expected u32",
+                "expected a whole number from 0 to 4294967295",
+            )
+            .replace("expected f64", "expected a number");
+        let msg = unnamed_types(&msg);
         yaml_error(&msg, e.location())
     })
+}
+
+/// `msg` without the Rust type names the reader writes for types not named above
+/// (`expected struct Foo` → `expected a mapping`, `expected enum Foo` → `expected one of its
+/// values`).
+fn unnamed_types(msg: &str) -> String {
+    let mut out = String::new();
+    let mut rest = msg;
+    while let Some(at) = rest
+        .find("expected struct ")
+        .or_else(|| rest.find("expected enum "))
+    {
+        let (head, tail) = rest.split_at(at);
+        out.push_str(head);
+        let is_struct = tail.starts_with("expected struct ");
+        let after = tail
+            .trim_start_matches("expected struct ")
+            .trim_start_matches("expected enum ");
+        let name_len = after
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .unwrap_or(after.len());
+        out.push_str(if is_struct {
+            "expected a mapping"
+        } else {
+            "expected one of its values"
+        });
+        rest = &after[name_len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The error of a YAML reader's message `msg` found at `location`: the position the reader wrote

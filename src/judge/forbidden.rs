@@ -4,6 +4,39 @@
 use crate::board::grid::{neighbours, Colour};
 use crate::board::layers::Cell;
 use crate::judge::analysis::Analysis;
+
+/// What the forbidden-point clauses read of an upper layer, whatever stores it: the cell at a
+/// point, the point's on-board neighbours, and the liberty count of the upper string through a
+/// point. The clause-by-clause [`Analysis`] and the fast engine (`game::fast::FastAnalysis`, on
+/// its padded board) both provide it, so each clause below is written once for both. Points
+/// are the provider's own indices.
+pub trait UpperView {
+    /// The upper-layer cell at `i` (a neutral flower is [`Cell::OffBoard`]).
+    fn cell(&self, i: usize) -> Cell;
+    /// The on-board neighbours of `i` (the edge has none).
+    fn neighbours(&self, i: usize) -> impl Iterator<Item = usize>;
+    /// The number of liberties of the black or white upper string through `i`, if there is one.
+    fn liberty_count(&self, i: usize) -> Option<usize>;
+}
+
+impl UpperView for Analysis {
+    fn cell(&self, i: usize) -> Cell {
+        self.upper.cells[i]
+    }
+    fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> {
+        neighbours(self.upper.size, i)
+    }
+    fn liberty_count(&self, i: usize) -> Option<usize> {
+        self.upper_strings.at(i).map(|s| s.liberties.len())
+    }
+}
+
+/// Whether a string next to the empty point `i` has `i` as its only liberty: an empty point
+/// next to a string is one of its liberties, so that is a neighbouring string with one liberty
+/// (and a string whose only liberty is `i` is next to `i`).
+fn takes_last_liberty(a: &impl UpperView, i: usize) -> bool {
+    a.neighbours(i).any(|j| a.liberty_count(j) == Some(1))
+}
 use crate::rules::{ForbiddenOwner, Rules, TigersMouth};
 use serde::Serialize;
 
@@ -48,25 +81,21 @@ impl Forbidden {
 /// M20-FORBID-CAPTURE — "提吃黑棋或白棋的提吃点是花子的禁着点，也即花子不具有提吃功能" (003): point `i`
 /// (empty) is the only liberty of some black or white upper string. M16-GREY-NO-CAPTURE (2016
 /// grey) and D3-FORBID-CAPTURE (either colour's string, both players' flowers) are the same test.
-pub fn is_capture_point(a: &Analysis, i: usize) -> bool {
-    a.upper.cells[i] == Cell::Empty
-        && a.upper_strings
-            .groups
-            .iter()
-            .any(|s| s.liberties.len() == 1 && s.liberties[0] == i)
+pub fn is_capture_point(a: &impl UpperView, i: usize) -> bool {
+    a.cell(i) == Cell::Empty && takes_last_liberty(a, i)
 }
 
 /// M20-FORBID-EYE — "黑棋或白棋的“一气眼”是花子的禁着点" (003): `i` is empty and every neighbour is
 /// an upper stone of one colour, the edge or a neutral flower, with at least one such stone.
 /// M16-GREY-EYE (2016 grey) and D3-FORBID-EYE (Dullstone) use the same eye.
 /// A one-point region touching both colours (003's k, "一气封闭区域") is not an eye.
-pub fn is_one_liberty_eye(a: &Analysis, i: usize) -> Option<Colour> {
-    if a.upper.cells[i] != Cell::Empty {
+pub fn is_one_liberty_eye(a: &impl UpperView, i: usize) -> Option<Colour> {
+    if a.cell(i) != Cell::Empty {
         return None;
     }
     let mut colour = None;
-    for j in neighbours(a.upper.size, i) {
-        match a.upper.cells[j] {
+    for j in a.neighbours(i) {
+        match a.cell(j) {
             Cell::Empty => return None,
             Cell::OffBoard => {}
             Cell::Stone(c) => match colour {
@@ -93,15 +122,14 @@ pub fn is_one_liberty_eye(a: &Analysis, i: usize) -> Option<Colour> {
 /// 花230 四E and 花250 FD, each next to a neutral flower that would otherwise close a mouth, and
 /// names the strings they make. Under `upper-layer` a neutral flower, off-board in the upper
 /// layer, closes it like the edge. Under `none` there are no tiger's mouths.
-pub fn is_tigers_mouth(a: &Analysis, rules: &Rules, i: usize) -> Option<Colour> {
-    if a.upper.cells[i] != Cell::Empty || !rules.tigers_mouth.applies() {
+pub fn is_tigers_mouth(a: &impl UpperView, rules: &Rules, i: usize) -> Option<Colour> {
+    if a.cell(i) != Cell::Empty || !rules.tigers_mouth.applies() {
         return None;
     }
-    let size = a.upper.size;
     let mut empty = 0;
-    let mut colours = Vec::new();
-    for j in neighbours(size, i) {
-        match a.upper.cells[j] {
+    let mut owner = None;
+    for j in a.neighbours(i) {
+        match a.cell(j) {
             Cell::Empty => empty += 1,
             // M20-TIGER-DEF (D29): a neutral flower; the board edge has no neighbour here.
             Cell::OffBoard => {
@@ -109,19 +137,20 @@ pub fn is_tigers_mouth(a: &Analysis, rules: &Rules, i: usize) -> Option<Colour> 
                     return None;
                 }
             }
-            Cell::Stone(c) => colours.push(c),
+            Cell::Stone(c) => match owner {
+                None => owner = Some(c),
+                Some(o) if o != c => return None,
+                Some(_) => {}
+            },
         }
     }
-    let owner = *colours.first()?;
-    if empty != 1 || colours.iter().any(|&c| c != owner) {
+    let owner = owner?;
+    if empty != 1 {
         return None;
     }
-    let would_capture = neighbours(size, i).any(|j| {
-        a.upper_strings
-            .at(j)
-            .is_some_and(|s| s.liberties.len() == 1 && s.liberties[0] == i)
-    });
-    (!would_capture).then_some(owner)
+    // A stone of the other colour at `i` would capture a neighbouring string whose only
+    // liberty is `i`, and then have liberties.
+    (!takes_last_liberty(a, i)).then_some(owner)
 }
 
 /// M20-FORBID-UPPER — "萌式三色围棋的禁着点判断在上层棋局中进行，也即判断禁着点时的关联花棋串皆采用上层属性"
@@ -130,7 +159,7 @@ pub fn is_tigers_mouth(a: &Analysis, rules: &Rules, i: usize) -> Option<Colour> 
 /// one-liberty eye or a tiger's mouth of either colour (003, `forbidden-owner: any`) or of the
 /// opponent only (004's 彼方, `forbidden-owner: opponent`).
 pub fn flower_forbidden_reason(
-    a: &Analysis,
+    a: &impl UpperView,
     rules: &Rules,
     i: usize,
     player: Colour,

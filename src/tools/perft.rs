@@ -95,17 +95,57 @@ fn children_from(pos: &Position, legal: Vec<Action>) -> Vec<(String, Position)> 
     out
 }
 
-/// Perft split by the first move: (move in notation, count), calling `progress(done, of)` after
-/// each first move is counted (a progress bar); `reference` counts with [`perft_reference`]
-/// instead of [`perft`].
-pub fn divide_with(
+/// A bound on the work of a perft: the nodes (positions made and sequences counted) it may
+/// visit. [`perft_within`] and [`divide_with`] stop when it runs out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeBudget {
+    pub max: u64,
+    pub used: u64,
+}
+
+impl NodeBudget {
+    pub fn new(max: u64) -> NodeBudget {
+        NodeBudget { max, used: 0 }
+    }
+
+    /// No bound.
+    pub fn unlimited() -> NodeBudget {
+        NodeBudget::new(u64::MAX)
+    }
+
+    /// Spends `n` nodes; `Err` once the budget is exceeded.
+    fn spend(&mut self, n: u64) -> Result<(), NodeBudget> {
+        self.used = self.used.saturating_add(n);
+        if self.used > self.max {
+            Err(*self)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// The depth up to which [`perft_within`] counts a subtree in one call of [`perft`] and spends
+/// its count afterwards: a subtree of depth 2 has at most 362² leaves, so a budget is overrun by
+/// at most that many nodes.
+const BUDGET_LEAF_DEPTH: u32 = 2;
+
+/// [`perft`] (or [`perft_reference`]) within `budget`: `Err` with the budget when the count
+/// would visit more nodes. Subtrees of depth up to 2 are counted whole by the engine; deeper
+/// levels go move by move, spending a node per position made.
+pub fn perft_within(
     pos: &Position,
     depth: u32,
     reference: bool,
-    progress: &dyn Fn(usize, usize),
-) -> Vec<(String, u64)> {
-    if depth == 0 {
-        return Vec::new();
+    budget: &mut NodeBudget,
+) -> Result<u64, NodeBudget> {
+    if depth <= BUDGET_LEAF_DEPTH {
+        let n = if reference {
+            perft_reference(pos, depth)
+        } else {
+            perft(pos, depth)
+        };
+        budget.spend(n)?;
+        return Ok(n);
     }
     let legal = if reference {
         pos.legal_moves_reference()
@@ -113,24 +153,47 @@ pub fn divide_with(
         pos.legal_moves()
     };
     let kids = children_from(pos, legal);
-    let of = kids.len();
-    kids.into_iter()
-        .enumerate()
-        .map(|(k, (label, p))| {
-            let n = if reference {
-                perft_reference(&p, depth - 1)
-            } else {
-                perft(&p, depth - 1)
-            };
-            progress(k + 1, of);
-            (label, n)
-        })
-        .collect()
+    budget.spend(kids.len() as u64)?;
+    let mut total = 0u64;
+    for (_, p) in &kids {
+        total += perft_within(p, depth - 1, reference, budget)?;
+    }
+    Ok(total)
 }
 
-/// Perft split by the first move: (move in notation, count).
+/// Perft split by the first move within `budget`: (move in notation, count), calling
+/// `progress(done, of)` after each first move is counted (a progress bar); `reference` counts
+/// with [`perft_reference`] instead of [`perft`].
+pub fn divide_with(
+    pos: &Position,
+    depth: u32,
+    reference: bool,
+    budget: &mut NodeBudget,
+    progress: &dyn Fn(usize, usize),
+) -> Result<Vec<(String, u64)>, NodeBudget> {
+    if depth == 0 {
+        return Ok(Vec::new());
+    }
+    let legal = if reference {
+        pos.legal_moves_reference()
+    } else {
+        pos.legal_moves()
+    };
+    let kids = children_from(pos, legal);
+    budget.spend(kids.len() as u64)?;
+    let of = kids.len();
+    let mut out = Vec::with_capacity(of);
+    for (k, (label, p)) in kids.into_iter().enumerate() {
+        let n = perft_within(&p, depth - 1, reference, budget)?;
+        progress(k + 1, of);
+        out.push((label, n));
+    }
+    Ok(out)
+}
+
+/// Perft split by the first move: (move in notation, count), unbounded.
 pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
-    divide_with(pos, depth, false, &|_, _| {})
+    divide_with(pos, depth, false, &mut NodeBudget::unlimited(), &|_, _| {}).unwrap_or_default()
 }
 
 /// One entry of a perft file.
