@@ -23,13 +23,17 @@ fn same_moves(a: &Record, b: &Record) -> bool {
         })
 }
 
-/// The game information but the komi (which is written once, as the rules' komi).
+/// The game information but the komi (which is written once, as the rules' komi), in key
+/// order (a writer may put `RU` first).
 fn info(r: &Record) -> Vec<(String, String)> {
-    r.info
+    let mut v: Vec<(String, String)> = r
+        .info
         .iter()
         .filter(|(k, _)| k != "komi")
         .cloned()
-        .collect()
+        .collect();
+    v.sort();
+    v
 }
 
 fuzz_target!(|data: &[u8]| {
