@@ -1037,19 +1037,21 @@ fn bad_input_protocol_bad_lines_get_error_answers_and_the_session_goes_on() {
         .collect();
     assert_eq!(answers.len(), 3, "{answers:?}");
     assert!(
-        answers[0]["error"]
+        answers[0]["error"]["message"]
             .as_str()
             .is_some_and(|e| e.contains("longer than 4194304 bytes")),
         "{}",
         answers[0]
     );
+    assert_eq!(answers[0]["error"]["code"], "too-large");
     assert!(
-        answers[1]["error"]
+        answers[1]["error"]["message"]
             .as_str()
             .is_some_and(|e| e.contains("not UTF-8")),
         "{}",
         answers[1]
     );
+    assert_eq!(answers[1]["error"]["code"], "bad-request");
     assert_eq!(answers[2]["id"], "after");
     assert!(answers[2]["analysis"].is_object(), "{}", answers[2]);
 }
@@ -1070,21 +1072,21 @@ fn bad_input_protocol_move_numbers_and_counts_are_bounded() {
     };
     let a = answer(&req(4294967295, vec![]));
     assert!(
-        a["error"]
+        a["error"]["message"]
             .as_str()
             .is_some_and(|e| e.contains("is too large: expected 1 to 1000000")),
         "{a}"
     );
     let a = answer(&req(1_000_000, vec!["OO"]));
     assert!(
-        a["error"]
+        a["error"]["message"]
             .as_str()
             .is_some_and(|e| e.contains("past the last move")),
         "{a}"
     );
     let a = answer(&req(1, vec!["pass"; 91]));
     assert!(
-        a["error"]
+        a["error"]["message"]
             .as_str()
             .is_some_and(|e| e.contains("moves has 91 entries: expected at most 90")),
         "{a}"
