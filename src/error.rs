@@ -398,3 +398,10 @@ pub fn quote(text: &str) -> String {
         Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
     }
 }
+
+/// Writes to standard error, ignoring a failure (`errln!` panics when stderr is a closed
+/// pipe: `m3go analyze BAD 2>&1 | true`); every message of m3go goes through here (`errln!`).
+pub fn write_err(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = std::io::stderr().lock().write_fmt(args);
+}

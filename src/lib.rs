@@ -6,6 +6,14 @@
 //! function whose doc comment starts with that id.
 #![forbid(unsafe_code)]
 
+/// `eprintln!` through [`error::write_err`]: a message to a closed standard error is dropped
+/// instead of panicking (`eprintln!` panics when stderr is a closed pipe).
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::error::write_err(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 pub mod board;
 pub mod cli;
 pub mod conform;

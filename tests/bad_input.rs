@@ -576,6 +576,13 @@ const COMMAND_CASES: &[CommandCase] = &[
         exit: 2,
         says: &["--max-nodes", "more than 1000 nodes"],
     },
+    // a malformed case file is bad input (exit 2), also when the other cases pass
+    CommandCase {
+        file: "conform_malformed",
+        args: &["conform", "{}"],
+        exit: 2,
+        says: &["1 case file(s) could not be read", "malformed.yaml"],
+    },
     // rules check points at the line of the option
     CommandCase {
         file: "rules_komi_on_line_2.yaml",

@@ -32,11 +32,7 @@ fn end_on_write_error(e: &std::io::Error) -> ! {
     std::process::exit(2);
 }
 
-/// Writes to standard error, ignoring a failure (`eprintln!` panics when stderr is a closed
-/// pipe: `m3go analyze BAD 2>&1 | true`); every message of the CLI goes through here.
-pub fn write_err(args: std::fmt::Arguments<'_>) {
-    let _ = std::io::stderr().lock().write_fmt(args);
-}
+pub use crate::error::write_err;
 
 /// `--format` of the commands that print text or JSON.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]

@@ -90,7 +90,7 @@ pub fn run(args: ConformArgs) -> i32 {
     let suite = match load_suite(dir, rules_md) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return 2;
         }
     };
@@ -110,7 +110,7 @@ pub fn run(args: ConformArgs) -> i32 {
         for (f, e) in &load_errors {
             outln!("ERRORED {f}: {e}");
         }
-        return if load_errors.is_empty() { 0 } else { 1 };
+        return malformed_exit(&load_errors);
     }
     if args.dump_json {
         let all: Vec<Value> = cases
@@ -120,11 +120,11 @@ pub fn run(args: ConformArgs) -> i32 {
         match serde_json::to_string_pretty(&all) {
             Ok(s) => outln!("{s}"),
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 return 2;
             }
         }
-        return if load_errors.is_empty() { 0 } else { 1 };
+        return malformed_exit(&load_errors);
     }
     let selected: Vec<&(String, Case)> = cases
         .iter()
@@ -160,7 +160,7 @@ pub fn run(args: ConformArgs) -> i32 {
         match pool.with(|o| negotiate(o)).and_then(|d| d) {
             Ok(d) => d,
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 return 2;
             }
         }
@@ -175,7 +175,7 @@ pub fn run(args: ConformArgs) -> i32 {
     let workers = match thread_pool(args.jobs as usize) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return 2;
         }
     };
@@ -245,8 +245,12 @@ pub fn run(args: ConformArgs) -> i32 {
     outln!("{passed} passed, {failed} failed, {errored} errored, {skipped} skipped");
     let tested = passed + failed + errored - load_errors.len();
     let mut code = if failed + errored > 0 { 1 } else { 0 };
-    if tested == 0 && !args.allow_empty {
-        eprintln!(
+    if !load_errors.is_empty() {
+        // a case file that does not read is bad input, like any other: exit 2
+        errln!("{}", malformed_cases(&load_errors));
+        code = 2;
+    } else if tested == 0 && !args.allow_empty {
+        errln!(
             "error: nothing was tested ({}): exit 1 (--allow-empty accepts it)",
             if selected.is_empty() {
                 match (&args.id, &args.filter, &args.shard) {
@@ -261,10 +265,29 @@ pub fn run(args: ConformArgs) -> i32 {
         );
         code = 1;
     } else if skipped > 0 && !args.allow_skips {
-        eprintln!("error: {skipped} case(s) skipped: exit 1 (--allow-skips accepts skipped cases)");
+        errln!("error: {skipped} case(s) skipped: exit 1 (--allow-skips accepts skipped cases)");
         code = 1;
     }
     code
+}
+
+/// The message for case files that do not read (each is listed as `ERRORED FILE` above it).
+fn malformed_cases(load_errors: &[(String, String)]) -> String {
+    let files: Vec<&str> = load_errors.iter().map(|(f, _)| f.as_str()).collect();
+    format!(
+        "error: {} case file(s) could not be read ({}): expected case files as spec/README.md describes them (exit 2)",
+        files.len(),
+        files.join(", ")
+    )
+}
+
+/// Exit 0, or 2 with [`malformed_cases`] when a case file did not read.
+fn malformed_exit(load_errors: &[(String, String)]) -> i32 {
+    if load_errors.is_empty() {
+        return 0;
+    }
+    errln!("{}", malformed_cases(load_errors));
+    2
 }
 
 /// Prints the coverage (`crate::conform::runner::Coverage`) and, with `update`, writes it into
@@ -278,7 +301,7 @@ fn coverage(
     let text = match std::fs::read_to_string(rules_md) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: {rules_md}: cannot read: {e}");
+            errln!("error: {rules_md}: cannot read: {e}");
             return 2;
         }
     };
@@ -317,7 +340,7 @@ fn coverage(
     if update {
         let out = cov.update_rules_md(&text);
         if let Err(e) = std::fs::write(rules_md, out) {
-            eprintln!("error: {rules_md}: cannot write: {e}");
+            errln!("error: {rules_md}: cannot write: {e}");
             return 2;
         }
     }

@@ -67,7 +67,7 @@ pub fn run(args: DiffArgs) -> i32 {
     match diff_run(args) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             2
         }
     }
@@ -125,11 +125,11 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
                 outln!("diff: {skipped} moves skipped: the program answered `unsupported`");
             }
             if moves == 0 && !args.allow_empty {
-                eprintln!("error: nothing was compared: exit 1 (--allow-empty accepts it)");
+                errln!("error: nothing was compared: exit 1 (--allow-empty accepts it)");
                 return Ok(1);
             }
             if skipped > 0 && !args.allow_skips {
-                eprintln!(
+                errln!(
                     "error: {skipped} moves skipped: exit 1 (--allow-skips accepts skipped moves)"
                 );
                 return Ok(1);
@@ -141,7 +141,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
             if args.allow_empty {
                 Ok(0)
             } else {
-                eprintln!("error: nothing was compared: exit 1 (--allow-empty accepts it)");
+                errln!("error: nothing was compared: exit 1 (--allow-empty accepts it)");
                 Ok(1)
             }
         }
@@ -151,9 +151,9 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
             message,
         } => {
             if game == 0 {
-                eprintln!("error: the program under test failed before the first game: {message}");
+                errln!("error: the program under test failed before the first game: {message}");
             } else {
-                eprintln!(
+                errln!(
                     "error: the program under test failed in game {game} at move {move_number}: {message}"
                 );
             }

@@ -29,7 +29,7 @@ pub fn run(args: ServeArgs) -> Result<(), InputError> {
     crate::cli::common::flush_out();
     if args.open {
         if let Err(e) = open::that_detached(&url) {
-            eprintln!("m3go serve: cannot open a browser ({e}); open {url} by hand");
+            errln!("m3go serve: cannot open a browser ({e}); open {url} by hand");
         }
     }
     server.run();

@@ -82,7 +82,7 @@ pub fn stop_children_on_signal() {
             std::process::exit(130);
         });
         if let Err(e) = r {
-            eprintln!("warning: cannot stop the programs under test on Ctrl-C: {e}");
+            errln!("warning: cannot stop the programs under test on Ctrl-C: {e}");
         }
     });
 }
