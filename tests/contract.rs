@@ -68,9 +68,10 @@ fn m3go_stdin(args: &[&str], input: &str) -> (Option<i32>, String, String) {
         .spawn()
         .unwrap_or_else(|e| panic!("run m3go: {e}"));
     let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(input.as_bytes()).expect("write stdin");
-    drop(stdin);
+    let text = input.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
     let out = child.wait_with_output().expect("wait");
+    writer.join().expect("writer").expect("write stdin");
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -132,4 +133,42 @@ fn a_dash_reads_the_position_from_standard_input() {
     let (code, _, err) = m3go_stdin(&["analyze", "-"], "size: 4\n");
     assert_eq!(code, Some(2), "{err}");
     assert!(err.starts_with("error: -"), "{err}");
+}
+
+#[test]
+fn no_colour_into_a_pipe_or_with_no_color() {
+    let has_escape = |s: &str| s.contains('\x1b');
+    // stdout is a pipe here: no escapes, whatever the environment says but CLICOLOR_FORCE
+    for (env, value) in [("NO_COLOR", "1"), ("M3GO_UNUSED", "1")] {
+        let out = Command::new(env!("CARGO_BIN_EXE_m3go"))
+            .args(["render", EXAMPLE])
+            .env_remove("CLICOLOR_FORCE")
+            .env(env, value)
+            .output()
+            .expect("run");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success());
+        assert!(!has_escape(&text), "{env}: {text:?}");
+        assert!(text.contains('●') && text.contains('◉'), "{text}");
+        let out = Command::new(env!("CARGO_BIN_EXE_m3go"))
+            .args(["analyze", EXAMPLE, "--color"])
+            .env_remove("CLICOLOR_FORCE")
+            .env(env, value)
+            .output()
+            .expect("run");
+        assert!(!has_escape(&String::from_utf8_lossy(&out.stdout)), "{env}");
+    }
+    // forced colour (as on a terminal) keeps them, unless NO_COLOR
+    let forced = |no_color: bool| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_m3go"));
+        c.args(["render", EXAMPLE]).env("CLICOLOR_FORCE", "1");
+        if no_color {
+            c.env("NO_COLOR", "1");
+        } else {
+            c.env_remove("NO_COLOR");
+        }
+        String::from_utf8_lossy(&c.output().expect("run").stdout).into_owned()
+    };
+    assert!(has_escape(&forced(false)));
+    assert!(!has_escape(&forced(true)));
 }

@@ -11,7 +11,7 @@ use clap::ValueEnum;
 /// liberties; every closed region with its verdict and clause; every flower string with Hs, Hw,
 /// Bs, Bw, its attribute and the clause; the forbidden points of each player's flower with
 /// reasons; the legal moves of the side to move; and the score if the game ended now. The JSON
-/// form (`"format": "m3go-analysis/2"`) is the contract implementations are compared on.
+/// form (`"format": "m3go-analysis/3"`) is the contract implementations are compared on.
 #[derive(Debug, clap::Args)]
 pub struct AnalyzeArgs {
     /// The position file (YAML, spec/README.md).
@@ -20,7 +20,8 @@ pub struct AnalyzeArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = AnalyzeFormat::Text)]
     pub format: AnalyzeFormat,
-    /// Draw the holographic board in ANSI colours above the text report.
+    /// Draw the holographic board above the text report (in ANSI colours on a terminal only,
+    /// never with NO_COLOR).
     #[arg(long)]
     pub color: bool,
 }
@@ -33,7 +34,7 @@ pub enum AnalyzeFormat {
     Text,
     /// YAML.
     Yaml,
-    /// JSON, versioned `m3go-analysis/2`.
+    /// JSON, versioned `m3go-analysis/3`.
     Json,
 }
 
@@ -44,7 +45,10 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
     if args.color && fmt == AnalyzeFormat::Text {
         outln!(
             "{}",
-            crate::formats::render::ansi(&p, crate::formats::render::View::Holographic)
+            crate::cli::common::for_stdout(crate::formats::render::ansi(
+                &p,
+                crate::formats::render::View::Holographic
+            ))
         );
     }
     match fmt {

@@ -32,6 +32,16 @@ fn end_on_write_error(e: &std::io::Error) -> ! {
     std::process::exit(2);
 }
 
+/// `text` as standard output should get it: with its ANSI colours on a terminal, without them
+/// into a pipe or a file and whenever `NO_COLOR` is set (`CLICOLOR_FORCE` keeps them; the
+/// decision is anstream's).
+pub fn for_stdout(text: String) -> String {
+    match anstream::AutoStream::choice(&std::io::stdout()) {
+        anstream::ColorChoice::Never => anstream::adapter::strip_str(&text).to_string(),
+        _ => text,
+    }
+}
+
 /// `--format` of the commands that print text or JSON.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum Format {

@@ -81,7 +81,7 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
         p = next;
     }
     if fmt == Format::Json {
-        let v = serde_json::json!({"reports": reports, "analysis": AnalysisReport::new(&p)});
+        let v = crate::formats::report::PlayReport::new(reports, &p);
         outln!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?

@@ -9,8 +9,8 @@ use clap::ValueEnum;
 ///
 /// The figure follows the documents: tengen-origin labels, flower stones in 004's grey zebra
 /// pattern, 003's stars on attributed flowers (holographic layer), private eyes shaded, the
-/// flower's forbidden points lettered C, E and T. Without --svg the board is drawn in ANSI
-/// colours on stdout.
+/// flower's forbidden points lettered C, E and T. Without --svg the board is drawn on stdout: in
+/// ANSI colours on a terminal, without them into a pipe or a file or when NO_COLOR is set.
 #[derive(Debug, clap::Args)]
 pub struct RenderArgs {
     /// The position file (YAML, spec/README.md).
@@ -22,7 +22,8 @@ pub struct RenderArgs {
     /// Which board to draw.
     #[arg(long, value_enum, default_value_t = Layer::Holographic)]
     pub layer: Layer,
-    /// Draw in ANSI colours on stdout as well (the default without --svg).
+    /// Draw the board on stdout as well (the default without --svg): in ANSI colours on a
+    /// terminal, plain into a pipe or with NO_COLOR set.
     #[arg(long)]
     pub ansi: bool,
 }
@@ -51,7 +52,10 @@ pub fn run(args: RenderArgs) -> Result<(), InputError> {
         write_file(out, &crate::formats::render::svg(&p, view))?;
     }
     if args.ansi || args.svg.is_none() {
-        out!("{}", crate::formats::render::ansi(&p, view));
+        out!(
+            "{}",
+            crate::cli::common::for_stdout(crate::formats::render::ansi(&p, view))
+        );
     }
     Ok(())
 }

@@ -11,14 +11,44 @@ use crate::judge::scoring::{score, Score};
 use crate::rules::Rules;
 use serde::Serialize;
 
-/// Version tag of the analysis JSON. `/2`: a private eye is reported as its closed region
-/// (`points`) with its empty points (`empty`), not by its empty points alone.
-pub const ANALYSIS_FORMAT: &str = "m3go-analysis/2";
+/// Version tag of the analysis JSON (schema: spec/schema/analysis.schema.json). `/2`: a private
+/// eye is reported as its closed region (`points`) with its empty points (`empty`), not by its
+/// empty points alone. `/3`: `score.points` is a list of objects `{point, owner, clause}`, not of
+/// `[point, owner, clause]` arrays.
+pub const ANALYSIS_FORMAT: &str = "m3go-analysis/3";
+
+/// Version tag of `m3go play --format json` (schema: spec/schema/play.schema.json). `/1`: the
+/// first versioned form; a report's `action` is the point's label (`七A`) or `pass`, no longer
+/// `{x, y}`.
+pub const PLAY_FORMAT: &str = "m3go-play/1";
+
+/// What `m3go play --format json` prints: what each move did, then the analysis of the position
+/// after the last one.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct PlayReport {
+    /// `m3go-play/1`
+    #[schemars(extend("const" = PLAY_FORMAT))]
+    pub format: &'static str,
+    /// One per move, in order.
+    pub reports: Vec<crate::game::play::Report>,
+    /// The position after the last move.
+    pub analysis: AnalysisReport,
+}
+
+impl PlayReport {
+    pub fn new(reports: Vec<crate::game::play::Report>, pos: &Position) -> PlayReport {
+        PlayReport {
+            format: PLAY_FORMAT,
+            reports,
+            analysis: AnalysisReport::new(pos),
+        }
+    }
+}
 
 /// A private eye: the closed region (M20-EYE-REGION, "封闭区域R——空点串六九*（5个空点）+白棋串七九……
 /// 所以封闭区域R是黑棋串五九*的私眼", 003 figure 6) — every point, the opponent stones inside
 /// included — and its empty points.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct PrivateEyeReport {
     /// Every point of the closed region: empty points and the stones of the other strings in it.
     pub points: Vec<String>,
@@ -26,7 +56,7 @@ pub struct PrivateEyeReport {
     pub empty: Vec<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct RegionReport {
     pub points: Vec<String>,
     pub empty: Vec<String>,
@@ -38,7 +68,7 @@ pub struct RegionReport {
     pub clause: &'static str,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct StringReport {
     pub name: String,
     pub colour: Colour,
@@ -51,7 +81,7 @@ pub struct StringReport {
     pub regions: Vec<RegionReport>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct UpperStringReport {
     pub name: String,
     pub colour: Colour,
@@ -59,7 +89,7 @@ pub struct UpperStringReport {
     pub liberties: Vec<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct FlowerReport {
     pub name: String,
     pub points: Vec<String>,
@@ -73,7 +103,7 @@ pub struct FlowerReport {
     pub clause: &'static str,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ForbiddenReport {
     pub point: String,
     pub reason: &'static str,
@@ -83,13 +113,13 @@ pub struct ForbiddenReport {
     pub clause: &'static str,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ForbiddenByPlayer {
     pub black: Vec<ForbiddenReport>,
     pub white: Vec<ForbiddenReport>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Boards {
     pub direct: Vec<String>,
     pub holographic: Vec<String>,
@@ -98,7 +128,7 @@ pub struct Boards {
     pub star_points: Vec<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct TurnReport {
     pub player: Colour,
     pub kind: crate::game::order::Kind,
@@ -106,8 +136,10 @@ pub struct TurnReport {
 }
 
 /// The whole report of `m3go analyze`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct AnalysisReport {
+    /// `m3go-analysis/3`
+    #[schemars(extend("const" = ANALYSIS_FORMAT))]
     pub format: &'static str,
     pub rules: Rules,
     pub size: usize,
