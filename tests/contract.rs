@@ -172,3 +172,32 @@ fn no_colour_into_a_pipe_or_with_no_color() {
     assert!(has_escape(&forced(false)));
     assert!(!has_escape(&forced(true)));
 }
+
+#[test]
+fn text_reports_are_labelled_in_either_system_and_hide_other_regions() {
+    let (code, out, err) = m3go_in(None, &["analyze", EXAMPLE]);
+    assert_eq!(code, Some(0), "{err}");
+    // the board framed by its labels: 9 columns D … 四 above and below, rows 四 … D on both sides
+    assert!(out.contains("   D C B A O 一二三四  "), "{out}");
+    assert!(out.contains("四 . X # . . . # O . 四"), "{out}");
+    assert!(
+        out.contains("region of 1 point(s) [D四]: private eye"),
+        "{out}"
+    );
+    assert!(!out.contains("not a private eye"), "{out}");
+    assert!(out.contains("closed region(s) that are not private eyes: shown with --verbose"));
+    let (_, verbose, _) = m3go_in(None, &["analyze", EXAMPLE, "--verbose"]);
+    assert!(verbose.contains("not a private eye"), "{verbose}");
+    let (code, latin, err) = m3go_in(None, &["analyze", EXAMPLE, "--labels", "latin"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(latin.contains("   d c b a 0 1 2 3 4   "), "{latin}");
+    assert!(
+        latin.contains("region of 1 point(s) [d4]: private eye"),
+        "{latin}"
+    );
+    assert!(latin.contains("black c4* — 3 stone(s)"), "{latin}");
+    assert!(!latin.contains('四'), "{latin}");
+    let (code, play, err) = m3go_in(None, &["play", EXAMPLE, "pass", "--labels", "latin"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(play.contains("black c4* — 3 stone(s)"), "{play}");
+}

@@ -24,6 +24,8 @@ pub struct AnalyzeArgs {
     /// never with NO_COLOR).
     #[arg(long)]
     pub color: bool,
+    #[command(flatten)]
+    pub text: crate::cli::common::TextArgs,
 }
 
 /// `analyze --format`.
@@ -60,7 +62,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
             "{}",
             serde_yaml::to_string(&report).map_err(|e| InputError::new(e.to_string()))?
         ),
-        AnalyzeFormat::Text => out!("{}", report.to_text()),
+        AnalyzeFormat::Text => out!("{}", report.to_text_with(args.text.options())),
     }
     Ok(())
 }

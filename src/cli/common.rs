@@ -42,6 +42,29 @@ pub fn for_stdout(text: String) -> String {
     }
 }
 
+/// `--labels` and `--verbose` of the commands that print a text report.
+#[derive(Clone, Copy, Debug, Default, clap::Args)]
+pub struct TextArgs {
+    /// The label system of the points in the text (JSON always writes the Chinese one).
+    #[arg(long, value_enum, default_value_t = super::convert::LabelsArg::Chinese)]
+    pub labels: super::convert::LabelsArg,
+    /// List every closed region of each string, not only its private eyes.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+impl TextArgs {
+    pub fn options(self) -> crate::formats::report::TextOptions {
+        crate::formats::report::TextOptions {
+            labels: match self.labels {
+                super::convert::LabelsArg::Chinese => crate::board::coord::Labels::Chinese,
+                super::convert::LabelsArg::Latin => crate::board::coord::Labels::Latin,
+            },
+            verbose: self.verbose,
+        }
+    }
+}
+
 /// `--format` of the commands that print text or JSON.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum Format {

@@ -26,6 +26,8 @@ pub struct PlayArgs {
     /// Output format (JSON: the reports and the final analysis).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    #[command(flatten)]
+    pub text: crate::cli::common::TextArgs,
 }
 
 pub fn run(args: PlayArgs) -> Result<(), InputError> {
@@ -88,7 +90,10 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
         );
     } else {
         outln!();
-        out!("{}", AnalysisReport::new(&p).to_text());
+        out!(
+            "{}",
+            AnalysisReport::new(&p).to_text_with(args.text.options())
+        );
     }
     if let Some(out) = &args.out {
         let text =

@@ -1,6 +1,7 @@
 //! The analysis report: the versioned JSON contract other implementations are compared on
 //! (`m3go analyze --format json`, format `m3go-analysis/2`), and its text rendering.
 
+use crate::board::coord::Labels;
 use crate::board::grid::Colour;
 use crate::board::layers::holographic;
 use crate::game::notation::format_numbered;
@@ -314,8 +315,25 @@ impl AnalysisReport {
         }
     }
 
-    /// The human-readable rendering.
+    /// The human-readable rendering with the default options (Chinese labels, private eyes
+    /// only).
     pub fn to_text(&self) -> String {
+        self.to_text_with(TextOptions::default())
+    }
+
+    /// The human-readable rendering: the three boards with coordinate labels on all four edges,
+    /// the strings with their private eyes (every closed region with `verbose`), the upper
+    /// strings, the flowers, the forbidden points, the legal moves and the score; points in
+    /// the label system of `opts`.
+    pub fn to_text_with(&self, opts: TextOptions) -> String {
+        let n = self.size;
+        let pt = |p: &str| relabel(p, n, opts.labels);
+        let pts = |v: &[String]| {
+            v.iter()
+                .map(|p| relabel(p, n, opts.labels))
+                .collect::<Vec<_>>()
+        };
+        let mv = |m: &str| relabel_move(m, n, opts.labels);
         let mut o = String::new();
         let push = |o: &mut String, s: String| {
             o.push_str(&s);
@@ -340,57 +358,73 @@ impl AnalysisReport {
             ),
         );
         o.push('\n');
-        let w = self
-            .boards
-            .direct
-            .first()
-            .map(|l| l.chars().count())
-            .unwrap_or(0);
+        let boards = [
+            ("direct", &self.boards.direct),
+            ("holographic", &self.boards.holographic),
+            ("upper", &self.boards.upper),
+        ];
+        let framed: Vec<Vec<String>> = boards
+            .iter()
+            .map(|(_, rows)| labelled_board(rows, opts.labels))
+            .collect();
+        // every framed board line is 2n + 5 columns wide (CJK labels count two)
+        let w = 2 * n + 5;
         push(
             &mut o,
             format!(
-                "{:<w$}   {:<w$}   {}",
-                "direct",
-                "holographic",
-                "upper",
-                w = w
+                "   {:<w2$}{:<w2$}{}",
+                boards[0].0,
+                boards[1].0,
+                boards[2].0,
+                w2 = w + 3
             ),
         );
-        for k in 0..self.boards.direct.len() {
+        for k in 0..framed[0].len() {
             push(
                 &mut o,
-                format!(
-                    "{:<w$}   {:<w$}   {}",
-                    self.boards.direct[k],
-                    self.boards.holographic[k],
-                    self.boards.upper[k],
-                    w = w
-                ),
+                format!("{}   {}   {}", framed[0][k], framed[1][k], framed[2][k]),
             );
         }
         push(&mut o, "(X black, O white, # flower / neutral = off-board, x o flowers with a black / white star)".into());
         o.push('\n');
         push(&mut o, "strings (lower layer):".into());
+        let mut hidden = 0;
         for s in &self.strings {
             push(
                 &mut o,
                 format!(
                     "  {} {} — {} stone(s), lower liberties {}, upper string {}",
                     s.colour.name(),
-                    s.name,
+                    pt(&s.name),
                     s.points.len(),
                     s.lower_liberties.len(),
-                    s.upper_string
+                    pt(&s.upper_string)
                 ),
             );
-            for r in &s.regions {
+            hidden += if opts.verbose {
+                0
+            } else {
+                s.regions
+                    .iter()
+                    .filter(|r| r.verdict != "private-eye")
+                    .count()
+            };
+            for r in s
+                .regions
+                .iter()
+                .filter(|r| opts.verbose || r.verdict == "private-eye")
+            {
                 let empties = if r.empty.len() > 8 {
                     format!("{} empty points", r.empty.len())
                 } else if r.empty.len() < r.points.len() && r.points.len() <= 8 {
                     // M20-EYE-FIG6: the region is its empty points plus the stones inside
-                    format!("{}; empty {}", r.points.join(" "), r.empty.join(" "))
+                    format!(
+                        "{}; empty {}",
+                        pts(&r.points).join(" "),
+                        pts(&r.empty).join(" ")
+                    )
                 } else {
-                    r.empty.join(" ")
+                    pts(&r.empty).join(" ")
                 };
                 push(
                     &mut o,
@@ -398,11 +432,19 @@ impl AnalysisReport {
                         "      region of {} point(s) [{}]: {} ({})",
                         r.points.len(),
                         empties,
-                        verdict_text(r.verdict, r.eye_at.as_deref()),
+                        verdict_text(r.verdict, r.eye_at.as_deref().map(pt).as_deref()),
                         r.clause
                     ),
                 );
             }
+        }
+        if hidden > 0 {
+            push(
+                &mut o,
+                format!(
+                    "  ({hidden} closed region(s) that are not private eyes: shown with --verbose)"
+                ),
+            );
         }
         push(&mut o, "upper strings:".into());
         for s in &self.upper_strings {
@@ -411,7 +453,7 @@ impl AnalysisReport {
                 format!(
                     "  {} {} — {} stone(s), {} liberties",
                     s.colour.name(),
-                    s.name,
+                    pt(&s.name),
                     s.points.len(),
                     s.liberties.len()
                 ),
@@ -423,7 +465,7 @@ impl AnalysisReport {
                 &mut o,
                 format!(
                     "  {} — {} (Hs={} Hw={} Bs={} Bw={}; {})",
-                    f.name,
+                    pt(&f.name),
                     f.attribute.name(),
                     f.hs,
                     f.hw,
@@ -445,7 +487,7 @@ impl AnalysisReport {
                     .unwrap_or_default();
                 push(
                     &mut o,
-                    format!("  {} {}{} ({})", f.point, f.reason, owner, f.clause),
+                    format!("  {} {}{} ({})", pt(&f.point), f.reason, owner, f.clause),
                 );
             }
         }
@@ -454,7 +496,7 @@ impl AnalysisReport {
             format!(
                 "legal moves ({}): {}",
                 self.legal_moves.len(),
-                abbreviate(&self.legal_moves)
+                abbreviate(&self.legal_moves.iter().map(|m| mv(m)).collect::<Vec<_>>())
             ),
         );
         if !self.special_moves.is_empty() {
@@ -463,7 +505,7 @@ impl AnalysisReport {
                 format!(
                     "special moves ({}): {}",
                     self.special_moves.len(),
-                    abbreviate(&self.special_moves)
+                    abbreviate(&self.special_moves.iter().map(|m| mv(m)).collect::<Vec<_>>())
                 ),
             );
         }
@@ -489,6 +531,65 @@ impl AnalysisReport {
         }
         o
     }
+}
+
+/// How the text report is written: the label system of its points, and whether every closed
+/// region is listed or only the private eyes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TextOptions {
+    pub labels: Labels,
+    /// List the closed regions that are not private eyes too.
+    pub verbose: bool,
+}
+
+/// A point or string name (`七A`, `七九*`) in the label system `labels` (on a board of `size`);
+/// other text unchanged.
+pub fn relabel(p: &str, size: usize, labels: Labels) -> String {
+    let (core, star) = match p.strip_suffix('*') {
+        Some(c) => (c, "*"),
+        None => (p, ""),
+    };
+    match crate::board::coord::Point::parse(core, size) {
+        Ok(q) => format!("{}{star}", q.format(labels)),
+        Err(_) => p.to_string(),
+    }
+}
+
+/// A move in notation (`黑291.七A`, `七A`, `pass`) with its point in the label system `labels`.
+pub fn relabel_move(m: &str, size: usize, labels: Labels) -> String {
+    match m.rsplit_once('.') {
+        Some((head, point)) => format!("{head}.{}", relabel(point, size, labels)),
+        None => relabel(m, size, labels),
+    }
+}
+
+/// A board diagram (rows of one-character tokens separated by spaces, top row first) framed by
+/// its coordinate labels on all four edges, in `labels`: every line is 2·size + 5 columns wide
+/// on a terminal (a CJK label counts two columns, an ASCII one is followed by a space).
+pub fn labelled_board(rows: &[String], labels: Labels) -> Vec<String> {
+    let n = rows.len();
+    let h = crate::board::coord::half(n);
+    let table = match labels {
+        Labels::Chinese => &crate::board::coord::CHINESE_LABELS,
+        Labels::Latin => &crate::board::coord::LATIN_LABELS,
+    };
+    let label = |v: i32| -> String {
+        let c = table[(v + 9) as usize];
+        if c.is_ascii() {
+            format!("{c} ")
+        } else {
+            c.to_string()
+        }
+    };
+    let header: String = (0..n as i32).map(|k| label(k - h)).collect();
+    let header = format!("   {header}  ");
+    let mut out = vec![header.clone()];
+    for (r, row) in rows.iter().enumerate() {
+        let y = label(h - r as i32);
+        out.push(format!("{y} {row} {y}"));
+    }
+    out.push(header);
+    out
 }
 
 fn abbreviate(v: &[String]) -> String {
