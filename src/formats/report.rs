@@ -379,11 +379,8 @@ impl AnalysisReport {
                 w2 = w + 3
             ),
         );
-        for k in 0..framed[0].len() {
-            push(
-                &mut o,
-                format!("{}   {}   {}", framed[0][k], framed[1][k], framed[2][k]),
-            );
+        for ((d, h), u) in framed[0].iter().zip(&framed[1]).zip(&framed[2]) {
+            push(&mut o, format!("{d}   {h}   {u}"));
         }
         push(&mut o, "(X black, O white, # flower / neutral = off-board, x o flowers with a black / white star)".into());
         o.push('\n');
