@@ -123,6 +123,14 @@ const MIN_WIDTH: f64 = 680.0;
 const FONT: &str =
     "'Noto Sans CJK SC','Noto Sans SC','Source Han Sans SC','WenQuanYi Micro Hei',sans-serif";
 const RED: &str = "#c0101a";
+/// The board's wood.
+const WOOD: &str = "#dcb35c";
+/// The shading of a black string's private eye, over the wood (board and legend alike).
+const BLACK_EYE: &str = "#1e6bff";
+const BLACK_EYE_OPACITY: f64 = 0.5;
+/// The shading of a white string's private eye.
+const WHITE_EYE: &str = "#ff3355";
+const WHITE_EYE_OPACITY: f64 = 0.42;
 const BLUE: &str = "#1040c0";
 const BROWN: &str = "#8a4a00";
 
@@ -133,7 +141,7 @@ pub fn svg(pos: &Position, view: View) -> String {
     let span = (n as f64 - 1.0) * CELL;
     let width = (2.0 * MARGIN + span).max(MIN_WIDTH);
     let x0 = (width - 2.0 * MARGIN - span) / 2.0;
-    let legend_top = TITLE + 2.0 * MARGIN + span + 8.0;
+    let legend_top = TITLE + 2.0 * MARGIN + span + 18.0;
     let height = legend_top + 5.0 * 22.0 + 12.0;
     let h = half(n);
     let x_of = |c: usize| x0 + MARGIN + c as f64 * CELL;
@@ -167,7 +175,7 @@ pub fn svg(pos: &Position, view: View) -> String {
     let pad = CELL * 0.62;
     let _ = writeln!(
         o,
-        r##"<rect class="board" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#dcb35c" stroke="#8a6a2a"/>"##,
+        r##"<rect class="board" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{WOOD}" stroke="#8a6a2a"/>"##,
         x_of(0) - pad,
         y_of(0) - pad,
         span + 2.0 * pad,
@@ -177,8 +185,8 @@ pub fn svg(pos: &Position, view: View) -> String {
     for i in 0..n * n {
         if let Some(c) = f.eye_owner[i] {
             let (fill, op) = match c {
-                Colour::Black => ("#1e6bff", 0.5),
-                Colour::White => ("#ff3355", 0.42),
+                Colour::Black => (BLACK_EYE, BLACK_EYE_OPACITY),
+                Colour::White => (WHITE_EYE, WHITE_EYE_OPACITY),
             };
             let _ = writeln!(
                 o,
@@ -259,7 +267,7 @@ pub fn svg(pos: &Position, view: View) -> String {
                 let reason = b.or(w).map(|x| x.code()).unwrap_or("");
                 let _ = writeln!(
                     o,
-                    r#"<text class="forbidden" data-reason="{reason}" x="{cx:.1}" y="{:.1}" font-size="{:.0}" font-weight="bold" text-anchor="middle">{text}</text>"#,
+                    r##"<text class="forbidden" data-reason="{reason}" x="{cx:.1}" y="{:.1}" font-size="{:.0}" font-weight="bold" text-anchor="middle" stroke="#ffffff" stroke-width="3.5" stroke-linejoin="round" paint-order="stroke">{text}</text>"##,
                     cy + CELL * 0.2,
                     CELL * 0.55
                 );
@@ -312,8 +320,8 @@ pub fn svg(pos: &Position, view: View) -> String {
                     if let Some((name, fill, stroke)) = star {
                         let _ = writeln!(
                             o,
-                            r#"<circle class="star star-{name}" cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>"#,
-                            CELL * 0.16
+                            r#"<circle class="star star-{name}" cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="{fill}" stroke="{stroke}" stroke-width="2"/>"#,
+                            CELL * 0.25
                         );
                     }
                 }
@@ -337,21 +345,43 @@ pub fn svg(pos: &Position, view: View) -> String {
             ),
             "bstar" => write!(
                 o,
-                r##"<circle cx="{x}" cy="{y}" r="{r}" fill="url(#flower)" stroke="#444"/><circle cx="{x}" cy="{y}" r="3" fill="#000" stroke="#fff"/>"##
+                r##"<circle cx="{x}" cy="{y}" r="{r}" fill="url(#flower)" stroke="#444"/><circle cx="{x}" cy="{y}" r="4.5" fill="#000" stroke="#fff" stroke-width="1.5"/>"##
             ),
             "wstar" => write!(
                 o,
-                r##"<circle cx="{x}" cy="{y}" r="{r}" fill="url(#flower)" stroke="#444"/><circle cx="{x}" cy="{y}" r="3" fill="#fff" stroke="#000"/>"##
+                r##"<circle cx="{x}" cy="{y}" r="{r}" fill="url(#flower)" stroke="#444"/><circle cx="{x}" cy="{y}" r="4.5" fill="#fff" stroke="#000" stroke-width="1.5"/>"##
             ),
+            // the eye shading over the board's wood, as on the board
             "beye" => write!(
                 o,
-                r##"<rect x="{}" y="{}" width="14" height="14" fill="#1e6bff" fill-opacity="0.5"/>"##,
+                r##"<rect x="{}" y="{}" width="14" height="14" fill="{WOOD}"/><rect x="{}" y="{}" width="14" height="14" fill="{BLACK_EYE}" fill-opacity="{BLACK_EYE_OPACITY}"/>"##,
+                x - 7.0,
+                y - 7.0,
                 x - 7.0,
                 y - 7.0
             ),
+            "offboard" => write!(
+                o,
+                r##"<rect x="{}" y="{}" width="14" height="14" fill="url(#offboard)"/>"##,
+                x - 7.0,
+                y - 7.0
+            ),
+            "bfromflower" | "wfromflower" => {
+                let fill = if kind == "bfromflower" {
+                    "#111"
+                } else {
+                    "#f8f8f8"
+                };
+                write!(
+                    o,
+                    r##"<circle cx="{x}" cy="{y}" r="{r}" fill="{fill}" stroke="#333"/><circle cx="{x}" cy="{y}" r="4.9" fill="none" stroke="#9a9a9a" stroke-width="2" stroke-dasharray="3 2"/>"##
+                )
+            }
             _ => write!(
                 o,
-                r##"<rect x="{}" y="{}" width="14" height="14" fill="#ff3355" fill-opacity="0.42"/>"##,
+                r##"<rect x="{}" y="{}" width="14" height="14" fill="{WOOD}"/><rect x="{}" y="{}" width="14" height="14" fill="{WHITE_EYE}" fill-opacity="{WHITE_EYE_OPACITY}"/>"##,
+                x - 7.0,
+                y - 7.0,
                 x - 7.0,
                 y - 7.0
             ),
@@ -369,22 +399,52 @@ pub fn svg(pos: &Position, view: View) -> String {
     text(&mut o, lx + 18.0, ly, "black 黑");
     icon(&mut o, lx + 87.0, ly, "white");
     text(&mut o, lx + 98.0, ly, "white 白");
-    icon(&mut o, lx + 167.0, ly, "flower");
-    text(
-        &mut o,
-        lx + 178.0,
-        ly,
-        "flower 花子 (grey zebra, 灰底斑马纹)",
-    );
+    if view != View::Upper {
+        icon(&mut o, lx + 167.0, ly, "flower");
+        text(
+            &mut o,
+            lx + 178.0,
+            ly,
+            "flower 花子 (grey zebra, 灰底斑马纹)",
+        );
+    } else {
+        icon(&mut o, lx + 167.0, ly, "offboard");
+        text(
+            &mut o,
+            lx + 178.0,
+            ly,
+            "neutral flower: off-board in the upper board (中性花棋串)",
+        );
+    }
     ly += 22.0;
-    icon(&mut o, lx + 7.0, ly, "bstar");
-    icon(&mut o, lx + 25.0, ly, "wstar");
-    text(
-        &mut o,
-        lx + 36.0,
-        ly,
-        "black / white star: flower string of black / white attribute (黑性 / 白性花棋串)",
-    );
+    match view {
+        View::Holographic => {
+            icon(&mut o, lx + 7.0, ly, "bstar");
+            icon(&mut o, lx + 25.0, ly, "wstar");
+            text(
+                &mut o,
+                lx + 36.0,
+                ly,
+                "black / white star: flower string of black / white attribute (黑性 / 白性花棋串)",
+            );
+        }
+        View::Direct => text(
+            &mut o,
+            lx,
+            ly,
+            "direct board (直弈棋局): every flower as placed, whatever its attribute",
+        ),
+        View::Upper => {
+            icon(&mut o, lx + 7.0, ly, "bfromflower");
+            icon(&mut o, lx + 25.0, ly, "wfromflower");
+            text(
+                &mut o,
+                lx + 36.0,
+                ly,
+                "dashed ring: a flower of black / white attribute, a stone of that colour (上层棋局)",
+            );
+        }
+    }
     ly += 22.0;
     icon(&mut o, lx + 7.0, ly, "beye");
     icon(&mut o, lx + 25.0, ly, "weye");
@@ -540,6 +600,59 @@ X X . . . . X O X
         doc.descendants()
             .filter(|n| n.has_tag_name(tag) && n.attribute("class") == Some(class))
             .count()
+    }
+
+    /// The legend's text of a figure.
+    fn legend_text(doc: &roxmltree::Document) -> String {
+        doc.descendants()
+            .filter(|n| n.attribute("class") == Some("legend") && n.has_tag_name("text"))
+            .flat_map(|n| n.descendants().filter_map(|t| t.text()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn each_layer_legend_shows_what_that_layer_draws() {
+        let pos = example();
+        for view in [View::Direct, View::Holographic, View::Upper] {
+            let text = svg(&pos, view);
+            let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+            let legend = legend_text(&doc);
+            let zebra = count(&doc, "circle", "stone flower") > 0;
+            let stars = doc
+                .descendants()
+                .any(|n| n.attribute("class").is_some_and(|c| c.starts_with("star ")));
+            let offboard = count(&doc, "rect", "offboard") > 0;
+            assert_eq!(legend.contains("grey zebra"), zebra, "{view:?}: {legend}");
+            assert_eq!(legend.contains("star"), stars, "{view:?}: {legend}");
+            assert_eq!(legend.contains("off-board"), offboard, "{view:?}: {legend}");
+            assert_eq!(
+                view == View::Upper,
+                offboard && !zebra && !stars,
+                "{view:?}"
+            );
+            // the eye swatches are the board's shading over the board's wood
+            for (colour, opacity) in [
+                (BLACK_EYE, BLACK_EYE_OPACITY),
+                (WHITE_EYE, WHITE_EYE_OPACITY),
+            ] {
+                let swatch = format!(r#"fill="{WOOD}"/><rect x="#);
+                assert!(text.contains(&swatch), "{view:?}");
+                let shading = format!(r#"fill="{colour}" fill-opacity="{opacity}""#);
+                assert!(
+                    text.matches(&shading).count() >= 2,
+                    "{view:?}: the legend and the board use {shading}"
+                );
+            }
+            // letters on shading keep a white halo
+            for n in doc
+                .descendants()
+                .filter(|n| n.attribute("class") == Some("forbidden"))
+            {
+                assert_eq!(n.attribute("stroke"), Some("#ffffff"));
+                assert_eq!(n.attribute("paint-order"), Some("stroke"));
+            }
+        }
     }
 
     #[test]
