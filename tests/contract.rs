@@ -201,3 +201,28 @@ fn text_reports_are_labelled_in_either_system_and_hide_other_regions() {
     assert_eq!(code, Some(0), "{err}");
     assert!(play.contains("black c4* — 3 stone(s)"), "{play}");
 }
+
+#[test]
+fn render_labels_the_edges_in_either_system() {
+    let dir = empty_dir("render-labels");
+    let out = dir.join("latin.svg");
+    let out = out.to_string_lossy();
+    let (code, text, err) = m3go_in(
+        None,
+        &[
+            "render", EXAMPLE, "--svg", &out, "--ansi", "--labels", "latin",
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(text.contains("   d c b a 0 1 2 3 4 "), "{text}");
+    let svg = std::fs::read_to_string(&*out).expect("svg");
+    let labels: Vec<&str> = svg
+        .lines()
+        .filter(|l| l.contains(r#"class="label""#))
+        .filter_map(|l| l.split('>').nth(1)?.split('<').next())
+        .collect();
+    assert_eq!(labels.len(), 4 * 9, "{labels:?}");
+    assert!(labels.iter().all(|l| l.is_ascii()), "{labels:?}");
+    let (_, chinese, _) = m3go_in(None, &["render", EXAMPLE]);
+    assert!(chinese.contains("一二三四"), "{chinese}");
+}

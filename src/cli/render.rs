@@ -26,6 +26,9 @@ pub struct RenderArgs {
     /// terminal, plain into a pipe or with NO_COLOR set.
     #[arg(long)]
     pub ansi: bool,
+    /// The label system of the edges (latin needs no CJK font in the SVG viewer).
+    #[arg(long, value_enum, default_value_t = super::convert::LabelsArg::Chinese)]
+    pub labels: super::convert::LabelsArg,
 }
 
 /// `render --layer`.
@@ -48,13 +51,17 @@ pub fn run(args: RenderArgs) -> Result<(), InputError> {
         Layer::Upper => View::Upper,
     };
     let p = Setup::load(&args.pos)?;
+    let labels = match args.labels {
+        super::convert::LabelsArg::Chinese => crate::board::coord::Labels::Chinese,
+        super::convert::LabelsArg::Latin => crate::board::coord::Labels::Latin,
+    };
     if let Some(out) = &args.svg {
-        write_file(out, &crate::formats::render::svg(&p, view))?;
+        write_file(out, &crate::formats::render::svg_labelled(&p, view, labels))?;
     }
     if args.ansi || args.svg.is_none() {
         out!(
             "{}",
-            crate::cli::common::for_stdout(crate::formats::render::ansi(&p, view))
+            crate::cli::common::for_stdout(crate::formats::render::ansi_labelled(&p, view, labels))
         );
     }
     Ok(())

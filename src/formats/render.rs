@@ -5,7 +5,7 @@
 //! forbidden points lettered with their reason, plus a legend; and the same for a colour
 //! terminal (ANSI).
 
-use crate::board::coord::{half, CHINESE_LABELS};
+use crate::board::coord::{half, Labels, CHINESE_LABELS, LATIN_LABELS};
 use crate::board::grid::{Colour, Stone};
 use crate::board::layers::{Attribute, Cell};
 use crate::formats::report::forbidden_points;
@@ -134,8 +134,23 @@ const WHITE_EYE_OPACITY: f64 = 0.42;
 const BLUE: &str = "#1040c0";
 const BROWN: &str = "#8a4a00";
 
-/// The SVG figure of a position in a view.
+/// The SVG figure of a position in a view, labelled in the Chinese system.
 pub fn svg(pos: &Position, view: View) -> String {
+    svg_labelled(pos, view, Labels::Chinese)
+}
+
+/// The edge labels of a label system, values -9..=9.
+fn label_table(labels: Labels) -> &'static [char; 19] {
+    match labels {
+        Labels::Chinese => &CHINESE_LABELS,
+        Labels::Latin => &LATIN_LABELS,
+    }
+}
+
+/// The SVG figure of a position in a view, its edges labelled in `labels` (the Latin system
+/// needs no CJK font).
+pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
+    let table = label_table(labels);
     let f = Figure::new(pos);
     let n = f.size;
     let span = (n as f64 - 1.0) * CELL;
@@ -225,8 +240,8 @@ pub fn svg(pos: &Position, view: View) -> String {
     }
     // edge labels: the Chinese system, tengen = O
     for k in 0..n {
-        let xl = CHINESE_LABELS[(k as i32 - h + 9) as usize];
-        let yl = CHINESE_LABELS[(h - k as i32 + 9) as usize];
+        let xl = table[(k as i32 - h + 9) as usize];
+        let yl = table[(h - k as i32 + 9) as usize];
         for y in [y_of(0) - pad - 10.0, y_of(n - 1) + pad + 22.0] {
             let _ = writeln!(
                 o,
@@ -489,13 +504,19 @@ fn fg(code: u8) -> String {
 /// layer as `▒`, private eyes on a blue (black's) or red (white's) ground, forbidden points as
 /// their letters (red: both flowers, blue: black's only, brown: white's only).
 pub fn ansi(pos: &Position, view: View) -> String {
+    ansi_labelled(pos, view, Labels::Chinese)
+}
+
+/// [`ansi`] with its edges labelled in `labels`.
+pub fn ansi_labelled(pos: &Position, view: View, labels: Labels) -> String {
+    let table = label_table(labels);
     let f = Figure::new(pos);
     let n = f.size;
     let h = half(n);
     let board_bg = 180u8;
     let mut o = String::new();
     let label = |v: i32| -> String {
-        let c = CHINESE_LABELS[(v + 9) as usize];
+        let c = table[(v + 9) as usize];
         if c.is_ascii() {
             format!("{c} ")
         } else {
