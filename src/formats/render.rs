@@ -56,6 +56,9 @@ pub struct Figure {
     pub eye_owner: Vec<Option<Colour>>,
     /// Why the point is closed to black's flower and to white's flower.
     pub forbidden: Vec<[Option<Forbidden>; 2]>,
+    /// The point of the previous move: the one point empty on the last history board (the board
+    /// before the previous move) and occupied now; none after a pass or without history.
+    pub last_move: Option<usize>,
     pub title: String,
 }
 
@@ -79,7 +82,19 @@ impl Figure {
             }
         }
         let turn = pos.turn();
+        let last_move = pos
+            .history()
+            .last()
+            .filter(|_| pos.trailing_passes() == 0)
+            .and_then(|before| {
+                let now = pos.board().cells();
+                let mut placed =
+                    (0..n).filter(|&i| before.cells()[i].is_none() && now[i].is_some());
+                let first = placed.next();
+                first.filter(|_| placed.next().is_none())
+            });
         Figure {
+            last_move,
             size: pos.board().size(),
             stones: pos.board().cells().to_vec(),
             attribute: a.attribute_at.clone(),
@@ -123,6 +138,8 @@ const MIN_WIDTH: f64 = 680.0;
 const FONT: &str =
     "'Noto Sans CJK SC','Noto Sans SC','Source Han Sans SC','WenQuanYi Micro Hei',sans-serif";
 const RED: &str = "#c0101a";
+/// The ring on the previous move's stone.
+const LAST_MOVE: &str = "#e8102a";
 /// The board's wood.
 const WOOD: &str = "#dcb35c";
 /// The shading of a black string's private eye, over the wood (board and legend alike).
@@ -343,6 +360,16 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
             }
         }
     }
+    // the previous move: a red ring on its stone
+    if let Some(i) = f.last_move {
+        let _ = writeln!(
+            o,
+            r##"<circle class="last-move" cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{LAST_MOVE}" stroke-width="3"/>"##,
+            x_of(i % n),
+            y_of(i / n),
+            CELL * 0.3
+        );
+    }
     // legend
     let lx = 14.0 + x0.min(60.0);
     let mut ly = legend_top;
@@ -469,6 +496,14 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
         ly,
         "shaded: private eye (私眼) of a black / white string",
     );
+    if f.last_move.is_some() {
+        let _ = writeln!(
+            o,
+            r##"<circle cx="{:.1}" cy="{ly:.1}" r="6" fill="none" stroke="{LAST_MOVE}" stroke-width="2.5"/>"##,
+            lx + 407.0
+        );
+        text(&mut o, lx + 418.0, ly, "the previous move");
+    }
     ly += 22.0;
     text(
         &mut o,
@@ -630,6 +665,47 @@ X X . . . . X O X
             .flat_map(|n| n.descendants().filter_map(|t| t.text()))
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    #[test]
+    fn the_previous_move_is_marked() {
+        let pos = example();
+        let text = svg(&pos, View::Holographic);
+        assert!(!text.contains("last-move"), "no history, no mark");
+        let mv = crate::game::play::Move {
+            action: crate::game::play::Action::Place(crate::board::coord::Point::new(0, 2)),
+            number: None,
+            turn: None,
+        };
+        let (next, _) = pos.play(&mv).expect("华9 at O二 is legal");
+        let text = svg(&next, View::Holographic);
+        let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+        let ring = doc
+            .descendants()
+            .find(|n| n.attribute("class") == Some("last-move"))
+            .expect("a ring");
+        let f = Figure::new(&next);
+        let i = f.last_move.expect("the last move");
+        assert_eq!(next.board().point(i), crate::board::coord::Point::new(0, 2));
+        assert!(legend_text(&doc).contains("the previous move"));
+        let cx: f64 = ring
+            .attribute("cx")
+            .and_then(|v| v.parse().ok())
+            .expect("cx");
+        let stone_x = doc
+            .descendants()
+            .filter(|n| n.attribute("class").is_some_and(|c| c.starts_with("stone")))
+            .filter_map(|n| n.attribute("cx")?.parse::<f64>().ok())
+            .any(|x| (x - cx).abs() < 0.01);
+        assert!(stone_x);
+        // after a pass: no mark
+        let pass = crate::game::play::Move {
+            action: crate::game::play::Action::Pass,
+            number: None,
+            turn: None,
+        };
+        let (passed, _) = next.play(&pass).expect("pass");
+        assert!(!svg(&passed, View::Holographic).contains("last-move"));
     }
 
     #[test]
