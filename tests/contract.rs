@@ -106,6 +106,10 @@ fn conform_runs_the_built_in_suite_from_an_empty_directory() {
         out.ends_with(&format!("{cases} passed, 0 failed, 0 errored, 0 skipped\n")),
         "{out}"
     );
+    // the coverage of the built-in register by the built-in suite
+    let (code, out, err) = m3go_in(Some(&dir), &["conform", "--coverage"]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(out.contains("uncovered: none"), "{out}");
     // a directory that does not exist is still an error, not the built-in suite
     let (code, _, err) = m3go_in(Some(&dir), &["conform", "spec/cases"]);
     assert_eq!(code, Some(2), "{err}");
