@@ -6,7 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
 /// How a flower string's upper attribute is decided.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum AttributeRule {
     /// 003 / 001: Hs, Hw, Bs, Bw.
@@ -20,7 +20,7 @@ pub enum AttributeRule {
 }
 
 /// Which private-eye definition feeds the attribute rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum EyeRule {
     /// 003: conditions 1 and 2 with the fill simulation.
@@ -30,7 +30,7 @@ pub enum EyeRule {
 }
 
 /// What bounds a closed region (register D1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum ClosedRegion {
     /// Only the string itself, the edge and the flowers bound its regions (003's figures 4, 6, 7
@@ -43,7 +43,9 @@ pub enum ClosedRegion {
 /// Which regions neutral flowers enclose at scoring (M20-SCORE-NEUTRAL-ENCLOSED, register D27).
 /// The regions are the 4-connected components of the upper layer's points that are not neutral
 /// flowers; a region so enclosed that holds no long-living string counts for nobody.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum FlowerEnclosed {
     /// Every region, but only when the neutral flowers (with the edge) split those points into two
@@ -57,7 +59,7 @@ pub enum FlowerEnclosed {
 }
 
 /// Whose one-liberty eyes and tiger's mouths forbid a player's flower (register D5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum ForbiddenOwner {
     /// 003: "黑棋或白棋的" — either colour's.
@@ -84,6 +86,21 @@ impl TigersMouth {
     /// Whether the rule applies at all.
     pub fn applies(self) -> bool {
         self != TigersMouth::None
+    }
+}
+
+impl schemars::JsonSchema for TigersMouth {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "TigersMouth".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "Which points are tiger's mouths forbidden to a flower (D29); true = stones, false = none.",
+            "oneOf": [
+                {"type": "string", "enum": ["stones", "upper-layer", "none", "true", "false"]},
+                {"type": "boolean"}
+            ]
+        })
     }
 }
 
@@ -116,7 +133,7 @@ impl<'de> Deserialize<'de> for TigersMouth {
 }
 
 /// How a flower move is checked for captures (registers D7, D9).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum FlowerCaptureCheck {
     /// 003 "禁着点判断在上层棋局中进行" alone: judged on the upper layer before the stone is placed;
@@ -128,7 +145,7 @@ pub enum FlowerCaptureCheck {
 }
 
 /// When captures are judged relative to the attribute update a move causes (register D8).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum CaptureTiming {
     /// The stone goes onto the holographic board as it stands (the attributes of the position
@@ -143,7 +160,7 @@ pub enum CaptureTiming {
 }
 
 /// Suicide (register D10).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Suicide {
     Forbidden,
@@ -151,7 +168,9 @@ pub enum Suicide {
 }
 
 /// When a move is judged suicide relative to the cascade (register D10).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum SuicideTiming {
     /// The default: at the fixpoint of the cascade, after the holographic-first round's
@@ -166,7 +185,7 @@ pub enum SuicideTiming {
 }
 
 /// Ko (register D11).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Ko {
     None,
@@ -179,7 +198,7 @@ pub enum Ko {
 }
 
 /// Who plays which stone when.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Schedule {
     /// 003 / 001 / 004: ten-move cycle, moves 9 and 10 of each cycle are the flowers.
@@ -193,7 +212,7 @@ pub enum Schedule {
 }
 
 /// When the game ends (register D12).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum GameEnd {
     /// Two consecutive black/white-turn moves were passes, with only passes between.
@@ -205,7 +224,7 @@ pub enum GameEnd {
 /// Flystone mode (004, S3-MODE-A/B/C): A one random + two chosen, B three random, C three
 /// chosen (with `flystones: n`: A 1 random + n−1 chosen, B n random, C n chosen). Written `A`
 /// or `a` (register D20).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum FlystoneMode {
     #[serde(alias = "a")]
     A,
@@ -232,6 +251,21 @@ impl Komi {
 impl Serialize for Komi {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_f64(self.points())
+    }
+}
+
+impl schemars::JsonSchema for Komi {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Komi".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "Komi in points, a multiple of 0.25 (D13).",
+            "type": "number",
+            "multipleOf": 0.25,
+            "minimum": -400,
+            "maximum": 400
+        })
     }
 }
 
@@ -262,7 +296,7 @@ macro_rules! rule_options {
         $field:ident: $ty:ty $(| $none:ident)?, $name:literal, $values:literal, $meaning:literal;
     )*) => {
         /// A complete rule set.
-        #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+        #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
         #[serde(rename_all = "kebab-case", deny_unknown_fields)]
         pub struct Rules {
             /// The preset these rules started from.
@@ -275,7 +309,7 @@ macro_rules! rule_options {
         }
 
         /// Overrides over a preset, as written in YAML: `{ preset: dullstone, ko: positional }`.
-        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
         #[serde(rename_all = "kebab-case", deny_unknown_fields)]
         pub struct RulesSpec {
             #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -580,7 +614,7 @@ impl fmt::Display for RulesError {
 impl std::error::Error for RulesError {}
 
 /// The `rules:` value of a position: a preset name or a mapping of overrides.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum RulesField {
     Name(String),

@@ -11,7 +11,7 @@ use clap::ValueEnum;
 /// liberties; every closed region with its verdict and clause; every flower string with Hs, Hw,
 /// Bs, Bw, its attribute and the clause; the forbidden points of each player's flower with
 /// reasons; the legal moves of the side to move; and the score if the game ended now. The JSON
-/// form (`"format": "m3go-analysis/2"`) is the contract implementations are compared on.
+/// form (`"format": "m3go-analysis/3"`) is the contract implementations are compared on.
 #[derive(Debug, clap::Args)]
 pub struct AnalyzeArgs {
     /// The position file (YAML, spec/README.md).
@@ -20,13 +20,16 @@ pub struct AnalyzeArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = AnalyzeFormat::Text)]
     pub format: AnalyzeFormat,
-    /// Draw the holographic board in ANSI colours above the text report.
+    /// Draw the holographic board above the text report (in ANSI colours on a terminal only,
+    /// never with NO_COLOR).
     #[arg(long)]
     pub color: bool,
     /// Also judge the position under every value of every rule option and list the verdicts
     /// that change, with the register entries (text, or JSON `m3go-readings/1` in `readings`).
     #[arg(long)]
     pub readings: bool,
+    #[command(flatten)]
+    pub text: crate::cli::common::TextArgs,
 }
 
 /// `analyze --format`.
@@ -37,7 +40,7 @@ pub enum AnalyzeFormat {
     Text,
     /// YAML.
     Yaml,
-    /// JSON, versioned `m3go-analysis/2`.
+    /// JSON, versioned `m3go-analysis/3`.
     Json,
 }
 
@@ -57,7 +60,10 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
     if args.color && fmt == AnalyzeFormat::Text {
         outln!(
             "{}",
-            crate::formats::render::ansi(&p, crate::formats::render::View::Holographic)
+            crate::cli::common::for_stdout(crate::formats::render::ansi(
+                &p,
+                crate::formats::render::View::Holographic
+            ))
         );
     }
     let json = |r: &AnalysisReport| -> Result<serde_json::Value, InputError> {
@@ -79,7 +85,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
             serde_yaml::to_string(&json(&report)?).map_err(|e| InputError::new(e.to_string()))?
         ),
         AnalyzeFormat::Text => {
-            out!("{}", report.to_text());
+            out!("{}", report.to_text_with(args.text.options()));
             if let Some(rd) = &readings {
                 outln!();
                 out!("{}", rd.to_text());

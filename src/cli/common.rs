@@ -34,6 +34,39 @@ fn end_on_write_error(e: &std::io::Error) -> ! {
 
 pub use crate::error::write_err;
 
+/// `text` as standard output should get it: with its ANSI colours on a terminal, without them
+/// into a pipe or a file and whenever `NO_COLOR` is set (`CLICOLOR_FORCE` keeps them; the
+/// decision is anstream's).
+pub fn for_stdout(text: String) -> String {
+    match anstream::AutoStream::choice(&std::io::stdout()) {
+        anstream::ColorChoice::Never => anstream::adapter::strip_str(&text).to_string(),
+        _ => text,
+    }
+}
+
+/// `--labels` and `--verbose` of the commands that print a text report.
+#[derive(Clone, Copy, Debug, Default, clap::Args)]
+pub struct TextArgs {
+    /// The label system of the points in the text (JSON always writes the Chinese one).
+    #[arg(long, value_enum, default_value_t = super::convert::LabelsArg::Chinese)]
+    pub labels: super::convert::LabelsArg,
+    /// List every closed region of each string, not only its private eyes.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+impl TextArgs {
+    pub fn options(self) -> crate::formats::report::TextOptions {
+        crate::formats::report::TextOptions {
+            labels: match self.labels {
+                super::convert::LabelsArg::Chinese => crate::board::coord::Labels::Chinese,
+                super::convert::LabelsArg::Latin => crate::board::coord::Labels::Latin,
+            },
+            verbose: self.verbose,
+        }
+    }
+}
+
 /// `--format` of the commands that print text or JSON.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum Format {

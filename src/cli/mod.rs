@@ -36,6 +36,7 @@ pub mod protocol;
 mod render;
 mod replay;
 mod rules;
+mod schema;
 mod serve;
 
 /// m3go — reference rules interpreter for three-colour Go.
@@ -69,6 +70,7 @@ pub enum Command {
     Protocol(protocol::ProtocolArgs),
     Rules(rules::RulesArgs),
     Clause(clause::ClauseArgs),
+    Schema(schema::SchemaArgs),
     Replay(replay::ReplayArgs),
     Convert(convert::ConvertArgs),
     Render(render::RenderArgs),
@@ -88,6 +90,7 @@ impl Command {
             Command::Protocol(a) => exit_code(protocol::run(a)),
             Command::Rules(a) => exit_code(rules::run(a)),
             Command::Clause(a) => exit_code(clause::run(a)),
+            Command::Schema(a) => exit_code(schema::run(a)),
             Command::Replay(a) => exit_code(replay::run(a)),
             Command::Convert(a) => exit_code(convert::run(a)),
             Command::Render(a) => exit_code(render::run(a)),

@@ -27,6 +27,8 @@ pub struct PlayArgs {
     /// Output format (JSON: the reports and the final analysis).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    #[command(flatten)]
+    pub text: crate::cli::common::TextArgs,
 }
 
 pub fn run(args: PlayArgs) -> Result<(), InputError> {
@@ -93,14 +95,17 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
         p = next;
     }
     if fmt == Format::Json {
-        let v = serde_json::json!({"reports": reports, "analysis": AnalysisReport::new(&p)});
+        let v = crate::formats::report::PlayReport::new(reports, &p);
         outln!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?
         );
     } else {
         outln!();
-        out!("{}", AnalysisReport::new(&p).to_text());
+        out!(
+            "{}",
+            AnalysisReport::new(&p).to_text_with(args.text.options())
+        );
     }
     if let Some(out) = &args.out {
         let text =

@@ -9,8 +9,8 @@ use clap::ValueEnum;
 ///
 /// The figure follows the documents: tengen-origin labels, flower stones in 004's grey zebra
 /// pattern, 003's stars on attributed flowers (holographic layer), private eyes shaded, the
-/// flower's forbidden points lettered C, E and T. Without --svg the board is drawn in ANSI
-/// colours on stdout.
+/// flower's forbidden points lettered C, E and T. Without --svg the board is drawn on stdout: in
+/// ANSI colours on a terminal, without them into a pipe or a file or when NO_COLOR is set.
 #[derive(Debug, clap::Args)]
 pub struct RenderArgs {
     /// The position file (YAML, spec/README.md).
@@ -22,9 +22,13 @@ pub struct RenderArgs {
     /// Which board to draw.
     #[arg(long, value_enum, default_value_t = Layer::Holographic)]
     pub layer: Layer,
-    /// Draw in ANSI colours on stdout as well (the default without --svg).
+    /// Draw the board on stdout as well (the default without --svg): in ANSI colours on a
+    /// terminal, plain into a pipe or with NO_COLOR set.
     #[arg(long)]
     pub ansi: bool,
+    /// The label system of the edges (latin needs no CJK font in the SVG viewer).
+    #[arg(long, value_enum, default_value_t = super::convert::LabelsArg::Chinese)]
+    pub labels: super::convert::LabelsArg,
 }
 
 /// `render --layer`.
@@ -50,11 +54,18 @@ pub fn run(args: RenderArgs) -> Result<(), InputError> {
         check_extension(out, "--svg", &["svg"])?;
     }
     let p = Setup::load(&args.pos)?;
+    let labels = match args.labels {
+        super::convert::LabelsArg::Chinese => crate::board::coord::Labels::Chinese,
+        super::convert::LabelsArg::Latin => crate::board::coord::Labels::Latin,
+    };
     if let Some(out) = &args.svg {
-        write_file(out, &crate::formats::render::svg(&p, view))?;
+        write_file(out, &crate::formats::render::svg_labelled(&p, view, labels))?;
     }
     if args.ansi || args.svg.is_none() {
-        out!("{}", crate::formats::render::ansi(&p, view));
+        out!(
+            "{}",
+            crate::cli::common::for_stdout(crate::formats::render::ansi_labelled(&p, view, labels))
+        );
     }
     Ok(())
 }

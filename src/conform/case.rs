@@ -15,14 +15,14 @@ use std::collections::{BTreeMap, BTreeSet};
 pub const PROTOCOL: &str = "m3go-conform/1";
 
 /// Where a case's rule text comes from.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Source {
     pub seed: String,
     pub quote: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AttrExpect {
     pub attribute: String,
@@ -36,7 +36,7 @@ pub struct AttrExpect {
     pub bw: Option<u32>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ForbidExpect {
     pub reason: String,
@@ -45,7 +45,7 @@ pub struct ForbidExpect {
     pub for_player: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IllegalExpect {
     #[serde(rename = "move")]
@@ -54,7 +54,7 @@ pub struct IllegalExpect {
 }
 
 /// Whose turn it is after `moves`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ToMoveExpect {
     /// The next move's number.
@@ -77,7 +77,7 @@ pub struct ToMoveExpect {
 }
 
 /// The Flystone state after `moves`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FlystoneExpect {
     /// Random flystone turns (ordinals of the side's own-colour turns).
@@ -95,7 +95,7 @@ pub struct FlystoneExpect {
     pub chosen_left_white: Option<u32>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EventExpect {
     pub index: usize,
@@ -123,7 +123,7 @@ pub struct EventExpect {
     pub atari_of: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScoreExpect {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -136,7 +136,7 @@ pub struct ScoreExpect {
     pub winner: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ViewsExpect {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -154,7 +154,7 @@ pub struct ViewsExpect {
 /// One expected private eye (M20-EYE-REGION, M20-EYE-FIG6): a list of points is the eye's empty
 /// points (as in cases written for `m3go-analysis/1`); a mapping names the closed region's
 /// `points` (every point, the stones inside included) and/or its `empty` points.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum EyeExpect {
     Empty(Vec<String>),
@@ -162,7 +162,7 @@ pub enum EyeExpect {
 }
 
 /// The mapping form of [`EyeExpect`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EyeRegionExpect {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -172,7 +172,7 @@ pub struct EyeRegionExpect {
 }
 
 /// What a case expects; every key optional, at least one present.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Expect {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -219,7 +219,7 @@ impl Expect {
 }
 
 /// One conformance case file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Case {
     pub id: String,
@@ -248,7 +248,7 @@ pub struct Case {
 }
 
 /// How a replay is played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReplayMode {
     /// 003's 机械式排局 (M20-REPLAY): a move the rules refuse becomes a pass.
@@ -259,7 +259,7 @@ pub enum ReplayMode {
 
 /// A case's start from a game record: `start: { record: ../records/x.sgf, replay: mechanical,
 /// to: 288, rules: m3go-2020 }`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RecordStart {
     /// The record (SGF or game file), relative to the case file's folder.
@@ -274,7 +274,7 @@ pub struct RecordStart {
 }
 
 /// The replay part of a request: moves played one by one on `position` before `moves`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReplayRequest {
     pub mode: ReplayMode,
@@ -424,9 +424,11 @@ fn record_start(file: &str, start: &RecordStart) -> Result<(Setup, Vec<String>),
 }
 
 /// The request as an implementation receives it (a case request: no `action`).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
+    /// `m3go-conform/1`
+    #[schemars(extend("const" = PROTOCOL))]
     pub protocol: String,
     pub id: String,
     pub position: Setup,

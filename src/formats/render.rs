@@ -5,7 +5,7 @@
 //! forbidden points lettered with their reason, plus a legend; and the same for a colour
 //! terminal (ANSI).
 
-use crate::board::coord::{half, CHINESE_LABELS};
+use crate::board::coord::{half, Labels, CHINESE_LABELS, LATIN_LABELS};
 use crate::board::grid::{Colour, Stone};
 use crate::board::layers::{Attribute, Cell};
 use crate::formats::report::forbidden_points;
@@ -56,6 +56,9 @@ pub struct Figure {
     pub eye_owner: Vec<Option<Colour>>,
     /// Why the point is closed to black's flower and to white's flower.
     pub forbidden: Vec<[Option<Forbidden>; 2]>,
+    /// The point of the previous move: the one point empty on the last history board (the board
+    /// before the previous move) and occupied now; none after a pass or without history.
+    pub last_move: Option<usize>,
     pub title: String,
 }
 
@@ -79,7 +82,19 @@ impl Figure {
             }
         }
         let turn = pos.turn();
+        let last_move = pos
+            .history()
+            .last()
+            .filter(|_| pos.trailing_passes() == 0)
+            .and_then(|before| {
+                let now = pos.board().cells();
+                let mut placed =
+                    (0..n).filter(|&i| before.cells()[i].is_none() && now[i].is_some());
+                let first = placed.next();
+                first.filter(|_| placed.next().is_none())
+            });
         Figure {
+            last_move,
             size: pos.board().size(),
             stones: pos.board().cells().to_vec(),
             attribute: a.attribute_at.clone(),
@@ -123,17 +138,42 @@ const MIN_WIDTH: f64 = 680.0;
 const FONT: &str =
     "'Noto Sans CJK SC','Noto Sans SC','Source Han Sans SC','WenQuanYi Micro Hei',sans-serif";
 const RED: &str = "#c0101a";
+/// The ring on the previous move's stone.
+const LAST_MOVE: &str = "#e8102a";
+/// The board's wood.
+const WOOD: &str = "#dcb35c";
+/// The shading of a black string's private eye, over the wood (board and legend alike).
+const BLACK_EYE: &str = "#1e6bff";
+const BLACK_EYE_OPACITY: f64 = 0.5;
+/// The shading of a white string's private eye.
+const WHITE_EYE: &str = "#ff3355";
+const WHITE_EYE_OPACITY: f64 = 0.42;
 const BLUE: &str = "#1040c0";
 const BROWN: &str = "#8a4a00";
 
-/// The SVG figure of a position in a view.
+/// The SVG figure of a position in a view, labelled in the Chinese system.
 pub fn svg(pos: &Position, view: View) -> String {
+    svg_labelled(pos, view, Labels::Chinese)
+}
+
+/// The edge labels of a label system, values -9..=9.
+fn label_table(labels: Labels) -> &'static [char; 19] {
+    match labels {
+        Labels::Chinese => &CHINESE_LABELS,
+        Labels::Latin => &LATIN_LABELS,
+    }
+}
+
+/// The SVG figure of a position in a view, its edges labelled in `labels` (the Latin system
+/// needs no CJK font).
+pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
+    let table = label_table(labels);
     let f = Figure::new(pos);
     let n = f.size;
     let span = (n as f64 - 1.0) * CELL;
     let width = (2.0 * MARGIN + span).max(MIN_WIDTH);
     let x0 = (width - 2.0 * MARGIN - span) / 2.0;
-    let legend_top = TITLE + 2.0 * MARGIN + span + 8.0;
+    let legend_top = TITLE + 2.0 * MARGIN + span + 18.0;
     let height = legend_top + 5.0 * 22.0 + 12.0;
     let h = half(n);
     let x_of = |c: usize| x0 + MARGIN + c as f64 * CELL;
@@ -167,7 +207,7 @@ pub fn svg(pos: &Position, view: View) -> String {
     let pad = CELL * 0.62;
     let _ = writeln!(
         o,
-        r##"<rect class="board" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#dcb35c" stroke="#8a6a2a"/>"##,
+        r##"<rect class="board" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{WOOD}" stroke="#8a6a2a"/>"##,
         x_of(0) - pad,
         y_of(0) - pad,
         span + 2.0 * pad,
@@ -177,8 +217,8 @@ pub fn svg(pos: &Position, view: View) -> String {
     for i in 0..n * n {
         if let Some(c) = f.eye_owner[i] {
             let (fill, op) = match c {
-                Colour::Black => ("#1e6bff", 0.5),
-                Colour::White => ("#ff3355", 0.42),
+                Colour::Black => (BLACK_EYE, BLACK_EYE_OPACITY),
+                Colour::White => (WHITE_EYE, WHITE_EYE_OPACITY),
             };
             let _ = writeln!(
                 o,
@@ -217,8 +257,8 @@ pub fn svg(pos: &Position, view: View) -> String {
     }
     // edge labels: the Chinese system, tengen = O
     for k in 0..n {
-        let xl = CHINESE_LABELS[(k as i32 - h + 9) as usize];
-        let yl = CHINESE_LABELS[(h - k as i32 + 9) as usize];
+        let xl = table[(k as i32 - h + 9) as usize];
+        let yl = table[(h - k as i32 + 9) as usize];
         for y in [y_of(0) - pad - 10.0, y_of(n - 1) + pad + 22.0] {
             let _ = writeln!(
                 o,
@@ -259,7 +299,7 @@ pub fn svg(pos: &Position, view: View) -> String {
                 let reason = b.or(w).map(|x| x.code()).unwrap_or("");
                 let _ = writeln!(
                     o,
-                    r#"<text class="forbidden" data-reason="{reason}" x="{cx:.1}" y="{:.1}" font-size="{:.0}" font-weight="bold" text-anchor="middle">{text}</text>"#,
+                    r##"<text class="forbidden" data-reason="{reason}" x="{cx:.1}" y="{:.1}" font-size="{:.0}" font-weight="bold" text-anchor="middle" stroke="#ffffff" stroke-width="3.5" stroke-linejoin="round" paint-order="stroke">{text}</text>"##,
                     cy + CELL * 0.2,
                     CELL * 0.55
                 );
@@ -312,13 +352,23 @@ pub fn svg(pos: &Position, view: View) -> String {
                     if let Some((name, fill, stroke)) = star {
                         let _ = writeln!(
                             o,
-                            r#"<circle class="star star-{name}" cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>"#,
-                            CELL * 0.16
+                            r#"<circle class="star star-{name}" cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="{fill}" stroke="{stroke}" stroke-width="2"/>"#,
+                            CELL * 0.25
                         );
                     }
                 }
             }
         }
+    }
+    // the previous move: a red ring on its stone
+    if let Some(i) = f.last_move {
+        let _ = writeln!(
+            o,
+            r##"<circle class="last-move" cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{LAST_MOVE}" stroke-width="3"/>"##,
+            x_of(i % n),
+            y_of(i / n),
+            CELL * 0.3
+        );
     }
     // one transparent target per point, on top, named by its label: `m3go serve` makes the
     // figure clickable with these
@@ -348,21 +398,43 @@ pub fn svg(pos: &Position, view: View) -> String {
             ),
             "bstar" => write!(
                 o,
-                r##"<circle cx="{x}" cy="{y}" r="{r}" fill="url(#flower)" stroke="#444"/><circle cx="{x}" cy="{y}" r="3" fill="#000" stroke="#fff"/>"##
+                r##"<circle cx="{x}" cy="{y}" r="{r}" fill="url(#flower)" stroke="#444"/><circle cx="{x}" cy="{y}" r="4.5" fill="#000" stroke="#fff" stroke-width="1.5"/>"##
             ),
             "wstar" => write!(
                 o,
-                r##"<circle cx="{x}" cy="{y}" r="{r}" fill="url(#flower)" stroke="#444"/><circle cx="{x}" cy="{y}" r="3" fill="#fff" stroke="#000"/>"##
+                r##"<circle cx="{x}" cy="{y}" r="{r}" fill="url(#flower)" stroke="#444"/><circle cx="{x}" cy="{y}" r="4.5" fill="#fff" stroke="#000" stroke-width="1.5"/>"##
             ),
+            // the eye shading over the board's wood, as on the board
             "beye" => write!(
                 o,
-                r##"<rect x="{}" y="{}" width="14" height="14" fill="#1e6bff" fill-opacity="0.5"/>"##,
+                r##"<rect x="{}" y="{}" width="14" height="14" fill="{WOOD}"/><rect x="{}" y="{}" width="14" height="14" fill="{BLACK_EYE}" fill-opacity="{BLACK_EYE_OPACITY}"/>"##,
+                x - 7.0,
+                y - 7.0,
                 x - 7.0,
                 y - 7.0
             ),
+            "offboard" => write!(
+                o,
+                r##"<rect x="{}" y="{}" width="14" height="14" fill="url(#offboard)"/>"##,
+                x - 7.0,
+                y - 7.0
+            ),
+            "bfromflower" | "wfromflower" => {
+                let fill = if kind == "bfromflower" {
+                    "#111"
+                } else {
+                    "#f8f8f8"
+                };
+                write!(
+                    o,
+                    r##"<circle cx="{x}" cy="{y}" r="{r}" fill="{fill}" stroke="#333"/><circle cx="{x}" cy="{y}" r="4.9" fill="none" stroke="#9a9a9a" stroke-width="2" stroke-dasharray="3 2"/>"##
+                )
+            }
             _ => write!(
                 o,
-                r##"<rect x="{}" y="{}" width="14" height="14" fill="#ff3355" fill-opacity="0.42"/>"##,
+                r##"<rect x="{}" y="{}" width="14" height="14" fill="{WOOD}"/><rect x="{}" y="{}" width="14" height="14" fill="{WHITE_EYE}" fill-opacity="{WHITE_EYE_OPACITY}"/>"##,
+                x - 7.0,
+                y - 7.0,
                 x - 7.0,
                 y - 7.0
             ),
@@ -380,22 +452,52 @@ pub fn svg(pos: &Position, view: View) -> String {
     text(&mut o, lx + 18.0, ly, "black 黑");
     icon(&mut o, lx + 87.0, ly, "white");
     text(&mut o, lx + 98.0, ly, "white 白");
-    icon(&mut o, lx + 167.0, ly, "flower");
-    text(
-        &mut o,
-        lx + 178.0,
-        ly,
-        "flower 花子 (grey zebra, 灰底斑马纹)",
-    );
+    if view != View::Upper {
+        icon(&mut o, lx + 167.0, ly, "flower");
+        text(
+            &mut o,
+            lx + 178.0,
+            ly,
+            "flower 花子 (grey zebra, 灰底斑马纹)",
+        );
+    } else {
+        icon(&mut o, lx + 167.0, ly, "offboard");
+        text(
+            &mut o,
+            lx + 178.0,
+            ly,
+            "neutral flower: off-board in the upper board (中性花棋串)",
+        );
+    }
     ly += 22.0;
-    icon(&mut o, lx + 7.0, ly, "bstar");
-    icon(&mut o, lx + 25.0, ly, "wstar");
-    text(
-        &mut o,
-        lx + 36.0,
-        ly,
-        "black / white star: flower string of black / white attribute (黑性 / 白性花棋串)",
-    );
+    match view {
+        View::Holographic => {
+            icon(&mut o, lx + 7.0, ly, "bstar");
+            icon(&mut o, lx + 25.0, ly, "wstar");
+            text(
+                &mut o,
+                lx + 36.0,
+                ly,
+                "black / white star: flower string of black / white attribute (黑性 / 白性花棋串)",
+            );
+        }
+        View::Direct => text(
+            &mut o,
+            lx,
+            ly,
+            "direct board (直弈棋局): every flower as placed, whatever its attribute",
+        ),
+        View::Upper => {
+            icon(&mut o, lx + 7.0, ly, "bfromflower");
+            icon(&mut o, lx + 25.0, ly, "wfromflower");
+            text(
+                &mut o,
+                lx + 36.0,
+                ly,
+                "dashed ring: a flower of black / white attribute, a stone of that colour (上层棋局)",
+            );
+        }
+    }
     ly += 22.0;
     icon(&mut o, lx + 7.0, ly, "beye");
     icon(&mut o, lx + 25.0, ly, "weye");
@@ -405,6 +507,14 @@ pub fn svg(pos: &Position, view: View) -> String {
         ly,
         "shaded: private eye (私眼) of a black / white string",
     );
+    if f.last_move.is_some() {
+        let _ = writeln!(
+            o,
+            r##"<circle cx="{:.1}" cy="{ly:.1}" r="6" fill="none" stroke="{LAST_MOVE}" stroke-width="2.5"/>"##,
+            lx + 407.0
+        );
+        text(&mut o, lx + 418.0, ly, "the previous move");
+    }
     ly += 22.0;
     text(
         &mut o,
@@ -440,13 +550,19 @@ fn fg(code: u8) -> String {
 /// layer as `▒`, private eyes on a blue (black's) or red (white's) ground, forbidden points as
 /// their letters (red: both flowers, blue: black's only, brown: white's only).
 pub fn ansi(pos: &Position, view: View) -> String {
+    ansi_labelled(pos, view, Labels::Chinese)
+}
+
+/// [`ansi`] with its edges labelled in `labels`.
+pub fn ansi_labelled(pos: &Position, view: View, labels: Labels) -> String {
+    let table = label_table(labels);
     let f = Figure::new(pos);
     let n = f.size;
     let h = half(n);
     let board_bg = 180u8;
     let mut o = String::new();
     let label = |v: i32| -> String {
-        let c = CHINESE_LABELS[(v + 9) as usize];
+        let c = table[(v + 9) as usize];
         if c.is_ascii() {
             format!("{c} ")
         } else {
@@ -551,6 +667,100 @@ X X . . . . X O X
         doc.descendants()
             .filter(|n| n.has_tag_name(tag) && n.attribute("class") == Some(class))
             .count()
+    }
+
+    /// The legend's text of a figure.
+    fn legend_text(doc: &roxmltree::Document) -> String {
+        doc.descendants()
+            .filter(|n| n.attribute("class") == Some("legend") && n.has_tag_name("text"))
+            .flat_map(|n| n.descendants().filter_map(|t| t.text()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn the_previous_move_is_marked() {
+        let pos = example();
+        let text = svg(&pos, View::Holographic);
+        assert!(!text.contains("last-move"), "no history, no mark");
+        let mv = crate::game::play::Move {
+            action: crate::game::play::Action::Place(crate::board::coord::Point::new(0, 2)),
+            number: None,
+            turn: None,
+        };
+        let (next, _) = pos.play(&mv).expect("华9 at O二 is legal");
+        let text = svg(&next, View::Holographic);
+        let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+        let ring = doc
+            .descendants()
+            .find(|n| n.attribute("class") == Some("last-move"))
+            .expect("a ring");
+        let f = Figure::new(&next);
+        let i = f.last_move.expect("the last move");
+        assert_eq!(next.board().point(i), crate::board::coord::Point::new(0, 2));
+        assert!(legend_text(&doc).contains("the previous move"));
+        let cx: f64 = ring
+            .attribute("cx")
+            .and_then(|v| v.parse().ok())
+            .expect("cx");
+        let stone_x = doc
+            .descendants()
+            .filter(|n| n.attribute("class").is_some_and(|c| c.starts_with("stone")))
+            .filter_map(|n| n.attribute("cx")?.parse::<f64>().ok())
+            .any(|x| (x - cx).abs() < 0.01);
+        assert!(stone_x);
+        // after a pass: no mark
+        let pass = crate::game::play::Move {
+            action: crate::game::play::Action::Pass,
+            number: None,
+            turn: None,
+        };
+        let (passed, _) = next.play(&pass).expect("pass");
+        assert!(!svg(&passed, View::Holographic).contains("last-move"));
+    }
+
+    #[test]
+    fn each_layer_legend_shows_what_that_layer_draws() {
+        let pos = example();
+        for view in [View::Direct, View::Holographic, View::Upper] {
+            let text = svg(&pos, view);
+            let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+            let legend = legend_text(&doc);
+            let zebra = count(&doc, "circle", "stone flower") > 0;
+            let stars = doc
+                .descendants()
+                .any(|n| n.attribute("class").is_some_and(|c| c.starts_with("star ")));
+            let offboard = count(&doc, "rect", "offboard") > 0;
+            assert_eq!(legend.contains("grey zebra"), zebra, "{view:?}: {legend}");
+            assert_eq!(legend.contains("star"), stars, "{view:?}: {legend}");
+            assert_eq!(legend.contains("off-board"), offboard, "{view:?}: {legend}");
+            assert_eq!(
+                view == View::Upper,
+                offboard && !zebra && !stars,
+                "{view:?}"
+            );
+            // the eye swatches are the board's shading over the board's wood
+            for (colour, opacity) in [
+                (BLACK_EYE, BLACK_EYE_OPACITY),
+                (WHITE_EYE, WHITE_EYE_OPACITY),
+            ] {
+                let swatch = format!(r#"fill="{WOOD}"/><rect x="#);
+                assert!(text.contains(&swatch), "{view:?}");
+                let shading = format!(r#"fill="{colour}" fill-opacity="{opacity}""#);
+                assert!(
+                    text.matches(&shading).count() >= 2,
+                    "{view:?}: the legend and the board use {shading}"
+                );
+            }
+            // letters on shading keep a white halo
+            for n in doc
+                .descendants()
+                .filter(|n| n.attribute("class") == Some("forbidden"))
+            {
+                assert_eq!(n.attribute("stroke"), Some("#ffffff"));
+                assert_eq!(n.attribute("paint-order"), Some("stroke"));
+            }
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The analysis report: the versioned JSON contract other implementations are compared on
 //! (`m3go analyze --format json`, format `m3go-analysis/2`), and its text rendering.
 
+use crate::board::coord::Labels;
 use crate::board::grid::Colour;
 use crate::board::layers::holographic;
 use crate::game::notation::format_numbered;
@@ -11,14 +12,44 @@ use crate::judge::scoring::{score, Score};
 use crate::rules::Rules;
 use serde::Serialize;
 
-/// Version tag of the analysis JSON. `/2`: a private eye is reported as its closed region
-/// (`points`) with its empty points (`empty`), not by its empty points alone.
-pub const ANALYSIS_FORMAT: &str = "m3go-analysis/2";
+/// Version tag of the analysis JSON (schema: spec/schema/analysis.schema.json). `/2`: a private
+/// eye is reported as its closed region (`points`) with its empty points (`empty`), not by its
+/// empty points alone. `/3`: `score.points` is a list of objects `{point, owner, clause}`, not of
+/// `[point, owner, clause]` arrays.
+pub const ANALYSIS_FORMAT: &str = "m3go-analysis/3";
+
+/// Version tag of `m3go play --format json` (schema: spec/schema/play.schema.json). `/1`: the
+/// first versioned form; a report's `action` is the point's label (`七A`) or `pass`, no longer
+/// `{x, y}`.
+pub const PLAY_FORMAT: &str = "m3go-play/1";
+
+/// What `m3go play --format json` prints: what each move did, then the analysis of the position
+/// after the last one.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct PlayReport {
+    /// `m3go-play/1`
+    #[schemars(extend("const" = PLAY_FORMAT))]
+    pub format: &'static str,
+    /// One per move, in order.
+    pub reports: Vec<crate::game::play::Report>,
+    /// The position after the last move.
+    pub analysis: AnalysisReport,
+}
+
+impl PlayReport {
+    pub fn new(reports: Vec<crate::game::play::Report>, pos: &Position) -> PlayReport {
+        PlayReport {
+            format: PLAY_FORMAT,
+            reports,
+            analysis: AnalysisReport::new(pos),
+        }
+    }
+}
 
 /// A private eye: the closed region (M20-EYE-REGION, "封闭区域R——空点串六九*（5个空点）+白棋串七九……
 /// 所以封闭区域R是黑棋串五九*的私眼", 003 figure 6) — every point, the opponent stones inside
 /// included — and its empty points.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct PrivateEyeReport {
     /// Every point of the closed region: empty points and the stones of the other strings in it.
     pub points: Vec<String>,
@@ -26,7 +57,7 @@ pub struct PrivateEyeReport {
     pub empty: Vec<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct RegionReport {
     pub points: Vec<String>,
     pub empty: Vec<String>,
@@ -38,7 +69,7 @@ pub struct RegionReport {
     pub clause: &'static str,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct StringReport {
     pub name: String,
     pub colour: Colour,
@@ -51,7 +82,7 @@ pub struct StringReport {
     pub regions: Vec<RegionReport>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct UpperStringReport {
     pub name: String,
     pub colour: Colour,
@@ -59,7 +90,7 @@ pub struct UpperStringReport {
     pub liberties: Vec<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct FlowerReport {
     pub name: String,
     pub points: Vec<String>,
@@ -73,7 +104,7 @@ pub struct FlowerReport {
     pub clause: &'static str,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ForbiddenReport {
     pub point: String,
     pub reason: &'static str,
@@ -83,13 +114,13 @@ pub struct ForbiddenReport {
     pub clause: &'static str,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ForbiddenByPlayer {
     pub black: Vec<ForbiddenReport>,
     pub white: Vec<ForbiddenReport>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Boards {
     pub direct: Vec<String>,
     pub holographic: Vec<String>,
@@ -98,7 +129,7 @@ pub struct Boards {
     pub star_points: Vec<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct TurnReport {
     pub player: Colour,
     pub kind: crate::game::order::Kind,
@@ -106,8 +137,10 @@ pub struct TurnReport {
 }
 
 /// The whole report of `m3go analyze`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct AnalysisReport {
+    /// `m3go-analysis/3`
+    #[schemars(extend("const" = ANALYSIS_FORMAT))]
     pub format: &'static str,
     pub rules: Rules,
     pub size: usize,
@@ -282,8 +315,25 @@ impl AnalysisReport {
         }
     }
 
-    /// The human-readable rendering.
+    /// The human-readable rendering with the default options (Chinese labels, private eyes
+    /// only).
     pub fn to_text(&self) -> String {
+        self.to_text_with(TextOptions::default())
+    }
+
+    /// The human-readable rendering: the three boards with coordinate labels on all four edges,
+    /// the strings with their private eyes (every closed region with `verbose`), the upper
+    /// strings, the flowers, the forbidden points, the legal moves and the score; points in
+    /// the label system of `opts`.
+    pub fn to_text_with(&self, opts: TextOptions) -> String {
+        let n = self.size;
+        let pt = |p: &str| relabel(p, n, opts.labels);
+        let pts = |v: &[String]| {
+            v.iter()
+                .map(|p| relabel(p, n, opts.labels))
+                .collect::<Vec<_>>()
+        };
+        let mv = |m: &str| relabel_move(m, n, opts.labels);
         let mut o = String::new();
         let push = |o: &mut String, s: String| {
             o.push_str(&s);
@@ -308,57 +358,70 @@ impl AnalysisReport {
             ),
         );
         o.push('\n');
-        let w = self
-            .boards
-            .direct
-            .first()
-            .map(|l| l.chars().count())
-            .unwrap_or(0);
+        let boards = [
+            ("direct", &self.boards.direct),
+            ("holographic", &self.boards.holographic),
+            ("upper", &self.boards.upper),
+        ];
+        let framed: Vec<Vec<String>> = boards
+            .iter()
+            .map(|(_, rows)| labelled_board(rows, opts.labels))
+            .collect();
+        // every framed board line is 2n + 5 columns wide (CJK labels count two)
+        let w = 2 * n + 5;
         push(
             &mut o,
             format!(
-                "{:<w$}   {:<w$}   {}",
-                "direct",
-                "holographic",
-                "upper",
-                w = w
+                "   {:<w2$}{:<w2$}{}",
+                boards[0].0,
+                boards[1].0,
+                boards[2].0,
+                w2 = w + 3
             ),
         );
-        for k in 0..self.boards.direct.len() {
-            push(
-                &mut o,
-                format!(
-                    "{:<w$}   {:<w$}   {}",
-                    self.boards.direct[k],
-                    self.boards.holographic[k],
-                    self.boards.upper[k],
-                    w = w
-                ),
-            );
+        for ((d, h), u) in framed[0].iter().zip(&framed[1]).zip(&framed[2]) {
+            push(&mut o, format!("{d}   {h}   {u}"));
         }
         push(&mut o, "(X black, O white, # flower / neutral = off-board, x o flowers with a black / white star)".into());
         o.push('\n');
         push(&mut o, "strings (lower layer):".into());
+        let mut hidden = 0;
         for s in &self.strings {
             push(
                 &mut o,
                 format!(
                     "  {} {} — {} stone(s), lower liberties {}, upper string {}",
                     s.colour.name(),
-                    s.name,
+                    pt(&s.name),
                     s.points.len(),
                     s.lower_liberties.len(),
-                    s.upper_string
+                    pt(&s.upper_string)
                 ),
             );
-            for r in &s.regions {
+            hidden += if opts.verbose {
+                0
+            } else {
+                s.regions
+                    .iter()
+                    .filter(|r| r.verdict != "private-eye")
+                    .count()
+            };
+            for r in s
+                .regions
+                .iter()
+                .filter(|r| opts.verbose || r.verdict == "private-eye")
+            {
                 let empties = if r.empty.len() > 8 {
                     format!("{} empty points", r.empty.len())
                 } else if r.empty.len() < r.points.len() && r.points.len() <= 8 {
                     // M20-EYE-FIG6: the region is its empty points plus the stones inside
-                    format!("{}; empty {}", r.points.join(" "), r.empty.join(" "))
+                    format!(
+                        "{}; empty {}",
+                        pts(&r.points).join(" "),
+                        pts(&r.empty).join(" ")
+                    )
                 } else {
-                    r.empty.join(" ")
+                    pts(&r.empty).join(" ")
                 };
                 push(
                     &mut o,
@@ -366,11 +429,19 @@ impl AnalysisReport {
                         "      region of {} point(s) [{}]: {} ({})",
                         r.points.len(),
                         empties,
-                        verdict_text(r.verdict, r.eye_at.as_deref()),
+                        verdict_text(r.verdict, r.eye_at.as_deref().map(pt).as_deref()),
                         r.clause
                     ),
                 );
             }
+        }
+        if hidden > 0 {
+            push(
+                &mut o,
+                format!(
+                    "  ({hidden} closed region(s) that are not private eyes: shown with --verbose)"
+                ),
+            );
         }
         push(&mut o, "upper strings:".into());
         for s in &self.upper_strings {
@@ -379,7 +450,7 @@ impl AnalysisReport {
                 format!(
                     "  {} {} — {} stone(s), {} liberties",
                     s.colour.name(),
-                    s.name,
+                    pt(&s.name),
                     s.points.len(),
                     s.liberties.len()
                 ),
@@ -391,7 +462,7 @@ impl AnalysisReport {
                 &mut o,
                 format!(
                     "  {} — {} (Hs={} Hw={} Bs={} Bw={}; {})",
-                    f.name,
+                    pt(&f.name),
                     f.attribute.name(),
                     f.hs,
                     f.hw,
@@ -413,7 +484,7 @@ impl AnalysisReport {
                     .unwrap_or_default();
                 push(
                     &mut o,
-                    format!("  {} {}{} ({})", f.point, f.reason, owner, f.clause),
+                    format!("  {} {}{} ({})", pt(&f.point), f.reason, owner, f.clause),
                 );
             }
         }
@@ -422,7 +493,7 @@ impl AnalysisReport {
             format!(
                 "legal moves ({}): {}",
                 self.legal_moves.len(),
-                abbreviate(&self.legal_moves)
+                abbreviate(&self.legal_moves.iter().map(|m| mv(m)).collect::<Vec<_>>())
             ),
         );
         if !self.special_moves.is_empty() {
@@ -431,7 +502,7 @@ impl AnalysisReport {
                 format!(
                     "special moves ({}): {}",
                     self.special_moves.len(),
-                    abbreviate(&self.special_moves)
+                    abbreviate(&self.special_moves.iter().map(|m| mv(m)).collect::<Vec<_>>())
                 ),
             );
         }
@@ -457,6 +528,65 @@ impl AnalysisReport {
         }
         o
     }
+}
+
+/// How the text report is written: the label system of its points, and whether every closed
+/// region is listed or only the private eyes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TextOptions {
+    pub labels: Labels,
+    /// List the closed regions that are not private eyes too.
+    pub verbose: bool,
+}
+
+/// A point or string name (`七A`, `七九*`) in the label system `labels` (on a board of `size`);
+/// other text unchanged.
+pub fn relabel(p: &str, size: usize, labels: Labels) -> String {
+    let (core, star) = match p.strip_suffix('*') {
+        Some(c) => (c, "*"),
+        None => (p, ""),
+    };
+    match crate::board::coord::Point::parse(core, size) {
+        Ok(q) => format!("{}{star}", q.format(labels)),
+        Err(_) => p.to_string(),
+    }
+}
+
+/// A move in notation (`黑291.七A`, `七A`, `pass`) with its point in the label system `labels`.
+pub fn relabel_move(m: &str, size: usize, labels: Labels) -> String {
+    match m.rsplit_once('.') {
+        Some((head, point)) => format!("{head}.{}", relabel(point, size, labels)),
+        None => relabel(m, size, labels),
+    }
+}
+
+/// A board diagram (rows of one-character tokens separated by spaces, top row first) framed by
+/// its coordinate labels on all four edges, in `labels`: every line is 2·size + 5 columns wide
+/// on a terminal (a CJK label counts two columns, an ASCII one is followed by a space).
+pub fn labelled_board(rows: &[String], labels: Labels) -> Vec<String> {
+    let n = rows.len();
+    let h = crate::board::coord::half(n);
+    let table = match labels {
+        Labels::Chinese => &crate::board::coord::CHINESE_LABELS,
+        Labels::Latin => &crate::board::coord::LATIN_LABELS,
+    };
+    let label = |v: i32| -> String {
+        let c = table[(v + 9) as usize];
+        if c.is_ascii() {
+            format!("{c} ")
+        } else {
+            c.to_string()
+        }
+    };
+    let header: String = (0..n as i32).map(|k| label(k - h)).collect();
+    let header = format!("   {header}  ");
+    let mut out = vec![header.clone()];
+    for (r, row) in rows.iter().enumerate() {
+        let y = label(h - r as i32);
+        out.push(format!("{y} {row} {y}"));
+    }
+    out.push(header);
+    out
 }
 
 fn abbreviate(v: &[String]) -> String {

@@ -3,14 +3,35 @@
 
 use crate::board::coord::Point;
 use crate::game::order::Turn;
-use serde::Serialize;
 
-/// What a move does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
+/// What a move does. Written as its point's label (`七A`) or `pass`, like every point of m3go's
+/// JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     Place(Point),
     Pass,
+}
+
+impl serde::Serialize for Action {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Action::Place(p) => s.collect_str(p),
+            Action::Pass => s.serialize_str("pass"),
+        }
+    }
+}
+
+impl schemars::JsonSchema for Action {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Action".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A point's label in either label system (七A, 7a) or `pass`.",
+            "type": "string",
+            "minLength": 1
+        })
+    }
 }
 
 /// A move as written: the action, and optionally the number and turn the writer claimed

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The kind of stone a turn places.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
     /// The player's own colour (黑 / 白).
@@ -18,7 +18,7 @@ pub enum Kind {
 }
 
 /// Whose turn, and what it places.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 pub struct Turn {
     pub player: Colour,
     pub kind: Kind,
@@ -129,7 +129,19 @@ pub fn game_over_by_passes(
 // ---------------------------------------------------------------------------------------------
 
 /// A seat of the 2016 team format: "A棋手执黑子，B棋手执灰子；C棋手执白子，D棋手同B棋手一样执灰子".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 pub enum Seat {
     A,
     B,
@@ -209,7 +221,7 @@ impl fmt::Display for Seat {
 }
 
 /// A move of the team format: its round and the seat that makes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 pub struct TeamTurn {
     pub round: u32,
     pub seat: Seat,
@@ -340,7 +352,7 @@ pub fn team_wrong_turn(
 // ---------------------------------------------------------------------------------------------
 
 /// One list per side.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Sides {
     #[serde(default)]
@@ -360,7 +372,7 @@ impl Sides {
 
 /// The Flystone state of a game: the random timings drawn at the start and the flystone moves
 /// made so far. Written into position files (`flystone:`) so that a game replays exactly.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FlystoneState {
     /// For each side, the ordinals k of its own-colour turns (its k-th black/white turn, a pass
@@ -373,7 +385,7 @@ pub struct FlystoneState {
 
 /// The `flystone:` entry of a position file: as [`FlystoneState`], with `random` optional
 /// (absent = drawn from the rules' seed).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FlystoneRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -180,7 +180,7 @@ impl fmt::Display for Illegal {
 }
 
 /// A string named by its first point, with all its points.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct NamedString {
     pub string: String,
     pub points: Vec<String>,
@@ -208,7 +208,7 @@ impl NamedString {
 }
 
 /// An attribute change of a flower string caused by a move.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct AttributeChange {
     /// The flower string, named by its first point (`七六*`).
     pub string: String,
@@ -218,7 +218,7 @@ pub struct AttributeChange {
 }
 
 /// What one move did.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Report {
     pub number: u32,
     pub notation: String,

@@ -18,7 +18,7 @@ use std::fmt;
 pub const MAX_FILE_BYTES: usize = crate::error::MAX_INPUT_BYTES;
 
 /// A position as written in a file (spec/README.md).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Setup {
     #[serde(default)]

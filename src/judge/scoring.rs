@@ -12,7 +12,7 @@ use crate::rules::{FlowerEnclosed, Rules};
 use serde::Serialize;
 
 /// The count of a finished position, in half-points.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Score {
     pub black: i32,
     pub white: i32,
@@ -22,9 +22,17 @@ pub struct Score {
     /// 2·(black − white) − komi, in quarter points: > 0 black wins, < 0 white wins.
     pub margin_quarters: i32,
     pub winner: &'static str,
-    /// The clause that decided each point: (point, owner, clause), owner one of
-    /// black / white / neutral / seki.
-    pub points: Vec<(String, &'static str, &'static str)>,
+    /// The clause that decided each point.
+    pub points: Vec<ScorePoint>,
+}
+
+/// Who owns one point at scoring, and the clause that decided it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct ScorePoint {
+    pub point: String,
+    /// black | white | neutral | seki
+    pub owner: &'static str,
+    pub clause: &'static str,
 }
 
 /// Why scoring was refused: a point given as a dead stone that cannot be one.
@@ -264,6 +272,13 @@ pub fn result(
         komi_quarters: komi,
         margin_quarters: margin,
         winner,
-        points,
+        points: points
+            .into_iter()
+            .map(|(point, owner, clause)| ScorePoint {
+                point,
+                owner,
+                clause,
+            })
+            .collect(),
     }
 }

@@ -1,0 +1,45 @@
+//! `m3go schema`: the JSON Schemas of the contract (`crate::conform::schema`).
+
+use crate::cli::common::write_file;
+use crate::conform::schema::{file_text, schemas};
+use crate::game::setup::InputError;
+
+/// Print or write the JSON Schemas of the contract.
+///
+/// The analysis (`analyze --format json`, m3go-analysis/3), the play report (`play --format
+/// json`, m3go-play/1), the protocol request and answer (m3go-conform/1) and the case file, each
+/// generated from the Rust types. Without --write: all of them as one JSON object keyed by file
+/// name. With --write: one file each in DIR (spec/schema/ is the committed copy; a test fails
+/// when it differs from what the types generate).
+#[derive(Debug, clap::Args)]
+pub struct SchemaArgs {
+    /// Write each schema to its file in DIR instead of printing.
+    #[arg(long)]
+    pub write: bool,
+    /// The folder --write writes to.
+    #[arg(long, value_name = "DIR", default_value = "spec/schema")]
+    pub dir: String,
+}
+
+pub fn run(args: SchemaArgs) -> Result<(), InputError> {
+    let all = schemas();
+    if args.write {
+        std::fs::create_dir_all(&args.dir)
+            .map_err(|e| InputError::new(format!("cannot create: {e}")).file(&args.dir))?;
+        for s in &all {
+            let path = std::path::Path::new(&args.dir).join(s.file);
+            write_file(&path.to_string_lossy(), &file_text(&s.schema))?;
+            outln!("wrote {}", path.display());
+        }
+        return Ok(());
+    }
+    let map: serde_json::Map<String, serde_json::Value> = all
+        .into_iter()
+        .map(|s| (s.file.to_string(), s.schema))
+        .collect();
+    outln!(
+        "{}",
+        serde_json::to_string_pretty(&map).map_err(|e| InputError::new(e.to_string()))?
+    );
+    Ok(())
+}

@@ -1,0 +1,143 @@
+//! The JSON Schemas of spec/schema/ are what the Rust types generate (`m3go schema --write`
+//! regenerates them), and real outputs validate against them: every case file, every request
+//! of the suite and m3go's answer to it (`m3go protocol`), `m3go analyze --format json` and
+//! `m3go play --format json`.
+
+use m3go::conform::schema::{file_text, schemas};
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn schema(file: &str) -> Value {
+    let text = std::fs::read_to_string(format!("{ROOT}/spec/schema/{file}"))
+        .unwrap_or_else(|e| panic!("spec/schema/{file}: {e} (run `cargo run -- schema --write`)"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("spec/schema/{file}: {e}"))
+}
+
+/// The errors of `instance` against `schema`, each with where it is.
+fn errors(schema: &Value, instance: &Value) -> Vec<String> {
+    let v = jsonschema::validator_for(schema).unwrap_or_else(|e| panic!("schema: {e}"));
+    v.iter_errors(instance)
+        .map(|e| format!("at `{}`: {e}", e.instance_path()))
+        .collect()
+}
+
+fn assert_valid(schema_file: &str, what: &str, instance: &Value) {
+    let e = errors(&schema(schema_file), instance);
+    assert!(
+        e.is_empty(),
+        "{what} against {schema_file}:\n  {}",
+        e.join("\n  ")
+    );
+}
+
+fn m3go(args: &[&str], stdin: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_m3go"))
+        .args(args)
+        .current_dir(ROOT)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("run m3go: {e}"));
+    // written from another thread: the answers fill the output pipe while requests are sent
+    let mut input = child.stdin.take().expect("stdin");
+    let text = stdin.to_string();
+    let writer = std::thread::spawn(move || input.write_all(text.as_bytes()));
+    let out = child.wait_with_output().expect("wait");
+    writer.join().expect("writer").expect("write");
+    assert!(
+        out.status.success(),
+        "m3go {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+#[test]
+fn schema_files_are_what_the_types_generate() {
+    let all = schemas();
+    assert_eq!(all.len(), 5);
+    for s in all {
+        let path = format!("{ROOT}/spec/schema/{}", s.file);
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == file_text(&s.schema),
+            "{path} is not what the types generate: a type changed without its schema; \
+             run `cargo run -- schema --write` (and bump the format version if the shape changed)"
+        );
+    }
+}
+
+#[test]
+fn schemas_reject_what_they_must() {
+    let bad_analysis = serde_json::json!({"format": "m3go-analysis/2"});
+    assert!(!errors(&schema("analysis.schema.json"), &bad_analysis).is_empty());
+    let bad_request = serde_json::json!({"protocol": "m3go-conform/1", "id": "x", "position": {"diagram": ". ."}, "extra": 1});
+    assert!(!errors(&schema("request.schema.json"), &bad_request).is_empty());
+    let no_id = serde_json::json!({"unsupported": true});
+    assert!(!errors(&schema("answer.schema.json"), &no_id).is_empty());
+}
+
+#[test]
+fn case_files_requests_and_answers_validate() {
+    let suite = m3go::conform::runner::load_suite(
+        &format!("{ROOT}/spec/cases"),
+        &format!("{ROOT}/rules.md"),
+    )
+    .expect("suite");
+    assert!(suite.load_errors.is_empty(), "{:?}", suite.load_errors);
+    assert!(suite.cases.len() > 100);
+    let mut requests = String::new();
+    for (file, case) in &suite.cases {
+        let text = std::fs::read_to_string(file).expect("case");
+        let yaml: Value = serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_valid("case.schema.json", file, &yaml);
+        let req = case.request();
+        assert_valid("request.schema.json", &format!("request of {file}"), &req);
+        requests.push_str(&serde_json::to_string(&req).expect("JSON"));
+        requests.push('\n');
+    }
+    let answers = m3go(&["protocol"], &requests);
+    let mut n = 0;
+    for line in answers.lines() {
+        let v: Value = serde_json::from_str(line).expect("answer JSON");
+        assert!(v.get("error").is_none(), "{line}");
+        assert_valid("answer.schema.json", &format!("answer {}", v["id"]), &v);
+        n += 1;
+    }
+    assert_eq!(n, suite.cases.len());
+}
+
+#[test]
+fn analyze_and_play_json_validate() {
+    for pos in ["spec/positions/example.yaml", "docs/example-9x9.yaml"] {
+        let out = m3go(&["analyze", pos, "--format", "json"], "");
+        let v: Value = serde_json::from_str(&out).expect("JSON");
+        assert_eq!(v["format"], "m3go-analysis/3");
+        assert_valid("analysis.schema.json", pos, &v);
+        let point = &v["score"]["points"][0];
+        assert!(
+            point["point"].is_string() && point["owner"].is_string(),
+            "{point}"
+        );
+    }
+    let out = m3go(
+        &[
+            "play",
+            "docs/example-9x9.yaml",
+            "一四",
+            "pass",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["format"], "m3go-play/1");
+    assert_eq!(v["reports"][0]["action"], "一四", "labels, not {{x, y}}");
+    assert_eq!(v["reports"][1]["action"], "pass");
+    assert_valid("play.schema.json", "play", &v);
+}
