@@ -1421,6 +1421,36 @@ pub fn check_round_trips(pos: &Position) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether two records hold the same moves: numbers, actions, refusals kept as replaced moves
+/// with their comments, and the claimed turn where the first record names one (a record read
+/// back after writing may name turns the original left implicit).
+pub fn same_record_moves(
+    a: &crate::formats::record::Record,
+    b: &crate::formats::record::Record,
+) -> bool {
+    a.moves.len() == b.moves.len()
+        && a.moves.iter().zip(&b.moves).all(|(x, y)| {
+            x.number == y.number
+                && x.action == y.action
+                && (x.claimed.is_none() || x.claimed == y.claimed)
+                && x.replaced == y.replaced
+                && x.comment == y.comment
+        })
+}
+
+/// A record's game information but the komi (which a writer writes once, as the rules' komi),
+/// in key order (a writer may put `RU` first): what a round trip must keep.
+pub fn record_info_but_komi(r: &crate::formats::record::Record) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = r
+        .info
+        .iter()
+        .filter(|(k, _)| k != "komi")
+        .cloned()
+        .collect();
+    v.sort();
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -59,7 +59,7 @@ fn m3go(args: &[&str], stdin: &str) -> String {
 #[test]
 fn schema_files_are_what_the_types_generate() {
     let all = schemas();
-    assert_eq!(all.len(), 5);
+    assert_eq!(all.len(), 8);
     for s in all {
         let path = format!("{ROOT}/spec/schema/{}", s.file);
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
@@ -109,6 +109,43 @@ fn case_files_requests_and_answers_validate() {
         n += 1;
     }
     assert_eq!(n, suite.cases.len());
+}
+
+/// The capabilities request a runner sends, m3go's answer to it, and m3go's error answers (a
+/// line that is not JSON, an unknown action, a bad position) validate against their schemas.
+#[test]
+fn capabilities_and_error_answers_validate() {
+    let req = m3go::conform::runner::capabilities_request();
+    assert_valid(
+        "capabilities-request.schema.json",
+        "capabilities request",
+        &req,
+    );
+    let bad_position = serde_json::json!({"protocol": "m3go-conform/1", "id": "p", "position": {"diagram": "? ?\n"}});
+    let input = format!("{req}\nnot json\n{{\"id\": 7, \"action\": \"dance\"}}\n{bad_position}\n");
+    let answers: Vec<Value> = m3go(&["protocol"], &input)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("answer JSON"))
+        .collect();
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    assert_valid(
+        "capabilities.schema.json",
+        "capabilities answer",
+        &answers[0],
+    );
+    assert_eq!(answers[0]["id"], "capabilities");
+    for (a, code) in answers[1..]
+        .iter()
+        .zip(["bad-request", "unsupported-action", "bad-position"])
+    {
+        assert_valid("error.schema.json", &format!("error answer {a}"), a);
+        assert_eq!(a["error"]["code"], code, "{a}");
+    }
+    assert_eq!(answers[2]["id"], 7);
+    assert_eq!(answers[3]["id"], "p");
+    // an error answer without its code is not one
+    let no_code = serde_json::json!({"id": null, "error": {"message": "x", "field": null}});
+    assert!(!errors(&schema("error.schema.json"), &no_code).is_empty());
 }
 
 #[test]

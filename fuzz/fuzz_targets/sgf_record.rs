@@ -4,36 +4,13 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use m3go::formats::record::{parse_game_text, Record};
+use m3go::formats::record::parse_game_text;
 use m3go::formats::sgf::{parse_record, write_record};
+use m3go::testing::{record_info_but_komi, same_record_moves};
 use m3go::{Labels, Rules};
 
 /// Moves replayed per input (a whole 19×19 record would make every run slow).
 const REPLAYED: u32 = 120;
-
-fn same_moves(a: &Record, b: &Record) -> bool {
-    a.moves.len() == b.moves.len()
-        && a.moves.iter().zip(&b.moves).all(|(x, y)| {
-            x.number == y.number
-                && x.action == y.action
-                && (x.claimed.is_none() || x.claimed == y.claimed)
-                && x.replaced == y.replaced
-                && x.comment == y.comment
-        })
-}
-
-/// The game information but the komi (which is written once, as the rules' komi), in key
-/// order (a writer may put `RU` first).
-fn info(r: &Record) -> Vec<(String, String)> {
-    let mut v: Vec<(String, String)> = r
-        .info
-        .iter()
-        .filter(|(k, _)| k != "komi")
-        .cloned()
-        .collect();
-    v.sort();
-    v
-}
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -58,10 +35,10 @@ fuzz_target!(|data: &[u8]| {
     let sgf = write_record(&record, &rules).unwrap_or_else(|e| panic!("cannot write: {e}"));
     let back = parse_record(&sgf, "back.sgf")
         .unwrap_or_else(|e| panic!("written SGF does not read back: {e}\n{sgf}"));
-    assert!(same_moves(&record, &back), "moves differ:\n{sgf}");
+    assert!(same_record_moves(&record, &back), "moves differ:\n{sgf}");
     assert_eq!(
-        info(&record),
-        info(&back),
+        record_info_but_komi(&record),
+        record_info_but_komi(&back),
         "game information differs:\n{sgf}"
     );
     assert_eq!(record.size, back.size);
@@ -75,10 +52,10 @@ fuzz_target!(|data: &[u8]| {
             .unwrap_or_else(|e| panic!("cannot write a game file: {e}"));
         let back = parse_game_text(&game, "back.txt", "/nonexistent")
             .unwrap_or_else(|e| panic!("written game file does not read back: {e}\n{game}"));
-        assert!(same_moves(&record, &back), "moves differ:\n{game}");
+        assert!(same_record_moves(&record, &back), "moves differ:\n{game}");
         assert_eq!(
-            info(&record),
-            info(&back),
+            record_info_but_komi(&record),
+            record_info_but_komi(&back),
             "game information differs:\n{game}"
         );
     }

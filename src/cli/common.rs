@@ -152,3 +152,37 @@ pub fn check_extension(path: &str, flag: &str, allowed: &[&str]) -> Result<(), I
 
 /// The extensions of a written record: SGF, or a game file.
 pub const RECORD_EXTENSIONS: [&str; 2] = ["sgf", "txt"];
+
+/// `--jobs` and `--shard`: spreading the work items of a run (cases, games, records) over the
+/// cores of one machine, and over processes or machines.
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct SpreadArgs {
+    /// Work items (cases, games, records) run at once; with a program under test, each worker
+    /// has its own (1 to 256).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: u64,
+    /// Run only part K of N of the work items (those whose index is K-1 modulo N): the items
+    /// are the same as in the whole run, so the N parts spread one run over processes or
+    /// machines.
+    #[arg(long, value_name = "K/N", value_parser = crate::conform::runner::Shard::parse)]
+    pub shard: Option<crate::conform::runner::Shard>,
+}
+
+/// `--timeout`, `--allow-empty` and `--allow-skips` of the commands that drive a program under
+/// test (`conform`, `diff`).
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct ProgramArgs {
+    /// Seconds the program has for each answer before it is stopped (1 to 86400).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=86400))]
+    pub timeout: u64,
+    /// Exit 0 although nothing was tested (no case selected or every one skipped; no move
+    /// compared).
+    #[arg(long)]
+    pub allow_empty: bool,
+    /// Exit 0 although work was skipped (outside the declared capabilities, or answered
+    /// `unsupported`).
+    #[arg(long)]
+    pub allow_skips: bool,
+}

@@ -5,7 +5,7 @@ use crate::cli::common::progress_bar;
 use crate::conform::case::Case;
 use crate::conform::runner::{
     load_suite, negotiate, outside, run_case, stop_children_on_signal, thread_pool, Builtin,
-    Coverage, Declared, External, MakeOracle, Oracle, OraclePool, Outcome, Shard,
+    Coverage, Declared, External, MakeOracle, Oracle, OraclePool, Outcome,
 };
 use rayon::prelude::*;
 use serde_json::Value;
@@ -41,25 +41,10 @@ pub struct ConformArgs {
     /// Run the cases against this program (a shell command) instead of m3go.
     #[arg(long = "impl", value_name = "COMMAND")]
     pub implementation: Option<String>,
-    /// Seconds the program has for each answer before it is stopped (1 to 86400).
-    #[arg(long, value_name = "SECONDS", default_value_t = 60,
-          value_parser = clap::value_parser!(u64).range(1..=86400))]
-    pub timeout: u64,
-    /// Cases run at once, each worker with its own program under test (1 to 256).
-    #[arg(long, value_name = "N", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..=256))]
-    pub jobs: u64,
-    /// Run only part K of N of the selected cases (those whose index is K-1 modulo N), to
-    /// spread the suite over processes or machines.
-    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
-    pub shard: Option<Shard>,
-    /// Exit 0 although no case was tested (none selected, or every one skipped).
-    #[arg(long)]
-    pub allow_empty: bool,
-    /// Exit 0 although cases were skipped (outside the declared capabilities, or answered
-    /// `unsupported`).
-    #[arg(long)]
-    pub allow_skips: bool,
+    #[command(flatten)]
+    pub program: crate::cli::common::ProgramArgs,
+    #[command(flatten)]
+    pub spread: crate::cli::common::SpreadArgs,
     /// Print which cases cite each clause of rules.md, and the clauses no case cites (exit 1 if
     /// any).
     #[arg(long)]
@@ -135,13 +120,13 @@ pub fn run(args: ConformArgs) -> i32 {
                 .is_none_or(|cl| c.clauses.iter().any(|x| x.starts_with(cl.as_str())))
         })
         .enumerate()
-        .filter(|(k, _)| args.shard.is_none_or(|s| s.takes(*k)))
+        .filter(|(k, _)| args.spread.shard.is_none_or(|s| s.takes(*k)))
         .map(|(_, c)| c)
         .collect();
     for (f, e) in &load_errors {
         outln!("ERRORED {f}\n    {e}");
     }
-    let timeout = std::time::Duration::from_secs(args.timeout);
+    let timeout = std::time::Duration::from_secs(args.program.timeout);
     let cmd = args.implementation.clone();
     if cmd.is_some() {
         stop_children_on_signal();
@@ -172,7 +157,7 @@ pub fn run(args: ConformArgs) -> i32 {
             );
         }
     }
-    let workers = match thread_pool(args.jobs as usize) {
+    let workers = match thread_pool(args.spread.jobs as usize) {
         Ok(p) => p,
         Err(e) => {
             errln!("error: {e}");
@@ -249,11 +234,11 @@ pub fn run(args: ConformArgs) -> i32 {
         // a case file that does not read is bad input, like any other: exit 2
         errln!("{}", malformed_cases(&load_errors));
         code = 2;
-    } else if tested == 0 && !args.allow_empty {
+    } else if tested == 0 && !args.program.allow_empty {
         errln!(
             "error: nothing was tested ({}): exit 1 (--allow-empty accepts it)",
             if selected.is_empty() {
-                match (&args.id, &args.filter, &args.shard) {
+                match (&args.id, &args.filter, &args.spread.shard) {
                     (Some(id), _, _) => format!("no case has the id `{id}`"),
                     (None, Some(f), _) => format!("no case cites a clause starting with `{f}`"),
                     (None, None, Some(_)) => "the shard holds no case".to_string(),
@@ -264,7 +249,7 @@ pub fn run(args: ConformArgs) -> i32 {
             }
         );
         code = 1;
-    } else if skipped > 0 && !args.allow_skips {
+    } else if skipped > 0 && !args.program.allow_skips {
         errln!("error: {skipped} case(s) skipped: exit 1 (--allow-skips accepts skipped cases)");
         code = 1;
     }

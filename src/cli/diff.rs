@@ -3,7 +3,7 @@
 
 use crate::cli::common::{parse_rules, progress_bar, write_file};
 use crate::conform::diff::DiffOutcome;
-use crate::conform::runner::{stop_children_on_signal, External, Oracle, Shard};
+use crate::conform::runner::{stop_children_on_signal, External, Oracle};
 use crate::game::setup::InputError;
 use crate::rules::Rules;
 
@@ -40,24 +40,10 @@ pub struct DiffArgs {
     /// The most moves per game (default: the number of points; at most 10 per point).
     #[arg(long, value_name = "M")]
     pub max_moves: Option<u32>,
-    /// Seconds the program has for each answer before it is stopped (1 to 86400).
-    #[arg(long, value_name = "SECONDS", default_value_t = 60,
-          value_parser = clap::value_parser!(u64).range(1..=86400))]
-    pub timeout: u64,
-    /// Games played at once, each worker with its own program under test (1 to 256).
-    #[arg(long, value_name = "N", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..=256))]
-    pub jobs: u64,
-    /// Play only part K of N of the games (game g when g-1 is K-1 modulo N); the games are the
-    /// same as in the whole run, so shards spread one run over processes or machines.
-    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
-    pub shard: Option<Shard>,
-    /// Exit 0 although no move was compared.
-    #[arg(long)]
-    pub allow_empty: bool,
-    /// Exit 0 although moves were answered `unsupported`.
-    #[arg(long)]
-    pub allow_skips: bool,
+    #[command(flatten)]
+    pub program: crate::cli::common::ProgramArgs,
+    #[command(flatten)]
+    pub spread: crate::cli::common::SpreadArgs,
     /// Write the shrunk case to DIR/ID.yaml.
     #[arg(short = 'o', value_name = "DIR")]
     pub out: Option<String>,
@@ -97,19 +83,22 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
         max_moves,
     };
     let games: Vec<u32> = (1..=opts_d.games)
-        .filter(|g| args.shard.is_none_or(|s| s.takes(*g as usize - 1)))
+        .filter(|g| args.spread.shard.is_none_or(|s| s.takes(*g as usize - 1)))
         .collect();
     stop_children_on_signal();
-    let timeout = std::time::Duration::from_secs(args.timeout);
+    let timeout = std::time::Duration::from_secs(args.program.timeout);
     let make = move || -> Result<Box<dyn Oracle>, String> {
         Ok(Box::new(External::with_timeout(&cmd, timeout)?))
     };
     let pb = progress_bar(games.len() as u64 * u64::from(max_moves), "moves");
-    let outcome =
-        crate::conform::diff::run(&opts_d, args.jobs as usize, Some(&games), &make, &|n| {
-            pb.inc(n)
-        })
-        .map_err(InputError::new)?;
+    let outcome = crate::conform::diff::run(
+        &opts_d,
+        args.spread.jobs as usize,
+        Some(&games),
+        &make,
+        &|n| pb.inc(n),
+    )
+    .map_err(InputError::new)?;
     pb.finish_and_clear();
     let (seed, preset) = (opts_d.seed, &opts_d.rules.preset);
     match outcome {
@@ -124,11 +113,11 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
             if skipped > 0 {
                 outln!("diff: {skipped} moves skipped: the program answered `unsupported`");
             }
-            if moves == 0 && !args.allow_empty {
+            if moves == 0 && !args.program.allow_empty {
                 errln!("error: nothing was compared: exit 1 (--allow-empty accepts it)");
                 return Ok(1);
             }
-            if skipped > 0 && !args.allow_skips {
+            if skipped > 0 && !args.program.allow_skips {
                 errln!(
                     "error: {skipped} moves skipped: exit 1 (--allow-skips accepts skipped moves)"
                 );
@@ -138,7 +127,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
         }
         DiffOutcome::Unsupported(why) => {
             outln!("diff: 0 moves compared: the program's declared capabilities exclude {preset}: {why}");
-            if args.allow_empty {
+            if args.program.allow_empty {
                 Ok(0)
             } else {
                 errln!("error: nothing was compared: exit 1 (--allow-empty accepts it)");

@@ -1,7 +1,7 @@
 //! `m3go replay`: a game record replayed strictly, or mechanically (003's 机械式排局).
 
 use crate::cli::common::{parse_rules, progress_bar, save_record, write_file, Format};
-use crate::conform::runner::{thread_pool, Shard};
+use crate::conform::runner::thread_pool;
 use crate::game::setup::InputError;
 use crate::rules::Rules;
 use rayon::prelude::*;
@@ -19,14 +19,8 @@ pub struct ReplayArgs {
     /// The game records: SGF, or game files in the move-number notation.
     #[arg(value_name = "GAME", required = true, num_args = 1..)]
     pub games: Vec<String>,
-    /// Records replayed at once, with several records (1 to 256).
-    #[arg(long, value_name = "N", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..=256))]
-    pub jobs: u64,
-    /// Replay only part K of N of the records (those whose index is K-1 modulo N), to spread a
-    /// collection over processes or machines.
-    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
-    pub shard: Option<Shard>,
+    #[command(flatten)]
+    pub spread: crate::cli::common::SpreadArgs,
     /// 003's mechanical replay: the cycle's stones, forbidden moves become passes.
     #[arg(long)]
     pub mechanical: bool,
@@ -94,7 +88,7 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
     if let Some(out) = &args.save {
         crate::cli::common::check_extension(out, "--save", &crate::cli::common::RECORD_EXTENSIONS)?;
     }
-    if args.games.len() > 1 || args.shard.is_some() {
+    if args.games.len() > 1 || args.spread.shard.is_some() {
         return run_many(&args);
     }
     let path = &args.games[0];
@@ -163,10 +157,10 @@ fn run_many(args: &ReplayArgs) -> Result<(), InputError> {
         .games
         .iter()
         .enumerate()
-        .filter(|(k, _)| args.shard.is_none_or(|s| s.takes(*k)))
+        .filter(|(k, _)| args.spread.shard.is_none_or(|s| s.takes(*k)))
         .map(|(_, f)| f)
         .collect();
-    let workers = thread_pool(args.jobs as usize).map_err(InputError::new)?;
+    let workers = thread_pool(args.spread.jobs as usize).map_err(InputError::new)?;
     let pb = progress_bar(files.len() as u64, "records");
     let results: Vec<Result<crate::tools::replay::Replay, InputError>> = workers.install(|| {
         files

@@ -462,7 +462,71 @@ pub mod code {
 /// An error answer: the request's id (null when it could not be read), a stable code, the
 /// field of the request at fault (null when none) and a message for people.
 pub fn error_answer(id: Value, code: &str, field: Option<String>, message: String) -> Value {
-    json!({"id": id, "error": {"code": code, "field": field, "message": message}})
+    let ans = ErrorAnswer {
+        id,
+        error: ErrorObject {
+            code: code.to_string(),
+            field,
+            message,
+        },
+    };
+    serde_json::to_value(ans).unwrap_or(Value::Null)
+}
+
+/// An error answer (`spec/schema/error.schema.json`): the request's id and what went wrong.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorAnswer {
+    /// The request's id (a string or a number), null when the line could not be read.
+    pub id: Value,
+    pub error: ErrorObject,
+}
+
+/// What went wrong with a request.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorObject {
+    /// A stable code ([`code`]): `bad-request`, `unsupported-protocol`, `unsupported-action`,
+    /// `bad-position`, `bad-move`, `illegal-move`, `too-large`.
+    pub code: String,
+    /// The field of the request at fault (`position`, `moves[3]`, …), null when none.
+    pub field: Option<String>,
+    /// The problem in words, for people.
+    pub message: String,
+}
+
+/// The `capabilities` request (spec/README.md "Capabilities"), the first a runner sends.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CapabilitiesRequest {
+    /// `m3go-conform/1`
+    pub protocol: String,
+    pub id: String,
+    /// `capabilities`
+    pub action: String,
+    /// The protocol versions the runner speaks.
+    #[serde(default)]
+    pub protocols: Vec<String>,
+}
+
+/// The answer to the `capabilities` request (`spec/schema/capabilities.schema.json`).
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CapabilitiesAnswer {
+    /// The request's id.
+    pub id: Value,
+    /// The protocol versions the implementation speaks.
+    pub protocols: Vec<String>,
+    pub implementation: Implementation,
+    pub capabilities: Capabilities,
+}
+
+/// Who answers: the implementation's name and version.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Implementation {
+    pub name: String,
+    pub version: String,
 }
 
 /// The message of an error answer (`error.message`, or `error` itself when a program writes
@@ -491,7 +555,7 @@ pub fn error_message(ans: &Value) -> Option<String> {
 /// `presets`, every option its rules set away from that preset's value is declared in
 /// `options` (`"any"`, or a list holding the value), and its `replay` mode (if any) is among
 /// `replay`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Capabilities {
     /// The presets supported, with their own option values.
@@ -589,12 +653,16 @@ impl Capabilities {
 /// The answer to a `capabilities` request: the protocol versions spoken, the implementation's
 /// name and version, and its capabilities.
 pub fn capabilities_answer(id: Value, caps: &Capabilities) -> Value {
-    json!({
-        "id": id,
-        "protocols": [PROTOCOL],
-        "implementation": {"name": "m3go", "version": env!("CARGO_PKG_VERSION")},
-        "capabilities": caps,
-    })
+    let ans = CapabilitiesAnswer {
+        id,
+        protocols: vec![PROTOCOL.to_string()],
+        implementation: Implementation {
+            name: "m3go".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        },
+        capabilities: caps.clone(),
+    };
+    serde_json::to_value(ans).unwrap_or(Value::Null)
 }
 
 /// The answer to one request line (`m3go protocol`): a `capabilities` request, or a case

@@ -66,7 +66,8 @@ pub struct NamedSchema {
     pub schema: Value,
 }
 
-/// Every schema of the contract, in a fixed order: analysis, play, request, answer, case.
+/// Every schema of the contract, in a fixed order: analysis, play, request, answer, the
+/// capabilities request and answer, the error answer, case.
 pub fn schemas() -> Vec<NamedSchema> {
     vec![
         NamedSchema {
@@ -87,6 +88,24 @@ pub fn schemas() -> Vec<NamedSchema> {
             file: "answer.schema.json",
             schema: output::<Answer>(
                 "an answer of the conformance protocol (m3go-conform/1), one JSON line",
+            ),
+        },
+        NamedSchema {
+            file: "capabilities-request.schema.json",
+            schema: input::<super::case::CapabilitiesRequest>(
+                "the capabilities request of the conformance protocol (m3go-conform/1), the first line a runner sends",
+            ),
+        },
+        NamedSchema {
+            file: "capabilities.schema.json",
+            schema: output::<super::case::CapabilitiesAnswer>(
+                "the answer to the capabilities request (m3go-conform/1)",
+            ),
+        },
+        NamedSchema {
+            file: "error.schema.json",
+            schema: output::<super::case::ErrorAnswer>(
+                "an error answer of the conformance protocol (m3go-conform/1): a request that could not be answered",
             ),
         },
         NamedSchema {

@@ -1,5 +1,5 @@
 //! The analysis report: the versioned JSON contract other implementations are compared on
-//! (`m3go analyze --format json`, format `m3go-analysis/2`), and its text rendering.
+//! (`m3go analyze --format json`, format `m3go-analysis/3`), and its text rendering.
 
 use crate::board::coord::Labels;
 use crate::board::grid::Colour;

@@ -43,7 +43,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         name: "analyze",
         method: "POST",
         request: "`position` (YAML text), `layer`",
-        answer: "`analysis` (m3go-analysis/2, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it)",
+        answer: "`analysis` (m3go-analysis/3, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it)",
     },
     Endpoint {
         name: "render",

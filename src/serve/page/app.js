@@ -195,7 +195,7 @@ function showScore(an) {
     " (half-points), komi " + s.komi_quarters / 4 + " → " + s.winner;
   box.appendChild(p);
   const owner = {};
-  for (const [pt, who, clause] of s.points) owner[pt] = [who, clause];
+  for (const e of s.points) owner[e.point] = [e.owner, e.clause];
   const table = document.createElement("table");
   for (let r = 0; r < an.size; r++) {
     const tr = document.createElement("tr");
