@@ -1,5 +1,6 @@
 //! The full legal-move list of the side to move on the dense 19x19 positions, reference
-//! (`Position::legal_moves_reference`) and fast (`FastPosition::legal_moves`). The last position of the
+//! (`Position::legal_moves_reference`), fast (`FastPosition::legal_moves`), and
+//! `Position::legal_moves` as the commands call it (the position converted, then the fast list). The last position of the
 //! replay ended by passes, so it is measured with its pass count cleared (the side to move then
 //! has moves).
 //! `cargo bench --bench legal_moves -- --warm-up-time 1 --measurement-time 2`
@@ -24,10 +25,14 @@ fn legal_moves(c: &mut Criterion) {
             "{name}: fast equals reference"
         );
         g.bench_function(format!("reference/{name}"), |b| {
-            b.iter(|| black_box(&pos).legal_moves())
+            b.iter(|| black_box(&pos).legal_moves_reference())
         });
         g.bench_function(format!("fast/{name}"), |b| {
             b.iter(|| black_box(&fast).legal_moves())
+        });
+        // What the commands call: the position handed to the fast engine, then its list.
+        g.bench_function(format!("position/{name}"), |b| {
+            b.iter(|| black_box(&pos).legal_moves())
         });
     }
     g.finish();

@@ -668,14 +668,14 @@ pub struct LiteralRegion {
 }
 
 /// On-board neighbours of index `i`, computed from coordinates (not with the engine's tables).
-fn nbrs(b: &Board, i: usize) -> Vec<usize> {
+fn nbrs(b: &Board, i: usize) -> impl Iterator<Item = usize> + '_ {
     let p = b.point(i);
+    let size = b.size();
     [(1, 0), (-1, 0), (0, 1), (0, -1)]
-        .iter()
         .map(|(dx, dy)| Point::new(p.x + dx, p.y + dy))
-        .filter(|q| q.on_board(b.size()))
-        .map(|q| b.index(q))
-        .collect()
+        .into_iter()
+        .filter(move |q| q.on_board(size))
+        .map(move |q| b.index(q))
 }
 
 /// The 4-connected component of `start` among the points where `member` holds (breadth first).
@@ -728,8 +728,15 @@ pub fn literal_condition_2(
 ) -> Option<bool> {
     let opp = colour.opponent().stone();
     // The opponent's existing eyes of one or more liberties.
+    let mut seen = vec![false; b.len()];
     for &p in empty {
+        if seen[p] {
+            continue;
+        }
         let es = component(b, p, &|j| b.get(j).is_none());
+        for &q in &es {
+            seen[q] = true;
+        }
         let closed = es.iter().all(|&q| {
             nbrs(b, q)
                 .into_iter()
@@ -743,7 +750,7 @@ pub fn literal_condition_2(
     if empty.len() > max_empty {
         return None;
     }
-    let table: Vec<Vec<usize>> = (0..b.len()).map(|i| nbrs(b, i)).collect();
+    let table: Vec<Vec<usize>> = (0..b.len()).map(|i| nbrs(b, i).collect()).collect();
     let mut stones: Vec<Option<Stone>> = b.cells().to_vec();
     for mask in 0u64..(1u64 << empty.len()) {
         for (k, &p) in empty.iter().enumerate() {

@@ -1,5 +1,7 @@
-//! The tools layer: the mechanical and strict replay of records, perft, the checked fast
-//! path for the hot loops, and the readings (a position under every rule option). Built on [`crate::game`] and [`crate::formats`].
+//! The tools layer: the mechanical and strict replay of records, perft (on the fast engine where
+//! it supports the rules), `fast` (the fast engine of [`crate::game::fast`] re-exported with the
+//! reference random game of the benches) and the readings (a position under every rule option).
+//! Built on [`crate::game`] and [`crate::formats`].
 
 pub mod fast;
 pub mod perft;
