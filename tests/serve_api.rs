@@ -329,3 +329,28 @@ fn serve_readme_api_table_lists_every_endpoint() {
     let rows = readme.lines().filter(|l| l.starts_with("| `/api/")).count();
     assert_eq!(rows, m3go::serve::api::ENDPOINTS.len());
 }
+
+/// Clients that send their headers and then stall their bodies hold no worker: with more of them
+/// than the server has workers, an options request is still answered (ureq times out after 20 s
+/// instead of hanging the test).
+#[test]
+fn stalled_bodies_do_not_stop_the_server() {
+    use std::io::Write;
+    let addr = base().trim_start_matches("http://").to_string();
+    let mut stalled = Vec::new();
+    for _ in 0..8 {
+        let mut c = std::net::TcpStream::connect(&addr).expect("connect");
+        c.write_all(
+            b"POST /api/analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{",
+        )
+        .expect("send headers");
+        stalled.push(c);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let r = ureq::get(&format!("{}/api/options", base()))
+        .timeout(std::time::Duration::from_secs(20))
+        .call();
+    let (status, v) = answer(r);
+    assert_eq!(status, 200, "{v}");
+    drop(stalled);
+}

@@ -72,7 +72,7 @@ impl Server {
                 let http = Arc::clone(&self.http);
                 std::thread::spawn(move || loop {
                     match http.recv() {
-                        Ok(req) => answer(req),
+                        Ok(req) => dispatch(req),
                         Err(_) => continue,
                     }
                 })
@@ -154,6 +154,45 @@ pub fn route(method: &str, path: &str, body: Option<&[u8]>) -> Reply {
         }
         ("GET", p) => Reply::error(404, &format!("no page `{p}`: the page is at /")),
         (m, p) => Reply::error(405, &format!("{p}: expected GET, not {m}")),
+    }
+}
+
+/// Most requests answered at once. Each is answered on a thread of its own, so that a client that
+/// sends its headers and then stalls its body holds that thread only, never one of the
+/// [`WORKERS`] that take requests; past this many, a request gets 503 at once.
+const MAX_ACTIVE: usize = 64;
+
+/// Requests being answered now.
+static ACTIVE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Counts one request being answered while it lives (also when answering panics).
+struct Active;
+
+impl Drop for Active {
+    fn drop(&mut self) {
+        ACTIVE.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Answers `req` on a thread of its own, or with 503 when [`MAX_ACTIVE`] requests are being
+/// answered already (or no thread can be started).
+fn dispatch(req: tiny_http::Request) {
+    use std::sync::atomic::Ordering;
+    if ACTIVE.fetch_add(1, Ordering::SeqCst) >= MAX_ACTIVE {
+        ACTIVE.fetch_sub(1, Ordering::SeqCst);
+        let busy = Reply::error(503, "the server is answering too many requests: try again");
+        let _ =
+            req.respond(tiny_http::Response::from_data(busy.body).with_status_code(busy.status));
+        return;
+    }
+    let guard = Active;
+    let spawned = std::thread::Builder::new().spawn(move || {
+        let _guard = guard;
+        answer(req);
+    });
+    if spawned.is_err() {
+        // the closure (with the request and the guard) is dropped: the client sees the
+        // connection close, and the count goes down
     }
 }
 
