@@ -463,6 +463,7 @@ pub mod code {
 /// field of the request at fault (null when none) and a message for people.
 pub fn error_answer(id: Value, code: &str, field: Option<String>, message: String) -> Value {
     let ans = ErrorAnswer {
+        protocol: Some(PROTOCOL.to_string()),
         id,
         error: ErrorObject {
             code: code.to_string(),
@@ -477,6 +478,10 @@ pub fn error_answer(id: Value, code: &str, field: Option<String>, message: Strin
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ErrorAnswer {
+    /// The version of the protocol the answer speaks (`m3go-conform/1`; m3go writes it on every
+    /// answer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<String>,
     /// The request's id (a string or a number), null when the line could not be read.
     pub id: Value,
     pub error: ErrorObject,
@@ -513,6 +518,9 @@ pub struct CapabilitiesRequest {
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CapabilitiesAnswer {
+    /// The version of the protocol the answer speaks (`m3go-conform/1`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<String>,
     /// The request's id.
     pub id: Value,
     /// The protocol versions the implementation speaks.
@@ -654,6 +662,7 @@ impl Capabilities {
 /// name and version, and its capabilities.
 pub fn capabilities_answer(id: Value, caps: &Capabilities) -> Value {
     let ans = CapabilitiesAnswer {
+        protocol: Some(PROTOCOL.to_string()),
         id,
         protocols: vec![PROTOCOL.to_string()],
         implementation: Implementation {
@@ -715,7 +724,7 @@ pub fn answer_value(v: &Value, caps: &Capabilities) -> Value {
     };
     if let Ok(rules) = req.position.rules.resolve() {
         if let Some(why) = caps.refuses(&rules, req.replay.as_ref().map(|r| r.mode)) {
-            return json!({"id": req.id, "unsupported": true, "reason": why});
+            return json!({"protocol": PROTOCOL, "id": req.id, "unsupported": true, "reason": why});
         }
     }
     answer(&req)
@@ -839,6 +848,7 @@ pub fn answer(req: &Request) -> Value {
         })
         .collect();
     json!({
+        "protocol": PROTOCOL,
         "id": req.id,
         "analysis": AnalysisReport::new(&pos),
         "reports": reports,

@@ -149,6 +149,13 @@ impl External {
     fn start(&mut self) -> Result<(), String> {
         use std::os::unix::process::CommandExt;
         let cmd = &self.cmd;
+        // the registry is held from the start of the program to its registration, and no
+        // program starts once the signal handler has begun: the handler, which waits for the
+        // registry, then sees every program that runs
+        let mut registry = groups();
+        if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err("m3go is stopping: no program is started".into());
+        }
         let mut child = std::process::Command::new("sh")
             .arg("-c")
             .arg(cmd)
@@ -158,7 +165,8 @@ impl External {
             .spawn()
             .map_err(|e| format!("cannot start `{cmd}`: {e}"))?;
         let pgid = child.id() as i32;
-        groups().insert(pgid);
+        registry.insert(pgid);
+        drop(registry);
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let (tx, rx) = std::sync::mpsc::channel();

@@ -15,6 +15,10 @@ use serde_json::Value;
 /// and describes the rest with the shapes m3go gives them. Other keys are allowed.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Answer {
+    /// The version of the protocol the answer speaks (`m3go-conform/1`; m3go writes it on every
+    /// answer, an implementation under test may leave it out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<String>,
     /// The request's id.
     pub id: String,
     /// The analysis of the position after `moves` (`m3go-analysis/3`).
