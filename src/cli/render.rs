@@ -54,10 +54,7 @@ pub fn run(args: RenderArgs) -> Result<(), InputError> {
         check_extension(out, "--svg", &["svg"])?;
     }
     let p = Setup::load(&args.pos)?;
-    let labels = match args.labels {
-        super::convert::LabelsArg::Chinese => crate::board::coord::Labels::Chinese,
-        super::convert::LabelsArg::Latin => crate::board::coord::Labels::Latin,
-    };
+    let labels = crate::cli::common::labels_of(args.labels);
     if let Some(out) = &args.svg {
         write_file(out, &crate::formats::render::svg_labelled(&p, view, labels))?;
     }
