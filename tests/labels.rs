@@ -114,3 +114,46 @@ fn relabel_text_touches_only_standalone_points() {
         "做出私眼O六*"
     );
 }
+
+/// Whether `c` is a CJK character (ideographs, CJK punctuation, full-width forms).
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x2E80..=0x9FFF | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFFEF)
+}
+
+#[test]
+fn render_latin_svg_needs_no_cjk_font() {
+    let dir = std::env::temp_dir().join(format!("m3go-labels-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for layer in ["direct", "holographic", "upper"] {
+        let (zh, la) = (dir.join("zh.svg"), dir.join("la.svg"));
+        let (zh, la) = (zh.to_str().expect("path"), la.to_str().expect("path"));
+        m3go(&["render", EXAMPLE, "--layer", layer, "--svg", zh]);
+        m3go(&[
+            "render", EXAMPLE, "--layer", layer, "--svg", la, "--labels", "latin",
+        ]);
+        let zh = std::fs::read_to_string(zh).expect("svg");
+        let la = std::fs::read_to_string(la).expect("svg");
+        assert!(
+            zh.chars().any(is_cjk),
+            "{layer}: the Chinese figure has CJK text"
+        );
+        let cjk: String = la.chars().filter(|&c| is_cjk(c)).collect();
+        // data-point names the points in Chinese for the page; nothing else may be CJK
+        let without_points: String = la
+            .lines()
+            .filter(|l| !l.contains("data-point="))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            !without_points.chars().any(is_cjk),
+            "{layer}: CJK characters {cjk} in the latin figure"
+        );
+        assert!(la.contains("font-family=\"'Noto Sans CJK SC'"), "{layer}");
+        assert!(
+            la.contains(",sans-serif\""),
+            "{layer}: a generic family last"
+        );
+        assert!(la.contains("flower forbidden points: C capture point · E one-liberty eye"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

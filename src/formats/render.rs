@@ -60,6 +60,8 @@ pub struct Figure {
     /// before the previous move) and occupied now; none after a pass or without history.
     pub last_move: Option<usize>,
     pub title: String,
+    /// The title without the turn symbol (华, 花, …), for a figure that needs no CJK font.
+    pub title_latin: String,
 }
 
 impl Figure {
@@ -111,6 +113,14 @@ impl Figure {
                 pos.move_number(),
                 turn.describe()
             ),
+            title_latin: format!(
+                "{} {}×{}, move {} to play ({})",
+                pos.rules().preset,
+                pos.board().size(),
+                pos.board().size(),
+                pos.move_number(),
+                turn.describe()
+            ),
         }
     }
 }
@@ -135,8 +145,9 @@ const CELL: f64 = 40.0;
 const MARGIN: f64 = 46.0;
 const TITLE: f64 = 34.0;
 const MIN_WIDTH: f64 = 680.0;
-const FONT: &str =
-    "'Noto Sans CJK SC','Noto Sans SC','Source Han Sans SC','WenQuanYi Micro Hei',sans-serif";
+/// The font chain of the SVG: CJK fonts on Linux, macOS and Windows, then the generic family
+/// (enough on its own for a `--labels latin` figure, which has no CJK character).
+const FONT: &str = "'Noto Sans CJK SC','Noto Sans SC','Source Han Sans SC','WenQuanYi Micro Hei','PingFang SC','Microsoft YaHei',sans-serif";
 const RED: &str = "#c0101a";
 /// The ring on the previous move's stone.
 const LAST_MOVE: &str = "#e8102a";
@@ -178,6 +189,10 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
     let h = half(n);
     let x_of = |c: usize| x0 + MARGIN + c as f64 * CELL;
     let y_of = |r: usize| TITLE + MARGIN + r as f64 * CELL;
+    // with the Latin labels nothing in the figure needs a CJK font: English legend and title
+    let cjk = labels == Labels::Chinese;
+    let title = if cjk { &f.title } else { &f.title_latin };
+    let say = |en: &'static str, zh: &'static str| if cjk { zh } else { en };
     let mut o = String::new();
     let _ = writeln!(
         o,
@@ -186,7 +201,7 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
     let _ = writeln!(
         o,
         "<title>{}</title>",
-        xml_escape(&format!("{} — {} layer", f.title, view.name()))
+        xml_escape(&format!("{} — {} layer", title, view.name()))
     );
     o.push_str(concat!(
         "<defs>\n",
@@ -202,7 +217,7 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
         o,
         r##"<rect width="100%" height="100%" fill="#ffffff"/><text x="{:.1}" y="22" font-size="15" text-anchor="middle">{}</text>"##,
         width / 2.0,
-        xml_escape(&format!("{} — {} layer", f.title, view.name()))
+        xml_escape(&format!("{} — {} layer", title, view.name()))
     );
     let pad = CELL * 0.62;
     let _ = writeln!(
@@ -449,16 +464,19 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
     };
     o.push_str("<g class=\"legend\">\n");
     icon(&mut o, lx + 7.0, ly, "black");
-    text(&mut o, lx + 18.0, ly, "black 黑");
+    text(&mut o, lx + 18.0, ly, say("black", "black 黑"));
     icon(&mut o, lx + 87.0, ly, "white");
-    text(&mut o, lx + 98.0, ly, "white 白");
+    text(&mut o, lx + 98.0, ly, say("white", "white 白"));
     if view != View::Upper {
         icon(&mut o, lx + 167.0, ly, "flower");
         text(
             &mut o,
             lx + 178.0,
             ly,
-            "flower 花子 (grey zebra, 灰底斑马纹)",
+            say(
+                "flower (grey zebra)",
+                "flower 花子 (grey zebra, 灰底斑马纹)",
+            ),
         );
     } else {
         icon(&mut o, lx + 167.0, ly, "offboard");
@@ -466,7 +484,10 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
             &mut o,
             lx + 178.0,
             ly,
-            "neutral flower: off-board in the upper board (中性花棋串)",
+            say(
+                "neutral flower: off-board in the upper board",
+                "neutral flower: off-board in the upper board (中性花棋串)",
+            ),
         );
     }
     ly += 22.0;
@@ -478,14 +499,20 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
                 &mut o,
                 lx + 36.0,
                 ly,
-                "black / white star: flower string of black / white attribute (黑性 / 白性花棋串)",
+                say(
+                    "black / white star: flower string of black / white attribute",
+                    "black / white star: flower string of black / white attribute (黑性 / 白性花棋串)",
+                ),
             );
         }
         View::Direct => text(
             &mut o,
             lx,
             ly,
-            "direct board (直弈棋局): every flower as placed, whatever its attribute",
+            say(
+                "direct board: every flower as placed, whatever its attribute",
+                "direct board (直弈棋局): every flower as placed, whatever its attribute",
+            ),
         ),
         View::Upper => {
             icon(&mut o, lx + 7.0, ly, "bfromflower");
@@ -494,7 +521,10 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
                 &mut o,
                 lx + 36.0,
                 ly,
-                "dashed ring: a flower of black / white attribute, a stone of that colour (上层棋局)",
+                say(
+                    "dashed ring: a flower of black / white attribute, a stone of that colour",
+                    "dashed ring: a flower of black / white attribute, a stone of that colour (上层棋局)",
+                ),
             );
         }
     }
@@ -505,7 +535,10 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
         &mut o,
         lx + 36.0,
         ly,
-        "shaded: private eye (私眼) of a black / white string",
+        say(
+            "shaded: private eye of a black / white string",
+            "shaded: private eye (私眼) of a black / white string",
+        ),
     );
     if f.last_move.is_some() {
         let _ = writeln!(
@@ -520,7 +553,10 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
         &mut o,
         lx,
         ly,
-        "flower forbidden points: C capture point 提吃点 · E one-liberty eye 一气眼 · T tiger's mouth 虎口",
+        say(
+            "flower forbidden points: C capture point · E one-liberty eye · T tiger's mouth",
+            "flower forbidden points: C capture point 提吃点 · E one-liberty eye 一气眼 · T tiger's mouth 虎口",
+        ),
     );
     ly += 22.0;
     text(
@@ -528,7 +564,9 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
         lx,
         ly,
         &format!(
-            r#"<tspan fill="{RED}">red</tspan>: forbidden to both flowers · <tspan fill="{BLUE}">blue</tspan>: to black's 华 only · <tspan fill="{BROWN}">brown</tspan>: to white's 花 only"#
+            r#"<tspan fill="{RED}">red</tspan>: forbidden to both flowers · <tspan fill="{BLUE}">blue</tspan>: to black's {} only · <tspan fill="{BROWN}">brown</tspan>: to white's {} only"#,
+            say("flower", "华"),
+            say("flower", "花")
         ),
     );
     o.push_str("</g>\n</svg>\n");
