@@ -178,6 +178,37 @@ fn label_table(labels: Labels) -> &'static [char; 19] {
 /// The SVG figure of a position in a view, its edges labelled in `labels` (the Latin system
 /// needs no CJK font).
 pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
+    draw_svg(pos, view, labels, None)
+}
+
+/// [`svg_labelled`] with each stone's move number ([`move_numbers`]) written on it.
+pub fn svg_numbered(pos: &Position, view: View, labels: Labels) -> String {
+    draw_svg(pos, view, labels, Some(&move_numbers(pos)))
+}
+
+/// The move number at which each stone of the board (by point index) was placed, found from
+/// the position's history boards: a stone whose point was empty on the history board `k` moves
+/// back, and held the same stone on every later board, was placed by move `move - k`. A stone
+/// already on the oldest history board (the set-up position) and empty points get `None`.
+pub fn move_numbers(pos: &Position) -> Vec<Option<u32>> {
+    let board = pos.board();
+    let history = pos.history();
+    (0..board.size() * board.size())
+        .map(|i| {
+            let stone = board.get(i)?;
+            for (k, h) in history.iter().rev().enumerate() {
+                match h.get(i) {
+                    Some(s) if s == stone => continue,
+                    None => return pos.move_number().checked_sub(k as u32 + 1),
+                    Some(_) => return None,
+                }
+            }
+            None
+        })
+        .collect()
+}
+
+fn draw_svg(pos: &Position, view: View, labels: Labels, numbers: Option<&[Option<u32>]>) -> String {
     let table = label_table(labels);
     let f = Figure::new(pos);
     let n = f.size;
@@ -373,6 +404,19 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
                     }
                 }
             }
+        }
+    }
+    // the move numbers, on their stones (black with a white halo: readable on every stone)
+    for (i, k) in numbers.unwrap_or(&[]).iter().enumerate() {
+        if let Some(k) = k {
+            let digits = k.to_string().len() as f64;
+            let _ = writeln!(
+                o,
+                r##"<text class="move-number" x="{:.1}" y="{:.1}" font-size="{:.1}" font-weight="bold" text-anchor="middle" fill="#000" stroke="#fff" stroke-width="2.5" paint-order="stroke">{k}</text>"##,
+                x_of(i % n),
+                y_of(i / n) + CELL * 0.14,
+                (CELL * 0.9 / digits.max(2.0)).min(CELL * 0.42)
+            );
         }
     }
     // the previous move: a red ring on its stone
