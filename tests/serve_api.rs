@@ -108,6 +108,23 @@ fn serve_analyze_is_the_cli_analysis() {
     let (status, again) = post("analyze", json!({ "position": v["position"] }));
     assert_eq!(status, 200);
     assert_eq!(again["analysis"], v["analysis"]);
+    // the figure's edge labels follow the request's label system; `data-point` stays Chinese
+    for (labels, edge, other) in [("chinese", ">九<", ">9<"), ("latin", ">9<", ">九<")] {
+        let (status, r) = post(
+            "render",
+            json!({ "position": pos, "layer": "holographic", "labels": labels }),
+        );
+        assert_eq!(status, 200, "{r}");
+        let svg = r["svg"].as_str().expect("svg");
+        assert!(svg.contains(edge), "{labels}: no edge label {edge}");
+        assert!(!svg.contains(other), "{labels}: edge label {other}");
+        assert!(svg.contains("data-point=\"六九\""), "{labels}");
+        let (status, a) = post("analyze", json!({ "position": pos, "labels": labels }));
+        assert_eq!(status, 200, "{a}");
+        assert_eq!(a["svg"].as_str(), Some(svg));
+    }
+    let (status, e) = post("render", json!({ "position": pos, "labels": "greek" }));
+    assert_eq!(status, 400, "{e}");
     // every layer renders
     for layer in ["direct", "holographic", "upper"] {
         let (status, r) = post("render", json!({ "position": pos, "layer": layer }));

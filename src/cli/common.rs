@@ -44,12 +44,33 @@ pub fn for_stdout(text: String) -> String {
     }
 }
 
-/// `--labels` and `--verbose` of the commands that print a text report.
+/// `--labels` of the commands that print points in text.
 #[derive(Clone, Copy, Debug, Default, clap::Args)]
-pub struct TextArgs {
+pub struct LabelsArgs {
     /// The label system of the points in the text (JSON always writes the Chinese one).
     #[arg(long, value_enum, default_value_t = super::convert::LabelsArg::Chinese)]
     pub labels: super::convert::LabelsArg,
+}
+
+impl LabelsArgs {
+    pub fn labels(self) -> crate::board::coord::Labels {
+        labels_of(self.labels)
+    }
+}
+
+/// The label system a `--labels` value names.
+pub fn labels_of(arg: super::convert::LabelsArg) -> crate::board::coord::Labels {
+    match arg {
+        super::convert::LabelsArg::Chinese => crate::board::coord::Labels::Chinese,
+        super::convert::LabelsArg::Latin => crate::board::coord::Labels::Latin,
+    }
+}
+
+/// `--labels` and `--verbose` of the commands that print a text report.
+#[derive(Clone, Copy, Debug, Default, clap::Args)]
+pub struct TextArgs {
+    #[command(flatten)]
+    pub labels: LabelsArgs,
     /// List every closed region of each string, not only its private eyes.
     #[arg(long)]
     pub verbose: bool,
@@ -58,10 +79,7 @@ pub struct TextArgs {
 impl TextArgs {
     pub fn options(self) -> crate::formats::report::TextOptions {
         crate::formats::report::TextOptions {
-            labels: match self.labels {
-                super::convert::LabelsArg::Chinese => crate::board::coord::Labels::Chinese,
-                super::convert::LabelsArg::Latin => crate::board::coord::Labels::Latin,
-            },
+            labels: self.labels.labels(),
             verbose: self.verbose,
         }
     }

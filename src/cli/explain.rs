@@ -2,6 +2,7 @@
 
 use crate::cli::common::Format;
 use crate::formats::explain::explain_target;
+use crate::formats::report::relabel_text;
 use crate::game::setup::{InputError, Setup};
 use crate::tools::readings::readings;
 
@@ -27,6 +28,8 @@ pub struct ExplainArgs {
     /// Output format (JSON: `{"trace", "readings"}`, with `--readings`).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    #[command(flatten)]
+    pub labels: crate::cli::common::LabelsArgs,
 }
 
 pub fn run(args: ExplainArgs) -> Result<(), InputError> {
@@ -44,10 +47,12 @@ pub fn run(args: ExplainArgs) -> Result<(), InputError> {
     };
     match args.format {
         Format::Text => {
-            out!("{trace}");
+            let labels = args.labels.labels();
+            // the trace is written in the Chinese system; relabelled point by point
+            out!("{}", relabel_text(&trace, p.board().size(), labels));
             if let Some(rd) = &readings {
                 outln!();
-                out!("{}", rd.to_text());
+                out!("{}", relabel_text(&rd.to_text(), p.board().size(), labels));
             }
         }
         Format::Json => {

@@ -1,8 +1,9 @@
 //! `m3go play`: moves played on a position, each reported step by step.
 
+use crate::board::coord::Labels;
 use crate::cli::common::write_file;
 use crate::cli::common::Format;
-use crate::formats::report::AnalysisReport;
+use crate::formats::report::{relabel, relabel_move, relabel_text, AnalysisReport};
 use crate::game::notation::{check_playable, max_moves, parse_move_in};
 use crate::game::setup::{InputError, Setup};
 
@@ -29,6 +30,45 @@ pub struct PlayArgs {
     pub format: Format,
     #[command(flatten)]
     pub text: crate::cli::common::TextArgs,
+}
+
+/// One move's text: its notation, the cascade step by step, the captures, the private eyes made
+/// and lost, the ataris and the attribute changes, every point in `labels`.
+fn print_report(r: &crate::game::play::Report, size: usize, labels: Labels) {
+    let pt = |q: &str| relabel(q, size, labels);
+    let pts = |v: &[String]| v.iter().map(|q| pt(q)).collect::<Vec<_>>().join(" ");
+    outln!("{}", relabel_move(&r.notation, size, labels));
+    for s in &r.steps {
+        outln!("    {}", relabel_text(s, size, labels));
+    }
+    if !r.captured.is_empty() {
+        outln!("    captured: {}", pts(&r.captured));
+    }
+    for e in &r.eyes_made {
+        let eyes: Vec<String> = e.eyes.iter().map(|x| pts(x)).collect();
+        outln!(
+            "    private eye made: {} (its private eyes: [{}])",
+            pt(&e.string),
+            eyes.join("], [")
+        );
+    }
+    for e in &r.eyes_lost {
+        outln!("    private eye lost: {}", pt(&e.string));
+    }
+    for a in &r.ataris {
+        outln!("    put in atari: {}", pt(&a.string));
+    }
+    for c in &r.attribute_changes {
+        outln!(
+            "    flower {}: {} -> {}",
+            pt(&c.string),
+            c.from.name(),
+            c.to.name()
+        );
+    }
+    if r.game_over {
+        outln!("    the game is over");
+    }
 }
 
 pub fn run(args: PlayArgs) -> Result<(), InputError> {
@@ -58,38 +98,7 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
                 .text(m)
         })?;
         if fmt == Format::Text {
-            outln!("{}", r.notation);
-            for s in &r.steps {
-                outln!("    {s}");
-            }
-            if !r.captured.is_empty() {
-                outln!("    captured: {}", r.captured.join(" "));
-            }
-            for e in &r.eyes_made {
-                let eyes: Vec<String> = e.eyes.iter().map(|x| x.join(" ")).collect();
-                outln!(
-                    "    private eye made: {} (its private eyes: [{}])",
-                    e.string,
-                    eyes.join("], [")
-                );
-            }
-            for e in &r.eyes_lost {
-                outln!("    private eye lost: {}", e.string);
-            }
-            for a in &r.ataris {
-                outln!("    put in atari: {}", a.string);
-            }
-            for c in &r.attribute_changes {
-                outln!(
-                    "    flower {}: {} -> {}",
-                    c.string,
-                    c.from.name(),
-                    c.to.name()
-                );
-            }
-            if r.game_over {
-                outln!("    the game is over");
-            }
+            print_report(&r, p.board().size(), args.text.options().labels);
         }
         reports.push(r);
         p = next;

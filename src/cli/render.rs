@@ -29,6 +29,10 @@ pub struct RenderArgs {
     /// The label system of the edges (latin needs no CJK font in the SVG viewer).
     #[arg(long, value_enum, default_value_t = super::convert::LabelsArg::Chinese)]
     pub labels: super::convert::LabelsArg,
+    /// Write on each stone of the SVG the number of the move that placed it (found from the
+    /// position's history boards; the set-up position's stones get none).
+    #[arg(long, requires = "svg")]
+    pub numbers: bool,
 }
 
 /// `render --layer`.
@@ -54,12 +58,14 @@ pub fn run(args: RenderArgs) -> Result<(), InputError> {
         check_extension(out, "--svg", &["svg"])?;
     }
     let p = Setup::load(&args.pos)?;
-    let labels = match args.labels {
-        super::convert::LabelsArg::Chinese => crate::board::coord::Labels::Chinese,
-        super::convert::LabelsArg::Latin => crate::board::coord::Labels::Latin,
-    };
+    let labels = crate::cli::common::labels_of(args.labels);
     if let Some(out) = &args.svg {
-        write_file(out, &crate::formats::render::svg_labelled(&p, view, labels))?;
+        let svg = if args.numbers {
+            crate::formats::render::svg_numbered(&p, view, labels)
+        } else {
+            crate::formats::render::svg_labelled(&p, view, labels)
+        };
+        write_file(out, &svg)?;
     }
     if args.ansi || args.svg.is_none() {
         out!(

@@ -47,6 +47,8 @@ pub struct ReplayArgs {
     /// Write the game actually played: SGF for OUT.sgf, else a game file.
     #[arg(long, value_name = "OUT.sgf|OUT.txt")]
     pub save: Option<String>,
+    #[command(flatten)]
+    pub labels: crate::cli::common::LabelsArgs,
 }
 
 /// Replays one record under the arguments' rules (default: the record's; m3go-2020 with
@@ -111,7 +113,10 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
             outln!("    {en}");
         }
     } else {
-        out!("{}", crate::tools::replay::log_text(&rep, args.gloss));
+        out!(
+            "{}",
+            crate::tools::replay::log_text_in(&rep, args.gloss, args.labels.labels())
+        );
     }
     if let Some(out) = &args.out {
         let setup = crate::tools::replay::position_setup(&rep.position);

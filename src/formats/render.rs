@@ -60,6 +60,8 @@ pub struct Figure {
     /// before the previous move) and occupied now; none after a pass or without history.
     pub last_move: Option<usize>,
     pub title: String,
+    /// The title without the turn symbol (华, 花, …), for a figure that needs no CJK font.
+    pub title_latin: String,
 }
 
 impl Figure {
@@ -111,6 +113,14 @@ impl Figure {
                 pos.move_number(),
                 turn.describe()
             ),
+            title_latin: format!(
+                "{} {}×{}, move {} to play ({})",
+                pos.rules().preset,
+                pos.board().size(),
+                pos.board().size(),
+                pos.move_number(),
+                turn.describe()
+            ),
         }
     }
 }
@@ -135,8 +145,9 @@ const CELL: f64 = 40.0;
 const MARGIN: f64 = 46.0;
 const TITLE: f64 = 34.0;
 const MIN_WIDTH: f64 = 680.0;
-const FONT: &str =
-    "'Noto Sans CJK SC','Noto Sans SC','Source Han Sans SC','WenQuanYi Micro Hei',sans-serif";
+/// The font chain of the SVG: CJK fonts on Linux, macOS and Windows, then the generic family
+/// (enough on its own for a `--labels latin` figure, which has no CJK character).
+const FONT: &str = "'Noto Sans CJK SC','Noto Sans SC','Source Han Sans SC','WenQuanYi Micro Hei','PingFang SC','Microsoft YaHei',sans-serif";
 const RED: &str = "#c0101a";
 /// The ring on the previous move's stone.
 const LAST_MOVE: &str = "#e8102a";
@@ -167,6 +178,37 @@ fn label_table(labels: Labels) -> &'static [char; 19] {
 /// The SVG figure of a position in a view, its edges labelled in `labels` (the Latin system
 /// needs no CJK font).
 pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
+    draw_svg(pos, view, labels, None)
+}
+
+/// [`svg_labelled`] with each stone's move number ([`move_numbers`]) written on it.
+pub fn svg_numbered(pos: &Position, view: View, labels: Labels) -> String {
+    draw_svg(pos, view, labels, Some(&move_numbers(pos)))
+}
+
+/// The move number at which each stone of the board (by point index) was placed, found from
+/// the position's history boards: a stone whose point was empty on the history board `k` moves
+/// back, and held the same stone on every later board, was placed by move `move - k`. A stone
+/// already on the oldest history board (the set-up position) and empty points get `None`.
+pub fn move_numbers(pos: &Position) -> Vec<Option<u32>> {
+    let board = pos.board();
+    let history = pos.history();
+    (0..board.size() * board.size())
+        .map(|i| {
+            let stone = board.get(i)?;
+            for (k, h) in history.iter().rev().enumerate() {
+                match h.get(i) {
+                    Some(s) if s == stone => continue,
+                    None => return pos.move_number().checked_sub(k as u32 + 1),
+                    Some(_) => return None,
+                }
+            }
+            None
+        })
+        .collect()
+}
+
+fn draw_svg(pos: &Position, view: View, labels: Labels, numbers: Option<&[Option<u32>]>) -> String {
     let table = label_table(labels);
     let f = Figure::new(pos);
     let n = f.size;
@@ -178,6 +220,10 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
     let h = half(n);
     let x_of = |c: usize| x0 + MARGIN + c as f64 * CELL;
     let y_of = |r: usize| TITLE + MARGIN + r as f64 * CELL;
+    // with the Latin labels nothing in the figure needs a CJK font: English legend and title
+    let cjk = labels == Labels::Chinese;
+    let title = if cjk { &f.title } else { &f.title_latin };
+    let say = |en: &'static str, zh: &'static str| if cjk { zh } else { en };
     let mut o = String::new();
     let _ = writeln!(
         o,
@@ -186,7 +232,7 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
     let _ = writeln!(
         o,
         "<title>{}</title>",
-        xml_escape(&format!("{} — {} layer", f.title, view.name()))
+        xml_escape(&format!("{} — {} layer", title, view.name()))
     );
     o.push_str(concat!(
         "<defs>\n",
@@ -202,7 +248,7 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
         o,
         r##"<rect width="100%" height="100%" fill="#ffffff"/><text x="{:.1}" y="22" font-size="15" text-anchor="middle">{}</text>"##,
         width / 2.0,
-        xml_escape(&format!("{} — {} layer", f.title, view.name()))
+        xml_escape(&format!("{} — {} layer", title, view.name()))
     );
     let pad = CELL * 0.62;
     let _ = writeln!(
@@ -360,6 +406,19 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
             }
         }
     }
+    // the move numbers, on their stones (black with a white halo: readable on every stone)
+    for (i, k) in numbers.unwrap_or(&[]).iter().enumerate() {
+        if let Some(k) = k {
+            let digits = k.to_string().len() as f64;
+            let _ = writeln!(
+                o,
+                r##"<text class="move-number" x="{:.1}" y="{:.1}" font-size="{:.1}" font-weight="bold" text-anchor="middle" fill="#000" stroke="#fff" stroke-width="2.5" paint-order="stroke">{k}</text>"##,
+                x_of(i % n),
+                y_of(i / n) + CELL * 0.14,
+                (CELL * 0.9 / digits.max(2.0)).min(CELL * 0.42)
+            );
+        }
+    }
     // the previous move: a red ring on its stone
     if let Some(i) = f.last_move {
         let _ = writeln!(
@@ -449,16 +508,19 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
     };
     o.push_str("<g class=\"legend\">\n");
     icon(&mut o, lx + 7.0, ly, "black");
-    text(&mut o, lx + 18.0, ly, "black 黑");
+    text(&mut o, lx + 18.0, ly, say("black", "black 黑"));
     icon(&mut o, lx + 87.0, ly, "white");
-    text(&mut o, lx + 98.0, ly, "white 白");
+    text(&mut o, lx + 98.0, ly, say("white", "white 白"));
     if view != View::Upper {
         icon(&mut o, lx + 167.0, ly, "flower");
         text(
             &mut o,
             lx + 178.0,
             ly,
-            "flower 花子 (grey zebra, 灰底斑马纹)",
+            say(
+                "flower (grey zebra)",
+                "flower 花子 (grey zebra, 灰底斑马纹)",
+            ),
         );
     } else {
         icon(&mut o, lx + 167.0, ly, "offboard");
@@ -466,7 +528,10 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
             &mut o,
             lx + 178.0,
             ly,
-            "neutral flower: off-board in the upper board (中性花棋串)",
+            say(
+                "neutral flower: off-board in the upper board",
+                "neutral flower: off-board in the upper board (中性花棋串)",
+            ),
         );
     }
     ly += 22.0;
@@ -478,14 +543,20 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
                 &mut o,
                 lx + 36.0,
                 ly,
-                "black / white star: flower string of black / white attribute (黑性 / 白性花棋串)",
+                say(
+                    "black / white star: flower string of black / white attribute",
+                    "black / white star: flower string of black / white attribute (黑性 / 白性花棋串)",
+                ),
             );
         }
         View::Direct => text(
             &mut o,
             lx,
             ly,
-            "direct board (直弈棋局): every flower as placed, whatever its attribute",
+            say(
+                "direct board: every flower as placed, whatever its attribute",
+                "direct board (直弈棋局): every flower as placed, whatever its attribute",
+            ),
         ),
         View::Upper => {
             icon(&mut o, lx + 7.0, ly, "bfromflower");
@@ -494,7 +565,10 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
                 &mut o,
                 lx + 36.0,
                 ly,
-                "dashed ring: a flower of black / white attribute, a stone of that colour (上层棋局)",
+                say(
+                    "dashed ring: a flower of black / white attribute, a stone of that colour",
+                    "dashed ring: a flower of black / white attribute, a stone of that colour (上层棋局)",
+                ),
             );
         }
     }
@@ -505,7 +579,10 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
         &mut o,
         lx + 36.0,
         ly,
-        "shaded: private eye (私眼) of a black / white string",
+        say(
+            "shaded: private eye of a black / white string",
+            "shaded: private eye (私眼) of a black / white string",
+        ),
     );
     if f.last_move.is_some() {
         let _ = writeln!(
@@ -520,7 +597,10 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
         &mut o,
         lx,
         ly,
-        "flower forbidden points: C capture point 提吃点 · E one-liberty eye 一气眼 · T tiger's mouth 虎口",
+        say(
+            "flower forbidden points: C capture point · E one-liberty eye · T tiger's mouth",
+            "flower forbidden points: C capture point 提吃点 · E one-liberty eye 一气眼 · T tiger's mouth 虎口",
+        ),
     );
     ly += 22.0;
     text(
@@ -528,7 +608,9 @@ pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
         lx,
         ly,
         &format!(
-            r#"<tspan fill="{RED}">red</tspan>: forbidden to both flowers · <tspan fill="{BLUE}">blue</tspan>: to black's 华 only · <tspan fill="{BROWN}">brown</tspan>: to white's 花 only"#
+            r#"<tspan fill="{RED}">red</tspan>: forbidden to both flowers · <tspan fill="{BLUE}">blue</tspan>: to black's {} only · <tspan fill="{BROWN}">brown</tspan>: to white's {} only"#,
+            say("flower", "华"),
+            say("flower", "花")
         ),
     );
     o.push_str("</g>\n</svg>\n");

@@ -560,6 +560,37 @@ pub fn relabel_move(m: &str, size: usize, labels: Labels) -> String {
     }
 }
 
+/// Free text (a cascade step, a refusal message, a readings line) with every point label in
+/// it written in `labels`: a label is two characters of the Chinese system (`七A`, `六九` in
+/// `六九*`) standing alone, not inside a longer word or a clause id (`GO-CAPTURE`), so English
+/// words are never read as points. Points are written in the Chinese system by the engine.
+pub fn relabel_text(text: &str, size: usize, labels: Labels) -> String {
+    if labels == Labels::Chinese {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let word = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    let is_label = |c: char| crate::board::coord::CHINESE_LABELS.contains(&c);
+    let mut out = String::with_capacity(text.len());
+    let mut k = 0;
+    while k < chars.len() {
+        let standalone = k + 1 < chars.len()
+            && is_label(chars[k])
+            && is_label(chars[k + 1])
+            && (k == 0 || !word(chars[k - 1]))
+            && chars.get(k + 2).is_none_or(|&c| !word(c));
+        if standalone {
+            let pair: String = chars[k..k + 2].iter().collect();
+            out.push_str(&relabel(&pair, size, labels));
+            k += 2;
+        } else {
+            out.push(chars[k]);
+            k += 1;
+        }
+    }
+    out
+}
+
 /// A board diagram (rows of one-character tokens separated by spaces, top row first) framed by
 /// its coordinate labels on all four edges, in `labels`: every line is 2·size + 5 columns wide
 /// on a terminal (a CJK label counts two columns, an ASCII one is followed by a space).

@@ -42,13 +42,13 @@ pub const ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         name: "analyze",
         method: "POST",
-        request: "`position` (YAML text), `layer`",
+        request: "`position` (YAML text), `layer`, `labels` (chinese, latin: the figure's edges)",
         answer: "`analysis` (m3go-analysis/3, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it)",
     },
     Endpoint {
         name: "render",
         method: "POST",
-        request: "`position`, `layer` (direct, holographic, upper)",
+        request: "`position`, `layer` (direct, holographic, upper), `labels` (chinese, latin)",
         answer: "`svg` (as `render --svg`, each point a `rect.point` with `data-point`)",
     },
     Endpoint {
@@ -78,7 +78,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         name: "export",
         method: "POST",
-        request: "`format` (yaml, svg, sgf, game), `position`, `layer`; for sgf and game `start` and `moves`",
+        request: "`format` (yaml, svg, sgf, game), `position`, `layer`, `labels` (for svg); for sgf and game `start` and `moves`",
         answer: "`text`, `filename`",
     },
 ];
@@ -158,6 +158,17 @@ fn view(layer: Option<&str>) -> Result<View, ApiError> {
     View::parse(layer.unwrap_or("holographic")).map_err(|e| ApiError::bad(format!("`layer`: {e}")))
 }
 
+/// The `labels` of a request: `chinese` (the default) or `latin`.
+fn labels(v: Option<&str>) -> Result<Labels, ApiError> {
+    match v.unwrap_or("chinese") {
+        "chinese" => Ok(Labels::Chinese),
+        "latin" => Ok(Labels::Latin),
+        other => Err(ApiError::bad(format!(
+            "`labels: {other}`: expected chinese or latin"
+        ))),
+    }
+}
+
 fn to_json<T: serde::Serialize>(v: &T) -> Result<Value, ApiError> {
     serde_json::to_value(v).map_err(|e| ApiError::bad(e.to_string()))
 }
@@ -201,6 +212,10 @@ struct PositionRequest {
     position: String,
     #[serde(default)]
     layer: Option<String>,
+    /// The label system of the figure's edges (`chinese`, the default, or `latin`); the
+    /// points' `data-point` names stay Chinese.
+    #[serde(default)]
+    labels: Option<String>,
 }
 
 fn analyze(r: PositionRequest) -> Answer {
@@ -210,14 +225,15 @@ fn analyze(r: PositionRequest) -> Answer {
     Ok(json!({
         "analysis": to_json(&report)?,
         "text": report.to_text(),
-        "svg": render::svg(&p, v),
+        "svg": render::svg_labelled(&p, v, labels(r.labels.as_deref())?),
         "position": position_yaml(&p)?,
     }))
 }
 
 fn render_layer(r: PositionRequest) -> Answer {
     let p = position(&r.position, POSITION)?;
-    Ok(json!({ "svg": render::svg(&p, view(r.layer.as_deref())?) }))
+    let (v, l) = (view(r.layer.as_deref())?, labels(r.labels.as_deref())?);
+    Ok(json!({ "svg": render::svg_labelled(&p, v, l) }))
 }
 
 #[derive(Deserialize)]
@@ -392,6 +408,9 @@ struct ExportRequest {
     position: Option<String>,
     #[serde(default)]
     layer: Option<String>,
+    /// As [`PositionRequest`]'s.
+    #[serde(default)]
+    labels: Option<String>,
     #[serde(default)]
     start: Option<String>,
     #[serde(default)]
@@ -414,7 +433,8 @@ fn export(r: ExportRequest) -> Answer {
         }
         "svg" => {
             let p = position(&need(&r.position, "position")?, POSITION)?;
-            (render::svg(&p, view(r.layer.as_deref())?), "position.svg")
+            let (v, l) = (view(r.layer.as_deref())?, labels(r.labels.as_deref())?);
+            (render::svg_labelled(&p, v, l), "position.svg")
         }
         "sgf" | "game" => {
             let start = position(&need(&r.start, "start")?, "start")?;

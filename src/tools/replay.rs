@@ -3,11 +3,12 @@
 //! a log of what every move did, written like 003's narrative ("黑301.DO，提吃白棋串CO*和EO，并为黑棋串
 //! DA*做出私眼CO*，中性花棋串EA/CA皆变为黑性花棋串").
 
-use crate::board::coord::Point;
+use crate::board::coord::{Labels, Point, MAX_SIZE};
 use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::Attribute;
 use crate::board::strings::flood;
 use crate::formats::record::Record;
+use crate::formats::report::{relabel, relabel_move, relabel_text};
 use crate::game::play::{Action, AttributeChange, Illegal, Move, Position, Refusal, Report};
 use crate::game::setup::{InputError, Setup};
 use crate::judge::analysis::Analysis;
@@ -424,13 +425,19 @@ pub fn strict(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Replay,
 /// The log as text: one line per move in 003's style, each followed by its English gloss when
 /// `gloss` is set; then the summary.
 pub fn log_text(rep: &Replay, gloss: bool) -> String {
+    log_text_in(rep, gloss, Labels::Chinese)
+}
+
+/// [`log_text`] with every point in `labels`.
+pub fn log_text_in(rep: &Replay, gloss: bool, labels: Labels) -> String {
+    let size = rep.position.board().size();
     let mut o = String::new();
     for e in &rep.entries {
-        o.push_str(&e.line_zh());
+        o.push_str(&e.line_zh_in(labels, size));
         o.push('\n');
         if gloss {
             o.push_str("    ");
-            o.push_str(&e.line_en());
+            o.push_str(&e.line_en_in(labels, size));
             o.push('\n');
         }
     }
@@ -517,13 +524,20 @@ fn string_word_en(s: &LoggedString) -> String {
 impl Entry {
     /// The log line in 003's style.
     pub fn line_zh(&self) -> String {
+        self.line_zh_in(Labels::Chinese, MAX_SIZE)
+    }
+
+    /// The log line in 003's style, every point in `labels` (on a board of `size`).
+    pub fn line_zh_in(&self, labels: Labels, size: usize) -> String {
+        let pt = |q: &str| relabel(q, size, labels);
+        let notation = relabel_move(&self.notation, size, labels);
         let head = match &self.status {
-            Status::Played => self.notation.clone(),
-            Status::RecordPass => format!("{}（原谱虚着）", self.notation.replace("pass", "虚着")),
+            Status::Played => notation.clone(),
+            Status::RecordPass => format!("{}（原谱虚着）", notation.replace("pass", "虚着")),
             Status::Replaced { reason, clause, .. } => format!(
                 "{}（原谱{}：{}，{reason}，{clause}）",
-                self.notation.replace("pass", "虚着"),
-                self.source,
+                notation.replace("pass", "虚着"),
+                pt(&self.source),
                 reason.zh()
             ),
         };
@@ -533,14 +547,14 @@ impl Entry {
             let txt: Vec<String> = g
                 .iter()
                 .map(|(w, v)| {
-                    let n: Vec<String> = v.iter().map(|s| s.name.clone()).collect();
+                    let n: Vec<String> = v.iter().map(|s| pt(&s.name)).collect();
                     format!("{w}{}", join_zh(&n))
                 })
                 .collect();
             parts.push(format!("提吃{}", txt.join("和")));
         }
         for (k, e) in self.eyes_made.iter().enumerate() {
-            let eyes: Vec<String> = e.eyes.iter().map(|x| format!("私眼{x}")).collect();
+            let eyes: Vec<String> = e.eyes.iter().map(|x| format!("私眼{}", pt(x))).collect();
             parts.push(format!(
                 "{}为{}{}做出{}",
                 if k == 0 && !self.captured.is_empty() {
@@ -549,16 +563,16 @@ impl Entry {
                     ""
                 },
                 string_word_zh(&e.string),
-                e.string.name,
+                pt(&e.string.name),
                 join_zh(&eyes)
             ));
         }
         for s in &self.eyes_lost {
-            parts.push(format!("{}{}失去私眼", string_word_zh(s), s.name));
+            parts.push(format!("{}{}失去私眼", string_word_zh(s), pt(&s.name)));
         }
         for (_, v) in grouped(&self.attribute_changes, |c| (c.from.name(), c.to.name())) {
             let (from, to) = (v[0].from, v[0].to);
-            let n: Vec<String> = v.iter().map(|c| c.name.clone()).collect();
+            let n: Vec<String> = v.iter().map(|c| pt(&c.name)).collect();
             parts.push(format!(
                 "{}花棋串{}{}变为{}花棋串",
                 attr_zh(from),
@@ -572,7 +586,13 @@ impl Entry {
 
     /// The English gloss of the line.
     pub fn line_en(&self) -> String {
-        let notation = self.notation.clone();
+        self.line_en_in(Labels::Chinese, MAX_SIZE)
+    }
+
+    /// The English gloss, every point in `labels` (on a board of `size`).
+    pub fn line_en_in(&self, labels: Labels, size: usize) -> String {
+        let pt = |q: &str| relabel(q, size, labels);
+        let notation = relabel_move(&self.notation, size, labels);
         let head = match &self.status {
             Status::Played => format!("{notation}: played"),
             Status::RecordPass => format!("{notation}: the record passes"),
@@ -582,8 +602,9 @@ impl Entry {
                 message,
             } => format!(
                 "{notation}: the record's {} is refused — {} [{reason}, {clause}]: {message}; replaced by a pass",
-                self.source,
-                reason.en()
+                pt(&self.source),
+                reason.en(),
+                message = relabel_text(message, size, labels)
             ),
         };
         let mut parts = vec![head];
@@ -592,7 +613,7 @@ impl Entry {
             let txt: Vec<String> = g
                 .iter()
                 .map(|(w, v)| {
-                    let n: Vec<String> = v.iter().map(|s| s.name.clone()).collect();
+                    let n: Vec<String> = v.iter().map(|s| pt(&s.name)).collect();
                     format!(
                         "{w} string{} {}",
                         if n.len() > 1 { "s" } else { "" },
@@ -606,21 +627,21 @@ impl Entry {
             parts.push(format!(
                 "makes private eye{} {} for {} string {}",
                 if e.eyes.len() > 1 { "s" } else { "" },
-                join_en(&e.eyes),
+                join_en(&e.eyes.iter().map(|x| pt(x)).collect::<Vec<_>>()),
                 string_word_en(&e.string),
-                e.string.name
+                pt(&e.string.name)
             ));
         }
         for s in &self.eyes_lost {
             parts.push(format!(
                 "{} string {} loses its private eye",
                 string_word_en(s),
-                s.name
+                pt(&s.name)
             ));
         }
         for (_, v) in grouped(&self.attribute_changes, |c| (c.from.name(), c.to.name())) {
             let (from, to) = (v[0].from, v[0].to);
-            let n: Vec<String> = v.iter().map(|c| c.name.clone()).collect();
+            let n: Vec<String> = v.iter().map(|c| pt(&c.name)).collect();
             parts.push(format!(
                 "{} flower string{} {} become{} {}",
                 from.name(),

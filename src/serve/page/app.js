@@ -99,7 +99,7 @@ function emptyGrid(n) {
 async function judge(yaml, { pushUndo = true } = {}) {
   busy("judging…");
   try {
-    const a = await api("analyze", { position: yaml, layer: state.layer });
+    const a = await api("analyze", { position: yaml, layer: state.layer, labels: $("labels").value });
     if (pushUndo && state.yaml && state.yaml !== a.position) {
       state.undo.push(state.yaml);
     }
@@ -403,7 +403,7 @@ async function recordTo(to) {
 // ---- export -----------------------------------------------------------------------------------
 async function exportAs(format) {
   try {
-    const body = { format, layer: state.layer, position: state.yaml };
+    const body = { format, layer: state.layer, labels: $("labels").value, position: state.yaml };
     if (format === "sgf" || format === "game") {
       body.start = state.start || state.yaml;
       body.moves = state.start ? state.played : [];
@@ -500,7 +500,16 @@ async function main() {
     state.rules = { ...state.options.presets.find((p) => p.name === $("preset").value).rules };
     judge(buildYaml());
   });
-  $("labels").addEventListener("change", () => state.analysis && showAnalysis(state.analysis));
+  $("labels").addEventListener("change", async () => {
+    if (state.analysis) showAnalysis(state.analysis);
+    if (!state.yaml) return;
+    try {
+      const a = await api("render", { position: state.yaml, layer: state.layer, labels: $("labels").value });
+      drawBoard(a.svg);
+    } catch (e) {
+      showError(e);
+    }
+  });
   $("clear").addEventListener("click", () => {
     state.grid = emptyGrid(state.size);
     judge(buildYaml());
@@ -509,7 +518,7 @@ async function main() {
     b.addEventListener("click", async () => {
       state.layer = b.dataset.layer;
       try {
-        const a = await api("render", { position: state.yaml, layer: state.layer });
+        const a = await api("render", { position: state.yaml, layer: state.layer, labels: $("labels").value });
         drawBoard(a.svg);
       } catch (e) {
         showError(e);

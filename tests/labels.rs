@@ -1,0 +1,159 @@
+//! `--labels latin` on every command that prints points in text (`explain`, `replay`'s
+//! narration, `play`'s step lines): a latin label is printed and no Chinese point label; and the
+//! relabelling of free text leaves words and clause ids alone.
+
+use m3go::board::coord::Labels;
+use m3go::formats::report::relabel_text;
+use std::process::Command;
+
+const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/positions/example.yaml");
+const KEJIE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/spec/records/kejie-alphago-2017-g1.sgf"
+);
+
+/// Runs m3go, expects exit 0, returns stdout.
+fn m3go(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_m3go"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("run m3go: {e}"));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "m3go {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The Chinese label characters that no latin label and no English word contains.
+fn chinese_numerals(text: &str) -> Vec<char> {
+    text.chars()
+        .filter(|c| "一二三四五六七八九".contains(*c))
+        .collect()
+}
+
+/// The lines of `text` that contain a Chinese-system point label standing alone.
+fn chinese_points(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| relabel_text(l, 19, Labels::Latin) != *l)
+        .map(str::to_string)
+        .collect()
+}
+
+fn assert_latin_only(text: &str, latin: &str) {
+    assert!(text.contains(latin), "no `{latin}` in:\n{text}");
+    assert_eq!(chinese_numerals(text), Vec::<char>::new(), "{text}");
+    assert_eq!(chinese_points(text), Vec::<String>::new());
+}
+
+#[test]
+fn explain_a_string_with_latin_labels() {
+    let zh = m3go(&["explain", EXAMPLE, "六九*"]);
+    assert!(zh.contains("white string 六九*"), "{zh}");
+    let la = m3go(&["explain", EXAMPLE, "六九*", "--labels", "latin"]);
+    assert_latin_only(&la, "white string 69*");
+    assert!(la.contains("private eye: region 79 89 99"), "{la}");
+}
+
+#[test]
+fn explain_a_flower_string_a_refused_move_and_readings_with_latin_labels() {
+    let la = m3go(&["explain", EXAMPLE, "CA*", "--labels", "latin"]);
+    assert_latin_only(&la, "flower string ca*");
+    let la = m3go(&["explain", EXAMPLE, "华289.五五", "--labels", "latin"]);
+    assert_latin_only(&la, "华289.55 is refused");
+    let la = m3go(&[
+        "explain",
+        EXAMPLE,
+        "五五",
+        "--labels",
+        "latin",
+        "--readings",
+    ]);
+    assert_latin_only(&la, "legal-move 99");
+}
+
+#[test]
+fn replay_narration_and_gloss_with_latin_labels() {
+    let args = ["replay", "--mechanical", KEJIE, "--to", "40", "--gloss"];
+    let zh = m3go(&args);
+    assert!(zh.contains("黑1.七六"), "{zh}");
+    let la = m3go(&[&args[..], &["--labels", "latin"]].concat());
+    assert_latin_only(&la, "黑1.76");
+    assert!(
+        la.contains("makes private eye i9* for black string 76"),
+        "{la}"
+    );
+}
+
+#[test]
+fn play_step_lines_with_latin_labels() {
+    let la = m3go(&["play", EXAMPLE, "I九", "H九", "--labels", "latin"]);
+    assert_latin_only(&la, "placed flower at i9");
+    assert!(la.contains("花290.h9"), "{la}");
+    // JSON keeps the Chinese labels
+    let js = m3go(&[
+        "play", EXAMPLE, "I九", "--labels", "latin", "--format", "json",
+    ]);
+    assert!(js.contains("\"action\": \"I九\""), "{js}");
+}
+
+#[test]
+fn relabel_text_touches_only_standalone_points() {
+    let t =
+        "GO-CAPTURE: white upper string 六九* (3 stones) has no liberty: removed; 黑291.七A, AB be";
+    assert_eq!(
+        relabel_text(t, 19, Labels::Latin),
+        "GO-CAPTURE: white upper string 69* (3 stones) has no liberty: removed; 黑291.7a, ab be"
+    );
+    assert_eq!(relabel_text(t, 19, Labels::Chinese), t);
+    // inside a Chinese word a label is not standing alone
+    assert_eq!(
+        relabel_text("做出私眼O六*", 19, Labels::Latin),
+        "做出私眼O六*"
+    );
+}
+
+/// Whether `c` is a CJK character (ideographs, CJK punctuation, full-width forms).
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x2E80..=0x9FFF | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFFEF)
+}
+
+#[test]
+fn render_latin_svg_needs_no_cjk_font() {
+    let dir = std::env::temp_dir().join(format!("m3go-labels-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for layer in ["direct", "holographic", "upper"] {
+        let (zh, la) = (dir.join("zh.svg"), dir.join("la.svg"));
+        let (zh, la) = (zh.to_str().expect("path"), la.to_str().expect("path"));
+        m3go(&["render", EXAMPLE, "--layer", layer, "--svg", zh]);
+        m3go(&[
+            "render", EXAMPLE, "--layer", layer, "--svg", la, "--labels", "latin",
+        ]);
+        let zh = std::fs::read_to_string(zh).expect("svg");
+        let la = std::fs::read_to_string(la).expect("svg");
+        assert!(
+            zh.chars().any(is_cjk),
+            "{layer}: the Chinese figure has CJK text"
+        );
+        let cjk: String = la.chars().filter(|&c| is_cjk(c)).collect();
+        // data-point names the points in Chinese for the page; nothing else may be CJK
+        let without_points: String = la
+            .lines()
+            .filter(|l| !l.contains("data-point="))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            !without_points.chars().any(is_cjk),
+            "{layer}: CJK characters {cjk} in the latin figure"
+        );
+        assert!(la.contains("font-family=\"'Noto Sans CJK SC'"), "{layer}");
+        assert!(
+            la.contains(",sans-serif\""),
+            "{layer}: a generic family last"
+        );
+        assert!(la.contains("flower forbidden points: C capture point · E one-liberty eye"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
