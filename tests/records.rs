@@ -536,3 +536,57 @@ fn record_points_are_the_tengen_origin_coordinates() {
         ]
     );
 }
+
+/// An SGF with comments, game information and time settings goes through `m3go convert` to a
+/// game file and back to SGF with all of them, and one komi (issue 14's done-when).
+#[test]
+fn sgf_convert_keeps_comments_game_information_and_time_both_ways() {
+    let dir = std::env::temp_dir().join(format!("m3go-convert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let sgf = dir.join("c.sgf");
+    std::fs::write(
+        &sgf,
+        "(;FF[4]GM[1]SZ[9]RU[m3go-2020]EV[Cup #5: final]PB[A]PW[W]TM[300]OT[3x30 byo-yomi]GN[g1]C[root comment]\n;B[ee]C[first move]\n;W[cc];B[];W[gg]C[end])",
+    )
+    .expect("write");
+    let txt = dir.join("c.txt");
+    let back = dir.join("back.sgf");
+    for (from, to) in [(&sgf, &txt), (&txt, &back)] {
+        let out = std::process::Command::new(m3go())
+            .args(["convert", &from.to_string_lossy(), &to.to_string_lossy()])
+            .output()
+            .expect("run m3go");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let game = std::fs::read_to_string(&txt).expect("game file");
+    for want in [
+        "event: \"Cup #5: final\"",
+        "time: 300",
+        "overtime: 3x30 byo-yomi",
+        "comment: root comment",
+        "{first move}",
+        "{end}",
+    ] {
+        assert!(game.contains(want), "{want} missing:\n{game}");
+    }
+    let text = std::fs::read_to_string(&back).expect("back");
+    for want in [
+        "EV[Cup #5\\: final]",
+        "PB[A]",
+        "PW[W]",
+        "TM[300]",
+        "OT[3x30 byo-yomi]",
+        "GN[g1]",
+        "C[root comment]",
+        ";B[ee]C[first move]",
+        ";W[gg]C[end]",
+    ] {
+        assert!(text.contains(want), "{want} missing:\n{text}");
+    }
+    assert_eq!(text.matches("KM[").count(), 1, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
