@@ -133,29 +133,37 @@ fn ident_values(p: &Prop) -> (String, Vec<String>) {
     }
 }
 
+/// The pattern of the game-information properties whose value is simple text, binding it to
+/// `$t` (one list for the reader, [`info_value`], and the writer, [`info_prop`]).
+macro_rules! simple_text_info {
+    ($t:ident) => {
+        Prop::PB($t)
+            | Prop::PW($t)
+            | Prop::BR($t)
+            | Prop::WR($t)
+            | Prop::BT($t)
+            | Prop::WT($t)
+            | Prop::RE($t)
+            | Prop::DT($t)
+            | Prop::EV($t)
+            | Prop::RO($t)
+            | Prop::PC($t)
+            | Prop::GN($t)
+            | Prop::ON($t)
+            | Prop::SO($t)
+            | Prop::AN($t)
+            | Prop::US($t)
+            | Prop::CP($t)
+            | Prop::OT($t)
+            | Prop::RU($t)
+    };
+}
+
 /// The text of a property as its reader sees it (the crate's reader has removed the escapes:
 /// the text is kept as it is, line breaks and tabs included).
 fn info_value(p: &Prop) -> Option<String> {
     match p {
-        Prop::PB(t)
-        | Prop::PW(t)
-        | Prop::BR(t)
-        | Prop::WR(t)
-        | Prop::BT(t)
-        | Prop::WT(t)
-        | Prop::RE(t)
-        | Prop::DT(t)
-        | Prop::EV(t)
-        | Prop::RO(t)
-        | Prop::PC(t)
-        | Prop::GN(t)
-        | Prop::ON(t)
-        | Prop::SO(t)
-        | Prop::AN(t)
-        | Prop::US(t)
-        | Prop::CP(t)
-        | Prop::OT(t)
-        | Prop::RU(t) => Some(t.text.clone()),
+        simple_text_info!(t) => Some(t.text.clone()),
         Prop::GC(t) | Prop::C(t) => Some(t.text.clone()),
         Prop::KM(k) | Prop::TM(k) => Some(k.to_string()),
         Prop::HA(n) => Some(n.to_string()),
@@ -663,25 +671,7 @@ fn escape(s: &str) -> String {
 fn info_prop(id: &str, v: &str) -> Prop {
     let mut p = Prop::new(id.to_string(), vec![escape(v)]);
     match &mut p {
-        Prop::PB(t)
-        | Prop::PW(t)
-        | Prop::BR(t)
-        | Prop::WR(t)
-        | Prop::BT(t)
-        | Prop::WT(t)
-        | Prop::RE(t)
-        | Prop::DT(t)
-        | Prop::EV(t)
-        | Prop::RO(t)
-        | Prop::PC(t)
-        | Prop::GN(t)
-        | Prop::ON(t)
-        | Prop::SO(t)
-        | Prop::AN(t)
-        | Prop::US(t)
-        | Prop::CP(t)
-        | Prop::OT(t)
-        | Prop::RU(t) => t.text = v.to_string(),
+        simple_text_info!(t) => t.text = v.to_string(),
         Prop::GC(t) | Prop::C(t) => t.text = v.to_string(),
         _ => {}
     }
