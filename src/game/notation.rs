@@ -66,6 +66,8 @@ pub enum NotationProblem {
     NotARoundNumber(String),
     /// Round 0.
     RoundZero,
+    /// The round and seat name a move past the last move number.
+    TeamMovePastTheLimit { round: u32, number: u32 },
     /// The seat does not play in that round; `seats` lists who does.
     SeatNotInRound {
         seat: String,
@@ -103,6 +105,10 @@ impl fmt::Display for NotationError {
             NotationProblem::Empty => {
                 f.write_str("empty move: expected e.g. `黑291.七A`, `七A` or `pass`")
             }
+            NotationProblem::TeamMovePastTheLimit { round, number } => write!(
+                f,
+                "round {round} names move {number}: expected a move number of 1 to {MAX_MOVE_NUMBER}"
+            ),
             NotationProblem::NotARoundNumber(d) => write!(
                 f,
                 "`{}` is not a round number: expected 1 to {}",
@@ -228,6 +234,12 @@ fn parse_team(t: &str, size: usize, grey_start: u32) -> Option<Result<Move, Nota
                 },
             )
         })?;
+        if number > MAX_MOVE_NUMBER {
+            return Err(NotationError::of(
+                t,
+                NotationProblem::TeamMovePastTheLimit { round, number },
+            ));
+        }
         let action = parse_action(point, size).map_err(|e| with_text(t, e))?;
         Ok(Move {
             action,
@@ -338,6 +350,19 @@ pub fn format_numbered(rules: &Rules, number: u32, turn: Turn, action: Action) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A team-format round whose seat names a move past [`MAX_MOVE_NUMBER`] is refused (the fuzz
+    /// target `notation` found `468888C.E八`, read as move 1250348, which did not read back).
+    #[test]
+    fn d3_notation_team_round_past_the_last_move_number_is_refused() {
+        let e = parse_move("468888C.E八", 19).expect_err("past the limit");
+        assert!(
+            e.to_string()
+                .contains("names move 1250348: expected a move number of 1 to 1000000"),
+            "{e}"
+        );
+        assert!(parse_move("1C.E八", 19).is_ok());
+    }
 
     #[test]
     fn d3_notation_examples_of_004() {
