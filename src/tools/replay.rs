@@ -51,6 +51,26 @@ pub enum Status {
     },
 }
 
+impl Status {
+    /// The status of a record's move `action` after a step that refused it (`Some`: it was
+    /// replaced by a pass) or played it.
+    fn of_step(refusal: Option<Illegal>, action: Action) -> Status {
+        match refusal {
+            Some(Illegal {
+                reason,
+                clause,
+                message,
+            }) => Status::Replaced {
+                reason,
+                clause,
+                message,
+            },
+            None if action == Action::Pass => Status::RecordPass,
+            None => Status::Played,
+        }
+    }
+}
+
 /// One line of the log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Entry {
@@ -300,21 +320,9 @@ pub fn mechanical(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Rep
                 .move_number(m.number)
                 .at(&m.place)
         })?;
-        let status = match refusal {
-            // M20-REPLAY-PASS: a move the rules refuse becomes a pass.
-            Some(Illegal {
-                reason,
-                clause,
-                message,
-            }) => Status::Replaced {
-                reason,
-                clause,
-                message,
-            },
-            None if m.action == Action::Pass => Status::RecordPass,
-            // M20-REPLAY-KEEP: a move the rules allow is placed at its number and point.
-            None => Status::Played,
-        };
+        // M20-REPLAY-PASS: a move the rules refuse becomes a pass; M20-REPLAY-KEEP: a move the
+        // rules allow is placed at its number and point
+        let status = Status::of_step(refusal, m.action);
         entries.push(entry(&pos, &next, &report, m.number, source, status));
         reports.push(report);
         pos = next;
@@ -396,19 +404,7 @@ pub fn strict(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Replay,
             Action::Pass => "pass".to_string(),
             Action::Place(p) => p.to_string(),
         };
-        let status = match refusal {
-            Some(Illegal {
-                reason,
-                clause,
-                message,
-            }) => Status::Replaced {
-                reason,
-                clause,
-                message,
-            },
-            None if m.action == Action::Pass => Status::RecordPass,
-            None => Status::Played,
-        };
+        let status = Status::of_step(refusal, m.action);
         entries.push(entry(&pos, &next, &report, m.number, source, status));
         reports.push(report);
         pos = next;
