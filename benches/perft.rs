@@ -18,9 +18,9 @@ fn perft(c: &mut Criterion) {
         let pos = common::load(name);
         let fast = FastPosition::new(&pos).expect("supported");
         let n = m3go::tools::perft::perft_reference(&pos, rdepth);
-        assert_eq!(fast.perft(rdepth), Some(n), "{name}: fast equals reference");
+        assert_eq!(fast.perft(rdepth), n, "{name}: fast equals reference");
         println!(
-            "perft {name}: perft({rdepth}) = {n}, perft({fdepth}) = {:?}",
+            "perft {name}: perft({rdepth}) = {n}, perft({fdepth}) = {}",
             fast.perft(fdepth)
         );
         g.bench_function(format!("reference/{name}/depth-{rdepth}"), |b| {

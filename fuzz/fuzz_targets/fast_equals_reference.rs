@@ -1,29 +1,64 @@
 //! Fast equals reference: on arbitrary settled positions and move sequences (m3go::testing's
-//! ArbGame), the fast path (m3go::tools::fast) must list the same legal moves as
-//! `Position::legal_moves`, accept and refuse the same moves as `Position::play` and reach the
-//! same boards. Positions whose rules the fast path does not support are skipped.
+//! ArbGame), under the game's preset or one of the single-option variants of
+//! `m3go::testing::fast_rule_sets` (chosen by the moves), the fast path (m3go::tools::fast)
+//! must list the same legal and special moves as `Position::legal_moves_reference` and
+//! `Position::special_moves`, accept and refuse the same moves as `Position::play` with the
+//! same reason, and reach the same boards. A move that names the point of a listed special move
+//! is played as that special move. Positions whose rules the fast path does not support are
+//! skipped.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use m3go::testing::ArbGame;
+use m3go::testing::{fast_rule_sets, ArbGame, MoveChoice};
 use m3go::tools::fast::FastPosition;
+use m3go::Action;
 
 fuzz_target!(|game: ArbGame| {
-    let mut pos = game.start;
+    let sets = fast_rule_sets();
+    let pick = game
+        .moves
+        .iter()
+        .map(|m| match m {
+            MoveChoice::Point(i) => *i,
+            MoveChoice::Pass => 0,
+        })
+        .sum::<usize>()
+        % (sets.len() + 1);
+    let mut pos = match sets.get(pick) {
+        // a variant of the game's rules: the same board, if it is settled under them
+        Some(rules) => match game.start.with_rules(rules, "fuzz") {
+            Ok(p) => p,
+            Err(_) => return,
+        },
+        None => game.start,
+    };
     let Some(mut fast) = FastPosition::new(&pos) else {
         return;
     };
     let size = pos.board().size();
     for m in &game.moves {
-        let mv = m.to_move(size);
+        let mut mv = m.to_move(size);
         if size <= 9 {
             assert_eq!(
                 fast.legal_moves(),
                 pos.legal_moves_reference(),
                 "legal moves before {mv:?}"
             );
+            let specials = pos.special_moves();
+            let listed: Vec<_> = specials
+                .iter()
+                .map(|s| (s.turn.unwrap_or(pos.turn()), s.action))
+                .collect();
+            assert_eq!(fast.special_moves(), listed, "special moves before {mv:?}");
+            if let Some(s) = specials
+                .iter()
+                .find(|s| s.action == mv.action && mv.action != Action::Pass)
+            {
+                mv = *s;
+            }
         }
-        match (pos.play(&mv), fast.play(mv.action)) {
+        let turn = mv.turn.unwrap_or(fast.turn());
+        match (pos.play(&mv), fast.play_as(mv.action, turn)) {
             (Ok((next, _)), Ok(fast_next)) => {
                 assert_eq!(fast_next.board(), *next.board(), "board after {mv:?}");
                 assert_eq!(
@@ -31,6 +66,7 @@ fuzz_target!(|game: ArbGame| {
                     next.game_over(),
                     "game over after {mv:?}"
                 );
+                assert_eq!(fast_next.turn(), next.turn(), "turn after {mv:?}");
                 pos = next;
                 fast = fast_next;
             }

@@ -2,6 +2,7 @@
 //! its moves with the capture cascade, and the validated setup a position is built from. Builds
 //! on [`crate::judge`].
 
+pub mod cascade;
 pub mod fast;
 pub mod moves;
 pub mod notation;

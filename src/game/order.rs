@@ -600,6 +600,73 @@ pub fn flystone_turn(state: &FlystoneState, n: u32) -> Turn {
     flystone_walk(state, n).turn(n)
 }
 
+/// The turn of move `n` of a game: the rules' schedule ([`turn_of_move`]), and under Flystone
+/// the game's flystones (`flystone`, S3-ROUND, [`flystone_turn`]). The one turn function of
+/// both boards (`Position::turn_of` and the fast engine).
+pub fn game_turn(rules: &Rules, flystone: Option<&FlystoneState>, n: u32) -> Turn {
+    match flystone {
+        Some(s) => flystone_turn(s, n),
+        None => turn_of_move(rules, n),
+    }
+}
+
+/// Whether a game is over by passes ([`game_over_by_passes`], GO-END) with the game's turns
+/// ([`game_turn`]; under Flystone one walk of its flystones).
+pub fn game_over_in(
+    rules: &Rules,
+    flystone: Option<&FlystoneState>,
+    move_number: u32,
+    trailing_passes: u32,
+) -> bool {
+    let walk = flystone.map(|s| flystone_walk(s, move_number.saturating_sub(1).max(1)));
+    game_over_by_passes(rules, move_number, trailing_passes, |m| match &walk {
+        Some(w) => w.turn(m),
+        None => turn_of_move(rules, m),
+    })
+}
+
+/// D3-EMERGENCY / S3-ROUND — the turns a move may claim besides the schedule's `turn`, given the
+/// turn of the previous move (`None` before move 2): on a flower turn under the emergency
+/// conversion, a stone of the player's own colour (D3-EMERGENCY-COLOUR); in a Flystone game
+/// (`flystone`), right after the opponent's own-colour turn that is followed by an own-colour
+/// turn, that opponent's chosen flystone (S3-ROUND-ORDER). Whether a chosen flystone is left is
+/// [`chosen_flystones_left`]'s; whether a move of the turn is legal, the position's.
+pub fn special_turns(
+    rules: &Rules,
+    flystone: bool,
+    turn: Turn,
+    previous: Option<Turn>,
+) -> Vec<Turn> {
+    let mut claims = Vec::new();
+    if rules.emergency_conversion && turn.kind == Kind::Flower {
+        claims.push(Turn {
+            player: turn.player,
+            kind: Kind::Own,
+        });
+    }
+    if let Some(prev) = previous.filter(|_| flystone && turn.kind == Kind::Own) {
+        if prev.kind == Kind::Own && prev.player != turn.player {
+            claims.push(Turn {
+                player: prev.player,
+                kind: Kind::Flower,
+            });
+        }
+    }
+    claims
+}
+
+impl FlystoneState {
+    /// S3-ROUND — the state after move `n` took `turn`: a flower turn is a flystone move and is
+    /// recorded (played or passed).
+    pub fn after(&self, n: u32, turn: Turn) -> FlystoneState {
+        let mut s = self.clone();
+        if turn.kind == Kind::Flower {
+            s.thrown.push(n);
+        }
+        s
+    }
+}
+
 /// S3-MODE-A / S3-MODE-C — "其中2个飞石扔出时机（手数）由棋手自主决定" (004): how many chosen flystones
 /// `player` has left before move `n`.
 pub fn chosen_flystones_left(rules: &Rules, state: &FlystoneState, player: Colour, n: u32) -> u32 {

@@ -5,19 +5,17 @@
 use crate::board::coord::Point;
 use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::Attribute;
-use crate::board::layers::Cell;
+use crate::game::cascade::{conversion_ataris, CascadeBoard, NoAtari, Step};
 use crate::game::fast::FastPosition;
 pub use crate::game::moves::{Action, Move};
 use crate::game::order::{
-    chosen_flystones_left, flystone_schedule, flystone_turn, game_over_by_passes, team_wrong_turn,
-    turn_of_move, FlystoneState, Kind, Turn,
+    chosen_flystones_left, flystone_schedule, game_over_in, game_turn, team_wrong_turn,
+    FlystoneState, Kind, Turn,
 };
 pub use crate::game::refusal::Refusal;
 use crate::judge::analysis::Analysis;
 use crate::judge::forbidden::flower_forbidden_reason;
-use crate::rules::{
-    CaptureTiming, FlowerCaptureCheck, Ko, Rules, Schedule, Suicide, SuicideTiming,
-};
+use crate::rules::{CaptureTiming, FlowerCaptureCheck, Rules, Schedule};
 use serde::Serialize;
 use std::fmt;
 
@@ -139,16 +137,17 @@ impl Position {
 }
 
 impl FastPosition {
-    /// The fast form of `pos` (its rules, board, the board before the previous move, move
-    /// number and trailing passes); `None` when the fast engine does not support the rules
+    /// The fast form of `pos` (its rules, board, history, move number, trailing passes and
+    /// Flystone state); `None` when the fast engine does not support the rules
     /// ([`crate::game::fast::supports`]).
     pub fn new(pos: &Position) -> Option<FastPosition> {
         FastPosition::from_state(
             &pos.rules,
             &pos.board,
-            pos.history.last(),
+            &pos.history,
             pos.move_number,
             pos.trailing_passes,
+            pos.flystone_state(),
         )
     }
 }
@@ -287,95 +286,129 @@ pub struct Settled {
     pub steps: Vec<String>,
 }
 
-/// GO-CASCADE — after a stone is placed: under `capture-timing: holographic-first` (default,
-/// register D8) first judge captures on the holographic board as it stood (`held` attributes),
-/// removing attributed flowers with their strings; then recompute lower layer → private eyes →
-/// attributes → upper layer; remove every opponent upper string without liberty ("下子方提吃对方无气棋串"
-/// first, 000); if none, the mover's own strings without liberty make the move suicide (refused
-/// under `suicide: forbidden`, removed under `allowed`); repeat until nothing changes. It
-/// terminates because every round removes stones and none is added. GO-SUICIDE is judged at
-/// the fixpoint (register D10, `suicide-timing: fixpoint`): a mover's string without liberty
-/// in the first, held-attribute round is judged only after the attributes are recomputed and
-/// the opponent captures they cause are done; `suicide-timing: first-round` judges it there.
-/// M16-LIFE-2-MOVER and GO-SUICIDE are cited at their branches below.
+/// The direct board of the reference as the cascade settles it: the analysis of each round,
+/// the removed points and the step log.
+struct ReferenceBoard<'a> {
+    board: Board,
+    rules: &'a Rules,
+    /// The attributes held from before the move (`capture-timing: holographic-first`).
+    held: Option<&'a [Option<Attribute>]>,
+    analysis: Option<Analysis>,
+    captured: Vec<usize>,
+    steps: Vec<String>,
+}
+
+impl ReferenceBoard<'_> {
+    fn analysis(&self) -> &Analysis {
+        // `cascade` analyses before it asks or removes anything.
+        self.analysis.as_ref().unwrap_or_else(|| unreachable!())
+    }
+
+    fn names(&self, colour: Colour) -> Vec<String> {
+        let a = self.analysis();
+        capturable(a, colour)
+            .iter()
+            .map(|&g| string_name(&self.board, &a.upper_strings.groups[g].points))
+            .collect()
+    }
+}
+
+impl CascadeBoard for ReferenceBoard<'_> {
+    fn analyse(&mut self, held: bool) {
+        self.analysis = Some(match self.held.filter(|_| held) {
+            Some(h) => Analysis::with_held_attributes(&self.board, self.rules, h),
+            None => Analysis::new(&self.board, self.rules),
+        });
+    }
+    fn any_without_liberty(&self, colour: Colour) -> bool {
+        !capturable(self.analysis(), colour).is_empty()
+    }
+    fn remove_without_liberty(&mut self, colour: Colour) {
+        let Some(a) = self.analysis.take() else {
+            return;
+        };
+        let dead = capturable(&a, colour);
+        self.captured
+            .extend(remove_captured(&mut self.board, &a, &dead));
+        self.analysis = Some(a);
+    }
+    fn note(&mut self, step: Step) {
+        match step {
+            Step::Capture(colour) => {
+                let a = self.analysis();
+                let lines: Vec<String> = capturable(a, colour)
+                    .iter()
+                    .map(|&g| {
+                        let pts = &a.upper_strings.groups[g].points;
+                        format!(
+                            "GO-CAPTURE: {} upper string {} ({} stones) has no liberty: removed",
+                            colour.name(),
+                            string_name(&self.board, pts),
+                            pts.len()
+                        )
+                    })
+                    .collect();
+                self.steps.extend(lines);
+            }
+            Step::Suicide(colour) => {
+                let names = self.names(colour);
+                self.steps.push(format!(
+                    "GO-SUICIDE: {} upper string(s) {} without liberty removed (suicide allowed)",
+                    colour.name(),
+                    names.join(", ")
+                ));
+            }
+            Step::Recomputed => self
+                .steps
+                .push("GO-CASCADE: private eyes and attributes recomputed".into()),
+            Step::RecomputedBeforeSuicide => self.steps.push("GO-CASCADE: private eyes and attributes recomputed before the mover's strings without liberty are judged (D10)".into()),
+        }
+    }
+}
+
+/// GO-CASCADE on the reference board: [`crate::game::cascade::cascade`] (the cascade, written
+/// once for both boards) over the direct board with the placed stone, `held` the attributes of
+/// the board before the move (used under `capture-timing: holographic-first`, register D8).
+/// Returns the settled board, its analysis, the removed points and the step log, or the
+/// suicide refusal naming the strings left without liberty (GO-SUICIDE).
 pub fn cascade(
-    mut board: Board,
+    board: Board,
     rules: &Rules,
     mover: Colour,
     held: Option<&[Option<Attribute>]>,
 ) -> Result<Settled, Illegal> {
-    let mut captured = Vec::new();
-    let mut steps = Vec::new();
-    // Under capture-timing: holographic-first the first captures are judged with the attributes
-    // held from before the move (register D8); then attributes are recomputed.
-    let mut holding = held;
-    loop {
-        let a = match holding {
-            Some(h) => Analysis::with_held_attributes(&board, rules, h),
-            None => Analysis::new(&board, rules),
-        };
-        // GO-CAPTURE, M16-LIFE-2-MOVER: the opponent's strings without liberty go first.
-        let dead = capturable(&a, mover.opponent());
-        if !dead.is_empty() {
-            for &g in &dead {
-                let pts = &a.upper_strings.groups[g].points;
-                steps.push(format!(
-                    "GO-CAPTURE: {} upper string {} ({} stones) has no liberty: removed",
-                    mover.opponent().name(),
-                    string_name(&board, pts),
-                    pts.len()
-                ));
-            }
-            captured.extend(remove_captured(&mut board, &a, &dead));
-            steps.push("GO-CASCADE: private eyes and attributes recomputed".into());
-            continue;
-        }
-        // GO-SUICIDE: then the mover's own strings without liberty.
-        let own = capturable(&a, mover);
-        if !own.is_empty() && holding.is_some() && rules.suicide_timing == SuicideTiming::Fixpoint {
-            // GO-SUICIDE, register D10 (`suicide-timing: fixpoint`): a string of the mover
-            // without liberty on the holographic board as it stood is not judged yet; the
-            // recomputed attributes may leave opponent strings without liberty, whose capture
-            // comes first (000 "下子方提吃对方无气棋串中所有棋子，使下子方的无气棋串变为有气棋串").
-            holding = None;
-            steps.push("GO-CASCADE: private eyes and attributes recomputed before the mover's strings without liberty are judged (D10)".into());
-            continue;
-        }
-        if !own.is_empty() {
-            let names: Vec<String> = own
-                .iter()
-                .map(|&g| string_name(&board, &a.upper_strings.groups[g].points))
-                .collect();
-            if rules.suicide == Suicide::Forbidden {
-                return Err(illegal(
-                    Refusal::Suicide,
-                    format!(
-                        "the move would leave the {} string(s) {} without a liberty",
-                        mover.name(),
-                        names.join(", ")
-                    ),
-                ));
-            }
-            steps.push(format!(
-                "GO-SUICIDE: {} upper string(s) {} without liberty removed (suicide allowed)",
+    let mut b = ReferenceBoard {
+        board,
+        rules,
+        held,
+        analysis: None,
+        captured: Vec::new(),
+        steps: Vec::new(),
+    };
+    if let Err(reason) = crate::game::cascade::cascade(&mut b, rules, mover) {
+        return Err(illegal(
+            reason,
+            format!(
+                "the move would leave the {} string(s) {} without a liberty",
                 mover.name(),
-                names.join(", ")
-            ));
-            captured.extend(remove_captured(&mut board, &a, &own));
-            continue;
-        }
-        if holding.take().is_some() {
-            steps.push("GO-CASCADE: private eyes and attributes recomputed".into());
-            continue;
-        }
-        captured.sort_unstable();
-        return Ok(Settled {
-            board,
-            analysis: a,
-            captured,
-            steps,
-        });
+                b.names(mover).join(", ")
+            ),
+        ));
     }
+    let ReferenceBoard {
+        board,
+        analysis,
+        mut captured,
+        steps,
+        ..
+    } = b;
+    captured.sort_unstable();
+    Ok(Settled {
+        analysis: analysis.unwrap_or_else(|| Analysis::new(&board, rules)),
+        board,
+        captured,
+        steps,
+    })
 }
 
 impl Position {
@@ -385,12 +418,9 @@ impl Position {
     }
 
     /// The turn of move `n` of this game: the rules' schedule (M20-ORDER, M16-TEAM-CYCLE), and
-    /// under Flystone the flystones of this game (S3-ROUND, [`flystone_turn`]).
+    /// under Flystone the flystones of this game (S3-ROUND, [`crate::game::order::flystone_turn`]).
     pub fn turn_of(&self, n: u32) -> Turn {
-        match self.flystone_state() {
-            Some(s) => flystone_turn(&s, n),
-            None => turn_of_move(&self.rules, n),
-        }
+        game_turn(&self.rules, self.flystone_state().as_ref(), n)
     }
 
     /// The Flystone state under the `flystone` schedule (the timings drawn from the seed when
@@ -493,47 +523,35 @@ impl Position {
     /// The Flystone state after move `self.move_number` takes `turn`: a flower turn is a
     /// flystone move and is recorded (played or passed).
     fn next_flystone(&self, turn: Turn) -> Option<FlystoneState> {
-        let mut s = self.flystone_state()?;
-        if turn.kind == Kind::Flower {
-            s.thrown.push(self.move_number);
-        }
-        Some(s)
+        Some(self.flystone_state()?.after(self.move_number, turn))
     }
 
-    /// Whether the game is over by passes: [`game_over_by_passes`] with this game's schedule
-    /// (under Flystone, its flystones).
+    /// Whether the game is over by passes: [`crate::game::order::game_over_by_passes`] with this game's schedule
+    /// (under Flystone, its flystones; [`game_over_in`]).
     pub fn game_over(&self) -> bool {
-        let walk = self.flystone_state().map(|s| {
-            crate::game::order::flystone_walk(&s, self.move_number.saturating_sub(1).max(1))
-        });
-        game_over_by_passes(
+        game_over_in(
             &self.rules,
+            self.flystone_state().as_ref(),
             self.move_number,
             self.trailing_passes,
-            |m| match &walk {
-                Some(w) => w.turn(m),
-                None => turn_of_move(&self.rules, m),
-            },
         )
     }
 
-    /// GO-KO — whether `board` (the result of the move) repeats a position the ko rule forbids:
-    /// `simple`, the board before the previous move; `positional`, any earlier board;
-    /// `situational`, an earlier board with the same next turn.
+    /// GO-KO — whether `board` (the result of the move) repeats a position the ko rule forbids
+    /// ([`crate::game::cascade::repeats_earlier`] over this game's earlier boards): `simple`,
+    /// the board before the previous move; `positional`, any earlier board; `situational`, an
+    /// earlier board with the same next turn.
     pub fn ko_violation(&self, board: &Board) -> bool {
-        let len = self.history.len() as u32;
-        match self.rules.ko {
-            Ko::None => false,
-            Ko::Simple => self.history.last() == Some(board),
-            Ko::Positional => self.history.iter().any(|b| b == board),
-            Ko::Situational => {
-                let next = self.turn_of(self.move_number + 1);
-                self.history.iter().enumerate().any(|(j, b)| {
-                    let n = self.move_number as i64 - (len as i64 - j as i64);
-                    b == board && n >= 1 && self.turn_of(n as u32) == next
-                })
-            }
-        }
+        let len = self.history.len() as i64;
+        let n = i64::from(self.move_number);
+        crate::game::cascade::repeats_earlier(
+            self.rules.ko,
+            self.history.iter().enumerate().rev(),
+            |&(j, _)| n - (len - j as i64),
+            |&(_, b)| b == board,
+            |m| self.turn_of(m),
+            self.turn_of(self.move_number + 1),
+        )
     }
 
     /// Plays a move: checks the turn, the point, the flower's forbidden points (judged on the
@@ -878,23 +896,12 @@ impl Position {
             return Vec::new();
         }
         let n = self.move_number;
-        let turn = self.turn();
-        let mut claims = Vec::new();
-        if self.rules.emergency_conversion && turn.kind == Kind::Flower {
-            claims.push(Turn {
-                player: turn.player,
-                kind: Kind::Own,
-            });
-        }
-        if self.flystone_state().is_some() && turn.kind == Kind::Own && n >= 2 {
-            let prev = self.turn_of(n - 1);
-            if prev.kind == Kind::Own && prev.player != turn.player {
-                claims.push(Turn {
-                    player: prev.player,
-                    kind: Kind::Flower,
-                });
-            }
-        }
+        let claims = crate::game::order::special_turns(
+            &self.rules,
+            self.flystone_state().is_some(),
+            self.turn(),
+            (n >= 2).then(|| self.turn_of(n - 1)),
+        );
         let mut out = Vec::new();
         for t in claims {
             let mut actions: Vec<Action> = if t.kind == Kind::Own {
@@ -969,58 +976,45 @@ pub fn emergency_conversion(pos: &Position, i: usize) -> Result<Vec<String>, Ill
 
 /// D3-EMERGENCY-P — "前一手彼方所下棋子正在叫吃此方棋串" (004): the strings of the player to move that
 /// the opponent's previous move put in atari (one liberty now, two or more before that move),
-/// each with its single liberty; refused with `conversion-p` when there is none.
+/// each with its single liberty ([`conversion_ataris`], written once for both boards); refused
+/// with `conversion-p` when there is none.
 pub fn conversion_liberties(pos: &Position) -> Result<Vec<(String, usize)>, Illegal> {
     let n = pos.move_number;
     let me = pos.turn().player;
-    let no_p = |why: String| {
-        illegal(
-            Refusal::ConversionP,
-            format!("move {n}: no emergency conversion: {why}"),
-        )
-    };
-    if n < 2 || pos.turn_of(n - 1).player != me.opponent() {
-        return Err(no_p(format!(
-            "the previous move was not {}'s",
-            me.opponent().name()
-        )));
-    }
-    let Some(prev) = pos.history.last() else {
-        return Err(no_p(
-            "the position does not record the board before the previous move (history)".into(),
-        ));
-    };
-    if pos.trailing_passes > 0 || *prev == pos.board {
-        return Err(no_p("the previous move was a pass".into()));
-    }
-    let now = Analysis::new(&pos.board, &pos.rules);
-    let was = Analysis::new(prev, &pos.rules);
-    let size = pos.board.size();
-    let mut ataris: Vec<(String, usize)> = Vec::new();
-    for s in &now.upper_strings.groups {
-        if s.colour != Some(me) || s.liberties.len() != 1 {
-            continue;
+    let previous = (n >= 2).then(|| pos.turn_of(n - 1).player);
+    let prev = pos.history.last();
+    let found = conversion_ataris(
+        me,
+        previous,
+        pos.trailing_passes,
+        prev.map(|b| *b == pos.board),
+        || {
+            (
+                Analysis::new(&pos.board, &pos.rules),
+                Analysis::new(prev.unwrap_or(&pos.board), &pos.rules),
+            )
+        },
+    );
+    let why = match found {
+        Ok(ataris) => {
+            return Ok(ataris
+                .into_iter()
+                .map(|(points, l)| (string_name(&pos.board, &points), l))
+                .collect())
         }
-        let mut before: Vec<usize> = s
-            .points
-            .iter()
-            .flat_map(|&p| crate::board::grid::neighbours(size, p))
-            .filter(|&q| was.upper.cells[q] == Cell::Empty && s.points.binary_search(&q).is_err())
-            .collect();
-        before.sort_unstable();
-        before.dedup();
-        if before.len() >= 2 {
-            ataris.push((string_name(&pos.board, &s.points), s.liberties[0]));
+        Err(NoAtari::NotOpponent) => {
+            format!("the previous move was not {}'s", me.opponent().name())
         }
-    }
-    if ataris.is_empty() {
-        return Err(no_p(format!(
-            "move {} put no {} string in atari",
-            n - 1,
-            me.name()
-        )));
-    }
-    Ok(ataris)
+        Err(NoAtari::NoHistory) => {
+            "the position does not record the board before the previous move (history)".into()
+        }
+        Err(NoAtari::Pass) => "the previous move was a pass".into(),
+        Err(NoAtari::NoString) => format!("move {} put no {} string in atari", n - 1, me.name()),
+    };
+    Err(illegal(
+        Refusal::ConversionP,
+        format!("move {n}: no emergency conversion: {why}"),
+    ))
 }
 
 /// Strings of `after` with a private eye none of whose stones belonged, in `before`, to a string

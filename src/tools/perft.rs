@@ -28,11 +28,11 @@ use crate::rules::RulesField;
 
 /// The number of legal move sequences of length `depth` (passes included; the special moves of
 /// [`Position::special_moves`] — Dullstone's emergency conversions and Flystone's chosen
-/// flystones — count as moves too): on the fast engine where it supports the rules and they
-/// have no special moves, else [`perft_reference`]. The two agree (`tests/perft.rs`,
+/// flystones — count as moves too): on the fast engine ([`FastPosition::perft`]) where it
+/// supports the rules, else [`perft_reference`]. The two agree (`tests/perft.rs`,
 /// `tests/fast_equals_reference.rs`).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    match FastPosition::new(pos).and_then(|fast| fast.perft(depth)) {
+    match FastPosition::new(pos).map(|fast| fast.perft(depth)) {
         Some(n) => n,
         None => perft_reference(pos, depth),
     }

@@ -11,13 +11,17 @@
 //! ([`FastPosition::from_state`]).
 //!
 //! Supported rules ([`supports`]): private eye m2020 with single-string closed regions;
-//! attribute m2020, m2016 or always-neutral; ko none or simple; schedule cycle10 or alternate;
-//! the emergency conversion on or off. Anything else is refused by [`FastPosition::from_state`]
-//! (the reference decides there). The emergency conversion (D3-EMERGENCY) is a special move that
-//! takes a turn other than the schedule's: it changes no move of the schedule's turn, which is
-//! all this engine plays and lists, so its lists are the reference's; the conversions
-//! themselves are `Position::special_moves`, on the reference, and [`FastPosition::perft`],
-//! which would have to count them, refuses those rules.
+//! attribute m2020, m2016 or always-neutral; every ko rule (none, simple, and positional and
+//! situational over the game's earlier boards, hashed); every schedule (the ten-move cycle,
+//! alternation, the 2016 team rounds, Flystone with its state), the turns coming from
+//! `game::order` ([`game_turn`](crate::game::order::game_turn)); the special moves — the
+//! emergency conversion (D3-EMERGENCY) and the chosen flystones (S3-ROUND) — listed by
+//! [`FastPosition::special_moves`] and counted by [`FastPosition::perft`] as
+//! `Position::special_moves` and `perft_reference` do. Anything else is refused by
+//! [`FastPosition::from_state`] (the reference decides there). The rules of a move are written
+//! once, in the layers below, over either board: the cascade, ko and the conversion's condition
+//! P in `game::cascade`, the turns in `game::order`, the forbidden points in
+//! `judge::forbidden`.
 //!
 //! Why the closed form of the private eye is the same judgement (M20-EYE-REGION, M20-EYE-1,
 //! M20-EYE-2, M20-EYE-SIM): let A be a string of colour c, F the flowers. A closed region R of A
@@ -81,8 +85,14 @@ pub fn supports(rules: &Rules) -> bool {
             rules.attribute,
             AttributeRule::M2020 | AttributeRule::M2016 | AttributeRule::AlwaysNeutral
         )
-        && matches!(rules.ko, Ko::None | Ko::Simple)
-        && matches!(rules.schedule, Schedule::Cycle10 | Schedule::Alternate)
+        && matches!(
+            rules.ko,
+            Ko::None | Ko::Simple | Ko::Positional | Ko::Situational
+        )
+        && matches!(
+            rules.schedule,
+            Schedule::Cycle10 | Schedule::Alternate | Schedule::Team2016 | Schedule::Flystone
+        )
 }
 
 /// The rule choices the fast path reads, copied out of [`Rules`].

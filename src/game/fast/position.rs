@@ -1,17 +1,53 @@
-//! [`FastPosition`]: a position on the fast engine (play, legal moves, perft, random games).
+//! [`FastPosition`]: a position on the fast engine (play, legal moves, special moves, perft,
+//! random games). The rules of a move are not written here: the turn and the end of the game
+//! are `game::order`'s ([`game_turn`], [`game_over_in`], [`FlystoneState::after`]), the flower's
+//! forbidden points `judge::forbidden`'s, the capture cascade, the ko rules and the emergency
+//! conversion's condition P `game::cascade`'s, each over this engine's board.
 
 use super::analysis::padded_cells;
 use super::*;
 use crate::board::grid::{Board, Stone};
+use crate::game::cascade::{
+    cascade, conversion_ataris, repeats_earlier, CascadeBoard, UpperStrings,
+};
 use crate::game::moves::Action;
-use crate::game::order::{game_over_by_passes, turn_of_move, Kind, Turn};
+use crate::game::order::{
+    chosen_flystones_left, game_over_in, game_turn, FlystoneState, Kind, Turn,
+};
 use crate::judge::forbidden::{flower_forbidden_reason, is_one_liberty_eye};
+use std::sync::Arc;
 
 /// Why the fast path refuses a move: the reference's reasons.
 pub use crate::game::refusal::Refusal;
 
-/// A position on the fast path: the direct board, the board before the previous move (all the
-/// simple ko rule needs), the move number, the trailing passes, and the analysis of the board.
+/// An earlier board of the game (positional and situational ko): its cells, a hash of them,
+/// the number of the move played on it, and the board before it.
+#[derive(Debug)]
+struct Earlier {
+    cells: [u8; MAXN],
+    hash: u64,
+    number: u32,
+    prev: Option<Arc<Earlier>>,
+}
+
+/// The earlier boards, newest first.
+fn earlier_boards(mut e: Option<&Arc<Earlier>>) -> impl Iterator<Item = &Earlier> {
+    std::iter::from_fn(move || {
+        let here = e?;
+        e = here.prev.as_ref();
+        Some(here.as_ref())
+    })
+}
+
+/// A hash of the on-board cells (FNV-1a), to skip most board comparisons of the ko rules.
+fn board_hash(geom: Geom, cells: &[u8; MAXN]) -> u64 {
+    geom.points().fold(0xcbf2_9ce4_8422_2325u64, |h, p| {
+        (h ^ u64::from(cells[p & MASK])).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// A position on the fast path: the direct board, the earlier boards the ko rule needs, the
+/// move number, the trailing passes, the Flystone state and the analysis of the board.
 #[derive(Clone, Debug)]
 pub struct FastPosition {
     rules: Rules,
@@ -20,8 +56,14 @@ pub struct FastPosition {
     cells: [u8; MAXN],
     /// The board before the previous move, if there was a previous move.
     last: Option<[u8; MAXN]>,
+    /// Every earlier board, newest first, under positional and situational ko (else `None`).
+    earlier: Option<Arc<Earlier>>,
     move_number: u32,
     trailing_passes: u32,
+    /// The Flystone state (random timings, flystones thrown) under the `flystone` schedule.
+    flystone: Option<FlystoneState>,
+    /// The turn of the next move.
+    turn: Turn,
     /// Whether a flower stone stands on the board (else the upper layer is the direct board).
     any_flower: bool,
     an: FastAnalysis,
@@ -30,15 +72,17 @@ pub struct FastPosition {
 }
 
 impl FastPosition {
-    /// The fast form of a position given as its parts: the rules, the direct board, the board
-    /// before the previous move (`last`, what the simple ko rule needs), the number of the next
-    /// move and the trailing passes. `None` when [`supports`] refuses the rules.
+    /// The fast form of a position given as its parts: the rules, the direct board, the earlier
+    /// boards (oldest first, the last one the board before the previous move), the number of
+    /// the next move, the trailing passes and the Flystone state (`None` under other
+    /// schedules). `None` when [`supports`] refuses the rules.
     pub fn from_state(
         rules: &Rules,
         board: &Board,
-        last: Option<&Board>,
+        history: &[Board],
         move_number: u32,
         trailing_passes: u32,
+        flystone: Option<FlystoneState>,
     ) -> Option<FastPosition> {
         if !supports(rules) {
             return None;
@@ -48,14 +92,33 @@ impl FastPosition {
             w: board.size() + 2,
         };
         let cells = padded_cells(board, geom);
+        let mut earlier = None;
+        if matches!(rules.ko, Ko::Positional | Ko::Situational) {
+            let len = history.len() as i64;
+            for (j, b) in history.iter().enumerate() {
+                let c = padded_cells(b, geom);
+                let number = i64::from(move_number) - (len - j as i64);
+                earlier = Some(Arc::new(Earlier {
+                    cells: c,
+                    hash: board_hash(geom, &c),
+                    // A board before move 1 or earlier never matches a situational turn.
+                    number: u32::try_from(number).unwrap_or(0),
+                    prev: earlier,
+                }));
+            }
+        }
+        let flystone = flystone.filter(|_| rules.schedule == Schedule::Flystone);
         let mut fp = FastPosition {
             rules: rules.clone(),
             choices: Choices::of(rules),
             geom,
             cells,
-            last: last.map(|b| padded_cells(b, geom)),
+            last: history.last().map(|b| padded_cells(b, geom)),
+            earlier,
             move_number,
             trailing_passes,
+            turn: game_turn(rules, flystone.as_ref(), move_number),
+            flystone,
             any_flower: false,
             an: FastAnalysis::empty(geom),
             blank: board.clone(),
@@ -67,9 +130,16 @@ impl FastPosition {
         Some(fp)
     }
 
+    /// Analyses `cells` under the rules into `an`.
+    fn analyse_into(&self, an: &mut FastAnalysis, cells: &[u8; MAXN]) {
+        an.run(cells, self.choices.attribute, false);
+    }
+
     fn refresh(&mut self) {
         self.any_flower = self.geom.points().any(|p| self.cells[p & MASK] == FLOWER);
-        self.an.run(&self.cells, self.choices.attribute, false);
+        let mut an = std::mem::replace(&mut self.an, FastAnalysis::empty(self.geom));
+        self.analyse_into(&mut an, &self.cells);
+        self.an = an;
     }
 
     /// The direct board.
@@ -99,155 +169,86 @@ impl FastPosition {
         &self.an
     }
 
+    /// The Flystone state (under the `flystone` schedule).
+    pub fn flystone(&self) -> Option<&FlystoneState> {
+        self.flystone.as_ref()
+    }
+
     /// The turn of the next move.
     pub fn turn(&self) -> Turn {
-        turn_of_move(&self.rules, self.move_number)
+        self.turn
     }
 
-    /// Whether the game is over by passes ([`game_over_by_passes`], GO-END).
+    /// The turn of move `n` of this game ([`game_turn`]).
+    fn turn_of(&self, n: u32) -> Turn {
+        game_turn(&self.rules, self.flystone.as_ref(), n)
+    }
+
+    /// Whether the game is over by passes ([`game_over_in`], GO-END).
     pub fn game_over(&self) -> bool {
-        game_over_by_passes(&self.rules, self.move_number, self.trailing_passes, |m| {
-            turn_of_move(&self.rules, m)
-        })
+        game_over_in(
+            &self.rules,
+            self.flystone.as_ref(),
+            self.move_number,
+            self.trailing_passes,
+        )
     }
 
-    /// What a black/white stone of `mover` at `p` finds on the current upper layer: whether its
-    /// string would keep a liberty (an empty neighbour, or a neighbouring string of its colour
-    /// with another liberty) and whether it takes the last liberty of an opponent string.
-    fn local(&self, p: usize, mover: u8) -> (bool, bool) {
-        let an = &self.an;
-        let mut liberty = false;
-        let mut captures = false;
-        for d in self.geom.dirs() {
-            let m = p.wrapping_add(d);
-            match an.upper[m & MASK] {
-                EMPTY => liberty = true,
-                c @ (BLACK | WHITE) => {
-                    let libs = an.upper_libs[an.upper_of[m & MASK] as usize];
-                    if c == mover {
-                        if libs >= 2 {
-                            liberty = true;
-                        }
-                    } else if libs == 1 {
-                        captures = true;
-                    }
-                }
-                _ => {}
-            }
-        }
-        (liberty, captures)
+    /// Whether no flower attribute can change whatever is played with `stone` (no flower on
+    /// the board and none placed, or every flower neutral by rule): the upper layer is then the
+    /// direct board with the flowers off-board, held or recomputed.
+    fn plain(&self, stone: u8) -> bool {
+        self.choices.attribute == AttributeRule::AlwaysNeutral
+            || (!self.any_flower && stone != FLOWER)
     }
 
-    /// Whether a black/white stone of `mover` at `p` is legal, decided locally: valid when no
-    /// flower can take part (no flower on the board, or every flower neutral by rule), so that
-    /// the upper layer is the direct board with flowers off-board and nothing but the
-    /// neighbouring strings can change. `None` when the full path must decide (a suicide under
-    /// `suicide: allowed`).
-    fn quick_stone_legal(&self, p: usize, mover: u8) -> Option<bool> {
-        let (liberty, captures) = self.local(p, mover);
-        if captures {
-            // A capture is legal unless it recreates the board before the previous move.
-            return Some(match (&self.last, self.choices.ko) {
-                (Some(last), Ko::Simple) => self.plain_capture_result(p, mover) != *last,
-                _ => true,
-            });
-        }
-        if !liberty {
-            // Suicide: refused, or (suicide allowed) decided by the full path.
-            return (self.choices.suicide == Suicide::Forbidden).then_some(false);
-        }
-        // No capture: the board gains a stone and loses none, so it cannot repeat the board
-        // before the previous move (that board lacks the previous move's stone, or, after a
-        // pass, equals the current board).
-        Some(true)
-    }
-
-    /// The direct board after a capturing stone of `mover` at `p`, judged on the current upper
-    /// layer: the stone placed, the opponent upper strings whose last liberty it took removed
-    /// with their attributed flowers (then the stone's string has the freed points as
-    /// liberties). Where no flower takes part this is the whole move; under holographic-first
-    /// it is the first round of the cascade.
-    fn plain_capture_result(&self, p: usize, mover: u8) -> [u8; MAXN] {
-        let an = &self.an;
-        let mut dead = [NONE; 4];
-        let mut k = 0;
-        for d in self.geom.dirs() {
-            let m = p.wrapping_add(d) & MASK;
-            if an.upper[m] == opp(mover) {
-                let s = an.upper_of[m];
-                if an.upper_libs[s as usize] == 1 && !dead[..k].contains(&s) {
-                    dead[k] = s;
-                    k += 1;
-                }
-            }
-        }
-        let mut out = self.cells;
-        out[p & MASK] = mover;
-        for q in self.geom.points() {
-            let s = an.upper_of[q & MASK];
-            if s != NONE && dead[..k].contains(&s) {
-                out[q & MASK] = EMPTY;
-            }
-        }
-        out
-    }
-
-    /// Plays the stone or flower of the side to move at reference index `i` into `out` (a
-    /// buffer that must be a clone of a position with the same rules); `self` is unchanged.
-    fn place_into(&self, p: usize, out: &mut FastPosition) -> Result<(), Refusal> {
-        let turn = self.turn();
-        let mover = colour_code(turn.player);
+    /// Places the stone of `turn` (its colour, or a flower) at padded point `p`, `self`
+    /// unchanged. With `play`, the position after the move is left in `scratch` (cloned from
+    /// `self` when empty; any position of the same game will do as the buffer); without, only
+    /// legality is decided, and no board is written where none is needed (no attribute can
+    /// change and the ko rule asks for no board). The steps and their precedence are
+    /// `Position::play`'s: the point, the flower's forbidden points (M20-FORBID-UPPER), the
+    /// cascade with its suicide refusal (`game::cascade::cascade`), the flower's capture
+    /// (M20-FORBID-CAPTURE, D9), ko (`game::cascade::repeats_earlier`).
+    fn place(
+        &self,
+        p: usize,
+        turn: Turn,
+        scratch: &mut Option<FastPosition>,
+        play: bool,
+    ) -> Result<(), Refusal> {
         if self.cells[p & MASK] != EMPTY {
             return Err(Refusal::Occupied);
         }
+        let stone = match turn.kind {
+            Kind::Flower => FLOWER,
+            Kind::Own => colour_code(turn.player),
+        };
         if turn.kind == Kind::Flower {
             if let Some(f) = flower_forbidden_reason(&self.an, &self.rules, p, turn.player) {
                 return Err(Refusal::from(f));
             }
-        } else if self.choices.capture_timing == CaptureTiming::HolographicFirst
-            && self.choices.suicide == Suicide::Forbidden
-            && self.local(p, mover) == (false, false)
-            && (self.choices.suicide_timing == SuicideTiming::FirstRound
-                || !self.any_flower
-                || self.choices.attribute == AttributeRule::AlwaysNeutral)
-        {
-            // The cascade's first round sees the upper layer as it stands plus the stone: the
-            // stone captures nothing there and has no liberty. Under `suicide-timing:
-            // first-round` that is a suicide before any attribute is recomputed; under the
-            // default `fixpoint` (D10) it is final only when no attribute can change (no flower
-            // on the board, or every flower neutral by rule); otherwise the cascade decides
-            // (GO-SUICIDE in `crate::game::play::cascade`).
-            return Err(Refusal::Suicide);
         }
-        let holographic_first = self.choices.capture_timing == CaptureTiming::HolographicFirst;
-        let stone = if turn.kind == Kind::Flower {
-            FLOWER
-        } else {
-            mover
+        let plain = self.plain(stone);
+        let mut board = Settle {
+            before: self,
+            out: scratch,
+            p,
+            stone,
+            plain,
+            written: false,
+            round: Round::Fresh,
+            dead: [NONE; 4],
+            dead_count: 0,
+            stone_dies: false,
+            captured: false,
+            analysed: false,
         };
-        let mut captured = false;
-        let held = if holographic_first && self.choices.suicide == Suicide::Forbidden {
-            // The first rounds under holographic-first, done directly: they see the upper layer
-            // as it stands plus the new stone. A flower there is neutral and, not being on a
-            // capture point, takes no string's last liberty; a black/white stone removes the
-            // opponent strings whose last liberty it takes (attributed flowers with them) and
-            // then has a liberty, or (`suicide-timing: fixpoint`, D10) has none and waits for
-            // the recomputed attributes (a first-round suicide was refused above). Nothing else
-            // changes, so the cascade goes on with recomputed attributes.
-            if turn.kind == Kind::Own && self.local(p, mover).1 {
-                out.cells = self.plain_capture_result(p, mover);
-                captured = true;
-            } else {
-                out.cells = self.cells;
-                out.cells[p & MASK] = stone;
-            }
-            None
-        } else {
-            out.cells = self.cells;
-            out.cells[p & MASK] = stone;
-            holographic_first.then_some(&self.an)
-        };
-        captured |= out.cascade(mover, held)?;
+        if play || !plain {
+            board.write();
+        }
+        cascade(&mut board, &self.rules, turn.player)?;
+        let captured = board.captured;
         // M20-FORBID-CAPTURE, register D9: a flower whose cascade removes stones is refused.
         if turn.kind == Kind::Flower
             && self.choices.flower_capture_check == FlowerCaptureCheck::Cascade
@@ -255,103 +256,132 @@ impl FastPosition {
         {
             return Err(Refusal::CapturePoint);
         }
-        if self.choices.ko == Ko::Simple && self.last.as_ref() == Some(&out.cells) {
-            return Err(Refusal::Ko);
+        // GO-KO on the resulting board. Without a removal the board gains a stone and cannot be
+        // the board before the previous move (which lacks the previous move's stone or, after a
+        // pass, is the current board): simple ko needs no board then.
+        let ko_board = match self.choices.ko {
+            Ko::None => false,
+            Ko::Simple => captured && self.last.is_some(),
+            Ko::Positional | Ko::Situational => true,
+        };
+        if ko_board || play {
+            board.write();
         }
-        out.last = Some(self.cells);
-        out.move_number = self.move_number + 1;
-        out.trailing_passes = 0;
+        let analysed = board.analysed;
+        if ko_board {
+            let out = scratch.as_ref().unwrap_or_else(|| unreachable!());
+            if self.repeats(&out.cells) {
+                return Err(Refusal::Ko);
+            }
+        }
+        if play {
+            let out = scratch.get_or_insert_with(|| self.clone());
+            if !analysed {
+                out.refresh();
+            }
+            self.advance_into(turn, out, 0);
+        }
         Ok(())
     }
 
-    /// GO-CASCADE on the fast path (reference: `crate::game::play::cascade`); returns whether any
-    /// stone was removed. `held`: the analysis before the move, whose attributes the first
-    /// rounds use under `capture-timing: holographic-first`.
-    fn cascade(&mut self, mover: u8, mut held: Option<&FastAnalysis>) -> Result<bool, Refusal> {
-        let mut captured = false;
-        loop {
-            match held {
-                Some(h) => self.an.run_held(&self.cells, h),
-                None => self.refresh(),
+    /// GO-KO: whether the board `result` of a move repeats a board the ko rule forbids
+    /// ([`repeats_earlier`] over this game's earlier boards).
+    fn repeats(&self, result: &[u8; MAXN]) -> bool {
+        let ko = self.choices.ko;
+        let next = || self.turn_of(self.move_number + 1);
+        match ko {
+            Ko::Positional | Ko::Situational => {
+                let h = board_hash(self.geom, result);
+                repeats_earlier(
+                    ko,
+                    earlier_boards(self.earlier.as_ref()),
+                    |e| i64::from(e.number),
+                    |e| e.hash == h && e.cells == *result,
+                    |m| self.turn_of(m),
+                    next(),
+                )
             }
-            let an = &self.an;
-            let victim = opp(mover);
-            let mut remove = None;
-            if (0..an.upper_count).any(|s| an.upper_colour[s] == victim && an.upper_libs[s] == 0) {
-                remove = Some(victim);
-            } else if (0..an.upper_count)
-                .any(|s| an.upper_colour[s] == mover && an.upper_libs[s] == 0)
-            {
-                if held.is_some() && self.choices.suicide_timing == SuicideTiming::Fixpoint {
-                    // D10: the mover's strings are judged when the cascade ends.
-                    held = None;
-                    continue;
-                }
-                if self.choices.suicide == Suicide::Forbidden {
-                    return Err(Refusal::Suicide);
-                }
-                remove = Some(mover);
-            }
-            let Some(colour) = remove else {
-                if held.take().is_some() {
-                    continue;
-                }
-                return Ok(captured);
-            };
-            for p in self.geom.points() {
-                let s = an.upper_of[p & MASK];
-                if s != NONE
-                    && an.upper_colour[s as usize] == colour
-                    && an.upper_libs[s as usize] == 0
-                {
-                    self.cells[p & MASK] = EMPTY;
-                }
-            }
-            captured = true;
+            Ko::None | Ko::Simple => repeats_earlier(
+                ko,
+                self.last.iter(),
+                |_| 0,
+                |l| **l == *result,
+                |m| self.turn_of(m),
+                self.turn,
+            ),
         }
     }
 
-    fn pass_into(&self, out: &mut FastPosition) {
-        out.cells = self.cells;
+    /// The bookkeeping of a move of `turn` whose board (and analysis) `out` already holds: the
+    /// earlier boards, the move number, the trailing passes, the Flystone state, the turn.
+    fn advance_into(&self, turn: Turn, out: &mut FastPosition, trailing_passes: u32) {
         out.last = Some(self.cells);
+        out.earlier = matches!(self.choices.ko, Ko::Positional | Ko::Situational).then(|| {
+            Arc::new(Earlier {
+                cells: self.cells,
+                hash: board_hash(self.geom, &self.cells),
+                number: self.move_number,
+                prev: self.earlier.clone(),
+            })
+        });
         out.move_number = self.move_number + 1;
-        out.trailing_passes = self.trailing_passes + 1;
+        out.trailing_passes = trailing_passes;
+        out.flystone = self
+            .flystone
+            .as_ref()
+            .map(|s| s.after(self.move_number, turn));
+        out.turn = out.turn_of(out.move_number);
+    }
+
+    /// GO-PASS: a pass of `turn` into `out`.
+    fn pass_into(&self, turn: Turn, out: &mut FastPosition) {
+        out.cells = self.cells;
         out.any_flower = self.any_flower;
         out.an.clone_from(&self.an);
+        self.advance_into(turn, out, self.trailing_passes + 1);
     }
 
-    /// Whether placing at padded point `p` is legal; `scratch` is a clone used as the buffer.
-    fn is_legal_padded(&self, p: usize, scratch: &mut FastPosition) -> bool {
-        if self.cells[p & MASK] != EMPTY {
-            return false;
-        }
-        let turn = self.turn();
-        let plain = !self.any_flower || self.choices.attribute == AttributeRule::AlwaysNeutral;
-        if plain && turn.kind == Kind::Own {
-            if let Some(ok) = self.quick_stone_legal(p, colour_code(turn.player)) {
-                return ok;
-            }
-        }
-        self.place_into(p, scratch).is_ok()
-    }
-
-    /// Plays a move (as `Position::play`, without the report); `self` is unchanged.
+    /// Plays a move of the schedule's turn (as `Position::play`, without the report); `self` is
+    /// unchanged.
     pub fn play(&self, action: Action) -> Result<FastPosition, Refusal> {
+        self.play_as(action, self.turn)
+    }
+
+    /// Plays a move of `turn`, the schedule's or one of [`FastPosition::special_turns`] (a
+    /// special move, as `Position::play` of a move claiming that turn); `self` is unchanged.
+    pub fn play_as(&self, action: Action, turn: Turn) -> Result<FastPosition, Refusal> {
         if self.game_over() {
             return Err(Refusal::GameOver);
         }
-        let mut out = self.clone();
-        match action {
-            Action::Pass => self.pass_into(&mut out),
+        if turn != self.turn && !self.special_turns().contains(&turn) {
+            return Err(Refusal::WrongTurn(self.rules.schedule));
+        }
+        let p = match action {
+            Action::Pass => None,
             Action::Place(pt) => {
                 if !pt.on_board(self.geom.size) {
                     return Err(Refusal::OffBoard);
                 }
-                let i = self.board_index(pt);
-                self.place_into(self.geom.pad(i), &mut out)?;
+                Some(self.geom.pad(self.board_index(pt)))
+            }
+        };
+        if turn != self.turn && turn.kind == Kind::Own {
+            // D3-EMERGENCY-Q: a converted flower is a stone on the single liberty of a string
+            // put in atari, never a pass.
+            if !p.is_some_and(|p| self.conversion_points().contains(&p)) {
+                return Err(Refusal::ConversionQ);
             }
         }
-        Ok(out)
+        let mut out = None;
+        match p {
+            None => {
+                let mut o = self.clone();
+                self.pass_into(turn, &mut o);
+                out = Some(o);
+            }
+            Some(p) => self.place(p, turn, &mut out, true)?,
+        }
+        Ok(out.unwrap_or_else(|| unreachable!()))
     }
 
     fn board_index(&self, pt: crate::board::coord::Point) -> usize {
@@ -374,29 +404,119 @@ impl FastPosition {
         if self.game_over() {
             return Vec::new();
         }
-        let mut scratch = self.clone();
+        let mut scratch = None;
         let mut out: Vec<Action> = self
             .geom
             .points()
-            .filter(|&p| self.is_legal_padded(p, &mut scratch))
+            .filter(|&p| {
+                self.cells[p & MASK] == EMPTY
+                    && self.place(p, self.turn, &mut scratch, false).is_ok()
+            })
             .map(|p| Action::Place(self.point(p)))
             .collect();
         out.push(Action::Pass);
         out
     }
 
-    /// Perft: the number of move sequences of length `depth` from this position (every legal
-    /// move, passes included, as `Position::legal_moves` lists them); the reference is
-    /// `crate::tools::perft::perft_reference`. `None` under the emergency conversion, whose
-    /// special moves perft counts and this engine does not generate.
-    pub fn perft(&self, depth: u32) -> Option<u64> {
-        if self.rules.emergency_conversion {
-            return None;
+    /// The turns the next move may take besides the schedule's
+    /// ([`crate::game::order::special_turns`]): an emergency conversion (D3-EMERGENCY) or a
+    /// chosen flystone (S3-ROUND) while the player has one left.
+    pub fn special_turns(&self) -> Vec<Turn> {
+        let n = self.move_number;
+        let mut turns = crate::game::order::special_turns(
+            &self.rules,
+            self.flystone.is_some(),
+            self.turn,
+            (n >= 2).then(|| self.turn_of(n - 1)),
+        );
+        turns.retain(|t| match (t.kind, &self.flystone) {
+            (Kind::Flower, Some(s)) => chosen_flystones_left(&self.rules, s, t.player, n) > 0,
+            _ => true,
+        });
+        turns
+    }
+
+    /// D3-EMERGENCY-P / D3-EMERGENCY-Q: the points where an emergency conversion may go — the
+    /// single liberties of the strings the previous move put in atari ([`conversion_ataris`]
+    /// on this engine's upper layers), ascending.
+    fn conversion_points(&self) -> Vec<usize> {
+        let n = self.move_number;
+        let found = conversion_ataris(
+            self.turn.player,
+            (n >= 2).then(|| self.turn_of(n - 1).player),
+            self.trailing_passes,
+            self.last.as_ref().map(|l| *l == self.cells),
+            || {
+                let mut was = FastAnalysis::empty(self.geom);
+                if let Some(l) = &self.last {
+                    self.analyse_into(&mut was, l);
+                }
+                (self.an.clone(), was)
+            },
+        );
+        let mut libs: Vec<usize> = found
+            .map(|v| v.into_iter().map(|(_, l)| l).collect())
+            .unwrap_or_default();
+        libs.sort_unstable();
+        libs.dedup();
+        libs
+    }
+
+    /// The candidate special moves: each special turn with its points (a conversion: the
+    /// single liberties of P and Q; a chosen flystone: every empty point) and, for a
+    /// flystone, the pass (`None`), in `Position::special_moves`' order.
+    fn special_candidates(&self) -> Vec<(Turn, Option<usize>)> {
+        let mut out = Vec::new();
+        for t in self.special_turns() {
+            if t.kind == Kind::Own {
+                out.extend(self.conversion_points().into_iter().map(|p| (t, Some(p))));
+            } else {
+                out.extend(
+                    self.geom
+                        .points()
+                        .filter(|&p| self.cells[p & MASK] == EMPTY)
+                        .map(|p| (t, Some(p))),
+                );
+                out.push((t, None));
+            }
         }
+        out
+    }
+
+    /// The legal moves that take a turn other than the schedule's, with their turn, as
+    /// `Position::special_moves` lists them: emergency conversions (D3-EMERGENCY) and chosen
+    /// flystones (S3-ROUND) with their pass.
+    pub fn special_moves(&self) -> Vec<(Turn, Action)> {
+        if self.game_over() {
+            return Vec::new();
+        }
+        let mut scratch = None;
+        self.special_candidates()
+            .into_iter()
+            .filter(|&(t, p)| match p {
+                None => true,
+                Some(p) => self.place(p, t, &mut scratch, false).is_ok(),
+            })
+            .map(|(t, p)| {
+                (
+                    t,
+                    match p {
+                        None => Action::Pass,
+                        Some(p) => Action::Place(self.point(p)),
+                    },
+                )
+            })
+            .collect()
+    }
+
+    /// Perft: the number of move sequences of length `depth` from this position (every legal
+    /// move, passes included, as `Position::legal_moves` lists them, and the special moves of
+    /// `Position::special_moves`); the reference is `crate::tools::perft::perft_reference`.
+    pub fn perft(&self, depth: u32) -> u64 {
         // One buffer per level, cloned only when first needed (a depth-1 perft of a plain
-        // position decides every move locally and needs none).
+        // position decides every move without a board and needs none).
         let mut bufs: Vec<Option<FastPosition>> = (0..depth).map(|_| None).collect();
-        Some(perft_rec(self, depth, &mut bufs))
+        perft_rec(self, depth, &mut bufs)
     }
 }
 
@@ -410,38 +530,236 @@ fn perft_rec(pos: &FastPosition, depth: u32, bufs: &mut [Option<FastPosition>]) 
     let Some((slot, rest)) = bufs.split_first_mut() else {
         return 0;
     };
+    let specials = pos.special_candidates();
     let mut n = 0;
     if depth == 1 {
-        let turn = pos.turn();
-        let quick = turn.kind == Kind::Own
-            && (!pos.any_flower || pos.choices.attribute == AttributeRule::AlwaysNeutral);
-        let mover = colour_code(turn.player);
         for p in pos.geom.points() {
-            if pos.cells[p & MASK] != EMPTY {
-                continue;
+            if pos.cells[p & MASK] == EMPTY {
+                n += u64::from(pos.place(p, pos.turn, slot, false).is_ok());
             }
-            let legal = match quick.then(|| pos.quick_stone_legal(p, mover)).flatten() {
-                Some(ok) => ok,
-                None => pos
-                    .place_into(p, slot.get_or_insert_with(|| pos.clone()))
-                    .is_ok(),
-            };
-            n += u64::from(legal);
+        }
+        for (t, p) in specials {
+            n += u64::from(p.is_none_or(|p| pos.place(p, t, slot, false).is_ok()));
         }
         return n + 1;
     }
-    for p in pos.geom.points() {
-        if pos.cells[p & MASK] != EMPTY {
-            continue;
+    let mut child = |t: Turn, p: Option<usize>, slot: &mut Option<FastPosition>| -> u64 {
+        match p {
+            Some(p) => {
+                if pos.place(p, t, slot, true).is_err() {
+                    return 0;
+                }
+            }
+            None => {
+                let out = slot.get_or_insert_with(|| pos.clone());
+                pos.pass_into(t, out);
+            }
         }
-        let child = slot.get_or_insert_with(|| pos.clone());
-        if pos.place_into(p, child).is_ok() {
-            n += perft_rec(child, depth - 1, rest);
+        match slot {
+            Some(c) => perft_rec(c, depth - 1, rest),
+            None => 0,
+        }
+    };
+    for p in pos.geom.points() {
+        if pos.cells[p & MASK] == EMPTY {
+            n += child(pos.turn, Some(p), slot);
         }
     }
-    let child = slot.get_or_insert_with(|| pos.clone());
-    pos.pass_into(child);
-    n + perft_rec(child, depth - 1, rest)
+    n += child(pos.turn, None, slot);
+    for (t, p) in specials {
+        n += child(t, p, slot);
+    }
+    n
+}
+
+/// Where a [`Settle`] stands in the cascade.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Round {
+    /// Nothing removed yet, and the board is the one before the move plus the stone, seen with
+    /// the held attributes (or, where no attribute can change, either way): its upper strings
+    /// are those of the analysis before the move, the stone's neighbours changed.
+    Fresh,
+    /// Stones were removed since the last analysis.
+    Removed,
+    /// `out.an` holds the analysis of `out.cells` (held or recomputed).
+    Full,
+}
+
+/// The fast board as the cascade settles it ([`CascadeBoard`]): the position before the move
+/// and the stone at `p`. The first, held round is read off the analysis before the move at the
+/// stone's neighbours (no board is analysed); where no attribute can change ([`FastPosition::plain`])
+/// the rounds after a removal have nothing left without liberty (a removal only frees points
+/// next to the strings that took them), so a plain move is settled without any analysis.
+/// Otherwise each round analyses `out`.
+struct Settle<'a> {
+    before: &'a FastPosition,
+    out: &'a mut Option<FastPosition>,
+    p: usize,
+    stone: u8,
+    plain: bool,
+    /// Whether `out.cells` holds the board (else it is described by `dead` and `stone_dies`).
+    written: bool,
+    round: Round,
+    /// The strings of `before.an` removed in the fresh round.
+    dead: [u16; 4],
+    dead_count: usize,
+    /// Whether the fresh round removed the stone's own string (suicide allowed).
+    stone_dies: bool,
+    captured: bool,
+    /// Whether `out.an` is the recomputed analysis of the board.
+    analysed: bool,
+}
+
+impl Settle<'_> {
+    fn out(&mut self) -> &mut FastPosition {
+        let before = self.before;
+        self.out.get_or_insert_with(|| before.clone())
+    }
+
+    /// Writes the board into `out.cells` (once).
+    fn write(&mut self) {
+        if self.written {
+            return;
+        }
+        self.written = true;
+        let before = self.before;
+        let (p, stone) = (self.p, self.stone);
+        let dead = self.dead;
+        let (k, stone_dies) = (self.dead_count, self.stone_dies);
+        let out = self.out();
+        out.cells = before.cells;
+        out.cells[p & MASK] = stone;
+        if k > 0 || stone_dies {
+            let an = &before.an;
+            for q in before.geom.points() {
+                let s = an.upper_of[q & MASK];
+                if s != NONE && dead[..k].contains(&s) {
+                    out.cells[q & MASK] = EMPTY;
+                }
+            }
+            if stone_dies {
+                out.cells[p & MASK] = EMPTY;
+            }
+        }
+    }
+
+    /// The fresh round's strings of `colour` without liberty: the stone's neighbours whose
+    /// only liberty it took, or, for the stone's own colour, its string when neither an empty
+    /// neighbour nor a neighbouring string of its colour with another liberty is left
+    /// (`Some(true)` with the strings it joins).
+    fn fresh_dead(&self, colour: u8) -> ([u16; 4], usize, bool) {
+        let an = &self.before.an;
+        let mut dead = [NONE; 4];
+        let mut k = 0;
+        let own = self.stone == colour;
+        for d in self.before.geom.dirs() {
+            let m = self.p.wrapping_add(d) & MASK;
+            match an.upper[m] {
+                EMPTY if own => return ([NONE; 4], 0, false),
+                c if c == colour => {
+                    let s = an.upper_of[m];
+                    if an.upper_libs[s as usize] == 1 {
+                        if !dead[..k].contains(&s) {
+                            dead[k] = s;
+                            k += 1;
+                        }
+                    } else if own {
+                        return ([NONE; 4], 0, false);
+                    }
+                }
+                _ => {}
+            }
+        }
+        (dead, k, own)
+    }
+}
+
+impl CascadeBoard for Settle<'_> {
+    fn analyse(&mut self, held: bool) {
+        match self.round {
+            Round::Fresh | Round::Removed if self.plain => return,
+            Round::Fresh if held => return,
+            _ => {}
+        }
+        self.write();
+        let before = self.before;
+        let out = self.out();
+        if held {
+            out.an.run_held(&out.cells, &before.an);
+        } else {
+            out.refresh();
+        }
+        self.analysed = !held;
+        self.round = Round::Full;
+    }
+
+    fn any_without_liberty(&self, colour: crate::board::grid::Colour) -> bool {
+        let c = colour_code(colour);
+        match self.round {
+            Round::Fresh => {
+                let (_, k, own) = self.fresh_dead(c);
+                k > 0 || own
+            }
+            Round::Removed => false,
+            Round::Full => self.out.as_ref().is_some_and(|o| {
+                let an = &o.an;
+                (0..an.upper_count).any(|s| an.upper_colour[s] == c && an.upper_libs[s] == 0)
+            }),
+        }
+    }
+
+    fn remove_without_liberty(&mut self, colour: crate::board::grid::Colour) {
+        let c = colour_code(colour);
+        self.captured = true;
+        match self.round {
+            Round::Fresh => {
+                let (dead, k, own) = self.fresh_dead(c);
+                let written = self.written;
+                self.written = false;
+                self.dead = dead;
+                self.dead_count = k;
+                self.stone_dies = own;
+                if written {
+                    self.write();
+                }
+            }
+            Round::Full => {
+                let geom = self.before.geom;
+                let out = self.out();
+                for q in geom.points() {
+                    let s = out.an.upper_of[q & MASK];
+                    if s != NONE
+                        && out.an.upper_colour[s as usize] == c
+                        && out.an.upper_libs[s as usize] == 0
+                    {
+                        out.cells[q & MASK] = EMPTY;
+                    }
+                }
+                self.analysed = false;
+            }
+            Round::Removed => {}
+        }
+        self.round = Round::Removed;
+    }
+}
+
+/// The upper layer of the fast engine with its strings, for the emergency conversion's
+/// condition P ([`conversion_ataris`]): padded points.
+impl UpperStrings for FastAnalysis {
+    fn strings_in_atari(&self, colour: crate::board::grid::Colour) -> Vec<(Vec<usize>, usize)> {
+        let c = colour_code(colour);
+        (0..self.upper_count)
+            .filter(|&s| self.upper_colour[s] == c && self.upper_libs[s] == 1)
+            .map(|s| {
+                let points = self
+                    .geom
+                    .points()
+                    .filter(|&p| self.upper_of[p & MASK] == s as u16)
+                    .collect();
+                (points, self.upper_lib[s] as usize)
+            })
+            .collect()
+    }
 }
 
 use crate::game::order::SplitMix64;
@@ -471,7 +789,7 @@ pub fn random_move(
 pub fn random_game_fast(start: &FastPosition, seed: u64, max_moves: u32) -> (FastPosition, u32) {
     let mut rng = SplitMix64(seed);
     let mut pos = start.clone();
-    let mut next = start.clone();
+    let mut next = Some(start.clone());
     let mut empty = Vec::with_capacity(MAXS);
     let mut played = 0;
     while played < max_moves && !pos.game_over() {
@@ -482,18 +800,19 @@ pub fn random_game_fast(start: &FastPosition, seed: u64, max_moves: u32) -> (Fas
                 .filter(|&p| pos.cells[p & MASK] == EMPTY)
                 .map(|p| pos.geom.unpad(p)),
         );
-        let turn = pos.turn();
+        let turn = pos.turn;
         let chosen = random_move(&mut rng, &mut empty, |i| {
             let p = pos.geom.pad(i);
             if turn.kind == Kind::Own && is_one_liberty_eye(&pos.an, p) == Some(turn.player) {
                 return false;
             }
-            pos.place_into(p, &mut next).is_ok()
+            pos.place(p, turn, &mut next, true).is_ok()
         });
+        let out = next.get_or_insert_with(|| pos.clone());
         if chosen.is_none() {
-            pos.pass_into(&mut next);
+            pos.pass_into(turn, out);
         }
-        std::mem::swap(&mut pos, &mut next);
+        std::mem::swap(&mut pos, out);
         played += 1;
     }
     (pos, played)
