@@ -492,7 +492,7 @@ impl Position {
 
     /// The Flystone state after move `self.move_number` takes `turn`: a flower turn is a
     /// flystone move and is recorded (played or passed).
-    fn next_flystone(&self, turn: Turn) -> Option<FlystoneState> {
+    pub(super) fn next_flystone(&self, turn: Turn) -> Option<FlystoneState> {
         let mut s = self.flystone_state()?;
         if turn.kind == Kind::Flower {
             s.thrown.push(self.move_number);
