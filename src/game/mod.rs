@@ -1,7 +1,8 @@
 //! The game layer: who plays which stone when (schedules), the move notation, the position and
-//! its moves with the capture cascade, and the validated setup a position is built from. Builds
-//! on [`crate::judge`].
+//! its moves with the capture cascade, advancing a position without a report on the engine of
+//! choice, and the validated setup a position is built from. Builds on [`crate::judge`].
 
+pub mod advance;
 pub mod cascade;
 pub mod fast;
 pub mod moves;

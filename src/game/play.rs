@@ -522,7 +522,7 @@ impl Position {
 
     /// The Flystone state after move `self.move_number` takes `turn`: a flower turn is a
     /// flystone move and is recorded (played or passed).
-    fn next_flystone(&self, turn: Turn) -> Option<FlystoneState> {
+    pub(super) fn next_flystone(&self, turn: Turn) -> Option<FlystoneState> {
         Some(self.flystone_state()?.after(self.move_number, turn))
     }
 

@@ -1,0 +1,200 @@
+//! `Position::advance` (the next position without a report, on the fast engine where it supports
+//! the rules) equals `Position::play`: the same next position (board, history, move number,
+//! trailing passes, dead stones, Flystone record) for a move `play` accepts, the same refusal
+//! (reason, clause, message) for one it refuses — on random settled positions and random move
+//! sequences under every preset and single-option variants (ko, suicide, the emergency
+//! conversion, the capture timing, the schedule), with moves drawn from the legal list, the
+//! special moves (emergency conversions, chosen flystones), any point, passes, and claims of a
+//! wrong number or turn.
+
+use m3go::game::advance::Engine;
+use m3go::game::play::{Action, Move};
+use m3go::rules::{CaptureTiming, Ko, Schedule, Suicide, PRESETS};
+use m3go::testing::{board_from_codes, position, settle};
+use m3go::{Kind, Position, Rules, Turn};
+use proptest::prelude::*;
+use proptest::test_runner::Config;
+
+/// Every preset, and variants of one option each that change how a move is decided.
+fn rule_sets() -> Vec<Rules> {
+    let mut out: Vec<Rules> = PRESETS
+        .iter()
+        .map(|p| Rules::preset(p).expect("preset"))
+        .collect();
+    let base = Rules::m3go_2020();
+    out.extend([
+        Rules {
+            ko: Ko::Positional,
+            ..base.clone()
+        },
+        Rules {
+            ko: Ko::Situational,
+            ..base.clone()
+        },
+        Rules {
+            ko: Ko::None,
+            suicide: Suicide::Allowed,
+            ..base.clone()
+        },
+        Rules {
+            capture_timing: CaptureTiming::RecomputeFirst,
+            ..base.clone()
+        },
+        Rules {
+            schedule: Schedule::Alternate,
+            ..base.clone()
+        },
+        Rules {
+            emergency_conversion: true,
+            ..base
+        },
+    ]);
+    out
+}
+
+/// One step of a generated sequence: what kind of move, and an index to pick it with.
+#[derive(Clone, Copy, Debug)]
+enum Pick {
+    Legal(usize),
+    Special(usize),
+    Point(usize),
+    Pass,
+    WrongNumber(usize),
+    WrongTurn(usize),
+    Numbered(usize),
+}
+
+fn pick() -> impl Strategy<Value = Pick> {
+    prop_oneof![
+        6 => any::<usize>().prop_map(Pick::Legal),
+        2 => any::<usize>().prop_map(Pick::Special),
+        3 => any::<usize>().prop_map(Pick::Point),
+        1 => Just(Pick::Pass),
+        1 => any::<usize>().prop_map(Pick::WrongNumber),
+        1 => any::<usize>().prop_map(Pick::WrongTurn),
+        2 => any::<usize>().prop_map(Pick::Numbered),
+    ]
+}
+
+fn place_at(pos: &Position, i: usize) -> Action {
+    Action::Place(pos.board().point(i % pos.board().len()))
+}
+
+/// The move `p` names in `pos`.
+fn move_of(pos: &Position, p: Pick) -> Move {
+    let plain = |action| Move {
+        action,
+        number: None,
+        turn: None,
+    };
+    match p {
+        Pick::Legal(k) => {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                plain(Action::Pass)
+            } else {
+                plain(legal[k % legal.len()])
+            }
+        }
+        Pick::Special(k) => {
+            let special = pos.special_moves();
+            if special.is_empty() {
+                plain(place_at(pos, k))
+            } else {
+                special[k % special.len()]
+            }
+        }
+        Pick::Point(k) => plain(place_at(pos, k)),
+        Pick::Pass => plain(Action::Pass),
+        Pick::WrongNumber(k) => Move {
+            number: Some(pos.move_number() + 1 + (k % 3) as u32),
+            ..plain(place_at(pos, k))
+        },
+        Pick::WrongTurn(k) => {
+            let t = pos.turn();
+            Move {
+                turn: Some(Turn {
+                    player: if k % 2 == 0 {
+                        t.player.opponent()
+                    } else {
+                        t.player
+                    },
+                    kind: match t.kind {
+                        Kind::Own => Kind::Flower,
+                        Kind::Flower => Kind::Own,
+                    },
+                }),
+                ..plain(place_at(pos, k / 2))
+            }
+        }
+        Pick::Numbered(k) => Move {
+            number: Some(pos.move_number()),
+            turn: Some(pos.turn()),
+            ..plain(place_at(pos, k))
+        },
+    }
+}
+
+/// Plays `picks` from `start`, comparing `advance` with `play` at every step; continues from
+/// `play`'s position.
+fn compare_sequence(start: Position, picks: &[Pick]) -> Result<(), TestCaseError> {
+    let mut pos = start;
+    for (k, &p) in picks.iter().enumerate() {
+        let m = move_of(&pos, p);
+        let by_play = pos.play(&m).map(|(next, _)| next);
+        let by_advance = pos.advance(&m);
+        prop_assert_eq!(
+            &by_advance,
+            &by_play,
+            "step {} ({:?}, move {:?}) from\n{}",
+            k,
+            p,
+            m,
+            pos.board().to_diagram()
+        );
+        prop_assert_eq!(pos.advance_with(&m, Engine::Reference), by_play.clone());
+        if let Ok(next) = by_play {
+            pos = next;
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 48, ..Config::default() })]
+
+    /// `advance` equals `play(..).0` and `play(..).unwrap_err()` on random sequences under
+    /// every preset and option variant of [`rule_sets`].
+    #[test]
+    fn advance_equals_play_under_every_preset(
+        size in prop::sample::select(vec![3usize, 5, 5, 7, 9]),
+        codes in prop::collection::vec(0u8..8, 81),
+        move_number in 1u32..=10,
+        picks in prop::collection::vec(pick(), 1..14),
+    ) {
+        for rules in rule_sets() {
+            // sparse boards: codes 4..8 are empty points
+            let cells: Vec<u8> = codes.iter().map(|&c| if c < 4 { c } else { 0 }).collect();
+            let board = settle(board_from_codes(size, &cells[..size * size]), &rules);
+            let start = position(board, rules.clone(), move_number);
+            compare_sequence(start, &picks)?;
+        }
+    }
+}
+
+/// A whole game on a 9×9 board under every preset: up to 60 moves picked from the legal list,
+/// the position reached by `advance` at every step is `play`'s.
+#[test]
+fn advance_follows_play_through_whole_games_under_every_preset() {
+    for rules in rule_sets() {
+        let start = position(
+            settle(board_from_codes(9, &[0; 81]), &rules),
+            rules.clone(),
+            1,
+        );
+        let picks: Vec<Pick> = (0..60usize)
+            .map(|k| Pick::Legal(k.wrapping_mul(2_654_435_761)))
+            .collect();
+        compare_sequence(start, &picks).unwrap_or_else(|e| panic!("{}: {e}", rules.preset));
+    }
+}
