@@ -57,7 +57,7 @@ impl FastPosition {
             move_number,
             trailing_passes,
             any_flower: false,
-            an: FastAnalysis::empty(geom),
+            an: FastAnalysis::empty(geom, rules),
             blank: board.clone(),
         };
         for i in 0..fp.blank.len() {
