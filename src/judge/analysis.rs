@@ -7,7 +7,7 @@ use crate::board::layers::{self, Attribute, Layer};
 use crate::board::strings::{self, Strings};
 use crate::judge::attribute::{self, Counts};
 use crate::judge::eyes::{self, Region, RegionVerdict};
-use crate::rules::{AttributeRule, EyeRule, Rules};
+use crate::rules::{EyeRule, Rules};
 
 /// A flower string of the direct board with its counts and upper attribute.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,12 +72,11 @@ impl Analysis {
                     has_eye[g],
                 )
             }));
-            let (attribute, clause) = match rules.attribute {
-                AttributeRule::M2020 => attribute::attribute_2020(counts),
-                AttributeRule::M2016 => attribute::attribute_2016(counts),
-                AttributeRule::M2013 => attribute::attribute_2013(stone_counts(board, &points)),
-                AttributeRule::AlwaysNeutral => attribute::attribute_neutral(),
-            };
+            let (attribute, clause) = attribute::attribute_under(
+                rules.attribute,
+                || counts,
+                || attribute::stone_counts(adjacent_stones(board, &points)),
+            );
             let f = flowers.len();
             for &i in &points {
                 flower_of[i] = Some(f);
@@ -152,21 +151,18 @@ impl Analysis {
     }
 }
 
-/// Adjacent black and white stones of a flower string (each stone once), for the 2013 rule.
-pub fn stone_counts(board: &Board, points: &[usize]) -> (u32, u32) {
+/// The colours of the black and white stones adjacent to a flower string, each stone once
+/// (what the 2013 rule counts, [`attribute::stone_counts`]).
+fn adjacent_stones<'a>(board: &'a Board, points: &[usize]) -> impl Iterator<Item = Colour> + 'a {
     let mut seen: Vec<usize> = points
         .iter()
         .flat_map(|&i| neighbours(board.size(), i))
         .collect();
     seen.sort_unstable();
     seen.dedup();
-    let black = seen
-        .iter()
-        .filter(|&&j| board.get(j) == Some(Stone::Black))
-        .count() as u32;
-    let white = seen
-        .iter()
-        .filter(|&&j| board.get(j) == Some(Stone::White))
-        .count() as u32;
-    (black, white)
+    seen.into_iter().filter_map(|j| match board.get(j) {
+        Some(Stone::Black) => Some(Colour::Black),
+        Some(Stone::White) => Some(Colour::White),
+        _ => None,
+    })
 }

@@ -1,7 +1,9 @@
 //! The upper attribute of a flower string from its neighbours' private eyes (M20-ATTR-*, 003
 //! 选摘三; Q20-ATTR, 001).
 
+use crate::board::grid::Colour;
 use crate::board::layers::Attribute;
+use crate::rules::AttributeRule;
 use serde::Serialize;
 
 /// The four counts of 003: adjacent black strings with (Hs) and without (Hw) a private eye,
@@ -145,7 +147,7 @@ pub fn attribute_2016(c: Counts) -> (Attribute, &'static str) {
 /// M13-CONV / M13-FLIP / M13-FREEZE — a reconstruction of 000's summary of the 2013 rule:
 /// "灰棋串的紧邻黑子和紧邻白子数量的竞争 … 连续地一手棋一变，当此灰棋串的所有紧邻点被占完后，灰棋串的属性也就
 /// 被定格" (register D21). `stones` = (distinct black stones, distinct white stones) adjacent to
-/// the grey string on the direct board (`analysis::stone_counts`): more black: black; more white:
+/// the grey string on the direct board ([`stone_counts`]): more black: black; more white:
 /// white; equal (0 = 0 included): neutral. The attribute is recomputed from the board after
 /// every move (M13-FLIP); while every adjacent point is occupied the counts cannot change, so
 /// neither can the attribute (M13-FREEZE); a capture that empties a neighbour lets it change again.
@@ -154,6 +156,33 @@ pub fn attribute_2013(stones: (u32, u32)) -> (Attribute, &'static str) {
         std::cmp::Ordering::Greater => (Attribute::Black, "M13-CONV"),
         std::cmp::Ordering::Less => (Attribute::White, "M13-CONV"),
         std::cmp::Ordering::Equal => (Attribute::Neutral, "M13-CONV"),
+    }
+}
+
+/// The counting of M13-CONV — "灰棋串的紧邻黑子和紧邻白子数量的竞争" (000): (black stones, white
+/// stones) among the stones adjacent to a grey string, `adjacent` giving each adjacent stone's
+/// colour once (every point next to the string counted once, however many of its stones it
+/// touches).
+pub fn stone_counts(adjacent: impl IntoIterator<Item = Colour>) -> (u32, u32) {
+    adjacent.into_iter().fold((0, 0), |(b, w), c| match c {
+        Colour::Black => (b + 1, w),
+        Colour::White => (b, w + 1),
+    })
+}
+
+/// The attribute of a flower string under `rule`, with the clause that decided it: the 2020 or
+/// 2016 rule on its four counts, the 2013 rule on its adjacent stones ([`stone_counts`]), or
+/// always neutral. The counts are asked for only by the rules that read them.
+pub fn attribute_under(
+    rule: AttributeRule,
+    counts: impl FnOnce() -> Counts,
+    stones: impl FnOnce() -> (u32, u32),
+) -> (Attribute, &'static str) {
+    match rule {
+        AttributeRule::M2020 => attribute_2020(counts()),
+        AttributeRule::M2016 => attribute_2016(counts()),
+        AttributeRule::M2013 => attribute_2013(stones()),
+        AttributeRule::AlwaysNeutral => attribute_neutral(),
     }
 }
 

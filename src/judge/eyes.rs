@@ -136,46 +136,106 @@ pub fn regions_around(
     out
 }
 
-/// M20-EYE-1 — "黑棋串私眼内至少有一个空点串与这个黑棋串紧邻，而且此空点串不与其它黑棋串紧邻，黑棋串
-/// 私眼内也不能具有其它黑棋串" (003). `Ok(())` or the failing part.
-pub fn condition_1(
-    layer: &Layer,
-    strings: &Strings,
-    a: usize,
-    region: &Region,
-) -> Result<(), RegionVerdict> {
-    let size = layer.size;
-    let colour = strings.groups[a].colour;
-    if region
-        .points
-        .iter()
-        .any(|&p| matches!(layer.cells[p], Cell::Stone(c) if Some(c) == colour))
-    {
-        return Err(RegionVerdict::SameColourInside);
+/// What the private-eye conditions read of a lower layer, whatever stores it: the cell at a
+/// point, the point's on-board neighbours and the black or white string through a point. The
+/// clause-by-clause [`Lower`] (a [`Layer`] with its [`Strings`]) and the fast engine
+/// (`game::fast`, on its padded board) both provide it, so conditions 1 and 2, the fill
+/// simulation and 2016's conditions a and b are written once for both. Points are the
+/// provider's own indices, all below [`VIEW_POINTS`]; a region is given as an iterator over its
+/// points (empty points, other strings' stones and, for 2016, grey stones).
+pub trait LowerView {
+    /// The lower-layer cell at `p` (a flower is [`Cell::OffBoard`]).
+    fn cell(&self, p: usize) -> Cell;
+    /// The on-board neighbours of `p` (the edge has none).
+    fn neighbours(&self, p: usize) -> impl Iterator<Item = usize>;
+    /// The black or white string through `p` (an id of the provider's), if there is one.
+    fn string_of(&self, p: usize) -> Option<usize>;
+}
+
+/// Every index a [`LowerView`] uses is below this (a 19×19 board, padded to 21×21, fits).
+pub const VIEW_POINTS: usize = 512;
+
+/// The reference lower layer as a [`LowerView`]: the layer and its strings.
+#[derive(Clone, Copy, Debug)]
+pub struct Lower<'a> {
+    pub layer: &'a Layer,
+    pub strings: &'a Strings,
+}
+
+impl LowerView for Lower<'_> {
+    fn cell(&self, p: usize) -> Cell {
+        self.layer.cells[p]
     }
-    // The empty strings of the region: an empty string lies wholly inside one region.
-    let mut seen = vec![false; size * size];
-    for &p in &region.empty {
-        if seen[p] {
-            continue;
-        }
-        let es = flood_marking(size, p, |j| layer.cells[j] == Cell::Empty, &mut seen);
-        let mut touches_a = false;
-        let mut touches_other_same = false;
-        for &q in &es {
-            for n in neighbours(size, q) {
-                if let Cell::Stone(c) = layer.cells[n] {
-                    if Some(c) == colour {
-                        if strings.of[n] == Some(a) {
-                            touches_a = true;
-                        } else {
-                            touches_other_same = true;
-                        }
+    fn neighbours(&self, p: usize) -> impl Iterator<Item = usize> {
+        neighbours(self.layer.size, p)
+    }
+    fn string_of(&self, p: usize) -> Option<usize> {
+        self.strings.of[p]
+    }
+}
+
+/// Whether the empty string through empty point `p` touches no string of `colour` but `a`;
+/// `seen` marks the empty points already flooded (by this call or an earlier one of the same
+/// region, whose whole empty string was flooded and touched another string).
+fn empty_string_touches_only(
+    v: &impl LowerView,
+    p: usize,
+    colour: Colour,
+    a: usize,
+    seen: &mut [u64; VIEW_POINTS / 64],
+) -> bool {
+    let mut stack = [0u16; VIEW_POINTS];
+    let bit = |q: usize| (q / 64 % (VIEW_POINTS / 64), q % 64);
+    let (w, b) = bit(p);
+    seen[w] |= 1 << b;
+    stack[0] = p as u16;
+    let (mut n, mut k) = (1usize, 0usize);
+    let mut only_a = true;
+    while k < n {
+        let q = stack[k % VIEW_POINTS] as usize;
+        k += 1;
+        for m in v.neighbours(q) {
+            match v.cell(m) {
+                Cell::Stone(c) if c == colour => only_a &= v.string_of(m) == Some(a),
+                Cell::Empty => {
+                    let (w, b) = bit(m);
+                    if seen[w] & (1 << b) == 0 {
+                        seen[w] |= 1 << b;
+                        stack[n % VIEW_POINTS] = m as u16;
+                        n += 1;
                     }
                 }
+                _ => {}
             }
         }
-        if touches_a && !touches_other_same {
+    }
+    only_a
+}
+
+/// M20-EYE-1 — "黑棋串私眼内至少有一个空点串与这个黑棋串紧邻，而且此空点串不与其它黑棋串紧邻，黑棋串
+/// 私眼内也不能具有其它黑棋串" (003). On closed region `region` (its points) of string `a` of
+/// `colour`: no stone of `colour` inside, and some empty string of the region touches `a` and no
+/// other string of `colour` (an empty string lies wholly inside one region, so it is the empty
+/// string through an empty point of the region next to `a`). `Ok(())` or the failing part.
+pub fn condition_1(
+    v: &impl LowerView,
+    a: usize,
+    colour: Colour,
+    region: impl Iterator<Item = usize> + Clone,
+) -> Result<(), RegionVerdict> {
+    if region.clone().any(|p| v.cell(p) == Cell::Stone(colour)) {
+        return Err(RegionVerdict::SameColourInside);
+    }
+    let mut seen = [0u64; VIEW_POINTS / 64];
+    for p in region {
+        let (w, b) = (p / 64 % (VIEW_POINTS / 64), p % 64);
+        if v.cell(p) != Cell::Empty
+            || seen[w] & (1 << b) != 0
+            || !v.neighbours(p).any(|q| v.string_of(q) == Some(a))
+        {
+            continue;
+        }
+        if empty_string_touches_only(v, p, colour, a, &mut seen) {
             return Ok(());
         }
     }
@@ -188,14 +248,16 @@ pub fn condition_1(
 /// opponent stone, the edge or a flower — a one-liberty eye (M20-EYE-KINDS: true or false, however
 /// many strings form it). Since stones are only
 /// added, this happens exactly when some empty point of the region has no neighbour of `colour`
-/// (fill all its empty neighbours): that point is returned. `fill::literal_simulation` in the
-/// tests performs the simulation stone by stone and must agree.
-pub fn fill_simulation_makes_eye(layer: &Layer, colour: Colour, region: &Region) -> Option<usize> {
-    region
-        .empty
-        .iter()
-        .copied()
-        .find(|&p| neighbours(layer.size, p).all(|n| layer.cells[n] != Cell::Stone(colour)))
+/// (fill all its empty neighbours): the first such point of `region` is returned.
+/// `fill::literal_simulation` in the tests performs the simulation stone by stone and must agree.
+pub fn fill_simulation_makes_eye(
+    v: &impl LowerView,
+    colour: Colour,
+    mut region: impl Iterator<Item = usize>,
+) -> Option<usize> {
+    region.find(|&p| {
+        v.cell(p) == Cell::Empty && v.neighbours(p).all(|n| v.cell(n) != Cell::Stone(colour))
+    })
 }
 
 /// M20-EYE-2 — "黑棋串私眼内可以具有其它白色棋串和中性花棋串（中性花棋串视同边界外区域），但是这些白色
@@ -203,17 +265,31 @@ pub fn fill_simulation_makes_eye(layer: &Layer, colour: Colour, region: &Region)
 /// opponent strings, neither may they have an eye nor can the fill simulation make one (an eye
 /// they already have is found by the simulation too: fill it down to one point). A region without
 /// opponent strings needs no simulation (003's region R).
-pub fn condition_2(layer: &Layer, colour: Colour, region: &Region) -> Result<(), RegionVerdict> {
-    let has_opponent = region
-        .points
-        .iter()
-        .any(|&p| layer.cells[p] == Cell::Stone(colour.opponent()));
-    if !has_opponent {
+pub fn condition_2(
+    v: &impl LowerView,
+    colour: Colour,
+    region: impl Iterator<Item = usize> + Clone,
+) -> Result<(), RegionVerdict> {
+    let opponent = Cell::Stone(colour.opponent());
+    if !region.clone().any(|p| v.cell(p) == opponent) {
         return Ok(());
     }
-    match fill_simulation_makes_eye(layer, colour, region) {
+    match fill_simulation_makes_eye(v, colour, region) {
         Some(p) => Err(RegionVerdict::OpponentCanMakeEye(p)),
         None => Ok(()),
+    }
+}
+
+/// The verdict of conditions 1 and 2 on closed region `region` of string `a` of `colour`.
+pub fn verdict(
+    v: &impl LowerView,
+    a: usize,
+    colour: Colour,
+    region: impl Iterator<Item = usize> + Clone,
+) -> RegionVerdict {
+    match condition_1(v, a, colour, region.clone()).and_then(|()| condition_2(v, colour, region)) {
+        Ok(()) => RegionVerdict::PrivateEye,
+        Err(v) => v,
     }
 }
 
@@ -230,15 +306,11 @@ pub fn judge_regions(
     let Some(colour) = strings.groups[a].colour else {
         return Vec::new();
     };
+    let v = Lower { layer, strings };
     closed_regions(layer, strings, a, rule)
         .into_iter()
         .map(|r| {
-            let verdict = match condition_1(layer, strings, a, &r)
-                .and_then(|()| condition_2(layer, colour, &r))
-            {
-                Ok(()) => RegionVerdict::PrivateEye,
-                Err(v) => v,
-            };
+            let verdict = verdict(&v, a, colour, r.points.iter().copied());
             (r, verdict)
         })
         .collect()

@@ -13,7 +13,7 @@
 use crate::board::grid::{neighbours, Colour};
 use crate::board::layers::{Cell, Layer};
 use crate::board::strings::{empty_strings, flood_marking, Strings};
-use crate::judge::eyes::{Region, RegionVerdict};
+use crate::judge::eyes::{Lower, LowerView, Region, RegionVerdict};
 use crate::judge::longlife::long_living;
 
 /// Deepest nesting followed by condition c (a private eye inside a private eye inside …).
@@ -92,24 +92,19 @@ pub fn closed_regions_2016(layer: &Layer, strings: &Strings, a: usize) -> Vec<Re
 }
 
 /// M16-EYE-A — "a、围出私眼的棋串必须具有至少1口内气" (000; the definition's "含有至少1个紧邻空点"):
-/// some empty point of the region is adjacent to string `a`.
-pub fn condition_a(layer: &Layer, strings: &Strings, a: usize, region: &Region) -> bool {
-    region
-        .empty
-        .iter()
-        .any(|&p| neighbours(layer.size, p).any(|q| strings.of[q] == Some(a)))
+/// some empty point of the region (its points) is adjacent to string `a`.
+pub fn condition_a(v: &impl LowerView, a: usize, mut region: impl Iterator<Item = usize>) -> bool {
+    region.any(|p| v.cell(p) == Cell::Empty && v.neighbours(p).any(|q| v.string_of(q) == Some(a)))
 }
 
-/// M16-EYE-B — "b、私眼内不能具有其它同色棋串" (000): no stone of `a`'s colour inside the region
-/// (`a`'s own stones are never inside).
-pub fn condition_b(layer: &Layer, strings: &Strings, a: usize, region: &Region) -> bool {
-    let Some(colour) = strings.groups[a].colour else {
-        return false;
-    };
-    !region
-        .points
-        .iter()
-        .any(|&p| layer.cells[p] == Cell::Stone(colour))
+/// M16-EYE-B — "b、私眼内不能具有其它同色棋串" (000): no stone of `a`'s colour (`colour`) inside the
+/// region (`a`'s own stones are never inside).
+pub fn condition_b(
+    v: &impl LowerView,
+    colour: Colour,
+    mut region: impl Iterator<Item = usize>,
+) -> bool {
+    !region.any(|p| v.cell(p) == Cell::Stone(colour))
 }
 
 /// The black/white opponent strings of `a` lying in `region`, ascending.
@@ -308,15 +303,34 @@ fn judge_region_2016(
     let Some(colour) = strings.groups[a].colour else {
         return Verdict2016::SameColourInside;
     };
-    if !condition_a(layer, strings, a, region) {
+    let v = Lower { layer, strings };
+    let points = || region.points.iter().copied();
+    if !condition_a(&v, a, points()) {
         return Verdict2016::NoInnerLiberty;
     }
-    if !condition_b(layer, strings, a, region) {
+    if !condition_b(&v, colour, points()) {
         return Verdict2016::SameColourInside;
     }
-    if opponent_strings(layer, strings, a, region).is_empty() {
+    if !points().any(|p| layer.cells[p] == Cell::Stone(colour.opponent())) {
         return Verdict2016::PrivateEye;
     }
+    opponent_conditions(layer, strings, a, region, depth, alive)
+}
+
+/// M16-EYE-CAPTURE, M16-EYE-C, M16-EYE-D in that order, on a closed region of `a` that meets a
+/// and b and holds black or white opponent stones (the rest of `judge_region_2016`; the fast
+/// engine calls it for the regions it cannot decide by a and b alone).
+pub fn opponent_conditions(
+    layer: &Layer,
+    strings: &Strings,
+    a: usize,
+    region: &Region,
+    depth: u32,
+    alive: &mut Option<Vec<bool>>,
+) -> Verdict2016 {
+    let Some(colour) = strings.groups[a].colour else {
+        return Verdict2016::SameColourInside;
+    };
     if let Err(p) = capture_condition(layer, strings, a, region) {
         return Verdict2016::Uncapturable(p);
     }
@@ -829,8 +843,16 @@ X . . . . . O
             }
             for g in 0..strings.groups.len() {
                 for r in closed_regions_2016(&layer, &strings, g) {
+                    let v = Lower {
+                        layer: &layer,
+                        strings: &strings,
+                    };
                     if opponent_strings(&layer, &strings, g, &r).is_empty()
-                        || !condition_b(&layer, &strings, g, &r)
+                        || !condition_b(
+                            &v,
+                            strings.groups[g].colour.unwrap(),
+                            r.points.iter().copied(),
+                        )
                         || r.empty.len() > 10
                     {
                         continue;

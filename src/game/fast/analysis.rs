@@ -3,15 +3,38 @@
 
 use super::*;
 use crate::board::grid::{Board, Stone};
-use crate::board::layers::{Attribute, Cell};
-use crate::judge::attribute::{attribute_2016, attribute_2020, Counts};
+use crate::board::layers::{lower_layer, Attribute, Cell, Layer};
+use crate::board::strings::{strings_of, Strings};
+use crate::judge::attribute::{attribute_under, counts, stone_counts};
+use crate::judge::eyes::{condition_1, condition_2, verdict, LowerView, Region, RegionVerdict};
+use crate::judge::eyes2016::{condition_a, condition_b, opponent_conditions, Verdict2016};
 use crate::judge::forbidden::{flower_forbidden_reason, Forbidden, UpperView};
+
+/// Whether [`FastAnalysis`] implements the analysis rules of `rules`: the private-eye rule,
+/// the closed-region reading and the attribute rule (every value of each).
+pub(super) fn analyses(rules: &Rules) -> bool {
+    matches!(rules.private_eye, EyeRule::M2020 | EyeRule::M2016)
+        && matches!(
+            rules.closed_region,
+            ClosedRegion::SingleString | ClosedRegion::SameColour
+        )
+        && matches!(
+            rules.attribute,
+            AttributeRule::M2020
+                | AttributeRule::M2016
+                | AttributeRule::M2013
+                | AttributeRule::AlwaysNeutral
+        )
+}
 
 /// The analysis of one direct board on the fast path: lower strings and their private eyes,
 /// flower attributes, the upper layer with its strings and liberty counts.
 #[derive(Clone, Debug)]
 pub struct FastAnalysis {
     pub(super) geom: Geom,
+    /// The private-eye rule and the closed-region reading the eyes are judged under.
+    pub(super) eye: EyeRule,
+    pub(super) closed_region: ClosedRegion,
     /// Lower-layer string through each point (black/white stones), else [`NONE`].
     pub(super) lower_of: [u16; MAXN],
     pub(super) lower_colour: [u8; MAXS],
@@ -36,9 +59,13 @@ pub struct FastAnalysis {
 }
 
 impl FastAnalysis {
-    pub(super) fn empty(geom: Geom) -> FastAnalysis {
+    /// An analysis of nothing yet on a board of `geom`, for `rules`' private-eye rule and
+    /// closed-region reading (the attribute rule is given to each [`FastAnalysis::run`]).
+    pub(super) fn empty(geom: Geom, rules: &Rules) -> FastAnalysis {
         FastAnalysis {
             geom,
+            eye: rules.private_eye,
+            closed_region: rules.closed_region,
             lower_of: [NONE; MAXN],
             lower_colour: [0; MAXS],
             has_eye: [false; MAXS],
@@ -58,10 +85,12 @@ impl FastAnalysis {
         }
     }
 
-    /// Analyses a direct board under `rules` (which [`supports`] must accept); every part is
-    /// computed, private eyes included.
+    /// Analyses a direct board under `rules`; every part is computed, private eyes included.
+    /// Every analysis rule is implemented, so this is `None` only for a rule
+    /// value added to [`Rules`] and not yet to the fast engine (the ko and the schedule, which
+    /// [`supports`] also checks for a position, do not enter an analysis).
     pub fn new(board: &Board, rules: &Rules) -> Option<FastAnalysis> {
-        if !supports(rules) {
+        if !analyses(rules) {
             return None;
         }
         let geom = Geom {
@@ -69,7 +98,7 @@ impl FastAnalysis {
             w: board.size() + 2,
         };
         let cells = padded_cells(board, geom);
-        let mut a = FastAnalysis::empty(geom);
+        let mut a = FastAnalysis::empty(geom, rules);
         a.run(&cells, Choices::of(rules).attribute, true);
         Some(a)
     }
@@ -78,7 +107,8 @@ impl FastAnalysis {
     pub(super) fn run(&mut self, cells: &[u8; MAXN], attribute: AttributeRule, want_eyes: bool) {
         let geom = self.geom;
         let any_flower = geom.points().any(|p| cells[p & MASK] == FLOWER);
-        let need_eyes = want_eyes || (any_flower && attribute != AttributeRule::AlwaysNeutral);
+        let eyes_counted = matches!(attribute, AttributeRule::M2020 | AttributeRule::M2016);
+        let need_eyes = want_eyes || (any_flower && eyes_counted);
         if need_eyes {
             self.lower_strings(cells);
             self.private_eyes(cells);
@@ -144,68 +174,129 @@ impl FastAnalysis {
         self.lower_count = count;
     }
 
-    /// Fast form of M20-EYE (reference: [`crate::judge::eyes::judge_regions`]); see the module
-    /// documentation for why the components of S_c decide the same private eyes.
+    /// The private eyes of every lower string, by the clause functions of
+    /// [`crate::judge::eyes`] (2020) or [`crate::judge::eyes2016`] (2016) called on the fast
+    /// board (a [`LowerView`]); only the enumeration of the regions differs from the reference,
+    /// which floods each string's closed regions: here one pass over the components of S_c
+    /// (the points that are not stones of colour c: empty points and opponent stones, and under
+    /// the 2016 rule also flowers) per colour decides every string's regions, for the reasons
+    /// the module documentation gives.
     fn private_eyes(&mut self, cells: &[u8; MAXN]) {
         let geom = self.geom;
         let dirs = geom.dirs();
         self.has_eye[..self.lower_count].fill(false);
+        let m2016 = self.eye == EyeRule::M2016;
+        let same_colour = !m2016 && self.closed_region == ClosedRegion::SameColour;
+        // The reference lower layer, built once if a 2016 region needs the opponent conditions.
+        let mut reference: Option<Option<(Layer, Strings)>> = None;
         for c in [BLACK, WHITE] {
+            let colour = colour_of(c);
             let o = opp(c);
+            let member = |u: u8| u == EMPTY || u == o || (m2016 && u == FLOWER);
+            let mut alive: Option<Vec<bool>> = None;
             // `mark` doubles as the visited map of this colour's components.
             self.mark.fill(NONE);
             for p in geom.points() {
-                let v = cells[p & MASK];
-                if !(v == EMPTY || v == o) || self.mark[p & MASK] != NONE {
+                if !member(cells[p & MASK]) || self.mark[p & MASK] != NONE {
                     continue;
                 }
                 self.mark[p & MASK] = 0;
                 self.stack[0] = p as u16;
                 let (mut n, mut k) = (1usize, 0usize);
-                let mut first = NONE;
-                let mut multi = false;
-                let mut any_adj = false;
-                let mut all_adj = true;
-                let mut has_opp = false;
+                // The strings of colour c around the component: the first, its stone, and
+                // whether there are others.
+                let (mut first, mut first_at, mut multi) = (NONE, 0usize, false);
                 while k < n {
                     let q = self.stack[k & MASK] as usize;
                     k += 1;
-                    let vq = cells[q & MASK];
-                    let mut adj = false;
                     for d in dirs {
                         let m = q.wrapping_add(d);
                         let u = cells[m & MASK];
                         if u == c {
-                            adj = true;
                             let s = self.lower_of[m & MASK];
                             if first == NONE {
-                                first = s;
+                                (first, first_at) = (s, m);
                             } else if s != first {
                                 multi = true;
                             }
-                        } else if (u == EMPTY || u == o) && self.mark[m & MASK] == NONE {
+                        } else if member(u) && self.mark[m & MASK] == NONE {
                             self.mark[m & MASK] = 0;
                             self.stack[n & MASK] = m as u16;
                             n += 1;
                         }
                     }
-                    if vq == EMPTY {
-                        any_adj |= adj;
-                        all_adj &= adj;
-                    } else {
-                        has_opp = true;
-                    }
                 }
-                if !multi && first != NONE && any_adj && (!has_opp || all_adj) {
-                    self.has_eye[first as usize] = true;
+                if first == NONE || (multi && !same_colour) {
+                    continue;
+                }
+                let view = FastLower {
+                    cells,
+                    lower_of: &self.lower_of,
+                    dirs,
+                };
+                let region = self.stack[..n & MASK].iter().map(|&q| q as usize);
+                if same_colour {
+                    // Under `closed-region: same-colour` the component is a closed region of
+                    // every string of colour c around it; condition 2 does not depend on which.
+                    if condition_2(&view, colour, region.clone()).is_err() {
+                        continue;
+                    }
+                    for q in region.clone() {
+                        for d in dirs {
+                            let s = self.lower_of[q.wrapping_add(d) & MASK];
+                            if s != NONE
+                                && self.lower_colour[s as usize] == c
+                                && !self.has_eye[s as usize]
+                                && condition_1(&view, s as usize, colour, region.clone()).is_ok()
+                            {
+                                self.has_eye[s as usize] = true;
+                            }
+                        }
+                    }
+                } else if !m2016 {
+                    if verdict(&view, first as usize, colour, region) == RegionVerdict::PrivateEye {
+                        self.has_eye[first as usize] = true;
+                    }
+                } else if condition_a(&view, first as usize, region.clone())
+                    && condition_b(&view, colour, region.clone())
+                {
+                    let eye = if !region.clone().any(|q| cells[q & MASK] == o) {
+                        true
+                    } else {
+                        // M16-EYE-CAPTURE, -C, -D: no closed form; the reference functions on
+                        // the reference lower layer of the same board.
+                        let Some((layer, strings)) = reference
+                            .get_or_insert_with(|| reference_lower(cells, geom))
+                            .as_ref()
+                        else {
+                            continue;
+                        };
+                        let mut points: Vec<usize> = region.map(|q| geom.unpad(q)).collect();
+                        points.sort_unstable();
+                        let empty = points
+                            .iter()
+                            .copied()
+                            .filter(|&i| layer.cells[i] == Cell::Empty)
+                            .collect();
+                        let region = Region { points, empty };
+                        match strings.of[geom.unpad(first_at)] {
+                            Some(a) => {
+                                opponent_conditions(layer, strings, a, &region, 0, &mut alive)
+                                    == Verdict2016::PrivateEye
+                            }
+                            None => false,
+                        }
+                    };
+                    self.has_eye[first as usize] |= eye;
                 }
             }
         }
         self.eyes_done = true;
     }
 
-    /// Fast form of M20-ATTR-COUNT and the attribute rules (reference:
-    /// [`crate::judge::analysis::Analysis::new`] with [`crate::judge::attribute`]).
+    /// The flower attributes: M20-ATTR-COUNT's counts ([`counts`]) over the distinct adjacent
+    /// lower strings, or 2013's ([`stone_counts`]) over the distinct adjacent stones, decided by
+    /// [`attribute_under`] — the functions [`crate::judge::analysis::Analysis::new`] calls.
     fn attributes(&mut self, cells: &[u8; MAXN], rule: AttributeRule, any_flower: bool) {
         let geom = self.geom;
         let dirs = geom.dirs();
@@ -214,8 +305,12 @@ impl FastAnalysis {
         if !any_flower {
             return;
         }
-        // `mark[s]` = 1 + the flower string that last counted lower string `s`.
-        self.mark[..self.lower_count].fill(0);
+        // `mark[s]` = 1 + the flower string that last counted lower string `s` (2013: point `s`).
+        if rule == AttributeRule::M2013 {
+            self.mark.fill(0);
+        } else {
+            self.mark[..self.lower_count].fill(0);
+        }
         let mut f = 0usize;
         for p in geom.points() {
             if cells[p & MASK] != FLOWER || self.flower_of[p & MASK] != NONE {
@@ -230,34 +325,39 @@ impl FastAnalysis {
                 f as u16,
                 |u| u == FLOWER,
             );
-            let attribute = if rule == AttributeRule::AlwaysNeutral {
-                Attribute::Neutral
-            } else {
-                let mut counts = Counts::default();
-                for k in 0..n {
-                    let q = self.stack[k & MASK] as usize;
-                    for d in dirs {
-                        let s = self.lower_of[q.wrapping_add(d) & MASK];
-                        if s == NONE || self.mark[s as usize] == f as u16 + 1 {
-                            continue;
-                        }
-                        self.mark[s as usize] = f as u16 + 1;
-                        match (
-                            self.lower_colour[s as usize] == BLACK,
-                            self.has_eye[s as usize],
-                        ) {
-                            (true, true) => counts.hs += 1,
-                            (true, false) => counts.hw += 1,
-                            (false, true) => counts.bs += 1,
-                            (false, false) => counts.bw += 1,
-                        }
-                    }
-                }
-                match rule {
-                    AttributeRule::M2016 => attribute_2016(counts).0,
-                    _ => attribute_2020(counts).0,
-                }
+            let tag = f as u16 + 1;
+            let stack = &self.stack;
+            let mark = std::cell::Cell::from_mut(&mut self.mark[..]).as_slice_of_cells();
+            let around = || {
+                stack[..n & MASK]
+                    .iter()
+                    .flat_map(move |&q| dirs.map(|d| (q as usize).wrapping_add(d)))
             };
+            let (lower_of, lower_colour, has_eye) =
+                (&self.lower_of, &self.lower_colour, &self.has_eye);
+            let (attribute, _) = attribute_under(
+                rule,
+                || {
+                    counts(around().filter_map(|m| {
+                        let s = lower_of[m & MASK];
+                        if s == NONE || mark[s as usize & MASK].get() == tag {
+                            return None;
+                        }
+                        mark[s as usize & MASK].set(tag);
+                        Some((lower_colour[s as usize] == BLACK, has_eye[s as usize]))
+                    }))
+                },
+                || {
+                    stone_counts(around().filter_map(|m| {
+                        let u = cells[m & MASK];
+                        if !(u == BLACK || u == WHITE) || mark[m & MASK].get() == tag {
+                            return None;
+                        }
+                        mark[m & MASK].set(tag);
+                        Some(colour_of(u))
+                    }))
+                },
+            );
             self.flower_attr[f] = attribute;
             f += 1;
         }
@@ -447,4 +547,63 @@ pub(super) fn padded_cells(board: &Board, geom: Geom) -> [u8; MAXN] {
         };
     }
     cells
+}
+
+/// The lower layer of the fast board as the private-eye clauses read it: padded points, the
+/// frame skipped, a flower off-board, the lower strings of [`FastAnalysis::lower_strings`].
+struct FastLower<'a> {
+    cells: &'a [u8; MAXN],
+    lower_of: &'a [u16; MAXN],
+    dirs: [usize; 4],
+}
+
+impl LowerView for FastLower<'_> {
+    fn cell(&self, p: usize) -> Cell {
+        match self.cells[p & MASK] {
+            EMPTY => Cell::Empty,
+            BLACK => Cell::Stone(Colour::Black),
+            WHITE => Cell::Stone(Colour::White),
+            _ => Cell::OffBoard,
+        }
+    }
+    fn neighbours(&self, p: usize) -> impl Iterator<Item = usize> {
+        self.dirs
+            .into_iter()
+            .map(move |d| p.wrapping_add(d))
+            .filter(|&q| self.cells[q & MASK] != BORDER)
+    }
+    fn string_of(&self, p: usize) -> Option<usize> {
+        match self.lower_of[p & MASK] {
+            NONE => None,
+            s => Some(s as usize),
+        }
+    }
+}
+
+fn colour_of(c: u8) -> Colour {
+    if c == BLACK {
+        Colour::Black
+    } else {
+        Colour::White
+    }
+}
+
+/// The reference lower layer and its strings of the fast board `cells` (`None` only for a
+/// size no board has, which the fast engine never holds: its geometry came from a board).
+fn reference_lower(cells: &[u8; MAXN], geom: Geom) -> Option<(Layer, Strings)> {
+    let mut board = Board::empty(geom.size).ok()?;
+    for i in 0..board.len() {
+        board.set(
+            i,
+            match cells[geom.pad(i) & MASK] {
+                BLACK => Some(Stone::Black),
+                WHITE => Some(Stone::White),
+                FLOWER => Some(Stone::Flower),
+                _ => None,
+            },
+        );
+    }
+    let layer = lower_layer(&board);
+    let strings = strings_of(&layer);
+    Some((layer, strings))
 }

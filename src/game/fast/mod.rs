@@ -10,31 +10,47 @@
 //! (`game::play`, which builds on it): a position is handed over as its parts
 //! ([`FastPosition::from_state`]).
 //!
-//! Supported rules ([`supports`]): private eye m2020 with single-string closed regions;
-//! attribute m2020, m2016 or always-neutral; every ko rule (none, simple, and positional and
-//! situational over the game's earlier boards, hashed); every schedule (the ten-move cycle,
-//! alternation, the 2016 team rounds, Flystone with its state), the turns coming from
-//! `game::order` ([`game_turn`](crate::game::order::game_turn)); the special moves — the
+//! Supported rules ([`supports`]): every private-eye rule (m2020, m2016), closed-region
+//! reading (single-string, same-colour) and attribute rule (m2020, m2016, m2013,
+//! always-neutral) — [`FastAnalysis::new`] refuses none; every ko rule (none, simple, and
+//! positional and situational over the game's earlier boards, hashed); every schedule (the
+//! ten-move cycle, alternation, the 2016 team rounds, Flystone with its state), the turns coming
+//! from `game::order` ([`game_turn`](crate::game::order::game_turn)); the special moves — the
 //! emergency conversion (D3-EMERGENCY) and the chosen flystones (S3-ROUND) — listed by
 //! [`FastPosition::special_moves`] and counted by [`FastPosition::perft`] as
-//! `Position::special_moves` and `perft_reference` do. Anything else is refused by
-//! [`FastPosition::from_state`] (the reference decides there). The rules of a move are written
+//! `Position::special_moves` and `perft_reference` do. So every preset and option is on this
+//! engine; [`supports`] stays the one place that says so. The rules of a move are written
 //! once, in the layers below, over either board: the cascade, ko and the conversion's condition
 //! P in `game::cascade`, the turns in `game::order`, the forbidden points in
-//! `judge::forbidden`.
+//! `judge::forbidden`, the private-eye conditions in `judge::eyes` and `judge::eyes2016`, the
+//! attribute counts and rules in `judge::attribute`.
 //!
-//! Why the closed form of the private eye is the same judgement (M20-EYE-REGION, M20-EYE-1,
-//! M20-EYE-2, M20-EYE-SIM): let A be a string of colour c, F the flowers. A closed region R of A
-//! is a component of the points outside A ∪ F adjacent to A. If R holds a stone of colour c it
-//! fails condition 1. Otherwise R lies in one component C of S_c = (empty points and opponent
-//! stones); C itself lies outside A ∪ F and is connected, so C ⊆ R and R = C; every c-stone next
-//! to C is then in A. Conversely a component C of S_c whose c-neighbours all belong to one string
-//! A is a closed region of A without c-stones. On such a region, condition 1 ("an empty string
-//! adjacent to A that touches no other c-string") is "some empty point of C touches a c-stone"
-//! (all c-stones around C are A's), and condition 2 with the fill simulation is "C holds no
-//! opponent stone, or every empty point of C touches a c-stone" (see
-//! [`eyes::fill_simulation_makes_eye`](crate::judge::eyes::fill_simulation_makes_eye)). So one pass over
-//! the components of S_black and one over S_white decide every string's private eyes.
+//! Why the private eyes are the same judgement (M20-EYE-REGION, M20-EYE-1, M20-EYE-2,
+//! M20-EYE-SIM; M16-REGION, M16-EYE-A, M16-EYE-B): the conditions are the clause functions
+//! themselves ([`eyes::condition_1`](crate::judge::eyes::condition_1),
+//! [`eyes::condition_2`](crate::judge::eyes::condition_2),
+//! [`eyes2016::condition_a`](crate::judge::eyes2016::condition_a),
+//! [`eyes2016::condition_b`](crate::judge::eyes2016::condition_b), written over
+//! [`LowerView`](crate::judge::eyes::LowerView), which the fast board provides); only the
+//! enumeration of the closed regions differs. The reference floods each string's closed
+//! regions; this engine floods, per colour c, the components of S_c, the points that are not
+//! c-stones nor (2020) flowers: empty points and opponent stones (2016: and flowers, which lie
+//! inside a 2016 region). Let A be a string of colour c. Single-string reading (and 2016): a
+//! closed region R of A is a component of the points outside A (and, in 2020, outside the
+//! flowers) adjacent to A. If R holds a stone of colour c it fails condition 1 (2016:
+//! condition b). Otherwise R lies in one component C of S_c; C lies outside A (and the flowers)
+//! and is connected, so C ⊆ R and R = C; every c-stone next to C is then in A. Conversely a
+//! component C of S_c whose c-neighbours all belong to one string A is a closed region of A
+//! without c-stones. So the private eyes of A are the components of S_c bounded by A alone that
+//! pass the conditions; a component bounded by two strings of colour c is no string's eye.
+//! Same-colour reading: the other c-strings are walls too, so the closed regions of A are
+//! exactly the components of S_c next to A, each a region of every c-string around it, judged
+//! for each. Under 2016, a region that passes a and b and holds opponent stones goes on to
+//! M16-EYE-CAPTURE, M16-EYE-C and M16-EYE-D, which have no closed form here (capture by filling
+//! is Benson's test inside the region, c recurses into the opponent strings' own regions, d is
+//! the long-life test of the whole board): [`FastAnalysis`] calls the reference
+//! [`eyes2016::opponent_conditions`](crate::judge::eyes2016::opponent_conditions) on the
+//! reference lower layer of the same board, built once per analysis when such a region occurs.
 
 mod analysis;
 mod position;
@@ -79,20 +95,9 @@ fn colour_code(c: Colour) -> u8 {
 
 /// Whether the fast path implements `rules` exactly (see the module documentation).
 pub fn supports(rules: &Rules) -> bool {
-    rules.private_eye == EyeRule::M2020
-        && rules.closed_region == ClosedRegion::SingleString
-        && matches!(
-            rules.attribute,
-            AttributeRule::M2020 | AttributeRule::M2016 | AttributeRule::AlwaysNeutral
-        )
-        && matches!(
-            rules.ko,
-            Ko::None | Ko::Simple | Ko::Positional | Ko::Situational
-        )
-        && matches!(
-            rules.schedule,
-            Schedule::Cycle10 | Schedule::Alternate | Schedule::Team2016 | Schedule::Flystone
-        )
+    // Every private-eye rule, closed-region reading and attribute rule; every ko rule and
+    // schedule (no match needed: each is implemented).
+    analysis::analyses(rules)
 }
 
 /// The rule choices the fast path reads, copied out of [`Rules`].

@@ -120,7 +120,7 @@ impl FastPosition {
             turn: game_turn(rules, flystone.as_ref(), move_number),
             flystone,
             any_flower: false,
-            an: FastAnalysis::empty(geom),
+            an: FastAnalysis::empty(geom, rules),
             blank: board.clone(),
         };
         for i in 0..fp.blank.len() {
@@ -137,7 +137,7 @@ impl FastPosition {
 
     fn refresh(&mut self) {
         self.any_flower = self.geom.points().any(|p| self.cells[p & MASK] == FLOWER);
-        let mut an = std::mem::replace(&mut self.an, FastAnalysis::empty(self.geom));
+        let mut an = std::mem::replace(&mut self.an, FastAnalysis::empty(self.geom, &self.rules));
         self.analyse_into(&mut an, &self.cells);
         self.an = an;
     }
@@ -447,7 +447,7 @@ impl FastPosition {
             self.trailing_passes,
             self.last.as_ref().map(|l| *l == self.cells),
             || {
-                let mut was = FastAnalysis::empty(self.geom);
+                let mut was = FastAnalysis::empty(self.geom, &self.rules);
                 if let Some(l) = &self.last {
                     self.analyse_into(&mut was, l);
                 }
