@@ -678,37 +678,164 @@ fn nbrs(b: &Board, i: usize) -> impl Iterator<Item = usize> + '_ {
         .map(move |q| b.index(q))
 }
 
-/// The 4-connected component of `start` among the points where `member` holds (breadth first).
-fn component(b: &Board, start: usize, member: &dyn Fn(usize) -> bool) -> Vec<usize> {
-    let mut seen = vec![false; b.len()];
-    let mut queue = vec![start];
-    seen[start] = true;
-    let mut k = 0;
-    while k < queue.len() {
-        for j in nbrs(b, queue[k]) {
-            if !seen[j] && member(j) {
-                seen[j] = true;
-                queue.push(j);
-            }
-        }
-        k += 1;
-    }
-    queue.sort_unstable();
-    queue
-}
-
 /// "中性花棋串视同边界外区域": in the lower layer a flower is like the outside of the board.
 fn off_board(b: &Board, i: usize) -> bool {
     b.get(i) == Some(Stone::Flower)
 }
 
+/// The on-board neighbours of every point of a board, from coordinates ([`nbrs`]), in one
+/// vector.
+struct Table {
+    flat: Vec<usize>,
+    /// The neighbours of `i` are `flat[start[i]..start[i + 1]]`.
+    start: Vec<usize>,
+}
+
+impl Table {
+    fn new(b: &Board) -> Table {
+        let mut flat = Vec::with_capacity(4 * b.len());
+        let mut start = Vec::with_capacity(b.len() + 1);
+        for i in 0..b.len() {
+            start.push(flat.len());
+            flat.extend(nbrs(b, i));
+        }
+        start.push(flat.len());
+        Table { flat, start }
+    }
+
+    fn around(&self, i: usize) -> &[usize] {
+        &self.flat[self.start[i]..self.start[i + 1]]
+    }
+}
+
+/// No string or empty string here (a label of [`LiteralBoard`]).
+const NONE: usize = usize::MAX;
+
+/// The direct board as the literal reading sees it, read once per board so that the reading of
+/// each closed region costs only the region: the neighbours of every point (from coordinates,
+/// [`nbrs`]), the black and white strings and the empty strings as labelled 4-connected
+/// components (each with its points ascending), and what touches each empty string. The
+/// definitions are the literal ones; only the bookkeeping is shared between regions.
+struct LiteralBoard<'a> {
+    b: &'a Board,
+    /// The on-board neighbours of every point, in [`nbrs`] order ([`Table::around`]).
+    table: Table,
+    /// `string_of[i]`: the black or white string through `i` (a stone of that colour), or NONE.
+    string_of: Vec<usize>,
+    strings: Vec<Vec<usize>>,
+    /// `empty_of[i]`: the empty string through `i`, or NONE.
+    empty_of: Vec<usize>,
+    /// Per empty string: the distinct black and white strings next to it.
+    empty_touches: Vec<Vec<usize>>,
+    /// Per empty string: its points (ascending).
+    empty_strings: Vec<Vec<usize>>,
+}
+
+impl<'a> LiteralBoard<'a> {
+    fn new(b: &'a Board) -> LiteralBoard<'a> {
+        let n = b.len();
+        let table = Table::new(b);
+        // Components of equal cells: black with black, white with white, empty with empty.
+        let mut label = vec![NONE; n];
+        let mut count = 0;
+        let mut queue = Vec::new();
+        for start in 0..n {
+            if label[start] != NONE || b.get(start) == Some(Stone::Flower) {
+                continue;
+            }
+            let cell = b.get(start);
+            label[start] = count;
+            queue.clear();
+            queue.push(start);
+            while let Some(i) = queue.pop() {
+                for &j in table.around(i) {
+                    if label[j] == NONE && b.get(j) == cell {
+                        label[j] = count;
+                        queue.push(j);
+                    }
+                }
+            }
+            count += 1;
+        }
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); count];
+        for (i, &l) in label.iter().enumerate() {
+            if l != NONE {
+                members[l].push(i);
+            }
+        }
+        let (mut strings, mut empty_strings) = (Vec::new(), Vec::new());
+        let mut renumber = vec![NONE; count];
+        for (l, points) in members.into_iter().enumerate() {
+            if b.get(points[0]).is_none() {
+                renumber[l] = empty_strings.len();
+                empty_strings.push(points);
+            } else {
+                renumber[l] = strings.len();
+                strings.push(points);
+            }
+        }
+        let mut string_of = vec![NONE; n];
+        let mut empty_of = vec![NONE; n];
+        for i in 0..n {
+            if label[i] == NONE {
+                continue;
+            }
+            if b.get(i).is_none() {
+                empty_of[i] = renumber[label[i]];
+            } else {
+                string_of[i] = renumber[label[i]];
+            }
+        }
+        let empty_touches = empty_strings
+            .iter()
+            .map(|es| {
+                let mut t: Vec<usize> = es
+                    .iter()
+                    .flat_map(|&q| table.around(q).iter().map(|&j| string_of[j]))
+                    .filter(|&s| s != NONE)
+                    .collect();
+                t.sort_unstable();
+                t.dedup();
+                t
+            })
+            .collect();
+        LiteralBoard {
+            b,
+            table,
+            string_of,
+            strings,
+            empty_of,
+            empty_touches,
+            empty_strings,
+        }
+    }
+
+    /// The colour of string `s`.
+    fn colour(&self, s: usize) -> Option<Stone> {
+        self.b.get(self.strings[s][0])
+    }
+
+    /// The distinct empty strings that meet `empty` (points of one region), in first-met order.
+    fn empty_strings_in(&self, empty: &[usize]) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        for &p in empty {
+            let e = self.empty_of[p];
+            if !out.contains(&e) {
+                out.push(e);
+            }
+        }
+        out
+    }
+}
+
 /// Whether the point `p` of `stones` (what stands on each point during the simulation: the direct
 /// board with the filled stones) is a one-liberty eye of `opp`: empty, and every neighbour is an
 /// `opp` stone, the edge (no neighbour) or a flower ("眼含真眼和假眼": true or false eye alike).
-/// `table[p]` lists the on-board neighbours of `p`.
-fn one_liberty_eye(table: &[Vec<usize>], stones: &[Option<Stone>], p: usize, opp: Stone) -> bool {
+/// `table` lists the on-board neighbours of `p`.
+fn one_liberty_eye(table: &Table, stones: &[Option<Stone>], p: usize, opp: Stone) -> bool {
     stones[p].is_none()
-        && table[p]
+        && table
+            .around(p)
             .iter()
             .all(|&n| stones[n] == Some(opp) || stones[n] == Some(Stone::Flower))
 }
@@ -726,44 +853,62 @@ pub fn literal_condition_2(
     empty: &[usize],
     max_empty: usize,
 ) -> Option<bool> {
+    let lb = LiteralBoard::new(b);
+    let mut in_region = vec![false; b.len()];
+    for &p in region {
+        in_region[p] = true;
+    }
+    let mut stones = b.cells().to_vec();
+    condition_2_on(&lb, colour, &in_region, empty, max_empty, &mut stones)
+}
+
+/// [`literal_condition_2`] on a board read once: `in_region` marks the region's points;
+/// `stones` holds the direct board and is restored before returning.
+fn condition_2_on(
+    lb: &LiteralBoard<'_>,
+    colour: Colour,
+    in_region: &[bool],
+    empty: &[usize],
+    max_empty: usize,
+    stones: &mut [Option<Stone>],
+) -> Option<bool> {
+    let b = lb.b;
     let opp = colour.opponent().stone();
-    // The opponent's existing eyes of one or more liberties.
-    let mut seen = vec![false; b.len()];
-    for &p in empty {
-        if seen[p] {
-            continue;
-        }
-        let es = component(b, p, &|j| b.get(j).is_none());
-        for &q in &es {
-            seen[q] = true;
-        }
+    // The opponent's existing eyes of one or more liberties: an empty string of the region whose
+    // every neighbour is empty (its own points), an opponent stone or a flower.
+    for e in lb.empty_strings_in(empty) {
+        let es = &lb.empty_strings[e];
         let closed = es.iter().all(|&q| {
-            nbrs(b, q)
-                .into_iter()
-                .all(|n| b.get(n).is_none() || b.get(n) == Some(opp) || off_board(b, n))
+            lb.table
+                .around(q)
+                .iter()
+                .all(|&n| b.get(n).is_none() || b.get(n) == Some(opp) || off_board(b, n))
         });
-        let in_region = es.iter().all(|q| region.contains(q));
-        if closed && in_region {
+        let inside = es.iter().all(|&q| in_region[q]);
+        if closed && inside {
             return Some(false);
         }
     }
     if empty.len() > max_empty {
         return None;
     }
-    let table: Vec<Vec<usize>> = (0..b.len()).map(|i| nbrs(b, i).collect()).collect();
-    let mut stones: Vec<Option<Stone>> = b.cells().to_vec();
+    let mut eye = false;
     for mask in 0u64..(1u64 << empty.len()) {
         for (k, &p) in empty.iter().enumerate() {
             stones[p] = if mask >> k & 1 == 1 { Some(opp) } else { None };
         }
         if empty
             .iter()
-            .any(|&p| one_liberty_eye(&table, &stones, p, opp))
+            .any(|&p| one_liberty_eye(&lb.table, stones, p, opp))
         {
-            return Some(false);
+            eye = true;
+            break;
         }
     }
-    Some(true)
+    for &p in empty {
+        stones[p] = None;
+    }
+    Some(!eye)
 }
 
 /// 003's private-eye rule read literally on the direct board, for every black and white string:
@@ -774,41 +919,60 @@ pub fn literal_condition_2(
 /// stones: "可以具有其它白色棋串 … 但是这些白色棋串不能 …").
 pub fn literal_private_eyes(b: &Board, rule: ClosedRegion, max_empty: usize) -> Vec<LiteralRegion> {
     let n = b.len();
+    let lb = LiteralBoard::new(b);
     let mut out = Vec::new();
-    let mut done = vec![false; n];
-    for start in 0..n {
-        let Some(colour) = b.get(start).and_then(Stone::colour) else {
-            continue;
-        };
-        if done[start] {
-            continue;
-        }
-        let own = colour.stone();
-        let string = component(b, start, &|j| b.get(j) == Some(own));
-        for &i in &string {
-            done[i] = true;
-        }
+    // `taken[j] == s + 1`: `j` lies in a region of string `s` found already.
+    let mut taken = vec![0usize; n];
+    let mut in_region = vec![false; n];
+    let mut stones = b.cells().to_vec();
+    let mut queue = Vec::new();
+    for (s, string) in lb.strings.iter().enumerate() {
+        let own = lb.colour(s).unwrap_or(Stone::Flower);
         // Not the string, not a flower, and (same-colour reading) not a stone of its colour.
         let inside = |j: usize| {
             let wall = rule == ClosedRegion::SameColour && b.get(j) == Some(own);
-            !string.contains(&j) && !off_board(b, j) && !wall
+            lb.string_of[j] != s && !off_board(b, j) && !wall
         };
-        let mut taken = vec![false; n];
-        for &i in &string {
-            for j in nbrs(b, i) {
-                if taken[j] || !inside(j) {
+        for &i in string {
+            for &j in lb.table.around(i) {
+                if taken[j] == s + 1 || !inside(j) {
                     continue;
                 }
-                let points = component(b, j, &inside);
-                for &p in &points {
-                    taken[p] = true;
+                // The region: the component of `j` among the inside points.
+                taken[j] = s + 1;
+                queue.clear();
+                queue.push(j);
+                let mut k = 0;
+                while k < queue.len() {
+                    for &q in lb.table.around(queue[k]) {
+                        if taken[q] != s + 1 && inside(q) {
+                            taken[q] = s + 1;
+                            queue.push(q);
+                        }
+                    }
+                    k += 1;
                 }
+                for &p in &queue {
+                    in_region[p] = true;
+                }
+                // Ascending: a small region sorted, a large one read from the marks in board order.
+                let points: Vec<usize> = if queue.len() * 8 < n {
+                    let mut v = queue.clone();
+                    v.sort_unstable();
+                    v
+                } else {
+                    (0..n).filter(|&p| in_region[p]).collect()
+                };
                 let empty: Vec<usize> = points
                     .iter()
                     .copied()
                     .filter(|&p| b.get(p).is_none())
                     .collect();
-                let verdict = literal_verdict(b, colour, &string, &points, &empty, max_empty);
+                let verdict =
+                    literal_verdict(&lb, s, &points, &empty, max_empty, &in_region, &mut stones);
+                for &p in &points {
+                    in_region[p] = false;
+                }
                 out.push(LiteralRegion {
                     string: string.clone(),
                     points,
@@ -822,27 +986,29 @@ pub fn literal_private_eyes(b: &Board, rule: ClosedRegion, max_empty: usize) -> 
 }
 
 fn literal_verdict(
-    b: &Board,
-    colour: Colour,
-    string: &[usize],
+    lb: &LiteralBoard<'_>,
+    s: usize,
     points: &[usize],
     empty: &[usize],
     max_empty: usize,
+    in_region: &[bool],
+    stones: &mut [Option<Stone>],
 ) -> LiteralVerdict {
+    let b = lb.b;
+    let Some(colour) = lb.colour(s).and_then(Stone::colour) else {
+        return LiteralVerdict::Condition1Fails;
+    };
     let own = colour.stone();
     // Condition 1: no other string of the colour inside ...
     if points.iter().any(|&p| b.get(p) == Some(own)) {
         return LiteralVerdict::Condition1Fails;
     }
     // ... and an empty string touching the string and no other string of its colour.
-    let good_empty_string = empty.iter().any(|&p| {
-        let es = component(b, p, &|j| b.get(j).is_none());
-        let touching: Vec<usize> = es
+    let good_empty_string = lb.empty_strings_in(empty).into_iter().any(|e| {
+        let mut own_strings = lb.empty_touches[e]
             .iter()
-            .flat_map(|&q| nbrs(b, q))
-            .filter(|&n| b.get(n) == Some(own))
-            .collect();
-        touching.iter().any(|t| string.contains(t)) && touching.iter().all(|t| string.contains(t))
+            .filter(|&&t| lb.colour(t) == Some(own));
+        own_strings.clone().any(|&t| t == s) && own_strings.all(|&t| t == s)
     });
     if !good_empty_string {
         return LiteralVerdict::Condition1Fails;
@@ -851,7 +1017,7 @@ fn literal_verdict(
     if !points.iter().any(|&p| b.get(p) == Some(opp)) {
         return LiteralVerdict::PrivateEye;
     }
-    match literal_condition_2(b, colour, points, empty, max_empty) {
+    match condition_2_on(lb, colour, in_region, empty, max_empty, stones) {
         Some(true) => LiteralVerdict::PrivateEye,
         Some(false) => LiteralVerdict::Condition2Fails,
         None => LiteralVerdict::TooLarge,
