@@ -32,6 +32,8 @@ pub(super) fn analyses(rules: &Rules) -> bool {
 #[derive(Clone, Debug)]
 pub struct FastAnalysis {
     pub(super) geom: Geom,
+    /// `geom.dirs()`, kept to be iterated by reference (cheaper than by value).
+    dirs: [usize; 4],
     /// The private-eye rule and the closed-region reading the eyes are judged under.
     pub(super) eye: EyeRule,
     pub(super) closed_region: ClosedRegion,
@@ -64,6 +66,7 @@ impl FastAnalysis {
     pub(super) fn empty(geom: Geom, rules: &Rules) -> FastAnalysis {
         FastAnalysis {
             geom,
+            dirs: geom.dirs(),
             eye: rules.private_eye,
             closed_region: rules.closed_region,
             lower_of: [NONE; MAXN],
@@ -98,9 +101,11 @@ impl FastAnalysis {
             w: board.size() + 2,
         };
         let cells = padded_cells(board, geom);
-        let mut a = FastAnalysis::empty(geom, rules);
-        a.run(&cells, Choices::of(rules).attribute, true);
-        Some(a)
+        let mut out = Some(FastAnalysis::empty(geom, rules));
+        if let Some(a) = &mut out {
+            a.run(&cells, Choices::of(rules).attribute, true);
+        }
+        out
     }
 
     /// The whole pipeline. `want_eyes` forces the private eyes even where no flower needs them.
@@ -192,15 +197,25 @@ impl FastAnalysis {
         for c in [BLACK, WHITE] {
             let colour = colour_of(c);
             let o = opp(c);
-            let member = |u: u8| u == EMPTY || u == o || (m2016 && u == FLOWER);
+            // The class of each cell value: a c-stone (OWN), a point of S_c not yet visited
+            // (IN), anything else; a visited point is written VISITED in `work`.
+            const OWN: u8 = 1;
+            const IN: u8 = 2;
+            const VISITED: u8 = 5;
+            let mut class = [0u8; 8];
+            class[c as usize] = OWN;
+            class[EMPTY as usize] = IN;
+            class[o as usize] = IN;
+            if m2016 {
+                class[FLOWER as usize] = IN;
+            }
+            let mut work = *cells;
             let mut alive: Option<Vec<bool>> = None;
-            // `mark` doubles as the visited map of this colour's components.
-            self.mark.fill(NONE);
             for p in geom.points() {
-                if !member(cells[p & MASK]) || self.mark[p & MASK] != NONE {
+                if class[(work[p & MASK] & 7) as usize] != IN {
                     continue;
                 }
-                self.mark[p & MASK] = 0;
+                work[p & MASK] = VISITED;
                 self.stack[0] = p as u16;
                 let (mut n, mut k) = (1usize, 0usize);
                 // The strings of colour c around the component: the first, its stone, and
@@ -211,16 +226,17 @@ impl FastAnalysis {
                     k += 1;
                     for d in dirs {
                         let m = q.wrapping_add(d);
-                        let u = cells[m & MASK];
-                        if u == c {
+                        let u = work[m & MASK];
+                        let kind = class[(u & 7) as usize];
+                        if kind == OWN {
                             let s = self.lower_of[m & MASK];
                             if first == NONE {
                                 (first, first_at) = (s, m);
                             } else if s != first {
                                 multi = true;
                             }
-                        } else if member(u) && self.mark[m & MASK] == NONE {
-                            self.mark[m & MASK] = 0;
+                        } else if kind == IN {
+                            work[m & MASK] = VISITED;
                             self.stack[n & MASK] = m as u16;
                             n += 1;
                         }
@@ -232,7 +248,7 @@ impl FastAnalysis {
                 let view = FastLower {
                     cells,
                     lower_of: &self.lower_of,
-                    dirs,
+                    dirs: &self.dirs,
                 };
                 let region = self.stack[..n & MASK].iter().map(|&q| q as usize);
                 if same_colour {
@@ -514,10 +530,9 @@ impl UpperView for FastAnalysis {
         }
     }
     fn neighbours(&self, p: usize) -> impl Iterator<Item = usize> {
-        self.geom
-            .dirs()
-            .into_iter()
-            .map(move |d| p.wrapping_add(d))
+        self.dirs
+            .iter()
+            .map(move |&d| p.wrapping_add(d))
             .filter(|&q| self.upper[q & MASK] != BORDER)
     }
     fn liberty_count(&self, p: usize) -> Option<usize> {
@@ -554,7 +569,7 @@ pub(super) fn padded_cells(board: &Board, geom: Geom) -> [u8; MAXN] {
 struct FastLower<'a> {
     cells: &'a [u8; MAXN],
     lower_of: &'a [u16; MAXN],
-    dirs: [usize; 4],
+    dirs: &'a [usize; 4],
 }
 
 impl LowerView for FastLower<'_> {
@@ -568,8 +583,8 @@ impl LowerView for FastLower<'_> {
     }
     fn neighbours(&self, p: usize) -> impl Iterator<Item = usize> {
         self.dirs
-            .into_iter()
-            .map(move |d| p.wrapping_add(d))
+            .iter()
+            .map(move |&d| p.wrapping_add(d))
             .filter(|&q| self.cells[q & MASK] != BORDER)
     }
     fn string_of(&self, p: usize) -> Option<usize> {
