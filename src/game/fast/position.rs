@@ -67,6 +67,9 @@ pub struct FastPosition {
     /// Whether a flower stone stands on the board (else the upper layer is the direct board).
     any_flower: bool,
     an: FastAnalysis,
+    /// Per lower string of `an`: whether it touches a flower (kept where
+    /// [`FastPosition::local_attributes`] holds; else all `false`).
+    by_flower: [bool; MAXS],
     /// An empty board of the size, to write the direct board back.
     blank: Board,
 }
@@ -121,6 +124,7 @@ impl FastPosition {
             flystone,
             any_flower: false,
             an: FastAnalysis::empty(geom),
+            by_flower: [false; MAXS],
             blank: board.clone(),
         };
         for i in 0..fp.blank.len() {
@@ -131,15 +135,95 @@ impl FastPosition {
     }
 
     /// Analyses `cells` under the rules into `an`.
-    fn analyse_into(&self, an: &mut FastAnalysis, cells: &[u8; MAXN]) {
-        an.run(cells, self.choices.attribute, false);
+    fn analyse_into(an: &mut FastAnalysis, cells: &[u8; MAXN], choices: Choices) {
+        an.run(cells, choices.attribute, false);
     }
 
     fn refresh(&mut self) {
         self.any_flower = self.geom.points().any(|p| self.cells[p & MASK] == FLOWER);
-        let mut an = std::mem::replace(&mut self.an, FastAnalysis::empty(self.geom));
-        self.analyse_into(&mut an, &self.cells);
-        self.an = an;
+        Self::analyse_into(&mut self.an, &self.cells, self.choices);
+        self.by_flower.fill(false);
+        if self.any_flower && self.local_attributes() && self.an.eyes_done {
+            let an = &self.an;
+            for p in self.geom.points() {
+                if self.cells[p & MASK] != FLOWER {
+                    continue;
+                }
+                for d in self.geom.dirs() {
+                    let s = an.lower_of[p.wrapping_add(d) & MASK];
+                    if s != NONE {
+                        self.by_flower[s as usize] = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the rules decide private eyes per component of S_c (the closed form of the
+    /// 2020 eye with single-string regions, see the module documentation) and attributes from
+    /// the counts of the neighbouring lower strings: then a stone changes only the eyes of the
+    /// strings next to the components through its point ([`FastPosition::attributes_stay`]).
+    fn local_attributes(&self) -> bool {
+        self.rules.private_eye == crate::rules::EyeRule::M2020
+            && self.rules.closed_region == crate::rules::ClosedRegion::SingleString
+            && matches!(
+                self.choices.attribute,
+                AttributeRule::M2020 | AttributeRule::M2016
+            )
+    }
+
+    /// Whether a black or white `stone` at the empty point `p`, before anything is removed,
+    /// leaves every flower attribute of the board as it is, so that the recomputed upper layer
+    /// is the held one with the stone (a sufficient test, `false` when unsure). A flower
+    /// string's attribute is read off the lower strings next to it and their private eyes; the
+    /// stone joins the strings next to it and changes S_c only in the component through `p`
+    /// (S_black loses `p`; in S_white `p` turns from empty to an opponent stone, and likewise
+    /// for white), so the only lower strings that can change are the strings of colour c next
+    /// to the component of S_c through `p`, and the stone's own. If none of them touches a
+    /// flower and `p` does not, no count of any flower string changes.
+    fn attributes_stay(&self, p: usize, stone: u8) -> bool {
+        /// Larger components are left to the full analysis.
+        const MAX_COMPONENT: usize = 96;
+        if stone == FLOWER || !self.local_attributes() || !self.an.eyes_done {
+            return false;
+        }
+        let dirs = self.geom.dirs();
+        if dirs
+            .iter()
+            .any(|&d| self.cells[p.wrapping_add(d) & MASK] == FLOWER)
+        {
+            return false;
+        }
+        for c in [BLACK, WHITE] {
+            let o = opp(c);
+            let mut seen = [false; MAXN];
+            let mut stack = [0u16; MAX_COMPONENT];
+            seen[p & MASK] = true;
+            stack[0] = p as u16;
+            let (mut n, mut k) = (1usize, 0usize);
+            while k < n {
+                let q = stack[k] as usize;
+                k += 1;
+                for d in dirs {
+                    let m = q.wrapping_add(d) & MASK;
+                    let v = self.cells[m];
+                    if v == c {
+                        let s = self.an.lower_of[m];
+                        if s == NONE || self.by_flower[s as usize] {
+                            return false;
+                        }
+                    } else if (v == EMPTY || v == o) && !seen[m] {
+                        if n == MAX_COMPONENT {
+                            return false;
+                        }
+                        seen[m] = true;
+                        stack[n] = m as u16;
+                        n += 1;
+                    }
+                }
+            }
+        }
+        true
     }
 
     /// The direct board.
@@ -338,6 +422,7 @@ impl FastPosition {
         out.cells = self.cells;
         out.any_flower = self.any_flower;
         out.an.clone_from(&self.an);
+        out.by_flower = self.by_flower;
         self.advance_into(turn, out, self.trailing_passes + 1);
     }
 
@@ -447,9 +532,9 @@ impl FastPosition {
             self.trailing_passes,
             self.last.as_ref().map(|l| *l == self.cells),
             || {
-                let mut was = FastAnalysis::empty(self.geom);
+                let mut was = self.an.clone();
                 if let Some(l) = &self.last {
-                    self.analyse_into(&mut was, l);
+                    Self::analyse_into(&mut was, l, self.choices);
                 }
                 (self.an.clone(), was)
             },
@@ -679,6 +764,8 @@ impl CascadeBoard for Settle<'_> {
         match self.round {
             Round::Fresh | Round::Removed if self.plain => return,
             Round::Fresh if held => return,
+            // Recomputed, the upper layer would be the held one: the fresh answers stand.
+            Round::Fresh if self.before.attributes_stay(self.p, self.stone) => return,
             _ => {}
         }
         self.write();
@@ -806,10 +893,12 @@ pub fn random_game_fast(start: &FastPosition, seed: u64, max_moves: u32) -> (Fas
             if turn.kind == Kind::Own && is_one_liberty_eye(&pos.an, p) == Some(turn.player) {
                 return false;
             }
-            pos.place(p, turn, &mut next, true).is_ok()
+            pos.place(p, turn, &mut next, false).is_ok()
         });
+        let played_stone =
+            chosen.is_some_and(|i| pos.place(pos.geom.pad(i), turn, &mut next, true).is_ok());
         let out = next.get_or_insert_with(|| pos.clone());
-        if chosen.is_none() {
+        if !played_stone {
             pos.pass_into(turn, out);
         }
         std::mem::swap(&mut pos, out);
