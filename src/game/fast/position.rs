@@ -175,42 +175,60 @@ impl FastPosition {
     /// Whether a black or white `stone` at the empty point `p`, before anything is removed,
     /// leaves every flower attribute of the board as it is, so that the recomputed upper layer
     /// is the held one with the stone (a sufficient test, `false` when unsure). A flower
-    /// string's attribute is read off the lower strings next to it and their private eyes; the
-    /// stone joins the strings next to it and changes S_c only in the component through `p`
-    /// (S_black loses `p`; in S_white `p` turns from empty to an opponent stone, and likewise
-    /// for white), so the only lower strings that can change are the strings of colour c next
-    /// to the component of S_c through `p`, and the stone's own. If none of them touches a
-    /// flower and `p` does not, no count of any flower string changes.
+    /// string's attribute is read off the lower strings next to it and their private eyes, and
+    /// a component of S_x (x black or white) is a private eye of a string of colour x only if
+    /// that string alone bounds it. The stone (colour c, opponent o) joins the c-strings next
+    /// to it into one; S_c loses `p`, which splits the component through it into parts that
+    /// are each bounded by the joined string; in S_o the component through `p` keeps its
+    /// points and its o-strings, `p` turning from empty to a stone. So the strings whose
+    /// private eyes can change are the joined string and the one string, if only one, that
+    /// bounds the component of S_c or of S_o through `p` before the move. If none of them
+    /// touches a flower and `p` does not, no count of any flower string changes.
     fn attributes_stay(&self, p: usize, stone: u8) -> bool {
-        /// Larger components are left to the full analysis.
-        const MAX_COMPONENT: usize = 96;
+        /// A component not settled within this many points is left to the full analysis.
+        const MAX_COMPONENT: usize = 128;
         if stone == FLOWER || !self.local_attributes() || !self.an.eyes_done {
             return false;
         }
         let dirs = self.geom.dirs();
-        if dirs
-            .iter()
-            .any(|&d| self.cells[p.wrapping_add(d) & MASK] == FLOWER)
-        {
-            return false;
+        for d in dirs {
+            let m = p.wrapping_add(d) & MASK;
+            match self.cells[m] {
+                FLOWER => return false,
+                v if v == stone => {
+                    let s = self.an.lower_of[m];
+                    if s == NONE || self.by_flower[s as usize] {
+                        return false;
+                    }
+                }
+                _ => {}
+            }
         }
-        for c in [BLACK, WHITE] {
-            let o = opp(c);
+        for x in [BLACK, WHITE] {
+            let o = opp(x);
             let mut seen = [false; MAXN];
             let mut stack = [0u16; MAX_COMPONENT];
             seen[p & MASK] = true;
             stack[0] = p as u16;
             let (mut n, mut k) = (1usize, 0usize);
-            while k < n {
+            let mut bound = NONE;
+            'flood: while k < n {
                 let q = stack[k] as usize;
                 k += 1;
                 for d in dirs {
                     let m = q.wrapping_add(d) & MASK;
                     let v = self.cells[m];
-                    if v == c {
+                    if v == x {
                         let s = self.an.lower_of[m];
-                        if s == NONE || self.by_flower[s as usize] {
+                        if s == NONE {
                             return false;
+                        }
+                        if bound == NONE {
+                            bound = s;
+                        } else if s != bound {
+                            // bounded by two strings: no string's private eye, before or after
+                            bound = NONE;
+                            break 'flood;
                         }
                     } else if (v == EMPTY || v == o) && !seen[m] {
                         if n == MAX_COMPONENT {
@@ -221,6 +239,9 @@ impl FastPosition {
                         n += 1;
                     }
                 }
+            }
+            if bound != NONE && self.by_flower[bound as usize] {
+                return false;
             }
         }
         true
