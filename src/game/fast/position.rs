@@ -346,6 +346,7 @@ impl FastPosition {
             dead: [NONE; 4],
             dead_count: 0,
             stone_dies: false,
+            fresh: Fresh::at(&self.an, self.geom, p, stone),
             captured: false,
             analysed: false,
         };
@@ -711,6 +712,8 @@ struct Settle<'a> {
     dead_count: usize,
     /// Whether the fresh round removed the stone's own string (suicide allowed).
     stone_dies: bool,
+    /// The fresh round's strings without liberty.
+    fresh: Fresh,
     captured: bool,
     /// Whether `out.an` is the recomputed analysis of the board.
     analysed: bool,
@@ -749,34 +752,76 @@ impl Settle<'_> {
         }
     }
 
-    /// The fresh round's strings of `colour` without liberty: the stone's neighbours whose
-    /// only liberty it took, or, for the stone's own colour, its string when neither an empty
-    /// neighbour nor a neighbouring string of its colour with another liberty is left
-    /// (`Some(true)` with the strings it joins).
+    /// The fresh round's strings of `colour` without liberty and whether the stone's own
+    /// string is among them.
     fn fresh_dead(&self, colour: u8) -> ([u16; 4], usize, bool) {
-        let an = &self.before.an;
-        let mut dead = [NONE; 4];
-        let mut k = 0;
-        let own = self.stone == colour;
-        for d in self.before.geom.dirs() {
-            let m = self.p.wrapping_add(d) & MASK;
-            match an.upper[m] {
-                EMPTY if own => return ([NONE; 4], 0, false),
-                c if c == colour => {
-                    let s = an.upper_of[m];
-                    if an.upper_libs[s as usize] == 1 {
-                        if !dead[..k].contains(&s) {
-                            dead[k] = s;
-                            k += 1;
-                        }
-                    } else if own {
-                        return ([NONE; 4], 0, false);
-                    }
+        let f = &self.fresh;
+        if colour == self.stone {
+            if f.own_dies {
+                (f.own, f.own_count, true)
+            } else {
+                ([NONE; 4], 0, false)
+            }
+        } else {
+            let c = usize::from(colour == WHITE);
+            (f.other[c], f.other_count[c], false)
+        }
+    }
+}
+
+/// The strings without liberty in the fresh round, read off the analysis before the move at
+/// the stone's neighbours: a neighbouring string of another colour than the stone whose only
+/// liberty the stone took; the stone's own string (the stone and its neighbours of its
+/// colour) when neither an empty neighbour nor a neighbouring string of its colour with
+/// another liberty is left. A flower (neutral there) is no string.
+#[derive(Clone, Copy, Debug)]
+struct Fresh {
+    /// Per colour (black, white) other than the stone's: the strings in atari at the point.
+    other: [[u16; 4]; 2],
+    other_count: [usize; 2],
+    /// The neighbouring strings of the stone's colour, and whether its string has no liberty.
+    own: [u16; 4],
+    own_count: usize,
+    own_dies: bool,
+}
+
+impl Fresh {
+    fn at(an: &FastAnalysis, geom: Geom, p: usize, stone: u8) -> Fresh {
+        let mut f = Fresh {
+            other: [[NONE; 4]; 2],
+            other_count: [0; 2],
+            own: [NONE; 4],
+            own_count: 0,
+            own_dies: stone == BLACK || stone == WHITE,
+        };
+        for d in geom.dirs() {
+            let m = p.wrapping_add(d) & MASK;
+            let v = an.upper[m];
+            if v == EMPTY {
+                f.own_dies = false;
+                continue;
+            }
+            if v != BLACK && v != WHITE {
+                continue;
+            }
+            let s = an.upper_of[m];
+            let libs = an.upper_libs[s as usize];
+            if v == stone {
+                if libs >= 2 {
+                    f.own_dies = false;
+                } else if !f.own[..f.own_count].contains(&s) {
+                    f.own[f.own_count] = s;
+                    f.own_count += 1;
                 }
-                _ => {}
+            } else if libs == 1 {
+                let c = usize::from(v == WHITE);
+                if !f.other[c][..f.other_count[c]].contains(&s) {
+                    f.other[c][f.other_count[c]] = s;
+                    f.other_count[c] += 1;
+                }
             }
         }
-        (dead, k, own)
+        f
     }
 }
 
