@@ -339,6 +339,34 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Dense random boards with flowers (settled): the legal moves of every turn of the cycle,
+    /// where most moves are decided without analysing the board after them.
+    #[test]
+    fn fast_legal_moves_equal_reference_on_random_boards(
+        (size, cells) in prop_oneof![Just(5usize), Just(7), Just(9)]
+            .prop_flat_map(|n| (Just(n), prop::collection::vec(cell(), n * n))),
+        rules in 0usize..64,
+        first in 1u32..=10,
+    ) {
+        let sets = rule_sets();
+        let rules = &sets[rules % sets.len()];
+        let board = m3go::testing::settle(board_of(size, &cells), rules);
+        let pos = m3go::testing::position(board, rules.clone(), first);
+        let fast = FastPosition::new(&pos).expect("supported");
+        prop_assert_eq!(
+            fast.legal_moves(),
+            pos.legal_moves_reference(),
+            "{:?} at move {} on\n{}",
+            rules,
+            pos.move_number(),
+            pos.board().to_diagram()
+        );
+    }
+}
+
 #[test]
 fn fast_analysis_equals_reference_on_bench_positions() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data");
@@ -381,6 +409,9 @@ fn fast_legal_moves_equal_reference_on_bench_positions() {
         "random-9x9-m3go-30",
         "plain-9x9-20",
         "alphago-lee-sedol-2016-g5-100",
+        "alphago-lee-sedol-2016-g5-150",
+        "random-19x19-m3go-120",
+        "worst-flower-walls",
     ] {
         let path = format!("{}/benches/data/{name}.yaml", env!("CARGO_MANIFEST_DIR"));
         let pos = m3go::Setup::load(&path).expect("bench position");

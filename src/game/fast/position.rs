@@ -67,6 +67,9 @@ pub struct FastPosition {
     /// Whether a flower stone stands on the board (else the upper layer is the direct board).
     any_flower: bool,
     an: FastAnalysis,
+    /// Per lower string of `an`: whether it touches a flower (kept where
+    /// [`FastPosition::local_attributes`] holds; else all `false`).
+    by_flower: [bool; MAXS],
     /// An empty board of the size, to write the direct board back.
     blank: Board,
 }
@@ -121,6 +124,7 @@ impl FastPosition {
             flystone,
             any_flower: false,
             an: FastAnalysis::empty(geom, rules),
+            by_flower: [false; MAXS],
             blank: board.clone(),
         };
         for i in 0..fp.blank.len() {
@@ -131,15 +135,116 @@ impl FastPosition {
     }
 
     /// Analyses `cells` under the rules into `an`.
-    fn analyse_into(&self, an: &mut FastAnalysis, cells: &[u8; MAXN]) {
-        an.run(cells, self.choices.attribute, false);
+    fn analyse_into(an: &mut FastAnalysis, cells: &[u8; MAXN], choices: Choices) {
+        an.run(cells, choices.attribute, false);
     }
 
     fn refresh(&mut self) {
         self.any_flower = self.geom.points().any(|p| self.cells[p & MASK] == FLOWER);
-        let mut an = std::mem::replace(&mut self.an, FastAnalysis::empty(self.geom, &self.rules));
-        self.analyse_into(&mut an, &self.cells);
-        self.an = an;
+        Self::analyse_into(&mut self.an, &self.cells, self.choices);
+        self.by_flower.fill(false);
+        if self.any_flower && self.local_attributes() && self.an.eyes_done {
+            let an = &self.an;
+            for p in self.geom.points() {
+                if self.cells[p & MASK] != FLOWER {
+                    continue;
+                }
+                for d in self.geom.dirs() {
+                    let s = an.lower_of[p.wrapping_add(d) & MASK];
+                    if s != NONE {
+                        self.by_flower[s as usize] = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the rules decide private eyes per component of S_c (the closed form of the
+    /// 2020 eye with single-string regions, see the module documentation) and attributes from
+    /// the counts of the neighbouring lower strings: then a stone changes only the eyes of the
+    /// strings next to the components through its point ([`FastPosition::attributes_stay`]).
+    fn local_attributes(&self) -> bool {
+        self.rules.private_eye == crate::rules::EyeRule::M2020
+            && self.rules.closed_region == crate::rules::ClosedRegion::SingleString
+            && matches!(
+                self.choices.attribute,
+                AttributeRule::M2020 | AttributeRule::M2016
+            )
+    }
+
+    /// Whether a black or white `stone` at the empty point `p`, before anything is removed,
+    /// leaves every flower attribute of the board as it is, so that the recomputed upper layer
+    /// is the held one with the stone (a sufficient test, `false` when unsure). A flower
+    /// string's attribute is read off the lower strings next to it and their private eyes, and
+    /// a component of S_x (x black or white) is a private eye of a string of colour x only if
+    /// that string alone bounds it. The stone (colour c, opponent o) joins the c-strings next
+    /// to it into one; S_c loses `p`, which splits the component through it into parts that
+    /// are each bounded by the joined string; in S_o the component through `p` keeps its
+    /// points and its o-strings, `p` turning from empty to a stone. So the strings whose
+    /// private eyes can change are the joined string and the one string, if only one, that
+    /// bounds the component of S_c or of S_o through `p` before the move. If none of them
+    /// touches a flower and `p` does not, no count of any flower string changes.
+    fn attributes_stay(&self, p: usize, stone: u8) -> bool {
+        /// A component not settled within this many points is left to the full analysis.
+        const MAX_COMPONENT: usize = 128;
+        if stone == FLOWER || !self.local_attributes() || !self.an.eyes_done {
+            return false;
+        }
+        let dirs = self.geom.dirs();
+        for d in dirs {
+            let m = p.wrapping_add(d) & MASK;
+            match self.cells[m] {
+                FLOWER => return false,
+                v if v == stone => {
+                    let s = self.an.lower_of[m];
+                    if s == NONE || self.by_flower[s as usize] {
+                        return false;
+                    }
+                }
+                _ => {}
+            }
+        }
+        for x in [BLACK, WHITE] {
+            let o = opp(x);
+            let mut seen = [false; MAXN];
+            let mut stack = [0u16; MAX_COMPONENT];
+            seen[p & MASK] = true;
+            stack[0] = p as u16;
+            let (mut n, mut k) = (1usize, 0usize);
+            let mut bound = NONE;
+            'flood: while k < n {
+                let q = stack[k] as usize;
+                k += 1;
+                for d in dirs {
+                    let m = q.wrapping_add(d) & MASK;
+                    let v = self.cells[m];
+                    if v == x {
+                        let s = self.an.lower_of[m];
+                        if s == NONE {
+                            return false;
+                        }
+                        if bound == NONE {
+                            bound = s;
+                        } else if s != bound {
+                            // bounded by two strings: no string's private eye, before or after
+                            bound = NONE;
+                            break 'flood;
+                        }
+                    } else if (v == EMPTY || v == o) && !seen[m] {
+                        if n == MAX_COMPONENT {
+                            return false;
+                        }
+                        seen[m] = true;
+                        stack[n] = m as u16;
+                        n += 1;
+                    }
+                }
+            }
+            if bound != NONE && self.by_flower[bound as usize] {
+                return false;
+            }
+        }
+        true
     }
 
     /// The direct board.
@@ -241,6 +346,7 @@ impl FastPosition {
             dead: [NONE; 4],
             dead_count: 0,
             stone_dies: false,
+            fresh: Fresh::at(&self.an, self.geom, p, stone),
             captured: false,
             analysed: false,
         };
@@ -338,6 +444,7 @@ impl FastPosition {
         out.cells = self.cells;
         out.any_flower = self.any_flower;
         out.an.clone_from(&self.an);
+        out.by_flower = self.by_flower;
         self.advance_into(turn, out, self.trailing_passes + 1);
     }
 
@@ -447,9 +554,9 @@ impl FastPosition {
             self.trailing_passes,
             self.last.as_ref().map(|l| *l == self.cells),
             || {
-                let mut was = FastAnalysis::empty(self.geom, &self.rules);
+                let mut was = self.an.clone();
                 if let Some(l) = &self.last {
-                    self.analyse_into(&mut was, l);
+                    Self::analyse_into(&mut was, l, self.choices);
                 }
                 (self.an.clone(), was)
             },
@@ -605,6 +712,8 @@ struct Settle<'a> {
     dead_count: usize,
     /// Whether the fresh round removed the stone's own string (suicide allowed).
     stone_dies: bool,
+    /// The fresh round's strings without liberty.
+    fresh: Fresh,
     captured: bool,
     /// Whether `out.an` is the recomputed analysis of the board.
     analysed: bool,
@@ -643,34 +752,76 @@ impl Settle<'_> {
         }
     }
 
-    /// The fresh round's strings of `colour` without liberty: the stone's neighbours whose
-    /// only liberty it took, or, for the stone's own colour, its string when neither an empty
-    /// neighbour nor a neighbouring string of its colour with another liberty is left
-    /// (`Some(true)` with the strings it joins).
+    /// The fresh round's strings of `colour` without liberty and whether the stone's own
+    /// string is among them.
     fn fresh_dead(&self, colour: u8) -> ([u16; 4], usize, bool) {
-        let an = &self.before.an;
-        let mut dead = [NONE; 4];
-        let mut k = 0;
-        let own = self.stone == colour;
-        for d in self.before.geom.dirs() {
-            let m = self.p.wrapping_add(d) & MASK;
-            match an.upper[m] {
-                EMPTY if own => return ([NONE; 4], 0, false),
-                c if c == colour => {
-                    let s = an.upper_of[m];
-                    if an.upper_libs[s as usize] == 1 {
-                        if !dead[..k].contains(&s) {
-                            dead[k] = s;
-                            k += 1;
-                        }
-                    } else if own {
-                        return ([NONE; 4], 0, false);
-                    }
+        let f = &self.fresh;
+        if colour == self.stone {
+            if f.own_dies {
+                (f.own, f.own_count, true)
+            } else {
+                ([NONE; 4], 0, false)
+            }
+        } else {
+            let c = usize::from(colour == WHITE);
+            (f.other[c], f.other_count[c], false)
+        }
+    }
+}
+
+/// The strings without liberty in the fresh round, read off the analysis before the move at
+/// the stone's neighbours: a neighbouring string of another colour than the stone whose only
+/// liberty the stone took; the stone's own string (the stone and its neighbours of its
+/// colour) when neither an empty neighbour nor a neighbouring string of its colour with
+/// another liberty is left. A flower (neutral there) is no string.
+#[derive(Clone, Copy, Debug)]
+struct Fresh {
+    /// Per colour (black, white) other than the stone's: the strings in atari at the point.
+    other: [[u16; 4]; 2],
+    other_count: [usize; 2],
+    /// The neighbouring strings of the stone's colour, and whether its string has no liberty.
+    own: [u16; 4],
+    own_count: usize,
+    own_dies: bool,
+}
+
+impl Fresh {
+    fn at(an: &FastAnalysis, geom: Geom, p: usize, stone: u8) -> Fresh {
+        let mut f = Fresh {
+            other: [[NONE; 4]; 2],
+            other_count: [0; 2],
+            own: [NONE; 4],
+            own_count: 0,
+            own_dies: stone == BLACK || stone == WHITE,
+        };
+        for d in geom.dirs() {
+            let m = p.wrapping_add(d) & MASK;
+            let v = an.upper[m];
+            if v == EMPTY {
+                f.own_dies = false;
+                continue;
+            }
+            if v != BLACK && v != WHITE {
+                continue;
+            }
+            let s = an.upper_of[m];
+            let libs = an.upper_libs[s as usize];
+            if v == stone {
+                if libs >= 2 {
+                    f.own_dies = false;
+                } else if !f.own[..f.own_count].contains(&s) {
+                    f.own[f.own_count] = s;
+                    f.own_count += 1;
                 }
-                _ => {}
+            } else if libs == 1 {
+                let c = usize::from(v == WHITE);
+                if !f.other[c][..f.other_count[c]].contains(&s) {
+                    f.other[c][f.other_count[c]] = s;
+                    f.other_count[c] += 1;
+                }
             }
         }
-        (dead, k, own)
+        f
     }
 }
 
@@ -679,6 +830,8 @@ impl CascadeBoard for Settle<'_> {
         match self.round {
             Round::Fresh | Round::Removed if self.plain => return,
             Round::Fresh if held => return,
+            // Recomputed, the upper layer would be the held one: the fresh answers stand.
+            Round::Fresh if self.before.attributes_stay(self.p, self.stone) => return,
             _ => {}
         }
         self.write();
@@ -806,10 +959,12 @@ pub fn random_game_fast(start: &FastPosition, seed: u64, max_moves: u32) -> (Fas
             if turn.kind == Kind::Own && is_one_liberty_eye(&pos.an, p) == Some(turn.player) {
                 return false;
             }
-            pos.place(p, turn, &mut next, true).is_ok()
+            pos.place(p, turn, &mut next, false).is_ok()
         });
+        let played_stone =
+            chosen.is_some_and(|i| pos.place(pos.geom.pad(i), turn, &mut next, true).is_ok());
         let out = next.get_or_insert_with(|| pos.clone());
-        if chosen.is_none() {
+        if !played_stone {
             pos.pass_into(turn, out);
         }
         std::mem::swap(&mut pos, out);
