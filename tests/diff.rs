@@ -189,6 +189,7 @@ fn go_capture_diff_finds_and_shrinks_a_forgotten_capture() {
         size: 5,
         rules: Rules::m3go_2020(),
         max_moves: 60,
+        engine: m3go::game::advance::Engine::Fast,
     };
     let moves = std::sync::atomic::AtomicU64::new(0);
     let make = || -> Result<Box<dyn Oracle>, String> { Ok(Box::new(DropsACapture)) };

@@ -30,6 +30,8 @@ pub struct AnalyzeArgs {
     pub readings: bool,
     #[command(flatten)]
     pub text: crate::cli::common::TextArgs,
+    #[command(flatten)]
+    pub engine: crate::cli::common::EngineArgs,
 }
 
 /// `analyze --format`.
@@ -47,12 +49,14 @@ pub enum AnalyzeFormat {
 pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
     let fmt = args.format;
     let p = Setup::load(&args.pos)?;
-    let report = AnalysisReport::new(&p);
+    let engine = args.engine.engine();
+    let report = AnalysisReport::new_with(&p, engine);
     let readings = if args.readings {
-        Some(crate::tools::readings::readings(
+        Some(crate::tools::readings::readings_with(
             &p,
             None,
             &crate::cli::common::register_options(),
+            engine,
         )?)
     } else {
         None

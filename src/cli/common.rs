@@ -204,3 +204,18 @@ pub struct ProgramArgs {
     #[arg(long)]
     pub allow_skips: bool,
 }
+
+/// `--reference` of the commands that play or list moves: the engine they run on.
+#[derive(Clone, Copy, Debug, Default, clap::Args)]
+pub struct EngineArgs {
+    /// Run on the clause-by-clause reference alone (slow), not the fast engine: every legal
+    /// move, move and perft count decided as rules.md writes the clauses. The output is the same.
+    #[arg(long)]
+    pub reference: bool,
+}
+
+impl EngineArgs {
+    pub fn engine(self) -> crate::game::advance::Engine {
+        crate::game::advance::Engine::from_flag(self.reference)
+    }
+}

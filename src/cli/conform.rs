@@ -4,7 +4,7 @@
 use crate::cli::common::progress_bar;
 use crate::conform::case::Case;
 use crate::conform::runner::{
-    load_suite, negotiate, outside, run_case, stop_children_on_signal, thread_pool, Builtin,
+    load_suite, negotiate, outside, run_case, stop_children_on_signal, thread_pool, BuiltinOn,
     Coverage, Declared, External, MakeOracle, Oracle, OraclePool, Outcome,
 };
 use rayon::prelude::*;
@@ -58,6 +58,8 @@ pub struct ConformArgs {
     /// The clause register the case clauses are checked against.
     #[arg(long, value_name = "FILE", default_value = "rules.md")]
     pub rules_md: String,
+    #[command(flatten)]
+    pub engine: crate::cli::common::EngineArgs,
 }
 
 /// A case's outcome, and whether a skip came from the declared capabilities.
@@ -131,9 +133,10 @@ pub fn run(args: ConformArgs) -> i32 {
     if cmd.is_some() {
         stop_children_on_signal();
     }
+    let engine = args.engine.engine();
     let make = move || -> Result<Box<dyn Oracle>, String> {
         match &cmd {
-            None => Ok(Box::new(Builtin)),
+            None => Ok(Box::new(BuiltinOn(engine))),
             Some(c) => Ok(Box::new(External::with_timeout(c, timeout)?)),
         }
     };

@@ -47,6 +47,8 @@ pub struct DiffArgs {
     /// Write the shrunk case to DIR/ID.yaml.
     #[arg(short = 'o', value_name = "DIR")]
     pub out: Option<String>,
+    #[command(flatten)]
+    pub engine: crate::cli::common::EngineArgs,
 }
 
 pub fn run(args: DiffArgs) -> i32 {
@@ -81,6 +83,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
         size,
         rules: args.rules.clone().unwrap_or_else(Rules::m3go_2020),
         max_moves,
+        engine: args.engine.engine(),
     };
     let games: Vec<u32> = (1..=opts_d.games)
         .filter(|g| args.spread.shard.is_none_or(|s| s.takes(*g as usize - 1)))

@@ -4,7 +4,7 @@ use crate::cli::common::Format;
 use crate::formats::explain::explain_target;
 use crate::formats::report::relabel_text;
 use crate::game::setup::{InputError, Setup};
-use crate::tools::readings::readings;
+use crate::tools::readings::readings_with;
 
 /// The clause trace for a point, a string (七九*) or a move (黑291.七A).
 ///
@@ -30,6 +30,8 @@ pub struct ExplainArgs {
     pub format: Format,
     #[command(flatten)]
     pub labels: crate::cli::common::LabelsArgs,
+    #[command(flatten)]
+    pub engine: crate::cli::common::EngineArgs,
 }
 
 pub fn run(args: ExplainArgs) -> Result<(), InputError> {
@@ -37,10 +39,11 @@ pub fn run(args: ExplainArgs) -> Result<(), InputError> {
     let target = &args.target;
     let trace = explain_target(&p, target)?;
     let readings = if args.readings {
-        Some(readings(
+        Some(readings_with(
             &p,
             Some(target),
             &crate::cli::common::register_options(),
+            args.engine.engine(),
         )?)
     } else {
         None

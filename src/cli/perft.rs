@@ -18,9 +18,8 @@ pub struct PerftArgs {
     /// Print the count under each first move, then the total.
     #[arg(long)]
     pub divide: bool,
-    /// Count with the clause-by-clause reference alone (slow), not the fast engine.
-    #[arg(long)]
-    pub reference: bool,
+    #[command(flatten)]
+    pub engine: crate::cli::common::EngineArgs,
     /// Stop with an error (exit 2) after visiting this many nodes (positions made and move
     /// sequences counted), so that a deep perft on a large board cannot run for hours.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES)]
@@ -49,7 +48,7 @@ pub fn run(args: PerftArgs) -> Result<(), InputError> {
         pb.set_position(done as u64);
     };
     if args.divide || depth >= 2 {
-        let d = divide_with(&p, depth, args.reference, &mut budget, &progress);
+        let d = divide_with(&p, depth, args.engine.engine(), &mut budget, &progress);
         pb.finish_and_clear();
         let d = d.map_err(exceeded)?;
         let total = d.iter().map(|(_, n)| n).sum::<u64>();
@@ -62,7 +61,7 @@ pub fn run(args: PerftArgs) -> Result<(), InputError> {
             outln!("perft {depth} {total}");
         }
     } else {
-        let n = perft_within(&p, depth, args.reference, &mut budget).map_err(exceeded)?;
+        let n = perft_within(&p, depth, args.engine.engine(), &mut budget).map_err(exceeded)?;
         outln!("perft {depth} {n}");
     }
     Ok(())

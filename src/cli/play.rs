@@ -30,6 +30,8 @@ pub struct PlayArgs {
     pub format: Format,
     #[command(flatten)]
     pub text: crate::cli::common::TextArgs,
+    #[command(flatten)]
+    pub engine: crate::cli::common::EngineArgs,
 }
 
 /// One move's text: its notation, the cascade step by step, the captures, the private eyes made
@@ -104,7 +106,7 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
         p = next;
     }
     if fmt == Format::Json {
-        let v = crate::formats::report::PlayReport::new(reports, &p);
+        let v = crate::formats::report::PlayReport::new_with(reports, &p, args.engine.engine());
         outln!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?
@@ -113,7 +115,7 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
         outln!();
         out!(
             "{}",
-            AnalysisReport::new(&p).to_text_with(args.text.options())
+            AnalysisReport::new_with(&p, args.engine.engine()).to_text_with(args.text.options())
         );
     }
     if let Some(out) = &args.out {

@@ -19,14 +19,25 @@ pub struct ProtocolArgs {
     /// the others: a restricted implementation, for trying a runner's capability handling.
     #[arg(long, value_name = "PRESET,…", value_delimiter = ',')]
     pub presets: Option<Vec<String>>,
+    #[command(flatten)]
+    pub engine: crate::cli::common::EngineArgs,
 }
 
 /// The answer to one request line, whatever its bytes (at most [`MAX_INPUT_BYTES`] of them are
 /// read per line by [`run`]): the answer of [`conform::answer_line`], or an error answer naming
 /// the problem.
 pub fn answer_line(line: &[u8], caps: &conform::Capabilities) -> Value {
+    answer_line_with(line, caps, crate::game::advance::Engine::Fast)
+}
+
+/// [`answer_line`] on `engine`.
+pub fn answer_line_with(
+    line: &[u8],
+    caps: &conform::Capabilities,
+    engine: crate::game::advance::Engine,
+) -> Value {
     match std::str::from_utf8(line) {
-        Ok(text) => conform::answer_line(text, caps),
+        Ok(text) => conform::answer_line_with(text, caps, engine),
         Err(e) => conform::error_answer(
             Value::Null,
             conform::code::BAD_REQUEST,
@@ -52,7 +63,7 @@ pub fn run(args: ProtocolArgs) -> Result<(), InputError> {
     while let Some(line) = read_line_bounded(&mut input, MAX_INPUT_BYTES) {
         let ans = match line {
             Ok(l) if l.iter().all(u8::is_ascii_whitespace) => continue,
-            Ok(l) => answer_line(&l, &caps),
+            Ok(l) => answer_line_with(&l, &caps, args.engine.engine()),
             Err(ReadError::TooLarge { limit }) => conform::error_answer(
                 Value::Null,
                 conform::code::TOO_LARGE,

@@ -49,6 +49,8 @@ pub struct ReplayArgs {
     pub save: Option<String>,
     #[command(flatten)]
     pub labels: crate::cli::common::LabelsArgs,
+    #[command(flatten)]
+    pub engine: crate::cli::common::EngineArgs,
 }
 
 /// Replays one record under the arguments' rules (default: the record's; m3go-2020 with
@@ -74,10 +76,11 @@ fn replay_one(
     let note = (!args.mechanical && !given_rules)
         .then(|| record.assumed_rules_note(None))
         .flatten();
+    let engine = args.engine.engine();
     let rep = if args.mechanical {
-        crate::tools::replay::mechanical(&record, &rules, args.to)
+        crate::tools::replay::mechanical_with(&record, &rules, args.to, engine)
     } else {
-        crate::tools::replay::strict(&record, &rules, args.to)
+        crate::tools::replay::strict_with(&record, &rules, args.to, engine)
     }
     .map_err(|e| match (&note, e.kind) {
         (Some(n), crate::error::Kind::IllegalMove) => e.during(n.clone()),

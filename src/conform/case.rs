@@ -4,6 +4,7 @@
 
 use crate::board::coord::Point;
 use crate::formats::report::AnalysisReport;
+use crate::game::advance::Engine;
 use crate::game::notation::parse_move_in;
 use crate::game::play::{Position, Report};
 use crate::game::setup::{from_yaml, read_text, InputError, Place, Setup};
@@ -679,8 +680,13 @@ pub fn capabilities_answer(id: Value, caps: &Capabilities) -> Value {
 /// `{"id", "unsupported": true, "reason"}` when they are not. A line that is not a request gets
 /// a `bad-request` error answer, with the id when the line has one.
 pub fn answer_line(line: &str, caps: &Capabilities) -> Value {
+    answer_line_with(line, caps, Engine::Fast)
+}
+
+/// [`answer_line`] on `engine`.
+pub fn answer_line_with(line: &str, caps: &Capabilities, engine: Engine) -> Value {
     match serde_json::from_str::<Value>(line) {
-        Ok(v) => answer_value(&v, caps),
+        Ok(v) => answer_value_with(&v, caps, engine),
         Err(e) => error_answer(
             Value::Null,
             code::BAD_REQUEST,
@@ -692,6 +698,11 @@ pub fn answer_line(line: &str, caps: &Capabilities) -> Value {
 
 /// [`answer_line`] of a request already read as JSON.
 pub fn answer_value(v: &Value, caps: &Capabilities) -> Value {
+    answer_value_with(v, caps, Engine::Fast)
+}
+
+/// [`answer_value`] on `engine`.
+pub fn answer_value_with(v: &Value, caps: &Capabilities, engine: Engine) -> Value {
     let Some(obj) = v.as_object() else {
         return error_answer(
             Value::Null,
@@ -727,11 +738,18 @@ pub fn answer_value(v: &Value, caps: &Capabilities) -> Value {
             return json!({"protocol": PROTOCOL, "id": req.id, "unsupported": true, "reason": why});
         }
     }
-    answer(&req)
+    answer_with(&req, engine)
 }
 
 /// m3go's own answer to a case request (what `m3go protocol` prints for each line).
 pub fn answer(req: &Request) -> Value {
+    answer_with(req, Engine::Fast)
+}
+
+/// [`answer`] on `engine`: the replayed moves and the probes are advanced without a report
+/// ([`Position::advance_with`]), the legal moves listed on it; the moves, whose reports are
+/// part of the answer, are played with [`Position::play`].
+pub fn answer_with(req: &Request, engine: Engine) -> Value {
     let fail = |code: &str, field: String, msg: String| {
         error_answer(json!(req.id), code, Some(field), msg)
     };
@@ -779,7 +797,7 @@ pub fn answer(req: &Request) -> Value {
                     )
                 }
             };
-            pos = match req_replay_step(&pos, action, rp.mode) {
+            pos = match req_replay_step(&pos, action, rp.mode, engine) {
                 Ok(next) => next,
                 Err(e) => {
                     return fail(
@@ -841,7 +859,7 @@ pub fn answer(req: &Request) -> Value {
         .iter()
         .map(|m| match parse_move_in(m, pos.rules(), pos.board().size()) {
             Err(e) => json!({"move": m, "legal": false, "reason": "malformed", "message": e.to_string()}),
-            Ok(mv) => match pos.play(&mv) {
+            Ok(mv) => match pos.advance_with(&mv, engine) {
                 Ok(_) => json!({"move": m, "legal": true}),
                 Err(e) => json!({"move": m, "legal": false, "reason": e.reason, "clause": e.clause, "message": e.message}),
             },
@@ -850,7 +868,7 @@ pub fn answer(req: &Request) -> Value {
     json!({
         "protocol": PROTOCOL,
         "id": req.id,
-        "analysis": AnalysisReport::new(&pos),
+        "analysis": AnalysisReport::new_with(&pos, engine),
         "reports": reports,
         "probes": probes,
         "numbered": crate::formats::report::numbered_diagram(pos.board(), &reports).lines().collect::<Vec<_>>(),
@@ -864,18 +882,20 @@ fn req_replay_step(
     pos: &Position,
     action: crate::game::play::Action,
     mode: ReplayMode,
+    engine: Engine,
 ) -> Result<Position, crate::game::play::Illegal> {
     match mode {
         ReplayMode::Mechanical => {
-            crate::tools::replay::mechanical_step(pos, action).map(|(p, _, _)| p)
+            crate::tools::replay::mechanical_advance(pos, action, engine).map(|(p, _)| p)
         }
-        ReplayMode::Strict => pos
-            .play(&crate::game::play::Move {
+        ReplayMode::Strict => pos.advance_with(
+            &crate::game::play::Move {
                 action,
                 number: None,
                 turn: None,
-            })
-            .map(|(p, _)| p),
+            },
+            engine,
+        ),
     }
 }
 

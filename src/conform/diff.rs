@@ -16,6 +16,7 @@ use crate::conform::runner::{
     ask_checked, negotiate, thread_pool, Declared, MakeOracle, Oracle, OraclePool,
 };
 use crate::formats::record::rules_field;
+use crate::game::advance::Engine;
 use crate::game::notation::{format_move, parse_move};
 use crate::game::play::{Action, Move, Position};
 use crate::game::setup::Setup;
@@ -34,6 +35,9 @@ pub struct DiffOptions {
     pub size: usize,
     pub rules: Rules,
     pub max_moves: u32,
+    /// The engine m3go plays its games and answers on (`--reference`: the clause-by-clause
+    /// reference).
+    pub engine: Engine,
 }
 
 /// One difference between two answers.
@@ -841,7 +845,7 @@ fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String
     };
     let mut pos = start.to_position("diff").map_err(|e| e.to_string())?;
     let mut played = 0u64;
-    let mut reference = crate::conform::runner::Builtin;
+    let mut reference = crate::conform::runner::BuiltinOn(opts.engine);
     let done = |played: u64| (sh.progress)(u64::from(opts.max_moves).saturating_sub(played));
     for _ in 0..opts.max_moves {
         if pos.game_over() {
@@ -851,7 +855,7 @@ fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String
             done(played);
             return Ok(Game::Cancelled);
         }
-        let legal = pos.legal_moves();
+        let legal = pos.legal_moves_with(opts.engine);
         let places: Vec<Action> = legal
             .iter()
             .copied()
@@ -900,12 +904,15 @@ fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String
                 });
             }
         }
-        let (next, _) = pos
-            .play(&Move {
-                action,
-                number: None,
-                turn: None,
-            })
+        let next = pos
+            .advance_with(
+                &Move {
+                    action,
+                    number: None,
+                    turn: None,
+                },
+                opts.engine,
+            )
             .map_err(|e| format!("m3go refused its own legal move {notation}: {e}"))?;
         pos = next;
         played += 1;
@@ -1003,7 +1010,7 @@ pub fn run(
         } => pool
             .with(|other| {
                 let field = diffs[0].field;
-                let mut reference = crate::conform::runner::Builtin;
+                let mut reference = crate::conform::runner::BuiltinOn(opts.engine);
                 let mut judge = Judge {
                     reference: &mut reference,
                     other,

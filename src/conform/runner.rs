@@ -6,8 +6,9 @@
 //! return.
 
 use crate::conform::case::{
-    answer_value, case_files, check, clause_ids, is_clause_id, Capabilities, Case, PROTOCOL,
+    answer_value_with, case_files, check, clause_ids, is_clause_id, Capabilities, Case, PROTOCOL,
 };
+use crate::game::advance::Engine;
 use crate::game::setup::InputError;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -30,12 +31,22 @@ pub trait Oracle: Send {
     fn ask(&mut self, request: &Value) -> Result<Value, String>;
 }
 
-/// m3go itself.
+/// m3go itself, on the fast engine.
 pub struct Builtin;
 
 impl Oracle for Builtin {
     fn ask(&mut self, request: &Value) -> Result<Value, String> {
-        Ok(answer_value(request, &Capabilities::m3go()))
+        BuiltinOn(Engine::Fast).ask(request)
+    }
+}
+
+/// m3go itself, on the engine given (`m3go conform --reference`: the clause-by-clause
+/// reference).
+pub struct BuiltinOn(pub Engine);
+
+impl Oracle for BuiltinOn {
+    fn ask(&mut self, request: &Value) -> Result<Value, String> {
+        Ok(answer_value_with(request, &Capabilities::m3go(), self.0))
     }
 }
 

@@ -4,6 +4,7 @@
 use crate::board::coord::Labels;
 use crate::board::grid::Colour;
 use crate::board::layers::holographic;
+use crate::game::advance::Engine;
 use crate::game::notation::format_numbered;
 use crate::game::play::{string_name, Position};
 use crate::judge::analysis::Analysis;
@@ -38,10 +39,19 @@ pub struct PlayReport {
 
 impl PlayReport {
     pub fn new(reports: Vec<crate::game::play::Report>, pos: &Position) -> PlayReport {
+        PlayReport::new_with(reports, pos, Engine::Fast)
+    }
+
+    /// [`PlayReport::new`] with the final position's legal moves listed on `engine`.
+    pub fn new_with(
+        reports: Vec<crate::game::play::Report>,
+        pos: &Position,
+        engine: Engine,
+    ) -> PlayReport {
         PlayReport {
             format: PLAY_FORMAT,
             reports,
-            analysis: AnalysisReport::new(pos),
+            analysis: AnalysisReport::new_with(pos, engine),
         }
     }
 }
@@ -178,8 +188,14 @@ pub fn forbidden_points(a: &Analysis, rules: &Rules, player: Colour) -> Vec<(usi
 }
 
 impl AnalysisReport {
-    /// Builds the report of a position.
+    /// Builds the report of a position (its legal moves on the fast engine where it supports
+    /// the rules).
     pub fn new(pos: &Position) -> AnalysisReport {
+        AnalysisReport::new_with(pos, Engine::Fast)
+    }
+
+    /// [`AnalysisReport::new`] with the legal moves listed on `engine` (the same list on both).
+    pub fn new_with(pos: &Position, engine: Engine) -> AnalysisReport {
         let a = Analysis::new(pos.board(), pos.rules());
         let b = &pos.board();
         let names =
@@ -261,7 +277,7 @@ impl AnalysisReport {
         };
         let turn = pos.turn();
         let legal_moves = pos
-            .legal_moves()
+            .legal_moves_with(engine)
             .into_iter()
             .map(|m| format_numbered(pos.rules(), pos.move_number(), turn, m))
             .collect();

@@ -21,26 +21,29 @@
 //! ```
 
 use crate::board::grid::Board;
+use crate::game::advance::Engine;
 use crate::game::fast::FastPosition;
-use crate::game::play::{Action, Move, Position};
+use crate::game::play::{Move, Position};
 use crate::game::setup::{from_yaml, parse_yaml, read_text, InputError, Place, Setup};
 use crate::rules::RulesField;
 
 /// The number of legal move sequences of length `depth` (passes included; the special moves of
 /// [`Position::special_moves`] — Dullstone's emergency conversions and Flystone's chosen
-/// flystones — count as moves too): on the fast engine ([`FastPosition::perft`]) where it
-/// supports the rules, else [`perft_reference`]. The two agree (`tests/perft.rs`,
-/// `tests/fast_equals_reference.rs`).
+/// flystones — count as moves too), on the fast engine: [`perft_with`] `Engine::Fast`.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    match FastPosition::new(pos).map(|fast| fast.perft(depth)) {
-        Some(n) => n,
-        None => perft_reference(pos, depth),
-    }
+    perft_with(pos, depth, Engine::Fast)
 }
 
-/// [`perft`] by the clause-by-clause reference alone: every level lists its moves with
-/// [`Position::legal_moves_reference`] and plays them with [`Position::play`].
-pub fn perft_reference(pos: &Position, depth: u32) -> u64 {
+/// [`perft`] on `engine`. `Engine::Fast`: [`FastPosition::perft`] where it supports the rules (every
+/// preset and option), else level by level with [`Position::legal_moves`] and
+/// [`Position::advance`]; `Engine::Reference`: [`perft_reference`]. The two agree
+/// (`tests/perft.rs`, `tests/fast_equals_reference.rs`).
+pub fn perft_with(pos: &Position, depth: u32, engine: Engine) -> u64 {
+    if engine == Engine::Fast {
+        if let Some(fast) = FastPosition::new(pos) {
+            return fast.perft(depth);
+        }
+    }
     if depth == 0 {
         return 1;
     }
@@ -48,35 +51,42 @@ pub fn perft_reference(pos: &Position, depth: u32) -> u64 {
         if pos.game_over() {
             return 0;
         }
-        return (pos.legal_moves_reference().len() + pos.special_moves().len()) as u64;
+        return (pos.legal_moves_with(engine).len() + pos.special_moves().len()) as u64;
     }
-    children_from(pos, pos.legal_moves_reference())
+    children_with(pos, engine)
         .iter()
-        .map(|(_, p)| perft_reference(p, depth - 1))
+        .map(|(_, p)| perft_with(p, depth - 1, engine))
         .sum()
+}
+
+/// [`perft`] by the clause-by-clause reference alone: every level lists its moves with
+/// [`Position::legal_moves_reference`] and plays them with [`Position::play`].
+pub fn perft_reference(pos: &Position, depth: u32) -> u64 {
+    perft_with(pos, depth, Engine::Reference)
 }
 
 /// Each legal move, in notation, with the position it leads to: the moves of
 /// [`Position::legal_moves`] in board order, the pass, then the special moves.
 pub fn children(pos: &Position) -> Vec<(String, Position)> {
-    children_from(pos, pos.legal_moves())
+    children_with(pos, Engine::Fast)
 }
 
-/// The children of `pos` through `legal` (its legal-move list) and its special moves.
-fn children_from(pos: &Position, legal: Vec<Action>) -> Vec<(String, Position)> {
+/// [`children`] on `engine`: the moves listed by [`Position::legal_moves_with`] and the special
+/// moves, each played with [`Position::advance_with`].
+pub fn children_with(pos: &Position, engine: Engine) -> Vec<(String, Position)> {
     if pos.game_over() {
         return Vec::new();
     }
     let turn = pos.turn();
     let n = pos.move_number();
     let mut out = Vec::new();
-    for a in legal {
+    for a in pos.legal_moves_with(engine) {
         let m = Move {
             action: a,
             number: None,
             turn: None,
         };
-        if let Ok((next, _)) = pos.play(&m) {
+        if let Ok(next) = pos.advance_with(&m, engine) {
             out.push((
                 crate::game::notation::format_numbered(pos.rules(), n, turn, a),
                 next,
@@ -84,7 +94,7 @@ fn children_from(pos: &Position, legal: Vec<Action>) -> Vec<(String, Position)> 
         }
     }
     for m in pos.special_moves() {
-        if let Ok((next, _)) = pos.play(&m) {
+        if let Ok(next) = pos.advance_with(&m, engine) {
             let t = m.turn.unwrap_or(turn);
             out.push((
                 crate::game::notation::format_numbered(pos.rules(), n, t, m.action),
@@ -124,67 +134,52 @@ impl NodeBudget {
     }
 }
 
-/// The depth up to which [`perft_within`] counts a subtree in one call of [`perft`] and spends
-/// its count afterwards: a subtree of depth 2 has at most 362² leaves, so a budget is overrun by
-/// at most that many nodes.
+/// The depth up to which [`perft_within`] counts a subtree in one call of [`perft_with`] and
+/// spends its count afterwards: a subtree of depth 2 has at most 362² leaves, so a budget is
+/// overrun by at most that many nodes.
 const BUDGET_LEAF_DEPTH: u32 = 2;
 
-/// [`perft`] (or [`perft_reference`]) within `budget`: `Err` with the budget when the count
-/// would visit more nodes. Subtrees of depth up to 2 are counted whole by the engine; deeper
-/// levels go move by move, spending a node per position made.
+/// [`perft_with`] within `budget`: `Err` with the budget when the count would visit more nodes.
+/// Subtrees of depth up to 2 are counted whole by the engine; deeper levels go move by move,
+/// spending a node per position made.
 pub fn perft_within(
     pos: &Position,
     depth: u32,
-    reference: bool,
+    engine: Engine,
     budget: &mut NodeBudget,
 ) -> Result<u64, NodeBudget> {
     if depth <= BUDGET_LEAF_DEPTH {
-        let n = if reference {
-            perft_reference(pos, depth)
-        } else {
-            perft(pos, depth)
-        };
+        let n = perft_with(pos, depth, engine);
         budget.spend(n)?;
         return Ok(n);
     }
-    let legal = if reference {
-        pos.legal_moves_reference()
-    } else {
-        pos.legal_moves()
-    };
-    let kids = children_from(pos, legal);
+    let kids = children_with(pos, engine);
     budget.spend(kids.len() as u64)?;
     let mut total = 0u64;
     for (_, p) in &kids {
-        total += perft_within(p, depth - 1, reference, budget)?;
+        total += perft_within(p, depth - 1, engine, budget)?;
     }
     Ok(total)
 }
 
 /// Perft split by the first move within `budget`: (move in notation, count), calling
-/// `progress(done, of)` after each first move is counted (a progress bar); `reference` counts
-/// with [`perft_reference`] instead of [`perft`].
+/// `progress(done, of)` after each first move is counted (a progress bar), on `engine`.
 pub fn divide_with(
     pos: &Position,
     depth: u32,
-    reference: bool,
+    engine: Engine,
     budget: &mut NodeBudget,
     progress: &dyn Fn(usize, usize),
 ) -> Result<Vec<(String, u64)>, NodeBudget> {
     if depth == 0 {
         return Ok(Vec::new());
     }
-    let legal = if reference {
-        pos.legal_moves_reference()
-    } else {
-        pos.legal_moves()
-    };
-    let kids = children_from(pos, legal);
+    let kids = children_with(pos, engine);
     budget.spend(kids.len() as u64)?;
     let of = kids.len();
     let mut out = Vec::with_capacity(of);
     for (k, (label, p)) in kids.into_iter().enumerate() {
-        let n = perft_within(&p, depth - 1, reference, budget)?;
+        let n = perft_within(&p, depth - 1, engine, budget)?;
         progress(k + 1, of);
         out.push((label, n));
     }
@@ -193,7 +188,14 @@ pub fn divide_with(
 
 /// Perft split by the first move: (move in notation, count), unbounded.
 pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
-    divide_with(pos, depth, false, &mut NodeBudget::unlimited(), &|_, _| {}).unwrap_or_default()
+    divide_with(
+        pos,
+        depth,
+        Engine::Fast,
+        &mut NodeBudget::unlimited(),
+        &|_, _| {},
+    )
+    .unwrap_or_default()
 }
 
 /// One entry of a perft file.

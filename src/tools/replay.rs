@@ -9,6 +9,7 @@ use crate::board::layers::Attribute;
 use crate::board::strings::flood;
 use crate::formats::record::Record;
 use crate::formats::report::{relabel, relabel_move, relabel_text};
+use crate::game::advance::Engine;
 use crate::game::play::{Action, AttributeChange, Illegal, Move, Position, Refusal, Report};
 use crate::game::setup::{InputError, Setup};
 use crate::judge::analysis::Analysis;
@@ -132,9 +133,13 @@ fn kind_of(s: Stone) -> &'static str {
     }
 }
 
-/// The removed stones of a move, grouped into strings of the board before the move.
-fn captured_strings(before: &Analysis, captured: &[usize]) -> Vec<LoggedString> {
-    let b = &before.board;
+/// The removed stones of a move, grouped into strings of the board before the move `b`; a
+/// flower string with its attribute there (`attribute_at`, asked only for a removed flower).
+fn captured_strings(
+    b: &Board,
+    captured: &[usize],
+    mut attribute_at: impl FnMut(usize) -> Option<Attribute>,
+) -> Vec<LoggedString> {
     let mut seen = vec![false; b.len()];
     let mut out = Vec::new();
     let mut sorted = captured.to_vec();
@@ -153,7 +158,7 @@ fn captured_strings(before: &Analysis, captured: &[usize]) -> Vec<LoggedString> 
         out.push(LoggedString {
             kind: kind_of(stone),
             attribute: if stone == Stone::Flower {
-                before.attribute_at[i]
+                attribute_at(i)
             } else {
                 None
             },
@@ -187,27 +192,94 @@ fn parse_pt(s: &str, size: usize) -> Option<Point> {
     Point::parse(s, size).ok()
 }
 
-/// What a played move did, in the log's terms.
-fn describe(
-    before: &Position,
-    after: &Position,
-    report: &Report,
-) -> (
+/// What a played move logs: the strings it removed, the private eyes it made, the strings
+/// that lost their private eyes, the attribute changes.
+type Described = (
     Vec<LoggedString>,
     Vec<EyeEvent>,
     Vec<LoggedString>,
     Vec<Change>,
-) {
+);
+
+/// What a played move did, in the log's terms, on `engine`: `Engine::Reference` reads it from
+/// the analyses of the boards before and after the move ([`describe_by_analysis`]);
+/// `Engine::Fast` from the report alone ([`describe_by_report`]), which already holds the same
+/// strings and eyes, so that no board is analysed again (`tests/engine_choice.rs` checks the
+/// two logs are the same).
+fn describe(before: &Position, after: &Position, report: &Report, engine: Engine) -> Described {
+    match engine {
+        Engine::Fast => describe_by_report(before, after, report),
+        Engine::Reference => describe_by_analysis(before, after, report),
+    }
+}
+
+/// The board indices of named points.
+fn indices(board: &Board, points: &[String]) -> Vec<usize> {
+    points
+        .iter()
+        .filter_map(|s| parse_pt(s, board.size()))
+        .map(|p| board.index(p))
+        .collect()
+}
+
+/// The lower string of `board` through `i` (its black or white stones joined 4-connected: the
+/// lower layer holds flowers off-board, M20-STRING), logged; `None` on an empty point or a
+/// flower.
+fn lower_string_at(board: &Board, i: usize) -> Option<LoggedString> {
+    let stone = board.get(i).filter(|s| *s != Stone::Flower)?;
+    let points = flood(board.size(), i, |j| board.get(j) == Some(stone));
+    Some(LoggedString {
+        kind: kind_of(stone),
+        attribute: None,
+        name: group_name(board, &points),
+        points: names(board, &points),
+    })
+}
+
+/// [`describe`] from the report: its captured points grouped on the board before the move
+/// (the attribute of a removed flower string read from the analysis before the move, made only
+/// then), its strings that made eyes with those eyes, its strings that lost their eyes named as
+/// they stand after the move.
+fn describe_by_report(before: &Position, after: &Position, report: &Report) -> Described {
+    let (b0, b1) = (before.board(), after.board());
+    let mut a0: Option<Analysis> = None;
+    let captured = captured_strings(b0, &indices(b0, &report.captured), |i| {
+        a0.get_or_insert_with(|| Analysis::new(b0, before.rules()))
+            .attribute_at[i]
+    });
+    let eyes_made = report
+        .eyes_made
+        .iter()
+        .filter_map(|n| {
+            let first = *indices(b1, &n.points).first()?;
+            let string = lower_string_at(b1, first)?;
+            let eyes = n
+                .eyes
+                .iter()
+                .map(|e| group_name(b1, &indices(b1, e)))
+                .collect();
+            Some(EyeEvent { string, eyes })
+        })
+        .collect();
+    let eyes_lost = report
+        .eyes_lost
+        .iter()
+        .filter_map(|n| {
+            indices(b1, &n.points)
+                .into_iter()
+                .find_map(|i| lower_string_at(b1, i))
+        })
+        .collect();
+    (captured, eyes_made, eyes_lost, changes_of(after, report))
+}
+
+/// [`describe`] from the analyses of the boards before and after the move.
+fn describe_by_analysis(before: &Position, after: &Position, report: &Report) -> Described {
     let size = before.board().size();
     let a0 = Analysis::new(before.board(), before.rules());
     let a1 = Analysis::new(after.board(), after.rules());
-    let captured_idx: Vec<usize> = report
-        .captured
-        .iter()
-        .filter_map(|s| parse_pt(s, size))
-        .map(|p| before.board().index(p))
-        .collect();
-    let captured = captured_strings(&a0, &captured_idx);
+    let captured_idx = indices(before.board(), &report.captured);
+    let captured = captured_strings(&a0.board, &captured_idx, |i| a0.attribute_at[i]);
     let eyes_made = report
         .eyes_made
         .iter()
@@ -232,7 +304,13 @@ fn describe(
                 .find_map(|p| logged_at(&a1, p).map(|(_, l)| l))
         })
         .collect();
-    let changes = report
+    (captured, eyes_made, eyes_lost, changes_of(after, report))
+}
+
+/// The attribute changes of a report, each flower string named as 003 does.
+fn changes_of(after: &Position, report: &Report) -> Vec<Change> {
+    let size = after.board().size();
+    report
         .attribute_changes
         .iter()
         .map(|c: &AttributeChange| {
@@ -249,8 +327,7 @@ fn describe(
                 to: c.to,
             }
         })
-        .collect();
-    (captured, eyes_made, eyes_lost, changes)
+        .collect()
 }
 
 /// The history the ko rule needs, written to a position file: none, the last board (simple),
@@ -288,6 +365,16 @@ pub fn position_setup(pos: &Position) -> Setup {
 /// count towards the end). A record that goes on after its own passes ended the game is
 /// refused with the move number. Stops after move `to` when given.
 pub fn mechanical(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Replay, InputError> {
+    mechanical_with(record, rules, to, Engine::Fast)
+}
+
+/// [`mechanical`], each move's log read on `engine` (see [`describe`]).
+pub fn mechanical_with(
+    record: &Record,
+    rules: &Rules,
+    to: Option<u32>,
+    engine: Engine,
+) -> Result<Replay, InputError> {
     let start = record.start_position(rules)?;
     let mut pos = start.clone();
     let mut entries = Vec::new();
@@ -323,7 +410,13 @@ pub fn mechanical(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Rep
         // M20-REPLAY-PASS: a move the rules refuse becomes a pass; M20-REPLAY-KEEP: a move the
         // rules allow is placed at its number and point
         let status = Status::of_step(refusal, m.action);
-        entries.push(entry(&pos, &next, &report, m.number, source, status));
+        entries.push(entry(
+            &pos,
+            &next,
+            &report,
+            (m.number, source, status),
+            engine,
+        ));
         reports.push(report);
         pos = next;
     }
@@ -360,19 +453,44 @@ pub fn mechanical_step(
     }
 }
 
-/// The log entry of one move, played from `pos` to `next` (a pass describes nothing).
+/// [`mechanical_step`] without the report, on `engine` ([`Position::advance_with`]): the next
+/// position and the refusal when the move was replaced by a pass.
+pub fn mechanical_advance(
+    pos: &Position,
+    action: Action,
+    engine: Engine,
+) -> Result<(Position, Option<Illegal>), Illegal> {
+    let attempt = pos.advance_with(
+        &Move {
+            action,
+            number: None,
+            turn: None,
+        },
+        engine,
+    );
+    match attempt {
+        Ok(next) => Ok((next, None)),
+        Err(refusal) => {
+            let mut next = pos.advance_with(&Move::pass(), engine)?;
+            next.forget_trailing_passes();
+            Ok((next, Some(refusal)))
+        }
+    }
+}
+
+/// The log entry of one move, played from `pos` to `next` (a pass describes nothing): the
+/// record's move number, its move as written (`source`) and what became of it.
 fn entry(
     pos: &Position,
     next: &Position,
     report: &Report,
-    number: u32,
-    source: String,
-    status: Status,
+    (number, source, status): (u32, String, Status),
+    engine: Engine,
 ) -> Entry {
     let (captured, eyes_made, eyes_lost, attribute_changes) = if report.action == Action::Pass {
         (vec![], vec![], vec![], vec![])
     } else {
-        describe(pos, next, report)
+        describe(pos, next, report, engine)
     };
     Entry {
         number,
@@ -390,6 +508,16 @@ fn entry(
 /// record names (if it names one); the first illegal move is refused with its number, place
 /// and reason. The log is the same as the mechanical replay's.
 pub fn strict(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Replay, InputError> {
+    strict_with(record, rules, to, Engine::Fast)
+}
+
+/// [`strict`], each move's log read on `engine` (see [`describe`]).
+pub fn strict_with(
+    record: &Record,
+    rules: &Rules,
+    to: Option<u32>,
+    engine: Engine,
+) -> Result<Replay, InputError> {
     let start = record.start_position(rules)?;
     let mut pos = start.clone();
     let mut entries = Vec::new();
@@ -405,7 +533,13 @@ pub fn strict(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Replay,
             Action::Place(p) => p.to_string(),
         };
         let status = Status::of_step(refusal, m.action);
-        entries.push(entry(&pos, &next, &report, m.number, source, status));
+        entries.push(entry(
+            &pos,
+            &next,
+            &report,
+            (m.number, source, status),
+            engine,
+        ));
         reports.push(report);
         pos = next;
     }
