@@ -9,10 +9,11 @@
 use crate::board::coord::{half, Point};
 use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::{Attribute, Cell};
+use crate::board::strings::Strings;
 use crate::game::order::turn_of_move;
 use crate::game::play::{Action, Move, Parts, Position, Refusal};
 use crate::judge::analysis::Analysis;
-use crate::judge::eyes::RegionVerdict;
+use crate::judge::eyes::{Region, RegionVerdict};
 use crate::judge::forbidden::flower_forbidden_reason;
 use crate::judge::scoring::score;
 use crate::rules::{CaptureTiming, ClosedRegion, Rules, Schedule, Suicide, SuicideTiming, PRESETS};
@@ -309,37 +310,58 @@ impl<'a> Arbitrary<'a> for ArbLargeEyeCase {
     }
 }
 
-/// The clause-by-clause private-eye verdicts ([`Analysis::new`]: closed regions, conditions 1
-/// and 2 and the closed form of the fill) against the fast engine's per-component closed form
-/// (`game::fast`), string by string, under the 2020 eye with single-string regions: whether
-/// each string has a private eye. Also checks the regions' shape: each touches its string,
-/// holds none of its stones and no flower, and its empty points are its empty points. Returns
-/// the number of strings compared.
+/// The lower strings of `b` and, for each, its closed regions with the clause-by-clause verdict
+/// on each (`judge::eyes::judge_regions` on the lower layer, under the 2020 eye with `rule`):
+/// the reference private eyes, as [`Analysis::new`] computes them, without the attributes and
+/// the upper layer that the eye checks do not read.
+pub fn reference_eye_verdicts(
+    b: &Board,
+    rule: ClosedRegion,
+) -> (Strings, Vec<Vec<(Region, RegionVerdict)>>) {
+    let lower = crate::board::layers::lower_layer(b);
+    let strings = crate::board::strings::strings_of(&lower);
+    let regions = (0..strings.groups.len())
+        .map(|g| crate::judge::eyes::judge_regions(&lower, &strings, g, rule))
+        .collect();
+    (strings, regions)
+}
+
+/// The clause-by-clause private-eye verdicts ([`reference_eye_verdicts`]: closed regions,
+/// conditions 1 and 2 and the closed form of the fill) against the fast engine's per-component
+/// closed form (`game::fast`), string by string, under the 2020 eye with single-string regions:
+/// whether each string has a private eye. Also checks the regions' shape: each touches its
+/// string, holds none of its stones and no flower, and its empty points are its empty points.
+/// Returns the number of strings compared.
 pub fn compare_eyes_with_fast(b: &Board) -> Result<usize, String> {
     let rules = Rules::m3go_2020();
-    let a = Analysis::new(b, &rules);
+    let (strings, regions) = reference_eye_verdicts(b, rules.closed_region);
     let fast = crate::game::fast::FastAnalysis::new(b, &rules)
         .ok_or("the fast engine supports m3go-2020")?;
     let place = || format!("board:\n{}", b.to_diagram());
-    for (g, s) in a.lower_strings.groups.iter().enumerate() {
+    for (g, s) in strings.groups.iter().enumerate() {
         let i = s.points[0];
-        if fast.has_private_eye(i) != Some(a.has_private_eye(g)) {
+        let eyed = regions[g]
+            .iter()
+            .any(|(_, v)| *v == RegionVerdict::PrivateEye);
+        if fast.has_private_eye(i) != Some(eyed) {
             return Err(format!(
                 "string {}: reference private eye {}, fast {:?}; {}",
                 b.point(i),
-                a.has_private_eye(g),
+                eyed,
                 fast.has_private_eye(i),
                 place()
             ));
         }
-        for (r, _) in &a.regions[g] {
-            let touches = r.points.iter().any(|&p| {
-                crate::board::grid::neighbours(b.size(), p).any(|q| s.points.contains(&q))
-            });
+        let of_s = |q: usize| strings.of[q] == Some(g);
+        for (r, _) in &regions[g] {
+            let touches = r
+                .points
+                .iter()
+                .any(|&p| crate::board::grid::neighbours(b.size(), p).any(of_s));
             let inside_ok = r
                 .points
                 .iter()
-                .all(|&p| !s.points.contains(&p) && b.get(p) != Some(Stone::Flower));
+                .all(|&p| !of_s(p) && b.get(p) != Some(Stone::Flower));
             let empty: Vec<usize> = r
                 .points
                 .iter()
@@ -356,7 +378,7 @@ pub fn compare_eyes_with_fast(b: &Board) -> Result<usize, String> {
             }
         }
     }
-    Ok(a.lower_strings.groups.len())
+    Ok(strings.groups.len())
 }
 
 /// The bytes [`ArbEyeCase`] decodes to `board` (sizes above 9 are not representable: `None`).
@@ -1024,26 +1046,22 @@ fn literal_verdict(
     }
 }
 
-/// Compares the engine's closed regions and private-eye verdicts (`Analysis::regions`, 2020
-/// private eye with `rule`) with the literal oracle. Returns how many verdicts were compared
+/// Compares the engine's closed regions and private-eye verdicts ([`reference_eye_verdicts`],
+/// 2020 private eye with `rule`) with the literal oracle. Returns how many verdicts were compared
 /// (regions too large for the oracle are compared on their points only).
 pub fn compare_eyes_with_oracle(
     b: &Board,
     rule: ClosedRegion,
     max_empty: usize,
 ) -> Result<usize, String> {
-    let rules = Rules {
-        closed_region: rule,
-        ..Rules::m3go_2020()
-    };
-    let a = Analysis::new(b, &rules);
+    let (strings, regions) = reference_eye_verdicts(b, rule);
     // (string's points, region's points, region's empty points, verdict)
     type EngineRegion<'a> = (Vec<usize>, Vec<usize>, Vec<usize>, &'a RegionVerdict);
     let mut engine: Vec<EngineRegion> = Vec::new();
-    for (g, rs) in a.regions.iter().enumerate() {
+    for (g, rs) in regions.iter().enumerate() {
         for (r, v) in rs {
             engine.push((
-                a.lower_strings.groups[g].points.clone(),
+                strings.groups[g].points.clone(),
                 r.points.clone(),
                 r.empty.clone(),
                 v,
