@@ -64,6 +64,22 @@ fn rule_sets() -> Vec<Rules> {
             ..base
         },
     ];
+    // The analysis options on the 2020 rules (the eye, the regions, the attribute).
+    out.extend([
+        Rules {
+            private_eye: m3go::rules::EyeRule::M2016,
+            ..Rules::m3go_2020()
+        },
+        Rules {
+            closed_region: m3go::rules::ClosedRegion::SameColour,
+            ..Rules::m3go_2020()
+        },
+        Rules {
+            attribute: AttributeRule::M2013,
+            private_eye: m3go::rules::EyeRule::M2016,
+            ..Rules::m3go_2020()
+        },
+    ]);
     out.retain(supports);
     out
 }
