@@ -1654,6 +1654,22 @@ pub fn fast_rule_sets() -> Vec<Rules> {
     let base = Rules::m3go_2020();
     let preset = |name: &str| Rules::preset(name).unwrap_or_else(|_| base.clone());
     let mut out = working_presets();
+    // The analysis options on the 2020 rules (the eye, the regions, the attribute).
+    out.extend([
+        Rules {
+            private_eye: crate::rules::EyeRule::M2016,
+            ..base.clone()
+        },
+        Rules {
+            closed_region: crate::rules::ClosedRegion::SameColour,
+            ..base.clone()
+        },
+        Rules {
+            attribute: AttributeRule::M2013,
+            private_eye: crate::rules::EyeRule::M2016,
+            ..base.clone()
+        },
+    ]);
     out.extend([
         Rules {
             ko: Ko::Positional,

@@ -194,6 +194,8 @@ impl FastAnalysis {
         let same_colour = !m2016 && self.closed_region == ClosedRegion::SameColour;
         // The reference lower layer, built once if a 2016 region needs the opponent conditions.
         let mut reference: Option<Option<(Layer, Strings)>> = None;
+        let mut judged = [0u32; MAXS];
+        let mut component = 0u32;
         for c in [BLACK, WHITE] {
             let colour = colour_of(c);
             let o = opp(c);
@@ -257,12 +259,20 @@ impl FastAnalysis {
                     if condition_2(&view, colour, region.clone()).is_err() {
                         continue;
                     }
+                    // Each string around the component judged once (`judged[s]` = the number
+                    // of the component that judged it).
+                    component += 1;
                     for q in region.clone() {
                         for d in dirs {
                             let s = self.lower_of[q.wrapping_add(d) & MASK];
-                            if s != NONE
-                                && self.lower_colour[s as usize] == c
-                                && !self.has_eye[s as usize]
+                            if s == NONE
+                                || self.lower_colour[s as usize] != c
+                                || judged[s as usize] == component
+                            {
+                                continue;
+                            }
+                            judged[s as usize] = component;
+                            if !self.has_eye[s as usize]
                                 && condition_1(&view, s as usize, colour, region.clone()).is_ok()
                             {
                                 self.has_eye[s as usize] = true;
