@@ -167,6 +167,24 @@ fn the_ke_jie_record_replays_the_same_on_both_engines() {
     );
     same_on_both_engines(&["replay", &kj, "--quiet"], None);
     same_on_both_engines(&["replay", &kj, &kj, "--mechanical", "--jobs", "2"], None);
+    // the summary of --quiet and of many records, counted without the reports, is the log's
+    for mode in [&["--mechanical"][..], &[][..]] {
+        let mut full = vec!["replay", kj.as_str()];
+        full.extend(mode);
+        let (_, log) = m3go(&full, None);
+        let log = String::from_utf8_lossy(&log).into_owned();
+        let last = log.lines().last().expect("a summary line").to_string();
+        full.push("--quiet");
+        let quiet = same_on_both_engines(&full, None);
+        assert_eq!(quiet.trim_end(), last, "replay {mode:?} --quiet");
+        let mut many = vec!["replay", kj.as_str(), kj.as_str()];
+        many.extend(mode);
+        let summary = same_on_both_engines(&many, None);
+        assert!(
+            summary.contains(&format!("{kj}: {last}")),
+            "replay of two records {mode:?}:\n{summary}"
+        );
+    }
     same_on_both_engines(&["conform", "--filter", "M20-REPLAY"], None);
     same_on_both_engines(&["conform", "--id", "kj-289-306-continuation"], None);
 }

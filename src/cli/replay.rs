@@ -53,19 +53,20 @@ pub struct ReplayArgs {
     pub engine: crate::cli::common::EngineArgs,
 }
 
+/// What a replay made: the log (narrated), or only its summary and the final position.
+enum Replayed {
+    Log(Box<crate::tools::replay::Replay>),
+    Summary(Box<(crate::tools::replay::Tally, crate::game::play::Position)>),
+}
+
 /// Replays one record under the arguments' rules (default: the record's; m3go-2020 with
-/// --mechanical).
+/// --mechanical): the whole log, or (`summary_only`) only the summary, each move advanced
+/// without a report.
 fn replay_one(
     path: &str,
     args: &ReplayArgs,
-) -> Result<
-    (
-        crate::tools::replay::Replay,
-        Rules,
-        crate::formats::record::Record,
-    ),
-    InputError,
-> {
+    summary_only: bool,
+) -> Result<(Replayed, Rules, crate::formats::record::Record), InputError> {
     let record = crate::formats::load::load(path)?;
     let given_rules = args.rules.is_some();
     let rules = match &args.rules {
@@ -77,15 +78,23 @@ fn replay_one(
         .then(|| record.assumed_rules_note(None))
         .flatten();
     let engine = args.engine.engine();
-    let rep = if args.mechanical {
-        crate::tools::replay::mechanical_with(&record, &rules, args.to, engine)
-    } else {
-        crate::tools::replay::strict_with(&record, &rules, args.to, engine)
-    }
-    .map_err(|e| match (&note, e.kind) {
-        (Some(n), crate::error::Kind::IllegalMove) => e.during(n.clone()),
-        _ => e,
-    })?;
+    use crate::tools::replay::{mechanical_tally, mechanical_with, strict_tally, strict_with};
+    let rep =
+        match (summary_only, args.mechanical) {
+            (false, true) => mechanical_with(&record, &rules, args.to, engine)
+                .map(|r| Replayed::Log(Box::new(r))),
+            (false, false) => {
+                strict_with(&record, &rules, args.to, engine).map(|r| Replayed::Log(Box::new(r)))
+            }
+            (true, true) => mechanical_tally(&record, &rules, args.to, engine)
+                .map(|tp| Replayed::Summary(Box::new(tp))),
+            (true, false) => strict_tally(&record, &rules, args.to, engine)
+                .map(|tp| Replayed::Summary(Box::new(tp))),
+        }
+        .map_err(|e| match (&note, e.kind) {
+            (Some(n), crate::error::Kind::IllegalMove) => e.during(n.clone()),
+            _ => e,
+        })?;
     Ok((rep, rules, record))
 }
 
@@ -98,7 +107,26 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
     }
     let path = &args.games[0];
     let fmt = args.format;
-    let (rep, rules, record) = replay_one(path, &args)?;
+    if args.quiet && fmt == Format::Text && args.save.is_none() {
+        // only the summary is printed: no move's report is needed
+        let (Replayed::Summary(summary), _, _) = replay_one(path, &args, true)? else {
+            return Err(InputError::new(
+                "the replay gave a log where a summary was asked",
+            ));
+        };
+        let (tally, position) = *summary;
+        let (zh, en) = tally.summary();
+        outln!("{zh}");
+        if args.gloss {
+            outln!("    {en}");
+        }
+        return write_position(&args, &position);
+    }
+    let (Replayed::Log(rep), rules, record) = replay_one(path, &args, false)? else {
+        return Err(InputError::new(
+            "the replay gave a summary where the log was asked",
+        ));
+    };
     if fmt == Format::Json {
         let v = serde_json::json!({
             "entries": rep.entries,
@@ -121,11 +149,7 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
             crate::tools::replay::log_text_in(&rep, args.gloss, args.labels.labels())
         );
     }
-    if let Some(out) = &args.out {
-        let setup = crate::tools::replay::position_setup(&rep.position);
-        let text = serde_yaml::to_string(&setup).map_err(|e| InputError::new(e.to_string()))?;
-        write_file(out, &text)?;
-    }
+    write_position(&args, &rep.position)?;
     if let Some(out) = &args.save {
         let mut rec = crate::formats::record::record_of(&rep.start, &rep.reports);
         rec.info = record.info.clone();
@@ -144,6 +168,19 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
             }
         }
         save_record(out, &rec, &rules, crate::board::coord::Labels::Chinese)?;
+    }
+    Ok(())
+}
+
+/// `-o`: the final position written to a position file.
+fn write_position(
+    args: &ReplayArgs,
+    position: &crate::game::play::Position,
+) -> Result<(), InputError> {
+    if let Some(out) = &args.out {
+        let setup = crate::tools::replay::position_setup(position);
+        let text = serde_yaml::to_string(&setup).map_err(|e| InputError::new(e.to_string()))?;
+        write_file(out, &text)?;
     }
     Ok(())
 }
@@ -170,11 +207,14 @@ fn run_many(args: &ReplayArgs) -> Result<(), InputError> {
         .collect();
     let workers = thread_pool(args.spread.jobs as usize).map_err(InputError::new)?;
     let pb = progress_bar(files.len() as u64, "records");
-    let results: Vec<Result<crate::tools::replay::Replay, InputError>> = workers.install(|| {
+    let results: Vec<Result<crate::tools::replay::Tally, InputError>> = workers.install(|| {
         files
             .par_iter()
             .map(|f| {
-                let r = replay_one(f, args).map(|(rep, _, _)| rep);
+                let r = replay_one(f, args, true).map(|(rep, _, _)| match rep {
+                    Replayed::Summary(summary) => summary.0,
+                    Replayed::Log(rep) => rep.tally(),
+                });
                 pb.inc(1);
                 r
             })
@@ -186,14 +226,14 @@ fn run_many(args: &ReplayArgs) -> Result<(), InputError> {
     let mut json = Vec::new();
     for (f, r) in files.iter().zip(&results) {
         match r {
-            Ok(rep) => {
-                moves += rep.entries.len();
-                replaced += rep.entries.iter().filter(|e| e.replaced()).count();
-                let (zh, en) = rep.summary();
+            Ok(tally) => {
+                moves += tally.moves;
+                replaced += tally.replaced_count();
+                let (zh, en) = tally.summary();
                 if args.format == Format::Json {
                     json.push(serde_json::json!({
                         "record": f, "summary": zh, "summary_en": en,
-                        "moves": rep.entries.len(), "replaced": rep.replaced_by_reason(),
+                        "moves": tally.moves, "replaced": tally.replaced,
                     }));
                 } else {
                     outln!("{f}: {zh}");

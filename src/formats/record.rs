@@ -5,6 +5,7 @@
 
 use crate::board::coord::{Labels, Point};
 use crate::board::grid::Board;
+use crate::game::advance::Engine;
 use crate::game::notation::parse_move;
 use crate::game::order::{turn_of_move, Turn};
 use crate::game::play::{Action, Illegal, Move, Position, Report};
@@ -233,11 +234,31 @@ impl Record {
         pos: &Position,
         k: usize,
     ) -> Result<(Position, Report, Option<Illegal>), InputError> {
+        self.step_move(pos, k, |p, m| p.play(m))
+    }
+
+    /// [`Record::play_move`] without the report, on `engine` ([`Position::advance_with`]).
+    pub fn advance_move(
+        &self,
+        pos: &Position,
+        k: usize,
+        engine: Engine,
+    ) -> Result<(Position, Option<Illegal>), InputError> {
+        self.step_move(pos, k, |p, m| p.advance_with(m, engine).map(|n| (n, ())))
+            .map(|(next, (), refusal)| (next, refusal))
+    }
+
+    /// The steps of [`Record::play_move`], each move played by `play` (which returns the next
+    /// position and what else the caller keeps: the report, or nothing).
+    fn step_move<R>(
+        &self,
+        pos: &Position,
+        k: usize,
+        play: impl Fn(&Position, &Move) -> Result<(Position, R), Illegal>,
+    ) -> Result<(Position, R, Option<Illegal>), InputError> {
         let m = &self.moves[k];
         if !m.replaced {
-            let (next, r) = pos
-                .play(&self.claimed_move(k))
-                .map_err(|e| move_error(m, &e))?;
+            let (next, r) = play(pos, &self.claimed_move(k)).map_err(|e| move_error(m, &e))?;
             return Ok((next, r, None));
         }
         let tried = Move {
@@ -245,7 +266,7 @@ impl Record {
             number: Some(m.number),
             turn: None,
         };
-        match pos.play(&tried) {
+        match play(pos, &tried) {
             Ok(_) => Err(InputError::new(
                 "the record says this move was refused and replaced by a pass, but the rules \
                  allow it",
@@ -254,13 +275,15 @@ impl Record {
             .at(&m.place)
             .text(&m.text)),
             Err(refusal) => {
-                let (mut next, r) = pos
-                    .play(&Move {
+                let (mut next, r) = play(
+                    pos,
+                    &Move {
                         action: Action::Pass,
                         number: Some(m.number),
                         turn: None,
-                    })
-                    .map_err(|e| move_error(m, &e))?;
+                    },
+                )
+                .map_err(|e| move_error(m, &e))?;
                 next.forget_trailing_passes();
                 Ok((next, r, Some(refusal)))
             }

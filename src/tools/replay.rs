@@ -375,10 +375,82 @@ pub fn mechanical_with(
     to: Option<u32>,
     engine: Engine,
 ) -> Result<Replay, InputError> {
-    let start = record.start_position(rules)?;
-    let mut pos = start.clone();
     let mut entries = Vec::new();
     let mut reports = Vec::new();
+    let (start, position) = mechanical_steps(
+        record,
+        rules,
+        to,
+        mechanical_step,
+        |pos, next, report, logged| {
+            entries.push(entry(pos, next, &report, logged, engine));
+            reports.push(report);
+        },
+    )?;
+    Ok(Replay {
+        start,
+        position,
+        entries,
+        reports,
+        mechanical: true,
+    })
+}
+
+/// The summary of [`mechanical`] (what `replay --quiet` and a replay of many records print)
+/// and the final position, each move advanced without a report on `engine`
+/// ([`mechanical_advance`]): the same counts as the log's ([`Replay::tally`]).
+pub fn mechanical_tally(
+    record: &Record,
+    rules: &Rules,
+    to: Option<u32>,
+    engine: Engine,
+) -> Result<(Tally, Position), InputError> {
+    let mut tally = Tally::new(true);
+    let (_, position) = mechanical_steps(
+        record,
+        rules,
+        to,
+        |pos, action| {
+            mechanical_advance(pos, action, engine).map(|(next, refusal)| (next, (), refusal))
+        },
+        |pos, next, (), (number, _, status)| tally.add(number, &status, removed(pos, next)),
+    )?;
+    Ok((tally, position))
+}
+
+/// The stones a move removed, by colour (black, white, flower): those on the board before it
+/// that are gone after it (a cascade only removes; the stone placed was not on the board
+/// before).
+fn removed(before: &Position, after: &Position) -> (usize, usize, usize) {
+    let (b0, b1) = (before.board(), after.board());
+    let mut c = (0, 0, 0);
+    for i in 0..b0.len() {
+        match (b0.get(i), b1.get(i)) {
+            (Some(Stone::Black), None) => c.0 += 1,
+            (Some(Stone::White), None) => c.1 += 1,
+            (Some(Stone::Flower), None) => c.2 += 1,
+            _ => {}
+        }
+    }
+    c
+}
+
+/// The record's move as logged: its number, its move as written (`source`), what became of it.
+type Logged = (u32, String, Status);
+
+/// M20-REPLAY's loop: the record's moves (up to `to`) from its start position under `rules`,
+/// each checked to be the next move of a game that goes on, played by `step` (the next
+/// position, what it keeps — a report or nothing — and the refusal of a replaced move) and
+/// handed to `visit` with the position before it. Returns the start and the final position.
+fn mechanical_steps<R>(
+    record: &Record,
+    rules: &Rules,
+    to: Option<u32>,
+    mut step: impl FnMut(&Position, Action) -> Result<(Position, R, Option<Illegal>), Illegal>,
+    mut visit: impl FnMut(&Position, &Position, R, Logged),
+) -> Result<(Position, Position), InputError> {
+    let start = record.start_position(rules)?;
+    let mut pos = start.clone();
     for m in &record.moves {
         if to.is_some_and(|t| m.number > t) {
             break;
@@ -398,11 +470,7 @@ pub fn mechanical_with(
             .at(&m.place)
             .text(&m.text));
         }
-        let source = match m.action {
-            Action::Pass => "pass".to_string(),
-            Action::Place(p) => p.to_string(),
-        };
-        let (next, report, refusal) = mechanical_step(&pos, m.action).map_err(|e| {
+        let (next, kept, refusal) = step(&pos, m.action).map_err(|e| {
             InputError::new(format!("could not pass after refusing `{}`: {e}", m.text))
                 .move_number(m.number)
                 .at(&m.place)
@@ -410,23 +478,18 @@ pub fn mechanical_with(
         // M20-REPLAY-PASS: a move the rules refuse becomes a pass; M20-REPLAY-KEEP: a move the
         // rules allow is placed at its number and point
         let status = Status::of_step(refusal, m.action);
-        entries.push(entry(
-            &pos,
-            &next,
-            &report,
-            (m.number, source, status),
-            engine,
-        ));
-        reports.push(report);
+        visit(&pos, &next, kept, (m.number, source_of(m.action), status));
         pos = next;
     }
-    Ok(Replay {
-        start,
-        position: pos,
-        entries,
-        reports,
-        mechanical: true,
-    })
+    Ok((start, pos))
+}
+
+/// The record's move as the log writes it: its point, or `pass`.
+fn source_of(action: Action) -> String {
+    match action {
+        Action::Pass => "pass".to_string(),
+        Action::Place(p) => p.to_string(),
+    }
 }
 
 /// One move of M20-REPLAY's 机械式排局: `action` is played as the next move with the turn the
@@ -484,7 +547,7 @@ fn entry(
     pos: &Position,
     next: &Position,
     report: &Report,
-    (number, source, status): (u32, String, Status),
+    (number, source, status): Logged,
     engine: Engine,
 ) -> Entry {
     let (captured, eyes_made, eyes_lost, attribute_changes) = if report.action == Action::Pass {
@@ -518,38 +581,73 @@ pub fn strict_with(
     to: Option<u32>,
     engine: Engine,
 ) -> Result<Replay, InputError> {
-    let start = record.start_position(rules)?;
-    let mut pos = start.clone();
     let mut entries = Vec::new();
     let mut reports = Vec::new();
+    let (start, position) = strict_steps(
+        record,
+        rules,
+        to,
+        |pos, k| record.play_move(pos, k),
+        |pos, next, report, logged| {
+            entries.push(entry(pos, next, &report, logged, engine));
+            reports.push(report);
+        },
+    )?;
+    Ok(Replay {
+        start,
+        position,
+        entries,
+        reports,
+        mechanical: false,
+    })
+}
+
+/// The summary of [`strict`] and the final position, each move advanced without a report on
+/// `engine` ([`Record::advance_move`]).
+pub fn strict_tally(
+    record: &Record,
+    rules: &Rules,
+    to: Option<u32>,
+    engine: Engine,
+) -> Result<(Tally, Position), InputError> {
+    let mut tally = Tally::new(false);
+    let (_, position) = strict_steps(
+        record,
+        rules,
+        to,
+        |pos, k| {
+            record
+                .advance_move(pos, k, engine)
+                .map(|(next, refusal)| (next, (), refusal))
+        },
+        |pos, next, (), (number, _, status)| tally.add(number, &status, removed(pos, next)),
+    )?;
+    Ok((tally, position))
+}
+
+/// The strict replay's loop: the record's moves (up to `to`), each played by `step` (a move
+/// the record marks replaced checked to be refused, [`Record::play_move`]) and handed to
+/// `visit` with the position before it. Returns the start and the final position.
+fn strict_steps<R>(
+    record: &Record,
+    rules: &Rules,
+    to: Option<u32>,
+    mut step: impl FnMut(&Position, usize) -> Result<(Position, R, Option<Illegal>), InputError>,
+    mut visit: impl FnMut(&Position, &Position, R, Logged),
+) -> Result<(Position, Position), InputError> {
+    let start = record.start_position(rules)?;
+    let mut pos = start.clone();
     for (k, m) in record.moves.iter().enumerate() {
         if to.is_some_and(|t| m.number > t) {
             break;
         }
         // a move the record marks replaced (M20-REPLAY-PASS) is checked to be refused
-        let (next, report, refusal) = record.play_move(&pos, k)?;
-        let source = match m.action {
-            Action::Pass => "pass".to_string(),
-            Action::Place(p) => p.to_string(),
-        };
+        let (next, kept, refusal) = step(&pos, k)?;
         let status = Status::of_step(refusal, m.action);
-        entries.push(entry(
-            &pos,
-            &next,
-            &report,
-            (m.number, source, status),
-            engine,
-        ));
-        reports.push(report);
+        visit(&pos, &next, kept, (m.number, source_of(m.action), status));
         pos = next;
     }
-    Ok(Replay {
-        start,
-        position: pos,
-        entries,
-        reports,
-        mechanical: false,
-    })
+    Ok((start, pos))
 }
 
 /// The log as text: one line per move in 003's style, each followed by its English gloss when
@@ -790,53 +888,63 @@ impl Entry {
     }
 }
 
-impl Replay {
-    /// Counts of the replaced moves by reason code.
-    pub fn replaced_by_reason(&self) -> BTreeMap<&'static str, usize> {
-        let mut m = BTreeMap::new();
-        for e in &self.entries {
-            if let Status::Replaced { reason, .. } = e.status {
-                *m.entry(reason.code()).or_insert(0) += 1;
-            }
+/// What a replay's summary counts: the moves played, replaced by a pass (by reason code) and
+/// passed by the record, the stones removed by colour, the last move number.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Whether this was a mechanical replay (else a strict one).
+    pub mechanical: bool,
+    /// The record's moves replayed.
+    pub moves: usize,
+    pub played: usize,
+    pub record_passes: usize,
+    /// Replaced moves by reason code.
+    pub replaced: BTreeMap<&'static str, usize>,
+    /// Stones removed: (black, white, flower).
+    pub captured: (usize, usize, usize),
+    /// The number of the last move replayed (0 if none).
+    pub last: u32,
+}
+
+impl Tally {
+    fn new(mechanical: bool) -> Tally {
+        Tally {
+            mechanical,
+            ..Tally::default()
         }
-        m
     }
 
-    /// Stones removed, by the colour of the removed stones: (black, white, flower).
-    pub fn captured_counts(&self) -> (usize, usize, usize) {
-        let mut c = (0, 0, 0);
-        for e in &self.entries {
-            for s in &e.captured {
-                match s.kind {
-                    "black" => c.0 += s.points.len(),
-                    "white" => c.1 += s.points.len(),
-                    _ => c.2 += s.points.len(),
-                }
+    /// Counts move `number`, which ended as `status` and removed `captured` stones.
+    fn add(&mut self, number: u32, status: &Status, captured: (usize, usize, usize)) {
+        self.moves += 1;
+        self.last = number;
+        match status {
+            Status::Played => self.played += 1,
+            Status::RecordPass => self.record_passes += 1,
+            Status::Replaced { reason, .. } => {
+                *self.replaced.entry(reason.code()).or_insert(0) += 1
             }
         }
-        c
+        self.captured.0 += captured.0;
+        self.captured.1 += captured.1;
+        self.captured.2 += captured.2;
+    }
+
+    /// The number of moves replaced by a pass.
+    pub fn replaced_count(&self) -> usize {
+        self.replaced.values().sum()
     }
 
     /// The summary line (Chinese, then English).
     pub fn summary(&self) -> (String, String) {
-        let played = self
-            .entries
-            .iter()
-            .filter(|e| e.status == Status::Played)
-            .count();
-        let replaced = self.entries.iter().filter(|e| e.replaced()).count();
-        let record_passes = self
-            .entries
-            .iter()
-            .filter(|e| e.status == Status::RecordPass)
-            .count();
-        let (b, w, f) = self.captured_counts();
+        let (played, record_passes, last) = (self.played, self.record_passes, self.last);
+        let replaced = self.replaced_count();
+        let (b, w, f) = self.captured;
         let reasons: Vec<String> = self
-            .replaced_by_reason()
+            .replaced
             .iter()
             .map(|(k, v)| format!("{k} {v}"))
             .collect();
-        let last = self.entries.last().map(|e| e.number).unwrap_or(0);
         let (zh_kind, en_kind) = if self.mechanical {
             ("机械式排局", "mechanical replay")
         } else {
@@ -851,6 +959,40 @@ impl Replay {
             if reasons.is_empty() { "none".into() } else { reasons.join(", ") }
         );
         (zh, en)
+    }
+}
+
+impl Replay {
+    /// The counts of the log.
+    pub fn tally(&self) -> Tally {
+        let mut t = Tally::new(self.mechanical);
+        for e in &self.entries {
+            let mut c = (0, 0, 0);
+            for s in &e.captured {
+                match s.kind {
+                    "black" => c.0 += s.points.len(),
+                    "white" => c.1 += s.points.len(),
+                    _ => c.2 += s.points.len(),
+                }
+            }
+            t.add(e.number, &e.status, c);
+        }
+        t
+    }
+
+    /// Counts of the replaced moves by reason code.
+    pub fn replaced_by_reason(&self) -> BTreeMap<&'static str, usize> {
+        self.tally().replaced
+    }
+
+    /// Stones removed, by the colour of the removed stones: (black, white, flower).
+    pub fn captured_counts(&self) -> (usize, usize, usize) {
+        self.tally().captured
+    }
+
+    /// The summary line (Chinese, then English).
+    pub fn summary(&self) -> (String, String) {
+        self.tally().summary()
     }
 }
 
