@@ -9,47 +9,16 @@
 
 use m3go::game::advance::Engine;
 use m3go::game::play::{Action, Move};
-use m3go::rules::{CaptureTiming, Ko, Schedule, Suicide, PRESETS};
 use m3go::testing::{board_from_codes, position, settle};
 use m3go::{Kind, Position, Rules, Turn};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 
-/// Every preset, and variants of one option each that change how a move is decided.
+/// Every preset, and the single-option variants of "fast equals reference"
+/// (`testing::fast_rule_sets`: ko, suicide, the emergency conversion, the capture timing, the
+/// schedule, the analysis options).
 fn rule_sets() -> Vec<Rules> {
-    let mut out: Vec<Rules> = PRESETS
-        .iter()
-        .map(|p| Rules::preset(p).expect("preset"))
-        .collect();
-    let base = Rules::m3go_2020();
-    out.extend([
-        Rules {
-            ko: Ko::Positional,
-            ..base.clone()
-        },
-        Rules {
-            ko: Ko::Situational,
-            ..base.clone()
-        },
-        Rules {
-            ko: Ko::None,
-            suicide: Suicide::Allowed,
-            ..base.clone()
-        },
-        Rules {
-            capture_timing: CaptureTiming::RecomputeFirst,
-            ..base.clone()
-        },
-        Rules {
-            schedule: Schedule::Alternate,
-            ..base.clone()
-        },
-        Rules {
-            emergency_conversion: true,
-            ..base
-        },
-    ]);
-    out
+    m3go::testing::fast_rule_sets()
 }
 
 /// One step of a generated sequence: what kind of move, and an index to pick it with.

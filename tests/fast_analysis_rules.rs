@@ -9,7 +9,7 @@ use m3go::board::layers::Cell;
 use m3go::judge::forbidden::flower_forbidden_reason;
 use m3go::rules::{AttributeRule, ClosedRegion, EyeRule, PRESETS};
 use m3go::tools::fast::FastAnalysis;
-use m3go::{Analysis, Board, Colour, Rules, Stone};
+use m3go::{Analysis, Board, Colour, Rules};
 use proptest::prelude::*;
 
 /// Every preset, and every preset with each analysis option set to each of its other values.
@@ -52,19 +52,7 @@ fn rule_sets() -> Vec<Rules> {
 }
 
 fn board_of(size: usize, cells: &[u8]) -> Board {
-    let mut b = Board::empty(size).expect("odd size");
-    for (i, &c) in cells.iter().enumerate().take(size * size) {
-        b.set(
-            i,
-            match c {
-                1 => Some(Stone::Black),
-                2 => Some(Stone::White),
-                3 => Some(Stone::Flower),
-                _ => None,
-            },
-        );
-    }
-    b
+    m3go::testing::board_from_codes(size, cells)
 }
 
 /// Compares every part of the analysis; the message names the first difference.

@@ -532,18 +532,10 @@ impl FastAnalysis {
 /// the frame skipped (the edge has no neighbour), a neutral flower off-board.
 impl UpperView for FastAnalysis {
     fn cell(&self, p: usize) -> Cell {
-        match self.upper[p & MASK] {
-            EMPTY => Cell::Empty,
-            BLACK => Cell::Stone(Colour::Black),
-            WHITE => Cell::Stone(Colour::White),
-            _ => Cell::OffBoard,
-        }
+        view_cell(self.upper[p & MASK])
     }
     fn neighbours(&self, p: usize) -> impl Iterator<Item = usize> {
-        self.dirs
-            .iter()
-            .map(move |&d| p.wrapping_add(d))
-            .filter(|&q| self.upper[q & MASK] != BORDER)
+        view_neighbours(&self.dirs, &self.upper, p)
     }
     fn liberty_count(&self, p: usize) -> Option<usize> {
         match self.upper_of[p & MASK] {
@@ -551,6 +543,28 @@ impl UpperView for FastAnalysis {
             s => Some(self.upper_libs[s as usize] as usize),
         }
     }
+}
+
+/// A padded cell as the clause views read it (lower or upper layer): a flower or neutral flower,
+/// and the frame, off-board.
+fn view_cell(v: u8) -> Cell {
+    match v {
+        EMPTY => Cell::Empty,
+        BLACK => Cell::Stone(Colour::Black),
+        WHITE => Cell::Stone(Colour::White),
+        _ => Cell::OffBoard,
+    }
+}
+
+/// The on-board neighbours of padded point `p` (the frame skipped: the edge has no neighbour).
+fn view_neighbours<'a>(
+    dirs: &'a [usize; 4],
+    cells: &'a [u8; MAXN],
+    p: usize,
+) -> impl Iterator<Item = usize> + 'a {
+    dirs.iter()
+        .map(move |&d| p.wrapping_add(d))
+        .filter(move |&q| cells[q & MASK] != BORDER)
 }
 
 pub(super) fn upper_code(a: Attribute) -> u8 {
@@ -584,18 +598,10 @@ struct FastLower<'a> {
 
 impl LowerView for FastLower<'_> {
     fn cell(&self, p: usize) -> Cell {
-        match self.cells[p & MASK] {
-            EMPTY => Cell::Empty,
-            BLACK => Cell::Stone(Colour::Black),
-            WHITE => Cell::Stone(Colour::White),
-            _ => Cell::OffBoard,
-        }
+        view_cell(self.cells[p & MASK])
     }
     fn neighbours(&self, p: usize) -> impl Iterator<Item = usize> {
-        self.dirs
-            .iter()
-            .map(move |&d| p.wrapping_add(d))
-            .filter(|&q| self.cells[q & MASK] != BORDER)
+        view_neighbours(self.dirs, self.cells, p)
     }
     fn string_of(&self, p: usize) -> Option<usize> {
         match self.lower_of[p & MASK] {
