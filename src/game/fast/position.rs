@@ -335,6 +335,18 @@ impl FastPosition {
             }
         }
         let plain = self.plain(stone);
+        let fresh = Fresh::at(&self.an, self.geom, p, stone);
+        if !play
+            && plain
+            && matches!(self.choices.ko, Ko::None | Ko::Simple)
+            && fresh.nothing_dies()
+        {
+            // GO-CASCADE's fixpoint at once: where no attribute can change, every round of the
+            // cascade sees the held upper layer with the stone, and here it leaves no string
+            // without liberty, so the cascade ends removing nothing; without a removal the
+            // simple ko rule asks for no board (see below).
+            return Ok(());
+        }
         let mut board = Settle {
             before: self,
             out: scratch,
@@ -346,7 +358,7 @@ impl FastPosition {
             dead: [NONE; 4],
             dead_count: 0,
             stone_dies: false,
-            fresh: Fresh::at(&self.an, self.geom, p, stone),
+            fresh,
             captured: false,
             analysed: false,
         };
@@ -720,6 +732,21 @@ struct Settle<'a> {
 }
 
 impl Settle<'_> {
+    /// Writes the board and analyses it, held or recomputed.
+    #[inline(never)]
+    fn analyse_board(&mut self, held: bool) {
+        self.write();
+        let before = self.before;
+        let out = self.out();
+        if held {
+            out.an.run_held(&out.cells, &before.an);
+        } else {
+            out.refresh();
+        }
+        self.analysed = !held;
+        self.round = Round::Full;
+    }
+
     fn out(&mut self) -> &mut FastPosition {
         let before = self.before;
         self.out.get_or_insert_with(|| before.clone())
@@ -754,6 +781,7 @@ impl Settle<'_> {
 
     /// The fresh round's strings of `colour` without liberty and whether the stone's own
     /// string is among them.
+    #[inline]
     fn fresh_dead(&self, colour: u8) -> ([u16; 4], usize, bool) {
         let f = &self.fresh;
         if colour == self.stone {
@@ -786,6 +814,12 @@ struct Fresh {
 }
 
 impl Fresh {
+    /// Whether no string is without liberty in the fresh round.
+    fn nothing_dies(&self) -> bool {
+        !self.own_dies && self.other_count == [0, 0]
+    }
+
+    #[inline]
     fn at(an: &FastAnalysis, geom: Geom, p: usize, stone: u8) -> Fresh {
         let mut f = Fresh {
             other: [[NONE; 4]; 2],
@@ -826,6 +860,7 @@ impl Fresh {
 }
 
 impl CascadeBoard for Settle<'_> {
+    #[inline]
     fn analyse(&mut self, held: bool) {
         match self.round {
             Round::Fresh | Round::Removed if self.plain => return,
@@ -834,18 +869,10 @@ impl CascadeBoard for Settle<'_> {
             Round::Fresh if self.before.attributes_stay(self.p, self.stone) => return,
             _ => {}
         }
-        self.write();
-        let before = self.before;
-        let out = self.out();
-        if held {
-            out.an.run_held(&out.cells, &before.an);
-        } else {
-            out.refresh();
-        }
-        self.analysed = !held;
-        self.round = Round::Full;
+        self.analyse_board(held);
     }
 
+    #[inline]
     fn any_without_liberty(&self, colour: crate::board::grid::Colour) -> bool {
         let c = colour_code(colour);
         match self.round {
