@@ -335,11 +335,10 @@ impl FastPosition {
             }
         }
         let plain = self.plain(stone);
-        let fresh = Fresh::at(&self.an, self.geom, p, stone);
         if !play
             && plain
             && matches!(self.choices.ko, Ko::None | Ko::Simple)
-            && fresh.nothing_dies()
+            && Fresh::nothing_dies_at(&self.an, self.geom, p, stone)
         {
             // GO-CASCADE's fixpoint at once: where no attribute can change, every round of the
             // cascade sees the held upper layer with the stone, and here it leaves no string
@@ -347,6 +346,7 @@ impl FastPosition {
             // simple ko rule asks for no board (see below).
             return Ok(());
         }
+        let fresh = Fresh::at(&self.an, self.geom, p, stone);
         let mut board = Settle {
             before: self,
             out: scratch,
@@ -814,9 +814,30 @@ struct Fresh {
 }
 
 impl Fresh {
-    /// Whether no string is without liberty in the fresh round.
-    fn nothing_dies(&self) -> bool {
-        !self.own_dies && self.other_count == [0, 0]
+    /// Whether no string is without liberty in the fresh round (what [`Fresh::at`] would
+    /// find, without listing the strings): the stone keeps an empty neighbour or a
+    /// neighbouring string of its colour with another liberty, and takes no other string's
+    /// last liberty.
+    #[inline]
+    fn nothing_dies_at(an: &FastAnalysis, geom: Geom, p: usize, stone: u8) -> bool {
+        let mut liberty = stone != BLACK && stone != WHITE;
+        for d in geom.dirs() {
+            let m = p.wrapping_add(d) & MASK;
+            match an.upper[m] {
+                EMPTY => liberty = true,
+                v @ (BLACK | WHITE) => {
+                    let libs = an.upper_libs[an.upper_of[m] as usize];
+                    if v != stone && libs == 1 {
+                        return false;
+                    }
+                    if v == stone && libs >= 2 {
+                        liberty = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        liberty
     }
 
     #[inline]
