@@ -335,15 +335,7 @@ impl FastPosition {
             }
         }
         let plain = self.plain(stone);
-        if !play
-            && plain
-            && matches!(self.choices.ko, Ko::None | Ko::Simple)
-            && Fresh::nothing_dies_at(&self.an, self.geom, p, stone)
-        {
-            // GO-CASCADE's fixpoint at once: where no attribute can change, every round of the
-            // cascade sees the held upper layer with the stone, and here it leaves no string
-            // without liberty, so the cascade ends removing nothing; without a removal the
-            // simple ko rule asks for no board (see below).
+        if !play && self.legal_at_once(p, stone) {
             return Ok(());
         }
         let fresh = Fresh::at(&self.an, self.geom, p, stone);
@@ -400,6 +392,18 @@ impl FastPosition {
             self.advance_into(turn, out, 0);
         }
         Ok(())
+    }
+
+    /// GO-CASCADE's fixpoint at once: where no attribute can change, every round of the
+    /// cascade sees the held upper layer with the stone; when the stone (black, white or a
+    /// flower off its forbidden points) leaves no string without liberty there, the cascade
+    /// ends removing nothing, and without a removal the simple ko rule asks for no board (see
+    /// [`FastPosition::place`]): the move is legal.
+    #[inline]
+    fn legal_at_once(&self, p: usize, stone: u8) -> bool {
+        self.plain(stone)
+            && matches!(self.choices.ko, Ko::None | Ko::Simple)
+            && Fresh::nothing_dies_at(&self.an, self.geom, p, stone)
     }
 
     /// GO-KO: whether the board `result` of a move repeats a board the ko rule forbids
@@ -652,9 +656,11 @@ fn perft_rec(pos: &FastPosition, depth: u32, bufs: &mut [Option<FastPosition>]) 
     let specials = pos.special_candidates();
     let mut n = 0;
     if depth == 1 {
+        let own = (pos.turn.kind == Kind::Own).then(|| colour_code(pos.turn.player));
         for p in pos.geom.points() {
             if pos.cells[p & MASK] == EMPTY {
-                n += u64::from(pos.place(p, pos.turn, slot, false).is_ok());
+                let at_once = own.is_some_and(|stone| pos.legal_at_once(p, stone));
+                n += u64::from(at_once || pos.place(p, pos.turn, slot, false).is_ok());
             }
         }
         for (t, p) in specials {
