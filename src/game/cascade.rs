@@ -55,6 +55,7 @@ pub trait CascadeBoard {
 /// there. M16-LIFE-2-MOVER, GO-CAPTURE and GO-SUICIDE are cited at their branches below.
 /// Returns `Err(Refusal::Suicide)` when the move is suicide and suicide is forbidden; the board
 /// then holds the analysis that found it.
+#[inline]
 pub fn cascade(board: &mut impl CascadeBoard, rules: &Rules, mover: Colour) -> Result<(), Refusal> {
     let mut holding = rules.capture_timing == CaptureTiming::HolographicFirst;
     loop {

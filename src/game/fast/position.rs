@@ -335,6 +335,10 @@ impl FastPosition {
             }
         }
         let plain = self.plain(stone);
+        if !play && self.legal_at_once(p, stone) {
+            return Ok(());
+        }
+        let fresh = Fresh::at(&self.an, self.geom, p, stone);
         let mut board = Settle {
             before: self,
             out: scratch,
@@ -346,7 +350,7 @@ impl FastPosition {
             dead: [NONE; 4],
             dead_count: 0,
             stone_dies: false,
-            fresh: Fresh::at(&self.an, self.geom, p, stone),
+            fresh,
             captured: false,
             analysed: false,
         };
@@ -388,6 +392,18 @@ impl FastPosition {
             self.advance_into(turn, out, 0);
         }
         Ok(())
+    }
+
+    /// GO-CASCADE's fixpoint at once: where no attribute can change, every round of the
+    /// cascade sees the held upper layer with the stone; when the stone (black, white or a
+    /// flower off its forbidden points) leaves no string without liberty there, the cascade
+    /// ends removing nothing, and without a removal the simple ko rule asks for no board (see
+    /// [`FastPosition::place`]): the move is legal.
+    #[inline]
+    fn legal_at_once(&self, p: usize, stone: u8) -> bool {
+        self.plain(stone)
+            && matches!(self.choices.ko, Ko::None | Ko::Simple)
+            && Fresh::nothing_dies_at(&self.an, self.geom, p, stone)
     }
 
     /// GO-KO: whether the board `result` of a move repeats a board the ko rule forbids
@@ -640,9 +656,11 @@ fn perft_rec(pos: &FastPosition, depth: u32, bufs: &mut [Option<FastPosition>]) 
     let specials = pos.special_candidates();
     let mut n = 0;
     if depth == 1 {
+        let own = (pos.turn.kind == Kind::Own).then(|| colour_code(pos.turn.player));
         for p in pos.geom.points() {
             if pos.cells[p & MASK] == EMPTY {
-                n += u64::from(pos.place(p, pos.turn, slot, false).is_ok());
+                let at_once = own.is_some_and(|stone| pos.legal_at_once(p, stone));
+                n += u64::from(at_once || pos.place(p, pos.turn, slot, false).is_ok());
             }
         }
         for (t, p) in specials {
@@ -720,6 +738,21 @@ struct Settle<'a> {
 }
 
 impl Settle<'_> {
+    /// Writes the board and analyses it, held or recomputed.
+    #[inline(never)]
+    fn analyse_board(&mut self, held: bool) {
+        self.write();
+        let before = self.before;
+        let out = self.out();
+        if held {
+            out.an.run_held(&out.cells, &before.an);
+        } else {
+            out.refresh();
+        }
+        self.analysed = !held;
+        self.round = Round::Full;
+    }
+
     fn out(&mut self) -> &mut FastPosition {
         let before = self.before;
         self.out.get_or_insert_with(|| before.clone())
@@ -754,6 +787,7 @@ impl Settle<'_> {
 
     /// The fresh round's strings of `colour` without liberty and whether the stone's own
     /// string is among them.
+    #[inline]
     fn fresh_dead(&self, colour: u8) -> ([u16; 4], usize, bool) {
         let f = &self.fresh;
         if colour == self.stone {
@@ -786,6 +820,33 @@ struct Fresh {
 }
 
 impl Fresh {
+    /// Whether no string is without liberty in the fresh round (what [`Fresh::at`] would
+    /// find, without listing the strings): the stone keeps an empty neighbour or a
+    /// neighbouring string of its colour with another liberty, and takes no other string's
+    /// last liberty.
+    #[inline]
+    fn nothing_dies_at(an: &FastAnalysis, geom: Geom, p: usize, stone: u8) -> bool {
+        let mut liberty = stone != BLACK && stone != WHITE;
+        for d in geom.dirs() {
+            let m = p.wrapping_add(d) & MASK;
+            match an.upper[m] {
+                EMPTY => liberty = true,
+                v @ (BLACK | WHITE) => {
+                    let libs = an.upper_libs[an.upper_of[m] as usize];
+                    if v != stone && libs == 1 {
+                        return false;
+                    }
+                    if v == stone && libs >= 2 {
+                        liberty = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        liberty
+    }
+
+    #[inline]
     fn at(an: &FastAnalysis, geom: Geom, p: usize, stone: u8) -> Fresh {
         let mut f = Fresh {
             other: [[NONE; 4]; 2],
@@ -826,6 +887,7 @@ impl Fresh {
 }
 
 impl CascadeBoard for Settle<'_> {
+    #[inline]
     fn analyse(&mut self, held: bool) {
         match self.round {
             Round::Fresh | Round::Removed if self.plain => return,
@@ -834,18 +896,10 @@ impl CascadeBoard for Settle<'_> {
             Round::Fresh if self.before.attributes_stay(self.p, self.stone) => return,
             _ => {}
         }
-        self.write();
-        let before = self.before;
-        let out = self.out();
-        if held {
-            out.an.run_held(&out.cells, &before.an);
-        } else {
-            out.refresh();
-        }
-        self.analysed = !held;
-        self.round = Round::Full;
+        self.analyse_board(held);
     }
 
+    #[inline]
     fn any_without_liberty(&self, colour: crate::board::grid::Colour) -> bool {
         let c = colour_code(colour);
         match self.round {
