@@ -1013,12 +1013,10 @@ pub fn random_game_fast(start: &FastPosition, seed: u64, max_moves: u32) -> (Fas
             if turn.kind == Kind::Own && is_one_liberty_eye(&pos.an, p) == Some(turn.player) {
                 return false;
             }
-            pos.place(p, turn, &mut next, false).is_ok()
+            pos.place(p, turn, &mut next, true).is_ok()
         });
-        let played_stone =
-            chosen.is_some_and(|i| pos.place(pos.geom.pad(i), turn, &mut next, true).is_ok());
         let out = next.get_or_insert_with(|| pos.clone());
-        if !played_stone {
+        if chosen.is_none() {
             pos.pass_into(turn, out);
         }
         std::mem::swap(&mut pos, out);
