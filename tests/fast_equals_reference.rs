@@ -3,47 +3,34 @@
 //! `Position::legal_moves_reference`, `Position::special_moves`, `perft::perft_reference` — on
 //! random boards, random move sequences (special moves among them) and random games, under
 //! every preset and the single-option variants of `m3go::testing::fast_rule_sets` that the
-//! fast path supports; `fast_engine_supports_every_rule_set_but_the_pending_analysis_rules`
-//! says which it may still refuse.
+//! fast path supports — all of them: `fast_engine_supports_every_rule_set` checks it.
 
 use m3go::board::layers::Cell;
 use m3go::formats::record::rules_field;
 use m3go::game::play::{Action, Move};
 use m3go::judge::forbidden::flower_forbidden_reason;
-use m3go::rules::{AttributeRule, ClosedRegion, EyeRule, Schedule, SuicideTiming};
+use m3go::rules::{AttributeRule, Schedule, SuicideTiming};
 use m3go::tools::fast::{
     random_game_fast, random_game_reference, supports, FastAnalysis, FastPosition,
 };
 use m3go::{Analysis, Board, Colour, Position, Rules, Stone};
 use proptest::prelude::*;
 
-/// The rule sets compared: those of `fast_rule_sets` the fast path supports.
+/// The rule sets compared: every one of `fast_rule_sets` (the fast path supports them all,
+/// `fast_engine_supports_every_rule_set`).
 fn rule_sets() -> Vec<Rules> {
-    let mut out = m3go::testing::fast_rule_sets();
-    out.retain(supports);
-    out
-}
-
-/// The analysis rules the fast analysis does not implement yet (the 2016 private eye,
-/// same-colour closed regions, the 2013 attribute): the only reasons `supports` may refuse.
-fn pending_analysis_rule(r: &Rules) -> bool {
-    r.private_eye != EyeRule::M2020
-        || r.closed_region != ClosedRegion::SingleString
-        || r.attribute == AttributeRule::M2013
+    m3go::testing::fast_rule_sets()
 }
 
 #[test]
-fn fast_engine_supports_every_rule_set_but_the_pending_analysis_rules() {
+fn fast_engine_supports_every_rule_set() {
     let all = m3go::testing::fast_rule_sets();
     for r in &all {
-        assert!(
-            supports(r) || pending_analysis_rule(r),
-            "the fast engine refuses {r:?}, which only the analysis rules it implements involve"
-        );
+        assert!(supports(r), "the fast engine refuses {r:?}");
         let pos = start(5, r);
-        assert_eq!(FastPosition::new(&pos).is_some(), supports(r));
+        assert!(FastPosition::new(&pos).is_some(), "{r:?}");
     }
-    for preset in ["m3go-2020", "dullstone", "flystone"] {
+    for preset in m3go::rules::PRESETS {
         assert!(
             supports(&Rules::preset(preset).expect("preset")),
             "{preset}"
