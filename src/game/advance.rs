@@ -55,16 +55,17 @@ impl Position {
         self.play(m).map(|(next, _)| next)
     }
 
-    /// The next position on the fast engine, when it plays the move: the move takes the
-    /// schedule's turn (any claimed number and turn are the schedule's), the fast engine
+    /// The next position on the fast engine, when it plays the move: any claimed number is the
+    /// next move's, the move takes the schedule's turn or the special turn it claims (an
+    /// emergency conversion, a chosen flystone: [`FastPosition::play_as`]), the fast engine
     /// supports the rules and accepts the move. `None` otherwise: the reference decides, and
     /// alone words a refusal.
     fn advance_fast(&self, m: &Move) -> Option<Position> {
-        let turn = self.turn();
-        if m.number.is_some_and(|n| n != self.move_number()) || m.turn.is_some_and(|t| t != turn) {
+        if m.number.is_some_and(|n| n != self.move_number()) {
             return None;
         }
-        let next = FastPosition::new(self)?.play(m.action).ok()?;
+        let turn = m.turn.unwrap_or_else(|| self.turn());
+        let next = FastPosition::new(self)?.play_as(m.action, turn).ok()?;
         Some(self.successor(turn, m.action, next.board()))
     }
 
