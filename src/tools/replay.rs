@@ -501,19 +501,7 @@ pub fn mechanical_step(
     pos: &Position,
     action: Action,
 ) -> Result<(Position, Report, Option<Illegal>), Illegal> {
-    let attempt = pos.play(&Move {
-        action,
-        number: None,
-        turn: None,
-    });
-    match attempt {
-        Ok((next, r)) => Ok((next, r, None)),
-        Err(refusal) => {
-            let (mut next, r) = pos.play(&Move::pass())?;
-            next.forget_trailing_passes();
-            Ok((next, r, Some(refusal)))
-        }
-    }
+    replace_refused(action, |m| pos.play(m))
 }
 
 /// [`mechanical_step`] without the report, on `engine` ([`Position::advance_with`]): the next
@@ -523,20 +511,28 @@ pub fn mechanical_advance(
     action: Action,
     engine: Engine,
 ) -> Result<(Position, Option<Illegal>), Illegal> {
-    let attempt = pos.advance_with(
-        &Move {
-            action,
-            number: None,
-            turn: None,
-        },
-        engine,
-    );
+    replace_refused(action, |m| pos.advance_with(m, engine).map(|n| (n, ())))
+        .map(|(next, (), refusal)| (next, refusal))
+}
+
+/// The rule of [`mechanical_step`], written once for both engines: `play` plays a move from the
+/// position (giving the next position and what else the caller keeps: the report, or
+/// nothing); a refused `action` is replaced by a pass whose trailing-pass count is reset.
+fn replace_refused<R>(
+    action: Action,
+    play: impl Fn(&Move) -> Result<(Position, R), Illegal>,
+) -> Result<(Position, R, Option<Illegal>), Illegal> {
+    let attempt = play(&Move {
+        action,
+        number: None,
+        turn: None,
+    });
     match attempt {
-        Ok(next) => Ok((next, None)),
+        Ok((next, r)) => Ok((next, r, None)),
         Err(refusal) => {
-            let mut next = pos.advance_with(&Move::pass(), engine)?;
+            let (mut next, r) = play(&Move::pass())?;
             next.forget_trailing_passes();
-            Ok((next, Some(refusal)))
+            Ok((next, r, Some(refusal)))
         }
     }
 }
