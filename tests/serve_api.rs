@@ -371,3 +371,252 @@ fn stalled_bodies_do_not_stop_the_server() {
     assert_eq!(status, 200, "{v}");
     drop(stalled);
 }
+
+/// Sends raw bytes on a fresh connection and reads what comes back until the server closes it
+/// or `wait` passes; returns the text read (lossy).
+fn raw_exchange(addr: &str, bytes: &[u8], wait: std::time::Duration) -> String {
+    use std::io::{Read, Write};
+    let mut c = std::net::TcpStream::connect(addr).expect("connect");
+    c.set_read_timeout(Some(wait)).expect("timeout");
+    c.write_all(bytes).expect("send");
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    let until = std::time::Instant::now() + wait;
+    while std::time::Instant::now() < until {
+        match c.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+        }
+    }
+    String::from_utf8_lossy(&got).into_owned()
+}
+
+/// The status code of a raw HTTP answer (`HTTP/1.1 403 Forbidden` → 403), 0 for none.
+fn raw_status(answer: &str) -> u16 {
+    answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Issue 20 (the worst finding): a game-file header written with white space before its colon,
+/// or in another case, named a file the server then read, and the file's text came back in the
+/// message. Every spelling is now refused by the one header reader, and no file is read.
+#[test]
+fn serve_replay_reads_no_file_whatever_the_spelling_of_position() {
+    let dir = std::env::temp_dir().join(format!("m3go-serve-secret-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let secret = dir.join("secret.yaml");
+    std::fs::write(&secret, "SECRET-6c1f of the server\n").expect("write");
+    let path = secret.to_str().expect("utf-8 path");
+    for header in [
+        format!("position: {path}"),
+        format!("position : {path}"),
+        format!("position\t: {path}"),
+        format!("position\u{3000}: {path}"),
+        format!("  position  :{path}"),
+        format!("rules: m3go-2020\nposition : {path}"),
+    ] {
+        let text = format!("{header}\n黑1.OO\n");
+        let (status, v) = post("replay", json!({ "record": text }));
+        assert_eq!(status, 400, "{header:?}: {v}");
+        let e = v["error"].as_str().expect("error");
+        assert!(!e.contains("SECRET"), "{header:?} echoes the file: {e}");
+        assert!(
+            e.contains("may not name a start position file"),
+            "{header:?}: {e}"
+        );
+    }
+    // another case is an unknown key, never a read
+    for header in [format!("Position: {path}"), format!("POSITION : {path}")] {
+        let (status, v) = post("replay", json!({ "record": format!("{header}\n黑1.OO\n") }));
+        assert_eq!(status, 400, "{header:?}: {v}");
+        let e = v["error"].as_str().expect("error");
+        assert!(!e.contains("SECRET"), "{header:?} echoes the file: {e}");
+        assert!(e.contains("unknown header key"), "{header:?}: {e}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// DNS rebinding: a request whose `Host` is not the server's own address, or a POST from a page
+/// of another origin, gets 403; the server's own names are answered.
+#[test]
+fn serve_refuses_foreign_host_and_origin_with_403() {
+    let addr = base().trim_start_matches("http://").to_string();
+    let port = addr.rsplit(':').next().expect("port").to_string();
+    let wait = std::time::Duration::from_secs(10);
+    let get = |host: &str| {
+        raw_exchange(
+            &addr,
+            format!("GET /api/options HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n")
+                .as_bytes(),
+            wait,
+        )
+    };
+    for host in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("LOCALHOST:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        assert_eq!(raw_status(&get(&host)), 200, "{host}");
+    }
+    for host in [
+        "evil.example".to_string(),
+        format!("evil.example:{port}"),
+        format!("127.0.0.1:{port}.evil.example"),
+        "127.0.0.1:1".to_string(),
+        String::new(),
+    ] {
+        let a = get(&host);
+        assert_eq!(raw_status(&a), 403, "{host}: {a}");
+        assert!(a.contains("Host"), "{host}: {a}");
+    }
+    // no Host at all
+    let a = raw_exchange(&addr, b"GET /api/options HTTP/1.0\r\n\r\n", wait);
+    assert_eq!(raw_status(&a), 403, "{a}");
+    let post_from = |origin: &str| {
+        let body = r#"{"position":"size: 3\ndiagram: |\n  . . .\n  . . .\n  . . .\n"}"#;
+        raw_exchange(
+            &addr,
+            format!(
+                "POST /api/analyze HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: {origin}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+            wait,
+        )
+    };
+    assert_eq!(
+        raw_status(&post_from(&format!("http://127.0.0.1:{port}"))),
+        200
+    );
+    assert_eq!(
+        raw_status(&post_from(&format!("http://localhost:{port}"))),
+        200
+    );
+    for origin in [
+        "http://evil.example",
+        "null",
+        "https://127.0.0.1",
+        &format!("http://127.0.0.1:{port}.evil.example"),
+    ] {
+        let a = post_from(origin);
+        assert_eq!(raw_status(&a), 403, "{origin}: {a}");
+        assert!(a.contains("Origin"), "{origin}: {a}");
+    }
+}
+
+/// Starts `m3go serve --port 0 ARGS` as a child; returns it and its address (`127.0.0.1:PORT`).
+fn serve_child(args: &[&str]) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_m3go"))
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start m3go serve");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the URL line");
+    let addr = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    (child, addr)
+}
+
+/// Asks the server at `addr` for its options `times` times, each answered with 200 within 10 s.
+fn options_answered(addr: &str, times: usize) {
+    for _ in 0..times {
+        let r = ureq::get(&format!("http://{addr}/api/options"))
+            .timeout(std::time::Duration::from_secs(10))
+            .call();
+        let (status, v) = answer(r);
+        assert_eq!(status, 200, "{v}");
+    }
+}
+
+/// Kills the child server when the test ends, however it ends.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Issue 20: 70 clients that sent their headers and stalled their bodies locked everyone out
+/// (no read timeout; then 503 for all). A server in a process of its own gets 100 such clients
+/// and 20 more stalled inside their headers; other clients are answered all the while. Bounded:
+/// 120 connections on loopback, every request with a timeout.
+#[test]
+fn serve_answers_others_while_100_clients_stall() {
+    use std::io::Write;
+    let (child, addr) = serve_child(&[]);
+    let mut child = KillOnDrop(child);
+    let mut stalled = Vec::new();
+    for k in 0..120 {
+        let mut c = std::net::TcpStream::connect(&addr).expect("connect");
+        let head = if k < 100 {
+            format!("POST /api/analyze HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{{")
+        } else {
+            "GET /api/options HTTP/1.1\r\nHo".to_string()
+        };
+        c.write_all(head.as_bytes()).expect("send");
+        stalled.push(c);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    options_answered(&addr, 10);
+    assert!(
+        child.0.try_wait().expect("wait").is_none(),
+        "the server exited"
+    );
+    drop(stalled);
+}
+
+/// Issue 20: a huge `Content-Length`, even on a GET, aborted the server after its 413 (the HTTP
+/// layer allocated a buffer of the declared size). A server in a process of its own (an abort
+/// is its exit) gets 40 such declarations while other clients are answered, and is still
+/// running at the end. Bounded: 40 connections on loopback, every read with a timeout.
+#[test]
+fn serve_survives_huge_content_length_declarations() {
+    let (child, addr) = serve_child(&[]);
+    let mut child = KillOnDrop(child);
+    let oversized = {
+        let addr = addr.clone();
+        std::thread::spawn(move || {
+            let mut statuses = Vec::new();
+            for k in 0..40 {
+                let method = if k % 2 == 0 {
+                    "GET /api/options"
+                } else {
+                    "POST /api/analyze"
+                };
+                let a = raw_exchange(
+                    &addr,
+                    format!("{method} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 1000000000000000\r\n\r\n")
+                        .as_bytes(),
+                    std::time::Duration::from_secs(10),
+                );
+                statuses.push(raw_status(&a));
+            }
+            statuses
+        })
+    };
+    options_answered(&addr, 10);
+    let statuses = oversized.join().expect("the oversized client");
+    assert!(statuses.iter().all(|&s| s == 413), "{statuses:?}");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert!(
+        child.0.try_wait().expect("wait").is_none(),
+        "the server exited"
+    );
+    options_answered(&addr, 1);
+}

@@ -4,7 +4,6 @@ use crate::board::coord::Labels;
 use crate::cli::common::write_file;
 use crate::cli::common::Format;
 use crate::formats::report::{relabel, relabel_move, relabel_text, AnalysisReport};
-use crate::game::notation::{check_playable, max_moves, parse_move_in};
 use crate::game::setup::{InputError, Setup};
 
 /// Play moves (黑291.七A, 华289.H九, 七A, pass) and report each one.
@@ -75,36 +74,13 @@ fn print_report(r: &crate::game::play::Report, size: usize, labels: Labels) {
 
 pub fn run(args: PlayArgs) -> Result<(), InputError> {
     let fmt = args.format;
-    let mut p = Setup::load(&args.pos)?;
-    let limit = max_moves(p.board().size());
-    if args.moves.len() > limit {
-        return Err(InputError::new(format!(
-            "{} moves given: expected at most {limit} on a {1}x{1} board (the limit of a record)",
-            args.moves.len(),
-            p.board().size()
-        ))
-        .key("MOVE"));
-    }
-    let mut reports = Vec::new();
-    for (k, m) in args.moves.iter().enumerate() {
-        check_playable(p.move_number())
-            .map_err(|e| InputError::new(e).move_number(k as u32 + 1).text(m))?;
-        let mv = parse_move_in(m, p.rules(), p.board().size()).map_err(|e| {
-            InputError::new(e.to_string())
-                .move_number(k as u32 + 1)
-                .text(m)
-        })?;
-        let (next, r) = p.play(&mv).map_err(|e| {
-            InputError::illegal_move(e.to_string())
-                .move_number(k as u32 + 1)
-                .text(m)
-        })?;
+    let start = Setup::load(&args.pos)?;
+    let size = start.board().size();
+    let (p, reports) = crate::tools::replay::play_listed(&start, &args.moves, "MOVE", |r| {
         if fmt == Format::Text {
-            print_report(&r, p.board().size(), args.text.options().labels);
+            print_report(r, size, args.text.options().labels);
         }
-        reports.push(r);
-        p = next;
-    }
+    })?;
     if fmt == Format::Json {
         let v = crate::formats::report::PlayReport::new_with(reports, &p, args.engine.engine());
         outln!(

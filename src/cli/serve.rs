@@ -20,10 +20,25 @@ pub struct ServeArgs {
     /// Open the page in the default browser.
     #[arg(long)]
     pub open: bool,
+    /// Also answer requests whose `Host` is NAME (`board.example.org`, `10.0.0.5:8080`): for a
+    /// deliberate bind to another address. Repeatable. By default only the server's own
+    /// address (localhost, 127.0.0.1, [::1] with the port, and --host) is answered, and a POST
+    /// from a page of another origin is refused: the defence against DNS rebinding.
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
+    /// Answer any `Host` and `Origin` (no DNS-rebinding defence): only behind a proxy that
+    /// checks them itself.
+    #[arg(long)]
+    pub any_host: bool,
 }
 
 pub fn run(args: ServeArgs) -> Result<(), InputError> {
-    let server = crate::serve::Server::bind(&args.host, args.port)?;
+    let options = crate::serve::Options {
+        allow_hosts: args.allow_host.clone(),
+        any_host: args.any_host,
+        ..crate::serve::Options::default()
+    };
+    let server = crate::serve::Server::bind_with(&args.host, args.port, &options)?;
     let url = server.url();
     outln!("m3go serve: {url} (Ctrl-C to stop)");
     crate::cli::common::flush_out();

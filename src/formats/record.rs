@@ -423,17 +423,60 @@ fn is_separator(c: char) -> bool {
     c.is_whitespace() || matches!(c, ',' | ';' | '，' | '；' | '、' | '。')
 }
 
-/// A header line `key: value` (key of lowercase letters and `-`); `line` is the whole line,
-/// comments included (a quoted value may hold `#`).
-fn header_line(line: &str) -> Option<(&str, &str)> {
+/// A game-file header line `key: value`: the one reading of a header line, for the game-file
+/// reader and for every check of what a header names (the server's refusal of `position:`).
+/// A line is a header line when the text before its first `:` is one word of ASCII letters,
+/// digits, `-` and `_`, with white space of any kind (tab, full-width space…) around it: the key
+/// is that word as written (`position : x`, `position\t: x` and `Position: x` are the header
+/// lines `position`, `position` and `Position`; a key m3go does not know is an error, never a
+/// move). A move, a `{…}` comment or a `#` comment never has such a word before a `:`. `line` is
+/// the whole line, comments included (a quoted value may hold `#`); the value is what follows
+/// the `:`.
+pub fn header_line(line: &str) -> Option<(&str, &str)> {
     let (k, v) = line.split_once(':')?;
     let k = k.trim();
-    if !k.is_empty() && k.chars().all(|c| c.is_ascii_lowercase() || c == '-') {
+    let is_key_char = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    if !k.is_empty() && k.chars().all(is_key_char) {
         Some((k, v))
     } else {
         None
     }
 }
+
+/// The lines of a game file, each ended by `\n`, `\r\n` or a lone `\r` (a file saved with
+/// classic Mac line ends reads line by line, and no raw CR reaches a message).
+pub fn game_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
+        let line = &rest[..end];
+        let ending = if rest[end..].starts_with("\r\n") {
+            2
+        } else {
+            usize::from(end < rest.len())
+        };
+        rest = &rest[end + ending..];
+        Some(line)
+    })
+}
+
+/// Whether a game file may name a start position file (`position:`): a file read from disk may
+/// (the path is resolved in `base_dir`), a text sent from elsewhere (a server request) may not.
+#[derive(Clone, Copy, Debug)]
+pub enum StartFiles<'a> {
+    /// A `position:` header names a file in this folder.
+    In(&'a str),
+    /// A `position:` header is refused: nothing is read.
+    Refused,
+}
+
+/// The message of a `position:` header in a text that may not name a file ([`StartFiles::Refused`]).
+pub const START_FILE_REFUSED: &str = "a game file sent to the server may not name a start \
+     position file (`position:`): expected a record from the empty board, or an SGF with its \
+     set-up";
 
 /// A header value as written after `key:`: a JSON string (`"Cup #5"`, with `\n` and `\"`
 /// escapes) followed by nothing but a `#` comment, or plain text up to a `#` comment, trimmed.
@@ -549,6 +592,16 @@ fn move_pieces(line: &str) -> Result<Vec<Piece>, String> {
 /// Reads a game file. `place` names the file in messages; `base_dir` is where a `position:`
 /// header's path is resolved. A header key given twice is an error (as in YAML).
 pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record, InputError> {
+    parse_game_text_with(text, place, StartFiles::In(base_dir))
+}
+
+/// [`parse_game_text`], with `files` saying whether a `position:` header may name a file (for
+/// a text sent to the server it may not: [`StartFiles::Refused`], and no file is read).
+pub fn parse_game_text_with(
+    text: &str,
+    place: &str,
+    files: StartFiles,
+) -> Result<Record, InputError> {
     if text.len() > MAX_FILE_BYTES {
         return Err(
             InputError::new(format!("{} bytes is too large", text.len()))
@@ -567,7 +620,7 @@ pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record
     let mut in_moves = false;
     // move tokens with their line, and the comment after each
     let mut tokens: Vec<(usize, String, Option<String>)> = Vec::new();
-    for (ln, raw) in text.lines().enumerate() {
+    for (ln, raw) in game_lines(text).enumerate() {
         let ln = ln + 1;
         let bare = raw.split('#').next().unwrap_or("").trim();
         if bare.is_empty() && !raw.contains('{') {
@@ -625,6 +678,13 @@ pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record
                     first_move = Some(n);
                 }
                 "position" => {
+                    let StartFiles::In(base_dir) = files else {
+                        // the server reads no file a request names
+                        return Err(InputError::new(START_FILE_REFUSED)
+                            .file(place)
+                            .line(ln)
+                            .key(k));
+                    };
                     let path = std::path::Path::new(base_dir).join(&v);
                     let path = path.to_string_lossy().into_owned();
                     let within = Place::default().file(place).line(ln).key("position");

@@ -13,7 +13,6 @@ use crate::formats::record::{record_of, Record};
 use crate::formats::render::{self, View};
 use crate::formats::report::AnalysisReport;
 use crate::formats::sgf;
-use crate::game::notation::parse_move_in;
 use crate::game::play::{Position, Report};
 use crate::game::setup::{from_yaml, InputError, Setup};
 use crate::rules::{Rules, RulesField, OPTIONS, PRESETS};
@@ -113,23 +112,62 @@ impl ApiError {
     }
 }
 
-type Answer = Result<Value, ApiError>;
+/// An endpoint's answer.
+pub type Answer = Result<Value, ApiError>;
 
 /// Answers endpoint `name` with the request `body` (JSON; ignored by GET endpoints).
 pub fn call(name: &str, body: &[u8]) -> Answer {
-    match name {
-        "options" => Ok(options()),
-        "analyze" => analyze(request(body)?),
-        "render" => render_layer(request(body)?),
-        "explain" => explain(request(body)?),
-        "readings" => readings_of(request(body)?),
-        "play" => play(request(body)?),
-        "replay" => replay_record(request(body)?),
-        "export" => export(request(body)?),
-        other => Err(ApiError {
-            status: 404,
-            message: format!("no API endpoint `{other}`"),
-        }),
+    answer(parse(name, body)?)
+}
+
+/// A request to an endpoint, read from its body (and, for a replay, the record read from it).
+pub enum Request {
+    Options,
+    Analyze(PositionRequest),
+    Render(PositionRequest),
+    Explain(TargetRequest),
+    Readings(TargetRequest),
+    Play(PlayRequest),
+    Replay(ReplayRequest, Box<Record>),
+    Export(ExportRequest),
+}
+
+/// Reads the `body` of a request to endpoint `name` (JSON; ignored by GET endpoints): nothing
+/// but the body is read (a record's `position:` header is refused, [`record`]).
+pub fn parse(name: &str, body: &[u8]) -> Result<Request, ApiError> {
+    Ok(match name {
+        "options" => Request::Options,
+        "analyze" => Request::Analyze(request(body)?),
+        "render" => Request::Render(request(body)?),
+        "explain" => Request::Explain(request(body)?),
+        "readings" => Request::Readings(request(body)?),
+        "play" => Request::Play(request(body)?),
+        "replay" => {
+            let r: ReplayRequest = request(body)?;
+            let rec = record(&r.record)?;
+            Request::Replay(r, Box::new(rec))
+        }
+        "export" => Request::Export(request(body)?),
+        other => {
+            return Err(ApiError {
+                status: 404,
+                message: format!("no API endpoint `{other}`"),
+            })
+        }
+    })
+}
+
+/// The answer to a request.
+pub fn answer(request: Request) -> Answer {
+    match request {
+        Request::Options => Ok(options()),
+        Request::Analyze(r) => analyze(r),
+        Request::Render(r) => render_layer(r),
+        Request::Explain(r) => explain(r),
+        Request::Readings(r) => readings_of(r),
+        Request::Play(r) => play(r),
+        Request::Replay(r, rec) => replay_record(r, &rec),
+        Request::Export(r) => export(r),
     }
 }
 
@@ -208,7 +246,7 @@ fn register_options() -> Vec<(String, String)> {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct PositionRequest {
+pub struct PositionRequest {
     position: String,
     #[serde(default)]
     layer: Option<String>,
@@ -238,7 +276,7 @@ fn render_layer(r: PositionRequest) -> Answer {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct TargetRequest {
+pub struct TargetRequest {
     position: String,
     #[serde(default)]
     target: Option<String>,
@@ -300,31 +338,15 @@ fn readings_of(r: TargetRequest) -> Answer {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct PlayRequest {
+pub struct PlayRequest {
     position: String,
     moves: Vec<String>,
 }
 
-/// The moves played in order on `p`, with the errors `m3go play` gives (the move's number in the
-/// list and its text).
+/// The moves played in order on `p`, with the errors and the bounds of `m3go play` (the same
+/// code: [`replay::play_listed`]).
 fn play_moves(p: &Position, moves: &[String]) -> Result<(Position, Vec<Report>), ApiError> {
-    let mut p = p.clone();
-    let mut reports = Vec::new();
-    for (k, m) in moves.iter().enumerate() {
-        let mv = parse_move_in(m, p.rules(), p.board().size()).map_err(|e| {
-            InputError::new(e.to_string())
-                .move_number(k as u32 + 1)
-                .text(m)
-        })?;
-        let (next, r) = p.play(&mv).map_err(|e| {
-            InputError::illegal_move(e.to_string())
-                .move_number(k as u32 + 1)
-                .text(m)
-        })?;
-        reports.push(r);
-        p = next;
-    }
-    Ok((p, reports))
+    Ok(replay::play_listed(p, moves, "moves", |_| ())?)
 }
 
 fn play(r: PlayRequest) -> Answer {
@@ -335,7 +357,7 @@ fn play(r: PlayRequest) -> Answer {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ReplayRequest {
+pub struct ReplayRequest {
     record: String,
     #[serde(default)]
     mechanical: bool,
@@ -348,32 +370,17 @@ struct ReplayRequest {
 /// Where a record from a request is said to come from in messages.
 const RECORD: &str = "record";
 
-/// A record's text, SGF or game file (by its content, read by `formats::load::parse`). A
-/// pasted game file may not name a start position file: the server reads no file.
+/// A record's text, SGF or game file (by its content, read by `formats::load::parse_sent`). A
+/// pasted game file may not name a start position file, in any spelling of `position:`: the
+/// server reads no file, so no message can echo one.
 fn record(text: &str) -> Result<Record, ApiError> {
     if text.len() > super::MAX_BODY {
         return Err(ApiError::bad("record: too large"));
     }
-    let names_a_file = |t: &str| t.lines().any(|l| l.trim_start().starts_with("position:"));
-    let refused = || {
-        ApiError::bad(
-            "record: a game file sent to the page may not name a start position file \
-             (`position:`): expected a record from the empty board, or an SGF with its set-up",
-        )
-    };
-    if !crate::formats::load::looks_like_sgf(text) && names_a_file(text) {
-        // the server reads no file a request names
-        return Err(refused());
-    }
-    let rec = crate::formats::load::parse(text, RECORD)?;
-    if rec.start_path.is_some() {
-        return Err(refused());
-    }
-    Ok(rec)
+    Ok(crate::formats::load::parse_sent(text, RECORD)?)
 }
 
-fn replay_record(r: ReplayRequest) -> Answer {
-    let rec = record(&r.record)?;
+fn replay_record(r: ReplayRequest, rec: &Record) -> Answer {
     let rules = match &r.rules {
         Some(text) => {
             let f: RulesField = from_yaml(text, "rules")?;
@@ -384,9 +391,9 @@ fn replay_record(r: ReplayRequest) -> Answer {
         None => rec.resolve_rules(None)?,
     };
     let rep = if r.mechanical {
-        replay::mechanical(&rec, &rules, r.to)?
+        replay::mechanical(rec, &rules, r.to)?
     } else {
-        replay::strict(&rec, &rules, r.to)?
+        replay::strict(rec, &rules, r.to)?
     };
     let setup = replay::position_setup(&rep.position);
     let yaml = serde_yaml::to_string(&setup).map_err(|e| ApiError::bad(e.to_string()))?;
@@ -402,7 +409,7 @@ fn replay_record(r: ReplayRequest) -> Answer {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ExportRequest {
+pub struct ExportRequest {
     format: String,
     #[serde(default)]
     position: Option<String>,

@@ -1,49 +1,261 @@
-//! `m3go serve`: the adjudication page — a local HTTP server (tiny_http, synchronous) serving
-//! one page (HTML, CSS and JavaScript embedded in the binary; nothing fetched from the network)
-//! and a small JSON API ([`api`]) over the same engine the command line uses.
+//! `m3go serve`: the adjudication page — a local HTTP server serving one page (HTML, CSS and
+//! JavaScript embedded in the binary; nothing fetched from the network) and a small JSON API
+//! ([`api`]) over the same engine the command line uses.
 //!
-//! This module is the HTTP plumbing, all of it: binding, the worker threads, the size limit on
-//! request bodies, the static files, and turning an [`api::Answer`] into a response. The
-//! layer sits above `conform` and below `cli` (whose `serve` subcommand starts it): it imports
-//! every layer below it and nothing imports it but that subcommand.
+//! This module is the HTTP plumbing, all of it: binding, who may call ([`Access`]: the `Host` and
+//! `Origin` checks against DNS rebinding), the limits that keep any client from stopping the
+//! server ([`Limits`]), the static files ([`route`]), and turning an [`api`] answer into a
+//! response. The layer sits above `conform` and below `cli` (whose `serve` subcommand starts
+//! it): it imports every layer below it and nothing imports it but that subcommand.
+//!
+//! The HTTP layer is hyper 1 (HTTP/1.1 only) on a small tokio runtime. It replaced tiny_http
+//! (issue 20), which could not be made safe: it allocated a buffer of the size a request
+//! *declared* (`Content-Length: 1000000000000000` aborted the process, even on a GET), had no
+//! read or write timeout (stalled clients held their threads for ever), and read small bodies
+//! before handing a request over. Here:
+//! - a body is read chunk by chunk as it arrives, and only its first [`MAX_BODY`] bytes are
+//!   kept: nothing is ever allocated from a declared size. A body over the limit is a 413; one
+//!   declared past [`DRAINED`] gets it at once and its connection closes, a smaller one is read
+//!   to its end first (so a client that sends before it reads sees the 413);
+//! - the headers must arrive within [`Limits::header`] (hyper's header read timeout, which also
+//!   closes an idle kept-alive connection), the body within [`Limits::body`], and every write
+//!   must make progress within [`Limits::write`] ([`WriteDeadline`]);
+//! - at most [`Limits::connections`] connections are open at once; when one more arrives, the
+//!   oldest connection that is not being answered (one stalled in its headers, its body or
+//!   reading its answer, or idle) is closed to make room, so stalled clients can never lock
+//!   others out; only when every open connection is being answered does a new one get 503;
+//! - the engine runs on tokio's blocking threads, so a long readings request holds no
+//!   connection of another client; a panic in the engine is answered with a 500.
 
 pub mod api;
 
 use crate::game::setup::InputError;
-use std::io::Read;
-use std::sync::Arc;
+use http_body_util::{BodyExt, Full};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{HeaderValue, CACHE_CONTROL, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, HOST};
+use hyper::{Request, Response};
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
 
 /// The largest request body accepted (a position, a record of 10·19² moves and its text).
 pub const MAX_BODY: usize = 1 << 20;
-
-/// Worker threads answering requests (a readings request takes a while on a big board).
-const WORKERS: usize = 4;
 
 const INDEX_HTML: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
 const STYLE_CSS: &str = include_str!("page/style.css");
 
+/// How long a client may take, and how many connections may be open.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// To send the request line and headers (and how long a kept-alive connection may idle).
+    pub header: Duration,
+    /// To send the body.
+    pub body: Duration,
+    /// For one write of the answer to make progress (a client that does not read).
+    pub write: Duration,
+    /// Connections open at once.
+    pub connections: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            header: Duration::from_secs(10),
+            body: Duration::from_secs(30),
+            write: Duration::from_secs(30),
+            connections: 64,
+        }
+    }
+}
+
+/// How a server is started: the names it answers besides its own, and its limits.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// More names (`board.example.org`, `10.0.0.5:8080`) a request's `Host` may give: for a
+    /// deliberate bind to another address (`--allow-host`).
+    pub allow_hosts: Vec<String>,
+    /// Answer whatever `Host` and `Origin` a request gives (`--any-host`).
+    pub any_host: bool,
+    pub limits: Limits,
+}
+
+/// Who may call: the `Host` values the server answers (its own address: `localhost`,
+/// `127.0.0.1` and `[::1]` with the port, the `--host` it was bound to, and the names allowed
+/// besides), and, for a POST, the `Origin` of the page that sends it (`http://` and one of those).
+/// A page of another site reaching the server through DNS rebinding names its own host, and a
+/// cross-site form or fetch names its own origin: both are refused with 403.
+#[derive(Clone, Debug)]
+pub struct Access {
+    /// Accepted `Host` values, lowercase, each with its port (and without, on port 80).
+    hosts: Vec<String>,
+    any_host: bool,
+}
+
+impl Access {
+    /// The access of a server bound to `host` on `port`, with the names of `options`.
+    pub fn new(host: &str, port: u16, options: &Options) -> Access {
+        let mut hosts = Vec::new();
+        let mut add = |name: &str| {
+            let name = name.trim().to_ascii_lowercase();
+            let with_port = if name.parse::<std::net::Ipv6Addr>().is_ok() {
+                format!("[{name}]:{port}")
+            } else if has_port(&name) {
+                name.clone()
+            } else {
+                format!("{name}:{port}")
+            };
+            if port == 80 {
+                if let Some(bare) = with_port.strip_suffix(":80") {
+                    hosts.push(bare.to_string());
+                }
+            }
+            hosts.push(with_port);
+        };
+        for name in ["localhost", "127.0.0.1", "::1", host] {
+            add(name);
+        }
+        for name in &options.allow_hosts {
+            add(name);
+        }
+        Access {
+            hosts,
+            any_host: options.any_host,
+        }
+    }
+
+    /// Whether a request may be answered: its `Host` (and the authority of an absolute request
+    /// target) is one of the server's names, and a POST's `Origin`, when it has one, is a page of
+    /// the server. The refusal is a 403 naming the header.
+    pub fn check(
+        &self,
+        method: &str,
+        host: Option<&str>,
+        target_authority: Option<&str>,
+        origin: Option<&str>,
+    ) -> Result<(), Reply> {
+        if self.any_host {
+            return Ok(());
+        }
+        let known = |h: &str| self.hosts.iter().any(|k| k.eq_ignore_ascii_case(h.trim()));
+        let expected = || format!("expected one of {}", self.hosts.join(", "));
+        match host {
+            Some(h) if known(h) => {}
+            other => {
+                return Err(Reply::error(
+                    403,
+                    &format!(
+                        "`Host: {}` is not this server's address ({}; a deliberate remote bind \
+                         is allowed with `m3go serve --allow-host NAME`)",
+                        crate::error::quote(other.unwrap_or("")),
+                        expected()
+                    ),
+                ))
+            }
+        }
+        if let Some(a) = target_authority.filter(|a| !known(a)) {
+            return Err(Reply::error(
+                403,
+                &format!(
+                    "the request target names `{}`, not this server's address: {}",
+                    crate::error::quote(a),
+                    expected()
+                ),
+            ));
+        }
+        if method == "POST" {
+            if let Some(o) = origin {
+                let ours = o
+                    .strip_prefix("http://")
+                    .is_some_and(|a| !a.contains('/') && known(a));
+                if !ours {
+                    return Err(Reply::error(
+                        403,
+                        &format!(
+                            "`Origin: {}` is not a page of this server: expected http:// and {}",
+                            crate::error::quote(o),
+                            expected().trim_start_matches("expected ")
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether an authority ends with a port (`name:8080`, `[::1]:8080`), not counting the colons
+/// of a bare IPv6 address.
+fn has_port(name: &str) -> bool {
+    let Some((before, port)) = name.rsplit_once(':') else {
+        return false;
+    };
+    let bracketed_or_plain = before.ends_with(']') || !before.contains(':');
+    bracketed_or_plain && !port.is_empty() && port.chars().all(|c| c.is_ascii_digit())
+}
+
 /// A bound server, not yet answering.
 pub struct Server {
-    http: Arc<tiny_http::Server>,
+    listener: std::net::TcpListener,
     addr: std::net::SocketAddr,
+    runtime: Arc<tokio::runtime::Runtime>,
+    state: Arc<State>,
+}
+
+/// What every connection shares.
+struct State {
+    access: Access,
+    limits: Limits,
+    /// Open connections by age (the oldest first), each with the way to close it and whether it
+    /// is being answered now.
+    open: Mutex<BTreeMap<u64, Open>>,
+}
+
+struct Open {
+    close: tokio::task::AbortHandle,
+    answering: Arc<AtomicBool>,
 }
 
 impl Server {
-    /// Binds `host:port` (port 0: any free port).
+    /// Binds `host:port` (port 0: any free port), answering the server's own names only.
     pub fn bind(host: &str, port: u16) -> Result<Server, InputError> {
-        let http = tiny_http::Server::http((host, port)).map_err(|e| {
+        Server::bind_with(host, port, &Options::default())
+    }
+
+    /// Binds `host:port` with `options` (more names to answer, the limits).
+    pub fn bind_with(host: &str, port: u16, options: &Options) -> Result<Server, InputError> {
+        let place = || format!("--host {host} --port {port}");
+        let listener = std::net::TcpListener::bind((host, port)).map_err(|e| {
             InputError::new(format!("cannot listen: {e}"))
-                .key(format!("--host {host} --port {port}"))
+                .key(place())
                 .expected("a free port on a local address")
         })?;
-        let addr = http
-            .server_addr()
-            .to_ip()
-            .ok_or_else(|| InputError::new("not an IP address").key(format!("--host {host}")))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| InputError::new(format!("cannot listen: {e}")).key(place()))?;
+        listener
+            .set_nonblocking(true)
+            .map_err(|e| InputError::new(format!("cannot listen: {e}")).key(place()))?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .max_blocking_threads(options.limits.connections.max(1))
+            .thread_name("m3go-serve")
+            .enable_all()
+            .build()
+            .map_err(|e| InputError::new(format!("cannot start the server: {e}")))?;
         Ok(Server {
-            http: Arc::new(http),
+            listener,
             addr,
+            runtime: Arc::new(runtime),
+            state: Arc::new(State {
+                access: Access::new(host, addr.port(), options),
+                limits: options.limits.clone(),
+                open: Mutex::new(BTreeMap::new()),
+            }),
         })
     }
 
@@ -57,27 +269,341 @@ impl Server {
         format!("http://{}/", self.addr)
     }
 
-    /// Answers requests on [`WORKERS`] threads until the process ends.
+    /// Answers requests until the process ends.
     pub fn run(self) {
-        let workers = self.spawn();
-        for w in workers {
-            let _ = w.join();
+        for t in self.spawn() {
+            let _ = t.join();
         }
     }
 
-    /// Answers requests on background threads; returns them (they run until the process ends).
+    /// Answers requests on a background thread (and the runtime's threads); returns it (it runs
+    /// until the process ends).
     pub fn spawn(&self) -> Vec<std::thread::JoinHandle<()>> {
-        (0..WORKERS)
-            .map(|_| {
-                let http = Arc::clone(&self.http);
-                std::thread::spawn(move || loop {
-                    match http.recv() {
-                        Ok(req) => dispatch(req),
-                        Err(_) => continue,
-                    }
-                })
-            })
-            .collect()
+        let listener = self.listener.try_clone();
+        let (runtime, state) = (Arc::clone(&self.runtime), Arc::clone(&self.state));
+        vec![std::thread::spawn(move || {
+            let Ok(listener) = listener else {
+                crate::error::write_err(format_args!("m3go serve: cannot share the socket\n"));
+                return;
+            };
+            runtime.block_on(accept(listener, state));
+        })]
+    }
+}
+
+/// Accepts connections for ever, each served on a task of its own.
+async fn accept(listener: std::net::TcpListener, state: Arc<State>) {
+    let listener = match tokio::net::TcpListener::from_std(listener) {
+        Ok(l) => l,
+        Err(e) => {
+            crate::error::write_err(format_args!("m3go serve: cannot listen: {e}\n"));
+            return;
+        }
+    };
+    let mut next: u64 = 0;
+    loop {
+        let stream = match listener.accept().await {
+            Ok((s, _)) => s,
+            // out of file descriptors and the like: wait for connections to close
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        if !make_room(&state) {
+            refuse_busy(&stream);
+            continue;
+        }
+        next += 1;
+        let answering = Arc::new(AtomicBool::new(false));
+        // held while the task is spawned and registered, so that its own removal comes after
+        let mut open = state.open.lock().unwrap_or_else(|e| e.into_inner());
+        let task = tokio::spawn(connection(
+            stream,
+            Arc::clone(&state),
+            next,
+            Arc::clone(&answering),
+        ));
+        open.insert(
+            next,
+            Open {
+                close: task.abort_handle(),
+                answering,
+            },
+        );
+    }
+}
+
+/// Makes room for one more connection: when [`Limits::connections`] are open, closes the oldest
+/// one not being answered. `false` when every open connection is being answered.
+fn make_room(state: &State) -> bool {
+    let victim = {
+        let mut open = state.open.lock().unwrap_or_else(|e| e.into_inner());
+        if open.len() < state.limits.connections {
+            return true;
+        }
+        let oldest_idle = open
+            .iter()
+            .find(|(_, c)| !c.answering.load(Ordering::SeqCst))
+            .map(|(&id, _)| id);
+        match oldest_idle.and_then(|id| open.remove(&id)) {
+            Some(c) => c.close,
+            None => return false,
+        }
+    };
+    victim.abort();
+    true
+}
+
+/// The answer to a connection past the cap when every open one is being answered: a 503, written
+/// if the socket takes it at once, and the connection closed.
+fn refuse_busy(stream: &tokio::net::TcpStream) {
+    let body = Reply::error(503, "the server is answering too many requests: try again").body;
+    let head = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.try_write(&[head.as_bytes(), &body].concat());
+}
+
+/// Removes a connection from the open ones when its task ends (or is closed to make room).
+struct Leave {
+    state: Arc<State>,
+    id: u64,
+}
+
+impl Drop for Leave {
+    fn drop(&mut self) {
+        let mut open = self.state.open.lock().unwrap_or_else(|e| e.into_inner());
+        open.remove(&self.id);
+    }
+}
+
+/// Serves one connection: HTTP/1.1 with keep-alive, the header timeout, the write deadline.
+async fn connection(
+    stream: tokio::net::TcpStream,
+    state: Arc<State>,
+    id: u64,
+    answering: Arc<AtomicBool>,
+) {
+    let _leave = Leave {
+        state: Arc::clone(&state),
+        id,
+    };
+    let io = hyper_util::rt::TokioIo::new(WriteDeadline::new(stream, state.limits.write));
+    let service = hyper::service::service_fn(|req| {
+        let (state, answering) = (Arc::clone(&state), Arc::clone(&answering));
+        async move { Ok::<_, std::convert::Infallible>(handle(&state, &answering, req).await) }
+    });
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(state.limits.header)
+        .max_buf_size(64 * 1024);
+    let _ = http.serve_connection(io, service).await;
+}
+
+/// Marks a connection as being answered while it lives.
+struct Answering<'a>(&'a AtomicBool);
+
+impl<'a> Answering<'a> {
+    fn new(flag: &'a AtomicBool) -> Answering<'a> {
+        flag.store(true, Ordering::SeqCst);
+        Answering(flag)
+    }
+}
+
+impl Drop for Answering<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::SeqCst);
+    }
+}
+
+/// One request: the access check, the body (within the limit and the time), the answer.
+async fn handle(
+    state: &State,
+    answering: &AtomicBool,
+    req: Request<Incoming>,
+) -> Response<Full<Bytes>> {
+    let (parts, body) = req.into_parts();
+    let header = |name| {
+        parts
+            .headers
+            .get(name)
+            .map(|v: &HeaderValue| v.to_str().unwrap_or("\u{fffd}"))
+    };
+    let method = parts.method.as_str().to_string();
+    if let Err(reply) = state.access.check(
+        &method,
+        header(HOST),
+        parts.uri.authority().map(|a| a.as_str()),
+        header(hyper::header::ORIGIN),
+    ) {
+        return response(reply, true);
+    }
+    let declared = header(CONTENT_LENGTH).and_then(|v| v.trim().parse::<u64>().ok());
+    let (body, unread) = if declared.is_some_and(|n| n > DRAINED) {
+        // not read at all: the answer goes out at once and the connection closes
+        (None, true)
+    } else {
+        match read_body(body, state.limits.body).await {
+            Ok(Body::Whole(b)) => (Some(b), false),
+            Ok(Body::TooLarge { drained }) => (None, !drained),
+            Err(reply) => return response(reply, true),
+        }
+    };
+    let path = parts.uri.path().to_string();
+    let _answering = Answering::new(answering);
+    let reply = tokio::task::spawn_blocking(move || route(&method, &path, body.as_deref()))
+        .await
+        .unwrap_or_else(|_| Reply::error(500, "internal error: the engine failed on this request"));
+    response(reply, unread)
+}
+
+/// The most bytes of a body over [`MAX_BODY`] that are read (and dropped as they come) so that
+/// a client that sends its whole body before reading gets its 413 rather than a broken pipe;
+/// past this, or past the body time, the connection is closed instead.
+const DRAINED: u64 = 16 * MAX_BODY as u64;
+
+/// A request body as read.
+enum Body {
+    Whole(Vec<u8>),
+    /// Over [`MAX_BODY`]; `drained`: read to its end (at most [`DRAINED`] bytes), so the
+    /// connection can go on.
+    TooLarge {
+        drained: bool,
+    },
+}
+
+/// The body, at most [`MAX_BODY`] bytes kept (the rest of a larger one read and dropped chunk
+/// by chunk, up to [`DRAINED`]), within `time`. Nothing is allocated from a declared size:
+/// only the chunks that arrive are kept, up to the limit. A body that does not arrive in time
+/// is a 408, one that is malformed (a broken chunk) a 400.
+async fn read_body(mut body: Incoming, time: Duration) -> Result<Body, Reply> {
+    let read = async {
+        let mut kept: Vec<u8> = Vec::new();
+        let mut total: u64 = 0;
+        while let Some(frame) = body.frame().await {
+            let frame = frame.map_err(|e| {
+                Reply::error(
+                    400,
+                    &format!(
+                        "request body: cannot be read ({e}): expected a well-formed HTTP/1.1 body"
+                    ),
+                )
+            })?;
+            let Ok(data) = frame.into_data() else {
+                continue; // trailers
+            };
+            total = total.saturating_add(data.len() as u64);
+            if total > DRAINED {
+                return Ok(Body::TooLarge { drained: false });
+            }
+            if total <= MAX_BODY as u64 {
+                kept.extend_from_slice(&data);
+            }
+        }
+        Ok(if total > MAX_BODY as u64 {
+            Body::TooLarge { drained: true }
+        } else {
+            Body::Whole(kept)
+        })
+    };
+    tokio::time::timeout(time, read).await.unwrap_or_else(|_| {
+        Err(Reply::error(
+            408,
+            &format!(
+                "request body: not received within {} s: expected the whole body at once",
+                time.as_secs()
+            ),
+        ))
+    })
+}
+
+/// A reply as an HTTP response; `close`: the connection closes after it (the body was not read).
+fn response(reply: Reply, close: bool) -> Response<Full<Bytes>> {
+    let mut r = Response::new(Full::new(Bytes::from(reply.body)));
+    *r.status_mut() = hyper::StatusCode::from_u16(reply.status)
+        .unwrap_or(hyper::StatusCode::INTERNAL_SERVER_ERROR);
+    let h = r.headers_mut();
+    h.insert(CONTENT_TYPE, HeaderValue::from_static(reply.content_type));
+    h.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if close {
+        h.insert(CONNECTION, HeaderValue::from_static("close"));
+    }
+    r
+}
+
+/// A socket whose writes fail with `TimedOut` when one makes no progress for `limit` (a client
+/// that stops reading its answer); reads are bounded by the header and body timeouts instead.
+struct WriteDeadline {
+    io: tokio::net::TcpStream,
+    limit: Duration,
+    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl WriteDeadline {
+    fn new(io: tokio::net::TcpStream, limit: Duration) -> WriteDeadline {
+        WriteDeadline {
+            io,
+            limit,
+            stalled: None,
+        }
+    }
+
+    /// `poll`'s result, or `TimedOut` when it has been pending for longer than the limit.
+    fn bounded<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        poll: impl FnOnce(Pin<&mut tokio::net::TcpStream>, &mut Context<'_>) -> Poll<std::io::Result<T>>,
+    ) -> Poll<std::io::Result<T>> {
+        match poll(Pin::new(&mut self.io), cx) {
+            Poll::Ready(r) => {
+                self.stalled = None;
+                Poll::Ready(r)
+            }
+            Poll::Pending => {
+                let limit = self.limit;
+                let sleep = self
+                    .stalled
+                    .get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+                match sleep.as_mut().poll(cx) {
+                    Poll::Ready(()) => Poll::Ready(Err(std::io::Error::new(
+                        std::io::ErrorKind::TimedOut,
+                        "the client does not read its answer",
+                    ))),
+                    Poll::Pending => Poll::Pending,
+                }
+            }
+        }
+    }
+}
+
+impl tokio::io::AsyncRead for WriteDeadline {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_read(cx, buf)
+    }
+}
+
+impl tokio::io::AsyncWrite for WriteDeadline {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        self.get_mut().bounded(cx, |io, cx| io.poll_write(cx, buf))
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        self.get_mut().bounded(cx, |io, cx| io.poll_flush(cx))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        self.get_mut().bounded(cx, |io, cx| io.poll_shutdown(cx))
     }
 }
 
@@ -108,120 +634,81 @@ impl Reply {
     }
 }
 
-/// The reply to one request: a static file, an API call, or an error. Never panics on any input
-/// (the API's answers are `Result`s; a panic inside the engine would still be caught by
-/// [`answer`] and reported as a 500).
-pub fn route(method: &str, path: &str, body: Option<&[u8]>) -> Reply {
+/// What a request asks for: a page of the server, or an API call read from its body; or the
+/// refusal (an unknown path, the wrong method, a body over the limit, a body that is not a
+/// request of the endpoint). Pure: nothing is read but the request.
+pub enum Routed {
+    Page(Reply),
+    Api(api::Request),
+}
+
+/// The pages the server serves, with their content type and text.
+const PAGES: &[(&str, &str, &str)] = &[
+    ("/", "text/html; charset=utf-8", INDEX_HTML),
+    ("/index.html", "text/html; charset=utf-8", INDEX_HTML),
+    ("/app.js", "text/javascript; charset=utf-8", APP_JS),
+    ("/style.css", "text/css; charset=utf-8", STYLE_CSS),
+];
+
+/// Reads a request (`body`: `None` when it is over [`MAX_BODY`]) into what it asks for; see
+/// [`Routed`]. An unknown path is a 404 whatever the method; a known one with the wrong method
+/// a 405.
+pub fn read_request(method: &str, path: &str, body: Option<&[u8]>) -> Result<Routed, Reply> {
     let path = path.split('?').next().unwrap_or("");
-    match (method, path) {
-        ("GET", "/") | ("GET", "/index.html") => {
-            Reply::text(200, "text/html; charset=utf-8", INDEX_HTML)
+    if let Some(&(_, kind, text)) = PAGES.iter().find(|(p, _, _)| *p == path) {
+        if method != "GET" {
+            return Err(Reply::error(
+                405,
+                &format!("{path}: expected GET, not {method}"),
+            ));
         }
-        ("GET", "/app.js") => Reply::text(200, "text/javascript; charset=utf-8", APP_JS),
-        ("GET", "/style.css") => Reply::text(200, "text/css; charset=utf-8", STYLE_CSS),
-        (_, p) if p.starts_with("/api/") => {
-            let name = &p[5..];
-            if !api::ENDPOINTS.iter().any(|e| e.name == name) {
-                return Reply::error(
-                    404,
-                    &format!(
-                        "no API endpoint `{p}`: expected one of /api/{}",
-                        api::names().join(", /api/")
-                    ),
-                );
-            }
-            let wanted = api::ENDPOINTS
-                .iter()
-                .find(|e| e.name == name)
-                .map_or("POST", |e| e.method);
-            if method != wanted {
-                return Reply::error(405, &format!("{p}: expected {wanted}, not {method}"));
-            }
-            let Some(body) = body else {
-                return Reply::error(
-                    413,
-                    &format!("request body too large: expected at most {MAX_BODY} bytes"),
-                );
-            };
-            match api::call(name, body) {
-                Ok(v) => Reply {
-                    status: 200,
-                    content_type: "application/json; charset=utf-8",
-                    body: v.to_string().into_bytes(),
-                },
-                Err(e) => Reply::error(e.status, &e.message),
-            }
-        }
-        ("GET", p) => Reply::error(404, &format!("no page `{p}`: the page is at /")),
-        (m, p) => Reply::error(405, &format!("{p}: expected GET, not {m}")),
+        return Ok(Routed::Page(Reply::text(200, kind, text)));
     }
-}
-
-/// Most requests answered at once. Each is answered on a thread of its own, so that a client that
-/// sends its headers and then stalls its body holds that thread only, never one of the
-/// [`WORKERS`] that take requests; past this many, a request gets 503 at once.
-const MAX_ACTIVE: usize = 64;
-
-/// Requests being answered now.
-static ACTIVE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-/// Counts one request being answered while it lives (also when answering panics).
-struct Active;
-
-impl Drop for Active {
-    fn drop(&mut self) {
-        ACTIVE.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
-    }
-}
-
-/// Answers `req` on a thread of its own, or with 503 when [`MAX_ACTIVE`] requests are being
-/// answered already (or no thread can be started).
-fn dispatch(req: tiny_http::Request) {
-    use std::sync::atomic::Ordering;
-    if ACTIVE.fetch_add(1, Ordering::SeqCst) >= MAX_ACTIVE {
-        ACTIVE.fetch_sub(1, Ordering::SeqCst);
-        let busy = Reply::error(503, "the server is answering too many requests: try again");
-        let _ =
-            req.respond(tiny_http::Response::from_data(busy.body).with_status_code(busy.status));
-        return;
-    }
-    let guard = Active;
-    let spawned = std::thread::Builder::new().spawn(move || {
-        let _guard = guard;
-        answer(req);
-    });
-    if spawned.is_err() {
-        // the closure (with the request and the guard) is dropped: the client sees the
-        // connection close, and the count goes down
-    }
-}
-
-/// Reads the body (at most [`MAX_BODY`] bytes; `None` if larger), routes the request, and sends
-/// the reply. A panic while answering is caught: the client gets a 500 and the worker goes on.
-fn answer(mut req: tiny_http::Request) {
-    let method = req.method().as_str().to_string();
-    let path = req.url().to_string();
-    let declared_too_large = req.body_length().is_some_and(|n| n > MAX_BODY);
-    let body = if declared_too_large {
-        None
-    } else {
-        let mut buf = Vec::new();
-        let read = req
-            .as_reader()
-            .take(MAX_BODY as u64 + 1)
-            .read_to_end(&mut buf);
-        (read.is_ok() && buf.len() <= MAX_BODY).then_some(buf)
+    let Some(name) = path.strip_prefix("/api/") else {
+        return Err(Reply::error(
+            404,
+            &format!("no page `{path}`: the page is at /"),
+        ));
     };
-    let reply = std::panic::catch_unwind(|| route(&method, &path, body.as_deref()))
-        .unwrap_or_else(|_| Reply::error(500, "internal error: the engine failed on this request"));
-    let header =
-        tiny_http::Header::from_bytes(&b"Content-Type"[..], reply.content_type.as_bytes()).ok();
-    let mut resp = tiny_http::Response::from_data(reply.body).with_status_code(reply.status);
-    if let Some(h) = header {
-        resp = resp.with_header(h);
+    let Some(endpoint) = api::ENDPOINTS.iter().find(|e| e.name == name) else {
+        return Err(Reply::error(
+            404,
+            &format!(
+                "no API endpoint `{path}`: expected one of /api/{}",
+                api::names().join(", /api/")
+            ),
+        ));
+    };
+    if method != endpoint.method {
+        return Err(Reply::error(
+            405,
+            &format!("{path}: expected {}, not {method}", endpoint.method),
+        ));
     }
-    if let Ok(h) = tiny_http::Header::from_bytes(&b"Cache-Control"[..], &b"no-store"[..]) {
-        resp = resp.with_header(h);
+    let Some(body) = body else {
+        return Err(Reply::error(
+            413,
+            &format!("request body too large: expected at most {MAX_BODY} bytes"),
+        ));
+    };
+    api::parse(name, body)
+        .map(Routed::Api)
+        .map_err(|e| Reply::error(e.status, &e.message))
+}
+
+/// The reply to one request: a static file, an API call, or an error. Never panics on any input
+/// (the API's answers are `Result`s; a panic inside the engine would still be caught by the
+/// caller and reported as a 500).
+pub fn route(method: &str, path: &str, body: Option<&[u8]>) -> Reply {
+    match read_request(method, path, body) {
+        Ok(Routed::Page(reply)) | Err(reply) => reply,
+        Ok(Routed::Api(request)) => match api::answer(request) {
+            Ok(v) => Reply {
+                status: 200,
+                content_type: "application/json; charset=utf-8",
+                body: v.to_string().into_bytes(),
+            },
+            Err(e) => Reply::error(e.status, &e.message),
+        },
     }
-    let _ = req.respond(resp);
 }

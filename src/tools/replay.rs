@@ -10,12 +10,55 @@ use crate::board::strings::flood;
 use crate::formats::record::Record;
 use crate::formats::report::{relabel, relabel_move, relabel_text};
 use crate::game::advance::Engine;
+use crate::game::notation::{check_playable, max_moves, parse_move_in};
 use crate::game::play::{Action, AttributeChange, Illegal, Move, Position, Refusal, Report};
 use crate::game::setup::{InputError, Setup};
 use crate::judge::analysis::Analysis;
 use crate::rules::Rules;
 use serde::Serialize;
 use std::collections::BTreeMap;
+
+/// Moves given as a list (`m3go play`'s arguments, a server request's `moves`) played in order
+/// from `start`, each reported to `each` as it is played, bounded as a record is: at most
+/// [`max_moves`] moves (else an error naming `key`, the list), and no move numbered past the
+/// last move number m3go plays ([`check_playable`]). A move that cannot be read or played is an
+/// error with its number in the list and its text.
+pub fn play_listed(
+    start: &Position,
+    moves: &[String],
+    key: &str,
+    mut each: impl FnMut(&Report),
+) -> Result<(Position, Vec<Report>), InputError> {
+    let limit = max_moves(start.board().size());
+    if moves.len() > limit {
+        return Err(InputError::new(format!(
+            "{} moves given: expected at most {limit} on a {1}x{1} board (the limit of a record)",
+            moves.len(),
+            start.board().size()
+        ))
+        .key(key));
+    }
+    let mut p = start.clone();
+    let mut reports = Vec::new();
+    for (k, m) in moves.iter().enumerate() {
+        check_playable(p.move_number())
+            .map_err(|e| InputError::new(e).move_number(k as u32 + 1).text(m))?;
+        let mv = parse_move_in(m, p.rules(), p.board().size()).map_err(|e| {
+            InputError::new(e.to_string())
+                .move_number(k as u32 + 1)
+                .text(m)
+        })?;
+        let (next, r) = p.play(&mv).map_err(|e| {
+            InputError::illegal_move(e.to_string())
+                .move_number(k as u32 + 1)
+                .text(m)
+        })?;
+        each(&r);
+        reports.push(r);
+        p = next;
+    }
+    Ok((p, reports))
+}
 
 /// A string named in the log: its colour word and its name (`CO*`, or `EO` for one stone).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
