@@ -1239,3 +1239,45 @@ fn bad_input_saved_mechanical_replay_replays_to_the_same_position() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 20, game-file classes: a header key is one word of letters, digits, `-` and `_` with
+/// any white space around it, read by the one header reader. A key with a digit is an unknown
+/// key, not a move; `position :`, `position\t:` and `position　:` are the `position` header (from
+/// a file: the position file is read; sent to the server: refused, nothing read); a file with
+/// classic Mac line ends (CR only) reads line by line and no raw CR reaches a message.
+#[test]
+fn bad_input_game_header_keys_are_read_by_one_tokenizer() {
+    use m3go::formats::load::parse_sent;
+    use m3go::formats::record::parse_game_text;
+    for text in ["game2-name: x\n黑1.OO\n", "a1: x\n", "black_rank: 9d\n"] {
+        let e = parse_game_text(text, "g.txt", ".").unwrap_err().to_string();
+        assert!(e.contains("unknown header key"), "{text:?}: {e}");
+        assert!(e.starts_with("g.txt: line 1"), "{text:?}: {e}");
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_input");
+    let dir = dir.to_string_lossy();
+    for sep in [" :", "\t:", "\u{3000}:", ":", "  :  "] {
+        let text = format!("position{sep} missing_diagram.yaml\n黑1.OO\n");
+        let e = parse_game_text(&text, "g.txt", &dir)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("g.txt: line 1: position:") && e.contains("missing_diagram.yaml: "),
+            "{sep:?}: {e}"
+        );
+        let e = parse_sent(&text, "record").unwrap_err().to_string();
+        assert!(
+            e.starts_with("record: line 1") && e.contains("may not name a start position file"),
+            "{sep:?}: {e}"
+        );
+        assert!(!e.contains("diagram"), "{sep:?}: {e}");
+    }
+    let e = parse_game_text("size: 9\r黑1.OO\r白2.ZZ\r", "mac.txt", ".")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("line 3"), "{e}");
+    assert!(!e.contains('\r'), "{e:?}");
+    let r = parse_game_text("size: 9\r\n黑1.OO\r白2.一一\n", "mixed.txt", ".").expect("reads");
+    assert_eq!(r.moves.len(), 2);
+    assert_eq!(r.moves[1].place, "mixed.txt line 3");
+}

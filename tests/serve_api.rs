@@ -620,3 +620,186 @@ fn serve_survives_huge_content_length_declarations() {
     );
     options_answered(&addr, 1);
 }
+
+/// Issue 20's smaller server classes: a malformed chunked body is a 400 that says so (not "too
+/// large"); a POST to an unknown path is a 404 (a known page with the wrong method a 405); an
+/// HTTP/2 preface gets its connection closed at once rather than left hanging.
+#[test]
+fn serve_malformed_chunks_unknown_paths_and_http2_preface_get_their_own_answer() {
+    let addr = base().trim_start_matches("http://").to_string();
+    let wait = std::time::Duration::from_secs(10);
+    let a = raw_exchange(
+        &addr,
+        format!("POST /api/analyze HTTP/1.1\r\nHost: {addr}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n").as_bytes(),
+        wait,
+    );
+    assert_eq!(raw_status(&a), 400, "{a}");
+    assert!(
+        a.contains("cannot be read") && !a.contains("too large"),
+        "{a}"
+    );
+    for (method, path, status) in [
+        ("POST", "/nothing", 404),
+        ("PUT", "/nothing", 404),
+        ("POST", "/api/nothing", 404),
+        ("POST", "/", 405),
+        ("POST", "/app.js", 405),
+        ("GET", "/api/play", 405),
+    ] {
+        let a = raw_exchange(
+            &addr,
+            format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}").as_bytes(),
+            wait,
+        );
+        assert_eq!(raw_status(&a), status, "{method} {path}: {a}");
+    }
+    let started = std::time::Instant::now();
+    let a = raw_exchange(&addr, b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", wait);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "the HTTP/2 preface hung its connection for {:?}: {a}",
+        started.elapsed()
+    );
+    // closed (hyper speaks HTTP/1.1 only and drops the connection), or refused with a status
+    assert!(a.is_empty() || raw_status(&a) >= 400, "{a}");
+}
+
+/// Issue 20: the server ignored the move-number limit (`/api/play` at move 1000000 answered a
+/// position `/api/analyze` refuses; `/api/export` wrote a game file `/api/replay` refuses) and
+/// the count of a record: it plays through the CLI's bounded loop now.
+#[test]
+fn serve_play_and_export_keep_the_move_number_and_count_limits() {
+    let at = |n: u32| format!("size: 3\nmove: {n}\ndiagram: |\n  . . .\n  . . .\n  . . .\n");
+    // the last move m3go plays is 999999: its position (move 1000000) reads back
+    let (status, v) = post("play", json!({ "position": at(999_999), "moves": ["OO"] }));
+    assert_eq!(status, 200, "{v}");
+    let next = v["position"].as_str().expect("position").to_string();
+    let (status, v) = post("analyze", json!({ "position": next }));
+    assert_eq!(status, 200, "{v}");
+    for name in ["play", "export"] {
+        let body = if name == "play" {
+            json!({ "position": at(1_000_000), "moves": ["OO"] })
+        } else {
+            json!({ "format": "game", "start": at(1_000_000), "moves": ["OO"] })
+        };
+        let (status, v) = post(name, body);
+        assert_eq!(status, 400, "{name}: {v}");
+        let e = v["error"].as_str().expect("error");
+        assert!(e.contains("past the last move m3go plays"), "{name}: {e}");
+        // more moves than a record of the board may hold
+        let moves = vec!["pass"; 91];
+        let (status, v) = post(
+            name,
+            json!({ "position": at(1), "start": at(1), "format": "sgf", "moves": moves })
+                .as_object()
+                .map(|o| {
+                    let keep: &[&str] = if name == "play" {
+                        &["position", "moves"]
+                    } else {
+                        &["start", "format", "moves"]
+                    };
+                    Value::Object(
+                        o.iter()
+                            .filter(|(k, _)| keep.contains(&k.as_str()))
+                            .map(|(k, v)| (k.clone(), v.clone()))
+                            .collect(),
+                    )
+                })
+                .expect("object"),
+        );
+        assert_eq!(status, 400, "{name}: {v}");
+        let e = v["error"].as_str().expect("error");
+        assert!(
+            e.contains("91 moves given: expected at most 90"),
+            "{name}: {e}"
+        );
+    }
+}
+
+/// The limits of a connection, with short times: a client stalled in its headers is closed, one
+/// stalled in its body gets 408, one that does not read its answers is closed when a write makes
+/// no progress, and with more stalled connections than the cap another client is still
+/// answered (the oldest stalled one is closed to make room). Bounded: about 40 connections on
+/// loopback and a few seconds.
+#[test]
+fn serve_connection_timeouts_and_cap() {
+    use std::io::{Read, Write};
+    use std::time::Duration;
+    let options = m3go::serve::Options {
+        limits: m3go::serve::Limits {
+            header: Duration::from_secs(1),
+            body: Duration::from_secs(1),
+            write: Duration::from_secs(1),
+            connections: 8,
+        },
+        ..m3go::serve::Options::default()
+    };
+    let s = Server::bind_with("127.0.0.1", 0, &options).expect("bind");
+    let addr = s.addr().to_string();
+    drop(s.spawn());
+    // stalled in the headers: closed with no answer
+    let started = std::time::Instant::now();
+    let a = raw_exchange(&addr, b"GET / HTTP/1.1\r\nHo", Duration::from_secs(8));
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(!a.contains(" 200 "), "{a}");
+    // stalled in the body: 408
+    let a = raw_exchange(
+        &addr,
+        format!("POST /api/analyze HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 100\r\n\r\n{{")
+            .as_bytes(),
+        Duration::from_secs(8),
+    );
+    assert_eq!(raw_status(&a), 408, "{a}");
+    // not reading its answers: closed once a write stalls
+    let mut c = std::net::TcpStream::connect(&addr).expect("connect");
+    c.set_write_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    let request = format!("GET /app.js HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    for _ in 0..2000 {
+        if c.write_all(request.as_bytes()).is_err() {
+            break;
+        }
+    }
+    std::thread::sleep(Duration::from_secs(3));
+    c.set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    let (mut total, mut buf) = (0usize, vec![0u8; 1 << 16]);
+    let ended = loop {
+        match c.read(&mut buf) {
+            Ok(0) => break "closed",
+            Ok(n) => total += n,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                break "still open"
+            }
+            Err(_) => break "closed",
+        }
+    };
+    assert_eq!(ended, "closed", "after {total} bytes");
+    assert!(
+        total < 2000 * 20_000,
+        "{total} bytes: every answer was written"
+    );
+    // more stalled connections than the cap: others are still answered
+    let mut stalled = Vec::new();
+    for _ in 0..30 {
+        let mut c = std::net::TcpStream::connect(&addr).expect("connect");
+        c.write_all(
+            format!("POST /api/analyze HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 100\r\n\r\n{{")
+                .as_bytes(),
+        )
+        .expect("send");
+        stalled.push(c);
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    options_answered(&addr, 5);
+    drop(stalled);
+}
