@@ -10,7 +10,7 @@ secs="${1:-30}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(eye_simulation eye_engine position_yaml notation moves fast_equals_reference sgf_record game_file protocol)
+  targets=(eye_simulation eye_engine position_yaml notation moves fast_equals_reference sgf_record game_file protocol serve_request game_header)
 fi
 if ! command -v cargo-fuzz >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked

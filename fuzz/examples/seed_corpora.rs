@@ -4,8 +4,9 @@
 //! case names; moves the position with the case's moves (ArbGame bytes); eye_simulation the 9×9
 //! corners of each board that hold stones (ArbEyeCase bytes), in both closed-region readings;
 //! protocol each case's request as one JSON line; sgf_record and game_file the game each case
-//! plays (its position and moves) written as SGF and as a game file, and the suite's records
-//! (spec/records) in both formats; the bad-input suite (tests/bad_input) its files as they are.
+//! plays (its position and moves) written as SGF and as a game file (game_header gets the game
+//! files too), and the suite's records (spec/records) in both formats; the bad-input suite
+//! (tests/bad_input) its files as they are.
 
 use m3go::conform::case::{case_files, Case};
 use m3go::formats::record::record_of;
@@ -63,7 +64,9 @@ fn write_records(out: &Path, id: &str, pos: &Position, moves: &[String]) -> Resu
         write(&out.join("sgf_record"), id, t.as_bytes())?;
     }
     if let Ok(t) = record.to_game_text(pos.rules(), Labels::Chinese) {
-        write(&out.join("game_file"), id, t.as_bytes())?;
+        for target in ["game_file", "game_header"] {
+            write(&out.join(target), id, t.as_bytes())?;
+        }
     }
     Ok(())
 }
@@ -156,7 +159,9 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
                 write(&out.join("sgf_record"), &name, t.as_bytes())?;
             }
             if let Ok(t) = record.to_game_text(&rules, Labels::Chinese) {
-                write(&out.join("game_file"), &name, t.as_bytes())?;
+                for target in ["game_file", "game_header"] {
+                    write(&out.join(target), &name, t.as_bytes())?;
+                }
             }
         }
     }
@@ -176,6 +181,9 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
                 "position_yaml"
             };
             write(&out.join(target), &format!("bad-{name}"), &bytes)?;
+            if target == "game_file" {
+                write(&out.join("game_header"), &format!("bad-{name}"), &bytes)?;
+            }
         }
     }
     println!(
