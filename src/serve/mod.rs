@@ -634,9 +634,7 @@ impl Reply {
     }
 }
 
-/// What a request asks for: a page of the server, or an API call read from its body; or the
-/// refusal (an unknown path, the wrong method, a body over the limit, a body that is not a
-/// request of the endpoint). Pure: nothing is read but the request.
+/// What a request asks for: a page of the server, or an API call read from its body.
 pub enum Routed {
     Page(Reply),
     Api(api::Request),
@@ -650,9 +648,10 @@ const PAGES: &[(&str, &str, &str)] = &[
     ("/style.css", "text/css; charset=utf-8", STYLE_CSS),
 ];
 
-/// Reads a request (`body`: `None` when it is over [`MAX_BODY`]) into what it asks for; see
-/// [`Routed`]. An unknown path is a 404 whatever the method; a known one with the wrong method
-/// a 405.
+/// Reads a request (`body`: `None` when it is over [`MAX_BODY`]) into what it asks for, or the
+/// refusal: an unknown path is a 404 whatever the method, a known one with the wrong method a
+/// 405, a body over the limit a 413, one that is not a request of the endpoint a 400. Pure:
+/// nothing is read but the request (the fuzz target `serve_request` calls it).
 pub fn read_request(method: &str, path: &str, body: Option<&[u8]>) -> Result<Routed, Reply> {
     let path = path.split('?').next().unwrap_or("");
     if let Some(&(_, kind, text)) = PAGES.iter().find(|(p, _, _)| *p == path) {
