@@ -375,6 +375,18 @@ pub fn mechanical_with(
     to: Option<u32>,
     engine: Engine,
 ) -> Result<Replay, InputError> {
+    mechanical_keeping(record, rules, to, engine, |_| {})
+}
+
+/// [`mechanical_with`], the position after each move handed to `keep` as it is reached (the
+/// page keeps them all, so that stepping through a loaded record replays nothing).
+pub fn mechanical_keeping(
+    record: &Record,
+    rules: &Rules,
+    to: Option<u32>,
+    engine: Engine,
+    mut keep: impl FnMut(&Position),
+) -> Result<Replay, InputError> {
     let mut entries = Vec::new();
     let mut reports = Vec::new();
     let (start, position) = mechanical_steps(
@@ -385,6 +397,7 @@ pub fn mechanical_with(
         |pos, next, report, logged| {
             entries.push(entry(pos, next, &report, logged, engine));
             reports.push(report);
+            keep(next);
         },
     )?;
     Ok(Replay {
@@ -577,6 +590,17 @@ pub fn strict_with(
     to: Option<u32>,
     engine: Engine,
 ) -> Result<Replay, InputError> {
+    strict_keeping(record, rules, to, engine, |_| {})
+}
+
+/// [`strict_with`], the position after each move handed to `keep` (as [`mechanical_keeping`]).
+pub fn strict_keeping(
+    record: &Record,
+    rules: &Rules,
+    to: Option<u32>,
+    engine: Engine,
+    mut keep: impl FnMut(&Position),
+) -> Result<Replay, InputError> {
     let mut entries = Vec::new();
     let mut reports = Vec::new();
     let (start, position) = strict_steps(
@@ -587,6 +611,7 @@ pub fn strict_with(
         |pos, next, report, logged| {
             entries.push(entry(pos, next, &report, logged, engine));
             reports.push(report);
+            keep(next);
         },
     )?;
     Ok(Replay {
