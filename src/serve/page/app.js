@@ -23,6 +23,7 @@ const state = {
   record: null,        // { id, text, name, mechanical, moves, first, last, at, startYaml }
   start: null,         // the position text the played moves start from (for exporting a game)
   played: [],          // moves played from `start` (notation)
+  playedFromRecord: false, // `start` is a position of the loaded record
   cursor: null,        // the point the keyboard cursor is on
   shown: {},           // Chinese label -> the label shown (latin labels)
 };
@@ -110,6 +111,7 @@ function withDead(yaml, dead) {
 function snapshot() {
   return {
     yaml: state.yaml, report: state.report, played: [...state.played], start: state.start,
+    playedFromRecord: state.playedFromRecord,
     record: state.record ? state.record.at : null, inRecord: state.inRecord,
   };
 }
@@ -152,6 +154,7 @@ async function setUp(yaml, why) {
     state.undo.push(before);
     state.start = null;
     state.played = [];
+    state.playedFromRecord = false;
     setReport(null);
     if (inRecord) leaveRecord(why + ": the position left the record");
     drawMoveList();
@@ -359,6 +362,7 @@ async function clickPoint(label) {
     state.undo.push(before);
     state.start = null;
     state.played = [];
+    state.playedFromRecord = false;
     setReport(null);
     if (leaving) leaveRecord("edited " + label + ": the position left the record (its earlier boards, for ko, are dropped)");
   }
@@ -421,6 +425,8 @@ async function play(move) {
     if (state.start === null) {
       state.start = before;
       state.played = [];
+      // moves played from a record's move export with the record's moves before them
+      state.playedFromRecord = !!(state.record && state.inRecord);
     }
     state.played.push(a.reports[0].notation);
     if (state.record && state.inRecord) leaveRecord("played " + a.shown[0].notation + " from move " + state.record.at + " of the record");
@@ -583,7 +589,7 @@ const nav = { want: null, running: false };
 function step(delta) {
   const rec = state.record;
   if (!rec) return;
-  const from = nav.want !== null ? nav.want : (state.inRecord ? rec.at : rec.at);
+  const from = nav.want !== null ? nav.want : rec.at;
   go(from + delta);
 }
 function go(to) {
@@ -794,11 +800,10 @@ async function exportAs(format) {
     const body = { format, layer: state.layer, labels: labelsOf(), position: state.yaml };
     if (format === "sgf" || format === "game") {
       const rec = state.record;
-      if (rec && rec.startYaml && (state.inRecord || state.start === null || state.played.length)) {
+      if (rec && rec.startYaml && (state.inRecord || state.playedFromRecord)) {
         // a replayed position: the record's moves up to here, then the moves played after it
-        const upto = state.inRecord ? rec.at : rec.at;
         body.start = rec.startYaml;
-        body.moves = [...rec.moves.filter((m) => m.number <= upto).map((m) => m.chinese || m.notation), ...(state.inRecord ? [] : state.played)];
+        body.moves = [...rec.moves.filter((m) => m.number <= rec.at).map((m) => m.chinese), ...(state.inRecord ? [] : state.played)];
       } else {
         body.start = state.start || state.yaml;
         body.moves = state.start ? state.played : [];
@@ -983,6 +988,7 @@ async function main() {
     if (await judge(prev.yaml)) {
       state.played = prev.played;
       state.start = prev.start;
+      state.playedFromRecord = prev.playedFromRecord;
       setReport(prev.report);
       if (state.record && prev.inRecord) {
         state.inRecord = true;
