@@ -744,7 +744,11 @@ async fn browser_adjudication_page() {
         .await
         .map(|v| v.as_f64().unwrap_or(f64::MAX))
         .unwrap_or(f64::MAX);
-    eprintln!("a cold step, 283 to 288 by the move list (ms): {cold:.1}");
+    if cold < f64::MAX {
+        eprintln!("a cold step, 283 to 288 by the move list (ms): {cold:.1}");
+    } else {
+        eprintln!("a cold step: the page has no move list");
+    }
     // steps as a referee takes them, one look at the board between clicks: the moves either
     // side were fetched meanwhile
     go_to(&c, 283).await;
@@ -1071,6 +1075,14 @@ async fn browser_adjudication_page() {
     .expect("open the export box");
     click(&c, "[data-export=game]").await;
     ck.that_wait(&c, "bug 9: the game file of a replayed position", "document.getElementById('error').hidden && document.getElementById('export-text').value.includes('288') && !document.getElementById('download').hidden", 30).await;
+    // a successful export shows its link; then a failed one must not leave it
+    click(&c, "[data-export=yaml]").await;
+    wait_for(
+        &c,
+        "!document.getElementById('download').hidden && document.getElementById('download').download === 'position.yaml'",
+        30,
+    )
+    .await;
     c.execute(
         "state.yaml = 'size: ['; document.querySelector('[data-export=yaml]').click();",
         vec![],
