@@ -157,3 +157,49 @@ fn render_latin_svg_needs_no_cjk_font() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The clause ids a text cites (`M20-FORBID-CAPTURE`, `GO-CASCADE`), in order.
+fn clause_ids(text: &str) -> Vec<String> {
+    let id_char = |c: char| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-';
+    text.split(|c: char| !id_char(c))
+        .map(|w| w.trim_matches('-'))
+        .filter(|w| w.contains('-') && w.chars().any(|c| c.is_ascii_uppercase()))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Issue 24, bug 1: with latin labels the trace of BD at move 288 of the Ke Jie record read
+/// `M20-f0RbiD-caPTURE`, `M20-EYE-Regi0N`. `explain` and `analyze` with `--labels latin` cite
+/// the same clause ids, letter for letter, as with Chinese labels.
+#[test]
+fn latin_labels_leave_clause_ids_intact_in_explain_and_analyze() {
+    let dir = std::env::temp_dir().join(format!("m3go-labels-ids-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let pos = dir.join("kejie-288.yaml");
+    let pos = pos.to_str().expect("a UTF-8 path");
+    m3go(&["replay", "--mechanical", KEJIE, "--to", "288", "-o", pos]);
+    for args in [
+        vec!["explain", pos, "BD"],
+        vec!["explain", pos, "AC*"],
+        vec!["explain", pos, "BD", "--readings"],
+        vec!["analyze", pos, "--verbose"],
+    ] {
+        let zh = m3go(&args);
+        let la = m3go(&[&args[..], &["--labels", "latin"]].concat());
+        let ids = clause_ids(&zh);
+        assert!(!ids.is_empty(), "{args:?} cites no clause:\n{zh}");
+        assert_eq!(clause_ids(&la), ids, "{args:?} with latin labels:\n{la}");
+        for id in &ids {
+            assert!(
+                m3go::conform::register::clause(id).is_some(),
+                "{id} is not a clause of the register"
+            );
+        }
+    }
+    let la = m3go(&["explain", pos, "BD", "--labels", "latin"]);
+    assert!(
+        la.contains("M20-EYE-REGION") || la.contains("M20-FORBID"),
+        "{la}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

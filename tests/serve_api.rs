@@ -803,3 +803,57 @@ fn serve_connection_timeouts_and_cap() {
     options_answered(&addr, 5);
     drop(stalled);
 }
+
+/// `record` replays a record once and keeps every position; `record-move` answers the kept
+/// position after move `to`, the same position file `replay` gives when it replays to `to`
+/// (history trimmed alike), strictly and mechanically, under the rules sent.
+#[test]
+fn serve_record_keeps_every_position_of_the_replay() {
+    let record = file("spec/records/kejie-alphago-2017-g1.sgf");
+    for (mechanical, rules) in [(true, Some("dullstone")), (true, None), (false, None)] {
+        let mut req = json!({ "record": record, "mechanical": mechanical });
+        if let Some(r) = rules {
+            req["rules"] = json!(r);
+        }
+        let (status, loaded) = post("record", req.clone());
+        if !mechanical && status != 200 {
+            // the strict replay of a go record under its own rules may refuse a move: the
+            // same refusal as `replay`'s
+            let (s2, v2) = post("replay", req);
+            assert_eq!((status, &loaded["error"]), (s2, &v2["error"]));
+            continue;
+        }
+        assert_eq!(status, 200, "{loaded}");
+        assert_eq!(loaded["moves"].as_array().map(Vec::len), Some(289));
+        assert_eq!(loaded["variations"], 0);
+        let id = loaded["id"].clone();
+        for to in [0, 1, 57, 288, 289] {
+            let (s, kept) = post("record-move", json!({ "id": id, "to": to }));
+            assert_eq!(s, 200, "{kept}");
+            let mut again = req.clone();
+            again["to"] = json!(to);
+            let (s, replayed) = post("replay", again);
+            assert_eq!(s, 200, "{replayed}");
+            assert_eq!(kept["position"], replayed["position"], "move {to}");
+            assert_eq!(kept["at"], to);
+            assert!(kept["analysis"]["strings"].is_array());
+            let (_, quick) = post(
+                "record-move",
+                json!({ "id": id, "to": to, "analysis": false }),
+            );
+            assert!(quick.get("analysis").is_none() && quick["svg"] == kept["svg"]);
+        }
+    }
+    let (status, v) = post("record-move", json!({ "id": 999_999, "to": 3 }));
+    assert_eq!(status, 404, "{v}");
+    assert!(
+        v["error"].as_str().unwrap_or("").contains("load it again"),
+        "{v}"
+    );
+    // the variations beside the main line are counted, not replayed
+    let (_, v) = post(
+        "record",
+        json!({ "record": "(;GM[1]SZ[9];B[ee](;W[cc])(;W[gg];B[cc]))" }),
+    );
+    assert_eq!(v["variations"], 1, "{v}");
+}

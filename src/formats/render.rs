@@ -186,6 +186,17 @@ pub fn svg_numbered(pos: &Position, view: View, labels: Labels) -> String {
     draw_svg(pos, view, labels, Some(&move_numbers(pos)))
 }
 
+/// [`svg_labelled`] with the given move number written on each stone (by point index; a
+/// record's own numbering, as the page's loaded records keep it).
+pub fn svg_with_numbers(
+    pos: &Position,
+    view: View,
+    labels: Labels,
+    numbers: &[Option<u32>],
+) -> String {
+    draw_svg(pos, view, labels, Some(numbers))
+}
+
 /// The move number at which each stone of the board (by point index) was placed, found from
 /// the position's history boards: a stone whose point was empty on the history board `k` moves
 /// back, and held the same stone on every later board, was placed by move `move - k`. A stone
@@ -342,6 +353,28 @@ fn draw_svg(pos: &Position, view: View, labels: Labels, numbers: Option<&[Option
                         t
                     }
                 };
+                // the shape tells whose forbidden point it is, not the colour alone: a square
+                // in the upper left corner for black's 华, a triangle in the upper right for
+                // white's 花
+                let m = CELL * 0.16;
+                if b.is_some() {
+                    let _ = writeln!(
+                        o,
+                        r##"<rect class="forbid-mark forbid-black" x="{:.1}" y="{:.1}" width="{m:.1}" height="{m:.1}" fill="{BLUE}" stroke="#ffffff" stroke-width="1"/>"##,
+                        cx - CELL * 0.42,
+                        cy - CELL * 0.42
+                    );
+                }
+                if w.is_some() {
+                    let (x0, y0) = (cx + CELL * 0.26, cy - CELL * 0.26);
+                    let _ = writeln!(
+                        o,
+                        r##"<path class="forbid-mark forbid-white" d="M{x0:.1} {y0:.1} L{:.1} {y0:.1} L{:.1} {:.1} Z" fill="{BROWN}" stroke="#ffffff" stroke-width="1"/>"##,
+                        x0 + m,
+                        x0 + m / 2.0,
+                        y0 - m
+                    );
+                }
                 let reason = b.or(w).map(|x| x.code()).unwrap_or("");
                 let _ = writeln!(
                     o,
@@ -608,7 +641,7 @@ fn draw_svg(pos: &Position, view: View, labels: Labels, numbers: Option<&[Option
         lx,
         ly,
         &format!(
-            r#"<tspan fill="{RED}">red</tspan>: forbidden to both flowers · <tspan fill="{BLUE}">blue</tspan>: to black's {} only · <tspan fill="{BROWN}">brown</tspan>: to white's {} only"#,
+            r#"<tspan fill="{RED}">red</tspan>: forbidden to both flowers (■ and ▲) · <tspan fill="{BLUE}">blue ■</tspan>: to black's {} only · <tspan fill="{BROWN}">brown ▲</tspan>: to white's {} only"#,
             say("flower", "华"),
             say("flower", "花")
         ),

@@ -558,6 +558,16 @@ impl Position {
         setup_of(&self.to_parts())
     }
 
+    /// [`Position::to_setup`] without the earlier boards (`history` left empty), and how many
+    /// there are: what a caller keeping every position of a game stores, the boards being the
+    /// game's own (the page's loaded records, `serve`).
+    pub fn to_setup_without_history(&self) -> (Setup, usize) {
+        let mut parts = self.to_parts();
+        let earlier = parts.history.len();
+        parts.history.clear();
+        (setup_of(&parts), earlier)
+    }
+
     /// This position under other rules (a record replayed under rules other than its start
     /// position's), validated again: the board must be settled under `rules` too.
     pub fn with_rules(&self, rules: &Rules, place: &str) -> Result<Position, PositionError> {

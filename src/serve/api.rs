@@ -11,7 +11,7 @@ use crate::conform::register;
 use crate::formats::explain::explain_target;
 use crate::formats::record::{record_of, Record};
 use crate::formats::render::{self, View};
-use crate::formats::report::AnalysisReport;
+use crate::formats::report::{relabel_text, AnalysisReport};
 use crate::formats::sgf;
 use crate::game::play::{Position, Report};
 use crate::game::setup::{from_yaml, InputError, Setup};
@@ -41,32 +41,32 @@ pub const ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         name: "analyze",
         method: "POST",
-        request: "`position` (YAML text), `layer`, `labels` (chinese, latin: the figure's edges)",
-        answer: "`analysis` (m3go-analysis/3, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it)",
+        request: "`position` (YAML text), `layer`, `labels` (chinese, latin: the figure's edges), `numbers` (move numbers on the stones)",
+        answer: "`analysis` (m3go-analysis/3, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it), `shown` (each point's label in `labels`)",
     },
     Endpoint {
         name: "render",
         method: "POST",
-        request: "`position`, `layer` (direct, holographic, upper), `labels` (chinese, latin)",
+        request: "`position`, `layer` (direct, holographic, upper), `labels` (chinese, latin), `numbers`",
         answer: "`svg` (as `render --svg`, each point a `rect.point` with `data-point`)",
     },
     Endpoint {
         name: "explain",
         method: "POST",
-        request: "`position`, `target` (a point, a string 七九*, a move 华289.一九)",
-        answer: "`trace` (as `explain`), `clauses` (id, quote, reading of each clause cited)",
+        request: "`position`, `target` (a point, a string 七九*, a move 华289.一九), `labels`",
+        answer: "`trace` (as `explain --labels`), `clauses` (id, quote, reading of each clause cited)",
     },
     Endpoint {
         name: "readings",
         method: "POST",
-        request: "`position`, `target` (optional)",
+        request: "`position`, `target` (optional), `labels`",
         answer: "m3go-readings/1 (as `explain --readings --format json`), `register` (title of each entry named)",
     },
     Endpoint {
         name: "play",
         method: "POST",
-        request: "`position`, `moves` (notation, as `play`)",
-        answer: "`reports` (each move's cascade, as `play --format json`), `position` (YAML)",
+        request: "`position`, `moves` (notation, as `play`), `labels`",
+        answer: "`reports` (each move's cascade, as `play --format json`), `shown` (the same in `labels`), `position` (YAML)",
     },
     Endpoint {
         name: "replay",
@@ -79,6 +79,18 @@ pub const ENDPOINTS: &[Endpoint] = &[
         method: "POST",
         request: "`format` (yaml, svg, sgf, game), `position`, `layer`, `labels` (for svg); for sgf and game `start` and `moves`",
         answer: "`text`, `filename`",
+    },
+    Endpoint {
+        name: "record",
+        method: "POST",
+        request: "`record` (SGF or game-file text), `mechanical`, `rules` (optional), `labels`",
+        answer: "`id` (the record kept, every position of its replay), `moves` (number, notation, replaced, log line of each), `log`, `first`, `last`, `replaced`, `variations` (beside the main line, not replayed)",
+    },
+    Endpoint {
+        name: "record-move",
+        method: "POST",
+        request: "`id` (from `record`), `to` (a move number, 0 for the start), `layer`, `labels`, `numbers`, `analysis` (false: the figure only)",
+        answer: "`analysis`, `svg`, `position`, `shown` as `analyze`'s and `move`, for the kept position after move `to` (nothing replayed), and `at` (the move reached)",
     },
 ];
 
@@ -130,6 +142,8 @@ pub enum Request {
     Play(PlayRequest),
     Replay(ReplayRequest, Box<Record>),
     Export(ExportRequest),
+    Record(RecordRequest, Box<Record>),
+    RecordMove(RecordMoveRequest),
 }
 
 /// Reads the `body` of a request to endpoint `name` (JSON; ignored by GET endpoints): nothing
@@ -148,6 +162,12 @@ pub fn parse(name: &str, body: &[u8]) -> Result<Request, ApiError> {
             Request::Replay(r, Box::new(rec))
         }
         "export" => Request::Export(request(body)?),
+        "record" => {
+            let r: RecordRequest = request(body)?;
+            let rec = record(&r.record)?;
+            Request::Record(r, Box::new(rec))
+        }
+        "record-move" => Request::RecordMove(request(body)?),
         other => {
             return Err(ApiError {
                 status: 404,
@@ -168,6 +188,8 @@ pub fn answer(request: Request) -> Answer {
         Request::Play(r) => play(r),
         Request::Replay(r, rec) => replay_record(r, &rec),
         Request::Export(r) => export(r),
+        Request::Record(r, rec) => load_record(r, &rec),
+        Request::RecordMove(r) => record_move(r),
     }
 }
 
@@ -254,24 +276,36 @@ pub struct PositionRequest {
     /// points' `data-point` names stay Chinese.
     #[serde(default)]
     labels: Option<String>,
+    /// Each stone's move number written on it (as `render --numbers`).
+    #[serde(default)]
+    numbers: bool,
+}
+
+/// The figure of a request: the layer, the labels, move numbers on the stones or not.
+fn figure(p: &Position, r: &PositionRequest) -> Result<String, ApiError> {
+    let (v, l) = (view(r.layer.as_deref())?, labels(r.labels.as_deref())?);
+    Ok(if r.numbers {
+        render::svg_numbered(p, v, l)
+    } else {
+        render::svg_labelled(p, v, l)
+    })
 }
 
 fn analyze(r: PositionRequest) -> Answer {
     let p = position(&r.position, POSITION)?;
-    let v = view(r.layer.as_deref())?;
     let report = AnalysisReport::new(&p);
     Ok(json!({
         "analysis": to_json(&report)?,
         "text": report.to_text(),
-        "svg": render::svg_labelled(&p, v, labels(r.labels.as_deref())?),
+        "svg": figure(&p, &r)?,
         "position": position_yaml(&p)?,
+        "shown": shown_labels(p.board().size(), labels(r.labels.as_deref())?),
     }))
 }
 
 fn render_layer(r: PositionRequest) -> Answer {
     let p = position(&r.position, POSITION)?;
-    let (v, l) = (view(r.layer.as_deref())?, labels(r.labels.as_deref())?);
-    Ok(json!({ "svg": render::svg_labelled(&p, v, l) }))
+    Ok(json!({ "svg": figure(&p, &r)? }))
 }
 
 #[derive(Deserialize)]
@@ -280,6 +314,20 @@ pub struct TargetRequest {
     position: String,
     #[serde(default)]
     target: Option<String>,
+    /// As [`PositionRequest`]'s: the points of the answer's text written in this system.
+    #[serde(default)]
+    labels: Option<String>,
+}
+
+/// Every string in `v` with its points in `labels` ([`relabel_text`]: a clause id is never
+/// touched).
+fn relabel_json(v: &mut Value, size: usize, l: Labels) {
+    match v {
+        Value::String(s) => *s = relabel_text(s, size, l),
+        Value::Array(a) => a.iter_mut().for_each(|x| relabel_json(x, size, l)),
+        Value::Object(m) => m.values_mut().for_each(|x| relabel_json(x, size, l)),
+        _ => {}
+    }
 }
 
 /// The clause ids a text cites (`M20-EYE-SIM`, `GO-CASCADE`), each once, in order.
@@ -302,6 +350,7 @@ fn explain(r: TargetRequest) -> Answer {
         .target
         .ok_or_else(|| ApiError::bad("request body: missing field `target`"))?;
     let trace = explain_target(&p, &target)?;
+    let l = labels(r.labels.as_deref())?;
     let clauses: Vec<Value> = cited_clauses(&trace)
         .into_iter()
         .filter_map(|id| register::clause(&id))
@@ -315,13 +364,15 @@ fn explain(r: TargetRequest) -> Answer {
             })
         })
         .collect();
-    Ok(json!({ "trace": trace, "clauses": clauses }))
+    let shown = relabel_text(&trace, p.board().size(), l);
+    Ok(json!({ "trace": shown, "clauses": clauses }))
 }
 
 fn readings_of(r: TargetRequest) -> Answer {
     let p = position(&r.position, POSITION)?;
     let rd = readings::readings(&p, r.target.as_deref(), &register_options())?;
     let mut v = to_json(&rd)?;
+    relabel_json(&mut v, p.board().size(), labels(r.labels.as_deref())?);
     let mut titles = serde_json::Map::new();
     for reading in &rd.readings {
         for id in &reading.register {
@@ -341,6 +392,9 @@ fn readings_of(r: TargetRequest) -> Answer {
 pub struct PlayRequest {
     position: String,
     moves: Vec<String>,
+    /// As [`PositionRequest`]'s, for the reports' text (`shown`; `reports` stay Chinese).
+    #[serde(default)]
+    labels: Option<String>,
 }
 
 /// The moves played in order on `p`, with the errors and the bounds of `m3go play` (the same
@@ -352,7 +406,9 @@ fn play_moves(p: &Position, moves: &[String]) -> Result<(Position, Vec<Report>),
 fn play(r: PlayRequest) -> Answer {
     let p = position(&r.position, POSITION)?;
     let (next, reports) = play_moves(&p, &r.moves)?;
-    Ok(json!({ "reports": to_json(&reports)?, "position": position_yaml(&next)? }))
+    let mut shown = to_json(&reports)?;
+    relabel_json(&mut shown, p.board().size(), labels(r.labels.as_deref())?);
+    Ok(json!({ "reports": to_json(&reports)?, "shown": shown, "position": position_yaml(&next)? }))
 }
 
 #[derive(Deserialize)]
@@ -381,15 +437,7 @@ fn record(text: &str) -> Result<Record, ApiError> {
 }
 
 fn replay_record(r: ReplayRequest, rec: &Record) -> Answer {
-    let rules = match &r.rules {
-        Some(text) => {
-            let f: RulesField = from_yaml(text, "rules")?;
-            f.resolve()
-                .map_err(|e| InputError::new(e.to_string()).key("rules"))?
-        }
-        None if r.mechanical => Rules::m3go_2020(),
-        None => rec.resolve_rules(None)?,
-    };
+    let rules = replay_rules(rec, r.rules.as_deref(), r.mechanical)?;
     let rep = if r.mechanical {
         replay::mechanical(rec, &rules, r.to)?
     } else {
@@ -463,4 +511,264 @@ fn export(r: ExportRequest) -> Answer {
         }
     };
     Ok(json!({ "text": text, "filename": filename }))
+}
+
+// ---- records loaded once, stepped through without replaying -----------------------------------
+
+/// Most moves of a record the page keeps every position of (a game of go has a few hundred).
+pub const MAX_KEPT_MOVES: usize = 2000;
+
+/// Most records kept at once; loading one more forgets the oldest.
+const MAX_KEPT_RECORDS: usize = 4;
+
+/// A record replayed once, every position of it kept: position `k` (after `k` of its moves) is
+/// `setups[k]` with the earlier boards `boards[k + base - earlier[k] .. k + base]`, `boards`
+/// holding the start's own earlier boards (`base` of them) and then the board of every
+/// position, so that the boards are stored once, not once per position.
+struct Kept {
+    id: u64,
+    setups: Vec<Setup>,
+    earlier: Vec<usize>,
+    boards: Vec<String>,
+    base: usize,
+    /// The rules of the replay (every kept position's).
+    rules: Rules,
+    /// The record's number of each kept position's last move (0 for the start).
+    numbers: Vec<u32>,
+}
+
+impl Kept {
+    fn new(id: u64, start: &Position, rules: &Rules) -> Kept {
+        let (setup, earlier) = start.to_setup_without_history();
+        let boards = start.to_setup().history;
+        Kept {
+            id,
+            boards: boards.into_iter().chain([setup.diagram.clone()]).collect(),
+            base: earlier,
+            rules: rules.clone(),
+            setups: vec![setup],
+            earlier: vec![earlier],
+            numbers: vec![0],
+        }
+    }
+
+    fn keep(&mut self, p: &Position, number: u32) {
+        let (setup, earlier) = p.to_setup_without_history();
+        self.boards.push(setup.diagram.clone());
+        self.setups.push(setup);
+        self.earlier.push(earlier);
+        self.numbers.push(number);
+    }
+
+    /// The position file of kept position `k`, its history trimmed to what ko needs (as
+    /// [`replay::position_setup`] writes it), and the position.
+    fn at(&self, k: usize) -> Result<(Position, Setup), ApiError> {
+        let mut s = self.setups[k].clone();
+        let end = k + self.base;
+        let from = end.checked_sub(self.earlier[k]).ok_or_else(|| ApiError {
+            status: 500,
+            message: format!("kept position {k}: more earlier boards than the game has"),
+        })?;
+        s.history = self.boards[from..end].to_vec();
+        replay::trim_history(&self.rules, &mut s);
+        s.rules = crate::formats::record::rules_field(&self.rules);
+        let p = s.to_position(RECORD).map_err(InputError::from)?;
+        Ok((p, s))
+    }
+
+    /// The record's number of the move that placed each stone of kept position `k` (by point
+    /// index), read from the kept boards: the position after which the point last changed to
+    /// the stone it holds; `None` for the stones of the start.
+    fn move_numbers(&self, k: usize) -> Vec<Option<u32>> {
+        let rows = |d: &str| -> Vec<String> { d.split_whitespace().map(str::to_string).collect() };
+        let boards: Vec<Vec<String>> = (0..=k).map(|j| rows(&self.boards[j + self.base])).collect();
+        let now = &boards[k];
+        (0..now.len())
+            .map(|i| {
+                if now[i] == "." {
+                    return None;
+                }
+                let since = (0..=k)
+                    .rev()
+                    .take_while(|&j| boards[j][i] == now[i])
+                    .last()?;
+                (since > 0).then(|| self.numbers[since])
+            })
+            .collect()
+    }
+}
+
+static KEPT: std::sync::Mutex<Vec<std::sync::Arc<Kept>>> = std::sync::Mutex::new(Vec::new());
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn kept(id: u64) -> Result<std::sync::Arc<Kept>, ApiError> {
+    let list = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    list.iter().find(|k| k.id == id).cloned().ok_or(ApiError {
+        status: 404,
+        message: format!("record {id} is not loaded (any more): load it again"),
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordRequest {
+    record: String,
+    #[serde(default)]
+    mechanical: bool,
+    #[serde(default)]
+    rules: Option<String>,
+    #[serde(default)]
+    labels: Option<String>,
+}
+
+/// The rules a record is replayed under: `rules` when sent (a preset name or a mapping, as a
+/// position file's `rules:`), else m3go-2020 for the mechanical replay (003 replays a go record
+/// under m3go's rules), else the record's own.
+fn replay_rules(rec: &Record, rules: Option<&str>, mechanical: bool) -> Result<Rules, ApiError> {
+    Ok(match rules {
+        Some(text) => {
+            let f: RulesField = from_yaml(text, "rules")?;
+            f.resolve()
+                .map_err(|e| InputError::new(e.to_string()).key("rules"))?
+        }
+        None if mechanical => Rules::m3go_2020(),
+        None => rec.resolve_rules(None)?,
+    })
+}
+
+/// `record`: the record replayed once, with its log; every position kept under the answer's
+/// `id` for [`record_move`].
+fn load_record(r: RecordRequest, rec: &Record) -> Answer {
+    if rec.moves.len() > MAX_KEPT_MOVES {
+        return Err(ApiError::bad(format!(
+            "record: {} moves; the page steps through records of at most {MAX_KEPT_MOVES}",
+            rec.moves.len()
+        )));
+    }
+    let rules = replay_rules(rec, r.rules.as_deref(), r.mechanical)?;
+    let l = labels(r.labels.as_deref())?;
+    let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut kept = Kept::new(id, &rec.start_position(&rules)?, &rules);
+    let mut numbers = rec.moves.iter().map(|m| m.number);
+    let keep = |p: &Position| kept.keep(p, numbers.next().unwrap_or(0));
+    let engine = crate::game::advance::Engine::Fast;
+    let rep = if r.mechanical {
+        replay::mechanical_keeping(rec, &rules, None, engine, keep)?
+    } else {
+        replay::strict_keeping(rec, &rules, None, engine, keep)?
+    };
+    let size = rep.position.board().size();
+    let moves: Vec<Value> = rep
+        .entries
+        .iter()
+        .map(|e| {
+            json!({
+                "number": e.number,
+                "notation": crate::formats::report::relabel_move(&e.notation, size, l),
+                "chinese": e.notation,
+                "replaced": e.replaced(),
+                "line": e.line_zh_in(l, size),
+            })
+        })
+        .collect();
+    {
+        let mut list = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+        if list.len() >= MAX_KEPT_RECORDS {
+            list.remove(0);
+        }
+        list.push(std::sync::Arc::new(kept));
+    }
+    Ok(json!({
+        "id": id,
+        "rules": rules.preset,
+        "mechanical": r.mechanical,
+        "log": replay::log_text_in(&rep, false, l),
+        "moves": moves,
+        "first": rec.moves.first().map(|m| m.number),
+        "last": rep.entries.last().map(|e| e.number),
+        "replaced": rep.replaced_by_reason(),
+        "variations": sgf_variations(&r.record),
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordMoveRequest {
+    id: u64,
+    /// The record's move number to show the position after (0: the start).
+    to: u32,
+    #[serde(default)]
+    layer: Option<String>,
+    #[serde(default)]
+    labels: Option<String>,
+    #[serde(default)]
+    numbers: bool,
+    /// `false`: the figure only (no analysis), for drawing the board at once.
+    #[serde(default = "yes")]
+    analysis: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `record-move`: the kept position after move `to` of a loaded record, analysed as `analyze`
+/// answers (nothing is replayed).
+fn record_move(r: RecordMoveRequest) -> Answer {
+    let k = kept(r.id)?;
+    let at = k.numbers.iter().rposition(|&n| n <= r.to).unwrap_or(0);
+    let (p, setup) = k.at(at)?;
+    let yaml = serde_yaml::to_string(&setup).map_err(|e| ApiError::bad(e.to_string()))?;
+    let (v, l) = (view(r.layer.as_deref())?, labels(r.labels.as_deref())?);
+    let svg = if r.numbers {
+        render::svg_with_numbers(&p, v, l, &k.move_numbers(at))
+    } else {
+        render::svg_labelled(&p, v, l)
+    };
+    let mut answer = json!({
+        "svg": svg,
+        "shown": shown_labels(p.board().size(), l),
+        "position": yaml,
+        "move": p.move_number(),
+        "at": k.numbers[at],
+    });
+    if r.analysis {
+        answer["analysis"] = to_json(&AnalysisReport::new(&p))?;
+    }
+    Ok(answer)
+}
+
+/// How many variations an SGF record has beside its main line (the replay follows the main
+/// line only; the page says so rather than dropping them without a word). 0 for a game file.
+fn sgf_variations(text: &str) -> usize {
+    if !crate::formats::load::looks_like_sgf(text) {
+        return 0;
+    }
+    let Ok(trees) = sgf_parse::go::parse(text) else {
+        return 0;
+    };
+    let mut extra = 0;
+    let mut stack: Vec<&sgf_parse::SgfNode<sgf_parse::go::Prop>> = trees.iter().take(1).collect();
+    while let Some(n) = stack.pop() {
+        let children: Vec<_> = n.children().collect();
+        extra += children.len().saturating_sub(1);
+        stack.extend(children);
+    }
+    extra
+}
+
+/// Every point's label in `labels`, by its Chinese label (the page shows names in the labels
+/// chosen without rewriting any text); empty for the Chinese labels.
+fn shown_labels(size: usize, l: Labels) -> Value {
+    let mut m = serde_json::Map::new();
+    if l != Labels::Chinese {
+        let h = crate::board::coord::half(size);
+        for y in -h..=h {
+            for x in -h..=h {
+                let q = crate::board::coord::Point::new(x, y);
+                m.insert(q.format(Labels::Chinese), Value::String(q.format(l)));
+            }
+        }
+    }
+    Value::Object(m)
 }

@@ -40,19 +40,22 @@ pub fn play_listed(
     }
     let mut p = start.clone();
     let mut reports = Vec::new();
+    // a move's place in the list is named only when there are several: one move is named by its
+    // text, and the refusal names its number in the game
+    let placed = |e: InputError, k: usize, m: &str| {
+        if moves.len() > 1 {
+            e.move_number(k as u32 + 1).text(m)
+        } else {
+            e.text(m)
+        }
+    };
     for (k, m) in moves.iter().enumerate() {
-        check_playable(p.move_number())
-            .map_err(|e| InputError::new(e).move_number(k as u32 + 1).text(m))?;
-        let mv = parse_move_in(m, p.rules(), p.board().size()).map_err(|e| {
-            InputError::new(e.to_string())
-                .move_number(k as u32 + 1)
-                .text(m)
-        })?;
-        let (next, r) = p.play(&mv).map_err(|e| {
-            InputError::illegal_move(e.to_string())
-                .move_number(k as u32 + 1)
-                .text(m)
-        })?;
+        check_playable(p.move_number()).map_err(|e| placed(InputError::new(e), k, m))?;
+        let mv = parse_move_in(m, p.rules(), p.board().size())
+            .map_err(|e| placed(InputError::new(e.to_string()), k, m))?;
+        let (next, r) = p
+            .play(&mv)
+            .map_err(|e| placed(InputError::illegal_move(e.to_string()), k, m))?;
         each(&r);
         reports.push(r);
         p = next;
@@ -418,6 +421,18 @@ pub fn mechanical_with(
     to: Option<u32>,
     engine: Engine,
 ) -> Result<Replay, InputError> {
+    mechanical_keeping(record, rules, to, engine, |_| {})
+}
+
+/// [`mechanical_with`], the position after each move handed to `keep` as it is reached (the
+/// page keeps them all, so that stepping through a loaded record replays nothing).
+pub fn mechanical_keeping(
+    record: &Record,
+    rules: &Rules,
+    to: Option<u32>,
+    engine: Engine,
+    mut keep: impl FnMut(&Position),
+) -> Result<Replay, InputError> {
     let mut entries = Vec::new();
     let mut reports = Vec::new();
     let (start, position) = mechanical_steps(
@@ -428,6 +443,7 @@ pub fn mechanical_with(
         |pos, next, report, logged| {
             entries.push(entry(pos, next, &report, logged, engine));
             reports.push(report);
+            keep(next);
         },
     )?;
     Ok(Replay {
@@ -620,6 +636,17 @@ pub fn strict_with(
     to: Option<u32>,
     engine: Engine,
 ) -> Result<Replay, InputError> {
+    strict_keeping(record, rules, to, engine, |_| {})
+}
+
+/// [`strict_with`], the position after each move handed to `keep` (as [`mechanical_keeping`]).
+pub fn strict_keeping(
+    record: &Record,
+    rules: &Rules,
+    to: Option<u32>,
+    engine: Engine,
+    mut keep: impl FnMut(&Position),
+) -> Result<Replay, InputError> {
     let mut entries = Vec::new();
     let mut reports = Vec::new();
     let (start, position) = strict_steps(
@@ -630,6 +657,7 @@ pub fn strict_with(
         |pos, next, report, logged| {
             entries.push(entry(pos, next, &report, logged, engine));
             reports.push(report);
+            keep(next);
         },
     )?;
     Ok(Replay {
