@@ -48,14 +48,35 @@ pub enum ClosedRegion {
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum FlowerEnclosed {
-    /// Every region, but only when the neutral flowers (with the edge) split those points into two
-    /// or more regions (000 封闭区域: a ring dividing the board into parts no path joins).
+    /// The regions on the inner side of a wall of neutral flowers (with the edge): every part a
+    /// wall cuts off except its outer part — the part touching the edge that is strictly the
+    /// largest of those (000 九.1 "此内部区域即为封闭区域"). A pocket encloses the pocket, not the
+    /// rest of the board.
     #[default]
+    Inner,
+    /// Every region, but only when the neutral flowers (with the edge) split those points into two
+    /// or more regions (the default before issue 21: one pocket made the whole board enclosed).
     Split,
     /// Every region that touches a neutral flower, split or not (m3go before D27).
     Touching,
     /// Every region, flowers or not (the edge alone encloses the board).
     Any,
+}
+
+/// Where the private eyes that make a string long-living for scoring are judged (register D14).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum LongLifeEyes {
+    /// On the holographic board (001 "判断棋串生死…都在全息棋局中进行"): a private eye counts only
+    /// if no flower of the opponent's attribute touches it, through which the opponent could
+    /// fill it.
+    #[default]
+    Holographic,
+    /// On the lower layer, every private eye (000 "私眼皆是真眼" read alone; the default before
+    /// issue 21).
+    Lower,
 }
 
 /// Whose one-liberty eyes and tiger's mouths forbid a player's flower (register D5).
@@ -365,8 +386,15 @@ rule_options! {
     #[serde(default)]
     flower_enclosed: FlowerEnclosed,
         "flower-enclosed",
-        "split | touching | any",
+        "inner | split | touching | any",
         "which regions neutral flowers enclose at scoring (D27)";
+    /// Where the private eyes that make a string long-living for scoring are judged (register
+    /// D14).
+    #[serde(default)]
+    long_life_eyes: LongLifeEyes,
+        "long-life-eyes",
+        "holographic | lower",
+        "private eyes counted for long life at scoring: those no opponent-attributed flower touches, or all (D14)";
     forbidden_owner: ForbiddenOwner,
         "forbidden-owner",
         "any | opponent",
@@ -475,7 +503,8 @@ impl Rules {
             attribute: AttributeRule::M2020,
             private_eye: EyeRule::M2020,
             closed_region: ClosedRegion::SingleString,
-            flower_enclosed: FlowerEnclosed::Split,
+            flower_enclosed: FlowerEnclosed::Inner,
+            long_life_eyes: LongLifeEyes::Holographic,
             forbidden_owner: ForbiddenOwner::Any,
             tigers_mouth: TigersMouth::Stones,
             flower_capture_check: FlowerCaptureCheck::Cascade,

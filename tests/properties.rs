@@ -474,3 +474,173 @@ fn colour_swap_and_symmetry_hold_on_case_boards() {
         check_symmetry_of_analysis(&fresh).unwrap_or_else(|e| panic!("{f}: {e}"));
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// D27: scoring stays local
+// ---------------------------------------------------------------------------------------------
+
+/// A cell code with few flowers: empty 5, black 3, white 3, flower 1 (out of 12).
+fn sparse_flower_cell() -> BoxedStrategy<u8> {
+    prop_oneof![5 => Just(0u8), 3 => Just(1u8), 3 => Just(2u8), 1 => Just(3u8)].boxed()
+}
+
+/// The boards of [`d27_walling_off_a_corner_pocket_changes_no_owner_outside_it`]: `before` has
+/// the corner `c` and its two neighbours `w1`, `w2` empty and the three other neighbours of `w1`
+/// and `w2` holding black or white stones (`frame`, one code per point: 1 black, 2 white);
+/// `after` is `before` with flowers on `w1` and `w2`. Returns (before, after, [c, w1, w2]).
+fn walled_corner(base: &Board, corner: usize, frame: [u8; 3]) -> (Board, Board, [usize; 3]) {
+    let n = base.size();
+    // the corner (x0, y0) and the direction into the board along each side
+    let (x0, dx) = if corner % 2 == 0 {
+        (0, 1)
+    } else {
+        (n - 1, usize::MAX)
+    };
+    let (y0, dy) = if corner / 2 == 0 {
+        (0, 1)
+    } else {
+        (n - 1, usize::MAX)
+    };
+    let at = |x: usize, y: usize| y * n + x;
+    let step = |v: usize, d: usize, k: usize| v.wrapping_add(d.wrapping_mul(k));
+    let c = at(x0, y0);
+    let w1 = at(step(x0, dx, 1), y0);
+    let w2 = at(x0, step(y0, dy, 1));
+    let outer = [
+        at(step(x0, dx, 2), y0),
+        at(step(x0, dx, 1), step(y0, dy, 1)),
+        at(x0, step(y0, dy, 2)),
+    ];
+    let mut before = base.clone();
+    for p in [c, w1, w2] {
+        before.set(p, None);
+    }
+    for (p, code) in outer.into_iter().zip(frame) {
+        before.set(
+            p,
+            Some(if code == 1 {
+                Stone::Black
+            } else {
+                Stone::White
+            }),
+        );
+    }
+    let mut after = before.clone();
+    after.set(w1, Some(Stone::Flower));
+    after.set(w2, Some(Stone::Flower));
+    (before, after, [c, w1, w2])
+}
+
+/// The number of regions of `board` under `rules`: 4-connected components of the upper layer's
+/// points that are not neutral flowers.
+fn region_count(board: &Board, rules: &Rules) -> usize {
+    let a = Analysis::new(board, rules);
+    let size = a.upper.size;
+    let mut seen = vec![false; size * size];
+    let mut count = 0;
+    for i in 0..size * size {
+        if !seen[i] && a.upper.cells[i] != Cell::OffBoard {
+            m3go::board::strings::flood_marking(
+                size,
+                i,
+                |j| a.upper.cells[j] != Cell::OffBoard,
+                &mut seen,
+            );
+            count += 1;
+        }
+    }
+    count
+}
+
+/// The points outside `skip` whose owner at scoring differs between `before` and `after`, with
+/// both owners.
+fn owners_changed(before: &Board, after: &Board, rules: &Rules, skip: &[usize]) -> Vec<String> {
+    let (Ok(s0), Ok(s1)) = (score(before, rules, &[]), score(after, rules, &[])) else {
+        return vec!["not scored".into()];
+    };
+    (0..before.len())
+        .filter(|i| !skip.contains(i) && s0.points[*i].owner != s1.points[*i].owner)
+        .map(|i| {
+            format!(
+                "{}: {} -> {}",
+                s0.points[i].point, s0.points[i].owner, s1.points[i].owner
+            )
+        })
+        .collect()
+}
+
+/// The counterexample measured under `flower-enclosed: split` (see the property below), as
+/// proptest shrank it: a 5×5 board, empty but for the pocket's black frame O二, A一, BO, before
+/// and after walling off the corner pocket B二 with flowers A二 and B一.
+const D27_SPLIT_COUNTEREXAMPLE: [&str; 2] = [
+    ". . X . .\n. X . . .\nX . . . .\n. . . . .\n. . . . .\n",
+    ". # X . .\n# X . . .\nX . . . .\n. . . . .\n. . . . .\n",
+];
+
+proptest! {
+    #![proptest_config(config(96))]
+
+    /// M20-SCORE-NEUTRAL-ENCLOSED, D3-SCORE-NEUTRAL-ENCLOSED (register D27): scoring stays local.
+    /// Let `before` be a position on an n×n board (n in 5, 7, 9, 19) under a preset whose flowers
+    /// are always neutral (Dullstone, Flystone: no attribute changes when flowers are placed),
+    /// any black, white, empty and flower cells, except that a corner c and its two neighbours
+    /// w1, w2 are empty and the three other neighbours of w1 and w2 hold black or white stones;
+    /// and suppose `before`'s neutral flowers cut nothing off (one region). Let `after` be
+    /// `before` with neutral flowers on w1 and w2, and suppose they cut off only the pocket c (two
+    /// regions: c and the rest). Then, under the default `flower-enclosed` (`inner`), no point
+    /// other than c, w1 and w2 changes owner (black, white, neutral or seki) at scoring.
+    ///
+    /// It fails under `split` (the default before issue 21). Run with `flower-enclosed: split`
+    /// in place of the default, proptest failed at once and shrank to: 5×5, Dullstone, the board
+    /// empty but for the black frame O二, A一, BO of the corner pocket B二 (walls A二, B一). Before,
+    /// all 25 points are black's (50/0/0); after, the flowers split the board into B二 and the
+    /// rest, every region counts as enclosed and none holds a long-living string, so all 22 points
+    /// outside the pocket and its walls turn from black to neutral (0/0/50). Under `inner` only
+    /// B二, A二 and B一 change (44/0/6). `D27_SPLIT_COUNTEREXAMPLE` holds the two boards and
+    /// `d27_split_counterexample_turns_the_whole_board_neutral` checks both readings on them.
+    #[test]
+    fn d27_walling_off_a_corner_pocket_changes_no_owner_outside_it(
+        base in board(&[5, 7, 9, 9, 19], sparse_flower_cell),
+        corner in 0usize..4,
+        frame in [1u8..=2, 1u8..=2, 1u8..=2],
+        rules in prop::sample::select(always_neutral_presets()),
+    ) {
+        let (before, after, skip) = walled_corner(&base, corner, frame);
+        prop_assume!(region_count(&before, &rules) == 1);
+        prop_assume!(region_count(&after, &rules) == 2);
+        let changed = owners_changed(&before, &after, &rules, &skip);
+        prop_assert!(changed.is_empty(), "owners changed outside the pocket: {:?}", changed);
+    }
+}
+
+/// The counterexample of the locality property under `flower-enclosed: split`: walling off the
+/// one-point corner pocket turns every other point of the board neutral; under the default
+/// `inner` no point outside the pocket and its walls changes owner.
+#[test]
+fn d27_split_counterexample_turns_the_whole_board_neutral() {
+    let before = Board::from_diagram(D27_SPLIT_COUNTEREXAMPLE[0], 5).expect("diagram");
+    let after = Board::from_diagram(D27_SPLIT_COUNTEREXAMPLE[1], 5).expect("diagram");
+    let skip: Vec<usize> = ["B二", "A二", "B一"]
+        .iter()
+        .map(|p| before.index(Point::parse(p, 5).expect("point")))
+        .collect();
+    let default = Rules::preset("dullstone").expect("preset");
+    assert!(owners_changed(&before, &after, &default, &skip).is_empty());
+    let after_default = score(&after, &default, &[]).expect("scored");
+    assert_eq!(
+        (
+            after_default.black,
+            after_default.white,
+            after_default.neutral
+        ),
+        (44, 0, 6)
+    );
+    let split = Rules {
+        flower_enclosed: m3go::rules::FlowerEnclosed::Split,
+        ..default
+    };
+    let changed = owners_changed(&before, &after, &split, &skip);
+    assert_eq!(changed.len(), 25 - 3, "{changed:?}");
+    let after_score = score(&after, &split, &[]).expect("scored");
+    assert_eq!((after_score.black, after_score.white), (0, 0));
+}

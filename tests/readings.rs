@@ -170,3 +170,47 @@ fn readings_cli_text_and_json() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.starts_with("error: "), "{err}");
 }
+
+/// D27 and D14 (issue 21): the readings of the 9×9 corner-pocket case list `inner` as the
+/// position's `flower-enclosed` and every other value as a change of the score; on the D14 case
+/// `long-life-eyes: lower` changes the score, naming D14.
+#[test]
+fn readings_flower_enclosed_and_long_life_eyes_values_of_issue_21() {
+    let case = |id: &str| {
+        let f = format!("{}/spec/cases/{id}.yaml", env!("CARGO_MANIFEST_DIR"));
+        let c = m3go::conform::case::Case::load(&f, None).expect("the case loads");
+        c.position.to_position(&f).expect("the position loads")
+    };
+    let pocket = case("m20-score-pocket-9-corner");
+    let rd = readings(&pocket, None, &register()).expect("readings");
+    for value in ["split", "touching", "any"] {
+        let r = reading(&rd.readings, "flower-enclosed", value);
+        assert_eq!(r.base_value, "inner");
+        assert_eq!(r.register, vec!["D27"]);
+        assert!(
+            has(
+                r,
+                "score",
+                "area",
+                "black 72 white 84 neutral 6",
+                "black 0 white 0 neutral 162"
+            ),
+            "{r:?}"
+        );
+    }
+    let life = case("m16-life-3-eye-open-to-opponent-flower");
+    let rd = readings(&life, None, &register()).expect("readings");
+    let lower = reading(&rd.readings, "long-life-eyes", "lower");
+    assert_eq!(lower.base_value, "holographic");
+    assert_eq!(lower.register, vec!["D14"]);
+    assert!(
+        has(
+            lower,
+            "score",
+            "area",
+            "black 90 white 0 neutral 72",
+            "black 116 white 28 neutral 18"
+        ),
+        "{lower:?}"
+    );
+}

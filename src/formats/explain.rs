@@ -173,9 +173,19 @@ fn closed_region_lines(p: &Position, r: &Region, v: &RegionVerdict) -> String {
             names(&r.points),
             names(&r.empty)
         ));
+        if 2 * r.points.len() > p.board().len() {
+            o.push_str(OUTER_AREA_EYE);
+        }
     }
     o
 }
+
+/// What a referee is told when a private eye is the rest of the board (more than half of it):
+/// a lone stone on an empty board already has one (register D2, README "Rule sets").
+const OUTER_AREA_EYE: &str = "      note: this private eye is the rest of the board around the string. A closed region may be \
+the vast outer area (003's region T: 「也即白棋串六九*左边和下边广大区域」), and one that holds no opponent \
+string is a private eye, so a single stone on an empty board already has one. The first opponent \
+stone in it that could make an eye there ends it (condition 2 and its fill simulation, register D2).\n";
 
 /// An empty point (point `i`): the three flower forbidden-point tests, then each player's
 /// flower verdict.
@@ -215,5 +225,47 @@ fn yes(b: bool) -> &'static str {
         "yes"
     } else {
         "no"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::grid::Board;
+    use crate::rules::Rules;
+
+    fn lone_stone(at: &str) -> Position {
+        let mut b = Board::empty(9).expect("9x9");
+        let p = crate::board::coord::Point::parse(at, 9).expect("point");
+        let i = b.index(p);
+        b.set(i, Some(Stone::Black));
+        crate::testing::position(b, Rules::m3go_2020(), 2)
+    }
+
+    #[test]
+    fn explain_of_a_lone_stone_says_its_private_eye_is_the_rest_of_the_board() {
+        let t = explain_target(&lone_stone("OO"), "OO").expect("explained");
+        assert!(t.contains("80 point(s), 80 empty: private eye"), "{t}");
+        assert!(t.contains(OUTER_AREA_EYE.trim_end()), "{t}");
+        assert!(
+            t.contains("a single stone on an empty board already has one"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn explain_notes_only_the_private_eye_that_is_the_rest_of_the_board() {
+        // black DC CC CD around the corner DD: two private eyes, DD (no note) and the other 77
+        // points (the note, once)
+        let mut b = Board::empty(9).expect("9x9");
+        for at in ["DC", "CC", "CD"] {
+            let i = b.index(crate::board::coord::Point::parse(at, 9).expect("point"));
+            b.set(i, Some(Stone::Black));
+        }
+        let pos = crate::testing::position(b, Rules::m3go_2020(), 4);
+        let t = explain_target(&pos, "DC").expect("explained");
+        assert!(t.contains("1 point(s), 1 empty: private eye"), "{t}");
+        assert!(t.contains("77 point(s), 77 empty: private eye"), "{t}");
+        assert_eq!(t.matches("note: this private eye").count(), 1, "{t}");
     }
 }

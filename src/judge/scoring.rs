@@ -3,12 +3,13 @@
 //! scores are integer half-points: one point is 2.
 
 use crate::board::coord::Point;
-use crate::board::grid::{neighbours, Board, Colour};
-use crate::board::layers::Cell;
+use crate::board::grid::{neighbours, Board, Colour, Stone};
+use crate::board::layers::{Cell, Layer};
 use crate::board::strings::{empty_strings, flood_marking};
 use crate::judge::analysis::Analysis;
+use crate::judge::eyes::Region;
 use crate::judge::longlife::long_living_strings;
-use crate::rules::{FlowerEnclosed, Rules};
+use crate::rules::{FlowerEnclosed, LongLifeEyes, Rules};
 use serde::Serialize;
 
 /// The count of a finished position, in half-points.
@@ -125,12 +126,20 @@ pub fn empty_string_owner(
 /// M16-LIFE-3 / M16-LIFE-5 — "一个黑棋串或白棋串具有至少2个真眼，则此棋串处于长活状态" and "此种活棋方式又
 /// 称为双活" (000), with 4 "私眼皆是真眼". Per upper string: whether it is long-living for scoring:
 /// pass-alive or in seki on the upper layer ([`long_living`]), or holding a black/white string of
-/// the lower layer with at least two private eyes under the rule set's private-eye definition
-/// (register D14).
-pub fn long_living_upper(a: &Analysis) -> Vec<bool> {
+/// the lower layer with at least two private eyes under the rule set's private-eye definition,
+/// each counted only where [`eye_holds_on_holographic_board`] (under `long-life-eyes:
+/// holographic`; every private eye under `lower`; register D14).
+pub fn long_living_upper(a: &Analysis, rules: &Rules) -> Vec<bool> {
     let mut alive = long_living_strings(&a.upper, &a.upper_strings);
     for g in 0..a.regions.len() {
-        if a.private_eyes(g).count() >= 2 {
+        let eyes = a
+            .private_eyes(g)
+            .filter(|r| match rules.long_life_eyes {
+                LongLifeEyes::Holographic => eye_holds_on_holographic_board(a, g, r),
+                LongLifeEyes::Lower => true,
+            })
+            .count();
+        if eyes >= 2 {
             let p = a.lower_strings.groups[g].points[0];
             if let Some(u) = a.upper_strings.of[p] {
                 alive[u] = true;
@@ -140,20 +149,41 @@ pub fn long_living_upper(a: &Analysis) -> Vec<bool> {
     alive
 }
 
+/// M16-LIFE-3 with Q20-UPPER — "一个黑棋串或白棋串具有至少2个真眼，则此棋串处于长活状态" (000) judged where
+/// 001 says: "判断禁着点、判断棋串生死和判定棋局胜负，都在全息棋局中进行". Whether the private eye
+/// `eye` of lower string `g` (judged on the lower layer, every flower a wall) is still closed on
+/// the holographic board: no flower touching it has the opponent's attribute. Such a flower is an
+/// opponent stone there, joined to the eye, through which the opponent can fill it; the eye is
+/// then not the string's own true eye (000 九.4: a true eye is one where the opponent "不能…下白子
+/// （或黑子）来提吃此黑棋串", and the private eye is the true eye "由一个棋串独享") and does not count
+/// for long life (register D14).
+pub fn eye_holds_on_holographic_board(a: &Analysis, g: usize, eye: &Region) -> bool {
+    let Some(colour) = a.lower_strings.groups[g].colour else {
+        return false;
+    };
+    let size = a.upper.size;
+    !eye.points.iter().any(|&p| {
+        neighbours(size, p).any(|k| {
+            a.board.get(k) == Some(Stone::Flower)
+                && a.upper.cells[k] == Cell::Stone(colour.opponent())
+        })
+    })
+}
+
 /// M20-SCORE-NEUTRAL-ENCLOSED — "处于中性分隔串状态的花棋串围住的封闭区域空点串或非长活黑棋串/白棋串视同
 /// 花子" (003); D3-SCORE-NEUTRAL-ENCLOSED, M16-GREY-ENCLOSED. Per point: whether it lies in a
 /// region enclosed by neutral flowers that holds no long-living string ([`long_living_upper`]);
 /// such a region counts whole as flower. The regions are the 4-connected components of the upper
 /// layer's points that are not neutral flowers. Which of them the flowers enclose is the
-/// `flower-enclosed` option (register D27): `split` (default), every region when the flowers and
-/// the edge split those points into two or more regions (000 九.1 封闭区域: a ring that divides
-/// the board into parts no path joins), none otherwise — so that 003's "黑棋串或白棋串与保持中性分隔
-/// 串状态的花棋串之间的空点串，全归黑棋串或白棋串所有" keeps its meaning on an undivided board;
-/// `touching`, every region touching a neutral flower; `any`, every region.
+/// `flower-enclosed` option (register D27): `inner` (default), the regions on the inner side of a
+/// flower wall ([`inner_sides`]: 000 九.1 "此内部区域即为封闭区域" — the part a ring of flowers,
+/// with the edge, cuts off, not the rest of the board); `split`, every region when the flowers
+/// and the edge split those points into two or more regions, none otherwise; `touching`, every
+/// region touching a neutral flower; `any`, every region.
 pub fn neutral_enclosed_regions(a: &Analysis, rules: &Rules) -> Vec<bool> {
     let size = a.upper.size;
     let n = size * size;
-    let alive = long_living_upper(a);
+    let alive = long_living_upper(a, rules);
     let on = |j: usize| a.upper.cells[j] != Cell::OffBoard;
     let mut comps: Vec<Vec<usize>> = Vec::new();
     let mut done = vec![false; n];
@@ -165,9 +195,15 @@ pub fn neutral_enclosed_regions(a: &Analysis, rules: &Rules) -> Vec<bool> {
         comps.push(comp);
     }
     let split = comps.len() >= 2;
+    let inner = match rules.flower_enclosed {
+        FlowerEnclosed::Inner => inner_sides(&a.upper),
+        _ => Vec::new(),
+    };
     let mut out = vec![false; n];
     for comp in &comps {
         let enclosed = match rules.flower_enclosed {
+            // a region lies whole on one side of every wall: its first point decides
+            FlowerEnclosed::Inner => inner[comp[0]],
             FlowerEnclosed::Split => split,
             FlowerEnclosed::Touching => comp
                 .iter()
@@ -184,6 +220,104 @@ pub fn neutral_enclosed_regions(a: &Analysis, rules: &Rules) -> Vec<bool> {
         }
     }
     out
+}
+
+/// M20-SCORE-NEUTRAL-ENCLOSED (and D3-SCORE-NEUTRAL-ENCLOSED, M16-GREY-ENCLOSED) under
+/// `flower-enclosed: inner` (register D27) — 000 九.1 "此环状带
+/// 可以将棋盘分成内部区域和外部区域…则此内部区域即为封闭区域": per point of `upper`, whether it lies
+/// on the inner side of a wall of neutral flowers. A wall is a set of neutral flowers joined
+/// side by side or corner to corner (a ring band: no path of adjacent points crosses it between
+/// two of its stones). Its parts are the 4-connected components of the board's other points
+/// (other flowers included, so that a part's size does not change when flowers are placed in it).
+/// A wall with one part cuts off nothing. Otherwise its outer part is the part touching the edge
+/// that is strictly larger than every other part touching the edge (for a wall that does not
+/// reach the edge, the one part outside the ring); every other part is inner. When no part
+/// touching the edge is strictly the largest (a wall halving the board), every part is inner:
+/// no side is the rest of the board. If no part touches the edge (the wall covers the whole edge
+/// line), the parts are compared all together in the same way.
+pub fn inner_sides(upper: &Layer) -> Vec<bool> {
+    let size = upper.size;
+    let n = size * size;
+    let wall_point = |j: usize| upper.cells[j] == Cell::OffBoard;
+    let on_edge = |j: usize| {
+        let (x, y) = (j % size, j / size);
+        x == 0 || y == 0 || x + 1 == size || y + 1 == size
+    };
+    let mut inner = vec![false; n];
+    let mut in_wall = vec![false; n];
+    for start in 0..n {
+        if in_wall[start] || !wall_point(start) {
+            continue;
+        }
+        // the wall through `start`: neutral flowers joined orthogonally or diagonally
+        let mut wall = vec![start];
+        in_wall[start] = true;
+        let mut k = 0;
+        while k < wall.len() {
+            let (x, y) = ((wall[k] % size) as isize, (wall[k] / size) as isize);
+            k += 1;
+            for (dx, dy) in [
+                (-1, -1),
+                (0, -1),
+                (1, -1),
+                (-1, 0),
+                (1, 0),
+                (-1, 1),
+                (0, 1),
+                (1, 1),
+            ] {
+                let (u, v) = (x + dx, y + dy);
+                if u < 0 || v < 0 || u >= size as isize || v >= size as isize {
+                    continue;
+                }
+                let j = v as usize * size + u as usize;
+                if !in_wall[j] && wall_point(j) {
+                    in_wall[j] = true;
+                    wall.push(j);
+                }
+            }
+        }
+        let mut blocked = vec![false; n];
+        for &j in &wall {
+            blocked[j] = true;
+        }
+        let mut seen = blocked.clone();
+        let mut parts: Vec<Vec<usize>> = Vec::new();
+        for i in 0..n {
+            if !seen[i] {
+                parts.push(flood_marking(size, i, |j| !blocked[j], &mut seen));
+            }
+        }
+        if parts.len() < 2 {
+            continue;
+        }
+        let touching: Vec<usize> = (0..parts.len())
+            .filter(|&p| parts[p].iter().any(|&j| on_edge(j)))
+            .collect();
+        let candidates: Vec<usize> = if touching.is_empty() {
+            (0..parts.len()).collect()
+        } else {
+            touching
+        };
+        let largest = candidates
+            .iter()
+            .map(|&p| parts[p].len())
+            .max()
+            .unwrap_or(0);
+        let mut at_largest = candidates.iter().filter(|&&p| parts[p].len() == largest);
+        let outer = match (at_largest.next(), at_largest.next()) {
+            (Some(&p), None) => Some(p),
+            _ => None,
+        };
+        for (p, part) in parts.iter().enumerate() {
+            if Some(p) != outer {
+                for &j in part {
+                    inner[j] = true;
+                }
+            }
+        }
+    }
+    inner
 }
 
 /// M20-SCORE-AREA — "采用数子法（数点法）计算胜负" (003): counts the board after dead stones are
