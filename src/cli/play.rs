@@ -76,7 +76,7 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
     let fmt = args.format;
     let start = Setup::load(&args.pos)?;
     let size = start.board().size();
-    let (p, reports) = crate::tools::replay::play_listed(&start, &args.moves, "MOVE", |r| {
+    let (p, reports) = crate::tools::replay::play_listed(&start, &args.moves, "MOVE", true, |r| {
         if fmt == Format::Text {
             print_report(r, size, args.text.options().labels);
         }

@@ -400,7 +400,14 @@ pub struct PlayRequest {
 /// The moves played in order on `p`, with the errors and the bounds of `m3go play` (the same
 /// code: [`replay::play_listed`]).
 fn play_moves(p: &Position, moves: &[String]) -> Result<(Position, Vec<Report>), ApiError> {
-    Ok(replay::play_listed(p, moves, "moves", |_| ())?)
+    // one move sent (as the page does) is named by its text, several by their place too
+    Ok(replay::play_listed(
+        p,
+        moves,
+        "moves",
+        moves.len() > 1,
+        |_| (),
+    )?)
 }
 
 fn play(r: PlayRequest) -> Answer {

@@ -22,11 +22,13 @@ use std::collections::BTreeMap;
 /// from `start`, each reported to `each` as it is played, bounded as a record is: at most
 /// [`max_moves`] moves (else an error naming `key`, the list), and no move numbered past the
 /// last move number m3go plays ([`check_playable`]). A move that cannot be read or played is an
-/// error with its number in the list and its text.
+/// error with its text and, when `numbered`, its number in the list (the page sends one move at
+/// a time, named by its text alone: its refusal names its number in the game).
 pub fn play_listed(
     start: &Position,
     moves: &[String],
     key: &str,
+    numbered: bool,
     mut each: impl FnMut(&Report),
 ) -> Result<(Position, Vec<Report>), InputError> {
     let limit = max_moves(start.board().size());
@@ -40,10 +42,8 @@ pub fn play_listed(
     }
     let mut p = start.clone();
     let mut reports = Vec::new();
-    // a move's place in the list is named only when there are several: one move is named by its
-    // text, and the refusal names its number in the game
     let placed = |e: InputError, k: usize, m: &str| {
-        if moves.len() > 1 {
+        if numbered {
             e.move_number(k as u32 + 1).text(m)
         } else {
             e.text(m)
