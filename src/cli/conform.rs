@@ -331,8 +331,8 @@ fn coverage(
     );
     if update {
         let out = cov.update_rules_md(&text);
-        if let Err(e) = std::fs::write(rules_md, out) {
-            errln!("error: {rules_md}: cannot write: {e}");
+        if let Err(e) = crate::cli::common::write_file(rules_md, &out) {
+            errln!("error: {e}");
             return 2;
         }
     }
