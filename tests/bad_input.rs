@@ -1496,3 +1496,45 @@ fn bad_input_a_conversion_says_what_it_drops() {
     assert!(stderr.is_empty(), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 20: a position that does not read (an impossible komi, an unknown rule value) is the
+/// documented `bad-position` on `position`, not `bad-request`; a `capabilities` request in
+/// another protocol version is refused (`unsupported-protocol` on `protocol`), not answered.
+#[test]
+fn bad_input_protocol_impossible_komi_is_a_bad_position_and_another_version_is_refused() {
+    let caps = m3go::conform::case::Capabilities::m3go();
+    let ask = |v: serde_json::Value| m3go::conform::case::answer_value(&v, &caps);
+    let three = ". . .\n. . .\n. . .\n";
+    for rules in [
+        serde_json::json!({"preset": "m3go-2020", "komi": 0.3}),
+        serde_json::json!({"preset": "m3go-2020", "ko": "sometimes"}),
+    ] {
+        let a = ask(serde_json::json!({
+            "protocol": "m3go-conform/1", "id": "k",
+            "position": {"rules": rules, "diagram": three},
+        }));
+        assert_eq!(a["error"]["code"], "bad-position", "{a}");
+        assert_eq!(a["error"]["field"], "position", "{a}");
+        assert_eq!(a["id"], "k", "{a}");
+    }
+    // a field of the request itself is still the runner's fault
+    let a = ask(serde_json::json!({
+        "protocol": "m3go-conform/1", "id": "k",
+        "position": {"diagram": three}, "bogus": 1,
+    }));
+    assert_eq!(a["error"]["code"], "bad-request", "{a}");
+    for protocol in [serde_json::json!("m3go-conform/2"), serde_json::json!(null)] {
+        let a = ask(serde_json::json!({
+            "protocol": protocol, "id": "capabilities", "action": "capabilities",
+            "protocols": ["m3go-conform/1"],
+        }));
+        assert_eq!(a["error"]["code"], "unsupported-protocol", "{a}");
+        assert_eq!(a["error"]["field"], "protocol", "{a}");
+        assert!(a.get("capabilities").is_none(), "{a}");
+    }
+    let a = ask(serde_json::json!({
+        "protocol": "m3go-conform/1", "id": "capabilities", "action": "capabilities",
+        "protocols": ["m3go-conform/1"],
+    }));
+    assert!(a["capabilities"].is_object(), "{a}");
+}

@@ -659,7 +659,7 @@ fn from_root(
                     .at(&node_place)
                     .expected(format!("a first move number from 1 to {MAX_FIRST_MOVE}")))
             }
-            // SGF-HANDICAP (D30): without MN, a game whose first move is white's (a handicap
+            // D30: without MN, a game whose first move is white's (a handicap
             // game: AB set-up, white first, with or without PL[W]) starts at move 2, the first
             // number the alternation gives white; the rules' schedule then checks the turn
             (None, None) if colour == Colour::White && !flower => 2,
@@ -751,7 +751,7 @@ fn from_root(
         (Some(a), Some(b)) => Some(format!("{a}\n{b}")),
         (a, b) => a.or(b),
     };
-    // SGF-HANDICAP (D30): PL names the player of the first move; a record without moves
+    // D30: PL names the player of the first move; a record without moves
     // starts at white's first number for PL[W]
     match (to_play, record.moves.first()) {
         (Some(c), Some(m)) if m.claimed.is_some_and(|t| t.player != c) => {
