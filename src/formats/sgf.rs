@@ -524,6 +524,8 @@ fn from_root(
             format!("AE[{}] is off the {size}x{size} board", sgf_coord(sp)),
         ));
     }
+    // D30: a game that starts from set-up stones, or says white moves first
+    let handicap = start.is_some() || to_play == Some(Colour::White);
     let mut record = Record::new(size, rules);
     if start.is_some() {
         record.start_place = Some(format!("{place}: SGF set-up (AB/AW/AF)"));
@@ -659,10 +661,11 @@ fn from_root(
                     .at(&node_place)
                     .expected(format!("a first move number from 1 to {MAX_FIRST_MOVE}")))
             }
-            // D30: without MN, a game whose first move is white's (a handicap
-            // game: AB set-up, white first, with or without PL[W]) starts at move 2, the first
-            // number the alternation gives white; the rules' schedule then checks the turn
-            (None, None) if colour == Colour::White && !flower => 2,
+            // D30: without MN, a handicap game (set-up stones or PL[W]) whose first move is
+            // white's starts at move 2, the first number the alternation gives white; the
+            // rules' schedule then checks the turn. Without set-up a white first move stays
+            // move 1 (a strict replay refuses it; a mechanical one takes the cycle's colour).
+            (None, None) if colour == Colour::White && !flower && handicap => 2,
             (None, None) => 1,
             (Some(prev), Some(n)) if n != i64::from(prev) + 1 => {
                 return Err(err(place, format!("MN[{n}] renumbers the game"))
