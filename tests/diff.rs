@@ -790,3 +790,51 @@ fn diff_cases_quote_the_clause_they_cite_from_the_register() {
     }
     assert_eq!(quotes.len(), 3, "{quotes:?}");
 }
+
+/// Issue 20: a program that answers only the id, or echoes its requests (`cat`), is a broken
+/// program — exit 2, no failed case, no case written — for `conform` and `diff` alike, also when
+/// its capabilities answer is a proper one and only its case answers say nothing.
+#[test]
+fn a_program_that_answers_only_the_id_or_echoes_is_broken_not_disagreeing() {
+    let dir = tmpdir("only-id");
+    let script = |name: &str, caps: &str| -> String {
+        let p = dir.join(name);
+        std::fs::write(
+            &p,
+            format!(
+                "while read -r line; do\n  id=$(printf '%s' \"$line\" | sed -n 's/.*\"id\":\"\\([^\"]*\\)\".*/\\1/p')\n  case \"$line\" in\n    *'\"action\"'*) printf '%s\\n' '{caps}' ;;\n    *) printf '{{\"id\":\"%s\"}}\\n' \"$id\" ;;\n  esac\ndone\n"
+            ),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        format!("sh '{}'", p.display())
+    };
+    let only_id = script("only-id.sh", r#"{"id":"capabilities"}"#);
+    let caps_then_id = script(
+        "caps-then-id.sh",
+        r#"{"id":"capabilities","protocols":["m3go-conform/1"]}"#,
+    );
+    for imp in [only_id.as_str(), caps_then_id.as_str(), "cat"] {
+        let (code, out, err, _) = run_m3go(&["conform", "--impl", imp, "--filter", "M20-EYE-SIM"]);
+        assert_eq!(code, 2, "{imp}: {out}{err}");
+        assert!(!out.contains("FAILED"), "{imp}: {out}");
+        let cases = dir.join("cases");
+        let (code, out, err, _) = run_m3go(&[
+            "diff",
+            "--impl",
+            imp,
+            "--games",
+            "1",
+            "--size",
+            "5",
+            "--max-moves",
+            "5",
+            "-o",
+            &cases.to_string_lossy(),
+        ]);
+        assert_eq!(code, 2, "{imp}: {out}{err}");
+        assert!(!out.contains("disagreement"), "{imp}: {out}");
+        assert!(!cases.exists(), "{imp}: a case was written");
+        assert!(err.contains("the program"), "{imp}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
