@@ -333,3 +333,28 @@ fn cli_conform_list_and_dump_json_honour_id_filter_and_shard() {
         shards[1].len()
     );
 }
+
+/// Issue 20: perft's default `--max-nodes` is sized to a few minutes on each engine, and the
+/// help and README.md state the defaults the code uses (they once promised "a few minutes" for
+/// a budget of 24 minutes to 18 hours).
+#[test]
+fn cli_perft_default_budget_is_the_documented_one() {
+    use m3go::cli::{PERFT_FAST_NODES as FAST_NODES, PERFT_REFERENCE_NODES as REFERENCE_NODES};
+    assert!(FAST_NODES <= 50_000_000 && REFERENCE_NODES <= 200_000);
+    let (code, help, err) = m3go(&["perft", "--help"]);
+    assert_eq!(code, Some(0), "{err}");
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    assert!(
+        help.contains(&format!("Default: {FAST_NODES} on the fast engine"))
+            && help.contains(&format!("{REFERENCE_NODES} with --reference")),
+        "perft --help does not state the defaults: {help}"
+    );
+    assert!(
+        readme.contains(&format!(
+            "default {FAST_NODES} nodes, {REFERENCE_NODES} with `--reference`"
+        )),
+        "README.md's perft row lacks the defaults"
+    );
+}
