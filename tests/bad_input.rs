@@ -1281,3 +1281,302 @@ fn bad_input_game_header_keys_are_read_by_one_tokenizer() {
     assert_eq!(r.moves.len(), 2);
     assert_eq!(r.moves[1].place, "mixed.txt line 3");
 }
+
+// ---- issue 20: no write destroys data ----
+
+/// A fresh scratch folder for one test.
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("m3go-io-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch dir");
+    d
+}
+
+/// `m3go ARGS` run in `dir`, under a file-size limit of one block (`ulimit -f 1`: 512 bytes in
+/// sh) when `limited`: (exit code, stderr).
+fn m3go_in(dir: &Path, limited: bool, args: &[&str]) -> (Option<i32>, String) {
+    let mut c = if limited {
+        let mut c = Command::new("sh");
+        c.arg("-c")
+            .arg("ulimit -f 1; exec \"$0\" \"$@\"")
+            .arg(env!("CARGO_BIN_EXE_m3go"));
+        c
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_m3go"))
+    };
+    let out = c.args(args).current_dir(dir).output().expect("run m3go");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The names of the files in `dir`, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Issue 20, worst finding 4: a write that fails (here past a 512-byte file-size limit, as a
+/// full disk would) leaves the old file whole — `-o` of play and replay, `--save`, `convert`,
+/// `render --svg`, `schema --write` and `conform --update-rules` — exits 2 with a message naming
+/// the file, and leaves no temporary file behind. Before the write-then-rename each target was
+/// truncated to a 512-byte stub (and SIGXFSZ ended m3go).
+#[test]
+fn bad_input_a_failed_write_leaves_the_old_file_whole() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let pos = root.join("spec/positions/example.yaml");
+    let pos = pos.to_string_lossy();
+    let record = root.join("spec/records/kejie-alphago-2017-g1.sgf");
+    let record = record.to_string_lossy();
+    let dir = scratch("full-disk");
+    let old = "old content, kept whole\n".repeat(100);
+    let schema_dir = dir.join("schemas");
+    std::fs::create_dir_all(&schema_dir).expect("schema dir");
+    let rules_md = dir.join("rules.md");
+    std::fs::copy(root.join("rules.md"), &rules_md).expect("copy rules.md");
+    let rules_md_before = std::fs::read(&rules_md).expect("rules.md");
+    let runs: Vec<(Vec<&str>, PathBuf)> = vec![
+        (
+            vec!["play", &pos, "pass", "-o", "old.yaml"],
+            dir.join("old.yaml"),
+        ),
+        (
+            vec!["replay", &record, "--quiet", "-o", "old.yaml"],
+            dir.join("old.yaml"),
+        ),
+        (
+            vec!["replay", &record, "--quiet", "--save", "old.sgf"],
+            dir.join("old.sgf"),
+        ),
+        (vec!["convert", &record, "old.txt"], dir.join("old.txt")),
+        (
+            vec!["render", &pos, "--svg", "old.svg"],
+            dir.join("old.svg"),
+        ),
+        (
+            vec!["schema", "--write", "--dir", "schemas"],
+            schema_dir.join("analysis.schema.json"),
+        ),
+    ];
+    for (args, target) in &runs {
+        std::fs::write(target, &old).expect("old file");
+        let (code, stderr) = m3go_in(&dir, true, args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot write") && stderr.contains("the file is unchanged"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(target).expect("old file"),
+            old,
+            "{args:?} destroyed {}",
+            target.display()
+        );
+    }
+    // the rules.md that --update-rules rewrites
+    let rules_arg = rules_md.to_string_lossy().into_owned();
+    let spec = root.join("spec/cases");
+    let spec = spec.to_string_lossy();
+    let (code, stderr) = m3go_in(
+        &dir,
+        true,
+        &[
+            "conform",
+            &spec,
+            "--coverage",
+            "--update-rules",
+            "--rules-md",
+            &rules_arg,
+        ],
+    );
+    assert_ne!(code, Some(0), "{stderr}");
+    assert_eq!(
+        std::fs::read(&rules_md).expect("rules.md"),
+        rules_md_before,
+        "conform --update-rules destroyed rules.md: {stderr}"
+    );
+    for d in [&dir, &schema_dir] {
+        let left: Vec<String> = listing(d)
+            .into_iter()
+            .filter(|f| f.starts_with(".m3go-"))
+            .collect();
+        assert!(left.is_empty(), "temporary files left: {left:?}");
+    }
+    // without the limit the same writes replace the files whole
+    for (args, target) in &runs {
+        let (code, stderr) = m3go_in(&dir, false, args);
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
+        assert_ne!(std::fs::read_to_string(target).expect("new file"), old);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A command that fails writes nothing: `replay -o POS --save GAME.txt` on a record with set-up
+/// stones (which a game file cannot hold) used to write `-o` before refusing `--save`.
+#[test]
+fn bad_input_a_failing_command_writes_nothing() {
+    let dir = scratch("fails-first");
+    std::fs::write(dir.join("setup.sgf"), "(;SZ[9]AB[cc];B[ee];W[dd])\n").expect("record");
+    let (code, stderr) = m3go_in(
+        &dir,
+        false,
+        &[
+            "replay",
+            "setup.sgf",
+            "--quiet",
+            "-o",
+            "new.yaml",
+            "--save",
+            "new.txt",
+        ],
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("write it as SGF instead"), "{stderr}");
+    assert_eq!(listing(&dir), ["setup.sgf"], "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `convert GAME GAME` and `replay GAME --save GAME` (by any path to the same file) refuse to
+/// replace their input unless `--force`; `-o` and `--save` check the extension against the
+/// format; `schema --write --dir ''` refuses the empty folder. Nothing is written.
+#[test]
+fn bad_input_outputs_that_would_replace_the_input_or_mislabel_the_format_are_refused() {
+    let dir = scratch("own-input");
+    let game = "(;SZ[9]C[root];B[ee](;W[cc])(;W[dd]))\n";
+    std::fs::write(dir.join("g.sgf"), game).expect("record");
+    std::fs::write(
+        dir.join("start.yaml"),
+        "size: 3\ndiagram: |\n  . . .\n  . . .\n  . . .\n",
+    )
+    .expect("position");
+    let refused: &[(&[&str], &[&str])] = &[
+        (
+            &["convert", "g.sgf", "g.sgf"],
+            &["OUT", "`g.sgf` is the record being read", "--force"],
+        ),
+        (
+            &["convert", "g.sgf", "./g.sgf"],
+            &["is the record being read"],
+        ),
+        (
+            &["replay", "g.sgf", "--save", "g.sgf"],
+            &["--save", "is the record being read", "--force"],
+        ),
+        (
+            &["play", "start.yaml", "pass", "-o", "out.sgf"],
+            &["-o", "`out.sgf` does not end in .yaml or .yml"],
+        ),
+        (
+            &["replay", "g.sgf", "-o", "out.sgf"],
+            &["-o", "does not end in .yaml or .yml"],
+        ),
+        (
+            &["replay", "g.sgf", "--save", "out.yaml"],
+            &["--save", "does not end in .sgf or .txt"],
+        ),
+        (
+            &["schema", "--write", "--dir", ""],
+            &["--dir", "an empty folder name", "expected the folder"],
+        ),
+    ];
+    for (args, says) in refused {
+        let (code, stderr) = m3go_in(&dir, false, args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        for s in *says {
+            assert!(stderr.contains(s), "{args:?}: lacks `{s}`: {stderr}");
+        }
+        assert_eq!(listing(&dir), ["g.sgf", "start.yaml"], "{args:?}");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("g.sgf")).expect("record"),
+            game,
+            "{args:?}"
+        );
+    }
+    // asked for, the conversion replaces its input and says what it dropped
+    let (code, stderr) = m3go_in(&dir, false, &["convert", "g.sgf", "g.sgf", "--force"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("1 node of variations"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A conversion says on stderr what the written record does not hold: the variations, the
+/// properties m3go does not keep and a collection's further games; `replay` says it replays
+/// only the first game of a collection. A record that loses nothing is converted silently.
+#[test]
+fn bad_input_a_conversion_says_what_it_drops() {
+    let dir = scratch("drops");
+    std::fs::write(
+        dir.join("c.sgf"),
+        "(;SZ[9]ST[2];B[ee]BL[30];W[cc]LB[cc:x](;B[dd])(;B[gg];W[hh]))(;SZ[9];B[aa])(;SZ[9];B[bb])\n",
+    )
+    .expect("collection");
+    let (code, stderr) = m3go_in(&dir, false, &["convert", "c.sgf", "c.txt"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    for s in [
+        "convert: dropped from c.sgf (not written to c.txt)",
+        "2 nodes of variations off the main line",
+        "the properties m3go does not keep: BL (1 node), LB (1 node), ST (1 node)",
+        "games 2 to 3 of the collection (3 games: only the first is read)",
+    ] {
+        assert!(stderr.contains(s), "lacks `{s}`: {stderr}");
+    }
+    let (code, stderr) = m3go_in(&dir, false, &["replay", "c.sgf", "--quiet"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("replay: c.sgf: not replayed: games 2 to 3 of the collection"),
+        "{stderr}"
+    );
+    // the converted record holds everything it was given: nothing to say
+    let (code, stderr) = m3go_in(&dir, false, &["convert", "c.txt", "d.sgf"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 20: a position that does not read (an impossible komi, an unknown rule value) is the
+/// documented `bad-position` on `position`, not `bad-request`; a `capabilities` request in
+/// another protocol version is refused (`unsupported-protocol` on `protocol`), not answered.
+#[test]
+fn bad_input_protocol_impossible_komi_is_a_bad_position_and_another_version_is_refused() {
+    let caps = m3go::conform::case::Capabilities::m3go();
+    let ask = |v: serde_json::Value| m3go::conform::case::answer_value(&v, &caps);
+    let three = ". . .\n. . .\n. . .\n";
+    for rules in [
+        serde_json::json!({"preset": "m3go-2020", "komi": 0.3}),
+        serde_json::json!({"preset": "m3go-2020", "ko": "sometimes"}),
+    ] {
+        let a = ask(serde_json::json!({
+            "protocol": "m3go-conform/1", "id": "k",
+            "position": {"rules": rules, "diagram": three},
+        }));
+        assert_eq!(a["error"]["code"], "bad-position", "{a}");
+        assert_eq!(a["error"]["field"], "position", "{a}");
+        assert_eq!(a["id"], "k", "{a}");
+    }
+    // a field of the request itself is still the runner's fault
+    let a = ask(serde_json::json!({
+        "protocol": "m3go-conform/1", "id": "k",
+        "position": {"diagram": three}, "bogus": 1,
+    }));
+    assert_eq!(a["error"]["code"], "bad-request", "{a}");
+    for protocol in [serde_json::json!("m3go-conform/2"), serde_json::json!(null)] {
+        let a = ask(serde_json::json!({
+            "protocol": protocol, "id": "capabilities", "action": "capabilities",
+            "protocols": ["m3go-conform/1"],
+        }));
+        assert_eq!(a["error"]["code"], "unsupported-protocol", "{a}");
+        assert_eq!(a["error"]["field"], "protocol", "{a}");
+        assert!(a.get("capabilities").is_none(), "{a}");
+    }
+    let a = ask(serde_json::json!({
+        "protocol": "m3go-conform/1", "id": "capabilities", "action": "capabilities",
+        "protocols": ["m3go-conform/1"],
+    }));
+    assert!(a["capabilities"].is_object(), "{a}");
+}

@@ -293,3 +293,68 @@ fn cli_a_closed_pipe_ends_m3go_quietly() {
         assert!(!first.is_empty(), "{args:?}");
     }
 }
+
+/// Issue 20: `conform --list` and `--dump-json` take the cases `--id`, `--filter` and `--shard`
+/// select, as a run does, not every case.
+#[test]
+fn cli_conform_list_and_dump_json_honour_id_filter_and_shard() {
+    let lines = |args: &[&str]| -> Vec<String> {
+        let (code, out, err) = m3go(args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        out.lines().map(str::to_string).collect()
+    };
+    let all = lines(&["conform", "--list"]);
+    assert!(all.len() > 100, "{}", all.len());
+    let sim = lines(&["conform", "--list", "--filter", "M20-EYE-SIM"]);
+    assert!(!sim.is_empty() && sim.len() < all.len(), "{sim:?}");
+    assert!(sim.iter().all(|l| l.contains("M20-EYE-SIM")), "{sim:?}");
+    let one = lines(&["conform", "--list", "--id", "m20-eye-fig6"]);
+    assert_eq!(one.len(), 1, "{one:?}");
+    assert!(one[0].starts_with("m20-eye-fig6 "), "{one:?}");
+    let shards: Vec<Vec<String>> = (1..=3)
+        .map(|k| lines(&["conform", "--list", "--shard", &format!("{k}/3")]))
+        .collect();
+    assert_eq!(shards.iter().map(Vec::len).sum::<usize>(), all.len());
+    assert!(shards.iter().all(|s| s.len() < all.len()));
+    let dump = |args: &[&str]| -> Vec<serde_json::Value> {
+        let (code, out, err) = m3go(args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
+    };
+    let d = dump(&["conform", "--dump-json", "--id", "m20-eye-fig6"]);
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0]["id"], "m20-eye-fig6");
+    assert_eq!(
+        dump(&["conform", "--dump-json", "--filter", "M20-EYE-SIM"]).len(),
+        sim.len()
+    );
+    assert_eq!(
+        dump(&["conform", "--dump-json", "--shard", "2/3"]).len(),
+        shards[1].len()
+    );
+}
+
+/// Issue 20: perft's default `--max-nodes` is sized to a few minutes on each engine, and the
+/// help and README.md state the defaults the code uses (they once promised "a few minutes" for
+/// a budget of 24 minutes to 18 hours).
+#[test]
+fn cli_perft_default_budget_is_the_documented_one() {
+    use m3go::cli::{PERFT_FAST_NODES as FAST_NODES, PERFT_REFERENCE_NODES as REFERENCE_NODES};
+    const { assert!(FAST_NODES <= 50_000_000 && REFERENCE_NODES <= 200_000) };
+    let (code, help, err) = m3go(&["perft", "--help"]);
+    assert_eq!(code, Some(0), "{err}");
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    assert!(
+        help.contains(&format!("Default: {FAST_NODES} on the fast engine"))
+            && help.contains(&format!("{REFERENCE_NODES} with --reference")),
+        "perft --help does not state the defaults: {help}"
+    );
+    assert!(
+        readme.contains(&format!(
+            "default {FAST_NODES} nodes, {REFERENCE_NODES} with `--reference`"
+        )),
+        "README.md's perft row lacks the defaults"
+    );
+}

@@ -693,3 +693,148 @@ fn diff_and_conform_stopped_by_a_signal_stop_the_program_under_test() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// An implementation that corrupts every answer with `edit`.
+struct Corrupts(fn(&mut Value));
+
+impl Oracle for Corrupts {
+    fn ask(&mut self, request: &Value) -> Result<Value, String> {
+        let mut v = Builtin.ask(request)?;
+        (self.0)(&mut v);
+        Ok(v)
+    }
+}
+
+/// Issue 20, worst finding 5: every case `diff` writes quotes the clause it cites — its seed
+/// file and its quote as the clause register (rules.md) gives them — not one capture sentence of
+/// 000 whatever the clause. Three disagreements citing three clauses (a forgotten capture, a
+/// flower attribute flipped, a tiger's mouth renamed) give three different quotes, each its
+/// clause's own.
+#[test]
+fn diff_cases_quote_the_clause_they_cite_from_the_register() {
+    fn drop_capture(v: &mut Value) {
+        if let Some(c) = v
+            .pointer_mut("/reports/0/captured")
+            .and_then(Value::as_array_mut)
+        {
+            c.pop();
+        }
+    }
+    fn neutral_to_black(v: &mut Value) {
+        for f in v
+            .pointer_mut("/analysis/flowers")
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            if f["attribute"] == "neutral" {
+                f["attribute"] = Value::from("black");
+                return;
+            }
+        }
+    }
+    fn tiger_to_eye(v: &mut Value) {
+        for who in ["black", "white"] {
+            let path = format!("/analysis/forbidden/{who}");
+            for f in v
+                .pointer_mut(&path)
+                .and_then(Value::as_array_mut)
+                .into_iter()
+                .flatten()
+            {
+                if f["reason"] == "tigers-mouth" {
+                    f["reason"] = Value::from("one-liberty-eye");
+                }
+            }
+        }
+    }
+    let seeds: std::collections::BTreeMap<&str, &str> =
+        m3go::conform::register::SEED_FILES.into_iter().collect();
+    let mut quotes = std::collections::BTreeSet::new();
+    for (edit, seed) in [
+        (drop_capture as fn(&mut Value), 11),
+        (neutral_to_black, 7),
+        (tiger_to_eye, 3),
+    ] {
+        let opts = DiffOptions {
+            games: 6,
+            seed,
+            size: 7,
+            rules: Rules::m3go_2020(),
+            max_moves: 40,
+            engine: m3go::game::advance::Engine::Fast,
+        };
+        let make = move || -> Result<Box<dyn Oracle>, String> { Ok(Box::new(Corrupts(edit))) };
+        let outcome = run(&opts, 1, None, &make, &|_| {}).unwrap_or_else(|e| panic!("{e}"));
+        let DiffOutcome::Disagree(d) = outcome else {
+            panic!("seed {seed}: no disagreement: {outcome:?}");
+        };
+        let case = &d.case;
+        assert_eq!(case.clauses.len(), 1, "{:?}", case.clauses);
+        let cited = &case.clauses[0];
+        let row = m3go::conform::register::clause(cited)
+            .unwrap_or_else(|| panic!("{} cites {cited}, not in the register", case.id));
+        assert_eq!(
+            case.source.quote, row.quote,
+            "{} cites {cited} but quotes another sentence",
+            case.id
+        );
+        assert_eq!(
+            Some(&case.source.seed.as_str()),
+            seeds.get(row.seed.as_str()),
+            "{}: {cited} is from seed {}",
+            case.id,
+            row.seed
+        );
+        quotes.insert(case.source.quote.clone());
+    }
+    assert_eq!(quotes.len(), 3, "{quotes:?}");
+}
+
+/// Issue 20: a program that answers only the id, or echoes its requests (`cat`), is a broken
+/// program — exit 2, no failed case, no case written — for `conform` and `diff` alike, also when
+/// its capabilities answer is a proper one and only its case answers say nothing.
+#[test]
+fn a_program_that_answers_only_the_id_or_echoes_is_broken_not_disagreeing() {
+    let dir = tmpdir("only-id");
+    let script = |name: &str, caps: &str| -> String {
+        let p = dir.join(name);
+        std::fs::write(
+            &p,
+            format!(
+                "while read -r line; do\n  id=$(printf '%s' \"$line\" | sed -n 's/.*\"id\":\"\\([^\"]*\\)\".*/\\1/p')\n  case \"$line\" in\n    *'\"action\"'*) printf '%s\\n' '{caps}' ;;\n    *) printf '{{\"id\":\"%s\"}}\\n' \"$id\" ;;\n  esac\ndone\n"
+            ),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        format!("sh '{}'", p.display())
+    };
+    let only_id = script("only-id.sh", r#"{"id":"capabilities"}"#);
+    let caps_then_id = script(
+        "caps-then-id.sh",
+        r#"{"id":"capabilities","protocols":["m3go-conform/1"]}"#,
+    );
+    for imp in [only_id.as_str(), caps_then_id.as_str(), "cat"] {
+        let (code, out, err, _) = run_m3go(&["conform", "--impl", imp, "--filter", "M20-EYE-SIM"]);
+        assert_eq!(code, 2, "{imp}: {out}{err}");
+        assert!(!out.contains("FAILED"), "{imp}: {out}");
+        let cases = dir.join("cases");
+        let (code, out, err, _) = run_m3go(&[
+            "diff",
+            "--impl",
+            imp,
+            "--games",
+            "1",
+            "--size",
+            "5",
+            "--max-moves",
+            "5",
+            "-o",
+            &cases.to_string_lossy(),
+        ]);
+        assert_eq!(code, 2, "{imp}: {out}{err}");
+        assert!(!out.contains("disagreement"), "{imp}: {out}");
+        assert!(!cases.exists(), "{imp}: a case was written");
+        assert!(err.contains("the program"), "{imp}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -590,3 +590,80 @@ fn sgf_convert_keeps_comments_game_information_and_time_both_ways() {
     assert_eq!(text.matches("KM[").count(), 1, "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 20 (D30): an ordinary handicap SGF — `AB` set-up stones, white moving first, with or
+/// without `PL[W]` — replays strictly as two-colour Go from move 2 and converts to SGF and back
+/// to the same moves; `PL` contradicting the first move is an error naming it.
+#[test]
+fn sgf_handicap_games_replay_strictly_and_convert() {
+    for (name, text) in [
+        (
+            "h-no-pl.sgf",
+            "(;FF[4]GM[1]SZ[9]HA[2]KM[0.5]AB[cc][gg];W[ee];B[dc];W[cd];B[])",
+        ),
+        (
+            "h-pl.sgf",
+            "(;FF[4]GM[1]SZ[9]HA[2]AB[cc][gg]PL[W];W[ee];B[dc];W[cd];B[])",
+        ),
+    ] {
+        let r = parse_record(text, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(r.first_move, 2, "{name}");
+        assert!(r.start.is_some(), "{name}");
+        let rules = r.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
+        let rep = strict(&r, &rules, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(rep.entries.len(), 4, "{name}");
+        assert_eq!(rep.entries[0].notation, "白2.OO", "{name}");
+        // the two set-up stones and the three played stones
+        let b = rep.position.board();
+        let stones = (0..b.len()).filter(|&i| b.get(i).is_some()).count();
+        assert_eq!(stones, 5, "{name}");
+        let sgf = write_record(&r, &rules).unwrap_or_else(|e| panic!("{e}"));
+        assert!(sgf.contains("AB[") && sgf.contains("W[ee]MN[2]"), "{sgf}");
+        let back = parse_record(&sgf, "back.sgf").unwrap_or_else(|e| panic!("{e}\n{sgf}"));
+        let actions = |r: &Record| {
+            r.moves
+                .iter()
+                .map(|m| (m.number, m.action))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(actions(&back), actions(&r), "{sgf}");
+    }
+    let e = parse_record("(;SZ[9]AB[cc]PL[B];W[ee])", "pl.sgf").unwrap_err();
+    let msg = e.to_string();
+    assert!(
+        msg.contains("pl.sgf")
+            && msg.contains("PL[B] says black moves first, but the first move is W[ee]"),
+        "{msg}"
+    );
+    // PL[W] without moves: white's move 2 is next
+    let r = parse_record("(;SZ[9]AB[cc][gg]PL[W])", "pl-w.sgf").unwrap_or_else(|e| panic!("{e}"));
+    let rules = r.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
+    let p = r.start_position(&rules).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(p.move_number(), 2);
+}
+
+/// Issue 20: a komi the record cannot hold is an error naming the file and the property, with
+/// its value as written (`KM[1e400]`, not `inf`).
+#[test]
+fn sgf_km_errors_name_the_file_and_the_property_as_written() {
+    for (text, says) in [
+        (
+            "(;SZ[9]KM[1e400];B[ee])",
+            "k.sgf: KM[1e400]: expected a number of points that is a multiple of 0.25",
+        ),
+        ("(;SZ[9]KM[abc];B[ee])", "k.sgf: KM[abc]: expected"),
+        ("(;SZ[9]KO[0.3];B[ee])", "k.sgf: KO[0.3]: expected"),
+        (
+            "(;SZ[9]RU[m3go-2020]KM[1e400];B[ee])",
+            "k.sgf: KM[1e400]: the record's komi disagrees with the komi 0",
+        ),
+    ] {
+        let e = parse_record(text, "k.sgf").unwrap_err().to_string();
+        assert!(e.contains(says), "{text}: {e}");
+        assert!(!e.contains("inf"), "{text}: {e}");
+    }
+    let e = parse_game_text("size: 9\nkomi: 1e400\n黑1.O0\n", "k.txt", ".")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("k.txt") && e.contains("komi: 1e400"), "{e}");
+}

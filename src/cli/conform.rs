@@ -85,8 +85,21 @@ pub fn run(args: ConformArgs) -> i32 {
     if args.coverage || args.update_rules {
         return coverage(rules_md, &cases, args.update_rules, &load_errors);
     }
+    // --id, --filter and --shard select the cases listed, dumped and run alike
+    let selected: Vec<&(String, Case)> = cases
+        .iter()
+        .filter(|(_, c)| args.id.as_ref().is_none_or(|id| *id == c.id))
+        .filter(|(_, c)| {
+            args.filter
+                .as_ref()
+                .is_none_or(|cl| c.clauses.iter().any(|x| x.starts_with(cl.as_str())))
+        })
+        .enumerate()
+        .filter(|(k, _)| args.spread.shard.is_none_or(|s| s.takes(*k)))
+        .map(|(_, c)| c)
+        .collect();
     if args.list {
-        for (_, c) in &cases {
+        for (_, c) in &selected {
             outln!(
                 "{:<44} [{}] {}",
                 c.id,
@@ -100,7 +113,7 @@ pub fn run(args: ConformArgs) -> i32 {
         return malformed_exit(&load_errors);
     }
     if args.dump_json {
-        let all: Vec<Value> = cases
+        let all: Vec<Value> = selected
             .iter()
             .map(|(_, c)| serde_json::to_value(c).unwrap_or(Value::Null))
             .collect();
@@ -113,18 +126,6 @@ pub fn run(args: ConformArgs) -> i32 {
         }
         return malformed_exit(&load_errors);
     }
-    let selected: Vec<&(String, Case)> = cases
-        .iter()
-        .filter(|(_, c)| args.id.as_ref().is_none_or(|id| *id == c.id))
-        .filter(|(_, c)| {
-            args.filter
-                .as_ref()
-                .is_none_or(|cl| c.clauses.iter().any(|x| x.starts_with(cl.as_str())))
-        })
-        .enumerate()
-        .filter(|(k, _)| args.spread.shard.is_none_or(|s| s.takes(*k)))
-        .map(|(_, c)| c)
-        .collect();
     for (f, e) in &load_errors {
         outln!("ERRORED {f}\n    {e}");
     }
@@ -237,6 +238,12 @@ pub fn run(args: ConformArgs) -> i32 {
         // a case file that does not read is bad input, like any other: exit 2
         errln!("{}", malformed_cases(&load_errors));
         code = 2;
+    } else if tested > 0 && passed + failed == 0 && skipped == 0 {
+        // every case asked errored: the program under test cannot answer at all
+        errln!(
+            "error: the program under test answered none of the {errored} cases (every one errored, above): exit 2"
+        );
+        code = 2;
     } else if tested == 0 && !args.program.allow_empty {
         errln!(
             "error: nothing was tested ({}): exit 1 (--allow-empty accepts it)",
@@ -331,8 +338,8 @@ fn coverage(
     );
     if update {
         let out = cov.update_rules_md(&text);
-        if let Err(e) = std::fs::write(rules_md, out) {
-            errln!("error: {rules_md}: cannot write: {e}");
+        if let Err(e) = crate::cli::common::write_file(rules_md, &out) {
+            errln!("error: {e}");
             return 2;
         }
     }

@@ -1,7 +1,7 @@
 //! `m3go convert`: a game record written as SGF or as a move-number game file.
 
 use crate::board::coord::Labels;
-use crate::cli::common::{parse_rules, save_record};
+use crate::cli::common::{parse_rules, record_text, write_file};
 use crate::game::setup::InputError;
 use crate::rules::Rules;
 use clap::ValueEnum;
@@ -25,6 +25,10 @@ pub struct ConvertArgs {
     /// The label system of a written game file.
     #[arg(long, value_enum, default_value_t = LabelsArg::Chinese)]
     pub labels: LabelsArg,
+    /// Write OUT even when it is GAME itself (the record is replaced by what the conversion
+    /// keeps).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `convert --labels`.
@@ -44,6 +48,7 @@ pub fn run(args: ConvertArgs) -> Result<(), InputError> {
         LabelsArg::Latin => Labels::Latin,
     };
     crate::cli::common::check_extension(output, "OUT", &crate::cli::common::RECORD_EXTENSIONS)?;
+    crate::cli::common::refuse_own_input(output, "OUT", input, args.force)?;
     let record = crate::formats::load::load(input)?;
     let rules = record.resolve_rules(args.rules.as_ref())?;
     // check the whole record before writing it
@@ -52,5 +57,8 @@ pub fn run(args: ConvertArgs) -> Result<(), InputError> {
         (Some(n), crate::error::Kind::IllegalMove) => e.during(n),
         (_, _) => e,
     })?;
-    save_record(output, &record, &rules, labels)
+    let text = record_text(output, "OUT", &record, &rules, labels)?;
+    write_file(output, &text)?;
+    crate::cli::common::tell_dropped("convert", input, output, &record.dropped);
+    Ok(())
 }

@@ -39,6 +39,9 @@ mod rules;
 mod schema;
 mod serve;
 
+/// `perft --max-nodes` by default, on the fast engine and with `--reference`.
+pub use perft::{FAST_NODES as PERFT_FAST_NODES, REFERENCE_NODES as PERFT_REFERENCE_NODES};
+
 /// m3go — reference rules interpreter for three-colour Go.
 ///
 /// Meng three-colour Go (M3Go, the 2016 and 2020 texts), Dullstone Go and Flystone Go: the three

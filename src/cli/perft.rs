@@ -21,18 +21,34 @@ pub struct PerftArgs {
     #[command(flatten)]
     pub engine: crate::cli::common::EngineArgs,
     /// Stop with an error (exit 2) after visiting this many nodes (positions made and move
-    /// sequences counted), so that a deep perft on a large board cannot run for hours.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES)]
-    pub max_nodes: u64,
+    /// sequences counted), so that a deep perft on a large board cannot run for hours. Default:
+    /// 30000000 on the fast engine (measured: `perft spec/positions/example.yaml 3`, 28369270
+    /// nodes, 148 s of CPU), 50000 with --reference (about 370 nodes a second on a dense 19x19
+    /// position): a few minutes at most either way.
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
 }
 
-/// `perft --max-nodes` by default: a few minutes of work at most.
-pub const DEFAULT_MAX_NODES: u64 = 200_000_000;
+/// `perft --max-nodes` by default on the fast engine: a few minutes at most. Measured on the
+/// development machine (release build, one core): `perft spec/positions/example.yaml 3` visits
+/// 28,369,270 nodes in 148 s of CPU (about 190,000 nodes a second on 19x19; a 9x9 position runs
+/// about 1,100,000 a second).
+pub const FAST_NODES: u64 = 30_000_000;
+/// `perft --max-nodes` by default with `--reference`: a few minutes at most. Measured: the
+/// reference spent 54 s of CPU on the first 20,000 nodes of a perft of Lee Sedol game 5 at move
+/// 150 (19x19, about 370 nodes a second: a legal-move list by the reference takes about 0.8 s
+/// there), so 50,000 nodes are about 2.3 minutes; its subtrees are counted whole only to depth 1,
+/// so the budget is checked after every legal-move list.
+pub const REFERENCE_NODES: u64 = 50_000;
 
 pub fn run(args: PerftArgs) -> Result<(), InputError> {
     let depth = args.depth;
     let p = Setup::load(&args.pos)?;
-    let mut budget = NodeBudget::new(args.max_nodes);
+    let mut budget = NodeBudget::new(args.max_nodes.unwrap_or(if args.engine.reference {
+        REFERENCE_NODES
+    } else {
+        FAST_NODES
+    }));
     let exceeded = |b: NodeBudget| {
         InputError::new(format!(
             "perft {depth} visits more than {} nodes: stopped",

@@ -73,6 +73,9 @@ fn print_report(r: &crate::game::play::Report, size: usize, labels: Labels) {
 }
 
 pub fn run(args: PlayArgs) -> Result<(), InputError> {
+    if let Some(out) = &args.out {
+        crate::cli::common::check_extension(out, "-o", &crate::cli::common::POSITION_EXTENSIONS)?;
+    }
     let fmt = args.format;
     let start = Setup::load(&args.pos)?;
     let size = start.board().size();

@@ -1,6 +1,6 @@
 //! `m3go replay`: a game record replayed strictly, or mechanically (003's 机械式排局).
 
-use crate::cli::common::{parse_rules, progress_bar, save_record, write_file, Format};
+use crate::cli::common::{parse_rules, progress_bar, record_text, write_files, Format};
 use crate::conform::runner::thread_pool;
 use crate::game::setup::InputError;
 use crate::rules::Rules;
@@ -47,6 +47,9 @@ pub struct ReplayArgs {
     /// Write the game actually played: SGF for OUT.sgf, else a game file.
     #[arg(long, value_name = "OUT.sgf|OUT.txt")]
     pub save: Option<String>,
+    /// Let --save or -o overwrite the record being replayed.
+    #[arg(long)]
+    pub force: bool,
     #[command(flatten)]
     pub labels: crate::cli::common::LabelsArgs,
     #[command(flatten)]
@@ -68,6 +71,9 @@ fn replay_one(
     summary_only: bool,
 ) -> Result<(Replayed, Rules, crate::formats::record::Record), InputError> {
     let record = crate::formats::load::load(path)?;
+    if let Some(note) = record.dropped.games_note() {
+        errln!("replay: {path}: not replayed: {note}");
+    }
     let given_rules = args.rules.is_some();
     let rules = match &args.rules {
         Some(r) => r.clone(),
@@ -99,8 +105,14 @@ fn replay_one(
 }
 
 pub fn run(args: ReplayArgs) -> Result<(), InputError> {
+    use crate::cli::common::{check_extension, refuse_own_input};
     if let Some(out) = &args.save {
-        crate::cli::common::check_extension(out, "--save", &crate::cli::common::RECORD_EXTENSIONS)?;
+        check_extension(out, "--save", &crate::cli::common::RECORD_EXTENSIONS)?;
+        refuse_own_input(out, "--save", &args.games[0], args.force)?;
+    }
+    if let Some(out) = &args.out {
+        check_extension(out, "-o", &crate::cli::common::POSITION_EXTENSIONS)?;
+        refuse_own_input(out, "-o", &args.games[0], args.force)?;
     }
     if args.games.len() > 1 || args.spread.shard.is_some() {
         return run_many(&args);
@@ -115,18 +127,48 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
             ));
         };
         let (tally, position) = *summary;
+        let written = position_file(&args, &position)?;
         let (zh, en) = tally.summary();
         outln!("{zh}");
         if args.gloss {
             outln!("    {en}");
         }
-        return write_position(&args, &position);
+        return write_outputs(written.into_iter().collect());
     }
     let (Replayed::Log(rep), rules, record) = replay_one(path, &args, false)? else {
         return Err(InputError::new(
             "the replay gave a summary where the log was asked",
         ));
     };
+    // everything is computed before anything is printed or written
+    let mut written: Vec<(String, String)> =
+        position_file(&args, &rep.position)?.into_iter().collect();
+    if let Some(out) = &args.save {
+        let mut rec = crate::formats::record::record_of(&rep.start, &rep.reports);
+        rec.info = record.info.clone();
+        // M20-REPLAY-PASS: a refused move is saved as the record's point, marked replaced,
+        // with its reason as the comment, so that the saved record replays to the same position
+        for ((saved, entry), original) in rec.moves.iter_mut().zip(&rep.entries).zip(&record.moves)
+        {
+            if let crate::tools::replay::Status::Replaced {
+                reason, message, ..
+            } = &entry.status
+            {
+                saved.replaced = true;
+                saved.action = original.action;
+                saved.claimed = None;
+                saved.comment = Some(format!("m3go: refused ({}): {message}", reason.code()));
+            }
+        }
+        let text = record_text(
+            out,
+            "--save",
+            &rec,
+            &rules,
+            crate::board::coord::Labels::Chinese,
+        )?;
+        written.push((out.clone(), text));
+    }
     if fmt == Format::Json {
         let v = serde_json::json!({
             "entries": rep.entries,
@@ -149,40 +191,38 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
             crate::tools::replay::log_text_in(&rep, args.gloss, args.labels.labels())
         );
     }
-    write_position(&args, &rep.position)?;
+    write_outputs(written)?;
     if let Some(out) = &args.save {
-        let mut rec = crate::formats::record::record_of(&rep.start, &rep.reports);
-        rec.info = record.info.clone();
-        // M20-REPLAY-PASS: a refused move is saved as the record's point, marked replaced,
-        // with its reason as the comment, so that the saved record replays to the same position
-        for ((saved, entry), original) in rec.moves.iter_mut().zip(&rep.entries).zip(&record.moves)
-        {
-            if let crate::tools::replay::Status::Replaced {
-                reason, message, ..
-            } = &entry.status
-            {
-                saved.replaced = true;
-                saved.action = original.action;
-                saved.claimed = None;
-                saved.comment = Some(format!("m3go: refused ({}): {message}", reason.code()));
-            }
-        }
-        save_record(out, &rec, &rules, crate::board::coord::Labels::Chinese)?;
+        // the collection's further games were told when the record was read
+        let dropped = crate::formats::record::Dropped {
+            further_games: 0,
+            ..record.dropped.clone()
+        };
+        crate::cli::common::tell_dropped("replay --save", path, out, &dropped);
     }
     Ok(())
 }
 
-/// `-o`: the final position written to a position file.
-fn write_position(
+/// `-o`: the final position as the text of a position file, with its path.
+fn position_file(
     args: &ReplayArgs,
     position: &crate::game::play::Position,
-) -> Result<(), InputError> {
-    if let Some(out) = &args.out {
-        let setup = crate::tools::replay::position_setup(position);
-        let text = serde_yaml::to_string(&setup).map_err(|e| InputError::new(e.to_string()))?;
-        write_file(out, &text)?;
-    }
-    Ok(())
+) -> Result<Option<(String, String)>, InputError> {
+    let Some(out) = &args.out else {
+        return Ok(None);
+    };
+    let setup = crate::tools::replay::position_setup(position);
+    let text = serde_yaml::to_string(&setup).map_err(|e| InputError::new(e.to_string()))?;
+    Ok(Some((out.clone(), text)))
+}
+
+/// The files of `-o` and `--save`, written together at the end ([`write_files`]).
+fn write_outputs(files: Vec<(String, String)>) -> Result<(), InputError> {
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    write_files(&refs)
 }
 
 /// Several records: one summary line each (in the order given), then the total; `-o` and

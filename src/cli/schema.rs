@@ -1,6 +1,6 @@
 //! `m3go schema`: the JSON Schemas of the contract (`crate::conform::schema`).
 
-use crate::cli::common::write_file;
+use crate::cli::common::write_files;
 use crate::conform::schema::{file_text, schemas};
 use crate::game::setup::InputError;
 
@@ -24,12 +24,27 @@ pub struct SchemaArgs {
 pub fn run(args: SchemaArgs) -> Result<(), InputError> {
     let all = schemas();
     if args.write {
+        if args.dir.trim().is_empty() {
+            return Err(InputError::new("an empty folder name")
+                .key("--dir")
+                .expected("the folder to write the schemas to (spec/schema by default)"));
+        }
         std::fs::create_dir_all(&args.dir)
             .map_err(|e| InputError::new(format!("cannot create: {e}")).file(&args.dir))?;
-        for s in &all {
-            let path = std::path::Path::new(&args.dir).join(s.file);
-            write_file(&path.to_string_lossy(), &file_text(&s.schema))?;
-            outln!("wrote {}", path.display());
+        let files: Vec<(String, String)> = all
+            .iter()
+            .map(|s| {
+                let path = std::path::Path::new(&args.dir).join(s.file);
+                (path.to_string_lossy().into_owned(), file_text(&s.schema))
+            })
+            .collect();
+        let refs: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        write_files(&refs)?;
+        for (path, _) in &files {
+            outln!("wrote {path}");
         }
         return Ok(());
     }

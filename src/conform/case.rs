@@ -717,7 +717,22 @@ pub fn answer_value_with(v: &Value, caps: &Capabilities, engine: Engine) -> Valu
     };
     match obj.get("action") {
         None => {}
-        Some(Value::String(a)) if a == "capabilities" => return capabilities_answer(id, caps),
+        Some(Value::String(a)) if a == "capabilities" => {
+            // a request in another protocol version is refused, not answered in this one
+            let protocol = obj.get("protocol");
+            if protocol != Some(&json!(PROTOCOL)) {
+                return error_answer(
+                    id,
+                    code::UNSUPPORTED_PROTOCOL,
+                    Some("protocol".into()),
+                    format!(
+                        "protocol {} is not supported: expected `{PROTOCOL}`",
+                        protocol.map_or("(none)".to_string(), Value::to_string)
+                    ),
+                );
+            }
+            return capabilities_answer(id, caps);
+        }
         Some(a) => {
             return error_answer(
                 id,
@@ -731,7 +746,23 @@ pub fn answer_value_with(v: &Value, caps: &Capabilities, engine: Engine) -> Valu
     }
     let req: Request = match serde_json::from_value(v.clone()) {
         Ok(r) => r,
-        Err(e) => return error_answer(id, code::BAD_REQUEST, None, format!("request: {e}")),
+        Err(e) => {
+            // a position that does not read (a komi of 0.3, an unknown rule value) is a bad
+            // position, as one that reads but is not valid; the rest of the request is the
+            // runner's fault
+            if let Some(Err(pe)) = obj
+                .get("position")
+                .map(|p| serde_json::from_value::<Setup>(p.clone()))
+            {
+                return error_answer(
+                    id,
+                    code::BAD_POSITION,
+                    Some("position".into()),
+                    format!("position: {pe}"),
+                );
+            }
+            return error_answer(id, code::BAD_REQUEST, None, format!("request: {e}"));
+        }
     };
     if let Ok(rules) = req.position.rules.resolve() {
         if let Some(why) = caps.refuses(&rules, req.replay.as_ref().map(|r| r.mode)) {

@@ -547,37 +547,18 @@ pub fn setup_of(p: &Position) -> Setup {
     s
 }
 
-/// Where a clause's sentence comes from: (seed file, quote).
-fn source_of(clause: &str) -> (&'static str, &'static str) {
-    const S003: &str = "003_c678549056cd21c6.txt";
-    const S004: &str = "004_86279b778078f81e.txt";
-    const S000: &str = "000_2c6147746ff1d7d0.txt";
-    match clause {
-        c if c.starts_with("M20-EYE") => (
-            S003,
-            "萌式三色围棋中，由一个黑棋串独享或者说规则（理论）上可以独享的眼（封闭区域和内气），也即是这个黑棋串的私眼。",
-        ),
-        c if c.starts_with("M20-ATTR") => (
-            S003,
-            "设花棋串A的紧邻有私眼黑棋串数量为Hs、紧邻无私眼黑棋串数量为Hw、紧邻有私眼白棋串数量为Bs、紧邻无私眼白棋串数量为Bw。",
-        ),
-        c if c.starts_with("D3-ATTR") => (
-            S004,
-            "此逻辑规则中，花棋串只具有不会发生变化的一种底层属性——中性分隔串属性，它与棋盘边界外区域的属性相同。",
-        ),
-        "M20-FORBID-CAPTURE" => (
-            S003,
-            "1、花子“提吃点”禁着：提吃黑棋或白棋的提吃点是花子的禁着点，也即花子不具有提吃功能。",
-        ),
-        "M20-FORBID-EYE" => (S003, "2、花子“一气眼”禁着：黑棋或白棋的“一气眼”是花子的禁着点。"),
-        "M20-FORBID-TIGER" => (S003, "3、花子“虎口”禁着：黑棋或白棋的虎口是花子的禁着点。"),
-        c if c.starts_with("M20-SCORE") => (S003, "着子完毕的棋局，采用数子法（数点法）计算胜负。"),
-        c if c.starts_with("M20-ORDER") => (S003, "第9手：A下一花子，第10手：B下一花子。"),
-        _ => (
-            S000,
-            "没有气（即气数 = 0 ）的黑棋串或白棋串是 “ 死棋串 ”，死棋串中的所有棋子必须立即从棋盘上拿走。",
-        ),
-    }
+/// Where a clause's sentence comes from: (seed file, quote), both from the clause register
+/// (rules.md, [`crate::conform::register`]): the row of the clause the case cites.
+fn source_of(clause: &str) -> Result<(&'static str, String), String> {
+    let c = crate::conform::register::clause(clause)
+        .ok_or_else(|| format!("clause {clause} is not in the clause register (rules.md)"))?;
+    let seed = crate::conform::register::seed_file(&c.seed).ok_or_else(|| {
+        format!(
+            "clause {clause}: seed {} is not one of the four source documents",
+            c.seed
+        )
+    })?;
+    Ok((seed, c.quote))
 }
 
 /// The conformance case of a shrunk disagreement: what m3go (the reference) answers, on the
@@ -776,7 +757,7 @@ pub fn make_case(
             );
         }
     }
-    let (seed, quote) = source_of(&clause);
+    let (seed, quote) = source_of(&clause)?;
     let case = json!({
         "id": id,
         "title": format!("differential testing: the other implementation disagrees on {field}"),

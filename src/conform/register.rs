@@ -13,6 +13,23 @@ use serde::Serialize;
 /// The text of rules.md, as it was when the binary was built.
 pub const RULES_MD: &str = include_str!("../../rules.md");
 
+/// The four source documents (`/work/shared/seeds/`), by the number the register's **seed**
+/// column gives, with their file names as a case's `source.seed` writes them.
+pub const SEED_FILES: [(&str, &str); 4] = [
+    ("000", "000_2c6147746ff1d7d0.txt"),
+    ("001", "001_6f8ac0bfab7cc237.txt"),
+    ("003", "003_c678549056cd21c6.txt"),
+    ("004", "004_86279b778078f81e.txt"),
+];
+
+/// The file name of the source document numbered `seed` (`003`).
+pub fn seed_file(seed: &str) -> Option<&'static str> {
+    SEED_FILES
+        .iter()
+        .find(|(n, _)| *n == seed.trim())
+        .map(|(_, f)| *f)
+}
+
 /// One clause of the register: a row of a clause table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Clause {

@@ -300,7 +300,68 @@ pub fn ask_checked(oracle: &mut dyn Oracle, request: &Value) -> Result<Value, St
             request["id"]
         ));
     }
+    check_answer_shape(request, &ans)?;
     Ok(ans)
+}
+
+/// The fields of an answer to a case request (answer.schema.json, and `unsupported`'s reason).
+const CASE_ANSWER_FIELDS: [&str; 10] = [
+    "id",
+    "protocol",
+    "analysis",
+    "reports",
+    "probes",
+    "numbered",
+    "extras",
+    "error",
+    "unsupported",
+    "reason",
+];
+
+/// The fields of an answer to the capabilities request (capabilities.schema.json, or an error).
+const CAPABILITIES_ANSWER_FIELDS: [&str; 8] = [
+    "id",
+    "protocol",
+    "protocols",
+    "implementation",
+    "capabilities",
+    "error",
+    "unsupported",
+    "reason",
+];
+
+/// An answer is an answer: it has no field that no answer has (a program that echoes its
+/// request, `cat`, writes `position` and `moves`) and says something besides its id (an
+/// analysis, reports, probes, a diagram, capabilities, an error or `unsupported`). Anything else
+/// is a failure of the program, never a disagreement on the rules.
+fn check_answer_shape(request: &Value, ans: &Value) -> Result<(), String> {
+    let capabilities = request.get("action").is_some();
+    let fields: &[&str] = if capabilities {
+        &CAPABILITIES_ANSWER_FIELDS
+    } else {
+        &CASE_ANSWER_FIELDS
+    };
+    let Some(obj) = ans.as_object() else {
+        return Err("the answer is not a JSON object".into());
+    };
+    if let Some(k) = obj.keys().find(|k| !fields.contains(&k.as_str())) {
+        return Err(format!(
+            "the answer has a field `{}` that no answer has (does the program echo its requests?): `{}`",
+            clip(k, 40),
+            clip(&ans.to_string(), 200)
+        ));
+    }
+    if obj.keys().all(|k| k == "id" || k == "protocol") {
+        return Err(format!(
+            "the answer carries nothing but its id: expected {} (or an error or `unsupported`)",
+            if capabilities {
+                "protocols and capabilities"
+            } else {
+                "analysis, reports, probes or numbered"
+            }
+        ));
+    }
+    Ok(())
 }
 
 /// The request for an implementation's capabilities (spec/README.md "Capabilities").

@@ -59,6 +59,61 @@ pub struct Record {
     /// Game information: (key, value), e.g. (`black`, `Lee Sedol 9p`), (`result`, `W+Resign`).
     pub info: Vec<(String, String)>,
     pub moves: Vec<RecordMove>,
+    /// What the reader read but the record does not hold (SGF variations, properties, further
+    /// games of a collection): a conversion or a saved replay says it drops them.
+    pub dropped: Dropped,
+}
+
+/// What a record read from a file does not hold (SGF only: a game file's every line is kept).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Dropped {
+    /// Nodes of variations off the main line.
+    pub variation_nodes: usize,
+    /// Properties read but not kept, each with the number of nodes holding it.
+    pub properties: Vec<(String, usize)>,
+    /// The games of the collection after the first (only the first is read).
+    pub further_games: usize,
+}
+
+impl Dropped {
+    /// One note per kind of thing dropped ("2 nodes of variations off the main line").
+    pub fn notes(&self) -> Vec<String> {
+        let plural =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let mut out = Vec::new();
+        if self.variation_nodes > 0 {
+            out.push(format!(
+                "{} of variations off the main line",
+                plural(self.variation_nodes, "node", "nodes")
+            ));
+        }
+        if !self.properties.is_empty() {
+            let list: Vec<String> = self
+                .properties
+                .iter()
+                .map(|(id, n)| format!("{id} ({})", plural(*n, "node", "nodes")))
+                .collect();
+            out.push(format!(
+                "the properties m3go does not keep: {}",
+                list.join(", ")
+            ));
+        }
+        out.extend(self.games_note());
+        out
+    }
+
+    /// The note of a collection's further games, if any.
+    pub fn games_note(&self) -> Option<String> {
+        match self.further_games {
+            0 => None,
+            1 => Some("game 2 of the collection (2 games: only the first is read)".into()),
+            n => Some(format!(
+                "games 2 to {} of the collection ({} games: only the first is read)",
+                n + 1,
+                n + 1
+            )),
+        }
+    }
 }
 
 /// The rules of a two-colour game, as a rules mapping: M3Go 2020 with plain alternation. With
@@ -114,31 +169,48 @@ pub fn komi_quarters(v: &str) -> Option<i32> {
     (f.is_finite() && q.fract() == 0.0 && q.abs() <= 1600.0).then_some(q as i32)
 }
 
-/// The record's `komi` information checked against the rules it names: the same komi is the
-/// rules' (and is dropped from the information: it is written once, with the rules); another one
-/// is an error naming both.
+/// The record's `komi` information checked: without rules, it must be a komi m3go can hold (a
+/// multiple of 0.25); against the rules the record names, the same komi is the rules' (and is
+/// dropped from the information: it is written once, with the rules), another one is an error
+/// naming both. `name` is how the record writes it (`komi` in a game file, `KM` in SGF), for
+/// the message.
 pub fn reconcile_komi(
     info: &mut Vec<(String, String)>,
     rules: Option<&RulesField>,
+    name: &str,
 ) -> Result<(), InputError> {
-    let (Some(at), Some(f)) = (info.iter().position(|(k, _)| k == "komi"), rules) else {
+    let Some(at) = info.iter().position(|(k, _)| k == "komi") else {
+        return Ok(());
+    };
+    let v = info[at].1.clone();
+    let named = |e: InputError| {
+        let q = crate::error::quote(&v);
+        if name == "komi" {
+            e.key("komi").text(q)
+        } else {
+            e.key(format!("{name}[{q}]"))
+        }
+    };
+    let Some(f) = rules else {
+        if komi_quarters(&v).is_none() {
+            return Err(named(InputError::new(String::new())).expected(
+                "a number of points that is a multiple of 0.25, between -400 and 400 (or give --rules)",
+            ));
+        }
         return Ok(());
     };
     let Ok(r) = f.resolve() else {
         return Ok(());
     };
-    let v = info[at].1.clone();
     if komi_quarters(&v) == Some(r.komi.quarters()) {
         info.remove(at);
         return Ok(());
     }
-    Err(InputError::new(format!(
-        "the record's komi `{}` disagrees with the komi {} of its rules `{}`",
-        crate::error::quote(&v),
+    Err(named(InputError::new(format!(
+        "the record's komi disagrees with the komi {} of its rules `{}`",
         r.komi.points(),
         r.preset
-    ))
-    .key("komi")
+    )))
     .expected("the same komi, or no komi"))
 }
 
@@ -154,6 +226,7 @@ impl Record {
             first_move: 1,
             info: Vec::new(),
             moves: Vec::new(),
+            dropped: Dropped::default(),
         }
     }
 
@@ -749,7 +822,7 @@ pub fn parse_game_text_with(
             rules = Some(s.rules.clone());
         }
     }
-    reconcile_komi(&mut info, rules.as_ref()).map_err(|e| e.file(place))?;
+    reconcile_komi(&mut info, rules.as_ref(), "komi").map_err(|e| e.file(place))?;
     let size = size.unwrap_or(19);
     let first = first_move.unwrap_or(1);
     if tokens.len() > max_moves(size) {
@@ -819,6 +892,7 @@ pub fn parse_game_text_with(
         first_move: first,
         info,
         moves,
+        dropped: Dropped::default(),
     })
 }
 
@@ -846,6 +920,7 @@ pub fn record_of(start: &Position, reports: &[Report]) -> Record {
                 comment: None,
             })
             .collect(),
+        dropped: Dropped::default(),
     }
 }
 

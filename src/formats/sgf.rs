@@ -219,12 +219,31 @@ pub fn parse_record(text: &str, place: &str) -> Result<Record, InputError> {
     let parsed = std::panic::catch_unwind(|| sgf_parse::go::parse(text))
         .map_err(|_| err(place, "the SGF reader failed on this file".into()))?;
     let games = parsed.map_err(|e| err(place, format!("not a valid SGF Go game: {e}")))?;
+    let count = games.len();
     let root = games
         .into_iter()
         .next()
         .ok_or_else(|| err(place, "no game tree".into()))?;
-    from_root(&root, place)
+    let mut record = from_root(&root, place, &|id| root_raw_value(text, id))?;
+    // a collection: m3go reads its first game, and says so
+    record.dropped.further_games = count.saturating_sub(1);
+    Ok(record)
 }
+
+/// The number of nodes of a game tree that are not on its main line (its variations), counted
+/// without recursion (the reader has already bounded the nodes to [`MAX_NODES`]).
+fn variation_nodes(root: &SgfNode<Prop>) -> usize {
+    let (mut all, mut stack) = (0usize, vec![root]);
+    while let Some(n) = stack.pop() {
+        all += 1;
+        stack.extend(n.children());
+    }
+    all - root.main_variation().count()
+}
+
+/// Root properties a written SGF file states anew (the format, the character set, the
+/// application), which are therefore not reported as dropped.
+const REWRITTEN_PROPS: [&str; 4] = ["FF", "GM", "CA", "AP"];
 
 /// The game-file key of an SGF game-information property (`PB` → `black`), aliases included.
 fn info_key(id: &str) -> Option<&'static str> {
@@ -264,7 +283,56 @@ fn setup_points(id: &str, p: &Prop, place: &str) -> Result<Vec<SgfPoint>, InputE
     }
 }
 
-fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
+/// The value of the root property `id` as written in `text` (the reader keeps `KM[1e400]` only
+/// as the number it read, infinity), escapes removed: the first value of the first node.
+fn root_raw_value(text: &str, id: &str) -> Option<String> {
+    let start = text.find('(')?;
+    let mut chars = text[start + 1..].chars().skip_while(|c| c.is_whitespace());
+    if chars.next() != Some(';') {
+        return None;
+    }
+    let (mut ident, mut after_value) = (String::new(), false);
+    while let Some(c) = chars.next() {
+        match c {
+            '[' => {
+                let mut value = String::new();
+                let mut escaped = false;
+                for v in chars.by_ref() {
+                    match (escaped, v) {
+                        (false, '\\') => escaped = true,
+                        (false, ']') => break,
+                        _ => {
+                            escaped = false;
+                            value.push(v);
+                        }
+                    }
+                }
+                if ident == id {
+                    return Some(value);
+                }
+                after_value = true;
+            }
+            ';' | '(' | ')' => return None,
+            c if c.is_ascii_uppercase() => {
+                if after_value {
+                    ident.clear();
+                    after_value = false;
+                }
+                ident.push(c);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn from_root(
+    root: &SgfNode<Prop>,
+    place: &str,
+    raw: &dyn Fn(&str) -> Option<String>,
+) -> Result<Record, InputError> {
+    // the property that gave the komi (KM, or the Fan Hui files' KO)
+    let mut komi_id = "KM".to_string();
     let mut size: Option<usize> = None;
     let mut rules: Option<RulesField> = None;
     let mut full_rules: Option<RulesField> = None;
@@ -273,6 +341,10 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
     let mut setup: [Vec<SgfPoint>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     let mut cleared: Vec<SgfPoint> = Vec::new();
     let mut seen: Vec<String> = Vec::new();
+    // PL: the player to move first (a handicap game's `PL[W]`)
+    let mut to_play: Option<Colour> = None;
+    // the properties read but not kept, with the number of nodes holding each
+    let mut not_kept: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
     for p in root.properties() {
         let (id, _) = ident_values(p);
         if seen.contains(&id) {
@@ -336,10 +408,33 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
                     .key(format!("MN[{}]", crate::error::quote(&v.join("]["))))
                     .expected("a move number"))
             }
+            Prop::PL(c) => {
+                to_play = Some(match c {
+                    sgf_parse::Color::Black => Colour::Black,
+                    sgf_parse::Color::White => Colour::White,
+                })
+            }
+            Prop::Invalid(id, v) if id == "PL" => {
+                return Err(err(place, String::new())
+                    .key(format!("PL[{}]", crate::error::quote(&v.join("]["))))
+                    .expected("PL[B] or PL[W]"))
+            }
             Prop::B(_) | Prop::W(_) | Prop::C(_) => {}
+            _ if REWRITTEN_PROPS.contains(&id.as_str()) => {}
             other => {
+                if info_key(&id).is_none() {
+                    *not_kept.entry(id.clone()).or_default() += 1;
+                }
                 if let Some(key) = info_key(&id) {
-                    if let Some(v) = info_value(other).filter(|v| !v.trim().is_empty()) {
+                    // the komi as written, not as the reader's number (`1e400`, not `inf`)
+                    let value = match key {
+                        "komi" => raw(&id).or_else(|| info_value(other)),
+                        _ => info_value(other),
+                    };
+                    if key == "komi" {
+                        komi_id = id.clone();
+                    }
+                    if let Some(v) = value.filter(|v| !v.trim().is_empty()) {
                         if let Some(k) = info.iter().position(|(k, _)| k == key) {
                             return Err(err(
                                 place,
@@ -358,7 +453,7 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
     }
     let size = size.unwrap_or(19);
     let rules = full_rules.or(rules);
-    crate::formats::record::reconcile_komi(&mut info, rules.as_ref())
+    crate::formats::record::reconcile_komi(&mut info, rules.as_ref(), &komi_id)
         .map_err(|e| e.in_file(place))?;
     let start = if setup.iter().all(|s| s.is_empty()) {
         None
@@ -429,6 +524,8 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
             format!("AE[{}] is off the {size}x{size} board", sgf_coord(sp)),
         ));
     }
+    // D30: a game that starts from set-up stones, or says white moves first
+    let handicap = start.is_some() || to_play == Some(Colour::White);
     let mut record = Record::new(size, rules);
     if start.is_some() {
         record.start_place = Some(format!("{place}: SGF set-up (AB/AW/AF)"));
@@ -519,6 +616,9 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
                     return Err(err(place, "SZ inside the game: expected it in the root".into())
                         .at(&node_place))
                 }
+                other if k > 0 => {
+                    *not_kept.entry(other.identifier()).or_default() += 1;
+                }
                 _ => {}
             }
         }
@@ -561,6 +661,11 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
                     .at(&node_place)
                     .expected(format!("a first move number from 1 to {MAX_FIRST_MOVE}")))
             }
+            // D30: without MN, a handicap game (set-up stones or PL[W]) whose first move is
+            // white's starts at move 2, the first number the alternation gives white; the
+            // rules' schedule then checks the turn. Without set-up a white first move stays
+            // move 1 (a strict replay refuses it; a mechanical one takes the cycle's colour).
+            (None, None) if colour == Colour::White && !flower && handicap => 2,
             (None, None) => 1,
             (Some(prev), Some(n)) if n != i64::from(prev) + 1 => {
                 return Err(err(place, format!("MN[{n}] renumbers the game"))
@@ -649,10 +754,31 @@ fn from_root(root: &SgfNode<Prop>, place: &str) -> Result<Record, InputError> {
         (Some(a), Some(b)) => Some(format!("{a}\n{b}")),
         (a, b) => a.or(b),
     };
+    // D30: PL names the player of the first move; a record without moves
+    // starts at white's first number for PL[W]
+    match (to_play, record.moves.first()) {
+        (Some(c), Some(m)) if m.claimed.is_some_and(|t| t.player != c) => {
+            return Err(err(
+                place,
+                format!(
+                    "PL[{}] says {} moves first, but the first move is {}",
+                    if c == Colour::Black { "B" } else { "W" },
+                    c.name(),
+                    m.text
+                ),
+            )
+            .at(&m.place)
+            .expected("PL naming the player of the first move, or no PL"));
+        }
+        (Some(Colour::White), None) => record.first_move = 2,
+        _ => {}
+    }
     record.info = info;
     if let Some(c) = comment {
         record.info.push(("comment".into(), c));
     }
+    record.dropped.variation_nodes = variation_nodes(root);
+    record.dropped.properties = not_kept.into_iter().collect();
     Ok(record)
 }
 
@@ -900,7 +1026,7 @@ mod tests {
         let e = parse_record("(;SZ[9]RU[m3go-2020]KM[6.5];B[ee])", "h.sgf").unwrap_err();
         assert!(
             e.to_string()
-                .contains("komi `6.5` disagrees with the komi 0"),
+                .contains("h.sgf: KM[6.5]: the record's komi disagrees with the komi 0"),
             "{e}"
         );
     }
