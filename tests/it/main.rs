@@ -1,0 +1,28 @@
+//! The integration tests of m3go, one test binary: one module per concern (each was its own
+//! file under tests/, and its own binary linking the whole library, before). The harness-less
+//! conformance runner (tests/conformance.rs), the exhaustive 3x3 check run in release
+//! (tests/exhaustive.rs) and the page in headless Chromium (tests/browser.rs, feature
+//! `browser`) stay separate targets. Data the tests read stays where it was (tests/bad_input/,
+//! tests/perft/), named from CARGO_MANIFEST_DIR.
+
+mod advance;
+mod bad_input;
+mod cli;
+mod contract;
+mod diff;
+mod engine_choice;
+mod errors;
+mod fast_analysis_rules;
+mod fast_equals_reference;
+mod labels;
+mod numbers;
+mod perft;
+mod presets;
+mod properties;
+mod readings;
+mod records;
+mod replay_many;
+mod roundtrips;
+mod rules_md;
+mod schema;
+mod serve_api;
