@@ -8,6 +8,7 @@
 mod advance;
 mod bad_input;
 mod cli;
+mod common;
 mod contract;
 mod diff;
 mod engine_choice;

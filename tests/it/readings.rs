@@ -112,18 +112,6 @@ fn readings_flower_capture_check_changes_the_legality_of_the_move() {
     assert!(!upper.changes.iter().any(|c| c.kind == "move"), "{upper:?}");
 }
 
-fn m3go(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_m3go"))
-        .args(args)
-        .output()
-        .expect("run m3go");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn readings_cli_text_and_json() {
     let (code, out, err) = m3go(&["analyze", POS, "--readings"]);

@@ -4,16 +4,10 @@
 
 use std::process::Command;
 
+/// Runs m3go; returns the exit code (-1 if killed), stdout and stderr.
 fn m3go(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_m3go"))
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let (code, out, err) = crate::common::m3go(args);
+    (code.unwrap_or(-1), out, err)
 }
 
 /// Three small game files and one whose second move is on an occupied point.
