@@ -27,3 +27,17 @@ mod roundtrips;
 mod rules_md;
 mod schema;
 mod serve_api;
+
+/// CI sets M3GO_BROWSER_REQUIRED=1 to make the page test fail, not skip, without a browser; the
+/// page test exists only with the feature `browser`, so a run that sets it without the feature
+/// fails here instead of leaving the page untested.
+#[test]
+fn browser_test_is_built_when_it_is_required() {
+    if std::env::var("M3GO_BROWSER_REQUIRED").as_deref() == Ok("1") {
+        assert!(
+            cfg!(feature = "browser"),
+            "M3GO_BROWSER_REQUIRED=1, but the page test (tests/browser.rs) is built only with the \
+             feature `browser`: run cargo test --features browser"
+        );
+    }
+}
