@@ -7,10 +7,8 @@ use crate::common::m3go;
 use clap::CommandFactory;
 use m3go::cli::Cli;
 use std::collections::BTreeSet;
-use std::process::Command;
 
 const OK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bad_input/ok_3x3.yaml");
-
 
 fn subcommand_names() -> Vec<String> {
     Cli::command()

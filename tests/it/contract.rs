@@ -4,7 +4,6 @@
 use crate::common::{m3go_in, m3go_stdin};
 use std::process::Command;
 
-
 /// A fresh empty directory under the target folder.
 fn empty_dir(name: &str) -> std::path::PathBuf {
     let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
@@ -43,7 +42,6 @@ fn clause_prints_quote_seed_reading_function_and_cases_from_any_directory() {
     assert!(out.lines().any(|l| l.starts_with("M20-EYE-SIM ")), "{out}");
     assert!(out.lines().any(|l| l.starts_with("D29 ")), "{out}");
 }
-
 
 const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/example-9x9.yaml");
 

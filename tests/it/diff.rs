@@ -32,7 +32,9 @@ fn tmpdir(tag: &str) -> std::path::PathBuf {
 }
 
 fn diff(args: &[&str]) -> (i32, String) {
-    let out = output(&[&["diff"], args].concat(), None, None);
+    let mut all = vec!["diff"];
+    all.extend_from_slice(args);
+    let out = output(&all, None, None);
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
@@ -41,7 +43,7 @@ fn diff(args: &[&str]) -> (i32, String) {
 
 fn conform(dir: &std::path::Path, imp: Option<&str>) -> (i32, String) {
     let dir = dir.to_string_lossy();
-    let mut args = vec!["conform", dir.as_ref()];
+    let mut args = vec!["conform", &*dir];
     if let Some(i) = imp {
         args.extend(["--impl", i]);
     }

@@ -4,7 +4,6 @@
 
 use m3go::board::coord::Labels;
 use m3go::formats::report::relabel_text;
-use std::process::Command;
 
 const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/positions/example.yaml");
 const KEJIE: &str = concat!(

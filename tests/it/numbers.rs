@@ -1,8 +1,6 @@
 //! `render --numbers`: each stone placed after the set-up position carries the number of the
 //! move that placed it, found from the history boards; the set-up stones carry none.
 
-use std::process::Command;
-
 const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/positions/example.yaml");
 
 /// Runs m3go; returns the exit code and stderr.

@@ -4,7 +4,6 @@
 
 use m3go::game::setup::Setup;
 use m3go::tools::readings::{readings, Reading};
-use std::process::Command;
 
 fn register() -> Vec<(String, String)> {
     m3go::conform::register::disputed_points()

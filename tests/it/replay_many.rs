@@ -2,8 +2,6 @@
 //! the same output on any number of workers, shards that add up to the whole, and a failing
 //! record listed with its error (exit 2) without stopping the others.
 
-use std::process::Command;
-
 /// Runs m3go; returns the exit code (-1 if killed), stdout and stderr.
 fn m3go(args: &[&str]) -> (i32, String, String) {
     let (code, out, err) = crate::common::m3go(args);

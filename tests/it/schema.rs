@@ -5,8 +5,6 @@
 
 use m3go::conform::schema::{file_text, schemas};
 use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
