@@ -2,6 +2,7 @@
 //! reading (D29) and the flower-capture reading (D7, D9) each change named verdicts, other
 //! options change none of those, and the CLI prints them as text and JSON.
 
+use crate::common::m3go;
 use m3go::game::setup::Setup;
 use m3go::tools::readings::{readings, Reading};
 
