@@ -20,12 +20,12 @@ cd "$(dirname "$0")"
 TARGETS=(
   "eye_simulation"
   "eye_engine"
-  "position_yaml -max_len=1024"
+  "position_yaml -max_len=512"
   "notation"
   "moves -max_len=128"
   "fast_equals_reference -max_len=128"
-  "sgf_record -max_len=1024"
-  "game_file -max_len=1024"
+  "sgf_record -max_len=512"
+  "game_file -max_len=512"
   "protocol"
 )
 
