@@ -68,8 +68,8 @@ for entry in "${run[@]}"; do
   fi
   inited="$(grep -E '^#[0-9]+.*INITED' "$log" | tail -n 1 | grep -oE 'cov: [0-9]+ ft: [0-9]+' || true)"
   done_="$(grep -E '^#[0-9]+.*DONE' "$log" | tail -n 1 | grep -oE 'cov: [0-9]+ ft: [0-9]+' || true)"
-  units="$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$log" | grep -oE '[0-9]+$' || true)"
-  rate="$(grep -oE 'stat::average_exec_per_sec: [0-9]+' "$log" | grep -oE '[0-9]+$' || true)"
+  units="$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)"
+  rate="$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)"
   summary+=("$(printf '%-22s %10s runs %8s exec/s   seeds: %-18s end: %s' "$t" "$units" "$rate" "$inited" "$done_")")
   rm -f "$log"
 done
