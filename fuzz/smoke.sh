@@ -24,7 +24,7 @@ TARGETS=(
   "notation"
   "moves -max_len=128"
   "fast_equals_reference -max_len=128"
-  "sgf_record -max_len=512"
+  "sgf_record"
   "game_file -max_len=512"
   "protocol"
 )
