@@ -1,35 +1,80 @@
 #!/usr/bin/env bash
 # Runs every cargo-fuzz target of m3go for N seconds each (default 30), after writing the seed
-# corpora from spec/cases. Stable toolchain, no sanitizer. Usage: fuzz/smoke.sh [SECONDS] [TARGET...]
+# corpora (examples/seed_corpora.rs: from spec/cases, spec/records and tests/bad_input). Stable
+# toolchain, no sanitizer. Usage: fuzz/smoke.sh [SECONDS] [TARGET...]
 # Exits non-zero as soon as a target finds a crash (the input is left in fuzz/artifacts/TARGET/).
 # The libFuzzer seed is fixed (FUZZ_SEED, default 1) so that a CI smoke run is reproducible;
 # a campaign should set FUZZ_SEED=0 (random) or call cargo fuzz run directly.
+# At the end, one line per target: executions, exec/s, and the coverage counters (cov: edges,
+# ft: features) after the seed corpus was read (INITED) and at the end (DONE).
+# The seed corpora are written by the root crate's example in the test profile, so that CI
+# reuses its `cargo test` build; M3GO_CARGO_FEATURES (e.g. `browser`) names the features that
+# build was made with.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+# The targets of the smoke, one a line: the name, then its libFuzzer options. A new target is
+# one more line (and, for a seed corpus, a section of examples/seed_corpora.rs). -max_len bounds
+# the inputs of the targets whose work grows with them (a board's points, a game's moves), so
+# that 30 s go to many small inputs rather than a few large ones; see README.md, "Formal testing".
+TARGETS=(
+  "eye_simulation"
+  "eye_engine"
+  "position_yaml -max_len=512"
+  "notation"
+  "moves -max_len=128"
+  "fast_equals_reference -max_len=128"
+  "sgf_record"
+  "game_file -max_len=512"
+  "protocol"
+  "serve_request"
+  "game_header"
+)
+
 secs="${1:-30}"
 shift || true
-targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then
-  targets=(eye_simulation eye_engine position_yaml notation moves fast_equals_reference sgf_record game_file protocol serve_request game_header)
-fi
+wanted=("$@")
+run=()
+for entry in "${TARGETS[@]}"; do
+  name="${entry%% *}"
+  if [ ${#wanted[@]} -eq 0 ] || printf '%s\n' "${wanted[@]}" | grep -qx "$name"; then
+    run+=("$entry")
+  fi
+done
+for w in "${wanted[@]}"; do
+  printf '%s\n' "${TARGETS[@]}" | grep -q "^$w\( \|$\)" || { echo "unknown fuzz target: $w" >&2; exit 2; }
+done
+
 if ! command -v cargo-fuzz >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked
 fi
-cargo run --quiet --release --example seed_corpora -- ../spec/cases corpus
+(cd .. && cargo run --quiet --profile test ${M3GO_CARGO_FEATURES:+--features "$M3GO_CARGO_FEATURES"} \
+  --example seed_corpora -- spec/cases fuzz/corpus)
 cargo fuzz build -s none
-for t in "${targets[@]}"; do
+summary=()
+for entry in "${run[@]}"; do
+  read -r t opts <<<"$entry"
   mkdir -p "corpus/$t"
-  echo "== fuzz $t for ${secs}s"
+  echo "== fuzz $t for ${secs}s ${opts:-}"
   log="$(mktemp)"
   status=0
-  cargo fuzz run -s none "$t" "corpus/$t" -- -max_total_time="$secs" -seed="${FUZZ_SEED:-1}" -print_final_stats=1 >"$log" 2>&1 || status=$?
-  grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::average_exec_per_sec)' "$log" || true
+  # shellcheck disable=SC2086 # the options are words
+  cargo fuzz run -s none "$t" "corpus/$t" -- -max_total_time="$secs" -seed="${FUZZ_SEED:-1}" \
+    -print_final_stats=1 ${opts:-} >"$log" 2>&1 || status=$?
+  grep -E '^(#[0-9]+.*(INITED|DONE)|stat::number_of_executed_units|stat::average_exec_per_sec)' "$log" || true
   if [ "$status" -ne 0 ]; then
     tail -n 40 "$log"
     echo "fuzz target $t: failed (exit $status); the input is in fuzz/artifacts/$t/"
     rm -f "$log"
     exit 1
   fi
+  inited="$(grep -E '^#[0-9]+.*INITED' "$log" | tail -n 1 | grep -oE 'cov: [0-9]+ ft: [0-9]+' || true)"
+  done_="$(grep -E '^#[0-9]+.*DONE' "$log" | tail -n 1 | grep -oE 'cov: [0-9]+ ft: [0-9]+' || true)"
+  units="$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)"
+  rate="$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)"
+  summary+=("$(printf '%-22s %10s runs %8s exec/s   seeds: %-18s end: %s' "$t" "$units" "$rate" "$inited" "$done_")")
   rm -f "$log"
 done
-echo "fuzz smoke: ${#targets[@]} targets ran ${secs}s each, no crash"
+echo "== fuzz smoke summary (${secs}s each, seed ${FUZZ_SEED:-1})"
+printf '%s\n' "${summary[@]}"
+echo "fuzz smoke: ${#run[@]} targets ran ${secs}s each, no crash"

@@ -1646,7 +1646,7 @@ pub fn record_info_but_komi(r: &crate::formats::record::Record) -> Vec<(String, 
 // Rule sets for "fast equals reference"
 // ---------------------------------------------------------------------------------------------
 
-/// The rule sets "fast equals reference" compares on (tests/fast_equals_reference.rs, the fuzz
+/// The rule sets "fast equals reference" compares on (tests/it/fast_equals_reference.rs, the fuzz
 /// target): every preset, then single-option variants that reach every ko rule, schedule and
 /// special move and the cascade's options — each a preset with one or two options changed.
 pub fn fast_rule_sets() -> Vec<Rules> {

@@ -1,7 +1,7 @@
 //! The machine-readable contract: JSON Schemas generated from the Rust types (schemars) for the
 //! analysis (`m3go analyze --format json`), the play report (`m3go play --format json`), the
 //! protocol request and answer, and the case file. `m3go schema --write` writes them to
-//! `spec/schema/`; tests/schema.rs checks that the committed files are what the types generate
+//! `spec/schema/`; tests/it/schema.rs checks that the committed files are what the types generate
 //! and validates real outputs and every case file against them.
 
 use crate::formats::report::{AnalysisReport, PlayReport};

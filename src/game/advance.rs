@@ -4,7 +4,7 @@
 //! only to reach a position (perft, replays, random games, conformance answers, the readings'
 //! verdicts) go through here; those that print what a move did (`m3go play`, the narrated
 //! replay, `explain` of a move) use [`Position::play`] and its report. No rule is decided here:
-//! the fast engine and the reference decide, and `tests/advance.rs` checks that
+//! the fast engine and the reference decide, and `tests/it/advance.rs` checks that
 //! `advance` equals `play(..).0` (and its refusal) under every preset.
 
 use crate::game::fast::FastPosition;
@@ -13,7 +13,7 @@ use crate::game::order::Turn;
 use crate::game::play::{Illegal, Parts, Position};
 
 /// Which machinery a command runs on. Both give the same answers (fast equals reference,
-/// `tests/fast_equals_reference.rs`, `tests/advance.rs`, `tests/engine_choice.rs`); the
+/// `tests/it/fast_equals_reference.rs`, `tests/it/advance.rs`, `tests/it/engine_choice.rs`); the
 /// reference is the specification, the fast engine the default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Engine {

@@ -854,7 +854,7 @@ impl Position {
     /// Every legal move of the side to move (passes included), in board order: on the fast
     /// engine ([`FastPosition`]) where it supports the rules, else
     /// [`Position::legal_moves_reference`]; the two are the same list (fast equals reference,
-    /// `tests/fast_equals_reference.rs`).
+    /// `tests/it/fast_equals_reference.rs`).
     pub fn legal_moves(&self) -> Vec<Action> {
         match FastPosition::new(self) {
             Some(fast) => fast.legal_moves(),

@@ -37,7 +37,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 /// [`perft`] on `engine`. `Engine::Fast`: [`FastPosition::perft`] where it supports the rules (every
 /// preset and option), else level by level with [`Position::legal_moves`] and
 /// [`Position::advance`]; `Engine::Reference`: [`perft_reference`]. The two agree
-/// (`tests/perft.rs`, `tests/fast_equals_reference.rs`).
+/// (`tests/it/perft.rs`, `tests/it/fast_equals_reference.rs`).
 pub fn perft_with(pos: &Position, depth: u32, engine: Engine) -> u64 {
     if engine == Engine::Fast {
         if let Some(fast) = FastPosition::new(pos) {

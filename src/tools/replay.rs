@@ -250,7 +250,7 @@ type Described = (
 /// What a played move did, in the log's terms, on `engine`: `Engine::Reference` reads it from
 /// the analyses of the boards before and after the move ([`describe_by_analysis`]);
 /// `Engine::Fast` from the report alone ([`describe_by_report`]), which already holds the same
-/// strings and eyes, so that no board is analysed again (`tests/engine_choice.rs` checks the
+/// strings and eyes, so that no board is analysed again (`tests/it/engine_choice.rs` checks the
 /// two logs are the same).
 fn describe(before: &Position, after: &Position, report: &Report, engine: Engine) -> Described {
     match engine {

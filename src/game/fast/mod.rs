@@ -5,7 +5,7 @@
 //! conformance answers) and `tools::perft::perft` run on it wherever [`supports`] accepts the
 //! rules; the clause-by-clause path ([`Analysis::new`](crate::Analysis::new), `Position::play`,
 //! `Position::legal_moves_reference`) stays the specification and runnable:
-//! `tests/fast_equals_reference.rs` checks, on random positions and move sequences, that this
+//! `tests/it/fast_equals_reference.rs` checks, on random positions and move sequences, that this
 //! module agrees with it ("fast equals reference"). This module does not import the position
 //! (`game::play`, which builds on it): a position is handed over as its parts
 //! ([`FastPosition::from_state`]).

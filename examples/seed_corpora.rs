@@ -1,5 +1,6 @@
 //! Writes the seed corpora of the fuzz targets from the conformance cases:
-//! `cargo run --example seed_corpora -- ../spec/cases corpus` (run from fuzz/; smoke.sh does).
+//! `cargo run --profile test --example seed_corpora -- spec/cases fuzz/corpus` (fuzz/smoke.sh
+//! runs it, in the test profile so that CI reuses its `cargo test` build).
 //! position_yaml gets each case's position as YAML; notation each move, probe and point the
 //! case names; moves the position with the case's moves (ArbGame bytes); eye_simulation the 9×9
 //! corners of each board that hold stones (ArbEyeCase bytes), in both closed-region readings;
@@ -19,8 +20,8 @@ use std::path::Path;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let cases_dir = args.first().map(String::as_str).unwrap_or("../spec/cases");
-    let out = args.get(1).map(String::as_str).unwrap_or("corpus");
+    let cases_dir = args.first().map(String::as_str).unwrap_or("spec/cases");
+    let out = args.get(1).map(String::as_str).unwrap_or("fuzz/corpus");
     if let Err(e) = run(cases_dir, out) {
         eprintln!("seed_corpora: {e}");
         std::process::exit(2);

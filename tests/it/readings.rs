@@ -2,9 +2,9 @@
 //! reading (D29) and the flower-capture reading (D7, D9) each change named verdicts, other
 //! options change none of those, and the CLI prints them as text and JSON.
 
+use crate::common::m3go;
 use m3go::game::setup::Setup;
 use m3go::tools::readings::{readings, Reading};
-use std::process::Command;
 
 fn register() -> Vec<(String, String)> {
     m3go::conform::register::disputed_points()
@@ -110,18 +110,6 @@ fn readings_flower_capture_check_changes_the_legality_of_the_move() {
     // the tiger's-mouth readings leave this move refused
     let upper = reading(&rd.readings, "tigers-mouth", "upper-layer");
     assert!(!upper.changes.iter().any(|c| c.kind == "move"), "{upper:?}");
-}
-
-fn m3go(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_m3go"))
-        .args(args)
-        .output()
-        .expect("run m3go");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]

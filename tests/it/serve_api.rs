@@ -54,15 +54,8 @@ fn file(path: &str) -> String {
 
 /// What `m3go ARGS` prints on standard output and standard error.
 fn cli(args: &[&str]) -> (String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_m3go"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run m3go");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let (_, out, err) = crate::common::m3go(args);
+    (out, err)
 }
 
 #[test]

@@ -5,8 +5,6 @@
 
 use m3go::conform::schema::{file_text, schemas};
 use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -33,27 +31,9 @@ fn assert_valid(schema_file: &str, what: &str, instance: &Value) {
     );
 }
 
+/// Runs m3go with `stdin`, expects exit 0, returns stdout.
 fn m3go(args: &[&str], stdin: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_m3go"))
-        .args(args)
-        .current_dir(ROOT)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("run m3go: {e}"));
-    // written from another thread: the answers fill the output pipe while requests are sent
-    let mut input = child.stdin.take().expect("stdin");
-    let text = stdin.to_string();
-    let writer = std::thread::spawn(move || input.write_all(text.as_bytes()));
-    let out = child.wait_with_output().expect("wait");
-    writer.join().expect("writer").expect("write");
-    assert!(
-        out.status.success(),
-        "m3go {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
+    crate::common::m3go_ok(args, Some(stdin))
 }
 
 #[test]

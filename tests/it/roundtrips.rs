@@ -2,7 +2,7 @@
 //! quickcheck: its shrinking reduces a failing point or move to the smallest counterexample
 //! (the lowest size, the smallest coordinate, the lowest move number), which is what one wants
 //! to read when a label table or a number format breaks. The board properties use proptest
-//! (tests/properties.rs), whose strategies build the structured positions.
+//! (tests/it/properties.rs), whose strategies build the structured positions.
 
 use m3go::board::coord::{Labels, Point, MAX_SIZE, MIN_SIZE};
 use m3go::game::notation::{format_numbered, parse_move_in};

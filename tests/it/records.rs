@@ -40,7 +40,7 @@ fn real(name: &str) -> Option<Record> {
 }
 
 fn m3go() -> &'static str {
-    env!("CARGO_BIN_EXE_m3go")
+    crate::common::BIN
 }
 
 #[test]

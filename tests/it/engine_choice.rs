@@ -4,11 +4,7 @@
 //! (`spec/records/kejie-alphago-2017-g1.sgf`, the ground truth of 003) and the requests of every
 //! case of the conformance suite; and `--help` of each documents the flag.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-const BIN: &str = env!("CARGO_BIN_EXE_m3go");
+use crate::common::{BIN, ROOT};
 
 fn path(rel: &str) -> String {
     format!("{ROOT}/{rel}")
@@ -16,35 +12,7 @@ fn path(rel: &str) -> String {
 
 /// Runs m3go with `args` (and `stdin`); returns the exit code and stdout.
 fn m3go(args: &[&str], stdin: Option<&str>) -> (Option<i32>, Vec<u8>) {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .current_dir(ROOT)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("run m3go: {e}"));
-    // written by a thread while the answers are read, so that neither pipe fills up
-    let writer = match (stdin, child.stdin.take()) {
-        (Some(text), Some(mut pipe)) => {
-            let text = text.to_string();
-            Some(std::thread::spawn(move || {
-                pipe.write_all(text.as_bytes())
-                    .unwrap_or_else(|e| panic!("write stdin: {e}"))
-            }))
-        }
-        _ => None,
-    };
-    let out = child
-        .wait_with_output()
-        .unwrap_or_else(|e| panic!("wait m3go: {e}"));
-    if let Some(w) = writer {
-        w.join().expect("stdin writer");
-    }
+    let out = crate::common::output(args, None, stdin);
     (out.status.code(), out.stdout)
 }
 

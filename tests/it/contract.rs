@@ -1,22 +1,8 @@
 //! The contract and the output for people, through the built binary: the clause register inside
 //! the binary (`m3go clause`).
 
+use crate::common::{m3go_in, m3go_stdin};
 use std::process::Command;
-
-/// Runs m3go in `dir` (the crate's folder if `None`); returns the exit code, stdout and stderr.
-fn m3go_in(dir: Option<&std::path::Path>, args: &[&str]) -> (Option<i32>, String, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_m3go"));
-    cmd.args(args);
-    if let Some(d) = dir {
-        cmd.current_dir(d);
-    }
-    let out = cmd.output().unwrap_or_else(|e| panic!("run m3go: {e}"));
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// A fresh empty directory under the target folder.
 fn empty_dir(name: &str) -> std::path::PathBuf {
@@ -55,28 +41,6 @@ fn clause_prints_quote_seed_reading_function_and_cases_from_any_directory() {
     assert_eq!(code, Some(0));
     assert!(out.lines().any(|l| l.starts_with("M20-EYE-SIM ")), "{out}");
     assert!(out.lines().any(|l| l.starts_with("D29 ")), "{out}");
-}
-
-/// Runs m3go with `input` on standard input.
-fn m3go_stdin(args: &[&str], input: &str) -> (Option<i32>, String, String) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_m3go"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("run m3go: {e}"));
-    let mut stdin = child.stdin.take().expect("stdin");
-    let text = input.to_string();
-    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
-    let out = child.wait_with_output().expect("wait");
-    writer.join().expect("writer").expect("write stdin");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/example-9x9.yaml");

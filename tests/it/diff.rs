@@ -3,6 +3,7 @@
 //! oracle that drops one captured stone) it finds the disagreement, shrinks it, and prints a
 //! conformance case that passes under m3go and fails under the broken program.
 
+use crate::common::output;
 use m3go::conform::diff::{compare, run, DiffOptions, DiffOutcome};
 use m3go::conform::runner::{Builtin, Oracle};
 use m3go::rules::Rules;
@@ -10,7 +11,7 @@ use serde_json::Value;
 use std::process::Command;
 
 fn m3go() -> &'static str {
-    env!("CARGO_BIN_EXE_m3go")
+    crate::common::BIN
 }
 
 /// `m3go protocol` with one field of every answer corrupted by sed.
@@ -31,11 +32,9 @@ fn tmpdir(tag: &str) -> std::path::PathBuf {
 }
 
 fn diff(args: &[&str]) -> (i32, String) {
-    let out = Command::new(m3go())
-        .arg("diff")
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
+    let mut all = vec!["diff"];
+    all.extend_from_slice(args);
+    let out = output(&all, None, None);
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
@@ -43,12 +42,12 @@ fn diff(args: &[&str]) -> (i32, String) {
 }
 
 fn conform(dir: &std::path::Path, imp: Option<&str>) -> (i32, String) {
-    let mut c = Command::new(m3go());
-    c.arg("conform").arg(dir);
+    let dir = dir.to_string_lossy();
+    let mut args = vec!["conform", &*dir];
     if let Some(i) = imp {
-        c.args(["--impl", i]);
+        args.extend(["--impl", i]);
     }
-    let out = c.output().unwrap_or_else(|e| panic!("{e}"));
+    let out = output(&args, None, None);
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -4,7 +4,6 @@
 
 use m3go::board::coord::Labels;
 use m3go::formats::report::relabel_text;
-use std::process::Command;
 
 const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/positions/example.yaml");
 const KEJIE: &str = concat!(
@@ -14,17 +13,7 @@ const KEJIE: &str = concat!(
 
 /// Runs m3go, expects exit 0, returns stdout.
 fn m3go(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_m3go"))
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("run m3go: {e}"));
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "m3go {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    crate::common::m3go_ok(args, None)
 }
 
 /// The Chinese label characters that no latin label and no English word contains.

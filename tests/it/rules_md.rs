@@ -412,7 +412,7 @@ fn function_text(path: &str, srcs: &[(String, String)]) -> Result<(usize, String
                 && last.len() - last.trim_start().len() == indent;
             if !(closed_here || end <= starts.get(k + 1).copied().unwrap_or(text.len())) {
                 return Err(format!(
-                    "{file}:{}: the end of `fn {name}` was not found (tests/rules_md.rs \
+                    "{file}:{}: the end of `fn {name}` was not found (tests/it/rules_md.rs \
                      `block_end` could not delimit its body)",
                     k + 1
                 ));

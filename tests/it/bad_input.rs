@@ -735,17 +735,11 @@ fn library_error(c: &Case) -> (Kind, String) {
     panic!("{}: no error (moves {:?})", c.file, c.moves);
 }
 
+/// Runs m3go; returns the exit code, stderr and how long it took.
 fn cli(args: &[&str]) -> (Option<i32>, String, Duration) {
     let start = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_m3go"))
-        .args(args)
-        .output()
-        .expect("run m3go");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        start.elapsed(),
-    )
+    let (code, _, err) = crate::common::m3go(args);
+    (code, err, start.elapsed())
 }
 
 fn cli_args(c: &Case) -> Vec<String> {

@@ -3,25 +3,12 @@
 //! subcommand or flag (exit 2), a repeated flag refused (exit 2), and README.md's command table
 //! listing exactly the subcommands and flags of `Cli::command()`.
 
+use crate::common::m3go;
 use clap::CommandFactory;
 use m3go::cli::Cli;
 use std::collections::BTreeSet;
-use std::process::Command;
 
 const OK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bad_input/ok_3x3.yaml");
-
-/// Runs m3go; returns the exit code, stdout and stderr.
-fn m3go(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_m3go"))
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("run m3go: {e}"));
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn subcommand_names() -> Vec<String> {
     Cli::command()

@@ -2,18 +2,10 @@
 //! the same output on any number of workers, shards that add up to the whole, and a failing
 //! record listed with its error (exit 2) without stopping the others.
 
-use std::process::Command;
-
+/// Runs m3go; returns the exit code (-1 if killed), stdout and stderr.
 fn m3go(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_m3go"))
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let (code, out, err) = crate::common::m3go(args);
+    (code.unwrap_or(-1), out, err)
 }
 
 /// Three small game files and one whose second move is on an occupied point.

@@ -1,19 +1,12 @@
 //! `render --numbers`: each stone placed after the set-up position carries the number of the
 //! move that placed it, found from the history boards; the set-up stones carry none.
 
-use std::process::Command;
-
 const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/positions/example.yaml");
 
+/// Runs m3go; returns the exit code and stderr.
 fn m3go(args: &[&str]) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_m3go"))
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("run m3go: {e}"));
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let (code, _, err) = crate::common::m3go(args);
+    (code, err)
 }
 
 /// The move numbers written on the figure, in document order.
