@@ -171,6 +171,23 @@ async fn choose_tool(c: &Client, tool: &str) {
         .expect("click tool");
 }
 
+/// The lines of the last move's cascade as the page lists them.
+async fn report_lines(c: &Client) -> Vec<String> {
+    let report = js(
+        c,
+        "[...document.querySelectorAll('#report li')].map((l) => l.textContent)",
+    )
+    .await;
+    report
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|v| v.as_str().unwrap_or("").to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// The value of a JavaScript expression (null when it throws: an element the page lacks).
 async fn js(c: &Client, expr: &str) -> serde_json::Value {
     c.execute(
@@ -578,19 +595,7 @@ async fn browser_adjudication_page() {
         20,
     )
     .await;
-    let report = js(
-        &c,
-        "[...document.querySelectorAll('#report li')].map((l) => l.textContent)",
-    )
-    .await;
-    let lines: Vec<String> = report
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|v| v.as_str().unwrap_or("").to_string())
-                .collect()
-        })
-        .unwrap_or_default();
+    let lines = report_lines(&c).await;
     ck.that(
         "bug 9: a capture lists its cascade",
         lines.iter().any(|l| l.contains("GO-CAPTURE")),
@@ -1018,6 +1023,40 @@ async fn browser_adjudication_page() {
             "!document.getElementById('report').textContent.includes('292')",
         )
         .await,
+    );
+
+    // ---- bug 9: 003's 289..291; 黑291.七A captures 五O* and its cascade recomputes twice
+    // (`m3go play` lists "GO-CASCADE: … recomputed" on two lines), shown once with its count ----
+    for point in ["H九", "六三", "七A"] {
+        let n = js(&c, "state.move").await;
+        click_point_raw(&c, point).await;
+        wait_for(
+            &c,
+            &format!("state.move !== {n} && document.getElementById('status').textContent === ''"),
+            30,
+        )
+        .await;
+    }
+    let lines = report_lines(&c).await;
+    ck.that(
+        &format!("bug 9: 黑291's two recomputations shown once, with their count {lines:?}"),
+        lines.first().is_some_and(|l| l.contains("291"))
+            && lines.windows(2).all(|w| w[0] != w[1])
+            && lines.iter().any(|l| l.contains("recomputed (×2)")),
+    );
+    for _ in 0..3 {
+        let n = js(&c, "state.move").await;
+        click(&c, "#undo").await;
+        wait_for(
+            &c,
+            &format!("state.move !== {n} && document.getElementById('status').textContent === ''"),
+            30,
+        )
+        .await;
+    }
+    ck.that(
+        "bug 9: undone to 289 again",
+        js(&c, "state.move === 289").await,
     );
 
     // ---- the pass button ----
