@@ -888,7 +888,11 @@ pub fn write_record(record: &Record, rules: &Rules) -> Result<String, InputError
         if let Some(c) = &m.comment {
             props.push(Prop::C(sgf_parse::Text { text: c.clone() }));
         }
-        if nodes.is_empty() && m.number != 1 {
+        // the first move's number, wherever the reader would not infer it: a number other than
+        // 1, or a white stone, which after set-up stones or PL[W] reads as move 2 (D30)
+        if nodes.is_empty()
+            && (m.number != 1 || (turn.player == Colour::White && turn.kind != Kind::Flower))
+        {
             props.push(Prop::MN(i64::from(m.number)));
         }
         nodes.push(props);
