@@ -641,6 +641,9 @@ const FUZZ_ROUND_TRIPS: &[&str] = &[
     "fuzz_sgf_ru_twice.sgf",
     "fuzz_game_bare_point.txt",
     "fuzz_sgf_info_order.sgf",
+    // a white first move numbered MN[1] after set-up stones, written back without MN and so
+    // read back as move 2 (D30): found by the CI smoke of sgf_record, seed 1
+    "fuzz_sgf_white_first_after_set_up_mn_1.sgf",
 ];
 
 #[test]
