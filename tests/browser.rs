@@ -171,6 +171,25 @@ async fn choose_tool(c: &Client, tool: &str) {
         .expect("click tool");
 }
 
+/// Waits until the page has left move `n` and shows no status (a move played or undone).
+async fn settled_after(c: &Client, n: &serde_json::Value) {
+    wait_for(
+        c,
+        &format!("state.move !== {n} && document.getElementById('status').textContent === ''"),
+        30,
+    )
+    .await;
+}
+
+/// Clicks "undo" `times` times, each time until the page has settled.
+async fn undo(c: &Client, times: usize) {
+    for _ in 0..times {
+        let n = js(c, "state.move").await;
+        click(c, "#undo").await;
+        settled_after(c, &n).await;
+    }
+}
+
 /// The lines of the last move's cascade as the page lists them.
 async fn report_lines(c: &Client) -> Vec<String> {
     let report = js(
@@ -1005,16 +1024,7 @@ async fn browser_adjudication_page() {
         )
         .await,
     );
-    for _ in 0..4 {
-        let n = js(&c, "state.move").await;
-        click(&c, "#undo").await;
-        wait_for(
-            &c,
-            &format!("state.move !== {n} && document.getElementById('status').textContent === ''"),
-            30,
-        )
-        .await;
-    }
+    undo(&c, 4).await;
     ck.that("bug 4: undone to 289", js(&c, "state.move === 289").await);
     ck.that(
         "bug 4: the last move no longer shows 292's cascade",
@@ -1030,12 +1040,7 @@ async fn browser_adjudication_page() {
     for point in ["H九", "六三", "七A"] {
         let n = js(&c, "state.move").await;
         click_point_raw(&c, point).await;
-        wait_for(
-            &c,
-            &format!("state.move !== {n} && document.getElementById('status').textContent === ''"),
-            30,
-        )
-        .await;
+        settled_after(&c, &n).await;
     }
     let lines = report_lines(&c).await;
     ck.that(
@@ -1044,16 +1049,7 @@ async fn browser_adjudication_page() {
             && lines.windows(2).all(|w| w[0] != w[1])
             && lines.iter().any(|l| l.contains("recomputed (×2)")),
     );
-    for _ in 0..3 {
-        let n = js(&c, "state.move").await;
-        click(&c, "#undo").await;
-        wait_for(
-            &c,
-            &format!("state.move !== {n} && document.getElementById('status').textContent === ''"),
-            30,
-        )
-        .await;
-    }
+    undo(&c, 3).await;
     ck.that(
         "bug 9: undone to 289 again",
         js(&c, "state.move === 289").await,
