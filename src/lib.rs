@@ -4,10 +4,52 @@
 //! Data flows one way: direct board → lower layer → strings → private eyes → flower attributes →
 //! upper layer → legality, captures, score. Each rule clause has an id in `rules.md` and one
 //! function whose doc comment starts with that id.
+//!
+//! # Example: load a position, analyse it, play a move
+//!
+//! ```
+//! use m3go::game::notation::parse_move_in;
+//! use m3go::game::setup::from_yaml;
+//! use m3go::{AnalysisReport, Setup};
+//!
+//! // A position file (README.md, "Position files"): black's flower (华) plays move 289.
+//! let yaml = "rules: m3go-2020
+//! move: 289
+//! diagram: |
+//!   . . . . .
+//!   . X X X .
+//!   . X . X #
+//!   . X X X .
+//!   . . . O O
+//! ";
+//! let pos = from_yaml::<Setup>(yaml, "example.yaml")?.to_position("example.yaml")?;
+//!
+//! // The analysis `m3go analyze` prints; serialized, it is the `--format json` object.
+//! let report = AnalysisReport::new(&pos);
+//! assert_eq!(report.size, 5);
+//! assert_eq!(report.to_move.symbol, "华");
+//! let black = report.strings.iter().find(|s| s.points.contains(&"A一".to_string()));
+//! assert_eq!(black.map(|s| s.private_eyes.len()), Some(1)); // OO is black's private eye
+//! assert!(report.legal_moves.contains(&"华289.二二".to_string()));
+//! let json = serde_json::to_value(&report)?;
+//! assert_eq!(json["format"], m3go::formats::report::ANALYSIS_FORMAT);
+//!
+//! // Play a move: the next position and the report of what the move did.
+//! let mv = parse_move_in("二二", pos.rules(), pos.board().size())?;
+//! let (next, played) = pos.play(&mv).map_err(|e| e.to_string())?;
+//! assert_eq!(played.notation, "华289.二二");
+//! assert_eq!(next.move_number(), 290);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Without its default feature `cli`, the crate builds the engine, the formats and the
+//! conformance runner alone, with none of the command line's or the server's dependencies:
+//! `m3go = { version = "0.1", default-features = false }`.
 #![forbid(unsafe_code)]
 
 /// `eprintln!` through [`error::write_err`]: a message to a closed standard error is dropped
 /// instead of panicking (`eprintln!` panics when stderr is a closed pipe).
+#[cfg_attr(not(feature = "cli"), allow(unused_macros))]
 macro_rules! errln {
     ($($arg:tt)*) => {
         $crate::error::write_err(format_args!("{}\n", format_args!($($arg)*)))
@@ -15,6 +57,7 @@ macro_rules! errln {
 }
 
 pub mod board;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod conform;
 pub mod error;
@@ -22,6 +65,7 @@ pub mod formats;
 pub mod game;
 pub mod judge;
 pub mod rules;
+#[cfg(feature = "serve")]
 pub mod serve;
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -81,6 +81,7 @@ fn kill_group(pgid: i32) {
 /// still running, then ends m3go with exit 130: a program under test runs in its own process
 /// group (so that a pipeline `prog | filter` is stopped whole), which a terminal's Ctrl-C does
 /// not reach.
+#[cfg(feature = "cli")]
 pub fn stop_children_on_signal() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
