@@ -1,0 +1,100 @@
+"""Type stubs of m3go's native module (python/src/lib.rs)."""
+
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+
+__version__: str
+ANALYSIS_FORMAT: str
+"""The version of the analysis object (``m3go-analysis/N``)."""
+PLAY_FORMAT: str
+"""The version of the play object (``m3go-play/N``)."""
+PROTOCOL: str
+"""The conformance protocol spoken by ``conform_case`` (``m3go-conform/1``)."""
+
+JSON = Any
+"""A JSON value as Python objects: dict (string keys), list, str, int, float, bool, None."""
+
+class M3goError(Exception):
+    """An input m3go refuses, with the conformance protocol's error code."""
+
+    code: str
+    """``bad-position``, ``bad-move``, ``illegal-move``, ``bad-request`` or ``too-large``."""
+    field: Optional[str]
+    """The argument or field at fault (``position``, ``moves[2]``, ``target``), or None."""
+    message: str
+    """The message for people (also ``str(error)``)."""
+
+class BadPositionError(M3goError):
+    """The position does not read or is not valid (``bad-position``)."""
+
+class BadMoveError(M3goError):
+    """A move does not read (``bad-move``)."""
+
+class IllegalMoveError(M3goError):
+    """A move reads but the rules refuse it (``illegal-move``)."""
+
+class BadRequestError(M3goError):
+    """An argument is not of the expected form (``bad-request``)."""
+
+class TooLargeError(M3goError):
+    """An input is larger than m3go accepts (``too-large``)."""
+
+class Position:
+    """A valid position (immutable)."""
+
+    def __init__(self, position: "PositionLike") -> None:
+        """Reads the YAML text of a position file, a dict of its keys, or copies a Position."""
+    @staticmethod
+    def from_yaml(text: str) -> "Position":
+        """The position of a position file's text."""
+    def to_yaml(self) -> str:
+        """The position file that reads back as this position."""
+    def to_dict(self) -> Dict[str, JSON]:
+        """The position file's keys as a dict (``Position(d)`` reads it back)."""
+    def play(self, moves: Union[str, Sequence[str]]) -> "Position":
+        """The position after one move or a list of moves (``七A``, ``华289.一九``, ``pass``)."""
+    def legal_moves(self) -> List[str]:
+        """The legal moves of the side to move, in notation."""
+    def analyze(self) -> Dict[str, JSON]:
+        """The analysis, as ``m3go.analyze`` returns it."""
+    def explain(self, target: str) -> str:
+        """The clause trace of a point, a string or a move."""
+    @property
+    def size(self) -> int: ...
+    @property
+    def move_number(self) -> int:
+        """The number of the next move."""
+    @property
+    def to_move(self) -> str:
+        """The stone of the next move as the notation writes it (黑, 白, 华, 花, …)."""
+    @property
+    def game_over(self) -> bool: ...
+    @property
+    def diagram(self) -> str:
+        """The direct board, top row first (``.`` empty, ``X`` black, ``O`` white, ``#`` flower)."""
+    def __eq__(self, other: object) -> bool: ...
+
+PositionLike = Union[Position, str, Mapping[str, Any]]
+"""A Position, the YAML text of a position file, or a dict of the same keys."""
+
+def analyze(position: PositionLike) -> Dict[str, JSON]:
+    """The object ``m3go analyze --format json`` prints (``format``: ``ANALYSIS_FORMAT``)."""
+
+def play(position: PositionLike, moves: Union[str, Sequence[str]]) -> Dict[str, JSON]:
+    """The object ``m3go play --format json`` prints: ``reports`` (one per move) and the
+    ``analysis`` of the position after the last move."""
+
+def legal_moves(position: PositionLike) -> List[str]:
+    """The legal moves of the side to move, in notation (the analysis' ``legal_moves``)."""
+
+def explain(position: PositionLike, target: str) -> str:
+    """The clause trace of a point (``六四``), a string (``七九*``) or a move (``华289.一九``)."""
+
+def conform_case(request: Union[str, Mapping[str, Any]]) -> Dict[str, JSON]:
+    """The answer ``m3go protocol`` gives to one ``m3go-conform/1`` request (a dict or one JSON
+    line); error answers are returned, not raised, as the protocol does."""
+
+def case_request(path: str) -> Dict[str, JSON]:
+    """The request the conformance runner sends for a case file (``spec/cases/*.yaml``)."""
+
+def check_case(path: str, answer: Mapping[str, Any]) -> List[str]:
+    """The runner's verdict on an answer to a case file: one message per failed check."""

@@ -1,0 +1,414 @@
+//! The native part of the Python package `m3go` (`m3go._m3go`): the m3go library called
+//! in-process. Every function answers what the command line or `m3go protocol` answers, through
+//! the library's own producers (the analysis report, the play report, the clause trace, the
+//! protocol's answer); this file only converts between Python objects and the library's values
+//! and turns an input error into a Python exception carrying the protocol's error code.
+#![forbid(unsafe_code)]
+
+use m3go::conform::case::{self as conform, code, Capabilities};
+use m3go::error::Kind;
+use m3go::formats::report::{AnalysisReport, PlayReport};
+use m3go::game::notation::format_numbered;
+use m3go::game::setup::{from_yaml, InputError, Setup};
+use m3go::Position;
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use serde::Serialize;
+
+create_exception!(
+    m3go,
+    M3goError,
+    PyException,
+    "An input m3go refuses: `code` is the conformance protocol's error code (`bad-position`, \
+     `bad-move`, `illegal-move`, `bad-request`, `too-large`), `field` the argument or request \
+     field at fault (or None), `message` the message for people."
+);
+create_exception!(
+    m3go,
+    BadPositionError,
+    M3goError,
+    "The position does not read or is not valid (code `bad-position`)."
+);
+create_exception!(
+    m3go,
+    BadMoveError,
+    M3goError,
+    "A move does not read (code `bad-move`)."
+);
+create_exception!(
+    m3go,
+    IllegalMoveError,
+    M3goError,
+    "A move reads but the rules refuse it (code `illegal-move`)."
+);
+create_exception!(
+    m3go,
+    BadRequestError,
+    M3goError,
+    "An argument is not of the expected form (code `bad-request`)."
+);
+create_exception!(
+    m3go,
+    TooLargeError,
+    M3goError,
+    "An input is larger than m3go accepts (code `too-large`)."
+);
+
+/// The exception of protocol error `code`, with its `code`, `field` and `message` attributes.
+fn m3go_error(py: Python<'_>, code: &str, field: Option<String>, message: String) -> PyErr {
+    let err = match code {
+        code::BAD_POSITION => BadPositionError::new_err(message.clone()),
+        code::BAD_MOVE => BadMoveError::new_err(message.clone()),
+        code::ILLEGAL_MOVE => IllegalMoveError::new_err(message.clone()),
+        code::BAD_REQUEST => BadRequestError::new_err(message.clone()),
+        code::TOO_LARGE => TooLargeError::new_err(message.clone()),
+        _ => M3goError::new_err(message.clone()),
+    };
+    let value = err.value(py);
+    for (name, v) in [
+        ("code", Some(code.to_string())),
+        ("field", field),
+        ("message", Some(message)),
+    ] {
+        if let Err(e) = value.setattr(name, v) {
+            return e;
+        }
+    }
+    err
+}
+
+/// A position that does not read or is not valid: `bad-position`, as the protocol answers.
+fn bad_position(py: Python<'_>, e: impl std::fmt::Display) -> PyErr {
+    m3go_error(
+        py,
+        code::BAD_POSITION,
+        Some("position".into()),
+        e.to_string(),
+    )
+}
+
+/// The position of a `Position`, the YAML text of a position file, or a mapping of the same
+/// keys (README.md, "Position files").
+fn position_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Position> {
+    if let Ok(p) = obj.cast::<PyPosition>() {
+        return Ok(p.get().inner.clone());
+    }
+    if let Ok(text) = obj.cast::<PyString>() {
+        let text = text.to_str()?;
+        return position_of_yaml(py, text);
+    }
+    if obj.is_instance_of::<pyo3::types::PyDict>() {
+        let setup: Setup = pythonize::depythonize(obj).map_err(|e| bad_position(py, e))?;
+        return setup
+            .to_position("position")
+            .map_err(|e| bad_position(py, e));
+    }
+    Err(PyTypeError::new_err(format!(
+        "position: expected a Position, the YAML text of a position or a dict, got {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// The position of a position file's text.
+fn position_of_yaml(py: Python<'_>, text: &str) -> PyResult<Position> {
+    let setup: Setup = from_yaml(text, "position").map_err(|e| bad_position(py, e))?;
+    setup
+        .to_position("position")
+        .map_err(|e| bad_position(py, e))
+}
+
+/// A list of moves: one move (a string) or a sequence of them.
+fn moves_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(vec![s.to_str()?.to_string()]);
+    }
+    obj.extract::<Vec<String>>().map_err(|_| {
+        PyTypeError::new_err("moves: expected a move (a string) or a list of moves (strings)")
+    })
+}
+
+/// A Rust value as the Python object of its JSON (the object `--format json` prints: maps with
+/// string keys, numbers, strings, lists, None).
+fn to_python<'py, T: Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
+    let v = serde_json::to_value(value).map_err(|e| PyException::new_err(e.to_string()))?;
+    Ok(pythonize::pythonize(py, &v)?)
+}
+
+/// `moves` played from `start` by the library's play loop (`m3go play`'s), an input error
+/// raised with the protocol's code: a move that does not read is `bad-move`, one the rules
+/// refuse `illegal-move`, each with its field `moves[K]`; too many moves `too-large`.
+fn play_moves(
+    py: Python<'_>,
+    start: &Position,
+    moves: &[String],
+) -> PyResult<(Position, Vec<m3go::Report>)> {
+    py.detach(|| m3go::tools::replay::play_listed(start, moves, "moves", true, |_| {}))
+        .map_err(|e: InputError| {
+            let message = e.to_string();
+            match e.place.move_number {
+                Some(n) => {
+                    let field = Some(format!("moves[{}]", n.saturating_sub(1)));
+                    match e.kind {
+                        Kind::IllegalMove => m3go_error(py, code::ILLEGAL_MOVE, field, message),
+                        Kind::Bad => m3go_error(py, code::BAD_MOVE, field, message),
+                    }
+                }
+                None => m3go_error(py, code::TOO_LARGE, Some("moves".into()), message),
+            }
+        })
+}
+
+/// The legal moves of the side to move, in notation, as the analysis lists them.
+fn legal_moves_of(pos: &Position) -> Vec<String> {
+    let turn = pos.turn();
+    pos.legal_moves()
+        .into_iter()
+        .map(|m| format_numbered(pos.rules(), pos.move_number(), turn, m))
+        .collect()
+}
+
+/// The clause trace of `target` (a point, a string, a move), as `m3go explain` prints it.
+fn explain_of(py: Python<'_>, pos: &Position, target: &str) -> PyResult<String> {
+    py.detach(|| m3go::formats::explain::explain_target(pos, target))
+        .map_err(|e| m3go_error(py, code::BAD_REQUEST, Some("target".into()), e.to_string()))
+}
+
+/// The analysis of a position: the object `m3go analyze --format json` prints, as a dict.
+#[pyfunction]
+fn analyze<'py>(py: Python<'py>, position: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let pos = position_of(py, position)?;
+    let report = py.detach(|| AnalysisReport::new(&pos));
+    to_python(py, &report)
+}
+
+/// Moves played from a position: the object `m3go play --format json` prints (what each move
+/// did, then the analysis of the position after the last one), as a dict.
+#[pyfunction]
+fn play<'py>(
+    py: Python<'py>,
+    position: &Bound<'py, PyAny>,
+    moves: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let start = position_of(py, position)?;
+    let (end, reports) = play_moves(py, &start, &moves_of(moves)?)?;
+    let report = py.detach(|| PlayReport::new(reports, &end));
+    to_python(py, &report)
+}
+
+/// The legal moves of the side to move, in notation (the analysis' `legal_moves`).
+#[pyfunction]
+fn legal_moves(py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let pos = position_of(py, position)?;
+    Ok(py.detach(|| legal_moves_of(&pos)))
+}
+
+/// The clause trace of a point (`六四`), a string (`七九*`) or a move (`华289.一九`), as
+/// `m3go explain` prints it.
+#[pyfunction]
+fn explain(py: Python<'_>, position: &Bound<'_, PyAny>, target: &str) -> PyResult<String> {
+    let pos = position_of(py, position)?;
+    explain_of(py, &pos, target)
+}
+
+/// The answer `m3go protocol` gives to one `m3go-conform/1` request (a dict, or one JSON line):
+/// a capabilities answer, a case answer, `unsupported`, or an error answer (`{"error": {"code",
+/// "field", "message"}}`) — never an exception, as the protocol answers every line.
+#[pyfunction]
+fn conform_case<'py>(py: Python<'py>, request: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let caps = Capabilities::m3go();
+    let answer = if let Ok(line) = request.cast::<PyString>() {
+        let line = line.to_str()?.to_string();
+        py.detach(|| conform::answer_line(&line, &caps))
+    } else {
+        let v: serde_json::Value = pythonize::depythonize(request).map_err(|e| {
+            m3go_error(
+                py,
+                code::BAD_REQUEST,
+                None,
+                format!("the request is not a JSON object: {e}"),
+            )
+        })?;
+        py.detach(|| conform::answer_value(&v, &caps))
+    };
+    Ok(pythonize::pythonize(py, &answer)?)
+}
+
+/// A conformance case file (spec/cases/*.yaml) read as the runner reads it.
+fn case_of(py: Python<'_>, path: &str) -> PyResult<conform::Case> {
+    py.detach(|| conform::Case::load(path, None))
+        .map_err(|e| m3go_error(py, code::BAD_REQUEST, Some("case".into()), e.to_string()))
+}
+
+/// The `m3go-conform/1` request the runner sends for a case file (its record replay included).
+#[pyfunction]
+fn case_request<'py>(py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyAny>> {
+    let case = case_of(py, path)?;
+    Ok(pythonize::pythonize(py, &case.request())?)
+}
+
+/// What the runner finds wrong in `answer` (a dict) for a case file: one message per failed
+/// check, an empty list when the answer passes.
+#[pyfunction]
+fn check_case(py: Python<'_>, path: &str, answer: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let case = case_of(py, path)?;
+    let ans: serde_json::Value = pythonize::depythonize(answer).map_err(|e| {
+        m3go_error(
+            py,
+            code::BAD_REQUEST,
+            Some("answer".into()),
+            format!("the answer is not a JSON object: {e}"),
+        )
+    })?;
+    Ok(py.detach(|| conform::check(&case, &ans)))
+}
+
+/// The library's own call behind [`analyze`], `n` times in a loop on the text of a position
+/// (read, validated, analysed, made the JSON value `m3go analyze --format json` prints): the
+/// seconds each call took, for python/bench/analyze_speed.py's comparison in one process.
+#[pyfunction]
+fn _analyze_loop(py: Python<'_>, position: &str, n: u32) -> PyResult<f64> {
+    let position = position.to_string();
+    let took = py.detach(|| -> Result<std::time::Duration, String> {
+        let start = std::time::Instant::now();
+        for _ in 0..n {
+            let setup: Setup = from_yaml(&position, "position").map_err(|e| e.to_string())?;
+            let pos = setup.to_position("position").map_err(|e| e.to_string())?;
+            let v = serde_json::to_value(AnalysisReport::new(&pos)).map_err(|e| e.to_string())?;
+            std::hint::black_box(v);
+        }
+        Ok(start.elapsed())
+    });
+    let took = took.map_err(|e| bad_position(py, e))?;
+    Ok(took.as_secs_f64() / f64::from(n.max(1)))
+}
+
+/// A valid position (immutable): read from the YAML text of a position file, a dict of the same
+/// keys, or another `Position`.
+#[pyclass(name = "Position", module = "m3go", frozen)]
+struct PyPosition {
+    inner: Position,
+}
+
+#[pymethods]
+impl PyPosition {
+    #[new]
+    fn new(py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
+        Ok(PyPosition {
+            inner: position_of(py, position)?,
+        })
+    }
+
+    /// The position of a position file's text.
+    #[staticmethod]
+    fn from_yaml(py: Python<'_>, text: &str) -> PyResult<PyPosition> {
+        Ok(PyPosition {
+            inner: position_of_yaml(py, text)?,
+        })
+    }
+
+    /// The position file that reads back as this position (rules as the full option mapping).
+    fn to_yaml(&self) -> PyResult<String> {
+        serde_yaml::to_string(&self.inner.to_setup())
+            .map_err(|e| PyException::new_err(e.to_string()))
+    }
+
+    /// The position file's keys as a dict (`Position(d)` reads it back).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.inner.to_setup())
+    }
+
+    /// The position after `moves` (one move or a list), each played as `m3go play` plays it.
+    fn play(&self, py: Python<'_>, moves: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
+        let (end, _) = play_moves(py, &self.inner, &moves_of(moves)?)?;
+        Ok(PyPosition { inner: end })
+    }
+
+    /// The legal moves of the side to move, in notation.
+    fn legal_moves(&self, py: Python<'_>) -> Vec<String> {
+        py.detach(|| legal_moves_of(&self.inner))
+    }
+
+    /// The analysis, as `m3go.analyze` returns it.
+    fn analyze<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let report = py.detach(|| AnalysisReport::new(&self.inner));
+        to_python(py, &report)
+    }
+
+    /// The clause trace of a point, a string or a move, as `m3go.explain` returns it.
+    fn explain(&self, py: Python<'_>, target: &str) -> PyResult<String> {
+        explain_of(py, &self.inner, target)
+    }
+
+    /// The board size.
+    #[getter]
+    fn size(&self) -> usize {
+        self.inner.board().size()
+    }
+
+    /// The number of the next move.
+    #[getter]
+    fn move_number(&self) -> u32 {
+        self.inner.move_number()
+    }
+
+    /// The stone of the next move as the notation writes it (黑, 白, 华, 花, …).
+    #[getter]
+    fn to_move(&self) -> String {
+        self.inner.turn().symbol().to_string()
+    }
+
+    /// Whether the game is over.
+    #[getter]
+    fn game_over(&self) -> bool {
+        self.inner.game_over()
+    }
+
+    /// The direct board as a diagram (top row first; `.` empty, `X` black, `O` white, `#`
+    /// flower).
+    #[getter]
+    fn diagram(&self) -> String {
+        self.inner.board().to_diagram()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyPosition>()
+            .is_ok_and(|o| o.get().inner == self.inner)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Position(size={}, move={}, to_move={:?})",
+            self.size(),
+            self.move_number(),
+            self.to_move()
+        )
+    }
+}
+
+#[pymodule]
+fn _m3go(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<PyPosition>()?;
+    m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(play, m)?)?;
+    m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(explain, m)?)?;
+    m.add_function(wrap_pyfunction!(conform_case, m)?)?;
+    m.add_function(wrap_pyfunction!(case_request, m)?)?;
+    m.add_function(wrap_pyfunction!(check_case, m)?)?;
+    m.add_function(wrap_pyfunction!(_analyze_loop, m)?)?;
+    m.add("M3goError", py.get_type::<M3goError>())?;
+    m.add("BadPositionError", py.get_type::<BadPositionError>())?;
+    m.add("BadMoveError", py.get_type::<BadMoveError>())?;
+    m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
+    m.add("BadRequestError", py.get_type::<BadRequestError>())?;
+    m.add("TooLargeError", py.get_type::<TooLargeError>())?;
+    m.add("ANALYSIS_FORMAT", m3go::formats::report::ANALYSIS_FORMAT)?;
+    m.add("PLAY_FORMAT", m3go::formats::report::PLAY_FORMAT)?;
+    m.add("PROTOCOL", conform::PROTOCOL)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
