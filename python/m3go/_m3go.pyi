@@ -98,3 +98,7 @@ def case_request(path: str) -> Dict[str, JSON]:
 
 def check_case(path: str, answer: Mapping[str, Any]) -> List[str]:
     """The runner's verdict on an answer to a case file: one message per failed check."""
+
+def _analyze_loop(position: str, n: int) -> float:
+    """The library's call behind ``analyze`` run ``n`` times in Rust on a position's text: the
+    seconds per call (python/bench/analyze_speed.py)."""
