@@ -72,7 +72,7 @@ pub fn run(args: ConformArgs) -> i32 {
     let dir = &args
         .dir
         .clone()
-        .unwrap_or_else(crate::conform::case::default_cases_dir);
+        .unwrap_or_else(crate::conform::suite::default_cases_dir);
     let rules_md = &args.rules_md;
     let suite = match load_suite(dir, rules_md) {
         Ok(s) => s,

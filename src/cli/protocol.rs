@@ -1,6 +1,7 @@
 //! `m3go protocol`: m3go as the implementation under test, answering `m3go-conform/1` requests.
 
-use crate::conform::case as conform;
+use crate::conform::capabilities::Capabilities;
+use crate::conform::protocol::{code, error_answer};
 use crate::error::{read_line_bounded, ReadError, MAX_INPUT_BYTES};
 use crate::game::setup::InputError;
 use serde_json::Value;
@@ -24,23 +25,23 @@ pub struct ProtocolArgs {
 }
 
 /// The answer to one request line, whatever its bytes (at most [`MAX_INPUT_BYTES`] of them are
-/// read per line by [`run`]): the answer of [`conform::answer_line`], or an error answer naming
+/// read per line by [`run`]): the answer of [`crate::conform::answer::answer_line`], or an error answer naming
 /// the problem.
-pub fn answer_line(line: &[u8], caps: &conform::Capabilities) -> Value {
+pub fn answer_line(line: &[u8], caps: &Capabilities) -> Value {
     answer_line_with(line, caps, crate::game::advance::Engine::Fast)
 }
 
 /// [`answer_line`] on `engine`.
 pub fn answer_line_with(
     line: &[u8],
-    caps: &conform::Capabilities,
+    caps: &Capabilities,
     engine: crate::game::advance::Engine,
 ) -> Value {
     match std::str::from_utf8(line) {
-        Ok(text) => conform::answer_line_with(text, caps, engine),
-        Err(e) => conform::error_answer(
+        Ok(text) => crate::conform::answer::answer_line_with(text, caps, engine),
+        Err(e) => error_answer(
             Value::Null,
-            conform::code::BAD_REQUEST,
+            code::BAD_REQUEST,
             None,
             format!("the request is not UTF-8 text: {e}"),
         ),
@@ -49,13 +50,13 @@ pub fn answer_line_with(
 
 pub fn run(args: ProtocolArgs) -> Result<(), InputError> {
     let caps = match &args.presets {
-        None => conform::Capabilities::m3go(),
+        None => Capabilities::m3go(),
         Some(p) => {
             for name in p {
                 crate::rules::Rules::preset(name)
                     .map_err(|e| InputError::new(e.to_string()).key("--presets"))?;
             }
-            conform::Capabilities::only_presets(p)
+            Capabilities::only_presets(p)
         }
     };
     let stdin = std::io::stdin();
@@ -64,9 +65,9 @@ pub fn run(args: ProtocolArgs) -> Result<(), InputError> {
         let ans = match line {
             Ok(l) if l.iter().all(u8::is_ascii_whitespace) => continue,
             Ok(l) => answer_line_with(&l, &caps, args.engine.engine()),
-            Err(ReadError::TooLarge { limit }) => conform::error_answer(
+            Err(ReadError::TooLarge { limit }) => error_answer(
                 Value::Null,
-                conform::code::TOO_LARGE,
+                code::TOO_LARGE,
                 None,
                 format!("the line is longer than {limit} bytes: expected at most {limit} bytes"),
             ),

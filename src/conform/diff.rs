@@ -11,7 +11,8 @@
 //! first). A game stops after `max_moves` moves or when passes end it. The disagreement
 //! reported is the one of the lowest-numbered game that has one.
 
-use crate::conform::case::{Case, PROTOCOL};
+use crate::conform::case::Case;
+use crate::conform::protocol::PROTOCOL;
 use crate::conform::runner::{
     ask_checked, negotiate, thread_pool, Declared, MakeOracle, Oracle, OraclePool,
 };
@@ -95,7 +96,7 @@ pub fn request(id: &str, setup: &Setup, moves: &[String]) -> Value {
     })
 }
 
-use crate::conform::case::{norm as norm_point, strs};
+use crate::conform::check::{norm as norm_point, strs};
 
 fn point_set(v: &Value, size: usize) -> BTreeSet<String> {
     strs(v).iter().map(|p| norm_point(p, size)).collect()

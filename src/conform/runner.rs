@@ -5,9 +5,13 @@
 //! rules.md (`Coverage`). The command line (`m3go conform`, `m3go diff`) only prints what these
 //! return.
 
-use crate::conform::case::{
-    answer_value_with, case_files, check, clause_ids, is_clause_id, Capabilities, Case, PROTOCOL,
-};
+use crate::conform::answer::answer_value_with;
+use crate::conform::capabilities::Capabilities;
+use crate::conform::case::Case;
+use crate::conform::check::check;
+use crate::conform::clause_id::{clause_ids, is_clause_id};
+use crate::conform::protocol::PROTOCOL;
+use crate::conform::suite::case_files;
 use crate::game::advance::Engine;
 use crate::game::setup::InputError;
 use serde_json::{json, Value};
@@ -398,7 +402,7 @@ pub fn negotiate(oracle: &mut dyn Oracle) -> Result<Declared, String> {
             .map(Declared::Capabilities)
             .map_err(|e| format!("the program's capabilities do not read: {e}: {c}")),
         None => Ok(Declared::Nothing(
-            crate::conform::case::error_message(&ans)
+            crate::conform::protocol::error_message(&ans)
                 .unwrap_or_else(|| clip(&ans.to_string(), 200)),
         )),
     }

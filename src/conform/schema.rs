@@ -84,7 +84,7 @@ pub fn schemas() -> Vec<NamedSchema> {
         },
         NamedSchema {
             file: "request.schema.json",
-            schema: input::<super::case::Request>(
+            schema: input::<super::protocol::Request>(
                 "a request of the conformance protocol (m3go-conform/1), one JSON line",
             ),
         },
@@ -96,19 +96,19 @@ pub fn schemas() -> Vec<NamedSchema> {
         },
         NamedSchema {
             file: "capabilities-request.schema.json",
-            schema: input::<super::case::CapabilitiesRequest>(
+            schema: input::<super::protocol::CapabilitiesRequest>(
                 "the capabilities request of the conformance protocol (m3go-conform/1), the first line a runner sends",
             ),
         },
         NamedSchema {
             file: "capabilities.schema.json",
-            schema: output::<super::case::CapabilitiesAnswer>(
+            schema: output::<super::protocol::CapabilitiesAnswer>(
                 "the answer to the capabilities request (m3go-conform/1)",
             ),
         },
         NamedSchema {
             file: "error.schema.json",
-            schema: output::<super::case::ErrorAnswer>(
+            schema: output::<super::protocol::ErrorAnswer>(
                 "an error answer of the conformance protocol (m3go-conform/1): a request that could not be answered",
             ),
         },
