@@ -8,8 +8,8 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use m3go::conform::case::Case;
-use m3go::conform::suite::case_files;
 use m3go::conform::runner::{run_case, Builtin, Outcome};
+use m3go::conform::suite::case_files;
 
 const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/cases");
 

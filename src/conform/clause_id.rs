@@ -31,15 +31,16 @@ pub fn is_clause_id(s: &str) -> bool {
         && parts[0].chars().any(|c| c.is_ascii_uppercase())
 }
 
-
 /// The clause ids a text names as whole words, in order, once each.
 pub fn cited(text: &str) -> Vec<String> {
-    words(text).filter(|w| is_clause_id(w)).fold(Vec::new(), |mut v, w| {
-        if !v.iter().any(|x: &String| x == w) {
-            v.push(w.to_string());
-        }
-        v
-    })
+    words(text)
+        .filter(|w| is_clause_id(w))
+        .fold(Vec::new(), |mut v, w| {
+            if !v.iter().any(|x: &String| x == w) {
+                v.push(w.to_string());
+            }
+            v
+        })
 }
 
 /// The words of a text: runs of ASCII letters, digits and `-`, without a leading or trailing
