@@ -1,4 +1,4 @@
-//! `m3go protocol`: m3go as the implementation under test, answering `m3go-conform/1` requests.
+//! `m3go protocol`: m3go as the implementation under test, answering `m3go-conform/2` and `/1` requests.
 
 use crate::conform::capabilities::Capabilities;
 use crate::conform::protocol::{code, error_answer};
@@ -6,7 +6,7 @@ use crate::error::{read_line_bounded, ReadError, MAX_INPUT_BYTES};
 use crate::game::setup::InputError;
 use serde_json::Value;
 
-/// Answer conformance requests (m3go-conform/1, JSON lines) on stdin.
+/// Answer conformance requests (m3go-conform/2 and /1, JSON lines) on stdin.
 ///
 /// Reads one JSON request per line and writes one JSON answer per line to stdout, flushing
 /// after each: m3go as the implementation under test (`m3go conform --impl 'm3go protocol'`).
@@ -20,6 +20,12 @@ pub struct ProtocolArgs {
     /// the others: a restricted implementation, for trying a runner's capability handling.
     #[arg(long, value_name = "PRESET,…", value_delimiter = ',')]
     pub presets: Option<Vec<String>>,
+    /// Decline a preset's own reading, as a program that lacks it: `m3go-2020:flower-enclosed=score`
+    /// declares (`by_preset.m3go-2020.declines`) that m3go-2020's own `flower-enclosed` is
+    /// lacked and the `score` check depends on it (`+` between several checks), and answers
+    /// such requests without those fields (repeatable).
+    #[arg(long, value_name = "PRESET:OPTION=CHECK[+CHECK…]")]
+    pub decline: Vec<String>,
     #[command(flatten)]
     pub engine: crate::cli::common::EngineArgs,
 }
@@ -48,6 +54,32 @@ pub fn answer_line_with(
     }
 }
 
+/// `PRESET:OPTION=CHECK[+CHECK…]` added to the capabilities' `by_preset` declines.
+fn add_decline(caps: &mut Capabilities, text: &str) -> Result<(), String> {
+    let bad =
+        || "expected PRESET:OPTION=CHECK[+CHECK…] (m3go-2020:flower-enclosed=score)".to_string();
+    let (preset, rest) = text.split_once(':').ok_or_else(bad)?;
+    let (option, checks) = rest.split_once('=').ok_or_else(bad)?;
+    crate::rules::Rules::preset(preset).map_err(|e| e.to_string())?;
+    let preset = crate::rules::canonical_preset(preset).to_string();
+    if !caps
+        .presets
+        .iter()
+        .any(|p| crate::rules::canonical_preset(p) == preset)
+    {
+        return Err(format!(
+            "preset `{preset}` is not among the presets declared"
+        ));
+    }
+    let entry = caps.by_preset.entry(preset.clone()).or_default();
+    entry.declines.push(crate::conform::capabilities::Decline {
+        option: option.to_string(),
+        checks: checks.split('+').map(str::to_string).collect(),
+        reason: Some(format!("m3go protocol --decline {text}")),
+    });
+    caps.validate()
+}
+
 pub fn run(args: ProtocolArgs) -> Result<(), InputError> {
     let caps = match &args.presets {
         None => Capabilities::m3go(),
@@ -59,6 +91,10 @@ pub fn run(args: ProtocolArgs) -> Result<(), InputError> {
             Capabilities::only_presets(p)
         }
     };
+    let mut caps = caps;
+    for d in &args.decline {
+        add_decline(&mut caps, d).map_err(|e| InputError::new(e).key(format!("--decline {d}")))?;
+    }
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     while let Some(line) = read_line_bounded(&mut input, MAX_INPUT_BYTES) {

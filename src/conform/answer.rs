@@ -2,9 +2,11 @@
 //! `m3go conform` and `m3go diff`): a request line read, checked against the capabilities,
 //! played and analysed.
 
-use crate::conform::capabilities::Capabilities;
+use crate::conform::capabilities::{Capabilities, SkippedCheck};
 use crate::conform::case::ReplayMode;
-use crate::conform::protocol::{capabilities_answer, code, error_answer, Request, PROTOCOL};
+use crate::conform::protocol::{
+    code, error_answer, spoken, CapabilitiesAnswer, Implementation, Request, PROTOCOL, PROTOCOLS,
+};
 use crate::formats::report::AnalysisReport;
 use crate::game::advance::Engine;
 use crate::game::notation::parse_move_in;
@@ -55,20 +57,22 @@ pub fn answer_value_with(v: &Value, caps: &Capabilities, engine: Engine) -> Valu
     match obj.get("action") {
         None => {}
         Some(Value::String(a)) if a == "capabilities" => {
-            // a request in another protocol version is refused, not answered in this one
+            // a request in a version m3go does not speak is refused, not answered in another;
+            // the runner's `protocols` is not looked at: m3go says which versions it speaks
             let protocol = obj.get("protocol");
-            if protocol != Some(&json!(PROTOCOL)) {
+            let Some(version) = protocol.and_then(Value::as_str).and_then(spoken) else {
                 return error_answer(
                     id,
                     code::UNSUPPORTED_PROTOCOL,
                     Some("protocol".into()),
                     format!(
-                        "protocol {} is not supported: expected `{PROTOCOL}`",
-                        protocol.map_or("(none)".to_string(), Value::to_string)
+                        "protocol {} is not supported: expected one of {}",
+                        protocol.map_or("(none)".to_string(), Value::to_string),
+                        PROTOCOLS.join(", ")
                     ),
                 );
-            }
-            return capabilities_answer(id, caps);
+            };
+            return capabilities_answer(id, caps, version);
         }
         Some(a) => {
             return error_answer(
@@ -101,12 +105,81 @@ pub fn answer_value_with(v: &Value, caps: &Capabilities, engine: Engine) -> Valu
             return error_answer(id, code::BAD_REQUEST, None, format!("request: {e}"));
         }
     };
+    let mut declined = Vec::new();
     if let Ok(rules) = req.position.rules.resolve() {
         if let Some(why) = caps.refuses(&rules, req.replay.as_ref().map(|r| r.mode)) {
-            return json!({"protocol": PROTOCOL, "id": req.id, "unsupported": true, "reason": why});
+            return json!({"protocol": req.protocol, "id": req.id, "unsupported": true, "reason": why});
+        }
+        declined = caps.declined(&rules);
+    }
+    let mut ans = answer_with(&req, engine);
+    if ans.get("error").is_none() && !declined.is_empty() {
+        decline(&mut ans, &req, &declined);
+    }
+    ans
+}
+
+/// The answer to a `capabilities` request in `version`: the protocol versions m3go speaks, its
+/// name and version, and `caps`.
+pub fn capabilities_answer(id: Value, caps: &Capabilities, version: &str) -> Value {
+    let ans = CapabilitiesAnswer {
+        protocol: Some(version.to_string()),
+        id,
+        protocols: PROTOCOLS.iter().map(|p| p.to_string()).collect(),
+        implementation: Implementation {
+            name: "m3go".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        },
+        capabilities: caps.clone(),
+    };
+    serde_json::to_value(ans).unwrap_or(Value::Null)
+}
+
+/// The fields of an answer each check reads (spec/README.md, the table of `expect` keys), as
+/// paths from the answer's root: a check declined leaves them out (null), so that the answer
+/// says nothing it was not asked.
+const CHECK_FIELDS: [(&str, &[&str]); 15] = [
+    ("private_eyes", &["analysis", "strings"]),
+    ("attributes", &["analysis", "flowers"]),
+    ("other_flowers", &["analysis", "flowers"]),
+    ("forbidden", &["analysis", "forbidden"]),
+    ("playable", &["analysis", "forbidden"]),
+    ("legal", &["probes"]),
+    ("illegal", &["probes"]),
+    ("events", &["reports"]),
+    ("score", &["analysis", "score"]),
+    ("to_move", &["analysis", "to_move"]),
+    ("common_eyes", &["extras", "common_eyes"]),
+    ("flystone", &["extras", "flystone"]),
+    ("messages", &["probes"]),
+    ("notations", &["reports"]),
+    ("views", &["analysis", "boards"]),
+];
+
+/// A program that lacks the readings `declined` (`m3go protocol --decline`): the fields of the
+/// declined checks are null, and under `m3go-conform/2` the answer says which checks it
+/// declines (those of the request's `checks`, or all of them without `checks`) and why.
+fn decline(ans: &mut Value, req: &Request, declined: &[SkippedCheck]) {
+    let mut said = serde_json::Map::new();
+    for d in declined {
+        let field = CHECK_FIELDS.iter().find(|(k, _)| *k == d.check);
+        if let Some((last, parents)) = field.and_then(|(_, path)| path.split_last()) {
+            let mut v = &mut *ans;
+            for p in parents {
+                v = &mut v[*p];
+            }
+            if v.is_object() {
+                v[*last] = Value::Null;
+            }
+        }
+        let asked = req.checks.as_ref().is_none_or(|c| c.contains(&d.check));
+        if asked {
+            said.insert(d.check.clone(), Value::String(d.reason.clone()));
         }
     }
-    answer_with(&req, engine)
+    if req.protocol == PROTOCOL && !said.is_empty() {
+        ans["declined"] = Value::Object(said);
+    }
 }
 
 /// m3go's own answer to a case request (what `m3go protocol` prints for each line).
@@ -121,13 +194,32 @@ pub fn answer_with(req: &Request, engine: Engine) -> Value {
     let fail = |code: &str, field: String, msg: String| {
         error_answer(json!(req.id), code, Some(field), msg)
     };
-    if req.protocol != PROTOCOL {
+    let Some(version) = spoken(&req.protocol) else {
         return fail(
             code::UNSUPPORTED_PROTOCOL,
             "protocol".into(),
             format!(
-                "protocol `{}` is not supported: expected `{PROTOCOL}`",
-                req.protocol
+                "protocol `{}` is not supported: expected one of {}",
+                req.protocol,
+                PROTOCOLS.join(", ")
+            ),
+        );
+    };
+    if let Some(x) = req
+        .checks
+        .iter()
+        .flatten()
+        .find(|x| !crate::conform::check::is_check(x))
+    {
+        return error_answer(
+            json!(req.id),
+            code::BAD_REQUEST,
+            None,
+            format!(
+                "checks: `{x}` is not a check: expected one of {}",
+                crate::conform::check::all_checks()
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         );
     }
@@ -226,7 +318,7 @@ pub fn answer_with(req: &Request, engine: Engine) -> Value {
         .probes
         .iter()
         .map(|m| match parse_move_in(m, pos.rules(), pos.board().size()) {
-            Err(e) => json!({"move": m, "legal": false, "reason": "malformed", "message": e.to_string()}),
+            Err(e) => json!({"move": m, "legal": false, "reason": unread_reason(&e), "message": e.to_string()}),
             Ok(mv) => match pos.advance_with(&mv, engine) {
                 Ok(_) => json!({"move": m, "legal": true}),
                 Err(e) => json!({"move": m, "legal": false, "reason": e.reason, "clause": e.clause, "message": e.message}),
@@ -234,7 +326,7 @@ pub fn answer_with(req: &Request, engine: Engine) -> Value {
         })
         .collect();
     json!({
-        "protocol": PROTOCOL,
+        "protocol": version,
         "id": req.id,
         "analysis": AnalysisReport::new_with(&pos, engine),
         "reports": reports,
@@ -242,6 +334,20 @@ pub fn answer_with(req: &Request, engine: Engine) -> Value {
         "numbered": crate::formats::report::numbered_diagram(pos.board(), &reports).lines().collect::<Vec<_>>(),
         "extras": extras(&pos),
     })
+}
+
+/// The reason of a probe that does not read as a move of this board: `off-board` when it names
+/// a point off the board (`黑1.九九` on 3×3, `(5,0)`), `malformed` for anything else.
+fn unread_reason(e: &crate::game::notation::NotationError) -> &'static str {
+    use crate::board::coord::{CoordError, CoordProblem};
+    use crate::game::notation::NotationProblem;
+    match &e.problem {
+        NotationProblem::Coord(CoordError {
+            problem: CoordProblem::OffBoard { .. },
+            ..
+        }) => "off-board",
+        _ => "malformed",
+    }
 }
 
 /// One replayed move of a request: mechanical (a refused move becomes a pass, M20-REPLAY) or
@@ -315,4 +421,3 @@ pub fn extras(pos: &Position) -> Value {
         .collect();
     json!({"team": team, "flystone": flystone, "common_eyes": common})
 }
-

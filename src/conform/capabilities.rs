@@ -1,8 +1,11 @@
 //! What an implementation declares it supports (the answer to the `capabilities` request,
-//! spec/README.md "Capabilities"), and whether a request is inside the declaration.
+//! spec/README.md "Capabilities" and "Partial support"): presets, option values (for every
+//! preset, or for one), replay modes, and the readings of a preset it lacks (with the checks
+//! that depend on them); whether a request is inside the declaration, and which of a case's
+//! checks it declines.
 
 use crate::conform::case::ReplayMode;
-use crate::conform::protocol::{CapabilitiesAnswer, Implementation, PROTOCOL};
+use crate::rules::{canonical_preset, Rules, OPTIONS};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -10,19 +13,59 @@ use std::collections::BTreeMap;
 /// What an implementation declares it supports: the answer to the `capabilities` request
 /// (spec/README.md "Capabilities"). A case is run only when its rules' preset is among
 /// `presets`, every option its rules set away from that preset's value is declared in
-/// `options` (`"any"`, or a list holding the value), and its `replay` mode (if any) is among
-/// `replay`.
+/// `options` or in the preset's `by_preset.options` (`"any"`, or a list holding the value), and
+/// its `replay` mode (if any) is among `replay`. A check the preset's `by_preset.declines` name
+/// is left out of the case (and counted as a skipped check).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Capabilities {
     /// The presets supported, with their own option values.
     pub presets: Vec<String>,
-    /// Option (its YAML key) -> `"any"` or the list of values supported away from a preset's.
+    /// Option (its YAML key) -> `"any"` or the list of values supported away from a preset's,
+    /// under every preset.
     #[serde(default)]
     pub options: BTreeMap<String, Value>,
     /// The replay modes supported (mechanical, strict).
     #[serde(default = "all_replay_modes")]
     pub replay: Vec<ReplayMode>,
+    /// `m3go-conform/2`: what holds under one preset only (its name -> option values supported
+    /// away from its own, and its own readings declined).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_preset: BTreeMap<String, PresetCapabilities>,
+}
+
+/// What an implementation supports under one preset (`capabilities.by_preset.PRESET`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PresetCapabilities {
+    /// Option -> `"any"` or the values supported away from this preset's own, under this preset
+    /// (besides the top-level `options`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub options: BTreeMap<String, Value>,
+    /// The preset's own readings the implementation lacks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub declines: Vec<Decline>,
+}
+
+/// A reading of a preset an implementation lacks: the preset's own value of `option`, and the
+/// checks of a case that depend on it, which it does not answer under that value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Decline {
+    /// The option (its YAML key, `m3go rules`) whose value in the preset is the reading lacked.
+    pub option: String,
+    /// The checks (`expect` keys: `score`, `private_eyes`, …) that depend on it.
+    pub checks: Vec<String>,
+    /// Why, for people (shown with each skipped check).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// A check of a case left out, and why.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SkippedCheck {
+    pub check: String,
+    pub reason: String,
 }
 
 fn all_replay_modes() -> Vec<ReplayMode> {
@@ -43,11 +86,12 @@ impl Capabilities {
     pub fn m3go() -> Capabilities {
         Capabilities {
             presets: PRESETS.iter().map(|p| p.to_string()).collect(),
-            options: crate::rules::OPTIONS
+            options: OPTIONS
                 .iter()
                 .map(|(name, _, _)| (name.to_string(), json!("any")))
                 .collect(),
             replay: all_replay_modes(),
+            by_preset: BTreeMap::new(),
         }
     }
 
@@ -57,17 +101,106 @@ impl Capabilities {
             presets: presets.to_vec(),
             options: BTreeMap::new(),
             replay: all_replay_modes(),
+            by_preset: BTreeMap::new(),
         }
+    }
+
+    /// The declaration under `preset` (canonical or an alias), if any.
+    fn of_preset(&self, preset: &str) -> Option<&PresetCapabilities> {
+        let preset = canonical_preset(preset);
+        self.by_preset
+            .iter()
+            .find(|(p, _)| canonical_preset(p) == preset)
+            .map(|(_, c)| c)
+    }
+
+    /// The declaration is one a runner can use: every option it names is an option of the rules
+    /// (`m3go rules`), every check an `expect` key, every preset of `by_preset` among `presets`.
+    pub fn validate(&self) -> Result<(), String> {
+        let known = |o: &str| OPTIONS.iter().any(|(name, _, _)| *name == o);
+        for o in self.options.keys() {
+            if !known(o) {
+                return Err(format!(
+                    "option `{o}` is not an option of the rules (m3go rules)"
+                ));
+            }
+        }
+        for (p, c) in &self.by_preset {
+            if !self
+                .presets
+                .iter()
+                .any(|q| canonical_preset(q) == canonical_preset(p))
+            {
+                return Err(format!(
+                    "by_preset names `{p}`, which is not among the presets declared"
+                ));
+            }
+            for o in c.options.keys().chain(c.declines.iter().map(|d| &d.option)) {
+                if !known(o) {
+                    return Err(format!(
+                        "by_preset.{p}: option `{o}` is not an option of the rules (m3go rules)"
+                    ));
+                }
+            }
+            for d in &c.declines {
+                if let Some(x) = d
+                    .checks
+                    .iter()
+                    .find(|x| !crate::conform::check::is_check(x))
+                {
+                    return Err(format!(
+                        "by_preset.{p}.declines: `{x}` is not a check: expected one of {}",
+                        crate::conform::check::all_checks()
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The checks declined under these rules: those of each reading of the rules' preset that
+    /// the declaration declines and the rules keep (the preset's own value of the option).
+    pub fn declined(&self, rules: &Rules) -> Vec<SkippedCheck> {
+        let preset = canonical_preset(&rules.preset);
+        let (Some(c), Ok(base)) = (self.of_preset(preset), Rules::preset(preset)) else {
+            return Vec::new();
+        };
+        let (mine, theirs) = (json!(rules), json!(base));
+        let mut out = Vec::new();
+        for d in &c.declines {
+            let v = &mine[d.option.as_str()];
+            if *v != theirs[d.option.as_str()] {
+                continue;
+            }
+            let shown = v
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| v.to_string());
+            let why = format!(
+                "declined by capability: {preset}'s own `{}: {shown}`{}",
+                d.option,
+                d.reason
+                    .as_ref()
+                    .map(|r| format!(" ({r})"))
+                    .unwrap_or_default()
+            );
+            for x in &d.checks {
+                if !out.iter().any(|s: &SkippedCheck| s.check == *x) {
+                    out.push(SkippedCheck {
+                        check: x.clone(),
+                        reason: why.clone(),
+                    });
+                }
+            }
+        }
+        out
     }
 
     /// Why a request with these rules and this replay mode is outside the declaration, or
     /// `None` when it is inside.
-    pub fn refuses(
-        &self,
-        rules: &crate::rules::Rules,
-        replay: Option<ReplayMode>,
-    ) -> Option<String> {
-        use crate::rules::canonical_preset;
+    pub fn refuses(&self, rules: &Rules, replay: Option<ReplayMode>) -> Option<String> {
         let preset = canonical_preset(&rules.preset);
         if !self.presets.iter().any(|p| canonical_preset(p) == preset) {
             return Some(format!(
@@ -75,18 +208,20 @@ impl Capabilities {
                 self.presets.join(", ")
             ));
         }
-        if let Ok(base) = crate::rules::Rules::preset(preset) {
+        if let Ok(base) = Rules::preset(preset) {
             let (mine, theirs) = (json!(rules), json!(base));
-            for (name, _, _) in crate::rules::OPTIONS {
+            for (name, _, _) in OPTIONS {
                 let v = &mine[*name];
                 if *v == theirs[*name] {
                     continue;
                 }
-                let ok = match self.options.get(*name) {
+                let allows = |o: Option<&Value>| match o {
                     Some(Value::String(a)) => a == "any",
                     Some(Value::Array(vals)) => vals.contains(v),
                     _ => false,
                 };
+                let ok = allows(self.options.get(*name))
+                    || allows(self.of_preset(preset).and_then(|c| c.options.get(*name)));
                 if !ok {
                     let shown = v
                         .as_str()
@@ -106,20 +241,3 @@ impl Capabilities {
         None
     }
 }
-
-/// The answer to a `capabilities` request: the protocol versions spoken, the implementation's
-/// name and version, and its capabilities.
-pub fn capabilities_answer(id: Value, caps: &Capabilities) -> Value {
-    let ans = CapabilitiesAnswer {
-        protocol: Some(PROTOCOL.to_string()),
-        id,
-        protocols: vec![PROTOCOL.to_string()],
-        implementation: Implementation {
-            name: "m3go".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-        },
-        capabilities: caps.clone(),
-    };
-    serde_json::to_value(ans).unwrap_or(Value::Null)
-}
-

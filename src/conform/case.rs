@@ -349,15 +349,27 @@ impl Case {
         p
     }
 
-    /// The protocol request for this case.
+    /// The protocol request for this case (`m3go-conform/2`, naming every check of the case).
     pub fn request(&self) -> Value {
+        self.request_in(PROTOCOL, None)
+    }
+
+    /// The request in `protocol`: under `m3go-conform/2` with `checks`, the checks named (all
+    /// the case's when `None`); under `m3go-conform/1` without them.
+    pub fn request_in(&self, protocol: &str, checks: Option<&[&str]>) -> Value {
         let mut r = json!({
-            "protocol": PROTOCOL,
+            "protocol": protocol,
             "id": self.id,
             "position": self.position,
             "moves": self.moves,
             "probes": self.probes(),
         });
+        if protocol == PROTOCOL {
+            r["checks"] = match checks {
+                Some(c) => json!(c),
+                None => json!(crate::conform::check::checks_of(self)),
+            };
+        }
         if let Some(start) = &self.start {
             r["replay"] = json!(ReplayRequest {
                 mode: start.replay,
@@ -406,4 +418,3 @@ fn record_start(file: &str, start: &RecordStart) -> Result<(Setup, Vec<String>),
     }
     Ok((setup, moves))
 }
-

@@ -118,26 +118,61 @@ fn fmt_set(s: &BTreeSet<String>) -> String {
 /// step per kind of expectation, in the order of spec/README.md's `expect` keys; each pushes
 /// its differences.
 pub fn check(case: &Case, ans: &Value) -> Vec<String> {
+    check_only(case, ans, None)
+}
+
+/// One step of the comparison: the differences of one kind of expectation.
+type Step = fn(&Expect, &Answer, &mut Vec<String>);
+
+/// The checks of a case, by their `expect` key (the `checks` of a request,
+/// spec/README.md "Partial support"), in the order they are made.
+const STEPS: [(&str, Step); 15] = [
+    ("private_eyes", check_private_eyes),
+    ("attributes", check_attributes),
+    ("other_flowers", check_other_flowers),
+    ("forbidden", check_forbidden),
+    ("playable", check_playable),
+    ("legal", check_legal),
+    ("illegal", check_illegal),
+    ("events", check_events),
+    ("score", check_score),
+    ("to_move", check_to_move),
+    ("common_eyes", check_common_eyes),
+    ("flystone", check_flystone),
+    ("messages", check_messages),
+    ("notations", check_notations),
+    ("views", check_views),
+];
+
+/// Every check (an `expect` key), in the order they are made.
+pub fn all_checks() -> impl Iterator<Item = &'static str> {
+    STEPS.iter().map(|(k, _)| *k)
+}
+
+/// Whether `name` is a check ([`all_checks`]).
+pub fn is_check(name: &str) -> bool {
+    all_checks().any(|k| k == name)
+}
+
+/// The checks a case makes: the `expect` keys it gives, in the order they are made.
+pub fn checks_of(case: &Case) -> Vec<&'static str> {
+    let given = serde_json::to_value(&case.expect).unwrap_or(Value::Null);
+    all_checks().filter(|k| given.get(*k).is_some()).collect()
+}
+
+/// [`check`] restricted to the checks named in `only` (all when `None`): the runner leaves out
+/// the checks the implementation declined.
+pub fn check_only(case: &Case, ans: &Value, only: Option<&BTreeSet<String>>) -> Vec<String> {
     if let Some(e) = error_message(ans) {
         return vec![format!("the implementation answered an error: {e}")];
     }
     let answer = Answer::of(ans, case_size(case));
-    let e = &case.expect;
     let mut d = Vec::new();
-    check_private_eyes(e, &answer, &mut d);
-    check_attributes(e, &answer, &mut d);
-    check_other_flowers(e, &answer, &mut d);
-    check_forbidden(e, &answer, &mut d);
-    check_playable(e, &answer, &mut d);
-    check_probes(e, &answer, &mut d);
-    check_events(e, &answer, &mut d);
-    check_score(e, &answer, &mut d);
-    check_to_move(e, &answer, &mut d);
-    check_common_eyes(e, &answer, &mut d);
-    check_flystone(e, &answer, &mut d);
-    check_messages(e, &answer, &mut d);
-    check_notations(e, &answer, &mut d);
-    check_views(e, &answer, &mut d);
+    for (key, step) in STEPS {
+        if only.is_none_or(|o| o.contains(key)) {
+            step(&case.expect, &answer, &mut d);
+        }
+    }
     d
 }
 
@@ -327,8 +362,8 @@ fn check_playable(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
     }
 }
 
-/// `legal` and `illegal`: each probed move legal, or refused for the reason named.
-fn check_probes(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+/// `legal`: each probed move legal.
+fn check_legal(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
     for m in e.legal.iter().flatten() {
         match ans.probe(m) {
             Some(p) if p["legal"] == json!(true) => {}
@@ -339,6 +374,10 @@ fn check_probes(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
             None => d.push(format!("legal {m}: no answer for this probe")),
         }
     }
+}
+
+/// `illegal`: each probed move refused for the reason named.
+fn check_illegal(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
     for il in e.illegal.iter().flatten() {
         match ans.probe(&il.mv) {
             Some(p) if p["legal"] == json!(true) => d.push(format!(
@@ -787,4 +826,3 @@ fn names_of(v: &Value) -> String {
         })
         .unwrap_or_default()
 }
-

@@ -16,4 +16,5 @@ pub mod protocol;
 pub mod register;
 pub mod runner;
 pub mod schema;
+pub mod shard;
 pub mod suite;

@@ -1,5 +1,5 @@
-//! The protocol's messages (`m3go-conform/1`, spec/README.md "The protocol"): the case request,
-//! the capabilities request and answer, error answers and their stable codes.
+//! The protocol's messages (`m3go-conform/2` and `/1`, spec/README.md "The protocol"): the case
+//! request, the capabilities request and answer, error answers and their stable codes.
 
 use crate::conform::capabilities::Capabilities;
 use crate::conform::case::ReplayMode;
@@ -7,8 +7,42 @@ use crate::game::setup::Setup;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// Version tag of the protocol.
-pub const PROTOCOL: &str = "m3go-conform/1";
+/// The version of the protocol m3go speaks first: `m3go-conform/2` (a request names the checks
+/// of its case, `checks`; an answer may decline some, `declined`; capabilities per preset).
+pub const PROTOCOL: &str = "m3go-conform/2";
+
+/// The first version: `/2` without `checks`, `declined` and `by_preset`. m3go still answers
+/// it, a runner speaks it to a program that speaks nothing newer, and `m3go diff` (which needs
+/// none of them) speaks it to every program; the capabilities request is always sent in it.
+pub const PROTOCOL_1: &str = "m3go-conform/1";
+
+/// Every version m3go speaks, newest first.
+pub const PROTOCOLS: [&str; 2] = [PROTOCOL, PROTOCOL_1];
+
+/// The version named by `protocol`, if m3go speaks it.
+pub fn spoken(protocol: &str) -> Option<&'static str> {
+    PROTOCOLS.iter().copied().find(|p| *p == protocol)
+}
+
+/// The id of a request, echoed by its answer: a string or a number (as in JSON-RPC), the same
+/// JSON value in the request and the answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum Id {
+    Text(String),
+    Number(serde_json::Number),
+}
+
+impl Id {
+    /// The id as the JSON value an answer echoes.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Id::Text(s) => Value::String(s.clone()),
+            Id::Number(n) => Value::Number(n.clone()),
+        }
+    }
+}
+
 /// The replay part of a request: moves played one by one on `position` before `moves`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -22,10 +56,11 @@ pub struct ReplayRequest {
 #[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
-    /// `m3go-conform/1`
-    #[schemars(extend("const" = PROTOCOL))]
+    /// `m3go-conform/2` (or `m3go-conform/1`, without `checks`)
+    #[schemars(extend("enum" = PROTOCOLS))]
     pub protocol: String,
-    pub id: String,
+    pub id: Id,
+    /// A position file as JSON (spec/README.md "Position file").
     pub position: Setup,
     #[serde(default)]
     pub replay: Option<ReplayRequest>,
@@ -33,6 +68,10 @@ pub struct Request {
     pub moves: Vec<String>,
     #[serde(default)]
     pub probes: Vec<String>,
+    /// `m3go-conform/2`: the checks of the case the answer is compared on (`expect` keys:
+    /// `score`, `private_eyes`, …; spec/README.md "Partial support"). Absent: every field.
+    #[serde(default)]
+    pub checks: Option<Vec<String>>,
 }
 
 /// The stable codes of error answers (`{"id", "error": {"code", "field", "message"}}`,
@@ -73,11 +112,12 @@ pub fn error_answer(id: Value, code: &str, field: Option<String>, message: Strin
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ErrorAnswer {
-    /// The version of the protocol the answer speaks (`m3go-conform/1`; m3go writes it on every
+    /// The version of the protocol the answer speaks (`m3go-conform/2` or `/1`, the request's; m3go writes it on every
     /// answer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
     /// The request's id (a string or a number), null when the line could not be read.
+    #[schemars(with = "Option<Id>")]
     pub id: Value,
     pub error: ErrorObject,
 }
@@ -99,12 +139,14 @@ pub struct ErrorObject {
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CapabilitiesRequest {
-    /// `m3go-conform/1`
+    /// `m3go-conform/1`: the capabilities request is the same in every version, and a runner
+    /// sends it in the first, which every program reads.
     pub protocol: String,
-    pub id: String,
+    pub id: Id,
     /// `capabilities`
     pub action: String,
-    /// The protocol versions the runner speaks.
+    /// The protocol versions the runner speaks, newest first: it sends the case requests in the
+    /// first of them the program speaks too.
     #[serde(default)]
     pub protocols: Vec<String>,
 }
@@ -113,10 +155,11 @@ pub struct CapabilitiesRequest {
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CapabilitiesAnswer {
-    /// The version of the protocol the answer speaks (`m3go-conform/1`).
+    /// The version of the protocol the answer speaks (the request's, `m3go-conform/1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
-    /// The request's id.
+    /// The request's id (a string or a number).
+    #[schemars(with = "Id")]
     pub id: Value,
     /// The protocol versions the implementation speaks.
     pub protocols: Vec<String>,
@@ -152,4 +195,3 @@ pub fn error_message(ans: &Value) -> Option<String> {
         other => other.to_string(),
     })
 }
-

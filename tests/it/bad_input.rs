@@ -1564,7 +1564,7 @@ fn bad_input_protocol_impossible_komi_is_a_bad_position_and_another_version_is_r
         "position": {"diagram": three}, "bogus": 1,
     }));
     assert_eq!(a["error"]["code"], "bad-request", "{a}");
-    for protocol in [serde_json::json!("m3go-conform/2"), serde_json::json!(null)] {
+    for protocol in [serde_json::json!("m3go-conform/9"), serde_json::json!(null)] {
         let a = ask(serde_json::json!({
             "protocol": protocol, "id": "capabilities", "action": "capabilities",
             "protocols": ["m3go-conform/1"],

@@ -618,7 +618,15 @@ fn protocol_capabilities_and_error_answers_echo_the_id() {
         &caps,
     );
     assert_eq!(a["id"], "c1", "{a}");
-    assert_eq!(a["protocols"][0], "m3go-conform/1", "{a}");
+    assert_eq!(
+        a["protocols"],
+        serde_json::json!(["m3go-conform/2", "m3go-conform/1"]),
+        "{a}"
+    );
+    assert_eq!(
+        a["protocol"], "m3go-conform/1",
+        "the request's version: {a}"
+    );
     assert_eq!(
         a["capabilities"]["presets"].as_array().map(Vec::len),
         Some(5),
