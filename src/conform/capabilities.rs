@@ -241,3 +241,84 @@ impl Capabilities {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(v: Value) -> Rules {
+        serde_json::from_value::<crate::rules::RulesField>(v)
+            .expect("rules")
+            .resolve()
+            .expect("valid rules")
+    }
+
+    /// Option values declared under one preset hold under that preset only.
+    #[test]
+    fn option_values_per_preset() {
+        let mut caps = Capabilities::only_presets(&["m3go-2020".into(), "m3go-2016".into()]);
+        caps.by_preset.insert(
+            "m3go-2020".into(),
+            PresetCapabilities {
+                options: [("forbidden-owner".to_string(), json!("any"))].into(),
+                declines: vec![],
+            },
+        );
+        caps.validate().expect("valid");
+        // each preset with the value of forbidden-owner that is not its own
+        let under = |preset: &str| {
+            let own = json!(Rules::preset(preset).expect("preset"))["forbidden-owner"].clone();
+            let other = if own == json!("any") {
+                "opponent"
+            } else {
+                "any"
+            };
+            caps.refuses(
+                &rules(json!({"preset": preset, "forbidden-owner": other})),
+                None,
+            )
+        };
+        assert_eq!(under("m3go-2020"), None);
+        assert!(under("m3go-2016").is_some_and(|w| w.contains("forbidden-owner")));
+        caps.by_preset
+            .insert("dullstone".into(), PresetCapabilities::default());
+        assert!(caps.validate().is_err_and(|e| e.contains("dullstone")));
+    }
+
+    /// A declined reading declines its checks only while the rules keep the preset's value.
+    #[test]
+    fn declines_follow_the_preset_value() {
+        let mut caps = Capabilities::m3go();
+        caps.by_preset.insert(
+            "d3go".into(),
+            PresetCapabilities {
+                options: BTreeMap::new(),
+                declines: vec![Decline {
+                    option: "ko".into(),
+                    checks: vec!["legal".into(), "illegal".into()],
+                    reason: None,
+                }],
+            },
+        );
+        let own = rules(json!("dullstone"));
+        let d = caps.declined(&own);
+        assert_eq!(
+            d.iter().map(|s| s.check.as_str()).collect::<Vec<_>>(),
+            ["legal", "illegal"]
+        );
+        assert!(
+            d[0].reason.contains("dullstone's own `ko: "),
+            "{}",
+            d[0].reason
+        );
+        let other_ko = if json!(own)["ko"] == json!("none") {
+            "simple"
+        } else {
+            "none"
+        };
+        assert!(caps
+            .declined(&rules(json!({"preset": "dullstone", "ko": other_ko})))
+            .is_empty());
+        assert!(caps.declined(&rules(json!("m3go-2020"))).is_empty());
+    }
+}
