@@ -326,6 +326,30 @@ fn forbidden_holds_the_static_tests_and_the_cascade_capture_point_comes_after_th
         "{}",
         a["analysis"]["forbidden"]
     );
+    // a black flower whose cascade leaves only a black string without liberty: `suicide`,
+    // after the static tests (which pass: AB is not in `forbidden`)
+    let a = ask(
+        json!({"protocol": m3go::conform::protocol::PROTOCOL, "id": "s",
+        "position": {"size": 5, "move": 9,
+            "diagram": ". X . X .\n. O # O .\nO # . X .\n# . # O .\nX . # # .\n"},
+        "probes": ["华9.AB"]}),
+    );
+    assert_eq!(a["probes"][0]["reason"], "suicide", "{}", a["probes"]);
+    assert!(
+        a["probes"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("black string(s) BB*")),
+        "{}",
+        a["probes"]
+    );
+    for who in ["black", "white"] {
+        let listed = a["analysis"]["forbidden"][who]
+            .as_array()
+            .expect("forbidden")
+            .iter()
+            .any(|f| f["point"] == "AB");
+        assert!(!listed, "{}", a["analysis"]["forbidden"]);
+    }
     let text = spec_readme();
     assert!(text.contains("lists only the points the three *static* point tests forbid"));
     assert!(text.contains("a flower whose\n  cascade leaves only its own player's strings without liberty is refused as `suicide`"));
