@@ -303,7 +303,8 @@ pub struct SpreadArgs {
 /// test (`conform`, `diff`).
 #[derive(Clone, Copy, Debug, clap::Args)]
 pub struct ProgramArgs {
-    /// Seconds the program has for each answer before it is stopped (1 to 86400).
+    /// Seconds the program has for each answer before it is stopped (1 to 86400); a request
+    /// that replays a record of N moves gets this × (1 + N/100) (spec/README.md "Time budgets").
     #[arg(long, value_name = "SECONDS", default_value_t = 60,
           value_parser = clap::value_parser!(u64).range(1..=86400))]
     pub timeout: u64,
