@@ -7,8 +7,9 @@
 //! `cargo bench --bench conformance_suite -- --warm-up-time 1 --measurement-time 5`
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use m3go::conform::case::{case_files, Case};
+use m3go::conform::case::Case;
 use m3go::conform::runner::{run_case, Builtin, Outcome};
+use m3go::conform::suite::case_files;
 
 const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/cases");
 

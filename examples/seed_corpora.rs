@@ -9,7 +9,8 @@
 //! files too), and the suite's records (spec/records) in both formats; the bad-input suite
 //! (tests/bad_input) its files as they are.
 
-use m3go::conform::case::{case_files, Case};
+use m3go::conform::case::Case;
+use m3go::conform::suite::case_files;
 use m3go::formats::record::record_of;
 use m3go::formats::sgf::write_record;
 use m3go::game::notation::{parse_move, parse_move_in};

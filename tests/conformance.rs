@@ -3,8 +3,10 @@
 //! against m3go itself and against a deliberately wrong implementation.
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use m3go::conform::case::{case_files, clause_ids, Case};
+use m3go::conform::case::Case;
+use m3go::conform::clause_id::clause_ids;
 use m3go::conform::runner::{run_case, Builtin, External, Outcome};
+use m3go::conform::suite::case_files;
 use std::collections::BTreeSet;
 
 const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/cases");

@@ -291,16 +291,20 @@ pub struct SpreadArgs {
     pub jobs: u64,
     /// Run only part K of N of the work items (those whose index is K-1 modulo N): the items
     /// are the same as in the whole run, so the N parts spread one run over processes or
-    /// machines.
-    #[arg(long, value_name = "K/N", value_parser = crate::conform::runner::Shard::parse)]
-    pub shard: Option<crate::conform::runner::Shard>,
+    /// machines. `auto` (or `auto/N`) reads the part from the array-job environment: Slurm
+    /// (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT), Kubernetes indexed Jobs
+    /// (JOB_COMPLETION_INDEX) or GNU parallel (PARALLEL_SEQ), with N or M3GO_SHARD_COUNT
+    /// where the scheduler does not give the count.
+    #[arg(long, value_name = "K/N|auto[/N]", value_parser = crate::conform::shard::Shard::parse)]
+    pub shard: Option<crate::conform::shard::Shard>,
 }
 
 /// `--timeout`, `--allow-empty` and `--allow-skips` of the commands that drive a program under
 /// test (`conform`, `diff`).
 #[derive(Clone, Copy, Debug, clap::Args)]
 pub struct ProgramArgs {
-    /// Seconds the program has for each answer before it is stopped (1 to 86400).
+    /// Seconds the program has for each answer before it is stopped (1 to 86400); a request
+    /// that replays a record of N moves gets this × (1 + N/100) (spec/README.md "Time budgets").
     #[arg(long, value_name = "SECONDS", default_value_t = 60,
           value_parser = clap::value_parser!(u64).range(1..=86400))]
     pub timeout: u64,

@@ -2,23 +2,27 @@
 //! coverage of rules.md, the cases as JSON. The runner is `crate::conform::runner`.
 
 use crate::cli::common::progress_bar;
+use crate::conform::capabilities::SkippedCheck;
 use crate::conform::case::Case;
 use crate::conform::runner::{
-    load_suite, negotiate, outside, run_case, stop_children_on_signal, thread_pool, BuiltinOn,
-    Coverage, Declared, External, MakeOracle, Oracle, OraclePool, Outcome,
+    load_suite, negotiate, outside, run_case_in, stop_children_on_signal, thread_pool, BuiltinOn,
+    CaseRun, Coverage, Declared, External, MakeOracle, Negotiated, Oracle, OraclePool, Outcome,
 };
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Run the conformance suite (default spec/cases).
 ///
 /// Each case is put to the implementation under test (m3go itself, or with `--impl` another
-/// program speaking the JSON-lines protocol m3go-conform/1, README.md). The program is first
+/// program speaking the JSON-lines protocol m3go-conform/2 or /1, README.md). The program is first
 /// asked for its capabilities; a case outside them (a preset or option value it does not
 /// declare) is skipped, with the reason. Each failure prints the case id, the file, the clauses
 /// and the expected-against-actual differences. The run closes with
-/// `N passed, N failed, N errored, N skipped`. A program that crashes, hangs (past --timeout)
+/// `N passed, N failed, N errored, N skipped` (and `, N checks skipped` when the program declined
+/// some checks of cases it answered). A program that crashes, hangs (past --timeout, scaled by
+/// the size of a replay)
 /// or writes something that is not one JSON answer is stopped, the case counts as errored, and
 /// the program is started again for the next case; a program that cannot answer the first
 /// request at all ends the run with exit 2. Exit 1 on any failure or errored case, when no case
@@ -58,21 +62,208 @@ pub struct ConformArgs {
     /// The clause register the case clauses are checked against.
     #[arg(long, value_name = "FILE", default_value = "rules.md")]
     pub rules_md: String,
+    /// Also write the outcome of every case run as JSON lines to FILE (a header line, then one
+    /// line a case), for `--merge`: one file per shard of a run spread over a scheduler.
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<String>,
+    /// Merge the JSON-lines results of the shards of one run (`--results`) into one summary
+    /// (the report and exit status of the whole run), instead of running cases; refused when a
+    /// shard is missing or given twice.
+    #[arg(long, value_name = "FILES", num_args = 1.., conflicts_with_all = ["dir", "list", "coverage", "dump_json", "update_rules", "implementation", "results"])]
+    pub merge: Option<Vec<String>>,
     #[command(flatten)]
     pub engine: crate::cli::common::EngineArgs,
 }
 
 /// A case's outcome, and whether a skip came from the declared capabilities.
 struct Ran {
-    outcome: Outcome,
+    run: CaseRun,
     by_capability: bool,
 }
 
+/// The format tag of the header line of a results file (`--results`).
+const RESULTS_FORMAT: &str = "m3go-conform-results/1";
+
+/// The first line of a results file: the shard it holds (null for a whole run), the number of
+/// cases selected in it and the case files that did not read.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResultsHeader {
+    format: String,
+    shard: Option<String>,
+    cases: usize,
+    load_errors: Vec<(String, String)>,
+}
+
+/// One case of a results file: what `m3go conform` printed about it, as data.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Record {
+    id: String,
+    file: String,
+    clauses: Vec<String>,
+    /// passed | failed | errored | skipped
+    outcome: String,
+    /// The differences (failed), the failure of the program (errored), the reason (skipped).
+    details: Vec<String>,
+    /// A skip that came from the declared capabilities (not from an `unsupported` answer).
+    #[serde(default)]
+    by_capability: bool,
+    /// The checks left out of a case that was run, each with its reason.
+    #[serde(default)]
+    skipped_checks: Vec<(String, String)>,
+}
+
+impl Record {
+    fn of(file: &str, c: &Case, r: Ran) -> Record {
+        let (outcome, details) = match r.run.outcome {
+            Outcome::Passed => ("passed", vec![]),
+            Outcome::Failed(d) => ("failed", d),
+            Outcome::Errored(e) => ("errored", vec![e]),
+            Outcome::Skipped(why) => ("skipped", vec![why]),
+        };
+        Record {
+            id: c.id.clone(),
+            file: file.to_string(),
+            clauses: c.clauses.clone(),
+            outcome: outcome.to_string(),
+            details,
+            by_capability: r.by_capability,
+            skipped_checks: r
+                .run
+                .skipped_checks
+                .into_iter()
+                .map(|s| (s.check, s.reason))
+                .collect(),
+        }
+    }
+}
+
+/// The counts of a run (or of merged shards), printed as its last lines.
+#[derive(Default)]
+struct Summary {
+    passed: usize,
+    failed: usize,
+    errored: usize,
+    skipped: usize,
+    /// (by capability, reason) -> cases skipped so.
+    skip_reasons: BTreeMap<(bool, String), usize>,
+    /// Checks left out of cases that were run, and in how many cases.
+    checks_skipped: usize,
+    cases_with_skipped_checks: usize,
+    /// (check, reason) -> how many times.
+    check_reasons: BTreeMap<(String, String), usize>,
+}
+
+/// Prints each case's line (the failures with their differences) and the summary; returns the
+/// counts. `load_errors` count as errored.
+fn report(records: &[Record], load_errors: usize) -> Summary {
+    let mut s = Summary {
+        errored: load_errors,
+        ..Summary::default()
+    };
+    for r in records {
+        let (f, id) = (&r.file, &r.id);
+        match r.outcome.as_str() {
+            "passed" => s.passed += 1,
+            "skipped" => {
+                s.skipped += 1;
+                let why = r.details.join("; ");
+                outln!("SKIPPED {id} ({f}): {why}");
+                *s.skip_reasons.entry((r.by_capability, why)).or_default() += 1;
+            }
+            "errored" => {
+                s.errored += 1;
+                outln!(
+                    "ERRORED {id} ({f}) [{}]\n    {}",
+                    r.clauses.join(", "),
+                    r.details.join("; ")
+                );
+            }
+            _ => {
+                s.failed += 1;
+                outln!("FAILED {id} ({f}) [{}]", r.clauses.join(", "));
+                for x in &r.details {
+                    outln!("    - {}", x.replace('\n', "\n      "));
+                }
+            }
+        }
+        if r.outcome != "skipped" && !r.skipped_checks.is_empty() {
+            s.cases_with_skipped_checks += 1;
+            s.checks_skipped += r.skipped_checks.len();
+            for (c, why) in &r.skipped_checks {
+                *s.check_reasons.entry((c.clone(), why.clone())).or_default() += 1;
+            }
+        }
+    }
+    if s.skipped > 0 {
+        let by_cap: usize = s
+            .skip_reasons
+            .iter()
+            .filter(|((c, _), _)| *c)
+            .map(|(_, n)| n)
+            .sum();
+        outln!(
+            "skipped: {by_cap} by capability, {} answered unsupported",
+            s.skipped - by_cap
+        );
+        for ((_, why), n) in &s.skip_reasons {
+            outln!("    {n} × {why}");
+        }
+    }
+    if s.checks_skipped > 0 {
+        outln!(
+            "checks skipped: {} in {} case(s) that were run (the other checks of those cases were made)",
+            s.checks_skipped, s.cases_with_skipped_checks
+        );
+        for ((c, why), n) in &s.check_reasons {
+            outln!("    {n} × {c}: {why}");
+        }
+    }
+    outln!(
+        "{} passed, {} failed, {} errored, {} skipped{}",
+        s.passed,
+        s.failed,
+        s.errored,
+        s.skipped,
+        if s.checks_skipped > 0 {
+            format!(", {} checks skipped", s.checks_skipped)
+        } else {
+            String::new()
+        }
+    );
+    s
+}
+
+/// The error of a run that skipped cases or checks without `--allow-skips`.
+fn skipped_error(s: &Summary) -> String {
+    let what = match (s.skipped, s.checks_skipped) {
+        (n, 0) => format!("{n} case(s) skipped"),
+        (0, k) => format!("{k} check(s) skipped"),
+        (n, k) => format!("{n} case(s) and {k} check(s) skipped"),
+    };
+    format!("error: {what}: exit 1 (--allow-skips accepts skipped cases and checks)")
+}
+
+/// The results file of a run: the header, then one JSON line a case.
+fn results_text(header: &ResultsHeader, records: &[Record]) -> String {
+    let mut out = serde_json::to_string(header).unwrap_or_default();
+    out.push('\n');
+    for r in records {
+        out.push_str(&serde_json::to_string(r).unwrap_or_default());
+        out.push('\n');
+    }
+    out
+}
+
 pub fn run(args: ConformArgs) -> i32 {
+    if let Some(files) = &args.merge {
+        return merge(files, &args.program);
+    }
     let dir = &args
         .dir
         .clone()
-        .unwrap_or_else(crate::conform::case::default_cases_dir);
+        .unwrap_or_else(crate::conform::suite::default_cases_dir);
     let rules_md = &args.rules_md;
     let suite = match load_suite(dir, rules_md) {
         Ok(s) => s,
@@ -143,8 +334,11 @@ pub fn run(args: ConformArgs) -> i32 {
     };
     let make: &MakeOracle = &make;
     let pool = OraclePool::new(make);
-    let declared = if selected.is_empty() {
-        Declared::Nothing(String::new())
+    let Negotiated { declared, protocol } = if selected.is_empty() {
+        Negotiated {
+            declared: Declared::Nothing(String::new()),
+            protocol: crate::conform::protocol::PROTOCOL,
+        }
     } else {
         match pool.with(|o| negotiate(o)).and_then(|d| d) {
             Ok(d) => d,
@@ -175,17 +369,34 @@ pub fn run(args: ConformArgs) -> i32 {
             .map(|(_, c)| {
                 let r = match outside(c, &declared) {
                     Some(why) => Ran {
-                        outcome: Outcome::Skipped(format!(
-                            "outside the declared capabilities: {why}"
-                        )),
+                        run: CaseRun {
+                            outcome: Outcome::Skipped(format!(
+                                "outside the declared capabilities: {why}"
+                            )),
+                            skipped_checks: Vec::new(),
+                        },
                         by_capability: true,
                     },
-                    None => Ran {
-                        outcome: pool
-                            .with(|o| run_case(c, o))
-                            .unwrap_or_else(Outcome::Errored),
-                        by_capability: false,
-                    },
+                    None => {
+                        let declined: Vec<SkippedCheck> = match &declared {
+                            Declared::Capabilities(caps) => c
+                                .position
+                                .rules
+                                .resolve()
+                                .map(|rules| caps.declined(&rules))
+                                .unwrap_or_default(),
+                            Declared::Nothing(_) => Vec::new(),
+                        };
+                        Ran {
+                            run: pool
+                                .with(|o| run_case_in(c, o, protocol, &declined))
+                                .unwrap_or_else(|e| CaseRun {
+                                    outcome: Outcome::Errored(e),
+                                    skipped_checks: Vec::new(),
+                                }),
+                            by_capability: false,
+                        }
+                    }
                 };
                 pb.inc(1);
                 r
@@ -194,44 +405,26 @@ pub fn run(args: ConformArgs) -> i32 {
     });
     pb.finish_and_clear();
     drop(pool);
-    let (mut passed, mut failed, mut errored, mut skipped) = (0, 0, load_errors.len(), 0);
-    let mut skip_reasons: BTreeMap<(bool, String), usize> = BTreeMap::new();
-    for ((f, c), r) in selected.iter().zip(ran) {
-        match r.outcome {
-            Outcome::Passed => passed += 1,
-            Outcome::Skipped(why) => {
-                skipped += 1;
-                outln!("SKIPPED {} ({f}): {why}", c.id);
-                *skip_reasons.entry((r.by_capability, why)).or_default() += 1;
-            }
-            Outcome::Errored(e) => {
-                errored += 1;
-                outln!("ERRORED {} ({f}) [{}]\n    {e}", c.id, c.clauses.join(", "));
-            }
-            Outcome::Failed(d) => {
-                failed += 1;
-                outln!("FAILED {} ({f}) [{}]", c.id, c.clauses.join(", "));
-                for x in d {
-                    outln!("    - {}", x.replace('\n', "\n      "));
-                }
-            }
+    let records: Vec<Record> = selected
+        .iter()
+        .zip(ran)
+        .map(|((f, c), r)| Record::of(f, c, r))
+        .collect();
+    if let Some(path) = &args.results {
+        let header = ResultsHeader {
+            format: RESULTS_FORMAT.to_string(),
+            shard: args.spread.shard.map(|s| s.to_string()),
+            cases: records.len(),
+            load_errors: load_errors.clone(),
+        };
+        if let Err(e) = crate::cli::common::write_file(path, &results_text(&header, &records)) {
+            errln!("error: {e}");
+            return 2;
         }
     }
-    if skipped > 0 {
-        let by_cap: usize = skip_reasons
-            .iter()
-            .filter(|((c, _), _)| *c)
-            .map(|(_, n)| n)
-            .sum();
-        outln!(
-            "skipped: {by_cap} by capability, {} answered unsupported",
-            skipped - by_cap
-        );
-        for ((_, why), n) in &skip_reasons {
-            outln!("    {n} × {why}");
-        }
-    }
-    outln!("{passed} passed, {failed} failed, {errored} errored, {skipped} skipped");
+    let s = report(&records, load_errors.len());
+    let (passed, failed, errored, skipped) = (s.passed, s.failed, s.errored, s.skipped);
+    let skipped = skipped + s.checks_skipped;
     let tested = passed + failed + errored - load_errors.len();
     let mut code = if failed + errored > 0 { 1 } else { 0 };
     if !load_errors.is_empty() {
@@ -260,10 +453,170 @@ pub fn run(args: ConformArgs) -> i32 {
         );
         code = 1;
     } else if skipped > 0 && !args.program.allow_skips {
-        errln!("error: {skipped} case(s) skipped: exit 1 (--allow-skips accepts skipped cases)");
+        errln!("{}", skipped_error(&s));
         code = 1;
     }
     code
+}
+
+/// `--merge FILES`: the results of the shards of one run (`--results`), read back and reported
+/// as the whole run: every case's line, the summary, the exit status. The shards must be those
+/// of one split (`K/N` for every K of one N, each once) and hold no case twice.
+fn merge(files: &[String], program: &crate::cli::common::ProgramArgs) -> i32 {
+    let mut records: Vec<Record> = Vec::new();
+    let mut load_errors: Vec<(String, String)> = Vec::new();
+    let mut shards: Vec<(String, Option<crate::conform::shard::Shard>)> = Vec::new();
+    for f in files {
+        let text = match crate::game::setup::read_text(f) {
+            Ok(t) => t,
+            Err(e) => {
+                errln!("error: {e}");
+                return 2;
+            }
+        };
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty());
+        let header: ResultsHeader = match lines.next().map(|(_, l)| serde_json::from_str(l)) {
+            Some(Ok(h)) => h,
+            Some(Err(e)) => {
+                errln!("error: {f}: line 1: not a results header ({e}): expected the first line `m3go conform --results` writes");
+                return 2;
+            }
+            None => {
+                errln!("error: {f}: empty: expected the results `m3go conform --results` writes");
+                return 2;
+            }
+        };
+        if header.format != RESULTS_FORMAT {
+            errln!(
+                "error: {f}: format `{}`: expected `{RESULTS_FORMAT}`",
+                header.format
+            );
+            return 2;
+        }
+        let shard = match header
+            .shard
+            .as_deref()
+            .map(crate::conform::shard::Shard::parse)
+        {
+            None => None,
+            Some(Ok(s)) => Some(s),
+            Some(Err(e)) => {
+                errln!("error: {f}: shard: {e}");
+                return 2;
+            }
+        };
+        let mut n = 0;
+        for (k, l) in lines {
+            match serde_json::from_str::<Record>(l) {
+                Ok(r) => records.push(r),
+                Err(e) => {
+                    errln!("error: {f}: line {}: not a case's result ({e})", k + 1);
+                    return 2;
+                }
+            }
+            n += 1;
+        }
+        if n != header.cases {
+            errln!(
+                "error: {f}: {n} case(s), the header says {}: the file is cut short",
+                header.cases
+            );
+            return 2;
+        }
+        load_errors.extend(header.load_errors);
+        shards.push((f.clone(), shard));
+    }
+    if let Err(e) = complete_split(&shards) {
+        errln!("error: {e}");
+        return 2;
+    }
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    if let Some(r) = records.iter().find(|r| !seen.insert(r.id.as_str())) {
+        errln!(
+            "error: case `{}` is in two of the files: expected the shards of one run",
+            r.id
+        );
+        return 2;
+    }
+    let load_errors: Vec<(String, String)> = load_errors
+        .into_iter()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    for (f, e) in &load_errors {
+        outln!("ERRORED {f}\n    {e}");
+    }
+    records.sort_by(|a, b| a.file.cmp(&b.file).then(a.id.cmp(&b.id)));
+    let s = report(&records, load_errors.len());
+    if !load_errors.is_empty() {
+        errln!("{}", malformed_cases(&load_errors));
+        return 2;
+    }
+    if s.failed + s.errored > 0 {
+        1
+    } else if s.passed == 0 && !program.allow_empty {
+        errln!(
+            "error: nothing was tested in the merged results: exit 1 (--allow-empty accepts it)"
+        );
+        1
+    } else if s.skipped + s.checks_skipped > 0 && !program.allow_skips {
+        errln!("{}", skipped_error(&s));
+        1
+    } else {
+        0
+    }
+}
+
+/// The files merged are the shards of one run: all whole runs (one file), or `K/N` for each K
+/// of one N exactly once.
+fn complete_split(shards: &[(String, Option<crate::conform::shard::Shard>)]) -> Result<(), String> {
+    let whole: Vec<&str> = shards
+        .iter()
+        .filter(|(_, s)| s.is_none())
+        .map(|(f, _)| f.as_str())
+        .collect();
+    if !whole.is_empty() {
+        if shards.len() == 1 {
+            return Ok(());
+        }
+        return Err(format!(
+            "{} holds a whole run (no --shard), not a shard: expected the shards of one run",
+            whole.join(", ")
+        ));
+    }
+    let ns: BTreeSet<usize> = shards.iter().filter_map(|(_, s)| s.map(|s| s.n)).collect();
+    if ns.len() > 1 {
+        return Err(format!(
+            "the files are shards of different splits (of {} parts): expected one split",
+            ns.iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let n = ns.into_iter().next().unwrap_or(0);
+    let mut have: BTreeMap<usize, &str> = BTreeMap::new();
+    for (f, s) in shards {
+        if let Some(s) = s {
+            if let Some(other) = have.insert(s.k, f) {
+                return Err(format!("shard {s} is given twice ({other}, {f})"));
+            }
+        }
+    }
+    let missing: Vec<String> = (1..=n)
+        .filter(|k| !have.contains_key(k))
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "shard(s) {} missing: expected the results of all {n} shards",
+            missing.join(", ")
+        ));
+    }
+    Ok(())
 }
 
 /// The message for case files that do not read (each is listed as `ERRORED FILE` above it).

@@ -20,7 +20,7 @@ use crate::rules::Rules;
 /// is not an answer) — that is never reported as a disagreement, and no case is written.
 #[derive(Debug, clap::Args)]
 pub struct DiffArgs {
-    /// The other program (a shell command speaking m3go-conform/1).
+    /// The other program (a shell command speaking m3go-conform/1, which every version of the protocol answers).
     #[arg(long = "impl", value_name = "COMMAND")]
     pub implementation: String,
     /// The number of games (0 to 1000000).

@@ -1,11 +1,12 @@
-//! `m3go protocol`: m3go as the implementation under test, answering `m3go-conform/1` requests.
+//! `m3go protocol`: m3go as the implementation under test, answering `m3go-conform/2` and `/1` requests.
 
-use crate::conform::case as conform;
+use crate::conform::capabilities::Capabilities;
+use crate::conform::protocol::{code, error_answer};
 use crate::error::{read_line_bounded, ReadError, MAX_INPUT_BYTES};
 use crate::game::setup::InputError;
 use serde_json::Value;
 
-/// Answer conformance requests (m3go-conform/1, JSON lines) on stdin.
+/// Answer conformance requests (m3go-conform/2 and /1, JSON lines) on stdin.
 ///
 /// Reads one JSON request per line and writes one JSON answer per line to stdout, flushing
 /// after each: m3go as the implementation under test (`m3go conform --impl 'm3go protocol'`).
@@ -19,54 +20,90 @@ pub struct ProtocolArgs {
     /// the others: a restricted implementation, for trying a runner's capability handling.
     #[arg(long, value_name = "PRESET,…", value_delimiter = ',')]
     pub presets: Option<Vec<String>>,
+    /// Decline a preset's own reading, as a program that lacks it: `m3go-2020:flower-enclosed=score`
+    /// declares (`by_preset.m3go-2020.declines`) that m3go-2020's own `flower-enclosed` is
+    /// lacked and the `score` check depends on it (`+` between several checks), and answers
+    /// such requests without those fields (repeatable).
+    #[arg(long, value_name = "PRESET:OPTION=CHECK[+CHECK…]")]
+    pub decline: Vec<String>,
     #[command(flatten)]
     pub engine: crate::cli::common::EngineArgs,
 }
 
 /// The answer to one request line, whatever its bytes (at most [`MAX_INPUT_BYTES`] of them are
-/// read per line by [`run`]): the answer of [`conform::answer_line`], or an error answer naming
+/// read per line by [`run`]): the answer of [`crate::conform::answer::answer_line`], or an error answer naming
 /// the problem.
-pub fn answer_line(line: &[u8], caps: &conform::Capabilities) -> Value {
+pub fn answer_line(line: &[u8], caps: &Capabilities) -> Value {
     answer_line_with(line, caps, crate::game::advance::Engine::Fast)
 }
 
 /// [`answer_line`] on `engine`.
 pub fn answer_line_with(
     line: &[u8],
-    caps: &conform::Capabilities,
+    caps: &Capabilities,
     engine: crate::game::advance::Engine,
 ) -> Value {
     match std::str::from_utf8(line) {
-        Ok(text) => conform::answer_line_with(text, caps, engine),
-        Err(e) => conform::error_answer(
+        Ok(text) => crate::conform::answer::answer_line_with(text, caps, engine),
+        Err(e) => error_answer(
             Value::Null,
-            conform::code::BAD_REQUEST,
+            code::BAD_REQUEST,
             None,
             format!("the request is not UTF-8 text: {e}"),
         ),
     }
 }
 
+/// `PRESET:OPTION=CHECK[+CHECK…]` added to the capabilities' `by_preset` declines.
+fn add_decline(caps: &mut Capabilities, text: &str) -> Result<(), String> {
+    let bad =
+        || "expected PRESET:OPTION=CHECK[+CHECK…] (m3go-2020:flower-enclosed=score)".to_string();
+    let (preset, rest) = text.split_once(':').ok_or_else(bad)?;
+    let (option, checks) = rest.split_once('=').ok_or_else(bad)?;
+    crate::rules::Rules::preset(preset).map_err(|e| e.to_string())?;
+    let preset = crate::rules::canonical_preset(preset).to_string();
+    if !caps
+        .presets
+        .iter()
+        .any(|p| crate::rules::canonical_preset(p) == preset)
+    {
+        return Err(format!(
+            "preset `{preset}` is not among the presets declared"
+        ));
+    }
+    let entry = caps.by_preset.entry(preset.clone()).or_default();
+    entry.declines.push(crate::conform::capabilities::Decline {
+        option: option.to_string(),
+        checks: checks.split('+').map(str::to_string).collect(),
+        reason: Some(format!("m3go protocol --decline {text}")),
+    });
+    caps.validate()
+}
+
 pub fn run(args: ProtocolArgs) -> Result<(), InputError> {
     let caps = match &args.presets {
-        None => conform::Capabilities::m3go(),
+        None => Capabilities::m3go(),
         Some(p) => {
             for name in p {
                 crate::rules::Rules::preset(name)
                     .map_err(|e| InputError::new(e.to_string()).key("--presets"))?;
             }
-            conform::Capabilities::only_presets(p)
+            Capabilities::only_presets(p)
         }
     };
+    let mut caps = caps;
+    for d in &args.decline {
+        add_decline(&mut caps, d).map_err(|e| InputError::new(e).key(format!("--decline {d}")))?;
+    }
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     while let Some(line) = read_line_bounded(&mut input, MAX_INPUT_BYTES) {
         let ans = match line {
             Ok(l) if l.iter().all(u8::is_ascii_whitespace) => continue,
             Ok(l) => answer_line_with(&l, &caps, args.engine.engine()),
-            Err(ReadError::TooLarge { limit }) => conform::error_answer(
+            Err(ReadError::TooLarge { limit }) => error_answer(
                 Value::Null,
-                conform::code::TOO_LARGE,
+                code::TOO_LARGE,
                 None,
                 format!("the line is longer than {limit} bytes: expected at most {limit} bytes"),
             ),

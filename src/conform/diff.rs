@@ -11,7 +11,8 @@
 //! first). A game stops after `max_moves` moves or when passes end it. The disagreement
 //! reported is the one of the lowest-numbered game that has one.
 
-use crate::conform::case::{Case, PROTOCOL};
+use crate::conform::case::Case;
+use crate::conform::protocol::PROTOCOL_1;
 use crate::conform::runner::{
     ask_checked, negotiate, thread_pool, Declared, MakeOracle, Oracle, OraclePool,
 };
@@ -84,10 +85,11 @@ pub enum DiffOutcome {
     Unsupported(String),
 }
 
-/// The request for `moves` played from `setup`.
+/// The request for `moves` played from `setup`, in `m3go-conform/1`: a game compares whole
+/// answers, so it needs none of `/2`'s `checks`, and every program reads it.
 pub fn request(id: &str, setup: &Setup, moves: &[String]) -> Value {
     json!({
-        "protocol": PROTOCOL,
+        "protocol": PROTOCOL_1,
         "id": id,
         "position": setup,
         "moves": moves,
@@ -95,7 +97,7 @@ pub fn request(id: &str, setup: &Setup, moves: &[String]) -> Value {
     })
 }
 
-use crate::conform::case::{norm as norm_point, strs};
+use crate::conform::check::{norm as norm_point, strs};
 
 fn point_set(v: &Value, size: usize) -> BTreeSet<String> {
     strs(v).iter().map(|p| norm_point(p, size)).collect()
@@ -918,7 +920,10 @@ pub fn run(
     use rayon::prelude::*;
     use std::sync::atomic::Ordering::Relaxed;
     let pool = OraclePool::new(make_other);
-    let declared = pool.with(|o| negotiate(o)).and_then(|d| d);
+    let declared = pool
+        .with(|o| negotiate(o))
+        .and_then(|d| d)
+        .map(|n| n.declared);
     match declared {
         Err(message) => {
             return Ok(DiffOutcome::Errored {

@@ -1,10 +1,20 @@
-//! The conformance layer: case files and the protocol answer (`case`), the runner that drives an
-//! implementation through the suite (`runner`), differential random games (`diff`), and the
-//! clause and disputed-points registers of rules.md embedded in the binary (`register`), and
-//! the JSON Schemas of the contract (`schema`).
+//! The conformance layer, one concept a file: the case file (`case`), the protocol's messages
+//! (`protocol`), what an implementation declares it supports (`capabilities`), m3go's own
+//! answers (`answer`), the comparison of expectations with answers (`check`), the suite's files
+//! and the suite built into the binary (`suite`), clause ids (`clause_id`), the runner that
+//! drives an implementation through the suite (`runner`), differential random games (`diff`),
+//! the clause and disputed-points registers of rules.md embedded in the binary (`register`),
+//! and the JSON Schemas of the contract (`schema`).
 
+pub mod answer;
+pub mod capabilities;
 pub mod case;
+pub mod check;
+pub mod clause_id;
 pub mod diff;
+pub mod protocol;
 pub mod register;
 pub mod runner;
 pub mod schema;
+pub mod shard;
+pub mod suite;

@@ -7,7 +7,7 @@
 //! register, cut into its bold-labelled parts (`**Question.**`, `**Readings.**`,
 //! `**Evidence.**`, `**Default.**`, `**Option.**`, and any other `**Label.**`).
 
-use super::case::is_clause_id;
+use super::clause_id::{cited, is_clause_id, words};
 use serde::Serialize;
 
 /// The text of rules.md, as it was when the binary was built.
@@ -208,7 +208,7 @@ fn disputed_entry(line: usize, id: String, title: String, body: &str) -> Dispute
         default: String::new(),
         option: String::new(),
         other: Vec::new(),
-        clauses: clause_ids_in(body),
+        clauses: cited(body),
         line,
     };
     for (label, text) in labelled_parts(body) {
@@ -274,26 +274,6 @@ fn disputed_ids(text: &str) -> Vec<String> {
         })
 }
 
-/// The clause ids a text names as whole words, in order, once each.
-fn clause_ids_in(text: &str) -> Vec<String> {
-    words(text)
-        .filter(|w| is_clause_id(w))
-        .fold(Vec::new(), |mut v, w| {
-            if !v.iter().any(|x: &String| x == w) {
-                v.push(w.to_string());
-            }
-            v
-        })
-}
-
-/// The words of a text: runs of ASCII letters, digits and `-`, without a leading or trailing
-/// `-`.
-fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-        .map(|w| w.trim_matches('-'))
-        .filter(|w| !w.is_empty())
-}
-
 /// The register ids closest to `id` (same prefix first, then by edit distance), for the message
 /// about an unknown id.
 pub fn closest(id: &str) -> Vec<String> {
@@ -335,7 +315,7 @@ mod tests {
     #[test]
     fn every_clause_id_of_rules_md_is_in_the_register_once() {
         let ids: Vec<String> = clauses().into_iter().map(|c| c.id).collect();
-        assert_eq!(ids, super::super::case::clause_ids(RULES_MD));
+        assert_eq!(ids, super::super::clause_id::clause_ids(RULES_MD));
         assert!(ids.len() > 100, "{} clauses", ids.len());
     }
 

@@ -5,9 +5,14 @@
 //! rules.md (`Coverage`). The command line (`m3go conform`, `m3go diff`) only prints what these
 //! return.
 
-use crate::conform::case::{
-    answer_value_with, case_files, check, clause_ids, is_clause_id, Capabilities, Case, PROTOCOL,
-};
+use crate::conform::answer::answer_value_with;
+use crate::conform::capabilities::Capabilities;
+use crate::conform::capabilities::SkippedCheck;
+use crate::conform::case::Case;
+use crate::conform::check::{check_only, checks_of};
+use crate::conform::clause_id::{clause_ids, is_clause_id};
+use crate::conform::protocol::{PROTOCOL, PROTOCOLS, PROTOCOL_1};
+use crate::conform::suite::case_files;
 use crate::game::advance::Engine;
 use crate::game::setup::InputError;
 use serde_json::{json, Value};
@@ -17,6 +22,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 /// Outcome of one case.
+#[derive(Debug)]
 pub enum Outcome {
     Passed,
     Failed(Vec<String>),
@@ -53,8 +59,21 @@ impl Oracle for BuiltinOn {
 /// The longest answer line read from a program under test (a 19×19 answer is some 100 KB).
 pub const MAX_ANSWER_BYTES: usize = 16 << 20;
 
-/// The default time a program under test has for one answer.
+/// The default time a program under test has for one answer (`--timeout`), before scaling by
+/// the size of a replay ([`budget`]).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The moves of a replay that add one `--timeout` to a request's budget ([`budget`]).
+pub const REPLAY_MOVES_PER_TIMEOUT: usize = 100;
+
+/// The time a program under test has for one request (spec/README.md "Time budgets"):
+/// `timeout` for a request without a replay; a request with a `replay` of N moves gets
+/// `timeout × (1 + N / 100)`, since each replayed move costs what a move of `moves` does (a
+/// 288-move replay: 3.88 × 60 s = 233 s by default).
+pub fn budget(timeout: Duration, request: &Value) -> Duration {
+    let n = request["replay"]["moves"].as_array().map_or(0, Vec::len);
+    timeout.mul_f64(1.0 + n as f64 / REPLAY_MOVES_PER_TIMEOUT as f64)
+}
 
 /// The process groups of the programs under test still running, stopped by
 /// [`stop_children_on_signal`]'s handler.
@@ -258,8 +277,9 @@ impl Oracle for External {
         if sent.is_err() {
             return Err(self.fail("the program exited before reading the request".into()));
         }
-        let secs = self.timeout.as_secs_f64();
-        match run.lines.recv_timeout(self.timeout) {
+        let limit = budget(self.timeout, request);
+        let secs = limit.as_secs_f64();
+        match run.lines.recv_timeout(limit) {
             Ok(Ok(line)) => match serde_json::from_str::<Value>(&line) {
                 Ok(v) if v.is_object() => Ok(v),
                 Ok(_) => Err(self.fail(format!(
@@ -273,7 +293,15 @@ impl Oracle for External {
             },
             Ok(Err(e)) => Err(self.fail(format!("the program's answer is unreadable: {e}"))),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(self.fail(format!(
-                "no answer within {secs} s: the program hung and was stopped"
+                "no answer within {secs} s{}: the program hung and was stopped",
+                if limit > self.timeout {
+                    format!(
+                        " (--timeout {} s scaled by the size of the replay)",
+                        self.timeout.as_secs_f64()
+                    )
+                } else {
+                    String::new()
+                }
             ))),
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(self.fail(
                 "the program exited without answering (it crashed or closed its output)".into(),
@@ -305,8 +333,9 @@ pub fn ask_checked(oracle: &mut dyn Oracle, request: &Value) -> Result<Value, St
     Ok(ans)
 }
 
-/// The fields of an answer to a case request (answer.schema.json, and `unsupported`'s reason).
-const CASE_ANSWER_FIELDS: [&str; 10] = [
+/// The fields of an answer to a case request (answer.schema.json).
+const CASE_ANSWER_FIELDS: [&str; 11] = [
+    "declined",
     "id",
     "protocol",
     "analysis",
@@ -365,9 +394,10 @@ fn check_answer_shape(request: &Value, ans: &Value) -> Result<(), String> {
     Ok(())
 }
 
-/// The request for an implementation's capabilities (spec/README.md "Capabilities").
+/// The request for an implementation's capabilities (spec/README.md "Capabilities"): in
+/// `m3go-conform/1`, which every program reads, with every version the runner speaks.
 pub fn capabilities_request() -> Value {
-    json!({"protocol": PROTOCOL, "id": "capabilities", "action": "capabilities", "protocols": [PROTOCOL]})
+    json!({"protocol": PROTOCOL_1, "id": "capabilities", "action": "capabilities", "protocols": PROTOCOLS})
 }
 
 /// What the program under test declared.
@@ -380,62 +410,168 @@ pub enum Declared {
     Nothing(String),
 }
 
-/// Asks the program for its capabilities, first of all. A failure of the program (it cannot
-/// be started, crashed, hung) is an error: nothing can be tested. A program that does not speak
-/// m3go-conform/1 is an error too.
-pub fn negotiate(oracle: &mut dyn Oracle) -> Result<Declared, String> {
-    let ans = ask_checked(oracle, &capabilities_request())
-        .map_err(|e| format!("the program did not answer the capabilities request: {e}"))?;
-    if let Some(ps) = ans.get("protocols").and_then(Value::as_array) {
-        if !ps.iter().any(|p| p.as_str() == Some(PROTOCOL)) {
-            return Err(format!(
-                "the program speaks {}, not {PROTOCOL}",
-                Value::Array(ps.clone())
-            ));
-        }
-    }
-    match ans.get("capabilities") {
-        Some(c) => serde_json::from_value(c.clone())
-            .map(Declared::Capabilities)
-            .map_err(|e| format!("the program's capabilities do not read: {e}: {c}")),
-        None => Ok(Declared::Nothing(
-            crate::conform::case::error_message(&ans)
-                .unwrap_or_else(|| clip(&ans.to_string(), 200)),
-        )),
-    }
+/// What the capabilities request settled: what the program declared, and the version the
+/// case requests are sent in.
+#[derive(Clone, Debug)]
+pub struct Negotiated {
+    pub declared: Declared,
+    /// The newest version both speak (`m3go-conform/1` for a program that declared nothing).
+    pub protocol: &'static str,
 }
 
-/// Why a case is outside the declared capabilities, or `None`.
+/// Asks the program for its capabilities, first of all. A failure of the program (it cannot
+/// be started, crashed, hung) is an error: nothing can be tested. A program that speaks none
+/// of the runner's versions is an error too, as are capabilities that do not read or name
+/// options or checks that do not exist.
+pub fn negotiate(oracle: &mut dyn Oracle) -> Result<Negotiated, String> {
+    let ans = ask_checked(oracle, &capabilities_request())
+        .map_err(|e| format!("the program did not answer the capabilities request: {e}"))?;
+    let protocol = match ans.get("protocols").and_then(Value::as_array) {
+        Some(ps) => PROTOCOLS
+            .iter()
+            .copied()
+            .find(|v| ps.iter().any(|p| p.as_str() == Some(*v)))
+            .ok_or_else(|| {
+                format!(
+                    "the program speaks {}, none of the versions this runner speaks ({})",
+                    Value::Array(ps.clone()),
+                    PROTOCOLS.join(", ")
+                )
+            })?,
+        None => PROTOCOL_1,
+    };
+    let declared = match ans.get("capabilities") {
+        Some(c) => {
+            let caps: Capabilities = serde_json::from_value(c.clone())
+                .map_err(|e| format!("the program's capabilities do not read: {e}: {c}"))?;
+            caps.validate()
+                .map_err(|e| format!("the program's capabilities: {e}"))?;
+            Declared::Capabilities(caps)
+        }
+        None => Declared::Nothing(
+            crate::conform::protocol::error_message(&ans)
+                .unwrap_or_else(|| clip(&ans.to_string(), 200)),
+        ),
+    };
+    Ok(Negotiated { declared, protocol })
+}
+
+/// Why a case is outside the declared capabilities, or `None`: its rules or replay mode are
+/// not declared, or the program declines every check it makes.
 pub fn outside(case: &Case, declared: &Declared) -> Option<String> {
     let Declared::Capabilities(caps) = declared else {
         return None;
     };
     let rules = case.position.rules.resolve().ok()?;
-    caps.refuses(&rules, case.start.as_ref().map(|s| s.replay))
+    if let Some(why) = caps.refuses(&rules, case.start.as_ref().map(|s| s.replay)) {
+        return Some(why);
+    }
+    let declined = caps.declined(&rules);
+    let checks = checks_of(case);
+    if checks
+        .iter()
+        .all(|c| declined.iter().any(|d| d.check == *c))
+    {
+        let why: BTreeSet<&str> = declined.iter().map(|d| d.reason.as_str()).collect();
+        return Some(format!(
+            "every check of the case ({}) is declined: {}",
+            checks.join(", "),
+            why.into_iter().collect::<Vec<_>>().join("; ")
+        ));
+    }
+    None
 }
 
-/// Runs one case against an oracle.
+/// One case run: its outcome, and the checks left out (declined by capability or by the
+/// answer), each with its reason.
+#[derive(Debug)]
+pub struct CaseRun {
+    pub outcome: Outcome,
+    pub skipped_checks: Vec<SkippedCheck>,
+}
+
+/// Runs one case against an oracle (`m3go-conform/2`, every check asked).
 pub fn run_case(case: &Case, oracle: &mut dyn Oracle) -> Outcome {
-    match ask_checked(oracle, &case.request()) {
-        Err(e) => Outcome::Errored(e),
-        Ok(ans) => {
-            if ans
-                .get("unsupported")
-                .is_some_and(|u| u.as_bool() == Some(true))
-            {
-                let why = ans
-                    .get("reason")
-                    .and_then(Value::as_str)
-                    .unwrap_or("no reason given");
-                return Outcome::Skipped(format!("the implementation answered unsupported: {why}"));
-            }
-            let d = check(case, &ans);
-            if d.is_empty() {
-                Outcome::Passed
-            } else {
-                Outcome::Failed(d)
+    run_case_in(case, oracle, PROTOCOL, &[]).outcome
+}
+
+/// Runs one case against an oracle in `protocol`, leaving out the checks `declined` by the
+/// declared capabilities (under `m3go-conform/2` the request's `checks` are the others) and
+/// those the answer declines (`declined`): the answer is compared on the remaining checks
+/// only, and the checks left out are returned with their reasons. A case whose every check is
+/// left out is skipped.
+pub fn run_case_in(
+    case: &Case,
+    oracle: &mut dyn Oracle,
+    protocol: &str,
+    declined: &[SkippedCheck],
+) -> CaseRun {
+    let all = checks_of(case);
+    let mut skipped: Vec<SkippedCheck> = declined
+        .iter()
+        .filter(|d| all.contains(&d.check.as_str()))
+        .cloned()
+        .collect();
+    let asked: Vec<&str> = all
+        .iter()
+        .copied()
+        .filter(|c| !skipped.iter().any(|d| d.check == *c))
+        .collect();
+    let run = |outcome| CaseRun {
+        outcome,
+        skipped_checks: Vec::new(),
+    };
+    let ans = match ask_checked(oracle, &case.request_in(protocol, Some(&asked))) {
+        Err(e) => return run(Outcome::Errored(e)),
+        Ok(a) => a,
+    };
+    if ans
+        .get("unsupported")
+        .is_some_and(|u| u.as_bool() == Some(true))
+    {
+        let why = ans
+            .get("reason")
+            .and_then(Value::as_str)
+            .unwrap_or("no reason given");
+        return run(Outcome::Skipped(format!(
+            "the implementation answered unsupported: {why}"
+        )));
+    }
+    if let Some(d) = ans.get("declined").and_then(Value::as_object) {
+        for c in &asked {
+            if let Some(why) = d.get(*c) {
+                skipped.push(SkippedCheck {
+                    check: c.to_string(),
+                    reason: format!(
+                        "declined by the answer: {}",
+                        why.as_str()
+                            .map(str::to_string)
+                            .unwrap_or_else(|| why.to_string())
+                    ),
+                });
             }
         }
+    }
+    let left: BTreeSet<String> = asked
+        .iter()
+        .filter(|c| !skipped.iter().any(|d| d.check == **c))
+        .map(|c| c.to_string())
+        .collect();
+    if left.is_empty() && !all.is_empty() {
+        let why: BTreeSet<&str> = skipped.iter().map(|d| d.reason.as_str()).collect();
+        return run(Outcome::Skipped(format!(
+            "every check of the case is declined: {}",
+            why.into_iter().collect::<Vec<_>>().join("; ")
+        )));
+    }
+    let d = check_only(case, &ans, Some(&left));
+    CaseRun {
+        outcome: if d.is_empty() {
+            Outcome::Passed
+        } else {
+            Outcome::Failed(d)
+        },
+        skipped_checks: skipped,
     }
 }
 
@@ -476,36 +612,6 @@ pub fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool, String> {
         .num_threads(jobs.max(1))
         .build()
         .map_err(|e| format!("cannot start {jobs} workers: {e}"))
-}
-
-/// `--shard K/N`: which of N parts of a list a run takes (the items whose index is K-1 modulo
-/// N), so that a large run is spread over processes or machines.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    pub k: usize,
-    pub n: usize,
-}
-
-impl Shard {
-    /// Reads `K/N` with 1 ≤ K ≤ N ≤ 100000.
-    pub fn parse(s: &str) -> Result<Shard, String> {
-        let bad =
-            || format!("`{s}` is not a shard: expected K/N with 1 <= K <= N <= 100000 (e.g. 2/4)");
-        let (k, n) = s.split_once('/').ok_or_else(bad)?;
-        let (k, n): (usize, usize) = (
-            k.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if k == 0 || k > n || n > 100_000 {
-            return Err(bad());
-        }
-        Ok(Shard { k, n })
-    }
-
-    /// Whether the item with this (0-based) index is in the shard.
-    pub fn takes(&self, index: usize) -> bool {
-        index % self.n == self.k - 1
-    }
 }
 
 /// The case files of a directory, loaded: the cases that load (with their file) and, for each

@@ -10,17 +10,18 @@ use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 use serde_json::Value;
 
-/// The protocol answer to one request, as m3go writes it (`m3go protocol`). An implementation
+/// The protocol answer to one request (`m3go-conform/2`, or `/1` without `declined`), as m3go
+/// writes it (`m3go protocol`). An implementation
 /// under test needs only the fields the case checks (README.md); the schema requires `id` alone
 /// and describes the rest with the shapes m3go gives them. Other keys are allowed.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Answer {
-    /// The version of the protocol the answer speaks (`m3go-conform/1`; m3go writes it on every
+    /// The version of the protocol the answer speaks (`m3go-conform/2` or `/1`, the request's; m3go writes it on every
     /// answer, an implementation under test may leave it out).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
-    /// The request's id.
-    pub id: String,
+    /// The request's id (a string or a number), as the request wrote it.
+    pub id: super::protocol::Id,
     /// The analysis of the position after `moves` (`m3go-analysis/3`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub analysis: Option<AnalysisReport>,
@@ -40,6 +41,14 @@ pub struct Answer {
     /// `true`: the implementation does not implement this case (a rule set it lacks).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unsupported: Option<bool>,
+    /// Why the case is `unsupported`, for people (shown by the runner with the skip).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `m3go-conform/2`: the checks of the request (`checks`) the implementation does not
+    /// answer, each with why (a reading it lacks): the runner skips and counts them, and makes
+    /// the others.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declined: Option<std::collections::BTreeMap<String, String>>,
     /// The request could not be answered: a message, or an object with `code`, `field` and
     /// `message`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -84,32 +93,33 @@ pub fn schemas() -> Vec<NamedSchema> {
         },
         NamedSchema {
             file: "request.schema.json",
-            schema: input::<super::case::Request>(
-                "a request of the conformance protocol (m3go-conform/1), one JSON line",
+            schema: input::<super::protocol::Request>(
+                "a request of the conformance protocol (m3go-conform/2, or /1), one JSON line",
             ),
         },
         NamedSchema {
             file: "answer.schema.json",
             schema: output::<Answer>(
-                "an answer of the conformance protocol (m3go-conform/1), one JSON line",
+                "an answer of the conformance protocol (m3go-conform/2, or /1), one JSON line",
             ),
         },
         NamedSchema {
             file: "capabilities-request.schema.json",
-            schema: input::<super::case::CapabilitiesRequest>(
-                "the capabilities request of the conformance protocol (m3go-conform/1), the first line a runner sends",
+            schema: input::<super::protocol::CapabilitiesRequest>(
+                "the capabilities request of the conformance protocol (m3go-conform/1 in every version), the first line a runner sends",
             ),
         },
         NamedSchema {
             file: "capabilities.schema.json",
-            schema: output::<super::case::CapabilitiesAnswer>(
-                "the answer to the capabilities request (m3go-conform/1)",
+            // read as the runner reads it: `options`, `replay` and `protocol` may be left out
+            schema: input::<super::protocol::CapabilitiesAnswer>(
+                "the answer to the capabilities request (m3go-conform/1 and /2)",
             ),
         },
         NamedSchema {
             file: "error.schema.json",
-            schema: output::<super::case::ErrorAnswer>(
-                "an error answer of the conformance protocol (m3go-conform/1): a request that could not be answered",
+            schema: output::<super::protocol::ErrorAnswer>(
+                "an error answer of the conformance protocol (m3go-conform/2, or /1): a request that could not be answered",
             ),
         },
         NamedSchema {

@@ -937,7 +937,8 @@ fn bad_input_extreme_numeric_coordinates_are_refused() {
 fn bad_input_protocol_replay_longer_than_a_record_is_refused() {
     // A request's `replay` is bounded like a record (10·n² moves), so a request cannot make the
     // answer replay (and keep the history of) an unbounded number of moves.
-    use m3go::conform::case::{answer, Request};
+    use m3go::conform::answer::answer;
+    use m3go::conform::protocol::Request;
     let req = |n: usize| -> Request {
         serde_json::from_value(serde_json::json!({
             "protocol": "m3go-conform/1",
@@ -1064,7 +1065,8 @@ fn bad_input_protocol_bad_lines_get_error_answers_and_the_session_goes_on() {
 /// with more moves than a record may hold is refused.
 #[test]
 fn bad_input_protocol_move_numbers_and_counts_are_bounded() {
-    use m3go::conform::case::{answer, Request};
+    use m3go::conform::answer::answer;
+    use m3go::conform::protocol::Request;
     let req = |mv: u32, moves: Vec<&str>| -> Request {
         serde_json::from_value(serde_json::json!({
             "protocol": "m3go-conform/1",
@@ -1541,8 +1543,8 @@ fn bad_input_a_conversion_says_what_it_drops() {
 /// another protocol version is refused (`unsupported-protocol` on `protocol`), not answered.
 #[test]
 fn bad_input_protocol_impossible_komi_is_a_bad_position_and_another_version_is_refused() {
-    let caps = m3go::conform::case::Capabilities::m3go();
-    let ask = |v: serde_json::Value| m3go::conform::case::answer_value(&v, &caps);
+    let caps = m3go::conform::capabilities::Capabilities::m3go();
+    let ask = |v: serde_json::Value| m3go::conform::answer::answer_value(&v, &caps);
     let three = ". . .\n. . .\n. . .\n";
     for rules in [
         serde_json::json!({"preset": "m3go-2020", "komi": 0.3}),
@@ -1562,7 +1564,7 @@ fn bad_input_protocol_impossible_komi_is_a_bad_position_and_another_version_is_r
         "position": {"diagram": three}, "bogus": 1,
     }));
     assert_eq!(a["error"]["code"], "bad-request", "{a}");
-    for protocol in [serde_json::json!("m3go-conform/2"), serde_json::json!(null)] {
+    for protocol in [serde_json::json!("m3go-conform/9"), serde_json::json!(null)] {
         let a = ask(serde_json::json!({
             "protocol": protocol, "id": "capabilities", "action": "capabilities",
             "protocols": ["m3go-conform/1"],

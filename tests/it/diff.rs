@@ -223,7 +223,7 @@ fn go_capture_diff_finds_and_shrinks_a_forgotten_capture() {
 #[test]
 fn diff_compare_of_identical_answers_finds_nothing() {
     let req = serde_json::json!({
-        "protocol": m3go::conform::case::PROTOCOL,
+        "protocol": m3go::conform::protocol::PROTOCOL,
         "id": "x",
         "position": {"rules": "m3go-2020", "size": 5, "move": 9,
                      "diagram": ". X # . .\nX X . . .\n. . . . O\n. . . . .\n. . . . .\n"},
@@ -610,14 +610,23 @@ fn conform_a_program_that_cannot_start_or_hangs_ends_the_run_with_exit_2() {
 
 #[test]
 fn protocol_capabilities_and_error_answers_echo_the_id() {
-    use m3go::conform::case::{answer_line, Capabilities};
+    use m3go::conform::answer::answer_line;
+    use m3go::conform::capabilities::Capabilities;
     let caps = Capabilities::m3go();
     let a = answer_line(
         r#"{"protocol":"m3go-conform/1","id":"c1","action":"capabilities"}"#,
         &caps,
     );
     assert_eq!(a["id"], "c1", "{a}");
-    assert_eq!(a["protocols"][0], "m3go-conform/1", "{a}");
+    assert_eq!(
+        a["protocols"],
+        serde_json::json!(["m3go-conform/2", "m3go-conform/1"]),
+        "{a}"
+    );
+    assert_eq!(
+        a["protocol"], "m3go-conform/1",
+        "the request's version: {a}"
+    );
     assert_eq!(
         a["capabilities"]["presets"].as_array().map(Vec::len),
         Some(5),

@@ -17,9 +17,11 @@ mod fast_analysis_rules;
 mod fast_equals_reference;
 mod labels;
 mod numbers;
+mod partial_support;
 mod perft;
 mod presets;
 mod properties;
+mod protocol_contract;
 mod readings;
 mod records;
 mod replay_many;
@@ -27,6 +29,7 @@ mod roundtrips;
 mod rules_md;
 mod schema;
 mod serve_api;
+mod shards;
 
 /// CI sets M3GO_BROWSER_REQUIRED=1 to make the page test fail, not skip, without a browser; the
 /// page test exists only with the feature `browser`, so a run that sets it without the feature

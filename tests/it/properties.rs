@@ -438,7 +438,7 @@ fn m20_eye_sim_literal_oracle_decides_most_regions_and_every_verdict() {
 /// every conformance case board in spec/cases.
 #[test]
 fn m20_eye_sim_engine_agrees_with_the_literal_oracle_on_every_case() {
-    let files = m3go::conform::case::case_files("spec/cases").expect("spec/cases");
+    let files = m3go::conform::suite::case_files("spec/cases").expect("spec/cases");
     let mut boards = 0;
     for f in files {
         let Ok(case) = m3go::conform::case::Case::load(&f, None) else {
@@ -461,7 +461,7 @@ fn m20_eye_sim_engine_agrees_with_the_literal_oracle_on_every_case() {
 /// first conformance cases (real figures, few of them: 19×19 analyses are slow in debug).
 #[test]
 fn colour_swap_and_symmetry_hold_on_case_boards() {
-    let files = m3go::conform::case::case_files("spec/cases").expect("spec/cases");
+    let files = m3go::conform::suite::case_files("spec/cases").expect("spec/cases");
     for f in files.iter().take(12) {
         let Ok(case) = m3go::conform::case::Case::load(f, None) else {
             continue;

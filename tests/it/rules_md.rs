@@ -2,7 +2,7 @@
 //! kind, every normative clause is cited in the function that implements it, every clause id a
 //! comment cites is in the register, every rule option of the code is in its options table.
 
-use m3go::conform::case::{clause_ids, is_clause_id};
+use m3go::conform::clause_id::{clause_ids, is_clause_id};
 use std::collections::BTreeSet;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -165,7 +165,8 @@ fn rules_md_options_table_lists_every_rule_option() {
 
 #[test]
 fn rules_md_cases_column_lists_exactly_the_cases_that_cite_each_clause() {
-    use m3go::conform::case::{case_files, Case};
+    use m3go::conform::case::Case;
+    use m3go::conform::suite::case_files;
     use std::collections::BTreeMap;
     let md = rules_md();
     let mut citing: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();

@@ -8,21 +8,21 @@ use serde_json::Value;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-fn schema(file: &str) -> Value {
+pub(crate) fn schema(file: &str) -> Value {
     let text = std::fs::read_to_string(format!("{ROOT}/spec/schema/{file}"))
         .unwrap_or_else(|e| panic!("spec/schema/{file}: {e} (run `cargo run -- schema --write`)"));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("spec/schema/{file}: {e}"))
 }
 
 /// The errors of `instance` against `schema`, each with where it is.
-fn errors(schema: &Value, instance: &Value) -> Vec<String> {
+pub(crate) fn errors(schema: &Value, instance: &Value) -> Vec<String> {
     let v = jsonschema::validator_for(schema).unwrap_or_else(|e| panic!("schema: {e}"));
     v.iter_errors(instance)
         .map(|e| format!("at `{}`: {e}", e.instance_path()))
         .collect()
 }
 
-fn assert_valid(schema_file: &str, what: &str, instance: &Value) {
+pub(crate) fn assert_valid(schema_file: &str, what: &str, instance: &Value) {
     let e = errors(&schema(schema_file), instance);
     assert!(
         e.is_empty(),

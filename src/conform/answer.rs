@@ -1,0 +1,423 @@
+//! m3go's own answers to protocol requests (`m3go protocol`, the built-in oracle of
+//! `m3go conform` and `m3go diff`): a request line read, checked against the capabilities,
+//! played and analysed.
+
+use crate::conform::capabilities::{Capabilities, SkippedCheck};
+use crate::conform::case::ReplayMode;
+use crate::conform::protocol::{
+    code, error_answer, spoken, CapabilitiesAnswer, Implementation, Request, PROTOCOL, PROTOCOLS,
+};
+use crate::formats::report::AnalysisReport;
+use crate::game::advance::Engine;
+use crate::game::notation::parse_move_in;
+use crate::game::play::{Position, Report};
+use crate::game::setup::Setup;
+use serde_json::{json, Value};
+
+/// The answer to one request line (`m3go protocol`): a `capabilities` request, or a case
+/// request answered by [`answer`] when its rules are inside `caps` and with
+/// `{"id", "unsupported": true, "reason"}` when they are not. A line that is not a request gets
+/// a `bad-request` error answer, with the id when the line has one.
+pub fn answer_line(line: &str, caps: &Capabilities) -> Value {
+    answer_line_with(line, caps, Engine::Fast)
+}
+
+/// [`answer_line`] on `engine`.
+pub fn answer_line_with(line: &str, caps: &Capabilities, engine: Engine) -> Value {
+    match serde_json::from_str::<Value>(line) {
+        Ok(v) => answer_value_with(&v, caps, engine),
+        Err(e) => error_answer(
+            Value::Null,
+            code::BAD_REQUEST,
+            None,
+            format!("the request is not JSON: {e}"),
+        ),
+    }
+}
+
+/// [`answer_line`] of a request already read as JSON.
+pub fn answer_value(v: &Value, caps: &Capabilities) -> Value {
+    answer_value_with(v, caps, Engine::Fast)
+}
+
+/// [`answer_value`] on `engine`.
+pub fn answer_value_with(v: &Value, caps: &Capabilities, engine: Engine) -> Value {
+    let Some(obj) = v.as_object() else {
+        return error_answer(
+            Value::Null,
+            code::BAD_REQUEST,
+            None,
+            "the request is not a JSON object".into(),
+        );
+    };
+    let id = match obj.get("id") {
+        Some(i @ (Value::String(_) | Value::Number(_))) => i.clone(),
+        _ => Value::Null,
+    };
+    match obj.get("action") {
+        None => {}
+        Some(Value::String(a)) if a == "capabilities" => {
+            // a request in a version m3go does not speak is refused, not answered in another;
+            // the runner's `protocols` is not looked at: m3go says which versions it speaks
+            let protocol = obj.get("protocol");
+            let Some(version) = protocol.and_then(Value::as_str).and_then(spoken) else {
+                return error_answer(
+                    id,
+                    code::UNSUPPORTED_PROTOCOL,
+                    Some("protocol".into()),
+                    format!(
+                        "protocol {} is not supported: expected one of {}",
+                        protocol.map_or("(none)".to_string(), Value::to_string),
+                        PROTOCOLS.join(", ")
+                    ),
+                );
+            };
+            return capabilities_answer(id, caps, version);
+        }
+        Some(a) => {
+            return error_answer(
+                id,
+                code::UNSUPPORTED_ACTION,
+                Some("action".into()),
+                format!(
+                "action {a} is not known: expected `capabilities`, or no action for a case request"
+            ),
+            )
+        }
+    }
+    let req: Request = match serde_json::from_value(v.clone()) {
+        Ok(r) => r,
+        Err(e) => {
+            // a position that does not read (a komi of 0.3, an unknown rule value) is a bad
+            // position, as one that reads but is not valid; the rest of the request is the
+            // runner's fault
+            if let Some(Err(pe)) = obj
+                .get("position")
+                .map(|p| serde_json::from_value::<Setup>(p.clone()))
+            {
+                return error_answer(
+                    id,
+                    code::BAD_POSITION,
+                    Some("position".into()),
+                    format!("position: {pe}"),
+                );
+            }
+            return error_answer(id, code::BAD_REQUEST, None, format!("request: {e}"));
+        }
+    };
+    let mut declined = Vec::new();
+    if let Ok(rules) = req.position.rules.resolve() {
+        if let Some(why) = caps.refuses(&rules, req.replay.as_ref().map(|r| r.mode)) {
+            return json!({"protocol": req.protocol, "id": req.id, "unsupported": true, "reason": why});
+        }
+        declined = caps.declined(&rules);
+    }
+    let mut ans = answer_with(&req, engine);
+    if ans.get("error").is_none() && !declined.is_empty() {
+        decline(&mut ans, &req, &declined);
+    }
+    ans
+}
+
+/// The answer to a `capabilities` request in `version`: the protocol versions m3go speaks, its
+/// name and version, and `caps`.
+pub fn capabilities_answer(id: Value, caps: &Capabilities, version: &str) -> Value {
+    let ans = CapabilitiesAnswer {
+        protocol: Some(version.to_string()),
+        id,
+        protocols: PROTOCOLS.iter().map(|p| p.to_string()).collect(),
+        implementation: Implementation {
+            name: "m3go".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        },
+        capabilities: caps.clone(),
+    };
+    serde_json::to_value(ans).unwrap_or(Value::Null)
+}
+
+/// The fields of an answer each check reads (spec/README.md, the table of `expect` keys), as
+/// paths from the answer's root: a check declined leaves them out (null), so that the answer
+/// says nothing it was not asked.
+const CHECK_FIELDS: [(&str, &[&str]); 15] = [
+    ("private_eyes", &["analysis", "strings"]),
+    ("attributes", &["analysis", "flowers"]),
+    ("other_flowers", &["analysis", "flowers"]),
+    ("forbidden", &["analysis", "forbidden"]),
+    ("playable", &["analysis", "forbidden"]),
+    ("legal", &["probes"]),
+    ("illegal", &["probes"]),
+    ("events", &["reports"]),
+    ("score", &["analysis", "score"]),
+    ("to_move", &["analysis", "to_move"]),
+    ("common_eyes", &["extras", "common_eyes"]),
+    ("flystone", &["extras", "flystone"]),
+    ("messages", &["probes"]),
+    ("notations", &["reports"]),
+    ("views", &["analysis", "boards"]),
+];
+
+/// A program that lacks the readings `declined` (`m3go protocol --decline`): the fields of the
+/// declined checks are null, and under `m3go-conform/2` the answer says which checks it
+/// declines (those of the request's `checks`, or all of them without `checks`) and why.
+fn decline(ans: &mut Value, req: &Request, declined: &[SkippedCheck]) {
+    let mut said = serde_json::Map::new();
+    for d in declined {
+        let field = CHECK_FIELDS.iter().find(|(k, _)| *k == d.check);
+        if let Some((last, parents)) = field.and_then(|(_, path)| path.split_last()) {
+            let mut v = &mut *ans;
+            for p in parents {
+                v = &mut v[*p];
+            }
+            if v.is_object() {
+                v[*last] = Value::Null;
+            }
+        }
+        let asked = req.checks.as_ref().is_none_or(|c| c.contains(&d.check));
+        if asked {
+            said.insert(d.check.clone(), Value::String(d.reason.clone()));
+        }
+    }
+    if req.protocol == PROTOCOL && !said.is_empty() {
+        ans["declined"] = Value::Object(said);
+    }
+}
+
+/// m3go's own answer to a case request (what `m3go protocol` prints for each line).
+pub fn answer(req: &Request) -> Value {
+    answer_with(req, Engine::Fast)
+}
+
+/// [`answer`] on `engine`: the replayed moves and the probes are advanced without a report
+/// ([`Position::advance_with`]), the legal moves listed on it; the moves, whose reports are
+/// part of the answer, are played with [`Position::play`].
+pub fn answer_with(req: &Request, engine: Engine) -> Value {
+    let fail = |code: &str, field: String, msg: String| {
+        error_answer(json!(req.id), code, Some(field), msg)
+    };
+    let Some(version) = spoken(&req.protocol) else {
+        return fail(
+            code::UNSUPPORTED_PROTOCOL,
+            "protocol".into(),
+            format!(
+                "protocol `{}` is not supported: expected one of {}",
+                req.protocol,
+                PROTOCOLS.join(", ")
+            ),
+        );
+    };
+    if let Some(x) = req
+        .checks
+        .iter()
+        .flatten()
+        .find(|x| !crate::conform::check::is_check(x))
+    {
+        return error_answer(
+            json!(req.id),
+            code::BAD_REQUEST,
+            None,
+            format!(
+                "checks: `{x}` is not a check: expected one of {}",
+                crate::conform::check::all_checks()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    }
+    let mut pos: Position = match req.position.to_position("position") {
+        Ok(p) => p,
+        Err(e) => return fail(code::BAD_POSITION, "position".into(), e.to_string()),
+    };
+    if let Some(rp) = &req.replay {
+        let limit = crate::formats::record::max_moves(pos.board().size());
+        if rp.moves.len() > limit {
+            return fail(
+                code::TOO_LARGE,
+                "replay.moves".into(),
+                format!(
+                "replay.moves has {} moves: expected at most {limit} on this board (the limit of a record)",
+                rp.moves.len()
+            ),
+            );
+        }
+        for (k, m) in rp.moves.iter().enumerate() {
+            if let Err(e) = crate::game::notation::check_playable(pos.move_number()) {
+                return fail(
+                    code::TOO_LARGE,
+                    format!("replay.moves[{k}]"),
+                    format!("replay.moves[{k}] `{m}`: {e}"),
+                );
+            }
+            let action = match crate::game::notation::parse_action(m, pos.board().size()) {
+                Ok(a) => a,
+                Err(e) => {
+                    return fail(
+                        code::BAD_MOVE,
+                        format!("replay.moves[{k}]"),
+                        format!("replay.moves[{k}] `{m}`: {e}"),
+                    )
+                }
+            };
+            pos = match req_replay_step(&pos, action, rp.mode, engine) {
+                Ok(next) => next,
+                Err(e) => {
+                    return fail(
+                        code::ILLEGAL_MOVE,
+                        format!("replay.moves[{k}]"),
+                        format!("replay.moves[{k}] `{m}` is illegal: {e}"),
+                    )
+                }
+            };
+        }
+    }
+    let limit = crate::formats::record::max_moves(pos.board().size());
+    for (field, n) in [("moves", req.moves.len()), ("probes", req.probes.len())] {
+        if n > limit {
+            return fail(
+                code::TOO_LARGE,
+                field.into(),
+                format!(
+                    "{field} has {n} entries: expected at most {limit} on this board (the limit of a record)"
+                ),
+            );
+        }
+    }
+    let mut reports: Vec<Report> = Vec::new();
+    for (k, m) in req.moves.iter().enumerate() {
+        if let Err(e) = crate::game::notation::check_playable(pos.move_number()) {
+            return fail(
+                code::TOO_LARGE,
+                format!("moves[{k}]"),
+                format!("moves[{k}] `{m}`: {e}"),
+            );
+        }
+        let mv = match parse_move_in(m, pos.rules(), pos.board().size()) {
+            Ok(mv) => mv,
+            Err(e) => {
+                return fail(
+                    code::BAD_MOVE,
+                    format!("moves[{k}]"),
+                    format!("moves[{k}]: {e}"),
+                )
+            }
+        };
+        match pos.play(&mv) {
+            Ok((next, r)) => {
+                pos = next;
+                reports.push(r);
+            }
+            Err(e) => {
+                return fail(
+                    code::ILLEGAL_MOVE,
+                    format!("moves[{k}]"),
+                    format!("moves[{k}] `{m}` is illegal: {e}"),
+                )
+            }
+        }
+    }
+    let probes: Vec<Value> = req
+        .probes
+        .iter()
+        .map(|m| match parse_move_in(m, pos.rules(), pos.board().size()) {
+            Err(e) => json!({"move": m, "legal": false, "reason": unread_reason(&e), "message": e.to_string()}),
+            Ok(mv) => match pos.advance_with(&mv, engine) {
+                Ok(_) => json!({"move": m, "legal": true}),
+                Err(e) => json!({"move": m, "legal": false, "reason": e.reason, "clause": e.clause, "message": e.message}),
+            },
+        })
+        .collect();
+    json!({
+        "protocol": version,
+        "id": req.id,
+        "analysis": AnalysisReport::new_with(&pos, engine),
+        "reports": reports,
+        "probes": probes,
+        "numbered": crate::formats::report::numbered_diagram(pos.board(), &reports).lines().collect::<Vec<_>>(),
+        "extras": extras(&pos),
+    })
+}
+
+/// The reason of a probe that does not read as a move of this board: `off-board` when it names
+/// a point off the board (`黑1.九九` on 3×3, `(5,0)`), `malformed` for anything else.
+fn unread_reason(e: &crate::game::notation::NotationError) -> &'static str {
+    use crate::board::coord::{CoordError, CoordProblem};
+    use crate::game::notation::NotationProblem;
+    match &e.problem {
+        NotationProblem::Coord(CoordError {
+            problem: CoordProblem::OffBoard { .. },
+            ..
+        }) => "off-board",
+        _ => "malformed",
+    }
+}
+
+/// One replayed move of a request: mechanical (a refused move becomes a pass, M20-REPLAY) or
+/// strict.
+fn req_replay_step(
+    pos: &Position,
+    action: crate::game::play::Action,
+    mode: ReplayMode,
+    engine: Engine,
+) -> Result<Position, crate::game::play::Illegal> {
+    match mode {
+        ReplayMode::Mechanical => {
+            crate::tools::replay::mechanical_advance(pos, action, engine).map(|(p, _)| p)
+        }
+        ReplayMode::Strict => pos.advance_with(
+            &crate::game::play::Move {
+                action,
+                number: None,
+                turn: None,
+            },
+            engine,
+        ),
+    }
+}
+
+/// What the analysis report does not carry: the team round and seat of the next move, the
+/// Flystone state, and the 2016 common eyes of every black/white upper string (with whether
+/// each is a true eye).
+pub fn extras(pos: &Position) -> Value {
+    use crate::judge::eyes2016::{common_eyes_2016, true_eye_2016};
+    let team = (pos.rules().schedule == crate::rules::Schedule::Team2016).then(|| {
+        let t = crate::game::order::team_turn(pos.move_number(), pos.rules().team_grey_start);
+        json!({"round": t.round, "seat": t.seat.letter().to_string()})
+    });
+    let flystone = pos.flystone_state().map(|s| {
+        let left =
+            |c| crate::game::order::chosen_flystones_left(pos.rules(), &s, c, pos.move_number());
+        json!({
+            "random": s.random,
+            "thrown": s.thrown,
+            "chosen_left": {
+                "black": left(crate::board::grid::Colour::Black),
+                "white": left(crate::board::grid::Colour::White),
+            },
+        })
+    });
+    let a = crate::judge::analysis::Analysis::new(pos.board(), pos.rules());
+    let b = &pos.board();
+    let common: Vec<Value> = a
+        .upper_strings
+        .groups
+        .iter()
+        .enumerate()
+        .filter_map(|(g, s)| {
+            let colour = s.colour?;
+            let eyes: Vec<Value> = common_eyes_2016(&a.upper, &a.upper_strings, g)
+                .into_iter()
+                .map(|e| {
+                    json!({
+                        "points": e.iter().map(|&i| b.point(i).to_string()).collect::<Vec<_>>(),
+                        "true_eye": true_eye_2016(&a.upper, &a.upper_strings, colour, &e),
+                    })
+                })
+                .collect();
+            Some(json!({
+                "string": crate::game::play::string_name(b, &s.points),
+                "points": s.points.iter().map(|&i| b.point(i).to_string()).collect::<Vec<_>>(),
+                "common_eyes": eyes,
+            }))
+        })
+        .collect();
+    json!({"team": team, "flystone": flystone, "common_eyes": common})
+}

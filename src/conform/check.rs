@@ -1,0 +1,828 @@
+//! The comparison of a case's expectations with an implementation's answer
+//! (spec/README.md, the table of `expect` keys and answer fields): one step per kind of
+//! expectation, each pushing its differences.
+
+use crate::board::coord::Point;
+use crate::conform::case::{AttrExpect, Case, EventExpect, Expect, EyeExpect};
+use crate::conform::protocol::error_message;
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+
+/// A point written in a case or an answer, normalised (Chinese labels), or the text itself.
+pub(crate) fn norm(p: &str, size: usize) -> String {
+    let t = p.trim().trim_end_matches('*');
+    Point::parse(t, size)
+        .map(|q| q.to_string())
+        .unwrap_or_else(|_| t.to_string())
+}
+
+/// The strings of a JSON array (other elements skipped).
+pub(crate) fn strs(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn set(v: &[String], size: usize) -> BTreeSet<String> {
+    v.iter().map(|p| norm(p, size)).collect()
+}
+
+/// The entry of `list` (an array of objects with `points`) whose points include `p`.
+fn find_by_point<'a>(list: &'a Value, p: &str, size: usize) -> Option<&'a Value> {
+    let p = norm(p, size);
+    list.as_array()?
+        .iter()
+        .find(|e| strs(&e["points"]).iter().any(|q| norm(q, size) == p))
+}
+
+/// A set of normalised points.
+type Points = BTreeSet<String>;
+
+/// An answer's private eye as (region points, empty points): `m3go-analysis/2` gives
+/// `{points, empty}`; a bare list (`m3go-analysis/1`) is the empty points, the region unknown.
+fn answered_eye(eye: &Value, size: usize) -> (Option<Points>, Points) {
+    if eye.is_array() {
+        (None, set(&strs(eye), size))
+    } else {
+        (
+            Some(set(&strs(&eye["points"]), size)),
+            set(&strs(&eye["empty"]), size),
+        )
+    }
+}
+
+/// M20-EYE-REGION / M20-EYE-FIG6 — compares a string's expected private eyes with the
+/// answer's (order free): each expected eye must match a distinct answered eye on the fields it
+/// names (a list: the empty points; a mapping: `points`, the whole closed region, and/or
+/// `empty`), and there must be as many answered eyes as expected. `None` when they agree.
+fn compare_private_eyes(want: &[EyeExpect], got: &Value, size: usize) -> Option<String> {
+    let got: Vec<(Option<Points>, Points)> = got
+        .as_array()
+        .map(|v| v.iter().map(|eye| answered_eye(eye, size)).collect())
+        .unwrap_or_default();
+    let want: Vec<(Option<Points>, Option<Points>)> = want
+        .iter()
+        .map(|w| match w {
+            EyeExpect::Empty(e) => (None, Some(set(e, size))),
+            EyeExpect::Region(r) => (
+                r.points.as_ref().map(|p| set(p, size)),
+                r.empty.as_ref().map(|e| set(e, size)),
+            ),
+        })
+        .collect();
+    let matches = |(wp, we): &(Option<Points>, Option<Points>),
+                   (gp, ge): &(Option<Points>, Points)| {
+        we.as_ref().is_none_or(|we| we == ge)
+            && wp.as_ref().is_none_or(|wp| gp.as_ref() == Some(wp))
+    };
+    let mut used = vec![false; got.len()];
+    let all_matched =
+        want.iter().all(
+            |w| match (0..got.len()).find(|&k| !used[k] && matches(w, &got[k])) {
+                Some(k) => {
+                    used[k] = true;
+                    true
+                }
+                None => false,
+            },
+        );
+    if all_matched && want.len() == got.len() {
+        return None;
+    }
+    let fw = |(p, e): &(Option<Points>, Option<Points>)| match (p, e) {
+        (Some(p), Some(e)) => format!("region {} empty {}", fmt_set(p), fmt_set(e)),
+        (Some(p), None) => format!("region {}", fmt_set(p)),
+        (None, Some(e)) => fmt_set(e),
+        (None, None) => "any eye".into(),
+    };
+    let fg = |(p, e): &(Option<Points>, Points)| match p {
+        Some(p) => format!("region {} empty {}", fmt_set(p), fmt_set(e)),
+        None => fmt_set(e),
+    };
+    Some(format!(
+        "expected {{{}}}, got {{{}}}",
+        want.iter().map(fw).collect::<Vec<_>>().join(", "),
+        got.iter().map(fg).collect::<Vec<_>>().join(", ")
+    ))
+}
+
+fn fmt_set(s: &BTreeSet<String>) -> String {
+    format!("[{}]", s.iter().cloned().collect::<Vec<_>>().join(" "))
+}
+
+/// Compares a case's expectations with an answer; returns the differences (empty = pass). One
+/// step per kind of expectation, in the order of spec/README.md's `expect` keys; each pushes
+/// its differences.
+pub fn check(case: &Case, ans: &Value) -> Vec<String> {
+    check_only(case, ans, None)
+}
+
+/// One step of the comparison: the differences of one kind of expectation.
+type Step = fn(&Expect, &Answer, &mut Vec<String>);
+
+/// The checks of a case, by their `expect` key (the `checks` of a request,
+/// spec/README.md "Partial support"), in the order they are made.
+const STEPS: [(&str, Step); 15] = [
+    ("private_eyes", check_private_eyes),
+    ("attributes", check_attributes),
+    ("other_flowers", check_other_flowers),
+    ("forbidden", check_forbidden),
+    ("playable", check_playable),
+    ("legal", check_legal),
+    ("illegal", check_illegal),
+    ("events", check_events),
+    ("score", check_score),
+    ("to_move", check_to_move),
+    ("common_eyes", check_common_eyes),
+    ("flystone", check_flystone),
+    ("messages", check_messages),
+    ("notations", check_notations),
+    ("views", check_views),
+];
+
+/// Every check (an `expect` key), in the order they are made.
+pub fn all_checks() -> impl Iterator<Item = &'static str> {
+    STEPS.iter().map(|(k, _)| *k)
+}
+
+/// Whether `name` is a check ([`all_checks`]).
+pub fn is_check(name: &str) -> bool {
+    all_checks().any(|k| k == name)
+}
+
+/// The checks a case makes: the `expect` keys it gives, in the order they are made.
+pub fn checks_of(case: &Case) -> Vec<&'static str> {
+    let given = serde_json::to_value(&case.expect).unwrap_or(Value::Null);
+    all_checks().filter(|k| given.get(*k).is_some()).collect()
+}
+
+/// [`check`] restricted to the checks named in `only` (all when `None`): the runner leaves out
+/// the checks the implementation declined.
+pub fn check_only(case: &Case, ans: &Value, only: Option<&BTreeSet<String>>) -> Vec<String> {
+    if let Some(e) = error_message(ans) {
+        return vec![format!("the implementation answered an error: {e}")];
+    }
+    let answer = Answer::of(ans, case_size(case));
+    let mut d = Vec::new();
+    for (key, step) in STEPS {
+        if only.is_none_or(|o| o.contains(key)) {
+            step(&case.expect, &answer, &mut d);
+        }
+    }
+    d
+}
+
+/// The board size of a case: `size:`, or the rows of its diagram.
+fn case_size(case: &Case) -> usize {
+    case.position.size.unwrap_or_else(|| {
+        case.position
+            .diagram
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .count()
+    })
+}
+
+/// An implementation's answer to a case, as the checks read it.
+struct Answer<'a> {
+    /// The analysis of the position after the moves.
+    analysis: &'a Value,
+    /// What the analysis report does not carry (see [`extras`]).
+    extras: &'a Value,
+    /// The move-number diagram.
+    numbered: &'a Value,
+    /// One answer per probe.
+    probes: &'a [Value],
+    /// One report per move.
+    reports: &'a [Value],
+    size: usize,
+}
+
+impl<'a> Answer<'a> {
+    fn of(ans: &'a Value, size: usize) -> Answer<'a> {
+        let list = |k: &str| ans[k].as_array().map(Vec::as_slice).unwrap_or(&[]);
+        Answer {
+            analysis: &ans["analysis"],
+            extras: &ans["extras"],
+            numbered: &ans["numbered"],
+            probes: list("probes"),
+            reports: list("reports"),
+            size,
+        }
+    }
+
+    /// The answer to the probe of move `m`.
+    fn probe(&self, m: &str) -> Option<&'a Value> {
+        self.probes.iter().find(|x| x["move"].as_str() == Some(m))
+    }
+
+    /// Why `p` is forbidden to `player`'s flower, if it is.
+    fn forbidden_reason(&self, player: &str, p: &str) -> Option<String> {
+        let size = self.size;
+        self.analysis["forbidden"][player].as_array().and_then(|v| {
+            v.iter()
+                .find(|f| {
+                    f["point"]
+                        .as_str()
+                        .is_some_and(|q| norm(q, size) == norm(p, size))
+                })
+                .and_then(|f| f["reason"].as_str().map(str::to_string))
+        })
+    }
+}
+
+/// `private_eyes`: each named black or white string's private eyes.
+fn check_private_eyes(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let (a, size) = (ans.analysis, ans.size);
+    if let Some(pe) = &e.private_eyes {
+        for (s, eyes) in pe {
+            match find_by_point(&a["strings"], s, size) {
+                None => d.push(format!(
+                    "private_eyes {s}: expected a black or white string there, found none"
+                )),
+                Some(st) => {
+                    if let Some(diff) = compare_private_eyes(eyes, &st["private_eyes"], size) {
+                        d.push(format!("private_eyes {s}: {diff}"));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `attributes`: each named flower string's attribute and counts.
+fn check_attributes(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let (a, size) = (ans.analysis, ans.size);
+    if let Some(attrs) = &e.attributes {
+        for (s, want) in attrs {
+            match find_by_point(&a["flowers"], s, size) {
+                None => d.push(format!(
+                    "attributes {s}: expected a flower string there, found none"
+                )),
+                Some(f) => compare_attribute(&format!("attributes {s}"), want, f, d),
+            }
+        }
+    }
+}
+
+/// One flower string of the answer (`f`) against an attribute expectation: the attribute and
+/// each count the expectation names.
+fn compare_attribute(label: &str, want: &AttrExpect, f: &Value, d: &mut Vec<String>) {
+    let got = f["attribute"].as_str().unwrap_or("?");
+    if got != want.attribute {
+        d.push(format!("{label}: expected {}, got {got}", want.attribute));
+    }
+    for (k, w) in [
+        ("hs", want.hs),
+        ("hw", want.hw),
+        ("bs", want.bs),
+        ("bw", want.bw),
+    ] {
+        if let Some(w) = w {
+            let g = f[k].as_u64().map(|x| x as i64).unwrap_or(-1);
+            if g != i64::from(w) {
+                d.push(format!("{label}: expected {k}={w}, got {k}={g}"));
+            }
+        }
+    }
+}
+
+/// `other_flowers`: what every flower string not named in `attributes` must have.
+fn check_other_flowers(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let (a, size) = (ans.analysis, ans.size);
+    if let Some(want) = &e.other_flowers {
+        let named: Vec<String> = e
+            .attributes
+            .iter()
+            .flat_map(|m| m.keys().cloned())
+            .collect();
+        for f in a["flowers"].as_array().into_iter().flatten() {
+            let pts = strs(&f["points"]);
+            if named
+                .iter()
+                .any(|s| pts.iter().any(|q| norm(q, size) == norm(s, size)))
+            {
+                continue;
+            }
+            let name = pts.first().cloned().unwrap_or_default();
+            compare_attribute(&format!("other_flowers {name}*"), want, f, d);
+        }
+    }
+}
+
+/// `forbidden`: each named point forbidden to the flower of the players named, for the reason
+/// named.
+fn check_forbidden(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    if let Some(fb) = &e.forbidden {
+        for (p, want) in fb {
+            let players: &[&str] = match want.for_player.as_deref() {
+                Some("black") => &["black"],
+                Some("white") => &["white"],
+                None | Some("both") => &["black", "white"],
+                Some(other) => {
+                    d.push(format!(
+                        "forbidden {p}: `for: {other}` is not black, white or both"
+                    ));
+                    &[]
+                }
+            };
+            for pl in players {
+                match ans.forbidden_reason(pl, p) {
+                    Some(r) if r == want.reason => {}
+                    Some(r) => d.push(format!(
+                        "forbidden {p} ({pl}'s flower): expected {}, got {r}",
+                        want.reason
+                    )),
+                    None => d.push(format!(
+                        "forbidden {p} ({pl}'s flower): expected {}, got playable",
+                        want.reason
+                    )),
+                }
+            }
+        }
+    }
+}
+
+/// `playable`: each named point open to both players' flowers.
+fn check_playable(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    if let Some(pl) = &e.playable {
+        for p in pl {
+            for who in ["black", "white"] {
+                if let Some(r) = ans.forbidden_reason(who, p) {
+                    d.push(format!(
+                        "playable {p}: expected open to {who}'s flower, got forbidden ({r})"
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// `legal`: each probed move legal.
+fn check_legal(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    for m in e.legal.iter().flatten() {
+        match ans.probe(m) {
+            Some(p) if p["legal"] == json!(true) => {}
+            Some(p) => d.push(format!(
+                "legal {m}: expected legal, got refused ({})",
+                p["reason"].as_str().unwrap_or("?")
+            )),
+            None => d.push(format!("legal {m}: no answer for this probe")),
+        }
+    }
+}
+
+/// `illegal`: each probed move refused for the reason named.
+fn check_illegal(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    for il in e.illegal.iter().flatten() {
+        match ans.probe(&il.mv) {
+            Some(p) if p["legal"] == json!(true) => d.push(format!(
+                "illegal {}: expected {}, got legal",
+                il.mv, il.reason
+            )),
+            Some(p) => {
+                let r = p["reason"].as_str().unwrap_or("?");
+                if r != il.reason {
+                    d.push(format!(
+                        "illegal {}: expected {}, got {r}",
+                        il.mv, il.reason
+                    ));
+                }
+            }
+            None => d.push(format!("illegal {}: no answer for this probe", il.mv)),
+        }
+    }
+}
+
+/// `events`: what each move did, against its report; every difference of an event with a
+/// `quote` ends with the quote.
+fn check_events(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let size = ans.size;
+    for ev in e.events.iter().flatten() {
+        let Some(r) = ans.reports.get(ev.index) else {
+            d.push(format!("events[{}]: no report for that move", ev.index));
+            continue;
+        };
+        let before = d.len();
+        check_event_captured(ev, r, size, d);
+        check_event_eyes_made_and_lost(ev, r, size, d);
+        check_event_attributes(ev, r, size, d);
+        check_event_eyes_and_ataris(ev, r, size, d);
+        if let Some(q) = &ev.quote {
+            for line in &mut d[before..] {
+                line.push_str(&format!(" (「{q}」)"));
+            }
+        }
+    }
+}
+
+/// The stones a move captured (`events[].captured`).
+fn check_event_captured(ev: &EventExpect, r: &Value, size: usize, d: &mut Vec<String>) {
+    if let Some(c) = &ev.captured {
+        let want = set(c, size);
+        let got = set(&strs(&r["captured"]), size);
+        if want != got {
+            d.push(format!(
+                "events[{}].captured: expected {}, got {}",
+                ev.index,
+                fmt_set(&want),
+                fmt_set(&got)
+            ));
+        }
+    }
+}
+
+/// The strings that gained or lost a private eye (`events[].eyes_made`, `events[].eyes_lost`):
+/// each named, and no other.
+fn check_event_eyes_made_and_lost(ev: &EventExpect, r: &Value, size: usize, d: &mut Vec<String>) {
+    for (key, list) in [("eyes_made", &ev.eyes_made), ("eyes_lost", &ev.eyes_lost)] {
+        if let Some(list) = list {
+            let entries = &r[key];
+            for s in list {
+                if find_by_point(entries, s, size).is_none() {
+                    d.push(format!(
+                        "events[{}].{key}: expected {s}, got [{}]",
+                        ev.index,
+                        names_of(entries)
+                    ));
+                }
+            }
+            let n = entries.as_array().map(|v| v.len()).unwrap_or(0);
+            if n != list.len() {
+                d.push(format!(
+                    "events[{}].{key}: expected {} string(s), got {n} [{}]",
+                    ev.index,
+                    list.len(),
+                    names_of(entries)
+                ));
+            }
+        }
+    }
+}
+
+/// The flower strings whose attribute a move changed (`events[].attributes`): each named, to
+/// the attribute named, and no other.
+fn check_event_attributes(ev: &EventExpect, r: &Value, size: usize, d: &mut Vec<String>) {
+    if let Some(attrs) = &ev.attributes {
+        let changes = &r["attribute_changes"];
+        for (s, want) in attrs {
+            match find_by_point(changes, s, size) {
+                Some(c) if c["to"].as_str() == Some(want.as_str()) => {}
+                Some(c) => d.push(format!(
+                    "events[{}].attributes {s}: expected {want}, got {}",
+                    ev.index,
+                    c["to"].as_str().unwrap_or("?")
+                )),
+                None => d.push(format!(
+                    "events[{}].attributes {s}: expected a change to {want}, got no change",
+                    ev.index
+                )),
+            }
+        }
+        let n = changes.as_array().map(|v| v.len()).unwrap_or(0);
+        if n != attrs.len() {
+            d.push(format!(
+                "events[{}].attributes: expected {} change(s), got {n} [{}]",
+                ev.index,
+                attrs.len(),
+                names_of(changes)
+            ));
+        }
+    }
+}
+
+/// The private eyes a move made (`events[].eyes`) and the strings it put in atari
+/// (`events[].ataris`, `events[].atari_of`).
+fn check_event_eyes_and_ataris(ev: &EventExpect, r: &Value, size: usize, d: &mut Vec<String>) {
+    for (s, eyes) in ev.eyes.iter().flatten() {
+        let Some(made) = find_by_point(&r["eyes_made"], s, size) else {
+            d.push(format!(
+                "events[{}].eyes {s}: expected the string among eyes_made, got [{}]",
+                ev.index,
+                names_of(&r["eyes_made"])
+            ));
+            continue;
+        };
+        let got: BTreeSet<BTreeSet<String>> = made["eyes"]
+            .as_array()
+            .map(|v| v.iter().map(|eye| set(&strs(eye), size)).collect())
+            .unwrap_or_default();
+        for eye in eyes {
+            let want = set(eye, size);
+            if !got.contains(&want) {
+                d.push(format!(
+                    "events[{}].eyes {s}: expected a private eye {}, got {{{}}}",
+                    ev.index,
+                    fmt_set(&want),
+                    got.iter().map(fmt_set).collect::<Vec<_>>().join(", ")
+                ));
+            }
+        }
+    }
+    for s in ev.ataris.iter().flatten() {
+        if find_by_point(&r["ataris"], s, size).is_none() {
+            d.push(format!(
+                "events[{}].ataris: expected {s} put in atari, got [{}]",
+                ev.index,
+                names_of(&r["ataris"])
+            ));
+        }
+    }
+    if let Some(colour) = &ev.atari_of {
+        let n = r["ataris"].as_array().map(|v| v.len()).unwrap_or(0);
+        if n == 0 {
+            d.push(format!(
+                "events[{}].atari_of: expected a {colour} string put in atari, got none",
+                ev.index
+            ));
+        }
+    }
+}
+
+/// `score`: the areas in half-points and the winner.
+fn check_score(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let a = ans.analysis;
+    if let Some(s) = &e.score {
+        let sc = &a["score"];
+        if sc.is_null() {
+            d.push(format!(
+                "score: expected a score, got none ({})",
+                a["score_error"].as_str().unwrap_or("no reason given")
+            ));
+        } else {
+            for (k, w) in [
+                ("black", s.black),
+                ("white", s.white),
+                ("neutral", s.neutral),
+            ] {
+                if let Some(w) = w {
+                    let g = sc[k].as_i64().unwrap_or(i64::MIN);
+                    if g != i64::from(w) {
+                        d.push(format!("score.{k}: expected {w} half-points, got {g}"));
+                    }
+                }
+            }
+            if let Some(w) = &s.winner {
+                let g = sc["winner"].as_str().unwrap_or("?");
+                if g != w {
+                    d.push(format!("score.winner: expected {w}, got {g}"));
+                }
+            }
+        }
+    }
+}
+
+/// `to_move`: the number, player, kind and symbol of the next move, its team round and seat.
+fn check_to_move(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let (a, x) = (ans.analysis, ans.extras);
+    if let Some(t) = &e.to_move {
+        let tm = &a["to_move"];
+        let got_kind = tm["kind"].as_str().unwrap_or("?");
+        let fields: [(&str, Option<String>, String); 6] = [
+            (
+                "move",
+                t.number.map(|n| n.to_string()),
+                a["move"]
+                    .as_u64()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default(),
+            ),
+            (
+                "player",
+                t.player.clone(),
+                tm["player"].as_str().unwrap_or("?").to_string(),
+            ),
+            ("kind", t.kind.clone(), got_kind.to_string()),
+            (
+                "symbol",
+                t.symbol.clone(),
+                tm["symbol"].as_str().unwrap_or("?").to_string(),
+            ),
+            (
+                "round",
+                t.round.map(|n| n.to_string()),
+                x["team"]["round"]
+                    .as_u64()
+                    .map(|n| n.to_string())
+                    .unwrap_or_else(|| "none".into()),
+            ),
+            (
+                "seat",
+                t.seat.clone(),
+                x["team"]["seat"].as_str().unwrap_or("none").to_string(),
+            ),
+        ];
+        for (k, want, got) in fields {
+            if let Some(w) = want {
+                if w != got {
+                    d.push(format!("to_move.{k}: expected {w}, got {got}"));
+                }
+            }
+        }
+    }
+}
+
+/// `common_eyes`: the 2016 common eyes of each named black or white upper string.
+fn check_common_eyes(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let (x, size) = (ans.extras, ans.size);
+    if let Some(ce) = &e.common_eyes {
+        for (s, eyes) in ce {
+            let want: BTreeSet<BTreeSet<String>> = eyes.iter().map(|eye| set(eye, size)).collect();
+            match find_by_point(&x["common_eyes"], s, size) {
+                None => d.push(format!(
+                    "common_eyes {s}: expected a black or white upper string there, found none"
+                )),
+                Some(st) => {
+                    let got: BTreeSet<BTreeSet<String>> = st["common_eyes"]
+                        .as_array()
+                        .map(|v| {
+                            v.iter()
+                                .map(|eye| set(&strs(&eye["points"]), size))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    if got != want {
+                        let f = |x: &BTreeSet<BTreeSet<String>>| {
+                            x.iter().map(fmt_set).collect::<Vec<_>>().join(", ")
+                        };
+                        d.push(format!(
+                            "common_eyes {s}: expected {{{}}}, got {{{}}}",
+                            f(&want),
+                            f(&got)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `flystone`: the random flystone turns, the flystones thrown and the chosen ones left.
+fn check_flystone(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let x = ans.extras;
+    if let Some(f) = &e.flystone {
+        let fs = &x["flystone"];
+        if fs.is_null() {
+            d.push(
+                "flystone: expected a Flystone state, got none (not a flystone schedule)".into(),
+            );
+            return;
+        }
+        let nums = |v: &Value| -> Vec<u64> {
+            v.as_array()
+                .map(|a| a.iter().filter_map(|n| n.as_u64()).collect())
+                .unwrap_or_default()
+        };
+        let lists = [
+            (
+                "random_black",
+                &f.random_black,
+                nums(&fs["random"]["black"]),
+            ),
+            (
+                "random_white",
+                &f.random_white,
+                nums(&fs["random"]["white"]),
+            ),
+            ("thrown", &f.thrown, nums(&fs["thrown"])),
+        ];
+        for (k, want, got) in lists {
+            if let Some(w) = want {
+                let w: Vec<u64> = w.iter().map(|&n| u64::from(n)).collect();
+                if w != got {
+                    d.push(format!("flystone.{k}: expected {w:?}, got {got:?}"));
+                }
+            }
+        }
+        for (k, want, got) in [
+            (
+                "chosen_left_black",
+                f.chosen_left_black,
+                &fs["chosen_left"]["black"],
+            ),
+            (
+                "chosen_left_white",
+                f.chosen_left_white,
+                &fs["chosen_left"]["white"],
+            ),
+        ] {
+            if let Some(w) = want {
+                let g = got.as_u64().map(|n| n as i64).unwrap_or(-1);
+                if g != i64::from(w) {
+                    d.push(format!("flystone.{k}: expected {w}, got {g}"));
+                }
+            }
+        }
+    }
+}
+
+/// `messages`: each probed move refused with a message containing the text named.
+fn check_messages(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    for (m, want) in e.messages.iter().flatten() {
+        match ans.probe(m) {
+            Some(p) if p["legal"] == json!(true) => d.push(format!(
+                "messages {m}: expected a refusal mentioning `{want}`, got legal"
+            )),
+            Some(p) => {
+                let got = p["message"].as_str().unwrap_or("");
+                if !got.contains(want.as_str()) {
+                    d.push(format!(
+                        "messages {m}: expected the message to contain `{want}`, got `{got}`"
+                    ));
+                }
+            }
+            None => d.push(format!("messages {m}: no answer for this probe")),
+        }
+    }
+}
+
+/// `notations`: the notation written for each move, in order.
+fn check_notations(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    if let Some(want) = &e.notations {
+        let got: Vec<String> = ans
+            .reports
+            .iter()
+            .map(|r| r["notation"].as_str().unwrap_or("?").to_string())
+            .collect();
+        if *want != got {
+            d.push(format!(
+                "notations: expected [{}], got [{}]",
+                want.join(" "),
+                got.join(" ")
+            ));
+        }
+    }
+}
+
+/// `views`: the holographic and upper boards (whitespace free), the star points and the
+/// move-number diagram.
+fn check_views(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let (a, size) = (ans.analysis, ans.size);
+    if let Some(v) = &e.views {
+        for (k, want) in [("holographic", &v.holographic), ("upper", &v.upper)] {
+            if let Some(want) = want {
+                let squash = |s: &str| -> Vec<String> {
+                    s.lines()
+                        .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<String>())
+                        .filter(|l| !l.is_empty())
+                        .collect()
+                };
+                let got: Vec<String> = strs(&a["boards"][k])
+                    .iter()
+                    .flat_map(|l| squash(l))
+                    .collect();
+                if squash(want) != got {
+                    d.push(format!(
+                        "views.{k}: expected\n{}\ngot\n{}",
+                        squash(want).join("\n"),
+                        got.join("\n")
+                    ));
+                }
+            }
+        }
+        if let Some(want) = &v.star_points {
+            let got = set(&strs(&a["boards"]["star_points"]), size);
+            if set(want, size) != got {
+                d.push(format!(
+                    "views.star_points: expected {}, got {}",
+                    fmt_set(&set(want, size)),
+                    fmt_set(&got)
+                ));
+            }
+        }
+        if let Some(want) = &v.numbered {
+            let tokens = |s: &str| -> Vec<Vec<String>> {
+                s.lines()
+                    .map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+                    .filter(|l| !l.is_empty())
+                    .collect()
+            };
+            let got: Vec<Vec<String>> = strs(ans.numbered).iter().flat_map(|l| tokens(l)).collect();
+            if tokens(want) != got {
+                let show = |t: &Vec<Vec<String>>| {
+                    t.iter().map(|r| r.join(" ")).collect::<Vec<_>>().join("\n")
+                };
+                d.push(format!(
+                    "views.numbered: expected\n{}\ngot\n{}",
+                    show(&tokens(want)),
+                    show(&got)
+                ));
+            }
+        }
+    }
+}
+
+fn names_of(v: &Value) -> String {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x["string"].as_str().map(str::to_string))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default()
+}

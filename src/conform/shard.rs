@@ -1,0 +1,212 @@
+//! `--shard`: which part of a run's work items (cases, games, records) one process takes, given
+//! on the command line (`K/N`) or read from the array-job environment of the scheduler that
+//! started the process (`auto`, `auto/N`): Slurm job arrays, Kubernetes indexed Jobs, GNU
+//! parallel.
+
+/// The environment variable that gives the number of parts where the scheduler does not
+/// (Kubernetes indexed Jobs, GNU parallel): `M3GO_SHARD_COUNT=8`.
+pub const COUNT_VAR: &str = "M3GO_SHARD_COUNT";
+
+/// The largest number of parts.
+const MAX_PARTS: usize = 100_000;
+
+/// `--shard K/N`: which of N parts of a list a run takes (the items whose index is K-1 modulo
+/// N), so that a large run is spread over processes or machines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub k: usize,
+    pub n: usize,
+}
+
+impl Shard {
+    /// Reads `K/N` with 1 ≤ K ≤ N ≤ 100000, or `auto` / `auto/N`: the part from the
+    /// environment of the process ([`Shard::from_env`]).
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let t = s.trim();
+        if let Some(rest) = t.strip_prefix("auto") {
+            let count = match rest.strip_prefix('/') {
+                Some(n) => Some(parse_count(n, &format!("`{s}`"))?),
+                None if rest.is_empty() => None,
+                None => return Err(bad(s)),
+            };
+            return Shard::from_env(count, |v| std::env::var(v).ok());
+        }
+        let (k, n) = t.split_once('/').ok_or_else(|| bad(s))?;
+        let (k, n): (usize, usize) = (
+            k.trim().parse().map_err(|_| bad(s))?,
+            n.trim().parse().map_err(|_| bad(s))?,
+        );
+        Shard::new(k, n).ok_or_else(|| bad(s))
+    }
+
+    /// Part `k` of `n`, when 1 ≤ k ≤ n ≤ 100000.
+    pub fn new(k: usize, n: usize) -> Option<Shard> {
+        (k >= 1 && k <= n && n <= MAX_PARTS).then_some(Shard { k, n })
+    }
+
+    /// The part named by the array-job environment (`var` reads a variable), with `count` parts
+    /// when given (`auto/N`):
+    /// - Slurm job arrays (`sbatch --array=1-8`): `SLURM_ARRAY_TASK_ID`, counted from
+    ///   `SLURM_ARRAY_TASK_MIN` in steps of `SLURM_ARRAY_TASK_STEP` (default 0 and 1), out of
+    ///   `SLURM_ARRAY_TASK_COUNT`;
+    /// - Kubernetes indexed Jobs (`completionMode: Indexed`): `JOB_COMPLETION_INDEX` (from 0),
+    ///   out of N or `M3GO_SHARD_COUNT` (a Job does not tell its pods its `completions`);
+    /// - GNU parallel: `PARALLEL_SEQ` (the job's sequence number, from 1), out of N or
+    ///   `M3GO_SHARD_COUNT`. `PARALLEL_JOBSLOT` is the slot a job runs in, which the next job
+    ///   reuses: it names no part of the work, and is not read.
+    ///
+    /// Exactly one of the three must be present.
+    pub fn from_env(
+        count: Option<usize>,
+        var: impl Fn(&str) -> Option<String>,
+    ) -> Result<Shard, String> {
+        let read = |name: &str| -> Result<Option<usize>, String> {
+            match var(name) {
+                None => Ok(None),
+                Some(v) => v.trim().parse::<usize>().map(Some).map_err(|_| {
+                    format!("--shard auto: {name}={v} is not a number: expected an integer")
+                }),
+            }
+        };
+        let count_of = |scheduler: &str| -> Result<usize, String> {
+            match (count, read(COUNT_VAR)?) {
+                (Some(n), _) | (None, Some(n)) => Ok(n),
+                (None, None) => Err(format!(
+                    "--shard auto: {scheduler} does not say how many parts there are: expected \
+                     --shard auto/N or {COUNT_VAR}=N"
+                )),
+            }
+        };
+        let slurm = read("SLURM_ARRAY_TASK_ID")?;
+        let k8s = read("JOB_COMPLETION_INDEX")?;
+        let parallel = read("PARALLEL_SEQ")?;
+        let found: Vec<&str> = [
+            (slurm.is_some(), "SLURM_ARRAY_TASK_ID"),
+            (k8s.is_some(), "JOB_COMPLETION_INDEX"),
+            (parallel.is_some(), "PARALLEL_SEQ"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, name)| *name)
+        .collect();
+        if found.len() > 1 {
+            return Err(format!(
+                "--shard auto: the environment names several schedulers ({}): expected one, or \
+                 --shard K/N",
+                found.join(", ")
+            ));
+        }
+        let (k, n, from) = if let Some(id) = slurm {
+            let min = read("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+            let step = read("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
+            let n = match (count, read("SLURM_ARRAY_TASK_COUNT")?) {
+                (Some(n), _) | (None, Some(n)) => n,
+                (None, None) => count_of("this Slurm job")?,
+            };
+            if id < min || (id - min) % step != 0 {
+                return Err(format!(
+                    "--shard auto: SLURM_ARRAY_TASK_ID={id} is not in the array (from {min} in \
+                     steps of {step})"
+                ));
+            }
+            ((id - min) / step + 1, n, "SLURM_ARRAY_TASK_ID")
+        } else if let Some(i) = k8s {
+            (
+                i + 1,
+                count_of("a Kubernetes indexed Job")?,
+                "JOB_COMPLETION_INDEX",
+            )
+        } else if let Some(seq) = parallel {
+            (seq, count_of("GNU parallel")?, "PARALLEL_SEQ")
+        } else {
+            return Err(
+                "--shard auto: no array-job environment (SLURM_ARRAY_TASK_ID, \
+                 JOB_COMPLETION_INDEX or PARALLEL_SEQ): expected one, or --shard K/N"
+                    .to_string(),
+            );
+        };
+        Shard::new(k, n).ok_or_else(|| {
+            format!(
+                "--shard auto: {from} gives part {k} of {n}: expected 1 <= K <= N <= {MAX_PARTS}"
+            )
+        })
+    }
+
+    /// Whether the item with this (0-based) index is in the shard.
+    pub fn takes(&self, index: usize) -> bool {
+        index % self.n == self.k - 1
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
+fn bad(s: &str) -> String {
+    format!(
+        "`{s}` is not a shard: expected K/N with 1 <= K <= N <= {MAX_PARTS} (e.g. 2/4), or auto \
+         / auto/N (the part from SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or PARALLEL_SEQ)"
+    )
+}
+
+fn parse_count(n: &str, what: &str) -> Result<usize, String> {
+    n.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|&n| (1..=MAX_PARTS).contains(&n))
+        .ok_or_else(|| format!("{what}: expected a number of parts from 1 to {MAX_PARTS}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn env(vars: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let m: BTreeMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        move |k| m.get(k).cloned()
+    }
+
+    #[test]
+    fn each_scheduler_names_its_part() {
+        let slurm = env(&[
+            ("SLURM_ARRAY_TASK_ID", "5"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "8"),
+        ]);
+        assert_eq!(Shard::from_env(None, slurm), Ok(Shard { k: 5, n: 8 }));
+        let stepped = env(&[
+            ("SLURM_ARRAY_TASK_ID", "6"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_STEP", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ]);
+        assert_eq!(Shard::from_env(None, stepped), Ok(Shard { k: 4, n: 4 }));
+        let k8s = env(&[("JOB_COMPLETION_INDEX", "0"), (COUNT_VAR, "3")]);
+        assert_eq!(Shard::from_env(None, k8s), Ok(Shard { k: 1, n: 3 }));
+        let k8s = env(&[("JOB_COMPLETION_INDEX", "2")]);
+        assert_eq!(Shard::from_env(Some(3), &k8s), Ok(Shard { k: 3, n: 3 }));
+        assert!(Shard::from_env(None, &k8s).is_err_and(|e| e.contains("M3GO_SHARD_COUNT=N")));
+        assert!(Shard::from_env(Some(2), &k8s).is_err_and(|e| e.contains("part 3 of 2")));
+        let parallel = env(&[("PARALLEL_SEQ", "2"), ("PARALLEL_JOBSLOT", "1")]);
+        assert_eq!(Shard::from_env(Some(4), parallel), Ok(Shard { k: 2, n: 4 }));
+    }
+
+    #[test]
+    fn no_scheduler_or_two_of_them_is_an_error() {
+        assert!(Shard::from_env(Some(2), env(&[])).is_err_and(|e| e.contains("no array-job")));
+        let both = env(&[("SLURM_ARRAY_TASK_ID", "1"), ("PARALLEL_SEQ", "1")]);
+        assert!(Shard::from_env(Some(2), both).is_err_and(|e| e.contains("several")));
+        let bad = env(&[("PARALLEL_SEQ", "x")]);
+        assert!(Shard::from_env(Some(2), bad).is_err_and(|e| e.contains("not a number")));
+        assert_eq!(Shard::parse("2/4"), Ok(Shard { k: 2, n: 4 }));
+        assert!(Shard::parse("0/4").is_err());
+        assert!(Shard::parse("autox").is_err());
+        assert!(Shard::parse("auto/0").is_err());
+    }
+}

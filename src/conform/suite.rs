@@ -1,0 +1,109 @@
+//! The suite's files: the case files of a directory, or those of the suite built into the
+//! binary (`spec/` as it was when the binary was built).
+
+use crate::game::setup::{read_text, InputError};
+
+/// The folder name that stands for the suite built into the binary: `m3go conform` without a
+/// directory, outside a checkout, runs the cases of `spec/cases` and the records of
+/// `spec/records` as they were when the binary was built.
+pub const BUILTIN_CASES: &str = "built-in:spec/cases";
+
+/// The prefix of the paths of files in the built-in suite.
+pub(crate) const BUILTIN: &str = "built-in:";
+
+/// `spec/` as it was when the binary was built: the case files, the records they start from.
+static SPEC: include_dir::Dir<'static> = include_dir::include_dir!("$CARGO_MANIFEST_DIR/spec");
+
+/// The suite `m3go conform` runs without a directory: `spec/cases` of the current directory if
+/// there is one (a checkout), else the built-in one ([`BUILTIN_CASES`]).
+pub fn default_cases_dir() -> String {
+    if std::path::Path::new("spec/cases").is_dir() {
+        "spec/cases".to_string()
+    } else {
+        BUILTIN_CASES.to_string()
+    }
+}
+
+/// The text of a suite file: a built-in one (`built-in:spec/…`) from the binary, any other from
+/// the file system.
+pub fn suite_text(path: &str) -> Result<String, InputError> {
+    let Some(rel) = path.strip_prefix(BUILTIN) else {
+        return read_text(path);
+    };
+    let inner = normalise(rel)
+        .and_then(|r| r.strip_prefix("spec/").map(str::to_string))
+        .ok_or_else(|| InputError::new("not in the built-in suite").file(path))?;
+    let file = SPEC
+        .get_file(&inner)
+        .ok_or_else(|| InputError::new("not in the built-in suite").file(path))?;
+    file.contents_utf8()
+        .map(str::to_string)
+        .ok_or_else(|| InputError::new("not UTF-8 text").file(path))
+}
+
+/// `a/b/../c` → `a/c`; `None` if `..` leaves the root.
+fn normalise(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// The `*.yaml` files of the built-in suite under `dir` (a path inside `spec/`), as
+/// `built-in:` paths.
+fn builtin_case_files(dir: &str) -> Result<Vec<String>, InputError> {
+    let inner = normalise(dir)
+        .and_then(|r| r.strip_prefix("spec/").map(str::to_string))
+        .and_then(|r| SPEC.get_dir(&r))
+        .ok_or_else(|| {
+            InputError::new("not in the built-in suite").file(format!("{BUILTIN}{dir}"))
+        })?;
+    let mut out = Vec::new();
+    let mut stack = vec![inner];
+    while let Some(d) = stack.pop() {
+        for e in d.entries() {
+            match e {
+                include_dir::DirEntry::Dir(sub) => stack.push(sub),
+                include_dir::DirEntry::File(f) => {
+                    if f.path().extension().and_then(|x| x.to_str()) == Some("yaml") {
+                        out.push(format!("{BUILTIN}spec/{}", f.path().to_string_lossy()));
+                    }
+                }
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// All `*.yaml` files under `dir`, sorted; under a `built-in:` directory, those of the suite
+/// built into the binary.
+pub fn case_files(dir: &str) -> Result<Vec<String>, InputError> {
+    if let Some(rel) = dir.strip_prefix(BUILTIN) {
+        return builtin_case_files(rel);
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![std::path::PathBuf::from(dir)];
+    while let Some(d) = stack.pop() {
+        let entries = std::fs::read_dir(&d).map_err(|e| {
+            InputError::new(format!("cannot read: {e}")).file(d.display().to_string())
+        })?;
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().and_then(|x| x.to_str()) == Some("yaml") {
+                out.push(p.to_string_lossy().into_owned());
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
