@@ -5,7 +5,11 @@
 //! and turns an input error into a Python exception carrying the protocol's error code.
 #![forbid(unsafe_code)]
 
-use m3go::conform::case::{self as conform, code, Capabilities};
+use m3go::conform::answer::{answer_line, answer_value};
+use m3go::conform::capabilities::Capabilities;
+use m3go::conform::case::Case;
+use m3go::conform::check::check;
+use m3go::conform::protocol::{code, PROTOCOL};
 use m3go::error::Kind;
 use m3go::formats::report::{AnalysisReport, PlayReport};
 use m3go::game::notation::format_numbered;
@@ -220,7 +224,7 @@ fn conform_case<'py>(py: Python<'py>, request: &Bound<'py, PyAny>) -> PyResult<B
     let caps = Capabilities::m3go();
     let answer = if let Ok(line) = request.cast::<PyString>() {
         let line = line.to_str()?.to_string();
-        py.detach(|| conform::answer_line(&line, &caps))
+        py.detach(|| answer_line(&line, &caps))
     } else {
         let v: serde_json::Value = pythonize::depythonize(request).map_err(|e| {
             m3go_error(
@@ -230,14 +234,14 @@ fn conform_case<'py>(py: Python<'py>, request: &Bound<'py, PyAny>) -> PyResult<B
                 format!("the request is not a JSON object: {e}"),
             )
         })?;
-        py.detach(|| conform::answer_value(&v, &caps))
+        py.detach(|| answer_value(&v, &caps))
     };
     Ok(pythonize::pythonize(py, &answer)?)
 }
 
 /// A conformance case file (spec/cases/*.yaml) read as the runner reads it.
-fn case_of(py: Python<'_>, path: &str) -> PyResult<conform::Case> {
-    py.detach(|| conform::Case::load(path, None))
+fn case_of(py: Python<'_>, path: &str) -> PyResult<Case> {
+    py.detach(|| Case::load(path, None))
         .map_err(|e| m3go_error(py, code::BAD_REQUEST, Some("case".into()), e.to_string()))
 }
 
@@ -261,7 +265,7 @@ fn check_case(py: Python<'_>, path: &str, answer: &Bound<'_, PyAny>) -> PyResult
             format!("the answer is not a JSON object: {e}"),
         )
     })?;
-    Ok(py.detach(|| conform::check(&case, &ans)))
+    Ok(py.detach(|| check(&case, &ans)))
 }
 
 /// The library's own call behind [`analyze`], `n` times in a loop on the text of a position
@@ -408,7 +412,7 @@ fn _m3go(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TooLargeError", py.get_type::<TooLargeError>())?;
     m.add("ANALYSIS_FORMAT", m3go::formats::report::ANALYSIS_FORMAT)?;
     m.add("PLAY_FORMAT", m3go::formats::report::PLAY_FORMAT)?;
-    m.add("PROTOCOL", conform::PROTOCOL)?;
+    m.add("PROTOCOL", PROTOCOL)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
