@@ -27,8 +27,8 @@ pub struct RenderArgs {
     #[arg(long)]
     pub ansi: bool,
     /// The label system of the edges (latin needs no CJK font in the SVG viewer).
-    #[arg(long, value_enum, default_value_t = super::convert::LabelsArg::Chinese)]
-    pub labels: super::convert::LabelsArg,
+    #[arg(long, value_enum, default_value_t = crate::cli::common::LabelsArg::Chinese)]
+    pub labels: crate::cli::common::LabelsArg,
     /// Write on each stone of the SVG the number of the move that placed it (found from the
     /// position's history boards; the set-up position's stones get none).
     #[arg(long, requires = "svg")]

@@ -138,8 +138,9 @@ impl Position {
 
 impl FastPosition {
     /// The fast form of `pos` (its rules, board, history, move number, trailing passes and
-    /// Flystone state); `None` when the fast engine does not support the rules
-    /// ([`crate::game::fast::supports`]).
+    /// Flystone state). Always `Some`: the fast engine supports every rule set
+    /// ([`crate::game::fast::supports`], pinned by `tests/it/fast_equals_reference.rs`);
+    /// inside the crate [`Position::fast`] is the one way to it.
     pub fn new(pos: &Position) -> Option<FastPosition> {
         FastPosition::from_state(
             &pos.rules,
@@ -149,6 +150,14 @@ impl FastPosition {
             pos.trailing_passes,
             pos.flystone_state(),
         )
+    }
+}
+
+impl Position {
+    /// This position on the fast engine ([`FastPosition::new`], which supports every rule set).
+    pub(crate) fn fast(&self) -> FastPosition {
+        FastPosition::new(self)
+            .unwrap_or_else(|| unreachable!("the fast engine supports every rule set"))
     }
 }
 
@@ -851,15 +860,11 @@ impl Position {
         (next, report)
     }
 
-    /// Every legal move of the side to move (passes included), in board order: on the fast
-    /// engine ([`FastPosition`]) where it supports the rules, else
-    /// [`Position::legal_moves_reference`]; the two are the same list (fast equals reference,
-    /// `tests/it/fast_equals_reference.rs`).
+    /// Every legal move of the side to move (passes included), in board order, on the fast
+    /// engine ([`FastPosition`]); [`Position::legal_moves_reference`] is the same list (fast
+    /// equals reference, `tests/it/fast_equals_reference.rs`).
     pub fn legal_moves(&self) -> Vec<Action> {
-        match FastPosition::new(self) {
-            Some(fast) => fast.legal_moves(),
-            None => self.legal_moves_reference(),
-        }
+        self.fast().legal_moves()
     }
 
     /// Every legal move of the side to move (passes included), in board order, by the

@@ -42,7 +42,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         name: "analyze",
         method: "POST",
         request: "`position` (YAML text), `layer`, `labels` (chinese, latin: the figure's edges), `numbers` (move numbers on the stones)",
-        answer: "`analysis` (m3go-analysis/3, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it), `shown` (each point's label in `labels`)",
+        answer: "`analysis` (m3go-analysis/4, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it), `shown` (each point's label in `labels`)",
     },
     Endpoint {
         name: "render",

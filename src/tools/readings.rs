@@ -63,13 +63,25 @@ impl Verdicts {
             for e in &s.private_eyes {
                 put(
                     "private-eye",
-                    format!("{} {}", s.colour.name(), e.points.join(" ")),
+                    format!(
+                        "{} {}",
+                        s.colour.name(),
+                        e.points
+                            .iter()
+                            .map(|p| p.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    ),
                     format!("private eye of {}", s.name),
                 );
             }
         }
         for f in &r.flowers {
-            put("attribute", f.name.clone(), f.attribute.name().to_string());
+            put(
+                "attribute",
+                f.name.to_string(),
+                f.attribute.name().to_string(),
+            );
         }
         for (player, list) in [("black", &r.forbidden.black), ("white", &r.forbidden.white)] {
             for f in list {
