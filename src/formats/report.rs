@@ -331,7 +331,7 @@ impl AnalysisReport {
                 points: names(&s.points),
                 lower_liberties: names(&s.liberties),
                 upper_string: name(
-                    &a.upper_strings
+                    a.upper_strings
                         .at(s.points[0])
                         .map_or(&s.points, |u| &u.points),
                 ),

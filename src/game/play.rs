@@ -42,8 +42,10 @@ pub struct Position {
 }
 
 /// The parts of a position, not yet validated: what crate code assembles (test generators,
-/// symmetric images). The only road from parts to a [`Position`] is `Parts::validate` (in the
-/// setup module), the check `Setup::to_position` also runs.
+/// symmetric images), checked by `Parts::validate` (in the setup module, the check
+/// `Setup::to_position` also runs). The next position of a move is built from the parts of a
+/// valid one without that check (`Position::successor` in the advance module, and the moves of
+/// this module), through `Position::from_checked`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Parts {
     pub rules: Rules,
@@ -56,8 +58,8 @@ pub(crate) struct Parts {
 }
 
 impl Position {
-    /// The position of parts already checked: called only by the validation in the setup
-    /// module, after it found no problem.
+    /// The position of parts already checked: called by the validation in the setup module,
+    /// after it found no problem, and for the next position of a move (`Position::successor`).
     pub(super) fn from_checked(parts: Parts) -> Position {
         let Parts {
             rules,
@@ -380,7 +382,7 @@ impl CascadeBoard for ReferenceBoard<'_> {
 /// the board before the move (used under `capture-timing: holographic-first`, register D8).
 /// Returns the settled board, its analysis, the removed points and the step log, or the
 /// suicide refusal naming the strings left without liberty (GO-SUICIDE).
-pub fn cascade(
+pub fn settle_reference(
     board: Board,
     rules: &Rules,
     mover: Colour,
@@ -578,7 +580,7 @@ impl Position {
     /// (suicide), the flower's capture, ko; then the report.
     /// M20-LIFE-GO: everything not special to flowers is Go: GO-END in
     /// [`Position::refuse_after_end`], GO-PASS in [`Position::pass`], capture and suicide in
-    /// [`cascade`], ko in [`Position::refuse_ko`].
+    /// [`settle_reference`], ko in [`Position::refuse_ko`].
     fn play_from(
         &self,
         m: &Move,
@@ -743,7 +745,7 @@ impl Position {
     }
 
     /// GO-CASCADE — the stone of the turn (the player's colour, or a flower) is placed at `p`
-    /// and the [`cascade`] settles the board: captures, recomputed attributes, and the
+    /// and [`settle_reference`] settles the board: captures, recomputed attributes, and the
     /// suicide refusal (GO-SUICIDE). Under `capture-timing: holographic-first` the first
     /// captures use the attributes of `before` (register D8).
     fn place_and_settle(
@@ -761,10 +763,11 @@ impl Position {
         board.set(i, Some(stone));
         let held = (self.rules.capture_timing == CaptureTiming::HolographicFirst)
             .then_some(before.attribute_at.as_slice());
-        let settled = cascade(board, &self.rules, turn.player, held).map_err(|mut e| {
-            e.message = format!("move {}: {p}: {}", self.move_number, e.message);
-            e
-        })?;
+        let settled =
+            settle_reference(board, &self.rules, turn.player, held).map_err(|mut e| {
+                e.message = format!("move {}: {p}: {}", self.move_number, e.message);
+                e
+            })?;
         Ok((stone, settled))
     }
 

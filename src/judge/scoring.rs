@@ -388,7 +388,7 @@ pub fn score_of(before: &Analysis, rules: &Rules, dead: &[Point]) -> Result<Scor
     };
     let cleared = &a.board;
     let size = a.upper.size;
-    let enclosed = neutral_enclosed_regions(&a, rules);
+    let enclosed = neutral_enclosed_regions(a, rules);
     let mut owner: Vec<(Owner, &'static str)> =
         vec![(Owner::Neutral, "M20-SCORE-NEUTRAL-ENCLOSED"); size * size];
     let empties = empty_strings(&a.upper);

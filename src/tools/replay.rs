@@ -157,7 +157,7 @@ pub struct Replay {
 
 /// The name of a set of points as 003 writes it: the first point (top row first, then left to
 /// right), with `*` when there is more than one.
-pub fn group_name(board: &Board, points: &[usize]) -> String {
+pub fn log_name(board: &Board, points: &[usize]) -> String {
     match points.iter().min() {
         None => String::new(),
         Some(&i) if points.len() == 1 => board.point(i).to_string(),
@@ -208,7 +208,7 @@ fn captured_strings(
             } else {
                 None
             },
-            name: group_name(b, &group),
+            name: log_name(b, &group),
             points: names(b, &group),
         });
     }
@@ -228,7 +228,7 @@ fn logged_at(a: &Analysis, p: Point) -> Option<(usize, LoggedString)> {
         LoggedString {
             kind: s.colour.map(|c| c.name()).unwrap_or("flower"),
             attribute: None,
-            name: group_name(&a.board, &s.points),
+            name: log_name(&a.board, &s.points),
             points: names(&a.board, &s.points),
         },
     ))
@@ -277,7 +277,7 @@ fn lower_string_at(board: &Board, i: usize) -> Option<LoggedString> {
     Some(LoggedString {
         kind: kind_of(stone),
         attribute: None,
-        name: group_name(board, &points),
+        name: log_name(board, &points),
         points: names(board, &points),
     })
 }
@@ -302,7 +302,7 @@ fn describe_by_report(before: &Position, after: &Position, report: &Report) -> D
             let eyes = n
                 .eyes
                 .iter()
-                .map(|e| group_name(b1, &indices(b1, e)))
+                .map(|e| log_name(b1, &indices(b1, e)))
                 .collect();
             Some(EyeEvent { string, eyes })
         })
@@ -334,7 +334,7 @@ fn describe_by_analysis(before: &Position, after: &Position, report: &Report) ->
             let (g, string) = logged_at(&a1, p)?;
             let eyes = a1
                 .private_eyes(g)
-                .map(|r| group_name(&a1.board, &r.empty))
+                .map(|r| log_name(&a1.board, &r.empty))
                 .collect();
             Some(EyeEvent { string, eyes })
         })
@@ -367,7 +367,7 @@ fn changes_of(after: &Position, report: &Report) -> Vec<Change> {
                 .map(|p| after.board().index(p))
                 .collect();
             Change {
-                name: group_name(after.board(), &idx),
+                name: log_name(after.board(), &idx),
                 points: c.points.clone(),
                 from: c.from,
                 to: c.to,

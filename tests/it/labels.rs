@@ -203,7 +203,7 @@ fn latin_labels_leave_every_clause_id_of_the_register_intact() {
     for c in &clauses {
         let id = &c.id;
         for text in [
-            format!("{id}"),
+            id.to_string(),
             format!("({id})"),
             format!("{id}: 六九* removed"),
             format!("七A is a capture point ({id}, {id})"),
