@@ -54,6 +54,17 @@ pub enum Labels {
     Latin,
 }
 
+impl Labels {
+    /// The labels of this system, values -9..=9 (the one table points, edges and figures are
+    /// written from).
+    pub fn table(self) -> &'static [char; 19] {
+        match self {
+            Labels::Chinese => &CHINESE_LABELS,
+            Labels::Latin => &LATIN_LABELS,
+        }
+    }
+}
+
 /// Why a coordinate could not be read: the text as written and the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CoordError {
@@ -184,10 +195,7 @@ impl Point {
     /// M16-COORD: writes the point (x then y, tengen (0,0)) in a label system:
     /// M16-COORD-LABELS (Chinese, the default) or M16-COORD-LATIN; D3-BOARD the same.
     pub fn format(self, labels: Labels) -> String {
-        let table = match labels {
-            Labels::Chinese => &CHINESE_LABELS,
-            Labels::Latin => &LATIN_LABELS,
-        };
+        let table = labels.table();
         let mut s = String::new();
         s.push(table[(self.x + 9) as usize]);
         s.push(table[(self.y + 9) as usize]);

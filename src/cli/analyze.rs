@@ -55,7 +55,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
         Some(crate::tools::readings::readings_with(
             &p,
             None,
-            &crate::cli::common::register_options(),
+            &crate::tools::readings::register_options(),
             engine,
         )?)
     } else {

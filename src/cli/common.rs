@@ -225,15 +225,6 @@ pub fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
     pb
 }
 
-/// The disputed-points register as (id, the entry's **Option.** text) pairs, for `--readings`
-/// (`crate::tools::readings::entries_of`).
-pub fn register_options() -> Vec<(String, String)> {
-    crate::conform::register::disputed_points()
-        .into_iter()
-        .map(|d| (d.id, d.option))
-        .collect()
-}
-
 /// Refuses an output file whose extension is not one of `allowed` (lower case, without the
 /// dot), before any work: `render --svg x.png` would write SVG into a `.png`.
 pub fn check_extension(path: &str, flag: &str, allowed: &[&str]) -> Result<(), InputError> {

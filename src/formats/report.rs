@@ -786,10 +786,7 @@ pub fn relabel_text(text: &str, size: usize, labels: Labels) -> String {
 pub fn labelled_board(rows: &[String], labels: Labels) -> Vec<String> {
     let n = rows.len();
     let h = crate::board::coord::half(n);
-    let table = match labels {
-        Labels::Chinese => &crate::board::coord::CHINESE_LABELS,
-        Labels::Latin => &crate::board::coord::LATIN_LABELS,
-    };
+    let table = labels.table();
     let label = |v: i32| -> String {
         let c = table[(v + 9) as usize];
         if c.is_ascii() {

@@ -370,6 +370,16 @@ fn trace_under(pos: &Position, rules: &Rules, target: &str) -> Option<String> {
     explain_target(&p, target).ok()
 }
 
+/// The disputed-points register as (id, the entry's **Option.** text) pairs: the `register`
+/// argument of [`readings`] (for naming the entries of each option, [`entries_of`]), the same
+/// for the command line and the page.
+pub fn register_options() -> Vec<(String, String)> {
+    crate::conform::register::disputed_points()
+        .into_iter()
+        .map(|d| (d.id, d.option))
+        .collect()
+}
+
 /// The readings of `pos`: every enumerated option of [`OPTIONS`] set in turn to each of its
 /// values other than the position's, and the verdicts that change. `target` (as `explain` reads
 /// it: a point, a string or a move in the documents' notation) is explained under each reading
