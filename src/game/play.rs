@@ -2,7 +2,7 @@
 //! suicide, ko, passes and the end of the game (GO-CAPTURE, GO-CASCADE, GO-SUICIDE, GO-KO,
 //! GO-PASS, GO-END, M20-LIFE-1, M20-LIFE-2, Q20-HOLO-CAPTURE).
 
-use crate::board::coord::Point;
+use crate::board::coord::{Point, StringName};
 use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::Attribute;
 use crate::game::cascade::{conversion_ataris, CascadeBoard, NoAtari, Step};
@@ -192,25 +192,25 @@ impl fmt::Display for Illegal {
 /// A string named by its first point, with all its points.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct NamedString {
-    pub string: String,
-    pub points: Vec<String>,
+    pub string: StringName,
+    pub points: Vec<Point>,
     /// The string's private eyes where it has them (after the move for `eyes_made`, before it
     /// for `eyes_lost`), each as the empty points of its closed region (003 names an eye by its
     /// empty string: "做出私眼O六*"). Empty for other lists.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub eyes: Vec<Vec<String>>,
+    pub eyes: Vec<Vec<Point>>,
 }
 
-/// The names of `points` (indices of `board`).
-fn point_names(board: &Board, points: &[usize]) -> Vec<String> {
-    points.iter().map(|&i| board.point(i).to_string()).collect()
+/// The points of `points` (indices of `board`).
+fn point_names(board: &Board, points: &[usize]) -> Vec<Point> {
+    points.iter().map(|&i| board.point(i)).collect()
 }
 
 impl NamedString {
     /// The string of `board` made of `points`, named by its first point, without eyes.
     fn of(board: &Board, points: &[usize]) -> NamedString {
         NamedString {
-            string: string_name(board, points),
+            string: StringName(board.point(points[0])),
             points: point_names(board, points),
             eyes: Vec::new(),
         }
@@ -221,8 +221,8 @@ impl NamedString {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct AttributeChange {
     /// The flower string, named by its first point (`七六*`).
-    pub string: String,
-    pub points: Vec<String>,
+    pub string: StringName,
+    pub points: Vec<Point>,
     pub from: Attribute,
     pub to: Attribute,
 }
@@ -235,7 +235,7 @@ pub struct Report {
     pub turn: Turn,
     pub action: Action,
     /// Every point whose stone was removed.
-    pub captured: Vec<String>,
+    pub captured: Vec<Point>,
     /// Strings that gained a private eye.
     pub eyes_made: Vec<NamedString>,
     /// Strings that lost their last private eye (and are still on the board).
@@ -831,17 +831,14 @@ impl Position {
             captured: settled
                 .captured
                 .iter()
-                .map(|&j| self.board.point(j).to_string())
+                .map(|&j| self.board.point(j))
                 .collect(),
             eyes_made: eyes_made(before, &settled.analysis),
             eyes_lost: eyes_made(&settled.analysis, before)
                 .into_iter()
                 .filter(|s| {
                     // a string that lost its eyes and is still (at least partly) on the board
-                    s.points.iter().any(|q| {
-                        Point::parse(q, self.board.size())
-                            .is_ok_and(|q| settled.board.at(q).is_some())
-                    })
+                    s.points.iter().any(|&q| settled.board.at(q).is_some())
                 })
                 .collect(),
             attribute_changes: attribute_changes(before, &settled.analysis),
@@ -1089,7 +1086,7 @@ fn attribute_changes(before: &Analysis, after: &Analysis) -> Vec<AttributeChange
             None => continue,
         };
         out.push(AttributeChange {
-            string: string_name(&after.board, &f.points),
+            string: StringName(after.board.point(f.points[0])),
             points: point_names(&after.board, &f.points),
             from,
             to: f.attribute,

@@ -117,7 +117,9 @@ impl Verdicts {
                 Ok((_, rep)) => {
                     let mut t = format!("legal: {}", rep.notation);
                     if !rep.captured.is_empty() {
-                        t.push_str(&format!(", captures {}", rep.captured.join(" ")));
+                        let captured: Vec<String> =
+                            rep.captured.iter().map(|p| p.to_string()).collect();
+                        t.push_str(&format!(", captures {}", captured.join(" ")));
                     }
                     for c in &rep.attribute_changes {
                         t.push_str(&format!(
