@@ -1340,7 +1340,7 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<CheckedMove, String> {
             _ => {}
         }
     }
-    let mut reported = report.captured.clone();
+    let mut reported: Vec<String> = report.captured.iter().map(|p| p.to_string()).collect();
     reported.sort();
     removed.sort();
     if reported != removed {

@@ -19,10 +19,31 @@ pub const MAX_SIZE: usize = 19;
 pub const MIN_SIZE: usize = 3;
 
 /// A point of the board in tengen-origin coordinates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Point {
     pub x: i32,
     pub y: i32,
+}
+
+/// A point of m3go's JSON is its label in the Chinese system (`七A`), written by this one
+/// formatter; the text formats write [`Point::format`] in the label system asked for.
+impl serde::Serialize for Point {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl schemars::JsonSchema for Point {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Point".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A point's label in the Chinese system (七A).",
+            "type": "string",
+            "minLength": 2
+        })
+    }
 }
 
 /// Which label system to write.
@@ -31,6 +52,17 @@ pub enum Labels {
     #[default]
     Chinese,
     Latin,
+}
+
+impl Labels {
+    /// The labels of this system, values -9..=9 (the one table points, edges and figures are
+    /// written from).
+    pub fn table(self) -> &'static [char; 19] {
+        match self {
+            Labels::Chinese => &CHINESE_LABELS,
+            Labels::Latin => &LATIN_LABELS,
+        }
+    }
 }
 
 /// Why a coordinate could not be read: the text as written and the problem.
@@ -163,10 +195,7 @@ impl Point {
     /// M16-COORD: writes the point (x then y, tengen (0,0)) in a label system:
     /// M16-COORD-LABELS (Chinese, the default) or M16-COORD-LATIN; D3-BOARD the same.
     pub fn format(self, labels: Labels) -> String {
-        let table = match labels {
-            Labels::Chinese => &CHINESE_LABELS,
-            Labels::Latin => &LATIN_LABELS,
-        };
+        let table = labels.table();
         let mut s = String::new();
         s.push(table[(self.x + 9) as usize]);
         s.push(table[(self.y + 9) as usize]);
@@ -186,6 +215,44 @@ impl Point {
 impl fmt::Display for Point {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.format(Labels::Chinese))
+    }
+}
+
+/// A string named by its first point (top row first), written with a star (`七九*`, as 003
+/// names strings: "白棋串六九*").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StringName(pub Point);
+
+impl StringName {
+    /// The name in the label system `labels` (`七九*`, `79*`).
+    pub fn format(self, labels: Labels) -> String {
+        format!("{}*", self.0.format(labels))
+    }
+}
+
+impl fmt::Display for StringName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}*", self.0)
+    }
+}
+
+/// In JSON the name in the Chinese system (`七九*`), as [`Point`]'s.
+impl serde::Serialize for StringName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl schemars::JsonSchema for StringName {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "StringName".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A string named by its first point (top row first) with a star (七九*).",
+            "type": "string",
+            "minLength": 3
+        })
     }
 }
 

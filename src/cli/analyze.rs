@@ -11,7 +11,7 @@ use clap::ValueEnum;
 /// liberties; every closed region with its verdict and clause; every flower string with Hs, Hw,
 /// Bs, Bw, its attribute and the clause; the forbidden points of each player's flower with
 /// reasons; the legal moves of the side to move; and the score if the game ended now. The JSON
-/// form (`"format": "m3go-analysis/3"`) is the contract implementations are compared on.
+/// form (`"format": "m3go-analysis/4"`) is the contract implementations are compared on.
 #[derive(Debug, clap::Args)]
 pub struct AnalyzeArgs {
     /// The position file (YAML, spec/README.md).
@@ -42,7 +42,7 @@ pub enum AnalyzeFormat {
     Text,
     /// YAML.
     Yaml,
-    /// JSON, versioned `m3go-analysis/3`.
+    /// JSON, versioned `m3go-analysis/4`.
     Json,
 }
 
@@ -55,7 +55,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
         Some(crate::tools::readings::readings_with(
             &p,
             None,
-            &crate::cli::common::register_options(),
+            &crate::tools::readings::register_options(),
             engine,
         )?)
     } else {

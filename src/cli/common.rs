@@ -48,8 +48,8 @@ pub fn for_stdout(text: String) -> String {
 #[derive(Clone, Copy, Debug, Default, clap::Args)]
 pub struct LabelsArgs {
     /// The label system of the points in the text (JSON always writes the Chinese one).
-    #[arg(long, value_enum, default_value_t = super::convert::LabelsArg::Chinese)]
-    pub labels: super::convert::LabelsArg,
+    #[arg(long, value_enum, default_value_t = LabelsArg::Chinese)]
+    pub labels: LabelsArg,
 }
 
 impl LabelsArgs {
@@ -58,11 +58,22 @@ impl LabelsArgs {
     }
 }
 
+/// `--labels`: the label system of the points a command writes (`convert`'s game file, the
+/// text of `analyze`, `explain`, `play`, `replay`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum LabelsArg {
+    /// I H G F E D C B A O 一 二 … 九
+    #[default]
+    Chinese,
+    /// i h g f e d c b a 0 1 … 9
+    Latin,
+}
+
 /// The label system a `--labels` value names.
-pub fn labels_of(arg: super::convert::LabelsArg) -> crate::board::coord::Labels {
+pub fn labels_of(arg: LabelsArg) -> crate::board::coord::Labels {
     match arg {
-        super::convert::LabelsArg::Chinese => crate::board::coord::Labels::Chinese,
-        super::convert::LabelsArg::Latin => crate::board::coord::Labels::Latin,
+        LabelsArg::Chinese => crate::board::coord::Labels::Chinese,
+        LabelsArg::Latin => crate::board::coord::Labels::Latin,
     }
 }
 
@@ -212,15 +223,6 @@ pub fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
     .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
     pb.set_style(style);
     pb
-}
-
-/// The disputed-points register as (id, the entry's **Option.** text) pairs, for `--readings`
-/// (`crate::tools::readings::entries_of`).
-pub fn register_options() -> Vec<(String, String)> {
-    crate::conform::register::disputed_points()
-        .into_iter()
-        .map(|d| (d.id, d.option))
-        .collect()
 }
 
 /// Refuses an output file whose extension is not one of `allowed` (lower case, without the

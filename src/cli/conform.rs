@@ -646,14 +646,14 @@ fn coverage(
     update: bool,
     load_errors: &[(String, String)],
 ) -> i32 {
-    let text = match std::fs::read_to_string(rules_md) {
+    let text = match crate::game::setup::read_text(rules_md) {
         Ok(t) => t,
         // outside a checkout, and not asked to write it: the register built into the binary
         Err(_) if !update && rules_md == "rules.md" && !std::path::Path::new(rules_md).exists() => {
             crate::conform::register::RULES_MD.to_string()
         }
         Err(e) => {
-            errln!("error: {rules_md}: cannot read: {e}");
+            errln!("error: {e}");
             return 2;
         }
     };

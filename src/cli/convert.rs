@@ -1,10 +1,8 @@
 //! `m3go convert`: a game record written as SGF or as a move-number game file.
 
-use crate::board::coord::Labels;
-use crate::cli::common::{parse_rules, record_text, write_file};
+use crate::cli::common::{labels_of, parse_rules, record_text, write_file, LabelsArg};
 use crate::game::setup::InputError;
 use crate::rules::Rules;
-use clap::ValueEnum;
 
 /// Write a record as SGF (OUT.sgf) or game file.
 ///
@@ -31,22 +29,9 @@ pub struct ConvertArgs {
     pub force: bool,
 }
 
-/// `convert --labels`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum LabelsArg {
-    /// I H G F E D C B A O 一 二 … 九
-    #[default]
-    Chinese,
-    /// i h g f e d c b a 0 1 … 9
-    Latin,
-}
-
 pub fn run(args: ConvertArgs) -> Result<(), InputError> {
     let (input, output) = (&args.input, &args.output);
-    let labels = match args.labels {
-        LabelsArg::Chinese => Labels::Chinese,
-        LabelsArg::Latin => Labels::Latin,
-    };
+    let labels = labels_of(args.labels);
     crate::cli::common::check_extension(output, "OUT", &crate::cli::common::RECORD_EXTENSIONS)?;
     crate::cli::common::refuse_own_input(output, "OUT", input, args.force)?;
     let record = crate::formats::load::load(input)?;

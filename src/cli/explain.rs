@@ -42,7 +42,7 @@ pub fn run(args: ExplainArgs) -> Result<(), InputError> {
         Some(readings_with(
             &p,
             Some(target),
-            &crate::cli::common::register_options(),
+            &crate::tools::readings::register_options(),
             args.engine.engine(),
         )?)
     } else {

@@ -3,7 +3,7 @@
 use crate::board::coord::Labels;
 use crate::cli::common::write_file;
 use crate::cli::common::Format;
-use crate::formats::report::{relabel, relabel_move, relabel_text, AnalysisReport};
+use crate::formats::report::{relabel_move, relabel_text, AnalysisReport};
 use crate::game::setup::{InputError, Setup};
 
 /// Play moves (黑291.七A, 华289.H九, 七A, pass) and report each one.
@@ -36,8 +36,13 @@ pub struct PlayArgs {
 /// One move's text: its notation, the cascade step by step, the captures, the private eyes made
 /// and lost, the ataris and the attribute changes, every point in `labels`.
 fn print_report(r: &crate::game::play::Report, size: usize, labels: Labels) {
-    let pt = |q: &str| relabel(q, size, labels);
-    let pts = |v: &[String]| v.iter().map(|q| pt(q)).collect::<Vec<_>>().join(" ");
+    let pt = |s: &crate::board::coord::StringName| s.format(labels);
+    let pts = |v: &[crate::board::coord::Point]| {
+        v.iter()
+            .map(|q| q.format(labels))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     outln!("{}", relabel_move(&r.notation, size, labels));
     for s in &r.steps {
         outln!("    {}", relabel_text(s, size, labels));

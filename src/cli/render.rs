@@ -20,15 +20,15 @@ pub struct RenderArgs {
     #[arg(long, value_name = "OUT.svg")]
     pub svg: Option<String>,
     /// Which board to draw.
-    #[arg(long, value_enum, default_value_t = Layer::Holographic)]
-    pub layer: Layer,
+    #[arg(long, value_enum, default_value_t = LayerArg::Holographic)]
+    pub layer: LayerArg,
     /// Draw the board on stdout as well (the default without --svg): in ANSI colours on a
     /// terminal, plain into a pipe or with NO_COLOR set.
     #[arg(long)]
     pub ansi: bool,
     /// The label system of the edges (latin needs no CJK font in the SVG viewer).
-    #[arg(long, value_enum, default_value_t = super::convert::LabelsArg::Chinese)]
-    pub labels: super::convert::LabelsArg,
+    #[arg(long, value_enum, default_value_t = crate::cli::common::LabelsArg::Chinese)]
+    pub labels: crate::cli::common::LabelsArg,
     /// Write on each stone of the SVG the number of the move that placed it (found from the
     /// position's history boards; the set-up position's stones get none).
     #[arg(long, requires = "svg")]
@@ -37,7 +37,7 @@ pub struct RenderArgs {
 
 /// `render --layer`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum Layer {
+pub enum LayerArg {
     /// 直弈棋局: the stones as placed; flowers without stars.
     Direct,
     /// 全息棋局: the direct board with a black or white star on attributed flowers.
@@ -50,9 +50,9 @@ pub enum Layer {
 
 pub fn run(args: RenderArgs) -> Result<(), InputError> {
     let view = match args.layer {
-        Layer::Direct => View::Direct,
-        Layer::Holographic => View::Holographic,
-        Layer::Upper => View::Upper,
+        LayerArg::Direct => View::Direct,
+        LayerArg::Holographic => View::Holographic,
+        LayerArg::Upper => View::Upper,
     };
     if let Some(out) = &args.svg {
         check_extension(out, "--svg", &["svg"])?;

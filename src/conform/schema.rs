@@ -22,7 +22,7 @@ pub struct Answer {
     pub protocol: Option<String>,
     /// The request's id (a string or a number), as the request wrote it.
     pub id: super::protocol::Id,
-    /// The analysis of the position after `moves` (`m3go-analysis/3`).
+    /// The analysis of the position after `moves` (`m3go-analysis/4`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub analysis: Option<AnalysisReport>,
     /// What each move of `moves` did, in order.
@@ -85,7 +85,7 @@ pub fn schemas() -> Vec<NamedSchema> {
     vec![
         NamedSchema {
             file: "analysis.schema.json",
-            schema: output::<AnalysisReport>("m3go analyze --format json (m3go-analysis/3)"),
+            schema: output::<AnalysisReport>("m3go analyze --format json (m3go-analysis/4)"),
         },
         NamedSchema {
             file: "play.schema.json",

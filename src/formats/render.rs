@@ -5,7 +5,7 @@
 //! forbidden points lettered with their reason, plus a legend; and the same for a colour
 //! terminal (ANSI).
 
-use crate::board::coord::{half, Labels, CHINESE_LABELS, LATIN_LABELS};
+use crate::board::coord::{half, Labels};
 use crate::board::grid::{Colour, Stone};
 use crate::board::layers::{Attribute, Cell};
 use crate::formats::report::forbidden_points;
@@ -167,14 +167,6 @@ pub fn svg(pos: &Position, view: View) -> String {
     svg_labelled(pos, view, Labels::Chinese)
 }
 
-/// The edge labels of a label system, values -9..=9.
-fn label_table(labels: Labels) -> &'static [char; 19] {
-    match labels {
-        Labels::Chinese => &CHINESE_LABELS,
-        Labels::Latin => &LATIN_LABELS,
-    }
-}
-
 /// The SVG figure of a position in a view, its edges labelled in `labels` (the Latin system
 /// needs no CJK font).
 pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
@@ -220,7 +212,7 @@ pub fn move_numbers(pos: &Position) -> Vec<Option<u32>> {
 }
 
 fn draw_svg(pos: &Position, view: View, labels: Labels, numbers: Option<&[Option<u32>]>) -> String {
-    let table = label_table(labels);
+    let table = labels.table();
     let f = Figure::new(pos);
     let n = f.size;
     let span = (n as f64 - 1.0) * CELL;
@@ -670,7 +662,7 @@ pub fn ansi(pos: &Position, view: View) -> String {
 
 /// [`ansi`] with its edges labelled in `labels`.
 pub fn ansi_labelled(pos: &Position, view: View, labels: Labels) -> String {
-    let table = label_table(labels);
+    let table = labels.table();
     let f = Figure::new(pos);
     let n = f.size;
     let h = half(n);

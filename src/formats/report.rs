@@ -1,23 +1,27 @@
 //! The analysis report: the versioned JSON contract other implementations are compared on
-//! (`m3go analyze --format json`, format `m3go-analysis/3`), and its text rendering.
+//! (`m3go analyze --format json`, format `m3go-analysis/4`), and its text rendering.
 
-use crate::board::coord::Labels;
+use crate::board::coord::{Labels, Point, StringName};
 use crate::board::grid::Colour;
 use crate::board::layers::holographic;
 use crate::game::advance::Engine;
 use crate::game::notation::format_numbered;
-use crate::game::play::{string_name, Position};
+use crate::game::play::Position;
 use crate::judge::analysis::Analysis;
+use crate::judge::eyes::Region;
 use crate::judge::forbidden::{flower_forbidden_reason, Forbidden};
-use crate::judge::scoring::{score, Score};
+use crate::judge::scoring::{score_of, Score};
 use crate::rules::Rules;
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// Version tag of the analysis JSON (schema: spec/schema/analysis.schema.json). `/2`: a private
 /// eye is reported as its closed region (`points`) with its empty points (`empty`), not by its
 /// empty points alone. `/3`: `score.points` is a list of objects `{point, owner, clause}`, not of
-/// `[point, owner, clause]` arrays.
-pub const ANALYSIS_FORMAT: &str = "m3go-analysis/3";
+/// `[point, owner, clause]` arrays. `/4`: each closed region is listed once, in `regions`, as the
+/// empty strings (`empty_strings`), strings and flower strings it is made of; a string's
+/// `regions` give the index of each of its regions with the verdict.
+pub const ANALYSIS_FORMAT: &str = "m3go-analysis/4";
 
 /// Version tag of `m3go play --format json` (schema: spec/schema/play.schema.json). `/1`: the
 /// first versioned form; a report's `action` is the point's label (`七A`) or `pass`, no longer
@@ -58,65 +62,112 @@ impl PlayReport {
 
 /// A private eye: the closed region (M20-EYE-REGION, "封闭区域R——空点串六九*（5个空点）+白棋串七九……
 /// 所以封闭区域R是黑棋串五九*的私眼", 003 figure 6) — every point, the opponent stones inside
-/// included — and its empty points.
+/// included — and its empty points. Written out in full: the conformance answers compare it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct PrivateEyeReport {
     /// Every point of the closed region: empty points and the stones of the other strings in it.
-    pub points: Vec<String>,
+    pub points: Vec<Point>,
     /// The empty points of the region.
-    pub empty: Vec<String>,
+    pub empty: Vec<Point>,
 }
 
+/// An empty string of the lower layer (flowers are walls there): the empty points the closed
+/// regions are made of, named by its first point (003 "空点串六九*").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct EmptyStringReport {
+    pub name: StringName,
+    pub points: Vec<Point>,
+}
+
+/// A closed region (M20-EYE-REGION), listed once however many strings it is a region of. A
+/// region is made of whole strings — empty strings, the other strings inside, and (under the
+/// 2016 region, where grey stones lie inside) flower strings — so it is given by their indices:
+/// those it is made of (`of`), or, when that is shorter, those of the board it leaves out
+/// (`except`: the region is every empty string and every black or white string but these, and
+/// no flower — the large region around a string is the whole board but the string itself).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct ClosedRegionReport {
+    /// How many points the region has (empty points and stones).
+    pub size: usize,
+    /// The strings the region is made of.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub of: Option<RegionParts>,
+    /// The empty strings and black or white strings of the board the region does not hold (it
+    /// holds every other one, and no flower).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub except: Option<RegionParts>,
+}
+
+/// Strings of the report, by index, that make up (or are left out of) a closed region.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct RegionParts {
+    /// Indices into `empty_strings`.
+    pub empty_strings: Vec<usize>,
+    /// Indices into `strings` (the black and white strings of the lower layer).
+    pub strings: Vec<usize>,
+    /// Indices into `flowers` (2016 region only; never in `except`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flowers: Vec<usize>,
+}
+
+impl RegionParts {
+    fn len(&self) -> usize {
+        self.empty_strings.len() + self.strings.len() + self.flowers.len()
+    }
+}
+
+/// One closed region of a string and the verdict on it.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct RegionReport {
-    pub points: Vec<String>,
-    pub empty: Vec<String>,
+    /// The region (index into `regions`).
+    pub region: usize,
     /// private-eye | same-colour-inside | no-adjacent-empty-string | opponent-can-make-eye
     pub verdict: &'static str,
     /// Where the opponent can make a one-liberty eye, for that verdict.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub eye_at: Option<String>,
+    pub eye_at: Option<Point>,
     pub clause: &'static str,
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct StringReport {
-    pub name: String,
+    pub name: StringName,
     pub colour: Colour,
-    pub points: Vec<String>,
-    pub lower_liberties: Vec<String>,
+    pub points: Vec<Point>,
+    pub lower_liberties: Vec<Point>,
     /// The upper string this string belongs to.
-    pub upper_string: String,
+    pub upper_string: StringName,
     /// Each private eye: the closed region and its empty points (M20-EYE-FIG6).
     pub private_eyes: Vec<PrivateEyeReport>,
+    /// Each closed region of the string (an index into `regions`) with the verdict on it.
     pub regions: Vec<RegionReport>,
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct UpperStringReport {
-    pub name: String,
+    pub name: StringName,
     pub colour: Colour,
-    pub points: Vec<String>,
-    pub liberties: Vec<String>,
+    pub points: Vec<Point>,
+    pub liberties: Vec<Point>,
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct FlowerReport {
-    pub name: String,
-    pub points: Vec<String>,
+    pub name: StringName,
+    pub points: Vec<Point>,
     pub attribute: crate::board::layers::Attribute,
     pub hs: u32,
     pub hw: u32,
     pub bs: u32,
     pub bw: u32,
     /// Adjacent black/white strings, each once.
-    pub adjacent: Vec<String>,
+    pub adjacent: Vec<StringName>,
     pub clause: &'static str,
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ForbiddenReport {
-    pub point: String,
+    pub point: Point,
     pub reason: &'static str,
     /// Whose one-liberty eye or tiger's mouth (absent for a capture point).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -136,7 +187,7 @@ pub struct Boards {
     pub holographic: Vec<String>,
     pub upper: Vec<String>,
     /// The star points (M16-STAR), tengen first.
-    pub star_points: Vec<String>,
+    pub star_points: Vec<Point>,
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
@@ -149,7 +200,7 @@ pub struct TurnReport {
 /// The whole report of `m3go analyze`.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct AnalysisReport {
-    /// `m3go-analysis/3`
+    /// `m3go-analysis/4`
     #[schemars(extend("const" = ANALYSIS_FORMAT))]
     pub format: &'static str,
     pub rules: Rules,
@@ -159,7 +210,12 @@ pub struct AnalysisReport {
     pub to_move: TurnReport,
     pub game_over: bool,
     pub boards: Boards,
+    /// The black and white strings of the lower layer.
     pub strings: Vec<StringReport>,
+    /// The empty strings of the lower layer, which the closed regions are made of.
+    pub empty_strings: Vec<EmptyStringReport>,
+    /// Every closed region of every string, each once (the strings refer to them by index).
+    pub regions: Vec<ClosedRegionReport>,
     pub upper_strings: Vec<UpperStringReport>,
     pub flowers: Vec<FlowerReport>,
     /// Points closed to each player's flower, with the reason (judged on the upper layer).
@@ -174,6 +230,68 @@ pub struct AnalysisReport {
     /// Why the score could not be computed, if it could not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score_error: Option<String>,
+}
+
+/// The closed regions of a report, each once: a region met again (the region of two strings)
+/// gets the index it was given first.
+#[derive(Default)]
+struct RegionList {
+    list: Vec<ClosedRegionReport>,
+    seen: HashMap<Vec<usize>, usize>,
+}
+
+impl RegionList {
+    /// The index of region `r` of analysis `a` (`empties` the empty strings of its lower layer),
+    /// listed as the whole strings it is made of or, when shorter, those it leaves out.
+    fn index(
+        &mut self,
+        r: &Region,
+        a: &Analysis,
+        empties: &crate::board::strings::Strings,
+    ) -> usize {
+        if let Some(&k) = self.seen.get(&r.points) {
+            return k;
+        }
+        let mut of = RegionParts::default();
+        for &i in &r.points {
+            let (list, j) = if let Some(e) = empties.of[i] {
+                (&mut of.empty_strings, e)
+            } else if let Some(g) = a.lower_strings.of[i] {
+                (&mut of.strings, g)
+            } else if let Some(f) = a.flower_of[i] {
+                (&mut of.flowers, f)
+            } else {
+                continue;
+            };
+            list.push(j);
+        }
+        for v in [&mut of.empty_strings, &mut of.strings, &mut of.flowers] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        let left_out = |held: &[usize], all: usize| -> Vec<usize> {
+            (0..all)
+                .filter(|j| held.binary_search(j).is_err())
+                .collect()
+        };
+        let except = of.flowers.is_empty().then(|| RegionParts {
+            empty_strings: left_out(&of.empty_strings, empties.groups.len()),
+            strings: left_out(&of.strings, a.lower_strings.groups.len()),
+            flowers: Vec::new(),
+        });
+        let (of, except) = match except {
+            Some(e) if e.len() < of.len() => (None, Some(e)),
+            _ => (Some(of), None),
+        };
+        let k = self.list.len();
+        self.list.push(ClosedRegionReport {
+            size: r.points.len(),
+            of,
+            except,
+        });
+        self.seen.insert(r.points.clone(), k);
+        k
+    }
 }
 
 fn lines(s: &str) -> Vec<String> {
@@ -198,23 +316,25 @@ impl AnalysisReport {
     pub fn new_with(pos: &Position, engine: Engine) -> AnalysisReport {
         let a = Analysis::new(pos.board(), pos.rules());
         let b = &pos.board();
-        let names =
-            |v: &[usize]| -> Vec<String> { v.iter().map(|&i| b.point(i).to_string()).collect() };
+        let names = |v: &[usize]| -> Vec<Point> { v.iter().map(|&i| b.point(i)).collect() };
+        let name = |v: &[usize]| StringName(b.point(v[0]));
+        let empties = crate::board::strings::empty_strings(&a.lower);
+        let mut regions = RegionList::default();
         let strings = a
             .lower_strings
             .groups
             .iter()
             .enumerate()
             .map(|(g, s)| StringReport {
-                name: string_name(b, &s.points),
+                name: name(&s.points),
                 colour: s.colour.unwrap_or(Colour::Black),
                 points: names(&s.points),
                 lower_liberties: names(&s.liberties),
-                upper_string: a
-                    .upper_strings
-                    .at(s.points[0])
-                    .map(|u| string_name(b, &u.points))
-                    .unwrap_or_default(),
+                upper_string: name(
+                    a.upper_strings
+                        .at(s.points[0])
+                        .map_or(&s.points, |u| &u.points),
+                ),
                 private_eyes: a
                     .private_eyes(g)
                     .map(|r| PrivateEyeReport {
@@ -225,13 +345,20 @@ impl AnalysisReport {
                 regions: a.regions[g]
                     .iter()
                     .map(|(r, v)| RegionReport {
-                        points: names(&r.points),
-                        empty: names(&r.empty),
+                        region: regions.index(r, &a, &empties),
                         verdict: v.code(),
-                        eye_at: v.point().map(|p| b.point(p).to_string()),
+                        eye_at: v.point().map(|p| b.point(p)),
                         clause: v.clause_under(pos.rules().private_eye),
                     })
                     .collect(),
+            })
+            .collect();
+        let empty_strings = empties
+            .groups
+            .iter()
+            .map(|e| EmptyStringReport {
+                name: name(&e.points),
+                points: names(&e.points),
             })
             .collect();
         let upper_strings = a
@@ -239,7 +366,7 @@ impl AnalysisReport {
             .groups
             .iter()
             .map(|s| UpperStringReport {
-                name: string_name(b, &s.points),
+                name: name(&s.points),
                 colour: s.colour.unwrap_or(Colour::Black),
                 points: names(&s.points),
                 liberties: names(&s.liberties),
@@ -249,7 +376,7 @@ impl AnalysisReport {
             .flowers
             .iter()
             .map(|f| FlowerReport {
-                name: string_name(b, &f.points),
+                name: name(&f.points),
                 points: names(&f.points),
                 attribute: f.attribute,
                 hs: f.counts.hs,
@@ -259,7 +386,7 @@ impl AnalysisReport {
                 adjacent: f
                     .adjacent
                     .iter()
-                    .map(|&g| string_name(b, &a.lower_strings.groups[g].points))
+                    .map(|&g| name(&a.lower_strings.groups[g].points))
                     .collect(),
                 clause: f.clause,
             })
@@ -268,7 +395,7 @@ impl AnalysisReport {
             forbidden_points(&a, pos.rules(), player)
                 .into_iter()
                 .map(|(i, f)| ForbiddenReport {
-                    point: b.point(i).to_string(),
+                    point: b.point(i),
                     reason: f.code(),
                     owner: f.owner(),
                     clause: f.clause(),
@@ -293,7 +420,8 @@ impl AnalysisReport {
                 )
             })
             .collect();
-        let (score, score_error) = match score(pos.board(), pos.rules(), pos.dead()) {
+        // the score counts this analysis again unless dead stones are removed first
+        let (score, score_error) = match score_of(&a, pos.rules(), pos.dead()) {
             Ok(s) => (Some(s), None),
             Err(e) => (None, Some(e.to_string())),
         };
@@ -315,9 +443,11 @@ impl AnalysisReport {
                 direct: lines(&b.to_diagram()),
                 holographic: lines(&holographic(b, &a.attribute_at)),
                 upper: lines(&a.upper.to_diagram()),
-                star_points: b.star_points().iter().map(|p| p.to_string()).collect(),
+                star_points: b.star_points(),
             },
             strings,
+            empty_strings,
+            regions: regions.list,
             upper_strings,
             flowers,
             forbidden: ForbiddenByPlayer {
@@ -329,6 +459,51 @@ impl AnalysisReport {
             score,
             score_error,
         }
+    }
+
+    /// The points and the empty points of region `k` of [`AnalysisReport::regions`], top row
+    /// first (as the board lists them): the union of the strings it is made of.
+    pub fn region_points(&self, k: usize) -> (Vec<Point>, Vec<Point>) {
+        let Some(r) = self.regions.get(k) else {
+            return (Vec::new(), Vec::new());
+        };
+        let all_but = |n: usize, but: &[usize]| -> Vec<usize> {
+            (0..n).filter(|j| !but.contains(j)).collect()
+        };
+        let parts = match (&r.of, &r.except) {
+            (Some(of), _) => of.clone(),
+            (None, Some(e)) => RegionParts {
+                empty_strings: all_but(self.empty_strings.len(), &e.empty_strings),
+                strings: all_but(self.strings.len(), &e.strings),
+                flowers: Vec::new(),
+            },
+            (None, None) => RegionParts::default(),
+        };
+        let mut empty: Vec<Point> = parts
+            .empty_strings
+            .iter()
+            .filter_map(|&j| self.empty_strings.get(j))
+            .flat_map(|e| e.points.iter().copied())
+            .collect();
+        let mut points = empty.clone();
+        points.extend(
+            parts
+                .strings
+                .iter()
+                .filter_map(|&j| self.strings.get(j))
+                .flat_map(|s| s.points.iter().copied()),
+        );
+        points.extend(
+            parts
+                .flowers
+                .iter()
+                .filter_map(|&j| self.flowers.get(j))
+                .flat_map(|f| f.points.iter().copied()),
+        );
+        let board_order = |p: &Point| (std::cmp::Reverse(p.y), p.x);
+        points.sort_by_key(board_order);
+        empty.sort_by_key(board_order);
+        (points, empty)
     }
 
     /// The human-readable rendering with the default options (Chinese labels, private eyes
@@ -343,12 +518,9 @@ impl AnalysisReport {
     /// the label system of `opts`.
     pub fn to_text_with(&self, opts: TextOptions) -> String {
         let n = self.size;
-        let pt = |p: &str| relabel(p, n, opts.labels);
-        let pts = |v: &[String]| {
-            v.iter()
-                .map(|p| relabel(p, n, opts.labels))
-                .collect::<Vec<_>>()
-        };
+        let pt = |p: Point| p.format(opts.labels);
+        let nm = |s: StringName| s.format(opts.labels);
+        let pts = |v: &[Point]| v.iter().map(|&p| pt(p)).collect::<Vec<_>>();
         let mv = |m: &str| relabel_move(m, n, opts.labels);
         let mut o = String::new();
         let push = |o: &mut String, s: String| {
@@ -408,10 +580,10 @@ impl AnalysisReport {
                 format!(
                     "  {} {} — {} stone(s), lower liberties {}, upper string {}",
                     s.colour.name(),
-                    pt(&s.name),
+                    nm(s.name),
                     s.points.len(),
                     s.lower_liberties.len(),
-                    pt(&s.upper_string)
+                    nm(s.upper_string)
                 ),
             );
             hidden += if opts.verbose {
@@ -427,25 +599,26 @@ impl AnalysisReport {
                 .iter()
                 .filter(|r| opts.verbose || r.verdict == "private-eye")
             {
-                let empties = if r.empty.len() > 8 {
-                    format!("{} empty points", r.empty.len())
-                } else if r.empty.len() < r.points.len() && r.points.len() <= 8 {
+                let (points, empty) = self.region_points(r.region);
+                let empties = if empty.len() > 8 {
+                    format!("{} empty points", empty.len())
+                } else if empty.len() < points.len() && points.len() <= 8 {
                     // M20-EYE-FIG6: the region is its empty points plus the stones inside
                     format!(
                         "{}; empty {}",
-                        pts(&r.points).join(" "),
-                        pts(&r.empty).join(" ")
+                        pts(&points).join(" "),
+                        pts(&empty).join(" ")
                     )
                 } else {
-                    pts(&r.empty).join(" ")
+                    pts(&empty).join(" ")
                 };
                 push(
                     &mut o,
                     format!(
                         "      region of {} point(s) [{}]: {} ({})",
-                        r.points.len(),
+                        points.len(),
                         empties,
-                        verdict_text(r.verdict, r.eye_at.as_deref().map(pt).as_deref()),
+                        verdict_text(r.verdict, r.eye_at.map(pt).as_deref()),
                         r.clause
                     ),
                 );
@@ -466,7 +639,7 @@ impl AnalysisReport {
                 format!(
                     "  {} {} — {} stone(s), {} liberties",
                     s.colour.name(),
-                    pt(&s.name),
+                    nm(s.name),
                     s.points.len(),
                     s.liberties.len()
                 ),
@@ -478,7 +651,7 @@ impl AnalysisReport {
                 &mut o,
                 format!(
                     "  {} — {} (Hs={} Hw={} Bs={} Bw={}; {})",
-                    pt(&f.name),
+                    nm(f.name),
                     f.attribute.name(),
                     f.hs,
                     f.hw,
@@ -500,7 +673,7 @@ impl AnalysisReport {
                     .unwrap_or_default();
                 push(
                     &mut o,
-                    format!("  {} {}{} ({})", pt(&f.point), f.reason, owner, f.clause),
+                    format!("  {} {}{} ({})", pt(f.point), f.reason, owner, f.clause),
                 );
             }
         }
@@ -613,10 +786,7 @@ pub fn relabel_text(text: &str, size: usize, labels: Labels) -> String {
 pub fn labelled_board(rows: &[String], labels: Labels) -> Vec<String> {
     let n = rows.len();
     let h = crate::board::coord::half(n);
-    let table = match labels {
-        Labels::Chinese => &crate::board::coord::CHINESE_LABELS,
-        Labels::Latin => &crate::board::coord::LATIN_LABELS,
-    };
+    let table = labels.table();
     let label = |v: i32| -> String {
         let c = table[(v + 9) as usize];
         if c.is_ascii() {

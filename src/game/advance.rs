@@ -1,24 +1,25 @@
 //! Advancing a position where no report is needed: the engine choice ([`Engine`]) and
-//! [`Position::advance`], the next position of a move on the fast engine where it supports the
-//! rules, else (and for the exact refusal) by [`Position::play`]. The commands that play moves
+//! [`Position::advance`], the next position of a move on the fast engine (the reference words
+//! its refusals, [`Position::play`]). The commands that play moves
 //! only to reach a position (perft, replays, random games, conformance answers, the readings'
 //! verdicts) go through here; those that print what a move did (`m3go play`, the narrated
 //! replay, `explain` of a move) use [`Position::play`] and its report. No rule is decided here:
 //! the fast engine and the reference decide, and `tests/it/advance.rs` checks that
-//! `advance` equals `play(..).0` (and its refusal) under every preset.
+//! `advance` on the fast engine equals the reference's `play(..).0` (and its refusal) under
+//! every preset.
 
-use crate::game::fast::FastPosition;
 use crate::game::moves::{Action, Move};
 use crate::game::order::Turn;
 use crate::game::play::{Illegal, Parts, Position};
+use crate::game::refusal::Refusal;
 
 /// Which machinery a command runs on. Both give the same answers (fast equals reference,
 /// `tests/it/fast_equals_reference.rs`, `tests/it/advance.rs`, `tests/it/engine_choice.rs`); the
 /// reference is the specification, the fast engine the default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Engine {
-    /// The fast engine ([`FastPosition`]) wherever `game::fast::supports` accepts the rules
-    /// and the move takes the schedule's turn; the reference elsewhere and for every refusal.
+    /// The fast engine ([`crate::game::fast::FastPosition`]), which supports every rule set
+    /// (`game::fast::supports`); the reference words its refusals.
     #[default]
     Fast,
     /// The clause-by-clause reference alone: [`Position::play`],
@@ -45,28 +46,44 @@ impl Position {
         self.advance_with(m, Engine::Fast)
     }
 
-    /// [`Position::advance`] on `engine`: `Engine::Reference` is `play(m)` without its report.
+    /// [`Position::advance`] on `engine`: `Engine::Reference` is `play(m)` without its report;
+    /// `Engine::Fast` lets the fast engine decide ([`Position::advance_fast`]).
     pub fn advance_with(&self, m: &Move, engine: Engine) -> Result<Position, Illegal> {
-        if engine == Engine::Fast {
-            if let Some(next) = self.advance_fast(m) {
-                return Ok(next);
-            }
+        match engine {
+            Engine::Fast => self.advance_fast(m),
+            Engine::Reference => self.play(m).map(|(next, _)| next),
         }
-        self.play(m).map(|(next, _)| next)
     }
 
-    /// The next position on the fast engine, when it plays the move: any claimed number is the
-    /// next move's, the move takes the schedule's turn or the special turn it claims (an
-    /// emergency conversion, a chosen flystone: [`FastPosition::play_as`]), the fast engine
-    /// supports the rules and accepts the move. `None` otherwise: the reference decides, and
-    /// alone words a refusal.
-    fn advance_fast(&self, m: &Move) -> Option<Position> {
-        if m.number.is_some_and(|n| n != self.move_number()) {
-            return None;
-        }
+    /// The next position on the fast engine, which decides whether the move is legal: the move
+    /// takes the schedule's turn or the special turn it claims (an emergency conversion, a
+    /// chosen flystone: [`FastPosition::play_as`](crate::game::fast::FastPosition::play_as)). A refusal is worded by the reference (its
+    /// reason, clause and message: [`Position::play`]), which also judges a claimed number
+    /// that is not the next move's (the fast engine reads no numbers). A move the fast engine
+    /// refuses and the reference accepts is never played by the reference in its place: it is
+    /// refused, saying so, so that the disagreement shows (`tests/it/advance.rs` fails on it).
+    fn advance_fast(&self, m: &Move) -> Result<Position, Illegal> {
         let turn = m.turn.unwrap_or_else(|| self.turn());
-        let next = FastPosition::new(self)?.play_as(m.action, turn).ok()?;
-        Some(self.successor(turn, m.action, next.board()))
+        let fast = if m.number.is_some_and(|n| n != self.move_number()) {
+            None
+        } else {
+            match self.fast().play_as(m.action, turn) {
+                Ok(next) => return Ok(self.successor(turn, m.action, next.board())),
+                Err(refusal) => Some(refusal),
+            }
+        };
+        let (_, by_reference) = self.play(m)?;
+        let reason = fast.unwrap_or(Refusal::WrongTurn(self.rules().schedule));
+        Err(Illegal {
+            reason,
+            clause: reason.clause(),
+            message: format!(
+                "move {}: the fast engine refuses {} ({}) where the reference plays it (run with --reference)",
+                self.move_number(),
+                by_reference.notation,
+                reason.code()
+            ),
+        })
     }
 
     /// The position after this one's move `action`, taking the schedule's `turn`, left

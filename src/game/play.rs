@@ -2,7 +2,7 @@
 //! suicide, ko, passes and the end of the game (GO-CAPTURE, GO-CASCADE, GO-SUICIDE, GO-KO,
 //! GO-PASS, GO-END, M20-LIFE-1, M20-LIFE-2, Q20-HOLO-CAPTURE).
 
-use crate::board::coord::Point;
+use crate::board::coord::{Point, StringName};
 use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::Attribute;
 use crate::game::cascade::{conversion_ataris, CascadeBoard, NoAtari, Step};
@@ -42,8 +42,10 @@ pub struct Position {
 }
 
 /// The parts of a position, not yet validated: what crate code assembles (test generators,
-/// symmetric images). The only road from parts to a [`Position`] is `Parts::validate` (in the
-/// setup module), the check `Setup::to_position` also runs.
+/// symmetric images), checked by `Parts::validate` (in the setup module, the check
+/// `Setup::to_position` also runs). The next position of a move is built from the parts of a
+/// valid one without that check (`Position::successor` in the advance module, and the moves of
+/// this module), through `Position::from_checked`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Parts {
     pub rules: Rules,
@@ -56,8 +58,8 @@ pub(crate) struct Parts {
 }
 
 impl Position {
-    /// The position of parts already checked: called only by the validation in the setup
-    /// module, after it found no problem.
+    /// The position of parts already checked: called by the validation in the setup module,
+    /// after it found no problem, and for the next position of a move (`Position::successor`).
     pub(super) fn from_checked(parts: Parts) -> Position {
         let Parts {
             rules,
@@ -138,8 +140,9 @@ impl Position {
 
 impl FastPosition {
     /// The fast form of `pos` (its rules, board, history, move number, trailing passes and
-    /// Flystone state); `None` when the fast engine does not support the rules
-    /// ([`crate::game::fast::supports`]).
+    /// Flystone state). Always `Some`: the fast engine supports every rule set
+    /// ([`crate::game::fast::supports`], pinned by `tests/it/fast_equals_reference.rs`);
+    /// inside the crate [`Position::fast`] is the one way to it.
     pub fn new(pos: &Position) -> Option<FastPosition> {
         FastPosition::from_state(
             &pos.rules,
@@ -149,6 +152,14 @@ impl FastPosition {
             pos.trailing_passes,
             pos.flystone_state(),
         )
+    }
+}
+
+impl Position {
+    /// This position on the fast engine ([`FastPosition::new`], which supports every rule set).
+    pub(crate) fn fast(&self) -> FastPosition {
+        FastPosition::new(self)
+            .unwrap_or_else(|| unreachable!("the fast engine supports every rule set"))
     }
 }
 
@@ -181,25 +192,25 @@ impl fmt::Display for Illegal {
 /// A string named by its first point, with all its points.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct NamedString {
-    pub string: String,
-    pub points: Vec<String>,
+    pub string: StringName,
+    pub points: Vec<Point>,
     /// The string's private eyes where it has them (after the move for `eyes_made`, before it
     /// for `eyes_lost`), each as the empty points of its closed region (003 names an eye by its
     /// empty string: "做出私眼O六*"). Empty for other lists.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub eyes: Vec<Vec<String>>,
+    pub eyes: Vec<Vec<Point>>,
 }
 
-/// The names of `points` (indices of `board`).
-fn point_names(board: &Board, points: &[usize]) -> Vec<String> {
-    points.iter().map(|&i| board.point(i).to_string()).collect()
+/// The points of `points` (indices of `board`).
+fn point_names(board: &Board, points: &[usize]) -> Vec<Point> {
+    points.iter().map(|&i| board.point(i)).collect()
 }
 
 impl NamedString {
     /// The string of `board` made of `points`, named by its first point, without eyes.
     fn of(board: &Board, points: &[usize]) -> NamedString {
         NamedString {
-            string: string_name(board, points),
+            string: StringName(board.point(points[0])),
             points: point_names(board, points),
             eyes: Vec::new(),
         }
@@ -210,8 +221,8 @@ impl NamedString {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct AttributeChange {
     /// The flower string, named by its first point (`七六*`).
-    pub string: String,
-    pub points: Vec<String>,
+    pub string: StringName,
+    pub points: Vec<Point>,
     pub from: Attribute,
     pub to: Attribute,
 }
@@ -224,7 +235,7 @@ pub struct Report {
     pub turn: Turn,
     pub action: Action,
     /// Every point whose stone was removed.
-    pub captured: Vec<String>,
+    pub captured: Vec<Point>,
     /// Strings that gained a private eye.
     pub eyes_made: Vec<NamedString>,
     /// Strings that lost their last private eye (and are still on the board).
@@ -371,7 +382,7 @@ impl CascadeBoard for ReferenceBoard<'_> {
 /// the board before the move (used under `capture-timing: holographic-first`, register D8).
 /// Returns the settled board, its analysis, the removed points and the step log, or the
 /// suicide refusal naming the strings left without liberty (GO-SUICIDE).
-pub fn cascade(
+pub fn settle_reference(
     board: Board,
     rules: &Rules,
     mover: Colour,
@@ -569,7 +580,7 @@ impl Position {
     /// (suicide), the flower's capture, ko; then the report.
     /// M20-LIFE-GO: everything not special to flowers is Go: GO-END in
     /// [`Position::refuse_after_end`], GO-PASS in [`Position::pass`], capture and suicide in
-    /// [`cascade`], ko in [`Position::refuse_ko`].
+    /// [`settle_reference`], ko in [`Position::refuse_ko`].
     fn play_from(
         &self,
         m: &Move,
@@ -734,7 +745,7 @@ impl Position {
     }
 
     /// GO-CASCADE — the stone of the turn (the player's colour, or a flower) is placed at `p`
-    /// and the [`cascade`] settles the board: captures, recomputed attributes, and the
+    /// and [`settle_reference`] settles the board: captures, recomputed attributes, and the
     /// suicide refusal (GO-SUICIDE). Under `capture-timing: holographic-first` the first
     /// captures use the attributes of `before` (register D8).
     fn place_and_settle(
@@ -752,10 +763,11 @@ impl Position {
         board.set(i, Some(stone));
         let held = (self.rules.capture_timing == CaptureTiming::HolographicFirst)
             .then_some(before.attribute_at.as_slice());
-        let settled = cascade(board, &self.rules, turn.player, held).map_err(|mut e| {
-            e.message = format!("move {}: {p}: {}", self.move_number, e.message);
-            e
-        })?;
+        let settled =
+            settle_reference(board, &self.rules, turn.player, held).map_err(|mut e| {
+                e.message = format!("move {}: {p}: {}", self.move_number, e.message);
+                e
+            })?;
         Ok((stone, settled))
     }
 
@@ -819,17 +831,14 @@ impl Position {
             captured: settled
                 .captured
                 .iter()
-                .map(|&j| self.board.point(j).to_string())
+                .map(|&j| self.board.point(j))
                 .collect(),
             eyes_made: eyes_made(before, &settled.analysis),
             eyes_lost: eyes_made(&settled.analysis, before)
                 .into_iter()
                 .filter(|s| {
                     // a string that lost its eyes and is still (at least partly) on the board
-                    s.points.iter().any(|q| {
-                        Point::parse(q, self.board.size())
-                            .is_ok_and(|q| settled.board.at(q).is_some())
-                    })
+                    s.points.iter().any(|&q| settled.board.at(q).is_some())
                 })
                 .collect(),
             attribute_changes: attribute_changes(before, &settled.analysis),
@@ -851,15 +860,11 @@ impl Position {
         (next, report)
     }
 
-    /// Every legal move of the side to move (passes included), in board order: on the fast
-    /// engine ([`FastPosition`]) where it supports the rules, else
-    /// [`Position::legal_moves_reference`]; the two are the same list (fast equals reference,
-    /// `tests/it/fast_equals_reference.rs`).
+    /// Every legal move of the side to move (passes included), in board order, on the fast
+    /// engine ([`FastPosition`]); [`Position::legal_moves_reference`] is the same list (fast
+    /// equals reference, `tests/it/fast_equals_reference.rs`).
     pub fn legal_moves(&self) -> Vec<Action> {
-        match FastPosition::new(self) {
-            Some(fast) => fast.legal_moves(),
-            None => self.legal_moves_reference(),
-        }
+        self.fast().legal_moves()
     }
 
     /// Every legal move of the side to move (passes included), in board order, by the
@@ -1081,7 +1086,7 @@ fn attribute_changes(before: &Analysis, after: &Analysis) -> Vec<AttributeChange
             None => continue,
         };
         out.push(AttributeChange {
-            string: string_name(&after.board, &f.points),
+            string: StringName(after.board.point(f.points[0])),
             points: point_names(&after.board, &f.points),
             from,
             to: f.attribute,

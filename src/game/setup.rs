@@ -1,6 +1,7 @@
 //! Position files in YAML: [`Setup`] is "a position that may be illegal", with public fields,
-//! straight from the file; [`Setup::to_position`] is the only road to a [`Position`] and
-//! reports every problem it finds ([`PositionError`]).
+//! straight from the file; [`Setup::to_position`] is the road from a file to a [`Position`]
+//! and reports every problem it finds ([`PositionError`]). (The other positions are the
+//! successors of valid ones, made by their moves.)
 
 use crate::board::coord::Point;
 use crate::board::grid::Board;

@@ -22,7 +22,7 @@ pub struct Score {
     pub komi_quarters: i32,
     /// 2·(black − white) − komi, in quarter points: > 0 black wins, < 0 white wins.
     pub margin_quarters: i32,
-    pub winner: &'static str,
+    pub winner: Winner,
     /// The clause that decided each point.
     pub points: Vec<ScorePoint>,
 }
@@ -30,10 +30,50 @@ pub struct Score {
 /// Who owns one point at scoring, and the clause that decided it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ScorePoint {
-    pub point: String,
-    /// black | white | neutral | seki
-    pub owner: &'static str,
+    pub point: Point,
+    pub owner: Owner,
     pub clause: &'static str,
+}
+
+/// Who owns a point at scoring: written `black`, `white`, `neutral` or `seki` (halved).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Owner {
+    Black,
+    White,
+    Neutral,
+    /// Between black and white in seki: half a point to each.
+    Seki,
+}
+
+impl std::fmt::Display for Owner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Owner::Black => "black",
+            Owner::White => "white",
+            Owner::Neutral => "neutral",
+            Owner::Seki => "seki",
+        })
+    }
+}
+
+/// Who wins the count: written `black`, `white` or `draw`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Winner {
+    Black,
+    White,
+    Draw,
+}
+
+impl std::fmt::Display for Winner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Winner::Black => "black",
+            Winner::White => "white",
+            Winner::Draw => "draw",
+        })
+    }
 }
 
 /// Why scoring was refused: a point given as a dead stone that cannot be one.
@@ -71,7 +111,12 @@ impl std::error::Error for ScoreError {}
 /// M20-SCORE-DEAD — "将黑、白两方逻辑死子清理出棋盘后" (003): removes the upper strings through the
 /// dead points. A neutral flower is never dead (M20-LIFE-1). D3-SCORE-DEAD: the same in Dullstone.
 pub fn remove_dead(board: &Board, rules: &Rules, dead: &[Point]) -> Result<Board, ScoreError> {
-    let a = Analysis::new(board, rules);
+    remove_dead_of(&Analysis::new(board, rules), dead)
+}
+
+/// [`remove_dead`] on the board of `a`, its analysis.
+fn remove_dead_of(a: &Analysis, dead: &[Point]) -> Result<Board, ScoreError> {
+    let board = &a.board;
     let mut out = board.clone();
     for &p in dead {
         let i = board.index(p);
@@ -110,16 +155,16 @@ pub fn empty_string_owner(
     touches_black: bool,
     touches_white: bool,
     touches_neutral: bool,
-) -> (&'static str, &'static str) {
+) -> (Owner, &'static str) {
     match (touches_black, touches_white) {
         // M20-SCORE-SEKI, D3-SCORE-SEKI, M16-LIFE-5: points between black and white are halved.
-        (true, true) => ("seki", "M20-SCORE-SEKI"),
+        (true, true) => (Owner::Seki, "M20-SCORE-SEKI"),
         // M20-SCORE-NEUTRAL-ADJ, D3-SCORE-NEUTRAL-ADJ
-        (true, false) if touches_neutral => ("black", "M20-SCORE-NEUTRAL-ADJ"),
-        (false, true) if touches_neutral => ("white", "M20-SCORE-NEUTRAL-ADJ"),
-        (true, false) => ("black", "M20-SCORE-AREA"),
-        (false, true) => ("white", "M20-SCORE-AREA"),
-        (false, false) => ("neutral", "M20-SCORE-NEUTRAL-ENCLOSED"),
+        (true, false) if touches_neutral => (Owner::Black, "M20-SCORE-NEUTRAL-ADJ"),
+        (false, true) if touches_neutral => (Owner::White, "M20-SCORE-NEUTRAL-ADJ"),
+        (true, false) => (Owner::Black, "M20-SCORE-AREA"),
+        (false, true) => (Owner::White, "M20-SCORE-AREA"),
+        (false, false) => (Owner::Neutral, "M20-SCORE-NEUTRAL-ENCLOSED"),
     }
 }
 
@@ -327,21 +372,34 @@ pub fn inner_sides(upper: &Layer) -> Vec<bool> {
 /// neutral points count for nobody. M20-SCORE-MERGE: attributed flowers count as their colour
 /// (they are stones of the upper layer).
 pub fn score(board: &Board, rules: &Rules, dead: &[Point]) -> Result<Score, ScoreError> {
-    let cleared = remove_dead(board, rules, dead)?;
-    let a = Analysis::new(&cleared, rules);
+    score_of(&Analysis::new(board, rules), rules, dead)
+}
+
+/// [`score`] of the board of `before`, its analysis under `rules` (analysed again only when
+/// dead stones are removed).
+pub fn score_of(before: &Analysis, rules: &Rules, dead: &[Point]) -> Result<Score, ScoreError> {
+    let cleared_analysis;
+    let a = if dead.is_empty() {
+        before
+    } else {
+        let cleared = remove_dead_of(before, dead)?;
+        cleared_analysis = Analysis::new(&cleared, rules);
+        &cleared_analysis
+    };
+    let cleared = &a.board;
     let size = a.upper.size;
-    let enclosed = neutral_enclosed_regions(&a, rules);
-    let mut owner: Vec<(&'static str, &'static str)> =
-        vec![("neutral", "M20-SCORE-NEUTRAL-ENCLOSED"); size * size];
+    let enclosed = neutral_enclosed_regions(a, rules);
+    let mut owner: Vec<(Owner, &'static str)> =
+        vec![(Owner::Neutral, "M20-SCORE-NEUTRAL-ENCLOSED"); size * size];
     let empties = empty_strings(&a.upper);
     for i in 0..size * size {
         owner[i] = if enclosed[i] {
-            ("neutral", "M20-SCORE-NEUTRAL-ENCLOSED")
+            (Owner::Neutral, "M20-SCORE-NEUTRAL-ENCLOSED")
         } else {
             match a.upper.cells[i] {
-                Cell::Stone(Colour::Black) => ("black", "M20-SCORE-AREA"),
-                Cell::Stone(Colour::White) => ("white", "M20-SCORE-AREA"),
-                Cell::OffBoard => ("neutral", "M20-SCORE-NEUTRAL-ENCLOSED"),
+                Cell::Stone(Colour::Black) => (Owner::Black, "M20-SCORE-AREA"),
+                Cell::Stone(Colour::White) => (Owner::White, "M20-SCORE-AREA"),
+                Cell::OffBoard => (Owner::Neutral, "M20-SCORE-NEUTRAL-ENCLOSED"),
                 Cell::Empty => {
                     let es = empties.at(i).map(|g| g.points.clone()).unwrap_or_default();
                     let mut b = false;
@@ -365,19 +423,19 @@ pub fn score(board: &Board, rules: &Rules, dead: &[Point]) -> Result<Score, Scor
     let (mut black, mut white, mut neutral) = (0, 0, 0);
     for &(o, _) in &owner {
         match o {
-            "black" => black += 2,
-            "white" => white += 2,
-            "seki" => {
+            Owner::Black => black += 2,
+            Owner::White => white += 2,
+            Owner::Seki => {
                 black += 1;
                 white += 1
             }
-            _ => neutral += 2,
+            Owner::Neutral => neutral += 2,
         }
     }
     let points = owner
         .iter()
         .enumerate()
-        .map(|(i, &(o, c))| (cleared.point(i).to_string(), o, c))
+        .map(|(i, &(o, c))| (cleared.point(i), o, c))
         .collect();
     Ok(result(black, white, neutral, rules, points))
 }
@@ -390,14 +448,14 @@ pub fn result(
     white: i32,
     neutral: i32,
     rules: &Rules,
-    points: Vec<(String, &'static str, &'static str)>,
+    points: Vec<(Point, Owner, &'static str)>,
 ) -> Score {
     let komi = rules.komi.quarters();
     let margin = 2 * (black - white) - komi;
     let winner = match margin.signum() {
-        1 => "black",
-        -1 => "white",
-        _ => "draw",
+        1 => Winner::Black,
+        -1 => Winner::White,
+        _ => Winner::Draw,
     };
     Score {
         black,

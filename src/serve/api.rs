@@ -42,7 +42,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         name: "analyze",
         method: "POST",
         request: "`position` (YAML text), `layer`, `labels` (chinese, latin: the figure's edges), `numbers` (move numbers on the stones)",
-        answer: "`analysis` (m3go-analysis/3, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it), `shown` (each point's label in `labels`)",
+        answer: "`analysis` (m3go-analysis/4, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it), `shown` (each point's label in `labels`)",
     },
     Endpoint {
         name: "render",
@@ -243,7 +243,7 @@ fn options() -> Value {
                 .map(|r| json!({ "name": n, "rules": r }))
         })
         .collect();
-    let reg = register_options();
+    let reg = readings::register_options();
     let options: Vec<Value> = OPTIONS
         .iter()
         .map(|&(name, values, meaning)| {
@@ -257,13 +257,6 @@ fn options() -> Value {
         })
         .collect();
     json!({ "presets": presets, "options": options, "labels": ["chinese", "latin"] })
-}
-
-fn register_options() -> Vec<(String, String)> {
-    register::disputed_points()
-        .into_iter()
-        .map(|d| (d.id, d.option))
-        .collect()
 }
 
 #[derive(Deserialize)]
@@ -370,7 +363,7 @@ fn explain(r: TargetRequest) -> Answer {
 
 fn readings_of(r: TargetRequest) -> Answer {
     let p = position(&r.position, POSITION)?;
-    let rd = readings::readings(&p, r.target.as_deref(), &register_options())?;
+    let rd = readings::readings(&p, r.target.as_deref(), &readings::register_options())?;
     let mut v = to_json(&rd)?;
     relabel_json(&mut v, p.board().size(), labels(r.labels.as_deref())?);
     let mut titles = serde_json::Map::new();

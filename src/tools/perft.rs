@@ -22,7 +22,6 @@
 
 use crate::board::grid::Board;
 use crate::game::advance::Engine;
-use crate::game::fast::FastPosition;
 use crate::game::play::{Move, Position};
 use crate::game::setup::{from_yaml, parse_yaml, read_text, InputError, Place, Setup};
 use crate::rules::RulesField;
@@ -34,15 +33,14 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     perft_with(pos, depth, Engine::Fast)
 }
 
-/// [`perft`] on `engine`. `Engine::Fast`: [`FastPosition::perft`] where it supports the rules (every
-/// preset and option), else level by level with [`Position::legal_moves`] and
-/// [`Position::advance`]; `Engine::Reference`: [`perft_reference`]. The two agree
+/// [`perft`] on `engine`. `Engine::Fast`: [`crate::game::fast::FastPosition::perft`] (every
+/// preset and option);
+/// `Engine::Reference`: [`perft_reference`], level by level with
+/// [`Position::legal_moves_reference`] and [`Position::play`]. The two agree
 /// (`tests/it/perft.rs`, `tests/it/fast_equals_reference.rs`).
 pub fn perft_with(pos: &Position, depth: u32, engine: Engine) -> u64 {
     if engine == Engine::Fast {
-        if let Some(fast) = FastPosition::new(pos) {
-            return fast.perft(depth);
-        }
+        return pos.fast().perft(depth);
     }
     if depth == 0 {
         return 1;

@@ -63,13 +63,25 @@ impl Verdicts {
             for e in &s.private_eyes {
                 put(
                     "private-eye",
-                    format!("{} {}", s.colour.name(), e.points.join(" ")),
+                    format!(
+                        "{} {}",
+                        s.colour.name(),
+                        e.points
+                            .iter()
+                            .map(|p| p.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    ),
                     format!("private eye of {}", s.name),
                 );
             }
         }
         for f in &r.flowers {
-            put("attribute", f.name.clone(), f.attribute.name().to_string());
+            put(
+                "attribute",
+                f.name.to_string(),
+                f.attribute.name().to_string(),
+            );
         }
         for (player, list) in [("black", &r.forbidden.black), ("white", &r.forbidden.white)] {
             for f in list {
@@ -105,7 +117,9 @@ impl Verdicts {
                 Ok((_, rep)) => {
                     let mut t = format!("legal: {}", rep.notation);
                     if !rep.captured.is_empty() {
-                        t.push_str(&format!(", captures {}", rep.captured.join(" ")));
+                        let captured: Vec<String> =
+                            rep.captured.iter().map(|p| p.to_string()).collect();
+                        t.push_str(&format!(", captures {}", captured.join(" ")));
                     }
                     for c in &rep.attribute_changes {
                         t.push_str(&format!(
@@ -356,6 +370,16 @@ fn verdicts_under(pos: &Position, rules: &Rules, mv: Option<&str>, engine: Engin
 fn trace_under(pos: &Position, rules: &Rules, target: &str) -> Option<String> {
     let p = pos.with_rules(rules, "the reading").ok()?;
     explain_target(&p, target).ok()
+}
+
+/// The disputed-points register as (id, the entry's **Option.** text) pairs: the `register`
+/// argument of [`readings`] (for naming the entries of each option, [`entries_of`]), the same
+/// for the command line and the page.
+pub fn register_options() -> Vec<(String, String)> {
+    crate::conform::register::disputed_points()
+        .into_iter()
+        .map(|d| (d.id, d.option))
+        .collect()
 }
 
 /// The readings of `pos`: every enumerated option of [`OPTIONS`] set in turn to each of its

@@ -157,7 +157,7 @@ pub struct Replay {
 
 /// The name of a set of points as 003 writes it: the first point (top row first, then left to
 /// right), with `*` when there is more than one.
-pub fn group_name(board: &Board, points: &[usize]) -> String {
+pub fn log_name(board: &Board, points: &[usize]) -> String {
     match points.iter().min() {
         None => String::new(),
         Some(&i) if points.len() == 1 => board.point(i).to_string(),
@@ -208,7 +208,7 @@ fn captured_strings(
             } else {
                 None
             },
-            name: group_name(b, &group),
+            name: log_name(b, &group),
             points: names(b, &group),
         });
     }
@@ -228,14 +228,10 @@ fn logged_at(a: &Analysis, p: Point) -> Option<(usize, LoggedString)> {
         LoggedString {
             kind: s.colour.map(|c| c.name()).unwrap_or("flower"),
             attribute: None,
-            name: group_name(&a.board, &s.points),
+            name: log_name(&a.board, &s.points),
             points: names(&a.board, &s.points),
         },
     ))
-}
-
-fn parse_pt(s: &str, size: usize) -> Option<Point> {
-    Point::parse(s, size).ok()
 }
 
 /// What a played move logs: the strings it removed, the private eyes it made, the strings
@@ -259,12 +255,12 @@ fn describe(before: &Position, after: &Position, report: &Report, engine: Engine
     }
 }
 
-/// The board indices of named points.
-fn indices(board: &Board, points: &[String]) -> Vec<usize> {
+/// The board indices of points of a report.
+fn indices(board: &Board, points: &[Point]) -> Vec<usize> {
     points
         .iter()
-        .filter_map(|s| parse_pt(s, board.size()))
-        .map(|p| board.index(p))
+        .filter(|p| p.on_board(board.size()))
+        .map(|&p| board.index(p))
         .collect()
 }
 
@@ -277,7 +273,7 @@ fn lower_string_at(board: &Board, i: usize) -> Option<LoggedString> {
     Some(LoggedString {
         kind: kind_of(stone),
         attribute: None,
-        name: group_name(board, &points),
+        name: log_name(board, &points),
         points: names(board, &points),
     })
 }
@@ -302,7 +298,7 @@ fn describe_by_report(before: &Position, after: &Position, report: &Report) -> D
             let eyes = n
                 .eyes
                 .iter()
-                .map(|e| group_name(b1, &indices(b1, e)))
+                .map(|e| log_name(b1, &indices(b1, e)))
                 .collect();
             Some(EyeEvent { string, eyes })
         })
@@ -321,7 +317,6 @@ fn describe_by_report(before: &Position, after: &Position, report: &Report) -> D
 
 /// [`describe`] from the analyses of the boards before and after the move.
 fn describe_by_analysis(before: &Position, after: &Position, report: &Report) -> Described {
-    let size = before.board().size();
     let a0 = Analysis::new(before.board(), before.rules());
     let a1 = Analysis::new(after.board(), after.rules());
     let captured_idx = indices(before.board(), &report.captured);
@@ -330,11 +325,11 @@ fn describe_by_analysis(before: &Position, after: &Position, report: &Report) ->
         .eyes_made
         .iter()
         .filter_map(|n| {
-            let p = n.points.first().and_then(|s| parse_pt(s, size))?;
+            let p = *n.points.first()?;
             let (g, string) = logged_at(&a1, p)?;
             let eyes = a1
                 .private_eyes(g)
-                .map(|r| group_name(&a1.board, &r.empty))
+                .map(|r| log_name(&a1.board, &r.empty))
                 .collect();
             Some(EyeEvent { string, eyes })
         })
@@ -346,8 +341,7 @@ fn describe_by_analysis(before: &Position, after: &Position, report: &Report) ->
             // name the string as it stands after the move
             n.points
                 .iter()
-                .filter_map(|s| parse_pt(s, size))
-                .find_map(|p| logged_at(&a1, p).map(|(_, l)| l))
+                .find_map(|&p| logged_at(&a1, p).map(|(_, l)| l))
         })
         .collect();
     (captured, eyes_made, eyes_lost, changes_of(after, report))
@@ -355,20 +349,14 @@ fn describe_by_analysis(before: &Position, after: &Position, report: &Report) ->
 
 /// The attribute changes of a report, each flower string named as 003 does.
 fn changes_of(after: &Position, report: &Report) -> Vec<Change> {
-    let size = after.board().size();
     report
         .attribute_changes
         .iter()
         .map(|c: &AttributeChange| {
-            let idx: Vec<usize> = c
-                .points
-                .iter()
-                .filter_map(|s| parse_pt(s, size))
-                .map(|p| after.board().index(p))
-                .collect();
+            let idx = indices(after.board(), &c.points);
             Change {
-                name: group_name(after.board(), &idx),
-                points: c.points.clone(),
+                name: log_name(after.board(), &idx),
+                points: c.points.iter().map(|p| p.to_string()).collect(),
                 from: c.from,
                 to: c.to,
             }

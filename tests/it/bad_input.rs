@@ -969,6 +969,7 @@ fn bad_input_unbounded_sources_are_refused_after_the_limit() {
         vec!["analyze", "/dev/zero"],
         vec!["replay", "/dev/zero"],
         vec!["rules", "check", "/dev/zero"],
+        vec!["conform", "--coverage", "--rules-md", "/dev/zero"],
     ] {
         let (code, stderr, took) = cli(&args);
         assert_eq!(code, Some(2), "{args:?}: {stderr}");

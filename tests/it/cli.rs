@@ -75,7 +75,7 @@ fn cli_format_equals_json_is_the_same_as_format_json() {
     assert_eq!(code, Some(0), "{err}");
     let v: serde_json::Value =
         serde_json::from_str(&joined).unwrap_or_else(|e| panic!("{e}: {joined}"));
-    assert_eq!(v["format"], "m3go-analysis/3", "{joined}");
+    assert_eq!(v["format"], "m3go-analysis/4", "{joined}");
     let (code, spaced, err) = m3go(&["analyze", "--format", "json", OK]);
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(joined, spaced);

@@ -192,3 +192,104 @@ fn latin_labels_leave_clause_ids_intact_in_explain_and_analyze() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every clause id of the register, written as the engine writes clause ids in its text (in
+/// parentheses, before a colon, in a list), is left letter for letter by the relabelling into
+/// latin labels, though many are made of label letters (`M20-FORBID-CAPTURE`: F O B I D C A).
+#[test]
+fn latin_labels_leave_every_clause_id_of_the_register_intact() {
+    let clauses = m3go::conform::register::clauses();
+    assert!(clauses.len() > 150, "{} clauses", clauses.len());
+    for c in &clauses {
+        let id = &c.id;
+        for text in [
+            id.to_string(),
+            format!("({id})"),
+            format!("{id}: 六九* removed"),
+            format!("七A is a capture point ({id}, {id})"),
+            format!("{id} / {id}"),
+        ] {
+            assert_eq!(
+                clause_ids(&relabel_text(&text, 19, Labels::Latin)),
+                clause_ids(&text),
+                "{text}"
+            );
+        }
+    }
+}
+
+/// The text of `analyze --verbose` and of `explain` (of every string, flower string and of the
+/// case's first move) with latin labels, over the position of every case of the suite that
+/// starts from one: each clause id the Chinese text cites is cited, letter for letter and in
+/// the same order, by the latin one (what `m3go analyze`/`explain --labels latin` print, built
+/// by the same functions in process: the text report, the trace and its relabelling).
+#[test]
+fn latin_labels_leave_the_clause_ids_of_every_case_position_intact() {
+    use m3go::formats::explain::explain_target;
+    use m3go::formats::report::{AnalysisReport, TextOptions};
+    let mut files: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/spec/cases"))
+        .expect("spec/cases")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut positions = 0;
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("a case");
+        let case: serde_yaml::Value = serde_yaml::from_str(&text).expect("YAML");
+        let Some(position) = case.get("position") else {
+            continue;
+        };
+        let place = f.to_string_lossy().into_owned();
+        let yaml = serde_yaml::to_string(position).expect("YAML");
+        let Ok(setup) = m3go::game::setup::from_yaml::<m3go::Setup>(&yaml, &place) else {
+            continue;
+        };
+        let Ok(pos) = setup.to_position(&place) else {
+            continue;
+        };
+        positions += 1;
+        let report = AnalysisReport::new(&pos);
+        let text_in = |labels| {
+            report.to_text_with(TextOptions {
+                labels,
+                verbose: true,
+            })
+        };
+        let mut texts = vec![(text_in(Labels::Chinese), text_in(Labels::Latin))];
+        let mut targets: Vec<String> = report.strings.iter().map(|s| s.name.to_string()).collect();
+        targets.extend(report.flowers.iter().map(|s| s.name.to_string()));
+        if let Some(m) = case
+            .get("moves")
+            .and_then(|m| m.as_sequence())
+            .and_then(|m| m.first())
+            .and_then(|m| m.as_str())
+        {
+            targets.push(m.to_string());
+        }
+        for t in &targets {
+            if let Ok(trace) = explain_target(&pos, t) {
+                let la = relabel_text(&trace, pos.board().size(), Labels::Latin);
+                texts.push((trace, la));
+            }
+        }
+        for (zh, la) in texts {
+            let ids = clause_ids(&zh);
+            assert_eq!(clause_ids(&la), ids, "{place}:\n{la}");
+            seen.extend(ids);
+        }
+    }
+    assert!(positions > 150, "only {positions} case positions");
+    let clauses = m3go::conform::register::clauses();
+    for id in &seen {
+        // a clause, or a family of clauses (`M20-ATTR` for M20-ATTR-1, M20-ATTR-2B, …)
+        assert!(
+            clauses
+                .iter()
+                .any(|c| c.id == *id || c.id.starts_with(&format!("{id}-"))),
+            "{id} is cited but neither a clause nor a family of clauses of the register"
+        );
+    }
+    assert!(seen.len() >= 30, "only {} clause ids cited", seen.len());
+}

@@ -6,6 +6,7 @@
 //! tests/perft/), named from CARGO_MANIFEST_DIR.
 
 mod advance;
+mod analysis_json;
 mod bad_input;
 mod cli;
 mod common;

@@ -127,7 +127,7 @@ fn readings_cli_text_and_json() {
     let (code, out, err) = m3go(&["analyze", POS, "--readings", "--format", "json"]);
     assert_eq!(code, Some(0), "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
-    assert_eq!(v["format"], "m3go-analysis/3");
+    assert_eq!(v["format"], "m3go-analysis/4");
     assert_eq!(v["readings"]["format"], "m3go-readings/1");
     assert!(v["readings"]["readings"]
         .as_array()

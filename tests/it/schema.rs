@@ -133,7 +133,7 @@ fn analyze_and_play_json_validate() {
     for pos in ["spec/positions/example.yaml", "docs/example-9x9.yaml"] {
         let out = m3go(&["analyze", pos, "--format", "json"], "");
         let v: Value = serde_json::from_str(&out).expect("JSON");
-        assert_eq!(v["format"], "m3go-analysis/3");
+        assert_eq!(v["format"], "m3go-analysis/4");
         assert_valid("analysis.schema.json", pos, &v);
         let point = &v["score"]["points"][0];
         assert!(
