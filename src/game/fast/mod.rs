@@ -32,6 +32,7 @@
 //! and why a move leaves the untouched components as they were, in `notes/incremental.md`.
 
 mod analysis;
+mod incremental;
 mod position;
 
 pub use analysis::FastAnalysis;
