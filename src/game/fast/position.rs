@@ -1255,3 +1255,38 @@ pub fn random_game_fast(start: &FastPosition, seed: u64, max_moves: u32) -> (Fas
     }
     (pos, played)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_consistency_names_a_held_state_that_is_not_the_board() {
+        let rules = Rules::m3go_2020();
+        let board = Board::empty(5).expect("an odd size");
+        let mut pos =
+            FastPosition::from_state(&rules, &board, &[], 1, 0, None).expect("supported rules");
+        for _ in 0..8 {
+            let moves = pos.legal_moves();
+            pos = pos.play(moves[moves.len() / 3]).expect("a listed move");
+            assert_eq!(pos.check_consistency(), Ok(()));
+        }
+        let mut bad = pos.clone();
+        bad.hash ^= 1;
+        let e = bad.check_consistency().expect_err("a wrong hash");
+        assert!(e.contains("Zobrist"), "{e}");
+        let mut bad = pos.clone();
+        let p = pos
+            .geom
+            .points()
+            .find(|&p| pos.an.upper_of[p & MASK] != NONE)
+            .expect("a stone on the board");
+        bad.an.upper_libs[bad.an.upper_of[p & MASK] as usize] += 1;
+        let e = bad.check_consistency().expect_err("a wrong liberty count");
+        assert!(e.contains("liberties"), "{e}");
+        let mut bad = pos.clone();
+        bad.an.upper[p & MASK] = EMPTY;
+        let e = bad.check_consistency().expect_err("a wrong upper layer");
+        assert!(e.contains("upper layer"), "{e}");
+    }
+}
