@@ -91,7 +91,8 @@ for entry in "${benches[@]}"; do
     [ -n "$exe" ] || { echo "measure.sh: no bench $b in $side" >&2; exit 1; }
     echo "   $b ($side)"
     if [ "$side" = base ]; then dir="$bsrc"; else dir="$root"; fi
-    (cd "$dir" && CRITERION_HOME="$work/criterion-$side" "${nice_cmd[@]}" "$exe" --bench "$filter" \
+    # ten samples: a complete 19x19 random game takes tens of milliseconds
+    (cd "$dir" && CRITERION_HOME="$work/criterion-$side" "${nice_cmd[@]}" "$exe" --bench "$filter" --sample-size 10 \
       --warm-up-time 1 --measurement-time "$bench_time" >"$work/bench-$b-$side.log" 2>&1) \
       || { tail -n 30 "$work/bench-$b-$side.log"; exit 1; }
   done

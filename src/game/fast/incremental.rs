@@ -441,12 +441,14 @@ impl FastAnalysis {
     /// neighbours of its colour into a new string, and the liberties are counted again for the
     /// strings next to a changed point — no other string gains or loses a liberty. `false`
     /// (nothing decided, the caller analyses the board) when a flower was removed or the
-    /// string numbers are used up.
+    /// string numbers are used up. `removed`: whether the move removed stones (else only `p`
+    /// changed).
     pub(super) fn upper_update(
         &mut self,
         before: &[u8; MAXN],
         after: &[u8; MAXN],
         p: usize,
+        removed: bool,
     ) -> bool {
         let geom = self.geom;
         let dirs = self.dirs;
@@ -468,7 +470,9 @@ impl FastAnalysis {
                 ns += 1;
             }
         };
-        for q in geom.points() {
+        // Without a removal only p changed: no scan of the board.
+        let changed = if removed { geom.points() } else { 0..0 };
+        for q in changed.clone() {
             let q = q & MASK;
             if q == p || before[q] == after[q] {
                 continue;
@@ -483,7 +487,7 @@ impl FastAnalysis {
             self.upper_of[q] = NONE;
             self.upper[q] = EMPTY;
         }
-        for q in geom.points() {
+        for q in changed {
             let q = q & MASK;
             if q == p || before[q] == after[q] {
                 continue;

@@ -593,7 +593,7 @@ impl FastPosition {
             out.an.apply_local(&out.cells, l);
             out.by_flower[l.j as usize] = l.j_by_flower;
         }
-        out.an.upper_update(&self.cells, &out.cells, p)
+        out.an.upper_update(&self.cells, &out.cells, p, captured)
     }
 
     /// GO-CASCADE's fixpoint at once: where no attribute can change, every round of the
