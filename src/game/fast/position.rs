@@ -279,13 +279,11 @@ impl FastPosition {
                     ));
                 }
             }
-            if a.flower_of[p] != NONE || f.flower_of[p] != NONE {
-                if (a.flower_of[p] == NONE) != (f.flower_of[p] == NONE)
-                    || a.flower_attr[a.flower_of[p] as usize]
-                        != f.flower_attr[f.flower_of[p] as usize]
-                {
-                    return Err(format!("the flower attribute at {}", name(p)));
-                }
+            let (fa, ff) = (a.flower_of[p], f.flower_of[p]);
+            if (fa == NONE) != (ff == NONE)
+                || (fa != NONE && a.flower_attr[fa as usize] != f.flower_attr[ff as usize])
+            {
+                return Err(format!("the flower attribute at {}", name(p)));
             }
             if f.eyes_done {
                 if (a.lower_of[p] == NONE) != (f.lower_of[p] == NONE) {
