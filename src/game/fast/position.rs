@@ -571,6 +571,7 @@ impl FastPosition {
     /// staying, also the lower strings and the private eyes it changes
     /// ([`FastAnalysis::local_change`]). `false` when neither holds (the caller analyses the
     /// board).
+    #[inline(never)]
     fn update_into(
         &self,
         out: &mut FastPosition,
@@ -940,6 +941,7 @@ struct Settle<'a> {
 impl Settle<'_> {
     /// What the stone changes on the board as written (the fresh round: nothing removed yet),
     /// where the rules let the eyes and attributes be decided locally.
+    #[inline(never)]
     fn local_change(&self) -> Option<Local> {
         let before = self.before;
         if !before.local_attributes() || !self.written || self.dead_count > 0 || self.stone_dies {
