@@ -261,6 +261,19 @@ pub fn half(size: usize) -> i32 {
     (size as i32 - 1) / 2
 }
 
+/// M16-POINT: the index of point `p` (on a board of `size`) in the cells, top row first — the
+/// one point↔index formula, used by `Board::index` and the fast engine's padded board.
+pub fn index_of(size: usize, p: Point) -> usize {
+    let h = half(size);
+    ((h - p.y) as usize) * size + (p.x + h) as usize
+}
+
+/// The point of index `i` on a board of `size` (the inverse of [`index_of`]).
+pub fn point_of(size: usize, i: usize) -> Point {
+    let h = half(size);
+    Point::new((i % size) as i32 - h, h - (i / size) as i32)
+}
+
 /// A point, or the string through a point (`八九*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Target {

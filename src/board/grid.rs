@@ -187,14 +187,12 @@ impl Board {
     /// Index of a point (top row first). The point must be on the board.
     /// M16-POINT: one cell per point (intersection); stones are placed on points.
     pub fn index(&self, p: Point) -> usize {
-        let h = half(self.size);
-        ((h - p.y) as usize) * self.size + (p.x + h) as usize
+        crate::board::coord::index_of(self.size, p)
     }
 
     /// Point of an index.
     pub fn point(&self, i: usize) -> Point {
-        let h = half(self.size);
-        Point::new((i % self.size) as i32 - h, h - (i / self.size) as i32)
+        crate::board::coord::point_of(self.size, i)
     }
 
     pub fn get(&self, i: usize) -> Option<Stone> {

@@ -94,17 +94,24 @@ pub fn upper_layer(board: &Board, flower_attribute: &[Option<Attribute>]) -> Lay
             .cells()
             .iter()
             .enumerate()
-            .map(|(i, c)| match c {
-                None => Cell::Empty,
-                Some(Stone::Black) => Cell::Stone(Colour::Black),
-                Some(Stone::White) => Cell::Stone(Colour::White),
-                Some(Stone::Flower) => match flower_attribute[i] {
-                    Some(Attribute::Black) => Cell::Stone(Colour::Black),
-                    Some(Attribute::White) => Cell::Stone(Colour::White),
-                    _ => Cell::OffBoard,
-                },
-            })
+            .map(|(i, &c)| upper_cell(c, flower_attribute[i]))
             .collect(),
+    }
+}
+
+/// M20-UPPER, Q20-VIEW-UPPER — one point of the upper layer: a black or white stone as it is, a
+/// flower as a stone of its attribute's colour, a neutral (or unknown) flower off-board. Both
+/// boards build their upper layer with it ([`upper_layer`], the fast engine's).
+pub fn upper_cell(stone: Option<Stone>, flower_attribute: Option<Attribute>) -> Cell {
+    match stone {
+        None => Cell::Empty,
+        Some(Stone::Black) => Cell::Stone(Colour::Black),
+        Some(Stone::White) => Cell::Stone(Colour::White),
+        Some(Stone::Flower) => match flower_attribute {
+            Some(Attribute::Black) => Cell::Stone(Colour::Black),
+            Some(Attribute::White) => Cell::Stone(Colour::White),
+            _ => Cell::OffBoard,
+        },
     }
 }
 

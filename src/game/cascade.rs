@@ -8,11 +8,11 @@
 
 use crate::board::grid::Colour;
 use crate::board::layers::Cell;
-use crate::game::order::Turn;
+use crate::game::order::{Kind, Turn};
 use crate::game::refusal::Refusal;
 use crate::judge::analysis::Analysis;
 use crate::judge::forbidden::UpperView;
-use crate::rules::{CaptureTiming, Ko, Rules, Suicide, SuicideTiming};
+use crate::rules::{CaptureTiming, FlowerCaptureCheck, Ko, Rules, Suicide, SuicideTiming};
 
 /// A step of the cascade, as the reference's step log writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,4 +194,24 @@ pub fn conversion_ataris<V: UpperStrings>(
         return Err(NoAtari::NoString);
     }
     Ok(ataris)
+}
+
+/// M20-FORBID-CAPTURE / D3-FORBID-CAPTURE, register D9 (default `flower-capture-check:
+/// cascade`): "也即花子不具有提吃功能" (003, 004), "灰子不具有提吃棋子的功能" (000) — whether a move
+/// of `turn` whose attribute cascade removed stones (`captured`) is refused as a capture point:
+/// a flower, under the cascade check. Both boards call it (`Position::refuse_flower_capture`,
+/// the fast engine's moves).
+pub fn flower_capture_refused(rules: &Rules, turn: Turn, captured: bool) -> bool {
+    turn.kind == Kind::Flower
+        && rules.flower_capture_check == FlowerCaptureCheck::Cascade
+        && captured
+}
+
+/// D3-EMERGENCY-Q — "此黑子或白子只能下在刚才被叫吃棋串紧邻的惟一空点上" (004): whether an
+/// emergency conversion at `at` (`None`: a pass) meets condition Q, a stone on one of
+/// `liberties` (the single liberties of the strings put in atari, D3-EMERGENCY-P). A converted
+/// flower is a stone, never a pass. Both boards call it (`game::play::emergency_conversion`,
+/// `Position::pass`, the fast engine's special moves).
+pub fn conversion_q(mut liberties: impl Iterator<Item = usize>, at: Option<usize>) -> bool {
+    at.is_some_and(|i| liberties.any(|l| l == i))
 }

@@ -655,6 +655,22 @@ pub fn special_turns(
     claims
 }
 
+/// GO-PASS / GO-END — the counters of a game after its move `n` took `turn`: the number of the
+/// next move, the trailing passes ("这手棋就用虚着（Pass）代替" (003): a pass counts towards the end
+/// of the game, a stone resets the count) and the Flystone state ([`FlystoneState::after`]: a
+/// flower turn recorded, played or passed). Both boards build their next position on it
+/// (`Position::pass`, the fast engine's moves and passes).
+pub fn after_move(
+    n: u32,
+    trailing_passes: u32,
+    flystone: Option<&FlystoneState>,
+    turn: Turn,
+    pass: bool,
+) -> (u32, u32, Option<FlystoneState>) {
+    let passes = if pass { trailing_passes + 1 } else { 0 };
+    (n + 1, passes, flystone.map(|s| s.after(n, turn)))
+}
+
 impl FlystoneState {
     /// S3-ROUND — the state after move `n` took `turn`: a flower turn is a flystone move and is
     /// recorded (played or passed).

@@ -15,7 +15,7 @@ use crate::game::order::{
 pub use crate::game::refusal::Refusal;
 use crate::judge::analysis::Analysis;
 use crate::judge::forbidden::flower_forbidden_reason;
-use crate::rules::{CaptureTiming, FlowerCaptureCheck, Rules, Schedule};
+use crate::rules::{CaptureTiming, Rules, Schedule};
 use serde::Serialize;
 use std::fmt;
 
@@ -631,7 +631,9 @@ impl Position {
     /// conversion is a stone, never a pass (D3-EMERGENCY-Q).
     fn pass(&self, turn: Turn, special: Special) -> Result<(Position, Report), Illegal> {
         let n = self.move_number;
-        if special == Special::Conversion {
+        if special == Special::Conversion
+            && !crate::game::cascade::conversion_q(None.into_iter(), None)
+        {
             return Err(illegal(
                 Refusal::ConversionQ,
                 format!("move {n}: a converted flower is a stone placed on the single liberty of a string in atari, not a pass"),
@@ -639,11 +641,18 @@ impl Position {
         }
         let mut history = self.history.clone();
         history.push(self.board.clone());
+        let (move_number, trailing_passes, flystone) = crate::game::order::after_move(
+            n,
+            self.trailing_passes,
+            self.flystone_state().as_ref(),
+            turn,
+            true,
+        );
         let next = Position {
             history,
-            move_number: n + 1,
-            trailing_passes: self.trailing_passes + 1,
-            flystone: self.next_flystone(turn),
+            move_number,
+            trailing_passes,
+            flystone,
             ..self.clone()
         };
         let report = Report {
@@ -780,10 +789,11 @@ impl Position {
         turn: Turn,
         p: Point,
     ) -> Result<(), Illegal> {
-        if turn.kind == Kind::Flower
-            && self.rules.flower_capture_check == FlowerCaptureCheck::Cascade
-            && !settled.captured.is_empty()
-        {
+        if crate::game::cascade::flower_capture_refused(
+            &self.rules,
+            turn,
+            !settled.captured.is_empty(),
+        ) {
             return Err(illegal(
                 Refusal::CapturePoint,
                 format!("move {}: a flower at {p} would remove stones through the attribute cascade (flower-capture-check: cascade)", self.move_number),
@@ -961,7 +971,7 @@ pub fn emergency_conversion(pos: &Position, i: usize) -> Result<Vec<String>, Ill
         .filter(|(_, l)| *l == i)
         .map(|(s, _)| s.clone())
         .collect();
-    if saved.is_empty() {
+    if !crate::game::cascade::conversion_q(ataris.iter().map(|(_, l)| *l), Some(i)) {
         let libs: Vec<String> = ataris
             .iter()
             .map(|(s, l)| format!("{} (liberty {})", s, pos.board.point(*l)))

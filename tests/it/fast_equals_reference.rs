@@ -574,3 +574,112 @@ fn fast_equals_reference_on_every_conformance_case_position() {
         "only {specials} case positions with special moves"
     );
 }
+
+/// The fast engine's held analysis of `fast` (kept incrementally from move to move) against
+/// the reference analysis of the same board: the upper layer and its liberties, the flower
+/// attributes, the private eyes the engine holds, both players' forbidden points.
+fn check_held_analysis(fast: &FastPosition, rules: &Rules) -> Result<(), String> {
+    let board = fast.board();
+    let a = Analysis::new(&board, rules);
+    let f = fast.analysis();
+    for i in 0..board.len() {
+        let upper = match a.upper.cells[i] {
+            Cell::Empty => Some(None),
+            Cell::Stone(c) => Some(Some(c)),
+            Cell::OffBoard => None,
+        };
+        if f.upper_at(i) != upper {
+            return Err(format!("M20-UPPER: upper layer at {}", board.point(i)));
+        }
+        if f.upper_liberties_at(i) != a.upper_strings.at(i).map(|s| s.liberties.len()) {
+            return Err(format!("M20-STRING: upper liberties at {}", board.point(i)));
+        }
+        if f.attribute_at(i) != a.attribute_at[i] {
+            return Err(format!("M20-ATTR: attribute at {}", board.point(i)));
+        }
+        if let (Some(eye), Some(g)) = (f.has_private_eye(i), a.lower_strings.of[i]) {
+            if eye != a.has_private_eye(g) {
+                return Err(format!("M20-EYE: private eye at {}", board.point(i)));
+            }
+        }
+    }
+    for player in [Colour::Black, Colour::White] {
+        if f.forbidden_points(rules, player)
+            != m3go::formats::report::forbidden_points(&a, rules, player)
+        {
+            return Err(format!("M20-FORBID-UPPER: {player:?}'s forbidden points"));
+        }
+    }
+    if f.upper_string_count() != a.upper_strings.groups.len() {
+        return Err("the upper string count".into());
+    }
+    Ok(())
+}
+
+/// Long random games (up to 300 moves on 7x7 and 9x9, every rule set): each move a random
+/// legal move of the fast engine (a pass only when nothing else is legal), played on both
+/// engines; after every move the boards are compared, the fast engine's state is checked
+/// against its own recomputation (`check_consistency`) and its held analysis against the
+/// reference analysis of the board. The games must have lived through captures and attribute
+/// flips, where the incremental state changes most.
+#[test]
+fn fast_incremental_state_equals_reference_through_long_random_games() {
+    let (mut captures, mut flips, mut moves) = (0usize, 0usize, 0usize);
+    for rules in rule_sets() {
+        for (size, seed) in [(7usize, 11u64), (9, 12)] {
+            let mut rng = m3go::game::order::SplitMix64(seed);
+            let mut pos = start(size, &rules);
+            let mut fast = FastPosition::new(&pos).expect("supported");
+            for k in 0..300 {
+                if fast.game_over() {
+                    break;
+                }
+                let here = || format!("{} {size}x{size} seed {seed}, move {k}", rules.preset);
+                let legal = fast.legal_moves();
+                let places = legal.len() - 1;
+                let action = if places == 0 {
+                    Action::Pass
+                } else {
+                    legal[rng.below(places)]
+                };
+                let m = Move {
+                    action,
+                    number: None,
+                    turn: None,
+                };
+                let (next, _) = pos.play(&m).unwrap_or_else(|e| {
+                    panic!("{}: the reference refused {action:?}: {e}", here())
+                });
+                let fast_next = fast.play(action).unwrap_or_else(|e| {
+                    panic!("{}: the fast engine refused {action:?}: {e}", here())
+                });
+                assert_eq!(fast_next.board(), *next.board(), "{}: boards", here());
+                if let Err(e) = fast_next.check_consistency() {
+                    panic!("{}: consistency: {e}", here());
+                }
+                if let Err(e) = check_held_analysis(&fast_next, &rules) {
+                    panic!("{}: {e} on\n{}", here(), next.board().to_diagram());
+                }
+                let stones = |b: &Board| (0..b.len()).filter(|&i| b.get(i).is_some()).count();
+                captures += usize::from(stones(next.board()) < stones(pos.board()));
+                let attrs = |f: &FastPosition| {
+                    (0..pos.board().len())
+                        .map(|i| f.analysis().attribute_at(i))
+                        .collect::<Vec<_>>()
+                };
+                let (was, now) = (attrs(&fast), attrs(&fast_next));
+                flips += was
+                    .iter()
+                    .zip(&now)
+                    .filter(|(a, b)| a.is_some() && b.is_some() && a != b)
+                    .count();
+                moves += 1;
+                pos = next;
+                fast = fast_next;
+            }
+        }
+    }
+    assert!(moves >= 2000, "only {moves} moves played");
+    assert!(captures >= 100, "only {captures} moves captured");
+    assert!(flips >= 100, "only {flips} attribute flips");
+}

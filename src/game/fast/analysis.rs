@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::board::grid::{Board, Stone};
-use crate::board::layers::{lower_layer, Attribute, Cell, Layer};
+use crate::board::layers::{lower_layer, upper_cell, Attribute, Cell, Layer};
 use crate::board::strings::{strings_of, Strings};
 use crate::judge::attribute::{attribute_under, counts, stone_counts};
 use crate::judge::eyes::{condition_1, condition_2, verdict, LowerView, Region, RegionVerdict};
@@ -33,7 +33,7 @@ pub(super) fn analyses(rules: &Rules) -> bool {
 pub struct FastAnalysis {
     pub(super) geom: Geom,
     /// `geom.dirs()`, kept to be iterated by reference (cheaper than by value).
-    dirs: [usize; 4],
+    pub(super) dirs: [usize; 4],
     /// The private-eye rule and the closed-region reading the eyes are judged under.
     pub(super) eye: EyeRule,
     pub(super) closed_region: ClosedRegion,
@@ -499,9 +499,13 @@ impl FastAnalysis {
         (s != NONE).then(|| self.upper_libs[s as usize] as usize)
     }
 
-    /// Number of black and white upper strings.
+    /// Number of black and white upper strings (a string number the incremental update
+    /// retired has no colour).
     pub fn upper_string_count(&self) -> usize {
-        self.upper_count
+        self.upper_colour[..self.upper_count]
+            .iter()
+            .filter(|&&c| c == BLACK || c == WHITE)
+            .count()
     }
 
     /// The points closed to `player`'s flower with the reason, in board order: the clauses of
@@ -547,7 +551,7 @@ impl UpperView for FastAnalysis {
 
 /// A padded cell as the clause views read it (lower or upper layer): a flower or neutral flower,
 /// and the frame, off-board.
-fn view_cell(v: u8) -> Cell {
+pub(super) fn view_cell(v: u8) -> Cell {
     match v {
         EMPTY => Cell::Empty,
         BLACK => Cell::Stone(Colour::Black),
@@ -557,7 +561,7 @@ fn view_cell(v: u8) -> Cell {
 }
 
 /// The on-board neighbours of padded point `p` (the frame skipped: the edge has no neighbour).
-fn view_neighbours<'a>(
+pub(super) fn view_neighbours<'a>(
     dirs: &'a [usize; 4],
     cells: &'a [u8; MAXN],
     p: usize,
@@ -567,11 +571,14 @@ fn view_neighbours<'a>(
         .filter(move |&q| cells[q & MASK] != BORDER)
 }
 
+/// The upper-layer code of a flower of attribute `a` ([`upper_cell`], M20-UPPER, written once
+/// for both boards): its colour's, or NEUTRAL (off-board).
 pub(super) fn upper_code(a: Attribute) -> u8 {
-    match a {
-        Attribute::Black => BLACK,
-        Attribute::White => WHITE,
-        Attribute::Neutral => NEUTRAL,
+    match upper_cell(Some(Stone::Flower), Some(a)) {
+        Cell::Stone(Colour::Black) => BLACK,
+        Cell::Stone(Colour::White) => WHITE,
+        Cell::Empty => EMPTY,
+        Cell::OffBoard => NEUTRAL,
     }
 }
 

@@ -25,34 +25,14 @@
 //! `judge::forbidden`, the private-eye conditions in `judge::eyes` and `judge::eyes2016`, the
 //! attribute counts and rules in `judge::attribute`.
 //!
-//! Why the private eyes are the same judgement (M20-EYE-REGION, M20-EYE-1, M20-EYE-2,
-//! M20-EYE-SIM; M16-REGION, M16-EYE-A, M16-EYE-B): the conditions are the clause functions
-//! themselves ([`eyes::condition_1`](crate::judge::eyes::condition_1),
-//! [`eyes::condition_2`](crate::judge::eyes::condition_2),
-//! [`eyes2016::condition_a`](crate::judge::eyes2016::condition_a),
-//! [`eyes2016::condition_b`](crate::judge::eyes2016::condition_b), written over
-//! [`LowerView`](crate::judge::eyes::LowerView), which the fast board provides); only the
-//! enumeration of the closed regions differs. The reference floods each string's closed
-//! regions; this engine floods, per colour c, the components of S_c, the points that are not
-//! c-stones nor (2020) flowers: empty points and opponent stones (2016: and flowers, which lie
-//! inside a 2016 region). Let A be a string of colour c. Single-string reading (and 2016): a
-//! closed region R of A is a component of the points outside A (and, in 2020, outside the
-//! flowers) adjacent to A. If R holds a stone of colour c it fails condition 1 (2016:
-//! condition b). Otherwise R lies in one component C of S_c; C lies outside A (and the flowers)
-//! and is connected, so C ⊆ R and R = C; every c-stone next to C is then in A. Conversely a
-//! component C of S_c whose c-neighbours all belong to one string A is a closed region of A
-//! without c-stones. So the private eyes of A are the components of S_c bounded by A alone that
-//! pass the conditions; a component bounded by two strings of colour c is no string's eye.
-//! Same-colour reading: the other c-strings are walls too, so the closed regions of A are
-//! exactly the components of S_c next to A, each a region of every c-string around it, judged
-//! for each. Under 2016, a region that passes a and b and holds opponent stones goes on to
-//! M16-EYE-CAPTURE, M16-EYE-C and M16-EYE-D, which have no closed form here (capture by filling
-//! is Benson's test inside the region, c recurses into the opponent strings' own regions, d is
-//! the long-life test of the whole board): [`FastAnalysis`] calls the reference
-//! [`eyes2016::opponent_conditions`](crate::judge::eyes2016::opponent_conditions) on the
-//! reference lower layer of the same board, built once per analysis when such a region occurs.
+//! The private eyes are the same judgement as the reference's (M20-EYE-REGION, M20-EYE-1,
+//! M20-EYE-2, M20-EYE-SIM; M16-REGION, M16-EYE-A, M16-EYE-B): the conditions are the clause
+//! functions themselves, only the enumeration of the closed regions differs (per component of
+//! S_c here, per string there). The proof is in `notes/fast-engine.md`; the incremental state
+//! and why a move leaves the untouched components as they were, in `notes/incremental.md`.
 
 mod analysis;
+mod incremental;
 mod position;
 
 pub use analysis::FastAnalysis;

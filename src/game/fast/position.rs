@@ -5,14 +5,16 @@
 //! conversion's condition P `game::cascade`'s, each over this engine's board.
 
 use super::analysis::padded_cells;
+use super::incremental::Local;
 use super::*;
 use crate::board::grid::{Board, Stone};
 use crate::game::cascade::{
-    cascade, conversion_ataris, repeats_earlier, CascadeBoard, UpperStrings,
+    cascade, conversion_ataris, conversion_q, flower_capture_refused, repeats_earlier,
+    CascadeBoard, UpperStrings,
 };
 use crate::game::moves::Action;
 use crate::game::order::{
-    chosen_flystones_left, game_over_in, game_turn, FlystoneState, Kind, Turn,
+    after_move, chosen_flystones_left, game_over_in, game_turn, FlystoneState, Kind, Turn,
 };
 use crate::judge::forbidden::{flower_forbidden_reason, is_one_liberty_eye};
 use std::sync::Arc;
@@ -39,11 +41,44 @@ fn earlier_boards(mut e: Option<&Arc<Earlier>>) -> impl Iterator<Item = &Earlier
     })
 }
 
-/// A hash of the on-board cells (FNV-1a), to skip most board comparisons of the ko rules.
+/// The Zobrist keys (GO-KO's board comparisons, positional and situational): one random key per
+/// padded point and stone (black, white, flower), SplitMix64 from a fixed seed, built at compile
+/// time. The hash of a board is the XOR of the keys of its stones, kept as stones are placed and
+/// removed; a match is confirmed by comparing the boards.
+static ZOBRIST: [[u64; MAXN]; 3] = {
+    let mut t = [[0u64; MAXN]; 3];
+    let mut state = 0x6d33_676f_2023_u64;
+    let mut v = 0;
+    while v < 3 {
+        let mut p = 0;
+        while p < MAXN {
+            // SplitMix64 (game::order::splitmix64), written out: a const item calls no fn of
+            // another module that is not const.
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            t[v][p] = z ^ (z >> 31);
+            p += 1;
+        }
+        v += 1;
+    }
+    t
+};
+
+/// The Zobrist key of cell value `v` at padded point `p` (0 for an empty point or the frame).
+#[inline]
+fn zobrist(p: usize, v: u8) -> u64 {
+    match v {
+        BLACK | WHITE | FLOWER => ZOBRIST[usize::from(v - 1)][p & MASK],
+        _ => 0,
+    }
+}
+
+/// The Zobrist hash of a whole board, from scratch.
 fn board_hash(geom: Geom, cells: &[u8; MAXN]) -> u64 {
-    geom.points().fold(0xcbf2_9ce4_8422_2325u64, |h, p| {
-        (h ^ u64::from(cells[p & MASK])).wrapping_mul(0x0100_0000_01b3)
-    })
+    geom.points()
+        .fold(0, |h, p| h ^ zobrist(p, cells[p & MASK]))
 }
 
 /// A position on the fast path: the direct board, the earlier boards the ko rule needs, the
@@ -54,8 +89,10 @@ pub struct FastPosition {
     choices: Choices,
     geom: Geom,
     cells: [u8; MAXN],
-    /// The board before the previous move, if there was a previous move.
-    last: Option<[u8; MAXN]>,
+    /// The Zobrist hash of `cells` ([`board_hash`]), kept as stones are placed and removed.
+    hash: u64,
+    /// The board before the previous move, if there was a previous move, with its hash.
+    last: Option<([u8; MAXN], u64)>,
     /// Every earlier board, newest first, under positional and situational ko (else `None`).
     earlier: Option<Arc<Earlier>>,
     move_number: u32,
@@ -116,7 +153,11 @@ impl FastPosition {
             choices: Choices::of(rules),
             geom,
             cells,
-            last: history.last().map(|b| padded_cells(b, geom)),
+            hash: board_hash(geom, &cells),
+            last: history.last().map(|b| {
+                let c = padded_cells(b, geom);
+                (c, board_hash(geom, &c))
+            }),
             earlier,
             move_number,
             trailing_passes,
@@ -157,6 +198,134 @@ impl FastPosition {
                 }
             }
         }
+    }
+
+    /// The consistency check, in the spirit of KataGo's `checkConsistency`: everything this
+    /// position holds besides the board — its Zobrist hash, the flower flag, the analysis
+    /// (lower strings and their private eyes, flower attributes, the upper layer, its strings
+    /// and liberties), the per-string flower marks and the turn — recomputed from the board
+    /// from scratch and compared; the first difference is named. String numbers may differ
+    /// (the partition into strings must not). Run under `debug_assert!` after every move and
+    /// pass, so the test build and the fuzz builds with debug assertions check each one.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let geom = self.geom;
+        let name = |p: usize| crate::board::coord::point_of(geom.size, geom.unpad(p)).to_string();
+        if board_hash(geom, &self.cells) != self.hash {
+            return Err("the Zobrist hash is not the board's".into());
+        }
+        if let Some((l, h)) = &self.last {
+            if board_hash(geom, l) != *h {
+                return Err("the hash of the board before the previous move is not its".into());
+            }
+        }
+        for e in earlier_boards(self.earlier.as_ref()) {
+            if board_hash(geom, &e.cells) != e.hash {
+                return Err(format!(
+                    "the hash of the earlier board of move {} is not its",
+                    e.number
+                ));
+            }
+        }
+        if self.turn != self.turn_of(self.move_number) {
+            return Err(format!(
+                "the turn of move {} is not the schedule's",
+                self.move_number
+            ));
+        }
+        let mut fresh = self.clone();
+        fresh.refresh();
+        if fresh.any_flower != self.any_flower {
+            return Err("the flower flag is not the board's".into());
+        }
+        let (a, f) = (&self.an, &fresh.an);
+        if f.eyes_done && !a.eyes_done {
+            return Err("the private eyes are not computed, and the attributes need them".into());
+        }
+        // The partition into strings: a bijection between the held and the fresh numbers.
+        let mut upper_map = std::collections::HashMap::new();
+        let mut lower_map = std::collections::HashMap::new();
+        for p in geom.points() {
+            let p = p & MASK;
+            if self.cells[p] == BORDER {
+                continue;
+            }
+            if a.upper[p] != f.upper[p] {
+                return Err(format!("the upper layer at {}", name(p)));
+            }
+            if (a.upper_of[p] == NONE) != (f.upper_of[p] == NONE) {
+                return Err(format!("the upper string through {}", name(p)));
+            }
+            if a.upper_of[p] != NONE {
+                let (sa, sf) = (a.upper_of[p] as usize, f.upper_of[p] as usize);
+                if *upper_map.entry(sa).or_insert(sf) != sf {
+                    return Err(format!(
+                        "the upper string through {} is not one string",
+                        name(p)
+                    ));
+                }
+                if a.upper_libs[sa] != f.upper_libs[sf] || a.upper_colour[sa] != f.upper_colour[sf]
+                {
+                    return Err(format!(
+                        "the upper string through {}: {} liberties held, {} on the board",
+                        name(p),
+                        a.upper_libs[sa],
+                        f.upper_libs[sf]
+                    ));
+                }
+                if f.upper_libs[sf] == 1 && a.upper_lib[sa] != f.upper_lib[sf] {
+                    return Err(format!(
+                        "the single liberty of the upper string through {}",
+                        name(p)
+                    ));
+                }
+            }
+            let (fa, ff) = (a.flower_of[p], f.flower_of[p]);
+            if (fa == NONE) != (ff == NONE)
+                || (fa != NONE && a.flower_attr[fa as usize] != f.flower_attr[ff as usize])
+            {
+                return Err(format!("the flower attribute at {}", name(p)));
+            }
+            if f.eyes_done {
+                if (a.lower_of[p] == NONE) != (f.lower_of[p] == NONE) {
+                    return Err(format!("the lower string through {}", name(p)));
+                }
+                if a.lower_of[p] != NONE {
+                    let (sa, sf) = (a.lower_of[p] as usize, f.lower_of[p] as usize);
+                    if *lower_map.entry(sa).or_insert(sf) != sf {
+                        return Err(format!(
+                            "the lower string through {} is not one string",
+                            name(p)
+                        ));
+                    }
+                    if a.has_eye[sa] != f.has_eye[sf] {
+                        return Err(format!(
+                            "the private eye of the string through {}: {} held, {} on the board",
+                            name(p),
+                            a.has_eye[sa],
+                            f.has_eye[sf]
+                        ));
+                    }
+                    if self.by_flower[sa] != fresh.by_flower[sf] {
+                        return Err(format!(
+                            "whether the string through {} touches a flower",
+                            name(p)
+                        ));
+                    }
+                }
+            }
+        }
+        // Two held strings may not be one fresh string.
+        let distinct = |m: &std::collections::HashMap<usize, usize>| {
+            let mut v: Vec<usize> = m.values().copied().collect();
+            let n = v.len();
+            v.sort_unstable();
+            v.dedup();
+            v.len() == n
+        };
+        if !distinct(&upper_map) || !distinct(&lower_map) {
+            return Err("two held strings are one string on the board".into());
+        }
+        Ok(())
     }
 
     /// Whether the rules decide private eyes per component of S_c (the closed form of the
@@ -353,6 +522,8 @@ impl FastPosition {
             fresh,
             captured: false,
             analysed: false,
+            play,
+            local: None,
         };
         if play || !plain {
             board.write();
@@ -360,10 +531,7 @@ impl FastPosition {
         cascade(&mut board, &self.rules, turn.player)?;
         let captured = board.captured;
         // M20-FORBID-CAPTURE, register D9: a flower whose cascade removes stones is refused.
-        if turn.kind == Kind::Flower
-            && self.choices.flower_capture_check == FlowerCaptureCheck::Cascade
-            && captured
-        {
+        if flower_capture_refused(&self.rules, turn, captured) {
             return Err(Refusal::CapturePoint);
         }
         // GO-KO on the resulting board. Without a removal the board gains a stone and cannot be
@@ -378,20 +546,53 @@ impl FastPosition {
             board.write();
         }
         let analysed = board.analysed;
+        let local = board.local;
         if ko_board {
             let out = scratch.as_ref().unwrap_or_else(|| unreachable!());
-            if self.repeats(&out.cells) {
+            if self.repeats(&out.cells, out.hash) {
                 return Err(Refusal::Ko);
             }
         }
         if play {
             let out = scratch.get_or_insert_with(|| self.clone());
-            if !analysed {
+            if !analysed && !self.update_into(out, p, stone, local, captured) {
                 out.refresh();
             }
-            self.advance_into(turn, out, 0);
+            self.advance_into(turn, out, false);
+            debug_assert_eq!(out.check_consistency(), Ok(()), "after a move at {p}");
         }
         Ok(())
+    }
+
+    /// The analysis of the board `out` holds after a move of `stone` at `p` that changed no
+    /// flower attribute, updated from this position's instead of recomputed: where no
+    /// attribute can change ([`FastPosition::plain`], removals included), the upper strings
+    /// and their liberties; where the stone removed nothing and `local` found every attribute
+    /// staying, also the lower strings and the private eyes it changes
+    /// ([`FastAnalysis::local_change`]). `false` when neither holds (the caller analyses the
+    /// board).
+    #[inline(never)]
+    fn update_into(
+        &self,
+        out: &mut FastPosition,
+        p: usize,
+        stone: u8,
+        local: Option<Local>,
+        captured: bool,
+    ) -> bool {
+        let plain = self.plain(stone) && stone != FLOWER;
+        let local = local.filter(|l| l.stays && !captured && l.p == p);
+        if !plain && local.is_none() {
+            return false;
+        }
+        out.an.clone_from(&self.an);
+        out.any_flower = self.any_flower;
+        out.by_flower = self.by_flower;
+        if let Some(l) = &local {
+            out.an.apply_local(&out.cells, l);
+            out.by_flower[l.j as usize] = l.j_by_flower;
+        }
+        out.an.upper_update(&self.cells, &out.cells, p, captured)
     }
 
     /// GO-CASCADE's fixpoint at once: where no attribute can change, every round of the
@@ -406,28 +607,26 @@ impl FastPosition {
             && Fresh::nothing_dies_at(&self.an, self.geom, p, stone)
     }
 
-    /// GO-KO: whether the board `result` of a move repeats a board the ko rule forbids
-    /// ([`repeats_earlier`] over this game's earlier boards).
-    fn repeats(&self, result: &[u8; MAXN]) -> bool {
+    /// GO-KO: whether the board `result` (Zobrist hash `hash`) of a move repeats a board the ko
+    /// rule forbids ([`repeats_earlier`] over this game's earlier boards): the boards are
+    /// compared where the hashes match.
+    fn repeats(&self, result: &[u8; MAXN], hash: u64) -> bool {
         let ko = self.choices.ko;
         let next = || self.turn_of(self.move_number + 1);
         match ko {
-            Ko::Positional | Ko::Situational => {
-                let h = board_hash(self.geom, result);
-                repeats_earlier(
-                    ko,
-                    earlier_boards(self.earlier.as_ref()),
-                    |e| i64::from(e.number),
-                    |e| e.hash == h && e.cells == *result,
-                    |m| self.turn_of(m),
-                    next(),
-                )
-            }
+            Ko::Positional | Ko::Situational => repeats_earlier(
+                ko,
+                earlier_boards(self.earlier.as_ref()),
+                |e| i64::from(e.number),
+                |e| e.hash == hash && e.cells == *result,
+                |m| self.turn_of(m),
+                next(),
+            ),
             Ko::None | Ko::Simple => repeats_earlier(
                 ko,
                 self.last.iter(),
                 |_| 0,
-                |l| **l == *result,
+                |(l, h)| *h == hash && *l == *result,
                 |m| self.turn_of(m),
                 self.turn,
             ),
@@ -436,32 +635,35 @@ impl FastPosition {
 
     /// The bookkeeping of a move of `turn` whose board (and analysis) `out` already holds: the
     /// earlier boards, the move number, the trailing passes, the Flystone state, the turn.
-    fn advance_into(&self, turn: Turn, out: &mut FastPosition, trailing_passes: u32) {
-        out.last = Some(self.cells);
+    fn advance_into(&self, turn: Turn, out: &mut FastPosition, pass: bool) {
+        out.last = Some((self.cells, self.hash));
         out.earlier = matches!(self.choices.ko, Ko::Positional | Ko::Situational).then(|| {
             Arc::new(Earlier {
                 cells: self.cells,
-                hash: board_hash(self.geom, &self.cells),
+                hash: self.hash,
                 number: self.move_number,
                 prev: self.earlier.clone(),
             })
         });
-        out.move_number = self.move_number + 1;
-        out.trailing_passes = trailing_passes;
-        out.flystone = self
-            .flystone
-            .as_ref()
-            .map(|s| s.after(self.move_number, turn));
+        (out.move_number, out.trailing_passes, out.flystone) = after_move(
+            self.move_number,
+            self.trailing_passes,
+            self.flystone.as_ref(),
+            turn,
+            pass,
+        );
         out.turn = out.turn_of(out.move_number);
     }
 
     /// GO-PASS: a pass of `turn` into `out`.
     fn pass_into(&self, turn: Turn, out: &mut FastPosition) {
         out.cells = self.cells;
+        out.hash = self.hash;
         out.any_flower = self.any_flower;
         out.an.clone_from(&self.an);
         out.by_flower = self.by_flower;
-        self.advance_into(turn, out, self.trailing_passes + 1);
+        self.advance_into(turn, out, true);
+        debug_assert_eq!(out.check_consistency(), Ok(()), "after a pass");
     }
 
     /// Plays a move of the schedule's turn (as `Position::play`, without the report); `self` is
@@ -491,7 +693,7 @@ impl FastPosition {
         if turn != self.turn && turn.kind == Kind::Own {
             // D3-EMERGENCY-Q: a converted flower is a stone on the single liberty of a string
             // put in atari, never a pass.
-            if !p.is_some_and(|p| self.conversion_points().contains(&p)) {
+            if !conversion_q(self.conversion_points().into_iter(), p) {
                 return Err(Refusal::ConversionQ);
             }
         }
@@ -508,17 +710,11 @@ impl FastPosition {
     }
 
     fn board_index(&self, pt: crate::board::coord::Point) -> usize {
-        let h = crate::board::coord::half(self.geom.size);
-        ((h - pt.y) as usize) * self.geom.size + (pt.x + h) as usize
+        crate::board::coord::index_of(self.geom.size, pt)
     }
 
     fn point(&self, p: usize) -> crate::board::coord::Point {
-        let i = self.geom.unpad(p);
-        let h = crate::board::coord::half(self.geom.size);
-        crate::board::coord::Point::new(
-            (i % self.geom.size) as i32 - h,
-            h - (i / self.geom.size) as i32,
-        )
+        crate::board::coord::point_of(self.geom.size, self.geom.unpad(p))
     }
 
     /// Every legal move of the side to move (passes included), in board order, as
@@ -568,10 +764,10 @@ impl FastPosition {
             self.turn.player,
             (n >= 2).then(|| self.turn_of(n - 1).player),
             self.trailing_passes,
-            self.last.as_ref().map(|l| *l == self.cells),
+            self.last.as_ref().map(|(l, _)| *l == self.cells),
             || {
                 let mut was = self.an.clone();
-                if let Some(l) = &self.last {
+                if let Some((l, _)) = &self.last {
                     Self::analyse_into(&mut was, l, self.choices);
                 }
                 (self.an.clone(), was)
@@ -735,9 +931,32 @@ struct Settle<'a> {
     captured: bool,
     /// Whether `out.an` is the recomputed analysis of the board.
     analysed: bool,
+    /// Whether the move is played (else only its legality is decided).
+    play: bool,
+    /// What the stone changes where the fresh round found every attribute staying
+    /// ([`FastAnalysis::local_change`]).
+    local: Option<Local>,
 }
 
 impl Settle<'_> {
+    /// What the stone changes on the board as written (the fresh round: nothing removed yet),
+    /// where the rules let the eyes and attributes be decided locally.
+    #[inline(never)]
+    fn local_change(&self) -> Option<Local> {
+        let before = self.before;
+        if !before.local_attributes() || !self.written || self.dead_count > 0 || self.stone_dies {
+            return None;
+        }
+        let out = self.out.as_ref()?;
+        before.an.local_change(
+            &before.cells,
+            &out.cells,
+            self.p,
+            self.stone,
+            before.choices.attribute,
+        )
+    }
+
     /// Writes the board and analyses it, held or recomputed.
     #[inline(never)]
     fn analyse_board(&mut self, held: bool) {
@@ -771,15 +990,18 @@ impl Settle<'_> {
         let out = self.out();
         out.cells = before.cells;
         out.cells[p & MASK] = stone;
+        out.hash = before.hash ^ zobrist(p, stone);
         if k > 0 || stone_dies {
             let an = &before.an;
             for q in before.geom.points() {
                 let s = an.upper_of[q & MASK];
                 if s != NONE && dead[..k].contains(&s) {
+                    out.hash ^= zobrist(q, out.cells[q & MASK]);
                     out.cells[q & MASK] = EMPTY;
                 }
             }
             if stone_dies {
+                out.hash ^= zobrist(p, stone);
                 out.cells[p & MASK] = EMPTY;
             }
         }
@@ -893,7 +1115,15 @@ impl CascadeBoard for Settle<'_> {
             Round::Fresh | Round::Removed if self.plain => return,
             Round::Fresh if held => return,
             // Recomputed, the upper layer would be the held one: the fresh answers stand.
-            Round::Fresh if self.before.attributes_stay(self.p, self.stone) => return,
+            Round::Fresh if !self.play && self.before.attributes_stay(self.p, self.stone) => return,
+            Round::Fresh => {
+                if let Some(l) = self.local_change() {
+                    if l.stays {
+                        self.local = Some(l);
+                        return;
+                    }
+                }
+            }
             _ => {}
         }
         self.analyse_board(held);
@@ -939,6 +1169,7 @@ impl CascadeBoard for Settle<'_> {
                         && out.an.upper_colour[s as usize] == c
                         && out.an.upper_libs[s as usize] == 0
                     {
+                        out.hash ^= zobrist(q, out.cells[q & MASK]);
                         out.cells[q & MASK] = EMPTY;
                     }
                 }
@@ -1023,4 +1254,39 @@ pub fn random_game_fast(start: &FastPosition, seed: u64, max_moves: u32) -> (Fas
         played += 1;
     }
     (pos, played)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_consistency_names_a_held_state_that_is_not_the_board() {
+        let rules = Rules::m3go_2020();
+        let board = Board::empty(5).expect("an odd size");
+        let mut pos =
+            FastPosition::from_state(&rules, &board, &[], 1, 0, None).expect("supported rules");
+        for _ in 0..8 {
+            let moves = pos.legal_moves();
+            pos = pos.play(moves[moves.len() / 3]).expect("a listed move");
+            assert_eq!(pos.check_consistency(), Ok(()));
+        }
+        let mut bad = pos.clone();
+        bad.hash ^= 1;
+        let e = bad.check_consistency().expect_err("a wrong hash");
+        assert!(e.contains("Zobrist"), "{e}");
+        let mut bad = pos.clone();
+        let p = pos
+            .geom
+            .points()
+            .find(|&p| pos.an.upper_of[p & MASK] != NONE)
+            .expect("a stone on the board");
+        bad.an.upper_libs[bad.an.upper_of[p & MASK] as usize] += 1;
+        let e = bad.check_consistency().expect_err("a wrong liberty count");
+        assert!(e.contains("liberties"), "{e}");
+        let mut bad = pos.clone();
+        bad.an.upper[p & MASK] = EMPTY;
+        let e = bad.check_consistency().expect_err("a wrong upper layer");
+        assert!(e.contains("upper layer"), "{e}");
+    }
 }

@@ -1,0 +1,576 @@
+//! The incremental state of [`FastAnalysis`]: after a black or white stone, the upper strings and
+//! their liberties updated where the move changed them, and — where the flower attributes stay —
+//! the lower strings and the private eyes of the strings the stone can change; the flower
+//! attributes those can change recomputed with the clause functions, to decide that every
+//! attribute stays. Why every other string, region and attribute is untouched:
+//! `notes/incremental.md`. [`FastPosition::check_consistency`](super::FastPosition::check_consistency)
+//! recomputes everything from scratch and compares, under `debug_assert!`, after every move.
+
+use super::analysis::{view_cell, view_neighbours};
+use super::*;
+use crate::judge::attribute::{attribute_under, counts, stone_counts};
+use crate::judge::eyes::{verdict, LowerView, RegionVerdict};
+
+/// What a black or white stone at `p` changes in the lower layer, nothing removed yet: the
+/// strings joined into the stone's string `j`, the private eyes of `j` and of the one string of
+/// each colour whose regions the stone changes otherwise, and whether every flower attribute
+/// stays as it is.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Local {
+    pub(super) p: usize,
+    pub(super) j: u16,
+    merged: [u16; 4],
+    merged_count: usize,
+    eye_j: bool,
+    /// The string of the stone's colour that alone bounded the component of S_c through `p`
+    /// (when the stone joins no string), with its private eye after the move.
+    bound_own: Option<(u16, bool)>,
+    /// The opponent string that alone bounds the component of S_o through `p`, with its
+    /// private eye after the move.
+    bound_other: Option<(u16, bool)>,
+    /// Whether the stone's string touches a flower.
+    pub(super) j_by_flower: bool,
+    /// Whether every flower attribute stays.
+    pub(super) stays: bool,
+}
+
+/// The lower layer after a black or white stone at `p` (nothing removed) as the private-eye
+/// clauses read it: the fast board's lower strings, the strings `merged` and `p` read as one
+/// string `j`.
+struct AfterLower<'a> {
+    cells: &'a [u8; MAXN],
+    lower_of: &'a [u16; MAXN],
+    dirs: &'a [usize; 4],
+    p: usize,
+    merged: &'a [u16],
+    j: u16,
+}
+
+impl AfterLower<'_> {
+    #[inline]
+    fn id(&self, q: usize) -> u16 {
+        let v = self.cells[q & MASK];
+        if v != BLACK && v != WHITE {
+            return NONE;
+        }
+        if q & MASK == self.p & MASK {
+            return self.j;
+        }
+        let s = self.lower_of[q & MASK];
+        if self.merged.contains(&s) {
+            self.j
+        } else {
+            s
+        }
+    }
+
+    /// The stones of string `s` through `start`, into `out`; their number.
+    fn stones(&self, s: u16, start: usize, seen: &mut [u8; MAXN], out: &mut [u16; MAXN]) -> usize {
+        seen[start & MASK] = STONE;
+        out[0] = start as u16;
+        let (mut n, mut k) = (1usize, 0usize);
+        let c = self.cells[start & MASK];
+        while k < n {
+            let q = out[k & MASK] as usize;
+            k += 1;
+            for &d in self.dirs {
+                let m = q.wrapping_add(d) & MASK;
+                if seen[m] == 0 && self.cells[m] == c && self.id(m) == s {
+                    seen[m] = STONE;
+                    out[n & MASK] = m as u16;
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    /// Whether string `s` (through `start`) has a private eye on this board: a component of
+    /// S_c (c its colour; empty points and opponent stones, flowers are walls under the 2020
+    /// rule) next to it that no other string of colour c bounds and that passes the clause
+    /// functions' [`verdict`]. Also returns the flower strings next to `s`, as one point each
+    /// (`None` when there are more than `flowers` holds).
+    fn has_eye(
+        &self,
+        s: u16,
+        start: usize,
+        flowers: &mut Vec<usize>,
+        flower_of: &[u16; MAXN],
+    ) -> bool {
+        let c = self.cells[start & MASK];
+        let o = opp(c);
+        let colour = if c == BLACK {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        let mut seen = [0u8; MAXN];
+        let mut stones = [0u16; MAXN];
+        let n = self.stones(s, start, &mut seen, &mut stones);
+        let mut region = [0u16; MAXN];
+        let mut eye = false;
+        for &q in &stones[..n & MASK] {
+            for &d in self.dirs {
+                let m = (q as usize).wrapping_add(d) & MASK;
+                let u = self.cells[m];
+                if u == FLOWER {
+                    let f = flower_of[m];
+                    if !flowers.iter().any(|&x| flower_of[x & MASK] == f) {
+                        flowers.push(m);
+                    }
+                    continue;
+                }
+                if eye || seen[m] != 0 || (u != EMPTY && u != o) {
+                    continue;
+                }
+                // The component of S_c through m; abandoned (ABORTED) at a second string of
+                // colour c or at a point of a component abandoned before (the same component).
+                seen[m] = OPEN;
+                region[0] = m as u16;
+                let (mut r, mut t) = (1usize, 0usize);
+                let mut aborted = false;
+                'flood: while t < r {
+                    let x = region[t & MASK] as usize;
+                    t += 1;
+                    for &d2 in self.dirs {
+                        let y = x.wrapping_add(d2) & MASK;
+                        let w = self.cells[y];
+                        if w == c {
+                            if self.id(y) != s {
+                                aborted = true;
+                                break 'flood;
+                            }
+                        } else if w == EMPTY || w == o {
+                            match seen[y] {
+                                0 => {
+                                    seen[y] = OPEN;
+                                    region[r & MASK] = y as u16;
+                                    r += 1;
+                                }
+                                ABORTED => {
+                                    aborted = true;
+                                    break 'flood;
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+                let mark = if aborted { ABORTED } else { DONE };
+                for &x in &region[..r & MASK] {
+                    seen[x as usize & MASK] = mark;
+                }
+                if !aborted {
+                    let points = region[..r & MASK].iter().map(|&x| x as usize);
+                    if verdict(self, s as usize, colour, points) == RegionVerdict::PrivateEye {
+                        eye = true;
+                    }
+                }
+            }
+        }
+        eye
+    }
+}
+
+// The states of a point in [`AfterLower::has_eye`]'s floods.
+const STONE: u8 = 1;
+const OPEN: u8 = 2;
+const ABORTED: u8 = 3;
+const DONE: u8 = 4;
+
+impl LowerView for AfterLower<'_> {
+    fn cell(&self, p: usize) -> crate::board::layers::Cell {
+        view_cell(self.cells[p & MASK])
+    }
+    fn neighbours(&self, p: usize) -> impl Iterator<Item = usize> {
+        view_neighbours(self.dirs, self.cells, p)
+    }
+    fn string_of(&self, p: usize) -> Option<usize> {
+        match self.id(p) {
+            NONE => None,
+            s => Some(s as usize),
+        }
+    }
+}
+
+impl FastAnalysis {
+    /// The one string of colour `x` that bounds the component of S_x (the points that are
+    /// neither x-stones nor flowers) through `p` on `cells`, with one of its stones: `None` when
+    /// no string or two or more bound it (the flood stops at the second).
+    fn sole_bound(&self, cells: &[u8; MAXN], p: usize, x: u8) -> Option<(u16, usize)> {
+        let mut seen = [false; MAXN];
+        let mut stack = [0u16; MAXN];
+        seen[p & MASK] = true;
+        stack[0] = p as u16;
+        let (mut n, mut k) = (1usize, 0usize);
+        let mut bound: Option<(u16, usize)> = None;
+        while k < n {
+            let q = stack[k & MASK] as usize;
+            k += 1;
+            for &d in &self.dirs {
+                let m = q.wrapping_add(d) & MASK;
+                let v = cells[m];
+                if v == x {
+                    let s = self.lower_of[m];
+                    match bound {
+                        None => bound = Some((s, m)),
+                        Some((b, _)) if b != s => return None,
+                        _ => {}
+                    }
+                } else if v != BORDER && v != FLOWER && !seen[m] {
+                    seen[m] = true;
+                    stack[n & MASK] = m as u16;
+                    n += 1;
+                }
+            }
+        }
+        bound
+    }
+
+    /// What a black or white `stone` at the empty point `p` changes, nothing removed yet
+    /// (`before`: the board this analysis is of; `after`: the same with the stone), under the
+    /// 2020 private eye with single-string regions and the 2020 or 2016 attribute rule (the
+    /// caller checks the rules; `None` where this is not decided locally). The strings whose
+    /// private eyes can change are the stone's string, the string that alone bounded the
+    /// component of S_c through `p` and the one that alone bounds the component of S_o through
+    /// it (notes/incremental.md); the flower strings whose counts can change are those next to
+    /// the stone's string and next to a string whose private eye changed, and each is decided
+    /// again by [`attribute_under`] on its counts.
+    pub(super) fn local_change(
+        &self,
+        before: &[u8; MAXN],
+        after: &[u8; MAXN],
+        p: usize,
+        stone: u8,
+        rule: AttributeRule,
+    ) -> Option<Local> {
+        if !self.eyes_done || (stone != BLACK && stone != WHITE) || self.lower_count + 1 >= MAXS {
+            return None;
+        }
+        let (c, o) = (stone, opp(stone));
+        let mut merged = [NONE; 4];
+        let mut k = 0;
+        for &d in &self.dirs {
+            let m = p.wrapping_add(d) & MASK;
+            if before[m] == c {
+                let s = self.lower_of[m];
+                if s == NONE {
+                    return None;
+                }
+                if !merged[..k].contains(&s) {
+                    merged[k] = s;
+                    k += 1;
+                }
+            }
+        }
+        let j = self.lower_count as u16;
+        let view = AfterLower {
+            cells: after,
+            lower_of: &self.lower_of,
+            dirs: &self.dirs,
+            p,
+            merged: &merged[..k],
+            j,
+        };
+        // S_c loses p: the one string that bounded its component through p, if the stone joins
+        // none (else that string is among the joined ones, or two strings bounded it).
+        let own = if k == 0 {
+            self.sole_bound(before, p, c)
+        } else {
+            None
+        };
+        // S_o keeps its component through p (p turns from empty to a c-stone).
+        let other = self.sole_bound(after, p, o);
+        let mut flowers = Vec::new();
+        let eye_j = view.has_eye(j, p, &mut flowers, &self.flower_of);
+        let j_by_flower = !flowers.is_empty();
+        let mut bound_own = None;
+        let mut bound_other = None;
+        for (b, slot) in [(own, &mut bound_own), (other, &mut bound_other)] {
+            if let Some((s, at)) = b {
+                let mut fl = Vec::new();
+                let eye = view.has_eye(s, at, &mut fl, &self.flower_of);
+                if eye != self.has_eye[s as usize] {
+                    for f in fl {
+                        if !flowers
+                            .iter()
+                            .any(|&x| self.flower_of[x & MASK] == self.flower_of[f & MASK])
+                        {
+                            flowers.push(f);
+                        }
+                    }
+                }
+                *slot = Some((s, eye));
+            }
+        }
+        let eye_of = |s: u16| -> bool {
+            if s == j {
+                return eye_j;
+            }
+            for (b, e) in [bound_own, bound_other].into_iter().flatten() {
+                if b == s {
+                    return e;
+                }
+            }
+            self.has_eye[s as usize]
+        };
+        let mut stays = true;
+        for &f in &flowers {
+            if self.flower_attribute_after(&view, f, rule, &eye_of)
+                != self.flower_attr[self.flower_of[f & MASK] as usize]
+            {
+                stays = false;
+                break;
+            }
+        }
+        Some(Local {
+            p,
+            j,
+            merged,
+            merged_count: k,
+            eye_j,
+            bound_own,
+            bound_other,
+            j_by_flower,
+            stays,
+        })
+    }
+
+    /// The attribute of the flower string through `f` on `view`'s board, the private eyes
+    /// given by `eye_of`: M20-ATTR-COUNT's counts ([`counts`]) over the distinct adjacent lower
+    /// strings (2013's [`stone_counts`] over the distinct adjacent stones), decided by
+    /// [`attribute_under`] — the functions [`FastAnalysis::run`] calls.
+    fn flower_attribute_after(
+        &self,
+        view: &AfterLower<'_>,
+        f: usize,
+        rule: AttributeRule,
+        eye_of: &dyn Fn(u16) -> bool,
+    ) -> crate::board::layers::Attribute {
+        let cells = view.cells;
+        let mut seen = [false; MAXN];
+        let mut stack = [0u16; MAXN];
+        seen[f & MASK] = true;
+        stack[0] = f as u16;
+        let (mut n, mut k) = (1usize, 0usize);
+        while k < n {
+            let q = stack[k & MASK] as usize;
+            k += 1;
+            for &d in &self.dirs {
+                let m = q.wrapping_add(d) & MASK;
+                if cells[m] == FLOWER && !seen[m] {
+                    seen[m] = true;
+                    stack[n & MASK] = m as u16;
+                    n += 1;
+                }
+            }
+        }
+        let around = || {
+            stack[..n & MASK]
+                .iter()
+                .flat_map(|&q| self.dirs.map(|d| (q as usize).wrapping_add(d) & MASK))
+        };
+        let (attribute, _) = attribute_under(
+            rule,
+            || {
+                let mut counted: Vec<u16> = Vec::new();
+                counts(around().filter_map(|m| {
+                    let s = view.id(m);
+                    if s == NONE || counted.contains(&s) {
+                        return None;
+                    }
+                    counted.push(s);
+                    Some((cells[m] == BLACK, eye_of(s)))
+                }))
+            },
+            || {
+                let mut counted: Vec<usize> = Vec::new();
+                stone_counts(around().filter_map(|m| {
+                    let u = cells[m];
+                    if !(u == BLACK || u == WHITE) || counted.contains(&m) {
+                        return None;
+                    }
+                    counted.push(m);
+                    Some(if u == BLACK {
+                        Colour::Black
+                    } else {
+                        Colour::White
+                    })
+                }))
+            },
+        );
+        attribute
+    }
+
+    /// Applies `l` to this analysis (a copy of the analysis `l` was computed on), the board
+    /// now `after` (the stone at `l.p`, nothing removed): the stone's string numbered `l.j`,
+    /// the joined strings gone, the private eyes of `l` written. The upper layer is
+    /// [`FastAnalysis::upper_update`]'s.
+    pub(super) fn apply_local(&mut self, after: &[u8; MAXN], l: &Local) {
+        let (p, j) = (l.p, l.j);
+        let c = after[p & MASK];
+        for &s in &l.merged[..l.merged_count] {
+            self.lower_colour[s as usize] = 0;
+        }
+        self.lower_of[p & MASK] = j;
+        self.stack[0] = p as u16;
+        let (mut n, mut k) = (1usize, 0usize);
+        while k < n {
+            let q = self.stack[k & MASK] as usize;
+            k += 1;
+            for &d in &self.dirs {
+                let m = q.wrapping_add(d) & MASK;
+                if after[m] == c && self.lower_of[m] != j {
+                    self.lower_of[m] = j;
+                    self.stack[n & MASK] = m as u16;
+                    n += 1;
+                }
+            }
+        }
+        self.lower_colour[j as usize] = c;
+        self.has_eye[j as usize] = l.eye_j;
+        for (s, e) in [l.bound_own, l.bound_other].into_iter().flatten() {
+            self.has_eye[s as usize] = e;
+        }
+        self.lower_count = j as usize + 1;
+    }
+
+    /// The upper strings and their liberties after a move that changed no flower attribute
+    /// (this analysis a copy of the one of `before`, the board now `after`): the points the
+    /// move emptied leave their strings, the stone at `p` (if it stays) joins its upper
+    /// neighbours of its colour into a new string, and the liberties are counted again for the
+    /// strings next to a changed point — no other string gains or loses a liberty. `false`
+    /// (nothing decided, the caller analyses the board) when a flower was removed or the
+    /// string numbers are used up. `removed`: whether the move removed stones (else only `p`
+    /// changed).
+    pub(super) fn upper_update(
+        &mut self,
+        before: &[u8; MAXN],
+        after: &[u8; MAXN],
+        p: usize,
+        removed: bool,
+    ) -> bool {
+        let geom = self.geom;
+        let dirs = self.dirs;
+        let p = p & MASK;
+        let stone = after[p];
+        if (stone == BLACK || stone == WHITE) && self.upper_count >= MAXS {
+            return false;
+        }
+        // The start points of the strings whose liberties are counted again, one per string
+        // (a string queued and then joined into the stone's is found again by its point).
+        let mut starts = [0u16; MAXS + 1];
+        let mut ns = 0usize;
+        let mut queued = [false; MAXS];
+        let mut queue = |an: &FastAnalysis, m: usize, starts: &mut [u16; MAXS + 1]| {
+            let s = an.upper_of[m & MASK];
+            if s != NONE && !queued[s as usize] && ns < MAXS {
+                queued[s as usize] = true;
+                starts[ns] = m as u16;
+                ns += 1;
+            }
+        };
+        // Without a removal only p changed: no scan of the board.
+        let changed = if removed { geom.points() } else { 0..0 };
+        for q in changed.clone() {
+            let q = q & MASK;
+            if q == p || before[q] == after[q] {
+                continue;
+            }
+            if before[q] == FLOWER || after[q] != EMPTY {
+                return false;
+            }
+            let s = self.upper_of[q];
+            if s != NONE {
+                self.upper_colour[s as usize] = 0;
+            }
+            self.upper_of[q] = NONE;
+            self.upper[q] = EMPTY;
+        }
+        for q in changed {
+            let q = q & MASK;
+            if q == p || before[q] == after[q] {
+                continue;
+            }
+            for d in dirs {
+                queue(self, q.wrapping_add(d), &mut starts);
+            }
+        }
+        if stone == BLACK || stone == WHITE {
+            let j = self.upper_count as u16;
+            for d in dirs {
+                let m = p.wrapping_add(d) & MASK;
+                if self.upper[m] == stone {
+                    let s = self.upper_of[m];
+                    if s != NONE {
+                        self.upper_colour[s as usize] = 0;
+                    }
+                }
+            }
+            self.upper[p] = stone;
+            self.upper_of[p] = j;
+            self.stack[0] = p as u16;
+            let (mut n, mut k) = (1usize, 0usize);
+            while k < n {
+                let q = self.stack[k & MASK] as usize;
+                k += 1;
+                for d in dirs {
+                    let m = q.wrapping_add(d) & MASK;
+                    if self.upper[m] == stone && self.upper_of[m] != j {
+                        self.upper_of[m] = j;
+                        self.stack[n & MASK] = m as u16;
+                        n += 1;
+                    }
+                }
+            }
+            self.upper_colour[j as usize] = stone;
+            self.upper_count += 1;
+            queue(self, p, &mut starts);
+            for d in dirs {
+                queue(self, p.wrapping_add(d), &mut starts);
+            }
+        }
+        let mut done = [false; MAXS];
+        self.mark.fill(NONE);
+        for &m in &starts[..ns] {
+            let s = self.upper_of[m as usize & MASK];
+            if s == NONE || done[s as usize] {
+                continue;
+            }
+            done[s as usize] = true;
+            self.recount(s, m as usize);
+        }
+        true
+    }
+
+    /// Counts the liberties of upper string `s` through `start` again (`mark` holds no stamp of
+    /// `s`: stones are stamped `s | 0x8000`, liberties `s`).
+    fn recount(&mut self, s: u16, start: usize) {
+        let dirs = self.dirs;
+        let visited = s | 0x8000;
+        self.mark[start & MASK] = visited;
+        self.stack[0] = start as u16;
+        let (mut n, mut k) = (1usize, 0usize);
+        let (mut libs, mut lib) = (0u16, 0u16);
+        while k < n {
+            let q = self.stack[k & MASK] as usize;
+            k += 1;
+            for d in dirs {
+                let m = q.wrapping_add(d) & MASK;
+                if self.upper[m] == EMPTY {
+                    if self.mark[m] != s {
+                        self.mark[m] = s;
+                        libs += 1;
+                        lib = m as u16;
+                    }
+                } else if self.upper_of[m] == s && self.mark[m] != visited {
+                    self.mark[m] = visited;
+                    self.stack[n & MASK] = m as u16;
+                    n += 1;
+                }
+            }
+        }
+        self.upper_libs[s as usize] = libs;
+        self.upper_lib[s as usize] = lib;
+    }
+}
