@@ -3,7 +3,7 @@
 //! from `spec/cases`.
 
 use super::boards::{board_from_codes, codes_of_board, position, settle, ODD_SIZES};
-use super::rule_sets::working_presets;
+use super::rule_sets::preset;
 use crate::board::coord::{half, Point};
 use crate::board::grid::Board;
 use crate::game::play::{Move, Position};
@@ -16,11 +16,7 @@ fn byte(u: &mut Unstructured<'_>) -> u8 {
 
 fn decode_position(u: &mut Unstructured<'_>, sizes: &[usize]) -> Position {
     let size = sizes[byte(u) as usize % sizes.len()];
-    let presets = working_presets();
-    let rules = presets
-        .get(byte(u) as usize % presets.len().max(1))
-        .cloned()
-        .unwrap_or_default();
+    let rules = preset(PRESETS[byte(u) as usize % PRESETS.len()]);
     let move_number = 1 + u32::from(byte(u) % 10);
     let mut codes = vec![0u8; size * size];
     for c in codes.iter_mut() {
@@ -31,7 +27,7 @@ fn decode_position(u: &mut Unstructured<'_>, sizes: &[usize]) -> Position {
 }
 
 /// A settled position of any odd size 3–19 with black, white and flower stones, under one of the
-/// working presets, with a move number 1–10 (every turn of the ten-move cycle). Bytes: size
+/// presets, with a move number 1–10 (every turn of the ten-move cycle). Bytes: size
 /// index, preset index, move number − 1, then one cell code per point (see [`encode_position`]).
 #[derive(Clone, Debug)]
 pub struct ArbPosition(pub Position);

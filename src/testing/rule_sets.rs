@@ -3,12 +3,22 @@
 
 use crate::rules::{CaptureTiming, Rules, Schedule, Suicide, SuicideTiming, PRESETS};
 
-/// The presets that `Rules::preset` currently builds (all five while they all work).
-pub fn working_presets() -> Vec<Rules> {
-    PRESETS
-        .iter()
-        .filter_map(|p| Rules::preset(p).ok())
-        .collect()
+/// Every preset of [`PRESETS`], as `Rules::preset` builds it.
+///
+/// # Panics
+/// When a preset fails to build, naming it: a broken preset must fail the tests that run under
+/// it, not drop out of them.
+pub fn preset_rules() -> Vec<Rules> {
+    PRESETS.iter().map(|p| preset(p)).collect()
+}
+
+/// The preset `name`, as `Rules::preset` builds it.
+///
+/// # Panics
+/// When it fails to build, naming it and the error.
+pub fn preset(name: &str) -> Rules {
+    Rules::preset(name)
+        .unwrap_or_else(|e| panic!("test support: the preset `{name}` does not build: {e}"))
 }
 
 /// The rule sets "fast equals reference" compares on (tests/it/fast_equals_reference.rs, the fuzz
@@ -17,8 +27,7 @@ pub fn working_presets() -> Vec<Rules> {
 pub fn fast_rule_sets() -> Vec<Rules> {
     use crate::rules::{AttributeRule, FlowerCaptureCheck, FlystoneMode, GameEnd, Ko, TigersMouth};
     let base = Rules::m3go_2020();
-    let preset = |name: &str| Rules::preset(name).unwrap_or_else(|_| base.clone());
-    let mut out = working_presets();
+    let mut out = preset_rules();
     // The analysis options on the 2020 rules (the eye, the regions, the attribute).
     out.extend([
         Rules {
@@ -120,4 +129,21 @@ pub fn fast_rule_sets() -> Vec<Rules> {
         },
     ]);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_builds_and_keeps_its_name() {
+        let names: Vec<String> = preset_rules().into_iter().map(|r| r.preset).collect();
+        assert_eq!(names, PRESETS.map(String::from));
+    }
+
+    #[test]
+    #[should_panic(expected = "the preset `no-such-preset` does not build")]
+    fn a_preset_that_does_not_build_fails_loudly() {
+        preset("no-such-preset");
+    }
 }
