@@ -2,19 +2,21 @@
 //! `cargo run --profile test --example seed_corpora -- spec/cases fuzz/corpus` (fuzz/smoke.sh
 //! runs it, in the test profile so that CI reuses its `cargo test` build).
 //! position_yaml gets each case's position as YAML; notation each move, probe and point the
-//! case names; moves the position with the case's moves (ArbGame bytes); eye_simulation the 9×9
+//! case names; moves and fast_equals_reference the position with the case's moves (ArbGame
+//! bytes); eye_engine the board (ArbLargeEyeCase bytes); eye_simulation the 9×9
 //! corners of each board that hold stones (ArbEyeCase bytes), in both closed-region readings;
 //! protocol each case's request as one JSON line; sgf_record and game_file the game each case
 //! plays (its position and moves) written as SGF and as a game file (game_header gets the game
-//! files too), and the suite's records (spec/records) in both formats; the bad-input suite
-//! (tests/bad_input) its files as they are.
+//! files too), and the suite's records (spec/records) and the professional games of
+//! shared/data/games (where it lies beside the repository) in both formats, whole and cut to
+//! their first 8 and 40 moves; the bad-input suite (tests/bad_input) its files as they are.
 
 use m3go::conform::case::{case_files, Case};
 use m3go::formats::record::record_of;
 use m3go::formats::sgf::write_record;
 use m3go::game::notation::{parse_move, parse_move_in};
 use m3go::rules::ClosedRegion;
-use m3go::testing::{encode_eye_case, encode_game, MoveChoice, ODD_SIZES};
+use m3go::testing::{codes_of_board, encode_eye_case, encode_game, MoveChoice, ODD_SIZES};
 use m3go::{Action, Board, Labels, Position};
 use std::path::Path;
 
@@ -115,7 +117,14 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
                 });
             }
         }
-        write(&out.join("moves"), id, &encode_game(&pos, &choices))?;
+        let game = encode_game(&pos, &choices);
+        for target in ["moves", "fast_equals_reference"] {
+            write(&out.join(target), id, &game)?;
+        }
+        // eye_engine: the board as it is (any size: ArbLargeEyeCase bytes)
+        let mut eye = vec![size_byte];
+        eye.extend(codes_of_board(pos.board()));
+        write(&out.join("eye_engine"), id, &eye)?;
         // eye_simulation: the corners with stones.
         let last = size.saturating_sub(9);
         let corners: Vec<Board> = if size <= 9 {
@@ -145,8 +154,15 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
         }
         count += 1;
     }
+    // the suite's records and the professional games beside the repository (shared/data/games,
+    // where it is), whole and cut to their first moves: the smoke bounds sgf_record's and
+    // game_file's inputs (-max_len), and a whole 19x19 record cut by that bound no longer reads
     let records = Path::new(cases_dir).join("../records");
-    if let Ok(dir) = std::fs::read_dir(&records) {
+    let games = Path::new(cases_dir).join("../../../shared/data/games");
+    for dir in [records, games] {
+        let Ok(dir) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for e in dir.flatten() {
             let path = e.path().to_string_lossy().into_owned();
             let Ok(record) = m3go::formats::load::load(&path) else {
@@ -156,12 +172,23 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
             let rules = record
                 .resolve_rules(None)
                 .unwrap_or_else(|_| m3go::Rules::m3go_2020());
-            if let Ok(t) = write_record(&record, &rules) {
-                write(&out.join("sgf_record"), &name, t.as_bytes())?;
-            }
-            if let Ok(t) = record.to_game_text(&rules, Labels::Chinese) {
-                for target in ["game_file", "game_header"] {
-                    write(&out.join(target), &name, t.as_bytes())?;
+            for cut in [None, Some(8), Some(40)] {
+                let mut r = record.clone();
+                let name = match cut {
+                    Some(k) if k < r.moves.len() => {
+                        r.moves.truncate(k);
+                        format!("{name}-first{k}")
+                    }
+                    Some(_) => continue,
+                    None => name.clone(),
+                };
+                if let Ok(t) = write_record(&r, &rules) {
+                    write(&out.join("sgf_record"), &name, t.as_bytes())?;
+                }
+                if let Ok(t) = r.to_game_text(&rules, Labels::Chinese) {
+                    for target in ["game_file", "game_header"] {
+                        write(&out.join(target), &name, t.as_bytes())?;
+                    }
                 }
             }
         }
