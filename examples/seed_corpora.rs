@@ -2,8 +2,7 @@
 //! `cargo run --profile test --example seed_corpora -- spec/cases fuzz/corpus` (fuzz/smoke.sh
 //! runs it, in the test profile so that CI reuses its `cargo test` build).
 //! position_yaml gets each case's position as YAML; notation each move, probe and point the
-//! case names; moves and fast_equals_reference the position with the case's moves (ArbGame
-//! bytes); eye_engine the board (ArbLargeEyeCase bytes); eye_simulation the 9×9
+//! case names; moves the position with the case's moves (ArbGame bytes); eye_simulation the 9×9
 //! corners of each board that hold stones (ArbEyeCase bytes), in both closed-region readings;
 //! protocol each case's request as one JSON line; sgf_record and game_file the game each case
 //! plays (its position and moves) written as SGF and as a game file (game_header gets the game
@@ -16,7 +15,7 @@ use m3go::formats::record::record_of;
 use m3go::formats::sgf::write_record;
 use m3go::game::notation::{parse_move, parse_move_in};
 use m3go::rules::ClosedRegion;
-use m3go::testing::{codes_of_board, encode_eye_case, encode_game, MoveChoice, ODD_SIZES};
+use m3go::testing::{encode_eye_case, encode_game, MoveChoice, ODD_SIZES};
 use m3go::{Action, Board, Labels, Position};
 use std::path::Path;
 
@@ -117,14 +116,10 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
                 });
             }
         }
-        let game = encode_game(&pos, &choices);
-        for target in ["moves", "fast_equals_reference"] {
-            write(&out.join(target), id, &game)?;
-        }
-        // eye_engine: the board as it is (any size: ArbLargeEyeCase bytes)
-        let mut eye = vec![size_byte];
-        eye.extend(codes_of_board(pos.board()));
-        write(&out.join("eye_engine"), id, &eye)?;
+        // (not for fast_equals_reference nor eye_engine: seeded with the cases' positions they
+        // ran at 25 and 1,154 exec/s against 1,675 and 4,229 unseeded, for about the same
+        // coverage at the end of a 30-s smoke)
+        write(&out.join("moves"), id, &encode_game(&pos, &choices))?;
         // eye_simulation: the corners with stones.
         let last = size.saturating_sub(9);
         let corners: Vec<Board> = if size <= 9 {
