@@ -6,8 +6,9 @@
 //! corners of each board that hold stones (ArbEyeCase bytes), in both closed-region readings;
 //! protocol each case's request as one JSON line; sgf_record and game_file the game each case
 //! plays (its position and moves) written as SGF and as a game file (game_header gets the game
-//! files too), and the suite's records (spec/records) in both formats; the bad-input suite
-//! (tests/bad_input) its files as they are.
+//! files too), and the suite's records (spec/records) and the professional games of
+//! shared/data/games (where it lies beside the repository) in both formats, whole and cut to
+//! their first 8 and 40 moves; the bad-input suite (tests/bad_input) its files as they are.
 
 use m3go::conform::case::Case;
 use m3go::conform::suite::case_files;
@@ -116,6 +117,9 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
                 });
             }
         }
+        // (not for fast_equals_reference nor eye_engine: seeded with the cases' positions they
+        // ran at 25 and 1,154 exec/s against 1,675 and 4,229 unseeded, for about the same
+        // coverage at the end of a 30-s smoke)
         write(&out.join("moves"), id, &encode_game(&pos, &choices))?;
         // eye_simulation: the corners with stones.
         let last = size.saturating_sub(9);
@@ -146,8 +150,15 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
         }
         count += 1;
     }
+    // the suite's records and the professional games beside the repository (shared/data/games,
+    // where it is), whole and cut to their first moves: the smoke bounds sgf_record's and
+    // game_file's inputs (-max_len), and a whole 19x19 record cut by that bound no longer reads
     let records = Path::new(cases_dir).join("../records");
-    if let Ok(dir) = std::fs::read_dir(&records) {
+    let games = Path::new(cases_dir).join("../../../shared/data/games");
+    for dir in [records, games] {
+        let Ok(dir) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for e in dir.flatten() {
             let path = e.path().to_string_lossy().into_owned();
             let Ok(record) = m3go::formats::load::load(&path) else {
@@ -157,12 +168,23 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
             let rules = record
                 .resolve_rules(None)
                 .unwrap_or_else(|_| m3go::Rules::m3go_2020());
-            if let Ok(t) = write_record(&record, &rules) {
-                write(&out.join("sgf_record"), &name, t.as_bytes())?;
-            }
-            if let Ok(t) = record.to_game_text(&rules, Labels::Chinese) {
-                for target in ["game_file", "game_header"] {
-                    write(&out.join(target), &name, t.as_bytes())?;
+            for cut in [None, Some(8), Some(40)] {
+                let mut r = record.clone();
+                let name = match cut {
+                    Some(k) if k < r.moves.len() => {
+                        r.moves.truncate(k);
+                        format!("{name}-first{k}")
+                    }
+                    Some(_) => continue,
+                    None => name.clone(),
+                };
+                if let Ok(t) = write_record(&r, &rules) {
+                    write(&out.join("sgf_record"), &name, t.as_bytes())?;
+                }
+                if let Ok(t) = r.to_game_text(&rules, Labels::Chinese) {
+                    for target in ["game_file", "game_header"] {
+                        write(&out.join(target), &name, t.as_bytes())?;
+                    }
                 }
             }
         }

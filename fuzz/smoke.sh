@@ -5,8 +5,10 @@
 # Exits non-zero as soon as a target finds a crash (the input is left in fuzz/artifacts/TARGET/).
 # The libFuzzer seed is fixed (FUZZ_SEED, default 1) so that a CI smoke run is reproducible;
 # a campaign should set FUZZ_SEED=0 (random) or call cargo fuzz run directly.
-# At the end, one line per target: executions, exec/s, and the coverage counters (cov: edges,
-# ft: features) after the seed corpus was read (INITED) and at the end (DONE).
+# At the end, one line per target: executions, exec/s, the coverage counters (cov: edges,
+# ft: features) after the seed corpus was read (INITED) and at the end (DONE), and the corpus at
+# the end (inputs/bytes). The targets are built with debug assertions (fuzz/Cargo.toml's release
+# profile), so that the engine's consistency checks under `debug_assert!` run on every input.
 # The seed corpora are written by the root crate's example in the test profile, so that CI
 # reuses its `cargo test` build; M3GO_CARGO_FEATURES (e.g. `browser`) names the features that
 # build was made with.
@@ -24,7 +26,7 @@ TARGETS=(
   "notation"
   "moves -max_len=128"
   "fast_equals_reference -max_len=128"
-  "sgf_record"
+  "sgf_record -max_len=1024"
   "game_file -max_len=512"
   "protocol"
   "serve_request"
@@ -70,9 +72,11 @@ for entry in "${run[@]}"; do
   fi
   inited="$(grep -E '^#[0-9]+.*INITED' "$log" | tail -n 1 | grep -oE 'cov: [0-9]+ ft: [0-9]+' || true)"
   done_="$(grep -E '^#[0-9]+.*DONE' "$log" | tail -n 1 | grep -oE 'cov: [0-9]+ ft: [0-9]+' || true)"
+  corp="$(grep -E '^#[0-9]+.*DONE' "$log" | tail -n 1 | grep -oE 'corp: [0-9]+/[0-9]+[a-zA-Z]*' || true)"
   units="$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)"
   rate="$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)"
-  summary+=("$(printf '%-22s %10s runs %8s exec/s   seeds: %-18s end: %s' "$t" "$units" "$rate" "$inited" "$done_")")
+  summary+=("$(printf '%-22s %10s runs %8s exec/s   seeds: %-18s end: %-18s corpus: %s' "$t" "$units" "$rate" \
+    "$inited" "$done_" "${corp#corp: }")")
   rm -f "$log"
 done
 echo "== fuzz smoke summary (${secs}s each, seed ${FUZZ_SEED:-1})"

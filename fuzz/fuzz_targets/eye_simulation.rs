@@ -9,7 +9,8 @@ use libfuzzer_sys::fuzz_target;
 use m3go::testing::{compare_eyes_with_oracle, ArbEyeCase, FUZZ_LITERAL_MAX_EMPTY};
 
 fuzz_target!(|case: ArbEyeCase| {
-    if let Err(e) = compare_eyes_with_oracle(&case.board, case.closed_region, FUZZ_LITERAL_MAX_EMPTY)
+    if let Err(e) =
+        compare_eyes_with_oracle(&case.board, case.closed_region, FUZZ_LITERAL_MAX_EMPTY)
     {
         panic!("{e}");
     }

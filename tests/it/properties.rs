@@ -14,8 +14,8 @@ use m3go::rules::{AttributeRule, ClosedRegion};
 use m3go::testing::{
     board_from_codes, check_colour_swap_of_analysis, check_colour_swap_of_move, check_legal_moves,
     check_move, check_round_trips, check_symmetry_of_analysis, check_symmetry_of_move,
-    compare_eyes_with_oracle, held_attributes, literal_private_eyes, position, settle,
-    trace_cascade, working_presets, ArbGame, CheckedMove, LiteralVerdict, LITERAL_MAX_EMPTY,
+    compare_eyes_with_oracle, held_attributes, literal_private_eyes, position, preset_rules,
+    settle, trace_cascade, ArbGame, CheckedMove, LiteralVerdict, LITERAL_MAX_EMPTY,
 };
 use m3go::Refusal;
 use m3go::{Action, Board, Labels, Move, Point, Position, Rules};
@@ -58,15 +58,15 @@ fn boxed_dense_cell() -> BoxedStrategy<u8> {
     dense_cell().boxed()
 }
 
-/// Every preset `Rules::preset` builds now (all five; at least m3go-2020 and dullstone).
+/// Every preset (a preset that fails to build fails the test, naming it).
 fn presets() -> Vec<Rules> {
-    let p = working_presets();
+    let p = preset_rules();
     assert!(p.iter().any(|r| r.preset == "m3go-2020"));
     assert!(p.iter().any(|r| r.preset == "dullstone"));
     p
 }
 
-/// A settled position under any working preset, move number 1–10 (every turn of the cycle).
+/// A settled position under any preset, move number 1–10 (every turn of the cycle).
 fn settled_position(sizes: &'static [usize]) -> impl Strategy<Value = Position> {
     settled_position_under(sizes, presets())
 }
@@ -352,7 +352,7 @@ proptest! {
         compare_eyes_with_oracle(&b, rule, LITERAL_MAX_EMPTY).map_err(TestCaseError::fail)?;
     }
 
-    /// Legal move sequences under every working preset (m3go-2020, m3go-2016, m3go-2013,
+    /// Legal move sequences under every preset (m3go-2020, m3go-2016, m3go-2013,
     /// dullstone, flystone), each move picked from `legal_moves`: every move is accepted and
     /// keeps the invariants of `check_move` (settled, traced cascade, no neutral flower removed,
     /// captures reported, score sums, deterministic).
