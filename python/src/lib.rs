@@ -12,7 +12,7 @@ use m3go::conform::check::check;
 use m3go::conform::protocol::{code, PROTOCOL};
 use m3go::error::Kind;
 use m3go::formats::report::{AnalysisReport, PlayReport};
-use m3go::game::notation::format_numbered;
+use m3go::game::notation::{check_playable, format_numbered};
 use m3go::game::setup::{from_yaml, InputError, Setup};
 use m3go::Position;
 use pyo3::create_exception;
@@ -154,8 +154,14 @@ fn play_moves(
             match e.place.move_number {
                 Some(n) => {
                     let field = Some(format!("moves[{}]", n.saturating_sub(1)));
+                    // The move's place in the game: past the last move m3go plays, the
+                    // protocol answers `too-large` (conform::answer), not `bad-move`.
+                    let number = start.move_number().saturating_add(n.saturating_sub(1));
                     match e.kind {
                         Kind::IllegalMove => m3go_error(py, code::ILLEGAL_MOVE, field, message),
+                        Kind::Bad if check_playable(number).is_err() => {
+                            m3go_error(py, code::TOO_LARGE, field, message)
+                        }
                         Kind::Bad => m3go_error(py, code::BAD_MOVE, field, message),
                     }
                 }

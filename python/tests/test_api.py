@@ -83,6 +83,17 @@ def test_refused_moves_carry_their_code_and_field(example_text):
     assert "not a move" in e.value.message
 
 
+def test_a_move_past_the_last_move_number_is_too_large():
+    # as `m3go protocol` answers it: the position after move 999,999 is the last m3go plays
+    last = "rules: m3go-2020\nmove: 999999\ndiagram: |\n  . . .\n  . . .\n  . . .\n"
+    with pytest.raises(m3go.TooLargeError) as e:
+        m3go.Position(last).play(["pass", "pass"])
+    assert (e.value.code, e.value.field) == ("too-large", "moves[1]")
+    request = {"protocol": m3go.PROTOCOL, "id": "n", "position": {"rules": "m3go-2020",
+               "move": 999999, "diagram": ". . .\n. . .\n. . .\n"}, "moves": ["pass", "pass"]}
+    assert m3go.conform_case(request)["error"]["code"] == "too-large"
+
+
 def test_wrong_types_are_type_errors(example_text):
     with pytest.raises(TypeError):
         m3go.analyze(42)
