@@ -10,7 +10,7 @@ use m3go::conform::capabilities::Capabilities;
 use m3go::conform::case::Case;
 use m3go::conform::check::check;
 use m3go::conform::protocol::{code, PROTOCOL};
-use m3go::error::Kind;
+use m3go::error::ErrorKind;
 use m3go::formats::report::{AnalysisReport, PlayReport};
 use m3go::game::notation::format_numbered;
 use m3go::game::setup::{from_yaml, InputError, Setup};
@@ -155,8 +155,8 @@ fn play_moves(
                 Some(n) => {
                     let field = Some(format!("moves[{}]", n.saturating_sub(1)));
                     match e.kind {
-                        Kind::IllegalMove => m3go_error(py, code::ILLEGAL_MOVE, field, message),
-                        Kind::Bad => m3go_error(py, code::BAD_MOVE, field, message),
+                        ErrorKind::IllegalMove => m3go_error(py, code::ILLEGAL_MOVE, field, message),
+                        ErrorKind::Bad => m3go_error(py, code::BAD_MOVE, field, message),
                     }
                 }
                 None => m3go_error(py, code::TOO_LARGE, Some("moves".into()), message),

@@ -98,7 +98,7 @@ fn replay_one(
                 .map(|tp| Replayed::Summary(Box::new(tp))),
         }
         .map_err(|e| match (&note, e.kind) {
-            (Some(n), crate::error::Kind::IllegalMove) => e.during(n.clone()),
+            (Some(n), crate::error::ErrorKind::IllegalMove) => e.during(n.clone()),
             _ => e,
         })?;
     Ok((rep, rules, record))

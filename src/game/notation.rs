@@ -23,7 +23,7 @@ use std::fmt;
 
 /// The largest move number m3go reads or plays: a position's `move:` (the number of the next
 /// move) and a record's moves are at most this, and a move is played only while the number of the
-/// position after it stays within it ([`check_playable`]), so no move number wraps and every
+/// position after it stays within it ([`check_move_number`]), so no move number wraps and every
 /// position m3go writes reads back.
 pub const MAX_MOVE_NUMBER: u32 = 1_000_000;
 
@@ -35,7 +35,7 @@ pub fn max_moves(size: usize) -> usize {
 
 /// The error of playing the move numbered `n` when that would pass [`MAX_MOVE_NUMBER`] (the
 /// position after it would be numbered past the limit). `Ok` for the moves that may be played.
-pub fn check_playable(n: u32) -> Result<(), String> {
+pub fn check_move_number(n: u32) -> Result<(), String> {
     if n < MAX_MOVE_NUMBER {
         Ok(())
     } else {

@@ -10,7 +10,7 @@ use crate::board::strings::flood;
 use crate::formats::record::Record;
 use crate::formats::report::{relabel, relabel_move, relabel_text};
 use crate::game::advance::Engine;
-use crate::game::notation::{check_playable, max_moves, parse_move_in};
+use crate::game::notation::{check_move_number, max_moves, parse_move_in};
 use crate::game::play::{Action, AttributeChange, Illegal, Move, Position, Refusal, Report};
 use crate::game::setup::{InputError, Setup};
 use crate::judge::analysis::Analysis;
@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 /// Moves given as a list (`m3go play`'s arguments, a server request's `moves`) played in order
 /// from `start`, each reported to `each` as it is played, bounded as a record is: at most
 /// [`max_moves`] moves (else an error naming `key`, the list), and no move numbered past the
-/// last move number m3go plays ([`check_playable`]). A move that cannot be read or played is an
+/// last move number m3go plays ([`check_move_number`]). A move that cannot be read or played is an
 /// error with its text and, when `numbered`, its number in the list (the page sends one move at
 /// a time, named by its text alone: its refusal names its number in the game).
 pub fn play_listed(
@@ -50,7 +50,7 @@ pub fn play_listed(
         }
     };
     for (k, m) in moves.iter().enumerate() {
-        check_playable(p.move_number()).map_err(|e| placed(InputError::new(e), k, m))?;
+        check_move_number(p.move_number()).map_err(|e| placed(InputError::new(e), k, m))?;
         let mv = parse_move_in(m, p.rules(), p.board().size())
             .map_err(|e| placed(InputError::new(e.to_string()), k, m))?;
         let (next, r) = p
