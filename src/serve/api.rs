@@ -638,11 +638,10 @@ fn load_record(r: RecordRequest, rec: &Record) -> Answer {
     let mut kept = Kept::new(id, &rec.start_position(&rules)?, &rules);
     let mut numbers = rec.moves.iter().map(|m| m.number);
     let keep = |p: &Position| kept.keep(p, numbers.next().unwrap_or(0));
-    let engine = crate::game::advance::Engine::Fast;
     let rep = if r.mechanical {
-        replay::mechanical_keeping(rec, &rules, None, engine, keep)?
+        replay::mechanical_keeping(rec, &rules, None, keep)?
     } else {
-        replay::strict_keeping(rec, &rules, None, engine, keep)?
+        replay::strict_keeping(rec, &rules, None, keep)?
     };
     let size = rep.position.board().size();
     let moves: Vec<Value> = rep
