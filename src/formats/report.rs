@@ -784,22 +784,11 @@ pub fn relabel_text(text: &str, size: usize, labels: Labels) -> String {
 /// its coordinate labels on all four edges, in `labels`: every line is 2·size + 5 columns wide
 /// on a terminal (a CJK label counts two columns, an ASCII one is followed by a space).
 pub fn labelled_board(rows: &[String], labels: Labels) -> Vec<String> {
-    let n = rows.len();
-    let h = crate::board::coord::half(n);
-    let table = labels.table();
-    let label = |v: i32| -> String {
-        let c = table[(v + 9) as usize];
-        if c.is_ascii() {
-            format!("{c} ")
-        } else {
-            c.to_string()
-        }
-    };
-    let header: String = (0..n as i32).map(|k| label(k - h)).collect();
-    let header = format!("   {header}  ");
+    let (_, row_labels) = labels.edges(rows.len());
+    let header = format!("   {}  ", labels.header(rows.len()));
     let mut out = vec![header.clone()];
-    for (r, row) in rows.iter().enumerate() {
-        let y = label(h - r as i32);
+    for (row, y) in rows.iter().zip(row_labels) {
+        let y = Labels::cell(y);
         out.push(format!("{y} {row} {y}"));
     }
     out.push(header);
