@@ -30,7 +30,7 @@
 //! assert_eq!(report.to_move.symbol, "华");
 //! let black = report.strings.iter().find(|s| s.points.contains(&"A一".to_string()));
 //! assert_eq!(black.map(|s| s.private_eyes.len()), Some(1)); // OO is black's private eye
-//! assert!(report.legal_moves.contains(&"华289.二二".to_string()));
+//! assert!(report.legal_moves.iter().any(|m| m.to_string() == "华289.二二"));
 //! let json = serde_json::to_value(&report)?;
 //! assert_eq!(json["format"], m3go::formats::report::ANALYSIS_FORMAT);
 //!

@@ -5,7 +5,7 @@ use crate::board::coord::{Labels, Point, StringName};
 use crate::board::grid::Colour;
 use crate::board::layers::holographic;
 use crate::game::advance::Engine;
-use crate::game::notation::format_numbered;
+use crate::game::notation::Notation;
 use crate::game::play::Position;
 use crate::judge::analysis::Analysis;
 use crate::judge::eyes::Region;
@@ -221,10 +221,12 @@ pub struct AnalysisReport {
     /// Points closed to each player's flower, with the reason (judged on the upper layer).
     pub forbidden: ForbiddenByPlayer,
     /// Legal moves of the side to move, in notation.
-    pub legal_moves: Vec<String>,
+    #[schemars(with = "Vec<String>")]
+    pub legal_moves: Vec<Notation>,
     /// Legal moves that take a turn other than the schedule's: Dullstone's emergency conversions
     /// (D3-EMERGENCY) and Flystone's chosen flystones (S3-ROUND), in notation.
-    pub special_moves: Vec<String>,
+    #[schemars(with = "Vec<String>")]
+    pub special_moves: Vec<Notation>,
     /// The count if the game ended now (after the position's dead stones are removed).
     pub score: Option<Score>,
     /// Why the score could not be computed, if it could not.
@@ -406,13 +408,13 @@ impl AnalysisReport {
         let legal_moves = pos
             .legal_moves_with(engine)
             .into_iter()
-            .map(|m| format_numbered(pos.rules(), pos.move_number(), turn, m))
+            .map(|m| Notation::new(pos.rules(), pos.move_number(), turn, m))
             .collect();
         let special_moves = pos
             .special_moves()
             .into_iter()
             .map(|m| {
-                format_numbered(
+                Notation::new(
                     pos.rules(),
                     pos.move_number(),
                     m.turn.unwrap_or(turn),
@@ -521,7 +523,7 @@ impl AnalysisReport {
         let pt = |p: Point| p.format(opts.labels);
         let nm = |s: StringName| s.format(opts.labels);
         let pts = |v: &[Point]| v.iter().map(|&p| pt(p)).collect::<Vec<_>>();
-        let mv = |m: &str| relabel_move(m, n, opts.labels);
+        let mv = |m: &Notation| m.format(opts.labels);
         let mut o = String::new();
         let push = |o: &mut String, s: String| {
             o.push_str(&s);
@@ -738,14 +740,6 @@ pub fn relabel(p: &str, size: usize, labels: Labels) -> String {
     match crate::board::coord::Point::parse(core, size) {
         Ok(q) => format!("{}{star}", q.format(labels)),
         Err(_) => p.to_string(),
-    }
-}
-
-/// A move in notation (`黑291.七A`, `七A`, `pass`) with its point in the label system `labels`.
-pub fn relabel_move(m: &str, size: usize, labels: Labels) -> String {
-    match m.rsplit_once('.') {
-        Some((head, point)) => format!("{head}.{}", relabel(point, size, labels)),
-        None => relabel(m, size, labels),
     }
 }
 

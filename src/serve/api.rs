@@ -650,8 +650,8 @@ fn load_record(r: RecordRequest, rec: &Record) -> Answer {
         .map(|e| {
             json!({
                 "number": e.number,
-                "notation": crate::formats::report::relabel_move(&e.notation, size, l),
-                "chinese": e.notation,
+                "notation": e.notation.format(l),
+                "chinese": e.notation.to_string(),
                 "replaced": e.replaced(),
                 "line": e.line_zh_in(l, size),
             })

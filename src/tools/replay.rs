@@ -8,9 +8,9 @@ use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::Attribute;
 use crate::board::strings::flood;
 use crate::formats::record::Record;
-use crate::formats::report::{relabel, relabel_move, relabel_text};
+use crate::formats::report::{relabel, relabel_text};
 use crate::game::advance::Engine;
-use crate::game::notation::{check_move_number, max_moves, parse_move_in};
+use crate::game::notation::{check_move_number, max_moves, parse_move_in, Notation, Prefix};
 use crate::game::play::{Action, AttributeChange, Illegal, Move, Position, Refusal, Report};
 use crate::game::setup::{InputError, Setup};
 use crate::judge::analysis::Analysis;
@@ -123,7 +123,7 @@ impl Status {
 pub struct Entry {
     pub number: u32,
     /// The notation of what was played (`黑301.DO`, `华19.pass`).
-    pub notation: String,
+    pub notation: Notation,
     /// The record's move at this number (a point, or `pass`).
     pub source: String,
     #[serde(flatten)]
@@ -527,7 +527,7 @@ fn entry(
     };
     Entry {
         number,
-        notation: report.notation.clone(),
+        notation: Notation::new(pos.rules(), report.number, report.turn, report.action),
         source,
         status,
         captured,
@@ -729,7 +729,7 @@ impl Entry {
     /// The log line in 003's style, every point in `labels` (on a board of `size`).
     pub fn line_zh_in(&self, labels: Labels, size: usize) -> String {
         let pt = |q: &str| relabel(q, size, labels);
-        let notation = relabel_move(&self.notation, size, labels);
+        let notation = self.notation.format(labels);
         let head = match &self.status {
             Status::Played => notation.clone(),
             Status::RecordPass => format!("{}（原谱虚着）", notation.replace("pass", "虚着")),
@@ -791,7 +791,7 @@ impl Entry {
     /// The English gloss, every point in `labels` (on a board of `size`).
     pub fn line_en_in(&self, labels: Labels, size: usize) -> String {
         let pt = |q: &str| relabel(q, size, labels);
-        let notation = relabel_move(&self.notation, size, labels);
+        let notation = self.notation.format(labels);
         let head = match &self.status {
             Status::Played => format!("{notation}: played"),
             Status::RecordPass => format!("{notation}: the record passes"),
@@ -969,10 +969,9 @@ impl Replay {
 
 /// The player a log line belongs to (for colouring).
 pub fn player_of(e: &Entry) -> Option<Colour> {
-    match e.notation.chars().next() {
-        Some('黑') | Some('华') => Some(Colour::Black),
-        Some('白') | Some('花') => Some(Colour::White),
-        _ => None,
+    match e.notation.prefix {
+        Prefix::Numbered(turn, _) => Some(turn.player),
+        Prefix::Round(_) => None,
     }
 }
 
