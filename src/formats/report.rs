@@ -684,7 +684,7 @@ impl AnalysisReport {
             format!(
                 "legal moves ({}): {}",
                 self.legal_moves.len(),
-                abbreviate(&self.legal_moves.iter().map(|m| mv(m)).collect::<Vec<_>>())
+                abbreviate(&self.legal_moves.iter().map(mv).collect::<Vec<_>>())
             ),
         );
         if !self.special_moves.is_empty() {
@@ -693,7 +693,7 @@ impl AnalysisReport {
                 format!(
                     "special moves ({}): {}",
                     self.special_moves.len(),
-                    abbreviate(&self.special_moves.iter().map(|m| mv(m)).collect::<Vec<_>>())
+                    abbreviate(&self.special_moves.iter().map(mv).collect::<Vec<_>>())
                 ),
             );
         }
