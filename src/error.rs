@@ -37,7 +37,7 @@ pub struct Place {
 
 /// What kind of problem an [`InputError`] is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Kind {
+pub enum ErrorKind {
     /// The input is malformed or inconsistent.
     #[default]
     Bad,
@@ -53,7 +53,7 @@ pub struct InputError {
     pub outer: Vec<Place>,
     /// Where the problem is (boxed, to keep `Result<_, InputError>` small).
     pub place: Box<Place>,
-    pub kind: Kind,
+    pub kind: ErrorKind,
     /// The problem (may be empty when `expected` says it all).
     pub what: String,
     /// What the input should have been.
@@ -171,7 +171,7 @@ impl InputError {
     /// A move the rules refuse: `reason` says why.
     pub fn illegal_move(reason: impl Into<String>) -> Self {
         InputError {
-            kind: Kind::IllegalMove,
+            kind: ErrorKind::IllegalMove,
             ..InputError::new(reason)
         }
     }
@@ -246,8 +246,8 @@ impl fmt::Display for Whole<'_> {
         }
         let p = &s.place;
         let lead = match s.kind {
-            Kind::Bad => ": ",
-            Kind::IllegalMove => " is illegal: ",
+            ErrorKind::Bad => ": ",
+            ErrorKind::IllegalMove => " is illegal: ",
         };
         if let (true, Some(n)) = (p.is_bare_move(), p.move_number) {
             write!(f, "move {n}")?;
@@ -262,7 +262,7 @@ impl fmt::Display for Whole<'_> {
             }
         } else {
             p.write_prefix(f)?;
-            if s.kind == Kind::IllegalMove {
+            if s.kind == ErrorKind::IllegalMove {
                 f.write_str("illegal: ")?;
             }
         }

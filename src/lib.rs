@@ -31,7 +31,7 @@
 //! let a1 = m3go::Point::parse("A一", 5)?;
 //! let black = report.strings.iter().find(|s| s.points.contains(&a1));
 //! assert_eq!(black.map(|s| s.private_eyes.len()), Some(1)); // OO is black's private eye
-//! assert!(report.legal_moves.contains(&"华289.二二".to_string()));
+//! assert!(report.legal_moves.iter().any(|m| m.to_string() == "华289.二二"));
 //! let json = serde_json::to_value(&report)?;
 //! assert_eq!(json["format"], m3go::formats::report::ANALYSIS_FORMAT);
 //!

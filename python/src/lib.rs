@@ -10,9 +10,9 @@ use m3go::conform::capabilities::Capabilities;
 use m3go::conform::case::Case;
 use m3go::conform::check::check;
 use m3go::conform::protocol::{code, PROTOCOL};
-use m3go::error::Kind;
+use m3go::error::ErrorKind;
 use m3go::formats::report::{AnalysisReport, PlayReport};
-use m3go::game::notation::{check_playable, format_numbered};
+use m3go::game::notation::{check_move_number, format_numbered};
 use m3go::game::setup::{from_yaml, InputError, Setup};
 use m3go::Position;
 use pyo3::create_exception;
@@ -158,11 +158,13 @@ fn play_moves(
                     // protocol answers `too-large` (conform::answer), not `bad-move`.
                     let number = start.move_number().saturating_add(n.saturating_sub(1));
                     match e.kind {
-                        Kind::IllegalMove => m3go_error(py, code::ILLEGAL_MOVE, field, message),
-                        Kind::Bad if check_playable(number).is_err() => {
+                        ErrorKind::IllegalMove => {
+                            m3go_error(py, code::ILLEGAL_MOVE, field, message)
+                        }
+                        ErrorKind::Bad if check_move_number(number).is_err() => {
                             m3go_error(py, code::TOO_LARGE, field, message)
                         }
-                        Kind::Bad => m3go_error(py, code::BAD_MOVE, field, message),
+                        ErrorKind::Bad => m3go_error(py, code::BAD_MOVE, field, message),
                     }
                 }
                 None => m3go_error(py, code::TOO_LARGE, Some("moves".into()), message),

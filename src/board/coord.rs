@@ -63,6 +63,35 @@ impl Labels {
             Labels::Latin => &LATIN_LABELS,
         }
     }
+
+    /// The label of the coordinate value `v` (-9..=9).
+    pub fn label(self, v: i32) -> char {
+        self.table()[(v + 9) as usize]
+    }
+
+    /// The edge labels of a board of `size` (the frame every figure draws, written once): the
+    /// columns left to right, then the rows top to bottom.
+    pub fn edges(self, size: usize) -> (Vec<char>, Vec<char>) {
+        let h = half(size);
+        let columns = (0..size as i32).map(|k| self.label(k - h)).collect();
+        let rows = (0..size as i32).map(|r| self.label(h - r)).collect();
+        (columns, rows)
+    }
+
+    /// A label as a terminal cell two columns wide (a CJK label is two columns wide, an ASCII
+    /// one is followed by a space).
+    pub fn cell(c: char) -> String {
+        if c.is_ascii() {
+            format!("{c} ")
+        } else {
+            c.to_string()
+        }
+    }
+
+    /// The column labels of a board of `size` as one terminal line (each a [`Labels::cell`]).
+    pub fn header(self, size: usize) -> String {
+        self.edges(size).0.into_iter().map(Labels::cell).collect()
+    }
 }
 
 /// Why a coordinate could not be read: the text as written and the problem.
@@ -195,10 +224,9 @@ impl Point {
     /// M16-COORD: writes the point (x then y, tengen (0,0)) in a label system:
     /// M16-COORD-LABELS (Chinese, the default) or M16-COORD-LATIN; D3-BOARD the same.
     pub fn format(self, labels: Labels) -> String {
-        let table = labels.table();
         let mut s = String::new();
-        s.push(table[(self.x + 9) as usize]);
-        s.push(table[(self.y + 9) as usize]);
+        s.push(labels.label(self.x));
+        s.push(labels.label(self.y));
         s
     }
 

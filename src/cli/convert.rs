@@ -39,7 +39,7 @@ pub fn run(args: ConvertArgs) -> Result<(), InputError> {
     // check the whole record before writing it
     let note = record.assumed_rules_note(args.rules.as_ref());
     crate::tools::replay::strict(&record, &rules, None).map_err(|e| match (note, e.kind) {
-        (Some(n), crate::error::Kind::IllegalMove) => e.during(n),
+        (Some(n), crate::error::ErrorKind::IllegalMove) => e.during(n),
         (_, _) => e,
     })?;
     let text = record_text(output, "OUT", &record, &rules, labels)?;

@@ -3,8 +3,9 @@
 use crate::board::coord::Labels;
 use crate::cli::common::write_file;
 use crate::cli::common::Format;
-use crate::formats::report::{relabel_move, relabel_text, AnalysisReport};
+use crate::formats::report::{relabel_text, AnalysisReport};
 use crate::game::setup::{InputError, Setup};
+use crate::rules::Rules;
 
 /// Play moves (黑291.七A, 华289.H九, 七A, pass) and report each one.
 ///
@@ -35,7 +36,7 @@ pub struct PlayArgs {
 
 /// One move's text: its notation, the cascade step by step, the captures, the private eyes made
 /// and lost, the ataris and the attribute changes, every point in `labels`.
-fn print_report(r: &crate::game::play::Report, size: usize, labels: Labels) {
+fn print_report(r: &crate::game::play::Report, rules: &Rules, size: usize, labels: Labels) {
     let pt = |s: &crate::board::coord::StringName| s.format(labels);
     let pts = |v: &[crate::board::coord::Point]| {
         v.iter()
@@ -43,7 +44,8 @@ fn print_report(r: &crate::game::play::Report, size: usize, labels: Labels) {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    outln!("{}", relabel_move(&r.notation, size, labels));
+    let notation = crate::game::notation::Notation::new(rules, r.number, r.turn, r.action);
+    outln!("{}", notation.format(labels));
     for s in &r.steps {
         outln!("    {}", relabel_text(s, size, labels));
     }
@@ -86,7 +88,7 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
     let size = start.board().size();
     let (p, reports) = crate::tools::replay::play_listed(&start, &args.moves, "MOVE", true, |r| {
         if fmt == Format::Text {
-            print_report(r, size, args.text.options().labels);
+            print_report(r, start.rules(), size, args.text.options().labels);
         }
     })?;
     if fmt == Format::Json {

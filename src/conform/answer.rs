@@ -240,7 +240,7 @@ pub fn answer_with(req: &Request, engine: Engine) -> Value {
             );
         }
         for (k, m) in rp.moves.iter().enumerate() {
-            if let Err(e) = crate::game::notation::check_playable(pos.move_number()) {
+            if let Err(e) = crate::game::notation::check_move_number(pos.move_number()) {
                 return fail(
                     code::TOO_LARGE,
                     format!("replay.moves[{k}]"),
@@ -283,7 +283,7 @@ pub fn answer_with(req: &Request, engine: Engine) -> Value {
     }
     let mut reports: Vec<Report> = Vec::new();
     for (k, m) in req.moves.iter().enumerate() {
-        if let Err(e) = crate::game::notation::check_playable(pos.move_number()) {
+        if let Err(e) = crate::game::notation::check_move_number(pos.move_number()) {
             return fail(
                 code::TOO_LARGE,
                 format!("moves[{k}]"),

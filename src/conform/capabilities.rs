@@ -5,7 +5,7 @@
 //! checks it declines.
 
 use crate::conform::case::ReplayMode;
-use crate::rules::{canonical_preset, Rules, OPTIONS};
+use crate::rules::{canonical_preset, Rules, OPTIONS, PRESETS};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -72,17 +72,8 @@ fn all_replay_modes() -> Vec<ReplayMode> {
     vec![ReplayMode::Mechanical, ReplayMode::Strict]
 }
 
-/// The presets m3go implements, by their canonical names.
-pub const PRESETS: &[&str] = &[
-    "m3go-2020",
-    "m3go-2016",
-    "m3go-2013",
-    "dullstone",
-    "flystone",
-];
-
 impl Capabilities {
-    /// m3go's own: every preset, every value of every option, both replay modes.
+    /// m3go's own: every preset ([`PRESETS`], by their canonical names), every value of every option, both replay modes.
     pub fn m3go() -> Capabilities {
         Capabilities {
             presets: PRESETS.iter().map(|p| p.to_string()).collect(),

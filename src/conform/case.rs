@@ -1,11 +1,9 @@
 //! The case file (spec/README.md "Conformance case"): what a case is, what it expects, where
-//! it starts (a position or a game record), and the request it becomes.
+//! it starts (a position or a game record). The request it becomes is built in `request`.
 
-use crate::conform::protocol::{ReplayRequest, PROTOCOL};
 use crate::conform::suite::{suite_text, BUILTIN};
 use crate::game::setup::{from_yaml, InputError, Place, Setup};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Where a case's rule text comes from.
@@ -347,36 +345,6 @@ impl Case {
             }
         }
         p
-    }
-
-    /// The protocol request for this case (`m3go-conform/2`, naming every check of the case).
-    pub fn request(&self) -> Value {
-        self.request_in(PROTOCOL, None)
-    }
-
-    /// The request in `protocol`: under `m3go-conform/2` with `checks`, the checks named (all
-    /// the case's when `None`); under `m3go-conform/1` without them.
-    pub fn request_in(&self, protocol: &str, checks: Option<&[&str]>) -> Value {
-        let mut r = json!({
-            "protocol": protocol,
-            "id": self.id,
-            "position": self.position,
-            "moves": self.moves,
-            "probes": self.probes(),
-        });
-        if protocol == PROTOCOL {
-            r["checks"] = match checks {
-                Some(c) => json!(c),
-                None => json!(crate::conform::check::checks_of(self)),
-            };
-        }
-        if let Some(start) = &self.start {
-            r["replay"] = json!(ReplayRequest {
-                mode: start.replay,
-                moves: self.replay_moves.clone(),
-            });
-        }
-        r
     }
 }
 

@@ -1,5 +1,5 @@
-//! The conformance layer, one concept a file: the case file (`case`), the protocol's messages
-//! (`protocol`), what an implementation declares it supports (`capabilities`), m3go's own
+//! The conformance layer, one concept a file: the case file (`case`), the request it becomes
+//! (`request`), the protocol's messages (`protocol`), what an implementation declares it supports (`capabilities`), m3go's own
 //! answers (`answer`), the comparison of expectations with answers (`check`), the suite's files
 //! and the suite built into the binary (`suite`), clause ids (`clause_id`), the runner that
 //! drives an implementation through the suite (`runner`), differential random games (`diff`),
@@ -14,6 +14,7 @@ pub mod clause_id;
 pub mod diff;
 pub mod protocol;
 pub mod register;
+pub mod request;
 pub mod runner;
 pub mod schema;
 pub mod shard;

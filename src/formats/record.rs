@@ -835,7 +835,7 @@ pub fn parse_game_text_with(
     }
     if let Some(last) = (first as usize + tokens.len()).checked_sub(1) {
         if !tokens.is_empty() {
-            crate::game::notation::check_playable(u32::try_from(last).unwrap_or(u32::MAX))
+            crate::game::notation::check_move_number(u32::try_from(last).unwrap_or(u32::MAX))
                 .map_err(|e| InputError::new(e).file(place))?;
         }
     }

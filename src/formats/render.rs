@@ -212,7 +212,6 @@ pub fn move_numbers(pos: &Position) -> Vec<Option<u32>> {
 }
 
 fn draw_svg(pos: &Position, view: View, labels: Labels, numbers: Option<&[Option<u32>]>) -> String {
-    let table = labels.table();
     let f = Figure::new(pos);
     let n = f.size;
     let span = (n as f64 - 1.0) * CELL;
@@ -305,9 +304,8 @@ fn draw_svg(pos: &Position, view: View, labels: Labels, numbers: Option<&[Option
         );
     }
     // edge labels: the Chinese system, tengen = O
-    for k in 0..n {
-        let xl = table[(k as i32 - h + 9) as usize];
-        let yl = table[(h - k as i32 + 9) as usize];
+    let (column_labels, row_labels) = labels.edges(n);
+    for (k, (&xl, &yl)) in column_labels.iter().zip(&row_labels).enumerate() {
         for y in [y_of(0) - pad - 10.0, y_of(n - 1) + pad + 22.0] {
             let _ = writeln!(
                 o,
@@ -662,26 +660,16 @@ pub fn ansi(pos: &Position, view: View) -> String {
 
 /// [`ansi`] with its edges labelled in `labels`.
 pub fn ansi_labelled(pos: &Position, view: View, labels: Labels) -> String {
-    let table = labels.table();
     let f = Figure::new(pos);
     let n = f.size;
-    let h = half(n);
     let board_bg = 180u8;
     let mut o = String::new();
-    let label = |v: i32| -> String {
-        let c = table[(v + 9) as usize];
-        if c.is_ascii() {
-            format!("{c} ")
-        } else {
-            c.to_string()
-        }
-    };
-    let header: String = (0..n as i32).map(|k| label(k - h)).collect();
+    let (_, row_labels) = labels.edges(n);
+    let header = labels.header(n);
     let _ = writeln!(o, "{} — {} layer", f.title, view.name());
     let _ = writeln!(o, "   {header}");
-    for r in 0..n {
-        let y = h - r as i32;
-        let yl = label(y);
+    for (r, &yl) in row_labels.iter().enumerate() {
+        let yl = Labels::cell(yl);
         let _ = write!(o, "{yl} ");
         for c in 0..n {
             let i = r * n + c;

@@ -5,7 +5,7 @@ use crate::board::coord::{Labels, Point, StringName};
 use crate::board::grid::Colour;
 use crate::board::layers::holographic;
 use crate::game::advance::Engine;
-use crate::game::notation::format_numbered;
+use crate::game::notation::Notation;
 use crate::game::play::Position;
 use crate::judge::analysis::Analysis;
 use crate::judge::eyes::Region;
@@ -221,10 +221,12 @@ pub struct AnalysisReport {
     /// Points closed to each player's flower, with the reason (judged on the upper layer).
     pub forbidden: ForbiddenByPlayer,
     /// Legal moves of the side to move, in notation.
-    pub legal_moves: Vec<String>,
+    #[schemars(with = "Vec<String>")]
+    pub legal_moves: Vec<Notation>,
     /// Legal moves that take a turn other than the schedule's: Dullstone's emergency conversions
     /// (D3-EMERGENCY) and Flystone's chosen flystones (S3-ROUND), in notation.
-    pub special_moves: Vec<String>,
+    #[schemars(with = "Vec<String>")]
+    pub special_moves: Vec<Notation>,
     /// The count if the game ended now (after the position's dead stones are removed).
     pub score: Option<Score>,
     /// Why the score could not be computed, if it could not.
@@ -406,13 +408,13 @@ impl AnalysisReport {
         let legal_moves = pos
             .legal_moves_with(engine)
             .into_iter()
-            .map(|m| format_numbered(pos.rules(), pos.move_number(), turn, m))
+            .map(|m| Notation::new(pos.rules(), pos.move_number(), turn, m))
             .collect();
         let special_moves = pos
             .special_moves()
             .into_iter()
             .map(|m| {
-                format_numbered(
+                Notation::new(
                     pos.rules(),
                     pos.move_number(),
                     m.turn.unwrap_or(turn),
@@ -521,7 +523,7 @@ impl AnalysisReport {
         let pt = |p: Point| p.format(opts.labels);
         let nm = |s: StringName| s.format(opts.labels);
         let pts = |v: &[Point]| v.iter().map(|&p| pt(p)).collect::<Vec<_>>();
-        let mv = |m: &str| relabel_move(m, n, opts.labels);
+        let mv = |m: &Notation| m.format(opts.labels);
         let mut o = String::new();
         let push = |o: &mut String, s: String| {
             o.push_str(&s);
@@ -682,7 +684,7 @@ impl AnalysisReport {
             format!(
                 "legal moves ({}): {}",
                 self.legal_moves.len(),
-                abbreviate(&self.legal_moves.iter().map(|m| mv(m)).collect::<Vec<_>>())
+                abbreviate(&self.legal_moves.iter().map(mv).collect::<Vec<_>>())
             ),
         );
         if !self.special_moves.is_empty() {
@@ -691,7 +693,7 @@ impl AnalysisReport {
                 format!(
                     "special moves ({}): {}",
                     self.special_moves.len(),
-                    abbreviate(&self.special_moves.iter().map(|m| mv(m)).collect::<Vec<_>>())
+                    abbreviate(&self.special_moves.iter().map(mv).collect::<Vec<_>>())
                 ),
             );
         }
@@ -741,14 +743,6 @@ pub fn relabel(p: &str, size: usize, labels: Labels) -> String {
     }
 }
 
-/// A move in notation (`黑291.七A`, `七A`, `pass`) with its point in the label system `labels`.
-pub fn relabel_move(m: &str, size: usize, labels: Labels) -> String {
-    match m.rsplit_once('.') {
-        Some((head, point)) => format!("{head}.{}", relabel(point, size, labels)),
-        None => relabel(m, size, labels),
-    }
-}
-
 /// Free text (a cascade step, a refusal message, a readings line) with every point label in
 /// it written in `labels`: a label is two characters of the Chinese system (`七A`, `六九` in
 /// `六九*`) standing alone, not inside a longer word or a clause id (`GO-CAPTURE`), so English
@@ -784,22 +778,11 @@ pub fn relabel_text(text: &str, size: usize, labels: Labels) -> String {
 /// its coordinate labels on all four edges, in `labels`: every line is 2·size + 5 columns wide
 /// on a terminal (a CJK label counts two columns, an ASCII one is followed by a space).
 pub fn labelled_board(rows: &[String], labels: Labels) -> Vec<String> {
-    let n = rows.len();
-    let h = crate::board::coord::half(n);
-    let table = labels.table();
-    let label = |v: i32| -> String {
-        let c = table[(v + 9) as usize];
-        if c.is_ascii() {
-            format!("{c} ")
-        } else {
-            c.to_string()
-        }
-    };
-    let header: String = (0..n as i32).map(|k| label(k - h)).collect();
-    let header = format!("   {header}  ");
+    let (_, row_labels) = labels.edges(rows.len());
+    let header = format!("   {}  ", labels.header(rows.len()));
     let mut out = vec![header.clone()];
-    for (r, row) in rows.iter().enumerate() {
-        let y = label(h - r as i32);
+    for (row, y) in rows.iter().zip(row_labels) {
+        let y = Labels::cell(y);
         out.push(format!("{y} {row} {y}"));
     }
     out.push(header);

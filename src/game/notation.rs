@@ -14,7 +14,7 @@
 //! and seat: `33B.H九` is B's grey stone of round 33, `31A.pass` a pass; `31C.七A` is white's
 //! stone of round 31. The other forms (`黑61.七A`) are accepted as well.
 
-use crate::board::coord::{CoordError, Point};
+use crate::board::coord::{CoordError, Labels, Point};
 use crate::board::grid::Colour;
 use crate::game::moves::{Action, Move};
 use crate::game::order::{seats_of_round, team_move_number, team_turn, Kind, Seat, TeamTurn, Turn};
@@ -23,7 +23,7 @@ use std::fmt;
 
 /// The largest move number m3go reads or plays: a position's `move:` (the number of the next
 /// move) and a record's moves are at most this, and a move is played only while the number of the
-/// position after it stays within it ([`check_playable`]), so no move number wraps and every
+/// position after it stays within it ([`check_move_number`]), so no move number wraps and every
 /// position m3go writes reads back.
 pub const MAX_MOVE_NUMBER: u32 = 1_000_000;
 
@@ -35,7 +35,7 @@ pub fn max_moves(size: usize) -> usize {
 
 /// The error of playing the move numbered `n` when that would pass [`MAX_MOVE_NUMBER`] (the
 /// position after it would be numbered past the limit). `Ok` for the moves that may be played.
-pub fn check_playable(n: u32) -> Result<(), String> {
+pub fn check_move_number(n: u32) -> Result<(), String> {
     if n < MAX_MOVE_NUMBER {
         Ok(())
     } else {
@@ -320,31 +320,86 @@ fn converted_turn(t: &str, turn: Turn, colour: &str) -> Result<Turn, NotationErr
     })
 }
 
+/// A move in notation, typed: what the rules' records write before the dot (a turn's prefix and
+/// move number, `黑291`; a team round and seat, `33B`: no point label in either) and the action.
+/// Its point is written in a label system only at the edge ([`Notation::format`]); displayed
+/// and serialized in the Chinese labels (`黑291.七A`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Notation {
+    pub prefix: Prefix,
+    pub action: Action,
+}
+
+/// What a move's notation writes before the dot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prefix {
+    /// The turn's symbol and the move number (`华19`).
+    Numbered(Turn, u32),
+    /// The team format's round and seat (`33B`).
+    Round(TeamTurn),
+}
+
+impl Notation {
+    /// D3-NOTATION — a move as the rules' records write it: the team format by round and seat
+    /// (the seat of move `number`, M16-NOTATION), every other schedule by move number and the
+    /// turn's prefix (`黑19.一B`, which on a flower turn is the emergency conversion).
+    pub fn new(rules: &Rules, number: u32, turn: Turn, action: Action) -> Notation {
+        let prefix = if rules.schedule == Schedule::Team2016 {
+            Prefix::Round(team_turn(number, rules.team_grey_start))
+        } else {
+            Prefix::Numbered(turn, number)
+        };
+        Notation { prefix, action }
+    }
+
+    /// The notation with its point in the label system `labels` (`华19.一B`, `31A.pass`).
+    pub fn format(&self, labels: Labels) -> String {
+        let action = match self.action {
+            Action::Pass => "pass".to_string(),
+            Action::Place(p) => p.format(labels),
+        };
+        match self.prefix {
+            Prefix::Numbered(turn, number) => format!("{}{}.{action}", turn.symbol(), number),
+            Prefix::Round(turn) => format!("{turn}.{action}"),
+        }
+    }
+}
+
+impl fmt::Display for Notation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.format(Labels::Chinese))
+    }
+}
+
+impl serde::Serialize for Notation {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// D3-NOTATION — writes a move in the documents' notation: prefix, number, `.`, point (`华19.一B`).
 pub fn format_move(turn: Turn, number: u32, action: Action) -> String {
-    match action {
-        Action::Pass => format!("{}{}.pass", turn.symbol(), number),
-        Action::Place(p) => format!("{}{}.{}", turn.symbol(), number, p),
+    Notation {
+        prefix: Prefix::Numbered(turn, number),
+        action,
     }
+    .to_string()
 }
 
 /// M16-NOTATION — "萌式三色围棋通常采用类似国际象棋记谱方式的回合式坐标记谱法" (000): a team-format move
 /// written by round and seat, then a dot and the point: `33B.H九`, `31A.pass`.
 pub fn format_round(turn: TeamTurn, action: Action) -> String {
-    match action {
-        Action::Pass => format!("{turn}.pass"),
-        Action::Place(p) => format!("{turn}.{p}"),
+    Notation {
+        prefix: Prefix::Round(turn),
+        action,
     }
+    .to_string()
 }
 
-/// D3-NOTATION — a move as the rules' records write it: the team format by round and seat
-/// ([`format_round`], the seat of move `number`), every other schedule by move number and the
-/// turn's prefix (`黑19.一B`, which on a flower turn is the emergency conversion).
+/// D3-NOTATION — a move as the rules' records write it ([`Notation::new`], in the Chinese
+/// labels).
 pub fn format_numbered(rules: &Rules, number: u32, turn: Turn, action: Action) -> String {
-    if rules.schedule != Schedule::Team2016 {
-        return format_move(turn, number, action);
-    }
-    format_round(team_turn(number, rules.team_grey_start), action)
+    Notation::new(rules, number, turn, action).to_string()
 }
 
 #[cfg(test)]

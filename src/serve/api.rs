@@ -7,6 +7,7 @@
 //! prints for the same input and a 4xx status.
 
 use crate::board::coord::Labels;
+use crate::conform::clause_id::cited;
 use crate::conform::register;
 use crate::formats::explain::explain_target;
 use crate::formats::record::{record_of, Record};
@@ -323,20 +324,6 @@ fn relabel_json(v: &mut Value, size: usize, l: Labels) {
     }
 }
 
-/// The clause ids a text cites (`M20-EYE-SIM`, `GO-CASCADE`), each once, in order.
-pub fn cited_clauses(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let is_id_char = |c: char| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-';
-    for word in text.split(|c: char| !is_id_char(c)) {
-        let word = word.trim_matches('-');
-        if word.contains('-') && !out.iter().any(|w| w == word) && register::clause(word).is_some()
-        {
-            out.push(word.to_string());
-        }
-    }
-    out
-}
-
 fn explain(r: TargetRequest) -> Answer {
     let p = position(&r.position, POSITION)?;
     let target = r
@@ -344,9 +331,9 @@ fn explain(r: TargetRequest) -> Answer {
         .ok_or_else(|| ApiError::bad("request body: missing field `target`"))?;
     let trace = explain_target(&p, &target)?;
     let l = labels(r.labels.as_deref())?;
-    let clauses: Vec<Value> = cited_clauses(&trace)
-        .into_iter()
-        .filter_map(|id| register::clause(&id))
+    let clauses: Vec<Value> = cited(&trace)
+        .iter()
+        .filter_map(|id| register::clause(id))
         .map(|c| {
             json!({
                 "id": c.id,
@@ -651,11 +638,10 @@ fn load_record(r: RecordRequest, rec: &Record) -> Answer {
     let mut kept = Kept::new(id, &rec.start_position(&rules)?, &rules);
     let mut numbers = rec.moves.iter().map(|m| m.number);
     let keep = |p: &Position| kept.keep(p, numbers.next().unwrap_or(0));
-    let engine = crate::game::advance::Engine::Fast;
     let rep = if r.mechanical {
-        replay::mechanical_keeping(rec, &rules, None, engine, keep)?
+        replay::mechanical_keeping(rec, &rules, None, keep)?
     } else {
-        replay::strict_keeping(rec, &rules, None, engine, keep)?
+        replay::strict_keeping(rec, &rules, None, keep)?
     };
     let size = rep.position.board().size();
     let moves: Vec<Value> = rep
@@ -664,8 +650,8 @@ fn load_record(r: RecordRequest, rec: &Record) -> Answer {
         .map(|e| {
             json!({
                 "number": e.number,
-                "notation": crate::formats::report::relabel_move(&e.notation, size, l),
-                "chinese": e.notation,
+                "notation": e.notation.format(l),
+                "chinese": e.notation.to_string(),
                 "replaced": e.replaced(),
                 "line": e.line_zh_in(l, size),
             })

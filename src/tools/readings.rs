@@ -10,6 +10,7 @@
 use crate::formats::explain::{explain_target, is_move_target};
 use crate::formats::report::AnalysisReport;
 use crate::game::advance::Engine;
+use crate::game::moves::Action;
 use crate::game::notation::parse_move_in;
 use crate::game::play::{Move, Position};
 use crate::game::setup::InputError;
@@ -109,8 +110,11 @@ impl Verdicts {
         // keyed by the point (or pass), so that a reading that changes the side to move lists the
         // points whose legality changes, not every move renamed
         for m in &r.legal_moves {
-            let point = m.split_once('.').map_or(m.as_str(), |(_, p)| p);
-            put("legal-move", point.to_string(), "legal".into());
+            let point = match m.action {
+                Action::Pass => "pass".to_string(),
+                Action::Place(p) => p.to_string(),
+            };
+            put("legal-move", point, "legal".into());
         }
         if let Some(mv) = mv {
             let verdict = match pos.play(mv) {

@@ -8,9 +8,9 @@ use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::Attribute;
 use crate::board::strings::flood;
 use crate::formats::record::Record;
-use crate::formats::report::{relabel, relabel_move, relabel_text};
+use crate::formats::report::{relabel, relabel_text};
 use crate::game::advance::Engine;
-use crate::game::notation::{check_playable, max_moves, parse_move_in};
+use crate::game::notation::{check_move_number, max_moves, parse_move_in, Notation, Prefix};
 use crate::game::play::{Action, AttributeChange, Illegal, Move, Position, Refusal, Report};
 use crate::game::setup::{InputError, Setup};
 use crate::judge::analysis::Analysis;
@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 /// Moves given as a list (`m3go play`'s arguments, a server request's `moves`) played in order
 /// from `start`, each reported to `each` as it is played, bounded as a record is: at most
 /// [`max_moves`] moves (else an error naming `key`, the list), and no move numbered past the
-/// last move number m3go plays ([`check_playable`]). A move that cannot be read or played is an
+/// last move number m3go plays ([`check_move_number`]). A move that cannot be read or played is an
 /// error with its text and, when `numbered`, its number in the list (the page sends one move at
 /// a time, named by its text alone: its refusal names its number in the game).
 pub fn play_listed(
@@ -50,7 +50,7 @@ pub fn play_listed(
         }
     };
     for (k, m) in moves.iter().enumerate() {
-        check_playable(p.move_number()).map_err(|e| placed(InputError::new(e), k, m))?;
+        check_move_number(p.move_number()).map_err(|e| placed(InputError::new(e), k, m))?;
         let mv = parse_move_in(m, p.rules(), p.board().size())
             .map_err(|e| placed(InputError::new(e.to_string()), k, m))?;
         let (next, r) = p
@@ -123,7 +123,7 @@ impl Status {
 pub struct Entry {
     pub number: u32,
     /// The notation of what was played (`黑301.DO`, `华19.pass`).
-    pub notation: String,
+    pub notation: Notation,
     /// The record's move at this number (a point, or `pass`).
     pub source: String,
     #[serde(flatten)]
@@ -215,25 +215,6 @@ fn captured_strings(
     out
 }
 
-/// The logged form of a lower string of `a` through point `p`.
-fn logged_at(a: &Analysis, p: Point) -> Option<(usize, LoggedString)> {
-    if !p.on_board(a.board.size()) {
-        return None;
-    }
-    let i = a.board.index(p);
-    let g = a.lower_strings.of[i]?;
-    let s = &a.lower_strings.groups[g];
-    Some((
-        g,
-        LoggedString {
-            kind: s.colour.map(|c| c.name()).unwrap_or("flower"),
-            attribute: None,
-            name: log_name(&a.board, &s.points),
-            points: names(&a.board, &s.points),
-        },
-    ))
-}
-
 /// What a played move logs: the strings it removed, the private eyes it made, the strings
 /// that lost their private eyes, the attribute changes.
 type Described = (
@@ -242,18 +223,6 @@ type Described = (
     Vec<LoggedString>,
     Vec<Change>,
 );
-
-/// What a played move did, in the log's terms, on `engine`: `Engine::Reference` reads it from
-/// the analyses of the boards before and after the move ([`describe_by_analysis`]);
-/// `Engine::Fast` from the report alone ([`describe_by_report`]), which already holds the same
-/// strings and eyes, so that no board is analysed again (`tests/it/engine_choice.rs` checks the
-/// two logs are the same).
-fn describe(before: &Position, after: &Position, report: &Report, engine: Engine) -> Described {
-    match engine {
-        Engine::Fast => describe_by_report(before, after, report),
-        Engine::Reference => describe_by_analysis(before, after, report),
-    }
-}
 
 /// The board indices of points of a report.
 fn indices(board: &Board, points: &[Point]) -> Vec<usize> {
@@ -278,11 +247,13 @@ fn lower_string_at(board: &Board, i: usize) -> Option<LoggedString> {
     })
 }
 
-/// [`describe`] from the report: its captured points grouped on the board before the move
-/// (the attribute of a removed flower string read from the analysis before the move, made only
-/// then), its strings that made eyes with those eyes, its strings that lost their eyes named as
-/// they stand after the move.
-fn describe_by_report(before: &Position, after: &Position, report: &Report) -> Described {
+/// What a played move did, in the log's terms, read from its report on either engine (the
+/// report holds the strings and eyes, so no board is analysed again; `tests/it/engine_choice.rs`
+/// checks the logs of the two engines are the same): its captured points grouped on the board
+/// before the move (the attribute of a removed flower string read from the analysis before the
+/// move, made only then), its strings that made eyes with those eyes, its strings that lost
+/// their eyes named as they stand after the move.
+fn describe(before: &Position, after: &Position, report: &Report) -> Described {
     let (b0, b1) = (before.board(), after.board());
     let mut a0: Option<Analysis> = None;
     let captured = captured_strings(b0, &indices(b0, &report.captured), |i| {
@@ -310,38 +281,6 @@ fn describe_by_report(before: &Position, after: &Position, report: &Report) -> D
             indices(b1, &n.points)
                 .into_iter()
                 .find_map(|i| lower_string_at(b1, i))
-        })
-        .collect();
-    (captured, eyes_made, eyes_lost, changes_of(after, report))
-}
-
-/// [`describe`] from the analyses of the boards before and after the move.
-fn describe_by_analysis(before: &Position, after: &Position, report: &Report) -> Described {
-    let a0 = Analysis::new(before.board(), before.rules());
-    let a1 = Analysis::new(after.board(), after.rules());
-    let captured_idx = indices(before.board(), &report.captured);
-    let captured = captured_strings(&a0.board, &captured_idx, |i| a0.attribute_at[i]);
-    let eyes_made = report
-        .eyes_made
-        .iter()
-        .filter_map(|n| {
-            let p = *n.points.first()?;
-            let (g, string) = logged_at(&a1, p)?;
-            let eyes = a1
-                .private_eyes(g)
-                .map(|r| log_name(&a1.board, &r.empty))
-                .collect();
-            Some(EyeEvent { string, eyes })
-        })
-        .collect();
-    let eyes_lost = report
-        .eyes_lost
-        .iter()
-        .filter_map(|n| {
-            // name the string as it stands after the move
-            n.points
-                .iter()
-                .find_map(|&p| logged_at(&a1, p).map(|(_, l)| l))
         })
         .collect();
     (captured, eyes_made, eyes_lost, changes_of(after, report))
@@ -399,26 +338,15 @@ pub fn position_setup(pos: &Position) -> Setup {
 /// count towards the end). A record that goes on after its own passes ended the game is
 /// refused with the move number. Stops after move `to` when given.
 pub fn mechanical(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Replay, InputError> {
-    mechanical_with(record, rules, to, Engine::Fast)
+    mechanical_keeping(record, rules, to, |_| {})
 }
 
-/// [`mechanical`], each move's log read on `engine` (see [`describe`]).
-pub fn mechanical_with(
-    record: &Record,
-    rules: &Rules,
-    to: Option<u32>,
-    engine: Engine,
-) -> Result<Replay, InputError> {
-    mechanical_keeping(record, rules, to, engine, |_| {})
-}
-
-/// [`mechanical_with`], the position after each move handed to `keep` as it is reached (the
+/// [`mechanical`], the position after each move handed to `keep` as it is reached (the
 /// page keeps them all, so that stepping through a loaded record replays nothing).
 pub fn mechanical_keeping(
     record: &Record,
     rules: &Rules,
     to: Option<u32>,
-    engine: Engine,
     mut keep: impl FnMut(&Position),
 ) -> Result<Replay, InputError> {
     let mut entries = Vec::new();
@@ -429,7 +357,7 @@ pub fn mechanical_keeping(
         to,
         mechanical_step,
         |pos, next, report, logged| {
-            entries.push(entry(pos, next, &report, logged, engine));
+            entries.push(entry(pos, next, &report, logged));
             reports.push(report);
             keep(next);
         },
@@ -591,16 +519,15 @@ fn entry(
     next: &Position,
     report: &Report,
     (number, source, status): Logged,
-    engine: Engine,
 ) -> Entry {
     let (captured, eyes_made, eyes_lost, attribute_changes) = if report.action == Action::Pass {
         (vec![], vec![], vec![], vec![])
     } else {
-        describe(pos, next, report, engine)
+        describe(pos, next, report)
     };
     Entry {
         number,
-        notation: report.notation.clone(),
+        notation: Notation::new(pos.rules(), report.number, report.turn, report.action),
         source,
         status,
         captured,
@@ -614,25 +541,14 @@ fn entry(
 /// record names (if it names one); the first illegal move is refused with its number, place
 /// and reason. The log is the same as the mechanical replay's.
 pub fn strict(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Replay, InputError> {
-    strict_with(record, rules, to, Engine::Fast)
+    strict_keeping(record, rules, to, |_| {})
 }
 
-/// [`strict`], each move's log read on `engine` (see [`describe`]).
-pub fn strict_with(
-    record: &Record,
-    rules: &Rules,
-    to: Option<u32>,
-    engine: Engine,
-) -> Result<Replay, InputError> {
-    strict_keeping(record, rules, to, engine, |_| {})
-}
-
-/// [`strict_with`], the position after each move handed to `keep` (as [`mechanical_keeping`]).
+/// [`strict`], the position after each move handed to `keep` (as [`mechanical_keeping`]).
 pub fn strict_keeping(
     record: &Record,
     rules: &Rules,
     to: Option<u32>,
-    engine: Engine,
     mut keep: impl FnMut(&Position),
 ) -> Result<Replay, InputError> {
     let mut entries = Vec::new();
@@ -643,7 +559,7 @@ pub fn strict_keeping(
         to,
         |pos, k| record.play_move(pos, k),
         |pos, next, report, logged| {
-            entries.push(entry(pos, next, &report, logged, engine));
+            entries.push(entry(pos, next, &report, logged));
             reports.push(report);
             keep(next);
         },
@@ -813,7 +729,7 @@ impl Entry {
     /// The log line in 003's style, every point in `labels` (on a board of `size`).
     pub fn line_zh_in(&self, labels: Labels, size: usize) -> String {
         let pt = |q: &str| relabel(q, size, labels);
-        let notation = relabel_move(&self.notation, size, labels);
+        let notation = self.notation.format(labels);
         let head = match &self.status {
             Status::Played => notation.clone(),
             Status::RecordPass => format!("{}（原谱虚着）", notation.replace("pass", "虚着")),
@@ -875,7 +791,7 @@ impl Entry {
     /// The English gloss, every point in `labels` (on a board of `size`).
     pub fn line_en_in(&self, labels: Labels, size: usize) -> String {
         let pt = |q: &str| relabel(q, size, labels);
-        let notation = relabel_move(&self.notation, size, labels);
+        let notation = self.notation.format(labels);
         let head = match &self.status {
             Status::Played => format!("{notation}: played"),
             Status::RecordPass => format!("{notation}: the record passes"),
@@ -1053,10 +969,9 @@ impl Replay {
 
 /// The player a log line belongs to (for colouring).
 pub fn player_of(e: &Entry) -> Option<Colour> {
-    match e.notation.chars().next() {
-        Some('黑') | Some('华') => Some(Colour::Black),
-        Some('白') | Some('花') => Some(Colour::White),
-        _ => None,
+    match e.notation.prefix {
+        Prefix::Numbered(turn, _) => Some(turn.player),
+        Prefix::Round(_) => None,
     }
 }
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 /// Where the error is found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+enum Stage {
     /// The file cannot be read (missing, too large, not UTF-8).
     File,
     /// The YAML does not parse into a position file (syntax, types, unknown keys).
@@ -28,7 +28,7 @@ struct Case {
     file: &'static str,
     /// Moves played on the position (the last one is the bad one for Notation / Illegal).
     moves: &'static [&'static str],
-    kind: Kind,
+    kind: Stage,
     /// Fragments the message must contain (the place and what was expected).
     says: &'static [&'static str],
 }
@@ -41,32 +41,32 @@ const CASES: &[Case] = &[
     Case {
         file: "flystone_thrown_zero.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["flystone.thrown", "move 0 is out of range"],
     },
     // numbers that drive work, bounded at the boundary (issue 13)
     Case {
         file: "flystone_move_u32_max.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["move: 4294967295 is too large: expected 1 to 1000000"],
     },
     Case {
         file: "move_past_the_limit.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["move: 1000001 is too large"],
     },
     Case {
         file: "trailing_passes_huge.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["trailing_passes: 4294967295 passes", "expected 0 to 0"],
     },
     Case {
         file: "trailing_passes_more_than_played.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &[
             "trailing_passes: 5 passes, but 2 moves were played",
             "expected 0 to 2",
@@ -75,361 +75,361 @@ const CASES: &[Case] = &[
     Case {
         file: "flystone_thrown_too_long.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["flystone.thrown: 58 moves listed: expected at most 6"],
     },
     // silently wrong before: a history board that is not settled
     Case {
         file: "history_string_without_liberty.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["history[0]", "A一*", "no liberty"],
     },
     // messages: a byte-order mark is named
     Case {
         file: "bom.yaml",
         moves: &[],
-        kind: Kind::File,
+        kind: Stage::File,
         says: &["bom.yaml", "byte-order mark"],
     },
     // YAML syntax
     Case {
         file: "yaml_unclosed_quote.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["line 7 column 1", "quoted scalar at line 1 column 8"],
     },
     Case {
         file: "yaml_bad_indentation.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["size", "line 2 column 7"],
     },
     Case {
         file: "yaml_tab_indentation.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["tab", "line 4 column 1"],
     },
     Case {
         file: "yaml_not_a_mapping.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["yaml_not_a_mapping.yaml", "invalid type: sequence"],
     },
     Case {
         file: "yaml_duplicate_key.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["duplicate field `size`"],
     },
     Case {
         file: "yaml_empty.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["missing field `diagram`"],
     },
     Case {
         file: "missing_diagram.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["missing field `diagram`"],
     },
     Case {
         file: "unknown_top_level_key.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["unknown field `moves`", "line 3 column 1"],
     },
     Case {
         file: "alias_bomb.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["rules", "unknown field `a`"],
     },
     Case {
         file: "alias_bomb_top_level.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["unknown field `a`"],
     },
     Case {
         file: "alias_bomb_history.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["history[0]", "line 6"],
     },
     Case {
         file: "deep_nesting.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["rules", "line 1 column 8"],
     },
     // wrong value types
     Case {
         file: "size_negative.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["size", "-3", "line 1 column 7"],
     },
     Case {
         file: "size_not_a_number.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["size", "nine", "line 1 column 7"],
     },
     Case {
         file: "move_negative.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["move", "-1", "line 2 column 7"],
     },
     Case {
         file: "move_not_a_number.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["move", "abc", "line 2 column 7"],
     },
     Case {
         file: "diagram_is_a_list.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["diagram", "expected a string", "line 2"],
     },
     // rules
     Case {
         file: "unknown_rule_key.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["rules", "unknown field `komi-bonus`", "line 1"],
     },
     Case {
         file: "rule_value_wrong_type.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["suicide", "`3`", "forbidden", "line 1"],
     },
     Case {
         file: "komi_not_a_quarter.yaml",
         moves: &[],
-        kind: Kind::Yaml,
+        kind: Stage::Yaml,
         says: &["komi 0.3", "multiple of 0.25", "line 1"],
     },
     Case {
         file: "unknown_preset.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["rules", "m3go-2030", "m3go-2020"],
     },
     // diagrams and sizes
     Case {
         file: "diagram_row_too_wide.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["diagram", "row 2 has 4 points", "expected 3"],
     },
     Case {
         file: "diagram_row_too_narrow.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["diagram", "row 3 has 2 points"],
     },
     Case {
         file: "diagram_too_many_rows.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["diagram", "4 rows", "expected 3 rows"],
     },
     Case {
         file: "diagram_too_few_rows.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["diagram", "4 rows", "expected 5 rows"],
     },
     Case {
         file: "size_even.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["size 4", "odd size from 3 to 19"],
     },
     Case {
         file: "size_21.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["size 21", "odd size from 3 to 19"],
     },
     Case {
         file: "size_1.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["size 1", "odd size from 3 to 19"],
     },
     Case {
         file: "unknown_character.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["row 2 column 2", "`Q`", "expected . X O #"],
     },
     Case {
         file: "output_star_in_input.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["row 1 column 3", "`x`"],
     },
     Case {
         file: "unsettled_string_without_liberty.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["diagram", "A一*", "no liberty"],
     },
     Case {
         file: "move_zero.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["move: 0", "expected 1 or more"],
     },
     Case {
         file: "history_wrong_size.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["history[0]", "2 rows", "expected 3 rows"],
     },
     // coordinates in the file
     Case {
         file: "dead_off_board.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["dead[0]", "九九", "off the 3x3 board"],
     },
     Case {
         file: "dead_malformed.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["dead[0]", "`Z` is not a label"],
     },
     Case {
         file: "dead_empty_point.yaml",
         moves: &[],
-        kind: Kind::Setup,
+        kind: Stage::Setup,
         says: &["dead[0]", "一一 is empty"],
     },
     // file level
     Case {
         file: "not_utf8.yaml",
         moves: &[],
-        kind: Kind::File,
+        kind: Stage::File,
         says: &["not_utf8.yaml", "not UTF-8"],
     },
     Case {
         file: "no_such_file.yaml",
         moves: &[],
-        kind: Kind::File,
+        kind: Stage::File,
         says: &["no_such_file.yaml", "cannot read"],
     },
     // notation
     Case {
         file: OK,
         moves: &["黑1.Z九"],
-        kind: Kind::Notation,
+        kind: Stage::Notation,
         says: &["move 1", "黑1.Z九", "`Z` is not a label"],
     },
     Case {
         file: OK,
         moves: &["黑1七A"],
-        kind: Kind::Notation,
+        kind: Stage::Notation,
         says: &["move 1", "expected a move number and a dot"],
     },
     Case {
         file: OK,
         moves: &["黑0.OO"],
-        kind: Kind::Notation,
+        kind: Stage::Notation,
         says: &["move 1", "move numbers start at 1"],
     },
     // a move number past u32 gives the range (no wrap anywhere)
     Case {
         file: OK,
         moves: &["黑4294967296.OO"],
-        kind: Kind::Notation,
+        kind: Stage::Notation,
         says: &["`4294967296` is not a move number: expected 1 to 1000000"],
     },
     Case {
         file: OK,
         moves: &["黑x.OO"],
-        kind: Kind::Notation,
+        kind: Stage::Notation,
         says: &["move 1", "`x` is not a move number"],
     },
     Case {
         file: OK,
         moves: &["黑1.九九"],
-        kind: Kind::Notation,
+        kind: Stage::Notation,
         says: &["move 1", "off the 3x3 board"],
     },
     Case {
         file: OK,
         moves: &["(1,2,3)"],
-        kind: Kind::Notation,
+        kind: Stage::Notation,
         says: &["move 1", "(1,2,3)", "two integers"],
     },
     Case {
         file: OK,
         moves: &["(1,y)"],
-        kind: Kind::Notation,
+        kind: Stage::Notation,
         says: &["move 1", "`y` is not an integer"],
     },
     Case {
         file: OK,
         moves: &["七"],
-        kind: Kind::Notation,
+        kind: Stage::Notation,
         says: &["move 1", "expected two labels"],
     },
     Case {
         file: OK,
         moves: &[""],
-        kind: Kind::Notation,
+        kind: Stage::Notation,
         says: &["move 1", "empty move"],
     },
     Case {
         file: OK,
         moves: &["一一", "Q一"],
-        kind: Kind::Notation,
+        kind: Stage::Notation,
         says: &["move 2", "`Q` is not a label"],
     },
     // moves refused
     Case {
         file: OK,
         moves: &["白1.一一"],
-        kind: Kind::Illegal("wrong-turn"),
+        kind: Stage::Illegal("wrong-turn"),
         says: &["move 1", "black stone", "not a white stone"],
     },
     // team format: the refusal names the stone claimed (it once said "not A's move `1A`")
     Case {
         file: "team_format_9x9.yaml",
         moves: &["白1.OO"],
-        kind: Kind::Illegal("wrong-turn"),
+        kind: Stage::Illegal("wrong-turn"),
         says: &["it is A's turn (A plays black stones), not a white stone (白)"],
     },
     Case {
         file: OK,
         moves: &["黑2.一一"],
-        kind: Kind::Illegal("wrong-turn"),
+        kind: Stage::Illegal("wrong-turn"),
         says: &["move number 2", "next move is 1"],
     },
     Case {
         file: OK,
         moves: &["黑1.OO"],
-        kind: Kind::Illegal("occupied"),
+        kind: Stage::Illegal("occupied"),
         says: &["move 1", "OO is occupied"],
     },
     Case {
         file: OK,
         moves: &["黑1.一一", "白2.一一"],
-        kind: Kind::Illegal("occupied"),
+        kind: Stage::Illegal("occupied"),
         says: &["move 2", "一一 is occupied"],
     },
     Case {
         file: OK,
         moves: &["黑1.pass", "白2.pass", "黑3.AA"],
-        kind: Kind::Illegal("game-over"),
+        kind: Stage::Illegal("game-over"),
         says: &["move 3", "game is over"],
     },
 ];
@@ -705,31 +705,31 @@ fn data(name: &str) -> PathBuf {
 }
 
 /// The error the library gives for a case, with its kind.
-fn library_error(c: &Case) -> (Kind, String) {
+fn library_error(c: &Case) -> (Stage, String) {
     let path = data(c.file);
     let path = path.to_string_lossy();
     let text = match read_text(&path) {
         Ok(t) => t,
-        Err(e) => return (Kind::File, e.to_string()),
+        Err(e) => return (Stage::File, e.to_string()),
     };
     let setup: Setup = match from_yaml(&text, &path) {
         Ok(s) => s,
-        Err(e) => return (Kind::Yaml, e.to_string()),
+        Err(e) => return (Stage::Yaml, e.to_string()),
     };
     let mut pos = match setup.to_position(&path) {
         Ok(p) => p,
-        Err(e) => return (Kind::Setup, e.to_string()),
+        Err(e) => return (Stage::Setup, e.to_string()),
     };
     for (k, m) in c.moves.iter().enumerate() {
         let mv = match parse_move(m, pos.board().size()) {
             Ok(mv) => mv,
-            Err(e) => return (Kind::Notation, format!("move {} (`{m}`): {}", k + 1, e)),
+            Err(e) => return (Stage::Notation, format!("move {} (`{m}`): {}", k + 1, e)),
         };
         match pos.play(&mv) {
             Ok((next, _)) => pos = next,
             Err(e) => {
                 return (
-                    Kind::Illegal(e.reason.code()),
+                    Stage::Illegal(e.reason.code()),
                     format!("move {} (`{m}`): {}", k + 1, e.message),
                 )
             }

@@ -1,7 +1,7 @@
 //! The typed input error: representative sites fill the place and the expectation as fields,
 //! and the one `Display` writes them as the message.
 
-use m3go::error::{Kind, Place};
+use m3go::error::{ErrorKind, Place};
 use m3go::formats::record::{parse_game_text, Record};
 use m3go::game::setup::{from_yaml, Setup};
 use m3go::{InputError, Rules};
@@ -70,7 +70,7 @@ fn errors_bad_move_has_the_move_number() {
 fn errors_illegal_record_move_leads_with_the_move() {
     let r: Record = parse_game_text("size: 9\n黑1.B二\n白2.B二\n", "g.txt", ".").unwrap();
     let e = r.replay_strict(&Rules::m3go_2020(), None).unwrap_err();
-    assert_eq!(e.kind, Kind::IllegalMove);
+    assert_eq!(e.kind, ErrorKind::IllegalMove);
     assert_eq!(e.place.move_number, Some(2));
     assert_eq!(e.place.at.as_deref(), Some("g.txt line 3"));
     assert_eq!(e.place.text.as_deref(), Some("白2.B二"));

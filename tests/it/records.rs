@@ -3,6 +3,7 @@
 
 use m3go::formats::record::{parse_game_text, two_colour_rules, Record};
 use m3go::formats::sgf::{parse_record, write_record};
+use m3go::game::notation::{parse_move, Notation, Prefix};
 use m3go::game::play::Action;
 use m3go::rules::Rules;
 use m3go::tools::replay::{mechanical, strict, Entry, EyeEvent, LoggedString, Status};
@@ -135,7 +136,7 @@ fn m20_replay_of_every_real_record_runs_to_the_end_and_logs_each_move() {
         );
         for (e, rp) in rep.entries.iter().zip(&rep.reports) {
             // the turn comes from the 10-move cycle, whatever colour the SGF gave
-            let sym = e.notation.chars().next().unwrap_or(' ');
+            let sym = e.notation.to_string().chars().next().unwrap_or(' ');
             let want = match e.number % 10 {
                 9 => '华',
                 0 => '花',
@@ -151,7 +152,9 @@ fn m20_replay_of_every_real_record_runs_to_the_end_and_logs_each_move() {
             // the log accounts for exactly the stones the move removed
             let logged: usize = e.captured.iter().map(|s| s.points.len()).sum();
             assert_eq!(logged, rp.captured.len(), "{name} move {}", e.number);
-            assert!(e.line_zh().starts_with(&e.notation.replace("pass", "虚着")));
+            assert!(e
+                .line_zh()
+                .starts_with(&e.notation.to_string().replace("pass", "虚着")));
         }
         assert!(
             rep.entries.iter().any(|e| e.replaced()),
@@ -178,12 +181,21 @@ fn change(name: &str, from: Attribute, to: Attribute) -> m3go::tools::replay::Ch
     }
 }
 
+/// A numbered move's notation as the log holds it, typed.
+fn notation(text: &str) -> Notation {
+    let m = parse_move(text, 19).expect("a numbered move");
+    Notation {
+        prefix: Prefix::Numbered(m.turn.expect("a turn"), m.number.expect("a number")),
+        action: m.action,
+    }
+}
+
 #[test]
 fn m20_replay_log_line_reads_like_003_move_301() {
     // 003: 黑301.DO，提吃白棋串CO*和EO，并为黑棋串DA*做出私眼CO*，中性花棋串EA/CA皆变为黑性花棋串
     let e = Entry {
         number: 301,
-        notation: "黑301.DO".into(),
+        notation: notation("黑301.DO"),
         source: "DO".into(),
         status: Status::Played,
         captured: vec![logged("white", "CO*"), logged("white", "EO")],
@@ -208,7 +220,7 @@ fn m20_replay_log_line_reads_like_003_move_301() {
     // 003: 白298.G六，为白棋串F六*做出私眼G七和私眼I七*，中性花棋串G五*变为白性花棋串
     let e = Entry {
         number: 298,
-        notation: "白298.G六".into(),
+        notation: notation("白298.G六"),
         source: "G六".into(),
         status: Status::Played,
         captured: vec![],
@@ -269,7 +281,7 @@ fn m20_replay_passes_do_not_end_the_game_but_record_passes_do() {
 fn m20_replay_ignores_the_sgf_colours() {
     let r = parse_record("(;SZ[5];W[aa];W[bb];B[cc])", "t").unwrap_or_else(|e| panic!("{e}"));
     let rep = mechanical(&r, &Rules::m3go_2020(), None).unwrap_or_else(|e| panic!("{e}"));
-    let n: Vec<&str> = rep.entries.iter().map(|e| e.notation.as_str()).collect();
+    let n: Vec<String> = rep.entries.iter().map(|e| e.notation.to_string()).collect();
     assert_eq!(n, ["黑1.B二", "白2.A一", "黑3.OO"]);
     // a strict replay takes the SGF's colours at their word
     let e = strict(&r, &Rules::m3go_2020(), None).unwrap_err();
@@ -391,7 +403,7 @@ fn sgf_set_up_stones_and_flowers_round_trip() {
     assert!(start.diagram.contains('#'));
     let rules = Rules::m3go_2020();
     let rep = strict(&r, &rules, None).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(rep.entries[0].notation, "华9.一A");
+    assert_eq!(rep.entries[0].notation.to_string(), "华9.一A");
     let out = write_record(&r, &rules).unwrap_or_else(|e| panic!("{e}"));
     let back = parse_record(&out, "o").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back.start.map(|s| s.diagram), Some(start.diagram));
@@ -612,7 +624,7 @@ fn sgf_handicap_games_replay_strictly_and_convert() {
         let rules = r.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
         let rep = strict(&r, &rules, None).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(rep.entries.len(), 4, "{name}");
-        assert_eq!(rep.entries[0].notation, "白2.OO", "{name}");
+        assert_eq!(rep.entries[0].notation.to_string(), "白2.OO", "{name}");
         // the two set-up stones and the three played stones
         let b = rep.position.board();
         let stones = (0..b.len()).filter(|&i| b.get(i).is_some()).count();

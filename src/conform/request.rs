@@ -1,0 +1,40 @@
+//! The request a case becomes (spec/README.md "The protocol"): built from the case, the
+//! checks it makes and the protocol's messages. Written here, above `case`, `check` and
+//! `protocol`, so that none of them imports another in a circle.
+
+use crate::conform::case::Case;
+use crate::conform::check::checks_of;
+use crate::conform::protocol::{ReplayRequest, PROTOCOL};
+use serde_json::{json, Value};
+
+impl Case {
+    /// The protocol request for this case (`m3go-conform/2`, naming every check of the case).
+    pub fn request(&self) -> Value {
+        self.request_in(PROTOCOL, None)
+    }
+
+    /// The request in `protocol`: under `m3go-conform/2` with `checks`, the checks named (all
+    /// the case's when `None`); under `m3go-conform/1` without them.
+    pub fn request_in(&self, protocol: &str, checks: Option<&[&str]>) -> Value {
+        let mut r = json!({
+            "protocol": protocol,
+            "id": self.id,
+            "position": self.position,
+            "moves": self.moves,
+            "probes": self.probes(),
+        });
+        if protocol == PROTOCOL {
+            r["checks"] = match checks {
+                Some(c) => json!(c),
+                None => json!(checks_of(self)),
+            };
+        }
+        if let Some(start) = &self.start {
+            r["replay"] = json!(ReplayRequest {
+                mode: start.replay,
+                moves: self.replay_moves.clone(),
+            });
+        }
+        r
+    }
+}
