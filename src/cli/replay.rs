@@ -84,23 +84,24 @@ fn replay_one(
         .then(|| record.assumed_rules_note(None))
         .flatten();
     let engine = args.engine.engine();
-    use crate::tools::replay::{mechanical_tally, mechanical_with, strict_tally, strict_with};
-    let rep =
-        match (summary_only, args.mechanical) {
-            (false, true) => mechanical_with(&record, &rules, args.to, engine)
-                .map(|r| Replayed::Log(Box::new(r))),
-            (false, false) => {
-                strict_with(&record, &rules, args.to, engine).map(|r| Replayed::Log(Box::new(r)))
-            }
-            (true, true) => mechanical_tally(&record, &rules, args.to, engine)
-                .map(|tp| Replayed::Summary(Box::new(tp))),
-            (true, false) => strict_tally(&record, &rules, args.to, engine)
-                .map(|tp| Replayed::Summary(Box::new(tp))),
+    use crate::tools::replay::{mechanical, mechanical_tally, strict, strict_tally};
+    let rep = match (summary_only, args.mechanical) {
+        (false, true) => {
+            mechanical(&record, &rules, args.to, engine).map(|r| Replayed::Log(Box::new(r)))
         }
-        .map_err(|e| match (&note, e.kind) {
-            (Some(n), crate::error::Kind::IllegalMove) => e.during(n.clone()),
-            _ => e,
-        })?;
+        (false, false) => {
+            strict(&record, &rules, args.to, engine).map(|r| Replayed::Log(Box::new(r)))
+        }
+        (true, true) => mechanical_tally(&record, &rules, args.to, engine)
+            .map(|tp| Replayed::Summary(Box::new(tp))),
+        (true, false) => {
+            strict_tally(&record, &rules, args.to, engine).map(|tp| Replayed::Summary(Box::new(tp)))
+        }
+    }
+    .map_err(|e| match (&note, e.kind) {
+        (Some(n), crate::error::Kind::IllegalMove) => e.during(n.clone()),
+        _ => e,
+    })?;
     Ok((rep, rules, record))
 }
 

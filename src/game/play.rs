@@ -5,6 +5,7 @@
 use crate::board::coord::{Point, StringName};
 use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::Attribute;
+use crate::game::advance::Engine;
 use crate::game::cascade::{conversion_ataris, CascadeBoard, NoAtari, Step};
 use crate::game::fast::FastPosition;
 pub use crate::game::moves::{Action, Move};
@@ -22,8 +23,10 @@ use std::fmt;
 /// A legal, settled position: the direct board, the rules, whose move it is, and the history
 /// the ko rule needs. Built only from a validated `Setup` (`Setup::to_position` in the setup
 /// module above this one, which lists every problem it finds) and by playing moves; read
-/// through its accessors.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// through its accessors. It carries the [`Engine`] its moves are played on (the fast engine
+/// unless set otherwise, [`Position::with_engine`]); the positions its moves lead to inherit
+/// it. Two positions are equal when their game is: the engine is not compared.
+#[derive(Clone, Debug)]
 pub struct Position {
     rules: Rules,
     board: Board,
@@ -39,7 +42,23 @@ pub struct Position {
     /// under other schedules; under `flystone`, `None` means the timings drawn from the seed
     /// and no flystone thrown yet.
     flystone: Option<FlystoneState>,
+    /// The machinery its moves, legal moves, perft and readings run on.
+    engine: Engine,
 }
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.rules == other.rules
+            && self.board == other.board
+            && self.move_number == other.move_number
+            && self.history == other.history
+            && self.trailing_passes == other.trailing_passes
+            && self.dead == other.dead
+            && self.flystone == other.flystone
+    }
+}
+
+impl Eq for Position {}
 
 /// The parts of a position, not yet validated: what crate code assembles (test generators,
 /// symmetric images), checked by `Parts::validate` (in the setup module, the check
@@ -78,6 +97,7 @@ impl Position {
             trailing_passes,
             dead,
             flystone,
+            engine: Engine::default(),
         }
     }
 
@@ -92,6 +112,19 @@ impl Position {
             dead: self.dead.clone(),
             flystone: self.flystone.clone(),
         }
+    }
+
+    /// The engine this position's moves are played on ([`Engine::Fast`] unless set).
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    /// This position on `engine`: its moves, legal moves, perft and readings run there, and so
+    /// do those of the positions they lead to. Set once where a command loads its position
+    /// (`--reference`, [`Engine::from_flag`]).
+    pub fn with_engine(mut self, engine: Engine) -> Position {
+        self.engine = engine;
+        self
     }
 
     /// The rules the game is played under.
@@ -856,20 +889,24 @@ impl Position {
             trailing_passes: 0,
             dead: self.dead.clone(),
             flystone: self.next_flystone(turn),
+            engine: self.engine,
         };
         (next, report)
     }
 
-    /// Every legal move of the side to move (passes included), in board order, on the fast
-    /// engine ([`FastPosition`]); [`Position::legal_moves_reference`] is the same list (fast
-    /// equals reference, `tests/it/fast_equals_reference.rs`).
+    /// Every legal move of the side to move (passes included), in board order, on the
+    /// position's engine: the fast engine ([`FastPosition`]) or the clause-by-clause reference
+    /// (each empty point played with [`Position::play`]'s steps). The two lists are the same
+    /// (fast equals reference, `tests/it/fast_equals_reference.rs`).
     pub fn legal_moves(&self) -> Vec<Action> {
-        self.fast().legal_moves()
+        match self.engine {
+            Engine::Fast => self.fast().legal_moves(),
+            Engine::Reference => self.legal_moves_reference(),
+        }
     }
 
-    /// Every legal move of the side to move (passes included), in board order, by the
-    /// clause-by-clause reference: each empty point played with [`Position::play`]'s steps.
-    pub fn legal_moves_reference(&self) -> Vec<Action> {
+    /// [`Position::legal_moves`] by the clause-by-clause reference.
+    fn legal_moves_reference(&self) -> Vec<Action> {
         if self.game_over() {
             return Vec::new();
         }

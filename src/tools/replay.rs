@@ -243,13 +243,13 @@ type Described = (
     Vec<Change>,
 );
 
-/// What a played move did, in the log's terms, on `engine`: `Engine::Reference` reads it from
+/// What a played move did, in the log's terms, on the position's engine: `Engine::Reference` reads it from
 /// the analyses of the boards before and after the move ([`describe_by_analysis`]);
 /// `Engine::Fast` from the report alone ([`describe_by_report`]), which already holds the same
 /// strings and eyes, so that no board is analysed again (`tests/it/engine_choice.rs` checks the
 /// two logs are the same).
-fn describe(before: &Position, after: &Position, report: &Report, engine: Engine) -> Described {
-    match engine {
+fn describe(before: &Position, after: &Position, report: &Report) -> Described {
+    match before.engine() {
         Engine::Fast => describe_by_report(before, after, report),
         Engine::Reference => describe_by_analysis(before, after, report),
     }
@@ -398,12 +398,9 @@ pub fn position_setup(pos: &Position) -> Setup {
 /// game: after one, the count of trailing passes is set to 0 (only the record's own passes
 /// count towards the end). A record that goes on after its own passes ended the game is
 /// refused with the move number. Stops after move `to` when given.
-pub fn mechanical(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Replay, InputError> {
-    mechanical_with(record, rules, to, Engine::Fast)
-}
-
-/// [`mechanical`], each move's log read on `engine` (see [`describe`]).
-pub fn mechanical_with(
+/// The replay starts from the record's start position on `engine` (the moves, their log and
+/// the final position all on it).
+pub fn mechanical(
     record: &Record,
     rules: &Rules,
     to: Option<u32>,
@@ -412,7 +409,7 @@ pub fn mechanical_with(
     mechanical_keeping(record, rules, to, engine, |_| {})
 }
 
-/// [`mechanical_with`], the position after each move handed to `keep` as it is reached (the
+/// [`mechanical`], the position after each move handed to `keep` as it is reached (the
 /// page keeps them all, so that stepping through a loaded record replays nothing).
 pub fn mechanical_keeping(
     record: &Record,
@@ -427,9 +424,10 @@ pub fn mechanical_keeping(
         record,
         rules,
         to,
+        engine,
         mechanical_step,
         |pos, next, report, logged| {
-            entries.push(entry(pos, next, &report, logged, engine));
+            entries.push(entry(pos, next, &report, logged));
             reports.push(report);
             keep(next);
         },
@@ -457,9 +455,8 @@ pub fn mechanical_tally(
         record,
         rules,
         to,
-        |pos, action| {
-            mechanical_advance(pos, action, engine).map(|(next, refusal)| (next, (), refusal))
-        },
+        engine,
+        |pos, action| mechanical_advance(pos, action).map(|(next, refusal)| (next, (), refusal)),
         |pos, next, (), (number, _, status)| tally.add(number, &status, removed(pos, next)),
     )?;
     Ok((tally, position))
@@ -493,10 +490,11 @@ fn mechanical_steps<R>(
     record: &Record,
     rules: &Rules,
     to: Option<u32>,
+    engine: Engine,
     mut step: impl FnMut(&Position, Action) -> Result<(Position, R, Option<Illegal>), Illegal>,
     mut visit: impl FnMut(&Position, &Position, R, Logged),
 ) -> Result<(Position, Position), InputError> {
-    let start = record.start_position(rules)?;
+    let start = record.start_position(rules)?.with_engine(engine);
     let mut pos = start.clone();
     for m in &record.moves {
         if to.is_some_and(|t| m.number > t) {
@@ -551,14 +549,13 @@ pub fn mechanical_step(
     replace_refused(action, |m| pos.play(m))
 }
 
-/// [`mechanical_step`] without the report, on `engine` ([`Position::advance_with`]): the next
+/// [`mechanical_step`] without the report, on the position's engine ([`Position::advance`]): the next
 /// position and the refusal when the move was replaced by a pass.
 pub fn mechanical_advance(
     pos: &Position,
     action: Action,
-    engine: Engine,
 ) -> Result<(Position, Option<Illegal>), Illegal> {
-    replace_refused(action, |m| pos.advance_with(m, engine).map(|n| (n, ())))
+    replace_refused(action, |m| pos.advance(m).map(|n| (n, ())))
         .map(|(next, (), refusal)| (next, refusal))
 }
 
@@ -591,12 +588,11 @@ fn entry(
     next: &Position,
     report: &Report,
     (number, source, status): Logged,
-    engine: Engine,
 ) -> Entry {
     let (captured, eyes_made, eyes_lost, attribute_changes) = if report.action == Action::Pass {
         (vec![], vec![], vec![], vec![])
     } else {
-        describe(pos, next, report, engine)
+        describe(pos, next, report)
     };
     Entry {
         number,
@@ -613,12 +609,7 @@ fn entry(
 /// Replays a record strictly: every move must be legal under `rules`, with the turn the
 /// record names (if it names one); the first illegal move is refused with its number, place
 /// and reason. The log is the same as the mechanical replay's.
-pub fn strict(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Replay, InputError> {
-    strict_with(record, rules, to, Engine::Fast)
-}
-
-/// [`strict`], each move's log read on `engine` (see [`describe`]).
-pub fn strict_with(
+pub fn strict(
     record: &Record,
     rules: &Rules,
     to: Option<u32>,
@@ -627,7 +618,7 @@ pub fn strict_with(
     strict_keeping(record, rules, to, engine, |_| {})
 }
 
-/// [`strict_with`], the position after each move handed to `keep` (as [`mechanical_keeping`]).
+/// [`strict`], the position after each move handed to `keep` (as [`mechanical_keeping`]).
 pub fn strict_keeping(
     record: &Record,
     rules: &Rules,
@@ -641,9 +632,10 @@ pub fn strict_keeping(
         record,
         rules,
         to,
+        engine,
         |pos, k| record.play_move(pos, k),
         |pos, next, report, logged| {
-            entries.push(entry(pos, next, &report, logged, engine));
+            entries.push(entry(pos, next, &report, logged));
             reports.push(report);
             keep(next);
         },
@@ -658,7 +650,7 @@ pub fn strict_keeping(
 }
 
 /// The summary of [`strict`] and the final position, each move advanced without a report on
-/// `engine` ([`Record::advance_move`]).
+/// `engine` ([`Record::advance_move`], on the start position's engine).
 pub fn strict_tally(
     record: &Record,
     rules: &Rules,
@@ -670,9 +662,10 @@ pub fn strict_tally(
         record,
         rules,
         to,
+        engine,
         |pos, k| {
             record
-                .advance_move(pos, k, engine)
+                .advance_move(pos, k)
                 .map(|(next, refusal)| (next, (), refusal))
         },
         |pos, next, (), (number, _, status)| tally.add(number, &status, removed(pos, next)),
@@ -687,10 +680,11 @@ fn strict_steps<R>(
     record: &Record,
     rules: &Rules,
     to: Option<u32>,
+    engine: Engine,
     mut step: impl FnMut(&Position, usize) -> Result<(Position, R, Option<Illegal>), InputError>,
     mut visit: impl FnMut(&Position, &Position, R, Logged),
 ) -> Result<(Position, Position), InputError> {
-    let start = record.start_position(rules)?;
+    let start = record.start_position(rules)?.with_engine(engine);
     let mut pos = start.clone();
     for (k, m) in record.moves.iter().enumerate() {
         if to.is_some_and(|t| m.number > t) {
@@ -1072,7 +1066,7 @@ mod tests {
         let text = "size: 5\nBB 二二 一二 B二 OB A二 一B B一 二一 pass";
         let r = parse_game_text(text, "t", ".").unwrap();
         let rules = Rules::m3go_2020();
-        let rep = mechanical(&r, &rules, None).unwrap();
+        let rep = mechanical(&r, &rules, None, Engine::Fast).unwrap();
         assert_eq!(rep.entries.len(), 10);
         let e9 = &rep.entries[8];
         assert!(
