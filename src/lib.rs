@@ -28,7 +28,7 @@
 //! let report = AnalysisReport::new(&pos);
 //! assert_eq!(report.size, 5);
 //! assert_eq!(report.to_move.symbol, "华");
-//! let black = report.strings.iter().find(|s| s.points.contains(&"A一".to_string()));
+//! let black = report.strings.iter().find(|s| s.points.iter().any(|p| p.to_string() == "A一"));
 //! assert_eq!(black.map(|s| s.private_eyes.len()), Some(1)); // OO is black's private eye
 //! assert!(report.legal_moves.contains(&"华289.二二".to_string()));
 //! let json = serde_json::to_value(&report)?;
