@@ -41,7 +41,7 @@ impl Engine {
 impl Position {
     /// The position after `m` ([`Position::play`] without the report), on the position's
     /// engine: `Engine::Reference` is `play(m)` without its report; `Engine::Fast` lets the
-    /// fast engine decide ([`Position::advance_fast`]), giving the same position (board,
+    /// fast engine decide (`Position::advance_fast`), giving the same position (board,
     /// history, move number, trailing passes, dead stones, Flystone state) or the same refusal
     /// (reason, clause and message) as `play`.
     pub fn advance(&self, m: &Move) -> Result<Position, Illegal> {

@@ -165,7 +165,7 @@ impl FastPosition {
     /// The fast form of `pos` (its rules, board, history, move number, trailing passes and
     /// Flystone state). Always `Some`: the fast engine supports every rule set
     /// ([`crate::game::fast::supports`], pinned by `tests/it/fast_equals_reference.rs`);
-    /// inside the crate [`Position::fast`] is the one way to it.
+    /// inside the crate `Position::fast` is the one way to it.
     pub fn new(pos: &Position) -> Option<FastPosition> {
         FastPosition::from_state(
             &pos.rules,
