@@ -1,5 +1,5 @@
 //! The full legal-move list of the side to move on the dense 19x19 positions, reference
-//! (`Position::legal_moves_reference`), fast (`FastPosition::legal_moves`), and
+//! (`Position::legal_moves` on `Engine::Reference`), fast (`FastPosition::legal_moves`), and
 //! `Position::legal_moves` as the commands call it (the position converted, then the fast list). The last position of the
 //! replay ended by passes, so it is measured with its pass count cleared (the side to move then
 //! has moves).
@@ -19,13 +19,14 @@ fn legal_moves(c: &mut Criterion) {
         setup.trailing_passes = 0;
         let pos = setup.to_position(name).unwrap_or_else(|e| panic!("{e}"));
         let fast = FastPosition::new(&pos).expect("m3go-2020 is supported");
+        let pos = pos.with_engine(m3go::game::advance::Engine::Reference);
         assert_eq!(
             fast.legal_moves(),
-            pos.legal_moves_reference(),
+            pos.legal_moves(),
             "{name}: fast equals reference"
         );
         g.bench_function(format!("reference/{name}"), |b| {
-            b.iter(|| black_box(&pos).legal_moves_reference())
+            b.iter(|| black_box(&pos).legal_moves())
         });
         g.bench_function(format!("fast/{name}"), |b| {
             b.iter(|| black_box(&fast).legal_moves())

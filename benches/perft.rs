@@ -1,5 +1,5 @@
 //! M3Go 2020 perft on 9x9 and 19x19 positions (random games of `benches/data/`), reference
-//! (`perft::perft_reference`) and fast (`FastPosition::perft`); the counts are checked equal first.
+//! (`perft::perft` on `Engine::Reference`) and fast (`FastPosition::perft`); the counts are checked equal first.
 //! `cargo bench --bench perft -- --warm-up-time 1 --measurement-time 2`
 
 mod common;
@@ -17,14 +17,17 @@ fn perft(c: &mut Criterion) {
     ] {
         let pos = common::load(name);
         let fast = FastPosition::new(&pos).expect("supported");
-        let n = m3go::tools::perft::perft_reference(&pos, rdepth);
+        let on_reference = pos
+            .clone()
+            .with_engine(m3go::game::advance::Engine::Reference);
+        let n = m3go::tools::perft::perft(&on_reference, rdepth);
         assert_eq!(fast.perft(rdepth), n, "{name}: fast equals reference");
         println!(
             "perft {name}: perft({rdepth}) = {n}, perft({fdepth}) = {}",
             fast.perft(fdepth)
         );
         g.bench_function(format!("reference/{name}/depth-{rdepth}"), |b| {
-            b.iter(|| m3go::tools::perft::perft_reference(black_box(&pos), rdepth))
+            b.iter(|| m3go::tools::perft::perft(black_box(&on_reference), rdepth))
         });
         g.bench_function(format!("fast/{name}/depth-{rdepth}"), |b| {
             b.iter(|| black_box(&fast).perft(rdepth))

@@ -1,5 +1,5 @@
 //! Plain Go side by side: perft on positions without flower stones (m3go-2020 with schedule
-//! alternate and attribute always-neutral — plain Go), by m3go's reference (`perft::perft_reference`), by
+//! alternate and attribute always-neutral — plain Go), by m3go's reference (`perft::perft` on `Engine::Reference`), by
 //! m3go's fast path, and by the `goban` crate (its move generation `Game::legals` and its
 //! `Game::play`, in the perft of its own benches, with the pass added as m3go counts it) on the
 //! same positions in the same run. goban runs with its JAPANESE rule (simple ko, no suicide), the
@@ -70,6 +70,9 @@ fn plain_go(c: &mut Criterion) {
     for (name, depth, rdepth) in [("plain-9x9-20", 3u32, 2u32), ("plain-19x19-120", 2, 1)] {
         let pos = common::load(name);
         let fast = FastPosition::new(&pos).expect("supported");
+        let on_reference = pos
+            .clone()
+            .with_engine(m3go::game::advance::Engine::Reference);
         let game = to_goban(&pos);
         let n = fast.perft(depth);
         assert_eq!(
@@ -78,7 +81,7 @@ fn plain_go(c: &mut Criterion) {
             "{name}: goban and m3go perft({depth})"
         );
         assert_eq!(
-            m3go::tools::perft::perft_reference(&pos, rdepth),
+            m3go::tools::perft::perft(&on_reference, rdepth),
             fast.perft(rdepth),
             "{name}: fast equals reference at depth {rdepth}"
         );
@@ -96,7 +99,7 @@ fn plain_go(c: &mut Criterion) {
             b.iter(|| black_box(&fast).perft(rdepth))
         });
         g.bench_function(format!("m3go-reference/{name}/depth-{rdepth}"), |b| {
-            b.iter(|| m3go::tools::perft::perft_reference(black_box(&pos), rdepth))
+            b.iter(|| m3go::tools::perft::perft(black_box(&on_reference), rdepth))
         });
     }
     g.finish();

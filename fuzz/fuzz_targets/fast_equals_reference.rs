@@ -1,7 +1,7 @@
 //! Fast equals reference: on arbitrary settled positions and move sequences (m3go::testing's
 //! ArbGame), under the game's preset or one of the single-option variants of
 //! `m3go::testing::fast_rule_sets` (chosen by the moves), the fast path (m3go::tools::fast)
-//! must list the same legal and special moves as `Position::legal_moves_reference` and
+//! must list the same legal and special moves as `Position::legal_moves` on `Engine::Reference` and
 //! `Position::special_moves`, accept and refuse the same moves as `Position::play` with the
 //! same reason, and reach the same boards. A move that names the point of a listed special move
 //! is played as that special move. Positions whose rules the fast path does not support are
@@ -41,7 +41,9 @@ fuzz_target!(|game: ArbGame| {
         if size <= 9 {
             assert_eq!(
                 fast.legal_moves(),
-                pos.legal_moves_reference(),
+                pos.clone()
+                    .with_engine(m3go::game::advance::Engine::Reference)
+                    .legal_moves(),
                 "legal moves before {mv:?}"
             );
             let specials = pos.special_moves();

@@ -6,7 +6,11 @@ use libfuzzer_sys::fuzz_target;
 use m3go::cli::protocol::answer_line;
 
 fuzz_target!(|data: &[u8]| {
-    let ans = answer_line(data, &m3go::conform::capabilities::Capabilities::m3go());
+    let ans = answer_line(
+        data,
+        &m3go::conform::capabilities::Capabilities::m3go(),
+        m3go::game::advance::Engine::Fast,
+    );
     assert!(ans.is_object(), "not an object: {ans}");
     assert!(
         ans.get("error").is_some() || ans.get("analysis").is_some(),

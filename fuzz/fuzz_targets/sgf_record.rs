@@ -30,8 +30,13 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let to = Some(record.first_move.saturating_add(REPLAYED));
-    let _ = m3go::tools::replay::strict(&record, &rules, to);
-    let _ = m3go::tools::replay::mechanical(&record, &Rules::m3go_2020(), to);
+    let _ = m3go::tools::replay::strict(&record, &rules, to, m3go::game::advance::Engine::Fast);
+    let _ = m3go::tools::replay::mechanical(
+        &record,
+        &Rules::m3go_2020(),
+        to,
+        m3go::game::advance::Engine::Fast,
+    );
     let sgf = write_record(&record, &rules).unwrap_or_else(|e| panic!("cannot write: {e}"));
     let back = parse_record(&sgf, "back.sgf")
         .unwrap_or_else(|e| panic!("written SGF does not read back: {e}\n{sgf}"));

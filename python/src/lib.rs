@@ -232,7 +232,7 @@ fn conform_case<'py>(py: Python<'py>, request: &Bound<'py, PyAny>) -> PyResult<B
     let caps = Capabilities::m3go();
     let answer = if let Ok(line) = request.cast::<PyString>() {
         let line = line.to_str()?.to_string();
-        py.detach(|| answer_line(&line, &caps))
+        py.detach(|| answer_line(&line, &caps, m3go::game::advance::Engine::Fast))
     } else {
         let v: serde_json::Value = pythonize::depythonize(request).map_err(|e| {
             m3go_error(
@@ -242,7 +242,7 @@ fn conform_case<'py>(py: Python<'py>, request: &Bound<'py, PyAny>) -> PyResult<B
                 format!("the request is not a JSON object: {e}"),
             )
         })?;
-        py.detach(|| answer_value(&v, &caps))
+        py.detach(|| answer_value(&v, &caps, m3go::game::advance::Engine::Fast))
     };
     Ok(pythonize::pythonize(py, &answer)?)
 }

@@ -48,15 +48,13 @@ pub enum AnalyzeFormat {
 
 pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
     let fmt = args.format;
-    let p = Setup::load(&args.pos)?;
-    let engine = args.engine.engine();
-    let report = AnalysisReport::new_with(&p, engine);
+    let p = Setup::load(&args.pos)?.with_engine(args.engine.engine());
+    let report = AnalysisReport::new(&p);
     let readings = if args.readings {
-        Some(crate::tools::readings::readings_with(
+        Some(crate::tools::readings::readings(
             &p,
             None,
             &crate::tools::readings::register_options(),
-            engine,
         )?)
     } else {
         None

@@ -38,10 +38,11 @@ pub fn run(args: ConvertArgs) -> Result<(), InputError> {
     let rules = record.resolve_rules(args.rules.as_ref())?;
     // check the whole record before writing it
     let note = record.assumed_rules_note(args.rules.as_ref());
-    crate::tools::replay::strict(&record, &rules, None).map_err(|e| match (note, e.kind) {
-        (Some(n), crate::error::ErrorKind::IllegalMove) => e.during(n),
-        (_, _) => e,
-    })?;
+    crate::tools::replay::strict(&record, &rules, None, crate::game::advance::Engine::Fast)
+        .map_err(|e| match (note, e.kind) {
+            (Some(n), crate::error::ErrorKind::IllegalMove) => e.during(n),
+            (_, _) => e,
+        })?;
     let text = record_text(output, "OUT", &record, &rules, labels)?;
     write_file(output, &text)?;
     crate::cli::common::tell_dropped("convert", input, output, &record.dropped);

@@ -4,7 +4,7 @@ use crate::cli::common::Format;
 use crate::formats::explain::explain_target;
 use crate::formats::report::relabel_text;
 use crate::game::setup::{InputError, Setup};
-use crate::tools::readings::readings_with;
+use crate::tools::readings::readings;
 
 /// The clause trace for a point, a string (七九*) or a move (黑291.七A).
 ///
@@ -35,15 +35,14 @@ pub struct ExplainArgs {
 }
 
 pub fn run(args: ExplainArgs) -> Result<(), InputError> {
-    let p = Setup::load(&args.pos)?;
+    let p = Setup::load(&args.pos)?.with_engine(args.engine.engine());
     let target = &args.target;
     let trace = explain_target(&p, target)?;
     let readings = if args.readings {
-        Some(readings_with(
+        Some(readings(
             &p,
             Some(target),
             &crate::tools::readings::register_options(),
-            args.engine.engine(),
         )?)
     } else {
         None

@@ -1,7 +1,7 @@
 //! `m3go perft`: the number of legal move sequences of a given length.
 
 use crate::game::setup::{InputError, Setup};
-use crate::tools::perft::{divide_with, perft_within, NodeBudget};
+use crate::tools::perft::{divide_within, perft_within, NodeBudget};
 
 /// Count legal move sequences (passes included).
 ///
@@ -43,7 +43,7 @@ pub const REFERENCE_NODES: u64 = 50_000;
 
 pub fn run(args: PerftArgs) -> Result<(), InputError> {
     let depth = args.depth;
-    let p = Setup::load(&args.pos)?;
+    let p = Setup::load(&args.pos)?.with_engine(args.engine.engine());
     let mut budget = NodeBudget::new(args.max_nodes.unwrap_or(if args.engine.reference {
         REFERENCE_NODES
     } else {
@@ -64,7 +64,7 @@ pub fn run(args: PerftArgs) -> Result<(), InputError> {
         pb.set_position(done as u64);
     };
     if args.divide || depth >= 2 {
-        let d = divide_with(&p, depth, args.engine.engine(), &mut budget, &progress);
+        let d = divide_within(&p, depth, &mut budget, &progress);
         pb.finish_and_clear();
         let d = d.map_err(exceeded)?;
         let total = d.iter().map(|(_, n)| n).sum::<u64>();
@@ -77,7 +77,7 @@ pub fn run(args: PerftArgs) -> Result<(), InputError> {
             outln!("perft {depth} {total}");
         }
     } else {
-        let n = perft_within(&p, depth, args.engine.engine(), &mut budget).map_err(exceeded)?;
+        let n = perft_within(&p, depth, &mut budget).map_err(exceeded)?;
         outln!("perft {depth} {n}");
     }
     Ok(())

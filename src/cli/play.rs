@@ -84,7 +84,7 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
         crate::cli::common::check_extension(out, "-o", &crate::cli::common::POSITION_EXTENSIONS)?;
     }
     let fmt = args.format;
-    let start = Setup::load(&args.pos)?;
+    let start = Setup::load(&args.pos)?.with_engine(args.engine.engine());
     let size = start.board().size();
     let (p, reports) = crate::tools::replay::play_listed(&start, &args.moves, "MOVE", true, |r| {
         if fmt == Format::Text {
@@ -92,7 +92,7 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
         }
     })?;
     if fmt == Format::Json {
-        let v = crate::formats::report::PlayReport::new_with(reports, &p, args.engine.engine());
+        let v = crate::formats::report::PlayReport::new(reports, &p);
         outln!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?
@@ -101,7 +101,7 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
         outln!();
         out!(
             "{}",
-            AnalysisReport::new_with(&p, args.engine.engine()).to_text_with(args.text.options())
+            AnalysisReport::new(&p).to_text_with(args.text.options())
         );
     }
     if let Some(out) = &args.out {

@@ -32,19 +32,14 @@ pub struct ProtocolArgs {
 
 /// The answer to one request line, whatever its bytes (at most [`MAX_INPUT_BYTES`] of them are
 /// read per line by [`run`]): the answer of [`crate::conform::answer::answer_line`], or an error answer naming
-/// the problem.
-pub fn answer_line(line: &[u8], caps: &Capabilities) -> Value {
-    answer_line_with(line, caps, crate::game::advance::Engine::Fast)
-}
-
-/// [`answer_line`] on `engine`.
-pub fn answer_line_with(
+/// the problem. The request's position is loaded on `engine`.
+pub fn answer_line(
     line: &[u8],
     caps: &Capabilities,
     engine: crate::game::advance::Engine,
 ) -> Value {
     match std::str::from_utf8(line) {
-        Ok(text) => crate::conform::answer::answer_line_with(text, caps, engine),
+        Ok(text) => crate::conform::answer::answer_line(text, caps, engine),
         Err(e) => error_answer(
             Value::Null,
             code::BAD_REQUEST,
@@ -100,7 +95,7 @@ pub fn run(args: ProtocolArgs) -> Result<(), InputError> {
     while let Some(line) = read_line_bounded(&mut input, MAX_INPUT_BYTES) {
         let ans = match line {
             Ok(l) if l.iter().all(u8::is_ascii_whitespace) => continue,
-            Ok(l) => answer_line_with(&l, &caps, args.engine.engine()),
+            Ok(l) => answer_line(&l, &caps, args.engine.engine()),
             Err(ReadError::TooLarge { limit }) => error_answer(
                 Value::Null,
                 code::TOO_LARGE,

@@ -86,8 +86,12 @@ fn replay_one(
     let engine = args.engine.engine();
     use crate::tools::replay::{mechanical, mechanical_tally, strict, strict_tally};
     let rep = match (summary_only, args.mechanical) {
-        (false, true) => mechanical(&record, &rules, args.to).map(|r| Replayed::Log(Box::new(r))),
-        (false, false) => strict(&record, &rules, args.to).map(|r| Replayed::Log(Box::new(r))),
+        (false, true) => {
+            mechanical(&record, &rules, args.to, engine).map(|r| Replayed::Log(Box::new(r)))
+        }
+        (false, false) => {
+            strict(&record, &rules, args.to, engine).map(|r| Replayed::Log(Box::new(r)))
+        }
         (true, true) => mechanical_tally(&record, &rules, args.to, engine)
             .map(|tp| Replayed::Summary(Box::new(tp))),
         (true, false) => {

@@ -17,15 +17,11 @@ use serde_json::{json, Value};
 /// The answer to one request line (`m3go protocol`): a `capabilities` request, or a case
 /// request answered by [`answer`] when its rules are inside `caps` and with
 /// `{"id", "unsupported": true, "reason"}` when they are not. A line that is not a request gets
-/// a `bad-request` error answer, with the id when the line has one.
-pub fn answer_line(line: &str, caps: &Capabilities) -> Value {
-    answer_line_with(line, caps, Engine::Fast)
-}
-
-/// [`answer_line`] on `engine`.
-pub fn answer_line_with(line: &str, caps: &Capabilities, engine: Engine) -> Value {
+/// a `bad-request` error answer, with the id when the line has one. The request's position is
+/// loaded on `engine` (`--reference`).
+pub fn answer_line(line: &str, caps: &Capabilities, engine: Engine) -> Value {
     match serde_json::from_str::<Value>(line) {
-        Ok(v) => answer_value_with(&v, caps, engine),
+        Ok(v) => answer_value(&v, caps, engine),
         Err(e) => error_answer(
             Value::Null,
             code::BAD_REQUEST,
@@ -36,12 +32,7 @@ pub fn answer_line_with(line: &str, caps: &Capabilities, engine: Engine) -> Valu
 }
 
 /// [`answer_line`] of a request already read as JSON.
-pub fn answer_value(v: &Value, caps: &Capabilities) -> Value {
-    answer_value_with(v, caps, Engine::Fast)
-}
-
-/// [`answer_value`] on `engine`.
-pub fn answer_value_with(v: &Value, caps: &Capabilities, engine: Engine) -> Value {
+pub fn answer_value(v: &Value, caps: &Capabilities, engine: Engine) -> Value {
     let Some(obj) = v.as_object() else {
         return error_answer(
             Value::Null,
@@ -112,7 +103,7 @@ pub fn answer_value_with(v: &Value, caps: &Capabilities, engine: Engine) -> Valu
         }
         declined = caps.declined(&rules);
     }
-    let mut ans = answer_with(&req, engine);
+    let mut ans = answer(&req, engine);
     if ans.get("error").is_none() && !declined.is_empty() {
         decline(&mut ans, &req, &declined);
     }
@@ -182,15 +173,11 @@ fn decline(ans: &mut Value, req: &Request, declined: &[SkippedCheck]) {
     }
 }
 
-/// m3go's own answer to a case request (what `m3go protocol` prints for each line).
-pub fn answer(req: &Request) -> Value {
-    answer_with(req, Engine::Fast)
-}
-
-/// [`answer`] on `engine`: the replayed moves and the probes are advanced without a report
-/// ([`Position::advance_with`]), the legal moves listed on it; the moves, whose reports are
-/// part of the answer, are played with [`Position::play`].
-pub fn answer_with(req: &Request, engine: Engine) -> Value {
+/// m3go's own answer to a case request (what `m3go protocol` prints for each line), the
+/// request's position loaded on `engine`: the replayed moves and the probes are advanced
+/// without a report ([`Position::advance`]), the legal moves listed on it; the moves, whose
+/// reports are part of the answer, are played with [`Position::play`].
+pub fn answer(req: &Request, engine: Engine) -> Value {
     let fail = |code: &str, field: String, msg: String| {
         error_answer(json!(req.id), code, Some(field), msg)
     };
@@ -224,7 +211,7 @@ pub fn answer_with(req: &Request, engine: Engine) -> Value {
         );
     }
     let mut pos: Position = match req.position.to_position("position") {
-        Ok(p) => p,
+        Ok(p) => p.with_engine(engine),
         Err(e) => return fail(code::BAD_POSITION, "position".into(), e.to_string()),
     };
     if let Some(rp) = &req.replay {
@@ -257,7 +244,7 @@ pub fn answer_with(req: &Request, engine: Engine) -> Value {
                     )
                 }
             };
-            pos = match req_replay_step(&pos, action, rp.mode, engine) {
+            pos = match req_replay_step(&pos, action, rp.mode) {
                 Ok(next) => next,
                 Err(e) => {
                     return fail(
@@ -319,7 +306,7 @@ pub fn answer_with(req: &Request, engine: Engine) -> Value {
         .iter()
         .map(|m| match parse_move_in(m, pos.rules(), pos.board().size()) {
             Err(e) => json!({"move": m, "legal": false, "reason": unread_reason(&e), "message": e.to_string()}),
-            Ok(mv) => match pos.advance_with(&mv, engine) {
+            Ok(mv) => match pos.advance(&mv) {
                 Ok(_) => json!({"move": m, "legal": true}),
                 Err(e) => json!({"move": m, "legal": false, "reason": e.reason, "clause": e.clause, "message": e.message}),
             },
@@ -328,7 +315,7 @@ pub fn answer_with(req: &Request, engine: Engine) -> Value {
     json!({
         "protocol": version,
         "id": req.id,
-        "analysis": AnalysisReport::new_with(&pos, engine),
+        "analysis": AnalysisReport::new(&pos),
         "reports": reports,
         "probes": probes,
         "numbered": crate::formats::report::numbered_diagram(pos.board(), &reports).lines().collect::<Vec<_>>(),
@@ -356,20 +343,16 @@ fn req_replay_step(
     pos: &Position,
     action: crate::game::play::Action,
     mode: ReplayMode,
-    engine: Engine,
 ) -> Result<Position, crate::game::play::Illegal> {
     match mode {
         ReplayMode::Mechanical => {
-            crate::tools::replay::mechanical_advance(pos, action, engine).map(|(p, _)| p)
+            crate::tools::replay::mechanical_advance(pos, action).map(|(p, _)| p)
         }
-        ReplayMode::Strict => pos.advance_with(
-            &crate::game::play::Move {
-                action,
-                number: None,
-                turn: None,
-            },
-            engine,
-        ),
+        ReplayMode::Strict => pos.advance(&crate::game::play::Move {
+            action,
+            number: None,
+            turn: None,
+        }),
     }
 }
 

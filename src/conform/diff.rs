@@ -826,7 +826,10 @@ fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String
         diagram: empty.to_diagram(),
         ..Setup::default()
     };
-    let mut pos = start.to_position("diff").map_err(|e| e.to_string())?;
+    let mut pos = start
+        .to_position("diff")
+        .map_err(|e| e.to_string())?
+        .with_engine(opts.engine);
     let mut played = 0u64;
     let mut reference = crate::conform::runner::BuiltinOn(opts.engine);
     let done = |played: u64| (sh.progress)(u64::from(opts.max_moves).saturating_sub(played));
@@ -838,7 +841,7 @@ fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String
             done(played);
             return Ok(Game::Cancelled);
         }
-        let legal = pos.legal_moves_with(opts.engine);
+        let legal = pos.legal_moves();
         let places: Vec<Action> = legal
             .iter()
             .copied()
@@ -888,14 +891,11 @@ fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String
             }
         }
         let next = pos
-            .advance_with(
-                &Move {
-                    action,
-                    number: None,
-                    turn: None,
-                },
-                opts.engine,
-            )
+            .advance(&Move {
+                action,
+                number: None,
+                turn: None,
+            })
             .map_err(|e| format!("m3go refused its own legal move {notation}: {e}"))?;
         pos = next;
         played += 1;

@@ -5,7 +5,7 @@
 //! rules.md (`Coverage`). The command line (`m3go conform`, `m3go diff`) only prints what these
 //! return.
 
-use crate::conform::answer::answer_value_with;
+use crate::conform::answer::answer_value;
 use crate::conform::capabilities::Capabilities;
 use crate::conform::capabilities::SkippedCheck;
 use crate::conform::case::Case;
@@ -52,7 +52,7 @@ pub struct BuiltinOn(pub Engine);
 
 impl Oracle for BuiltinOn {
     fn ask(&mut self, request: &Value) -> Result<Value, String> {
-        Ok(answer_value_with(request, &Capabilities::m3go(), self.0))
+        Ok(answer_value(request, &Capabilities::m3go(), self.0))
     }
 }
 

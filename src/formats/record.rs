@@ -5,7 +5,6 @@
 
 use crate::board::coord::{Labels, Point};
 use crate::board::grid::Board;
-use crate::game::advance::Engine;
 use crate::game::notation::parse_move;
 use crate::game::order::{turn_of_move, Turn};
 use crate::game::play::{Action, Illegal, Move, Position, Report};
@@ -310,14 +309,14 @@ impl Record {
         self.step_move(pos, k, |p, m| p.play(m))
     }
 
-    /// [`Record::play_move`] without the report, on `engine` ([`Position::advance_with`]).
+    /// [`Record::play_move`] without the report, on the position's engine
+    /// ([`Position::advance`]).
     pub fn advance_move(
         &self,
         pos: &Position,
         k: usize,
-        engine: Engine,
     ) -> Result<(Position, Option<Illegal>), InputError> {
-        self.step_move(pos, k, |p, m| p.advance_with(m, engine).map(|n| (n, ())))
+        self.step_move(pos, k, |p, m| p.advance(m).map(|n| (n, ())))
             .map(|(next, (), refusal)| (next, refusal))
     }
 

@@ -4,7 +4,6 @@
 use crate::board::coord::{Labels, Point, StringName};
 use crate::board::grid::Colour;
 use crate::board::layers::holographic;
-use crate::game::advance::Engine;
 use crate::game::notation::Notation;
 use crate::game::play::Position;
 use crate::judge::analysis::Analysis;
@@ -42,20 +41,13 @@ pub struct PlayReport {
 }
 
 impl PlayReport {
+    /// The moves' reports and the final position's analysis (its legal moves listed on the
+    /// position's engine).
     pub fn new(reports: Vec<crate::game::play::Report>, pos: &Position) -> PlayReport {
-        PlayReport::new_with(reports, pos, Engine::Fast)
-    }
-
-    /// [`PlayReport::new`] with the final position's legal moves listed on `engine`.
-    pub fn new_with(
-        reports: Vec<crate::game::play::Report>,
-        pos: &Position,
-        engine: Engine,
-    ) -> PlayReport {
         PlayReport {
             format: PLAY_FORMAT,
             reports,
-            analysis: AnalysisReport::new_with(pos, engine),
+            analysis: AnalysisReport::new(pos),
         }
     }
 }
@@ -308,14 +300,9 @@ pub fn forbidden_points(a: &Analysis, rules: &Rules, player: Colour) -> Vec<(usi
 }
 
 impl AnalysisReport {
-    /// Builds the report of a position (its legal moves on the fast engine where it supports
-    /// the rules).
+    /// Builds the report of a position, its legal moves listed on the position's engine (the
+    /// same list on both, [`Position::legal_moves`]).
     pub fn new(pos: &Position) -> AnalysisReport {
-        AnalysisReport::new_with(pos, Engine::Fast)
-    }
-
-    /// [`AnalysisReport::new`] with the legal moves listed on `engine` (the same list on both).
-    pub fn new_with(pos: &Position, engine: Engine) -> AnalysisReport {
         let a = Analysis::new(pos.board(), pos.rules());
         let b = &pos.board();
         let names = |v: &[usize]| -> Vec<Point> { v.iter().map(|&i| b.point(i)).collect() };
@@ -406,7 +393,7 @@ impl AnalysisReport {
         };
         let turn = pos.turn();
         let legal_moves = pos
-            .legal_moves_with(engine)
+            .legal_moves()
             .into_iter()
             .map(|m| Notation::new(pos.rules(), pos.move_number(), turn, m))
             .collect();

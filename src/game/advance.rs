@@ -23,7 +23,7 @@ pub enum Engine {
     #[default]
     Fast,
     /// The clause-by-clause reference alone: [`Position::play`],
-    /// [`Position::legal_moves_reference`], `tools::perft::perft_reference`.
+    /// [`Position::legal_moves`] and `tools::perft::perft` on the reference.
     Reference,
 }
 
@@ -39,17 +39,13 @@ impl Engine {
 }
 
 impl Position {
-    /// The position after `m` ([`Position::play`] without the report), on the fast engine:
-    /// the same position (board, history, move number, trailing passes, dead stones, Flystone
-    /// state) or the same refusal (reason, clause and message) as `play`.
+    /// The position after `m` ([`Position::play`] without the report), on the position's
+    /// engine: `Engine::Reference` is `play(m)` without its report; `Engine::Fast` lets the
+    /// fast engine decide (`Position::advance_fast`), giving the same position (board,
+    /// history, move number, trailing passes, dead stones, Flystone state) or the same refusal
+    /// (reason, clause and message) as `play`.
     pub fn advance(&self, m: &Move) -> Result<Position, Illegal> {
-        self.advance_with(m, Engine::Fast)
-    }
-
-    /// [`Position::advance`] on `engine`: `Engine::Reference` is `play(m)` without its report;
-    /// `Engine::Fast` lets the fast engine decide ([`Position::advance_fast`]).
-    pub fn advance_with(&self, m: &Move, engine: Engine) -> Result<Position, Illegal> {
-        match engine {
+        match self.engine() {
             Engine::Fast => self.advance_fast(m),
             Engine::Reference => self.play(m).map(|(next, _)| next),
         }
@@ -101,15 +97,6 @@ impl Position {
             Action::Place(_) => 0,
         };
         parts.flystone = self.next_flystone(turn);
-        Position::from_checked(parts)
-    }
-
-    /// Every legal move of the side to move on `engine`: [`Position::legal_moves`] (fast where
-    /// supported) or [`Position::legal_moves_reference`].
-    pub fn legal_moves_with(&self, engine: Engine) -> Vec<Action> {
-        match engine {
-            Engine::Fast => self.legal_moves(),
-            Engine::Reference => self.legal_moves_reference(),
-        }
+        Position::from_checked(parts).with_engine(self.engine())
     }
 }

@@ -5,9 +5,11 @@
 pub mod advance;
 pub mod cascade;
 pub mod fast;
+pub mod move_report;
 pub mod moves;
 pub mod notation;
 pub mod order;
 pub mod play;
+pub mod position;
 pub mod refusal;
 pub mod setup;

@@ -1,167 +1,25 @@
-//! Playing moves: placement, captures in the upper layer, the capture / attribute cascade,
-//! suicide, ko, passes and the end of the game (GO-CAPTURE, GO-CASCADE, GO-SUICIDE, GO-KO,
-//! GO-PASS, GO-END, M20-LIFE-1, M20-LIFE-2, Q20-HOLO-CAPTURE).
+//! The reference move: a move played on a [`Position`] clause by clause — the turn it takes,
+//! placement, captures in the upper layer, the capture / attribute cascade, suicide, ko,
+//! passes and the end of the game (GO-CAPTURE, GO-CASCADE, GO-SUICIDE, GO-KO, GO-PASS, GO-END,
+//! M20-LIFE-1, M20-LIFE-2, Q20-HOLO-CAPTURE), with its report ([`Report`], the move_report
+//! module) — and the legal and special moves it lists. The position itself is the position
+//! module.
 
-use crate::board::coord::{Point, StringName};
+use crate::board::coord::Point;
 use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::Attribute;
+use crate::game::advance::Engine;
 use crate::game::cascade::{conversion_ataris, CascadeBoard, NoAtari, Step};
-use crate::game::fast::FastPosition;
+use crate::game::move_report::{ataris, attribute_changes, eyes_made, illegal};
+pub use crate::game::move_report::{AttributeChange, Illegal, NamedString, Report};
 pub use crate::game::moves::{Action, Move};
-use crate::game::order::{
-    chosen_flystones_left, flystone_schedule, game_over_in, game_turn, team_wrong_turn,
-    FlystoneState, Kind, Turn,
-};
+use crate::game::order::{chosen_flystones_left, team_wrong_turn, Kind, Turn};
+pub(crate) use crate::game::position::Parts;
+pub use crate::game::position::Position;
 pub use crate::game::refusal::Refusal;
 use crate::judge::analysis::Analysis;
 use crate::judge::forbidden::flower_forbidden_reason;
 use crate::rules::{CaptureTiming, Rules, Schedule};
-use serde::Serialize;
-use std::fmt;
-
-/// A legal, settled position: the direct board, the rules, whose move it is, and the history
-/// the ko rule needs. Built only from a validated `Setup` (`Setup::to_position` in the setup
-/// module above this one, which lists every problem it finds) and by playing moves; read
-/// through its accessors.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Position {
-    rules: Rules,
-    board: Board,
-    /// Number of the next move (1-based).
-    move_number: u32,
-    /// Earlier direct boards, oldest first; the last is the board before the previous move.
-    history: Vec<Board>,
-    /// How many of the most recent moves were passes.
-    trailing_passes: u32,
-    /// Points of stones agreed dead, for scoring.
-    dead: Vec<Point>,
-    /// Flystone games: the random timings and the flystones thrown so far (S3-ROUND). `None`
-    /// under other schedules; under `flystone`, `None` means the timings drawn from the seed
-    /// and no flystone thrown yet.
-    flystone: Option<FlystoneState>,
-}
-
-/// The parts of a position, not yet validated: what crate code assembles (test generators,
-/// symmetric images), checked by `Parts::validate` (in the setup module, the check
-/// `Setup::to_position` also runs). The next position of a move is built from the parts of a
-/// valid one without that check (`Position::successor` in the advance module, and the moves of
-/// this module), through `Position::from_checked`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Parts {
-    pub rules: Rules,
-    pub board: Board,
-    pub move_number: u32,
-    pub history: Vec<Board>,
-    pub trailing_passes: u32,
-    pub dead: Vec<Point>,
-    pub flystone: Option<FlystoneState>,
-}
-
-impl Position {
-    /// The position of parts already checked: called by the validation in the setup module,
-    /// after it found no problem, and for the next position of a move (`Position::successor`).
-    pub(super) fn from_checked(parts: Parts) -> Position {
-        let Parts {
-            rules,
-            board,
-            move_number,
-            history,
-            trailing_passes,
-            dead,
-            flystone,
-        } = parts;
-        Position {
-            rules,
-            board,
-            move_number,
-            history,
-            trailing_passes,
-            dead,
-            flystone,
-        }
-    }
-
-    /// The parts of this position (to build a changed copy that is validated again).
-    pub(crate) fn to_parts(&self) -> Parts {
-        Parts {
-            rules: self.rules.clone(),
-            board: self.board.clone(),
-            move_number: self.move_number,
-            history: self.history.clone(),
-            trailing_passes: self.trailing_passes,
-            dead: self.dead.clone(),
-            flystone: self.flystone.clone(),
-        }
-    }
-
-    /// The rules the game is played under.
-    pub fn rules(&self) -> &Rules {
-        &self.rules
-    }
-
-    /// The direct board.
-    pub fn board(&self) -> &Board {
-        &self.board
-    }
-
-    /// The number of the next move (1-based).
-    pub fn move_number(&self) -> u32 {
-        self.move_number
-    }
-
-    /// Earlier direct boards, oldest first; the last is the board before the previous move.
-    pub fn history(&self) -> &[Board] {
-        &self.history
-    }
-
-    /// How many of the most recent moves were passes.
-    pub fn trailing_passes(&self) -> u32 {
-        self.trailing_passes
-    }
-
-    /// Points of stones agreed dead, for scoring.
-    pub fn dead(&self) -> &[Point] {
-        &self.dead
-    }
-
-    /// The Flystone record as given (`None` under other schedules, and under `flystone` for the
-    /// timings drawn from the seed with nothing thrown); [`Position::flystone_state`] gives the
-    /// state it stands for.
-    pub fn flystone(&self) -> Option<&FlystoneState> {
-        self.flystone.as_ref()
-    }
-
-    /// Starts the count of trailing passes again at 0: in 003's mechanical replay a refused move
-    /// of the record is replaced by a pass that never ends the game (M20-REPLAY-PASS).
-    pub(crate) fn forget_trailing_passes(&mut self) {
-        self.trailing_passes = 0;
-    }
-}
-
-impl FastPosition {
-    /// The fast form of `pos` (its rules, board, history, move number, trailing passes and
-    /// Flystone state). Always `Some`: the fast engine supports every rule set
-    /// ([`crate::game::fast::supports`], pinned by `tests/it/fast_equals_reference.rs`);
-    /// inside the crate [`Position::fast`] is the one way to it.
-    pub fn new(pos: &Position) -> Option<FastPosition> {
-        FastPosition::from_state(
-            &pos.rules,
-            &pos.board,
-            &pos.history,
-            pos.move_number,
-            pos.trailing_passes,
-            pos.flystone_state(),
-        )
-    }
-}
-
-impl Position {
-    /// This position on the fast engine ([`FastPosition::new`], which supports every rule set).
-    pub(crate) fn fast(&self) -> FastPosition {
-        FastPosition::new(self)
-            .unwrap_or_else(|| unreachable!("the fast engine supports every rule set"))
-    }
-}
 
 /// How a move uses its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,90 +30,6 @@ enum Special {
     Conversion,
     /// S3-ROUND: a chosen flystone thrown right after the player's own-colour turn.
     Flystone,
-}
-
-/// A refused move: the reason, its clause (always `reason.clause()`), and a message naming the
-/// place. Serialized with the reason as its code.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Illegal {
-    pub reason: Refusal,
-    pub clause: &'static str,
-    pub message: String,
-}
-
-impl fmt::Display for Illegal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({}, {})", self.message, self.reason, self.clause)
-    }
-}
-
-/// A string named by its first point, with all its points.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-pub struct NamedString {
-    pub string: StringName,
-    pub points: Vec<Point>,
-    /// The string's private eyes where it has them (after the move for `eyes_made`, before it
-    /// for `eyes_lost`), each as the empty points of its closed region (003 names an eye by its
-    /// empty string: "做出私眼O六*"). Empty for other lists.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub eyes: Vec<Vec<Point>>,
-}
-
-/// The points of `points` (indices of `board`).
-fn point_names(board: &Board, points: &[usize]) -> Vec<Point> {
-    points.iter().map(|&i| board.point(i)).collect()
-}
-
-impl NamedString {
-    /// The string of `board` made of `points`, named by its first point, without eyes.
-    fn of(board: &Board, points: &[usize]) -> NamedString {
-        NamedString {
-            string: StringName(board.point(points[0])),
-            points: point_names(board, points),
-            eyes: Vec::new(),
-        }
-    }
-}
-
-/// An attribute change of a flower string caused by a move.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-pub struct AttributeChange {
-    /// The flower string, named by its first point (`七六*`).
-    pub string: StringName,
-    pub points: Vec<Point>,
-    pub from: Attribute,
-    pub to: Attribute,
-}
-
-/// What one move did.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-pub struct Report {
-    pub number: u32,
-    pub notation: String,
-    pub turn: Turn,
-    pub action: Action,
-    /// Every point whose stone was removed.
-    pub captured: Vec<Point>,
-    /// Strings that gained a private eye.
-    pub eyes_made: Vec<NamedString>,
-    /// Strings that lost their last private eye (and are still on the board).
-    pub eyes_lost: Vec<NamedString>,
-    pub attribute_changes: Vec<AttributeChange>,
-    /// Opponent strings the move put in atari (叫吃): black or white upper strings of the
-    /// mover's opponent with exactly one upper liberty after the move and more (or no string
-    /// there) before (003 "花290.六三叫吃黑棋串", "华299.BO，叫吃白棋串CO*").
-    pub ataris: Vec<NamedString>,
-    /// The cascade, step by step, each with its clause.
-    pub steps: Vec<String>,
-    pub game_over: bool,
-}
-
-fn illegal(reason: Refusal, message: String) -> Illegal {
-    Illegal {
-        reason,
-        clause: reason.clause(),
-        message,
-    }
 }
 
 /// The name of a string: its first point (top row first) with `*`.
@@ -423,29 +197,6 @@ pub fn settle_reference(
 }
 
 impl Position {
-    /// The turn of the next move.
-    pub fn turn(&self) -> Turn {
-        self.turn_of(self.move_number)
-    }
-
-    /// The turn of move `n` of this game: the rules' schedule (M20-ORDER, M16-TEAM-CYCLE), and
-    /// under Flystone the flystones of this game (S3-ROUND, [`crate::game::order::flystone_turn`]).
-    pub fn turn_of(&self, n: u32) -> Turn {
-        game_turn(&self.rules, self.flystone_state().as_ref(), n)
-    }
-
-    /// The Flystone state under the `flystone` schedule (the timings drawn from the seed when
-    /// the position has none); `None` under other schedules.
-    pub fn flystone_state(&self) -> Option<FlystoneState> {
-        if self.rules.schedule != Schedule::Flystone {
-            return None;
-        }
-        Some(self.flystone.clone().unwrap_or_else(|| FlystoneState {
-            random: flystone_schedule(&self.rules, self.board.size()),
-            thrown: Vec::new(),
-        }))
-    }
-
     /// The wrong-turn refusal of move `m`, naming whose turn it is (in the team format: the
     /// round and the seat, M16-TEAM-CYCLE).
     fn wrong_turn(&self, m: &Move, detail: String) -> Illegal {
@@ -529,23 +280,6 @@ impl Position {
             }
         }
         Err(self.wrong_turn(m, plain))
-    }
-
-    /// The Flystone state after move `self.move_number` takes `turn`: a flower turn is a
-    /// flystone move and is recorded (played or passed).
-    pub(super) fn next_flystone(&self, turn: Turn) -> Option<FlystoneState> {
-        Some(self.flystone_state()?.after(self.move_number, turn))
-    }
-
-    /// Whether the game is over by passes: [`crate::game::order::game_over_by_passes`] with this game's schedule
-    /// (under Flystone, its flystones; [`game_over_in`]).
-    pub fn game_over(&self) -> bool {
-        game_over_in(
-            &self.rules,
-            self.flystone_state().as_ref(),
-            self.move_number,
-            self.trailing_passes,
-        )
     }
 
     /// GO-KO — whether `board` (the result of the move) repeats a position the ko rule forbids
@@ -866,20 +600,24 @@ impl Position {
             trailing_passes: 0,
             dead: self.dead.clone(),
             flystone: self.next_flystone(turn),
+            engine: self.engine,
         };
         (next, report)
     }
 
-    /// Every legal move of the side to move (passes included), in board order, on the fast
-    /// engine ([`FastPosition`]); [`Position::legal_moves_reference`] is the same list (fast
-    /// equals reference, `tests/it/fast_equals_reference.rs`).
+    /// Every legal move of the side to move (passes included), in board order, on the
+    /// position's engine: the fast engine ([`FastPosition`](crate::game::fast::FastPosition)) or the clause-by-clause reference
+    /// (each empty point played with [`Position::play`]'s steps). The two lists are the same
+    /// (fast equals reference, `tests/it/fast_equals_reference.rs`).
     pub fn legal_moves(&self) -> Vec<Action> {
-        self.fast().legal_moves()
+        match self.engine {
+            Engine::Fast => self.fast().legal_moves(),
+            Engine::Reference => self.legal_moves_reference(),
+        }
     }
 
-    /// Every legal move of the side to move (passes included), in board order, by the
-    /// clause-by-clause reference: each empty point played with [`Position::play`]'s steps.
-    pub fn legal_moves_reference(&self) -> Vec<Action> {
+    /// [`Position::legal_moves`] by the clause-by-clause reference.
+    fn legal_moves_reference(&self) -> Vec<Action> {
         if self.game_over() {
             return Vec::new();
         }
@@ -1030,77 +768,4 @@ pub fn conversion_liberties(pos: &Position) -> Result<Vec<(String, usize)>, Ille
         Refusal::ConversionP,
         format!("move {n}: no emergency conversion: {why}"),
     ))
-}
-
-/// Strings of `after` with a private eye none of whose stones belonged, in `before`, to a string
-/// with one (named by the string's first point in `after`). Swapping the arguments gives the
-/// strings of `before` that lost every private eye.
-fn eyes_made(before: &Analysis, after: &Analysis) -> Vec<NamedString> {
-    let mut out = Vec::new();
-    for (g, s) in after.lower_strings.groups.iter().enumerate() {
-        if !after.has_private_eye(g) {
-            continue;
-        }
-        let had = s.points.iter().any(|&i| {
-            before.lower_strings.of[i].is_some_and(|h| {
-                before.lower_strings.groups[h].colour == s.colour && before.has_private_eye(h)
-            })
-        });
-        if !had {
-            let mut named = NamedString::of(&after.board, &s.points);
-            named.eyes = after
-                .private_eyes(g)
-                .map(|r| point_names(&after.board, &r.empty))
-                .collect();
-            out.push(named);
-        }
-    }
-    out
-}
-
-/// GO-ATARI (叫吃) — the upper strings of `victim` with exactly one liberty in `after` none of
-/// whose stones belonged, in `before`, to a `victim` upper string with one liberty: the strings
-/// the move put in atari.
-fn ataris(before: &Analysis, after: &Analysis, victim: Colour) -> Vec<NamedString> {
-    let mut out = Vec::new();
-    for s in &after.upper_strings.groups {
-        if s.colour != Some(victim) || s.liberties.len() != 1 {
-            continue;
-        }
-        let was = s.points.iter().any(|&i| {
-            before
-                .upper_strings
-                .at(i)
-                .is_some_and(|b| b.colour == Some(victim) && b.liberties.len() == 1)
-        });
-        if !was {
-            out.push(NamedString::of(&after.board, &s.points));
-        }
-    }
-    out
-}
-
-/// Flower strings whose attribute differs from what their stones had before.
-fn attribute_changes(before: &Analysis, after: &Analysis) -> Vec<AttributeChange> {
-    let mut out = Vec::new();
-    for f in &after.flowers {
-        let old = f
-            .points
-            .iter()
-            .filter_map(|&i| before.attribute_at[i])
-            .find(|&a| a != f.attribute);
-        let had_any = f.points.iter().any(|&i| before.attribute_at[i].is_some());
-        let from = match old {
-            Some(a) => a,
-            None if !had_any && f.attribute != Attribute::Neutral => Attribute::Neutral,
-            None => continue,
-        };
-        out.push(AttributeChange {
-            string: StringName(after.board.point(f.points[0])),
-            points: point_names(&after.board, &f.points),
-            from,
-            to: f.attribute,
-        });
-    }
-    out
 }

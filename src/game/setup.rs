@@ -577,6 +577,7 @@ impl Position {
             ..self.to_parts()
         }
         .validate(place)
+        .map(|pos| pos.with_engine(self.engine()))
     }
 }
 

@@ -14,6 +14,7 @@ use crate::formats::record::{record_of, Record};
 use crate::formats::render::{self, View};
 use crate::formats::report::{relabel_text, AnalysisReport};
 use crate::formats::sgf;
+use crate::game::advance::Engine;
 use crate::game::play::{Position, Report};
 use crate::game::setup::{from_yaml, InputError, Setup};
 use crate::rules::{Rules, RulesField, OPTIONS, PRESETS};
@@ -426,9 +427,9 @@ fn record(text: &str) -> Result<Record, ApiError> {
 fn replay_record(r: ReplayRequest, rec: &Record) -> Answer {
     let rules = replay_rules(rec, r.rules.as_deref(), r.mechanical)?;
     let rep = if r.mechanical {
-        replay::mechanical(rec, &rules, r.to)?
+        replay::mechanical(rec, &rules, r.to, Engine::Fast)?
     } else {
-        replay::strict(rec, &rules, r.to)?
+        replay::strict(rec, &rules, r.to, Engine::Fast)?
     };
     let setup = replay::position_setup(&rep.position);
     let yaml = serde_yaml::to_string(&setup).map_err(|e| ApiError::bad(e.to_string()))?;
@@ -639,9 +640,9 @@ fn load_record(r: RecordRequest, rec: &Record) -> Answer {
     let mut numbers = rec.moves.iter().map(|m| m.number);
     let keep = |p: &Position| kept.keep(p, numbers.next().unwrap_or(0));
     let rep = if r.mechanical {
-        replay::mechanical_keeping(rec, &rules, None, keep)?
+        replay::mechanical_keeping(rec, &rules, None, Engine::Fast, keep)?
     } else {
-        replay::strict_keeping(rec, &rules, None, keep)?
+        replay::strict_keeping(rec, &rules, None, Engine::Fast, keep)?
     };
     let size = rep.position.board().size();
     let moves: Vec<Value> = rep

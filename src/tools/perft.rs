@@ -28,18 +28,12 @@ use crate::rules::RulesField;
 
 /// The number of legal move sequences of length `depth` (passes included; the special moves of
 /// [`Position::special_moves`] — Dullstone's emergency conversions and Flystone's chosen
-/// flystones — count as moves too), on the fast engine: [`perft_with`] `Engine::Fast`.
+/// flystones — count as moves too), on the position's engine ([`Position::engine`]).
+/// `Engine::Fast`: [`crate::game::fast::FastPosition::perft`] (every preset and option);
+/// `Engine::Reference`: level by level with [`Position::legal_moves`] and [`Position::advance`]
+/// on the reference. The two agree (`tests/it/perft.rs`, `tests/it/fast_equals_reference.rs`).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    perft_with(pos, depth, Engine::Fast)
-}
-
-/// [`perft`] on `engine`. `Engine::Fast`: [`crate::game::fast::FastPosition::perft`] (every
-/// preset and option);
-/// `Engine::Reference`: [`perft_reference`], level by level with
-/// [`Position::legal_moves_reference`] and [`Position::play`]. The two agree
-/// (`tests/it/perft.rs`, `tests/it/fast_equals_reference.rs`).
-pub fn perft_with(pos: &Position, depth: u32, engine: Engine) -> u64 {
-    if engine == Engine::Fast {
+    if pos.engine() == Engine::Fast {
         return pos.fast().perft(depth);
     }
     if depth == 0 {
@@ -49,42 +43,28 @@ pub fn perft_with(pos: &Position, depth: u32, engine: Engine) -> u64 {
         if pos.game_over() {
             return 0;
         }
-        return (pos.legal_moves_with(engine).len() + pos.special_moves().len()) as u64;
+        return (pos.legal_moves().len() + pos.special_moves().len()) as u64;
     }
-    children_with(pos, engine)
-        .iter()
-        .map(|(_, p)| perft_with(p, depth - 1, engine))
-        .sum()
-}
-
-/// [`perft`] by the clause-by-clause reference alone: every level lists its moves with
-/// [`Position::legal_moves_reference`] and plays them with [`Position::play`].
-pub fn perft_reference(pos: &Position, depth: u32) -> u64 {
-    perft_with(pos, depth, Engine::Reference)
+    children(pos).iter().map(|(_, p)| perft(p, depth - 1)).sum()
 }
 
 /// Each legal move, in notation, with the position it leads to: the moves of
-/// [`Position::legal_moves`] in board order, the pass, then the special moves.
+/// [`Position::legal_moves`] in board order, the pass, then the special moves, each played with
+/// [`Position::advance`] (on the position's engine).
 pub fn children(pos: &Position) -> Vec<(String, Position)> {
-    children_with(pos, Engine::Fast)
-}
-
-/// [`children`] on `engine`: the moves listed by [`Position::legal_moves_with`] and the special
-/// moves, each played with [`Position::advance_with`].
-pub fn children_with(pos: &Position, engine: Engine) -> Vec<(String, Position)> {
     if pos.game_over() {
         return Vec::new();
     }
     let turn = pos.turn();
     let n = pos.move_number();
     let mut out = Vec::new();
-    for a in pos.legal_moves_with(engine) {
+    for a in pos.legal_moves() {
         let m = Move {
             action: a,
             number: None,
             turn: None,
         };
-        if let Ok(next) = pos.advance_with(&m, engine) {
+        if let Ok(next) = pos.advance(&m) {
             out.push((
                 crate::game::notation::format_numbered(pos.rules(), n, turn, a),
                 next,
@@ -92,7 +72,7 @@ pub fn children_with(pos: &Position, engine: Engine) -> Vec<(String, Position)> 
         }
     }
     for m in pos.special_moves() {
-        if let Ok(next) = pos.advance_with(&m, engine) {
+        if let Ok(next) = pos.advance(&m) {
             let t = m.turn.unwrap_or(turn);
             out.push((
                 crate::game::notation::format_numbered(pos.rules(), n, t, m.action),
@@ -104,7 +84,7 @@ pub fn children_with(pos: &Position, engine: Engine) -> Vec<(String, Position)> 
 }
 
 /// A bound on the work of a perft: the nodes (positions made and sequences counted) it may
-/// visit. [`perft_within`] and [`divide_with`] stop when it runs out.
+/// visit. [`perft_within`] and [`divide_within`] stop when it runs out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NodeBudget {
     pub max: u64,
@@ -132,58 +112,57 @@ impl NodeBudget {
     }
 }
 
-/// The depth up to which [`perft_within`] counts a subtree in one call of [`perft_with`] and
+/// The depth up to which [`perft_within`] counts a subtree in one call of [`perft`] and
 /// spends its count afterwards: a subtree of depth 2 has at most 362² leaves, so a budget is
 /// overrun by at most that many nodes.
 const BUDGET_LEAF_DEPTH: u32 = 2;
 
-/// [`perft_with`] within `budget`: `Err` with the budget when the count would visit more nodes.
+/// [`perft`] within `budget`: `Err` with the budget when the count would visit more nodes.
 /// Subtrees of depth up to 2 are counted whole by the engine; deeper levels go move by move,
 /// spending a node per position made.
 pub fn perft_within(
     pos: &Position,
     depth: u32,
-    engine: Engine,
     budget: &mut NodeBudget,
 ) -> Result<u64, NodeBudget> {
     // the reference lists a 19x19 position's legal moves in about a second: its subtrees are
     // counted whole only to depth 1, so that the budget is checked every legal list
-    let leaf_depth = match engine {
+    let leaf_depth = match pos.engine() {
         Engine::Reference => 1,
         Engine::Fast => BUDGET_LEAF_DEPTH,
     };
     if depth <= leaf_depth {
-        let n = perft_with(pos, depth, engine);
+        let n = perft(pos, depth);
         budget.spend(n)?;
         return Ok(n);
     }
-    let kids = children_with(pos, engine);
+    let kids = children(pos);
     budget.spend(kids.len() as u64)?;
     let mut total = 0u64;
     for (_, p) in &kids {
-        total += perft_within(p, depth - 1, engine, budget)?;
+        total += perft_within(p, depth - 1, budget)?;
     }
     Ok(total)
 }
 
 /// Perft split by the first move within `budget`: (move in notation, count), calling
-/// `progress(done, of)` after each first move is counted (a progress bar), on `engine`.
-pub fn divide_with(
+/// `progress(done, of)` after each first move is counted (a progress bar), on the position's
+/// engine.
+pub fn divide_within(
     pos: &Position,
     depth: u32,
-    engine: Engine,
     budget: &mut NodeBudget,
     progress: &dyn Fn(usize, usize),
 ) -> Result<Vec<(String, u64)>, NodeBudget> {
     if depth == 0 {
         return Ok(Vec::new());
     }
-    let kids = children_with(pos, engine);
+    let kids = children(pos);
     budget.spend(kids.len() as u64)?;
     let of = kids.len();
     let mut out = Vec::with_capacity(of);
     for (k, (label, p)) in kids.into_iter().enumerate() {
-        let n = perft_within(&p, depth - 1, engine, budget)?;
+        let n = perft_within(&p, depth - 1, budget)?;
         progress(k + 1, of);
         out.push((label, n));
     }
@@ -192,14 +171,7 @@ pub fn divide_with(
 
 /// Perft split by the first move: (move in notation, count), unbounded.
 pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
-    divide_with(
-        pos,
-        depth,
-        Engine::Fast,
-        &mut NodeBudget::unlimited(),
-        &|_, _| {},
-    )
-    .unwrap_or_default()
+    divide_within(pos, depth, &mut NodeBudget::unlimited(), &|_, _| {}).unwrap_or_default()
 }
 
 /// One entry of a perft file.

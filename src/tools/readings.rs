@@ -9,7 +9,6 @@
 
 use crate::formats::explain::{explain_target, is_move_target};
 use crate::formats::report::AnalysisReport;
-use crate::game::advance::Engine;
 use crate::game::moves::Action;
 use crate::game::notation::parse_move_in;
 use crate::game::play::{Move, Position};
@@ -48,14 +47,10 @@ pub const KINDS: [&str; 8] = [
 ];
 
 impl Verdicts {
-    /// The verdicts of `pos`, and of `mv` played on it.
+    /// The verdicts of `pos`, and of `mv` played on it (the legal moves listed on the
+    /// position's engine).
     pub fn of(pos: &Position, mv: Option<&Move>) -> Verdicts {
-        Verdicts::of_with(pos, mv, Engine::Fast)
-    }
-
-    /// [`Verdicts::of`] with the legal moves listed on `engine`.
-    pub fn of_with(pos: &Position, mv: Option<&Move>, engine: Engine) -> Verdicts {
-        let r = AnalysisReport::new_with(pos, engine);
+        let r = AnalysisReport::new(pos);
         let mut v = Verdicts::default();
         let mut put = |kind: &'static str, subject: String, verdict: String| {
             v.by_kind.entry(kind).or_default().insert(subject, verdict);
@@ -345,7 +340,7 @@ pub fn with_option(rules: &Rules, option: &str, value: &str) -> Result<Rules, In
 
 /// The verdicts of `pos` (and `mv`) under `rules`: `invalid` set if the position is not one under
 /// them.
-fn verdicts_under(pos: &Position, rules: &Rules, mv: Option<&str>, engine: Engine) -> Verdicts {
+fn verdicts_under(pos: &Position, rules: &Rules, mv: Option<&str>) -> Verdicts {
     let p = match pos.with_rules(rules, "the reading") {
         Ok(p) => p,
         Err(e) => {
@@ -358,14 +353,14 @@ fn verdicts_under(pos: &Position, rules: &Rules, mv: Option<&str>, engine: Engin
     let m = mv.and_then(|t| parse_move_in(t, p.rules(), p.board().size()).ok());
     match (mv, &m) {
         (Some(t), None) => {
-            let mut v = Verdicts::of_with(&p, None, engine);
+            let mut v = Verdicts::of(&p, None);
             v.by_kind.entry("move").or_default().insert(
                 "the move".into(),
                 format!("not a move under these rules: `{t}`"),
             );
             v
         }
-        _ => Verdicts::of_with(&p, m.as_ref(), engine),
+        _ => Verdicts::of(&p, m.as_ref()),
     }
 }
 
@@ -392,24 +387,15 @@ pub fn register_options() -> Vec<(String, String)> {
 /// too, and a move is judged (its legality and its captures); it must be a valid target on the
 /// position under its own rules. `register` is the disputed-points register as (id, the
 /// entry's **Option.** text) pairs, for naming the entries of each option ([`entries_of`]).
+/// The legal moves of every reading are listed on the position's engine.
 pub fn readings(
     pos: &Position,
     target: Option<&str>,
     register: &[(String, String)],
 ) -> Result<Readings, InputError> {
-    readings_with(pos, target, register, Engine::Fast)
-}
-
-/// [`readings`] with the legal moves of every reading listed on `engine`.
-pub fn readings_with(
-    pos: &Position,
-    target: Option<&str>,
-    register: &[(String, String)],
-    engine: Engine,
-) -> Result<Readings, InputError> {
     let base_trace = target.map(|t| explain_target(pos, t)).transpose()?;
     let mv = target.filter(|t| is_move_target(t));
-    let base = verdicts_under(pos, pos.rules(), mv, engine);
+    let base = verdicts_under(pos, pos.rules(), mv);
     let base_json =
         serde_json::to_value(pos.rules()).map_err(|e| InputError::new(e.to_string()))?;
     let mut out = Vec::new();
@@ -432,7 +418,7 @@ pub fn readings_with(
                 continue;
             }
             let rules = with_option(pos.rules(), option, value)?;
-            let changes = verdicts_under(pos, &rules, mv, engine).changes_from(&base);
+            let changes = verdicts_under(pos, &rules, mv).changes_from(&base);
             let trace = target
                 .and_then(|t| trace_under(pos, &rules, t))
                 .filter(|t| Some(t) != base_trace.as_ref());

@@ -18,6 +18,12 @@ use crate::rules::Rules;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+mod log;
+mod narrate;
+use log::describe;
+pub use log::{log_name, Change, Entry, EyeEvent, LoggedString, Replay, Status};
+pub use narrate::{log_text, log_text_in, player_of, Tally};
+
 /// Moves given as a list (`m3go play`'s arguments, a server request's `moves`) played in order
 /// from `start`, each reported to `each` as it is played, bounded as a record is: at most
 /// [`max_moves`] moves (else an error naming `key`, the list), and no move numbered past the
@@ -63,246 +69,6 @@ pub fn play_listed(
     Ok((p, reports))
 }
 
-/// A string named in the log: its colour word and its name (`CO*`, or `EO` for one stone).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct LoggedString {
-    /// black | white | flower
-    pub kind: &'static str,
-    /// For a flower string: its attribute when it was removed or changed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub attribute: Option<Attribute>,
-    pub name: String,
-    pub points: Vec<String>,
-}
-
-/// A string that gained private eyes, with the eyes (each named like a string).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct EyeEvent {
-    pub string: LoggedString,
-    pub eyes: Vec<String>,
-}
-
-/// What became of the record's move.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case", tag = "status")]
-pub enum Status {
-    /// Played as recorded.
-    Played,
-    /// The record itself passes here.
-    RecordPass,
-    /// Forbidden or impossible under the rules: replaced by a pass.
-    Replaced {
-        reason: Refusal,
-        clause: &'static str,
-        message: String,
-    },
-}
-
-impl Status {
-    /// The status of a record's move `action` after a step that refused it (`Some`: it was
-    /// replaced by a pass) or played it.
-    fn of_step(refusal: Option<Illegal>, action: Action) -> Status {
-        match refusal {
-            Some(Illegal {
-                reason,
-                clause,
-                message,
-            }) => Status::Replaced {
-                reason,
-                clause,
-                message,
-            },
-            None if action == Action::Pass => Status::RecordPass,
-            None => Status::Played,
-        }
-    }
-}
-
-/// One line of the log.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Entry {
-    pub number: u32,
-    /// The notation of what was played (`黑301.DO`, `华19.pass`).
-    pub notation: Notation,
-    /// The record's move at this number (a point, or `pass`).
-    pub source: String,
-    #[serde(flatten)]
-    pub status: Status,
-    pub captured: Vec<LoggedString>,
-    pub eyes_made: Vec<EyeEvent>,
-    pub eyes_lost: Vec<LoggedString>,
-    pub attribute_changes: Vec<Change>,
-}
-
-/// A flower string whose attribute changed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Change {
-    pub name: String,
-    pub points: Vec<String>,
-    pub from: Attribute,
-    pub to: Attribute,
-}
-
-/// The result of a replay: the final position and the log.
-#[derive(Clone, Debug)]
-pub struct Replay {
-    pub start: Position,
-    pub position: Position,
-    pub entries: Vec<Entry>,
-    /// The reports of the moves actually made (replaced moves as passes), for writing a record.
-    pub reports: Vec<Report>,
-    /// Whether this was a mechanical replay (else a strict one).
-    pub mechanical: bool,
-}
-
-/// The name of a set of points as 003 writes it: the first point (top row first, then left to
-/// right), with `*` when there is more than one.
-pub fn log_name(board: &Board, points: &[usize]) -> String {
-    match points.iter().min() {
-        None => String::new(),
-        Some(&i) if points.len() == 1 => board.point(i).to_string(),
-        Some(&i) => format!("{}*", board.point(i)),
-    }
-}
-
-fn names(board: &Board, points: &[usize]) -> Vec<String> {
-    let mut v = points.to_vec();
-    v.sort_unstable();
-    v.iter().map(|&i| board.point(i).to_string()).collect()
-}
-
-fn kind_of(s: Stone) -> &'static str {
-    match s {
-        Stone::Black => "black",
-        Stone::White => "white",
-        Stone::Flower => "flower",
-    }
-}
-
-/// The removed stones of a move, grouped into strings of the board before the move `b`; a
-/// flower string with its attribute there (`attribute_at`, asked only for a removed flower).
-fn captured_strings(
-    b: &Board,
-    captured: &[usize],
-    mut attribute_at: impl FnMut(usize) -> Option<Attribute>,
-) -> Vec<LoggedString> {
-    let mut seen = vec![false; b.len()];
-    let mut out = Vec::new();
-    let mut sorted = captured.to_vec();
-    sorted.sort_unstable();
-    for &i in &sorted {
-        if seen[i] {
-            continue;
-        }
-        let Some(stone) = b.get(i) else { continue };
-        let group: Vec<usize> = flood(b.size(), i, |j| {
-            b.get(j) == Some(stone) && sorted.binary_search(&j).is_ok()
-        });
-        for &j in &group {
-            seen[j] = true;
-        }
-        out.push(LoggedString {
-            kind: kind_of(stone),
-            attribute: if stone == Stone::Flower {
-                attribute_at(i)
-            } else {
-                None
-            },
-            name: log_name(b, &group),
-            points: names(b, &group),
-        });
-    }
-    out
-}
-
-/// What a played move logs: the strings it removed, the private eyes it made, the strings
-/// that lost their private eyes, the attribute changes.
-type Described = (
-    Vec<LoggedString>,
-    Vec<EyeEvent>,
-    Vec<LoggedString>,
-    Vec<Change>,
-);
-
-/// The board indices of points of a report.
-fn indices(board: &Board, points: &[Point]) -> Vec<usize> {
-    points
-        .iter()
-        .filter(|p| p.on_board(board.size()))
-        .map(|&p| board.index(p))
-        .collect()
-}
-
-/// The lower string of `board` through `i` (its black or white stones joined 4-connected: the
-/// lower layer holds flowers off-board, M20-STRING), logged; `None` on an empty point or a
-/// flower.
-fn lower_string_at(board: &Board, i: usize) -> Option<LoggedString> {
-    let stone = board.get(i).filter(|s| *s != Stone::Flower)?;
-    let points = flood(board.size(), i, |j| board.get(j) == Some(stone));
-    Some(LoggedString {
-        kind: kind_of(stone),
-        attribute: None,
-        name: log_name(board, &points),
-        points: names(board, &points),
-    })
-}
-
-/// What a played move did, in the log's terms, read from its report on either engine (the
-/// report holds the strings and eyes, so no board is analysed again; `tests/it/engine_choice.rs`
-/// checks the logs of the two engines are the same): its captured points grouped on the board
-/// before the move (the attribute of a removed flower string read from the analysis before the
-/// move, made only then), its strings that made eyes with those eyes, its strings that lost
-/// their eyes named as they stand after the move.
-fn describe(before: &Position, after: &Position, report: &Report) -> Described {
-    let (b0, b1) = (before.board(), after.board());
-    let mut a0: Option<Analysis> = None;
-    let captured = captured_strings(b0, &indices(b0, &report.captured), |i| {
-        a0.get_or_insert_with(|| Analysis::new(b0, before.rules()))
-            .attribute_at[i]
-    });
-    let eyes_made = report
-        .eyes_made
-        .iter()
-        .filter_map(|n| {
-            let first = *indices(b1, &n.points).first()?;
-            let string = lower_string_at(b1, first)?;
-            let eyes = n
-                .eyes
-                .iter()
-                .map(|e| log_name(b1, &indices(b1, e)))
-                .collect();
-            Some(EyeEvent { string, eyes })
-        })
-        .collect();
-    let eyes_lost = report
-        .eyes_lost
-        .iter()
-        .filter_map(|n| {
-            indices(b1, &n.points)
-                .into_iter()
-                .find_map(|i| lower_string_at(b1, i))
-        })
-        .collect();
-    (captured, eyes_made, eyes_lost, changes_of(after, report))
-}
-
-/// The attribute changes of a report, each flower string named as 003 does.
-fn changes_of(after: &Position, report: &Report) -> Vec<Change> {
-    report
-        .attribute_changes
-        .iter()
-        .map(|c: &AttributeChange| {
-            let idx = indices(after.board(), &c.points);
-            Change {
-                name: log_name(after.board(), &idx),
-                points: c.points.iter().map(|p| p.to_string()).collect(),
-                from: c.from,
-                to: c.to,
-            }
-        })
-        .collect()
-}
-
 /// The history the ko rule needs, written to a position file: none, the last board (simple),
 /// or all of it. Trims the history of `setup`, a position under `rules`.
 pub fn trim_history(rules: &Rules, setup: &mut Setup) {
@@ -337,8 +103,15 @@ pub fn position_setup(pos: &Position) -> Setup {
 /// game: after one, the count of trailing passes is set to 0 (only the record's own passes
 /// count towards the end). A record that goes on after its own passes ended the game is
 /// refused with the move number. Stops after move `to` when given.
-pub fn mechanical(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Replay, InputError> {
-    mechanical_keeping(record, rules, to, |_| {})
+/// The replay starts from the record's start position on `engine` (the moves, their log and
+/// the final position all on it).
+pub fn mechanical(
+    record: &Record,
+    rules: &Rules,
+    to: Option<u32>,
+    engine: Engine,
+) -> Result<Replay, InputError> {
+    mechanical_keeping(record, rules, to, engine, |_| {})
 }
 
 /// [`mechanical`], the position after each move handed to `keep` as it is reached (the
@@ -347,6 +120,7 @@ pub fn mechanical_keeping(
     record: &Record,
     rules: &Rules,
     to: Option<u32>,
+    engine: Engine,
     mut keep: impl FnMut(&Position),
 ) -> Result<Replay, InputError> {
     let mut entries = Vec::new();
@@ -355,6 +129,7 @@ pub fn mechanical_keeping(
         record,
         rules,
         to,
+        engine,
         mechanical_step,
         |pos, next, report, logged| {
             entries.push(entry(pos, next, &report, logged));
@@ -385,9 +160,8 @@ pub fn mechanical_tally(
         record,
         rules,
         to,
-        |pos, action| {
-            mechanical_advance(pos, action, engine).map(|(next, refusal)| (next, (), refusal))
-        },
+        engine,
+        |pos, action| mechanical_advance(pos, action).map(|(next, refusal)| (next, (), refusal)),
         |pos, next, (), (number, _, status)| tally.add(number, &status, removed(pos, next)),
     )?;
     Ok((tally, position))
@@ -421,10 +195,11 @@ fn mechanical_steps<R>(
     record: &Record,
     rules: &Rules,
     to: Option<u32>,
+    engine: Engine,
     mut step: impl FnMut(&Position, Action) -> Result<(Position, R, Option<Illegal>), Illegal>,
     mut visit: impl FnMut(&Position, &Position, R, Logged),
 ) -> Result<(Position, Position), InputError> {
-    let start = record.start_position(rules)?;
+    let start = record.start_position(rules)?.with_engine(engine);
     let mut pos = start.clone();
     for m in &record.moves {
         if to.is_some_and(|t| m.number > t) {
@@ -479,14 +254,13 @@ pub fn mechanical_step(
     replace_refused(action, |m| pos.play(m))
 }
 
-/// [`mechanical_step`] without the report, on `engine` ([`Position::advance_with`]): the next
+/// [`mechanical_step`] without the report, on the position's engine ([`Position::advance`]): the next
 /// position and the refusal when the move was replaced by a pass.
 pub fn mechanical_advance(
     pos: &Position,
     action: Action,
-    engine: Engine,
 ) -> Result<(Position, Option<Illegal>), Illegal> {
-    replace_refused(action, |m| pos.advance_with(m, engine).map(|n| (n, ())))
+    replace_refused(action, |m| pos.advance(m).map(|n| (n, ())))
         .map(|(next, (), refusal)| (next, refusal))
 }
 
@@ -540,8 +314,13 @@ fn entry(
 /// Replays a record strictly: every move must be legal under `rules`, with the turn the
 /// record names (if it names one); the first illegal move is refused with its number, place
 /// and reason. The log is the same as the mechanical replay's.
-pub fn strict(record: &Record, rules: &Rules, to: Option<u32>) -> Result<Replay, InputError> {
-    strict_keeping(record, rules, to, |_| {})
+pub fn strict(
+    record: &Record,
+    rules: &Rules,
+    to: Option<u32>,
+    engine: Engine,
+) -> Result<Replay, InputError> {
+    strict_keeping(record, rules, to, engine, |_| {})
 }
 
 /// [`strict`], the position after each move handed to `keep` (as [`mechanical_keeping`]).
@@ -549,6 +328,7 @@ pub fn strict_keeping(
     record: &Record,
     rules: &Rules,
     to: Option<u32>,
+    engine: Engine,
     mut keep: impl FnMut(&Position),
 ) -> Result<Replay, InputError> {
     let mut entries = Vec::new();
@@ -557,6 +337,7 @@ pub fn strict_keeping(
         record,
         rules,
         to,
+        engine,
         |pos, k| record.play_move(pos, k),
         |pos, next, report, logged| {
             entries.push(entry(pos, next, &report, logged));
@@ -574,7 +355,7 @@ pub fn strict_keeping(
 }
 
 /// The summary of [`strict`] and the final position, each move advanced without a report on
-/// `engine` ([`Record::advance_move`]).
+/// `engine` ([`Record::advance_move`], on the start position's engine).
 pub fn strict_tally(
     record: &Record,
     rules: &Rules,
@@ -586,9 +367,10 @@ pub fn strict_tally(
         record,
         rules,
         to,
+        engine,
         |pos, k| {
             record
-                .advance_move(pos, k, engine)
+                .advance_move(pos, k)
                 .map(|(next, refusal)| (next, (), refusal))
         },
         |pos, next, (), (number, _, status)| tally.add(number, &status, removed(pos, next)),
@@ -603,10 +385,11 @@ fn strict_steps<R>(
     record: &Record,
     rules: &Rules,
     to: Option<u32>,
+    engine: Engine,
     mut step: impl FnMut(&Position, usize) -> Result<(Position, R, Option<Illegal>), InputError>,
     mut visit: impl FnMut(&Position, &Position, R, Logged),
 ) -> Result<(Position, Position), InputError> {
-    let start = record.start_position(rules)?;
+    let start = record.start_position(rules)?.with_engine(engine);
     let mut pos = start.clone();
     for (k, m) in record.moves.iter().enumerate() {
         if to.is_some_and(|t| m.number > t) {
@@ -621,360 +404,6 @@ fn strict_steps<R>(
     Ok((start, pos))
 }
 
-/// The log as text: one line per move in 003's style, each followed by its English gloss when
-/// `gloss` is set; then the summary.
-pub fn log_text(rep: &Replay, gloss: bool) -> String {
-    log_text_in(rep, gloss, Labels::Chinese)
-}
-
-/// [`log_text`] with every point in `labels`.
-pub fn log_text_in(rep: &Replay, gloss: bool, labels: Labels) -> String {
-    let size = rep.position.board().size();
-    let mut o = String::new();
-    for e in &rep.entries {
-        o.push_str(&e.line_zh_in(labels, size));
-        o.push('\n');
-        if gloss {
-            o.push_str("    ");
-            o.push_str(&e.line_en_in(labels, size));
-            o.push('\n');
-        }
-    }
-    let (zh, en) = rep.summary();
-    o.push_str(&zh);
-    o.push('\n');
-    if gloss {
-        o.push_str("    ");
-        o.push_str(&en);
-        o.push('\n');
-    }
-    o
-}
-
-fn colour_zh(kind: &str) -> &'static str {
-    match kind {
-        "black" => "黑",
-        "white" => "白",
-        _ => "花",
-    }
-}
-
-fn attr_zh(a: Attribute) -> &'static str {
-    match a {
-        Attribute::Neutral => "中性",
-        Attribute::Black => "黑性",
-        Attribute::White => "白性",
-    }
-}
-
-/// Strings of one colour word joined as 003 does: `白棋串CO*和EO`.
-fn join_zh(items: &[String]) -> String {
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        n => format!("{}和{}", items[..n - 1].join("、"), items[n - 1]),
-    }
-}
-
-fn join_en(items: &[String]) -> String {
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        n => format!("{} and {}", items[..n - 1].join(", "), items[n - 1]),
-    }
-}
-
-/// Groups strings by a key, keeping first-seen order.
-fn grouped<T, K: Ord + Clone>(items: &[T], key: impl Fn(&T) -> K) -> Vec<(K, Vec<&T>)> {
-    let mut order: Vec<K> = Vec::new();
-    let mut map: BTreeMap<K, Vec<&T>> = BTreeMap::new();
-    for it in items {
-        let k = key(it);
-        if !map.contains_key(&k) {
-            order.push(k.clone());
-        }
-        map.entry(k).or_default().push(it);
-    }
-    order
-        .into_iter()
-        .map(|k| {
-            let v = map.remove(&k).unwrap_or_default();
-            (k, v)
-        })
-        .collect()
-}
-
-fn string_word_zh(s: &LoggedString) -> String {
-    match (s.kind, s.attribute) {
-        ("flower", Some(a)) if a != Attribute::Neutral => format!("{}花棋串", attr_zh(a)),
-        ("flower", _) => "花棋串".into(),
-        (k, _) => format!("{}棋串", colour_zh(k)),
-    }
-}
-
-fn string_word_en(s: &LoggedString) -> String {
-    match (s.kind, s.attribute) {
-        ("flower", Some(a)) if a != Attribute::Neutral => format!("{}-attributed flower", a.name()),
-        ("flower", _) => "flower".into(),
-        (k, _) => k.to_string(),
-    }
-}
-
-impl Entry {
-    /// The log line in 003's style.
-    pub fn line_zh(&self) -> String {
-        self.line_zh_in(Labels::Chinese, MAX_SIZE)
-    }
-
-    /// The log line in 003's style, every point in `labels` (on a board of `size`).
-    pub fn line_zh_in(&self, labels: Labels, size: usize) -> String {
-        let pt = |q: &str| relabel(q, size, labels);
-        let notation = self.notation.format(labels);
-        let head = match &self.status {
-            Status::Played => notation.clone(),
-            Status::RecordPass => format!("{}（原谱虚着）", notation.replace("pass", "虚着")),
-            Status::Replaced { reason, clause, .. } => format!(
-                "{}（原谱{}：{}，{reason}，{clause}）",
-                notation.replace("pass", "虚着"),
-                pt(&self.source),
-                reason.zh()
-            ),
-        };
-        let mut parts = vec![head];
-        if !self.captured.is_empty() {
-            let g = grouped(&self.captured, string_word_zh);
-            let txt: Vec<String> = g
-                .iter()
-                .map(|(w, v)| {
-                    let n: Vec<String> = v.iter().map(|s| pt(&s.name)).collect();
-                    format!("{w}{}", join_zh(&n))
-                })
-                .collect();
-            parts.push(format!("提吃{}", txt.join("和")));
-        }
-        for (k, e) in self.eyes_made.iter().enumerate() {
-            let eyes: Vec<String> = e.eyes.iter().map(|x| format!("私眼{}", pt(x))).collect();
-            parts.push(format!(
-                "{}为{}{}做出{}",
-                if k == 0 && !self.captured.is_empty() {
-                    "并"
-                } else {
-                    ""
-                },
-                string_word_zh(&e.string),
-                pt(&e.string.name),
-                join_zh(&eyes)
-            ));
-        }
-        for s in &self.eyes_lost {
-            parts.push(format!("{}{}失去私眼", string_word_zh(s), pt(&s.name)));
-        }
-        for (_, v) in grouped(&self.attribute_changes, |c| (c.from.name(), c.to.name())) {
-            let (from, to) = (v[0].from, v[0].to);
-            let n: Vec<String> = v.iter().map(|c| pt(&c.name)).collect();
-            parts.push(format!(
-                "{}花棋串{}{}变为{}花棋串",
-                attr_zh(from),
-                n.join("/"),
-                if n.len() > 1 { "皆" } else { "" },
-                attr_zh(to)
-            ));
-        }
-        format!("{}。", parts.join("，"))
-    }
-
-    /// The English gloss of the line.
-    pub fn line_en(&self) -> String {
-        self.line_en_in(Labels::Chinese, MAX_SIZE)
-    }
-
-    /// The English gloss, every point in `labels` (on a board of `size`).
-    pub fn line_en_in(&self, labels: Labels, size: usize) -> String {
-        let pt = |q: &str| relabel(q, size, labels);
-        let notation = self.notation.format(labels);
-        let head = match &self.status {
-            Status::Played => format!("{notation}: played"),
-            Status::RecordPass => format!("{notation}: the record passes"),
-            Status::Replaced {
-                reason,
-                clause,
-                message,
-            } => format!(
-                "{notation}: the record's {} is refused — {} [{reason}, {clause}]: {message}; replaced by a pass",
-                pt(&self.source),
-                reason.en(),
-                message = relabel_text(message, size, labels)
-            ),
-        };
-        let mut parts = vec![head];
-        if !self.captured.is_empty() {
-            let g = grouped(&self.captured, string_word_en);
-            let txt: Vec<String> = g
-                .iter()
-                .map(|(w, v)| {
-                    let n: Vec<String> = v.iter().map(|s| pt(&s.name)).collect();
-                    format!(
-                        "{w} string{} {}",
-                        if n.len() > 1 { "s" } else { "" },
-                        join_en(&n)
-                    )
-                })
-                .collect();
-            parts.push(format!("captures {}", txt.join(" and ")));
-        }
-        for e in &self.eyes_made {
-            parts.push(format!(
-                "makes private eye{} {} for {} string {}",
-                if e.eyes.len() > 1 { "s" } else { "" },
-                join_en(&e.eyes.iter().map(|x| pt(x)).collect::<Vec<_>>()),
-                string_word_en(&e.string),
-                pt(&e.string.name)
-            ));
-        }
-        for s in &self.eyes_lost {
-            parts.push(format!(
-                "{} string {} loses its private eye",
-                string_word_en(s),
-                pt(&s.name)
-            ));
-        }
-        for (_, v) in grouped(&self.attribute_changes, |c| (c.from.name(), c.to.name())) {
-            let (from, to) = (v[0].from, v[0].to);
-            let n: Vec<String> = v.iter().map(|c| pt(&c.name)).collect();
-            parts.push(format!(
-                "{} flower string{} {} become{} {}",
-                from.name(),
-                if n.len() > 1 { "s" } else { "" },
-                n.join(", "),
-                if n.len() > 1 { "" } else { "s" },
-                to.name()
-            ));
-        }
-        format!("{}.", parts.join("; "))
-    }
-
-    /// Whether the record's move was replaced by a pass.
-    pub fn replaced(&self) -> bool {
-        matches!(self.status, Status::Replaced { .. })
-    }
-}
-
-/// What a replay's summary counts: the moves played, replaced by a pass (by reason code) and
-/// passed by the record, the stones removed by colour, the last move number.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    /// Whether this was a mechanical replay (else a strict one).
-    pub mechanical: bool,
-    /// The record's moves replayed.
-    pub moves: usize,
-    pub played: usize,
-    pub record_passes: usize,
-    /// Replaced moves by reason code.
-    pub replaced: BTreeMap<&'static str, usize>,
-    /// Stones removed: (black, white, flower).
-    pub captured: (usize, usize, usize),
-    /// The number of the last move replayed (0 if none).
-    pub last: u32,
-}
-
-impl Tally {
-    fn new(mechanical: bool) -> Tally {
-        Tally {
-            mechanical,
-            ..Tally::default()
-        }
-    }
-
-    /// Counts move `number`, which ended as `status` and removed `captured` stones.
-    fn add(&mut self, number: u32, status: &Status, captured: (usize, usize, usize)) {
-        self.moves += 1;
-        self.last = number;
-        match status {
-            Status::Played => self.played += 1,
-            Status::RecordPass => self.record_passes += 1,
-            Status::Replaced { reason, .. } => {
-                *self.replaced.entry(reason.code()).or_insert(0) += 1
-            }
-        }
-        self.captured.0 += captured.0;
-        self.captured.1 += captured.1;
-        self.captured.2 += captured.2;
-    }
-
-    /// The number of moves replaced by a pass.
-    pub fn replaced_count(&self) -> usize {
-        self.replaced.values().sum()
-    }
-
-    /// The summary line (Chinese, then English).
-    pub fn summary(&self) -> (String, String) {
-        let (played, record_passes, last) = (self.played, self.record_passes, self.last);
-        let replaced = self.replaced_count();
-        let (b, w, f) = self.captured;
-        let reasons: Vec<String> = self
-            .replaced
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
-        let (zh_kind, en_kind) = if self.mechanical {
-            ("机械式排局", "mechanical replay")
-        } else {
-            ("打谱", "replay")
-        };
-        let zh = format!(
-            "{zh_kind}至第{last}手：实着{played}手，虚着代替{replaced}手（{}），原谱虚着{record_passes}手；提吃黑子{b}、白子{w}、花子{f}。",
-            if reasons.is_empty() { "无".into() } else { reasons.join("，") }
-        );
-        let en = format!(
-            "{en_kind} to move {last}: {played} played, {replaced} replaced by a pass ({}), {record_passes} record passes; removed {b} black, {w} white, {f} flower stones.",
-            if reasons.is_empty() { "none".into() } else { reasons.join(", ") }
-        );
-        (zh, en)
-    }
-}
-
-impl Replay {
-    /// The counts of the log.
-    pub fn tally(&self) -> Tally {
-        let mut t = Tally::new(self.mechanical);
-        for e in &self.entries {
-            let mut c = (0, 0, 0);
-            for s in &e.captured {
-                match s.kind {
-                    "black" => c.0 += s.points.len(),
-                    "white" => c.1 += s.points.len(),
-                    _ => c.2 += s.points.len(),
-                }
-            }
-            t.add(e.number, &e.status, c);
-        }
-        t
-    }
-
-    /// Counts of the replaced moves by reason code.
-    pub fn replaced_by_reason(&self) -> BTreeMap<&'static str, usize> {
-        self.tally().replaced
-    }
-
-    /// Stones removed, by the colour of the removed stones: (black, white, flower).
-    pub fn captured_counts(&self) -> (usize, usize, usize) {
-        self.tally().captured
-    }
-
-    /// The summary line (Chinese, then English).
-    pub fn summary(&self) -> (String, String) {
-        self.tally().summary()
-    }
-}
-
-/// The player a log line belongs to (for colouring).
-pub fn player_of(e: &Entry) -> Option<Colour> {
-    match e.notation.prefix {
-        Prefix::Numbered(turn, _) => Some(turn.player),
-        Prefix::Round(_) => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -987,7 +416,7 @@ mod tests {
         let text = "size: 5\nBB 二二 一二 B二 OB A二 一B B一 二一 pass";
         let r = parse_game_text(text, "t", ".").unwrap();
         let rules = Rules::m3go_2020();
-        let rep = mechanical(&r, &rules, None).unwrap();
+        let rep = mechanical(&r, &rules, None, Engine::Fast).unwrap();
         assert_eq!(rep.entries.len(), 10);
         let e9 = &rep.entries[8];
         assert!(

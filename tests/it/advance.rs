@@ -8,6 +8,7 @@
 //! timing, the schedule), with moves drawn from the legal list, the special moves (emergency
 //! conversions, chosen flystones), any point, passes, and claims of a wrong number or turn.
 
+use m3go::game::advance::Engine;
 use m3go::game::fast::FastPosition;
 use m3go::game::play::{Action, Move};
 use m3go::testing::{board_from_codes, position, settle};
@@ -113,6 +114,25 @@ fn compare_sequence(start: Position, picks: &[Pick]) -> Result<(), TestCaseError
         let m = move_of(&pos, p);
         let by_play = pos.play(&m).map(|(next, _)| next);
         let by_advance = pos.advance(&m);
+        let by_reference = pos.clone().with_engine(Engine::Reference).advance(&m);
+        prop_assert_eq!(
+            &by_reference,
+            &by_play,
+            "step {}: the reference's advance is play",
+            k
+        );
+        prop_assert_eq!(
+            (
+                by_advance.as_ref().map(|p| p.engine()).ok(),
+                by_reference.as_ref().map(|p| p.engine()).ok()
+            ),
+            (
+                by_advance.as_ref().ok().map(|_| Engine::Fast),
+                by_reference.as_ref().ok().map(|_| Engine::Reference)
+            ),
+            "step {}: the next position keeps its engine",
+            k
+        );
         prop_assert_eq!(
             &by_advance,
             &by_play,
@@ -181,4 +201,59 @@ fn advance_follows_play_through_whole_games_under_every_preset() {
             .collect();
         compare_sequence(start, &picks).unwrap_or_else(|e| panic!("{}: {e}", rules.preset));
     }
+}
+
+/// The engine is set once on a position and every position its moves lead to keeps it: a
+/// stone and a pass played with `play` (the report's road), `advance`, a change of rules, and a
+/// replay's positions.
+#[test]
+fn the_engine_set_on_a_position_is_kept_by_the_positions_it_leads_to() {
+    let rules = Rules::m3go_2020();
+    let start = position(
+        settle(board_from_codes(5, &[0; 25]), &rules),
+        rules.clone(),
+        1,
+    );
+    assert_eq!(start.engine(), Engine::Fast, "the default");
+    let pos = start.with_engine(Engine::Reference);
+    let stone = Move {
+        action: pos.legal_moves()[0],
+        number: None,
+        turn: None,
+    };
+    let (played, _) = pos.play(&stone).unwrap_or_else(|e| panic!("{e:?}"));
+    let (passed, _) = played
+        .play(&Move::pass())
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let advanced = passed.advance(&stone);
+    let advanced = advanced
+        .or_else(|_| passed.advance(&Move::pass()))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let other = advanced
+        .with_rules(
+            &Rules::preset("m3go-2013").unwrap_or_else(|e| panic!("{e}")),
+            "test",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    for (what, p) in [
+        ("play of a stone", &played),
+        ("play of a pass", &passed),
+        ("advance", &advanced),
+        ("with_rules", &other),
+    ] {
+        assert_eq!(p.engine(), Engine::Reference, "{what}");
+    }
+    let record = m3go::formats::record::parse_game_text("size: 5\n二二 一二 pass", "t", ".")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut kept = Vec::new();
+    let rep = m3go::tools::replay::strict_keeping(&record, &rules, None, Engine::Reference, |p| {
+        kept.push(p.engine())
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        rep.position.engine(),
+        Engine::Reference,
+        "the replay's last position"
+    );
+    assert_eq!(kept, vec![Engine::Reference; 3], "the replay's positions");
 }

@@ -948,14 +948,14 @@ fn bad_input_protocol_replay_longer_than_a_record_is_refused() {
         }))
         .expect("a request")
     };
-    let a = answer(&req(91));
+    let a = answer(&req(91), m3go::game::advance::Engine::Fast);
     let e = a["error"]["message"].as_str().unwrap_or_default();
     assert_eq!(a["error"]["code"], "too-large", "{a}");
     assert!(
         e.contains("replay.moves has 91 moves: expected at most 90"),
         "{a}"
     );
-    let a = answer(&req(90));
+    let a = answer(&req(90), m3go::game::advance::Engine::Fast);
     assert!(a["error"].is_null(), "{a}");
 }
 
@@ -1077,21 +1077,24 @@ fn bad_input_protocol_move_numbers_and_counts_are_bounded() {
         }))
         .expect("a request")
     };
-    let a = answer(&req(4294967295, vec![]));
+    let a = answer(&req(4294967295, vec![]), m3go::game::advance::Engine::Fast);
     assert!(
         a["error"]["message"]
             .as_str()
             .is_some_and(|e| e.contains("is too large: expected 1 to 1000000")),
         "{a}"
     );
-    let a = answer(&req(1_000_000, vec!["OO"]));
+    let a = answer(
+        &req(1_000_000, vec!["OO"]),
+        m3go::game::advance::Engine::Fast,
+    );
     assert!(
         a["error"]["message"]
             .as_str()
             .is_some_and(|e| e.contains("past the last move")),
         "{a}"
     );
-    let a = answer(&req(1, vec!["pass"; 91]));
+    let a = answer(&req(1, vec!["pass"; 91]), m3go::game::advance::Engine::Fast);
     assert!(
         a["error"]["message"]
             .as_str()
@@ -1545,7 +1548,9 @@ fn bad_input_a_conversion_says_what_it_drops() {
 #[test]
 fn bad_input_protocol_impossible_komi_is_a_bad_position_and_another_version_is_refused() {
     let caps = m3go::conform::capabilities::Capabilities::m3go();
-    let ask = |v: serde_json::Value| m3go::conform::answer::answer_value(&v, &caps);
+    let ask = |v: serde_json::Value| {
+        m3go::conform::answer::answer_value(&v, &caps, m3go::game::advance::Engine::Fast)
+    };
     let three = ". . .\n. . .\n. . .\n";
     for rules in [
         serde_json::json!({"preset": "m3go-2020", "komi": 0.3}),

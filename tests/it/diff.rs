@@ -616,6 +616,7 @@ fn protocol_capabilities_and_error_answers_echo_the_id() {
     let a = answer_line(
         r#"{"protocol":"m3go-conform/1","id":"c1","action":"capabilities"}"#,
         &caps,
+        m3go::game::advance::Engine::Fast,
     );
     assert_eq!(a["id"], "c1", "{a}");
     assert_eq!(
@@ -632,16 +633,21 @@ fn protocol_capabilities_and_error_answers_echo_the_id() {
         Some(5),
         "{a}"
     );
-    let a = answer_line(r#"{"id":7,"action":"dance"}"#, &caps);
+    let a = answer_line(
+        r#"{"id":7,"action":"dance"}"#,
+        &caps,
+        m3go::game::advance::Engine::Fast,
+    );
     assert_eq!(a["id"], 7, "{a}");
     assert_eq!(a["error"]["code"], "unsupported-action", "{a}");
     assert_eq!(a["error"]["field"], "action", "{a}");
-    let a = answer_line("not json", &caps);
+    let a = answer_line("not json", &caps, m3go::game::advance::Engine::Fast);
     assert_eq!(a["error"]["code"], "bad-request", "{a}");
     assert!(a["id"].is_null(), "{a}");
     let a = answer_line(
         r#"{"protocol":"m3go-conform/1","id":"x","position":{"size":3,"diagram":". . .\n. . .\n. . .\n"},"moves":["黑1.九九"]}"#,
         &caps,
+        m3go::game::advance::Engine::Fast,
     );
     assert_eq!(a["id"], "x", "{a}");
     assert_eq!(a["error"]["code"], "bad-move", "{a}");
@@ -649,12 +655,14 @@ fn protocol_capabilities_and_error_answers_echo_the_id() {
     let a = answer_line(
         r#"{"protocol":"m3go-conform/9","id":"v","position":{"size":3,"diagram":". . .\n. . .\n. . .\n"}}"#,
         &caps,
+        m3go::game::advance::Engine::Fast,
     );
     assert_eq!(a["error"]["code"], "unsupported-protocol", "{a}");
     let toy = Capabilities::only_presets(&["m3go-2020".to_string()]);
     let a = answer_line(
         r#"{"protocol":"m3go-conform/1","id":"d","position":{"rules":"dullstone","size":3,"diagram":". . .\n. . .\n. . .\n"}}"#,
         &toy,
+        m3go::game::advance::Engine::Fast,
     );
     assert_eq!(a["id"], "d", "{a}");
     assert_eq!(a["unsupported"], true, "{a}");

@@ -1,6 +1,6 @@
 //! Fast equals reference: the fast path (`m3go::tools::fast`) must agree with the clause-by-clause
 //! functions — `Analysis::new`, `forbidden::flower_forbidden_reason`, `Position::play`,
-//! `Position::legal_moves_reference`, `Position::special_moves`, `perft::perft_reference` — on
+//! `Position::legal_moves` and `perft::perft` on `Engine::Reference`, `Position::special_moves` — on
 //! random boards, random move sequences (special moves among them) and random games, under
 //! every preset and the single-option variants of `m3go::testing::fast_rule_sets` that the
 //! fast path supports — all of them: `fast_engine_supports_every_rule_set` checks it.
@@ -15,6 +15,12 @@ use m3go::tools::fast::{
 };
 use m3go::{Analysis, Board, Colour, Position, Rules, Stone};
 use proptest::prelude::*;
+
+/// `pos` on the clause-by-clause reference (the engine a comparison sets on the position).
+fn on_reference(pos: &m3go::Position) -> m3go::Position {
+    pos.clone()
+        .with_engine(m3go::game::advance::Engine::Reference)
+}
 
 /// The rule sets compared: every one of `fast_rule_sets` (the fast path supports them all,
 /// `fast_engine_supports_every_rule_set`).
@@ -184,7 +190,7 @@ fn check_sequence(size: usize, rules: &Rules, first: u32, choices: &[usize]) -> 
                 pos.board().to_diagram()
             )
         };
-        let moves = pos.legal_moves_reference();
+        let moves = on_reference(&pos).legal_moves();
         let fast_moves = fast.legal_moves();
         if moves != fast_moves {
             return Err(format!(
@@ -271,7 +277,7 @@ fn check_sequence(size: usize, rules: &Rules, first: u32, choices: &[usize]) -> 
         fast = fast_next;
     }
     if size <= 5 {
-        let reference = m3go::tools::perft::perft_reference(&pos, 2);
+        let reference = m3go::tools::perft::perft(&on_reference(&pos), 2);
         if fast.perft(2) != reference {
             return Err(format!(
                 "perft(2): reference {reference}, fast {} at move {} ({:?}) on\n{}",
@@ -345,7 +351,7 @@ proptest! {
         let fast = FastPosition::new(&pos).expect("supported");
         prop_assert_eq!(
             fast.legal_moves(),
-            pos.legal_moves_reference(),
+            on_reference(&pos).legal_moves(),
             "{:?} at move {} on\n{}",
             rules,
             pos.move_number(),
@@ -379,7 +385,7 @@ fn fast_perft_equals_reference_perft_on_small_boards() {
         for (size, first, depth) in [(3usize, 1u32, 3u32), (3, 8, 3), (5, 9, 2), (5, 1, 2)] {
             let pos = start_at(size, &rules, first);
             let fast = FastPosition::new(&pos).expect("supported");
-            let reference = m3go::tools::perft::perft_reference(&pos, depth);
+            let reference = m3go::tools::perft::perft(&on_reference(&pos), depth);
             assert_eq!(m3go::tools::perft::perft(&pos, depth), reference);
             assert_eq!(
                 fast.perft(depth),
@@ -403,9 +409,13 @@ fn fast_legal_moves_equal_reference_on_bench_positions() {
         let path = format!("{}/benches/data/{name}.yaml", env!("CARGO_MANIFEST_DIR"));
         let pos = m3go::Setup::load(&path).expect("bench position");
         let fast = FastPosition::new(&pos).expect("supported");
-        assert_eq!(fast.legal_moves(), pos.legal_moves_reference(), "{name}");
+        assert_eq!(
+            fast.legal_moves(),
+            on_reference(&pos).legal_moves(),
+            "{name}"
+        );
         assert!(
-            pos.legal_moves_reference().len() > 1,
+            on_reference(&pos).legal_moves().len() > 1,
             "{name}: expected moves besides the pass"
         );
     }
@@ -465,13 +475,13 @@ fn fast_go_ko_retake_refused_like_reference_in_plain_go() {
     assert_eq!(fast.board(), *after.board());
     let retake = Action::Place(after.board().point(6));
     assert!(
-        !after.legal_moves_reference().contains(&retake),
+        !on_reference(&after).legal_moves().contains(&retake),
         "GO-KO: the retake is refused"
     );
-    assert_eq!(fast.legal_moves(), after.legal_moves_reference());
+    assert_eq!(fast.legal_moves(), on_reference(&after).legal_moves());
     assert_eq!(
         fast.perft(2),
-        m3go::tools::perft::perft_reference(&after, 2)
+        m3go::tools::perft::perft(&on_reference(&after), 2)
     );
 }
 
@@ -496,7 +506,7 @@ fn fast_suicide_timing_equals_reference_when_filling_an_eye_frees_a_flower() {
         };
         let pos = base.with_rules(&rules, "fixpoint").expect("settled");
         let fast = FastPosition::new(&pos).expect("supported");
-        let moves = pos.legal_moves_reference();
+        let moves = on_reference(&pos).legal_moves();
         assert_eq!(moves.contains(&eye), legal, "{timing:?}: reference");
         assert_eq!(
             fast.legal_moves(),
@@ -519,7 +529,7 @@ fn fast_suicide_timing_equals_reference_when_filling_an_eye_frees_a_flower() {
         }
         assert_eq!(
             fast.perft(2),
-            m3go::tools::perft::perft_reference(&pos, 2),
+            m3go::tools::perft::perft(&on_reference(&pos), 2),
             "{timing:?}: perft 2"
         );
     }
@@ -550,7 +560,7 @@ fn fast_equals_reference_on_every_conformance_case_position() {
         };
         assert_eq!(
             fast.legal_moves(),
-            pos.legal_moves_reference(),
+            on_reference(&pos).legal_moves(),
             "{path}: legal moves"
         );
         let reference: Vec<(m3go::Turn, Action)> = pos
@@ -563,7 +573,7 @@ fn fast_equals_reference_on_every_conformance_case_position() {
         let depth = if pos.board().size() <= 5 { 2 } else { 1 };
         assert_eq!(
             fast.perft(depth),
-            m3go::tools::perft::perft_reference(&pos, depth),
+            m3go::tools::perft::perft(&on_reference(&pos), depth),
             "{path}: perft({depth})"
         );
         compared += 1;

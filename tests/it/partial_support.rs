@@ -185,7 +185,11 @@ fn m3go_declines_what_its_capabilities_decline() {
         json!({"protocol": protocol, "id": "s", "checks": ["score", "private_eyes"],
             "position": {"rules": rules, "diagram": ". . .\n. X .\n. . .\n"}})
     };
-    let a = answer_value(&req(PROTOCOL, json!("m3go-2020")), &caps);
+    let a = answer_value(
+        &req(PROTOCOL, json!("m3go-2020")),
+        &caps,
+        m3go::game::advance::Engine::Fast,
+    );
     assert!(a["analysis"]["score"].is_null(), "{a}");
     assert!(
         a["declined"]["score"]
@@ -202,6 +206,7 @@ fn m3go_declines_what_its_capabilities_decline() {
             json!({"preset": "m3go-2020", "flower-enclosed": "any"}),
         ),
         &caps,
+        m3go::game::advance::Engine::Fast,
     );
     assert!(
         a["analysis"]["score"].is_object() && a.get("declined").is_none(),
@@ -209,14 +214,14 @@ fn m3go_declines_what_its_capabilities_decline() {
     );
     let mut one = req(PROTOCOL_1, json!("m3go-2020"));
     one.as_object_mut().expect("object").remove("checks");
-    let a = answer_value(&one, &caps);
+    let a = answer_value(&one, &caps, m3go::game::advance::Engine::Fast);
     assert!(
         a["analysis"]["score"].is_null() && a.get("declined").is_none(),
         "{a}"
     );
     assert_eq!(a["protocol"], PROTOCOL_1, "{a}");
     let line = json!({"protocol": PROTOCOL_1, "id": "c", "action": "capabilities", "protocols": [PROTOCOL]});
-    let c = answer_value(&line, &caps);
+    let c = answer_value(&line, &caps, m3go::game::advance::Engine::Fast);
     assert_eq!(
         c["capabilities"]["by_preset"]["m3go-2020"]["declines"][0]["checks"],
         json!(["score"]),
@@ -226,7 +231,10 @@ fn m3go_declines_what_its_capabilities_decline() {
     // a check that does not exist is refused, in a request and in capabilities
     let mut bad = req(PROTOCOL, json!("m3go-2020"));
     bad["checks"] = json!(["scores"]);
-    assert_eq!(answer_value(&bad, &caps)["error"]["code"], "bad-request");
+    assert_eq!(
+        answer_value(&bad, &caps, m3go::game::advance::Engine::Fast)["error"]["code"],
+        "bad-request"
+    );
     caps.by_preset.get_mut("m3go-2020").expect("entry").declines[0].checks = vec!["scores".into()];
     assert!(caps
         .validate()

@@ -2,12 +2,18 @@
 //! above [`BUDGET`] leaf sequences are checked only by the ignored test, which .ci/run runs from
 //! its test build (`cargo test --test it perft:: -- --ignored`: 1.5 s at opt-level 1).
 
-use m3go::tools::perft::{divide, parse_perft_file, perft, perft_reference, PerftCase};
+use m3go::tools::perft::{divide, parse_perft_file, perft, PerftCase};
+
+/// `pos` on the clause-by-clause reference (the engine a comparison sets on the position).
+fn on_reference(pos: &m3go::Position) -> m3go::Position {
+    pos.clone()
+        .with_engine(m3go::game::advance::Engine::Reference)
+}
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/perft");
 /// The largest count checked by the ordinary test run.
 const BUDGET: u64 = 20_000;
-/// The largest count also checked with the clause-by-clause reference (`perft_reference`), which
+/// The largest count also checked with the clause-by-clause reference (`perft` on `Engine::Reference`), which
 /// [`perft`] replaces by the fast engine where that supports the rules.
 const REFERENCE_BUDGET: u64 = 1_000;
 
@@ -50,7 +56,7 @@ fn check(max: u64) -> (usize, Vec<String>) {
                 ));
             }
             if want <= REFERENCE_BUDGET {
-                let reference = perft_reference(&pos, d);
+                let reference = m3go::tools::perft::perft(&on_reference(&pos), d);
                 if reference != want {
                     bad.push(format!(
                         "{place}: {} perft {d} by the reference: expected {want}, got {reference}",

@@ -12,7 +12,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const THREE: &str = ". . .\n. . .\n. . .\n";
 
 fn ask(v: Value) -> Value {
-    answer_value(&v, &Capabilities::m3go())
+    answer_value(&v, &Capabilities::m3go(), m3go::game::advance::Engine::Fast)
 }
 
 fn spec_readme() -> String {
@@ -71,6 +71,7 @@ fn the_reason_of_unsupported_is_in_the_answer_schema() {
         &json!({"protocol": m3go::conform::protocol::PROTOCOL, "id": "d",
             "position": {"rules": "dullstone", "diagram": THREE}}),
         &toy,
+        m3go::game::advance::Engine::Fast,
     );
     assert_eq!(a["unsupported"], true, "{a}");
     assert!(

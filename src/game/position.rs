@@ -1,0 +1,229 @@
+//! The position: the direct board, the rules, the history the ko rule needs, whose move it is,
+//! when the game ends, and the engine its moves run on. Its moves are in the play module (the
+//! reference) and the advance module (the next position without a report); it is built from a
+//! validated setup (the setup module).
+
+use crate::board::coord::Point;
+use crate::board::grid::Board;
+use crate::game::advance::Engine;
+use crate::game::fast::FastPosition;
+use crate::game::order::{flystone_schedule, game_over_in, game_turn, FlystoneState, Turn};
+use crate::rules::{Rules, Schedule};
+
+/// A legal, settled position: the direct board, the rules, whose move it is, and the history
+/// the ko rule needs. Built only from a validated `Setup` (`Setup::to_position` in the setup
+/// module above this one, which lists every problem it finds) and by playing moves; read
+/// through its accessors. It carries the [`Engine`] its moves are played on (the fast engine
+/// unless set otherwise, [`Position::with_engine`]); the positions its moves lead to inherit
+/// it. Two positions are equal when their game is: the engine is not compared.
+#[derive(Clone, Debug)]
+pub struct Position {
+    pub(super) rules: Rules,
+    pub(super) board: Board,
+    /// Number of the next move (1-based).
+    pub(super) move_number: u32,
+    /// Earlier direct boards, oldest first; the last is the board before the previous move.
+    pub(super) history: Vec<Board>,
+    /// How many of the most recent moves were passes.
+    pub(super) trailing_passes: u32,
+    /// Points of stones agreed dead, for scoring.
+    pub(super) dead: Vec<Point>,
+    /// Flystone games: the random timings and the flystones thrown so far (S3-ROUND). `None`
+    /// under other schedules; under `flystone`, `None` means the timings drawn from the seed
+    /// and no flystone thrown yet.
+    pub(super) flystone: Option<FlystoneState>,
+    /// The machinery its moves, legal moves, perft and readings run on.
+    pub(super) engine: Engine,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.rules == other.rules
+            && self.board == other.board
+            && self.move_number == other.move_number
+            && self.history == other.history
+            && self.trailing_passes == other.trailing_passes
+            && self.dead == other.dead
+            && self.flystone == other.flystone
+    }
+}
+
+impl Eq for Position {}
+
+/// The parts of a position, not yet validated: what crate code assembles (test generators,
+/// symmetric images), checked by `Parts::validate` (in the setup module, the check
+/// `Setup::to_position` also runs). The next position of a move is built from the parts of a
+/// valid one without that check (`Position::successor` in the advance module, and the moves of
+/// this module), through `Position::from_checked`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Parts {
+    pub rules: Rules,
+    pub board: Board,
+    pub move_number: u32,
+    pub history: Vec<Board>,
+    pub trailing_passes: u32,
+    pub dead: Vec<Point>,
+    pub flystone: Option<FlystoneState>,
+}
+
+impl Position {
+    /// The position of parts already checked: called by the validation in the setup module,
+    /// after it found no problem, and for the next position of a move (`Position::successor`).
+    pub(super) fn from_checked(parts: Parts) -> Position {
+        let Parts {
+            rules,
+            board,
+            move_number,
+            history,
+            trailing_passes,
+            dead,
+            flystone,
+        } = parts;
+        Position {
+            rules,
+            board,
+            move_number,
+            history,
+            trailing_passes,
+            dead,
+            flystone,
+            engine: Engine::default(),
+        }
+    }
+
+    /// The parts of this position (to build a changed copy that is validated again).
+    pub(crate) fn to_parts(&self) -> Parts {
+        Parts {
+            rules: self.rules.clone(),
+            board: self.board.clone(),
+            move_number: self.move_number,
+            history: self.history.clone(),
+            trailing_passes: self.trailing_passes,
+            dead: self.dead.clone(),
+            flystone: self.flystone.clone(),
+        }
+    }
+
+    /// The engine this position's moves are played on ([`Engine::Fast`] unless set).
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    /// This position on `engine`: its moves, legal moves, perft and readings run there, and so
+    /// do those of the positions they lead to. Set once where a command loads its position
+    /// (`--reference`, [`Engine::from_flag`]).
+    pub fn with_engine(mut self, engine: Engine) -> Position {
+        self.engine = engine;
+        self
+    }
+
+    /// The rules the game is played under.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The direct board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The number of the next move (1-based).
+    pub fn move_number(&self) -> u32 {
+        self.move_number
+    }
+
+    /// Earlier direct boards, oldest first; the last is the board before the previous move.
+    pub fn history(&self) -> &[Board] {
+        &self.history
+    }
+
+    /// How many of the most recent moves were passes.
+    pub fn trailing_passes(&self) -> u32 {
+        self.trailing_passes
+    }
+
+    /// Points of stones agreed dead, for scoring.
+    pub fn dead(&self) -> &[Point] {
+        &self.dead
+    }
+
+    /// The Flystone record as given (`None` under other schedules, and under `flystone` for the
+    /// timings drawn from the seed with nothing thrown); [`Position::flystone_state`] gives the
+    /// state it stands for.
+    pub fn flystone(&self) -> Option<&FlystoneState> {
+        self.flystone.as_ref()
+    }
+
+    /// Starts the count of trailing passes again at 0: in 003's mechanical replay a refused move
+    /// of the record is replaced by a pass that never ends the game (M20-REPLAY-PASS).
+    pub(crate) fn forget_trailing_passes(&mut self) {
+        self.trailing_passes = 0;
+    }
+}
+
+impl FastPosition {
+    /// The fast form of `pos` (its rules, board, history, move number, trailing passes and
+    /// Flystone state). Always `Some`: the fast engine supports every rule set
+    /// ([`crate::game::fast::supports`], pinned by `tests/it/fast_equals_reference.rs`);
+    /// inside the crate `Position::fast` is the one way to it.
+    pub fn new(pos: &Position) -> Option<FastPosition> {
+        FastPosition::from_state(
+            &pos.rules,
+            &pos.board,
+            &pos.history,
+            pos.move_number,
+            pos.trailing_passes,
+            pos.flystone_state(),
+        )
+    }
+}
+
+impl Position {
+    /// This position on the fast engine ([`FastPosition::new`], which supports every rule set).
+    pub(crate) fn fast(&self) -> FastPosition {
+        FastPosition::new(self)
+            .unwrap_or_else(|| unreachable!("the fast engine supports every rule set"))
+    }
+}
+
+impl Position {
+    /// The turn of the next move.
+    pub fn turn(&self) -> Turn {
+        self.turn_of(self.move_number)
+    }
+
+    /// The turn of move `n` of this game: the rules' schedule (M20-ORDER, M16-TEAM-CYCLE), and
+    /// under Flystone the flystones of this game (S3-ROUND, [`crate::game::order::flystone_turn`]).
+    pub fn turn_of(&self, n: u32) -> Turn {
+        game_turn(&self.rules, self.flystone_state().as_ref(), n)
+    }
+
+    /// The Flystone state under the `flystone` schedule (the timings drawn from the seed when
+    /// the position has none); `None` under other schedules.
+    pub fn flystone_state(&self) -> Option<FlystoneState> {
+        if self.rules.schedule != Schedule::Flystone {
+            return None;
+        }
+        Some(self.flystone.clone().unwrap_or_else(|| FlystoneState {
+            random: flystone_schedule(&self.rules, self.board.size()),
+            thrown: Vec::new(),
+        }))
+    }
+
+    /// The Flystone state after move `self.move_number` takes `turn`: a flower turn is a
+    /// flystone move and is recorded (played or passed).
+    pub(super) fn next_flystone(&self, turn: Turn) -> Option<FlystoneState> {
+        Some(self.flystone_state()?.after(self.move_number, turn))
+    }
+
+    /// Whether the game is over by passes: [`crate::game::order::game_over_by_passes`] with this game's schedule
+    /// (under Flystone, its flystones; [`game_over_in`]).
+    pub fn game_over(&self) -> bool {
+        game_over_in(
+            &self.rules,
+            self.flystone_state().as_ref(),
+            self.move_number,
+            self.trailing_passes,
+        )
+    }
+}
