@@ -30,7 +30,8 @@ pub const MAX_MOVE_NUMBER: u32 = 1_000_000;
 /// The most moves m3go reads or plays in one go on a board of `size` (a record, a request's
 /// moves, the moves of `m3go play`, a position's history): ten per point, 3610 on 19×19.
 pub fn max_moves(size: usize) -> usize {
-    10 * size * size
+    // saturating: a size not yet checked (a position file's `size:`) must not overflow here
+    10usize.saturating_mul(size).saturating_mul(size)
 }
 
 /// The error of playing the move numbered `n` when that would pass [`MAX_MOVE_NUMBER`] (the

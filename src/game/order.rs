@@ -440,7 +440,7 @@ pub fn flystone_counts(rules: &Rules) -> (u32, u32) {
 pub fn flystone_window(rules: &Rules, size: usize) -> u32 {
     rules
         .flystone_window
-        .unwrap_or_else(|| u32::try_from(size * size / 2).unwrap_or(u32::MAX))
+        .unwrap_or_else(|| u32::try_from(size.saturating_mul(size) / 2).unwrap_or(u32::MAX))
         .max(1)
 }
 

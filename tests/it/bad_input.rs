@@ -36,6 +36,17 @@ struct Case {
 const OK: &str = "ok_3x3.yaml";
 
 const CASES: &[Case] = &[
+    // found by the position_yaml fuzz target (overflow checks on): the history limit of a
+    // board of the declared size was computed before the size was checked, and overflowed
+    Case {
+        file: "fuzz_size_huge_history_limit.yaml",
+        moves: &[],
+        kind: Stage::Setup,
+        says: &[
+            "board size 500000000000 is not allowed",
+            "expected an odd size from 3 to 19",
+        ],
+    },
     // found by the position_yaml fuzz target in CI's smoke run: the flystone record check once
     // subtracted 1 from a move number before checking its range
     Case {
