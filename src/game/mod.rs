@@ -2,14 +2,18 @@
 //! its moves with the capture cascade, advancing a position without a report on the engine of
 //! choice, and the validated setup a position is built from. Builds on [`crate::judge`].
 
-pub mod advance;
 pub mod cascade;
 pub mod fast;
 pub mod move_report;
 pub mod moves;
 pub mod notation;
 pub mod order;
-pub mod play;
 pub mod position;
 pub mod refusal;
 pub mod setup;
+
+/// The position's two ways of moving, submodules of [`position`] (every `impl Position` is
+/// there), at the paths the rest of the crate names them by: `game::play` (the reference
+/// move and its report) and `game::advance` (the engine choice and the next position without
+/// a report).
+pub use position::{advance, play};

@@ -527,7 +527,7 @@ impl Setup {
 
 /// The setup that writes `parts` back (rules as the full option mapping; under Flystone the
 /// state written out).
-fn setup_of(parts: &Parts) -> Setup {
+pub(super) fn setup_of(parts: &Parts) -> Setup {
     let spec: crate::rules::RulesSpec = serde_yaml::from_value(
         serde_yaml::to_value(&parts.rules).unwrap_or(serde_yaml::Value::Null),
     )
@@ -550,34 +550,6 @@ fn setup_of(parts: &Parts) -> Setup {
             random: Some(s.random),
             thrown: s.thrown,
         }),
-    }
-}
-
-impl Position {
-    /// The setup that writes this position back (rules as the full option mapping).
-    pub fn to_setup(&self) -> Setup {
-        setup_of(&self.to_parts())
-    }
-
-    /// [`Position::to_setup`] without the earlier boards (`history` left empty), and how many
-    /// there are: what a caller keeping every position of a game stores, the boards being the
-    /// game's own (the page's loaded records, `serve`).
-    pub fn to_setup_without_history(&self) -> (Setup, usize) {
-        let mut parts = self.to_parts();
-        let earlier = parts.history.len();
-        parts.history.clear();
-        (setup_of(&parts), earlier)
-    }
-
-    /// This position under other rules (a record replayed under rules other than its start
-    /// position's), validated again: the board must be settled under `rules` too.
-    pub fn with_rules(&self, rules: &Rules, place: &str) -> Result<Position, PositionError> {
-        Parts {
-            rules: rules.clone(),
-            ..self.to_parts()
-        }
-        .validate(place)
-        .map(|pos| pos.with_engine(self.engine()))
     }
 }
 
