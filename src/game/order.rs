@@ -659,7 +659,7 @@ pub fn special_turns(
 /// next move, the trailing passes ("这手棋就用虚着（Pass）代替" (003): a pass counts towards the end
 /// of the game, a stone resets the count) and the Flystone state ([`FlystoneState::after`]: a
 /// flower turn recorded, played or passed). Both boards build their next position on it
-/// (`Position::pass`, the fast engine's moves and passes).
+/// (`Position::successor`, the fast engine's moves and passes).
 pub fn after_move(
     n: u32,
     trailing_passes: u32,

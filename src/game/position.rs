@@ -11,7 +11,10 @@ use crate::board::coord::Point;
 use crate::board::grid::Board;
 use crate::game::advance::Engine;
 use crate::game::fast::FastPosition;
-use crate::game::order::{flystone_schedule, game_over_in, game_turn, FlystoneState, Turn};
+use crate::game::moves::Action;
+use crate::game::order::{
+    after_move, flystone_schedule, game_over_in, game_turn, FlystoneState, Turn,
+};
 use crate::game::setup::{setup_of, PositionError, Setup};
 use crate::rules::{Rules, Schedule};
 
@@ -58,8 +61,7 @@ impl Eq for Position {}
 /// The parts of a position, not yet validated: what crate code assembles (test generators,
 /// symmetric images), checked by `Parts::validate` (in the setup module, the check
 /// `Setup::to_position` also runs). The next position of a move is built from the parts of a
-/// valid one without that check (`Position::successor` in the advance module, and the moves of
-/// this module), through `Position::from_checked`.
+/// valid one without that check (`Position::successor`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Parts {
     pub rules: Rules,
@@ -73,7 +75,7 @@ pub(crate) struct Parts {
 
 impl Position {
     /// The position of parts already checked: called by the validation in the setup module,
-    /// after it found no problem, and for the next position of a move (`Position::successor`).
+    /// after it found no problem.
     pub(super) fn from_checked(parts: Parts) -> Position {
         let Parts {
             rules,
@@ -215,10 +217,34 @@ impl Position {
         }))
     }
 
-    /// The Flystone state after move `self.move_number` takes `turn`: a flower turn is a
-    /// flystone move and is recorded (played or passed).
-    pub(super) fn next_flystone(&self, turn: Turn) -> Option<FlystoneState> {
-        Some(self.flystone_state()?.after(self.move_number, turn))
+    /// The position after this one's move `action`, taking `turn`, left `board`: the one
+    /// bookkeeping of a next position, for the reference's stones and passes
+    /// ([`Position::play`]) and the fast engine's moves ([`Position::advance`]). The board
+    /// before the move is appended to the history; the move number, the trailing passes
+    /// (counted on a pass, reset by a stone) and the Flystone record of the turn are
+    /// [`after_move`]'s (the counters the fast engine keeps too); the rules, the dead stones and
+    /// the engine are kept.
+    pub(super) fn successor(&self, turn: Turn, action: Action, board: Board) -> Position {
+        let (move_number, trailing_passes, flystone) = after_move(
+            self.move_number,
+            self.trailing_passes,
+            self.flystone_state().as_ref(),
+            turn,
+            matches!(action, Action::Pass),
+        );
+        let mut history = Vec::with_capacity(self.history.len() + 1);
+        history.extend_from_slice(&self.history);
+        history.push(self.board.clone());
+        Position {
+            rules: self.rules.clone(),
+            board,
+            move_number,
+            history,
+            trailing_passes,
+            dead: self.dead.clone(),
+            flystone,
+            engine: self.engine,
+        }
     }
 
     /// Whether the game is over by passes: [`crate::game::order::game_over_by_passes`] with this game's schedule

@@ -8,9 +8,8 @@
 //! `advance` on the fast engine equals the reference's `play(..).0` (and its refusal) under
 //! every preset.
 
-use crate::game::moves::{Action, Move};
-use crate::game::order::Turn;
-use crate::game::play::{Illegal, Parts, Position};
+use crate::game::moves::Move;
+use crate::game::play::{Illegal, Position};
 use crate::game::refusal::Refusal;
 
 /// Which machinery a command runs on. Both give the same answers (fast equals reference,
@@ -80,23 +79,5 @@ impl Position {
                 reason.code()
             ),
         })
-    }
-
-    /// The position after this one's move `action`, taking the schedule's `turn`, left
-    /// `board`: what [`Position::play`] builds (the board before the move appended to the
-    /// history, the move number one more, the trailing passes counted on a pass and reset by a
-    /// stone, the dead stones kept, the Flystone record of the turn).
-    fn successor(&self, turn: Turn, action: Action, board: crate::board::grid::Board) -> Position {
-        let mut parts: Parts = self.to_parts();
-        parts
-            .history
-            .push(std::mem::replace(&mut parts.board, board));
-        parts.move_number += 1;
-        parts.trailing_passes = match action {
-            Action::Pass => self.trailing_passes() + 1,
-            Action::Place(_) => 0,
-        };
-        parts.flystone = self.next_flystone(turn);
-        Position::from_checked(parts).with_engine(self.engine())
     }
 }

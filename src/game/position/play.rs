@@ -373,22 +373,7 @@ impl Position {
                 format!("move {n}: a converted flower is a stone placed on the single liberty of a string in atari, not a pass"),
             ));
         }
-        let mut history = self.history.clone();
-        history.push(self.board.clone());
-        let (move_number, trailing_passes, flystone) = crate::game::order::after_move(
-            n,
-            self.trailing_passes,
-            self.flystone_state().as_ref(),
-            turn,
-            true,
-        );
-        let next = Position {
-            history,
-            move_number,
-            trailing_passes,
-            flystone,
-            ..self.clone()
-        };
+        let next = self.successor(turn, Action::Pass, self.board.clone());
         let report = Report {
             number: n,
             notation: crate::game::notation::format_numbered(&self.rules, n, turn, Action::Pass),
@@ -590,18 +575,7 @@ impl Position {
             steps,
             game_over: false,
         };
-        let mut history = self.history.clone();
-        history.push(self.board.clone());
-        let next = Position {
-            rules: self.rules.clone(),
-            board: settled.board,
-            move_number: n + 1,
-            history,
-            trailing_passes: 0,
-            dead: self.dead.clone(),
-            flystone: self.next_flystone(turn),
-            engine: self.engine,
-        };
+        let next = self.successor(turn, Action::Place(p), settled.board);
         (next, report)
     }
 
