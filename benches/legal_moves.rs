@@ -18,7 +18,7 @@ fn legal_moves(c: &mut Criterion) {
         let mut setup = common::load(name).to_setup();
         setup.trailing_passes = 0;
         let pos = setup.to_position(name).unwrap_or_else(|e| panic!("{e}"));
-        let fast = FastPosition::new(&pos).expect("m3go-2020 is supported");
+        let fast = FastPosition::new(&pos);
         let pos = pos.with_engine(m3go::game::advance::Engine::Reference);
         assert_eq!(
             fast.legal_moves(),

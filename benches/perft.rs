@@ -16,7 +16,7 @@ fn perft(c: &mut Criterion) {
         ("random-19x19-m3go-120", 1, 2),
     ] {
         let pos = common::load(name);
-        let fast = FastPosition::new(&pos).expect("supported");
+        let fast = FastPosition::new(&pos);
         let on_reference = pos
             .clone()
             .with_engine(m3go::game::advance::Engine::Reference);

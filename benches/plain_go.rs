@@ -69,7 +69,7 @@ fn plain_go(c: &mut Criterion) {
     // (position, depth for goban and the fast path, depth the reference can afford)
     for (name, depth, rdepth) in [("plain-9x9-20", 3u32, 2u32), ("plain-19x19-120", 2, 1)] {
         let pos = common::load(name);
-        let fast = FastPosition::new(&pos).expect("supported");
+        let fast = FastPosition::new(&pos);
         let on_reference = pos
             .clone()
             .with_engine(m3go::game::advance::Engine::Reference);

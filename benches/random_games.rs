@@ -25,7 +25,7 @@ fn random_games(c: &mut Criterion) {
     let mut g = c.benchmark_group("random_games");
     g.throughput(Throughput::Elements(GAMES));
     for size in [9usize, 19] {
-        let start = FastPosition::new(&empty(size)).expect("supported");
+        let start = FastPosition::new(&empty(size));
         let moves: u32 = (1..=GAMES)
             .map(|s| random_game_fast(&start, s, MAX_MOVES).1)
             .sum();

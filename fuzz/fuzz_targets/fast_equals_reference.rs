@@ -32,9 +32,7 @@ fuzz_target!(|game: ArbGame| {
         },
         None => game.start,
     };
-    let Some(mut fast) = FastPosition::new(&pos) else {
-        return;
-    };
+    let mut fast = FastPosition::new(&pos);
     let size = pos.board().size();
     for m in &game.moves {
         let mut mv = m.to_move(size);

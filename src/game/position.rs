@@ -170,10 +170,10 @@ impl Position {
 
 impl FastPosition {
     /// The fast form of `pos` (its rules, board, history, move number, trailing passes and
-    /// Flystone state). Always `Some`: the fast engine supports every rule set
-    /// ([`crate::game::fast::supports`], pinned by `tests/it/fast_equals_reference.rs`);
-    /// inside the crate `Position::fast` is the one way to it.
-    pub fn new(pos: &Position) -> Option<FastPosition> {
+    /// Flystone state); total, as [`FastPosition::from_state`] is: the fast engine implements
+    /// every rule set (pinned by `tests/it/fast_equals_reference.rs`). Inside the crate
+    /// `Position::fast` is the one way to it.
+    pub fn new(pos: &Position) -> FastPosition {
         FastPosition::from_state(
             &pos.rules,
             &pos.board,
@@ -186,10 +186,10 @@ impl FastPosition {
 }
 
 impl Position {
-    /// This position on the fast engine ([`FastPosition::new`], which supports every rule set).
+    /// This position on the fast engine ([`FastPosition::new`], total: every rule set is
+    /// implemented).
     pub(crate) fn fast(&self) -> FastPosition {
         FastPosition::new(self)
-            .unwrap_or_else(|| unreachable!("the fast engine supports every rule set"))
     }
 }
 

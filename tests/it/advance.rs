@@ -143,7 +143,7 @@ fn compare_sequence(start: Position, picks: &[Pick]) -> Result<(), TestCaseError
             pos.board().to_diagram()
         );
         if m.number.is_none_or(|n| n == pos.move_number()) {
-            let fast = FastPosition::new(&pos).expect("every rule set is supported");
+            let fast = FastPosition::new(&pos);
             let turn = m.turn.unwrap_or_else(|| pos.turn());
             let by_fast = fast.play_as(m.action, turn);
             prop_assert_eq!(

@@ -3,16 +3,15 @@
 //! `Position::legal_moves` and `perft::perft` on `Engine::Reference`, `Position::special_moves` — on
 //! random boards, random move sequences (special moves among them) and random games, under
 //! every preset and the single-option variants of `m3go::testing::fast_rule_sets` that the
-//! fast path supports — all of them: `fast_engine_supports_every_rule_set` checks it.
+//! fast path supports — all of them (`FastPosition::new` is total; `fast_engine_supports_every_rule_set`
+//! checks that every preset is among them).
 
 use m3go::board::layers::Cell;
 use m3go::formats::record::rules_field;
 use m3go::game::play::{Action, Move};
 use m3go::judge::forbidden::flower_forbidden_reason;
 use m3go::rules::{AttributeRule, Schedule, SuicideTiming};
-use m3go::tools::fast::{
-    random_game_fast, random_game_reference, supports, FastAnalysis, FastPosition,
-};
+use m3go::tools::fast::{random_game_fast, random_game_reference, FastAnalysis, FastPosition};
 use m3go::{Analysis, Board, Colour, Position, Rules, Stone};
 use proptest::prelude::*;
 
@@ -32,14 +31,18 @@ fn rule_sets() -> Vec<Rules> {
 fn fast_engine_supports_every_rule_set() {
     let all = m3go::testing::fast_rule_sets();
     for r in &all {
-        assert!(supports(r), "the fast engine refuses {r:?}");
         let pos = start(5, r);
-        assert!(FastPosition::new(&pos).is_some(), "{r:?}");
+        assert_eq!(
+            FastPosition::new(&pos).legal_moves(),
+            on_reference(&pos).legal_moves(),
+            "{r:?}"
+        );
     }
     for preset in m3go::rules::PRESETS {
+        let rules = Rules::preset(preset).expect("preset");
         assert!(
-            supports(&Rules::preset(preset).expect("preset")),
-            "{preset}"
+            all.contains(&rules),
+            "{preset} is not among the compared rule sets"
         );
     }
     // every ko rule, schedule and special move is among the supported sets
@@ -179,7 +182,7 @@ fn start_at(size: usize, rules: &Rules, first: u32) -> Position {
 /// of the position reached on boards up to 5×5.
 fn check_sequence(size: usize, rules: &Rules, first: u32, choices: &[usize]) -> Result<(), String> {
     let mut pos = start_at(size, rules, first);
-    let mut fast = FastPosition::new(&pos).ok_or("fast path refused supported rules")?;
+    let mut fast = FastPosition::new(&pos);
     for (k, &c) in choices.iter().enumerate() {
         let here = || {
             format!(
@@ -348,7 +351,7 @@ proptest! {
         let rules = &sets[rules % sets.len()];
         let board = m3go::testing::settle(board_of(size, &cells), rules);
         let pos = m3go::testing::position(board, rules.clone(), first);
-        let fast = FastPosition::new(&pos).expect("supported");
+        let fast = FastPosition::new(&pos);
         prop_assert_eq!(
             fast.legal_moves(),
             on_reference(&pos).legal_moves(),
@@ -384,7 +387,7 @@ fn fast_perft_equals_reference_perft_on_small_boards() {
     for rules in rule_sets() {
         for (size, first, depth) in [(3usize, 1u32, 3u32), (3, 8, 3), (5, 9, 2), (5, 1, 2)] {
             let pos = start_at(size, &rules, first);
-            let fast = FastPosition::new(&pos).expect("supported");
+            let fast = FastPosition::new(&pos);
             let reference = m3go::tools::perft::perft(&on_reference(&pos), depth);
             assert_eq!(m3go::tools::perft::perft(&pos, depth), reference);
             assert_eq!(
@@ -408,7 +411,7 @@ fn fast_legal_moves_equal_reference_on_bench_positions() {
     ] {
         let path = format!("{}/benches/data/{name}.yaml", env!("CARGO_MANIFEST_DIR"));
         let pos = m3go::Setup::load(&path).expect("bench position");
-        let fast = FastPosition::new(&pos).expect("supported");
+        let fast = FastPosition::new(&pos);
         assert_eq!(
             fast.legal_moves(),
             on_reference(&pos).legal_moves(),
@@ -427,7 +430,7 @@ fn fast_random_games_equal_reference_random_games() {
         for (size, seed) in [(5usize, 1u64), (7, 2), (9, 3)] {
             let pos = start(size, &rules);
             let (r, rn) = random_game_reference(&pos, seed, 400);
-            let fast = FastPosition::new(&pos).expect("supported");
+            let fast = FastPosition::new(&pos);
             let (f, fnum) = random_game_fast(&fast, seed, 400);
             assert_eq!(
                 rn, fnum,
@@ -469,7 +472,6 @@ fn fast_go_ko_retake_refused_like_reference_in_plain_go() {
         })
         .expect("the capture is legal");
     let fast = FastPosition::new(&pos)
-        .expect("supported")
         .play(take)
         .expect("fast: the capture is legal");
     assert_eq!(fast.board(), *after.board());
@@ -505,7 +507,7 @@ fn fast_suicide_timing_equals_reference_when_filling_an_eye_frees_a_flower() {
             ..base.rules().clone()
         };
         let pos = base.with_rules(&rules, "fixpoint").expect("settled");
-        let fast = FastPosition::new(&pos).expect("supported");
+        let fast = FastPosition::new(&pos);
         let moves = on_reference(&pos).legal_moves();
         assert_eq!(moves.contains(&eye), legal, "{timing:?}: reference");
         assert_eq!(
@@ -555,9 +557,7 @@ fn fast_equals_reference_on_every_conformance_case_position() {
         let Ok(pos) = case.position.to_position(&path) else {
             continue;
         };
-        let Some(fast) = FastPosition::new(&pos) else {
-            continue;
-        };
+        let fast = FastPosition::new(&pos);
         assert_eq!(
             fast.legal_moves(),
             on_reference(&pos).legal_moves(),
@@ -639,7 +639,7 @@ fn fast_incremental_state_equals_reference_through_long_random_games() {
         for (size, seed) in [(7usize, 11u64), (9, 12)] {
             let mut rng = m3go::game::order::SplitMix64(seed);
             let mut pos = start(size, &rules);
-            let mut fast = FastPosition::new(&pos).expect("supported");
+            let mut fast = FastPosition::new(&pos);
             for k in 0..300 {
                 if fast.game_over() {
                     break;

@@ -91,7 +91,7 @@ impl FastAnalysis {
     /// Analyses a direct board under `rules`; every part is computed, private eyes included.
     /// Every analysis rule is implemented, so this is `None` only for a rule
     /// value added to [`Rules`] and not yet to the fast engine (the ko and the schedule, which
-    /// [`supports`] also checks for a position, do not enter an analysis).
+    /// the fast position implements for every value, do not enter an analysis).
     pub fn new(board: &Board, rules: &Rules) -> Option<FastAnalysis> {
         if !analyses(rules) {
             return None;

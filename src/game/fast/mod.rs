@@ -2,15 +2,14 @@
 //! the clause-by-clause functions, computed on a padded byte board with fixed buffers, the
 //! private eyes found in closed form per component, and a local legality test where no flower
 //! can be involved. `Position::legal_moves` (and through it `analyze`, `explain`, `diff`, the
-//! conformance answers) and `tools::perft::perft` run on it wherever [`supports`] accepts the
-//! rules; the clause-by-clause path ([`Analysis::new`](crate::Analysis::new), `Position::play`,
+//! conformance answers) and `tools::perft::perft` run on it under every rule set; the clause-by-clause path ([`Analysis::new`](crate::Analysis::new), `Position::play`,
 //! `Position::legal_moves_reference`) stays the specification and runnable:
 //! `tests/it/fast_equals_reference.rs` checks, on random positions and move sequences, that this
 //! module agrees with it ("fast equals reference"). This module does not import the position
 //! (`game::play`, which builds on it): a position is handed over as its parts
 //! ([`FastPosition::from_state`]).
 //!
-//! Supported rules ([`supports`]): every private-eye rule (m2020, m2016), closed-region
+//! Supported rules: every private-eye rule (m2020, m2016), closed-region
 //! reading (single-string, same-colour) and attribute rule (m2020, m2016, m2013,
 //! always-neutral) — [`FastAnalysis::new`] refuses none; every ko rule (none, simple, and
 //! positional and situational over the game's earlier boards, hashed); every schedule (the
@@ -19,7 +18,7 @@
 //! emergency conversion (D3-EMERGENCY) and the chosen flystones (S3-ROUND) — listed by
 //! [`FastPosition::special_moves`] and counted by [`FastPosition::perft`] as
 //! `Position::special_moves` and `perft_reference` do. So every preset and option is on this
-//! engine; [`supports`] stays the one place that says so. The rules of a move are written
+//! engine, and [`FastPosition::from_state`] is total. The rules of a move are written
 //! once, in the layers below, over either board: the cascade, ko and the conversion's condition
 //! P in `game::cascade`, the turns in `game::order`, the forbidden points in
 //! `judge::forbidden`, the private-eye conditions in `judge::eyes` and `judge::eyes2016`, the
@@ -71,13 +70,6 @@ fn colour_code(c: Colour) -> u8 {
         Colour::Black => BLACK,
         Colour::White => WHITE,
     }
-}
-
-/// Whether the fast path implements `rules` exactly (see the module documentation).
-pub fn supports(rules: &Rules) -> bool {
-    // Every private-eye rule, closed-region reading and attribute rule; every ko rule and
-    // schedule (no match needed: each is implemented).
-    analysis::analyses(rules)
 }
 
 /// The rule choices the fast path reads, copied out of [`Rules`].

@@ -115,7 +115,8 @@ impl FastPosition {
     /// The fast form of a position given as its parts: the rules, the direct board, the earlier
     /// boards (oldest first, the last one the board before the previous move), the number of
     /// the next move, the trailing passes and the Flystone state (`None` under other
-    /// schedules). `None` when [`supports`] refuses the rules.
+    /// schedules). Total: the fast engine implements every rule set (every preset and option,
+    /// `tests/it/fast_equals_reference.rs`).
     pub fn from_state(
         rules: &Rules,
         board: &Board,
@@ -123,10 +124,7 @@ impl FastPosition {
         move_number: u32,
         trailing_passes: u32,
         flystone: Option<FlystoneState>,
-    ) -> Option<FastPosition> {
-        if !supports(rules) {
-            return None;
-        }
+    ) -> FastPosition {
         let geom = Geom {
             size: board.size(),
             w: board.size() + 2,
@@ -172,7 +170,7 @@ impl FastPosition {
             fp.blank.set(i, None);
         }
         fp.refresh();
-        Some(fp)
+        fp
     }
 
     /// Analyses `cells` under the rules into `an`.
@@ -1264,8 +1262,7 @@ mod tests {
     fn check_consistency_names_a_held_state_that_is_not_the_board() {
         let rules = Rules::m3go_2020();
         let board = Board::empty(5).expect("an odd size");
-        let mut pos =
-            FastPosition::from_state(&rules, &board, &[], 1, 0, None).expect("supported rules");
+        let mut pos = FastPosition::from_state(&rules, &board, &[], 1, 0, None);
         for _ in 0..8 {
             let moves = pos.legal_moves();
             pos = pos.play(moves[moves.len() / 3]).expect("a listed move");

@@ -17,8 +17,8 @@ use crate::game::refusal::Refusal;
 /// reference is the specification, the fast engine the default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Engine {
-    /// The fast engine ([`crate::game::fast::FastPosition`]), which supports every rule set
-    /// (`game::fast::supports`); the reference words its refusals.
+    /// The fast engine ([`crate::game::fast::FastPosition`]), which implements every rule
+    /// set; the reference words its refusals.
     #[default]
     Fast,
     /// The clause-by-clause reference alone: [`Position::play`],
