@@ -1,0 +1,496 @@
+//! The game file (spec/README.md, "Game files"; D3-NOTATION): its header lines and moves read
+//! into a [`Record`] ([`parse_game_text`]), and a record written back as one
+//! ([`Record::to_game_text`]).
+
+use super::*;
+
+impl Record {
+    /// Writes the record as a game file (spec/README.md, "Game files"), ten moves a line.
+    /// Turns the record does not name come from `rules`' schedule.
+    pub fn to_game_text(&self, rules: &Rules, labels: Labels) -> Result<String, InputError> {
+        if self.start.is_some() && self.start_path.is_none() {
+            return Err(InputError::new(
+                "this record starts from a set-up position, which a game file names by path \
+                 (`position:`): write it as SGF instead",
+            ));
+        }
+        let mut o = String::new();
+        o.push_str("# m3go game record (spec/README.md, \"Game files\")\n");
+        let _ = writeln!(o, "rules: {}", rules_header(rules)?);
+        let _ = writeln!(o, "size: {}", self.size);
+        if self.first_move != 1 {
+            let _ = writeln!(o, "move: {}", self.first_move);
+        }
+        if let Some(p) = &self.start_path {
+            let _ = writeln!(o, "position: {p}");
+        }
+        for (k, v) in &self.info {
+            // the komi is the rules' (written once, in `rules:`)
+            if k != "komi" {
+                let _ = writeln!(o, "{k}: {}", write_header_value(v));
+            }
+        }
+        let mut line = Vec::new();
+        for m in &self.moves {
+            let turn = m.claimed.unwrap_or_else(|| turn_of_move(rules, m.number));
+            let mut t = format_move_labels(turn, m.number, m.action, labels);
+            if m.replaced {
+                t.push_str("=pass");
+            }
+            if let Some(c) = &m.comment {
+                t.push(' ');
+                t.push_str(&write_comment(c));
+            }
+            line.push(t);
+            if m.number % 10 == 0 {
+                o.push_str(&line.join(" "));
+                o.push('\n');
+                line.clear();
+            }
+        }
+        if !line.is_empty() {
+            o.push_str(&line.join(" "));
+            o.push('\n');
+        }
+        Ok(o)
+    }
+}
+
+/// Separators between moves in a game file: white space, and the commas, semicolons and
+/// enumeration commas of pasted Chinese text.
+fn is_separator(c: char) -> bool {
+    c.is_whitespace() || matches!(c, ',' | ';' | '，' | '；' | '、' | '。')
+}
+
+/// A game-file header line `key: value`: the one reading of a header line, for the game-file
+/// reader and for every check of what a header names (the server's refusal of `position:`).
+/// A line is a header line when the text before its first `:` is one word of ASCII letters,
+/// digits, `-` and `_`, with white space of any kind (tab, full-width space…) around it: the key
+/// is that word as written (`position : x`, `position\t: x` and `Position: x` are the header
+/// lines `position`, `position` and `Position`; a key m3go does not know is an error, never a
+/// move). A move, a `{…}` comment or a `#` comment never has such a word before a `:`. `line` is
+/// the whole line, comments included (a quoted value may hold `#`); the value is what follows
+/// the `:`.
+pub fn header_line(line: &str) -> Option<(&str, &str)> {
+    let (k, v) = line.split_once(':')?;
+    let k = k.trim();
+    let is_key_char = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    if !k.is_empty() && k.chars().all(is_key_char) {
+        Some((k, v))
+    } else {
+        None
+    }
+}
+
+/// The lines of a game file, each ended by `\n`, `\r\n` or a lone `\r` (a file saved with
+/// classic Mac line ends reads line by line, and no raw CR reaches a message).
+pub fn game_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
+        let line = &rest[..end];
+        let ending = if rest[end..].starts_with("\r\n") {
+            2
+        } else {
+            usize::from(end < rest.len())
+        };
+        rest = &rest[end + ending..];
+        Some(line)
+    })
+}
+
+/// Whether a game file may name a start position file (`position:`): a file read from disk may
+/// (the path is resolved in `base_dir`), a text sent from elsewhere (a server request) may not.
+#[derive(Clone, Copy, Debug)]
+pub enum StartFiles<'a> {
+    /// A `position:` header names a file in this folder.
+    In(&'a str),
+    /// A `position:` header is refused: nothing is read.
+    Refused,
+}
+
+/// The message of a `position:` header in a text that may not name a file ([`StartFiles::Refused`]).
+pub const START_FILE_REFUSED: &str = "a game file sent to the server may not name a start \
+     position file (`position:`): expected a record from the empty board, or an SGF with its \
+     set-up";
+
+/// A header value as written after `key:`: a JSON string (`"Cup #5"`, with `\n` and `\"`
+/// escapes) followed by nothing but a `#` comment, or plain text up to a `#` comment, trimmed.
+fn header_value(raw: &str) -> Result<String, String> {
+    let t = raw.trim_start();
+    if t.starts_with('"') {
+        let mut it = serde_json::Deserializer::from_str(t).into_iter::<String>();
+        let v = match it.next() {
+            Some(Ok(v)) => v,
+            _ => {
+                return Err("the quoted value does not end: expected a JSON string `\"…\"`".into())
+            }
+        };
+        let rest = t[it.byte_offset()..].trim_start();
+        if !(rest.is_empty() || rest.starts_with('#')) {
+            return Err(format!(
+                "text `{}` after the quoted value: expected a `#` comment or nothing",
+                crate::error::quote(rest)
+            ));
+        }
+        return Ok(v);
+    }
+    Ok(t.split('#').next().unwrap_or("").trim().to_string())
+}
+
+/// A header value as a game file writes it: plain when it reads back the same, else quoted as
+/// a JSON string.
+fn write_header_value(v: &str) -> String {
+    let plain = !v.is_empty()
+        && v.trim() == v
+        && !v.starts_with('"')
+        && !v.contains('#')
+        && !v.chars().any(char::is_control);
+    if plain {
+        v.to_string()
+    } else {
+        serde_json::Value::String(v.to_string()).to_string()
+    }
+}
+
+/// A move comment as a game file writes it: `{…}` with `\`, `}` and line breaks escaped.
+fn write_comment(c: &str) -> String {
+    let mut o = String::from("{");
+    for ch in c.chars() {
+        match ch {
+            '\\' => o.push_str("\\\\"),
+            '}' => o.push_str("\\}"),
+            '\n' => o.push_str("\\n"),
+            '\r' => o.push_str("\\r"),
+            c => o.push(c),
+        }
+    }
+    o.push('}');
+    o
+}
+
+/// What a line of moves holds: move tokens and `{…}` comments, in order.
+enum Piece {
+    Token(String),
+    Comment(String),
+}
+
+/// Splits a line of moves into tokens and comments; `#` outside a comment ends the line.
+fn move_pieces(line: &str) -> Result<Vec<Piece>, String> {
+    let mut out = Vec::new();
+    let mut token = String::new();
+    let mut chars = line.chars();
+    let flush = |token: &mut String, out: &mut Vec<Piece>| {
+        if !token.is_empty() {
+            out.push(Piece::Token(std::mem::take(token)));
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '#' => break,
+            '{' => {
+                flush(&mut token, &mut out);
+                let mut comment = String::new();
+                let mut closed = false;
+                while let Some(c) = chars.next() {
+                    match c {
+                        '}' => {
+                            closed = true;
+                            break;
+                        }
+                        '\\' => match chars.next() {
+                            Some('n') => comment.push('\n'),
+                            Some('r') => comment.push('\r'),
+                            Some(c @ ('\\' | '}')) => comment.push(c),
+                            other => {
+                                return Err(format!(
+                                    "`\\{}` in a comment: expected `\\\\`, `\\}}`, `\\n` or `\\r`",
+                                    other.map(String::from).unwrap_or_default()
+                                ))
+                            }
+                        },
+                        c => comment.push(c),
+                    }
+                }
+                if !closed {
+                    return Err("the comment `{` is not closed on its line: expected `}`".into());
+                }
+                out.push(Piece::Comment(comment));
+            }
+            c if is_separator(c) => flush(&mut token, &mut out),
+            c => token.push(c),
+        }
+    }
+    flush(&mut token, &mut out);
+    Ok(out)
+}
+
+/// Reads a game file. `place` names the file in messages; `base_dir` is where a `position:`
+/// header's path is resolved. A header key given twice is an error (as in YAML).
+pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record, InputError> {
+    parse_game_text_with(text, place, StartFiles::In(base_dir))
+}
+
+/// [`parse_game_text`], with `files` saying whether a `position:` header may name a file (for
+/// a text sent to the server it may not: [`StartFiles::Refused`], and no file is read).
+pub fn parse_game_text_with(
+    text: &str,
+    place: &str,
+    files: StartFiles,
+) -> Result<Record, InputError> {
+    if text.len() > MAX_FILE_BYTES {
+        return Err(
+            InputError::new(format!("{} bytes is too large", text.len()))
+                .file(place)
+                .expected(format!("at most {MAX_FILE_BYTES} bytes")),
+        );
+    }
+    let mut rules: Option<RulesField> = None;
+    let mut size: Option<usize> = None;
+    let mut first_move: Option<u32> = None;
+    let mut start: Option<Setup> = None;
+    let mut start_path: Option<String> = None;
+    let mut start_place: Option<String> = None;
+    let mut info = Vec::new();
+    let mut seen: Vec<(String, usize)> = Vec::new();
+    let mut in_moves = false;
+    // move tokens with their line, and the comment after each
+    let mut tokens: Vec<(usize, String, Option<String>)> = Vec::new();
+    for (ln, raw) in game_lines(text).enumerate() {
+        let ln = ln + 1;
+        let bare = raw.split('#').next().unwrap_or("").trim();
+        if bare.is_empty() && !raw.contains('{') {
+            continue;
+        }
+        if let Some((k, v)) = header_line(raw.trim_start()).filter(|_| !bare.is_empty()) {
+            if in_moves {
+                return Err(InputError::new(format!(
+                    "header line `{k}:` after the moves: the header comes first"
+                ))
+                .file(place)
+                .line(ln));
+            }
+            let v = header_value(v).map_err(|e| InputError::new(e).file(place).line(ln).key(k))?;
+            if let Some((_, first)) = seen.iter().find(|(key, _)| key == k) {
+                return Err(InputError::new(format!(
+                    "`{k}:` is given twice (first on line {first}): expected each header key once"
+                ))
+                .file(place)
+                .line(ln));
+            }
+            seen.push((k.to_string(), ln));
+            let bad = |what: &str| {
+                InputError::new(what)
+                    .file(place)
+                    .line(ln)
+                    .key(k)
+                    .text(crate::error::quote(&v))
+            };
+            match k {
+                "rules" => {
+                    let f: RulesField = parse_yaml(&v).map_err(|e| {
+                        e.within(Place::default().file(place).line(ln).key("rules"))
+                    })?;
+                    f.resolve().map_err(|e| bad(&e.to_string()))?;
+                    rules = Some(f);
+                }
+                "size" => {
+                    let n: usize = v
+                        .parse()
+                        .map_err(|_| bad("expected an odd board size, 3 to 19"))?;
+                    crate::board::grid::check_size(n).map_err(|e| bad(&e.to_string()))?;
+                    size = Some(n);
+                }
+                "move" => {
+                    let n: u32 = v
+                        .parse()
+                        .ok()
+                        .filter(|n| (1..=MAX_FIRST_MOVE).contains(n))
+                        .ok_or_else(|| {
+                            bad(&format!(
+                                "expected the number of the first move (1 to {MAX_FIRST_MOVE})"
+                            ))
+                        })?;
+                    first_move = Some(n);
+                }
+                "position" => {
+                    let StartFiles::In(base_dir) = files else {
+                        // the server reads no file a request names
+                        return Err(InputError::new(START_FILE_REFUSED)
+                            .file(place)
+                            .line(ln)
+                            .key(k));
+                    };
+                    let path = std::path::Path::new(base_dir).join(&v);
+                    let path = path.to_string_lossy().into_owned();
+                    let within = Place::default().file(place).line(ln).key("position");
+                    let t = crate::game::setup::read_text(&path)
+                        .map_err(|e| e.within(within.clone()))?;
+                    let s: Setup = from_yaml(&t, &path).map_err(|e| e.within(within))?;
+                    start = Some(s);
+                    start_place = Some(format!("{place}: line {ln}: position: {path}"));
+                    start_path = Some(v.to_string());
+                }
+                _ if INFO_KEYS.iter().any(|(key, _)| *key == k) => {
+                    info.push((k.to_string(), v.to_string()));
+                }
+                _ => {
+                    return Err(bad(&format!(
+                        "unknown header key: expected rules, size, move, position, {}",
+                        INFO_KEYS.map(|(k, _)| k).join(", ")
+                    )))
+                }
+            }
+            continue;
+        }
+        let pieces = move_pieces(raw).map_err(|e| InputError::new(e).file(place).line(ln))?;
+        in_moves |= !pieces.is_empty();
+        for piece in pieces {
+            match piece {
+                Piece::Token(t) => tokens.push((ln, t, None)),
+                Piece::Comment(c) => match tokens.last_mut() {
+                    Some((_, _, slot @ None)) => *slot = Some(c),
+                    Some(_) => {
+                        return Err(InputError::new(
+                            "a second comment after one move: expected one `{…}` per move",
+                        )
+                        .file(place)
+                        .line(ln))
+                    }
+                    None => return Err(InputError::new(
+                        "a comment `{…}` before the first move: expected it in a `comment:` header",
+                    )
+                    .file(place)
+                    .line(ln)),
+                },
+            }
+        }
+    }
+    if let Some(s) = &start {
+        // the start position decides the defaults
+        let rows = s.diagram.lines().filter(|l| !l.trim().is_empty()).count();
+        let n = s.size.unwrap_or(rows);
+        if size.is_some_and(|m| m != n) {
+            return Err(InputError::new(format!(
+                "`size: {}` disagrees with the {n}x{n} start position",
+                size.unwrap_or(0)
+            ))
+            .file(place));
+        }
+        size = Some(n);
+        if first_move.is_none() {
+            first_move = s.move_number;
+        }
+        if rules.is_none() {
+            rules = Some(s.rules.clone());
+        }
+    }
+    reconcile_komi(&mut info, rules.as_ref(), "komi").map_err(|e| e.file(place))?;
+    let size = size.unwrap_or(19);
+    let first = first_move.unwrap_or(1);
+    if tokens.len() > max_moves(size) {
+        return Err(InputError::new(format!(
+            "{} moves: a {size}x{size} record is limited to {} moves",
+            tokens.len(),
+            max_moves(size)
+        ))
+        .file(place));
+    }
+    if let Some(last) = (first as usize + tokens.len()).checked_sub(1) {
+        if !tokens.is_empty() {
+            crate::game::notation::check_move_number(u32::try_from(last).unwrap_or(u32::MAX))
+                .map_err(|e| InputError::new(e).file(place))?;
+        }
+    }
+    let mut moves = Vec::new();
+    for (k, (ln, t, comment)) in tokens.into_iter().enumerate() {
+        let expected = first + k as u32;
+        let (written, replaced) = match t.strip_suffix("=pass").or_else(|| t.strip_suffix("=虚着"))
+        {
+            Some(w) => (w, true),
+            None => (t.as_str(), false),
+        };
+        let m = parse_move(written, size).map_err(|e| {
+            InputError::new(e.to_string())
+                .file(place)
+                .line(ln)
+                .move_number(expected)
+        })?;
+        if replaced && m.action == Action::Pass {
+            return Err(InputError::new(format!(
+                "`{}`: a pass cannot be replaced by a pass: expected a point before `=pass`",
+                crate::error::quote(&t)
+            ))
+            .file(place)
+            .line(ln)
+            .move_number(expected));
+        }
+        if let Some(n) = m.number {
+            if n != expected {
+                return Err(InputError::new(format!(
+                    "`{}` is numbered {n}, but it is move {expected} of the record (moves are \
+                     numbered in order from {first})",
+                    crate::error::quote(&t)
+                ))
+                .file(place)
+                .line(ln));
+            }
+        }
+        moves.push(RecordMove {
+            number: expected,
+            action: m.action,
+            claimed: m.turn,
+            place: format!("{place} line {ln}"),
+            text: t,
+            replaced,
+            comment,
+        });
+    }
+    Ok(Record {
+        rules,
+        size,
+        start,
+        start_path,
+        start_place,
+        first_move: first,
+        info,
+        moves,
+        dropped: Dropped::default(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::grid::Colour;
+    use crate::game::order::Kind;
+
+    #[test]
+    fn d3_notation_game_file_reads_numbers_turns_and_both_label_systems() {
+        let text = "rules: m3go-2020\nsize: 9\n黑1.B二 白2.A二\n3c 4d\n黑5.pass";
+        let r = parse_game_text(text, "t", ".").unwrap();
+        assert_eq!(r.size, 9);
+        assert_eq!(r.moves.len(), 5);
+        assert_eq!(r.moves[0].action, Action::Place(Point::new(-2, 2)));
+        assert_eq!(r.moves[2].action, Action::Place(Point::new(3, -3)));
+        assert_eq!(r.moves[2].claimed, None);
+        assert_eq!(
+            r.moves[1].claimed,
+            Some(Turn {
+                player: Colour::White,
+                kind: Kind::Own
+            })
+        );
+        assert_eq!(r.moves[4].action, Action::Pass);
+    }
+
+    #[test]
+    fn d3_notation_game_file_refuses_a_wrong_number_with_its_line() {
+        let e = parse_game_text("size: 9\n黑1.B二\n白3.A二\n", "g.txt", ".").unwrap_err();
+        assert!(e.to_string().contains("line 3"), "{e}");
+        assert!(e.to_string().contains("move 2"), "{e}");
+    }
+}
