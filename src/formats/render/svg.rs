@@ -1,0 +1,489 @@
+//! The SVG figure of a position: the board in wood with its edge labels, stones, flowers in the
+//! zebra pattern of 004, the stars of attributed flowers, private eyes shaded, forbidden points
+//! lettered, move numbers, and the legend of the layer shown.
+
+use super::*;
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+const CELL: f64 = 40.0;
+const MARGIN: f64 = 46.0;
+const TITLE: f64 = 34.0;
+const MIN_WIDTH: f64 = 680.0;
+/// The font chain of the SVG: CJK fonts on Linux, macOS and Windows, then the generic family
+/// (enough on its own for a `--labels latin` figure, which has no CJK character).
+const FONT: &str = "'Noto Sans CJK SC','Noto Sans SC','Source Han Sans SC','WenQuanYi Micro Hei','PingFang SC','Microsoft YaHei',sans-serif";
+const RED: &str = "#c0101a";
+/// The ring on the previous move's stone.
+const LAST_MOVE: &str = "#e8102a";
+/// The board's wood.
+pub(super) const WOOD: &str = "#dcb35c";
+/// The shading of a black string's private eye, over the wood (board and legend alike).
+pub(super) const BLACK_EYE: &str = "#1e6bff";
+pub(super) const BLACK_EYE_OPACITY: f64 = 0.5;
+/// The shading of a white string's private eye.
+pub(super) const WHITE_EYE: &str = "#ff3355";
+pub(super) const WHITE_EYE_OPACITY: f64 = 0.42;
+const BLUE: &str = "#1040c0";
+const BROWN: &str = "#8a4a00";
+
+/// The SVG figure of a position in a view, labelled in the Chinese system.
+pub fn svg(pos: &Position, view: View) -> String {
+    svg_labelled(pos, view, Labels::Chinese)
+}
+
+/// The SVG figure of a position in a view, its edges labelled in `labels` (the Latin system
+/// needs no CJK font).
+pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
+    draw_svg(pos, view, labels, None)
+}
+
+/// [`svg_labelled`] with each stone's move number ([`move_numbers`]) written on it.
+pub fn svg_numbered(pos: &Position, view: View, labels: Labels) -> String {
+    draw_svg(pos, view, labels, Some(&move_numbers(pos)))
+}
+
+/// [`svg_labelled`] with the given move number written on each stone (by point index; a
+/// record's own numbering, as the page's loaded records keep it).
+pub fn svg_with_numbers(
+    pos: &Position,
+    view: View,
+    labels: Labels,
+    numbers: &[Option<u32>],
+) -> String {
+    draw_svg(pos, view, labels, Some(numbers))
+}
+
+fn draw_svg(pos: &Position, view: View, labels: Labels, numbers: Option<&[Option<u32>]>) -> String {
+    let f = Figure::new(pos);
+    let n = f.size;
+    let span = (n as f64 - 1.0) * CELL;
+    let width = (2.0 * MARGIN + span).max(MIN_WIDTH);
+    let x0 = (width - 2.0 * MARGIN - span) / 2.0;
+    let legend_top = TITLE + 2.0 * MARGIN + span + 18.0;
+    let height = legend_top + 5.0 * 22.0 + 12.0;
+    let h = half(n);
+    let x_of = |c: usize| x0 + MARGIN + c as f64 * CELL;
+    let y_of = |r: usize| TITLE + MARGIN + r as f64 * CELL;
+    // with the Latin labels nothing in the figure needs a CJK font: English legend and title
+    let cjk = labels == Labels::Chinese;
+    let title = if cjk { &f.title } else { &f.title_latin };
+    let say = |en: &'static str, zh: &'static str| if cjk { zh } else { en };
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="{FONT}">"#
+    );
+    let _ = writeln!(
+        o,
+        "<title>{}</title>",
+        xml_escape(&format!("{} — {} layer", title, view.name()))
+    );
+    o.push_str(concat!(
+        "<defs>\n",
+        // 004: 花子图案通常为“灰底斑马纹”: a grey ground with black and white zebra stripes
+        r##"<pattern id="flower" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">"##,
+        r##"<rect width="8" height="8" fill="#9a9a9a"/><rect width="2.2" height="8" fill="#222"/><rect x="4" width="2.2" height="8" fill="#f4f4f4"/></pattern>"##,
+        "\n",
+        r##"<pattern id="offboard" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">"##,
+        r##"<rect width="6" height="6" fill="#6d6d6d"/><rect width="2" height="6" fill="#4a4a4a"/></pattern>"##,
+        "\n</defs>\n"
+    ));
+    let _ = writeln!(
+        o,
+        r##"<rect width="100%" height="100%" fill="#ffffff"/><text x="{:.1}" y="22" font-size="15" text-anchor="middle">{}</text>"##,
+        width / 2.0,
+        xml_escape(&format!("{} — {} layer", title, view.name()))
+    );
+    let pad = CELL * 0.62;
+    let _ = writeln!(
+        o,
+        r##"<rect class="board" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{WOOD}" stroke="#8a6a2a"/>"##,
+        x_of(0) - pad,
+        y_of(0) - pad,
+        span + 2.0 * pad,
+        span + 2.0 * pad
+    );
+    // private eyes, under the grid
+    for i in 0..n * n {
+        if let Some(c) = f.eye_owner[i] {
+            let (fill, op) = match c {
+                Colour::Black => (BLACK_EYE, BLACK_EYE_OPACITY),
+                Colour::White => (WHITE_EYE, WHITE_EYE_OPACITY),
+            };
+            let _ = writeln!(
+                o,
+                r#"<rect class="eye eye-{}" x="{:.1}" y="{:.1}" width="{CELL}" height="{CELL}" fill="{fill}" fill-opacity="{op}"/>"#,
+                c.name(),
+                x_of(i % n) - CELL / 2.0,
+                y_of(i / n) - CELL / 2.0
+            );
+        }
+    }
+    for k in 0..n {
+        let _ = writeln!(
+            o,
+            r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#3a2a10" stroke-width="1"/><line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#3a2a10" stroke-width="1"/>"##,
+            x_of(0),
+            y_of(k),
+            x_of(n - 1),
+            y_of(k),
+            x_of(k),
+            y_of(0),
+            x_of(k),
+            y_of(n - 1)
+        );
+    }
+    for star in crate::board::grid::Board::empty(n)
+        .map(|b| b.star_points())
+        .unwrap_or_default()
+    {
+        let (c, r) = ((star.x + h) as usize, (h - star.y) as usize);
+        let _ = writeln!(
+            o,
+            r##"<circle cx="{:.1}" cy="{:.1}" r="3.2" fill="#3a2a10"/>"##,
+            x_of(c),
+            y_of(r)
+        );
+    }
+    // edge labels: the Chinese system, tengen = O
+    let (column_labels, row_labels) = labels.edges(n);
+    for (k, (&xl, &yl)) in column_labels.iter().zip(&row_labels).enumerate() {
+        for y in [y_of(0) - pad - 10.0, y_of(n - 1) + pad + 22.0] {
+            let _ = writeln!(
+                o,
+                r#"<text class="label" x="{:.1}" y="{y:.1}" font-size="16" text-anchor="middle">{xl}</text>"#,
+                x_of(k)
+            );
+        }
+        for x in [x_of(0) - pad - 14.0, x_of(n - 1) + pad + 14.0] {
+            let _ = writeln!(
+                o,
+                r#"<text class="label" x="{x:.1}" y="{:.1}" font-size="16" text-anchor="middle">{yl}</text>"#,
+                y_of(k) + 6.0
+            );
+        }
+    }
+    let rad = CELL * 0.46;
+    for i in 0..n * n {
+        let (cx, cy) = (x_of(i % n), y_of(i / n));
+        match (f.stones[i], view) {
+            (None, _) => {
+                let [b, w] = f.forbidden[i];
+                let text = match (b, w) {
+                    (None, None) => continue,
+                    (Some(x), Some(y)) if letter(x) == letter(y) => {
+                        format!(r#"<tspan fill="{RED}">{}</tspan>"#, letter(x))
+                    }
+                    _ => {
+                        let mut t = String::new();
+                        if let Some(x) = b {
+                            let _ = write!(t, r#"<tspan fill="{BLUE}">{}</tspan>"#, letter(x));
+                        }
+                        if let Some(y) = w {
+                            let _ = write!(t, r#"<tspan fill="{BROWN}">{}</tspan>"#, letter(y));
+                        }
+                        t
+                    }
+                };
+                // the shape tells whose forbidden point it is, not the colour alone: a square
+                // in the upper left corner for black's 华, a triangle in the upper right for
+                // white's 花
+                let m = CELL * 0.16;
+                if b.is_some() {
+                    let _ = writeln!(
+                        o,
+                        r##"<rect class="forbid-mark forbid-black" x="{:.1}" y="{:.1}" width="{m:.1}" height="{m:.1}" fill="{BLUE}" stroke="#ffffff" stroke-width="1"/>"##,
+                        cx - CELL * 0.42,
+                        cy - CELL * 0.42
+                    );
+                }
+                if w.is_some() {
+                    let (x0, y0) = (cx + CELL * 0.26, cy - CELL * 0.26);
+                    let _ = writeln!(
+                        o,
+                        r##"<path class="forbid-mark forbid-white" d="M{x0:.1} {y0:.1} L{:.1} {y0:.1} L{:.1} {:.1} Z" fill="{BROWN}" stroke="#ffffff" stroke-width="1"/>"##,
+                        x0 + m,
+                        x0 + m / 2.0,
+                        y0 - m
+                    );
+                }
+                let reason = b.or(w).map(|x| x.code()).unwrap_or("");
+                let _ = writeln!(
+                    o,
+                    r##"<text class="forbidden" data-reason="{reason}" x="{cx:.1}" y="{:.1}" font-size="{:.0}" font-weight="bold" text-anchor="middle" stroke="#ffffff" stroke-width="3.5" stroke-linejoin="round" paint-order="stroke">{text}</text>"##,
+                    cy + CELL * 0.2,
+                    CELL * 0.55
+                );
+            }
+            (Some(Stone::Black), _) => {
+                let _ = writeln!(
+                    o,
+                    r##"<circle class="stone black" cx="{cx:.1}" cy="{cy:.1}" r="{rad:.1}" fill="#111" stroke="#000"/>"##
+                );
+            }
+            (Some(Stone::White), _) => {
+                let _ = writeln!(
+                    o,
+                    r##"<circle class="stone white" cx="{cx:.1}" cy="{cy:.1}" r="{rad:.1}" fill="#f8f8f8" stroke="#333"/>"##
+                );
+            }
+            (Some(Stone::Flower), View::Upper) => match f.upper[i] {
+                Cell::Stone(c) => {
+                    let (fill, stroke) = match c {
+                        Colour::Black => ("#111", "#000"),
+                        Colour::White => ("#f8f8f8", "#333"),
+                    };
+                    let _ = writeln!(
+                        o,
+                        r##"<circle class="stone {} from-flower" cx="{cx:.1}" cy="{cy:.1}" r="{rad:.1}" fill="{fill}" stroke="{stroke}"/><circle cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="none" stroke="#9a9a9a" stroke-width="2" stroke-dasharray="3 2"/>"##,
+                        c.name(),
+                        rad * 0.7
+                    );
+                }
+                _ => {
+                    let _ = writeln!(
+                        o,
+                        r#"<rect class="offboard" x="{:.1}" y="{:.1}" width="{CELL}" height="{CELL}" fill="url(#offboard)"/>"#,
+                        cx - CELL / 2.0,
+                        cy - CELL / 2.0
+                    );
+                }
+            },
+            (Some(Stone::Flower), _) => {
+                let _ = writeln!(
+                    o,
+                    r##"<circle class="stone flower" cx="{cx:.1}" cy="{cy:.1}" r="{rad:.1}" fill="url(#flower)" stroke="#444"/>"##
+                );
+                if view == View::Holographic {
+                    let star = match f.attribute[i] {
+                        Some(Attribute::Black) => Some(("black", "#000", "#fff")),
+                        Some(Attribute::White) => Some(("white", "#fff", "#000")),
+                        _ => None,
+                    };
+                    if let Some((name, fill, stroke)) = star {
+                        let _ = writeln!(
+                            o,
+                            r#"<circle class="star star-{name}" cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="{fill}" stroke="{stroke}" stroke-width="2"/>"#,
+                            CELL * 0.25
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // the move numbers, on their stones (black with a white halo: readable on every stone)
+    for (i, k) in numbers.unwrap_or(&[]).iter().enumerate() {
+        if let Some(k) = k {
+            let digits = k.to_string().len() as f64;
+            let _ = writeln!(
+                o,
+                r##"<text class="move-number" x="{:.1}" y="{:.1}" font-size="{:.1}" font-weight="bold" text-anchor="middle" fill="#000" stroke="#fff" stroke-width="2.5" paint-order="stroke">{k}</text>"##,
+                x_of(i % n),
+                y_of(i / n) + CELL * 0.14,
+                (CELL * 0.9 / digits.max(2.0)).min(CELL * 0.42)
+            );
+        }
+    }
+    // the previous move: a red ring on its stone
+    if let Some(i) = f.last_move {
+        let _ = writeln!(
+            o,
+            r##"<circle class="last-move" cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{LAST_MOVE}" stroke-width="3"/>"##,
+            x_of(i % n),
+            y_of(i / n),
+            CELL * 0.3
+        );
+    }
+    // one transparent target per point, on top, named by its label: `m3go serve` makes the
+    // figure clickable with these
+    for i in 0..n * n {
+        let _ = writeln!(
+            o,
+            r##"<rect class="point" data-point="{}" x="{:.1}" y="{:.1}" width="{CELL}" height="{CELL}" fill="#000" fill-opacity="0"/>"##,
+            pos.board().point(i),
+            x_of(i % n) - CELL / 2.0,
+            y_of(i / n) - CELL / 2.0
+        );
+    }
+    // legend
+    let lx = 14.0 + x0.min(60.0);
+    let mut ly = legend_top;
+    let icon = |o: &mut String, x: f64, y: f64, kind: &str| {
+        let r = 7.0;
+        let _ = match kind {
+            "black" => write!(o, r##"<circle cx="{x}" cy="{y}" r="{r}" fill="#111"/>"##),
+            "white" => write!(
+                o,
+                r##"<circle cx="{x}" cy="{y}" r="{r}" fill="#f8f8f8" stroke="#333"/>"##
+            ),
+            "flower" => write!(
+                o,
+                r##"<circle cx="{x}" cy="{y}" r="{r}" fill="url(#flower)" stroke="#444"/>"##
+            ),
+            "bstar" => write!(
+                o,
+                r##"<circle cx="{x}" cy="{y}" r="{r}" fill="url(#flower)" stroke="#444"/><circle cx="{x}" cy="{y}" r="4.5" fill="#000" stroke="#fff" stroke-width="1.5"/>"##
+            ),
+            "wstar" => write!(
+                o,
+                r##"<circle cx="{x}" cy="{y}" r="{r}" fill="url(#flower)" stroke="#444"/><circle cx="{x}" cy="{y}" r="4.5" fill="#fff" stroke="#000" stroke-width="1.5"/>"##
+            ),
+            // the eye shading over the board's wood, as on the board
+            "beye" => write!(
+                o,
+                r##"<rect x="{}" y="{}" width="14" height="14" fill="{WOOD}"/><rect x="{}" y="{}" width="14" height="14" fill="{BLACK_EYE}" fill-opacity="{BLACK_EYE_OPACITY}"/>"##,
+                x - 7.0,
+                y - 7.0,
+                x - 7.0,
+                y - 7.0
+            ),
+            "offboard" => write!(
+                o,
+                r##"<rect x="{}" y="{}" width="14" height="14" fill="url(#offboard)"/>"##,
+                x - 7.0,
+                y - 7.0
+            ),
+            "bfromflower" | "wfromflower" => {
+                let fill = if kind == "bfromflower" {
+                    "#111"
+                } else {
+                    "#f8f8f8"
+                };
+                write!(
+                    o,
+                    r##"<circle cx="{x}" cy="{y}" r="{r}" fill="{fill}" stroke="#333"/><circle cx="{x}" cy="{y}" r="4.9" fill="none" stroke="#9a9a9a" stroke-width="2" stroke-dasharray="3 2"/>"##
+                )
+            }
+            _ => write!(
+                o,
+                r##"<rect x="{}" y="{}" width="14" height="14" fill="{WOOD}"/><rect x="{}" y="{}" width="14" height="14" fill="{WHITE_EYE}" fill-opacity="{WHITE_EYE_OPACITY}"/>"##,
+                x - 7.0,
+                y - 7.0,
+                x - 7.0,
+                y - 7.0
+            ),
+        };
+    };
+    let text = |o: &mut String, x: f64, y: f64, s: &str| {
+        let _ = writeln!(
+            o,
+            r#"<text class="legend" x="{x:.1}" y="{:.1}" font-size="13">{s}</text>"#,
+            y + 4.5
+        );
+    };
+    o.push_str("<g class=\"legend\">\n");
+    icon(&mut o, lx + 7.0, ly, "black");
+    text(&mut o, lx + 18.0, ly, say("black", "black 黑"));
+    icon(&mut o, lx + 87.0, ly, "white");
+    text(&mut o, lx + 98.0, ly, say("white", "white 白"));
+    if view != View::Upper {
+        icon(&mut o, lx + 167.0, ly, "flower");
+        text(
+            &mut o,
+            lx + 178.0,
+            ly,
+            say(
+                "flower (grey zebra)",
+                "flower 花子 (grey zebra, 灰底斑马纹)",
+            ),
+        );
+    } else {
+        icon(&mut o, lx + 167.0, ly, "offboard");
+        text(
+            &mut o,
+            lx + 178.0,
+            ly,
+            say(
+                "neutral flower: off-board in the upper board",
+                "neutral flower: off-board in the upper board (中性花棋串)",
+            ),
+        );
+    }
+    ly += 22.0;
+    match view {
+        View::Holographic => {
+            icon(&mut o, lx + 7.0, ly, "bstar");
+            icon(&mut o, lx + 25.0, ly, "wstar");
+            text(
+                &mut o,
+                lx + 36.0,
+                ly,
+                say(
+                    "black / white star: flower string of black / white attribute",
+                    "black / white star: flower string of black / white attribute (黑性 / 白性花棋串)",
+                ),
+            );
+        }
+        View::Direct => text(
+            &mut o,
+            lx,
+            ly,
+            say(
+                "direct board: every flower as placed, whatever its attribute",
+                "direct board (直弈棋局): every flower as placed, whatever its attribute",
+            ),
+        ),
+        View::Upper => {
+            icon(&mut o, lx + 7.0, ly, "bfromflower");
+            icon(&mut o, lx + 25.0, ly, "wfromflower");
+            text(
+                &mut o,
+                lx + 36.0,
+                ly,
+                say(
+                    "dashed ring: a flower of black / white attribute, a stone of that colour",
+                    "dashed ring: a flower of black / white attribute, a stone of that colour (上层棋局)",
+                ),
+            );
+        }
+    }
+    ly += 22.0;
+    icon(&mut o, lx + 7.0, ly, "beye");
+    icon(&mut o, lx + 25.0, ly, "weye");
+    text(
+        &mut o,
+        lx + 36.0,
+        ly,
+        say(
+            "shaded: private eye of a black / white string",
+            "shaded: private eye (私眼) of a black / white string",
+        ),
+    );
+    if f.last_move.is_some() {
+        let _ = writeln!(
+            o,
+            r##"<circle cx="{:.1}" cy="{ly:.1}" r="6" fill="none" stroke="{LAST_MOVE}" stroke-width="2.5"/>"##,
+            lx + 407.0
+        );
+        text(&mut o, lx + 418.0, ly, "the previous move");
+    }
+    ly += 22.0;
+    text(
+        &mut o,
+        lx,
+        ly,
+        say(
+            "flower forbidden points: C capture point · E one-liberty eye · T tiger's mouth",
+            "flower forbidden points: C capture point 提吃点 · E one-liberty eye 一气眼 · T tiger's mouth 虎口",
+        ),
+    );
+    ly += 22.0;
+    text(
+        &mut o,
+        lx,
+        ly,
+        &format!(
+            r#"<tspan fill="{RED}">red</tspan>: forbidden to both flowers (■ and ▲) · <tspan fill="{BLUE}">blue ■</tspan>: to black's {} only · <tspan fill="{BROWN}">brown ▲</tspan>: to white's {} only"#,
+            say("flower", "华"),
+            say("flower", "花")
+        ),
+    );
+    o.push_str("</g>\n</svg>\n");
+    o
+}
