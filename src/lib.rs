@@ -76,7 +76,7 @@ pub use board::coord::{Labels, Point, Target};
 pub use board::grid::{Board, Colour, Stone};
 pub use board::layers::{Attribute, Cell, Layer};
 pub use formats::report::AnalysisReport;
-pub use game::order::{Kind, Turn};
+pub use game::order::{StoneKind, Turn};
 pub use game::play::{Action, Illegal, Move, Position, Report};
 pub use game::refusal::Refusal;
 pub use game::setup::{InputError, Setup};

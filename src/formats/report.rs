@@ -185,7 +185,7 @@ pub struct Boards {
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct TurnReport {
     pub player: Colour,
-    pub kind: crate::game::order::Kind,
+    pub kind: crate::game::order::StoneKind,
     pub symbol: String,
 }
 
@@ -526,9 +526,9 @@ impl AnalysisReport {
                 self.move_number,
                 self.to_move.symbol,
                 match self.to_move.kind {
-                    crate::game::order::Kind::Own =>
+                    crate::game::order::StoneKind::Own =>
                         format!("{} stone", self.to_move.player.name()),
-                    crate::game::order::Kind::Flower =>
+                    crate::game::order::StoneKind::Flower =>
                         format!("{}'s flower", self.to_move.player.name()),
                 },
                 if self.game_over { ", game over" } else { "" }

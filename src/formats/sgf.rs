@@ -13,7 +13,7 @@ use crate::board::coord::{half, Point};
 use crate::board::grid::{Board, Colour, Stone};
 use crate::formats::record::Record;
 use crate::formats::record::{max_moves, RecordMove, INFO_KEYS, MAX_FIRST_MOVE};
-use crate::game::order::{Kind, Turn};
+use crate::game::order::{StoneKind, Turn};
 use crate::game::play::Action;
 use crate::game::setup::{InputError, Place, Setup, MAX_FILE_BYTES};
 use crate::rules::{Rules, RulesField, RulesSpec, PRESETS};

@@ -8,7 +8,7 @@
 
 use crate::board::grid::Colour;
 use crate::board::layers::Cell;
-use crate::game::order::{Kind, Turn};
+use crate::game::order::{StoneKind, Turn};
 use crate::game::refusal::Refusal;
 use crate::judge::analysis::Analysis;
 use crate::judge::forbidden::UpperView;
@@ -202,7 +202,7 @@ pub fn conversion_ataris<V: UpperStrings>(
 /// a flower, under the cascade check. Both boards call it (`Position::refuse_flower_capture`,
 /// the fast engine's moves).
 pub fn flower_capture_refused(rules: &Rules, turn: Turn, captured: bool) -> bool {
-    turn.kind == Kind::Flower
+    turn.kind == StoneKind::Flower
         && rules.flower_capture_check == FlowerCaptureCheck::Cascade
         && captured
 }

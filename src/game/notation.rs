@@ -17,7 +17,9 @@
 use crate::board::coord::{CoordError, Labels, Point};
 use crate::board::grid::Colour;
 use crate::game::moves::{Action, Move};
-use crate::game::order::{seats_of_round, team_move_number, team_turn, Kind, Seat, TeamTurn, Turn};
+use crate::game::order::{
+    seats_of_round, team_move_number, team_turn, Seat, StoneKind, TeamTurn, Turn,
+};
 use crate::rules::{Rules, Schedule};
 use std::fmt;
 
@@ -140,7 +142,7 @@ impl fmt::Display for NotationError {
                 colour.name(),
                 Turn {
                     player: *colour,
-                    kind: Kind::Flower
+                    kind: StoneKind::Flower
                 }
                 .symbol(),
                 colour.name()
@@ -154,10 +156,10 @@ impl std::error::Error for NotationError {}
 /// The turn named by a notation symbol (Q20-HUA, D3-HUA: 华 black's flower, 花 white's).
 pub fn turn_of_symbol(c: char) -> Option<Turn> {
     let (player, kind) = match c {
-        '黑' => (Colour::Black, Kind::Own),
-        '白' => (Colour::White, Kind::Own),
-        '华' => (Colour::Black, Kind::Flower),
-        '花' => (Colour::White, Kind::Flower),
+        '黑' => (Colour::Black, StoneKind::Own),
+        '白' => (Colour::White, StoneKind::Own),
+        '华' => (Colour::Black, StoneKind::Flower),
+        '花' => (Colour::White, StoneKind::Flower),
         _ => return None,
     };
     Some(Turn { player, kind })
@@ -309,7 +311,7 @@ fn converted_turn(t: &str, turn: Turn, colour: &str) -> Result<Turn, NotationErr
             ))
         }
     };
-    if turn.kind != Kind::Flower || turn.player != c {
+    if turn.kind != StoneKind::Flower || turn.player != c {
         return Err(NotationError::of(
             t,
             NotationProblem::NotOwnFlower { colour: c },
@@ -317,7 +319,7 @@ fn converted_turn(t: &str, turn: Turn, colour: &str) -> Result<Turn, NotationErr
     }
     Ok(Turn {
         player: c,
-        kind: Kind::Own,
+        kind: StoneKind::Own,
     })
 }
 
@@ -428,7 +430,7 @@ mod tests {
         assert_eq!(m.turn.unwrap().symbol(), '黑');
         let m = parse_move("花20.二B", 9).unwrap();
         assert_eq!(m.action, Action::Place(Point::new(2, -2)));
-        assert_eq!(m.turn.unwrap().kind, Kind::Flower);
+        assert_eq!(m.turn.unwrap().kind, StoneKind::Flower);
         assert_eq!(format_move(m.turn.unwrap(), 20, m.action), "花20.二B");
         assert_eq!(parse_move("黑291.pass", 19).unwrap().action, Action::Pass);
         assert!(parse_move("黑1.Z九", 19).is_err());
@@ -476,7 +478,7 @@ mod tests {
             m.turn,
             Some(Turn {
                 player: Colour::Black,
-                kind: Kind::Own
+                kind: StoneKind::Own
             })
         );
         assert_eq!(m.number, Some(19));

@@ -20,9 +20,11 @@ use crate::rules::{GameEnd, Rules, Schedule};
 use serde::Serialize;
 
 /// The kind of stone a turn places.
+// The JSON schemas keep the name `Kind` they were published with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum Kind {
+#[schemars(rename = "Kind")]
+pub enum StoneKind {
     /// The player's own colour (黑 / 白).
     Own,
     /// A flower stone (华 when black places it, 花 when white does).
@@ -33,7 +35,7 @@ pub enum Kind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 pub struct Turn {
     pub player: Colour,
-    pub kind: Kind,
+    pub kind: StoneKind,
 }
 
 impl Turn {
@@ -41,16 +43,16 @@ impl Turn {
     /// Q20-HUA, D3-HUA: black's flower is written 华, white's 花.
     pub fn symbol(self) -> char {
         match (self.player, self.kind) {
-            (Colour::Black, Kind::Own) => '黑',
-            (Colour::White, Kind::Own) => '白',
-            (Colour::Black, Kind::Flower) => '华',
-            (Colour::White, Kind::Flower) => '花',
+            (Colour::Black, StoneKind::Own) => '黑',
+            (Colour::White, StoneKind::Own) => '白',
+            (Colour::Black, StoneKind::Flower) => '华',
+            (Colour::White, StoneKind::Flower) => '花',
         }
     }
     pub fn describe(self) -> String {
         match self.kind {
-            Kind::Own => format!("{} stone", self.player.name()),
-            Kind::Flower => format!("{}'s flower", self.player.name()),
+            StoneKind::Own => format!("{} stone", self.player.name()),
+            StoneKind::Flower => format!("{}'s flower", self.player.name()),
         }
     }
 }
@@ -64,11 +66,11 @@ pub fn cycle10_turn(n: u32) -> Turn {
     match n % 10 {
         9 => Turn {
             player: Colour::Black,
-            kind: Kind::Flower,
+            kind: StoneKind::Flower,
         },
         0 => Turn {
             player: Colour::White,
-            kind: Kind::Flower,
+            kind: StoneKind::Flower,
         },
         r => Turn {
             player: if r % 2 == 1 {
@@ -76,7 +78,7 @@ pub fn cycle10_turn(n: u32) -> Turn {
             } else {
                 Colour::White
             },
-            kind: Kind::Own,
+            kind: StoneKind::Own,
         },
     }
 }
@@ -89,7 +91,7 @@ pub fn alternate_turn(n: u32) -> Turn {
         } else {
             Colour::White
         },
-        kind: Kind::Own,
+        kind: StoneKind::Own,
     }
 }
 
@@ -124,7 +126,7 @@ pub fn game_over_by_passes(
             let back = trailing_passes.min(move_number.saturating_sub(1));
             let mut stone_turns = 0;
             for d in 1..=back {
-                if turn_of(move_number - d).kind == Kind::Own {
+                if turn_of(move_number - d).kind == StoneKind::Own {
                     stone_turns += 1;
                     if stone_turns == 2 {
                         return true;
@@ -174,17 +176,17 @@ pub fn special_turns(
     previous: Option<Turn>,
 ) -> Vec<Turn> {
     let mut claims = Vec::new();
-    if rules.emergency_conversion && turn.kind == Kind::Flower {
+    if rules.emergency_conversion && turn.kind == StoneKind::Flower {
         claims.push(Turn {
             player: turn.player,
-            kind: Kind::Own,
+            kind: StoneKind::Own,
         });
     }
-    if let Some(prev) = previous.filter(|_| flystone && turn.kind == Kind::Own) {
-        if prev.kind == Kind::Own && prev.player != turn.player {
+    if let Some(prev) = previous.filter(|_| flystone && turn.kind == StoneKind::Own) {
+        if prev.kind == StoneKind::Own && prev.player != turn.player {
             claims.push(Turn {
                 player: prev.player,
-                kind: Kind::Flower,
+                kind: StoneKind::Flower,
             });
         }
     }

@@ -138,8 +138,8 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<CheckedMove, String> {
     };
     let i = pos.board().index(p);
     let placed = match turn.kind {
-        crate::game::order::Kind::Own => turn.player.stone(),
-        crate::game::order::Kind::Flower => Stone::Flower,
+        crate::game::order::StoneKind::Own => turn.player.stone(),
+        crate::game::order::StoneKind::Flower => Stone::Flower,
     };
     let mut board = pos.board().clone();
     board.set(i, Some(placed));

@@ -2,9 +2,9 @@
 //! random game on the reference path that the benches compare it with.
 
 pub use crate::game::fast::*;
-use crate::game::order::Kind;
 /// SplitMix64, the seeded generator of the random games (benches and tests).
 pub use crate::game::order::SplitMix64;
+use crate::game::order::StoneKind;
 use crate::game::play::Position;
 
 /// The same random game on the reference path ([`Position::play`], and the policy's eye test
@@ -21,7 +21,7 @@ pub fn random_game_reference(start: &Position, seed: u64, max_moves: u32) -> (Po
         let a = crate::Analysis::new(pos.board(), pos.rules());
         let mut next = None;
         random_move(&mut rng, &mut empty, |i| {
-            if turn.kind == Kind::Own
+            if turn.kind == StoneKind::Own
                 && crate::judge::forbidden::is_one_liberty_eye(&a, i) == Some(turn.player)
             {
                 return false;

@@ -12,7 +12,7 @@ use m3go::game::advance::Engine;
 use m3go::game::fast::FastPosition;
 use m3go::game::play::{Action, Move};
 use m3go::testing::{board_from_codes, position, settle};
-use m3go::{Kind, Position, Rules, Turn};
+use m3go::{Position, Rules, StoneKind, Turn};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 
@@ -91,8 +91,8 @@ fn move_of(pos: &Position, p: Pick) -> Move {
                         t.player
                     },
                     kind: match t.kind {
-                        Kind::Own => Kind::Flower,
-                        Kind::Flower => Kind::Own,
+                        StoneKind::Own => StoneKind::Flower,
+                        StoneKind::Flower => StoneKind::Own,
                     },
                 }),
                 ..plain(place_at(pos, k / 2))

@@ -145,8 +145,8 @@ proptest! {
         for i in 0..pos.board().len() {
             if pos.board().get(i).is_some() { continue; }
             let stone = match turn.kind {
-                m3go::Kind::Own => turn.player.stone(),
-                m3go::Kind::Flower => Stone::Flower,
+                m3go::StoneKind::Own => turn.player.stone(),
+                m3go::StoneKind::Flower => Stone::Flower,
             };
             let mut b = pos.board().clone();
             b.set(i, Some(stone));

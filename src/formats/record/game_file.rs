@@ -466,7 +466,7 @@ pub fn parse_game_text_with(
 mod tests {
     use super::*;
     use crate::board::grid::Colour;
-    use crate::game::order::Kind;
+    use crate::game::order::StoneKind;
 
     #[test]
     fn d3_notation_game_file_reads_numbers_turns_and_both_label_systems() {
@@ -481,7 +481,7 @@ mod tests {
             r.moves[1].claimed,
             Some(Turn {
                 player: Colour::White,
-                kind: Kind::Own
+                kind: StoneKind::Own
             })
         );
         assert_eq!(r.moves[4].action, Action::Pass);

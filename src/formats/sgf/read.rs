@@ -643,7 +643,11 @@ fn from_root(
             action,
             claimed: Some(Turn {
                 player: colour,
-                kind: if flower { Kind::Flower } else { Kind::Own },
+                kind: if flower {
+                    StoneKind::Flower
+                } else {
+                    StoneKind::Own
+                },
             }),
             place: format!("{place} {node_place}"),
             text: if flower {

@@ -99,7 +99,7 @@ pub fn write_record(record: &Record, rules: &Rules) -> Result<String, InputError
             Colour::Black => Prop::B(v),
             Colour::White => Prop::W(v),
         }];
-        if turn.kind == Kind::Flower {
+        if turn.kind == StoneKind::Flower {
             props.push(Prop::new(FLOWER_PROP.to_string(), vec![String::new()]));
         }
         if let (true, Action::Place(p)) = (m.replaced, m.action) {
@@ -111,7 +111,7 @@ pub fn write_record(record: &Record, rules: &Rules) -> Result<String, InputError
         // the first move's number, wherever the reader would not infer it: a number other than
         // 1, or a white stone, which after set-up stones or PL[W] reads as move 2 (D30)
         if nodes.is_empty()
-            && (m.number != 1 || (turn.player == Colour::White && turn.kind != Kind::Flower))
+            && (m.number != 1 || (turn.player == Colour::White && turn.kind != StoneKind::Flower))
         {
             props.push(Prop::MN(i64::from(m.number)));
         }

@@ -14,7 +14,7 @@ use crate::game::cascade::{
 };
 use crate::game::moves::Action;
 use crate::game::order::{
-    after_move, chosen_flystones_left, game_over_in, game_turn, FlystoneState, Kind, Turn,
+    after_move, chosen_flystones_left, game_over_in, game_turn, FlystoneState, StoneKind, Turn,
 };
 use crate::judge::forbidden::{flower_forbidden_reason, is_one_liberty_eye};
 use std::sync::Arc;
@@ -493,10 +493,10 @@ impl FastPosition {
             return Err(Refusal::Occupied);
         }
         let stone = match turn.kind {
-            Kind::Flower => FLOWER,
-            Kind::Own => colour_code(turn.player),
+            StoneKind::Flower => FLOWER,
+            StoneKind::Own => colour_code(turn.player),
         };
-        if turn.kind == Kind::Flower {
+        if turn.kind == StoneKind::Flower {
             if let Some(f) = flower_forbidden_reason(&self.an, &self.rules, p, turn.player) {
                 return Err(Refusal::from(f));
             }
@@ -688,7 +688,7 @@ impl FastPosition {
                 Some(self.geom.pad(self.board_index(pt)))
             }
         };
-        if turn != self.turn && turn.kind == Kind::Own {
+        if turn != self.turn && turn.kind == StoneKind::Own {
             // D3-EMERGENCY-Q: a converted flower is a stone on the single liberty of a string
             // put in atari, never a pass.
             if !conversion_q(self.conversion_points().into_iter(), p) {
@@ -747,7 +747,7 @@ impl FastPosition {
             (n >= 2).then(|| self.turn_of(n - 1)),
         );
         turns.retain(|t| match (t.kind, &self.flystone) {
-            (Kind::Flower, Some(s)) => chosen_flystones_left(&self.rules, s, t.player, n) > 0,
+            (StoneKind::Flower, Some(s)) => chosen_flystones_left(&self.rules, s, t.player, n) > 0,
             _ => true,
         });
         turns
@@ -785,7 +785,7 @@ impl FastPosition {
     fn special_candidates(&self) -> Vec<(Turn, Option<usize>)> {
         let mut out = Vec::new();
         for t in self.special_turns() {
-            if t.kind == Kind::Own {
+            if t.kind == StoneKind::Own {
                 out.extend(self.conversion_points().into_iter().map(|p| (t, Some(p))));
             } else {
                 out.extend(
@@ -850,7 +850,7 @@ fn perft_rec(pos: &FastPosition, depth: u32, bufs: &mut [Option<FastPosition>]) 
     let specials = pos.special_candidates();
     let mut n = 0;
     if depth == 1 {
-        let own = (pos.turn.kind == Kind::Own).then(|| colour_code(pos.turn.player));
+        let own = (pos.turn.kind == StoneKind::Own).then(|| colour_code(pos.turn.player));
         for p in pos.geom.points() {
             if pos.cells[p & MASK] == EMPTY {
                 let at_once = own.is_some_and(|stone| pos.legal_at_once(p, stone));
@@ -1239,7 +1239,7 @@ pub fn random_game_fast(start: &FastPosition, seed: u64, max_moves: u32) -> (Fas
         let turn = pos.turn;
         let chosen = random_move(&mut rng, &mut empty, |i| {
             let p = pos.geom.pad(i);
-            if turn.kind == Kind::Own && is_one_liberty_eye(&pos.an, p) == Some(turn.player) {
+            if turn.kind == StoneKind::Own && is_one_liberty_eye(&pos.an, p) == Some(turn.player) {
                 return false;
             }
             pos.place(p, turn, &mut next, true).is_ok()

@@ -2,7 +2,7 @@
 //! (splitmix64), the Flystone state of a game (timings and flystones thrown), the walk that
 //! gives each move's turn under it, the chosen flystones left, and the check of a given state.
 
-use super::{alternate_turn, Kind, Turn};
+use super::{alternate_turn, StoneKind, Turn};
 use crate::board::grid::Colour;
 use crate::rules::{FlystoneMode, Rules};
 use serde::{Deserialize, Serialize};
@@ -155,7 +155,7 @@ impl FlyWalk {
         if let Some(f) = self.flowers.get(k).filter(|f| f.number == m) {
             return Turn {
                 player: f.player,
-                kind: Kind::Flower,
+                kind: StoneKind::Flower,
             };
         }
         alternate_turn(m - k as u32)
@@ -261,7 +261,7 @@ impl FlystoneState {
     /// recorded (played or passed).
     pub fn after(&self, n: u32, turn: Turn) -> FlystoneState {
         let mut s = self.clone();
-        if turn.kind == Kind::Flower {
+        if turn.kind == StoneKind::Flower {
             s.thrown.push(n);
         }
         s
@@ -441,7 +441,7 @@ mod tests {
         let (mut own, mut kb, mut kw, mut used) = (0u32, 0u32, 0u32, (0u32, 0u32));
         for m in 1..=n {
             let fly = out.last().and_then(|&(t, ordinal, _)| {
-                if t.kind != Kind::Own {
+                if t.kind != StoneKind::Own {
                     return None;
                 }
                 let due = state.random.of(t.player).contains(&ordinal);
@@ -458,7 +458,7 @@ mod tests {
                     (
                         Turn {
                             player,
-                            kind: Kind::Flower,
+                            kind: StoneKind::Flower,
                         },
                         0,
                         due,
@@ -484,7 +484,7 @@ mod tests {
                     (
                         Turn {
                             player,
-                            kind: Kind::Own,
+                            kind: StoneKind::Own,
                         },
                         k,
                         false,
@@ -522,7 +522,7 @@ mod tests {
             let flowers: Vec<(u32, bool)> = turns
                 .iter()
                 .enumerate()
-                .filter(|(_, (t, _))| t.kind == Kind::Flower)
+                .filter(|(_, (t, _))| t.kind == StoneKind::Flower)
                 .map(|(k, &(_, r))| (k as u32 + 1, r))
                 .collect();
             let got: Vec<(u32, bool)> = w.flowers.iter().map(|f| (f.number, f.random)).collect();
@@ -541,6 +541,6 @@ mod tests {
         };
         let w = flystone_walk(&state, u32::MAX);
         assert_eq!(w.flowers.len(), 3, "{w:?}");
-        assert_eq!(w.turn(u32::MAX).kind, Kind::Own);
+        assert_eq!(w.turn(u32::MAX).kind, StoneKind::Own);
     }
 }

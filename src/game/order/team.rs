@@ -2,7 +2,7 @@
 //! and playing two stones every three rounds; the seats of a round, the turn of a move number
 //! and back, and the wording of a move out of turn.
 
-use super::{Kind, Turn};
+use super::{StoneKind, Turn};
 use crate::board::grid::Colour;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -35,10 +35,10 @@ impl Seat {
     /// moves and the white player C's and D's; a seat's turn, hence legality, is the same.
     pub fn turn(self) -> Turn {
         let (player, kind) = match self {
-            Seat::A => (Colour::Black, Kind::Own),
-            Seat::B => (Colour::Black, Kind::Flower),
-            Seat::C => (Colour::White, Kind::Own),
-            Seat::D => (Colour::White, Kind::Flower),
+            Seat::A => (Colour::Black, StoneKind::Own),
+            Seat::B => (Colour::Black, StoneKind::Flower),
+            Seat::C => (Colour::White, StoneKind::Own),
+            Seat::D => (Colour::White, StoneKind::Flower),
         };
         Turn { player, kind }
     }
@@ -46,10 +46,10 @@ impl Seat {
     /// The seat that makes moves of `turn`.
     pub fn of_turn(turn: Turn) -> Seat {
         match (turn.player, turn.kind) {
-            (Colour::Black, Kind::Own) => Seat::A,
-            (Colour::Black, Kind::Flower) => Seat::B,
-            (Colour::White, Kind::Own) => Seat::C,
-            (Colour::White, Kind::Flower) => Seat::D,
+            (Colour::Black, StoneKind::Own) => Seat::A,
+            (Colour::Black, StoneKind::Flower) => Seat::B,
+            (Colour::White, StoneKind::Own) => Seat::C,
+            (Colour::White, StoneKind::Flower) => Seat::D,
         }
     }
 
@@ -197,8 +197,8 @@ pub fn team_wrong_turn(
         (Some(m), Some(t)) if m == n => format!(
             "{} ({})",
             match t.kind {
-                Kind::Own => format!("a {} stone", t.player.name()),
-                Kind::Flower => format!("{}'s flower", t.player.name()),
+                StoneKind::Own => format!("a {} stone", t.player.name()),
+                StoneKind::Flower => format!("{}'s flower", t.player.name()),
             },
             t.symbol()
         ),

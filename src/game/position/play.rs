@@ -13,7 +13,7 @@ use crate::game::cascade::{conversion_ataris, CascadeBoard, NoAtari, Step};
 use crate::game::move_report::{ataris, attribute_changes, eyes_made, illegal};
 pub use crate::game::move_report::{AttributeChange, Illegal, NamedString, Report};
 pub use crate::game::moves::{Action, Move};
-use crate::game::order::{chosen_flystones_left, team_wrong_turn, Kind, Turn};
+use crate::game::order::{chosen_flystones_left, team_wrong_turn, StoneKind, Turn};
 pub(crate) use crate::game::position::Parts;
 pub use crate::game::position::Position;
 pub use crate::game::refusal::Refusal;
@@ -241,7 +241,7 @@ impl Position {
             t.symbol()
         );
         // D3-EMERGENCY-COLOUR: the converted flower is a stone of the player's own colour.
-        if t.player == turn.player && t.kind == Kind::Own && turn.kind == Kind::Flower {
+        if t.player == turn.player && t.kind == StoneKind::Own && turn.kind == StoneKind::Flower {
             if self.rules.emergency_conversion {
                 return Ok((t, Special::Conversion));
             }
@@ -251,7 +251,8 @@ impl Position {
             ));
         }
         if let Some(state) = self.flystone_state() {
-            if t.kind == Kind::Flower && turn.kind == Kind::Own && t.player != turn.player {
+            if t.kind == StoneKind::Flower && turn.kind == StoneKind::Own && t.player != turn.player
+            {
                 let prev = if n >= 2 {
                     Some(self.turn_of(n - 1))
                 } else {
@@ -260,7 +261,7 @@ impl Position {
                 if prev
                     != Some(Turn {
                         player: t.player,
-                        kind: Kind::Own,
+                        kind: StoneKind::Own,
                     })
                 {
                     return Err(self.wrong_turn(m, format!("{plain}; a flystone follows its thrower's own black/white turn (S3-ROUND-ORDER)")));
@@ -451,7 +452,7 @@ impl Position {
         p: Point,
         i: usize,
     ) -> Result<(), Illegal> {
-        if turn.kind != Kind::Flower {
+        if turn.kind != StoneKind::Flower {
             return Ok(());
         }
         let Some(f) = flower_forbidden_reason(before, &self.rules, i, turn.player) else {
@@ -484,8 +485,8 @@ impl Position {
         i: usize,
     ) -> Result<(Stone, Settled), Illegal> {
         let stone = match turn.kind {
-            Kind::Own => turn.player.stone(),
-            Kind::Flower => Stone::Flower,
+            StoneKind::Own => turn.player.stone(),
+            StoneKind::Flower => Stone::Flower,
         };
         let mut board = self.board.clone();
         board.set(i, Some(stone));
@@ -631,7 +632,7 @@ impl Position {
         );
         let mut out = Vec::new();
         for t in claims {
-            let mut actions: Vec<Action> = if t.kind == Kind::Own {
+            let mut actions: Vec<Action> = if t.kind == StoneKind::Own {
                 // a conversion: only the liberties of the strings put in atari (P, Q)
                 let mut libs: Vec<usize> = conversion_liberties(self)
                     .map(|v| v.into_iter().map(|(_, l)| l).collect())
@@ -647,7 +648,7 @@ impl Position {
                     .map(|i| Action::Place(self.board.point(i)))
                     .collect()
             };
-            if t.kind == Kind::Flower {
+            if t.kind == StoneKind::Flower {
                 actions.push(Action::Pass);
             }
             for action in actions {
