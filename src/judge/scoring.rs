@@ -170,7 +170,8 @@ pub fn empty_string_owner(
 
 /// M16-LIFE-3 / M16-LIFE-5 — "一个黑棋串或白棋串具有至少2个真眼，则此棋串处于长活状态" and "此种活棋方式又
 /// 称为双活" (000), with 4 "私眼皆是真眼". Per upper string: whether it is long-living for scoring:
-/// pass-alive or in seki on the upper layer ([`long_living`]), or holding a black/white string of
+/// pass-alive or in seki on the upper layer
+/// ([`long_living`](crate::judge::longlife::long_living)), or holding a black/white string of
 /// the lower layer with at least two private eyes under the rule set's private-eye definition,
 /// each counted only where [`eye_holds_on_holographic_board`] (under `long-life-eyes:
 /// holographic`; every private eye under `lower`; register D14).

@@ -149,7 +149,7 @@ pub enum Request {
 }
 
 /// Reads the `body` of a request to endpoint `name` (JSON; ignored by GET endpoints): nothing
-/// but the body is read (a record's `position:` header is refused, [`record`]).
+/// but the body is read (a record's `position:` header is refused, `record`).
 pub fn parse(name: &str, body: &[u8]) -> Result<Request, ApiError> {
     Ok(match name {
         "options" => Request::Options,

@@ -15,11 +15,11 @@
 //! before handing a request over. Here:
 //! - a body is read chunk by chunk as it arrives, and only its first [`MAX_BODY`] bytes are
 //!   kept: nothing is ever allocated from a declared size. A body over the limit is a 413; one
-//!   declared past [`DRAINED`] gets it at once and its connection closes, a smaller one is read
+//!   declared past `DRAINED` gets it at once and its connection closes, a smaller one is read
 //!   to its end first (so a client that sends before it reads sees the 413);
 //! - the headers must arrive within [`Limits::header`] (hyper's header read timeout, which also
 //!   closes an idle kept-alive connection), the body within [`Limits::body`], and every write
-//!   must make progress within [`Limits::write`] ([`WriteDeadline`]);
+//!   must make progress within [`Limits::write`] (`WriteDeadline`);
 //! - at most [`Limits::connections`] connections are open at once; when one more arrives, the
 //!   oldest connection that is not being answered (one stalled in its headers, its body or
 //!   reading its answer, or idle) is closed to make room, so stalled clients can never lock
