@@ -1,11 +1,13 @@
 //! The position: the direct board, the rules, the history the ko rule needs, whose move it is,
 //! when the game ends, and the engine its moves run on. Every `impl Position` is here or in a
 //! submodule named by its concept: [`play`] the reference move (with its report), [`advance`]
-//! the engine choice and the next position without a report. It is built from a validated
-//! setup (the setup module) and written back to one ([`Position::to_setup`]).
+//! the engine choice and the next position without a report, `to_setup` the position written
+//! back as a setup ([`Position::to_setup`]) or read again under other rules. It is built from a
+//! validated setup (the setup module).
 
 pub mod advance;
 pub mod play;
+mod to_setup;
 
 use crate::board::coord::Point;
 use crate::board::grid::Board;
@@ -15,7 +17,6 @@ use crate::game::moves::Action;
 use crate::game::order::{
     after_move, flystone_schedule, game_over_in, game_turn, FlystoneState, Turn,
 };
-use crate::game::setup::{setup_of, PositionError, Setup};
 use crate::rules::{Rules, Schedule};
 
 /// A legal, settled position: the direct board, the rules, whose move it is, and the history
@@ -256,33 +257,5 @@ impl Position {
             self.move_number,
             self.trailing_passes,
         )
-    }
-}
-
-impl Position {
-    /// The setup that writes this position back (rules as the full option mapping).
-    pub fn to_setup(&self) -> Setup {
-        setup_of(&self.to_parts())
-    }
-
-    /// [`Position::to_setup`] without the earlier boards (`history` left empty), and how many
-    /// there are: what a caller keeping every position of a game stores, the boards being the
-    /// game's own (the page's loaded records, `serve`).
-    pub fn to_setup_without_history(&self) -> (Setup, usize) {
-        let mut parts = self.to_parts();
-        let earlier = parts.history.len();
-        parts.history.clear();
-        (setup_of(&parts), earlier)
-    }
-
-    /// This position under other rules (a record replayed under rules other than its start
-    /// position's), validated again: the board must be settled under `rules` too.
-    pub fn with_rules(&self, rules: &Rules, place: &str) -> Result<Position, PositionError> {
-        Parts {
-            rules: rules.clone(),
-            ..self.to_parts()
-        }
-        .validate(place)
-        .map(|pos| pos.with_engine(self.engine()))
     }
 }

@@ -8,8 +8,9 @@
 //! `advance` on the fast engine equals the reference's `play(..).0` (and its refusal) under
 //! every preset.
 
+use crate::game::move_report::Illegal;
 use crate::game::moves::Move;
-use crate::game::play::{Illegal, Position};
+use crate::game::position::Position;
 use crate::game::refusal::Refusal;
 
 /// Which machinery a command runs on. Both give the same answers (fast equals reference,
