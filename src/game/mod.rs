@@ -13,3 +13,4 @@ pub mod play;
 pub mod position;
 pub mod refusal;
 pub mod setup;
+pub mod text;

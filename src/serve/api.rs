@@ -644,7 +644,6 @@ fn load_record(r: RecordRequest, rec: &Record) -> Answer {
     } else {
         replay::strict_keeping(rec, &rules, None, Engine::Fast, keep)?
     };
-    let size = rep.position.board().size();
     let moves: Vec<Value> = rep
         .entries
         .iter()
@@ -654,7 +653,7 @@ fn load_record(r: RecordRequest, rec: &Record) -> Answer {
                 "notation": e.notation.format(l),
                 "chinese": e.notation.to_string(),
                 "replaced": e.replaced(),
-                "line": e.line_zh_in(l, size),
+                "line": e.line_zh_in(l),
             })
         })
         .collect();
