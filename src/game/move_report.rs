@@ -87,7 +87,7 @@ pub struct Report {
     /// mover's opponent with exactly one upper liberty after the move and more (or no string
     /// there) before (003 "花290.六三叫吃黑棋串", "华299.BO，叫吃白棋串CO*").
     pub ataris: Vec<NamedString>,
-    /// The cascade, step by step, each with its clause (its points typed).
+    /// The cascade, step by step, each with its clause.
     pub steps: Vec<Text>,
     pub game_over: bool,
 }

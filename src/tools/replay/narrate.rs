@@ -215,7 +215,7 @@ impl Entry {
             parts.push(format!(
                 "makes private eye{} {} for {} string {}",
                 if e.eyes.len() > 1 { "s" } else { "" },
-                join_en(&e.eyes.iter().map(|x| pt(x)).collect::<Vec<_>>()),
+                join_en(&e.eyes.iter().map(pt).collect::<Vec<_>>()),
                 string_word_en(&e.string),
                 pt(&e.string.name)
             ));
