@@ -53,7 +53,7 @@ fuzz_target!(|game: ArbGame| {
             match fast {
                 Ok(next) => pos = next,
                 Err(e) => assert!(
-                    e.clause == e.reason.clause() && !e.message.trim().is_empty(),
+                    e.clause == e.reason.clause() && !e.message.to_string().trim().is_empty(),
                     "refusal without a proper reason: {e:?}"
                 ),
             }

@@ -183,7 +183,7 @@ fn legal_moves_of(pos: &Position) -> Vec<String> {
 
 /// The clause trace of `target` (a point, a string, a move), as `m3go explain` prints it.
 fn explain_of(py: Python<'_>, pos: &Position, target: &str) -> PyResult<String> {
-    py.detach(|| m3go::formats::explain::explain_target(pos, target))
+    py.detach(|| m3go::formats::explain::explain_target(pos, target).map(|t| t.to_string()))
         .map_err(|e| m3go_error(py, code::BAD_REQUEST, Some("target".into()), e.to_string()))
 }
 

@@ -25,11 +25,15 @@ pub struct Point {
     pub y: i32,
 }
 
-/// A point of m3go's JSON is its label in the Chinese system (`七A`), written by this one
-/// formatter; the text formats write [`Point::format`] in the label system asked for.
+/// A point of m3go's JSON is its label in the Chinese system (`七A`; inside a
+/// [`Labeled`](crate::board::labeled::Labeled) value, in the system it names), written by this
+/// one formatter; the text formats write [`Point::format`] in the label system asked for.
 impl serde::Serialize for Point {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        match crate::board::labeled::json_labels() {
+            Labels::Chinese => s.collect_str(self),
+            other => s.serialize_str(&self.format(other)),
+        }
     }
 }
 
@@ -267,7 +271,10 @@ impl fmt::Display for StringName {
 /// In JSON the name in the Chinese system (`七九*`), as [`Point`]'s.
 impl serde::Serialize for StringName {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        match crate::board::labeled::json_labels() {
+            Labels::Chinese => s.collect_str(self),
+            other => s.serialize_str(&self.format(other)),
+        }
     }
 }
 

@@ -3,5 +3,6 @@
 
 pub mod coord;
 pub mod grid;
+pub mod labeled;
 pub mod layers;
 pub mod strings;

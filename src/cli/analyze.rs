@@ -90,14 +90,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
             out!("{}", report.to_text_with(args.text.options()));
             if let Some(rd) = &readings {
                 outln!();
-                out!(
-                    "{}",
-                    crate::formats::report::relabel_text(
-                        &rd.to_text(),
-                        p.board().size(),
-                        args.text.options().labels
-                    )
-                );
+                out!("{}", rd.to_text_in(args.text.options().labels));
             }
         }
     }

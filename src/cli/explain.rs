@@ -2,7 +2,6 @@
 
 use crate::cli::common::Format;
 use crate::formats::explain::explain_target;
-use crate::formats::report::relabel_text;
 use crate::game::setup::{InputError, Setup};
 use crate::tools::readings::readings;
 
@@ -50,11 +49,10 @@ pub fn run(args: ExplainArgs) -> Result<(), InputError> {
     match args.format {
         Format::Text => {
             let labels = args.labels.labels();
-            // the trace is written in the Chinese system; relabelled point by point
-            out!("{}", relabel_text(&trace, p.board().size(), labels));
+            out!("{}", trace.format(labels));
             if let Some(rd) = &readings {
                 outln!();
-                out!("{}", relabel_text(&rd.to_text(), p.board().size(), labels));
+                out!("{}", rd.to_text_in(labels));
             }
         }
         Format::Json => {

@@ -3,9 +3,8 @@
 use crate::board::coord::Labels;
 use crate::cli::common::write_file;
 use crate::cli::common::Format;
-use crate::formats::report::{relabel_text, AnalysisReport};
+use crate::formats::report::AnalysisReport;
 use crate::game::setup::{InputError, Setup};
-use crate::rules::Rules;
 
 /// Play moves (黑291.七A, 华289.H九, 七A, pass) and report each one.
 ///
@@ -36,7 +35,7 @@ pub struct PlayArgs {
 
 /// One move's text: its notation, the cascade step by step, the captures, the private eyes made
 /// and lost, the ataris and the attribute changes, every point in `labels`.
-fn print_report(r: &crate::game::play::Report, rules: &Rules, size: usize, labels: Labels) {
+fn print_report(r: &crate::game::play::Report, labels: Labels) {
     let pt = |s: &crate::board::coord::StringName| s.format(labels);
     let pts = |v: &[crate::board::coord::Point]| {
         v.iter()
@@ -44,10 +43,9 @@ fn print_report(r: &crate::game::play::Report, rules: &Rules, size: usize, label
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let notation = crate::game::notation::Notation::new(rules, r.number, r.turn, r.action);
-    outln!("{}", notation.format(labels));
+    outln!("{}", r.notation.format(labels));
     for s in &r.steps {
-        outln!("    {}", relabel_text(s, size, labels));
+        outln!("    {}", s.format(labels));
     }
     if !r.captured.is_empty() {
         outln!("    captured: {}", pts(&r.captured));
@@ -85,10 +83,9 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
     }
     let fmt = args.format;
     let start = Setup::load(&args.pos)?.with_engine(args.engine.engine());
-    let size = start.board().size();
     let (p, reports) = crate::tools::replay::play_listed(&start, &args.moves, "MOVE", true, |r| {
         if fmt == Format::Text {
-            print_report(r, start.rules(), size, args.text.options().labels);
+            print_report(r, args.text.options().labels);
         }
     })?;
     if fmt == Format::Json {

@@ -2,12 +2,14 @@
 //! flower's verdict), a string (its closed regions and their verdicts; a flower string's
 //! neighbours and counts) or a move (legal with its cascade, or the clause that refuses it).
 
-use crate::board::coord::Target;
+use crate::board::coord::{StringName, Target};
 use crate::board::grid::{Colour, Stone};
 use crate::formats::report::verdict_text;
-use crate::game::notation::{parse_move_in, turn_of_symbol};
+use crate::game::moves::Move;
+use crate::game::notation::{parse_move_in, turn_of_symbol, Notation, Prefix};
 use crate::game::play::{string_name, Illegal, Position, Report};
 use crate::game::setup::InputError;
+use crate::game::text::{text, Text};
 use crate::judge::analysis::Analysis;
 use crate::judge::eyes::{Region, RegionVerdict};
 use crate::judge::forbidden::{
@@ -15,8 +17,9 @@ use crate::judge::forbidden::{
 };
 
 /// The clause trace for a point, a string or a move: a target that starts with a turn symbol
-/// (or `pass`) is a move; otherwise a point, explained by what stands on it.
-pub fn explain_target(p: &Position, target: &str) -> Result<String, InputError> {
+/// (or `pass`) is a move; otherwise a point, explained by what stands on it. Its points are
+/// typed: [`Text::format`] writes them in either label system.
+pub fn explain_target(p: &Position, target: &str) -> Result<Text, InputError> {
     let size = p.board().size();
     if is_move_target(target) {
         return explain_move(p, target);
@@ -38,61 +41,104 @@ pub fn is_move_target(target: &str) -> bool {
     turn_of_symbol(first).is_some() || target.eq_ignore_ascii_case("pass")
 }
 
+/// The target as its writer gave it (`target`, user input), its point or move typed when it is
+/// written as m3go writes it (so that it is shown in either label system); otherwise the words
+/// as given.
+pub fn target_text(p: &Position, target: &str) -> Text {
+    let size = p.board().size();
+    let typed = if is_move_target(target) {
+        parse_move_in(target, p.rules(), size)
+            .map(|m| move_texts(p, &m))
+            .unwrap_or_default()
+    } else {
+        Target::parse(target, size)
+            .map(|t| {
+                vec![if t.whole_string {
+                    text!(StringName(t.point))
+                } else {
+                    text!(t.point)
+                }]
+            })
+            .unwrap_or_default()
+    };
+    typed
+        .into_iter()
+        .find(|t| t.to_string() == target)
+        .unwrap_or_else(|| Text::from(target))
+}
+
+/// The ways m3go writes a move: its notation by the rules' records and by move number when it
+/// claims its number and turn, its point (or `pass`) when it claims neither.
+fn move_texts(p: &Position, m: &Move) -> Vec<Text> {
+    match (m.number, m.turn) {
+        (Some(n), Some(t)) => vec![
+            text!(Notation::new(p.rules(), n, t, m.action)),
+            text!(Notation {
+                prefix: Prefix::Numbered(t, n),
+                action: m.action,
+            }),
+        ],
+        (None, None) => vec![text!(m.action)],
+        _ => Vec::new(),
+    }
+}
+
 /// A move: legal, with its cascade, or the clause that refuses it.
-fn explain_move(p: &Position, target: &str) -> Result<String, InputError> {
+fn explain_move(p: &Position, target: &str) -> Result<Text, InputError> {
     let size = p.board().size();
     let mv = parse_move_in(target, p.rules(), size).map_err(|e| InputError::new(e.to_string()))?;
     Ok(match p.play(&mv) {
         Ok((_, r)) => explain_legal_move(&r),
-        Err(e) => explain_refused_move(target, &e),
+        Err(e) => explain_refused_move(target_text(p, target), &e),
     })
 }
 
 /// A legal move: its turn, each step of its cascade, each flower attribute it changed.
-fn explain_legal_move(r: &Report) -> String {
-    let mut o = String::new();
-    o.push_str(&format!(
-        "{} is legal ({}).\n",
-        r.notation,
-        r.turn.describe()
-    ));
+fn explain_legal_move(r: &Report) -> Text {
+    let mut o = text!(r.notation, " is legal (", r.turn.describe(), ").\n");
     for s in &r.steps {
-        o.push_str(&format!("  {s}\n"));
+        o.push(text!("  ", s, "\n"));
     }
     for c in &r.attribute_changes {
-        o.push_str(&format!(
-            "  flower {}: {} -> {} (M20-ATTR)\n",
+        o.push(text!(
+            "  flower ",
             c.string,
+            ": ",
             c.from.name(),
-            c.to.name()
+            " -> ",
+            c.to.name(),
+            " (M20-ATTR)\n"
         ));
     }
     o
 }
 
 /// A refused move: the reason, the clause and the message.
-fn explain_refused_move(target: &str, e: &Illegal) -> String {
-    format!(
-        "{target} is refused: {} — clause {}\n  {}\n",
-        e.reason, e.clause, e.message
+fn explain_refused_move(target: Text, e: &Illegal) -> Text {
+    text!(
+        target,
+        format!(" is refused: {} — clause {}\n  ", e.reason, e.clause),
+        &e.message,
+        "\n"
     )
 }
 
 /// A flower string (the flower at point `i`): its adjacent strings of the lower layer, whether
 /// each has a private eye, and the counts that decide its attribute.
-fn explain_flower_string(p: &Position, a: &Analysis, i: usize) -> String {
-    let mut o = String::new();
+fn explain_flower_string(p: &Position, a: &Analysis, i: usize) -> Text {
     let f = &a.flowers[a.flower_of[i].unwrap_or(0)];
-    o.push_str(&format!(
-        "flower string {} ({} stones)\n",
+    let mut o = text!(
+        "flower string ",
         string_name(p.board(), &f.points),
-        f.points.len()
-    ));
-    o.push_str("  adjacent strings (lower layer, each counted once — M20-ATTR-COUNT):\n");
+        " (",
+        f.points.len(),
+        " stones)\n"
+    );
+    o.push("  adjacent strings (lower layer, each counted once — M20-ATTR-COUNT):\n");
     for &g in &f.adjacent {
-        o.push_str(&adjacent_string_line(p, a, g));
+        o.push(adjacent_string_line(p, a, g));
     }
-    o.push_str(&format!(
+    o.push(format!(
         "  Hs={} Hw={} Bs={} Bw={} → {} ({})\n",
         f.counts.hs,
         f.counts.hw,
@@ -106,43 +152,51 @@ fn explain_flower_string(p: &Position, a: &Analysis, i: usize) -> String {
 
 /// One string adjacent to a flower string (lower string `g`): its colour, name and whether it
 /// has a private eye.
-fn adjacent_string_line(p: &Position, a: &Analysis, g: usize) -> String {
+fn adjacent_string_line(p: &Position, a: &Analysis, g: usize) -> Text {
     let s = &a.lower_strings.groups[g];
-    format!(
-        "    {} {}: {}\n",
+    text!(
+        "    ",
         s.colour.map(|c| c.name()).unwrap_or("?"),
+        " ",
         string_name(p.board(), &s.points),
+        ": ",
         if a.has_private_eye(g) {
             "has a private eye"
         } else {
             "no private eye"
-        }
+        },
+        "\n"
     )
 }
 
 /// A black or white string (the stone at point `i`): its closed regions with their verdicts,
 /// then its upper string.
-fn explain_string(p: &Position, a: &Analysis, i: usize) -> String {
-    let mut o = String::new();
+fn explain_string(p: &Position, a: &Analysis, i: usize) -> Text {
     let g = a.lower_strings.of[i].unwrap_or(0);
     let s = &a.lower_strings.groups[g];
-    o.push_str(&format!(
-        "{} string {} ({} stones, {} lower liberties)\n",
+    let mut o = text!(
         s.colour.map(|c| c.name()).unwrap_or("?"),
+        " string ",
         string_name(p.board(), &s.points),
-        s.points.len(),
-        s.liberties.len()
-    ));
-    o.push_str("  closed regions (M20-EYE-REGION, lower layer: flowers as off-board):\n");
+        format!(
+            " ({} stones, {} lower liberties)\n",
+            s.points.len(),
+            s.liberties.len()
+        )
+    );
+    o.push("  closed regions (M20-EYE-REGION, lower layer: flowers as off-board):\n");
     for (r, v) in &a.regions[g] {
-        o.push_str(&closed_region_lines(p, r, v));
+        o.push(closed_region_lines(p, r, v));
     }
     if let Some(u) = a.upper_strings.at(i) {
-        o.push_str(&format!(
-            "  upper string {}: {} stones, {} liberties (M20-UPPER)\n",
+        o.push(text!(
+            "  upper string ",
             string_name(p.board(), &u.points),
-            u.points.len(),
-            u.liberties.len()
+            format!(
+                ": {} stones, {} liberties (M20-UPPER)\n",
+                u.points.len(),
+                u.liberties.len()
+            )
         ));
     }
     o
@@ -150,31 +204,27 @@ fn explain_string(p: &Position, a: &Analysis, i: usize) -> String {
 
 /// One closed region of a string: its size, its verdict with the clause, and for a private eye
 /// its points.
-fn closed_region_lines(p: &Position, r: &Region, v: &RegionVerdict) -> String {
-    let mut o = String::new();
-    let eye = v.point().map(|q| p.board().point(q).to_string());
-    o.push_str(&format!(
-        "    {} point(s), {} empty: {} ({})\n",
-        r.points.len(),
-        r.empty.len(),
-        verdict_text(v.code(), eye.as_deref()),
-        v.clause_under(p.rules().private_eye)
-    ));
+fn closed_region_lines(p: &Position, r: &Region, v: &RegionVerdict) -> Text {
+    let eye = v.point().map(|q| p.board().point(q));
+    let mut o = text!(
+        format!("    {} point(s), {} empty: ", r.points.len(), r.empty.len()),
+        verdict_text(v.code(), eye),
+        " (",
+        v.clause_under(p.rules().private_eye),
+        ")\n"
+    );
     if *v == RegionVerdict::PrivateEye {
         // M20-EYE-FIG6: the private eye is the closed region, stones inside included
-        let names = |v: &[usize]| {
-            v.iter()
-                .map(|&q| p.board().point(q).to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        o.push_str(&format!(
-            "      private eye: region {}; empty points {}\n",
+        let names = |v: &[usize]| Text::join(v.iter().map(|&q| p.board().point(q)), " ");
+        o.push(text!(
+            "      private eye: region ",
             names(&r.points),
-            names(&r.empty)
+            "; empty points ",
+            names(&r.empty),
+            "\n"
         ));
         if 2 * r.points.len() > p.board().len() {
-            o.push_str(OUTER_AREA_EYE);
+            o.push(OUTER_AREA_EYE);
         }
     }
     o
@@ -189,20 +239,19 @@ stone in it that could make an eye there ends it (condition 2 and its fill simul
 
 /// An empty point (point `i`): the three flower forbidden-point tests, then each player's
 /// flower verdict.
-fn explain_point(p: &Position, a: &Analysis, i: usize) -> String {
-    let mut o = String::new();
-    o.push_str(&format!("empty point {}\n", p.board().point(i)));
-    o.push_str(&format!(
+fn explain_point(p: &Position, a: &Analysis, i: usize) -> Text {
+    let mut o = text!("empty point ", p.board().point(i), "\n");
+    o.push(format!(
         "  capture point (M20-FORBID-CAPTURE): {}\n",
         yes(is_capture_point(a, i))
     ));
-    o.push_str(&format!(
+    o.push(format!(
         "  one-liberty eye (M20-FORBID-EYE): {}\n",
         is_one_liberty_eye(a, i)
             .map(|c| format!("yes, of {}", c.name()))
             .unwrap_or("no".into())
     ));
-    o.push_str(&format!(
+    o.push(format!(
         "  tiger's mouth (M20-FORBID-TIGER): {}\n",
         is_tigers_mouth(a, p.rules(), i)
             .map(|c| format!("yes, of {}", c.name()))
@@ -210,7 +259,7 @@ fn explain_point(p: &Position, a: &Analysis, i: usize) -> String {
     ));
     for c in [Colour::Black, Colour::White] {
         let v = flower_forbidden_reason(a, p.rules(), i, c);
-        o.push_str(&format!(
+        o.push(format!(
             "  {}'s flower: {}\n",
             c.name(),
             v.map(|f| format!("forbidden ({}, {})", f.code(), f.clause()))
@@ -244,7 +293,9 @@ mod tests {
 
     #[test]
     fn explain_of_a_lone_stone_says_its_private_eye_is_the_rest_of_the_board() {
-        let t = explain_target(&lone_stone("OO"), "OO").expect("explained");
+        let t = explain_target(&lone_stone("OO"), "OO")
+            .expect("explained")
+            .to_string();
         assert!(t.contains("80 point(s), 80 empty: private eye"), "{t}");
         assert!(t.contains(OUTER_AREA_EYE.trim_end()), "{t}");
         assert!(
@@ -263,7 +314,7 @@ mod tests {
             b.set(i, Some(Stone::Black));
         }
         let pos = crate::testing::position(b, Rules::m3go_2020(), 4);
-        let t = explain_target(&pos, "DC").expect("explained");
+        let t = explain_target(&pos, "DC").expect("explained").to_string();
         assert!(t.contains("1 point(s), 1 empty: private eye"), "{t}");
         assert!(t.contains("77 point(s), 77 empty: private eye"), "{t}");
         assert_eq!(t.matches("note: this private eye").count(), 1, "{t}");

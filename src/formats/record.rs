@@ -465,7 +465,7 @@ pub fn record_of(start: &Position, reports: &[Report]) -> Record {
                 action: r.action,
                 claimed: Some(r.turn),
                 place: format!("move {}", r.number),
-                text: r.notation.clone(),
+                text: r.notation.to_string(),
                 replaced: false,
                 comment: None,
             })

@@ -6,8 +6,9 @@ use crate::board::grid::Colour;
 use crate::board::layers::holographic;
 use crate::game::notation::Notation;
 use crate::game::play::Position;
+use crate::game::text::{text, Text};
 use crate::judge::analysis::Analysis;
-use crate::judge::eyes::Region;
+use crate::judge::eyes::{Region, VerdictCode};
 use crate::judge::forbidden::{flower_forbidden_reason, Forbidden};
 use crate::judge::scoring::{score_of, Score};
 use crate::rules::Rules;
@@ -114,7 +115,8 @@ pub struct RegionReport {
     /// The region (index into `regions`).
     pub region: usize,
     /// private-eye | same-colour-inside | no-adjacent-empty-string | opponent-can-make-eye
-    pub verdict: &'static str,
+    #[schemars(with = "String")]
+    pub verdict: VerdictCode,
     /// Where the opponent can make a one-liberty eye, for that verdict.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub eye_at: Option<Point>,
@@ -580,13 +582,13 @@ impl AnalysisReport {
             } else {
                 s.regions
                     .iter()
-                    .filter(|r| r.verdict != "private-eye")
+                    .filter(|r| r.verdict != VerdictCode::PrivateEye)
                     .count()
             };
             for r in s
                 .regions
                 .iter()
-                .filter(|r| opts.verbose || r.verdict == "private-eye")
+                .filter(|r| opts.verbose || r.verdict == VerdictCode::PrivateEye)
             {
                 let (points, empty) = self.region_points(r.region);
                 let empties = if empty.len() > 8 {
@@ -607,7 +609,7 @@ impl AnalysisReport {
                         "      region of {} point(s) [{}]: {} ({})",
                         points.len(),
                         empties,
-                        verdict_text(r.verdict, r.eye_at.map(pt).as_deref()),
+                        verdict_text(r.verdict, r.eye_at).format(opts.labels),
                         r.clause
                     ),
                 );
@@ -717,50 +719,6 @@ pub struct TextOptions {
     pub verbose: bool,
 }
 
-/// A point or string name (`七A`, `七九*`) in the label system `labels` (on a board of `size`);
-/// other text unchanged.
-pub fn relabel(p: &str, size: usize, labels: Labels) -> String {
-    let (core, star) = match p.strip_suffix('*') {
-        Some(c) => (c, "*"),
-        None => (p, ""),
-    };
-    match crate::board::coord::Point::parse(core, size) {
-        Ok(q) => format!("{}{star}", q.format(labels)),
-        Err(_) => p.to_string(),
-    }
-}
-
-/// Free text (a cascade step, a refusal message, a readings line) with every point label in
-/// it written in `labels`: a label is two characters of the Chinese system (`七A`, `六九` in
-/// `六九*`) standing alone, not inside a longer word or a clause id (`GO-CAPTURE`), so English
-/// words are never read as points. Points are written in the Chinese system by the engine.
-pub fn relabel_text(text: &str, size: usize, labels: Labels) -> String {
-    if labels == Labels::Chinese {
-        return text.to_string();
-    }
-    let chars: Vec<char> = text.chars().collect();
-    let word = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
-    let is_label = |c: char| crate::board::coord::CHINESE_LABELS.contains(&c);
-    let mut out = String::with_capacity(text.len());
-    let mut k = 0;
-    while k < chars.len() {
-        let standalone = k + 1 < chars.len()
-            && is_label(chars[k])
-            && is_label(chars[k + 1])
-            && (k == 0 || !word(chars[k - 1]))
-            && chars.get(k + 2).is_none_or(|&c| !word(c));
-        if standalone {
-            let pair: String = chars[k..k + 2].iter().collect();
-            out.push_str(&relabel(&pair, size, labels));
-            k += 2;
-        } else {
-            out.push(chars[k]);
-            k += 1;
-        }
-    }
-    out
-}
-
 /// A board diagram (rows of one-character tokens separated by spaces, top row first) framed by
 /// its coordinate labels on all four edges, in `labels`: every line is 2·size + 5 columns wide
 /// on a terminal (a CJK label counts two columns, an ASCII one is followed by a space).
@@ -784,34 +742,38 @@ fn abbreviate(v: &[String]) -> String {
     }
 }
 
-/// A verdict in words.
-pub fn verdict_text(code: &str, eye_at: Option<&str>) -> String {
+/// A verdict in words, naming the point `eye_at` where the verdict names one.
+pub fn verdict_text(code: VerdictCode, eye_at: Option<Point>) -> Text {
+    let at = || eye_at.map_or_else(|| Text::from("?"), |p| text!(p));
     match code {
-        "private-eye" => "private eye".into(),
-        "same-colour-inside" => {
+        VerdictCode::PrivateEye => "private eye".into(),
+        VerdictCode::SameColourInside => {
             "not a private eye: another string of the same colour is inside".into()
         }
-        "no-adjacent-empty-string" => {
+        VerdictCode::NoAdjacentEmptyString => {
             "not a private eye: no empty string inside touches this string without touching another string of its colour".into()
         }
-        "opponent-can-make-eye" => format!(
-            "not a private eye: the opponent can make a one-liberty eye inside (at {})",
-            eye_at.unwrap_or("?")
+        VerdictCode::OpponentCanMakeEye => text!(
+            "not a private eye: the opponent can make a one-liberty eye inside (at ",
+            at(),
+            ")"
         ),
-        "no-inner-liberty" => "not a private eye (2016): no empty point inside touches the string".into(),
-        "opponent-uncapturable" => format!(
-            "not a private eye (2016): the opponent string at {} cannot be captured by filling inside",
-            eye_at.unwrap_or("?")
+        VerdictCode::NoInnerLiberty => "not a private eye (2016): no empty point inside touches the string".into(),
+        VerdictCode::OpponentUncapturable => text!(
+            "not a private eye (2016): the opponent string at ",
+            at(),
+            " cannot be captured by filling inside"
         ),
-        "nested-private-eye" => format!(
-            "not a private eye (2016): the opponent string at {} has a private eye inside",
-            eye_at.unwrap_or("?")
+        VerdictCode::NestedPrivateEye => text!(
+            "not a private eye (2016): the opponent string at ",
+            at(),
+            " has a private eye inside"
         ),
-        "opponent-long-living" => format!(
-            "not a private eye (2016): the opponent string at {} is long-living",
-            eye_at.unwrap_or("?")
+        VerdictCode::OpponentLongLiving => text!(
+            "not a private eye (2016): the opponent string at ",
+            at(),
+            " is long-living"
         ),
-        other => format!("not a private eye ({other})"),
     }
 }
 

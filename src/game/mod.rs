@@ -11,6 +11,7 @@ pub mod order;
 pub mod position;
 pub mod refusal;
 pub mod setup;
+pub mod text;
 
 /// The position's two ways of moving, submodules of [`position`] (every `impl Position` is
 /// there), at the paths the rest of the crate names them by: `game::play` (the reference

@@ -6,19 +6,22 @@ use crate::board::coord::{Point, StringName};
 use crate::board::grid::{Board, Colour};
 use crate::board::layers::Attribute;
 use crate::game::moves::Action;
+use crate::game::notation::Notation;
 use crate::game::order::Turn;
 use crate::game::refusal::Refusal;
+use crate::game::text::Text;
 use crate::judge::analysis::Analysis;
 use serde::Serialize;
 use std::fmt;
 
 /// A refused move: the reason, its clause (always `reason.clause()`), and a message naming the
-/// place. Serialized with the reason as its code.
+/// place (its points typed, written in either label system). Serialized with the reason as its
+/// code.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Illegal {
     pub reason: Refusal,
     pub clause: &'static str,
-    pub message: String,
+    pub message: Text,
 }
 
 impl fmt::Display for Illegal {
@@ -69,7 +72,8 @@ pub struct AttributeChange {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Report {
     pub number: u32,
-    pub notation: String,
+    #[schemars(with = "String")]
+    pub notation: Notation,
     pub turn: Turn,
     pub action: Action,
     /// Every point whose stone was removed.
@@ -84,11 +88,11 @@ pub struct Report {
     /// there) before (003 "花290.六三叫吃黑棋串", "华299.BO，叫吃白棋串CO*").
     pub ataris: Vec<NamedString>,
     /// The cascade, step by step, each with its clause.
-    pub steps: Vec<String>,
+    pub steps: Vec<Text>,
     pub game_over: bool,
 }
 
-pub(super) fn illegal(reason: Refusal, message: String) -> Illegal {
+pub(super) fn illegal(reason: Refusal, message: Text) -> Illegal {
     Illegal {
         reason,
         clause: reason.clause(),

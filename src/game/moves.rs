@@ -15,7 +15,7 @@ pub enum Action {
 impl serde::Serialize for Action {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Action::Place(p) => s.collect_str(p),
+            Action::Place(p) => p.serialize(s),
             Action::Pass => s.serialize_str("pass"),
         }
     }

@@ -376,7 +376,10 @@ impl fmt::Display for Notation {
 
 impl serde::Serialize for Notation {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        match crate::board::labeled::json_labels() {
+            Labels::Chinese => s.collect_str(self),
+            other => s.serialize_str(&self.format(other)),
+        }
     }
 }
 

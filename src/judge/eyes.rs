@@ -16,6 +16,49 @@ pub struct Region {
     pub empty: Vec<usize>,
 }
 
+/// A region's verdict as reports write it: one code over the 2020 verdicts ([`RegionVerdict`])
+/// and the 2016 ones (`eyes2016::Verdict2016`), serialized as its kebab-case code
+/// (`private-eye`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum VerdictCode {
+    PrivateEye,
+    SameColourInside,
+    NoAdjacentEmptyString,
+    OpponentCanMakeEye,
+    /// 2016, a: no empty point inside touches the string.
+    NoInnerLiberty,
+    /// 2016: an opponent string inside cannot be captured by filling inside.
+    OpponentUncapturable,
+    /// 2016, c: an opponent string inside has a private eye.
+    NestedPrivateEye,
+    /// 2016, d: an opponent string inside is long-living.
+    OpponentLongLiving,
+}
+
+impl VerdictCode {
+    /// The code (`private-eye`), as serialized.
+    pub fn code(self) -> &'static str {
+        match self {
+            VerdictCode::PrivateEye => "private-eye",
+            VerdictCode::SameColourInside => "same-colour-inside",
+            VerdictCode::NoAdjacentEmptyString => "no-adjacent-empty-string",
+            VerdictCode::OpponentCanMakeEye => "opponent-can-make-eye",
+            VerdictCode::NoInnerLiberty => "no-inner-liberty",
+            VerdictCode::OpponentUncapturable => "opponent-uncapturable",
+            VerdictCode::NestedPrivateEye => "nested-private-eye",
+            VerdictCode::OpponentLongLiving => "opponent-long-living",
+        }
+    }
+}
+
+impl std::fmt::Display for VerdictCode {
+    /// The code.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
 /// Which condition decided that a closed region is or is not a private eye.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RegionVerdict {
@@ -32,7 +75,7 @@ pub enum RegionVerdict {
     /// A 2016 verdict (000's private eye, `private-eye: m2016`) other than a private eye: its
     /// code, its clause, and the point it names (see `eyes2016::Verdict2016`).
     Rule2016 {
-        code: &'static str,
+        code: VerdictCode,
         clause: &'static str,
         at: Option<usize>,
     },
@@ -40,13 +83,13 @@ pub enum RegionVerdict {
 
 impl RegionVerdict {
     /// The verdict's code in reports.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> VerdictCode {
         match self {
-            RegionVerdict::PrivateEye => "private-eye",
-            RegionVerdict::SameColourInside => "same-colour-inside",
-            RegionVerdict::NoAdjacentEmptyString => "no-adjacent-empty-string",
-            RegionVerdict::OpponentCanMakeEye(_) => "opponent-can-make-eye",
-            RegionVerdict::Rule2016 { code, .. } => code,
+            RegionVerdict::PrivateEye => VerdictCode::PrivateEye,
+            RegionVerdict::SameColourInside => VerdictCode::SameColourInside,
+            RegionVerdict::NoAdjacentEmptyString => VerdictCode::NoAdjacentEmptyString,
+            RegionVerdict::OpponentCanMakeEye(_) => VerdictCode::OpponentCanMakeEye,
+            RegionVerdict::Rule2016 { code, .. } => *code,
         }
     }
 

@@ -13,7 +13,7 @@
 use crate::board::grid::{neighbours, Colour};
 use crate::board::layers::{Cell, Layer};
 use crate::board::strings::{empty_strings, flood_marking, Strings};
-use crate::judge::eyes::{Lower, LowerView, Region, RegionVerdict};
+use crate::judge::eyes::{Lower, LowerView, Region, RegionVerdict, VerdictCode};
 use crate::judge::longlife::long_living;
 
 /// Deepest nesting followed by condition c (a private eye inside a private eye inside …).
@@ -38,14 +38,14 @@ pub enum Verdict2016 {
 
 impl Verdict2016 {
     /// Verdict code in reports.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> VerdictCode {
         match self {
-            Verdict2016::PrivateEye => "private-eye",
-            Verdict2016::NoInnerLiberty => "no-inner-liberty",
-            Verdict2016::SameColourInside => "same-colour-inside",
-            Verdict2016::Uncapturable(_) => "opponent-uncapturable",
-            Verdict2016::NestedPrivateEye(_) => "nested-private-eye",
-            Verdict2016::LongLiving(_) => "opponent-long-living",
+            Verdict2016::PrivateEye => VerdictCode::PrivateEye,
+            Verdict2016::NoInnerLiberty => VerdictCode::NoInnerLiberty,
+            Verdict2016::SameColourInside => VerdictCode::SameColourInside,
+            Verdict2016::Uncapturable(_) => VerdictCode::OpponentUncapturable,
+            Verdict2016::NestedPrivateEye(_) => VerdictCode::NestedPrivateEye,
+            Verdict2016::LongLiving(_) => VerdictCode::OpponentLongLiving,
         }
     }
 

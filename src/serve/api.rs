@@ -7,12 +7,13 @@
 //! prints for the same input and a 4xx status.
 
 use crate::board::coord::Labels;
+use crate::board::labeled::Labeled;
 use crate::conform::clause_id::cited;
 use crate::conform::register;
 use crate::formats::explain::explain_target;
 use crate::formats::record::{record_of, Record};
 use crate::formats::render::{self, View};
-use crate::formats::report::{relabel_text, AnalysisReport};
+use crate::formats::report::AnalysisReport;
 use crate::formats::sgf;
 use crate::game::advance::Engine;
 use crate::game::play::{Position, Report};
@@ -314,17 +315,6 @@ pub struct TargetRequest {
     labels: Option<String>,
 }
 
-/// Every string in `v` with its points in `labels` ([`relabel_text`]: a clause id is never
-/// touched).
-fn relabel_json(v: &mut Value, size: usize, l: Labels) {
-    match v {
-        Value::String(s) => *s = relabel_text(s, size, l),
-        Value::Array(a) => a.iter_mut().for_each(|x| relabel_json(x, size, l)),
-        Value::Object(m) => m.values_mut().for_each(|x| relabel_json(x, size, l)),
-        _ => {}
-    }
-}
-
 fn explain(r: TargetRequest) -> Answer {
     let p = position(&r.position, POSITION)?;
     let target = r
@@ -332,7 +322,7 @@ fn explain(r: TargetRequest) -> Answer {
         .ok_or_else(|| ApiError::bad("request body: missing field `target`"))?;
     let trace = explain_target(&p, &target)?;
     let l = labels(r.labels.as_deref())?;
-    let clauses: Vec<Value> = cited(&trace)
+    let clauses: Vec<Value> = cited(&trace.to_string())
         .iter()
         .filter_map(|id| register::clause(id))
         .map(|c| {
@@ -345,15 +335,13 @@ fn explain(r: TargetRequest) -> Answer {
             })
         })
         .collect();
-    let shown = relabel_text(&trace, p.board().size(), l);
-    Ok(json!({ "trace": shown, "clauses": clauses }))
+    Ok(json!({ "trace": trace.format(l), "clauses": clauses }))
 }
 
 fn readings_of(r: TargetRequest) -> Answer {
     let p = position(&r.position, POSITION)?;
     let rd = readings::readings(&p, r.target.as_deref(), &readings::register_options())?;
-    let mut v = to_json(&rd)?;
-    relabel_json(&mut v, p.board().size(), labels(r.labels.as_deref())?);
+    let mut v = to_json(&Labeled::new(&rd, labels(r.labels.as_deref())?))?;
     let mut titles = serde_json::Map::new();
     for reading in &rd.readings {
         for id in &reading.register {
@@ -394,8 +382,7 @@ fn play_moves(p: &Position, moves: &[String]) -> Result<(Position, Vec<Report>),
 fn play(r: PlayRequest) -> Answer {
     let p = position(&r.position, POSITION)?;
     let (next, reports) = play_moves(&p, &r.moves)?;
-    let mut shown = to_json(&reports)?;
-    relabel_json(&mut shown, p.board().size(), labels(r.labels.as_deref())?);
+    let shown = to_json(&Labeled::new(&reports, labels(r.labels.as_deref())?))?;
     Ok(json!({ "reports": to_json(&reports)?, "shown": shown, "position": position_yaml(&next)? }))
 }
 
@@ -644,7 +631,6 @@ fn load_record(r: RecordRequest, rec: &Record) -> Answer {
     } else {
         replay::strict_keeping(rec, &rules, None, Engine::Fast, keep)?
     };
-    let size = rep.position.board().size();
     let moves: Vec<Value> = rep
         .entries
         .iter()
@@ -654,7 +640,7 @@ fn load_record(r: RecordRequest, rec: &Record) -> Answer {
                 "notation": e.notation.format(l),
                 "chinese": e.notation.to_string(),
                 "replaced": e.replaced(),
-                "line": e.line_zh_in(l, size),
+                "line": e.line_zh_in(l),
             })
         })
         .collect();

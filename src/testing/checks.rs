@@ -99,7 +99,7 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<CheckedMove, String> {
     };
     let (next, report) = match first {
         Err(e) => {
-            if e.clause != e.reason.clause() || e.message.trim().is_empty() {
+            if e.clause != e.reason.clause() || e.message.to_string().trim().is_empty() {
                 return Err(format!(
                     "refusal without a proper reason: {e:?}; {}",
                     here()

@@ -128,7 +128,7 @@ pub struct PointFacts {
 pub fn region_facts(
     a: &Analysis,
     map: impl Fn(usize) -> usize,
-) -> BTreeSet<(Vec<usize>, Vec<usize>, &'static str)> {
+) -> BTreeSet<(Vec<usize>, Vec<usize>, crate::judge::eyes::VerdictCode)> {
     let sorted = |v: &[usize]| {
         let mut w: Vec<usize> = v.iter().map(|&i| map(i)).collect();
         w.sort_unstable();

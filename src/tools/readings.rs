@@ -7,12 +7,13 @@
 //! The verdicts are read from the same [`AnalysisReport`] that `m3go analyze` prints and the move
 //! is played with the same [`Position::play`] that `m3go play` uses: no second analysis.
 
-use crate::formats::explain::{explain_target, is_move_target};
+use crate::board::coord::Labels;
+use crate::formats::explain::{explain_target, is_move_target, target_text};
 use crate::formats::report::AnalysisReport;
-use crate::game::moves::Action;
 use crate::game::notation::parse_move_in;
 use crate::game::play::{Move, Position};
 use crate::game::setup::InputError;
+use crate::game::text::{text, Text};
 use crate::rules::{Rules, OPTIONS};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -25,11 +26,12 @@ pub const READINGS_FORMAT: &str = "m3go-readings/1";
 
 /// The verdicts of one position (and move) under one rule set, each keyed by its subject so that
 /// two rule sets compare subject by subject. Values are short words (`private eye`, `white`,
-/// `capture-point`, `legal`).
+/// `capture-point`, `legal`); subjects and values name their points typed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Verdicts {
-    /// Per kind of verdict (see [`KINDS`]), subject → verdict.
-    pub by_kind: BTreeMap<&'static str, BTreeMap<String, String>>,
+    /// Per kind of verdict (see [`KINDS`]), the subject's text in the Chinese system (the order
+    /// the subjects are listed in) → the subject and the verdict.
+    pub by_kind: BTreeMap<&'static str, BTreeMap<String, (Text, Text)>>,
     /// Set when the position is not valid under these rules (the board is not settled there).
     pub invalid: Option<String>,
 }
@@ -52,39 +54,34 @@ impl Verdicts {
     pub fn of(pos: &Position, mv: Option<&Move>) -> Verdicts {
         let r = AnalysisReport::new(pos);
         let mut v = Verdicts::default();
-        let mut put = |kind: &'static str, subject: String, verdict: String| {
-            v.by_kind.entry(kind).or_default().insert(subject, verdict);
+        let mut put = |kind: &'static str, subject: Text, verdict: Text| {
+            v.by_kind
+                .entry(kind)
+                .or_default()
+                .insert(subject.to_string(), (subject, verdict));
         };
         for s in &r.strings {
             for e in &s.private_eyes {
                 put(
                     "private-eye",
-                    format!(
-                        "{} {}",
+                    text!(
                         s.colour.name(),
-                        e.points
-                            .iter()
-                            .map(|p| p.to_string())
-                            .collect::<Vec<_>>()
-                            .join(" ")
+                        " ",
+                        Text::join(e.points.iter().copied(), " ")
                     ),
-                    format!("private eye of {}", s.name),
+                    text!("private eye of ", s.name),
                 );
             }
         }
         for f in &r.flowers {
-            put(
-                "attribute",
-                f.name.to_string(),
-                f.attribute.name().to_string(),
-            );
+            put("attribute", text!(f.name), f.attribute.name().into());
         }
         for (player, list) in [("black", &r.forbidden.black), ("white", &r.forbidden.white)] {
             for f in list {
                 put(
                     "forbidden",
-                    format!("{} to {player}'s flower", f.point),
-                    format!("{} ({})", f.reason, f.clause),
+                    text!(f.point, " to ", player, "'s flower"),
+                    format!("{} ({})", f.reason, f.clause).into(),
                 );
             }
         }
@@ -100,37 +97,35 @@ impl Verdicts {
                 r.to_move.symbol,
                 r.move_number,
                 r.to_move.player.name()
-            ),
+            )
+            .into(),
         );
         // keyed by the point (or pass), so that a reading that changes the side to move lists the
         // points whose legality changes, not every move renamed
         for m in &r.legal_moves {
-            let point = match m.action {
-                Action::Pass => "pass".to_string(),
-                Action::Place(p) => p.to_string(),
-            };
-            put("legal-move", point, "legal".into());
+            put("legal-move", text!(m.action), "legal".into());
         }
         if let Some(mv) = mv {
             let verdict = match pos.play(mv) {
                 Ok((_, rep)) => {
-                    let mut t = format!("legal: {}", rep.notation);
+                    let mut t = text!("legal: ", rep.notation);
                     if !rep.captured.is_empty() {
-                        let captured: Vec<String> =
-                            rep.captured.iter().map(|p| p.to_string()).collect();
-                        t.push_str(&format!(", captures {}", captured.join(" ")));
+                        t.push(", captures ")
+                            .push(Text::join(rep.captured.iter().copied(), " "));
                     }
                     for c in &rep.attribute_changes {
-                        t.push_str(&format!(
-                            ", {} {} -> {}",
+                        t.push(text!(
+                            ", ",
                             c.string,
+                            " ",
                             c.from.name(),
+                            " -> ",
                             c.to.name()
                         ));
                     }
                     t
                 }
-                Err(e) => format!("refused: {} ({})", e.reason.code(), e.clause),
+                Err(e) => format!("refused: {} ({})", e.reason.code(), e.clause).into(),
             };
             put("move", "the move".into(), verdict);
         }
@@ -145,11 +140,12 @@ impl Verdicts {
                         s.white,
                         s.neutral,
                         f64::from(s.komi_quarters) / 4.0
-                    ),
+                    )
+                    .into(),
                 );
-                put("winner", "winner".into(), s.winner.to_string());
+                put("winner", "winner".into(), s.winner.to_string().into());
             }
-            (None, Some(e)) => put("score", "area".into(), format!("not scored: {e}")),
+            (None, Some(e)) => put("score", "area".into(), format!("not scored: {e}").into()),
             (None, None) => {}
         }
         v
@@ -159,11 +155,12 @@ impl Verdicts {
     pub fn changes_from(&self, base: &Verdicts) -> Vec<VerdictChange> {
         let mut out = Vec::new();
         if self.invalid != base.invalid {
+            let valid = |v: &Option<String>| Text::from(v.as_deref().unwrap_or("valid"));
             out.push(VerdictChange {
                 kind: "position",
                 subject: "the position".into(),
-                base: base.invalid.clone().unwrap_or_else(|| "valid".into()),
-                reading: self.invalid.clone().unwrap_or_else(|| "valid".into()),
+                base: valid(&base.invalid),
+                reading: valid(&self.invalid),
             });
         }
         if self.invalid.is_some() || base.invalid.is_some() {
@@ -178,12 +175,18 @@ impl Verdicts {
             subjects.dedup();
             for s in subjects {
                 let (x, y) = (a.get(s), b.get(s));
-                if x != y {
+                if x.map(|v| &v.1) != y.map(|v| &v.1) {
+                    let Some((subject, _)) = x.or(y) else {
+                        continue;
+                    };
+                    let verdict = |v: Option<&(Text, Text)>| {
+                        v.map_or_else(|| none_word(kind).into(), |(_, t)| t.clone())
+                    };
                     out.push(VerdictChange {
                         kind,
-                        subject: s.clone(),
-                        base: x.cloned().unwrap_or_else(|| none_word(kind).into()),
-                        reading: y.cloned().unwrap_or_else(|| none_word(kind).into()),
+                        subject: subject.clone(),
+                        base: verdict(x),
+                        reading: verdict(y),
                     });
                 }
             }
@@ -209,11 +212,11 @@ pub struct VerdictChange {
     pub kind: &'static str,
     /// What the verdict is about: a region's points, a flower string, a point and a player, a
     /// legal move, `the move`, `area`, `winner`.
-    pub subject: String,
+    pub subject: Text,
     /// The verdict under the position's rules.
-    pub base: String,
+    pub base: Text,
     /// The verdict under the reading.
-    pub reading: String,
+    pub reading: Text,
 }
 
 /// One rule option set to one value other than the position's.
@@ -232,7 +235,7 @@ pub struct Reading {
     /// The clause trace of the target under this reading, when it differs from the trace under
     /// the position's rules (`explain --readings`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub trace: Option<String>,
+    pub trace: Option<Text>,
 }
 
 /// The readings of a position: every enumerated option at every other value.
@@ -244,7 +247,7 @@ pub struct Readings {
     /// The target explained (a point, a string or a move), if one was given; a move is judged
     /// too (its legality and captures).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub target: Option<String>,
+    pub target: Option<Text>,
     /// Every reading tried, in the order of the options table.
     pub readings: Vec<Reading>,
     /// The options not varied (numeric: komi, seeds, counts) with why.
@@ -354,9 +357,13 @@ fn verdicts_under(pos: &Position, rules: &Rules, mv: Option<&str>) -> Verdicts {
     match (mv, &m) {
         (Some(t), None) => {
             let mut v = Verdicts::of(&p, None);
+            let subject = Text::from("the move");
             v.by_kind.entry("move").or_default().insert(
-                "the move".into(),
-                format!("not a move under these rules: `{t}`"),
+                subject.to_string(),
+                (
+                    subject,
+                    text!("not a move under these rules: `", target_text(pos, t), "`"),
+                ),
             );
             v
         }
@@ -366,7 +373,7 @@ fn verdicts_under(pos: &Position, rules: &Rules, mv: Option<&str>) -> Verdicts {
 
 /// The clause trace of `target` on `pos` under `rules` (`None` if the position is not one there
 /// or the target cannot be read there).
-fn trace_under(pos: &Position, rules: &Rules, target: &str) -> Option<String> {
+fn trace_under(pos: &Position, rules: &Rules, target: &str) -> Option<Text> {
     let p = pos.with_rules(rules, "the reading").ok()?;
     explain_target(&p, target).ok()
 }
@@ -435,7 +442,7 @@ pub fn readings(
     Ok(Readings {
         format: READINGS_FORMAT,
         rules: pos.rules().clone(),
-        target: target.map(str::to_string),
+        target: target.map(|t| target_text(pos, t)),
         readings: out,
         not_varied,
     })
@@ -450,8 +457,13 @@ impl Readings {
     }
 
     /// The human-readable form: each reading that changes a verdict, with the verdicts; then the
-    /// readings that change none, on one line.
+    /// readings that change none, on one line (points in the Chinese system).
     pub fn to_text(&self) -> String {
+        self.to_text_in(Labels::Chinese)
+    }
+
+    /// [`Readings::to_text`] with every point in `labels`.
+    pub fn to_text_in(&self, labels: Labels) -> String {
         let mut o = String::from("Readings (one rule option changed at a time):\n");
         let mut unchanged = Vec::new();
         for r in &self.readings {
@@ -472,7 +484,10 @@ impl Readings {
             for c in r.changes.iter().take(TEXT_CHANGES) {
                 o.push_str(&format!(
                     "    {} {}: {} -> {}\n",
-                    c.kind, c.subject, c.base, c.reading
+                    c.kind,
+                    c.subject.format(labels),
+                    c.base.format(labels),
+                    c.reading.format(labels)
                 ));
             }
             if r.changes.len() > TEXT_CHANGES {
@@ -483,7 +498,7 @@ impl Readings {
             }
             if let Some(t) = &r.trace {
                 o.push_str("    the trace of the target under this reading:\n");
-                for line in t.lines() {
+                for line in t.format(labels).lines() {
                     o.push_str(&format!("      {line}\n"));
                 }
             }

@@ -3,16 +3,16 @@
 //! a log of what every move did, written like 003's narrative ("黑301.DO，提吃白棋串CO*和EO，并为黑棋串
 //! DA*做出私眼CO*，中性花棋串EA/CA皆变为黑性花棋串").
 
-use crate::board::coord::{Labels, Point, MAX_SIZE};
+use crate::board::coord::{Labels, Point};
 use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::Attribute;
 use crate::board::strings::flood;
 use crate::formats::record::Record;
-use crate::formats::report::{relabel, relabel_text};
 use crate::game::advance::Engine;
 use crate::game::notation::{check_move_number, max_moves, parse_move_in, Notation, Prefix};
 use crate::game::play::{Action, AttributeChange, Illegal, Move, Position, Refusal, Report};
 use crate::game::setup::{InputError, Setup};
+use crate::game::text::Text;
 use crate::judge::analysis::Analysis;
 use crate::rules::Rules;
 use serde::Serialize;
@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 mod log;
 mod narrate;
 use log::describe;
-pub use log::{log_name, Change, Entry, EyeEvent, LoggedString, Replay, Status};
+pub use log::{log_name, Change, Entry, EyeEvent, LogName, LoggedString, Replay, Status};
 pub use narrate::{log_text, log_text_in, player_of, Tally};
 
 /// Moves given as a list (`m3go play`'s arguments, a server request's `moves`) played in order
@@ -185,7 +185,7 @@ fn removed(before: &Position, after: &Position) -> (usize, usize, usize) {
 }
 
 /// The record's move as logged: its number, its move as written (`source`), what became of it.
-type Logged = (u32, String, Status);
+type Logged = (u32, Action, Status);
 
 /// M20-REPLAY's loop: the record's moves (up to `to`) from its start position under `rules`,
 /// each checked to be the next move of a game that goes on, played by `step` (the next
@@ -228,18 +228,10 @@ fn mechanical_steps<R>(
         // M20-REPLAY-PASS: a move the rules refuse becomes a pass; M20-REPLAY-KEEP: a move the
         // rules allow is placed at its number and point
         let status = Status::of_step(refusal, m.action);
-        visit(&pos, &next, kept, (m.number, source_of(m.action), status));
+        visit(&pos, &next, kept, (m.number, m.action, status));
         pos = next;
     }
     Ok((start, pos))
-}
-
-/// The record's move as the log writes it: its point, or `pass`.
-fn source_of(action: Action) -> String {
-    match action {
-        Action::Pass => "pass".to_string(),
-        Action::Place(p) => p.to_string(),
-    }
 }
 
 /// One move of M20-REPLAY's 机械式排局: `action` is played as the next move with the turn the
@@ -398,7 +390,7 @@ fn strict_steps<R>(
         // a move the record marks replaced (M20-REPLAY-PASS) is checked to be refused
         let (next, kept, refusal) = step(&pos, k)?;
         let status = Status::of_step(refusal, m.action);
-        visit(&pos, &next, kept, (m.number, source_of(m.action), status));
+        visit(&pos, &next, kept, (m.number, m.action, status));
         pos = next;
     }
     Ok((start, pos))

@@ -1,9 +1,10 @@
 //! `--labels latin` on every command that prints points in text (`explain`, `replay`'s
-//! narration, `play`'s step lines): a latin label is printed and no Chinese point label; and the
-//! relabelling of free text leaves words and clause ids alone.
+//! narration, `play`'s step lines, the readings): a latin label is printed and no Chinese point
+//! label; and the points of a text are written in the label system asked for while its words
+//! and clause ids stay as they are.
 
-use m3go::board::coord::Labels;
-use m3go::formats::report::relabel_text;
+use m3go::board::coord::{Labels, Point, StringName, CHINESE_LABELS};
+use m3go::game::text::Text;
 
 const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/positions/example.yaml");
 const KEJIE: &str = concat!(
@@ -23,12 +24,36 @@ fn chinese_numerals(text: &str) -> Vec<char> {
         .collect()
 }
 
+/// Whether `line` holds a Chinese-system point label standing alone: two label characters not
+/// inside a longer word or a clause id (`七A`, `六九` in `六九*`; not `GO` in `GO-CAPTURE`).
+fn has_chinese_point(line: &str) -> bool {
+    let chars: Vec<char> = line.chars().collect();
+    let word = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    let label = |c: char| CHINESE_LABELS.contains(&c);
+    (0..chars.len().saturating_sub(1)).any(|k| {
+        label(chars[k])
+            && label(chars[k + 1])
+            && (k == 0 || !word(chars[k - 1]))
+            && chars.get(k + 2).is_none_or(|&c| !word(c))
+    })
+}
+
 /// The lines of `text` that contain a Chinese-system point label standing alone.
 fn chinese_points(text: &str) -> Vec<String> {
     text.lines()
-        .filter(|l| relabel_text(l, 19, Labels::Latin) != *l)
+        .filter(|l| has_chinese_point(l))
         .map(str::to_string)
         .collect()
+}
+
+#[test]
+fn the_chinese_point_finder_finds_points_and_not_words() {
+    assert!(has_chinese_point("white upper string 六九* (3 stones)"));
+    assert!(has_chinese_point("黑291.七A, AB be"));
+    assert!(!has_chinese_point(
+        "GO-CAPTURE: white upper string 69* removed; 黑291.7a"
+    ));
+    assert!(!has_chinese_point("M20-FORBID-CAPTURE (D9)"));
 }
 
 fn assert_latin_only(text: &str, latin: &str) {
@@ -89,19 +114,20 @@ fn play_step_lines_with_latin_labels() {
 }
 
 #[test]
-fn relabel_text_touches_only_standalone_points() {
-    let t =
-        "GO-CAPTURE: white upper string 六九* (3 stones) has no liberty: removed; 黑291.七A, AB be";
+fn a_text_writes_its_points_in_either_system_and_its_words_as_they_are() {
+    let mut t = Text::from("GO-CAPTURE: white upper string ");
+    t.push(StringName(Point::new(6, 9)))
+        .push(" (3 stones) has no liberty: removed; AB be; 做出私眼")
+        .push(StringName(Point::new(0, 6)));
     assert_eq!(
-        relabel_text(t, 19, Labels::Latin),
-        "GO-CAPTURE: white upper string 69* (3 stones) has no liberty: removed; 黑291.7a, ab be"
+        t.format(Labels::Latin),
+        "GO-CAPTURE: white upper string 69* (3 stones) has no liberty: removed; AB be; 做出私眼06*"
     );
-    assert_eq!(relabel_text(t, 19, Labels::Chinese), t);
-    // inside a Chinese word a label is not standing alone
     assert_eq!(
-        relabel_text("做出私眼O六*", 19, Labels::Latin),
-        "做出私眼O六*"
+        t.format(Labels::Chinese),
+        "GO-CAPTURE: white upper string 六九* (3 stones) has no liberty: removed; AB be; 做出私眼O六*"
     );
+    assert_eq!(t.to_string(), t.format(Labels::Chinese));
 }
 
 /// Whether `c` is a CJK character (ideographs, CJK punctuation, full-width forms).
@@ -158,8 +184,9 @@ fn clause_ids(text: &str) -> Vec<String> {
 }
 
 /// Issue 24, bug 1: with latin labels the trace of BD at move 288 of the Ke Jie record read
-/// `M20-f0RbiD-caPTURE`, `M20-EYE-Regi0N`. `explain` and `analyze` with `--labels latin` cite
-/// the same clause ids, letter for letter, as with Chinese labels.
+/// `M20-f0RbiD-caPTURE`, `M20-EYE-Regi0N`. `explain`, `analyze` (with the readings), `play`'s
+/// steps and `replay`'s log with `--labels latin` cite the same clause ids, letter for letter,
+/// as with Chinese labels.
 #[test]
 fn latin_labels_leave_clause_ids_intact_in_explain_and_analyze() {
     let dir = std::env::temp_dir().join(format!("m3go-labels-ids-{}", std::process::id()));
@@ -172,6 +199,9 @@ fn latin_labels_leave_clause_ids_intact_in_explain_and_analyze() {
         vec!["explain", pos, "AC*"],
         vec!["explain", pos, "BD", "--readings"],
         vec!["analyze", pos, "--verbose"],
+        vec!["analyze", EXAMPLE, "--readings"],
+        vec!["play", EXAMPLE, "I九", "H九", "七A", "pass"],
+        vec!["replay", "--mechanical", KEJIE, "--to", "288", "--gloss"],
     ] {
         let zh = m3go(&args);
         let la = m3go(&[&args[..], &["--labels", "latin"]].concat());
@@ -194,35 +224,52 @@ fn latin_labels_leave_clause_ids_intact_in_explain_and_analyze() {
 }
 
 /// Every clause id of the register, written as the engine writes clause ids in its text (in
-/// parentheses, before a colon, in a list), is left letter for letter by the relabelling into
-/// latin labels, though many are made of label letters (`M20-FORBID-CAPTURE`: F O B I D C A).
+/// parentheses, before a colon, in a list, next to points), is written letter for letter in
+/// latin labels, though many are made of label letters (`M20-FORBID-CAPTURE`: F O B I D C A):
+/// a text's words are never labels.
 #[test]
 fn latin_labels_leave_every_clause_id_of_the_register_intact() {
     let clauses = m3go::conform::register::clauses();
     assert!(clauses.len() > 150, "{} clauses", clauses.len());
     for c in &clauses {
         let id = &c.id;
-        for text in [
-            id.to_string(),
-            format!("({id})"),
-            format!("{id}: 六九* removed"),
-            format!("七A is a capture point ({id}, {id})"),
-            format!("{id} / {id}"),
-        ] {
+        let (p, s) = (Point::new(7, -1), StringName(Point::new(6, 9)));
+        let mut texts = vec![
+            Text::from(id.as_str()),
+            Text::from(format!("({id})")),
+            Text::from(format!("{id} / {id}")),
+        ];
+        texts.push({
+            let mut t = Text::from(format!("{id}: "));
+            t.push(s).push(" removed");
+            t
+        });
+        texts.push({
+            let mut t = Text::new();
+            t.push(p)
+                .push(format!(" is a capture point ({id}, {id}) next to "))
+                .push(s);
+            t
+        });
+        for text in texts {
+            let zh = text.format(Labels::Chinese);
             assert_eq!(
-                clause_ids(&relabel_text(&text, 19, Labels::Latin)),
-                clause_ids(&text),
-                "{text}"
+                clause_ids(&text.format(Labels::Latin)),
+                clause_ids(&zh),
+                "{zh}"
             );
+            assert!(clause_ids(&zh).contains(id), "{zh}");
         }
     }
 }
 
-/// The text of `analyze --verbose` and of `explain` (of every string, flower string and of the
-/// case's first move) with latin labels, over the position of every case of the suite that
-/// starts from one: each clause id the Chinese text cites is cited, letter for letter and in
-/// the same order, by the latin one (what `m3go analyze`/`explain --labels latin` print, built
-/// by the same functions in process: the text report, the trace and its relabelling).
+/// The text of `analyze --verbose`, of `explain` (of every string, flower string and of the
+/// case's first move), the steps and refusals of the case's moves played in turn, and (every
+/// tenth case) the readings, with latin labels, over the position of every case of the suite
+/// that starts from one: each clause id the Chinese text cites is cited, letter for letter and
+/// in the same order, by the latin one, and the latin text names no Chinese point (what
+/// `m3go analyze`/`explain`/`play --labels latin` print, built by the same functions in
+/// process).
 #[test]
 fn latin_labels_leave_the_clause_ids_of_every_case_position_intact() {
     use m3go::formats::explain::explain_target;
@@ -270,13 +317,45 @@ fn latin_labels_leave_the_clause_ids_of_every_case_position_intact() {
         }
         for t in &targets {
             if let Ok(trace) = explain_target(&pos, t) {
-                let la = relabel_text(&trace, pos.board().size(), Labels::Latin);
-                texts.push((trace, la));
+                texts.push((trace.format(Labels::Chinese), trace.format(Labels::Latin)));
+            }
+        }
+        let moves = case.get("moves").and_then(|m| m.as_sequence());
+        let mut p = pos.clone();
+        for m in moves.into_iter().flatten().filter_map(|m| m.as_str()) {
+            let Ok(mv) = m3go::game::notation::parse_move_in(m, p.rules(), p.board().size()) else {
+                break;
+            };
+            match p.play(&mv) {
+                Ok((next, r)) => {
+                    for s in &r.steps {
+                        texts.push((s.format(Labels::Chinese), s.format(Labels::Latin)));
+                    }
+                    p = next;
+                }
+                Err(e) => {
+                    let (zh, la) = (
+                        e.message.format(Labels::Chinese),
+                        e.message.format(Labels::Latin),
+                    );
+                    texts.push((
+                        format!("{zh} ({})", e.clause),
+                        format!("{la} ({})", e.clause),
+                    ));
+                    break;
+                }
+            }
+        }
+        if positions % 10 == 1 {
+            let register = m3go::tools::readings::register_options();
+            if let Ok(rd) = m3go::tools::readings::readings(&pos, None, &register) {
+                texts.push((rd.to_text_in(Labels::Chinese), rd.to_text_in(Labels::Latin)));
             }
         }
         for (zh, la) in texts {
             let ids = clause_ids(&zh);
             assert_eq!(clause_ids(&la), ids, "{place}:\n{la}");
+            assert_eq!(chinese_points(&la), Vec::<String>::new(), "{place}");
             seen.extend(ids);
         }
     }

@@ -60,10 +60,10 @@ fn d3_emergency_p_and_q_place_a_black_stone_on_the_liberty() {
     let i = p.board().index(Point::new(0, -1));
     assert_eq!(
         emergency_conversion(&p, i).expect("P and Q hold"),
-        vec!["OO*".to_string()]
+        vec![m3go::board::coord::StringName(Point::new(0, 0))]
     );
     let (next, report) = p.play(&parse_move("黑19.OA", 9).unwrap()).unwrap();
-    assert_eq!(report.notation, "黑19.OA");
+    assert_eq!(report.notation.to_string(), "黑19.OA");
     assert_eq!(
         next.board().at(Point::new(0, -1)),
         Some(m3go::Stone::Black),
@@ -79,7 +79,8 @@ fn d3_emergency_q_only_on_the_single_liberty() {
     let p = position(ATARI);
     assert_eq!(reason(&p, "黑19.OB"), "conversion-q");
     let err = emergency_conversion(&p, p.board().index(Point::new(1, 1))).unwrap_err();
-    assert!(err.message.contains("OO* (liberty OA)"), "{}", err.message);
+    let message = err.message.to_string();
+    assert!(message.contains("OO* (liberty OA)"), "{message}");
 }
 
 #[test]
@@ -185,9 +186,10 @@ fn m16_team_wrong_seat_names_whose_turn_it_is() {
     ));
     let e = p.play(&parse_move("31C.三三", 9).unwrap()).unwrap_err();
     assert_eq!(e.reason.code(), "wrong-turn");
-    assert!(e.message.contains("it is A's turn"), "{}", e.message);
+    let message = e.message.to_string();
+    assert!(message.contains("it is A's turn"), "{message}");
     let (next, r) = p.play(&parse_move("31A.三三", 9).unwrap()).unwrap();
-    assert_eq!(r.notation, "31A.三三");
+    assert_eq!(r.notation.to_string(), "31A.三三");
     assert_eq!(next.turn().symbol(), '白');
 }
 
@@ -288,7 +290,7 @@ fn every_preset_legal_moves_all_play() {
                     .unwrap_or_else(|e| panic!("{name} move {n} {a:?}: {e}"));
                 assert_eq!(next.move_number(), n + 1);
                 // the written notation reads back to the same move
-                let again = parse_move_in(&r.notation, p.rules(), 7).unwrap();
+                let again = parse_move_in(&r.notation.to_string(), p.rules(), 7).unwrap();
                 assert!(p.play(&again).is_ok(), "{name}: {}", r.notation);
             }
             for m in p.special_moves() {

@@ -24,9 +24,9 @@ fn reading<'a>(all: &'a [Reading], option: &str, value: &str) -> &'a Reading {
 fn has(r: &Reading, kind: &str, subject: &str, base: &str, reading: &str) -> bool {
     r.changes.iter().any(|c| {
         c.kind == kind
-            && c.subject == subject
-            && c.base.starts_with(base)
-            && c.reading.starts_with(reading)
+            && c.subject.to_string() == subject
+            && c.base.to_string().starts_with(base)
+            && c.reading.to_string().starts_with(reading)
     })
 }
 
@@ -104,7 +104,7 @@ fn readings_flower_capture_check_changes_the_legality_of_the_move() {
         ),
         "{stat:?}"
     );
-    let trace = stat.trace.as_deref().expect("the trace changes");
+    let trace = stat.trace.as_ref().expect("the trace changes").to_string();
     assert!(trace.contains("花10.CD is legal"), "{trace}");
     assert!(trace.contains("GO-CAPTURE"), "{trace}");
     // the tiger's-mouth readings leave this move refused

@@ -166,18 +166,35 @@ fn m20_replay_of_every_real_record_runs_to_the_end_and_logs_each_move() {
     }
 }
 
+/// A log name written as 003 writes it (`CO*`, `EO`), typed.
+fn log_name(text: &str) -> m3go::tools::replay::LogName {
+    let (core, several) = match text.strip_suffix('*') {
+        Some(core) => (core, true),
+        None => (text, false),
+    };
+    m3go::tools::replay::LogName {
+        first: Some(m3go::Point::parse(core, 19).expect("a point")),
+        several,
+    }
+}
+
+/// A record's move at a point, typed.
+fn source(text: &str) -> m3go::Action {
+    m3go::Action::Place(m3go::Point::parse(text, 19).expect("a point"))
+}
+
 fn logged(kind: &'static str, name: &str) -> LoggedString {
     LoggedString {
         kind,
         attribute: None,
-        name: name.into(),
+        name: log_name(name),
         points: vec![],
     }
 }
 
 fn change(name: &str, from: Attribute, to: Attribute) -> m3go::tools::replay::Change {
     m3go::tools::replay::Change {
-        name: name.into(),
+        name: log_name(name),
         points: vec![],
         from,
         to,
@@ -199,12 +216,12 @@ fn m20_replay_log_line_reads_like_003_move_301() {
     let e = Entry {
         number: 301,
         notation: notation("黑301.DO"),
-        source: "DO".into(),
+        source: source("DO"),
         status: Status::Played,
         captured: vec![logged("white", "CO*"), logged("white", "EO")],
         eyes_made: vec![EyeEvent {
             string: logged("black", "DA*"),
-            eyes: vec!["CO*".into()],
+            eyes: vec![log_name("CO*")],
         }],
         eyes_lost: vec![],
         attribute_changes: vec![
@@ -224,12 +241,12 @@ fn m20_replay_log_line_reads_like_003_move_301() {
     let e = Entry {
         number: 298,
         notation: notation("白298.G六"),
-        source: "G六".into(),
+        source: source("G六"),
         status: Status::Played,
         captured: vec![],
         eyes_made: vec![EyeEvent {
             string: logged("white", "F六*"),
-            eyes: vec!["G七".into(), "I七*".into()],
+            eyes: vec![log_name("G七"), log_name("I七*")],
         }],
         eyes_lost: vec![],
         attribute_changes: vec![

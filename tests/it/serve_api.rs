@@ -850,3 +850,70 @@ fn serve_record_keeps_every_position_of_the_replay() {
     );
     assert_eq!(v["variations"], 1, "{v}");
 }
+
+/// With `labels: latin` the server's texts name their points in the latin system because they
+/// are written that way: the play reports' `shown` form (its notation, steps and points), the
+/// trace and the readings; the clause ids stay letter for letter, and `reports` stay Chinese.
+#[test]
+fn serve_latin_answers_are_written_in_latin_labels() {
+    let pos = file("spec/positions/readings.yaml");
+    let (status, v) = post(
+        "play",
+        json!({ "position": pos, "moves": ["花10.二一"], "labels": "latin" }),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["reports"][0]["notation"], "花10.二一");
+    assert_eq!(v["shown"][0]["notation"], "花10.21");
+    assert_eq!(v["shown"][0]["action"], "21");
+    let steps: Vec<&str> = v["shown"][0]["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(steps.contains(&"placed flower at 21"), "{steps:?}");
+    assert!(
+        steps.iter().any(|s| s.starts_with("GO-CASCADE: ")),
+        "{steps:?}"
+    );
+    let zh: Vec<Value> = v["reports"][0]["steps"].as_array().expect("steps").clone();
+    assert_eq!(zh.len(), steps.len());
+
+    let (status, v) = post(
+        "explain",
+        json!({ "position": pos, "target": "花10.CD", "labels": "latin" }),
+    );
+    assert_eq!(status, 200, "{v}");
+    let (out, _) = cli(&[
+        "explain",
+        "spec/positions/readings.yaml",
+        "花10.CD",
+        "--labels",
+        "latin",
+    ]);
+    assert_eq!(v["trace"], out.as_str());
+    assert!(
+        out.contains("花10.cd") && out.contains("M20-FORBID-CAPTURE"),
+        "{out}"
+    );
+
+    let (status, v) = post(
+        "readings",
+        json!({ "position": pos, "target": "花10.CD", "labels": "latin" }),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["target"], "花10.cd");
+    let moves: Vec<&Value> = v["readings"]
+        .as_array()
+        .expect("readings")
+        .iter()
+        .flat_map(|r| r["changes"].as_array().into_iter().flatten())
+        .filter(|c| c["kind"] == "move")
+        .collect();
+    assert!(
+        moves.iter().any(|c| c["reading"]
+            .as_str()
+            .is_some_and(|t| t.contains("花10.cd, captures da"))),
+        "{moves:?}"
+    );
+}

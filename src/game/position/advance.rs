@@ -73,11 +73,15 @@ impl Position {
         Err(Illegal {
             reason,
             clause: reason.clause(),
-            message: format!(
-                "move {}: the fast engine refuses {} ({}) where the reference plays it (run with --reference)",
+            message: crate::game::text::text!(
+                "move ",
                 self.move_number(),
+                ": the fast engine refuses ",
                 by_reference.notation,
-                reason.code()
+                format!(
+                    " ({}) where the reference plays it (run with --reference)",
+                    reason.code()
+                )
             ),
         })
     }

@@ -5,7 +5,7 @@
 //! module) — and the legal and special moves it lists. The position itself is the position
 //! module.
 
-use crate::board::coord::Point;
+use crate::board::coord::{Point, StringName};
 use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::Attribute;
 use crate::game::advance::Engine;
@@ -13,10 +13,12 @@ use crate::game::cascade::{conversion_ataris, CascadeBoard, NoAtari, Step};
 use crate::game::move_report::{ataris, attribute_changes, eyes_made, illegal};
 pub use crate::game::move_report::{AttributeChange, Illegal, NamedString, Report};
 pub use crate::game::moves::{Action, Move};
+use crate::game::notation::Notation;
 use crate::game::order::{chosen_flystones_left, team_wrong_turn, StoneKind, Turn};
 pub(crate) use crate::game::position::Parts;
 pub use crate::game::position::Position;
 pub use crate::game::refusal::Refusal;
+use crate::game::text::{text, Text};
 use crate::judge::analysis::Analysis;
 use crate::judge::forbidden::flower_forbidden_reason;
 use crate::rules::{CaptureTiming, Rules, Schedule};
@@ -32,9 +34,9 @@ enum Special {
     Flystone,
 }
 
-/// The name of a string: its first point (top row first) with `*`.
-pub fn string_name(board: &Board, points: &[usize]) -> String {
-    format!("{}*", board.point(points[0]))
+/// The name of a string: its first point (top row first), written with `*`.
+pub fn string_name(board: &Board, points: &[usize]) -> StringName {
+    StringName(board.point(points[0]))
 }
 
 /// M20-LIFE-1 / M20-LIFE-2 — "一个处于“中性分隔串”状态的花棋串无气 … 仍可存活 … 当花棋串上层属性变为
@@ -68,7 +70,7 @@ pub struct Settled {
     pub board: Board,
     pub analysis: Analysis,
     pub captured: Vec<usize>,
-    pub steps: Vec<String>,
+    pub steps: Vec<Text>,
 }
 
 /// The direct board of the reference as the cascade settles it: the analysis of each round,
@@ -80,7 +82,7 @@ struct ReferenceBoard<'a> {
     held: Option<&'a [Option<Attribute>]>,
     analysis: Option<Analysis>,
     captured: Vec<usize>,
-    steps: Vec<String>,
+    steps: Vec<Text>,
 }
 
 impl ReferenceBoard<'_> {
@@ -89,7 +91,7 @@ impl ReferenceBoard<'_> {
         self.analysis.as_ref().unwrap_or_else(|| unreachable!())
     }
 
-    fn names(&self, colour: Colour) -> Vec<String> {
+    fn names(&self, colour: Colour) -> Vec<StringName> {
         let a = self.analysis();
         capturable(a, colour)
             .iter()
@@ -121,15 +123,18 @@ impl CascadeBoard for ReferenceBoard<'_> {
         match step {
             Step::Capture(colour) => {
                 let a = self.analysis();
-                let lines: Vec<String> = capturable(a, colour)
+                let lines: Vec<Text> = capturable(a, colour)
                     .iter()
                     .map(|&g| {
                         let pts = &a.upper_strings.groups[g].points;
-                        format!(
-                            "GO-CAPTURE: {} upper string {} ({} stones) has no liberty: removed",
+                        text!(
+                            "GO-CAPTURE: ",
                             colour.name(),
+                            " upper string ",
                             string_name(&self.board, pts),
-                            pts.len()
+                            " (",
+                            pts.len(),
+                            " stones) has no liberty: removed"
                         )
                     })
                     .collect();
@@ -137,16 +142,20 @@ impl CascadeBoard for ReferenceBoard<'_> {
             }
             Step::Suicide(colour) => {
                 let names = self.names(colour);
-                self.steps.push(format!(
-                    "GO-SUICIDE: {} upper string(s) {} without liberty removed (suicide allowed)",
+                self.steps.push(text!(
+                    "GO-SUICIDE: ",
                     colour.name(),
-                    names.join(", ")
+                    " upper string(s) ",
+                    Text::join(names, ", "),
+                    " without liberty removed (suicide allowed)"
                 ));
             }
             Step::Recomputed => self
                 .steps
                 .push("GO-CASCADE: private eyes and attributes recomputed".into()),
-            Step::RecomputedBeforeSuicide => self.steps.push("GO-CASCADE: private eyes and attributes recomputed before the mover's strings without liberty are judged (D10)".into()),
+            Step::RecomputedBeforeSuicide => self.steps.push(
+                "GO-CASCADE: private eyes and attributes recomputed before the mover's strings without liberty are judged (D10)".into(),
+            ),
         }
     }
 }
@@ -173,10 +182,12 @@ pub fn settle_reference(
     if let Err(reason) = crate::game::cascade::cascade(&mut b, rules, mover) {
         return Err(illegal(
             reason,
-            format!(
-                "the move would leave the {} string(s) {} without a liberty",
+            text!(
+                "the move would leave the ",
                 mover.name(),
-                b.names(mover).join(", ")
+                " string(s) ",
+                Text::join(b.names(mover), ", "),
+                " without a liberty"
             ),
         ));
     }
@@ -206,6 +217,8 @@ impl Position {
             Schedule::Team2016 => team_wrong_turn(n, self.rules.team_grey_start, m.number, m.turn),
             _ => detail,
         };
+        // the turn's words name no point
+        let detail = Text::from(detail);
         illegal(Refusal::WrongTurn(schedule), detail)
     }
 
@@ -274,7 +287,8 @@ impl Position {
                             t.player.name(),
                             self.rules.flystone_mode,
                             self.rules.flystones
-                        ),
+                        )
+                        .into(),
                     ));
                 }
                 return Ok((t, Special::Flystone));
@@ -339,7 +353,7 @@ impl Position {
         let mut steps = self.take_special_turn(turn, special, i)?;
         self.refuse_forbidden_flower(before, turn, p, i)?;
         let (stone, settled) = self.place_and_settle(before, turn, p, i)?;
-        steps.push(format!("placed {} at {p}", stone.name()));
+        steps.push(text!("placed ", stone.name(), " at ", p));
         self.refuse_flower_capture(&settled, turn, p)?;
         self.refuse_ko(&settled.board, p)?;
         steps.extend(settled.steps.iter().cloned());
@@ -355,7 +369,8 @@ impl Position {
                 format!(
                     "move {}: the game is over (the last moves were passes)",
                     self.move_number
-                ),
+                )
+                .into(),
             ));
         }
         Ok(())
@@ -371,13 +386,13 @@ impl Position {
         {
             return Err(illegal(
                 Refusal::ConversionQ,
-                format!("move {n}: a converted flower is a stone placed on the single liberty of a string in atari, not a pass"),
+                format!("move {n}: a converted flower is a stone placed on the single liberty of a string in atari, not a pass").into(),
             ));
         }
         let next = self.successor(turn, Action::Pass, self.board.clone());
         let report = Report {
             number: n,
-            notation: crate::game::notation::format_numbered(&self.rules, n, turn, Action::Pass),
+            notation: Notation::new(&self.rules, n, turn, Action::Pass),
             turn,
             action: Action::Pass,
             captured: vec![],
@@ -385,7 +400,7 @@ impl Position {
             eyes_lost: vec![],
             attribute_changes: vec![],
             ataris: vec![],
-            steps: vec!["GO-PASS: pass".into()],
+            steps: vec![Text::from("GO-PASS: pass")],
             game_over: next.game_over(),
         };
         Ok((next, report))
@@ -398,14 +413,22 @@ impl Position {
         if !p.on_board(self.board.size()) {
             return Err(illegal(
                 Refusal::OffBoard,
-                format!("move {n}: ({},{}) is off the board", p.x, p.y),
+                format!("move {n}: ({},{}) is off the board", p.x, p.y).into(),
             ));
         }
         let i = self.board.index(p);
         if let Some(s) = self.board.get(i) {
             return Err(illegal(
                 Refusal::Occupied,
-                format!("move {n}: {p} is occupied by a {} stone", s.name()),
+                text!(
+                    "move ",
+                    n,
+                    ": ",
+                    p,
+                    " is occupied by a ",
+                    s.name(),
+                    " stone"
+                ),
             ));
         }
         Ok(i)
@@ -419,25 +442,30 @@ impl Position {
         turn: Turn,
         special: Special,
         i: usize,
-    ) -> Result<Vec<String>, Illegal> {
+    ) -> Result<Vec<Text>, Illegal> {
         let n = self.move_number;
         Ok(match special {
             Special::Normal => Vec::new(),
             Special::Conversion => {
                 let saved = emergency_conversion(self, i)?;
-                vec![format!(
-                    "D3-EMERGENCY: {}'s flower turn becomes a {} stone on the single liberty of {} (P: put in atari by move {}; Q: its only liberty)",
+                vec![text!(
+                    "D3-EMERGENCY: ",
                     turn.player.name(),
+                    "'s flower turn becomes a ",
                     turn.player.name(),
-                    saved.join(", "),
-                    n - 1
+                    " stone on the single liberty of ",
+                    Text::join(saved, ", "),
+                    " (P: put in atari by move ",
+                    n - 1,
+                    "; Q: its only liberty)"
                 )]
             }
             Special::Flystone => vec![format!(
                 "S3-ROUND: {} throws a chosen flystone right after move {}",
                 turn.player.name(),
                 n - 1
-            )],
+            )
+            .into()],
         })
     }
 
@@ -464,10 +492,15 @@ impl Position {
             .unwrap_or_default();
         Err(illegal(
             Refusal::from(f),
-            format!(
-                "move {}: {p} is a {}{owner}, forbidden to {}",
+            text!(
+                "move ",
                 self.move_number,
+                ": ",
+                p,
+                " is a ",
                 f.code(),
+                owner,
+                ", forbidden to ",
                 turn.describe()
             ),
         ))
@@ -494,7 +527,7 @@ impl Position {
             .then_some(before.attribute_at.as_slice());
         let settled =
             settle_reference(board, &self.rules, turn.player, held).map_err(|mut e| {
-                e.message = format!("move {}: {p}: {}", self.move_number, e.message);
+                e.message = text!("move ", self.move_number, ": ", p, ": ", e.message);
                 e
             })?;
         Ok((stone, settled))
@@ -516,7 +549,13 @@ impl Position {
         ) {
             return Err(illegal(
                 Refusal::CapturePoint,
-                format!("move {}: a flower at {p} would remove stones through the attribute cascade (flower-capture-check: cascade)", self.move_number),
+                text!(
+                    "move ",
+                    self.move_number,
+                    ": a flower at ",
+                    p,
+                    " would remove stones through the attribute cascade (flower-capture-check: cascade)"
+                ),
             ));
         }
         Ok(())
@@ -528,9 +567,12 @@ impl Position {
         if self.ko_violation(board) {
             return Err(illegal(
                 Refusal::Ko,
-                format!(
-                    "move {}: {p} repeats an earlier position ({:?} ko)",
-                    self.move_number, self.rules.ko
+                text!(
+                    "move ",
+                    self.move_number,
+                    ": ",
+                    p,
+                    format!(" repeats an earlier position ({:?} ko)", self.rules.ko)
                 ),
             ));
         }
@@ -545,17 +587,12 @@ impl Position {
         turn: Turn,
         p: Point,
         settled: Settled,
-        steps: Vec<String>,
+        steps: Vec<Text>,
     ) -> (Position, Report) {
         let n = self.move_number;
         let report = Report {
             number: n,
-            notation: crate::game::notation::format_numbered(
-                &self.rules,
-                n,
-                turn,
-                Action::Place(p),
-            ),
+            notation: Notation::new(&self.rules, n, turn, Action::Place(p)),
             turn,
             action: Action::Place(p),
             captured: settled
@@ -676,26 +713,29 @@ impl Position {
 /// Q — `i` is that single liberty. Returns the names of the strings saved. The stone is then an
 /// ordinary stone (captures, suicide and ko apply; the flower's forbidden points do not).
 /// D3-EMERGENCY-OPTIONAL: P and Q are both required (P in [`conversion_liberties`], Q here).
-pub fn emergency_conversion(pos: &Position, i: usize) -> Result<Vec<String>, Illegal> {
+pub fn emergency_conversion(pos: &Position, i: usize) -> Result<Vec<StringName>, Illegal> {
     let n = pos.move_number;
     let ataris = conversion_liberties(pos)?;
-    let saved: Vec<String> = ataris
+    let saved: Vec<StringName> = ataris
         .iter()
         .filter(|(_, l)| *l == i)
-        .map(|(s, _)| s.clone())
+        .map(|&(s, _)| s)
         .collect();
     if !crate::game::cascade::conversion_q(ataris.iter().map(|(_, l)| *l), Some(i)) {
-        let libs: Vec<String> = ataris
+        let libs = ataris
             .iter()
-            .map(|(s, l)| format!("{} (liberty {})", s, pos.board.point(*l)))
-            .collect();
+            .map(|&(s, l)| text!(s, " (liberty ", pos.board.point(l), ")"));
         return Err(illegal(
             Refusal::ConversionQ,
-            format!(
-                "move {n}: {} is not the single liberty of a string put in atari by move {}: expected one of {}",
+            text!(
+                "move ",
+                n,
+                ": ",
                 pos.board.point(i),
+                " is not the single liberty of a string put in atari by move ",
                 n - 1,
-                libs.join(", ")
+                ": expected one of ",
+                Text::join(libs, ", ")
             ),
         ));
     }
@@ -706,7 +746,7 @@ pub fn emergency_conversion(pos: &Position, i: usize) -> Result<Vec<String>, Ill
 /// the opponent's previous move put in atari (one liberty now, two or more before that move),
 /// each with its single liberty ([`conversion_ataris`], written once for both boards); refused
 /// with `conversion-p` when there is none.
-pub fn conversion_liberties(pos: &Position) -> Result<Vec<(String, usize)>, Illegal> {
+pub fn conversion_liberties(pos: &Position) -> Result<Vec<(StringName, usize)>, Illegal> {
     let n = pos.move_number;
     let me = pos.turn().player;
     let previous = (n >= 2).then(|| pos.turn_of(n - 1).player);
@@ -741,6 +781,6 @@ pub fn conversion_liberties(pos: &Position) -> Result<Vec<(String, usize)>, Ille
     };
     Err(illegal(
         Refusal::ConversionP,
-        format!("move {n}: no emergency conversion: {why}"),
+        format!("move {n}: no emergency conversion: {why}").into(),
     ))
 }

@@ -12,15 +12,15 @@ pub struct LoggedString {
     /// For a flower string: its attribute when it was removed or changed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub attribute: Option<Attribute>,
-    pub name: String,
-    pub points: Vec<String>,
+    pub name: LogName,
+    pub points: Vec<Point>,
 }
 
 /// A string that gained private eyes, with the eyes (each named like a string).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct EyeEvent {
     pub string: LoggedString,
-    pub eyes: Vec<String>,
+    pub eyes: Vec<LogName>,
 }
 
 /// What became of the record's move.
@@ -35,7 +35,7 @@ pub enum Status {
     Replaced {
         reason: Refusal,
         clause: &'static str,
-        message: String,
+        message: Text,
     },
 }
 
@@ -66,7 +66,7 @@ pub struct Entry {
     /// The notation of what was played (`黑301.DO`, `华19.pass`).
     pub notation: Notation,
     /// The record's move at this number (a point, or `pass`).
-    pub source: String,
+    pub source: Action,
     #[serde(flatten)]
     pub status: Status,
     pub captured: Vec<LoggedString>,
@@ -78,8 +78,8 @@ pub struct Entry {
 /// A flower string whose attribute changed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Change {
-    pub name: String,
-    pub points: Vec<String>,
+    pub name: LogName,
+    pub points: Vec<Point>,
     pub from: Attribute,
     pub to: Attribute,
 }
@@ -97,19 +97,52 @@ pub struct Replay {
 }
 
 /// The name of a set of points as 003 writes it: the first point (top row first, then left to
-/// right), with `*` when there is more than one.
-pub fn log_name(board: &Board, points: &[usize]) -> String {
-    match points.iter().min() {
-        None => String::new(),
-        Some(&i) if points.len() == 1 => board.point(i).to_string(),
-        Some(&i) => format!("{}*", board.point(i)),
+/// right), with `*` when there is more than one (`CO*`, `EO`); written in either label system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogName {
+    /// The first point (`None` for no point: an empty name).
+    pub first: Option<Point>,
+    /// Whether the set has more than one point.
+    pub several: bool,
+}
+
+impl LogName {
+    /// The name in the label system `labels` (`CO*`, `co*`).
+    pub fn format(self, labels: Labels) -> String {
+        match self.first {
+            None => String::new(),
+            Some(p) if self.several => format!("{}*", p.format(labels)),
+            Some(p) => p.format(labels),
+        }
     }
 }
 
-pub(super) fn names(board: &Board, points: &[usize]) -> Vec<String> {
+impl std::fmt::Display for LogName {
+    /// In the Chinese system.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.format(Labels::Chinese))
+    }
+}
+
+/// In JSON the name in the Chinese system, as a point's.
+impl Serialize for LogName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.format(crate::board::labeled::json_labels()))
+    }
+}
+
+/// The name of a set of points (indices of `board`) as 003 writes it ([`LogName`]).
+pub fn log_name(board: &Board, points: &[usize]) -> LogName {
+    LogName {
+        first: points.iter().min().map(|&i| board.point(i)),
+        several: points.len() > 1,
+    }
+}
+
+pub(super) fn names(board: &Board, points: &[usize]) -> Vec<Point> {
     let mut v = points.to_vec();
     v.sort_unstable();
-    v.iter().map(|&i| board.point(i).to_string()).collect()
+    v.iter().map(|&i| board.point(i)).collect()
 }
 
 pub(super) fn kind_of(s: Stone) -> &'static str {
@@ -236,7 +269,7 @@ pub(super) fn changes_of(after: &Position, report: &Report) -> Vec<Change> {
             let idx = indices(after.board(), &c.points);
             Change {
                 name: log_name(after.board(), &idx),
-                points: c.points.iter().map(|p| p.to_string()).collect(),
+                points: c.points.clone(),
                 from: c.from,
                 to: c.to,
             }

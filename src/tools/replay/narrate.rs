@@ -11,14 +11,13 @@ pub fn log_text(rep: &Replay, gloss: bool) -> String {
 
 /// [`log_text`] with every point in `labels`.
 pub fn log_text_in(rep: &Replay, gloss: bool, labels: Labels) -> String {
-    let size = rep.position.board().size();
     let mut o = String::new();
     for e in &rep.entries {
-        o.push_str(&e.line_zh_in(labels, size));
+        o.push_str(&e.line_zh_in(labels));
         o.push('\n');
         if gloss {
             o.push_str("    ");
-            o.push_str(&e.line_en_in(labels, size));
+            o.push_str(&e.line_en_in(labels));
             o.push('\n');
         }
     }
@@ -31,6 +30,14 @@ pub fn log_text_in(rep: &Replay, gloss: bool, labels: Labels) -> String {
         o.push('\n');
     }
     o
+}
+
+/// The record's move `a` in `labels`: its point, or `pass`.
+fn source_in(a: Action, labels: Labels) -> String {
+    match a {
+        Action::Place(p) => p.format(labels),
+        Action::Pass => "pass".into(),
+    }
 }
 
 pub(super) fn colour_zh(kind: &str) -> &'static str {
@@ -105,12 +112,12 @@ pub(super) fn string_word_en(s: &LoggedString) -> String {
 impl Entry {
     /// The log line in 003's style.
     pub fn line_zh(&self) -> String {
-        self.line_zh_in(Labels::Chinese, MAX_SIZE)
+        self.line_zh_in(Labels::Chinese)
     }
 
-    /// The log line in 003's style, every point in `labels` (on a board of `size`).
-    pub fn line_zh_in(&self, labels: Labels, size: usize) -> String {
-        let pt = |q: &str| relabel(q, size, labels);
+    /// The log line in 003's style, every point in `labels`.
+    pub fn line_zh_in(&self, labels: Labels) -> String {
+        let pt = |q: &LogName| q.format(labels);
         let notation = self.notation.format(labels);
         let head = match &self.status {
             Status::Played => notation.clone(),
@@ -118,7 +125,7 @@ impl Entry {
             Status::Replaced { reason, clause, .. } => format!(
                 "{}（原谱{}：{}，{reason}，{clause}）",
                 notation.replace("pass", "虚着"),
-                pt(&self.source),
+                source_in(self.source, labels),
                 reason.zh()
             ),
         };
@@ -167,12 +174,12 @@ impl Entry {
 
     /// The English gloss of the line.
     pub fn line_en(&self) -> String {
-        self.line_en_in(Labels::Chinese, MAX_SIZE)
+        self.line_en_in(Labels::Chinese)
     }
 
-    /// The English gloss, every point in `labels` (on a board of `size`).
-    pub fn line_en_in(&self, labels: Labels, size: usize) -> String {
-        let pt = |q: &str| relabel(q, size, labels);
+    /// The English gloss, every point in `labels`.
+    pub fn line_en_in(&self, labels: Labels) -> String {
+        let pt = |q: &LogName| q.format(labels);
         let notation = self.notation.format(labels);
         let head = match &self.status {
             Status::Played => format!("{notation}: played"),
@@ -183,9 +190,9 @@ impl Entry {
                 message,
             } => format!(
                 "{notation}: the record's {} is refused — {} [{reason}, {clause}]: {message}; replaced by a pass",
-                pt(&self.source),
+                source_in(self.source, labels),
                 reason.en(),
-                message = relabel_text(message, size, labels)
+                message = message.format(labels)
             ),
         };
         let mut parts = vec![head];
@@ -208,7 +215,7 @@ impl Entry {
             parts.push(format!(
                 "makes private eye{} {} for {} string {}",
                 if e.eyes.len() > 1 { "s" } else { "" },
-                join_en(&e.eyes.iter().map(|x| pt(x)).collect::<Vec<_>>()),
+                join_en(&e.eyes.iter().map(pt).collect::<Vec<_>>()),
                 string_word_en(&e.string),
                 pt(&e.string.name)
             ));
