@@ -109,6 +109,10 @@ pub struct FastPosition {
     by_flower: [bool; MAXS],
     /// An empty board of the size, to write the direct board back.
     blank: Board,
+    /// The points the move being settled into this position removed (scratch of
+    /// [`FastPosition::place`], kept to keep its capacity; `p`, the stone's own point, is not
+    /// listed).
+    removed: Vec<u16>,
 }
 
 impl FastPosition {
@@ -167,6 +171,7 @@ impl FastPosition {
             an: FastAnalysis::empty(geom, rules),
             by_flower: [false; MAXS],
             blank: board.clone(),
+            removed: Vec::new(),
         };
         for i in 0..fp.blank.len() {
             fp.blank.set(i, None);
@@ -524,6 +529,7 @@ impl FastPosition {
             analysed: false,
             play,
             local: None,
+            full: false,
         };
         if play || !plain {
             board.write();
@@ -581,7 +587,7 @@ impl FastPosition {
         captured: bool,
     ) -> bool {
         let plain = self.plain(stone) && stone != FLOWER;
-        let local = local.filter(|l| l.stays && !captured && l.p == p);
+        let local = local.filter(|l| l.stays && l.p == p);
         if !plain && local.is_none() {
             return false;
         }
@@ -589,10 +595,11 @@ impl FastPosition {
         out.any_flower = self.any_flower;
         out.by_flower = self.by_flower;
         if let Some(l) = &local {
-            out.an.apply_local(&out.cells, l);
+            out.an.apply_local(&out.cells, l, &out.removed);
             out.by_flower[l.j as usize] = l.j_by_flower;
         }
-        out.an.upper_update(&self.cells, &out.cells, p, captured)
+        let removed: &[u16] = if captured { &out.removed } else { &[] };
+        out.an.upper_update(&self.cells, &out.cells, p, removed)
     }
 
     /// GO-CASCADE's fixpoint at once: where no attribute can change, every round of the
@@ -936,24 +943,35 @@ struct Settle<'a> {
     /// What the stone changes where the fresh round found every attribute staying
     /// ([`FastAnalysis::local_change`]).
     local: Option<Local>,
+    /// Whether a board was analysed (then the removals since are not the fresh round's).
+    full: bool,
 }
 
 impl Settle<'_> {
-    /// What the stone changes on the board as written (the fresh round: nothing removed yet),
-    /// where the rules let the eyes and attributes be decided locally.
+    /// What the stone changes on the board as written (the fresh round, with the opponent
+    /// strings it removed, if any), where the rules let the eyes and attributes be decided
+    /// locally: not after a suicide, a removed flower or an analysed board.
     #[inline(never)]
     fn local_change(&self) -> Option<Local> {
         let before = self.before;
-        if !before.local_attributes() || !self.written || self.dead_count > 0 || self.stone_dies {
+        if !before.local_attributes() || !self.written || self.stone_dies || self.full {
             return None;
         }
         let out = self.out.as_ref()?;
+        if out
+            .removed
+            .iter()
+            .any(|&q| before.cells[q as usize & MASK] == FLOWER)
+        {
+            return None;
+        }
         before.an.local_change(
             &before.cells,
             &out.cells,
             self.p,
             self.stone,
             before.choices.attribute,
+            &out.removed,
         )
     }
 
@@ -969,6 +987,7 @@ impl Settle<'_> {
             out.refresh();
         }
         self.analysed = !held;
+        self.full = true;
         self.round = Round::Full;
     }
 
@@ -991,14 +1010,29 @@ impl Settle<'_> {
         out.cells = before.cells;
         out.cells[p & MASK] = stone;
         out.hash = before.hash ^ zobrist(p, stone);
+        out.removed.clear();
         if k > 0 || stone_dies {
+            // The strings removed in the fresh round are next to p: flooded from p's
+            // neighbours, each point emptied as it is listed (no scan of the board).
             let an = &before.an;
-            for q in before.geom.points() {
-                let s = an.upper_of[q & MASK];
-                if s != NONE && dead[..k].contains(&s) {
-                    out.hash ^= zobrist(q, out.cells[q & MASK]);
-                    out.cells[q & MASK] = EMPTY;
+            let dirs = before.geom.dirs();
+            let mut i = 0;
+            let mut from = p;
+            loop {
+                for d in dirs {
+                    let m = from.wrapping_add(d) & MASK;
+                    let s = an.upper_of[m];
+                    if s != NONE && out.cells[m] != EMPTY && dead[..k].contains(&s) {
+                        out.hash ^= zobrist(m, out.cells[m]);
+                        out.cells[m] = EMPTY;
+                        out.removed.push(m as u16);
+                    }
                 }
+                let Some(&q) = out.removed.get(i) else {
+                    break;
+                };
+                from = q as usize;
+                i += 1;
             }
             if stone_dies {
                 out.hash ^= zobrist(p, stone);
@@ -1116,7 +1150,13 @@ impl CascadeBoard for Settle<'_> {
             Round::Fresh if held => return,
             // Recomputed, the upper layer would be the held one: the fresh answers stand.
             Round::Fresh if !self.play && self.before.attributes_stay(self.p, self.stone) => return,
-            Round::Fresh => {
+            // The fresh round's removal on the held layer: every string of the colour without
+            // liberty there went, the others lost no liberty and the stone's string gained the
+            // removed points next to it, so no string is without liberty on the held layer
+            // (notes/incremental.md, "Removals").
+            Round::Removed if held && !self.full => return,
+            Round::Fresh | Round::Removed if !self.full => {
+                self.write();
                 if let Some(l) = self.local_change() {
                     if l.stays {
                         self.local = Some(l);
@@ -1148,6 +1188,7 @@ impl CascadeBoard for Settle<'_> {
     fn remove_without_liberty(&mut self, colour: crate::board::grid::Colour) {
         let c = colour_code(colour);
         self.captured = true;
+        self.local = None;
         match self.round {
             Round::Fresh => {
                 let (dead, k, own) = self.fresh_dead(c);
@@ -1162,6 +1203,7 @@ impl CascadeBoard for Settle<'_> {
             }
             Round::Full => {
                 let geom = self.before.geom;
+                let p = self.p;
                 let out = self.out();
                 for q in geom.points() {
                     let s = out.an.upper_of[q & MASK];
@@ -1171,6 +1213,9 @@ impl CascadeBoard for Settle<'_> {
                     {
                         out.hash ^= zobrist(q, out.cells[q & MASK]);
                         out.cells[q & MASK] = EMPTY;
+                        if q & MASK != p & MASK {
+                            out.removed.push(q as u16);
+                        }
                     }
                 }
                 self.analysed = false;
