@@ -278,10 +278,10 @@ fn check_sequence(size: usize, rules: &Rules, first: u32, choices: &[usize]) -> 
     }
     if size <= 5 {
         let reference = m3go::tools::perft::perft(&on_reference(&pos), 2);
-        if fast.perft(2) != reference {
+        if fast.count_leaves(2) != reference {
             return Err(format!(
                 "perft(2): reference {reference}, fast {} at move {} ({:?}) on\n{}",
-                fast.perft(2),
+                fast.count_leaves(2),
                 pos.move_number(),
                 rules,
                 pos.board().to_diagram()
@@ -388,7 +388,7 @@ fn fast_perft_equals_reference_perft_on_small_boards() {
             let reference = m3go::tools::perft::perft(&on_reference(&pos), depth);
             assert_eq!(m3go::tools::perft::perft(&pos, depth), reference);
             assert_eq!(
-                fast.perft(depth),
+                fast.count_leaves(depth),
                 reference,
                 "perft({depth}) of the empty {size}x{size} board at move {first} ({rules:?})"
             );
@@ -480,7 +480,7 @@ fn fast_go_ko_retake_refused_like_reference_in_plain_go() {
     );
     assert_eq!(fast.legal_moves(), on_reference(&after).legal_moves());
     assert_eq!(
-        fast.perft(2),
+        fast.count_leaves(2),
         m3go::tools::perft::perft(&on_reference(&after), 2)
     );
 }
@@ -528,7 +528,7 @@ fn fast_suicide_timing_equals_reference_when_filling_an_eye_frees_a_flower() {
             );
         }
         assert_eq!(
-            fast.perft(2),
+            fast.count_leaves(2),
             m3go::tools::perft::perft(&on_reference(&pos), 2),
             "{timing:?}: perft 2"
         );
@@ -572,7 +572,7 @@ fn fast_equals_reference_on_every_conformance_case_position() {
         specials += usize::from(!reference.is_empty());
         let depth = if pos.board().size() <= 5 { 2 } else { 1 };
         assert_eq!(
-            fast.perft(depth),
+            fast.count_leaves(depth),
             m3go::tools::perft::perft(&on_reference(&pos), depth),
             "{path}: perft({depth})"
         );
