@@ -69,8 +69,8 @@ impl AfterLower<'_> {
     }
 
     /// The stones of string `s` through `start`, into `out`; their number.
-    fn stones(&self, s: u16, start: usize, seen: &mut [u8; MAXN], out: &mut [u16; MAXN]) -> usize {
-        seen[start & MASK] = STONE;
+    fn stones(&self, s: u16, start: usize, seen: &mut Marks<'_>, out: &mut [u16; MAXN]) -> usize {
+        seen.set(start, STONE);
         out[0] = start as u16;
         let (mut n, mut k) = (1usize, 0usize);
         let c = self.cells[start & MASK];
@@ -79,8 +79,8 @@ impl AfterLower<'_> {
             k += 1;
             for &d in self.dirs {
                 let m = q.wrapping_add(d) & MASK;
-                if seen[m] == 0 && self.cells[m] == c && self.id(m) == s {
-                    seen[m] = STONE;
+                if seen.get(m) == 0 && self.cells[m] == c && self.id(m) == s {
+                    seen.set(m, STONE);
                     out[n & MASK] = m as u16;
                     n += 1;
                 }
@@ -108,72 +108,133 @@ impl AfterLower<'_> {
         } else {
             Colour::White
         };
-        let mut seen = [0u8; MAXN];
-        let mut stones = [0u16; MAXN];
-        let n = self.stones(s, start, &mut seen, &mut stones);
-        let mut region = [0u16; MAXN];
-        let mut eye = false;
-        for &q in &stones[..n & MASK] {
-            for &d in self.dirs {
-                let m = (q as usize).wrapping_add(d) & MASK;
-                let u = self.cells[m];
-                if u == FLOWER {
-                    let f = flower_of[m];
-                    if !flowers.iter().any(|&x| flower_of[x & MASK] == f) {
-                        flowers.push(m);
+        SCRATCH.with_borrow_mut(|sc| {
+            let (mut seen, stones, region) = sc.parts();
+            let n = self.stones(s, start, &mut seen, stones);
+            let mut eye = false;
+            for &q in &stones[..n & MASK] {
+                for &d in self.dirs {
+                    let m = (q as usize).wrapping_add(d) & MASK;
+                    let u = self.cells[m];
+                    if u == FLOWER {
+                        let f = flower_of[m];
+                        if !flowers.iter().any(|&x| flower_of[x & MASK] == f) {
+                            flowers.push(m);
+                        }
+                        continue;
                     }
-                    continue;
-                }
-                if eye || seen[m] != 0 || (u != EMPTY && u != o) {
-                    continue;
-                }
-                // The component of S_c through m; abandoned (ABORTED) at a second string of
-                // colour c or at a point of a component abandoned before (the same component).
-                seen[m] = OPEN;
-                region[0] = m as u16;
-                let (mut r, mut t) = (1usize, 0usize);
-                let mut aborted = false;
-                'flood: while t < r {
-                    let x = region[t & MASK] as usize;
-                    t += 1;
-                    for &d2 in self.dirs {
-                        let y = x.wrapping_add(d2) & MASK;
-                        let w = self.cells[y];
-                        if w == c {
-                            if self.id(y) != s {
-                                aborted = true;
-                                break 'flood;
-                            }
-                        } else if w == EMPTY || w == o {
-                            match seen[y] {
-                                0 => {
-                                    seen[y] = OPEN;
-                                    region[r & MASK] = y as u16;
-                                    r += 1;
-                                }
-                                ABORTED => {
+                    if eye || seen.get(m) != 0 || (u != EMPTY && u != o) {
+                        continue;
+                    }
+                    // The component of S_c through m; abandoned (ABORTED) at a second string of
+                    // colour c or at a point of a component abandoned before (the same component).
+                    seen.set(m, OPEN);
+                    region[0] = m as u16;
+                    let (mut r, mut t) = (1usize, 0usize);
+                    let mut aborted = false;
+                    'flood: while t < r {
+                        let x = region[t & MASK] as usize;
+                        t += 1;
+                        for &d2 in self.dirs {
+                            let y = x.wrapping_add(d2) & MASK;
+                            let w = self.cells[y];
+                            if w == c {
+                                if self.id(y) != s {
                                     aborted = true;
                                     break 'flood;
                                 }
-                                _ => {}
+                            } else if w == EMPTY || w == o {
+                                match seen.get(y) {
+                                    0 => {
+                                        seen.set(y, OPEN);
+                                        region[r & MASK] = y as u16;
+                                        r += 1;
+                                    }
+                                    ABORTED => {
+                                        aborted = true;
+                                        break 'flood;
+                                    }
+                                    _ => {}
+                                }
                             }
                         }
                     }
-                }
-                let mark = if aborted { ABORTED } else { DONE };
-                for &x in &region[..r & MASK] {
-                    seen[x as usize & MASK] = mark;
-                }
-                if !aborted {
-                    let points = region[..r & MASK].iter().map(|&x| x as usize);
-                    if verdict(self, s as usize, colour, points) == RegionVerdict::PrivateEye {
-                        eye = true;
+                    let mark = if aborted { ABORTED } else { DONE };
+                    for &x in &region[..r & MASK] {
+                        seen.set(x as usize, mark);
+                    }
+                    if !aborted {
+                        let points = region[..r & MASK].iter().map(|&x| x as usize);
+                        if verdict(self, s as usize, colour, points) == RegionVerdict::PrivateEye {
+                            eye = true;
+                        }
                     }
                 }
             }
-        }
-        eye
+            eye
+        })
     }
+}
+
+/// The marks of one flood over the per-thread [`Scratch`]: a point's state is its stamp above
+/// the flood's base (0, unvisited, for a stamp of an earlier flood).
+struct Marks<'a> {
+    stamp: &'a mut [u32; MAXN],
+    base: u32,
+}
+
+impl Marks<'_> {
+    #[inline]
+    fn get(&self, p: usize) -> u8 {
+        let v = self.stamp[p & MASK];
+        if v > self.base {
+            (v - self.base) as u8
+        } else {
+            0
+        }
+    }
+    #[inline]
+    fn set(&mut self, p: usize, state: u8) {
+        self.stamp[p & MASK] = self.base + u32::from(state);
+    }
+}
+
+/// The arrays of the local decision's floods, kept per thread so that no flood zeroes them:
+/// each flood takes a new base for its marks (generation stamps; the stamps are zeroed only
+/// when the base wraps), and two stacks.
+struct Scratch {
+    stamp: [u32; MAXN],
+    base: u32,
+    a: [u16; MAXN],
+    b: [u16; MAXN],
+}
+
+impl Scratch {
+    /// The marks of a new flood (every point unvisited) and the two stacks.
+    fn parts(&mut self) -> (Marks<'_>, &mut [u16; MAXN], &mut [u16; MAXN]) {
+        if self.base >= u32::MAX - 8 {
+            self.stamp.fill(0);
+            self.base = 0;
+        }
+        self.base += 8;
+        let marks = Marks {
+            stamp: &mut self.stamp,
+            base: self.base,
+        };
+        (marks, &mut self.a, &mut self.b)
+    }
+}
+
+thread_local! {
+    /// The floods never nest (each runs to its end before the next begins), so one per thread.
+    static SCRATCH: std::cell::RefCell<Scratch> = const {
+        std::cell::RefCell::new(Scratch {
+            stamp: [0; MAXN],
+            base: 0,
+            a: [0; MAXN],
+            b: [0; MAXN],
+        })
+    };
 }
 
 // The states of a point in [`AfterLower::has_eye`]'s floods.
@@ -202,33 +263,34 @@ impl FastAnalysis {
     /// neither x-stones nor flowers) through `p` on `cells`, with one of its stones: `None` when
     /// no string or two or more bound it (the flood stops at the second).
     fn sole_bound(&self, cells: &[u8; MAXN], p: usize, x: u8) -> Option<(u16, usize)> {
-        let mut seen = [false; MAXN];
-        let mut stack = [0u16; MAXN];
-        seen[p & MASK] = true;
-        stack[0] = p as u16;
-        let (mut n, mut k) = (1usize, 0usize);
-        let mut bound: Option<(u16, usize)> = None;
-        while k < n {
-            let q = stack[k & MASK] as usize;
-            k += 1;
-            for &d in &self.dirs {
-                let m = q.wrapping_add(d) & MASK;
-                let v = cells[m];
-                if v == x {
-                    let s = self.lower_of[m];
-                    match bound {
-                        None => bound = Some((s, m)),
-                        Some((b, _)) if b != s => return None,
-                        _ => {}
+        SCRATCH.with_borrow_mut(|sc| {
+            let (mut seen, stack, _) = sc.parts();
+            seen.set(p, OPEN);
+            stack[0] = p as u16;
+            let (mut n, mut k) = (1usize, 0usize);
+            let mut bound: Option<(u16, usize)> = None;
+            while k < n {
+                let q = stack[k & MASK] as usize;
+                k += 1;
+                for &d in &self.dirs {
+                    let m = q.wrapping_add(d) & MASK;
+                    let v = cells[m];
+                    if v == x {
+                        let s = self.lower_of[m];
+                        match bound {
+                            None => bound = Some((s, m)),
+                            Some((b, _)) if b != s => return None,
+                            _ => {}
+                        }
+                    } else if v != BORDER && v != FLOWER && seen.get(m) == 0 {
+                        seen.set(m, OPEN);
+                        stack[n & MASK] = m as u16;
+                        n += 1;
                     }
-                } else if v != BORDER && v != FLOWER && !seen[m] {
-                    seen[m] = true;
-                    stack[n & MASK] = m as u16;
-                    n += 1;
                 }
             }
-        }
-        bound
+            bound
+        })
     }
 
     /// What a black or white `stone` at the empty point `p` changes, nothing removed yet
