@@ -1,5 +1,5 @@
 //! M3Go 2020 perft on 9x9 and 19x19 positions (random games of `benches/data/`), reference
-//! (`perft::perft` on `Engine::Reference`) and fast (`FastPosition::perft`); the counts are checked equal first.
+//! (`perft::perft` on `Engine::Reference`) and fast (`FastPosition::count_leaves`); the counts are checked equal first.
 //! `cargo bench --bench perft -- --warm-up-time 1 --measurement-time 2`
 
 mod common;
@@ -21,19 +21,23 @@ fn perft(c: &mut Criterion) {
             .clone()
             .with_engine(m3go::game::advance::Engine::Reference);
         let n = m3go::tools::perft::perft(&on_reference, rdepth);
-        assert_eq!(fast.perft(rdepth), n, "{name}: fast equals reference");
+        assert_eq!(
+            fast.count_leaves(rdepth),
+            n,
+            "{name}: fast equals reference"
+        );
         println!(
             "perft {name}: perft({rdepth}) = {n}, perft({fdepth}) = {}",
-            fast.perft(fdepth)
+            fast.count_leaves(fdepth)
         );
         g.bench_function(format!("reference/{name}/depth-{rdepth}"), |b| {
             b.iter(|| m3go::tools::perft::perft(black_box(&on_reference), rdepth))
         });
         g.bench_function(format!("fast/{name}/depth-{rdepth}"), |b| {
-            b.iter(|| black_box(&fast).perft(rdepth))
+            b.iter(|| black_box(&fast).count_leaves(rdepth))
         });
         g.bench_function(format!("fast/{name}/depth-{fdepth}"), |b| {
-            b.iter(|| black_box(&fast).perft(fdepth))
+            b.iter(|| black_box(&fast).count_leaves(fdepth))
         });
     }
     g.finish();

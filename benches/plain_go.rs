@@ -74,7 +74,7 @@ fn plain_go(c: &mut Criterion) {
             .clone()
             .with_engine(m3go::game::advance::Engine::Reference);
         let game = to_goban(&pos);
-        let n = fast.perft(depth);
+        let n = fast.count_leaves(depth);
         assert_eq!(
             goban_perft(&game, depth),
             n,
@@ -82,7 +82,7 @@ fn plain_go(c: &mut Criterion) {
         );
         assert_eq!(
             m3go::tools::perft::perft(&on_reference, rdepth),
-            fast.perft(rdepth),
+            fast.count_leaves(rdepth),
             "{name}: fast equals reference at depth {rdepth}"
         );
         println!("plain_go {name}: perft({depth}) = {n}");
@@ -90,13 +90,13 @@ fn plain_go(c: &mut Criterion) {
             b.iter(|| goban_perft(black_box(&game), depth))
         });
         g.bench_function(format!("m3go-fast/{name}/depth-{depth}"), |b| {
-            b.iter(|| black_box(&fast).perft(depth))
+            b.iter(|| black_box(&fast).count_leaves(depth))
         });
         g.bench_function(format!("goban/{name}/depth-{rdepth}"), |b| {
             b.iter(|| goban_perft(black_box(&game), rdepth))
         });
         g.bench_function(format!("m3go-fast/{name}/depth-{rdepth}"), |b| {
-            b.iter(|| black_box(&fast).perft(rdepth))
+            b.iter(|| black_box(&fast).count_leaves(rdepth))
         });
         g.bench_function(format!("m3go-reference/{name}/depth-{rdepth}"), |b| {
             b.iter(|| m3go::tools::perft::perft(black_box(&on_reference), rdepth))

@@ -29,12 +29,12 @@ use crate::rules::RulesField;
 /// The number of legal move sequences of length `depth` (passes included; the special moves of
 /// [`Position::special_moves`] — Dullstone's emergency conversions and Flystone's chosen
 /// flystones — count as moves too), on the position's engine ([`Position::engine`]).
-/// `Engine::Fast`: [`crate::game::fast::FastPosition::perft`] (every preset and option);
+/// `Engine::Fast`: [`crate::game::fast::FastPosition::count_leaves`] (every preset and option);
 /// `Engine::Reference`: level by level with [`Position::legal_moves`] and [`Position::advance`]
 /// on the reference. The two agree (`tests/it/perft.rs`, `tests/it/fast_equals_reference.rs`).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     if pos.engine() == Engine::Fast {
-        return pos.fast().perft(depth);
+        return pos.fast().count_leaves(depth);
     }
     if depth == 0 {
         return 1;

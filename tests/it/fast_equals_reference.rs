@@ -281,10 +281,10 @@ fn check_sequence(size: usize, rules: &Rules, first: u32, choices: &[usize]) -> 
     }
     if size <= 5 {
         let reference = m3go::tools::perft::perft(&on_reference(&pos), 2);
-        if fast.perft(2) != reference {
+        if fast.count_leaves(2) != reference {
             return Err(format!(
                 "perft(2): reference {reference}, fast {} at move {} ({:?}) on\n{}",
-                fast.perft(2),
+                fast.count_leaves(2),
                 pos.move_number(),
                 rules,
                 pos.board().to_diagram()
@@ -391,7 +391,7 @@ fn fast_perft_equals_reference_perft_on_small_boards() {
             let reference = m3go::tools::perft::perft(&on_reference(&pos), depth);
             assert_eq!(m3go::tools::perft::perft(&pos, depth), reference);
             assert_eq!(
-                fast.perft(depth),
+                fast.count_leaves(depth),
                 reference,
                 "perft({depth}) of the empty {size}x{size} board at move {first} ({rules:?})"
             );
@@ -482,7 +482,7 @@ fn fast_go_ko_retake_refused_like_reference_in_plain_go() {
     );
     assert_eq!(fast.legal_moves(), on_reference(&after).legal_moves());
     assert_eq!(
-        fast.perft(2),
+        fast.count_leaves(2),
         m3go::tools::perft::perft(&on_reference(&after), 2)
     );
 }
@@ -530,7 +530,7 @@ fn fast_suicide_timing_equals_reference_when_filling_an_eye_frees_a_flower() {
             );
         }
         assert_eq!(
-            fast.perft(2),
+            fast.count_leaves(2),
             m3go::tools::perft::perft(&on_reference(&pos), 2),
             "{timing:?}: perft 2"
         );
@@ -572,7 +572,7 @@ fn fast_equals_reference_on_every_conformance_case_position() {
         specials += usize::from(!reference.is_empty());
         let depth = if pos.board().size() <= 5 { 2 } else { 1 };
         assert_eq!(
-            fast.perft(depth),
+            fast.count_leaves(depth),
             m3go::tools::perft::perft(&on_reference(&pos), depth),
             "{path}: perft({depth})"
         );
@@ -692,4 +692,58 @@ fn fast_incremental_state_equals_reference_through_long_random_games() {
     assert!(moves >= 2000, "only {moves} moves played");
     assert!(captures >= 100, "only {captures} moves captured");
     assert!(flips >= 100, "only {flips} attribute flips");
+}
+
+/// The local decision on a full-size board: random 19×19 games under the 2020 rules (where
+/// private eyes and attributes are decided locally, removals included), each move a random legal
+/// move of the fast engine; after every move the fast engine's state is checked against its own
+/// recomputation and its held analysis against the reference analysis of the board. The games
+/// must have captured next to flowers on the board, the case the local removal decides.
+#[test]
+fn fast_incremental_state_equals_reference_through_19x19_random_games() {
+    let rules = Rules::m3go_2020();
+    let (mut captures, mut moves) = (0usize, 0usize);
+    for seed in [21u64, 22] {
+        let mut rng = m3go::game::order::SplitMix64(seed);
+        let mut fast = FastPosition::new(&start(19, &rules));
+        for k in 0..700 {
+            if fast.game_over() {
+                break;
+            }
+            let legal = fast.legal_moves();
+            let places = legal.len() - 1;
+            let action = if places == 0 {
+                Action::Pass
+            } else {
+                legal[rng.below(places)]
+            };
+            let next = fast
+                .play(action)
+                .unwrap_or_else(|e| panic!("seed {seed}, move {k}: refused {action:?}: {e}"));
+            if let Err(e) = next.check_consistency() {
+                panic!("seed {seed}, move {k}: consistency: {e}");
+            }
+            if let Err(e) = check_held_analysis(&next, &rules) {
+                panic!(
+                    "seed {seed}, move {k}: {e} on\n{}",
+                    next.board().to_diagram()
+                );
+            }
+            let stones = |b: &Board| (0..b.len()).filter(|&i| b.get(i).is_some()).count();
+            let flowers = |b: &Board| {
+                (0..b.len())
+                    .filter(|&i| b.get(i) == Some(Stone::Flower))
+                    .count()
+            };
+            let (was, now) = (fast.board(), next.board());
+            captures += usize::from(stones(&now) < stones(&was) && flowers(&was) > 0);
+            moves += 1;
+            fast = next;
+        }
+    }
+    assert!(moves >= 1000, "only {moves} moves played");
+    assert!(
+        captures >= 30,
+        "only {captures} captures with flowers on the board"
+    );
 }

@@ -11,10 +11,14 @@ use super::*;
 use crate::judge::attribute::{attribute_under, counts, stone_counts};
 use crate::judge::eyes::{verdict, LowerView, RegionVerdict};
 
-/// What a black or white stone at `p` changes in the lower layer, nothing removed yet: the
-/// strings joined into the stone's string `j`, the private eyes of `j` and of the one string of
-/// each colour whose regions the stone changes otherwise, and whether every flower attribute
-/// stays as it is.
+/// Most strings besides the stone's whose private eyes [`FastAnalysis::local_change`] judges
+/// again; a move that changes the regions of more is left to the whole-board analysis.
+const MAX_JUDGED: usize = 8;
+
+/// What a black or white stone at `p` changes in the lower layer, with the opponent strings
+/// next to it that its fresh round removed (if any): the strings joined into the stone's string
+/// `j`, the private eyes of `j` and of the other strings whose regions the stone or the removal
+/// changes, and whether every flower attribute stays as it is.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Local {
     pub(super) p: usize,
@@ -22,12 +26,12 @@ pub(super) struct Local {
     merged: [u16; 4],
     merged_count: usize,
     eye_j: bool,
-    /// The string of the stone's colour that alone bounded the component of S_c through `p`
-    /// (when the stone joins no string), with its private eye after the move.
-    bound_own: Option<(u16, bool)>,
-    /// The opponent string that alone bounds the component of S_o through `p`, with its
-    /// private eye after the move.
-    bound_other: Option<(u16, bool)>,
+    /// The other strings judged again, with their private eyes after the move: the string of
+    /// the stone's colour that alone bounded the component of S_c through `p` (when the stone
+    /// joins no string), and the opponent strings that alone bound a component of S_o through
+    /// `p` or next to a removed point, before or after the move.
+    judged: [(u16, bool); MAX_JUDGED],
+    judged_count: usize,
     /// Whether the stone's string touches a flower.
     pub(super) j_by_flower: bool,
     /// Whether every flower attribute stays.
@@ -65,8 +69,8 @@ impl AfterLower<'_> {
     }
 
     /// The stones of string `s` through `start`, into `out`; their number.
-    fn stones(&self, s: u16, start: usize, seen: &mut [u8; MAXN], out: &mut [u16; MAXN]) -> usize {
-        seen[start & MASK] = STONE;
+    fn stones(&self, s: u16, start: usize, seen: &mut Marks<'_>, out: &mut [u16; MAXN]) -> usize {
+        seen.set(start, STONE);
         out[0] = start as u16;
         let (mut n, mut k) = (1usize, 0usize);
         let c = self.cells[start & MASK];
@@ -75,8 +79,8 @@ impl AfterLower<'_> {
             k += 1;
             for &d in self.dirs {
                 let m = q.wrapping_add(d) & MASK;
-                if seen[m] == 0 && self.cells[m] == c && self.id(m) == s {
-                    seen[m] = STONE;
+                if seen.get(m) == 0 && self.cells[m] == c && self.id(m) == s {
+                    seen.set(m, STONE);
                     out[n & MASK] = m as u16;
                     n += 1;
                 }
@@ -104,72 +108,133 @@ impl AfterLower<'_> {
         } else {
             Colour::White
         };
-        let mut seen = [0u8; MAXN];
-        let mut stones = [0u16; MAXN];
-        let n = self.stones(s, start, &mut seen, &mut stones);
-        let mut region = [0u16; MAXN];
-        let mut eye = false;
-        for &q in &stones[..n & MASK] {
-            for &d in self.dirs {
-                let m = (q as usize).wrapping_add(d) & MASK;
-                let u = self.cells[m];
-                if u == FLOWER {
-                    let f = flower_of[m];
-                    if !flowers.iter().any(|&x| flower_of[x & MASK] == f) {
-                        flowers.push(m);
+        SCRATCH.with_borrow_mut(|sc| {
+            let (mut seen, stones, region) = sc.parts();
+            let n = self.stones(s, start, &mut seen, stones);
+            let mut eye = false;
+            for &q in &stones[..n & MASK] {
+                for &d in self.dirs {
+                    let m = (q as usize).wrapping_add(d) & MASK;
+                    let u = self.cells[m];
+                    if u == FLOWER {
+                        let f = flower_of[m];
+                        if !flowers.iter().any(|&x| flower_of[x & MASK] == f) {
+                            flowers.push(m);
+                        }
+                        continue;
                     }
-                    continue;
-                }
-                if eye || seen[m] != 0 || (u != EMPTY && u != o) {
-                    continue;
-                }
-                // The component of S_c through m; abandoned (ABORTED) at a second string of
-                // colour c or at a point of a component abandoned before (the same component).
-                seen[m] = OPEN;
-                region[0] = m as u16;
-                let (mut r, mut t) = (1usize, 0usize);
-                let mut aborted = false;
-                'flood: while t < r {
-                    let x = region[t & MASK] as usize;
-                    t += 1;
-                    for &d2 in self.dirs {
-                        let y = x.wrapping_add(d2) & MASK;
-                        let w = self.cells[y];
-                        if w == c {
-                            if self.id(y) != s {
-                                aborted = true;
-                                break 'flood;
-                            }
-                        } else if w == EMPTY || w == o {
-                            match seen[y] {
-                                0 => {
-                                    seen[y] = OPEN;
-                                    region[r & MASK] = y as u16;
-                                    r += 1;
-                                }
-                                ABORTED => {
+                    if eye || seen.get(m) != 0 || (u != EMPTY && u != o) {
+                        continue;
+                    }
+                    // The component of S_c through m; abandoned (ABORTED) at a second string of
+                    // colour c or at a point of a component abandoned before (the same component).
+                    seen.set(m, OPEN);
+                    region[0] = m as u16;
+                    let (mut r, mut t) = (1usize, 0usize);
+                    let mut aborted = false;
+                    'flood: while t < r {
+                        let x = region[t & MASK] as usize;
+                        t += 1;
+                        for &d2 in self.dirs {
+                            let y = x.wrapping_add(d2) & MASK;
+                            let w = self.cells[y];
+                            if w == c {
+                                if self.id(y) != s {
                                     aborted = true;
                                     break 'flood;
                                 }
-                                _ => {}
+                            } else if w == EMPTY || w == o {
+                                match seen.get(y) {
+                                    0 => {
+                                        seen.set(y, OPEN);
+                                        region[r & MASK] = y as u16;
+                                        r += 1;
+                                    }
+                                    ABORTED => {
+                                        aborted = true;
+                                        break 'flood;
+                                    }
+                                    _ => {}
+                                }
                             }
                         }
                     }
-                }
-                let mark = if aborted { ABORTED } else { DONE };
-                for &x in &region[..r & MASK] {
-                    seen[x as usize & MASK] = mark;
-                }
-                if !aborted {
-                    let points = region[..r & MASK].iter().map(|&x| x as usize);
-                    if verdict(self, s as usize, colour, points) == RegionVerdict::PrivateEye {
-                        eye = true;
+                    let mark = if aborted { ABORTED } else { DONE };
+                    for &x in &region[..r & MASK] {
+                        seen.set(x as usize, mark);
+                    }
+                    if !aborted {
+                        let points = region[..r & MASK].iter().map(|&x| x as usize);
+                        if verdict(self, s as usize, colour, points) == RegionVerdict::PrivateEye {
+                            eye = true;
+                        }
                     }
                 }
             }
-        }
-        eye
+            eye
+        })
     }
+}
+
+/// The marks of one flood over the per-thread [`Scratch`]: a point's state is its stamp above
+/// the flood's base (0, unvisited, for a stamp of an earlier flood).
+struct Marks<'a> {
+    stamp: &'a mut [u32; MAXN],
+    base: u32,
+}
+
+impl Marks<'_> {
+    #[inline]
+    fn get(&self, p: usize) -> u8 {
+        let v = self.stamp[p & MASK];
+        if v > self.base {
+            (v - self.base) as u8
+        } else {
+            0
+        }
+    }
+    #[inline]
+    fn set(&mut self, p: usize, state: u8) {
+        self.stamp[p & MASK] = self.base + u32::from(state);
+    }
+}
+
+/// The arrays of the local decision's floods, kept per thread so that no flood zeroes them:
+/// each flood takes a new base for its marks (generation stamps; the stamps are zeroed only
+/// when the base wraps), and two stacks.
+struct Scratch {
+    stamp: [u32; MAXN],
+    base: u32,
+    a: [u16; MAXN],
+    b: [u16; MAXN],
+}
+
+impl Scratch {
+    /// The marks of a new flood (every point unvisited) and the two stacks.
+    fn parts(&mut self) -> (Marks<'_>, &mut [u16; MAXN], &mut [u16; MAXN]) {
+        if self.base >= u32::MAX - 8 {
+            self.stamp.fill(0);
+            self.base = 0;
+        }
+        self.base += 8;
+        let marks = Marks {
+            stamp: &mut self.stamp,
+            base: self.base,
+        };
+        (marks, &mut self.a, &mut self.b)
+    }
+}
+
+thread_local! {
+    /// The floods never nest (each runs to its end before the next begins), so one per thread.
+    static SCRATCH: std::cell::RefCell<Scratch> = const {
+        std::cell::RefCell::new(Scratch {
+            stamp: [0; MAXN],
+            base: 0,
+            a: [0; MAXN],
+            b: [0; MAXN],
+        })
+    };
 }
 
 // The states of a point in [`AfterLower::has_eye`]'s floods.
@@ -198,33 +263,34 @@ impl FastAnalysis {
     /// neither x-stones nor flowers) through `p` on `cells`, with one of its stones: `None` when
     /// no string or two or more bound it (the flood stops at the second).
     fn sole_bound(&self, cells: &[u8; MAXN], p: usize, x: u8) -> Option<(u16, usize)> {
-        let mut seen = [false; MAXN];
-        let mut stack = [0u16; MAXN];
-        seen[p & MASK] = true;
-        stack[0] = p as u16;
-        let (mut n, mut k) = (1usize, 0usize);
-        let mut bound: Option<(u16, usize)> = None;
-        while k < n {
-            let q = stack[k & MASK] as usize;
-            k += 1;
-            for &d in &self.dirs {
-                let m = q.wrapping_add(d) & MASK;
-                let v = cells[m];
-                if v == x {
-                    let s = self.lower_of[m];
-                    match bound {
-                        None => bound = Some((s, m)),
-                        Some((b, _)) if b != s => return None,
-                        _ => {}
+        SCRATCH.with_borrow_mut(|sc| {
+            let (mut seen, stack, _) = sc.parts();
+            seen.set(p, OPEN);
+            stack[0] = p as u16;
+            let (mut n, mut k) = (1usize, 0usize);
+            let mut bound: Option<(u16, usize)> = None;
+            while k < n {
+                let q = stack[k & MASK] as usize;
+                k += 1;
+                for &d in &self.dirs {
+                    let m = q.wrapping_add(d) & MASK;
+                    let v = cells[m];
+                    if v == x {
+                        let s = self.lower_of[m];
+                        match bound {
+                            None => bound = Some((s, m)),
+                            Some((b, _)) if b != s => return None,
+                            _ => {}
+                        }
+                    } else if v != BORDER && v != FLOWER && seen.get(m) == 0 {
+                        seen.set(m, OPEN);
+                        stack[n & MASK] = m as u16;
+                        n += 1;
                     }
-                } else if v != BORDER && v != FLOWER && !seen[m] {
-                    seen[m] = true;
-                    stack[n & MASK] = m as u16;
-                    n += 1;
                 }
             }
-        }
-        bound
+            bound
+        })
     }
 
     /// What a black or white `stone` at the empty point `p` changes, nothing removed yet
@@ -243,6 +309,7 @@ impl FastAnalysis {
         p: usize,
         stone: u8,
         rule: AttributeRule,
+        removed: &[u16],
     ) -> Option<Local> {
         if !self.eyes_done || (stone != BLACK && stone != WHITE) || self.lower_count + 1 >= MAXS {
             return None;
@@ -272,42 +339,90 @@ impl FastAnalysis {
             merged: &merged[..k],
             j,
         };
-        // S_c loses p: the one string that bounded its component through p, if the stone joins
-        // none (else that string is among the joined ones, or two strings bounded it).
-        let own = if k == 0 {
-            self.sole_bound(before, p, c)
-        } else {
-            None
+        // The strings whose private eyes are judged again besides J (one stone of each).
+        let mut bounds: [(u16, usize); MAX_JUDGED] = [(NONE, 0); MAX_JUDGED];
+        let mut nb = 0usize;
+        let mut add = |b: Option<(u16, usize)>| -> bool {
+            let Some((s, at)) = b else {
+                return true;
+            };
+            // A removed string is gone (its stone is empty after the move).
+            if after[at & MASK] != o && after[at & MASK] != c
+                || bounds[..nb].iter().any(|x| x.0 == s)
+            {
+                return true;
+            }
+            if nb == MAX_JUDGED {
+                return false;
+            }
+            bounds[nb] = (s, at);
+            nb += 1;
+            true
         };
-        // S_o keeps its component through p (p turns from empty to a c-stone).
-        let other = self.sole_bound(after, p, o);
+        // S_c loses p: the one string that bounded its component through p, if the stone joins
+        // none (else that string is among the joined ones, or two strings bounded it). The
+        // removed points were in that component (each removed string is next to p).
+        if k == 0 {
+            add(self.sole_bound(before, p, c));
+        }
+        // S_o keeps its component through p (p turns from empty to a c-stone) and gains the
+        // removed points, which join it with the components of S_o next to them (their
+        // neighbours in S_o are c-stones and p: a removed string had no empty neighbour): the
+        // sole bound of the joined component after the move, and the sole bound before of each
+        // component it joined.
+        if !add(self.sole_bound(after, p, o)) {
+            return None;
+        }
+        if !removed.is_empty() {
+            if !add(self.sole_bound(before, p, o)) {
+                return None;
+            }
+            for &q in removed {
+                for &d in &self.dirs {
+                    let m = (q as usize).wrapping_add(d) & MASK;
+                    if before[m] == c && !add(self.sole_bound(before, m, o)) {
+                        return None;
+                    }
+                }
+            }
+        }
         let mut flowers = Vec::new();
         let eye_j = view.has_eye(j, p, &mut flowers, &self.flower_of);
         let j_by_flower = !flowers.is_empty();
-        let mut bound_own = None;
-        let mut bound_other = None;
-        for (b, slot) in [(own, &mut bound_own), (other, &mut bound_other)] {
-            if let Some((s, at)) = b {
-                let mut fl = Vec::new();
-                let eye = view.has_eye(s, at, &mut fl, &self.flower_of);
-                if eye != self.has_eye[s as usize] {
-                    for f in fl {
-                        if !flowers
-                            .iter()
-                            .any(|&x| self.flower_of[x & MASK] == self.flower_of[f & MASK])
-                        {
-                            flowers.push(f);
-                        }
-                    }
+        let push_new = |flowers: &mut Vec<usize>, f: usize| {
+            if !flowers
+                .iter()
+                .any(|&x| self.flower_of[x & MASK] == self.flower_of[f & MASK])
+            {
+                flowers.push(f);
+            }
+        };
+        // The flowers next to a removed string lose it from their counts.
+        for &q in removed {
+            for &d in &self.dirs {
+                let m = (q as usize).wrapping_add(d) & MASK;
+                if before[m] == FLOWER {
+                    push_new(&mut flowers, m);
                 }
-                *slot = Some((s, eye));
             }
         }
+        let mut judged = [(NONE, false); MAX_JUDGED];
+        for (i, &(s, at)) in bounds[..nb].iter().enumerate() {
+            let mut fl = Vec::new();
+            let eye = view.has_eye(s, at, &mut fl, &self.flower_of);
+            if eye != self.has_eye[s as usize] {
+                for f in fl {
+                    push_new(&mut flowers, f);
+                }
+            }
+            judged[i] = (s, eye);
+        }
+        let judged_count = nb;
         let eye_of = |s: u16| -> bool {
             if s == j {
                 return eye_j;
             }
-            for (b, e) in [bound_own, bound_other].into_iter().flatten() {
+            for &(b, e) in &judged[..judged_count] {
                 if b == s {
                     return e;
                 }
@@ -329,8 +444,8 @@ impl FastAnalysis {
             merged,
             merged_count: k,
             eye_j,
-            bound_own,
-            bound_other,
+            judged,
+            judged_count,
             j_by_flower,
             stays,
         })
@@ -406,11 +521,20 @@ impl FastAnalysis {
     /// now `after` (the stone at `l.p`, nothing removed): the stone's string numbered `l.j`,
     /// the joined strings gone, the private eyes of `l` written. The upper layer is
     /// [`FastAnalysis::upper_update`]'s.
-    pub(super) fn apply_local(&mut self, after: &[u8; MAXN], l: &Local) {
+    pub(super) fn apply_local(&mut self, after: &[u8; MAXN], l: &Local, removed: &[u16]) {
         let (p, j) = (l.p, l.j);
         let c = after[p & MASK];
         for &s in &l.merged[..l.merged_count] {
             self.lower_colour[s as usize] = 0;
+        }
+        // The removed strings (black or white stones only, see `local_change`) are gone.
+        for &q in removed {
+            let q = q as usize & MASK;
+            let s = self.lower_of[q];
+            if s != NONE {
+                self.lower_colour[s as usize] = 0;
+            }
+            self.lower_of[q] = NONE;
         }
         self.lower_of[p & MASK] = j;
         self.stack[0] = p as u16;
@@ -429,7 +553,7 @@ impl FastAnalysis {
         }
         self.lower_colour[j as usize] = c;
         self.has_eye[j as usize] = l.eye_j;
-        for (s, e) in [l.bound_own, l.bound_other].into_iter().flatten() {
+        for &(s, e) in &l.judged[..l.judged_count] {
             self.has_eye[s as usize] = e;
         }
         self.lower_count = j as usize + 1;
@@ -441,16 +565,15 @@ impl FastAnalysis {
     /// neighbours of its colour into a new string, and the liberties are counted again for the
     /// strings next to a changed point — no other string gains or loses a liberty. `false`
     /// (nothing decided, the caller analyses the board) when a flower was removed or the
-    /// string numbers are used up. `removed`: whether the move removed stones (else only `p`
-    /// changed).
+    /// string numbers are used up. `removed`: the points the move removed besides `p` (none:
+    /// only `p` changed).
     pub(super) fn upper_update(
         &mut self,
         before: &[u8; MAXN],
         after: &[u8; MAXN],
         p: usize,
-        removed: bool,
+        removed: &[u16],
     ) -> bool {
-        let geom = self.geom;
         let dirs = self.dirs;
         let p = p & MASK;
         let stone = after[p];
@@ -470,8 +593,8 @@ impl FastAnalysis {
                 ns += 1;
             }
         };
-        // Without a removal only p changed: no scan of the board.
-        let changed = if removed { geom.points() } else { 0..0 };
+        // Only p and the removed points changed: no scan of the board.
+        let changed = removed.iter().map(|&q| q as usize);
         for q in changed.clone() {
             let q = q & MASK;
             if q == p || before[q] == after[q] {

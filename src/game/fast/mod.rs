@@ -16,7 +16,7 @@
 //! ten-move cycle, alternation, the 2016 team rounds, Flystone with its state), the turns coming
 //! from `game::order` ([`game_turn`](crate::game::order::game_turn)); the special moves — the
 //! emergency conversion (D3-EMERGENCY) and the chosen flystones (S3-ROUND) — listed by
-//! [`FastPosition::special_moves`] and counted by [`FastPosition::perft`] as
+//! [`FastPosition::special_moves`] and counted by [`FastPosition::count_leaves`] as
 //! `Position::special_moves` and `perft_reference` do. So every preset and option is on this
 //! engine, and [`FastPosition::from_state`] is total. The rules of a move are written
 //! once, in the layers below, over either board: the cascade, ko and the conversion's condition
@@ -33,9 +33,12 @@
 mod analysis;
 mod incremental;
 mod position;
+mod settle;
+mod walk;
 
 pub use analysis::FastAnalysis;
-pub use position::{random_game_fast, random_move, FastPosition, Refusal};
+pub use position::{FastPosition, Refusal};
+pub use walk::{random_game_fast, random_move};
 
 use crate::board::grid::Colour;
 use crate::rules::{
