@@ -201,24 +201,12 @@ impl<'a> LiteralBoard<'a> {
     }
 }
 
-/// Whether the point `p` of `stones` (what stands on each point during the simulation: the direct
-/// board with the filled stones) is a one-liberty eye of `opp`: empty, and every neighbour is an
-/// `opp` stone, the edge (no neighbour) or a flower ("眼含真眼和假眼": true or false eye alike).
-/// `table` lists the on-board neighbours of `p`.
-fn one_liberty_eye(table: &Table, stones: &[Option<Stone>], p: usize, opp: Stone) -> bool {
-    stones[p].is_none()
-        && table
-            .around(p)
-            .iter()
-            .all(|&n| stones[n] == Some(opp) || stones[n] == Some(Stone::Flower))
-}
-
 /// 003 condition 2, literally: "这些白色棋串不能具有1气及1气以上的眼，或者模拟推演：在此封闭区域内连续补充
 /// 白色棋子（补充白色棋子的过程中不能提子）也无法做出一个1气眼". First the opponent's existing eyes
 /// (an empty string of the region all of whose neighbours are opponent stones or flowers); then
 /// every filling: for every subset of the region's empty points, opponent stones are placed on
 /// it (nothing is captured) and every remaining empty point of the region is looked at. `None`
-/// when the region has more than `max_empty` empty points.
+/// when the region has more than `max_empty` empty points (at most 63: a filling is a bit mask).
 pub fn literal_condition_2(
     b: &Board,
     colour: Colour,
@@ -231,19 +219,16 @@ pub fn literal_condition_2(
     for &p in region {
         in_region[p] = true;
     }
-    let mut stones = b.cells().to_vec();
-    condition_2_on(&lb, colour, &in_region, empty, max_empty, &mut stones)
+    condition_2_on(&lb, colour, &in_region, empty, max_empty)
 }
 
-/// [`literal_condition_2`] on a board read once: `in_region` marks the region's points;
-/// `stones` holds the direct board and is restored before returning.
+/// [`literal_condition_2`] on a board read once: `in_region` marks the region's points.
 fn condition_2_on(
     lb: &LiteralBoard<'_>,
     colour: Colour,
     in_region: &[bool],
     empty: &[usize],
     max_empty: usize,
-    stones: &mut [Option<Stone>],
 ) -> Option<bool> {
     let b = lb.b;
     let opp = colour.opponent().stone();
@@ -262,25 +247,30 @@ fn condition_2_on(
             return Some(false);
         }
     }
-    if empty.len() > max_empty {
+    if empty.len() > max_empty.min(63) {
         return None;
     }
-    let mut eye = false;
-    for mask in 0u64..(1u64 << empty.len()) {
-        for (k, &p) in empty.iter().enumerate() {
-            stones[p] = if mask >> k & 1 == 1 { Some(opp) } else { None };
-        }
-        if empty
-            .iter()
-            .any(|&p| one_liberty_eye(&lb.table, stones, p, opp))
-        {
-            eye = true;
-            break;
-        }
-    }
-    for &p in empty {
-        stones[p] = None;
-    }
+    // A filling is a bit mask over `empty` (bit k: an opponent stone on `empty[k]`), the rest of
+    // the board as it stands. Under a filling, `empty[k]` is a one-liberty eye of `opp` ("眼含真眼
+    // 和假眼": true or false eye alike) when it is still empty and every on-board neighbour holds
+    // an `opp` stone or a flower: a neighbour among `empty` must be filled (`need[k]`, its bits),
+    // any other must be an `opp` stone or a flower as it stands (else `need[k]` is `None`: never).
+    let need: Vec<Option<u64>> = empty
+        .iter()
+        .map(|&p| {
+            lb.table.around(p).iter().try_fold(0u64, |bits, &n| {
+                match empty.iter().position(|&q| q == n) {
+                    Some(j) => Some(bits | 1 << j),
+                    None => (b.get(n) == Some(opp) || off_board(b, n)).then_some(bits),
+                }
+            })
+        })
+        .collect();
+    let eye = (0u64..(1u64 << empty.len())).any(|mask| {
+        need.iter()
+            .enumerate()
+            .any(|(k, need)| mask >> k & 1 == 0 && need.is_some_and(|bits| bits & !mask == 0))
+    });
     Some(!eye)
 }
 
@@ -297,7 +287,6 @@ pub fn literal_private_eyes(b: &Board, rule: ClosedRegion, max_empty: usize) -> 
     // `taken[j] == s + 1`: `j` lies in a region of string `s` found already.
     let mut taken = vec![0usize; n];
     let mut in_region = vec![false; n];
-    let mut stones = b.cells().to_vec();
     let mut queue = Vec::new();
     for (s, string) in lb.strings.iter().enumerate() {
         let own = lb.colour(s).unwrap_or(Stone::Flower);
@@ -341,8 +330,7 @@ pub fn literal_private_eyes(b: &Board, rule: ClosedRegion, max_empty: usize) -> 
                     .copied()
                     .filter(|&p| b.get(p).is_none())
                     .collect();
-                let verdict =
-                    literal_verdict(&lb, s, &points, &empty, max_empty, &in_region, &mut stones);
+                let verdict = literal_verdict(&lb, s, &points, &empty, max_empty, &in_region);
                 for &p in &points {
                     in_region[p] = false;
                 }
@@ -365,7 +353,6 @@ fn literal_verdict(
     empty: &[usize],
     max_empty: usize,
     in_region: &[bool],
-    stones: &mut [Option<Stone>],
 ) -> LiteralVerdict {
     let b = lb.b;
     let Some(colour) = lb.colour(s).and_then(Stone::colour) else {
@@ -390,7 +377,7 @@ fn literal_verdict(
     if !points.iter().any(|&p| b.get(p) == Some(opp)) {
         return LiteralVerdict::PrivateEye;
     }
-    match condition_2_on(lb, colour, in_region, empty, max_empty, stones) {
+    match condition_2_on(lb, colour, in_region, empty, max_empty) {
         Some(true) => LiteralVerdict::PrivateEye,
         Some(false) => LiteralVerdict::Condition2Fails,
         None => LiteralVerdict::TooLarge,
