@@ -93,8 +93,6 @@ struct LiteralBoard<'a> {
     b: &'a Board,
     /// The on-board neighbours of every point, in [`nbrs`] order ([`Table::around`]).
     table: Table,
-    /// `string_of[i]`: the black or white string through `i` (a stone of that colour), or NONE.
-    string_of: Vec<usize>,
     strings: Vec<Vec<usize>>,
     /// `empty_of[i]`: the empty string through `i`, or NONE.
     empty_of: Vec<usize>,
@@ -102,6 +100,13 @@ struct LiteralBoard<'a> {
     empty_touches: Vec<Vec<usize>>,
     /// Per empty string: its points (ascending).
     empty_strings: Vec<Vec<usize>>,
+    /// The same components, strings and empty strings together ("parts"): `part_of[i]` the part
+    /// through `i` (NONE on a flower), each part's points (ascending), the distinct parts next
+    /// to it, and its string (NONE for an empty string).
+    part_of: Vec<usize>,
+    parts: Vec<Vec<usize>>,
+    part_next: Vec<Vec<usize>>,
+    part_string: Vec<usize>,
 }
 
 impl<'a> LiteralBoard<'a> {
@@ -136,6 +141,20 @@ impl<'a> LiteralBoard<'a> {
                 members[l].push(i);
             }
         }
+        let part_next = members
+            .iter()
+            .map(|points| {
+                let mut t: Vec<usize> = points
+                    .iter()
+                    .flat_map(|&q| table.around(q).iter().map(|&j| label[j]))
+                    .filter(|&l| l != NONE && l != label[points[0]])
+                    .collect();
+                t.sort_unstable();
+                t.dedup();
+                t
+            })
+            .collect();
+        let parts = members.clone();
         let (mut strings, mut empty_strings) = (Vec::new(), Vec::new());
         let mut renumber = vec![NONE; count];
         for (l, points) in members.into_iter().enumerate() {
@@ -172,14 +191,26 @@ impl<'a> LiteralBoard<'a> {
                 t
             })
             .collect();
+        let part_string = (0..count)
+            .map(|l| {
+                if b.get(parts[l][0]).is_none() {
+                    NONE
+                } else {
+                    renumber[l]
+                }
+            })
+            .collect();
         LiteralBoard {
             b,
             table,
-            string_of,
             strings,
             empty_of,
             empty_touches,
             empty_strings,
+            part_of: label,
+            parts,
+            part_next,
+            part_string,
         }
     }
 
@@ -284,63 +315,63 @@ pub fn literal_private_eyes(b: &Board, rule: ClosedRegion, max_empty: usize) -> 
     let n = b.len();
     let lb = LiteralBoard::new(b);
     let mut out = Vec::new();
-    // `taken[j] == s + 1`: `j` lies in a region of string `s` found already.
-    let mut taken = vec![0usize; n];
+    // `taken[u] == s + 1`: part `u` lies in a region of string `s` found already. A region is
+    // a union of whole parts (a string or an empty string is connected, and wholly inside or
+    // wholly outside), so the components are found on the parts and their adjacency.
+    let mut taken = vec![0usize; lb.parts.len()];
     let mut in_region = vec![false; n];
     let mut queue = Vec::new();
     for (s, string) in lb.strings.iter().enumerate() {
         let own = lb.colour(s).unwrap_or(Stone::Flower);
-        // Not the string, not a flower, and (same-colour reading) not a stone of its colour.
-        let inside = |j: usize| {
-            let wall = rule == ClosedRegion::SameColour && b.get(j) == Some(own);
-            lb.string_of[j] != s && !off_board(b, j) && !wall
+        let home = lb.part_of[string[0]];
+        // Not the string, not a flower (no part), and (same-colour reading) not a stone of its
+        // colour.
+        let inside = |u: usize| {
+            let t = lb.part_string[u];
+            let wall = rule == ClosedRegion::SameColour && t != NONE && lb.colour(t) == Some(own);
+            u != home && !wall
         };
-        for &i in string {
-            for &j in lb.table.around(i) {
-                if taken[j] == s + 1 || !inside(j) {
-                    continue;
-                }
-                // The region: the component of `j` among the inside points.
-                taken[j] = s + 1;
-                queue.clear();
-                queue.push(j);
-                let mut k = 0;
-                while k < queue.len() {
-                    for &q in lb.table.around(queue[k]) {
-                        if taken[q] != s + 1 && inside(q) {
-                            taken[q] = s + 1;
-                            queue.push(q);
-                        }
-                    }
-                    k += 1;
-                }
-                for &p in &queue {
-                    in_region[p] = true;
-                }
-                // Ascending: a small region sorted, a large one read from the marks in board order.
-                let points: Vec<usize> = if queue.len() * 8 < n {
-                    let mut v = queue.clone();
-                    v.sort_unstable();
-                    v
-                } else {
-                    (0..n).filter(|&p| in_region[p]).collect()
-                };
-                let empty: Vec<usize> = points
-                    .iter()
-                    .copied()
-                    .filter(|&p| b.get(p).is_none())
-                    .collect();
-                let verdict = literal_verdict(&lb, s, &points, &empty, max_empty, &in_region);
-                for &p in &points {
-                    in_region[p] = false;
-                }
-                out.push(LiteralRegion {
-                    string: string.clone(),
-                    points,
-                    empty,
-                    verdict,
-                });
+        for &j in &lb.part_next[home] {
+            if taken[j] == s + 1 || !inside(j) {
+                continue;
             }
+            // The region: the component of part `j` among the inside parts.
+            taken[j] = s + 1;
+            queue.clear();
+            queue.push(j);
+            let mut k = 0;
+            while k < queue.len() {
+                for &q in &lb.part_next[queue[k]] {
+                    if taken[q] != s + 1 && inside(q) {
+                        taken[q] = s + 1;
+                        queue.push(q);
+                    }
+                }
+                k += 1;
+            }
+            let mut points: Vec<usize> = queue
+                .iter()
+                .flat_map(|&u| lb.parts[u].iter().copied())
+                .collect();
+            points.sort_unstable();
+            for &p in &points {
+                in_region[p] = true;
+            }
+            let empty: Vec<usize> = points
+                .iter()
+                .copied()
+                .filter(|&p| b.get(p).is_none())
+                .collect();
+            let verdict = literal_verdict(&lb, s, &points, &empty, max_empty, &in_region);
+            for &p in &points {
+                in_region[p] = false;
+            }
+            out.push(LiteralRegion {
+                string: string.clone(),
+                points,
+                empty,
+                verdict,
+            });
         }
     }
     out
