@@ -3,7 +3,7 @@
 
 use crate::board::grid::{neighbours, Colour};
 use crate::board::layers::{Cell, Layer};
-use crate::board::strings::{flood_marking, Strings};
+use crate::board::strings::Strings;
 use crate::rules::ClosedRegion;
 
 /// A closed region of a string: a 4-connected set of points that are not the string's stones
@@ -159,24 +159,116 @@ pub fn regions_around(
     inside: impl Fn(usize) -> bool + Copy,
 ) -> Vec<Region> {
     let size = layer.size;
-    let mut taken = vec![false; size * size];
-    let mut out = Vec::new();
-    for &i in walls {
-        for j in neighbours(size, i) {
-            if taken[j] || !inside(j) {
-                continue;
-            }
-            let points = flood_marking(size, j, inside, &mut taken);
-            let empty = points
-                .iter()
-                .copied()
-                .filter(|&p| layer.cells[p] == Cell::Empty)
-                .collect();
-            out.push(Region { points, empty });
+    // The points as bits (point i: bit i % 64 of word i / 64), flooded a word at a time: the
+    // inside points, and those where a step right (+1) or left (-1) may land (not across the
+    // end of a row).
+    let words = (size * size).div_ceil(64);
+    let (mut within, mut from_left, mut from_right) =
+        (vec![0u64; words], vec![0u64; words], vec![0u64; words]);
+    for i in (0..size * size).filter(|&i| inside(i)) {
+        let bit = 1 << (i % 64);
+        within[i / 64] |= bit;
+        if i % size != 0 {
+            from_left[i / 64] |= bit;
         }
+        if i % size != size - 1 {
+            from_right[i / 64] |= bit;
+        }
+    }
+    let mut seeds = vec![0u64; within.len()];
+    for &i in walls {
+        seeds[i / 64] |= 1 << (i % 64);
+    }
+    // The points next to the walls (not the walls themselves) that are inside.
+    let (mut comp, mut next) = (vec![0u64; within.len()], vec![0u64; within.len()]);
+    grow(
+        &seeds,
+        false,
+        size,
+        [&within, &from_left, &from_right],
+        &mut next,
+    );
+    std::mem::swap(&mut seeds, &mut next);
+    let mut out = Vec::new();
+    while let Some(w) = seeds.iter().position(|&x| x != 0) {
+        comp.fill(0);
+        comp[w] = seeds[w] & seeds[w].wrapping_neg();
+        loop {
+            grow(
+                &comp,
+                true,
+                size,
+                [&within, &from_left, &from_right],
+                &mut next,
+            );
+            if next == comp {
+                break;
+            }
+            std::mem::swap(&mut comp, &mut next);
+        }
+        for (s, c) in seeds.iter_mut().zip(&comp) {
+            *s &= !c;
+        }
+        let points: Vec<usize> = comp
+            .iter()
+            .enumerate()
+            .flat_map(|(w, &word)| {
+                let mut rest = word;
+                std::iter::from_fn(move || {
+                    (rest != 0).then(|| {
+                        let b = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        w * 64 + b
+                    })
+                })
+            })
+            .collect();
+        let empty = points
+            .iter()
+            .copied()
+            .filter(|&p| layer.cells[p] == Cell::Empty)
+            .collect();
+        out.push(Region { points, empty });
     }
     out.sort_by(|x, y| x.points.cmp(&y.points));
     out
+}
+
+/// Writes into `out` the four neighbours of the points of `x` (and, with `keep`, the points
+/// themselves) on a board of `size` (bits as in [`regions_around`]), kept to `within`;
+/// `from_left` (`from_right`) is `within` without the first (last) column, where no step right
+/// (left) may land.
+fn grow(
+    x: &[u64],
+    keep: bool,
+    size: usize,
+    [within, from_left, from_right]: [&[u64]; 3],
+    out: &mut [u64],
+) {
+    for (i, o) in out.iter_mut().enumerate() {
+        let own = if keep { x[i] } else { 0 };
+        let vertical = shifted_word(x, i, size, true) | shifted_word(x, i, size, false);
+        *o = (own | vertical) & within[i]
+            | shifted_word(x, i, 1, true) & from_left[i]
+            | shifted_word(x, i, 1, false) & from_right[i];
+    }
+}
+
+/// Word `i` of `x` with every point moved by `k` points, towards higher indices (`up`) or lower.
+fn shifted_word(x: &[u64], i: usize, k: usize, up: bool) -> u64 {
+    let (words, bits) = (k / 64, (k % 64) as u32);
+    let get = |j: Option<usize>| j.and_then(|j| x.get(j)).copied().unwrap_or(0);
+    let carry = |w: u64, left: bool| match (bits, left) {
+        (0, _) => 0,
+        (_, true) => w << (64 - bits),
+        (_, false) => w >> (64 - bits),
+    };
+    if up {
+        let j = i.checked_sub(words);
+        get(j) << bits | carry(get(j.and_then(|j| j.checked_sub(1))), false)
+    } else {
+        get(Some(i + words)) >> bits | carry(get(Some(i + words + 1)), true)
+    }
 }
 
 /// What the private-eye conditions read of a lower layer, whatever stores it: the cell at a

@@ -88,16 +88,11 @@ pub fn compare_eyes_with_oracle(
 ) -> Result<usize, String> {
     let (strings, regions) = reference_eye_verdicts(b, rule);
     // (string's points, region's points, region's empty points, verdict)
-    type EngineRegion<'a> = (Vec<usize>, Vec<usize>, Vec<usize>, &'a RegionVerdict);
+    type EngineRegion<'a> = (&'a [usize], &'a [usize], &'a [usize], &'a RegionVerdict);
     let mut engine: Vec<EngineRegion> = Vec::new();
     for (g, rs) in regions.iter().enumerate() {
         for (r, v) in rs {
-            engine.push((
-                strings.groups[g].points.clone(),
-                r.points.clone(),
-                r.empty.clone(),
-                v,
-            ));
+            engine.push((&strings.groups[g].points, &r.points, &r.empty, v));
         }
     }
     engine.sort_by(|x, y| (&x.0, &x.1).cmp(&(&y.0, &y.1)));
@@ -123,8 +118,8 @@ pub fn compare_eyes_with_oracle(
         if e.0 != o.string || e.1 != o.points || e.2 != o.empty {
             return Err(format!(
                 "regions differ: engine string [{}] region [{}], literal string [{}] region [{}]; {}",
-                name(&e.0),
-                name(&e.1),
+                name(e.0),
+                name(e.1),
                 name(&o.string),
                 name(&o.points),
                 place()
@@ -144,7 +139,7 @@ pub fn compare_eyes_with_oracle(
             if engine_kind == LiteralVerdict::Condition1Fails {
                 return Err(format!(
                     "string [{}] region [{}]: engine says condition 1 fails ({}), the literal reading says it holds; {}",
-                    name(&e.0), name(&e.1), e.3.code(), place()
+                    name(e.0), name(e.1), e.3.code(), place()
                 ));
             }
             continue;
@@ -152,8 +147,8 @@ pub fn compare_eyes_with_oracle(
         if engine_kind != o.verdict {
             return Err(format!(
                 "string [{}] region [{}]: engine verdict {} ({:?}), literal fill simulation {:?}; {}",
-                name(&e.0),
-                name(&e.1),
+                name(e.0),
+                name(e.1),
                 e.3.code(),
                 e.3,
                 o.verdict,
@@ -171,7 +166,7 @@ pub fn compare_eyes_with_oracle(
             if !ok {
                 return Err(format!(
                     "string [{}]: the engine's eye point {} is no eye the opponent can fill; {}",
-                    name(&e.0),
+                    name(e.0),
                     b.point(*p),
                     place()
                 ));

@@ -93,8 +93,6 @@ struct LiteralBoard<'a> {
     b: &'a Board,
     /// The on-board neighbours of every point, in [`nbrs`] order ([`Table::around`]).
     table: Table,
-    /// `string_of[i]`: the black or white string through `i` (a stone of that colour), or NONE.
-    string_of: Vec<usize>,
     strings: Vec<Vec<usize>>,
     /// `empty_of[i]`: the empty string through `i`, or NONE.
     empty_of: Vec<usize>,
@@ -102,6 +100,13 @@ struct LiteralBoard<'a> {
     empty_touches: Vec<Vec<usize>>,
     /// Per empty string: its points (ascending).
     empty_strings: Vec<Vec<usize>>,
+    /// The same components, strings and empty strings together ("parts"): `part_of[i]` the part
+    /// through `i` (NONE on a flower), each part's points (ascending), the distinct parts next
+    /// to it, and its string (NONE for an empty string).
+    part_of: Vec<usize>,
+    parts: Vec<Vec<usize>>,
+    part_next: Vec<Vec<usize>>,
+    part_string: Vec<usize>,
 }
 
 impl<'a> LiteralBoard<'a> {
@@ -136,6 +141,20 @@ impl<'a> LiteralBoard<'a> {
                 members[l].push(i);
             }
         }
+        let part_next = members
+            .iter()
+            .map(|points| {
+                let mut t: Vec<usize> = points
+                    .iter()
+                    .flat_map(|&q| table.around(q).iter().map(|&j| label[j]))
+                    .filter(|&l| l != NONE && l != label[points[0]])
+                    .collect();
+                t.sort_unstable();
+                t.dedup();
+                t
+            })
+            .collect();
+        let parts = members.clone();
         let (mut strings, mut empty_strings) = (Vec::new(), Vec::new());
         let mut renumber = vec![NONE; count];
         for (l, points) in members.into_iter().enumerate() {
@@ -172,14 +191,26 @@ impl<'a> LiteralBoard<'a> {
                 t
             })
             .collect();
+        let part_string = (0..count)
+            .map(|l| {
+                if b.get(parts[l][0]).is_none() {
+                    NONE
+                } else {
+                    renumber[l]
+                }
+            })
+            .collect();
         LiteralBoard {
             b,
             table,
-            string_of,
             strings,
             empty_of,
             empty_touches,
             empty_strings,
+            part_of: label,
+            parts,
+            part_next,
+            part_string,
         }
     }
 
@@ -201,24 +232,12 @@ impl<'a> LiteralBoard<'a> {
     }
 }
 
-/// Whether the point `p` of `stones` (what stands on each point during the simulation: the direct
-/// board with the filled stones) is a one-liberty eye of `opp`: empty, and every neighbour is an
-/// `opp` stone, the edge (no neighbour) or a flower ("眼含真眼和假眼": true or false eye alike).
-/// `table` lists the on-board neighbours of `p`.
-fn one_liberty_eye(table: &Table, stones: &[Option<Stone>], p: usize, opp: Stone) -> bool {
-    stones[p].is_none()
-        && table
-            .around(p)
-            .iter()
-            .all(|&n| stones[n] == Some(opp) || stones[n] == Some(Stone::Flower))
-}
-
 /// 003 condition 2, literally: "这些白色棋串不能具有1气及1气以上的眼，或者模拟推演：在此封闭区域内连续补充
 /// 白色棋子（补充白色棋子的过程中不能提子）也无法做出一个1气眼". First the opponent's existing eyes
 /// (an empty string of the region all of whose neighbours are opponent stones or flowers); then
 /// every filling: for every subset of the region's empty points, opponent stones are placed on
 /// it (nothing is captured) and every remaining empty point of the region is looked at. `None`
-/// when the region has more than `max_empty` empty points.
+/// when the region has more than `max_empty` empty points (at most 63: a filling is a bit mask).
 pub fn literal_condition_2(
     b: &Board,
     colour: Colour,
@@ -231,19 +250,16 @@ pub fn literal_condition_2(
     for &p in region {
         in_region[p] = true;
     }
-    let mut stones = b.cells().to_vec();
-    condition_2_on(&lb, colour, &in_region, empty, max_empty, &mut stones)
+    condition_2_on(&lb, colour, &in_region, empty, max_empty)
 }
 
-/// [`literal_condition_2`] on a board read once: `in_region` marks the region's points;
-/// `stones` holds the direct board and is restored before returning.
+/// [`literal_condition_2`] on a board read once: `in_region` marks the region's points.
 fn condition_2_on(
     lb: &LiteralBoard<'_>,
     colour: Colour,
     in_region: &[bool],
     empty: &[usize],
     max_empty: usize,
-    stones: &mut [Option<Stone>],
 ) -> Option<bool> {
     let b = lb.b;
     let opp = colour.opponent().stone();
@@ -262,25 +278,30 @@ fn condition_2_on(
             return Some(false);
         }
     }
-    if empty.len() > max_empty {
+    if empty.len() > max_empty.min(63) {
         return None;
     }
-    let mut eye = false;
-    for mask in 0u64..(1u64 << empty.len()) {
-        for (k, &p) in empty.iter().enumerate() {
-            stones[p] = if mask >> k & 1 == 1 { Some(opp) } else { None };
-        }
-        if empty
-            .iter()
-            .any(|&p| one_liberty_eye(&lb.table, stones, p, opp))
-        {
-            eye = true;
-            break;
-        }
-    }
-    for &p in empty {
-        stones[p] = None;
-    }
+    // A filling is a bit mask over `empty` (bit k: an opponent stone on `empty[k]`), the rest of
+    // the board as it stands. Under a filling, `empty[k]` is a one-liberty eye of `opp` ("眼含真眼
+    // 和假眼": true or false eye alike) when it is still empty and every on-board neighbour holds
+    // an `opp` stone or a flower: a neighbour among `empty` must be filled (`need[k]`, its bits),
+    // any other must be an `opp` stone or a flower as it stands (else `need[k]` is `None`: never).
+    let need: Vec<Option<u64>> = empty
+        .iter()
+        .map(|&p| {
+            lb.table.around(p).iter().try_fold(0u64, |bits, &n| {
+                match empty.iter().position(|&q| q == n) {
+                    Some(j) => Some(bits | 1 << j),
+                    None => (b.get(n) == Some(opp) || off_board(b, n)).then_some(bits),
+                }
+            })
+        })
+        .collect();
+    let eye = (0u64..(1u64 << empty.len())).any(|mask| {
+        need.iter()
+            .enumerate()
+            .any(|(k, need)| mask >> k & 1 == 0 && need.is_some_and(|bits| bits & !mask == 0))
+    });
     Some(!eye)
 }
 
@@ -294,65 +315,63 @@ pub fn literal_private_eyes(b: &Board, rule: ClosedRegion, max_empty: usize) -> 
     let n = b.len();
     let lb = LiteralBoard::new(b);
     let mut out = Vec::new();
-    // `taken[j] == s + 1`: `j` lies in a region of string `s` found already.
-    let mut taken = vec![0usize; n];
+    // `taken[u] == s + 1`: part `u` lies in a region of string `s` found already. A region is
+    // a union of whole parts (a string or an empty string is connected, and wholly inside or
+    // wholly outside), so the components are found on the parts and their adjacency.
+    let mut taken = vec![0usize; lb.parts.len()];
     let mut in_region = vec![false; n];
-    let mut stones = b.cells().to_vec();
     let mut queue = Vec::new();
     for (s, string) in lb.strings.iter().enumerate() {
         let own = lb.colour(s).unwrap_or(Stone::Flower);
-        // Not the string, not a flower, and (same-colour reading) not a stone of its colour.
-        let inside = |j: usize| {
-            let wall = rule == ClosedRegion::SameColour && b.get(j) == Some(own);
-            lb.string_of[j] != s && !off_board(b, j) && !wall
+        let home = lb.part_of[string[0]];
+        // Not the string, not a flower (no part), and (same-colour reading) not a stone of its
+        // colour.
+        let inside = |u: usize| {
+            let t = lb.part_string[u];
+            let wall = rule == ClosedRegion::SameColour && t != NONE && lb.colour(t) == Some(own);
+            u != home && !wall
         };
-        for &i in string {
-            for &j in lb.table.around(i) {
-                if taken[j] == s + 1 || !inside(j) {
-                    continue;
-                }
-                // The region: the component of `j` among the inside points.
-                taken[j] = s + 1;
-                queue.clear();
-                queue.push(j);
-                let mut k = 0;
-                while k < queue.len() {
-                    for &q in lb.table.around(queue[k]) {
-                        if taken[q] != s + 1 && inside(q) {
-                            taken[q] = s + 1;
-                            queue.push(q);
-                        }
-                    }
-                    k += 1;
-                }
-                for &p in &queue {
-                    in_region[p] = true;
-                }
-                // Ascending: a small region sorted, a large one read from the marks in board order.
-                let points: Vec<usize> = if queue.len() * 8 < n {
-                    let mut v = queue.clone();
-                    v.sort_unstable();
-                    v
-                } else {
-                    (0..n).filter(|&p| in_region[p]).collect()
-                };
-                let empty: Vec<usize> = points
-                    .iter()
-                    .copied()
-                    .filter(|&p| b.get(p).is_none())
-                    .collect();
-                let verdict =
-                    literal_verdict(&lb, s, &points, &empty, max_empty, &in_region, &mut stones);
-                for &p in &points {
-                    in_region[p] = false;
-                }
-                out.push(LiteralRegion {
-                    string: string.clone(),
-                    points,
-                    empty,
-                    verdict,
-                });
+        for &j in &lb.part_next[home] {
+            if taken[j] == s + 1 || !inside(j) {
+                continue;
             }
+            // The region: the component of part `j` among the inside parts.
+            taken[j] = s + 1;
+            queue.clear();
+            queue.push(j);
+            let mut k = 0;
+            while k < queue.len() {
+                for &q in &lb.part_next[queue[k]] {
+                    if taken[q] != s + 1 && inside(q) {
+                        taken[q] = s + 1;
+                        queue.push(q);
+                    }
+                }
+                k += 1;
+            }
+            let mut points: Vec<usize> = queue
+                .iter()
+                .flat_map(|&u| lb.parts[u].iter().copied())
+                .collect();
+            points.sort_unstable();
+            for &p in &points {
+                in_region[p] = true;
+            }
+            let empty: Vec<usize> = points
+                .iter()
+                .copied()
+                .filter(|&p| b.get(p).is_none())
+                .collect();
+            let verdict = literal_verdict(&lb, s, &points, &empty, max_empty, &in_region);
+            for &p in &points {
+                in_region[p] = false;
+            }
+            out.push(LiteralRegion {
+                string: string.clone(),
+                points,
+                empty,
+                verdict,
+            });
         }
     }
     out
@@ -365,7 +384,6 @@ fn literal_verdict(
     empty: &[usize],
     max_empty: usize,
     in_region: &[bool],
-    stones: &mut [Option<Stone>],
 ) -> LiteralVerdict {
     let b = lb.b;
     let Some(colour) = lb.colour(s).and_then(Stone::colour) else {
@@ -390,7 +408,7 @@ fn literal_verdict(
     if !points.iter().any(|&p| b.get(p) == Some(opp)) {
         return LiteralVerdict::PrivateEye;
     }
-    match condition_2_on(lb, colour, in_region, empty, max_empty, stones) {
+    match condition_2_on(lb, colour, in_region, empty, max_empty) {
         Some(true) => LiteralVerdict::PrivateEye,
         Some(false) => LiteralVerdict::Condition2Fails,
         None => LiteralVerdict::TooLarge,
