@@ -6,12 +6,10 @@
 
 use crate::board::coord::{Labels, Point};
 use crate::board::grid::Board;
-use crate::game::notation::parse_move;
-use crate::game::order::{turn_of_move, Turn};
+use crate::game::order::Turn;
 use crate::game::play::{Action, Illegal, Move, Position, Report};
-use crate::game::setup::{from_yaml, parse_yaml, InputError, Place, Setup, MAX_FILE_BYTES};
+use crate::game::setup::{from_yaml, InputError, Setup};
 use crate::rules::{Rules, RulesField};
-use std::fmt::Write as _;
 
 mod game_file;
 

@@ -6,14 +6,12 @@
 //! terminal (ANSI). What a figure shows ([`Figure`], [`View`], the forbidden points' letters,
 //! the stones' move numbers) is here; the SVG drawing is `svg`, the terminal's `ansi`.
 
-use crate::board::coord::{half, Labels};
 use crate::board::grid::{Colour, Stone};
 use crate::board::layers::{Attribute, Cell};
 use crate::formats::report::forbidden_points;
 use crate::game::play::Position;
 use crate::judge::analysis::Analysis;
 use crate::judge::forbidden::Forbidden;
-use std::fmt::Write as _;
 
 mod ansi;
 mod svg;

@@ -10,15 +10,8 @@
 //! ([`write_record`]).
 
 use crate::board::coord::{half, Point};
-use crate::board::grid::{Board, Colour, Stone};
-use crate::formats::record::Record;
-use crate::formats::record::{max_moves, RecordMove, INFO_KEYS, MAX_FIRST_MOVE};
-use crate::game::order::{StoneKind, Turn};
 use crate::game::play::Action;
-use crate::game::setup::{InputError, Place, Setup, MAX_FILE_BYTES};
-use crate::rules::{Rules, RulesField, RulesSpec, PRESETS};
-use sgf_parse::go::{Move as SgfMove, Point as SgfPoint, Prop};
-use sgf_parse::{SgfNode, SgfProp, SimpleText};
+use sgf_parse::go::Point as SgfPoint;
 
 /// The private property marking a flower move (`B[dd]FL[]` = 华, `W[dd]FL[]` = 花).
 pub const FLOWER_PROP: &str = "FL";
@@ -108,6 +101,8 @@ fn sgf_coord(p: SgfPoint) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::record::Record;
+    use crate::rules::{Rules, RulesField};
 
     #[test]
     fn sgf_extension_round_trips_flower_moves_and_rules() {

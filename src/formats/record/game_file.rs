@@ -2,7 +2,17 @@
 //! into a [`Record`] ([`parse_game_text`]), and a record written back as one
 //! ([`Record::to_game_text`]).
 
-use super::*;
+use super::{
+    format_move_labels, max_moves, reconcile_komi, rules_header, Dropped, Record, RecordMove,
+    INFO_KEYS, MAX_FIRST_MOVE,
+};
+use crate::board::coord::Labels;
+use crate::game::notation::parse_move;
+use crate::game::order::turn_of_move;
+use crate::game::play::Action;
+use crate::game::setup::{from_yaml, parse_yaml, InputError, Place, Setup, MAX_FILE_BYTES};
+use crate::rules::{Rules, RulesField};
+use std::fmt::Write as _;
 
 impl Record {
     /// Writes the record as a game file (spec/README.md, "Game files"), ten moves a line.
@@ -465,8 +475,10 @@ pub fn parse_game_text_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::coord::Point;
     use crate::board::grid::Colour;
     use crate::game::order::StoneKind;
+    use crate::game::order::Turn;
 
     #[test]
     fn d3_notation_game_file_reads_numbers_turns_and_both_label_systems() {

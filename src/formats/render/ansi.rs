@@ -1,6 +1,11 @@
 //! The figure of a position for a colour terminal (256-colour ANSI).
 
-use super::*;
+use super::{letter, Figure, View};
+use crate::board::coord::Labels;
+use crate::board::grid::{Colour, Stone};
+use crate::board::layers::{Attribute, Cell};
+use crate::game::play::Position;
+use std::fmt::Write as _;
 
 const RESET: &str = "\x1b[0m";
 

@@ -2,7 +2,12 @@
 //! zebra pattern of 004, the stars of attributed flowers, private eyes shaded, forbidden points
 //! lettered, move numbers, and the legend of the layer shown.
 
-use super::*;
+use super::{letter, move_numbers, Figure, View};
+use crate::board::coord::{half, Labels};
+use crate::board::grid::{Colour, Stone};
+use crate::board::layers::{Attribute, Cell};
+use crate::game::play::Position;
+use std::fmt::Write as _;
 
 fn xml_escape(s: &str) -> String {
     s.replace('&', "&amp;")

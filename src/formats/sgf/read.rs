@@ -3,7 +3,18 @@
 //! set-up stones and the main line's moves with m3go's extension, every dropped property and
 //! variation counted.
 
-use super::*;
+use super::{
+    sgf_coord, sgf_point, ADD_FLOWER_PROP, FLOWER_PROP, INFO_ALIASES, MAX_NODES, REPLACED_PROP,
+    RULES_PROP,
+};
+use crate::board::grid::{Board, Colour, Stone};
+use crate::formats::record::{max_moves, Record, RecordMove, INFO_KEYS, MAX_FIRST_MOVE};
+use crate::game::order::{StoneKind, Turn};
+use crate::game::play::Action;
+use crate::game::setup::{InputError, Place, Setup, MAX_FILE_BYTES};
+use crate::rules::{RulesField, RulesSpec, PRESETS};
+use sgf_parse::go::{Move as SgfMove, Point as SgfPoint, Prop};
+use sgf_parse::{SgfNode, SgfProp};
 
 fn err(place: &str, what: String) -> InputError {
     InputError::new(what).file(place)

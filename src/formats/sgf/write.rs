@@ -1,6 +1,14 @@
 //! Writing a record as SGF FF\[4\] with m3go's extension ([`write_record`]), one node per line.
 
-use super::*;
+use super::{sgf_coord, to_sgf_point, ADD_FLOWER_PROP, FLOWER_PROP, REPLACED_PROP, RULES_PROP};
+use crate::board::grid::{Board, Colour, Stone};
+use crate::formats::record::{Record, INFO_KEYS};
+use crate::game::order::StoneKind;
+use crate::game::play::Action;
+use crate::game::setup::InputError;
+use crate::rules::Rules;
+use sgf_parse::go::{Move as SgfMove, Prop};
+use sgf_parse::{SgfNode, SgfProp, SimpleText};
 
 fn prop(id: &str, value: &str) -> Prop {
     Prop::new(id.to_string(), vec![value.to_string()])
