@@ -542,6 +542,29 @@ fn renumber(moves: &[String], first: Option<u32>, size: usize) -> Vec<String> {
         .collect()
 }
 
+/// The position a game's request carries: [`setup_of`], with the earlier boards the ko rule
+/// does not read left out. Under `ko: none` and `simple` only the board before the previous
+/// move is read (GO-KO, [`crate::game::cascade::repeats_earlier`]), so the request keeps that one
+/// board and every answer stays the same, while a request of move 300 no longer carries 299
+/// boards for both programs to read and validate; `positional` and `situational` keep them all.
+pub fn request_setup(p: &Position) -> Setup {
+    if !matches!(
+        p.rules().ko,
+        crate::rules::Ko::None | crate::rules::Ko::Simple
+    ) {
+        return setup_of(p);
+    }
+    let (mut s, _) = p.to_setup_without_history();
+    s.rules = rules_field(p.rules());
+    s.history = p
+        .history()
+        .last()
+        .map(|b| b.to_diagram())
+        .into_iter()
+        .collect();
+    s
+}
+
 /// The setup of a position (rules by preset name when exact).
 pub fn setup_of(p: &Position) -> Setup {
     let mut s = p.to_setup();
@@ -854,7 +877,7 @@ fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String
             places[((r >> 4) % places.len() as u64) as usize]
         };
         let notation = format_move(pos.turn(), pos.move_number(), action);
-        let before = setup_of(&pos);
+        let before = request_setup(&pos);
         let moves = vec![notation.clone()];
         let req = request(
             &format!("diff-{}-g{g}-m{}", opts.seed, pos.move_number()),
