@@ -24,6 +24,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
+# this tree's target dir (CARGO_TARGET_DIR if set, relative to the tree); the baselines live in it
+tdir="${CARGO_TARGET_DIR:-target}"
+case "$tdir" in /*) ;; *) tdir="$root/$tdir" ;; esac
 work="${1:-$(mktemp -d)}"
 mkdir -p "$work"
 base="${BASE-f71cce4}"
@@ -67,17 +70,17 @@ if [ -n "$base" ]; then
   git rev-parse --verify --quiet "$base^{commit}" >/dev/null \
     || { echo "measure.sh: BASE=$base is not a commit of this repository" >&2; exit 2; }
   base="$(git rev-parse --short "$base^{commit}")"
-  bsrc="$root/target/baseline/src-$base"
-  btarget="$root/target/baseline/target-$base"
+  bsrc="$tdir/baseline/src-$base"
+  btarget="$tdir/baseline/target-$base"
   if [ ! -f "$bsrc/Cargo.toml" ]; then
     echo "== exporting $base into $bsrc"
     mkdir -p "$bsrc"
     git archive "$base" | tar -x -C "$bsrc"
   fi
-  if [ ! -d "$btarget/release" ] && [ -d "$root/target/release" ]; then
+  if [ ! -d "$btarget/release" ] && [ -d "$tdir/release" ]; then
     echo "== seeding $btarget with this tree's release dependencies"
     mkdir -p "$btarget"
-    cp -r "$root/target/release" "$btarget/release"
+    cp -r "$tdir/release" "$btarget/release"
   fi
   echo "== building the baseline ($base): release binary and benches"
   (cd "$bsrc" && CARGO_TARGET_DIR="$btarget" "${nice_cmd[@]}" cargo build --release --quiet)
@@ -86,7 +89,7 @@ if [ -n "$base" ]; then
 fi
 echo "== building this tree: release binary and benches"
 "${nice_cmd[@]}" cargo build --release --quiet
-cp target/release/m3go "$work/m3go-now"
+cp "$tdir/release/m3go" "$work/m3go-now"
 bench_exes >"$work/exes-now"
 
 # (bench, criterion filter): only what the table reads.
