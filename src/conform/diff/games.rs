@@ -14,6 +14,7 @@ use crate::formats::record::rules_field;
 use crate::game::notation::format_move;
 use crate::game::play::{Action, Move};
 use crate::game::setup::Setup;
+use serde_json::Value;
 
 /// How one game ended.
 enum Game {
@@ -45,6 +46,34 @@ struct Shared<'a> {
 
 /// Plays game `g`, asking `other` after every move.
 fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String> {
+    // m3go's own answers come from a worker thread of the game, so that each is worked out
+    // while the other program works on the same request (on two cores a move costs the slower
+    // of the two, not their sum); one thread for the whole game, not one per move
+    let engine = sh.opts.engine;
+    std::thread::scope(|s| {
+        let (to_worker, requests) = std::sync::mpsc::channel::<std::sync::Arc<Value>>();
+        let (answered, answers) = std::sync::mpsc::channel::<Result<Value, String>>();
+        s.spawn(move || {
+            let mut reference = crate::conform::runner::BuiltinOn(engine);
+            for req in requests {
+                if answered.send(reference.ask(&req)).is_err() {
+                    break;
+                }
+            }
+        });
+        play_game_on(sh, g, other, to_worker, &answers)
+    })
+}
+
+/// [`play_game`] with m3go's answers asked of its worker (`to_worker`, `answers`); returning
+/// drops `to_worker`, which ends the worker.
+fn play_game_on(
+    sh: &Shared,
+    g: u32,
+    other: &mut dyn Oracle,
+    to_worker: std::sync::mpsc::Sender<std::sync::Arc<Value>>,
+    answers: &std::sync::mpsc::Receiver<Result<Value, String>>,
+) -> Result<Game, String> {
     use std::sync::atomic::Ordering::Relaxed;
     let opts = sh.opts;
     let mut rng = SplitMix64(game_seed(opts.seed, g));
@@ -60,7 +89,6 @@ fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String
         .map_err(|e| e.to_string())?
         .with_engine(opts.engine);
     let mut played = 0u64;
-    let mut reference = crate::conform::runner::BuiltinOn(opts.engine);
     let done = |played: u64| (sh.progress)(u64::from(opts.max_moves).saturating_sub(played));
     for _ in 0..opts.max_moves {
         if pos.game_over() {
@@ -85,13 +113,16 @@ fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String
         let notation = format_move(pos.turn(), pos.move_number(), action);
         let before = request_setup(&pos);
         let moves = vec![notation.clone()];
-        let req = request(
+        let req = std::sync::Arc::new(request(
             &format!("diff-{}-g{g}-m{}", opts.seed, pos.move_number()),
             &before,
             &moves,
-        );
-        let ours = reference.ask(&req)?;
-        let theirs = match ask_checked(other, &req) {
+        ));
+        let gone = || "m3go's own answering worker stopped".to_string();
+        to_worker.send(req.clone()).map_err(|_| gone())?;
+        let theirs = ask_checked(other, &req);
+        let ours = answers.recv().map_err(|_| gone())??;
+        let theirs = match theirs {
             Ok(t) => t,
             Err(message) => {
                 sh.first_bad.fetch_min(g, Relaxed);
