@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Every performance figure of issue 23 in one run, before and after side by side, printed as one
-# table at the end. "Before" is the tree of a baseline commit (BASE, default 082e1f3: main before
-# the incremental engine), exported with `git archive` into target/baseline/src-BASE and built
-# with its own benches into target/baseline/target (the dependencies copied from this tree's
-# target/ first, so only m3go itself is compiled); "now" is this tree. Both are measured in the
+# table at the end. "Before" is the tree of a baseline commit (BASE, default f71cce4: main at the
+# start of the whole-process and incremental-engine round; BASE=082e1f3 gives main before the
+# incremental engine), exported with `git archive` into target/baseline/src-BASE and built with
+# its own benches into target/baseline/target-BASE (the dependencies copied from this tree's
+# target/ first, so only m3go itself is compiled); "now" is this tree (its uncommitted changes
+# included: the table says so). Both are measured in the
 # same run, bench by bench one after the other, so the ratios are of one machine state:
 #   - criterion medians of the committed inputs (benches/data/): dense 19x19 analysis, the
 #     legal-move list of the dense 19x19 positions, plain-Go perft against the goban crate (the
@@ -14,7 +16,7 @@
 #   - with FUZZ=1 (needs cargo-fuzz and nightly): libFuzzer's exec/s of eye_simulation and
 #     eye_engine, FUZZ_SECONDS each from an empty corpus, seed 1 (this tree only).
 # Usage: benches/measure.sh [WORKDIR]   (WORKDIR: logs and the table, default a new temp folder)
-# Environment: BASE (commit, default 082e1f3; BASE= measures this tree alone); BENCH_TIME
+# Environment: BASE (commit, default f71cce4; BASE= measures this tree alone); BENCH_TIME
 #   (criterion measurement seconds, 2); RUNS (analyze runs, 5; diff runs once); DIFF_GAMES9 (10),
 #   DIFF_GAMES19 (1); FUZZ (0), FUZZ_SECONDS (30); NICE=1 runs everything under `nice` (for a
 #   shared machine: say so when quoting figures).
@@ -22,9 +24,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
+# this tree's target dir (CARGO_TARGET_DIR if set, relative to the tree); the baselines live in it
+tdir="${CARGO_TARGET_DIR:-target}"
+case "$tdir" in /*) ;; *) tdir="$root/$tdir" ;; esac
 work="${1:-$(mktemp -d)}"
 mkdir -p "$work"
-base="${BASE-082e1f3}"
+base="${BASE-f71cce4}"
 bench_time="${BENCH_TIME:-2}"
 runs="${RUNS:-5}"
 games9="${DIFF_GAMES9:-10}"
@@ -37,7 +42,11 @@ kejie=spec/records/kejie-alphago-2017-g1.sgf
 
 command -v python3 >/dev/null 2>&1 || { echo "measure.sh: python3 is missing" >&2; exit 2; }
 
-echo "== machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(git rev-parse --short HEAD), base ${base:-none}"
+head_commit="$(git rev-parse --short HEAD)"
+if [ -n "$(git status --porcelain --untracked-files=no)" ]; then head_commit="$head_commit+uncommitted"; fi
+load_start="$(cut -d' ' -f1-3 /proc/loadavg)"
+started="$(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "== machine: $(nproc) cores, load $load_start, $head_commit, base ${base:-none}"
 echo "== logs in $work"
 
 # The bench executables of a tree: `cargo bench --no-run` with JSON messages, one line per
@@ -58,17 +67,20 @@ for line in sys.stdin:
 sides=(now)
 if [ -n "$base" ]; then
   sides=(base now)
-  bsrc="$root/target/baseline/src-$base"
-  btarget="$root/target/baseline/target"
+  git rev-parse --verify --quiet "$base^{commit}" >/dev/null \
+    || { echo "measure.sh: BASE=$base is not a commit of this repository" >&2; exit 2; }
+  base="$(git rev-parse --short "$base^{commit}")"
+  bsrc="$tdir/baseline/src-$base"
+  btarget="$tdir/baseline/target-$base"
   if [ ! -f "$bsrc/Cargo.toml" ]; then
     echo "== exporting $base into $bsrc"
     mkdir -p "$bsrc"
     git archive "$base" | tar -x -C "$bsrc"
   fi
-  if [ ! -d "$btarget/release" ] && [ -d "$root/target/release" ]; then
+  if [ ! -d "$btarget/release" ] && [ -d "$tdir/release" ]; then
     echo "== seeding $btarget with this tree's release dependencies"
     mkdir -p "$btarget"
-    cp -r "$root/target/release" "$btarget/release"
+    cp -r "$tdir/release" "$btarget/release"
   fi
   echo "== building the baseline ($base): release binary and benches"
   (cd "$bsrc" && CARGO_TARGET_DIR="$btarget" "${nice_cmd[@]}" cargo build --release --quiet)
@@ -77,7 +89,7 @@ if [ -n "$base" ]; then
 fi
 echo "== building this tree: release binary and benches"
 "${nice_cmd[@]}" cargo build --release --quiet
-cp target/release/m3go "$work/m3go-now"
+cp "$tdir/release/m3go" "$work/m3go-now"
 bench_exes >"$work/exes-now"
 
 # (bench, criterion filter): only what the table reads.
@@ -88,7 +100,8 @@ for entry in "${benches[@]}"; do
   filter="${entry#*:}"
   for side in "${sides[@]}"; do
     exe="$(awk -v b="$b" '$1 == b { print $2 }' "$work/exes-$side")"
-    [ -n "$exe" ] || { echo "measure.sh: no bench $b in $side" >&2; exit 1; }
+    # a bench renamed or added since the baseline: measured on the side that has it
+    [ -n "$exe" ] || { echo "   $b ($side): no such bench, skipped"; continue; }
     echo "   $b ($side)"
     if [ "$side" = base ]; then dir="$bsrc"; else dir="$root"; fi
     # ten samples: a complete 19x19 random game takes tens of milliseconds
@@ -139,9 +152,12 @@ for name, cmd in cmds.items():
 json.dump({k: statistics.median(v) for k, v in out.items()}, open(os.path.join(work, "process.json"), "w"))
 EOF
 
+M_STARTED="$started" M_LOAD_START="$load_start" M_LOAD_END="$(cut -d' ' -f1-3 /proc/loadavg)" \
+M_NOW="$head_commit" M_BASE="${base:-none}" M_RUNS="$runs" M_CORES="$(nproc)" M_NICE="${NICE:-0}" \
 python3 - "$work" "$games9" "$games19" "${sides[@]}" <<'EOF'
 import json, os, re, sys
 work, g9, g19 = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+env = os.environ
 sides = sys.argv[4:]
 
 def medians(side):
@@ -213,7 +229,12 @@ for t, target in (("eye_simulation", 20000), ("eye_engine", None)):
 head = ("measurement", "before", "now", "speed-up", "target", "")
 w = [max(len(str(r[i])) for r in rows + [head]) for i in range(6)]
 line = lambda r: "| " + " | ".join(str(x).ljust(w[i]) for i, x in enumerate(r)) + " |"
-out = [line(head), "|" + "|".join("-" * (x + 2) for x in w) + "|"] + [line(r) for r in rows]
+about = (f"{env['M_STARTED']}, {env['M_CORES']} cores, load {env['M_LOAD_START']} at the start and "
+         f"{env['M_LOAD_END']} at the end{' (under nice)' if env['M_NICE'] == '1' else ''}; "
+         f"before = {env['M_BASE']}, now = {env['M_NOW']}; criterion medians of one run each, "
+         f"whole-process figures the median of {env['M_RUNS']} runs (analyze) or one run (diff), "
+         "before and now interleaved; speed-up = before / now (games/s: now / before).")
+out = [about, "", line(head), "|" + "|".join("-" * (x + 2) for x in w) + "|"] + [line(r) for r in rows]
 for s in sides:
     out += ["", f"all criterion medians ({s}):"] + [f"  {k}: {fmt(v)}" for k, v in sorted(med[s].items())]
 text = "\n".join(out)

@@ -46,6 +46,14 @@ pub enum AnalyzeFormat {
     Json,
 }
 
+/// The JSON of `analyze --readings`: the report's keys, then `readings`.
+#[derive(serde::Serialize)]
+struct WithReadings<'a> {
+    #[serde(flatten)]
+    report: &'a AnalysisReport,
+    readings: &'a crate::tools::readings::Readings,
+}
+
 pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
     let fmt = args.format;
     let p = Setup::load(&args.pos)?.with_engine(args.engine.engine());
@@ -68,24 +76,31 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
             ))
         );
     }
-    let json = |r: &AnalysisReport| -> Result<serde_json::Value, InputError> {
-        let mut v = serde_json::to_value(r).map_err(|e| InputError::new(e.to_string()))?;
-        if let (Some(m), Some(rd)) = (v.as_object_mut(), &readings) {
-            let rd = serde_json::to_value(rd).map_err(|e| InputError::new(e.to_string()))?;
-            m.insert("readings".into(), rd);
-        }
-        Ok(v)
-    };
     match fmt {
-        AnalyzeFormat::Json => outln!(
-            "{}",
-            serde_json::to_string_pretty(&json(&report)?)
-                .map_err(|e| InputError::new(e.to_string()))?
-        ),
-        AnalyzeFormat::Yaml => out!(
-            "{}",
-            serde_yaml::to_string(&json(&report)?).map_err(|e| InputError::new(e.to_string()))?
-        ),
+        // serialized straight from the report (no JSON tree in between), written at once
+        AnalyzeFormat::Json => {
+            let text = match &readings {
+                None => serde_json::to_string_pretty(&report),
+                Some(rd) => serde_json::to_string_pretty(&WithReadings {
+                    report: &report,
+                    readings: rd,
+                }),
+            }
+            .map_err(|e| InputError::new(e.to_string()))?;
+            outln!("{text}");
+        }
+        AnalyzeFormat::Yaml => {
+            let mut v =
+                serde_json::to_value(&report).map_err(|e| InputError::new(e.to_string()))?;
+            if let (Some(m), Some(rd)) = (v.as_object_mut(), &readings) {
+                let rd = serde_json::to_value(rd).map_err(|e| InputError::new(e.to_string()))?;
+                m.insert("readings".into(), rd);
+            }
+            out!(
+                "{}",
+                serde_yaml::to_string(&v).map_err(|e| InputError::new(e.to_string()))?
+            );
+        }
         AnalyzeFormat::Text => {
             out!("{}", report.to_text_with(args.text.options()));
             if let Some(rd) = &readings {

@@ -106,7 +106,10 @@ pub fn run(args: ProtocolArgs) -> Result<(), InputError> {
                 return Err(InputError::new(format!("cannot read: {e}")).file("stdin"))
             }
         };
-        outln!("{ans}");
+        // one string, one write: `Value`'s `Display` would write it piece by piece through
+        // the line-buffered stdout (a 19×19 answer is some 100 KB)
+        let text = serde_json::to_string(&ans).unwrap_or_else(|_| ans.to_string());
+        outln!("{text}");
         crate::cli::common::flush_out();
     }
     Ok(())

@@ -312,14 +312,16 @@ pub fn answer(req: &Request, engine: Engine) -> Value {
             },
         })
         .collect();
+    // one analysis of the board for the report and the extras
+    let a = crate::judge::analysis::Analysis::new(pos.board(), pos.rules());
     json!({
         "protocol": version,
         "id": req.id,
-        "analysis": AnalysisReport::new(&pos),
+        "analysis": AnalysisReport::of(&pos, &a),
         "reports": reports,
         "probes": probes,
         "numbered": crate::formats::report::numbered_diagram(pos.board(), &reports).lines().collect::<Vec<_>>(),
-        "extras": extras(&pos),
+        "extras": extras(&pos, &a),
     })
 }
 
@@ -358,8 +360,8 @@ fn req_replay_step(
 
 /// What the analysis report does not carry: the team round and seat of the next move, the
 /// Flystone state, and the 2016 common eyes of every black/white upper string (with whether
-/// each is a true eye).
-pub fn extras(pos: &Position) -> Value {
+/// each is a true eye); `a` is the analysis of the position's board.
+pub fn extras(pos: &Position, a: &crate::judge::analysis::Analysis) -> Value {
     use crate::judge::eyes2016::{common_eyes_2016, true_eye_2016};
     let team = (pos.rules().schedule == crate::rules::Schedule::Team2016).then(|| {
         let t = crate::game::order::team_turn(pos.move_number(), pos.rules().team_grey_start);
@@ -377,7 +379,6 @@ pub fn extras(pos: &Position) -> Value {
             },
         })
     });
-    let a = crate::judge::analysis::Analysis::new(pos.board(), pos.rules());
     let b = &pos.board();
     let common: Vec<Value> = a
         .upper_strings

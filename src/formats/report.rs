@@ -233,7 +233,11 @@ pub struct AnalysisReport {
 #[derive(Default)]
 struct RegionList {
     list: Vec<ClosedRegionReport>,
-    seen: HashMap<Vec<usize>, usize>,
+    /// The regions listed so far by their points, as a bitset of the board (exact and cheap to
+    /// hash: a 19×19 region is six words, however many points it has).
+    seen: HashMap<Vec<u64>, usize>,
+    /// Which empty strings, strings and flower strings the region being listed holds (reused).
+    held: [Vec<bool>; 3],
 }
 
 impl RegionList {
@@ -245,34 +249,47 @@ impl RegionList {
         a: &Analysis,
         empties: &crate::board::strings::Strings,
     ) -> usize {
-        if let Some(&k) = self.seen.get(&r.points) {
+        let mut key = vec![0u64; a.board.len().div_ceil(64)];
+        for &i in &r.points {
+            key[i / 64] |= 1 << (i % 64);
+        }
+        if let Some(&k) = self.seen.get(&key) {
             return k;
         }
-        let mut of = RegionParts::default();
+        let counts = [
+            empties.groups.len(),
+            a.lower_strings.groups.len(),
+            a.flowers.len(),
+        ];
+        for (held, n) in self.held.iter_mut().zip(counts) {
+            held.clear();
+            held.resize(n, false);
+        }
         for &i in &r.points {
-            let (list, j) = if let Some(e) = empties.of[i] {
-                (&mut of.empty_strings, e)
+            let (kind, j) = if let Some(e) = empties.of[i] {
+                (0, e)
             } else if let Some(g) = a.lower_strings.of[i] {
-                (&mut of.strings, g)
+                (1, g)
             } else if let Some(f) = a.flower_of[i] {
-                (&mut of.flowers, f)
+                (2, f)
             } else {
                 continue;
             };
-            list.push(j);
+            self.held[kind][j] = true;
         }
-        for v in [&mut of.empty_strings, &mut of.strings, &mut of.flowers] {
-            v.sort_unstable();
-            v.dedup();
-        }
-        let left_out = |held: &[usize], all: usize| -> Vec<usize> {
-            (0..all)
-                .filter(|j| held.binary_search(j).is_err())
-                .collect()
+        // in index order, as the strings are listed
+        let pick = |held: &[bool], want: bool| -> Vec<usize> {
+            (0..held.len()).filter(|&j| held[j] == want).collect()
+        };
+        let [he, hs, hf] = &self.held;
+        let of = RegionParts {
+            empty_strings: pick(he, true),
+            strings: pick(hs, true),
+            flowers: pick(hf, true),
         };
         let except = of.flowers.is_empty().then(|| RegionParts {
-            empty_strings: left_out(&of.empty_strings, empties.groups.len()),
-            strings: left_out(&of.strings, a.lower_strings.groups.len()),
+            empty_strings: pick(he, false),
+            strings: pick(hs, false),
             flowers: Vec::new(),
         });
         let (of, except) = match except {
@@ -285,7 +302,7 @@ impl RegionList {
             of,
             except,
         });
-        self.seen.insert(r.points.clone(), k);
+        self.seen.insert(key, k);
         k
     }
 }
@@ -305,7 +322,12 @@ impl AnalysisReport {
     /// Builds the report of a position, its legal moves listed on the position's engine (the
     /// same list on both, [`Position::legal_moves`]).
     pub fn new(pos: &Position) -> AnalysisReport {
-        let a = Analysis::new(pos.board(), pos.rules());
+        AnalysisReport::of(pos, &Analysis::new(pos.board(), pos.rules()))
+    }
+
+    /// The report of a position from its analysis `a` (`Analysis::new` of the position's board
+    /// and rules), for a caller that needs the analysis too: one analysis per board.
+    pub fn of(pos: &Position, a: &Analysis) -> AnalysisReport {
         let b = &pos.board();
         let names = |v: &[usize]| -> Vec<Point> { v.iter().map(|&i| b.point(i)).collect() };
         let name = |v: &[usize]| StringName(b.point(v[0]));
@@ -336,7 +358,7 @@ impl AnalysisReport {
                 regions: a.regions[g]
                     .iter()
                     .map(|(r, v)| RegionReport {
-                        region: regions.index(r, &a, &empties),
+                        region: regions.index(r, a, &empties),
                         verdict: v.code(),
                         eye_at: v.point().map(|p| b.point(p)),
                         clause: v.clause_under(pos.rules().private_eye),
@@ -383,7 +405,7 @@ impl AnalysisReport {
             })
             .collect();
         let forbidden_of = |player| {
-            forbidden_points(&a, pos.rules(), player)
+            forbidden_points(a, pos.rules(), player)
                 .into_iter()
                 .map(|(i, f)| ForbiddenReport {
                     point: b.point(i),
@@ -412,7 +434,7 @@ impl AnalysisReport {
             })
             .collect();
         // the score counts this analysis again unless dead stones are removed first
-        let (score, score_error) = match score_of(&a, pos.rules(), pos.dead()) {
+        let (score, score_error) = match score_of(a, pos.rules(), pos.dead()) {
             Ok(s) => (Some(s), None),
             Err(e) => (None, Some(e.to_string())),
         };

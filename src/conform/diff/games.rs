@@ -1,0 +1,302 @@
+//! The random games: each played by m3go and put, move by move, to the program under test on
+//! the workers, stopping at the first disagreement (of the lowest-numbered game), shrunk.
+
+use super::compare::compare;
+use super::shrink::{shrink, stones, Judge};
+use super::{
+    game_seed, make_case, request, request_setup, DiffOptions, DiffOutcome, Difference,
+    Disagreement, SplitMix64,
+};
+use crate::conform::runner::{
+    ask_checked, negotiate, thread_pool, Declared, MakeOracle, Oracle, OraclePool,
+};
+use crate::formats::record::rules_field;
+use crate::game::notation::format_move;
+use crate::game::play::{Action, Move};
+use crate::game::setup::Setup;
+use serde_json::Value;
+
+/// How one game ended.
+enum Game {
+    /// Every move agreed (or was answered `unsupported`).
+    Agree,
+    /// A game after an earlier bad one: not played to the end.
+    Cancelled,
+    /// A disagreement at this move (before shrinking).
+    Disagree {
+        move_number: u32,
+        notation: String,
+        before: Box<Setup>,
+        moves: Vec<String>,
+        diffs: Vec<Difference>,
+    },
+    /// The program under test failed at this move.
+    Errored { move_number: u32, message: String },
+}
+
+/// Counters shared by the workers.
+struct Shared<'a> {
+    opts: &'a DiffOptions,
+    compared: std::sync::atomic::AtomicU64,
+    skipped: std::sync::atomic::AtomicU64,
+    /// The lowest game with a disagreement or an error so far (games after it stop).
+    first_bad: std::sync::atomic::AtomicU32,
+    progress: &'a (dyn Fn(u64) + Sync),
+}
+
+/// Plays game `g`, asking `other` after every move.
+fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String> {
+    // m3go's own answers come from a worker thread of the game, so that each is worked out
+    // while the other program works on the same request (on two cores a move costs the slower
+    // of the two, not their sum); one thread for the whole game, not one per move
+    let engine = sh.opts.engine;
+    std::thread::scope(|s| {
+        let (to_worker, requests) = std::sync::mpsc::channel::<std::sync::Arc<Value>>();
+        let (answered, answers) = std::sync::mpsc::channel::<Result<Value, String>>();
+        s.spawn(move || {
+            let mut reference = crate::conform::runner::BuiltinOn(engine);
+            for req in requests {
+                if answered.send(reference.ask(&req)).is_err() {
+                    break;
+                }
+            }
+        });
+        play_game_on(sh, g, other, to_worker, &answers)
+    })
+}
+
+/// [`play_game`] with m3go's answers asked of its worker (`to_worker`, `answers`); returning
+/// drops `to_worker`, which ends the worker.
+fn play_game_on(
+    sh: &Shared,
+    g: u32,
+    other: &mut dyn Oracle,
+    to_worker: std::sync::mpsc::Sender<std::sync::Arc<Value>>,
+    answers: &std::sync::mpsc::Receiver<Result<Value, String>>,
+) -> Result<Game, String> {
+    use std::sync::atomic::Ordering::Relaxed;
+    let opts = sh.opts;
+    let mut rng = SplitMix64(game_seed(opts.seed, g));
+    let empty = crate::board::grid::Board::empty(opts.size).map_err(|e| e.to_string())?;
+    let start = Setup {
+        rules: rules_field(&opts.rules),
+        size: Some(opts.size),
+        diagram: empty.to_diagram(),
+        ..Setup::default()
+    };
+    let mut pos = start
+        .to_position("diff")
+        .map_err(|e| e.to_string())?
+        .with_engine(opts.engine);
+    let mut played = 0u64;
+    let done = |played: u64| (sh.progress)(u64::from(opts.max_moves).saturating_sub(played));
+    for _ in 0..opts.max_moves {
+        if pos.game_over() {
+            break;
+        }
+        if sh.first_bad.load(Relaxed) < g {
+            done(played);
+            return Ok(Game::Cancelled);
+        }
+        let legal = pos.legal_moves();
+        let places: Vec<Action> = legal
+            .iter()
+            .copied()
+            .filter(|a| *a != Action::Pass)
+            .collect();
+        let r = rng.next_u64();
+        let action = if places.is_empty() || (r % 16 == 0 && legal.contains(&Action::Pass)) {
+            Action::Pass
+        } else {
+            places[((r >> 4) % places.len() as u64) as usize]
+        };
+        let notation = format_move(pos.turn(), pos.move_number(), action);
+        let before = request_setup(&pos);
+        let moves = vec![notation.clone()];
+        let req = std::sync::Arc::new(request(
+            &format!("diff-{}-g{g}-m{}", opts.seed, pos.move_number()),
+            &before,
+            &moves,
+        ));
+        let gone = || "m3go's own answering worker stopped".to_string();
+        to_worker.send(req.clone()).map_err(|_| gone())?;
+        let theirs = ask_checked(other, &req);
+        let ours = answers.recv().map_err(|_| gone())??;
+        let theirs = match theirs {
+            Ok(t) => t,
+            Err(message) => {
+                sh.first_bad.fetch_min(g, Relaxed);
+                done(played);
+                return Ok(Game::Errored {
+                    move_number: pos.move_number(),
+                    message,
+                });
+            }
+        };
+        if theirs.get("unsupported").is_some_and(|u| u == true) {
+            sh.skipped.fetch_add(1, Relaxed);
+        } else {
+            sh.compared.fetch_add(1, Relaxed);
+            let diffs = compare(&ours, &theirs, opts.size);
+            if !diffs.is_empty() {
+                sh.first_bad.fetch_min(g, Relaxed);
+                done(played);
+                return Ok(Game::Disagree {
+                    move_number: pos.move_number(),
+                    notation,
+                    before: Box::new(before),
+                    moves,
+                    diffs,
+                });
+            }
+        }
+        let next = pos
+            .advance(&Move {
+                action,
+                number: None,
+                turn: None,
+            })
+            .map_err(|e| format!("m3go refused its own legal move {notation}: {e}"))?;
+        pos = next;
+        played += 1;
+        (sh.progress)(1);
+    }
+    done(played);
+    Ok(Game::Agree)
+}
+
+/// Plays the random games of `opts` (those of `games`, default all) on `jobs` workers, each
+/// asking its own program under test (made by `make_other`) after every move, and stops at the
+/// first disagreement with m3go, shrunk. The program is first asked for its capabilities: rules
+/// outside them are [`DiffOutcome::Unsupported`]. `progress(n)` is called as `n` more of the
+/// `games × max_moves` steps are done.
+pub fn run(
+    opts: &DiffOptions,
+    jobs: usize,
+    games: Option<&[u32]>,
+    make_other: &MakeOracle,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<DiffOutcome, String> {
+    use rayon::prelude::*;
+    use std::sync::atomic::Ordering::Relaxed;
+    let pool = OraclePool::new(make_other);
+    let declared = pool
+        .with(|o| negotiate(o))
+        .and_then(|d| d)
+        .map(|n| n.declared);
+    match declared {
+        Err(message) => {
+            return Ok(DiffOutcome::Errored {
+                game: 0,
+                move_number: 0,
+                message,
+            })
+        }
+        Ok(Declared::Capabilities(c)) => {
+            if let Some(why) = c.refuses(&opts.rules, None) {
+                return Ok(DiffOutcome::Unsupported(why));
+            }
+        }
+        Ok(Declared::Nothing(_)) => {}
+    }
+    let all: Vec<u32> = match games {
+        Some(g) => g.to_vec(),
+        None => (1..=opts.games).collect(),
+    };
+    let sh = Shared {
+        opts,
+        compared: 0.into(),
+        skipped: 0.into(),
+        first_bad: u32::MAX.into(),
+        progress,
+    };
+    let workers = thread_pool(jobs)?;
+    let bad: Vec<(u32, Game)> = workers.install(|| {
+        all.par_iter()
+            .map(|&g| {
+                let r = if sh.first_bad.load(Relaxed) < g {
+                    Ok(Game::Cancelled)
+                } else {
+                    pool.with(|o| play_game(&sh, g, o))
+                        .unwrap_or_else(|message| {
+                            sh.first_bad.fetch_min(g, Relaxed);
+                            Ok(Game::Errored {
+                                move_number: 1,
+                                message,
+                            })
+                        })
+                };
+                r.map(|x| (g, x))
+            })
+            .filter(|r| !matches!(r, Ok((_, Game::Agree | Game::Cancelled))))
+            .collect::<Result<Vec<_>, String>>()
+    })?;
+    let Some((g, first)) = bad.into_iter().min_by_key(|(g, _)| *g) else {
+        return Ok(DiffOutcome::Agree {
+            games: all.len() as u32,
+            moves: sh.compared.load(Relaxed),
+            skipped: sh.skipped.load(Relaxed),
+        });
+    };
+    match first {
+        Game::Errored {
+            move_number,
+            message,
+        } => Ok(DiffOutcome::Errored {
+            game: g,
+            move_number,
+            message,
+        }),
+        Game::Disagree {
+            move_number,
+            notation,
+            before,
+            moves,
+            diffs,
+        } => pool
+            .with(|other| {
+                let field = diffs[0].field;
+                let mut reference = crate::conform::runner::BuiltinOn(opts.engine);
+                let mut judge = Judge {
+                    reference: &mut reference,
+                    other,
+                    field,
+                    size: opts.size,
+                    asked: 0,
+                };
+                let (s, m) = shrink(&mut judge, &opts.rules, (*before).clone(), moves.clone());
+                let (o2, t2) = judge
+                    .answers(&s, &m)
+                    .ok_or("m3go and the other program could not both answer the shrunk case")?;
+                let id = format!("diff-{field}-s{}-g{g}-m{move_number}", opts.seed)
+                    .replace('_', "-");
+                let notes = format!(
+                    "Found by `m3go diff --seed {} --size {} --rules {}` in game {g} at move {notation}; shrunk from {} stones and the move to {} stones and {} move(s). The other implementation answered differently on {field}: {}",
+                    opts.seed,
+                    opts.size,
+                    opts.rules.preset,
+                    stones(&before),
+                    stones(&s),
+                    m.len(),
+                    compare(&o2, &t2, opts.size)
+                        .iter()
+                        .filter(|d| d.field == field)
+                        .map(|d| d.detail.clone())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                );
+                let case = make_case(&id, &s, &m, &o2, &t2, field, notes)?;
+                Ok(DiffOutcome::Disagree(Box::new(Disagreement {
+                    game: g,
+                    move_number,
+                    notation,
+                    differences: diffs,
+                    stones_before: stones(&before),
+                    stones_after: stones(&s),
+                    case,
+                })))
+            })
+            .and_then(|r| r),
+        Game::Agree | Game::Cancelled => Err("internal: a good game among the bad ones".into()),
+    }
+}

@@ -1,0 +1,153 @@
+//! Differential testing: random legal games played by m3go, every move put to another
+//! implementation through the conformance protocol (`m3go-conform/1`), the answers compared on
+//! the fields that matter, and the first disagreement shrunk to a minimal position and move and
+//! written as a ready-to-add conformance case (spec/README.md).
+//!
+//! Random games are reproducible: game `g` (1-based) is driven by its own SplitMix64 stream,
+//! seeded with the `g`-th output of SplitMix64 seeded with `--seed` ([`game_seed`]), so that
+//! games can be played in any order and on any number of workers (`--jobs`, `--shard`) with the
+//! same moves. Each move draws one number `r`: if `r % 16 == 0` and passing is legal, the side
+//! passes; otherwise it places at legal point number `(r >> 4) % count` (board order, top row
+//! first). A game stops after `max_moves` moves or when passes end it. The disagreement
+//! reported is the one of the lowest-numbered game that has one.
+//!
+//! The parts: the comparison of two answers (`compare`), shrinking a disagreement and the case
+//! made of it (`shrink`), and the games played on the workers (`games`).
+
+mod compare;
+mod games;
+mod shrink;
+
+pub use compare::compare;
+pub use games::run;
+pub use shrink::make_case;
+
+use crate::conform::case::Case;
+use crate::conform::protocol::PROTOCOL_1;
+use crate::formats::record::rules_field;
+use crate::game::advance::Engine;
+use crate::game::play::Position;
+use crate::game::setup::Setup;
+use crate::rules::Rules;
+use serde_json::{json, Value};
+
+/// SplitMix64 (Steele, Lea, Flood 2014): the documented generator of the random games.
+pub use crate::game::order::SplitMix64;
+
+/// The options of a differential run.
+#[derive(Clone, Debug)]
+pub struct DiffOptions {
+    pub games: u32,
+    pub seed: u64,
+    pub size: usize,
+    pub rules: Rules,
+    pub max_moves: u32,
+    /// The engine m3go plays its games and answers on (`--reference`: the clause-by-clause
+    /// reference).
+    pub engine: Engine,
+}
+
+/// One difference between two answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// error | board | captured | private_eyes | attributes | forbidden | legal_moves | events | score
+    pub field: &'static str,
+    pub detail: String,
+}
+
+/// The first disagreement, before and after shrinking.
+#[derive(Clone, Debug)]
+pub struct Disagreement {
+    pub game: u32,
+    pub move_number: u32,
+    pub notation: String,
+    pub differences: Vec<Difference>,
+    /// Stones on the board where it was found, and after shrinking.
+    pub stones_before: usize,
+    pub stones_after: usize,
+    /// The shrunk case.
+    pub case: Case,
+}
+
+/// What a run found.
+#[derive(Clone, Debug)]
+pub enum DiffOutcome {
+    /// Every move compared agreed; `skipped` moves were answered `unsupported`.
+    Agree {
+        games: u32,
+        moves: u64,
+        skipped: u64,
+    },
+    /// The first disagreement (of the lowest-numbered game), shrunk.
+    Disagree(Box<Disagreement>),
+    /// The program under test failed (it could not be started, crashed, hung, wrote something
+    /// that is not an answer, or answered another id): not a rules disagreement.
+    Errored {
+        game: u32,
+        move_number: u32,
+        message: String,
+    },
+    /// The program declares capabilities that do not include these rules: nothing was played.
+    Unsupported(String),
+}
+
+/// The request for `moves` played from `setup`, in `m3go-conform/1`: a game compares whole
+/// answers, so it needs none of `/2`'s `checks`, and every program reads it.
+pub fn request(id: &str, setup: &Setup, moves: &[String]) -> Value {
+    json!({
+        "protocol": PROTOCOL_1,
+        "id": id,
+        "position": setup,
+        "moves": moves,
+        "probes": [],
+    })
+}
+
+/// The position a game's request carries: [`setup_of`], with the earlier boards the ko rule
+/// does not read left out. Under `ko: none` and `simple` only the board before the previous
+/// move is read (GO-KO, [`crate::game::cascade::repeats_earlier`]), so the request keeps that one
+/// board and every answer stays the same, while a request of move 300 no longer carries 299
+/// boards for both programs to read and validate; `positional` and `situational` keep them all.
+pub fn request_setup(p: &Position) -> Setup {
+    if !matches!(
+        p.rules().ko,
+        crate::rules::Ko::None | crate::rules::Ko::Simple
+    ) {
+        return setup_of(p);
+    }
+    let (mut s, _) = p.to_setup_without_history();
+    s.rules = rules_field(p.rules());
+    s.history = p
+        .history()
+        .last()
+        .map(|b| b.to_diagram())
+        .into_iter()
+        .collect();
+    s
+}
+
+/// The setup of a position (rules by preset name when exact).
+pub fn setup_of(p: &Position) -> Setup {
+    let mut s = p.to_setup();
+    s.rules = rules_field(p.rules());
+    s
+}
+
+/// The seed of game `g` (1-based): the `g`-th output of SplitMix64 seeded with `seed`.
+pub fn game_seed(seed: u64, g: u32) -> u64 {
+    const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+    SplitMix64(seed.wrapping_add(u64::from(g - 1).wrapping_mul(GAMMA))).next_u64()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splitmix64_matches_the_reference_sequence() {
+        // first outputs of SplitMix64 seeded with 0 (the published reference values)
+        let mut r = SplitMix64(0);
+        assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(r.next_u64(), 0x6E78_9E6A_A1B9_65F4);
+    }
+}
