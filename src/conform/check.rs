@@ -4,7 +4,6 @@
 
 use crate::board::coord::Point;
 use crate::conform::case::{AttrExpect, Case, EventExpect, Expect, EyeExpect};
-use crate::conform::protocol::error_message;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 
@@ -143,6 +142,27 @@ const STEPS: [(&str, Step); 15] = [
     ("notations", check_notations),
     ("views", check_views),
 ];
+
+/// The message of an error answer (`error.message`, or `error` itself when a program writes
+/// a bare string), or `None` when the answer is not an error.
+pub fn error_message(ans: &Value) -> Option<String> {
+    let e = ans.get("error")?;
+    if e.is_null() {
+        return None;
+    }
+    Some(match e {
+        Value::String(s) => s.clone(),
+        Value::Object(o) => {
+            let msg = o.get("message").and_then(Value::as_str).unwrap_or("");
+            match (o.get("code").and_then(Value::as_str), o.get("field")) {
+                (Some(c), Some(Value::String(f))) => format!("{c} ({f}): {msg}"),
+                (Some(c), _) => format!("{c}: {msg}"),
+                _ => msg.to_string(),
+            }
+        }
+        other => other.to_string(),
+    })
+}
 
 /// Every check (an `expect` key), in the order they are made.
 pub fn all_checks() -> impl Iterator<Item = &'static str> {

@@ -175,23 +175,3 @@ pub struct Implementation {
     pub version: String,
 }
 
-/// The message of an error answer (`error.message`, or `error` itself when a program writes
-/// a bare string), or `None` when the answer is not an error.
-pub fn error_message(ans: &Value) -> Option<String> {
-    let e = ans.get("error")?;
-    if e.is_null() {
-        return None;
-    }
-    Some(match e {
-        Value::String(s) => s.clone(),
-        Value::Object(o) => {
-            let msg = o.get("message").and_then(Value::as_str).unwrap_or("");
-            match (o.get("code").and_then(Value::as_str), o.get("field")) {
-                (Some(c), Some(Value::String(f))) => format!("{c} ({f}): {msg}"),
-                (Some(c), _) => format!("{c}: {msg}"),
-                _ => msg.to_string(),
-            }
-        }
-        other => other.to_string(),
-    })
-}

@@ -449,7 +449,7 @@ pub fn negotiate(oracle: &mut dyn Oracle) -> Result<Negotiated, String> {
             Declared::Capabilities(caps)
         }
         None => Declared::Nothing(
-            crate::conform::protocol::error_message(&ans)
+            crate::conform::check::error_message(&ans)
                 .unwrap_or_else(|| clip(&ans.to_string(), 200)),
         ),
     };
