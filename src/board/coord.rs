@@ -30,7 +30,7 @@ pub struct Point {
 /// one formatter; the text formats write [`Point::format`] in the label system asked for.
 impl serde::Serialize for Point {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match crate::board::labeled::json_labels() {
+        match json_labels() {
             Labels::Chinese => s.collect_str(self),
             other => s.serialize_str(&self.format(other)),
         }
@@ -96,6 +96,23 @@ impl Labels {
     pub fn header(self, size: usize) -> String {
         self.edges(size).0.into_iter().map(Labels::cell).collect()
     }
+}
+
+thread_local! {
+    /// The label system of the serialization running on this thread (set by
+    /// [`Labeled`](crate::board::labeled::Labeled) while it serializes its value).
+    static JSON_LABELS: std::cell::Cell<Labels> = const { std::cell::Cell::new(Labels::Chinese) };
+}
+
+/// The label system points are serialized in now: Chinese, or the one of the
+/// [`Labeled`](crate::board::labeled::Labeled) value being serialized.
+pub fn json_labels() -> Labels {
+    JSON_LABELS.with(std::cell::Cell::get)
+}
+
+/// Sets the label system of this thread's serialization, returning the one it replaces.
+pub(crate) fn replace_json_labels(labels: Labels) -> Labels {
+    JSON_LABELS.with(|l| l.replace(labels))
 }
 
 /// Why a coordinate could not be read: the text as written and the problem.
@@ -271,7 +288,7 @@ impl fmt::Display for StringName {
 /// In JSON the name in the Chinese system (`七九*`), as [`Point`]'s.
 impl serde::Serialize for StringName {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match crate::board::labeled::json_labels() {
+        match json_labels() {
             Labels::Chinese => s.collect_str(self),
             other => s.serialize_str(&self.format(other)),
         }

@@ -4,26 +4,15 @@
 //! value, which writes them in the system it names (the server's `shown` answers). The points
 //! are formatted in that system by their own formatter, never rewritten afterwards.
 
-use crate::board::coord::Labels;
-use std::cell::Cell;
-
-thread_local! {
-    /// The label system of the serialization running on this thread.
-    static JSON_LABELS: Cell<Labels> = const { Cell::new(Labels::Chinese) };
-}
-
-/// The label system points are serialized in now: Chinese, or the one of the [`Labeled`]
-/// value being serialized.
-pub fn json_labels() -> Labels {
-    JSON_LABELS.with(Cell::get)
-}
+pub use crate::board::coord::json_labels;
+use crate::board::coord::{replace_json_labels, Labels};
 
 /// Restores the label system of the enclosing serialization when dropped (also on unwinding).
 struct Restore(Labels);
 
 impl Drop for Restore {
     fn drop(&mut self) {
-        JSON_LABELS.with(|l| l.set(self.0));
+        replace_json_labels(self.0);
     }
 }
 
@@ -43,7 +32,7 @@ impl<'a, T: ?Sized> Labeled<'a, T> {
 
 impl<T: serde::Serialize + ?Sized> serde::Serialize for Labeled<'_, T> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let _restore = Restore(JSON_LABELS.with(|l| l.replace(self.labels)));
+        let _restore = Restore(replace_json_labels(self.labels));
         self.value.serialize(s)
     }
 }

@@ -174,4 +174,3 @@ pub struct Implementation {
     pub name: String,
     pub version: String,
 }
-

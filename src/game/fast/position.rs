@@ -550,8 +550,7 @@ mod tests {
     fn check_consistency_names_a_held_state_that_is_not_the_board() {
         let rules = Rules::m3go_2020();
         let board = Board::empty(5).expect("an odd size");
-        let mut pos =
-            FastPosition::from_state(&rules, &board, &[], 1, 0, None);
+        let mut pos = FastPosition::from_state(&rules, &board, &[], 1, 0, None);
         for _ in 0..8 {
             let moves = pos.legal_moves();
             pos = pos.play(moves[moves.len() / 3]).expect("a listed move");

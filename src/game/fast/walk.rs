@@ -2,7 +2,7 @@
 //! of move sequences of a depth) and complete random games ([`random_game_fast`]).
 
 use super::*;
-use crate::game::order::{StoneKind, SplitMix64, Turn};
+use crate::game::order::{SplitMix64, StoneKind, Turn};
 use crate::judge::forbidden::is_one_liberty_eye;
 
 impl FastPosition {
