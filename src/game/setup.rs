@@ -10,6 +10,7 @@ use crate::game::order::{
     check_flystone_state, flystone_schedule, flystone_walk, FlystoneRecord, FlystoneState,
 };
 use crate::game::play::{string_name, Parts, Position};
+use crate::game::text::{text, Text};
 use crate::judge::analysis::Analysis;
 use crate::rules::{Rules, RulesField, Schedule};
 use serde::{Deserialize, Serialize};
@@ -189,11 +190,12 @@ pub fn text_of(bytes: Vec<u8>) -> Result<String, InputError> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
     pub field: String,
-    pub message: String,
+    /// What is wrong, its points typed (written in the label system of the output).
+    pub message: Text,
 }
 
 impl Problem {
-    fn new(field: impl Into<String>, message: impl Into<String>) -> Problem {
+    fn new(field: impl Into<String>, message: impl Into<Text>) -> Problem {
         Problem {
             field: field.into(),
             message: message.into(),
@@ -228,6 +230,21 @@ impl fmt::Display for Problems<'_> {
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.place, Problems(&self.problems))
+    }
+}
+
+impl PositionError {
+    /// The error as a text (`PLACE: FIELD: WHAT; …`), its points typed: written in the label
+    /// system of the output by [`Text::format`] (the Display form is the Chinese one).
+    pub fn text(&self) -> Text {
+        let mut t = text!(self.place.as_str(), ": ");
+        for (k, p) in self.problems.iter().enumerate() {
+            if k > 0 {
+                t.push("; ");
+            }
+            t.push(p.field.as_str()).push(": ").push(p.message.clone());
+        }
+        t
     }
 }
 
@@ -341,11 +358,12 @@ fn unsettled(board: &Board, rules: &Rules, field: &str) -> Vec<Problem> {
         .map(|s| {
             Problem::new(
                 field,
-                format!(
-                    "the {} upper string {} has no liberty: a settled position has none \
-                     (it would have been captured)",
+                text!(
+                    "the ",
                     s.colour.map(|c| c.name()).unwrap_or("?"),
-                    string_name(board, &s.points)
+                    " upper string ",
+                    string_name(board, &s.points),
+                    " has no liberty: a settled position has none (it would have been captured)"
                 ),
             )
         })
@@ -365,7 +383,7 @@ fn board_problems(board: &Board, rules: &Rules, dead: &[Point]) -> Vec<Problem> 
         } else if board.at(p).is_none() {
             problems.push(Problem::new(
                 format!("dead[{k}]"),
-                format!("{p} is empty: expected a stone"),
+                text!(p, " is empty: expected a stone"),
             ));
         }
     }

@@ -33,7 +33,7 @@ pub struct Verdicts {
     /// the subjects are listed in) → the subject and the verdict.
     pub by_kind: BTreeMap<&'static str, BTreeMap<String, (Text, Text)>>,
     /// Set when the position is not valid under these rules (the board is not settled there).
-    pub invalid: Option<String>,
+    pub invalid: Option<Text>,
 }
 
 /// The kinds of verdict compared, in the order they are listed.
@@ -155,7 +155,7 @@ impl Verdicts {
     pub fn changes_from(&self, base: &Verdicts) -> Vec<VerdictChange> {
         let mut out = Vec::new();
         if self.invalid != base.invalid {
-            let valid = |v: &Option<String>| Text::from(v.as_deref().unwrap_or("valid"));
+            let valid = |v: &Option<Text>| v.clone().unwrap_or_else(|| Text::from("valid"));
             out.push(VerdictChange {
                 kind: "position",
                 subject: "the position".into(),
@@ -348,7 +348,7 @@ fn verdicts_under(pos: &Position, rules: &Rules, mv: Option<&str>) -> Verdicts {
         Ok(p) => p,
         Err(e) => {
             return Verdicts {
-                invalid: Some(e.to_string()),
+                invalid: Some(e.text()),
                 ..Verdicts::default()
             }
         }

@@ -372,3 +372,45 @@ fn latin_labels_leave_the_clause_ids_of_every_case_position_intact() {
     }
     assert!(seen.len() >= 30, "only {} clause ids cited", seen.len());
 }
+
+/// A reading under which a case position is no position (an upper string left without a
+/// liberty) says so naming the string in the label system asked for: the setup's problems
+/// hold typed points, so the latin readings name no Chinese point there either.
+#[test]
+fn a_reading_that_makes_the_position_invalid_names_its_string_in_latin() {
+    let mut files: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/spec/cases"))
+        .expect("spec/cases")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    let register = m3go::tools::readings::register_options();
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("a case");
+        let case: serde_yaml::Value = serde_yaml::from_str(&text).expect("YAML");
+        let Some(position) = case.get("position") else {
+            continue;
+        };
+        let place = f.to_string_lossy().into_owned();
+        let yaml = serde_yaml::to_string(position).expect("YAML");
+        let Ok(setup) = m3go::game::setup::from_yaml::<m3go::Setup>(&yaml, &place) else {
+            continue;
+        };
+        let Ok(pos) = setup.to_position(&place) else {
+            continue;
+        };
+        let Ok(rd) = m3go::tools::readings::readings(&pos, None, &register) else {
+            continue;
+        };
+        let zh = rd.to_text_in(Labels::Chinese);
+        if !zh.contains("has no liberty") {
+            continue;
+        }
+        let la = rd.to_text_in(Labels::Latin);
+        assert!(la.contains("has no liberty"), "{place}:\n{la}");
+        assert_eq!(chinese_points(&la), Vec::<String>::new(), "{place}:\n{la}");
+        assert_ne!(zh, la, "{place}: the string is named in either system");
+        return;
+    }
+    panic!("no case position is invalid under any reading of the register");
+}
