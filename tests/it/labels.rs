@@ -274,28 +274,9 @@ fn latin_labels_leave_every_clause_id_of_the_register_intact() {
 fn latin_labels_leave_the_clause_ids_of_every_case_position_intact() {
     use m3go::formats::explain::explain_target;
     use m3go::formats::report::{AnalysisReport, TextOptions};
-    let mut files: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/spec/cases"))
-        .expect("spec/cases")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-        .collect();
-    files.sort();
     let mut seen = std::collections::BTreeSet::new();
     let mut positions = 0;
-    for f in files {
-        let text = std::fs::read_to_string(&f).expect("a case");
-        let case: serde_yaml::Value = serde_yaml::from_str(&text).expect("YAML");
-        let Some(position) = case.get("position") else {
-            continue;
-        };
-        let place = f.to_string_lossy().into_owned();
-        let yaml = serde_yaml::to_string(position).expect("YAML");
-        let Ok(setup) = m3go::game::setup::from_yaml::<m3go::Setup>(&yaml, &place) else {
-            continue;
-        };
-        let Ok(pos) = setup.to_position(&place) else {
-            continue;
-        };
+    for (place, case, pos) in case_positions() {
         positions += 1;
         let report = AnalysisReport::new(&pos);
         let text_in = |labels| {
@@ -378,27 +359,8 @@ fn latin_labels_leave_the_clause_ids_of_every_case_position_intact() {
 /// hold typed points, so the latin readings name no Chinese point there either.
 #[test]
 fn a_reading_that_makes_the_position_invalid_names_its_string_in_latin() {
-    let mut files: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/spec/cases"))
-        .expect("spec/cases")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-        .collect();
-    files.sort();
     let register = m3go::tools::readings::register_options();
-    for f in files {
-        let text = std::fs::read_to_string(&f).expect("a case");
-        let case: serde_yaml::Value = serde_yaml::from_str(&text).expect("YAML");
-        let Some(position) = case.get("position") else {
-            continue;
-        };
-        let place = f.to_string_lossy().into_owned();
-        let yaml = serde_yaml::to_string(position).expect("YAML");
-        let Ok(setup) = m3go::game::setup::from_yaml::<m3go::Setup>(&yaml, &place) else {
-            continue;
-        };
-        let Ok(pos) = setup.to_position(&place) else {
-            continue;
-        };
+    for (place, _, pos) in case_positions() {
         let Ok(rd) = m3go::tools::readings::readings(&pos, None, &register) else {
             continue;
         };
@@ -413,4 +375,33 @@ fn a_reading_that_makes_the_position_invalid_names_its_string_in_latin() {
         return;
     }
     panic!("no case position is invalid under any reading of the register");
+}
+
+/// The cases of the suite that start from a position, in file order: the file, the case as
+/// YAML and its position (cases whose position is refused are left out).
+fn case_positions() -> Vec<(String, serde_yaml::Value, m3go::Position)> {
+    let mut files: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/spec/cases"))
+        .expect("spec/cases")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("a case");
+        let case: serde_yaml::Value = serde_yaml::from_str(&text).expect("YAML");
+        let Some(position) = case.get("position") else {
+            continue;
+        };
+        let place = f.to_string_lossy().into_owned();
+        let yaml = serde_yaml::to_string(position).expect("YAML");
+        let Ok(setup) = m3go::game::setup::from_yaml::<m3go::Setup>(&yaml, &place) else {
+            continue;
+        };
+        let Ok(pos) = setup.to_position(&place) else {
+            continue;
+        };
+        out.push((place, case, pos));
+    }
+    out
 }
