@@ -19,14 +19,17 @@ fn legal_moves(c: &mut Criterion) {
         setup.trailing_passes = 0;
         let pos = setup.to_position(name).unwrap_or_else(|e| panic!("{e}"));
         let fast = FastPosition::new(&pos);
-        let pos = pos.with_engine(m3go::game::advance::Engine::Reference);
+        let reference = pos
+            .clone()
+            .with_engine(m3go::game::advance::Engine::Reference);
         assert_eq!(
             fast.legal_moves(),
-            pos.legal_moves(),
+            reference.legal_moves(),
             "{name}: fast equals reference"
         );
+        assert_eq!(pos.engine(), m3go::game::advance::Engine::Fast, "{name}");
         g.bench_function(format!("reference/{name}"), |b| {
-            b.iter(|| black_box(&pos).legal_moves())
+            b.iter(|| black_box(&reference).legal_moves())
         });
         g.bench_function(format!("fast/{name}"), |b| {
             b.iter(|| black_box(&fast).legal_moves())
