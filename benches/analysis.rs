@@ -27,8 +27,7 @@ fn analysis(c: &mut Criterion) {
         });
         g.bench_function(format!("fast/{name}"), |b| {
             b.iter(|| {
-                let a = FastAnalysis::new(black_box(pos.board()), pos.rules())
-                    .expect("every analysis rule is supported");
+                let a = FastAnalysis::new(black_box(pos.board()), pos.rules());
                 let black = a.forbidden_points(pos.rules(), Colour::Black);
                 let white = a.forbidden_points(pos.rules(), Colour::White);
                 (a, black, white)
@@ -48,8 +47,7 @@ fn analysis(c: &mut Criterion) {
         });
         g.bench_function(format!("fast-{preset}/{}", common::DENSE[1]), |b| {
             b.iter(|| {
-                let a = FastAnalysis::new(black_box(pos.board()), &rules)
-                    .expect("every analysis rule is supported");
+                let a = FastAnalysis::new(black_box(pos.board()), &rules);
                 let black = a.forbidden_points(&rules, Colour::Black);
                 let white = a.forbidden_points(&rules, Colour::White);
                 (a, black, white)

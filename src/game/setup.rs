@@ -342,13 +342,12 @@ fn flystone_problems(rules: &Rules, state: &FlystoneState, size: usize, next: u3
 /// is refused only when both find a string without a liberty (the upper layers of the two are
 /// compared on random boards, tests/it/fast_equals_reference.rs).
 fn unsettled(board: &Board, rules: &Rules, field: &str) -> Vec<Problem> {
-    if let Some(fast) = crate::game::fast::FastAnalysis::new(board, rules) {
-        let captured = (0..board.len()).any(|i| {
-            matches!(fast.upper_at(i), Some(Some(_))) && fast.upper_liberties_at(i) == Some(0)
-        });
-        if !captured {
-            return Vec::new();
-        }
+    let fast = crate::game::fast::FastAnalysis::new(board, rules);
+    let captured = (0..board.len()).any(|i| {
+        matches!(fast.upper_at(i), Some(Some(_))) && fast.upper_liberties_at(i) == Some(0)
+    });
+    if !captured {
+        return Vec::new();
     }
     Analysis::new(board, rules)
         .upper_strings

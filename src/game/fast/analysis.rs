@@ -10,23 +10,6 @@ use crate::judge::eyes::{condition_1, condition_2, verdict, LowerView, Region, R
 use crate::judge::eyes2016::{condition_a, condition_b, opponent_conditions, Verdict2016};
 use crate::judge::forbidden::{flower_forbidden_reason, Forbidden, UpperView};
 
-/// Whether [`FastAnalysis`] implements the analysis rules of `rules`: the private-eye rule,
-/// the closed-region reading and the attribute rule (every value of each).
-pub(super) fn analyses(rules: &Rules) -> bool {
-    matches!(rules.private_eye, EyeRule::M2020 | EyeRule::M2016)
-        && matches!(
-            rules.closed_region,
-            ClosedRegion::SingleString | ClosedRegion::SameColour
-        )
-        && matches!(
-            rules.attribute,
-            AttributeRule::M2020
-                | AttributeRule::M2016
-                | AttributeRule::M2013
-                | AttributeRule::AlwaysNeutral
-        )
-}
-
 /// The analysis of one direct board on the fast path: lower strings and their private eyes,
 /// flower attributes, the upper layer with its strings and liberty counts.
 #[derive(Clone, Debug)]
@@ -89,22 +72,17 @@ impl FastAnalysis {
     }
 
     /// Analyses a direct board under `rules`; every part is computed, private eyes included.
-    /// Every analysis rule is implemented, so this is `None` only for a rule
-    /// value added to [`Rules`] and not yet to the fast engine (the ko and the schedule, which
-    /// the fast position implements for every value, do not enter an analysis).
-    pub fn new(board: &Board, rules: &Rules) -> Option<FastAnalysis> {
-        if !analyses(rules) {
-            return None;
-        }
+    /// Total: every private-eye rule, closed-region reading and attribute rule is implemented
+    /// (the ko and the schedule, which the fast position implements for every value, do not
+    /// enter an analysis).
+    pub fn new(board: &Board, rules: &Rules) -> FastAnalysis {
         let geom = Geom {
             size: board.size(),
             w: board.size() + 2,
         };
         let cells = padded_cells(board, geom);
-        let mut out = Some(FastAnalysis::empty(geom, rules));
-        if let Some(a) = &mut out {
-            a.run(&cells, Choices::of(rules).attribute, true);
-        }
+        let mut out = FastAnalysis::empty(geom, rules);
+        out.run(&cells, Choices::of(rules).attribute, true);
         out
     }
 

@@ -11,7 +11,7 @@
 //!
 //! Supported rules: every private-eye rule (m2020, m2016), closed-region
 //! reading (single-string, same-colour) and attribute rule (m2020, m2016, m2013,
-//! always-neutral) — [`FastAnalysis::new`] refuses none; every ko rule (none, simple, and
+//! always-neutral) — [`FastAnalysis::new`] is total; every ko rule (none, simple, and
 //! positional and situational over the game's earlier boards, hashed); every schedule (the
 //! ten-move cycle, alternation, the 2016 team rounds, Flystone with its state), the turns coming
 //! from `game::order` ([`game_turn`](crate::game::order::game_turn)); the special moves — the
