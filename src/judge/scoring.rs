@@ -394,7 +394,22 @@ pub fn score_of(before: &Analysis, rules: &Rules, dead: &[Point]) -> Result<Scor
         vec![(Owner::Neutral, "M20-SCORE-NEUTRAL-ENCLOSED"); size * size];
     let empties = empty_strings(&a.upper);
     // the owner of each empty string, judged once for all its points
-    let mut string_owner: Vec<Option<(Owner, &'static str)>> = vec![None; empties.groups.len()];
+    let string_owner: Vec<(Owner, &'static str)> = empties
+        .groups
+        .iter()
+        .map(|g| {
+            let (mut b, mut w, mut f) = (false, false, false);
+            for k in g.points.iter().flat_map(|&j| neighbours(size, j)) {
+                match a.upper.cells[k] {
+                    Cell::Stone(Colour::Black) => b = true,
+                    Cell::Stone(Colour::White) => w = true,
+                    Cell::OffBoard => f = true,
+                    Cell::Empty => {}
+                }
+            }
+            empty_string_owner(b, w, f)
+        })
+        .collect();
     for i in 0..size * size {
         owner[i] = if enclosed[i] {
             (Owner::Neutral, "M20-SCORE-NEUTRAL-ENCLOSED")
@@ -403,30 +418,11 @@ pub fn score_of(before: &Analysis, rules: &Rules, dead: &[Point]) -> Result<Scor
                 Cell::Stone(Colour::Black) => (Owner::Black, "M20-SCORE-AREA"),
                 Cell::Stone(Colour::White) => (Owner::White, "M20-SCORE-AREA"),
                 Cell::OffBoard => (Owner::Neutral, "M20-SCORE-NEUTRAL-ENCLOSED"),
-                Cell::Empty => match empties.of[i].and_then(|g| string_owner[g]) {
-                    Some(judged) => judged,
-                    None => {
-                        let es = empties.at(i).map(|g| g.points.clone()).unwrap_or_default();
-                        let mut b = false;
-                        let mut w = false;
-                        let mut f = false;
-                        for &j in &es {
-                            for k in neighbours(size, j) {
-                                match a.upper.cells[k] {
-                                    Cell::Stone(Colour::Black) => b = true,
-                                    Cell::Stone(Colour::White) => w = true,
-                                    Cell::OffBoard => f = true,
-                                    Cell::Empty => {}
-                                }
-                            }
-                        }
-                        let o = empty_string_owner(b, w, f);
-                        if let Some(g) = empties.of[i] {
-                            string_owner[g] = Some(o);
-                        }
-                        o
-                    }
-                },
+                // an empty point is on an empty string of the upper layer
+                Cell::Empty => empties.of[i].map_or_else(
+                    || empty_string_owner(false, false, false),
+                    |g| string_owner[g],
+                ),
             }
         };
     }
