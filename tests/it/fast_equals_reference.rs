@@ -645,13 +645,7 @@ fn fast_incremental_state_equals_reference_through_long_random_games() {
                     break;
                 }
                 let here = || format!("{} {size}x{size} seed {seed}, move {k}", rules.preset);
-                let legal = fast.legal_moves();
-                let places = legal.len() - 1;
-                let action = if places == 0 {
-                    Action::Pass
-                } else {
-                    legal[rng.below(places)]
-                };
+                let action = random_action(&mut rng, &fast.legal_moves());
                 let m = Move {
                     action,
                     number: None,
@@ -710,13 +704,7 @@ fn fast_incremental_state_equals_reference_through_19x19_random_games() {
             if fast.game_over() {
                 break;
             }
-            let legal = fast.legal_moves();
-            let places = legal.len() - 1;
-            let action = if places == 0 {
-                Action::Pass
-            } else {
-                legal[rng.below(places)]
-            };
+            let action = random_action(&mut rng, &fast.legal_moves());
             let next = fast
                 .play(action)
                 .unwrap_or_else(|e| panic!("seed {seed}, move {k}: refused {action:?}: {e}"));
@@ -746,4 +734,15 @@ fn fast_incremental_state_equals_reference_through_19x19_random_games() {
         captures >= 30,
         "only {captures} captures with flowers on the board"
     );
+}
+
+/// A random move of a legal list whose last entry is the pass: a point when there is one, the
+/// pass only when nothing else is legal.
+fn random_action(rng: &mut m3go::game::order::SplitMix64, legal: &[Action]) -> Action {
+    let places = legal.len() - 1;
+    if places == 0 {
+        Action::Pass
+    } else {
+        legal[rng.below(places)]
+    }
 }
