@@ -174,9 +174,18 @@ impl FastPosition {
         // GO-KO on the resulting board. Without a removal the board gains a stone and cannot be
         // the board before the previous move (which lacks the previous move's stone or, after a
         // pass, is the current board): simple ko needs no board then.
+        // A board that differs from the one before the previous move at p is not it: simple ko
+        // needs no board then either (the result at p is the stone, or empty where the fresh
+        // round removed the stone's own string; a board not written is the fresh round's).
         let ko_board = match self.choices.ko {
             Ko::None => false,
-            Ko::Simple => captured && self.last.is_some(),
+            Ko::Simple => {
+                captured
+                    && self
+                        .last
+                        .as_ref()
+                        .is_some_and(|(l, _)| l[p & MASK] == board.result_at_p())
+            }
             Ko::Positional | Ko::Situational => true,
         };
         if ko_board || play {
@@ -399,6 +408,16 @@ impl Settle<'_> {
     fn out(&mut self) -> &mut FastPosition {
         let before = self.before;
         self.out.get_or_insert_with(|| before.clone())
+    }
+
+    /// The cell of the resulting board at `p`: `out.cells`' once written, else the fresh
+    /// round's (the stone, or empty if its own string was removed).
+    fn result_at_p(&self) -> u8 {
+        match self.out.as_ref() {
+            Some(out) if self.written => out.cells[self.p & MASK],
+            _ if self.stone_dies => EMPTY,
+            _ => self.stone,
+        }
     }
 
     /// Writes the board into `out.cells` (once).

@@ -12,8 +12,57 @@ impl FastPosition {
     pub fn count_leaves(&self, depth: u32) -> u64 {
         // One buffer per level, cloned only when first needed (a depth-1 perft of a plain
         // position decides every move without a board and needs none).
+        if depth <= 1 {
+            // No allocation for the one level.
+            return count_rec(self, depth, &mut [None]);
+        }
         let mut bufs: Vec<Option<FastPosition>> = (0..depth).map(|_| None).collect();
         count_rec(self, depth, &mut bufs)
+    }
+}
+
+impl FastPosition {
+    /// The number of legal black or white stones of the side to move (`stone`, its colour)
+    /// where no attribute can change ([`FastPosition::plain`]) and the ko rule is none or
+    /// simple: [`FastPosition::place`]'s verdict at every empty point, most of them decided by
+    /// one cheap fact. A point with an empty upper neighbour that is no upper string's single
+    /// liberty is legal: the stone keeps that empty neighbour as a liberty, and a string next
+    /// to the point with one liberty would have the point as that liberty (the point is empty
+    /// and next to it), so the stone takes no string's last liberty; the cascade's fresh
+    /// round finds no string without liberty (`Fresh::nothing_dies_at`, the test
+    /// [`FastPosition::legal_at_once`] makes), no later round comes (plain: nothing is
+    /// recomputed), nothing is removed, and without a removal neither ko rule refuses (see
+    /// [`FastPosition::place`]). Every other point is decided by `legal_at_once` and `place`,
+    /// the cascade over the board. `tests/it/fast_equals_reference.rs` and `tests/it/perft.rs`
+    /// compare the counts with the reference's perft; `plain_count_equals_the_move_by_move_count`
+    /// (below) with `place` at every point.
+    pub(super) fn count_plain_moves(&self, stone: u8, slot: &mut Option<FastPosition>) -> u64 {
+        let an = &self.an;
+        // The single liberty of every black or white upper string in atari.
+        let mut sole = [false; MAXN];
+        for s in 0..an.upper_count {
+            if an.upper_libs[s] == 1 && (an.upper_colour[s] == BLACK || an.upper_colour[s] == WHITE)
+            {
+                sole[an.upper_lib[s] as usize & MASK] = true;
+            }
+        }
+        let [d0, d1, d2, d3] = self.geom.dirs();
+        let up = &an.upper;
+        let mut n = 0;
+        for p in self.geom.points() {
+            if self.cells[p & MASK] != EMPTY {
+                continue;
+            }
+            let free = up[p.wrapping_add(d0) & MASK] == EMPTY
+                || up[p.wrapping_add(d1) & MASK] == EMPTY
+                || up[p.wrapping_add(d2) & MASK] == EMPTY
+                || up[p.wrapping_add(d3) & MASK] == EMPTY;
+            let legal = (free && !sole[p & MASK])
+                || self.legal_at_once(p, stone)
+                || self.place(p, self.turn, slot, false).is_ok();
+            n += u64::from(legal);
+        }
+        n
     }
 }
 
@@ -31,10 +80,17 @@ fn count_rec(pos: &FastPosition, depth: u32, bufs: &mut [Option<FastPosition>]) 
     let mut n = 0;
     if depth == 1 {
         let own = (pos.turn.kind == StoneKind::Own).then(|| colour_code(pos.turn.player));
-        for p in pos.geom.points() {
-            if pos.cells[p & MASK] == EMPTY {
-                let at_once = own.is_some_and(|stone| pos.legal_at_once(p, stone));
-                n += u64::from(at_once || pos.place(p, pos.turn, slot, false).is_ok());
+        match own {
+            Some(stone) if pos.plain(stone) && matches!(pos.choices.ko, Ko::None | Ko::Simple) => {
+                n += pos.count_plain_moves(stone, slot);
+            }
+            _ => {
+                for p in pos.geom.points() {
+                    if pos.cells[p & MASK] == EMPTY {
+                        let at_once = own.is_some_and(|stone| pos.legal_at_once(p, stone));
+                        n += u64::from(at_once || pos.place(p, pos.turn, slot, false).is_ok());
+                    }
+                }
             }
         }
         for (t, p) in specials {
@@ -123,4 +179,66 @@ pub fn random_game_fast(start: &FastPosition, seed: u64, max_moves: u32) -> (Fas
         played += 1;
     }
     (pos, played)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::grid::Board;
+    use crate::game::moves::Action;
+
+    /// [`FastPosition::count_plain_moves`] equals `place` asked at every empty point, through
+    /// random plain-Go games (captures and ko fights among their positions) under simple and no
+    /// ko, suicide forbidden and allowed.
+    #[test]
+    fn plain_count_equals_the_move_by_move_count() {
+        let mut checked = 0;
+        for (ko, suicide) in [
+            (Ko::Simple, Suicide::Forbidden),
+            (Ko::None, Suicide::Allowed),
+            (Ko::Simple, Suicide::Allowed),
+        ] {
+            let rules = Rules {
+                schedule: Schedule::Alternate,
+                attribute: AttributeRule::AlwaysNeutral,
+                ko,
+                suicide,
+                ..Rules::m3go_2020()
+            };
+            for (size, seed) in [(5usize, 1u64), (9, 2), (9, 3)] {
+                let board = Board::empty(size).expect("an odd size");
+                let mut pos = FastPosition::from_state(&rules, &board, &[], 1, 0, None);
+                let mut rng = SplitMix64(seed);
+                for _ in 0..200 {
+                    if pos.game_over() {
+                        break;
+                    }
+                    let stone = colour_code(pos.turn.player);
+                    let mut slot = None;
+                    let by_point = pos
+                        .geom
+                        .points()
+                        .filter(|&p| {
+                            pos.cells[p & MASK] == EMPTY
+                                && pos.place(p, pos.turn, &mut slot, false).is_ok()
+                        })
+                        .count() as u64;
+                    assert_eq!(
+                        pos.count_plain_moves(stone, &mut None),
+                        by_point,
+                        "{ko:?} {suicide:?} on\n{}",
+                        pos.board().to_diagram()
+                    );
+                    checked += 1;
+                    let moves = pos.legal_moves();
+                    let action = match moves.len() {
+                        1 => Action::Pass,
+                        n => moves[rng.below(n - 1)],
+                    };
+                    pos = pos.play(action).expect("a listed move");
+                }
+            }
+        }
+        assert!(checked > 500, "only {checked} positions");
+    }
 }
