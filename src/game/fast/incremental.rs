@@ -207,22 +207,49 @@ struct Scratch {
     base: u32,
     a: [u16; MAXN],
     b: [u16; MAXN],
+    /// Per string number, stamps as `stamp` per point (with their own base): the strings
+    /// [`FastAnalysis::upper_update`] queued and recounted.
+    string_stamp: [u32; MAXS],
+    string_base: u32,
+    /// The start points of the strings [`FastAnalysis::upper_update`] recounts.
+    starts: [u16; MAXN],
 }
 
 impl Scratch {
     /// The marks of a new flood (every point unvisited) and the two stacks.
     fn parts(&mut self) -> (Marks<'_>, &mut [u16; MAXN], &mut [u16; MAXN]) {
-        if self.base >= u32::MAX - 8 {
-            self.stamp.fill(0);
-            self.base = 0;
-        }
-        self.base += 8;
-        let marks = Marks {
-            stamp: &mut self.stamp,
-            base: self.base,
-        };
-        (marks, &mut self.a, &mut self.b)
+        (
+            new_marks(&mut self.stamp, &mut self.base),
+            &mut self.a,
+            &mut self.b,
+        )
     }
+
+    /// The marks of a new flood.
+    fn marks(&mut self) -> Marks<'_> {
+        new_marks(&mut self.stamp, &mut self.base)
+    }
+
+    /// A new base for the per-string stamps (every string unmarked).
+    fn string_marks(&mut self) -> u32 {
+        if self.string_base >= u32::MAX - 8 {
+            self.string_stamp.fill(0);
+            self.string_base = 0;
+        }
+        self.string_base += 8;
+        self.string_base
+    }
+}
+
+/// New marks over `stamp`: the base moved past every stamp given before (the stamps zeroed
+/// when it would wrap), so every point reads unvisited.
+fn new_marks<'a>(stamp: &'a mut [u32; MAXN], base: &mut u32) -> Marks<'a> {
+    if *base >= u32::MAX - 8 {
+        stamp.fill(0);
+        *base = 0;
+    }
+    *base += 8;
+    Marks { stamp, base: *base }
 }
 
 thread_local! {
@@ -233,6 +260,9 @@ thread_local! {
             base: 0,
             a: [0; MAXN],
             b: [0; MAXN],
+            string_stamp: [0; MAXS],
+            string_base: 0,
+            starts: [0; MAXN],
         })
     };
 }
@@ -259,6 +289,66 @@ impl LowerView for AfterLower<'_> {
 }
 
 impl FastAnalysis {
+    /// Makes this analysis a copy of `src` (an analysis of a board of the same size) as far
+    /// as anything reads it, cheaper than `clone_from`: the per-point arrays up to the last
+    /// padded point (`w * w`; every point and neighbour read is below it), the per-string
+    /// arrays up to their counts (a number at or above a count is read only after it is
+    /// written: a new string is numbered by the count), the lower layer only where `src`
+    /// computed it (`eyes_done`; else nothing reads it), not the scratch arrays (`stack`,
+    /// `mark`: every use writes before it reads). A board of another size is cloned whole.
+    pub(super) fn copy_from(&mut self, src: &FastAnalysis) {
+        if self.geom != src.geom {
+            self.clone_from(src);
+            return;
+        }
+        // Every field named, so that a new field is not forgotten here.
+        let FastAnalysis {
+            geom,
+            dirs,
+            eye,
+            closed_region,
+            lower_of,
+            lower_colour,
+            has_eye,
+            eyes_done,
+            lower_count,
+            flower_of,
+            flower_attr,
+            flower_count,
+            upper,
+            upper_of,
+            upper_colour,
+            upper_libs,
+            upper_lib,
+            upper_count,
+            stack: _,
+            mark: _,
+        } = src;
+        let n = (geom.w * geom.w).min(MAXN);
+        self.dirs = *dirs;
+        self.eye = *eye;
+        self.closed_region = *closed_region;
+        self.eyes_done = *eyes_done;
+        self.lower_count = *lower_count;
+        if *eyes_done {
+            let l = (*lower_count).min(MAXS);
+            self.lower_of[..n].copy_from_slice(&lower_of[..n]);
+            self.lower_colour[..l].copy_from_slice(&lower_colour[..l]);
+            self.has_eye[..l].copy_from_slice(&has_eye[..l]);
+        }
+        let f = (*flower_count).min(MAXS);
+        self.flower_count = *flower_count;
+        self.flower_of[..n].copy_from_slice(&flower_of[..n]);
+        self.flower_attr[..f].copy_from_slice(&flower_attr[..f]);
+        let u = (*upper_count).min(MAXS);
+        self.upper_count = *upper_count;
+        self.upper[..n].copy_from_slice(&upper[..n]);
+        self.upper_of[..n].copy_from_slice(&upper_of[..n]);
+        self.upper_colour[..u].copy_from_slice(&upper_colour[..u]);
+        self.upper_libs[..u].copy_from_slice(&upper_libs[..u]);
+        self.upper_lib[..u].copy_from_slice(&upper_lib[..u]);
+    }
+
     /// The one string of colour `x` that bounds the component of S_x (the points that are
     /// neither x-stones nor flowers) through `p` on `cells`, with one of its stones: `None` when
     /// no string or two or more bound it (the flood stops at the second).
@@ -574,6 +664,17 @@ impl FastAnalysis {
         p: usize,
         removed: &[u16],
     ) -> bool {
+        SCRATCH.with_borrow_mut(|sc| self.upper_update_with(sc, before, after, p, removed))
+    }
+
+    fn upper_update_with(
+        &mut self,
+        sc: &mut Scratch,
+        before: &[u8; MAXN],
+        after: &[u8; MAXN],
+        p: usize,
+        removed: &[u16],
+    ) -> bool {
         let dirs = self.dirs;
         let p = p & MASK;
         let stone = after[p];
@@ -581,16 +682,23 @@ impl FastAnalysis {
             return false;
         }
         // The start points of the strings whose liberties are counted again, one per string
-        // (a string queued and then joined into the stone's is found again by its point).
-        let mut starts = [0u16; MAXS + 1];
+        // (a string queued and then joined into the stone's is found again by its point);
+        // a string's stamp is QUEUED once queued, RECOUNTED once counted.
+        const QUEUED: u32 = 1;
+        const RECOUNTED: u32 = 2;
+        let base = sc.string_marks();
         let mut ns = 0usize;
-        let mut queued = [false; MAXS];
-        let mut queue = |an: &FastAnalysis, m: usize, starts: &mut [u16; MAXS + 1]| {
+        let mut queue = |an: &FastAnalysis, sc: &mut Scratch, m: usize| {
             let s = an.upper_of[m & MASK];
-            if s != NONE && !queued[s as usize] && ns < MAXS {
-                queued[s as usize] = true;
-                starts[ns] = m as u16;
-                ns += 1;
+            if s == NONE || ns >= MAXS {
+                return;
+            }
+            if let Some(st) = sc.string_stamp.get_mut(s as usize) {
+                if *st <= base {
+                    *st = base + QUEUED;
+                    sc.starts[ns & MASK] = m as u16;
+                    ns += 1;
+                }
             }
         };
         // Only p and the removed points changed: no scan of the board.
@@ -616,7 +724,7 @@ impl FastAnalysis {
                 continue;
             }
             for d in dirs {
-                queue(self, q.wrapping_add(d), &mut starts);
+                queue(self, sc, q.wrapping_add(d));
             }
         }
         if stone == BLACK || stone == WHITE {
@@ -648,30 +756,32 @@ impl FastAnalysis {
             }
             self.upper_colour[j as usize] = stone;
             self.upper_count += 1;
-            queue(self, p, &mut starts);
+            queue(self, sc, p);
             for d in dirs {
-                queue(self, p.wrapping_add(d), &mut starts);
+                queue(self, sc, p.wrapping_add(d));
             }
         }
-        let mut done = [false; MAXS];
-        self.mark.fill(NONE);
-        for &m in &starts[..ns] {
-            let s = self.upper_of[m as usize & MASK];
-            if s == NONE || done[s as usize] {
+        for i in 0..ns {
+            let m = sc.starts[i & MASK] as usize;
+            let s = self.upper_of[m & MASK];
+            if s == NONE {
                 continue;
             }
-            done[s as usize] = true;
-            self.recount(s, m as usize);
+            match sc.string_stamp.get_mut(s as usize) {
+                Some(st) if *st != base + RECOUNTED => *st = base + RECOUNTED,
+                _ => continue,
+            }
+            self.recount(sc.marks(), s, m);
         }
         true
     }
 
-    /// Counts the liberties of upper string `s` through `start` again (`mark` holds no stamp of
-    /// `s`: stones are stamped `s | 0x8000`, liberties `s`).
-    fn recount(&mut self, s: u16, start: usize) {
+    /// Counts the liberties of upper string `s` through `start` again (`seen`: new marks).
+    fn recount(&mut self, mut seen: Marks<'_>, s: u16, start: usize) {
+        const STONE: u8 = 1;
+        const LIBERTY: u8 = 2;
         let dirs = self.dirs;
-        let visited = s | 0x8000;
-        self.mark[start & MASK] = visited;
+        seen.set(start, STONE);
         self.stack[0] = start as u16;
         let (mut n, mut k) = (1usize, 0usize);
         let (mut libs, mut lib) = (0u16, 0u16);
@@ -681,13 +791,13 @@ impl FastAnalysis {
             for d in dirs {
                 let m = q.wrapping_add(d) & MASK;
                 if self.upper[m] == EMPTY {
-                    if self.mark[m] != s {
-                        self.mark[m] = s;
+                    if seen.get(m) == 0 {
+                        seen.set(m, LIBERTY);
                         libs += 1;
                         lib = m as u16;
                     }
-                } else if self.upper_of[m] == s && self.mark[m] != visited {
-                    self.mark[m] = visited;
+                } else if self.upper_of[m] == s && seen.get(m) == 0 {
+                    seen.set(m, STONE);
                     self.stack[n & MASK] = m as u16;
                     n += 1;
                 }

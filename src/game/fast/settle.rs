@@ -231,9 +231,7 @@ impl FastPosition {
         if !plain && local.is_none() {
             return false;
         }
-        out.an.clone_from(&self.an);
-        out.any_flower = self.any_flower;
-        out.by_flower = self.by_flower;
+        self.copy_analysis_into(out);
         if let Some(l) = &local {
             out.an.apply_local(&out.cells, l, &out.removed);
             out.by_flower[l.j as usize] = l.j_by_flower;
@@ -283,7 +281,13 @@ impl FastPosition {
     /// The bookkeeping of a move of `turn` whose board (and analysis) `out` already holds: the
     /// earlier boards, the move number, the trailing passes, the Flystone state, the turn.
     pub(super) fn advance_into(&self, turn: Turn, out: &mut FastPosition, pass: bool) {
-        out.last = Some((self.cells, self.hash));
+        match &mut out.last {
+            Some((l, h)) => {
+                copy_cells(self.geom, l, &self.cells);
+                *h = self.hash;
+            }
+            None => out.last = Some((self.cells, self.hash)),
+        }
         out.earlier = matches!(self.choices.ko, Ko::Positional | Ko::Situational).then(|| {
             Arc::new(Earlier {
                 cells: self.cells,
@@ -302,16 +306,33 @@ impl FastPosition {
         out.turn = out.turn_of(out.move_number);
     }
 
+    /// This position's analysis, flower flag and per-string flower marks into `out` (a
+    /// position of the same game): [`FastAnalysis::copy_from`], the marks up to the number of
+    /// lower strings (a higher number is written before it is read, as there).
+    pub(super) fn copy_analysis_into(&self, out: &mut FastPosition) {
+        out.an.copy_from(&self.an);
+        out.any_flower = self.any_flower;
+        let l = self.an.lower_count.min(MAXS);
+        out.by_flower[..l].copy_from_slice(&self.by_flower[..l]);
+    }
+
     /// GO-PASS: a pass of `turn` into `out`.
     pub(super) fn pass_into(&self, turn: Turn, out: &mut FastPosition) {
-        out.cells = self.cells;
+        copy_cells(self.geom, &mut out.cells, &self.cells);
         out.hash = self.hash;
-        out.any_flower = self.any_flower;
-        out.an.clone_from(&self.an);
-        out.by_flower = self.by_flower;
+        self.copy_analysis_into(out);
         self.advance_into(turn, out, true);
         debug_assert_eq!(out.check_consistency(), Ok(()), "after a pass");
     }
+}
+
+/// The board `src` into `dst`, both boards of `geom`: the points up to the last padded one
+/// (`w * w`); the cells above it are the frame's in every board of the geometry
+/// ([`padded_cells`](super::analysis::padded_cells) writes them, nothing else does).
+#[inline]
+pub(super) fn copy_cells(geom: Geom, dst: &mut [u8; MAXN], src: &[u8; MAXN]) {
+    let n = (geom.w * geom.w).min(MAXN);
+    dst[..n].copy_from_slice(&src[..n]);
 }
 
 /// Where a [`Settle`] stands in the cascade.
@@ -431,7 +452,7 @@ impl Settle<'_> {
         let dead = self.dead;
         let (k, stone_dies) = (self.dead_count, self.stone_dies);
         let out = self.out();
-        out.cells = before.cells;
+        copy_cells(before.geom, &mut out.cells, &before.cells);
         out.cells[p & MASK] = stone;
         out.hash = before.hash ^ zobrist(p, stone);
         out.removed.clear();
