@@ -488,14 +488,51 @@ impl FastAnalysis {
 
     /// The points closed to `player`'s flower with the reason, in board order: the clauses of
     /// [`crate::judge::forbidden`] (M20-FORBID-UPPER) on this analysis's upper layer.
+    /// Only the points [`FastAnalysis::may_be_forbidden`] keeps are asked; the others no clause
+    /// can forbid.
     pub fn forbidden_points(&self, rules: &Rules, player: Colour) -> Vec<(usize, Forbidden)> {
-        self.geom
-            .points()
-            .filter(|&p| self.upper[p & MASK] == EMPTY)
-            .filter_map(|p| {
-                flower_forbidden_reason(self, rules, p, player).map(|f| (self.geom.unpad(p), f))
+        let mut out = Vec::new();
+        for p in self.geom.points() {
+            if self.may_be_forbidden(p) {
+                if let Some(f) = flower_forbidden_reason(self, rules, p, player) {
+                    out.push((self.geom.unpad(p), f));
+                }
+            }
+        }
+        out
+    }
+
+    /// A cheap necessary condition for [`flower_forbidden_reason`] to forbid padded point `p`
+    /// to anyone's flower, read off the upper layer without the view: `p` is empty and either
+    /// has at most one empty neighbour or is next to an upper string with one liberty. The
+    /// clause functions of [`crate::judge::forbidden`] justify it, each returning nothing
+    /// otherwise:
+    /// - `is_capture_point` (M20-FORBID-CAPTURE) asks whether a neighbouring string has one
+    ///   liberty (`takes_last_liberty`);
+    /// - `is_one_liberty_eye` (M20-FORBID-EYE) returns `None` at the first empty neighbour, so
+    ///   it needs none;
+    /// - `is_tigers_mouth` (M20-FORBID-TIGER) needs exactly one empty neighbour.
+    ///
+    /// So a point with two or more empty neighbours and no one-liberty string beside it is
+    /// forbidden by none of them, under any rule option. `tests/it/fast_equals_reference.rs`
+    /// compares the filtered list with the reference's (`report::forbidden_points`, which asks
+    /// the clause functions at every point) on random boards, bench positions, conformance
+    /// positions and held analyses of long random games.
+    fn may_be_forbidden(&self, p: usize) -> bool {
+        let upper = &self.upper;
+        if upper[p & MASK] != EMPTY {
+            return false;
+        }
+        let empty: u8 = self
+            .dirs
+            .iter()
+            .map(|&d| u8::from(upper[p.wrapping_add(d) & MASK] == EMPTY))
+            .sum();
+        empty <= 1
+            || self.dirs.iter().any(|&d| {
+                let s = self.upper_of[p.wrapping_add(d) & MASK];
+                s != NONE && self.upper_libs[s as usize % MAXS] == 1
             })
-            .collect()
     }
 
     /// Why reference index `i` is closed to `player`'s flower
