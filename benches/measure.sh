@@ -13,7 +13,7 @@
 #   - the whole-process `m3go analyze` of the dense 19x19 Ke Jie position at move 288 (text and
 #     JSON) and `m3go diff --impl 'm3go protocol'` games per second on 9x9 and 19x19 (each binary
 #     against itself), timed by python3 (median of RUNS runs, interleaved before/now);
-#   - with FUZZ=1 (needs cargo-fuzz and nightly): libFuzzer's exec/s of eye_simulation and
+#   - with FUZZ=1 (needs cargo-fuzz; stable, no sanitizer): libFuzzer's exec/s of eye_simulation and
 #     eye_engine, FUZZ_SECONDS each from an empty corpus, seed 1 (this tree only).
 # Usage: benches/measure.sh [WORKDIR]   (WORKDIR: logs and the table, default a new temp folder)
 # Environment: BASE (commit, default f71cce4; BASE= measures this tree alone); BENCH_TIME
@@ -113,10 +113,14 @@ done
 
 if [ "$fuzz" = 1 ]; then
   echo "== fuzz throughput (${fuzz_secs}s each, seed 1, empty corpus; this tree)"
-  (cd fuzz && cargo fuzz build -s none eye_simulation && cargo fuzz build -s none eye_engine) >"$work/fuzz-build.log" 2>&1
   for t in eye_simulation eye_engine; do
+    # built as fuzz/smoke.sh builds it: eye_simulation without comparison tracing (its
+    # NO_TRACE_COMPARES list; README.md, "Formal testing")
+    build=()
+    if [ "$t" = eye_simulation ]; then build=(--no-trace-compares --target-dir target/no-trace-compares); fi
+    (cd fuzz && cargo fuzz build -s none "${build[@]}" "$t") >>"$work/fuzz-build.log" 2>&1
     corpus="$(mktemp -d)"
-    (cd fuzz && "${nice_cmd[@]}" cargo fuzz run -s none "$t" "$corpus" -- -max_total_time="$fuzz_secs" \
+    (cd fuzz && "${nice_cmd[@]}" cargo fuzz run -s none "${build[@]}" "$t" "$corpus" -- -max_total_time="$fuzz_secs" \
       -seed=1 -print_final_stats=1 >"$work/fuzz-$t.log" 2>&1) || { tail -n 30 "$work/fuzz-$t.log"; exit 1; }
     rm -rf "$corpus"
   done

@@ -57,12 +57,18 @@ impl FastPosition {
                 || up[p.wrapping_add(d1) & MASK] == EMPTY
                 || up[p.wrapping_add(d2) & MASK] == EMPTY
                 || up[p.wrapping_add(d3) & MASK] == EMPTY;
-            let legal = (free && !sole[p & MASK])
-                || self.legal_at_once(p, stone)
-                || self.place(p, self.turn, slot, false).is_ok();
+            let legal = (free && !sole[p & MASK]) || self.legal_by_cascade(p, Some(stone), slot);
             n += u64::from(legal);
         }
         n
+    }
+
+    /// Whether the side to move may play at the empty point `p`: by the fresh round alone
+    /// ([`FastPosition::legal_at_once`]) for a black or white stone (`own`, its colour), else
+    /// by [`FastPosition::place`], the cascade over the board (into `slot`).
+    fn legal_by_cascade(&self, p: usize, own: Option<u8>, slot: &mut Option<FastPosition>) -> bool {
+        own.is_some_and(|stone| self.legal_at_once(p, stone))
+            || self.place(p, self.turn, slot, false).is_ok()
     }
 }
 
@@ -87,8 +93,7 @@ fn count_rec(pos: &FastPosition, depth: u32, bufs: &mut [Option<FastPosition>]) 
             _ => {
                 for p in pos.geom.points() {
                     if pos.cells[p & MASK] == EMPTY {
-                        let at_once = own.is_some_and(|stone| pos.legal_at_once(p, stone));
-                        n += u64::from(at_once || pos.place(p, pos.turn, slot, false).is_ok());
+                        n += u64::from(pos.legal_by_cascade(p, own, slot));
                     }
                 }
             }
