@@ -488,8 +488,8 @@ impl FastAnalysis {
 
     /// The points closed to `player`'s flower with the reason, in board order: the clauses of
     /// [`crate::judge::forbidden`] (M20-FORBID-UPPER) on this analysis's upper layer.
-    /// Only the points [`FastAnalysis::may_be_forbidden`] keeps are asked; the others no clause
-    /// can forbid.
+    /// Only the points the private `may_be_forbidden` filter keeps are asked; the others no
+    /// clause can forbid.
     pub fn forbidden_points(&self, rules: &Rules, player: Colour) -> Vec<(usize, Forbidden)> {
         let mut out = Vec::new();
         for p in self.geom.points() {
