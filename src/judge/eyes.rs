@@ -150,6 +150,9 @@ pub fn closed_regions(
     regions_around(layer, &string.points, inside)
 }
 
+/// The words of a bit set of the points of the largest board (one bit a point).
+const WORDS: usize = (crate::board::coord::MAX_SIZE * crate::board::coord::MAX_SIZE).div_ceil(64);
+
 /// The 4-connected components of the points `inside` accepts that touch `walls` (a string's
 /// stones), each with its empty points, in a stable order. Shared by the 2020 and 2016 region
 /// definitions, which differ only in what counts as inside.
@@ -161,10 +164,9 @@ pub fn regions_around(
     let size = layer.size;
     // The points as bits (point i: bit i % 64 of word i / 64), flooded a word at a time: the
     // inside points, and those where a step right (+1) or left (-1) may land (not across the
-    // end of a row).
+    // end of a row). Fixed arrays of the largest board's words, the first `words` used.
     let words = (size * size).div_ceil(64);
-    let (mut within, mut from_left, mut from_right) =
-        (vec![0u64; words], vec![0u64; words], vec![0u64; words]);
+    let (mut within, mut from_left, mut from_right) = ([0u64; WORDS], [0u64; WORDS], [0u64; WORDS]);
     for i in (0..size * size).filter(|&i| inside(i)) {
         let bit = 1 << (i % 64);
         within[i / 64] |= bit;
@@ -175,31 +177,34 @@ pub fn regions_around(
             from_right[i / 64] |= bit;
         }
     }
-    let mut seeds = vec![0u64; within.len()];
+    let (within, from_left, from_right) =
+        (&within[..words], &from_left[..words], &from_right[..words]);
+    let mut seeds = [0u64; WORDS];
     for &i in walls {
         seeds[i / 64] |= 1 << (i % 64);
     }
     // The points next to the walls (not the walls themselves) that are inside.
-    let (mut comp, mut next) = (vec![0u64; within.len()], vec![0u64; within.len()]);
+    let (mut comp, mut next) = ([0u64; WORDS], [0u64; WORDS]);
     grow(
-        &seeds,
+        &seeds[..words],
         false,
         size,
-        [&within, &from_left, &from_right],
-        &mut next,
+        [within, from_left, from_right],
+        &mut next[..words],
     );
     std::mem::swap(&mut seeds, &mut next);
+    let seeds = &mut seeds[..words];
     let mut out = Vec::new();
     while let Some(w) = seeds.iter().position(|&x| x != 0) {
         comp.fill(0);
         comp[w] = seeds[w] & seeds[w].wrapping_neg();
         loop {
             grow(
-                &comp,
+                &comp[..words],
                 true,
                 size,
-                [&within, &from_left, &from_right],
-                &mut next,
+                [within, from_left, from_right],
+                &mut next[..words],
             );
             if next == comp {
                 break;
@@ -209,7 +214,7 @@ pub fn regions_around(
         for (s, c) in seeds.iter_mut().zip(&comp) {
             *s &= !c;
         }
-        let points: Vec<usize> = comp
+        let points: Vec<usize> = comp[..words]
             .iter()
             .enumerate()
             .flat_map(|(w, &word)| {
