@@ -214,25 +214,23 @@ pub fn regions_around(
         for (s, c) in seeds.iter_mut().zip(&comp) {
             *s &= !c;
         }
-        let points: Vec<usize> = comp[..words]
-            .iter()
-            .enumerate()
-            .flat_map(|(w, &word)| {
-                let mut rest = word;
-                std::iter::from_fn(move || {
-                    (rest != 0).then(|| {
-                        let b = rest.trailing_zeros() as usize;
-                        rest &= rest - 1;
-                        w * 64 + b
-                    })
-                })
-            })
-            .collect();
-        let empty = points
-            .iter()
-            .copied()
-            .filter(|&p| layer.cells[p] == Cell::Empty)
-            .collect();
+        // sized from the bit counts: growing by doubling cost a reallocation or more a region
+        let n = comp[..words].iter().map(|w| w.count_ones() as usize).sum();
+        let mut points = Vec::with_capacity(n);
+        for (w, &word) in comp[..words].iter().enumerate() {
+            let mut rest = word;
+            while rest != 0 {
+                points.push(w * 64 + rest.trailing_zeros() as usize);
+                rest &= rest - 1;
+            }
+        }
+        let mut empty = Vec::with_capacity(n);
+        empty.extend(
+            points
+                .iter()
+                .copied()
+                .filter(|&p| layer.cells[p] == Cell::Empty),
+        );
         out.push(Region { points, empty });
     }
     out.sort_by(|x, y| x.points.cmp(&y.points));
