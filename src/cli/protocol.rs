@@ -37,16 +37,21 @@ pub fn answer_line(
     line: &[u8],
     caps: &Capabilities,
     engine: crate::game::advance::Engine,
-) -> Value {
+) -> String {
     match std::str::from_utf8(line) {
-        Ok(text) => crate::conform::answer::answer_line(text, caps, engine),
-        Err(e) => error_answer(
+        Ok(text) => crate::conform::answer::answer_line_text(text, caps, engine),
+        Err(e) => text_of(&error_answer(
             Value::Null,
             code::BAD_REQUEST,
             None,
             format!("the request is not UTF-8 text: {e}"),
-        ),
+        )),
     }
+}
+
+/// A JSON answer as one line's text.
+fn text_of(v: &Value) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| v.to_string())
 }
 
 /// `PRESET:OPTION=CHECK[+CHECK…]` added to the capabilities' `by_preset` declines.
@@ -96,20 +101,19 @@ pub fn run(args: ProtocolArgs) -> Result<(), InputError> {
         let ans = match line {
             Ok(l) if l.iter().all(u8::is_ascii_whitespace) => continue,
             Ok(l) => answer_line(&l, &caps, args.engine.engine()),
-            Err(ReadError::TooLarge { limit }) => error_answer(
+            Err(ReadError::TooLarge { limit }) => text_of(&error_answer(
                 Value::Null,
                 code::TOO_LARGE,
                 None,
                 format!("the line is longer than {limit} bytes: expected at most {limit} bytes"),
-            ),
+            )),
             Err(ReadError::Io(e)) => {
                 return Err(InputError::new(format!("cannot read: {e}")).file("stdin"))
             }
         };
         // one string, one write: `Value`'s `Display` would write it piece by piece through
         // the line-buffered stdout (a 19×19 answer is some 100 KB)
-        let text = serde_json::to_string(&ans).unwrap_or_else(|_| ans.to_string());
-        outln!("{text}");
+        outln!("{ans}");
         crate::cli::common::flush_out();
     }
     Ok(())

@@ -96,16 +96,54 @@ pub fn answer_value(v: &Value, caps: &Capabilities, engine: Engine) -> Value {
             return error_answer(id, code::BAD_REQUEST, None, format!("request: {e}"));
         }
     };
-    let mut declined = Vec::new();
-    if let Ok(rules) = req.position.rules.resolve() {
-        if let Some(why) = caps.refuses(&rules, req.replay.as_ref().map(|r| r.mode)) {
-            return json!({"protocol": req.protocol, "id": req.id, "unsupported": true, "reason": why});
-        }
-        declined = caps.declined(&rules);
+    match screen(&req, caps) {
+        Err(unsupported) => unsupported,
+        Ok(declined) => answer_declining(&req, engine, &declined),
     }
-    let mut ans = answer(&req, engine);
+}
+
+/// The answer to one request line as the text of its JSON line (what `m3go protocol` writes):
+/// the same answer as [`answer_line`]. A case request is read straight into [`Request`] and,
+/// when nothing of it is declined, its answer written straight from the typed [`CaseAnswer`]:
+/// the JSON trees of the request and of the answer (a third of the time of a 9×9 answer) are
+/// built only for the other lines (capabilities, errors, declined checks).
+pub fn answer_line_text(line: &str, caps: &Capabilities, engine: Engine) -> String {
+    let text = |v: &Value| serde_json::to_string(v).unwrap_or_else(|_| v.to_string());
+    // a line that does not read as a request (an `action`, a wrong field) takes the JSON
+    // value's way, which tells which error it is
+    let Ok(req) = serde_json::from_str::<Request>(line) else {
+        return text(&answer_line(line, caps, engine));
+    };
+    match screen(&req, caps) {
+        Err(unsupported) => text(&unsupported),
+        Ok(declined) if declined.is_empty() => match case_answer(&req, engine, Parts::All) {
+            Ok(a) => serde_json::to_string(&a).unwrap_or_else(|_| text(&answer(&req, engine))),
+            Err(e) => text(&e),
+        },
+        Ok(declined) => text(&answer_declining(&req, engine, &declined)),
+    }
+}
+
+/// A case request's rules against `caps`: the `unsupported` answer (`Err`) when they are
+/// outside them, otherwise the checks declined under them (none for m3go's own capabilities).
+fn screen(req: &Request, caps: &Capabilities) -> Result<Vec<SkippedCheck>, Value> {
+    let Ok(rules) = req.position.rules.resolve() else {
+        // rules that do not resolve are the answer's bad-position error
+        return Ok(Vec::new());
+    };
+    if let Some(why) = caps.refuses(&rules, req.replay.as_ref().map(|r| r.mode)) {
+        return Err(
+            json!({"protocol": req.protocol, "id": req.id, "unsupported": true, "reason": why}),
+        );
+    }
+    Ok(caps.declined(&rules))
+}
+
+/// [`answer`] with the fields of the `declined` checks left out ([`decline`]).
+fn answer_declining(req: &Request, engine: Engine, declined: &[SkippedCheck]) -> Value {
+    let mut ans = answer(req, engine);
     if ans.get("error").is_none() && !declined.is_empty() {
-        decline(&mut ans, &req, &declined);
+        decline(&mut ans, req, declined);
     }
     ans
 }
@@ -174,12 +212,47 @@ fn decline(ans: &mut Value, req: &Request, declined: &[SkippedCheck]) {
 }
 
 /// m3go's own answer to a case request (what `m3go protocol` prints for each line), the
-/// request's position loaded on `engine`: the replayed moves and the probes are advanced
-/// without a report ([`Position::advance`]), the legal moves listed on it; the moves, whose
-/// reports are part of the answer, are played with [`Position::play`].
+/// request's position loaded on `engine`: [`case_answer`] as JSON, or its error answer.
 pub fn answer(req: &Request, engine: Engine) -> Value {
+    match case_answer(req, engine, Parts::All) {
+        Ok(a) => serde_json::to_value(a).unwrap_or(Value::Null),
+        Err(e) => e,
+    }
+}
+
+/// The fields of an answer to a case request (answer.schema.json), typed: written straight to
+/// the protocol's line ([`answer_line_text`]) or made a JSON value ([`answer`]).
+#[derive(Debug, serde::Serialize)]
+pub struct CaseAnswer {
+    pub protocol: &'static str,
+    pub id: crate::conform::protocol::Id,
+    pub analysis: AnalysisReport,
+    pub reports: Vec<Report>,
+    pub probes: Vec<Value>,
+    /// The numbered diagram of the moves; absent when only [`Parts::Compared`] were asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub numbered: Option<Vec<String>>,
+    /// [`extras`]; absent when only [`Parts::Compared`] were asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extras: Option<Value>,
+}
+
+/// Which fields of a [`CaseAnswer`] are worked out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parts {
+    /// Every field: the protocol's answer.
+    All,
+    /// Only those `m3go diff` compares ([`crate::conform::diff::compare`]): no numbered
+    /// diagram and no extras.
+    Compared,
+}
+
+/// [`answer`] typed: the replayed moves and the probes are advanced without a report
+/// ([`Position::advance`]), the legal moves listed on it; the moves, whose reports are part of
+/// the answer, are played with [`Position::play`]. `Err` is the error answer.
+pub fn case_answer(req: &Request, engine: Engine, parts: Parts) -> Result<CaseAnswer, Value> {
     let fail = |code: &str, field: String, msg: String| {
-        error_answer(json!(req.id), code, Some(field), msg)
+        Err(error_answer(json!(req.id), code, Some(field), msg))
     };
     let Some(version) = spoken(&req.protocol) else {
         return fail(
@@ -198,7 +271,7 @@ pub fn answer(req: &Request, engine: Engine) -> Value {
         .flatten()
         .find(|x| !crate::conform::check::is_check(x))
     {
-        return error_answer(
+        return Err(error_answer(
             json!(req.id),
             code::BAD_REQUEST,
             None,
@@ -208,7 +281,7 @@ pub fn answer(req: &Request, engine: Engine) -> Value {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-        );
+        ));
     }
     let mut pos: Position = match req.position.to_position("position") {
         Ok(p) => p.with_engine(engine),
@@ -269,6 +342,8 @@ pub fn answer(req: &Request, engine: Engine) -> Value {
         }
     }
     let mut reports: Vec<Report> = Vec::new();
+    // the analysis of the board the last move left (none before a move or after a pass)
+    let mut settled = None;
     for (k, m) in req.moves.iter().enumerate() {
         if let Err(e) = crate::game::notation::check_move_number(pos.move_number()) {
             return fail(
@@ -287,10 +362,11 @@ pub fn answer(req: &Request, engine: Engine) -> Value {
                 )
             }
         };
-        match pos.play(&mv) {
-            Ok((next, r)) => {
+        match pos.play_analysed(&mv) {
+            Ok((next, r, a)) => {
                 pos = next;
                 reports.push(r);
+                settled = a;
             }
             Err(e) => {
                 return fail(
@@ -312,16 +388,24 @@ pub fn answer(req: &Request, engine: Engine) -> Value {
             },
         })
         .collect();
-    // one analysis of the board for the report and the extras
-    let a = crate::judge::analysis::Analysis::new(pos.board(), pos.rules());
-    json!({
-        "protocol": version,
-        "id": req.id,
-        "analysis": AnalysisReport::of(&pos, &a),
-        "reports": reports,
-        "probes": probes,
-        "numbered": crate::formats::report::numbered_diagram(pos.board(), &reports).lines().collect::<Vec<_>>(),
-        "extras": extras(&pos, &a),
+    // one analysis of the board for the report and the extras: the last move's, when it
+    // placed a stone (the probes only advance copies of `pos`)
+    let a =
+        settled.unwrap_or_else(|| crate::judge::analysis::Analysis::new(pos.board(), pos.rules()));
+    let all = parts == Parts::All;
+    Ok(CaseAnswer {
+        protocol: version,
+        id: req.id.clone(),
+        analysis: AnalysisReport::of(&pos, &a),
+        numbered: all.then(|| {
+            crate::formats::report::numbered_diagram(pos.board(), &reports)
+                .lines()
+                .map(str::to_string)
+                .collect()
+        }),
+        extras: all.then(|| extras(&pos, &a)),
+        reports,
+        probes,
     })
 }
 

@@ -386,3 +386,48 @@ fn eyes_made_and_eyes_lost_must_match_in_count() {
     }
     assert!(tried > 0, "no case expects `eyes_made: []`");
 }
+
+/// `m3go protocol` writes a case request's answer straight from the typed answer
+/// (`answer_line_text`): every line it writes says what the JSON answer (`answer_line`) says,
+/// for every case of the suite in both protocol versions and for the lines that take the JSON
+/// value's way (capabilities, errors, rules outside the capabilities, a duplicate key).
+#[test]
+fn the_protocol_line_says_what_the_json_answer_says() {
+    use m3go::conform::answer::{answer_line, answer_line_text};
+    use m3go::game::advance::Engine;
+    let suite = m3go::conform::runner::load_suite(
+        &format!("{ROOT}/spec/cases"),
+        &format!("{ROOT}/rules.md"),
+    )
+    .expect("suite");
+    let mut lines: Vec<String> = Vec::new();
+    for (_, case) in &suite.cases {
+        for protocol in m3go::conform::protocol::PROTOCOLS {
+            lines.push(serde_json::to_string(&case.request_in(protocol, None)).expect("JSON"));
+        }
+    }
+    assert!(lines.len() > 200, "{}", lines.len());
+    let three = r#"{"size":3,"diagram":". . .\n. . .\n. . .\n"}"#;
+    lines.extend([
+        r#"{"protocol":"m3go-conform/1","id":"c1","action":"capabilities"}"#.to_string(),
+        "not json".to_string(),
+        r#"{"id":7,"action":"dance"}"#.to_string(),
+        format!(r#"{{"protocol":"m3go-conform/1","id":"x","position":{three},"moves":["黑1.九九"]}}"#),
+        format!(r#"{{"protocol":"m3go-conform/9","id":"v","position":{three}}}"#),
+        format!(r#"{{"protocol":"m3go-conform/1","id":"k","position":{three},"probes":["黑1.二二"],"checks":["legal"]}}"#),
+        format!(r#"{{"protocol":"m3go-conform/1","id":"dup","id":"dup2","position":{three}}}"#),
+        r#"{"protocol":"m3go-conform/1","id":"d","position":{"rules":"dullstone","size":3,"diagram":". . .\n. . .\n. . .\n"}}"#.to_string(),
+    ]);
+    let toy = Capabilities::only_presets(&["m3go-2020".to_string()]);
+    for caps in [Capabilities::m3go(), toy] {
+        for line in &lines {
+            let text = answer_line_text(line, &caps, Engine::Fast);
+            let written: Value = serde_json::from_str(&text).expect("the line is JSON");
+            assert_eq!(
+                written,
+                answer_line(line, &caps, Engine::Fast),
+                "request {line}"
+            );
+        }
+    }
+}

@@ -320,6 +320,16 @@ impl Position {
     /// M16-PLAY-GO: black and white stones are played, captured and live as in Go.
     pub fn play(&self, m: &Move) -> Result<(Position, Report), Illegal> {
         self.play_from(m, None)
+            .map(|(next, report, _)| (next, report))
+    }
+
+    /// [`Position::play`], with the analysis of the resulting board when the move placed a
+    /// stone: the cascade's last, which is `Analysis::new` of that board (the cascade stops
+    /// only after analysing the settled board without held attributes), for a caller that
+    /// reports on the new position (one analysis per board). `None` after a pass, whose board
+    /// is this one.
+    pub fn play_analysed(&self, m: &Move) -> Result<(Position, Report, Option<Analysis>), Illegal> {
+        self.play_from(m, None)
     }
 
     /// [`Position::play`], reusing `before` — the analysis of this position — when the caller
@@ -334,11 +344,11 @@ impl Position {
         &self,
         m: &Move,
         before: Option<&Analysis>,
-    ) -> Result<(Position, Report), Illegal> {
+    ) -> Result<(Position, Report, Option<Analysis>), Illegal> {
         self.refuse_after_end()?;
         let (turn, special) = self.resolve_turn(m)?;
         let p = match m.action {
-            Action::Pass => return self.pass(turn, special),
+            Action::Pass => return self.pass(turn, special).map(|(next, r)| (next, r, None)),
             Action::Place(p) => p,
         };
         let i = self.empty_point(p)?;
@@ -588,7 +598,7 @@ impl Position {
         p: Point,
         settled: Settled,
         steps: Vec<Text>,
-    ) -> (Position, Report) {
+    ) -> (Position, Report, Option<Analysis>) {
         let n = self.move_number;
         let report = Report {
             number: n,
@@ -614,7 +624,7 @@ impl Position {
             game_over: false,
         };
         let next = self.successor(turn, Action::Place(p), settled.board);
-        (next, report)
+        (next, report, Some(settled.analysis))
     }
 
     /// Every legal move of the side to move (passes included), in board order, on the
