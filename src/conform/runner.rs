@@ -35,6 +35,14 @@ pub enum Outcome {
 /// an answer with `error` is `Ok`.
 pub trait Oracle: Send {
     fn ask(&mut self, request: &Value) -> Result<Value, String>;
+
+    /// [`Oracle::ask`], running `meanwhile` while the program works out its answer: a program
+    /// that runs apart (an [`External`] one) is sent the request first and `meanwhile` runs
+    /// before its answer is awaited; by default `meanwhile` runs first, then `ask`.
+    fn ask_while(&mut self, request: &Value, meanwhile: &mut dyn FnMut()) -> Result<Value, String> {
+        meanwhile();
+        self.ask(request)
+    }
 }
 
 /// m3go itself, on the fast engine.
@@ -118,11 +126,18 @@ pub fn stop_children_on_signal() {
     });
 }
 
+/// An answer line as the reader thread hands it on: read as JSON there (while m3go works out
+/// its own answer), or kept as text when it is not JSON, for the error message.
+enum Answer {
+    Json(Value),
+    NotJson { line: String, error: String },
+}
+
 /// A running program under test.
 struct Running {
     child: std::process::Child,
     stdin: std::process::ChildStdin,
-    lines: std::sync::mpsc::Receiver<Result<String, String>>,
+    lines: std::sync::mpsc::Receiver<Result<Answer, String>>,
     pgid: i32,
 }
 
@@ -223,7 +238,16 @@ impl External {
                     ))
                 } else {
                     String::from_utf8(buf)
-                        .map(|l| l.trim_end_matches(['\n', '\r']).to_string())
+                        .map(|l| {
+                            let l = l.trim_end_matches(['\n', '\r']);
+                            match serde_json::from_str::<Value>(l) {
+                                Ok(v) => Answer::Json(v),
+                                Err(e) => Answer::NotJson {
+                                    line: l.to_string(),
+                                    error: e.to_string(),
+                                },
+                            }
+                        })
                         .map_err(|e| format!("an answer line is not UTF-8: {e}"))
                 };
                 let stop = msg.is_err();
@@ -267,6 +291,10 @@ fn clip(s: &str, n: usize) -> String {
 
 impl Oracle for External {
     fn ask(&mut self, request: &Value) -> Result<Value, String> {
+        self.ask_while(request, &mut || {})
+    }
+
+    fn ask_while(&mut self, request: &Value, meanwhile: &mut dyn FnMut()) -> Result<Value, String> {
         if self.running.is_none() {
             self.start()?;
         }
@@ -284,18 +312,20 @@ impl Oracle for External {
         }
         let limit = budget(self.timeout, request);
         let secs = limit.as_secs_f64();
-        match run.lines.recv_timeout(limit) {
-            Ok(Ok(line)) => match serde_json::from_str::<Value>(&line) {
-                Ok(v) if v.is_object() => Ok(v),
-                Ok(_) => Err(self.fail(format!(
-                    "the answer is not a JSON object: `{}`",
-                    clip(&line, 200)
-                ))),
-                Err(e) => Err(self.fail(format!(
-                    "the answer is not JSON ({e}): `{}`",
-                    clip(&line, 200)
-                ))),
-            },
+        // the budget runs from the request, `meanwhile`'s time included
+        let deadline = std::time::Instant::now() + limit;
+        meanwhile();
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match run.lines.recv_timeout(left) {
+            Ok(Ok(Answer::Json(v))) if v.is_object() => Ok(v),
+            Ok(Ok(Answer::Json(v))) => Err(self.fail(format!(
+                "the answer is not a JSON object: `{}`",
+                clip(&v.to_string(), 200)
+            ))),
+            Ok(Ok(Answer::NotJson { line, error })) => Err(self.fail(format!(
+                "the answer is not JSON ({error}): `{}`",
+                clip(&line, 200)
+            ))),
             Ok(Err(e)) => Err(self.fail(format!("the program's answer is unreadable: {e}"))),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(self.fail(format!(
                 "no answer within {secs} s{}: the program hung and was stopped",
@@ -326,7 +356,16 @@ impl Drop for External {
 /// Asks `oracle` and checks that the answer echoes the request's id (every answer does, the
 /// `capabilities` one included); a wrong id is a failure of the program, like a crash.
 pub fn ask_checked(oracle: &mut dyn Oracle, request: &Value) -> Result<Value, String> {
-    let ans = oracle.ask(request)?;
+    ask_checked_while(oracle, request, &mut || {})
+}
+
+/// [`ask_checked`] running `meanwhile` while the program answers ([`Oracle::ask_while`]).
+pub fn ask_checked_while(
+    oracle: &mut dyn Oracle,
+    request: &Value,
+    meanwhile: &mut dyn FnMut(),
+) -> Result<Value, String> {
+    let ans = oracle.ask_while(request, meanwhile)?;
     if ans.get("id") != request.get("id") {
         return Err(format!(
             "the answer's id is {}, expected {}",

@@ -122,152 +122,201 @@ fn show<T: std::fmt::Debug>(x: &T) -> String {
     format!("{x:?}")
 }
 
+/// What [`compare`] reads of one answer, normalised (points in one notation, sets sorted): made
+/// once per answer, so that m3go's own half is made on the worker that answered while the other
+/// program answers, and the two compared with [`differences`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// `None` for an answer, `Some(message)` for an error answer (its `error` when a string).
+    error: Option<Option<String>>,
+    /// The direct board's lines, and the same without whitespace (compared).
+    board: Vec<String>,
+    board_squashed: Vec<String>,
+    /// Whether the answer reports a move (`reports[0]`), and what that report says.
+    reported: bool,
+    captured: BTreeSet<String>,
+    eyes_made: BTreeSet<String>,
+    eyes_lost: BTreeSet<String>,
+    attribute_changes: BTreeSet<String>,
+    eyes: BTreeMap<String, BTreeSet<String>>,
+    flowers: BTreeMap<String, String>,
+    forbidden: BTreeSet<String>,
+    legal: BTreeSet<String>,
+    score: String,
+}
+
+impl Summary {
+    /// The summary of `answer` on a board of `size`.
+    pub fn of(answer: &Value, size: usize) -> Summary {
+        let a = &answer["analysis"];
+        let r = &answer["reports"][0];
+        let score = if a["score"].is_null() {
+            "none".to_string()
+        } else {
+            format!(
+                "black {} white {} neutral {} winner {}",
+                a["score"]["black"],
+                a["score"]["white"],
+                a["score"]["neutral"],
+                a["score"]["winner"]
+            )
+        };
+        Summary {
+            error: answer.get("error").map(|e| e.as_str().map(str::to_string)),
+            board: strs(&a["boards"]["direct"]),
+            board_squashed: squash(&a["boards"]["direct"]),
+            reported: !r.is_null(),
+            captured: point_set(&r["captured"], size),
+            eyes_made: named_sets(&r["eyes_made"], size),
+            eyes_lost: named_sets(&r["eyes_lost"], size),
+            attribute_changes: changes_set(&r["attribute_changes"], size),
+            eyes: eyes_by_string(a, size),
+            flowers: flowers_by_string(a, size),
+            forbidden: forbidden_set(a, size),
+            legal: legal_set(a, size),
+            score,
+        }
+    }
+}
+
 /// Compares two answers to the same request, field by field, in the order of the pipeline.
 pub fn compare(ours: &Value, theirs: &Value, size: usize) -> Vec<Difference> {
+    differences(&Summary::of(ours, size), &Summary::of(theirs, size))
+}
+
+/// [`compare`] of the two answers' summaries.
+pub fn differences(ours: &Summary, theirs: &Summary) -> Vec<Difference> {
     let mut d = Vec::new();
     let push =
         |d: &mut Vec<Difference>, field, detail: String| d.push(Difference { field, detail });
-    match (ours.get("error"), theirs.get("error")) {
+    match (&ours.error, &theirs.error) {
         (None, None) => {}
         (Some(_), Some(_)) => return d,
         (o, t) => {
+            let said = |e: &Option<Option<String>>| {
+                e.clone()
+                    .flatten()
+                    .unwrap_or_else(|| "an answer".to_string())
+            };
             push(
                 &mut d,
                 "error",
-                format!(
-                    "m3go: {}; other: {}",
-                    o.and_then(|e| e.as_str()).unwrap_or("an answer"),
-                    t.and_then(|e| e.as_str()).unwrap_or("an answer")
-                ),
+                format!("m3go: {}; other: {}", said(o), said(t)),
             );
             return d;
         }
     }
-    let (a, b) = (&ours["analysis"], &theirs["analysis"]);
-    if squash(&a["boards"]["direct"]) != squash(&b["boards"]["direct"]) {
+    let (a, b) = (ours, theirs);
+    if a.board_squashed != b.board_squashed {
         push(
             &mut d,
             "board",
             format!(
                 "direct board: m3go\n{}\nother\n{}",
-                strs(&a["boards"]["direct"]).join("\n"),
-                strs(&b["boards"]["direct"]).join("\n")
+                a.board.join("\n"),
+                b.board.join("\n")
             ),
         );
     }
-    let (ra, rb) = (&ours["reports"][0], &theirs["reports"][0]);
-    if !ra.is_null() || !rb.is_null() {
-        let (ca, cb) = (
-            point_set(&ra["captured"], size),
-            point_set(&rb["captured"], size),
+    let reported = a.reported || b.reported;
+    if reported && a.captured != b.captured {
+        push(
+            &mut d,
+            "captured",
+            format!(
+                "captured: m3go {}, other {}",
+                show(&a.captured),
+                show(&b.captured)
+            ),
         );
-        if ca != cb {
-            push(
-                &mut d,
-                "captured",
-                format!("captured: m3go {}, other {}", show(&ca), show(&cb)),
-            );
-        }
     }
-    let (ea, eb) = (eyes_by_string(a, size), eyes_by_string(b, size));
-    for (k, v) in &ea {
-        if eb.get(k) != Some(v) {
+    for (k, v) in &a.eyes {
+        if b.eyes.get(k) != Some(v) {
             push(
                 &mut d,
                 "private_eyes",
                 format!(
                     "private eyes of the string [{k}]: m3go {}, other {}",
                     show(v),
-                    eb.get(k).map(show).unwrap_or("no such string".into())
+                    b.eyes.get(k).map(show).unwrap_or("no such string".into())
                 ),
             );
         }
     }
-    let (fa, fb) = (flowers_by_string(a, size), flowers_by_string(b, size));
-    for (k, v) in &fa {
-        if fb.get(k) != Some(v) {
+    for (k, v) in &a.flowers {
+        if b.flowers.get(k) != Some(v) {
             push(
                 &mut d,
                 "attributes",
                 format!(
                     "flower string [{k}]: m3go {v}, other {}",
-                    fb.get(k).cloned().unwrap_or("no such flower string".into())
+                    b.flowers
+                        .get(k)
+                        .cloned()
+                        .unwrap_or("no such flower string".into())
                 ),
             );
         }
     }
-    for k in fb.keys().filter(|k| !fa.contains_key(*k)) {
+    for k in b.flowers.keys().filter(|k| !a.flowers.contains_key(*k)) {
         push(
             &mut d,
             "attributes",
             format!("flower string [{k}]: only the other implementation has it"),
         );
     }
-    let (xa, xb) = (forbidden_set(a, size), forbidden_set(b, size));
-    if xa != xb {
+    if a.forbidden != b.forbidden {
         push(
             &mut d,
             "forbidden",
             format!(
                 "forbidden points: only m3go {}, only other {}",
-                show(&xa.difference(&xb).collect::<Vec<_>>()),
-                show(&xb.difference(&xa).collect::<Vec<_>>())
+                show(&a.forbidden.difference(&b.forbidden).collect::<Vec<_>>()),
+                show(&b.forbidden.difference(&a.forbidden).collect::<Vec<_>>())
             ),
         );
     }
-    let (la, lb) = (legal_set(a, size), legal_set(b, size));
-    if la != lb {
+    if a.legal != b.legal {
         push(
             &mut d,
             "legal_moves",
             format!(
                 "legal moves: only m3go {}, only other {}",
-                show(&la.difference(&lb).collect::<Vec<_>>()),
-                show(&lb.difference(&la).collect::<Vec<_>>())
+                show(&a.legal.difference(&b.legal).collect::<Vec<_>>()),
+                show(&b.legal.difference(&a.legal).collect::<Vec<_>>())
             ),
         );
     }
-    if !ra.is_null() || !rb.is_null() {
-        for key in ["eyes_made", "eyes_lost"] {
-            let (x, y) = (named_sets(&ra[key], size), named_sets(&rb[key], size));
+    if reported {
+        for (key, x, y) in [
+            ("eyes_made", &a.eyes_made, &b.eyes_made),
+            ("eyes_lost", &a.eyes_lost, &b.eyes_lost),
+        ] {
             if x != y {
                 push(
                     &mut d,
                     "events",
-                    format!("{key}: m3go {}, other {}", show(&x), show(&y)),
+                    format!("{key}: m3go {}, other {}", show(x), show(y)),
                 );
             }
         }
-        let (x, y) = (
-            changes_set(&ra["attribute_changes"], size),
-            changes_set(&rb["attribute_changes"], size),
-        );
-        if x != y {
+        if a.attribute_changes != b.attribute_changes {
             push(
                 &mut d,
                 "events",
-                format!("attribute changes: m3go {}, other {}", show(&x), show(&y)),
+                format!(
+                    "attribute changes: m3go {}, other {}",
+                    show(&a.attribute_changes),
+                    show(&b.attribute_changes)
+                ),
             );
         }
     }
-    let score = |v: &Value| {
-        if v["score"].is_null() {
-            "none".to_string()
-        } else {
-            format!(
-                "black {} white {} neutral {} winner {}",
-                v["score"]["black"],
-                v["score"]["white"],
-                v["score"]["neutral"],
-                v["score"]["winner"]
-            )
-        }
-    };
-    if score(a) != score(b) {
+    if a.score != b.score {
         push(
             &mut d,
             "score",
-            format!("score: m3go {}, other {}", score(a), score(b)),
+            format!("score: m3go {}, other {}", a.score, b.score),
         );
     }
     d

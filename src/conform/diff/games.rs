@@ -1,14 +1,15 @@
 //! The random games: each played by m3go and put, move by move, to the program under test on
 //! the workers, stopping at the first disagreement (of the lowest-numbered game), shrunk.
 
-use super::compare::compare;
+use super::compare::{compare, differences, Summary};
 use super::shrink::{shrink, stones, Judge};
 use super::{
-    game_seed, make_case, request, request_setup, DiffOptions, DiffOutcome, Difference,
-    Disagreement, SplitMix64,
+    game_seed, make_case, request, request_setup, typed_request, DiffOptions, DiffOutcome,
+    Difference, Disagreement, SplitMix64,
 };
+use crate::conform::answer::{case_answer, Parts};
 use crate::conform::runner::{
-    ask_checked, negotiate, thread_pool, Declared, MakeOracle, Oracle, OraclePool,
+    ask_checked_while, negotiate, thread_pool, Declared, MakeOracle, Oracle, OraclePool,
 };
 use crate::formats::record::rules_field;
 use crate::game::notation::format_move;
@@ -44,36 +45,12 @@ struct Shared<'a> {
     progress: &'a (dyn Fn(u64) + Sync),
 }
 
-/// Plays game `g`, asking `other` after every move.
+/// Plays game `g`, asking `other` after every move. While the other program works on a move
+/// (on two cores, side by side), m3go works out its own answer to the same request, with the
+/// fields [`differences`] reads (no numbered diagram, no extras) and summarised, and the
+/// position after the move with its legal moves: a move then costs the slower of the two, not
+/// their sum, and nothing waits on a thread of its own.
 fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String> {
-    // m3go's own answers come from a worker thread of the game, so that each is worked out
-    // while the other program works on the same request (on two cores a move costs the slower
-    // of the two, not their sum); one thread for the whole game, not one per move
-    let engine = sh.opts.engine;
-    std::thread::scope(|s| {
-        let (to_worker, requests) = std::sync::mpsc::channel::<std::sync::Arc<Value>>();
-        let (answered, answers) = std::sync::mpsc::channel::<Result<Value, String>>();
-        s.spawn(move || {
-            let mut reference = crate::conform::runner::BuiltinOn(engine);
-            for req in requests {
-                if answered.send(reference.ask(&req)).is_err() {
-                    break;
-                }
-            }
-        });
-        play_game_on(sh, g, other, to_worker, &answers)
-    })
-}
-
-/// [`play_game`] with m3go's answers asked of its worker (`to_worker`, `answers`); returning
-/// drops `to_worker`, which ends the worker.
-fn play_game_on(
-    sh: &Shared,
-    g: u32,
-    other: &mut dyn Oracle,
-    to_worker: std::sync::mpsc::Sender<std::sync::Arc<Value>>,
-    answers: &std::sync::mpsc::Receiver<Result<Value, String>>,
-) -> Result<Game, String> {
     use std::sync::atomic::Ordering::Relaxed;
     let opts = sh.opts;
     let mut rng = SplitMix64(game_seed(opts.seed, g));
@@ -88,6 +65,7 @@ fn play_game_on(
         .to_position("diff")
         .map_err(|e| e.to_string())?
         .with_engine(opts.engine);
+    let mut legal = pos.legal_moves();
     let mut played = 0u64;
     let done = |played: u64| (sh.progress)(u64::from(opts.max_moves).saturating_sub(played));
     for _ in 0..opts.max_moves {
@@ -98,7 +76,6 @@ fn play_game_on(
             done(played);
             return Ok(Game::Cancelled);
         }
-        let legal = pos.legal_moves();
         let places: Vec<Action> = legal
             .iter()
             .copied()
@@ -113,15 +90,33 @@ fn play_game_on(
         let notation = format_move(pos.turn(), pos.move_number(), action);
         let before = request_setup(&pos);
         let moves = vec![notation.clone()];
-        let req = std::sync::Arc::new(request(
-            &format!("diff-{}-g{g}-m{}", opts.seed, pos.move_number()),
-            &before,
-            &moves,
-        ));
-        let gone = || "m3go's own answering worker stopped".to_string();
-        to_worker.send(req.clone()).map_err(|_| gone())?;
-        let theirs = ask_checked(other, &req);
-        let ours = answers.recv().map_err(|_| gone())??;
+        let id = format!("diff-{}-g{g}-m{}", opts.seed, pos.move_number());
+        let req = request(&id, &before, &moves);
+        let typed = typed_request(id, &before, &moves);
+        let mut ours = None;
+        let mut next = None;
+        let theirs = ask_checked_while(other, &req, &mut || {
+            let answer = match case_answer(&typed, opts.engine, Parts::Compared) {
+                Ok(a) => serde_json::to_value(a).unwrap_or(Value::Null),
+                Err(e) => e,
+            };
+            ours = Some(Summary::of(&answer, opts.size));
+            next = Some(
+                pos.advance(&Move {
+                    action,
+                    number: None,
+                    turn: None,
+                })
+                .map(|p| {
+                    let legal = if p.game_over() {
+                        Vec::new()
+                    } else {
+                        p.legal_moves()
+                    };
+                    (p, legal)
+                }),
+            );
+        });
         let theirs = match theirs {
             Ok(t) => t,
             Err(message) => {
@@ -133,11 +128,14 @@ fn play_game_on(
                 });
             }
         };
+        let (Some(ours), Some(next)) = (ours, next) else {
+            return Err("internal: the other program answered without m3go answering".into());
+        };
         if theirs.get("unsupported").is_some_and(|u| u == true) {
             sh.skipped.fetch_add(1, Relaxed);
         } else {
             sh.compared.fetch_add(1, Relaxed);
-            let diffs = compare(&ours, &theirs, opts.size);
+            let diffs = differences(&ours, &Summary::of(&theirs, opts.size));
             if !diffs.is_empty() {
                 sh.first_bad.fetch_min(g, Relaxed);
                 done(played);
@@ -150,14 +148,8 @@ fn play_game_on(
                 });
             }
         }
-        let next = pos
-            .advance(&Move {
-                action,
-                number: None,
-                turn: None,
-            })
-            .map_err(|e| format!("m3go refused its own legal move {notation}: {e}"))?;
-        pos = next;
+        (pos, legal) =
+            next.map_err(|e| format!("m3go refused its own legal move {notation}: {e}"))?;
         played += 1;
         (sh.progress)(1);
     }
