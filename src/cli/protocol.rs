@@ -40,18 +40,13 @@ pub fn answer_line(
 ) -> String {
     match std::str::from_utf8(line) {
         Ok(text) => crate::conform::answer::answer_line_text(text, caps, engine),
-        Err(e) => text_of(&error_answer(
+        Err(e) => crate::conform::answer::text(&error_answer(
             Value::Null,
             code::BAD_REQUEST,
             None,
             format!("the request is not UTF-8 text: {e}"),
         )),
     }
-}
-
-/// A JSON answer as one line's text.
-fn text_of(v: &Value) -> String {
-    serde_json::to_string(v).unwrap_or_else(|_| v.to_string())
 }
 
 /// `PRESET:OPTION=CHECK[+CHECK…]` added to the capabilities' `by_preset` declines.
@@ -101,7 +96,7 @@ pub fn run(args: ProtocolArgs) -> Result<(), InputError> {
         let ans = match line {
             Ok(l) if l.iter().all(u8::is_ascii_whitespace) => continue,
             Ok(l) => answer_line(&l, &caps, args.engine.engine()),
-            Err(ReadError::TooLarge { limit }) => text_of(&error_answer(
+            Err(ReadError::TooLarge { limit }) => crate::conform::answer::text(&error_answer(
                 Value::Null,
                 code::TOO_LARGE,
                 None,

@@ -108,7 +108,6 @@ pub fn answer_value(v: &Value, caps: &Capabilities, engine: Engine) -> Value {
 /// the JSON trees of the request and of the answer (a third of the time of a 9×9 answer) are
 /// built only for the other lines (capabilities, errors, declined checks).
 pub fn answer_line_text(line: &str, caps: &Capabilities, engine: Engine) -> String {
-    let text = |v: &Value| serde_json::to_string(v).unwrap_or_else(|_| v.to_string());
     // a line that does not read as a request (an `action`, a wrong field) takes the JSON
     // value's way, which tells which error it is
     let Ok(req) = serde_json::from_str::<Request>(line) else {
@@ -117,11 +116,17 @@ pub fn answer_line_text(line: &str, caps: &Capabilities, engine: Engine) -> Stri
     match screen(&req, caps) {
         Err(unsupported) => text(&unsupported),
         Ok(declined) if declined.is_empty() => match case_answer(&req, engine, Parts::All) {
-            Ok(a) => serde_json::to_string(&a).unwrap_or_else(|_| text(&answer(&req, engine))),
+            // as `answer` makes it a value: a typed answer always serialises
+            Ok(a) => serde_json::to_string(&a).unwrap_or_else(|_| Value::Null.to_string()),
             Err(e) => text(&e),
         },
         Ok(declined) => text(&answer_declining(&req, engine, &declined)),
     }
+}
+
+/// A JSON answer as the text of one line.
+pub fn text(v: &Value) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| v.to_string())
 }
 
 /// A case request's rules against `caps`: the `unsupported` answer (`Err`) when they are

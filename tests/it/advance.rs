@@ -6,7 +6,8 @@
 //! engine refuses fails here — on random settled positions and random move sequences under
 //! every preset and single-option variants (ko, suicide, the emergency conversion, the capture
 //! timing, the schedule), with moves drawn from the legal list, the special moves (emergency
-//! conversions, chosen flystones), any point, passes, and claims of a wrong number or turn.
+//! conversions, chosen flystones), any point, passes, and claims of a wrong number or turn. The
+//! analysis `Position::play_analysed` hands on is checked against a fresh one of the new board.
 
 use m3go::game::advance::Engine;
 use m3go::game::fast::FastPosition;
@@ -155,6 +156,21 @@ fn compare_sequence(start: Position, picks: &[Pick]) -> Result<(), TestCaseError
                 m,
                 by_fast.as_ref().err(),
                 by_play.as_ref().err()
+            );
+        }
+        // the analysis `play_analysed` hands on (the report's, in m3go protocol's answers) is
+        // the settled board's own, also under `capture-timing: holographic-first`
+        if let Ok((next, _, Some(a))) = pos.play_analysed(&m) {
+            prop_assert_eq!(
+                format!("{a:?}"),
+                format!(
+                    "{:?}",
+                    m3go::judge::analysis::Analysis::new(next.board(), next.rules())
+                ),
+                "step {} ({:?}, move {:?}): the analysis handed on is not the new board's",
+                k,
+                p,
+                m
             );
         }
         if let Ok(next) = by_play {

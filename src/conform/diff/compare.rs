@@ -123,8 +123,8 @@ fn show<T: std::fmt::Debug>(x: &T) -> String {
 }
 
 /// What [`compare`] reads of one answer, normalised (points in one notation, sets sorted): made
-/// once per answer, so that m3go's own half is made on the worker that answered while the other
-/// program answers, and the two compared with [`differences`].
+/// once per answer, so that in a game m3go's own half is made while the other program answers,
+/// and the two compared with [`differences`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
     /// `None` for an answer, `Some(message)` for an error answer (its `error` when a string).

@@ -4,10 +4,11 @@
 use super::compare::{compare, differences, Summary};
 use super::shrink::{shrink, stones, Judge};
 use super::{
-    game_seed, make_case, request, request_setup, typed_request, DiffOptions, DiffOutcome,
-    Difference, Disagreement, SplitMix64,
+    game_seed, make_case, request, request_setup, DiffOptions, DiffOutcome, Difference,
+    Disagreement, SplitMix64,
 };
 use crate::conform::answer::{case_answer, Parts};
+use crate::conform::protocol::Request;
 use crate::conform::runner::{
     ask_checked_while, negotiate, thread_pool, Declared, MakeOracle, Oracle, OraclePool,
 };
@@ -92,7 +93,9 @@ fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String
         let moves = vec![notation.clone()];
         let id = format!("diff-{}-g{g}-m{}", opts.seed, pos.move_number());
         let req = request(&id, &before, &moves);
-        let typed = typed_request(id, &before, &moves);
+        // the same request typed, as m3go's own answer reads it
+        let typed: Request = serde_json::from_value(req.clone())
+            .map_err(|e| format!("internal: m3go cannot read its own request: {e}"))?;
         let mut ours = None;
         let mut next = None;
         let theirs = ask_checked_while(other, &req, &mut || {

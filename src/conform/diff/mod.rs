@@ -23,7 +23,7 @@ pub use games::run;
 pub use shrink::make_case;
 
 use crate::conform::case::Case;
-use crate::conform::protocol::{Id, Request, PROTOCOL_1};
+use crate::conform::protocol::PROTOCOL_1;
 use crate::formats::record::rules_field;
 use crate::game::advance::Engine;
 use crate::game::play::Position;
@@ -101,20 +101,6 @@ pub fn request(id: &str, setup: &Setup, moves: &[String]) -> Value {
         "moves": moves,
         "probes": [],
     })
-}
-
-/// [`request`] as m3go reads it (its own answers are worked out from it without reading the
-/// JSON).
-pub fn typed_request(id: String, setup: &Setup, moves: &[String]) -> Request {
-    Request {
-        protocol: PROTOCOL_1.to_string(),
-        id: Id::Text(id),
-        position: setup.clone(),
-        replay: None,
-        moves: moves.to_vec(),
-        probes: Vec::new(),
-        checks: None,
-    }
 }
 
 /// The position a game's request carries: [`setup_of`], with the earlier boards the ko rule
