@@ -30,10 +30,7 @@ pub struct Point {
 /// one formatter; the text formats write [`Point::format`] in the label system asked for.
 impl serde::Serialize for Point {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match json_labels() {
-            Labels::Chinese => s.collect_str(self),
-            other => s.serialize_str(&self.format(other)),
-        }
+        s.serialize_str(self.write_in(json_labels(), &mut LabelBuf::default()))
     }
 }
 
@@ -218,12 +215,12 @@ impl Point {
                 .map_err(|_| err(CoordProblem::NotAnInteger(b.to_string())))?;
             Point::new(x, y)
         } else {
-            let chars: Vec<char> = t.chars().collect();
-            if chars.len() != 2 {
+            let mut chars = t.chars();
+            let (Some(a), Some(b), None) = (chars.next(), chars.next(), chars.next()) else {
                 return Err(err(CoordProblem::NotTwoLabels));
-            }
-            let x = label_value(chars[0]).ok_or_else(|| err(CoordProblem::NotALabel(chars[0])))?;
-            let y = label_value(chars[1]).ok_or_else(|| err(CoordProblem::NotALabel(chars[1])))?;
+            };
+            let x = label_value(a).ok_or_else(|| err(CoordProblem::NotALabel(a)))?;
+            let y = label_value(b).ok_or_else(|| err(CoordProblem::NotALabel(b)))?;
             Point::new(x, y)
         };
         if !p.on_board(size) {
@@ -245,10 +242,16 @@ impl Point {
     /// M16-COORD: writes the point (x then y, tengen (0,0)) in a label system:
     /// M16-COORD-LABELS (Chinese, the default) or M16-COORD-LATIN; D3-BOARD the same.
     pub fn format(self, labels: Labels) -> String {
-        let mut s = String::new();
-        s.push(labels.label(self.x));
-        s.push(labels.label(self.y));
-        s
+        self.write_in(labels, &mut LabelBuf::default()).to_string()
+    }
+
+    /// [`Point::format`] written into `buf`, without allocating (a point is written for every
+    /// point of every list of a JSON answer).
+    pub fn write_in(self, labels: Labels, buf: &mut LabelBuf) -> &str {
+        let x = labels.label(self.x).encode_utf8(&mut buf.0).len();
+        let (_, rest) = buf.0.split_at_mut(x);
+        let y = labels.label(self.y).encode_utf8(rest).len();
+        std::str::from_utf8(&buf.0[..x + y]).unwrap_or_default()
     }
 
     /// The up-to-four neighbours on a board of `size` (M16-ADJ: (x±1,y), (x,y±1)).
@@ -263,9 +266,14 @@ impl Point {
 
 impl fmt::Display for Point {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.format(Labels::Chinese))
+        f.write_str(self.write_in(Labels::Chinese, &mut LabelBuf::default()))
     }
 }
+
+/// Room for a point's two labels and a string name's star ([`Point::write_in`]): a label is
+/// one character of at most three bytes in UTF-8.
+#[derive(Default)]
+pub struct LabelBuf([u8; 8]);
 
 /// A string named by its first point (top row first), written with a star (`七九*`, as 003
 /// names strings: "白棋串六九*").
@@ -275,23 +283,27 @@ pub struct StringName(pub Point);
 impl StringName {
     /// The name in the label system `labels` (`七九*`, `79*`).
     pub fn format(self, labels: Labels) -> String {
-        format!("{}*", self.0.format(labels))
+        self.write_in(labels, &mut LabelBuf::default()).to_string()
+    }
+
+    /// [`StringName::format`] written into `buf`, without allocating.
+    pub fn write_in(self, labels: Labels, buf: &mut LabelBuf) -> &str {
+        let n = self.0.write_in(labels, buf).len();
+        buf.0[n] = b'*';
+        std::str::from_utf8(&buf.0[..=n]).unwrap_or_default()
     }
 }
 
 impl fmt::Display for StringName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}*", self.0)
+        f.write_str(self.write_in(Labels::Chinese, &mut LabelBuf::default()))
     }
 }
 
 /// In JSON the name in the Chinese system (`七九*`), as [`Point`]'s.
 impl serde::Serialize for StringName {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match json_labels() {
-            Labels::Chinese => s.collect_str(self),
-            other => s.serialize_str(&self.format(other)),
-        }
+        s.serialize_str(self.write_in(json_labels(), &mut LabelBuf::default()))
     }
 }
 

@@ -298,10 +298,14 @@ impl Board {
 
 /// Writes `size` rows of characters, separated by spaces, top row first.
 pub fn render_rows(size: usize, ch: impl Fn(usize) -> char) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(size * size * 4);
     for r in 0..size {
-        let row: Vec<String> = (0..size).map(|c| ch(r * size + c).to_string()).collect();
-        out.push_str(&row.join(" "));
+        for c in 0..size {
+            if c > 0 {
+                out.push(' ');
+            }
+            out.push(ch(r * size + c));
+        }
         out.push('\n');
     }
     out

@@ -2,12 +2,13 @@
 //! `m3go conform` and `m3go diff`): a request line read, checked against the capabilities,
 //! played and analysed.
 
+use crate::board::coord::Point;
 use crate::conform::capabilities::{Capabilities, SkippedCheck};
 use crate::conform::case::ReplayMode;
 use crate::conform::protocol::{
     code, error_answer, spoken, CapabilitiesAnswer, Implementation, Request, PROTOCOL, PROTOCOLS,
 };
-use crate::formats::report::AnalysisReport;
+use crate::formats::report::{AnalysisReport, ReportScope};
 use crate::game::advance::Engine;
 use crate::game::notation::parse_move_in;
 use crate::game::play::{Position, Report};
@@ -239,7 +240,7 @@ pub struct CaseAnswer {
     pub numbered: Option<Vec<String>>,
     /// [`extras`]; absent when only [`Parts::Compared`] were asked.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub extras: Option<Value>,
+    pub extras: Option<Extras>,
 }
 
 /// Which fields of a [`CaseAnswer`] are worked out.
@@ -248,7 +249,7 @@ pub enum Parts {
     /// Every field: the protocol's answer.
     All,
     /// Only those `m3go diff` compares ([`crate::conform::diff::compare`]): no numbered
-    /// diagram and no extras.
+    /// diagram and no extras, and the analysis only its verdicts ([`ReportScope::Verdicts`]).
     Compared,
 }
 
@@ -401,7 +402,15 @@ pub fn case_answer(req: &Request, engine: Engine, parts: Parts) -> Result<CaseAn
     Ok(CaseAnswer {
         protocol: version,
         id: req.id.clone(),
-        analysis: AnalysisReport::of(&pos, &a),
+        analysis: AnalysisReport::of_scope(
+            &pos,
+            &a,
+            if all {
+                ReportScope::Whole
+            } else {
+                ReportScope::Verdicts
+            },
+        ),
         numbered: all.then(|| {
             crate::formats::report::numbered_diagram(pos.board(), &reports)
                 .lines()
@@ -449,48 +458,102 @@ fn req_replay_step(
 
 /// What the analysis report does not carry: the team round and seat of the next move, the
 /// Flystone state, and the 2016 common eyes of every black/white upper string (with whether
-/// each is a true eye); `a` is the analysis of the position's board.
-pub fn extras(pos: &Position, a: &crate::judge::analysis::Analysis) -> Value {
+/// each is a true eye); `a` is the analysis of the position's board. The fields are declared in
+/// the order of their names, the order of a JSON object m3go writes.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Extras {
+    pub common_eyes: Vec<CommonEyesOf>,
+    pub flystone: Option<FlystoneExtras>,
+    pub team: Option<TeamExtras>,
+}
+
+/// The common eyes of one black or white upper string ([`Extras`]).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct CommonEyesOf {
+    pub common_eyes: Vec<CommonEye>,
+    pub points: Vec<Point>,
+    pub string: crate::board::coord::StringName,
+}
+
+/// One common eye: its points, and whether it is a true eye (M16-TRUE-EYE).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct CommonEye {
+    pub points: Vec<Point>,
+    pub true_eye: bool,
+}
+
+/// The Flystone state ([`Extras`]): the drawn timings, the flystones thrown, and the chosen
+/// flystones each player has left.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct FlystoneExtras {
+    pub chosen_left: ByPlayer<u32>,
+    pub random: crate::game::order::Sides,
+    pub thrown: Vec<u32>,
+}
+
+/// A value for each player.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ByPlayer<T> {
+    pub black: T,
+    pub white: T,
+}
+
+/// The team round and seat of the next move ([`Extras`]).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct TeamExtras {
+    pub round: u32,
+    pub seat: String,
+}
+
+/// The [`Extras`] of `pos`, `a` the analysis of its board.
+pub fn extras(pos: &Position, a: &crate::judge::analysis::Analysis) -> Extras {
+    use crate::board::grid::Colour;
     use crate::judge::eyes2016::{common_eyes_2016, true_eye_2016};
     let team = (pos.rules().schedule == crate::rules::Schedule::Team2016).then(|| {
         let t = crate::game::order::team_turn(pos.move_number(), pos.rules().team_grey_start);
-        json!({"round": t.round, "seat": t.seat.letter().to_string()})
+        TeamExtras {
+            round: t.round,
+            seat: t.seat.letter().to_string(),
+        }
     });
     let flystone = pos.flystone_state().map(|s| {
         let left =
             |c| crate::game::order::chosen_flystones_left(pos.rules(), &s, c, pos.move_number());
-        json!({
-            "random": s.random,
-            "thrown": s.thrown,
-            "chosen_left": {
-                "black": left(crate::board::grid::Colour::Black),
-                "white": left(crate::board::grid::Colour::White),
+        FlystoneExtras {
+            chosen_left: ByPlayer {
+                black: left(Colour::Black),
+                white: left(Colour::White),
             },
-        })
+            random: s.random.clone(),
+            thrown: s.thrown.clone(),
+        }
     });
     let b = &pos.board();
-    let common: Vec<Value> = a
+    let points = |v: &[usize]| v.iter().map(|&i| b.point(i)).collect::<Vec<_>>();
+    let common = common_eyes_2016(&a.upper, &a.upper_strings);
+    let common_eyes = a
         .upper_strings
         .groups
         .iter()
-        .enumerate()
-        .filter_map(|(g, s)| {
+        .zip(common)
+        .filter_map(|(s, eyes)| {
             let colour = s.colour?;
-            let eyes: Vec<Value> = common_eyes_2016(&a.upper, &a.upper_strings, g)
-                .into_iter()
-                .map(|e| {
-                    json!({
-                        "points": e.iter().map(|&i| b.point(i).to_string()).collect::<Vec<_>>(),
-                        "true_eye": true_eye_2016(&a.upper, &a.upper_strings, colour, &e),
+            Some(CommonEyesOf {
+                common_eyes: eyes
+                    .into_iter()
+                    .map(|e| CommonEye {
+                        true_eye: true_eye_2016(&a.upper, &a.upper_strings, colour, &e),
+                        points: points(&e),
                     })
-                })
-                .collect();
-            Some(json!({
-                "string": crate::game::play::string_name(b, &s.points),
-                "points": s.points.iter().map(|&i| b.point(i).to_string()).collect::<Vec<_>>(),
-                "common_eyes": eyes,
-            }))
+                    .collect(),
+                points: points(&s.points),
+                string: crate::game::play::string_name(b, &s.points),
+            })
         })
         .collect();
-    json!({"team": team, "flystone": flystone, "common_eyes": common})
+    Extras {
+        common_eyes,
+        flystone,
+        team,
+    }
 }

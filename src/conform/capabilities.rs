@@ -199,7 +199,10 @@ impl Capabilities {
                 self.presets.join(", ")
             ));
         }
-        if let Ok(base) = Rules::preset(preset) {
+        // rules equal to their preset's depart from it in no option (the common case, asked
+        // for every request: the JSON of both is made only otherwise)
+        let departing = Rules::preset(preset).ok().filter(|base| base != rules);
+        if let Some(base) = departing {
             let (mine, theirs) = (json!(rules), json!(base));
             for (name, _, _) in OPTIONS {
                 let v = &mine[*name];

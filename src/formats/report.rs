@@ -228,14 +228,30 @@ pub struct AnalysisReport {
     pub score_error: Option<String>,
 }
 
+/// The words of a region's key: one bit a point of the largest board.
+const REGION_KEY_WORDS: usize =
+    (crate::board::coord::MAX_SIZE * crate::board::coord::MAX_SIZE).div_ceil(64);
+
+/// How much of an [`AnalysisReport`] is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportScope {
+    /// Every field.
+    Whole,
+    /// The verdicts: the direct board, the strings with their private eyes, the flowers, the
+    /// forbidden points, the legal and special moves and the score; the closed regions (and
+    /// each string's list of them), the empty and upper strings and the holographic and upper
+    /// boards are left empty. What `m3go diff` compares of m3go's own answer.
+    Verdicts,
+}
+
 /// The closed regions of a report, each once: a region met again (the region of two strings)
 /// gets the index it was given first.
 #[derive(Default)]
 struct RegionList {
     list: Vec<ClosedRegionReport>,
     /// The regions listed so far by their points, as a bitset of the board (exact and cheap to
-    /// hash: a 19×19 region is six words, however many points it has).
-    seen: HashMap<Vec<u64>, usize>,
+    /// hash: six words, however many points a region has).
+    seen: HashMap<[u64; REGION_KEY_WORDS], usize>,
     /// Which empty strings, strings and flower strings the region being listed holds (reused).
     held: [Vec<bool>; 3],
 }
@@ -249,7 +265,7 @@ impl RegionList {
         a: &Analysis,
         empties: &crate::board::strings::Strings,
     ) -> usize {
-        let mut key = vec![0u64; a.board.len().div_ceil(64)];
+        let mut key = [0u64; REGION_KEY_WORDS];
         for &i in &r.points {
             key[i / 64] |= 1 << (i % 64);
         }
@@ -328,6 +344,12 @@ impl AnalysisReport {
     /// The report of a position from its analysis `a` (`Analysis::new` of the position's board
     /// and rules), for a caller that needs the analysis too: one analysis per board.
     pub fn of(pos: &Position, a: &Analysis) -> AnalysisReport {
+        AnalysisReport::of_scope(pos, a, ReportScope::Whole)
+    }
+
+    /// [`AnalysisReport::of`] with the fields `scope` asks for.
+    pub fn of_scope(pos: &Position, a: &Analysis, scope: ReportScope) -> AnalysisReport {
+        let whole = scope == ReportScope::Whole;
         let b = &pos.board();
         let names = |v: &[usize]| -> Vec<Point> { v.iter().map(|&i| b.point(i)).collect() };
         let name = |v: &[usize]| StringName(b.point(v[0]));
@@ -357,6 +379,7 @@ impl AnalysisReport {
                     .collect(),
                 regions: a.regions[g]
                     .iter()
+                    .filter(|_| whole)
                     .map(|(r, v)| RegionReport {
                         region: regions.index(r, a, &empties),
                         verdict: v.code(),
@@ -369,6 +392,7 @@ impl AnalysisReport {
         let empty_strings = empties
             .groups
             .iter()
+            .filter(|_| whole)
             .map(|e| EmptyStringReport {
                 name: name(&e.points),
                 points: names(&e.points),
@@ -378,6 +402,7 @@ impl AnalysisReport {
             .upper_strings
             .groups
             .iter()
+            .filter(|_| whole)
             .map(|s| UpperStringReport {
                 name: name(&s.points),
                 colour: s.colour.unwrap_or(Colour::Black),
@@ -454,8 +479,16 @@ impl AnalysisReport {
             // shows flowers without attributes.
             boards: Boards {
                 direct: lines(&b.to_diagram()),
-                holographic: lines(&holographic(b, &a.attribute_at)),
-                upper: lines(&a.upper.to_diagram()),
+                holographic: if whole {
+                    lines(&holographic(b, &a.attribute_at))
+                } else {
+                    Vec::new()
+                },
+                upper: if whole {
+                    lines(&a.upper.to_diagram())
+                } else {
+                    Vec::new()
+                },
                 star_points: b.star_points(),
             },
             strings,
@@ -823,12 +856,18 @@ pub fn numbered_diagram(
     }
     let width = label.iter().map(|l| l.chars().count()).max().unwrap_or(1);
     let n = board.size();
-    let mut out = String::new();
+    let mut out = String::with_capacity(n * n * (width + 1));
     for row in 0..n {
-        let cells: Vec<String> = (0..n)
-            .map(|c| format!("{:>width$}", label[row * n + c]))
-            .collect();
-        out.push_str(&cells.join(" "));
+        for c in 0..n {
+            if c > 0 {
+                out.push(' ');
+            }
+            // writing into a String cannot fail
+            let _ = std::fmt::Write::write_fmt(
+                &mut out,
+                format_args!("{:>width$}", label[row * n + c]),
+            );
+        }
         out.push('\n');
     }
     out

@@ -357,29 +357,43 @@ impl Notation {
 
     /// The notation with its point in the label system `labels` (`华19.一B`, `31A.pass`).
     pub fn format(&self, labels: Labels) -> String {
-        let action = match self.action {
-            Action::Pass => "pass".to_string(),
-            Action::Place(p) => p.format(labels),
-        };
+        let mut out = String::new();
+        // writing into a String cannot fail
+        let _ = self.write_in(labels, &mut out);
+        out
+    }
+
+    /// [`Notation::format`] written to `w` piece by piece, without a string of its own.
+    fn write_in(&self, labels: Labels, w: &mut impl fmt::Write) -> fmt::Result {
         match self.prefix {
-            Prefix::Numbered(turn, number) => format!("{}{}.{action}", turn.symbol(), number),
-            Prefix::Round(turn) => format!("{turn}.{action}"),
+            Prefix::Numbered(turn, number) => write!(w, "{}{number}.", turn.symbol())?,
+            Prefix::Round(turn) => write!(w, "{turn}.")?,
+        }
+        match self.action {
+            Action::Pass => w.write_str("pass"),
+            Action::Place(p) => w.write_str(p.write_in(labels, &mut Default::default())),
         }
     }
 }
 
 impl fmt::Display for Notation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.format(Labels::Chinese))
+        self.write_in(Labels::Chinese, f)
     }
 }
 
 impl serde::Serialize for Notation {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match crate::board::labeled::json_labels() {
-            Labels::Chinese => s.collect_str(self),
-            other => s.serialize_str(&self.format(other)),
-        }
+        s.collect_str(&InLabels(self, crate::board::labeled::json_labels()))
+    }
+}
+
+/// A notation written in a label system (what [`Notation`]'s JSON writes).
+struct InLabels<'a>(&'a Notation, Labels);
+
+impl fmt::Display for InLabels<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.write_in(self.1, f)
     }
 }
 

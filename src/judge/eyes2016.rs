@@ -389,44 +389,53 @@ pub fn private_eyes_2016(layer: &Layer, strings: &Strings, a: usize) -> Vec<Regi
 /// M16-COMMON-EYE / M16-COMMON-EYE-GREY / M16-COMMON-EYE-MIXED — "两个或两个以上同色棋串共同围住的含有
 /// 至少1个空点的封闭区域 … 或者由一个以上黑棋串（或者白棋串）再加上一个以上处于“中性分隔串”状态的灰棋串共同围住
 /// … 特别地，由黑棋串和白棋串共同参与围住的含有至少1个空点的封闭区域不是公眼" (000). On the upper layer
-/// (neutral grey off-board, converted grey joined to its colour): the empty strings adjacent to
-/// upper string `a` whose every neighbour is a stone of `a`'s colour or a neutral grey stone
+/// (neutral grey off-board, converted grey joined to its colour), for each upper string `a`: the
+/// empty strings adjacent to it whose every neighbour is a stone of `a`'s colour or a neutral grey stone
 /// (or the edge), touching at least two strings of that colour, or `a` and a neutral grey string.
 /// An empty string touching the other colour is no common eye; one closed by `a` alone (and the
 /// edge) is a private-eye candidate, not a common eye. Limitation: regions holding stones
-/// (M16-COMMON-EYE-CONTENT) are not listed. Each eye is its points, ascending.
-pub fn common_eyes_2016(upper: &Layer, strings: &Strings, a: usize) -> Vec<Vec<usize>> {
+/// (M16-COMMON-EYE-CONTENT) are not listed. Each eye is its points, ascending. Indexed by upper
+/// string: one pass over the empty strings answers for every string at once.
+pub fn common_eyes_2016(upper: &Layer, strings: &Strings) -> Vec<Vec<Vec<usize>>> {
     let size = upper.size;
-    let Some(colour) = strings.groups[a].colour else {
-        return Vec::new();
-    };
     let empties = empty_strings(upper);
-    let mut out = Vec::new();
+    let mut out = vec![Vec::new(); strings.groups.len()];
+    // the strings of each colour next to an empty string, whether a stone of that colour is
+    // next to it at all, and whether a neutral grey stone is
+    let mut own: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
     for e in &empties.groups {
-        let mut own: Vec<usize> = Vec::new();
+        own.iter_mut().for_each(Vec::clear);
+        let mut stone = [false; 2];
         let mut grey = false;
-        let mut mixed = false;
         for &p in &e.points {
             for q in neighbours(size, p) {
                 match upper.cells[q] {
-                    Cell::Stone(c) if c == colour => {
+                    Cell::Stone(c) => {
+                        let k = match c {
+                            Colour::Black => 0,
+                            Colour::White => 1,
+                        };
+                        stone[k] = true;
                         if let Some(g) = strings.of[q] {
-                            if !own.contains(&g) {
-                                own.push(g);
+                            if !own[k].contains(&g) {
+                                own[k].push(g);
                             }
                         }
                     }
-                    Cell::Stone(_) => mixed = true,
                     Cell::OffBoard => grey = true,
                     Cell::Empty => {}
                 }
             }
         }
-        if mixed || !own.contains(&a) {
-            continue;
-        }
-        if own.len() >= 2 || grey {
-            out.push(e.points.clone());
+        for k in 0..2 {
+            // M16-COMMON-EYE-MIXED: a stone of the other colour beside it makes it no one's
+            // eye; M16-COMMON-EYE / -GREY: two strings of the colour, or one and grey
+            if stone[1 - k] || !(own[k].len() >= 2 || grey) {
+                continue;
+            }
+            for &g in &own[k] {
+                out[g].push(e.points.clone());
+            }
         }
     }
     out
@@ -514,7 +523,7 @@ O O O . . . . . . . . . . . . O O O .
         assert!(eyes_of(&b, "I八").is_empty());
         let a = Analysis::new(&b, &Rules::preset("m3go-2016").unwrap());
         let g = a.upper_strings.of[at(&b, "I八")].unwrap();
-        let mut common = common_eyes_2016(&a.upper, &a.upper_strings, g);
+        let mut common = common_eyes_2016(&a.upper, &a.upper_strings)[g].clone();
         common.sort();
         let mut want = vec![vec![at(&b, "I九")], vec![at(&b, "I六")]];
         want.sort();
@@ -543,7 +552,7 @@ O X . X .
         );
         let a = Analysis::new(&b, &Rules::preset("m3go-2016").unwrap());
         let g = a.upper_strings.of[at(&b, "AO")].unwrap();
-        let common = common_eyes_2016(&a.upper, &a.upper_strings, g);
+        let common = common_eyes_2016(&a.upper, &a.upper_strings)[g].clone();
         assert_eq!(common, vec![vec![at(&b, "OO")]]);
         assert!(!true_eye_2016(
             &a.upper,
@@ -553,7 +562,7 @@ O X . X .
         ));
         // The other colour's stone beside an empty point makes it no common eye (mixed).
         let w = a.upper_strings.of[at(&b, "A一")].unwrap();
-        assert!(common_eyes_2016(&a.upper, &a.upper_strings, w).is_empty());
+        assert!(common_eyes_2016(&a.upper, &a.upper_strings)[w].is_empty());
     }
 
     #[test]
