@@ -91,7 +91,12 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
     stop_children_on_signal();
     let timeout = std::time::Duration::from_secs(args.program.timeout);
     let make = move || -> Result<Box<dyn Oracle>, String> {
-        Ok(Box::new(External::with_timeout(&cmd, timeout)?))
+        // the parts of its answers nothing compares are read past
+        Ok(Box::new(External::skipping(
+            &cmd,
+            timeout,
+            crate::conform::diff::UNREAD,
+        )?))
     };
     let pb = progress_bar(games.len() as u64 * u64::from(max_moves), "moves");
     let outcome = crate::conform::diff::run(

@@ -13,6 +13,7 @@ pub mod check;
 pub mod clause_id;
 pub mod diff;
 pub mod protocol;
+pub mod pruned;
 pub mod register;
 pub mod request;
 pub mod runner;

@@ -39,7 +39,15 @@ pub trait Oracle: Send {
     /// [`Oracle::ask`], running `meanwhile` while the program works out its answer: a program
     /// that runs apart (an [`External`] one) is sent the request first and `meanwhile` runs
     /// before its answer is awaited; by default `meanwhile` runs first, then `ask`.
-    fn ask_while(&mut self, request: &Value, meanwhile: &mut dyn FnMut()) -> Result<Value, String> {
+    /// `meanwhile` may return the request that will be asked next: an [`External`] program is
+    /// sent it at once, before this answer is awaited, so that it starts on it as soon as it
+    /// has written this one (the next `ask_while` of that request then only awaits its
+    /// answer); by default it is asked when it is asked.
+    fn ask_while(
+        &mut self,
+        request: &Value,
+        meanwhile: &mut dyn FnMut() -> Option<Value>,
+    ) -> Result<Value, String> {
         meanwhile();
         self.ask(request)
     }
@@ -133,6 +141,15 @@ enum Answer {
     NotJson { line: String, error: String },
 }
 
+/// A request sent to the program before it was asked ([`Oracle::ask_while`]'s `meanwhile`
+/// returned it).
+struct Ahead {
+    request: Value,
+    /// Whether it reached the program's input (a program that exited after its last answer
+    /// cannot read it: that is told when the request is asked).
+    sent: bool,
+}
+
 /// A running program under test.
 struct Running {
     child: std::process::Child,
@@ -169,6 +186,10 @@ pub struct External {
     cmd: String,
     timeout: Duration,
     running: Option<Running>,
+    /// The request sent ahead, whose answer is the next line the program writes.
+    ahead: Option<Ahead>,
+    /// The parts of every answer left out as it is read ([`External::skipping`]).
+    skip: crate::conform::pruned::Paths,
     /// How many times the program was started.
     pub starts: u32,
 }
@@ -182,10 +203,23 @@ impl External {
     /// `cmd`, given `timeout` for each answer. Starts it at once (an error when `sh` itself
     /// cannot be started; a command that `sh` cannot find fails on the first request).
     pub fn with_timeout(cmd: &str, timeout: Duration) -> Result<External, String> {
+        External::skipping(cmd, timeout, &[])
+    }
+
+    /// [`External::with_timeout`], with the parts `skip` of every answer left out (read as
+    /// `null`) as the reader thread reads it ([`crate::conform::pruned`]): for a caller that
+    /// never reads them (`m3go diff`, which compares a third of an answer).
+    pub fn skipping(
+        cmd: &str,
+        timeout: Duration,
+        skip: crate::conform::pruned::Paths,
+    ) -> Result<External, String> {
         let mut x = External {
             cmd: cmd.to_string(),
             timeout,
             running: None,
+            ahead: None,
+            skip,
             starts: 0,
         };
         x.start()?;
@@ -216,6 +250,7 @@ impl External {
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let (tx, rx) = std::sync::mpsc::channel();
+        let skip = self.skip;
         std::thread::spawn(move || {
             let mut r = std::io::BufReader::new(stdout);
             loop {
@@ -237,18 +272,37 @@ impl External {
                         "an answer line is longer than {MAX_ANSWER_BYTES} bytes"
                     ))
                 } else {
-                    String::from_utf8(buf)
-                        .map(|l| {
-                            let l = l.trim_end_matches(['\n', '\r']);
-                            match serde_json::from_str::<Value>(l) {
-                                Ok(v) => Answer::Json(v),
-                                Err(e) => Answer::NotJson {
-                                    line: l.to_string(),
-                                    error: e.to_string(),
-                                },
-                            }
-                        })
-                        .map_err(|e| format!("an answer line is not UTF-8: {e}"))
+                    // read as JSON from the bytes (the parser checks the UTF-8 of the strings,
+                    // where alone it can go wrong in JSON); a line that is not JSON is then
+                    // told apart from one that is not text
+                    let end = buf.len()
+                        - buf
+                            .iter()
+                            .rev()
+                            .take_while(|b| matches!(b, b'\n' | b'\r'))
+                            .count();
+                    buf.truncate(end);
+                    let not_utf8 =
+                        |e: &dyn std::fmt::Display| format!("an answer line is not UTF-8: {e}");
+                    let read = if skip.is_empty() {
+                        Ok(serde_json::from_slice::<Value>(&buf))
+                    } else {
+                        // the parts read past are not built as strings, whose UTF-8 is then
+                        // checked first, for the whole line
+                        std::str::from_utf8(&buf)
+                            .map(|text| crate::conform::pruned::from_str_pruned(text, skip))
+                            .map_err(|e| not_utf8(&e))
+                    };
+                    match read {
+                        Ok(Ok(v)) => Ok(Answer::Json(v)),
+                        Ok(Err(e)) => String::from_utf8(buf)
+                            .map(|line| Answer::NotJson {
+                                line,
+                                error: e.to_string(),
+                            })
+                            .map_err(|e| not_utf8(&e)),
+                        Err(message) => Err(message),
+                    }
                 };
                 let stop = msg.is_err();
                 if tx.send(msg).is_err() || stop {
@@ -272,6 +326,8 @@ impl External {
             // the handler stopped the program and ends m3go with 130
             std::process::exit(130);
         }
+        // a request sent ahead went with the program
+        self.ahead = None;
         let how = self.running.take().map(Running::stop).unwrap_or_default();
         format!(
             "{what} ({how}; `{}` is started again for the next request)",
@@ -289,32 +345,23 @@ fn clip(s: &str, n: usize) -> String {
     }
 }
 
-impl Oracle for External {
-    fn ask(&mut self, request: &Value) -> Result<Value, String> {
-        self.ask_while(request, &mut || {})
-    }
+/// One request as the program reads it: one line, written in one `write` (`Value`'s `Display`
+/// into the unbuffered pipe would write it token by token, each write waking the program to
+/// read a fragment: some 115 writes and 65 reads a 9×9 move).
+fn send_line(stdin: &mut std::process::ChildStdin, request: &Value) -> std::io::Result<()> {
+    let mut line = serde_json::to_vec(request).unwrap_or_else(|_| request.to_string().into());
+    line.push(b'\n');
+    stdin.write_all(&line).and_then(|_| stdin.flush())
+}
 
-    fn ask_while(&mut self, request: &Value, meanwhile: &mut dyn FnMut()) -> Result<Value, String> {
-        if self.running.is_none() {
-            self.start()?;
-        }
+impl External {
+    /// Awaits the answer to `request` (the next line the program writes) until `deadline`,
+    /// `limit` the budget it was given.
+    fn receive(&mut self, deadline: std::time::Instant, limit: Duration) -> Result<Value, String> {
         let Some(run) = self.running.as_mut() else {
             return Err("the program is not running".into());
         };
-        // one buffer, one write: `Value`'s `Display` into the unbuffered pipe would write it
-        // token by token, each write waking the program to read a fragment (some 115 writes
-        // and 65 reads a 9×9 move)
-        let mut line = serde_json::to_vec(request).unwrap_or_else(|_| request.to_string().into());
-        line.push(b'\n');
-        let sent = run.stdin.write_all(&line).and_then(|_| run.stdin.flush());
-        if sent.is_err() {
-            return Err(self.fail("the program exited before reading the request".into()));
-        }
-        let limit = budget(self.timeout, request);
         let secs = limit.as_secs_f64();
-        // the budget runs from the request, `meanwhile`'s time included
-        let deadline = std::time::Instant::now() + limit;
-        meanwhile();
         let left = deadline.saturating_duration_since(std::time::Instant::now());
         match run.lines.recv_timeout(left) {
             Ok(Ok(Answer::Json(v))) if v.is_object() => Ok(v),
@@ -345,6 +392,64 @@ impl Oracle for External {
     }
 }
 
+impl Oracle for External {
+    fn ask(&mut self, request: &Value) -> Result<Value, String> {
+        self.ask_while(request, &mut || None)
+    }
+
+    fn ask_while(
+        &mut self,
+        request: &Value,
+        meanwhile: &mut dyn FnMut() -> Option<Value>,
+    ) -> Result<Value, String> {
+        if self.running.is_none() {
+            self.start()?;
+        }
+        let sent_ahead = match self.ahead.take() {
+            Some(a) if a.request == *request => {
+                if !a.sent {
+                    return Err(self.fail("the program exited before reading the request".into()));
+                }
+                true
+            }
+            Some(a) => {
+                // sent ahead but not asked after all (its game stopped): its answer is read
+                // and set aside; a program that fails on it is started again for this one
+                if a.sent {
+                    let limit = budget(self.timeout, &a.request);
+                    let _ = self.receive(std::time::Instant::now() + limit, limit);
+                }
+                if self.running.is_none() {
+                    self.start()?;
+                }
+                false
+            }
+            None => false,
+        };
+        let Some(run) = self.running.as_mut() else {
+            return Err("the program is not running".into());
+        };
+        if !sent_ahead && send_line(&mut run.stdin, request).is_err() {
+            return Err(self.fail("the program exited before reading the request".into()));
+        }
+        // the budget runs from the request (for a request sent ahead, from its asking, the
+        // program having answered the one before), `meanwhile`'s time included
+        let limit = budget(self.timeout, request);
+        let deadline = std::time::Instant::now() + limit;
+        if let Some(next) = meanwhile() {
+            let sent = self
+                .running
+                .as_mut()
+                .is_some_and(|run| send_line(&mut run.stdin, &next).is_ok());
+            self.ahead = Some(Ahead {
+                request: next,
+                sent,
+            });
+        }
+        self.receive(deadline, limit)
+    }
+}
+
 impl Drop for External {
     fn drop(&mut self) {
         if let Some(r) = self.running.take() {
@@ -356,14 +461,14 @@ impl Drop for External {
 /// Asks `oracle` and checks that the answer echoes the request's id (every answer does, the
 /// `capabilities` one included); a wrong id is a failure of the program, like a crash.
 pub fn ask_checked(oracle: &mut dyn Oracle, request: &Value) -> Result<Value, String> {
-    ask_checked_while(oracle, request, &mut || {})
+    ask_checked_while(oracle, request, &mut || None)
 }
 
 /// [`ask_checked`] running `meanwhile` while the program answers ([`Oracle::ask_while`]).
 pub fn ask_checked_while(
     oracle: &mut dyn Oracle,
     request: &Value,
-    meanwhile: &mut dyn FnMut(),
+    meanwhile: &mut dyn FnMut() -> Option<Value>,
 ) -> Result<Value, String> {
     let ans = oracle.ask_while(request, meanwhile)?;
     if ans.get("id") != request.get("id") {

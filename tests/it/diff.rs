@@ -240,6 +240,48 @@ fn diff_compare_of_identical_answers_finds_nothing() {
     assert_eq!(d[0].field, "attributes");
 }
 
+/// m3go's own half of a `diff` move is summarised from its typed answer (`Summary::of_answer`),
+/// the other program's from the JSON it wrote (`Summary::of`): for every case of the suite, with
+/// every part of the answer or only those `diff` compares, the two summaries of one answer are
+/// the same, so that equal answers never differ in `diff`, and the answer with only the
+/// compared parts summarises as the whole one.
+#[test]
+fn the_summary_of_a_typed_answer_is_the_summary_of_its_json() {
+    use m3go::conform::answer::{case_answer, Parts};
+    use m3go::conform::diff::Summary;
+    use m3go::conform::protocol::Request;
+    use m3go::game::advance::Engine;
+    let root = env!("CARGO_MANIFEST_DIR");
+    let suite = m3go::conform::runner::load_suite(
+        &format!("{root}/spec/cases"),
+        &format!("{root}/rules.md"),
+    )
+    .expect("suite");
+    let mut compared = 0;
+    for (_, case) in &suite.cases {
+        let req: Request =
+            serde_json::from_value(case.request_in(m3go::conform::protocol::PROTOCOL, None))
+                .expect("a suite request reads");
+        let mut summaries = Vec::new();
+        for parts in [Parts::All, Parts::Compared] {
+            let Ok(a) = case_answer(&req, Engine::Fast, parts) else {
+                continue;
+            };
+            let size = a.analysis.size;
+            let json = serde_json::to_value(&a).expect("an answer serialises");
+            let typed = Summary::of_answer(&a, size);
+            assert_eq!(typed, Summary::of(&json, size), "case {}", case.id);
+            summaries.push(typed);
+            compared += 1;
+        }
+        // the parts left out of the compared answer are none of those compared
+        if let [all, only] = &summaries[..] {
+            assert_eq!(all, only, "case {}", case.id);
+        }
+    }
+    assert!(compared > 400, "{compared}");
+}
+
 // ---- the program under test: failures are reported as such, never as rules disagreements ----
 
 /// `m3go ARGS` with its exit code, stdout and stderr, and the wall time it took.

@@ -3,8 +3,11 @@
 //! the report's events and the score.
 
 use super::Difference;
+use crate::board::coord::Point;
+use crate::conform::answer::CaseAnswer;
 use crate::conform::check::{norm as norm_point, strs};
-use crate::game::notation::parse_move;
+use crate::game::move_report::NamedString;
+use crate::game::notation::{parse_move, Notation, Prefix};
 use crate::game::play::Action;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -45,13 +48,9 @@ pub(super) fn eyes_by_string(a: &Value, size: usize) -> BTreeMap<String, BTreeSe
 pub(super) fn flowers_by_string(a: &Value, size: usize) -> BTreeMap<String, String> {
     let mut m = BTreeMap::new();
     for f in a["flowers"].as_array().into_iter().flatten() {
-        let v = format!(
-            "{} (Hs={} Hw={} Bs={} Bw={})",
+        let v = flower_line(
             f["attribute"].as_str().unwrap_or("?"),
-            f["hs"],
-            f["hw"],
-            f["bs"],
-            f["bw"]
+            [&f["hs"], &f["hw"], &f["bs"], &f["bw"]],
         );
         m.insert(key_of(&point_set(&f["points"], size)), v);
     }
@@ -62,10 +61,10 @@ pub(super) fn forbidden_set(a: &Value, size: usize) -> BTreeSet<String> {
     let mut s = BTreeSet::new();
     for who in ["black", "white"] {
         for f in a["forbidden"][who].as_array().into_iter().flatten() {
-            s.insert(format!(
-                "{who}'s flower at {}: {}",
-                norm_point(f["point"].as_str().unwrap_or("?"), size),
-                f["reason"].as_str().unwrap_or("?")
+            s.insert(forbidden_line(
+                who,
+                &norm_point(f["point"].as_str().unwrap_or("?"), size),
+                f["reason"].as_str().unwrap_or("?"),
             ));
         }
     }
@@ -79,6 +78,18 @@ fn norm_move(m: &str, size: usize) -> String {
             Action::Place(p) => p.to_string(),
         },
         Err(_) => m.to_string(),
+    }
+}
+
+/// [`norm_move`] of a notation's text, read from the notation: its action, for a move
+/// numbered by move number (`黑19.一B` reads back as the move it writes); a team-format move is
+/// read from its text, as [`legal_set`] reads it (with the grey players joining in round 31, a
+/// seat may not read: the text is then kept whole).
+fn legal_key(n: &Notation, size: usize) -> String {
+    match (n.prefix, n.action) {
+        (Prefix::Numbered(..), Action::Pass) => "pass".into(),
+        (Prefix::Numbered(..), Action::Place(p)) => p.to_string(),
+        (Prefix::Round(_), _) => norm_move(&n.to_string(), size),
     }
 }
 
@@ -102,17 +113,42 @@ fn changes_set(v: &Value, size: usize) -> BTreeSet<String> {
         .into_iter()
         .flatten()
         .map(|e| {
-            format!(
-                "{} -> {}",
-                key_of(&point_set(&e["points"], size)),
-                e["to"].as_str().unwrap_or("?")
+            change_line(
+                &key_of(&point_set(&e["points"], size)),
+                e["to"].as_str().unwrap_or("?"),
             )
         })
         .collect()
 }
 
-fn squash(v: &Value) -> Vec<String> {
-    strs(v)
+/// A flower string's attribute and counts as a summary compares them.
+fn flower_line(attribute: &str, [hs, hw, bs, bw]: [&dyn std::fmt::Display; 4]) -> String {
+    format!("{attribute} (Hs={hs} Hw={hw} Bs={bs} Bw={bw})")
+}
+
+/// A forbidden point as a summary compares it.
+fn forbidden_line(who: &str, point: &str, reason: &str) -> String {
+    format!("{who}'s flower at {point}: {reason}")
+}
+
+/// An attribute change (the flower string's key, the attribute after) as a summary compares it.
+fn change_line(key: &str, to: &str) -> String {
+    format!("{key} -> {to}")
+}
+
+/// A score as a summary compares it.
+fn score_line(
+    black: &dyn std::fmt::Display,
+    white: &dyn std::fmt::Display,
+    neutral: &dyn std::fmt::Display,
+    winner: &dyn std::fmt::Display,
+) -> String {
+    format!("black {black} white {white} neutral {neutral} winner {winner}")
+}
+
+/// Board lines without whitespace (compared; the lines themselves are shown).
+fn squashed(lines: &[String]) -> Vec<String> {
+    lines
         .iter()
         .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect())
         .collect()
@@ -121,6 +157,26 @@ fn squash(v: &Value) -> Vec<String> {
 fn show<T: std::fmt::Debug>(x: &T) -> String {
     format!("{x:?}")
 }
+
+/// The parts of an answer neither [`Summary::of`] nor the case a disagreement makes
+/// ([`super::make_case`]) reads: the bulk of a 9×9 answer (the closed regions and each string's
+/// list of them, the lower liberties, the empty and upper strings, the holographic and upper
+/// boards, the per-point score, a report's steps, the numbered diagram, the extras). `m3go
+/// diff` reads the other program's answers without them
+/// ([`crate::conform::runner::External::skipping`]).
+pub const UNREAD: crate::conform::pruned::Paths = &[
+    &["analysis", "regions"],
+    &["analysis", "empty_strings"],
+    &["analysis", "upper_strings"],
+    &["analysis", "boards", "holographic"],
+    &["analysis", "boards", "upper"],
+    &["analysis", "score", "points"],
+    &["analysis", "strings", "*", "regions"],
+    &["analysis", "strings", "*", "lower_liberties"],
+    &["reports", "*", "steps"],
+    &["numbered"],
+    &["extras"],
+];
 
 /// What [`compare`] reads of one answer, normalised (points in one notation, sets sorted): made
 /// once per answer, so that in a game m3go's own half is made while the other program answers,
@@ -153,18 +209,14 @@ impl Summary {
         let score = if a["score"].is_null() {
             "none".to_string()
         } else {
-            format!(
-                "black {} white {} neutral {} winner {}",
-                a["score"]["black"],
-                a["score"]["white"],
-                a["score"]["neutral"],
-                a["score"]["winner"]
-            )
+            let s = &a["score"];
+            score_line(&s["black"], &s["white"], &s["neutral"], &s["winner"])
         };
+        let board = strs(&a["boards"]["direct"]);
         Summary {
             error: answer.get("error").map(|e| e.as_str().map(str::to_string)),
-            board: strs(&a["boards"]["direct"]),
-            board_squashed: squash(&a["boards"]["direct"]),
+            board_squashed: squashed(&board),
+            board,
             reported: !r.is_null(),
             captured: point_set(&r["captured"], size),
             eyes_made: named_sets(&r["eyes_made"], size),
@@ -174,6 +226,64 @@ impl Summary {
             flowers: flowers_by_string(a, size),
             forbidden: forbidden_set(a, size),
             legal: legal_set(a, size),
+            score,
+        }
+    }
+
+    /// [`Summary::of`] the JSON of `answer`, on a board of `size`, read from the typed answer
+    /// without making its JSON tree (m3go's own half of a `diff` move): the same summary, as
+    /// `tests/it/diff.rs` checks on every suite case.
+    pub fn of_answer(answer: &CaseAnswer, size: usize) -> Summary {
+        let a = &answer.analysis;
+        let r = answer.reports.first();
+        let points = |v: &[Point]| -> BTreeSet<String> { v.iter().map(Point::to_string).collect() };
+        let key = |v: &[Point]| key_of(&points(v));
+        let named = |v: &[NamedString]| v.iter().map(|n| key(&n.points)).collect();
+        let forbidden = [("black", &a.forbidden.black), ("white", &a.forbidden.white)]
+            .into_iter()
+            .flat_map(|(who, list)| {
+                list.iter()
+                    .map(move |f| forbidden_line(who, &f.point.to_string(), f.reason))
+            })
+            .collect();
+        let score = match &a.score {
+            None => "none".to_string(),
+            Some(s) => {
+                let winner = serde_json::to_string(&s.winner).unwrap_or_default();
+                score_line(&s.black, &s.white, &s.neutral, &winner)
+            }
+        };
+        Summary {
+            error: None,
+            board: a.boards.direct.clone(),
+            board_squashed: squashed(&a.boards.direct),
+            reported: r.is_some(),
+            captured: r.map(|r| points(&r.captured)).unwrap_or_default(),
+            eyes_made: r.map(|r| named(&r.eyes_made)).unwrap_or_default(),
+            eyes_lost: r.map(|r| named(&r.eyes_lost)).unwrap_or_default(),
+            attribute_changes: r
+                .into_iter()
+                .flat_map(|r| &r.attribute_changes)
+                .map(|c| change_line(&key(&c.points), c.to.name()))
+                .collect(),
+            eyes: a
+                .strings
+                .iter()
+                .map(|s| {
+                    let eyes = s.private_eyes.iter().map(|e| key(&e.empty)).collect();
+                    (key(&s.points), eyes)
+                })
+                .collect(),
+            flowers: a
+                .flowers
+                .iter()
+                .map(|f| {
+                    let line = flower_line(f.attribute.name(), [&f.hs, &f.hw, &f.bs, &f.bw]);
+                    (key(&f.points), line)
+                })
+                .collect(),
+            forbidden,
+            legal: a.legal_moves.iter().map(|n| legal_key(n, size)).collect(),
             score,
         }
     }

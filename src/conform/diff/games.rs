@@ -14,6 +14,7 @@ use crate::conform::runner::{
 };
 use crate::formats::record::rules_field;
 use crate::game::notation::format_move;
+use crate::game::play::Position;
 use crate::game::play::{Action, Move};
 use crate::game::setup::Setup;
 use serde_json::Value;
@@ -46,11 +47,62 @@ struct Shared<'a> {
     progress: &'a (dyn Fn(u64) + Sync),
 }
 
+/// One move of a game put to both programs: the move, the position before it as the request
+/// carries it, and the request (as JSON for the other program, typed for m3go).
+struct Asked {
+    action: Action,
+    notation: String,
+    before: Setup,
+    moves: Vec<String>,
+    req: Value,
+    typed: Request,
+}
+
+/// The next move of game `g` at `pos`, drawn from `legal` with `rng`, and its request.
+fn next_move(
+    opts: &DiffOptions,
+    g: u32,
+    pos: &Position,
+    legal: &[Action],
+    rng: &mut SplitMix64,
+) -> Result<Asked, String> {
+    let places: Vec<Action> = legal
+        .iter()
+        .copied()
+        .filter(|a| *a != Action::Pass)
+        .collect();
+    let r = rng.next_u64();
+    let action = if places.is_empty() || (r % 16 == 0 && legal.contains(&Action::Pass)) {
+        Action::Pass
+    } else {
+        places[((r >> 4) % places.len() as u64) as usize]
+    };
+    let notation = format_move(pos.turn(), pos.move_number(), action);
+    let before = request_setup(pos);
+    let moves = vec![notation.clone()];
+    let id = format!("diff-{}-g{g}-m{}", opts.seed, pos.move_number());
+    let req = request(&id, &before, &moves);
+    // the same request typed, as m3go's own answer reads it
+    let typed: Request = serde_json::from_value(req.clone())
+        .map_err(|e| format!("internal: m3go cannot read its own request: {e}"))?;
+    Ok(Asked {
+        action,
+        notation,
+        before,
+        moves,
+        req,
+        typed,
+    })
+}
+
 /// Plays game `g`, asking `other` after every move. While the other program works on a move
 /// (on two cores, side by side), m3go works out its own answer to the same request, with the
-/// fields [`differences`] reads (no numbered diagram, no extras) and summarised, and the
-/// position after the move with its legal moves: a move then costs the slower of the two, not
-/// their sum, and nothing waits on a thread of its own.
+/// fields [`differences`] reads (no numbered diagram, no extras) and summarised, the position
+/// after the move with its legal moves, and the next move with its request, which the other
+/// program is sent at once ([`Oracle::ask_while`]): a move then costs the slower of the two,
+/// not their sum, the other program starts on the next move as soon as it has answered this
+/// one, and nothing waits on a thread of its own. A move is compared before the game goes on
+/// from it; when a game stops, the answer to the move sent ahead is set aside.
 fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String> {
     use std::sync::atomic::Ordering::Relaxed;
     let opts = sh.opts;
@@ -66,59 +118,51 @@ fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String
         .to_position("diff")
         .map_err(|e| e.to_string())?
         .with_engine(opts.engine);
-    let mut legal = pos.legal_moves();
     let mut played = 0u64;
     let done = |played: u64| (sh.progress)(u64::from(opts.max_moves).saturating_sub(played));
-    for _ in 0..opts.max_moves {
-        if pos.game_over() {
-            break;
-        }
+    let mut asked = if pos.game_over() || opts.max_moves == 0 {
+        None
+    } else {
+        Some(next_move(opts, g, &pos, &pos.legal_moves(), &mut rng)?)
+    };
+    while let Some(now) = asked.take() {
         if sh.first_bad.load(Relaxed) < g {
             done(played);
             return Ok(Game::Cancelled);
         }
-        let places: Vec<Action> = legal
-            .iter()
-            .copied()
-            .filter(|a| *a != Action::Pass)
-            .collect();
-        let r = rng.next_u64();
-        let action = if places.is_empty() || (r % 16 == 0 && legal.contains(&Action::Pass)) {
-            Action::Pass
-        } else {
-            places[((r >> 4) % places.len() as u64) as usize]
-        };
-        let notation = format_move(pos.turn(), pos.move_number(), action);
-        let before = request_setup(&pos);
-        let moves = vec![notation.clone()];
-        let id = format!("diff-{}-g{g}-m{}", opts.seed, pos.move_number());
-        let req = request(&id, &before, &moves);
-        // the same request typed, as m3go's own answer reads it
-        let typed: Request = serde_json::from_value(req.clone())
-            .map_err(|e| format!("internal: m3go cannot read its own request: {e}"))?;
         let mut ours = None;
         let mut next = None;
-        let theirs = ask_checked_while(other, &req, &mut || {
-            let answer = match case_answer(&typed, opts.engine, Parts::Compared) {
-                Ok(a) => serde_json::to_value(a).unwrap_or(Value::Null),
-                Err(e) => e,
+        let theirs = ask_checked_while(other, &now.req, &mut || {
+            let answered = case_answer(&now.typed, opts.engine, Parts::Compared);
+            ours = Some(match &answered {
+                Ok(a) => Summary::of_answer(a, opts.size),
+                Err(e) => Summary::of(e, opts.size),
+            });
+            // the answer lists the legal moves of the position after the move, the next
+            // one: listed once, not again on it (should the two positions differ, the game
+            // meets a move the next position refuses and says so)
+            let listed: Option<Vec<Action>> = answered
+                .ok()
+                .map(|a| a.analysis.legal_moves.iter().map(|n| n.action).collect());
+            let after = pos.advance(&Move {
+                action: now.action,
+                number: None,
+                turn: None,
+            });
+            // the move after it, unless the game ends here
+            let ahead = match &after {
+                Ok(p) if !p.game_over() && played + 1 < u64::from(opts.max_moves) => {
+                    let legal = listed.unwrap_or_else(|| p.legal_moves());
+                    Some(next_move(opts, g, p, &legal, &mut rng))
+                }
+                _ => None,
             };
-            ours = Some(Summary::of(&answer, opts.size));
-            next = Some(
-                pos.advance(&Move {
-                    action,
-                    number: None,
-                    turn: None,
-                })
-                .map(|p| {
-                    let legal = if p.game_over() {
-                        Vec::new()
-                    } else {
-                        p.legal_moves()
-                    };
-                    (p, legal)
-                }),
-            );
+            let send = ahead
+                .as_ref()
+                .and_then(|a| a.as_ref().ok())
+                .map(|a| a.req.clone());
+            next = Some((after, ahead));
+            send
         });
         let theirs = match theirs {
             Ok(t) => t,
@@ -131,7 +175,7 @@ fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String
                 });
             }
         };
-        let (Some(ours), Some(next)) = (ours, next) else {
+        let (Some(ours), Some((after, ahead))) = (ours, next) else {
             return Err("internal: the other program answered without m3go answering".into());
         };
         if theirs.get("unsupported").is_some_and(|u| u == true) {
@@ -144,15 +188,16 @@ fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String
                 done(played);
                 return Ok(Game::Disagree {
                     move_number: pos.move_number(),
-                    notation,
-                    before: Box::new(before),
-                    moves,
+                    notation: now.notation,
+                    before: Box::new(now.before),
+                    moves: now.moves,
                     diffs,
                 });
             }
         }
-        (pos, legal) =
-            next.map_err(|e| format!("m3go refused its own legal move {notation}: {e}"))?;
+        pos =
+            after.map_err(|e| format!("m3go refused its own legal move {}: {e}", now.notation))?;
+        asked = ahead.transpose()?;
         played += 1;
         (sh.progress)(1);
     }
