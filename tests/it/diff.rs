@@ -367,6 +367,24 @@ fn diff_a_program_that_cannot_start_is_an_error_and_writes_no_case() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A program that stops answering in the middle of a game (here after the capabilities and
+/// three moves) fails at the move it did not answer, although `m3go diff` sent the request of
+/// that move before it read the answer to the move before (the request sent ahead).
+#[test]
+fn diff_a_program_that_stops_answering_fails_at_the_move_it_did_not_answer() {
+    let imp = format!(
+        "'{}' protocol | {{ for i in 1 2 3 4; do IFS= read -r l; printf '%s\\n' \"$l\"; done; }}",
+        m3go()
+    );
+    let (code, out, err, _) =
+        run_m3go(&["diff", "--size", "5", "--games", "2", "--impl", &imp]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("failed in game 1 at move 4: the program exited without answering"),
+        "{err}"
+    );
+}
+
 #[test]
 fn diff_a_hung_program_is_stopped_at_the_timeout_and_not_left_running() {
     let dir = tmpdir("hung");
