@@ -376,8 +376,7 @@ fn diff_a_program_that_stops_answering_fails_at_the_move_it_did_not_answer() {
         "'{}' protocol | {{ for i in 1 2 3 4; do IFS= read -r l; printf '%s\\n' \"$l\"; done; }}",
         m3go()
     );
-    let (code, out, err, _) =
-        run_m3go(&["diff", "--size", "5", "--games", "2", "--impl", &imp]);
+    let (code, out, err, _) = run_m3go(&["diff", "--size", "5", "--games", "2", "--impl", &imp]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(
         err.contains("failed in game 1 at move 4: the program exited without answering"),
