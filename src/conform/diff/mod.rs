@@ -18,7 +18,7 @@ mod compare;
 mod games;
 mod shrink;
 
-pub use compare::{compare, Summary, UNREAD};
+pub use compare::{compare, differences, Summary, UNREAD};
 pub use games::run;
 pub use shrink::make_case;
 
