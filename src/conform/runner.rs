@@ -272,37 +272,20 @@ impl External {
                         "an answer line is longer than {MAX_ANSWER_BYTES} bytes"
                     ))
                 } else {
-                    // read as JSON from the bytes (the parser checks the UTF-8 of the strings,
-                    // where alone it can go wrong in JSON); a line that is not JSON is then
-                    // told apart from one that is not text
-                    let end = buf.len()
-                        - buf
-                            .iter()
-                            .rev()
-                            .take_while(|b| matches!(b, b'\n' | b'\r'))
-                            .count();
-                    buf.truncate(end);
-                    let not_utf8 =
-                        |e: &dyn std::fmt::Display| format!("an answer line is not UTF-8: {e}");
-                    let read = if skip.is_empty() {
-                        Ok(serde_json::from_slice::<Value>(&buf))
-                    } else {
-                        // the parts read past are not built as strings, whose UTF-8 is then
-                        // checked first, for the whole line
-                        std::str::from_utf8(&buf)
-                            .map(|text| crate::conform::pruned::from_str_pruned(text, skip))
-                            .map_err(|e| not_utf8(&e))
-                    };
-                    match read {
-                        Ok(Ok(v)) => Ok(Answer::Json(v)),
-                        Ok(Err(e)) => String::from_utf8(buf)
-                            .map(|line| Answer::NotJson {
-                                line,
-                                error: e.to_string(),
-                            })
-                            .map_err(|e| not_utf8(&e)),
-                        Err(message) => Err(message),
-                    }
+                    // the whole line's UTF-8 is checked first: the parts read past are not
+                    // read as strings
+                    std::str::from_utf8(&buf)
+                        .map(|l| {
+                            let l = l.trim_end_matches(['\n', '\r']);
+                            match crate::conform::pruned::from_str_pruned(l, skip) {
+                                Ok(v) => Answer::Json(v),
+                                Err(e) => Answer::NotJson {
+                                    line: l.to_string(),
+                                    error: e.to_string(),
+                                },
+                            }
+                        })
+                        .map_err(|e| format!("an answer line is not UTF-8: {e}"))
                 };
                 let stop = msg.is_err();
                 if tx.send(msg).is_err() || stop {
@@ -355,8 +338,8 @@ fn send_line(stdin: &mut std::process::ChildStdin, request: &Value) -> std::io::
 }
 
 impl External {
-    /// Awaits the answer to `request` (the next line the program writes) until `deadline`,
-    /// `limit` the budget it was given.
+    /// Awaits the next line the program writes (the answer to the oldest request it has not
+    /// answered) until `deadline`, `limit` the budget that request was given.
     fn receive(&mut self, deadline: std::time::Instant, limit: Duration) -> Result<Value, String> {
         let Some(run) = self.running.as_mut() else {
             return Err("the program is not running".into());

@@ -389,9 +389,10 @@ pub fn private_eyes_2016(layer: &Layer, strings: &Strings, a: usize) -> Vec<Regi
 /// M16-COMMON-EYE / M16-COMMON-EYE-GREY / M16-COMMON-EYE-MIXED — "两个或两个以上同色棋串共同围住的含有
 /// 至少1个空点的封闭区域 … 或者由一个以上黑棋串（或者白棋串）再加上一个以上处于“中性分隔串”状态的灰棋串共同围住
 /// … 特别地，由黑棋串和白棋串共同参与围住的含有至少1个空点的封闭区域不是公眼" (000). On the upper layer
-/// (neutral grey off-board, converted grey joined to its colour), for each upper string `a`: the
-/// empty strings adjacent to it whose every neighbour is a stone of `a`'s colour or a neutral grey stone
-/// (or the edge), touching at least two strings of that colour, or `a` and a neutral grey string.
+/// (neutral grey off-board, converted grey joined to its colour), for each upper string `a`:
+/// the empty strings adjacent to it whose every neighbour is a stone of `a`'s colour or a
+/// neutral grey stone (or the edge), touching at least two strings of that colour, or `a` and
+/// a neutral grey string.
 /// An empty string touching the other colour is no common eye; one closed by `a` alone (and the
 /// edge) is a private-eye candidate, not a common eye. Limitation: regions holding stones
 /// (M16-COMMON-EYE-CONTENT) are not listed. Each eye is its points, ascending. Indexed by upper

@@ -243,8 +243,9 @@ fn diff_compare_of_identical_answers_finds_nothing() {
 /// m3go's own half of a `diff` move is summarised from its typed answer (`Summary::of_answer`),
 /// the other program's from the JSON it wrote (`Summary::of`): for every case of the suite, with
 /// every part of the answer or only those `diff` compares, the two summaries of one answer are
-/// the same, so that equal answers never differ in `diff`, and the answer with only the
-/// compared parts summarises as the whole one.
+/// the same, so that equal answers never differ in `diff`; so is the summary of the JSON read
+/// without the parts `diff` reads past (`diff::UNREAD`), and the answer with only the compared
+/// parts summarises as the whole one.
 #[test]
 fn the_summary_of_a_typed_answer_is_the_summary_of_its_json() {
     use m3go::conform::answer::{case_answer, Parts};
@@ -271,6 +272,11 @@ fn the_summary_of_a_typed_answer_is_the_summary_of_its_json() {
             let json = serde_json::to_value(&a).expect("an answer serialises");
             let typed = Summary::of_answer(&a, size);
             assert_eq!(typed, Summary::of(&json, size), "case {}", case.id);
+            // the other program's answer is read without diff::UNREAD: nothing compared
+            let text = serde_json::to_string(&a).expect("an answer serialises");
+            let pruned = m3go::conform::pruned::from_str_pruned(&text, m3go::conform::diff::UNREAD)
+                .expect("the answer reads");
+            assert_eq!(typed, Summary::of(&pruned, size), "case {}", case.id);
             summaries.push(typed);
             compared += 1;
         }

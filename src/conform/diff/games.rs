@@ -139,8 +139,8 @@ fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String
                 Err(e) => Summary::of(e, opts.size),
             });
             // the answer lists the legal moves of the position after the move, the next
-            // one: listed once, not again on it (should the two positions differ, the game
-            // meets a move the next position refuses and says so)
+            // one: listed once, not again on it (a move drawn from the list that the next
+            // position refuses ends the game as m3go refusing its own legal move)
             let listed: Option<Vec<Action>> = answered
                 .ok()
                 .map(|a| a.analysis.legal_moves.iter().map(|n| n.action).collect());
