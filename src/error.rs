@@ -285,13 +285,99 @@ impl fmt::Display for Whole<'_> {
 
 impl std::error::Error for InputError {}
 
-/// Writes `items` separated by `; ` — how an error that lists every problem it found shows them.
+/// Most problems an error lists: the first [`MAX_LISTED`] are kept and shown, the rest only
+/// counted (`…; and 999980 more`), so that an input listing a bad point a million times gives a
+/// short message in bounded memory (the command line, the server's JSON errors and Python's
+/// exceptions all show this text).
+pub const MAX_LISTED: usize = 20;
+
+/// The problems an error found, in the order found: the first [`MAX_LISTED`] kept, the rest
+/// counted. Reads as a slice of the kept ones; shown as `A; B; …; and N more`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listed<T> {
+    kept: Vec<T>,
+    more: usize,
+}
+
+impl<T> Default for Listed<T> {
+    fn default() -> Self {
+        Listed {
+            kept: Vec::new(),
+            more: 0,
+        }
+    }
+}
+
+impl<T> Listed<T> {
+    /// An empty list.
+    pub fn new() -> Listed<T> {
+        Listed::default()
+    }
+
+    /// Adds a problem: kept while fewer than [`MAX_LISTED`] are, else counted.
+    pub fn push(&mut self, item: T) {
+        if self.kept.len() < MAX_LISTED {
+            self.kept.push(item);
+        } else {
+            self.more += 1;
+        }
+    }
+
+    /// Every problem found, the counted ones included.
+    pub fn total(&self) -> usize {
+        self.kept.len() + self.more
+    }
+
+    /// The problems found beyond the kept ones.
+    pub fn more(&self) -> usize {
+        self.more
+    }
+}
+
+impl<T> Extend<T> for Listed<T> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
+        for item in items {
+            self.push(item);
+        }
+    }
+}
+
+impl<T> FromIterator<T> for Listed<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
+        let mut list = Listed::new();
+        list.extend(items);
+        list
+    }
+}
+
+impl<T> std::ops::Deref for Listed<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.kept
+    }
+}
+
+impl<T: fmt::Display> fmt::Display for Listed<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_joined(f, &self.kept)?;
+        if self.more > 0 {
+            write!(f, "; and {} more", self.more)?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `items` separated by `; ` — how an error that lists the problems it found shows
+/// them — at most [`MAX_LISTED`] of them, then how many more there are.
 pub fn write_joined<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
-    for (k, item) in items.iter().enumerate() {
+    for (k, item) in items.iter().take(MAX_LISTED).enumerate() {
         if k > 0 {
             f.write_str("; ")?;
         }
         write!(f, "{item}")?;
+    }
+    if items.len() > MAX_LISTED {
+        write!(f, "; and {} more", items.len() - MAX_LISTED)?;
     }
     Ok(())
 }

@@ -22,24 +22,28 @@ pub struct PerftArgs {
     pub engine: crate::cli::common::EngineArgs,
     /// Stop with an error (exit 2) after visiting this many nodes (positions made and move
     /// sequences counted), so that a deep perft on a large board cannot run for hours. Default:
-    /// 30000000 on the fast engine (measured: `perft spec/positions/example.yaml 3`, 28369270
-    /// nodes, 148 s of CPU), 50000 with --reference (about 370 nodes a second on a dense 19x19
-    /// position): a few minutes at most either way.
+    /// 10000000 on the fast engine, 20000 with --reference: under a minute of CPU on a dense
+    /// 19x19 position on a 2-core machine (measured: 170,000 to 600,000 nodes a second on the
+    /// fast engine, about 370 on the reference); a loaded machine may take 2 to 4 times as long
+    /// in wall time. The progress bar shows the nodes visited and their rate.
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
 }
 
-/// `perft --max-nodes` by default on the fast engine: a few minutes at most. Measured on the
-/// development machine (release build, one core): `perft spec/positions/example.yaml 3` visits
-/// 28,369,270 nodes in 148 s of CPU (about 190,000 nodes a second on 19x19; a 9x9 position runs
-/// about 1,100,000 a second).
-pub const FAST_NODES: u64 = 30_000_000;
-/// `perft --max-nodes` by default with `--reference`: a few minutes at most. Measured: the
+/// `perft --max-nodes` by default on the fast engine: under a minute of CPU. Measured on the
+/// slowest machine class we know (2 cores, release build, 2026-12-05, the machine loaded by
+/// other builds): a 1,000,000-node budget ran out after 4.2 s of CPU on
+/// `spec/positions/example.yaml` at depth 3 (10.5 s of wall time), 2.0 s on Lee Sedol game 5 at
+/// move 150 and on `benches/data/worst-flower-walls.yaml`; so 10,000,000 nodes are at most
+/// about 42 s of CPU there, and two to four times that in wall time on a loaded machine (a
+/// hostile trial saw 8 minutes of wall time for the 30,000,000 of the earlier default).
+pub const FAST_NODES: u64 = 10_000_000;
+/// `perft --max-nodes` by default with `--reference`: under a minute of CPU. Measured: the
 /// reference spent 54 s of CPU on the first 20,000 nodes of a perft of Lee Sedol game 5 at move
 /// 150 (19x19, about 370 nodes a second: a legal-move list by the reference takes about 0.8 s
-/// there), so 50,000 nodes are about 2.3 minutes; its subtrees are counted whole only to depth 1,
-/// so the budget is checked after every legal-move list.
-pub const REFERENCE_NODES: u64 = 50_000;
+/// there); its subtrees are counted whole only to depth 1, so the budget is checked after every
+/// legal-move list.
+pub const REFERENCE_NODES: u64 = 20_000;
 
 pub fn run(args: PerftArgs) -> Result<(), InputError> {
     let depth = args.depth;
@@ -59,9 +63,16 @@ pub fn run(args: PerftArgs) -> Result<(), InputError> {
     };
     // a progress bar over the first moves (on a terminal only)
     let pb = crate::cli::common::progress_bar(0, "first moves");
-    let progress = |done: usize, of: usize| {
+    let progress = |done: usize, of: usize, nodes: u64| {
         pb.set_length(of as u64);
         pb.set_position(done as u64);
+        let seconds = pb.elapsed().as_secs_f64();
+        if seconds > 0.0 {
+            pb.set_message(format!(
+                "({nodes} nodes, {:.0} a second)",
+                nodes as f64 / seconds
+            ));
+        }
     };
     if args.divide || depth >= 2 {
         let d = divide_within(&p, depth, &mut budget, &progress);

@@ -5,6 +5,7 @@
 
 use crate::board::coord::Point;
 use crate::board::grid::Board;
+use crate::error::Listed;
 use crate::game::notation::{max_moves, MAX_MOVE_NUMBER};
 use crate::game::order::{
     check_flystone_state, flystone_schedule, flystone_walk, FlystoneRecord, FlystoneState,
@@ -215,21 +216,14 @@ impl fmt::Display for Problem {
 pub struct PositionError {
     pub place: String,
     pub setup: Box<Setup>,
-    pub problems: Vec<Problem>,
-}
-
-/// The problems of a [`PositionError`], written `FIELD: WHAT; FIELD: WHAT; …`.
-struct Problems<'a>(&'a [Problem]);
-
-impl fmt::Display for Problems<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::error::write_joined(f, self.0)
-    }
+    /// The problems found: at most [`MAX_LISTED`](crate::error::MAX_LISTED) kept, the rest
+    /// counted.
+    pub problems: Listed<Problem>,
 }
 
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.place, Problems(&self.problems))
+        write!(f, "{}: {}", self.place, self.problems)
     }
 }
 
@@ -244,6 +238,9 @@ impl PositionError {
             }
             t.push(p.field.as_str()).push(": ").push(p.message.clone());
         }
+        if self.problems.more() > 0 {
+            t.push(format!("; and {} more", self.problems.more()));
+        }
         t
     }
 }
@@ -252,7 +249,7 @@ impl std::error::Error for PositionError {}
 
 impl From<PositionError> for InputError {
     fn from(e: PositionError) -> Self {
-        InputError::new(Problems(&e.problems).to_string()).file(e.place)
+        InputError::new(e.problems.to_string()).file(e.place)
     }
 }
 
@@ -371,8 +368,8 @@ fn unsettled(board: &Board, rules: &Rules, field: &str) -> Vec<Problem> {
 
 /// The board as a settled position needs it: no black or white upper string without a
 /// liberty (it would have been captured), every dead stone on a stone of the board.
-fn board_problems(board: &Board, rules: &Rules, dead: &[Point]) -> Vec<Problem> {
-    let mut problems = unsettled(board, rules, "diagram");
+fn board_problems(board: &Board, rules: &Rules, dead: &[Point], problems: &mut Listed<Problem>) {
+    problems.extend(unsettled(board, rules, "diagram"));
     for (k, &p) in dead.iter().enumerate() {
         if !p.on_board(board.size()) {
             problems.push(Problem::new(
@@ -386,7 +383,6 @@ fn board_problems(board: &Board, rules: &Rules, dead: &[Point]) -> Vec<Problem> 
             ));
         }
     }
-    problems
 }
 
 impl Parts {
@@ -395,7 +391,7 @@ impl Parts {
     /// stones. Every problem found is listed; `place` names the source.
     pub(crate) fn validate(self, place: &str) -> Result<Position, PositionError> {
         let size = self.board.size();
-        let mut problems: Vec<Problem> =
+        let mut problems: Listed<Problem> =
             move_number_problem(self.move_number).into_iter().collect();
         problems.extend(count_problems(
             self.move_number,
@@ -429,7 +425,7 @@ impl Parts {
             (_, Some(_)) => problems.push(flystone_without_schedule()),
             _ => {}
         }
-        problems.extend(board_problems(&self.board, &self.rules, &self.dead));
+        board_problems(&self.board, &self.rules, &self.dead, &mut problems);
         if problems.is_empty() {
             return Ok(Position::from_checked(self));
         }
@@ -445,7 +441,7 @@ impl Setup {
     /// Validates the setup into a position; every problem found is listed, each naming its
     /// field, in the error.
     pub fn to_position(&self, place: &str) -> Result<Position, PositionError> {
-        let mut problems: Vec<Problem> = Vec::new();
+        let mut problems: Listed<Problem> = Listed::new();
         let rules = match self.rules.resolve() {
             Ok(r) => Some(r),
             Err(e) => {
@@ -525,7 +521,7 @@ impl Setup {
             }
         }
         if let (Some(rules), Some(board)) = (&rules, &board) {
-            problems.extend(board_problems(board, rules, &dead));
+            board_problems(board, rules, &dead, &mut problems);
         }
         match (rules, board) {
             (Some(rules), Some(board)) if problems.is_empty() => {

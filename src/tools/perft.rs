@@ -146,13 +146,13 @@ pub fn perft_within(
 }
 
 /// Perft split by the first move within `budget`: (move in notation, count), calling
-/// `progress(done, of)` after each first move is counted (a progress bar), on the position's
+/// `progress(done, of, nodes)` after each first move is counted (a progress bar), on the position's
 /// engine.
 pub fn divide_within(
     pos: &Position,
     depth: u32,
     budget: &mut NodeBudget,
-    progress: &dyn Fn(usize, usize),
+    progress: &dyn Fn(usize, usize, u64),
 ) -> Result<Vec<(String, u64)>, NodeBudget> {
     if depth == 0 {
         return Ok(Vec::new());
@@ -163,7 +163,7 @@ pub fn divide_within(
     let mut out = Vec::with_capacity(of);
     for (k, (label, p)) in kids.into_iter().enumerate() {
         let n = perft_within(&p, depth - 1, budget)?;
-        progress(k + 1, of);
+        progress(k + 1, of, budget.used);
         out.push((label, n));
     }
     Ok(out)
@@ -171,7 +171,7 @@ pub fn divide_within(
 
 /// Perft split by the first move: (move in notation, count), unbounded.
 pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
-    divide_within(pos, depth, &mut NodeBudget::unlimited(), &|_, _| {}).unwrap_or_default()
+    divide_within(pos, depth, &mut NodeBudget::unlimited(), &|_, _, _| {}).unwrap_or_default()
 }
 
 /// One entry of a perft file.

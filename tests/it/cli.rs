@@ -327,7 +327,7 @@ fn cli_conform_list_and_dump_json_honour_id_filter_and_shard() {
 #[test]
 fn cli_perft_default_budget_is_the_documented_one() {
     use m3go::cli::{PERFT_FAST_NODES as FAST_NODES, PERFT_REFERENCE_NODES as REFERENCE_NODES};
-    const { assert!(FAST_NODES <= 50_000_000 && REFERENCE_NODES <= 200_000) };
+    const { assert!(FAST_NODES <= 10_000_000 && REFERENCE_NODES <= 20_000) };
     let (code, help, err) = m3go(&["perft", "--help"]);
     assert_eq!(code, Some(0), "{err}");
     let help = help.split_whitespace().collect::<Vec<_>>().join(" ");

@@ -107,3 +107,57 @@ fn errors_context_is_added_outside_the_place() {
         "outer.yaml: p.yaml: move: expected a move number"
     );
 }
+
+/// A position listing `dead` points `n` times (all `point`), on a 5×5 board with one stone.
+fn dead_many(point: &str, n: usize) -> String {
+    let list = vec![point; n].join(", ");
+    format!("size: 5\ndiagram: |\n  . . . . .\n  . . . . .\n  . . X . .\n  . . . . .\n  . . . . .\ndead: [{list}]\n")
+}
+
+/// Finding 6 of issue 36: a position listing a bad `dead` point 300,000 times gave a message
+/// of 29 MB (one problem per entry); an error keeps the first `MAX_LISTED` problems and counts
+/// the rest, in the library's error and in its text.
+#[test]
+fn errors_a_position_lists_at_most_max_listed_problems_then_counts_the_rest() {
+    use m3go::error::MAX_LISTED;
+    let n = 300_000;
+    for point in ["K10", "一A"] {
+        let setup = from_yaml::<Setup>(&dead_many(point, n), "p.yaml").unwrap();
+        let e = setup.to_position("p.yaml").unwrap_err();
+        assert_eq!(e.problems.len(), MAX_LISTED, "{point}");
+        assert_eq!(e.problems.total(), n, "{point}");
+        assert_eq!(e.problems.more(), n - MAX_LISTED, "{point}");
+        let shown = e.to_string();
+        assert!(
+            shown.ends_with(&format!("; and {} more", n - MAX_LISTED)),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("dead[19]:") && !shown.contains("dead[20]:"),
+            "{shown}"
+        );
+        assert!(shown.len() < 4096, "{} bytes", shown.len());
+        let text = e.text().format(m3go::board::coord::Labels::Latin);
+        assert!(
+            text.ends_with(&format!("; and {} more", n - MAX_LISTED)),
+            "{text}"
+        );
+        assert!(text.len() < 4096, "{} bytes", text.len());
+    }
+}
+
+/// The same through the command line: one short line on standard error, exit 2.
+#[test]
+fn errors_the_command_line_shows_a_bounded_problem_list() {
+    let dir = std::env::temp_dir().join(format!("m3go-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("dead.yaml");
+    std::fs::write(&path, dead_many("K10", 200_000)).unwrap();
+    let (code, out, err) = crate::common::m3go(&["analyze", path.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(code, Some(2), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.trim_end().ends_with("; and 199980 more"), "{err}");
+    assert!(err.len() < 4096, "{} bytes", err.len());
+}
