@@ -201,15 +201,24 @@ pub fn parse_move_in(text: &str, rules: &Rules, size: usize) -> Result<Move, Not
     parse_with(text, size, rules.team_grey_start)
 }
 
+/// Whether `t` is written in 000's round notation (`33B.H九`: digits, a seat letter A–D, a dot),
+/// whether or not its round, seat and point are valid: no point is written so.
+pub fn is_round_notation(t: &str) -> bool {
+    let rest = t.trim_start_matches(|c: char| c.is_ascii_digit());
+    rest.len() < t.len() && {
+        let mut chars = rest.chars();
+        chars.next().and_then(Seat::from_letter).is_some() && chars.as_str().starts_with('.')
+    }
+}
+
 /// M16-NOTATION — "类似国际象棋记谱方式的回合式坐标记谱法" (000): `33B.H九` = round 33, seat B, point
 /// H九. `None` when `t` is not of that form (digits, a seat letter A–D, a dot).
 fn parse_team(t: &str, size: usize, grey_start: u32) -> Option<Result<Move, NotationError>> {
-    let digits: String = t.chars().take_while(|c| c.is_ascii_digit()).collect();
-    if digits.is_empty() {
+    if !is_round_notation(t) {
         return None;
     }
-    let rest = &t[digits.len()..];
-    let mut chars = rest.chars();
+    let digits: String = t.chars().take_while(|c| c.is_ascii_digit()).collect();
+    let mut chars = t[digits.len()..].chars();
     let seat = chars.next().and_then(Seat::from_letter)?;
     let point = chars.as_str().strip_prefix('.')?;
     Some((|| {

@@ -345,3 +345,32 @@ fn cli_perft_default_budget_is_the_documented_one() {
         "README.md's perft row lacks the defaults"
     );
 }
+
+/// Issue 37, item 6: `explain` reads a move in 000's round notation (`31A.三三`) as `play` does;
+/// it was refused as a malformed coordinate.
+#[test]
+fn cli_explain_reads_the_round_notation_as_play_does() {
+    let dir = std::env::temp_dir().join(format!("m3go-round-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pos = dir.join("team.yaml");
+    let row = "  . . . . . . . . .\n";
+    std::fs::write(
+        &pos,
+        format!(
+            "rules: m3go-2016\nsize: 9\nmove: 61\ndiagram: |\n{}",
+            row.repeat(9)
+        ),
+    )
+    .unwrap();
+    let pos = pos.to_str().unwrap();
+    let (code, out, err) = m3go(&["explain", pos, "31A.三三"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("31A.三三 is legal (black stone)."), "{out}");
+    let (code, out, err) = m3go(&["explain", pos, "31C.三三"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("31C.三三 is refused: wrong-turn"), "{out}");
+    let (code, played, err) = m3go(&["play", pos, "31A.三三"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(played.contains("31A.三三"), "{played}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
