@@ -562,3 +562,99 @@ fn rules_md_function_locator_delimits_every_function_in_src() {
     assert!(checked > 300, "only {checked} functions found in src/");
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
+
+/// The `KEY: VALUE | VALUE …` settings written in backticks in the disputed-points register
+/// (also inside `rules: { preset: …, KEY: VALUE }`), with the line each is on; paths such as
+/// `judge::longlife::seki` and placeholders such as `<n>` are left out.
+fn register_settings(md: &str) -> Vec<(usize, String, String)> {
+    let start = md
+        .find("## Disputed-points register")
+        .expect("register section");
+    let end = md.find("\n## Options").expect("options section");
+    let mut out = Vec::new();
+    for (k, line) in md[start..end].lines().enumerate() {
+        let line_no = md[..start].lines().count() + k + 1;
+        for span in line.split('`').skip(1).step_by(2) {
+            let span = span.trim();
+            let span = span.strip_prefix("rules:").unwrap_or(span).trim();
+            let span = span.trim_start_matches('{').trim_end_matches('}');
+            for piece in span.split(", ") {
+                let Some((key, values)) = piece.split_once(": ") else {
+                    continue;
+                };
+                let key = key.trim();
+                if key.is_empty()
+                    || !key.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+                    || key == "preset"
+                {
+                    continue;
+                }
+                for value in values.split('|').map(str::trim) {
+                    if !value.starts_with('<') && !value.is_empty() {
+                        out.push((line_no, key.to_string(), value.to_string()));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Issue 37, item 5: every option and value the register names exists — the setting, put in a
+/// rules mapping under some preset, is accepted — and every option and value of the code is
+/// named in rules.md's options table (the register once offered `attribute: m3go-2020`,
+/// `flystone-mode: a`, `schedule: ten-move-cycle`, none of which exists).
+#[test]
+fn rules_md_every_option_value_the_register_names_exists_and_every_value_is_named() {
+    use m3go::rules::{RulesField, OPTIONS};
+    let md = rules_md();
+    let settings = register_settings(&md);
+    assert!(
+        settings.len() > 20,
+        "the register names options: {settings:?}"
+    );
+    let presets = [
+        "m3go-2020",
+        "m3go-2016",
+        "m3go-2013",
+        "dullstone",
+        "flystone",
+    ];
+    let mut wrong = Vec::new();
+    for (line, key, value) in &settings {
+        let known = OPTIONS.iter().any(|(n, _, _)| n == key);
+        let accepted = presets.iter().any(|preset| {
+            m3go::game::setup::from_yaml::<RulesField>(
+                &format!("{{preset: {preset}, {key}: {value}}}"),
+                "rules.md",
+            )
+            .is_ok_and(|f| f.resolve().is_ok())
+        });
+        if !known || !accepted {
+            wrong.push(format!("rules.md:{line}: `{key}: {value}`"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "settings of the register that no rules mapping accepts:\n{}",
+        wrong.join("\n")
+    );
+    let section = md.split("\n## Options").nth(1).unwrap_or_default();
+    for (name, values, _) in OPTIONS {
+        let row = section
+            .lines()
+            .find(|l| l.starts_with(&format!("| {name} |")))
+            .unwrap_or_else(|| panic!("no row for {name} in rules.md's options table"));
+        let cell = row.split('|').nth(2).unwrap_or_default();
+        for value in values.split('|').map(str::trim) {
+            let value = value.split(" (").next().unwrap_or(value);
+            if value.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+                assert!(
+                    cell.split(',')
+                        .any(|v| v.trim().split(' ').next() == Some(value)),
+                    "rules.md's options table does not name {name}'s value `{value}`: {row}"
+                );
+            }
+        }
+    }
+}
