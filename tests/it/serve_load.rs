@@ -124,3 +124,53 @@ fn serve_answers_the_page_while_heavy_requests_queue_and_stops_when_they_leave()
     );
     assert_eq!(status, 200);
 }
+
+/// Each request's work has a budget (`Limits::work`): a server given 0.2 s stops the replay of
+/// the Ke Jie record (289 narrated moves, far longer than that) part way and answers 503 naming
+/// the budget, where it used to replay the record to its end however long it took; a short
+/// replay (to move 1) still fits, and the server keeps serving.
+#[test]
+fn serve_stops_a_request_past_its_work_budget() {
+    let options = m3go::serve::Options {
+        limits: m3go::serve::Limits {
+            work: Duration::from_millis(200),
+            ..m3go::serve::Limits::default()
+        },
+        ..m3go::serve::Options::default()
+    };
+    let s = m3go::serve::Server::bind_with("127.0.0.1", 0, &options).expect("bind");
+    let url = format!("http://{}/api/replay", s.addr());
+    drop(s.spawn());
+    let record = std::fs::read_to_string(format!(
+        "{}/spec/records/kejie-alphago-2017-g1.sgf",
+        crate::common::ROOT
+    ))
+    .expect("the Ke Jie record");
+    let replay = |to: Option<u32>| {
+        let mut body = serde_json::json!({ "record": record, "mechanical": true });
+        if let Some(t) = to {
+            body["to"] = t.into();
+        }
+        answer(
+            ureq::post(&url)
+                .timeout(Duration::from_secs(60))
+                .send_json(body),
+        )
+    };
+    let started = Instant::now();
+    let (status, v) = replay(None);
+    assert_eq!(status, 503, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("0.2 s of work")),
+        "{v}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    let (status, v) = replay(Some(1));
+    assert_eq!(status, 200, "{v}");
+}
