@@ -23,6 +23,9 @@ use crate::tools::{readings, replay};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// One endpoint: its name (under `/api/`), method, request and answer, for the README's table
 /// and the router.
@@ -87,12 +90,12 @@ pub const ENDPOINTS: &[Endpoint] = &[
         name: "record",
         method: "POST",
         request: "`record` (SGF or game-file text), `mechanical`, `rules` (optional), `labels`",
-        answer: "`id` (the record kept, every position of its replay), `moves` (number, notation, replaced, log line of each), `log`, `first`, `last`, `replaced`, `variations` (beside the main line, not replayed)",
+        answer: "`id` (the record kept, every position of its replay: 32 hex digits, kept for the client of the `X-M3go-Client` header), `moves` (number, notation, replaced, log line of each), `log`, `first`, `last`, `replaced`, `variations` (beside the main line, not replayed), `dropped` (what the record read does not hold: variations, properties, an SGF collection's further games)",
     },
     Endpoint {
         name: "record-move",
         method: "POST",
-        request: "`id` (from `record`), `to` (a move number, 0 for the start), `layer`, `labels`, `numbers`, `analysis` (false: the figure only)",
+        request: "`id` (the hex string from `record`), `to` (a move number, 0 for the start), `layer`, `labels`, `numbers`, `analysis` (false: the figure only)",
         answer: "`analysis`, `svg`, `position`, `shown` as `analyze`'s and `move`, for the kept position after move `to` (nothing replayed), and `at` (the move reached)",
     },
 ];
@@ -133,6 +136,69 @@ pub type Answer = Result<Value, ApiError>;
 /// Answers endpoint `name` with the request `body` (JSON; ignored by GET endpoints).
 pub fn call(name: &str, body: &[u8]) -> Answer {
     answer(parse(name, body)?)
+}
+
+/// What one request may spend and who sent it: its client (the `X-M3go-Client` token the page
+/// sends, which owns the records it loads; empty for a client that sends none), whether that
+/// client is still there (`cancelled` is set when its connection goes), and the time its work
+/// may take. The loops of the heavy endpoints (a replay's moves, a list of moves played) ask
+/// [`Work::stop`] before each move.
+pub struct Work {
+    client: String,
+    cancelled: Arc<AtomicBool>,
+    budget: Option<Duration>,
+    started: Instant,
+}
+
+impl Work {
+    /// No client named, never cancelled, no time budget (the fuzz targets, the library).
+    pub fn unbounded() -> Work {
+        Work {
+            client: String::new(),
+            cancelled: Arc::new(AtomicBool::new(false)),
+            budget: None,
+            started: Instant::now(),
+        }
+    }
+
+    /// The work of a request of `client`, stopped when `cancelled` is set or after `budget`
+    /// (counted from now).
+    pub fn new(client: &str, cancelled: Arc<AtomicBool>, budget: Duration) -> Work {
+        Work {
+            client: client.to_string(),
+            cancelled,
+            budget: Some(budget),
+            started: Instant::now(),
+        }
+    }
+
+    /// Whether the work must stop: its client left, or it ran past its budget.
+    pub fn stop(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+            || self.budget.is_some_and(|b| self.started.elapsed() > b)
+    }
+
+    /// The error of a loop that stopped (`e`), when it stopped because of [`Work::stop`].
+    fn stopped(&self, e: InputError) -> ApiError {
+        if self.cancelled.load(Ordering::Relaxed) {
+            // nobody reads it: the client left
+            return ApiError {
+                status: 503,
+                message: "the client left before its answer".into(),
+            };
+        }
+        match self.budget {
+            Some(b) if self.started.elapsed() > b => ApiError {
+                status: 503,
+                message: format!(
+                    "the request ran past the {} s of work the server gives one request: \
+                     expected a shorter record or fewer moves",
+                    b.as_secs_f64()
+                ),
+            },
+            _ => e.into(),
+        }
+    }
 }
 
 /// A request to an endpoint, read from its body (and, for a replay, the record read from it).
@@ -180,19 +246,45 @@ pub fn parse(name: &str, body: &[u8]) -> Result<Request, ApiError> {
     })
 }
 
+impl Request {
+    /// Whether the request's work grows with what it sends beyond one position's analysis: a
+    /// record replayed (`replay`, `record`), the readings (the position judged under every
+    /// value of every rule option), or a list of more than [`LIGHT_MOVES`] moves played (`play`,
+    /// `export`). The server runs these on its bounded pool of workers; the others (the page's
+    /// files, the options, one position's analysis, figure or trace, a step through a kept
+    /// record) are answered at once.
+    pub fn heavy(&self) -> bool {
+        match self {
+            Request::Replay(..) | Request::Record(..) | Request::Readings(_) => true,
+            Request::Play(r) => r.moves.len() > LIGHT_MOVES,
+            Request::Export(r) => r.moves.len() > LIGHT_MOVES,
+            _ => false,
+        }
+    }
+}
+
+/// The most moves a `play` or `export` request may list and still be light ([`Request::heavy`]):
+/// the page sends one move at a time, or a game of a few hundred for an export.
+pub const LIGHT_MOVES: usize = 400;
+
 /// The answer to a request.
 pub fn answer(request: Request) -> Answer {
+    answer_within(request, &Work::unbounded())
+}
+
+/// The answer to a request, its work bounded by `work` (its client's records, its budget).
+pub fn answer_within(request: Request, work: &Work) -> Answer {
     match request {
         Request::Options => Ok(options()),
         Request::Analyze(r) => analyze(r),
         Request::Render(r) => render_layer(r),
         Request::Explain(r) => explain(r),
         Request::Readings(r) => readings_of(r),
-        Request::Play(r) => play(r),
-        Request::Replay(r, rec) => replay_record(r, &rec),
-        Request::Export(r) => export(r),
-        Request::Record(r, rec) => load_record(r, &rec),
-        Request::RecordMove(r) => record_move(r),
+        Request::Play(r) => play(r, work),
+        Request::Replay(r, rec) => replay_record(r, &rec, work),
+        Request::Export(r) => export(r, work),
+        Request::Record(r, rec) => load_record(r, &rec, work),
+        Request::RecordMove(r) => record_move(r, work),
     }
 }
 
@@ -368,20 +460,19 @@ pub struct PlayRequest {
 
 /// The moves played in order on `p`, with the errors and the bounds of `m3go play` (the same
 /// code: [`replay::play_listed`]).
-fn play_moves(p: &Position, moves: &[String]) -> Result<(Position, Vec<Report>), ApiError> {
+fn play_moves(
+    p: &Position,
+    moves: &[String],
+    work: &Work,
+) -> Result<(Position, Vec<Report>), ApiError> {
     // one move sent (as the page does) is named by its text, several by their place too
-    Ok(replay::play_listed(
-        p,
-        moves,
-        "moves",
-        moves.len() > 1,
-        |_| (),
-    )?)
+    replay::play_listed_until(p, moves, "moves", moves.len() > 1, |_| (), &|| work.stop())
+        .map_err(|e| work.stopped(e))
 }
 
-fn play(r: PlayRequest) -> Answer {
+fn play(r: PlayRequest, work: &Work) -> Answer {
     let p = position(&r.position, POSITION)?;
-    let (next, reports) = play_moves(&p, &r.moves)?;
+    let (next, reports) = play_moves(&p, &r.moves, work)?;
     let shown = to_json(&Labeled::new(&reports, labels(r.labels.as_deref())?))?;
     Ok(json!({ "reports": to_json(&reports)?, "shown": shown, "position": position_yaml(&next)? }))
 }
@@ -411,13 +502,15 @@ fn record(text: &str) -> Result<Record, ApiError> {
     Ok(crate::formats::load::parse_sent(text, RECORD)?)
 }
 
-fn replay_record(r: ReplayRequest, rec: &Record) -> Answer {
+fn replay_record(r: ReplayRequest, rec: &Record, work: &Work) -> Answer {
     let rules = replay_rules(rec, r.rules.as_deref(), r.mechanical)?;
+    let stop = || work.stop();
     let rep = if r.mechanical {
-        replay::mechanical(rec, &rules, r.to, Engine::Fast)?
+        replay::mechanical_keeping(rec, &rules, r.to, Engine::Fast, |_| {}, &stop)
     } else {
-        replay::strict(rec, &rules, r.to, Engine::Fast)?
-    };
+        replay::strict_keeping(rec, &rules, r.to, Engine::Fast, |_| {}, &stop)
+    }
+    .map_err(|e| work.stopped(e))?;
     let setup = replay::position_setup(&rep.position);
     let yaml = serde_yaml::to_string(&setup).map_err(|e| ApiError::bad(e.to_string()))?;
     Ok(json!({
@@ -447,7 +540,7 @@ pub struct ExportRequest {
     moves: Vec<String>,
 }
 
-fn export(r: ExportRequest) -> Answer {
+fn export(r: ExportRequest, work: &Work) -> Answer {
     let need = |v: &Option<String>, field: &str| {
         v.clone().ok_or_else(|| {
             ApiError::bad(format!(
@@ -468,7 +561,7 @@ fn export(r: ExportRequest) -> Answer {
         }
         "sgf" | "game" => {
             let start = position(&need(&r.start, "start")?, "start")?;
-            let (_, reports) = play_moves(&start, &r.moves)?;
+            let (_, reports) = play_moves(&start, &r.moves, work)?;
             let rec = record_of(&start, &reports);
             if r.format == "sgf" {
                 (sgf::write_record(&rec, start.rules())?, "game.sgf")
@@ -493,15 +586,24 @@ fn export(r: ExportRequest) -> Answer {
 /// Most moves of a record the page keeps every position of (a game of go has a few hundred).
 pub const MAX_KEPT_MOVES: usize = 2000;
 
-/// Most records kept at once; loading one more forgets the oldest.
-const MAX_KEPT_RECORDS: usize = 4;
+/// Most records one client keeps at once; its loading one more forgets its own least recently
+/// used one (never another client's).
+pub const MAX_KEPT_PER_CLIENT: usize = 4;
+
+/// Most records the server keeps at once, over all its clients.
+pub const MAX_KEPT_RECORDS: usize = 64;
+
+/// How long a kept record may go unused before another client's load may forget it (when the
+/// server keeps [`MAX_KEPT_RECORDS`]).
+pub const KEPT_IDLE: Duration = Duration::from_secs(15 * 60);
 
 /// A record replayed once, every position of it kept: position `k` (after `k` of its moves) is
 /// `setups[k]` with the earlier boards `boards[k + base - earlier[k] .. k + base]`, `boards`
 /// holding the start's own earlier boards (`base` of them) and then the board of every
 /// position, so that the boards are stored once, not once per position.
 struct Kept {
-    id: u64,
+    /// 128 random bits, hex: only the client it was answered to knows it.
+    id: String,
     setups: Vec<Setup>,
     earlier: Vec<usize>,
     boards: Vec<String>,
@@ -513,7 +615,7 @@ struct Kept {
 }
 
 impl Kept {
-    fn new(id: u64, start: &Position, rules: &Rules) -> Kept {
+    fn new(id: String, start: &Position, rules: &Rules) -> Kept {
         let (setup, earlier) = start.to_setup_without_history();
         let boards = start.to_setup().history;
         Kept {
@@ -573,15 +675,78 @@ impl Kept {
     }
 }
 
-static KEPT: std::sync::Mutex<Vec<std::sync::Arc<Kept>>> = std::sync::Mutex::new(Vec::new());
-static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+/// A kept record, the client that loaded it, and when it was last used (loaded or stepped).
+struct Held {
+    kept: Arc<Kept>,
+    client: String,
+    used: Instant,
+}
 
-fn kept(id: u64) -> Result<std::sync::Arc<Kept>, ApiError> {
-    let list = KEPT.lock().unwrap_or_else(|e| e.into_inner());
-    list.iter().find(|k| k.id == id).cloned().ok_or(ApiError {
+/// Every kept record, the least recently used first.
+static KEPT: Mutex<Vec<Held>> = Mutex::new(Vec::new());
+
+/// 128 random bits from the system's generator, as 32 hex digits.
+fn new_id() -> Result<String, ApiError> {
+    let mut bits = [0u8; 16];
+    getrandom::fill(&mut bits).map_err(|e| ApiError {
+        status: 500,
+        message: format!("cannot draw a record id: {e}"),
+    })?;
+    Ok(bits.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Keeps `kept` for `client`: past [`MAX_KEPT_PER_CLIENT`] the client's own least recently used
+/// record is forgotten; past [`MAX_KEPT_RECORDS`] the least recently used record of any client
+/// idle for [`KEPT_IDLE`]; when none has aged out, the load is refused (503) and nothing is
+/// forgotten.
+fn hold(kept: Kept, client: &str) -> Result<(), ApiError> {
+    let mut list = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    let own = list.iter().filter(|h| h.client == client).count();
+    if own >= MAX_KEPT_PER_CLIENT {
+        if let Some(i) = list.iter().position(|h| h.client == client) {
+            list.remove(i);
+        }
+    } else if list.len() >= MAX_KEPT_RECORDS {
+        match list.iter().position(|h| h.used.elapsed() >= KEPT_IDLE) {
+            Some(i) => {
+                list.remove(i);
+            }
+            None => {
+                return Err(ApiError {
+                    status: 503,
+                    message: format!(
+                        "the server keeps {MAX_KEPT_RECORDS} records of its clients, none unused \
+                         for {} min: try again later",
+                        KEPT_IDLE.as_secs() / 60
+                    ),
+                })
+            }
+        }
+    }
+    list.push(Held {
+        kept: Arc::new(kept),
+        client: client.to_string(),
+        used: Instant::now(),
+    });
+    Ok(())
+}
+
+/// The kept record `id` (marked used now: it moves to the end of the list).
+fn kept(id: &str) -> Result<Arc<Kept>, ApiError> {
+    let mut list = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    let gone = || ApiError {
         status: 404,
-        message: format!("record {id} is not loaded (any more): load it again"),
-    })
+        message: format!(
+            "record `{}` is not loaded (any more): load it again",
+            crate::error::quote(&id.chars().take(40).collect::<String>())
+        ),
+    };
+    let i = list.iter().position(|h| h.kept.id == id).ok_or_else(gone)?;
+    let mut held = list.remove(i);
+    held.used = Instant::now();
+    let k = Arc::clone(&held.kept);
+    list.push(held);
+    Ok(k)
 }
 
 #[derive(Deserialize)]
@@ -613,7 +778,7 @@ fn replay_rules(rec: &Record, rules: Option<&str>, mechanical: bool) -> Result<R
 
 /// `record`: the record replayed once, with its log; every position kept under the answer's
 /// `id` for [`record_move`].
-fn load_record(r: RecordRequest, rec: &Record) -> Answer {
+fn load_record(r: RecordRequest, rec: &Record, work: &Work) -> Answer {
     if rec.moves.len() > MAX_KEPT_MOVES {
         return Err(ApiError::bad(format!(
             "record: {} moves; the page steps through records of at most {MAX_KEPT_MOVES}",
@@ -622,15 +787,17 @@ fn load_record(r: RecordRequest, rec: &Record) -> Answer {
     }
     let rules = replay_rules(rec, r.rules.as_deref(), r.mechanical)?;
     let l = labels(r.labels.as_deref())?;
-    let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let mut kept = Kept::new(id, &rec.start_position(&rules)?, &rules);
+    let id = new_id()?;
+    let mut kept = Kept::new(id.clone(), &rec.start_position(&rules)?, &rules);
     let mut numbers = rec.moves.iter().map(|m| m.number);
     let keep = |p: &Position| kept.keep(p, numbers.next().unwrap_or(0));
+    let stop = || work.stop();
     let rep = if r.mechanical {
-        replay::mechanical_keeping(rec, &rules, None, Engine::Fast, keep)?
+        replay::mechanical_keeping(rec, &rules, None, Engine::Fast, keep, &stop)
     } else {
-        replay::strict_keeping(rec, &rules, None, Engine::Fast, keep)?
-    };
+        replay::strict_keeping(rec, &rules, None, Engine::Fast, keep, &stop)
+    }
+    .map_err(|e| work.stopped(e))?;
     let moves: Vec<Value> = rep
         .entries
         .iter()
@@ -644,13 +811,7 @@ fn load_record(r: RecordRequest, rec: &Record) -> Answer {
             })
         })
         .collect();
-    {
-        let mut list = KEPT.lock().unwrap_or_else(|e| e.into_inner());
-        if list.len() >= MAX_KEPT_RECORDS {
-            list.remove(0);
-        }
-        list.push(std::sync::Arc::new(kept));
-    }
+    hold(kept, &work.client)?;
     Ok(json!({
         "id": id,
         "rules": rules.preset,
@@ -661,13 +822,15 @@ fn load_record(r: RecordRequest, rec: &Record) -> Answer {
         "last": rep.entries.last().map(|e| e.number),
         "replaced": rep.replaced_by_reason(),
         "variations": sgf_variations(&r.record),
+        "dropped": rec.dropped.notes(),
     }))
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RecordMoveRequest {
-    id: u64,
+    /// The `id` `record` answered (32 hex digits).
+    id: String,
     /// The record's move number to show the position after (0: the start).
     to: u32,
     #[serde(default)]
@@ -687,8 +850,8 @@ fn yes() -> bool {
 
 /// `record-move`: the kept position after move `to` of a loaded record, analysed as `analyze`
 /// answers (nothing is replayed).
-fn record_move(r: RecordMoveRequest) -> Answer {
-    let k = kept(r.id)?;
+fn record_move(r: RecordMoveRequest, _work: &Work) -> Answer {
+    let k = kept(&r.id)?;
     let at = k.numbers.iter().rposition(|&n| n <= r.to).unwrap_or(0);
     let (p, setup) = k.at(at)?;
     let yaml = serde_yaml::to_string(&setup).map_err(|e| ApiError::bad(e.to_string()))?;

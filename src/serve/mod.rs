@@ -25,19 +25,36 @@
 //!   reading its answer, or idle) is closed to make room, so stalled clients can never lock
 //!   others out; only when every open connection is being answered does a new one get 503;
 //! - the engine runs on tokio's blocking threads, so a long readings request holds no
-//!   connection of another client; a panic in the engine is answered with a 500.
+//!   connection of another client; a panic in the engine is answered with a 500;
+//! - the work is bounded, not only the connections (issue 36): a heavy request
+//!   ([`api::Request::heavy`]: a record replayed, the readings, a long list of moves) runs on a
+//!   pool of [`Limits::heavy_workers`] with at most [`Limits::heavy_queue`] more waiting; past
+//!   that it is answered `503` with `Retry-After` at once (its connection is then idle, so the
+//!   cap can close it for another client), while the light requests (the page's files, the
+//!   options, one position's analysis) are answered beside them. Each request's work stops
+//!   after [`Limits::work`] (503), and when its client leaves: hyper notices the closed
+//!   connection and drops the request's future, which sets the flag the replay loops ask
+//!   before each move ([`api::Work`]);
+//! - hyper answers a request it cannot parse itself (400, 414, 431) with an empty body and no
+//!   way to change it; [`WriteDeadline`] recognises that answer as it is written (an error
+//!   status with `content-length: 0` when no request of the connection is being answered:
+//!   every answer of the server's own has a JSON body) and writes the server's JSON error in
+//!   its place.
 
 pub mod api;
 
 use crate::game::setup::InputError;
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
-use hyper::header::{HeaderValue, CACHE_CONTROL, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, HOST};
+use hyper::header::{
+    HeaderName, HeaderValue, CACHE_CONTROL, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, HOST,
+    RETRY_AFTER as RETRY_AFTER_HEADER,
+};
 use hyper::{Request, Response};
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -60,15 +77,26 @@ pub struct Limits {
     pub write: Duration,
     /// Connections open at once.
     pub connections: usize,
+    /// Heavy requests ([`api::Request::heavy`]) computed at once.
+    pub heavy_workers: usize,
+    /// Heavy requests waiting for a worker; one more is answered 503 with `Retry-After`.
+    pub heavy_queue: usize,
+    /// The time one request's work may take (its replay or its moves stop there: 503).
+    pub work: Duration,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Limits {
             header: Duration::from_secs(10),
             body: Duration::from_secs(30),
             write: Duration::from_secs(30),
             connections: 64,
+            // a core left for the light requests
+            heavy_workers: cores.saturating_sub(1).max(1),
+            heavy_queue: 8,
+            work: Duration::from_secs(60),
         }
     }
 }
@@ -213,6 +241,10 @@ struct State {
     /// Open connections by age (the oldest first), each with the way to close it and whether it
     /// is being answered now.
     open: Mutex<BTreeMap<u64, Open>>,
+    /// The heavy requests' workers: a permit for each.
+    workers: Arc<tokio::sync::Semaphore>,
+    /// Heavy requests computing or waiting for a worker.
+    heavy: AtomicUsize,
 }
 
 struct Open {
@@ -255,6 +287,10 @@ impl Server {
                 access: Access::new(host, addr.port(), options),
                 limits: options.limits.clone(),
                 open: Mutex::new(BTreeMap::new()),
+                workers: Arc::new(tokio::sync::Semaphore::new(
+                    options.limits.heavy_workers.max(1),
+                )),
+                heavy: AtomicUsize::new(0),
             }),
         })
     }
@@ -361,7 +397,7 @@ fn refuse_busy(stream: &tokio::net::TcpStream) {
     let body = Reply::error(503, "the server is answering too many requests: try again").body;
     let head = format!(
         "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n",
+         Content-Length: {}\r\nRetry-After: {RETRY_AFTER}\r\nConnection: close\r\n\r\n",
         body.len()
     );
     let _ = stream.try_write(&[head.as_bytes(), &body].concat());
@@ -391,15 +427,22 @@ async fn connection(
         state: Arc::clone(&state),
         id,
     };
-    let io = hyper_util::rt::TokioIo::new(WriteDeadline::new(stream, state.limits.write));
+    let dispatched = Arc::new(AtomicU64::new(0));
+    let io = hyper_util::rt::TokioIo::new(WriteDeadline::new(
+        stream,
+        state.limits.write,
+        Arc::clone(&dispatched),
+    ));
     let service = hyper::service::service_fn(|req| {
         let (state, answering) = (Arc::clone(&state), Arc::clone(&answering));
+        dispatched.fetch_add(1, Ordering::SeqCst);
         async move { Ok::<_, std::convert::Infallible>(handle(&state, &answering, req).await) }
     });
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(hyper_util::rt::TokioTimer::new())
         .header_read_timeout(state.limits.header)
-        .max_buf_size(64 * 1024);
+        .max_headers(MAX_HEADERS)
+        .max_buf_size(HEAD_BUFFER);
     let _ = http.serve_connection(io, service).await;
 }
 
@@ -433,6 +476,16 @@ async fn handle(
             .map(|v: &HeaderValue| v.to_str().unwrap_or("\u{fffd}"))
     };
     let method = parts.method.as_str().to_string();
+    let hosts = parts.headers.get_all(HOST).iter().count();
+    if hosts > 1 {
+        return response(
+            Reply::error(
+                400,
+                &format!("`Host`: {hosts} headers: expected one (RFC 9112, section 3.2)"),
+            ),
+            true,
+        );
+    }
     if let Err(reply) = state.access.check(
         &method,
         header(HOST),
@@ -453,11 +506,112 @@ async fn handle(
         }
     };
     let path = parts.uri.path().to_string();
+    let client = header(HeaderName::from_static(CLIENT))
+        .filter(|c| client_token(c))
+        .unwrap_or("")
+        .to_string();
     let _answering = Answering::new(answering);
-    let reply = tokio::task::spawn_blocking(move || route(&method, &path, body.as_deref()))
-        .await
-        .unwrap_or_else(|_| Reply::error(500, "internal error: the engine failed on this request"));
-    response(reply, unread)
+    let routed = match read_request(&method, &path, body.as_deref()) {
+        Ok(Routed::Page(reply)) | Err(reply) => return response(reply, unread),
+        Ok(Routed::Api(request)) => request,
+    };
+    // set when this future is dropped (its connection closed): the work stops at its next move
+    let cancelled = Arc::new(AtomicBool::new(false));
+    let _cancel = CancelOnDrop(Arc::clone(&cancelled));
+    let budget = state.limits.work;
+    let heavy = routed.heavy();
+    let run = move || {
+        let work = api::Work::new(&client, cancelled, budget);
+        answer_reply(api::answer_within(routed, &work))
+    };
+    let failed = |_| Reply::error(500, "internal error: the engine failed on this request");
+    if !heavy {
+        return response(
+            tokio::task::spawn_blocking(run)
+                .await
+                .unwrap_or_else(failed),
+            unread,
+        );
+    }
+    // a heavy request: a worker, or a place in the queue, or 503 at once
+    let limit = state.limits.heavy_workers.max(1) + state.limits.heavy_queue;
+    if state.heavy.fetch_add(1, Ordering::SeqCst) >= limit {
+        state.heavy.fetch_sub(1, Ordering::SeqCst);
+        let mut reply = Reply::error(
+            503,
+            &format!(
+                "the server is computing {limit} heavy requests (record replays, readings, long \
+                 move lists): try again in a few seconds"
+            ),
+        );
+        reply.retry_after = Some(RETRY_AFTER);
+        return response(reply, unread);
+    }
+    let _queued = Queued(&state.heavy);
+    let Ok(worker) = Arc::clone(&state.workers).acquire_owned().await else {
+        return response(
+            Reply::error(500, "internal error: the workers are gone"),
+            true,
+        );
+    };
+    // the worker is held until the work ends, even when its client left before
+    let run = move || {
+        let _worker = worker;
+        run()
+    };
+    response(
+        tokio::task::spawn_blocking(run)
+            .await
+            .unwrap_or_else(failed),
+        unread,
+    )
+}
+
+/// The header that names a page's client (a random token the page keeps for its tab): the
+/// records it loads are kept for it alone ([`api::MAX_KEPT_PER_CLIENT`]).
+pub const CLIENT: &str = "x-m3go-client";
+
+/// Whether a client token is one the server keeps records under: 1 to 64 letters, digits, `-`
+/// or `_` (another value counts as no token).
+fn client_token(c: &str) -> bool {
+    (1..=64).contains(&c.len())
+        && c.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// The seconds a heavy request refused for a full queue is told to wait (`Retry-After`).
+const RETRY_AFTER: u64 = 2;
+
+/// Sets its flag when dropped: the request's future is gone (its client closed the connection,
+/// or it was answered).
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Counts a heavy request as computing or queued while it lives.
+struct Queued<'a>(&'a AtomicUsize);
+
+impl Drop for Queued<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// An API answer as a reply.
+fn answer_reply(answer: api::Answer) -> Reply {
+    match answer {
+        Ok(v) => Reply {
+            status: 200,
+            content_type: "application/json; charset=utf-8",
+            body: v.to_string().into_bytes(),
+            retry_after: None,
+        },
+        Err(e) => Reply::error(e.status, &e.message),
+    }
 }
 
 /// The most bytes of a body over [`MAX_BODY`] that are read (and dropped as they come) so that
@@ -531,24 +685,98 @@ fn response(reply: Reply, close: bool) -> Response<Full<Bytes>> {
     if close {
         h.insert(CONNECTION, HeaderValue::from_static("close"));
     }
+    if let Some(s) = reply.retry_after {
+        h.insert(RETRY_AFTER_HEADER, HeaderValue::from(s));
+    }
     r
 }
 
 /// A socket whose writes fail with `TimedOut` when one makes no progress for `limit` (a client
 /// that stops reading its answer); reads are bounded by the header and body timeouts instead.
+/// It also writes the server's JSON error in place of the empty-bodied answer hyper writes
+/// itself to a request it cannot parse ([`hyper_answer`]).
 struct WriteDeadline {
     io: tokio::net::TcpStream,
     limit: Duration,
     stalled: Option<Pin<Box<tokio::time::Sleep>>>,
+    /// Requests hyper handed to the server on this connection.
+    dispatched: Arc<AtomicU64>,
+    /// Final answers (status 200 and up) written on it.
+    answered: u64,
+    /// The server's error written in place of hyper's, and how much of it is written.
+    replacement: Vec<u8>,
+    sent: usize,
 }
 
 impl WriteDeadline {
-    fn new(io: tokio::net::TcpStream, limit: Duration) -> WriteDeadline {
+    fn new(
+        io: tokio::net::TcpStream,
+        limit: Duration,
+        dispatched: Arc<AtomicU64>,
+    ) -> WriteDeadline {
         WriteDeadline {
             io,
             limit,
             stalled: None,
+            dispatched,
+            answered: 0,
+            replacement: Vec::new(),
+            sent: 0,
         }
+    }
+
+    /// Writes what is left of the replacement; ready when all of it is written.
+    fn drive_replacement(&mut self, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        while self.sent < self.replacement.len() {
+            let rest = std::mem::take(&mut self.replacement);
+            let sent = self.sent;
+            let r = self.bounded(cx, |io, cx| {
+                tokio::io::AsyncWrite::poll_write(io, cx, &rest[sent..])
+            });
+            self.replacement = rest;
+            match r {
+                Poll::Ready(Ok(0)) => {
+                    return Poll::Ready(Err(std::io::ErrorKind::WriteZero.into()))
+                }
+                Poll::Ready(Ok(n)) => self.sent += n,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        Poll::Ready(Ok(()))
+    }
+
+    /// Sees a write of hyper's: the head of an answer is counted, and hyper's own answer to a
+    /// request it could not parse (an error status with no body, no request of the server's
+    /// being answered) is replaced. `true`: `buf` was replaced (not to be written).
+    fn replaced(&mut self, buf: &[u8]) -> bool {
+        let Some(status) = buf
+            .strip_prefix(b"HTTP/1.1 ")
+            .and_then(|r| r.get(..3))
+            .and_then(|d| std::str::from_utf8(d).ok())
+            .and_then(|d| d.parse::<u16>().ok())
+        else {
+            return false;
+        };
+        if status < 200 {
+            return false; // 100 Continue
+        }
+        let ours = self.dispatched.load(Ordering::SeqCst) > self.answered;
+        self.answered += 1;
+        if ours || status < 400 {
+            return false;
+        }
+        let head_end = buf
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .unwrap_or(buf.len());
+        let head = String::from_utf8_lossy(&buf[..head_end]).to_ascii_lowercase();
+        if !head.contains("\r\ncontent-length: 0") {
+            return false;
+        }
+        self.replacement = hyper_answer(status);
+        self.sent = 0;
+        true
     }
 
     /// `poll`'s result, or `TimedOut` when it has been pending for longer than the limit.
@@ -579,6 +807,44 @@ impl WriteDeadline {
     }
 }
 
+/// The server's answer in place of hyper's own to a request it could not parse: the same
+/// status, a JSON error saying what was wrong, and the connection closed (hyper closes it after
+/// its answer).
+fn hyper_answer(status: u16) -> Vec<u8> {
+    let message = match status {
+        400 => "the request is not well-formed HTTP/1.1 (a malformed request line, header name \
+                or value, a bad or repeated Content-Length, …): expected a request as RFC 9112 \
+                writes it"
+            .to_string(),
+        414 => "the request target is too long: expected a shorter path".to_string(),
+        431 => format!(
+            "the request's headers are too large: expected at most {MAX_HEADERS} headers in at \
+             most {} KiB",
+            HEAD_BUFFER / 1024
+        ),
+        other => format!("the request could not be read as HTTP/1.1 (status {other})"),
+    };
+    let body = Reply::error(status, &message).body;
+    let reason = hyper::StatusCode::from_u16(status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+        .unwrap_or("Error");
+    let mut out = format!(
+        "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json; charset=utf-8\r\n\
+         content-length: {}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    out.extend_from_slice(&body);
+    out
+}
+
+/// hyper's limit of headers in a request (its default).
+const MAX_HEADERS: usize = 100;
+
+/// The read buffer of a connection: a request's line and headers must fit in it.
+const HEAD_BUFFER: usize = 64 * 1024;
+
 impl tokio::io::AsyncRead for WriteDeadline {
     fn poll_read(
         self: Pin<&mut Self>,
@@ -595,24 +861,48 @@ impl tokio::io::AsyncWrite for WriteDeadline {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
-        self.get_mut().bounded(cx, |io, cx| io.poll_write(cx, buf))
+        let this = self.get_mut();
+        if this.drive_replacement(cx)?.is_pending() {
+            return Poll::Pending;
+        }
+        if this.replaced(buf) {
+            // hyper's answer is taken as written; the server's goes out in its place
+            let _ = this.drive_replacement(cx)?;
+            return Poll::Ready(Ok(buf.len()));
+        }
+        this.bounded(cx, |io, cx| io.poll_write(cx, buf))
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        self.get_mut().bounded(cx, |io, cx| io.poll_flush(cx))
+        let this = self.get_mut();
+        if this.drive_replacement(cx)?.is_pending() {
+            return Poll::Pending;
+        }
+        this.bounded(cx, |io, cx| io.poll_flush(cx))
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        self.get_mut().bounded(cx, |io, cx| io.poll_shutdown(cx))
+        let this = self.get_mut();
+        if this.drive_replacement(cx)?.is_pending() {
+            return Poll::Pending;
+        }
+        this.bounded(cx, |io, cx| io.poll_shutdown(cx))
     }
 }
 
-/// A response: status, content type, body.
+/// A response: status, content type, body, and for a 503 the seconds to wait.
 pub struct Reply {
     pub status: u16,
     pub content_type: &'static str,
     pub body: Vec<u8>,
+    /// `Retry-After` (seconds).
+    pub retry_after: Option<u64>,
 }
+
+/// The longest error message the server sends, in bytes: a longer one (an error that echoes
+/// its input) is cut there, with the number of bytes left out. Written as JSON, where a control
+/// character takes six bytes, an error body stays under 64 KiB.
+pub const MAX_ERROR: usize = 8 * 1024;
 
 impl Reply {
     fn text(status: u16, content_type: &'static str, body: &str) -> Reply {
@@ -620,16 +910,30 @@ impl Reply {
             status,
             content_type,
             body: body.as_bytes().to_vec(),
+            retry_after: None,
         }
     }
 
-    /// A JSON error `{"error": message}` with a 4xx status.
+    /// A JSON error `{"error": message}` with a 4xx or 5xx status, the message cut at
+    /// [`MAX_ERROR`] bytes.
     pub fn error(status: u16, message: &str) -> Reply {
+        let cut;
+        let message = if message.len() > MAX_ERROR {
+            let mut end = MAX_ERROR;
+            while !message.is_char_boundary(end) {
+                end -= 1;
+            }
+            cut = format!("{}… ({} more bytes)", &message[..end], message.len() - end);
+            &cut
+        } else {
+            message
+        };
         let body = serde_json::json!({ "error": message }).to_string();
         Reply {
             status,
             content_type: "application/json; charset=utf-8",
             body: body.into_bytes(),
+            retry_after: None,
         }
     }
 }
@@ -701,13 +1005,6 @@ pub fn read_request(method: &str, path: &str, body: Option<&[u8]>) -> Result<Rou
 pub fn route(method: &str, path: &str, body: Option<&[u8]>) -> Reply {
     match read_request(method, path, body) {
         Ok(Routed::Page(reply)) | Err(reply) => reply,
-        Ok(Routed::Api(request)) => match api::answer(request) {
-            Ok(v) => Reply {
-                status: 200,
-                content_type: "application/json; charset=utf-8",
-                body: v.to_string().into_bytes(),
-            },
-            Err(e) => Reply::error(e.status, &e.message),
-        },
+        Ok(Routed::Api(request)) => answer_reply(api::answer(request)),
     }
 }

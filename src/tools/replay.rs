@@ -35,7 +35,21 @@ pub fn play_listed(
     moves: &[String],
     key: &str,
     numbered: bool,
+    each: impl FnMut(&Report),
+) -> Result<(Position, Vec<Report>), InputError> {
+    play_listed_until(start, moves, key, numbered, each, &|| false)
+}
+
+/// [`play_listed`], `stop` asked before each move: when it says `true` the moves stop there
+/// with an error ([`stopped`]; the server's way to end the work of a client that left, or
+/// that ran past its budget).
+pub fn play_listed_until(
+    start: &Position,
+    moves: &[String],
+    key: &str,
+    numbered: bool,
     mut each: impl FnMut(&Report),
+    stop: &dyn Fn() -> bool,
 ) -> Result<(Position, Vec<Report>), InputError> {
     let limit = max_moves(start.board().size());
     if moves.len() > limit {
@@ -56,6 +70,9 @@ pub fn play_listed(
         }
     };
     for (k, m) in moves.iter().enumerate() {
+        if stop() {
+            return Err(stopped(k as u32 + 1));
+        }
         check_move_number(p.move_number()).map_err(|e| placed(InputError::new(e), k, m))?;
         let mv = parse_move_in(m, p.rules(), p.board().size())
             .map_err(|e| placed(InputError::new(e.to_string()), k, m))?;
@@ -67,6 +84,11 @@ pub fn play_listed(
         p = next;
     }
     Ok((p, reports))
+}
+
+/// The error of a replay or a list of moves stopped by its caller before move `number`.
+pub fn stopped(number: u32) -> InputError {
+    InputError::new("stopped by the caller before this move").move_number(number)
 }
 
 /// The history the ko rule needs, written to a position file: none, the last board (simple),
@@ -111,17 +133,20 @@ pub fn mechanical(
     to: Option<u32>,
     engine: Engine,
 ) -> Result<Replay, InputError> {
-    mechanical_keeping(record, rules, to, engine, |_| {})
+    mechanical_keeping(record, rules, to, engine, |_| {}, &|| false)
 }
 
 /// [`mechanical`], the position after each move handed to `keep` as it is reached (the
-/// page keeps them all, so that stepping through a loaded record replays nothing).
+/// page keeps them all, so that stepping through a loaded record replays nothing); `stop` is
+/// asked before each move, and when it says `true` the replay ends there with an error
+/// ([`stopped`]: the server's client left, or the request ran past its budget).
 pub fn mechanical_keeping(
     record: &Record,
     rules: &Rules,
     to: Option<u32>,
     engine: Engine,
     mut keep: impl FnMut(&Position),
+    stop: &dyn Fn() -> bool,
 ) -> Result<Replay, InputError> {
     let mut entries = Vec::new();
     let mut reports = Vec::new();
@@ -130,6 +155,7 @@ pub fn mechanical_keeping(
         rules,
         to,
         engine,
+        stop,
         mechanical_step,
         |pos, next, report, logged| {
             entries.push(entry(pos, next, &report, logged));
@@ -161,6 +187,7 @@ pub fn mechanical_tally(
         rules,
         to,
         engine,
+        &|| false,
         |pos, action| mechanical_advance(pos, action).map(|(next, refusal)| (next, (), refusal)),
         |pos, next, (), (number, _, status)| tally.add(number, &status, removed(pos, next)),
     )?;
@@ -196,6 +223,7 @@ fn mechanical_steps<R>(
     rules: &Rules,
     to: Option<u32>,
     engine: Engine,
+    stop: &dyn Fn() -> bool,
     mut step: impl FnMut(&Position, Action) -> Result<(Position, R, Option<Illegal>), Illegal>,
     mut visit: impl FnMut(&Position, &Position, R, Logged),
 ) -> Result<(Position, Position), InputError> {
@@ -204,6 +232,9 @@ fn mechanical_steps<R>(
     for m in &record.moves {
         if to.is_some_and(|t| m.number > t) {
             break;
+        }
+        if stop() {
+            return Err(stopped(m.number));
         }
         if m.number != pos.move_number() {
             return Err(
@@ -312,16 +343,18 @@ pub fn strict(
     to: Option<u32>,
     engine: Engine,
 ) -> Result<Replay, InputError> {
-    strict_keeping(record, rules, to, engine, |_| {})
+    strict_keeping(record, rules, to, engine, |_| {}, &|| false)
 }
 
-/// [`strict`], the position after each move handed to `keep` (as [`mechanical_keeping`]).
+/// [`strict`], the position after each move handed to `keep` and `stop` asked before each
+/// move (as [`mechanical_keeping`]).
 pub fn strict_keeping(
     record: &Record,
     rules: &Rules,
     to: Option<u32>,
     engine: Engine,
     mut keep: impl FnMut(&Position),
+    stop: &dyn Fn() -> bool,
 ) -> Result<Replay, InputError> {
     let mut entries = Vec::new();
     let mut reports = Vec::new();
@@ -330,6 +363,7 @@ pub fn strict_keeping(
         rules,
         to,
         engine,
+        stop,
         |pos, k| record.play_move(pos, k),
         |pos, next, report, logged| {
             entries.push(entry(pos, next, &report, logged));
@@ -360,6 +394,7 @@ pub fn strict_tally(
         rules,
         to,
         engine,
+        &|| false,
         |pos, k| {
             record
                 .advance_move(pos, k)
@@ -378,6 +413,7 @@ fn strict_steps<R>(
     rules: &Rules,
     to: Option<u32>,
     engine: Engine,
+    stop: &dyn Fn() -> bool,
     mut step: impl FnMut(&Position, usize) -> Result<(Position, R, Option<Illegal>), InputError>,
     mut visit: impl FnMut(&Position, &Position, R, Logged),
 ) -> Result<(Position, Position), InputError> {
@@ -386,6 +422,9 @@ fn strict_steps<R>(
     for (k, m) in record.moves.iter().enumerate() {
         if to.is_some_and(|t| m.number > t) {
             break;
+        }
+        if stop() {
+            return Err(stopped(m.number));
         }
         // a move the record marks replaced (M20-REPLAY-PASS) is checked to be refused
         let (next, kept, refusal) = step(&pos, k)?;

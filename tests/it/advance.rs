@@ -262,9 +262,14 @@ fn the_engine_set_on_a_position_is_kept_by_the_positions_it_leads_to() {
     let record = m3go::formats::record::parse_game_text("size: 5\n二二 一二 pass", "t", ".")
         .unwrap_or_else(|e| panic!("{e}"));
     let mut kept = Vec::new();
-    let rep = m3go::tools::replay::strict_keeping(&record, &rules, None, Engine::Reference, |p| {
-        kept.push(p.engine())
-    })
+    let rep = m3go::tools::replay::strict_keeping(
+        &record,
+        &rules,
+        None,
+        Engine::Reference,
+        |p| kept.push(p.engine()),
+        &|| false,
+    )
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         rep.position.engine(),

@@ -30,6 +30,7 @@ mod roundtrips;
 mod rules_md;
 mod schema;
 mod serve_api;
+mod serve_load;
 mod shards;
 
 /// CI sets M3GO_BROWSER_REQUIRED=1 to make the page test fail, not skip, without a browser; the

@@ -31,7 +31,7 @@ fn post(name: &str, body: Value) -> (u16, Value) {
     post_raw(name, &body.to_string())
 }
 
-fn answer(r: Result<ureq::Response, ureq::Error>) -> (u16, Value) {
+pub(crate) fn answer(r: Result<ureq::Response, ureq::Error>) -> (u16, Value) {
     let resp = match r {
         Ok(resp) => resp,
         Err(ureq::Error::Status(_, resp)) => resp,
@@ -367,7 +367,7 @@ fn stalled_bodies_do_not_stop_the_server() {
 
 /// Sends raw bytes on a fresh connection and reads what comes back until the server closes it
 /// or `wait` passes; returns the text read (lossy).
-fn raw_exchange(addr: &str, bytes: &[u8], wait: std::time::Duration) -> String {
+pub(crate) fn raw_exchange(addr: &str, bytes: &[u8], wait: std::time::Duration) -> String {
     use std::io::{Read, Write};
     let mut c = std::net::TcpStream::connect(addr).expect("connect");
     c.set_read_timeout(Some(wait)).expect("timeout");
@@ -385,7 +385,7 @@ fn raw_exchange(addr: &str, bytes: &[u8], wait: std::time::Duration) -> String {
 }
 
 /// The status code of a raw HTTP answer (`HTTP/1.1 403 Forbidden` → 403), 0 for none.
-fn raw_status(answer: &str) -> u16 {
+pub(crate) fn raw_status(answer: &str) -> u16 {
     answer
         .split_whitespace()
         .nth(1)
@@ -502,7 +502,7 @@ fn serve_refuses_foreign_host_and_origin_with_403() {
 }
 
 /// Starts `m3go serve --port 0 ARGS` as a child; returns it and its address (`127.0.0.1:PORT`).
-fn serve_child(args: &[&str]) -> (std::process::Child, String) {
+pub(crate) fn serve_child(args: &[&str]) -> (std::process::Child, String) {
     use std::io::BufRead;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_m3go"))
         .args(["serve", "--port", "0"])
@@ -536,7 +536,7 @@ fn options_answered(addr: &str, times: usize) {
 }
 
 /// Kills the child server when the test ends, however it ends.
-struct KillOnDrop(std::process::Child);
+pub(crate) struct KillOnDrop(pub(crate) std::process::Child);
 
 impl Drop for KillOnDrop {
     fn drop(&mut self) {
@@ -724,6 +724,7 @@ fn serve_connection_timeouts_and_cap() {
             body: Duration::from_secs(1),
             write: Duration::from_secs(1),
             connections: 8,
+            ..m3go::serve::Limits::default()
         },
         ..m3go::serve::Options::default()
     };
@@ -837,7 +838,10 @@ fn serve_record_keeps_every_position_of_the_replay() {
             assert!(quick.get("analysis").is_none() && quick["svg"] == kept["svg"]);
         }
     }
-    let (status, v) = post("record-move", json!({ "id": 999_999, "to": 3 }));
+    let (status, v) = post(
+        "record-move",
+        json!({ "id": "0123456789abcdef0123456789abcdef", "to": 3 }),
+    );
     assert_eq!(status, 404, "{v}");
     assert!(
         v["error"].as_str().unwrap_or("").contains("load it again"),
@@ -916,4 +920,178 @@ fn serve_latin_answers_are_written_in_latin_labels() {
             .is_some_and(|t| t.contains("花10.cd, captures da"))),
         "{moves:?}"
     );
+}
+
+/// POSTs `body` to `/api/NAME` as the page of client `token` (`X-M3go-Client`).
+fn post_as(token: &str, name: &str, body: Value) -> (u16, Value) {
+    answer(
+        ureq::post(&format!("{}/api/{name}", base()))
+            .set("Content-Type", "application/json")
+            .set("X-M3go-Client", token)
+            .send_string(&body.to_string()),
+    )
+}
+
+/// Issue 36, finding 7: kept records were numbered 1, 2, 3… (any client read another's game by
+/// counting) in one pool of four (four loads by anyone forgot everyone's). Now an id is 128
+/// random bits, and a client that loads more than its quota forgets only its own oldest record:
+/// another client's record, loaded before all of them, is still there.
+#[test]
+fn serve_kept_records_are_private_to_their_client() {
+    let record = "(;GM[1]SZ[9];B[ee];W[cc];B[gg])";
+    let (status, a) = post_as("client-a-36", "record", json!({ "record": record }));
+    assert_eq!(status, 200, "{a}");
+    let a_id = a["id"].as_str().expect("the id is a string").to_string();
+    assert!(
+        a_id.len() == 32 && a_id.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{a_id}: expected 32 hex digits (128 bits)"
+    );
+    let mut b_ids = Vec::new();
+    for _ in 0..m3go::serve::api::MAX_KEPT_PER_CLIENT + 2 {
+        let (status, b) = post_as("client-b-36", "record", json!({ "record": record }));
+        assert_eq!(status, 200, "{b}");
+        b_ids.push(b["id"].as_str().expect("id").to_string());
+    }
+    // every id differs, and none follows another by counting
+    let mut all = b_ids.clone();
+    all.push(a_id.clone());
+    all.sort();
+    all.dedup();
+    assert_eq!(
+        all.len(),
+        m3go::serve::api::MAX_KEPT_PER_CLIENT + 3,
+        "{all:?}"
+    );
+    // client A's record outlived client B's loads; B's two oldest went, its newest stay
+    let (status, v) = post("record-move", json!({ "id": a_id, "to": 2 }));
+    assert_eq!(status, 200, "{v}");
+    for (k, id) in b_ids.iter().enumerate() {
+        let (status, v) = post("record-move", json!({ "id": id, "to": 1 }));
+        let expected = if k < 2 { 404 } else { 200 };
+        assert_eq!(status, expected, "client B's record {k}: {v}");
+    }
+}
+
+/// Issue 36, finding 9: `/api/record` of an SGF collection replayed the first game and dropped
+/// the others without a word (the CLI says it); the answer names them now.
+#[test]
+fn serve_record_says_what_it_dropped_of_a_collection() {
+    let (status, v) = post(
+        "record",
+        json!({ "record": "(;GM[1]SZ[9];B[ee];W[cc])(;GM[1]SZ[9];B[gg])(;GM[1]SZ[9];B[aa])" }),
+    );
+    assert_eq!(status, 200, "{v}");
+    let dropped: Vec<&str> = v["dropped"]
+        .as_array()
+        .expect("dropped")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        dropped
+            .iter()
+            .any(|d| d.contains("games 2 to 3 of the collection")),
+        "{v}"
+    );
+    // a single game drops nothing of the kind
+    let (_, v) = post("record", json!({ "record": "(;GM[1]SZ[9];B[ee])" }));
+    assert_eq!(v["dropped"], json!([]), "{v}");
+}
+
+/// Issue 36, finding 9: hyper answers a request it cannot parse itself, with an empty body (a
+/// 200 kB path, `Content-Length: -1`, two `Content-Length`s, 20,000 headers, garbage bytes);
+/// the server's JSON error is written in its place, with hyper's status. Two `Host` headers
+/// were accepted: a 400 now (RFC 9112).
+#[test]
+fn serve_unparsable_requests_and_two_hosts_get_a_json_error() {
+    let addr = base().trim_start_matches("http://").to_string();
+    let wait = std::time::Duration::from_secs(10);
+    let many_headers: String = (0..20_000).map(|k| format!("X-H{k}: v\r\n")).collect();
+    let cases: Vec<(&str, Vec<u8>, &[u16])> = vec![
+        (
+            "a 200 kB path",
+            format!("GET /{} HTTP/1.1\r\nHost: {addr}\r\n\r\n", "a".repeat(200_000)).into_bytes(),
+            &[414, 431],
+        ),
+        (
+            "Content-Length: -1",
+            format!("POST /api/analyze HTTP/1.1\r\nHost: {addr}\r\nContent-Length: -1\r\n\r\n")
+                .into_bytes(),
+            &[400],
+        ),
+        (
+            "two Content-Lengths",
+            format!(
+                "POST /api/analyze HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{{}}"
+            )
+            .into_bytes(),
+            &[400],
+        ),
+        (
+            "20,000 headers",
+            format!("GET / HTTP/1.1\r\nHost: {addr}\r\n{many_headers}\r\n").into_bytes(),
+            &[431],
+        ),
+        ("garbage", b"\x01\x02garbage\xff\xfe\r\n\r\n".to_vec(), &[400]),
+        (
+            "two Host headers",
+            format!("GET /api/options HTTP/1.1\r\nHost: {addr}\r\nHost: {addr}\r\n\r\n")
+                .into_bytes(),
+            &[400],
+        ),
+    ];
+    for (what, bytes, statuses) in cases {
+        let a = raw_exchange(&addr, &bytes, wait);
+        let status = raw_status(&a);
+        assert!(statuses.contains(&status), "{what}: {a:.300}");
+        let (head, body) = a.split_once("\r\n\r\n").unwrap_or((&a, ""));
+        assert!(
+            head.to_ascii_lowercase()
+                .contains("content-type: application/json"),
+            "{what}: {head}"
+        );
+        let v: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{what}: {e}: {a}"));
+        let e = v["error"].as_str().unwrap_or("");
+        assert!(
+            e.starts_with("the request") || e.contains("Host"),
+            "{what}: {e}"
+        );
+    }
+    // the server still serves
+    let (status, _) = answer(ureq::get(&format!("{}/api/options", base())).call());
+    assert_eq!(status, 200);
+}
+
+/// Issue 36, finding 6: a 900 kB request to `/api/analyze` got a 13.4 MB error (a message that
+/// echoed its input). The error the server sends is bounded whatever the request: under 64 kB
+/// for a `labels` value of 150,000 control characters (echoed in the message, six bytes each
+/// in JSON) and for a position listing one `dead:` point 128,000 times.
+#[test]
+fn serve_error_bodies_are_bounded() {
+    let dead: String = "  - OO\n".repeat(128_000);
+    let position = format!(
+        "size: 9\ndiagram: |\n{}dead:\n{dead}",
+        "  . . . . . . . . .\n".repeat(9)
+    );
+    let small = "size: 3\ndiagram: |\n  . . .\n  . . .\n  . . .\n";
+    for request in [
+        json!({ "position": small, "labels": "\u{1}".repeat(150_000) }),
+        json!({ "position": position }),
+    ] {
+        let text = request.to_string();
+        assert!(text.len() > 890_000 && text.len() < m3go::serve::MAX_BODY);
+        let r = ureq::post(&format!("{}/api/analyze", base()))
+            .set("Content-Type", "application/json")
+            .send_string(&text);
+        let resp = match r {
+            Ok(resp) => resp,
+            Err(ureq::Error::Status(_, resp)) => resp,
+            Err(e) => panic!("transport error: {e}"),
+        };
+        assert_eq!(resp.status(), 400);
+        let body = resp.into_string().expect("text");
+        assert!(body.len() < 64 * 1024, "{} bytes of error", body.len());
+        let v: Value = serde_json::from_str(&body).expect("JSON");
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
+    }
 }

@@ -43,10 +43,23 @@ function cellOf(label, n) {
 }
 
 // ---- talking to the engine ------------------------------------------------------------------
+// This tab's client token (128 random bits, kept for the tab in sessionStorage): the server keeps
+// the records this page loads for it alone (X-M3go-Client).
+const CLIENT = (() => {
+  let t = null;
+  try { t = sessionStorage.getItem("m3go-client"); } catch (e) { /* storage off */ }
+  if (!t || !/^[0-9a-f]{32}$/.test(t)) {
+    const bits = new Uint8Array(16);
+    crypto.getRandomValues(bits);
+    t = Array.from(bits, (b) => b.toString(16).padStart(2, "0")).join("");
+    try { sessionStorage.setItem("m3go-client", t); } catch (e) { /* storage off */ }
+  }
+  return t;
+})();
 async function api(name, body) {
-  const opts = body === undefined ? {} : {
+  const opts = body === undefined ? { headers: { "X-M3go-Client": CLIENT } } : {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", "X-M3go-Client": CLIENT },
     body: JSON.stringify(body),
   };
   const res = await fetch("/api/" + name, opts);
@@ -561,8 +574,13 @@ async function loadRecord(text, name) {
     $("record-log").textContent = a.log;
     // browsing a record, a click plays a move: it never edits the position by accident
     document.querySelector("input[name=tool][value=play]").checked = true;
-    notice(a.variations ? "this SGF has " + a.variations + " variation" + (a.variations > 1 ? "s" : "") +
-      " beside the main line: only the main line is replayed" : "");
+    const notes = [];
+    if (a.variations) notes.push("this SGF has " + a.variations + " variation" + (a.variations > 1 ? "s" : "") +
+      " beside the main line: only the main line is replayed");
+    // an SGF collection's further games (the properties not kept are not worth a word here)
+    const further = (a.dropped || []).filter((d) => /collection/.test(d));
+    if (further.length) notes.push("not read: " + further.join("; "));
+    notice(notes.join(". "));
     try { localStorage.setItem("m3go-record", JSON.stringify({ text, name: state.record.name, mechanical, rules: body.rules || null })); } catch (e) { /* storage full or off */ }
     showError(null);
     busy("");
