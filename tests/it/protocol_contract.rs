@@ -178,10 +178,16 @@ fn an_id_beyond_64_bits_is_echoed_as_the_request_wrote_it() {
                     "{args:?} {line}\n→ {answer}"
                 );
                 let v: Value = serde_json::from_str(answer).expect("the answer is JSON");
-                assert_eq!(v["id"], serde_json::from_str::<Value>(id).expect("a number"));
+                assert_eq!(
+                    v["id"],
+                    serde_json::from_str::<Value>(id).expect("a number")
+                );
             }
             // the kinds of answer the lines get
-            let v: Vec<Value> = answers.iter().map(|a| serde_json::from_str(a).expect("JSON")).collect();
+            let v: Vec<Value> = answers
+                .iter()
+                .map(|a| serde_json::from_str(a).expect("JSON"))
+                .collect();
             assert!(v[0]["analysis"].is_object(), "{}", answers[0]);
             assert!(v[1]["protocols"].is_array(), "{}", answers[1]);
             assert_eq!(v[2]["error"]["code"], "bad-position");
