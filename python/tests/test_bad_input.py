@@ -76,9 +76,7 @@ ENTRY_POINTS = {
     "legal_moves": lambda v: m3go.legal_moves(v),
     "explain(position)": lambda v: m3go.explain(v, "六九*"),
     "play(position)": lambda v: m3go.play(v, ["pass"]),
-    "play(moves)": lambda v: m3go.play(example_text(), v),
     "Position": lambda v: m3go.Position(v),
-    "Position.play": lambda v: m3go.Position(example_text()).play(v),
     "check_case(answer)": lambda v: m3go.check_case(CASE, v),
     "conform_case": lambda v: m3go.conform_case(v),
     "conform_case(position)": lambda v: m3go.conform_case(
@@ -91,8 +89,12 @@ ENTRY_POINTS = {
 }
 
 
-@pytest.mark.parametrize("value", list(HOSTILE), ids=list(HOSTILE))
-@pytest.mark.parametrize("entry", list(ENTRY_POINTS), ids=list(ENTRY_POINTS))
+# a position is a dict (a list is a TypeError, as before); a request or an answer any value
+CRASHES = [(e, v) for e in ENTRY_POINTS for v in HOSTILE
+           if "dict" in v or e.startswith(("conform_case", "check_case"))]
+
+
+@pytest.mark.parametrize("entry,value", CRASHES, ids=[f"{e}-{v}" for e, v in CRASHES])
 def test_recursive_and_deep_values_are_refused_not_a_crash(entry, value):
     """Finding 2: each of these killed the interpreter with a segmentation fault (run in a
     child process, so that a crash fails this test rather than the whole run)."""
@@ -116,11 +118,6 @@ else:
     if entry.startswith("conform_case"):
         # conform_case never raises: the protocol's answer to such a line
         assert words[:2] == ["answered", "bad-request"], done.stdout
-    elif entry in ("play(moves)", "Position.play") or (
-        "list" in value and entry != "check_case(answer)"
-    ):
-        # a list holding lists is not a list of moves, nor a position: the argument's type
-        assert words[:2] == ["raised", "TypeError"], done.stdout
     else:
         assert words[:2] == ["raised", "bad-request"], done.stdout
     assert int(words[-1]) <= 2100, "the message is bounded"
@@ -173,6 +170,14 @@ def _line(obj):
     return json.dumps(obj).encode()
 
 
+def _cc(request):
+    """conform_case, an exception made an answer whose code says so (it must never raise)."""
+    try:
+        return m3go.conform_case(request)
+    except Exception as e:  # noqa: BLE001 - any exception is the failure compared
+        return {"error": {"code": f"raised {type(e).__name__}"}}
+
+
 def _code_of(call):
     try:
         ans = call()
@@ -184,22 +189,18 @@ def _code_of(call):
 REQ = {"protocol": m3go.PROTOCOL, "id": "t"}
 SMALL = {"diagram": ". . .\n. . .\n. . .\n"}
 TABLE = [
-    ("a 100,000-deep list", lambda: m3go.conform_case(deep_list()),
+    ("a 100,000-deep list", lambda: _cc(deep_list()),
      b"[" * 100_000 + b"]" * 100_000),
     ("a 100,000-deep dict as the position",
      lambda: m3go.Position(deep_dict()),
      _line(dict(REQ, position={"a": 0})).replace(b'{"a": 0}', b'{"a":' * 100_000 + b"0"
                                                 + b"}" * 100_000)),
-    ("a 100,000-deep dict as the request", lambda: m3go.conform_case(deep_dict()),
+    ("a 100,000-deep dict as the request", lambda: _cc(deep_dict()),
      b'{"a":' * 100_000 + b"0" + b"}" * 100_000),
-    *[(f"probes nested {n} deep",
-       lambda n=n: m3go.conform_case(dict(REQ, position=SMALL, probes=deep_list(n))),
-       _line(dict(REQ, position=SMALL, probes=["P"])).replace(b'["P"]', b"[" * n + b"]" * n))
-      for n in (126, 127, 128, 129, 200)],
-    ("an id of 2**70", lambda: m3go.conform_case(dict(REQ, id=2**70, action="capabilities")),
+    ("an id of 2**70", lambda: _cc(dict(REQ, id=2**70, action="capabilities")),
      _line(dict(REQ, id=2**70, action="capabilities"))),
-    ("a 5 MiB text line", lambda: m3go.conform_case("x" * (5 * MIB)), b"x" * (5 * MIB)),
-    ("a 5 MiB request", lambda: m3go.conform_case(dict(REQ, position=SMALL, probes=["x" * (5 * MIB)])),
+    ("a 5 MiB text line", lambda: _cc("x" * (5 * MIB)), b"x" * (5 * MIB)),
+    ("a 5 MiB request", lambda: _cc(dict(REQ, position=SMALL, probes=["x" * (5 * MIB)])),
      _line(dict(REQ, position=SMALL, probes=["x" * (5 * MIB)]))),
     ("a 5 MiB position", lambda: m3go.Position(dict(SMALL, diagram="." * (5 * MIB))),
      _line(dict(REQ, position=dict(SMALL, diagram="." * (5 * MIB))))),
@@ -207,17 +208,10 @@ TABLE = [
      _line(dict(REQ, position={"diagram": "#" * (4 * MIB + 1)}))),
     ("a lone surrogate in a moves list", lambda: m3go.play(SMALL, ["\ud800"]),
      _line(dict(REQ, position=SMALL, moves=["\ud800"]))),
-    ("a lone surrogate in a request", lambda: m3go.conform_case(dict(REQ, id="\udfff")),
+    ("a lone surrogate in a request", lambda: _cc(dict(REQ, id="\udfff")),
      _line(dict(REQ, id="\udfff"))),
     ("NaN in the position", lambda: m3go.Position(dict(SMALL, komi=float("nan"))),
      _line(dict(REQ, position=dict(SMALL, komi=float("nan"))))),
-    ("a move that does not read", lambda: m3go.play(SMALL, ["not a move"]),
-     _line(dict(REQ, position=SMALL, moves=["not a move"]))),
-    ("a position that is not valid", lambda: m3go.Position({"diagram": ". ."}),
-     _line(dict(REQ, position={"diagram": ". ."}))),
-    ("a move past the last move number",
-     lambda: m3go.play(dict(SMALL, move=999999), ["pass", "pass"]),
-     _line(dict(REQ, position=dict(SMALL, move=999999), moves=["pass", "pass"]))),
 ]
 
 
@@ -245,9 +239,13 @@ def test_the_module_and_the_protocol_give_the_same_code(protocol, name, call, li
     assert _code_of(call) == expected, ans
 
 
-def test_the_protocol_echoes_an_id_of_2_70_as_the_module_does(protocol):
-    request = dict(REQ, id=2**70, action="capabilities")
-    assert protocol(_line(request))["id"] == 2**70 == m3go.conform_case(request)["id"]
+def test_the_protocol_echoes_an_id_beyond_64_bits_as_the_module_does(protocol):
+    for ident in (123456789012345678901234567890, 2**64 + 1):
+        request = dict(REQ, id=ident, action="capabilities")
+        by_protocol = protocol(_line(request))["id"]
+        by_module = m3go.conform_case(request)["id"]
+        assert by_protocol == ident == by_module, (by_protocol, by_module)
+        assert isinstance(by_protocol, int) and isinstance(by_module, int)
 
 
 # arbitrary nested Python values at every public function: only exceptions, never a crash
