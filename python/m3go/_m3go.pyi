@@ -21,7 +21,8 @@ class M3goError(Exception):
     field: Optional[str]
     """The argument or field at fault (``position``, ``moves[2]``, ``target``), or None."""
     message: str
-    """The message for people (also ``str(error)``)."""
+    """The message for people (also ``str(error)``), at most 2,000 characters and then
+    ``… (N more characters)``."""
 
 class BadPositionError(M3goError):
     """The position does not read or is not valid (``bad-position``)."""
@@ -33,10 +34,12 @@ class IllegalMoveError(M3goError):
     """A move reads but the rules refuse it (``illegal-move``)."""
 
 class BadRequestError(M3goError):
-    """An argument is not of the expected form (``bad-request``)."""
+    """An argument is not of the expected form (``bad-request``): a dict or list nested more than
+    128 deep or holding itself, a value JSON has no form for, a string with a lone surrogate."""
 
 class TooLargeError(M3goError):
-    """An input is larger than m3go accepts (``too-large``)."""
+    """An input is larger than m3go accepts (``too-large``): a position text, or the JSON text of a
+    dict, over 4 MiB."""
 
 class Position:
     """A valid position (immutable)."""
@@ -91,13 +94,16 @@ def explain(position: PositionLike, target: str) -> str:
 
 def conform_case(request: Union[str, Mapping[str, Any]]) -> Dict[str, JSON]:
     """The answer ``m3go protocol`` gives to one ``m3go-conform/1`` request (a dict or one JSON
-    line); error answers are returned, not raised, as the protocol does."""
+    line); error answers are returned, not raised, as the protocol does. A dict is read as the
+    line ``json.dumps`` makes of it (too deep, recursive or not JSON: ``bad-request``; over 4 MiB:
+    ``too-large``); the answer's ``id`` is the request's (an int of any size). Never raises."""
 
 def case_request(path: str) -> Dict[str, JSON]:
     """The request the conformance runner sends for a case file (``spec/cases/*.yaml``)."""
 
 def check_case(path: str, answer: Mapping[str, Any]) -> List[str]:
-    """The runner's verdict on an answer to a case file: one message per failed check."""
+    """The runner's verdict on an answer to a case file: one message per failed check. An answer
+    that is not JSON (too deep, recursive) raises ``BadRequestError``, over 4 MiB ``TooLargeError``."""
 
 def _analyze_loop(position: str, n: int) -> float:
     """The library's call behind ``analyze`` run ``n`` times in Rust on a position's text: the

@@ -5,20 +5,26 @@
 //! and turns an input error into a Python exception carrying the protocol's error code.
 #![forbid(unsafe_code)]
 
-use m3go::conform::answer::{answer_line, answer_value};
+mod convert;
+
+use convert::{json_text, text_of, ConvError};
+
+use m3go::conform::answer::{answer_line_text, text};
 use m3go::conform::capabilities::Capabilities;
 use m3go::conform::case::Case;
 use m3go::conform::check::check;
-use m3go::conform::protocol::{code, PROTOCOL};
+use m3go::conform::protocol::{code, error_answer, PROTOCOL};
 use m3go::error::ErrorKind;
+use m3go::error::MAX_INPUT_BYTES;
 use m3go::formats::report::{AnalysisReport, PlayReport};
+use m3go::game::advance::Engine;
 use m3go::game::notation::{check_move_number, format_numbered};
 use m3go::game::setup::{from_yaml, InputError, Setup};
 use m3go::Position;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyDict, PySequence, PyString};
 use serde::Serialize;
 
 create_exception!(
@@ -60,8 +66,25 @@ create_exception!(
     "An input is larger than m3go accepts (code `too-large`)."
 );
 
-/// The exception of protocol error `code`, with its `code`, `field` and `message` attributes.
+/// The longest message an exception carries, in characters: a longer one is cut there and
+/// ends with how much was left out, so that no input makes an exception grow with it.
+const MAX_MESSAGE_CHARS: usize = 2000;
+
+/// `message` cut to [`MAX_MESSAGE_CHARS`] characters, saying how many more there were.
+fn bounded(message: String) -> String {
+    match message.char_indices().nth(MAX_MESSAGE_CHARS) {
+        None => message,
+        Some((cut, _)) => {
+            let more = message[cut..].chars().count();
+            format!("{}… ({more} more characters)", &message[..cut])
+        }
+    }
+}
+
+/// The exception of protocol error `code`, with its `code`, `field` and `message` attributes
+/// (the message at most [`MAX_MESSAGE_CHARS`] characters long).
 fn m3go_error(py: Python<'_>, code: &str, field: Option<String>, message: String) -> PyErr {
+    let message = bounded(message);
     let err = match code {
         code::BAD_POSITION => BadPositionError::new_err(message.clone()),
         code::BAD_MOVE => BadMoveError::new_err(message.clone()),
@@ -100,11 +123,11 @@ fn position_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Position> {
         return Ok(p.get().inner.clone());
     }
     if let Ok(text) = obj.cast::<PyString>() {
-        let text = text.to_str()?;
         return position_of_yaml(py, text);
     }
-    if obj.is_instance_of::<pyo3::types::PyDict>() {
-        let setup: Setup = pythonize::depythonize(obj).map_err(|e| bad_position(py, e))?;
+    if obj.is_instance_of::<PyDict>() {
+        let v = json_value_of(py, obj, "position")?;
+        let setup: Setup = serde_json::from_value(v).map_err(|e| bad_position(py, e))?;
         return setup
             .to_position("position")
             .map_err(|e| bad_position(py, e));
@@ -115,22 +138,80 @@ fn position_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Position> {
     )))
 }
 
-/// The position of a position file's text.
-fn position_of_yaml(py: Python<'_>, text: &str) -> PyResult<Position> {
+/// The JSON value of a Python object given as argument `field` (a position's dict, an answer),
+/// converted as `m3go protocol` reads a line: too deep, recursive or not JSON is `bad-request`,
+/// longer than a protocol line (4 MiB of JSON text) `too-large`.
+fn json_value_of(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    field: &str,
+) -> PyResult<serde_json::Value> {
+    let text = json_text(obj, MAX_INPUT_BYTES, false).map_err(|e| match e {
+        ConvError::TooLarge { .. } => {
+            m3go_error(py, code::TOO_LARGE, Some(field.into()), e.message(field))
+        }
+        ConvError::Python(e) => e,
+        _ => m3go_error(py, code::BAD_REQUEST, Some(field.into()), e.message(field)),
+    })?;
+    serde_json::from_str(&text).map_err(|e| {
+        m3go_error(
+            py,
+            code::BAD_REQUEST,
+            Some(field.into()),
+            format!("{field}: not a JSON value: {e}"),
+        )
+    })
+}
+
+/// The text of a string argument `field`; a lone surrogate in it is `bad-request`.
+fn str_arg<'a>(py: Python<'_>, s: &'a Bound<'_, PyString>, field: &str) -> PyResult<&'a str> {
+    text_of(s).map_err(|m| {
+        m3go_error(
+            py,
+            code::BAD_REQUEST,
+            Some(field.into()),
+            format!("{field}: {m}"),
+        )
+    })
+}
+
+/// The position of a position file's text: longer than a position file may be (4 MiB) is
+/// `too-large`, as `m3go` refuses such a file.
+fn position_of_yaml(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<Position> {
+    let text = str_arg(py, text, "position")?;
+    if text.len() > MAX_INPUT_BYTES {
+        return Err(m3go_error(
+            py,
+            code::TOO_LARGE,
+            Some("position".into()),
+            format!(
+                "position: {} bytes is too large: expected at most {MAX_INPUT_BYTES} bytes",
+                text.len()
+            ),
+        ));
+    }
     let setup: Setup = from_yaml(text, "position").map_err(|e| bad_position(py, e))?;
     setup
         .to_position("position")
         .map_err(|e| bad_position(py, e))
 }
 
-/// A list of moves: one move (a string) or a sequence of them.
-fn moves_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+/// A list of moves: one move (a string) or a sequence of them. A move holding a lone surrogate
+/// is `bad-request`, naming it.
+fn moves_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let wrong =
+        || PyTypeError::new_err("moves: expected a move (a string) or a list of moves (strings)");
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(vec![s.to_str()?.to_string()]);
+        return Ok(vec![str_arg(py, s, "moves[0]")?.to_string()]);
     }
-    obj.extract::<Vec<String>>().map_err(|_| {
-        PyTypeError::new_err("moves: expected a move (a string) or a list of moves (strings)")
-    })
+    let seq = obj.cast::<PySequence>().map_err(|_| wrong())?;
+    let mut moves = Vec::new();
+    for (n, item) in seq.try_iter()?.enumerate() {
+        let item = item?;
+        let s = item.cast::<PyString>().map_err(|_| wrong())?;
+        moves.push(str_arg(py, s, &format!("moves[{n}]"))?.to_string());
+    }
+    Ok(moves)
 }
 
 /// A Rust value as the Python object of its JSON (the object `--format json` prints: maps with
@@ -204,7 +285,7 @@ fn play<'py>(
     moves: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let start = position_of(py, position)?;
-    let (end, reports) = play_moves(py, &start, &moves_of(moves)?)?;
+    let (end, reports) = play_moves(py, &start, &moves_of(py, moves)?)?;
     let report = py.detach(|| PlayReport::new(reports, &end));
     to_python(py, &report)
 }
@@ -219,43 +300,70 @@ fn legal_moves(py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<Vec<Stri
 /// The clause trace of a point (`六四`), a string (`七九*`) or a move (`华289.一九`), as
 /// `m3go explain` prints it.
 #[pyfunction]
-fn explain(py: Python<'_>, position: &Bound<'_, PyAny>, target: &str) -> PyResult<String> {
+fn explain(
+    py: Python<'_>,
+    position: &Bound<'_, PyAny>,
+    target: &Bound<'_, PyString>,
+) -> PyResult<String> {
     let pos = position_of(py, position)?;
-    explain_of(py, &pos, target)
+    explain_of(py, &pos, str_arg(py, target, "target")?)
 }
 
 /// The answer `m3go protocol` gives to one `m3go-conform/1` request (a dict, or one JSON line):
 /// a capabilities answer, a case answer, `unsupported`, or an error answer (`{"error": {"code",
-/// "field", "message"}}`) — never an exception, as the protocol answers every line.
+/// "field", "message"}}`) — never an exception, as the protocol answers every line. A dict is
+/// read as the line `json.dumps` makes of it: too deep or recursive, or not JSON, is the
+/// protocol's `bad-request`, longer than a protocol line (4 MiB) `too-large`; the answer's `id`
+/// is the request's own (an integer of any size).
 #[pyfunction]
 fn conform_case<'py>(py: Python<'py>, request: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let caps = Capabilities::m3go();
-    let answer = if let Ok(line) = request.cast::<PyString>() {
-        let line = line.to_str()?.to_string();
-        py.detach(|| answer_line(&line, &caps, m3go::game::advance::Engine::Fast))
-    } else {
-        let v: serde_json::Value = pythonize::depythonize(request).map_err(|e| {
-            m3go_error(
-                py,
-                code::BAD_REQUEST,
-                None,
-                format!("the request is not a JSON object: {e}"),
-            )
-        })?;
-        py.detach(|| answer_value(&v, &caps, m3go::game::advance::Engine::Fast))
+    let line = match request.cast::<PyString>() {
+        Ok(line) => text_of(line)
+            .map(str::to_string)
+            .map_err(|m| format!("the request is not Unicode text: {m}")),
+        Err(_) => json_text(request, MAX_INPUT_BYTES, true).map_err(|e| match e {
+            ConvError::TooLarge { .. } => String::new(),
+            e => format!("the request is not JSON: {}", e.message("request")),
+        }),
     };
-    Ok(pythonize::pythonize(py, &answer)?)
+    let answer = match line {
+        Ok(line) if line.len() > MAX_INPUT_BYTES => text(&too_large_answer()),
+        Ok(line) => py.detach(|| answer_line_text(&line, &Capabilities::m3go(), Engine::Fast)),
+        Err(m) if m.is_empty() => text(&too_large_answer()),
+        Err(m) => text(&error_answer(
+            serde_json::Value::Null,
+            code::BAD_REQUEST,
+            None,
+            m,
+        )),
+    };
+    // Python's own reader: an id beyond 64 bits, echoed as written, reads back as that integer
+    let answer = py.import("json")?.call_method1("loads", (answer,))?;
+    Ok(answer)
+}
+
+/// The protocol's answer to a line longer than 4 MiB (`m3go protocol`'s).
+fn too_large_answer() -> serde_json::Value {
+    error_answer(
+        serde_json::Value::Null,
+        code::TOO_LARGE,
+        None,
+        format!(
+            "the line is longer than {MAX_INPUT_BYTES} bytes: expected at most {MAX_INPUT_BYTES} bytes"
+        ),
+    )
 }
 
 /// A conformance case file (spec/cases/*.yaml) read as the runner reads it.
-fn case_of(py: Python<'_>, path: &str) -> PyResult<Case> {
+fn case_of(py: Python<'_>, path: &Bound<'_, PyString>) -> PyResult<Case> {
+    let path = str_arg(py, path, "case")?;
     py.detach(|| Case::load(path, None))
         .map_err(|e| m3go_error(py, code::BAD_REQUEST, Some("case".into()), e.to_string()))
 }
 
 /// The `m3go-conform/1` request the runner sends for a case file (its record replay included).
 #[pyfunction]
-fn case_request<'py>(py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyAny>> {
+fn case_request<'py>(py: Python<'py>, path: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
     let case = case_of(py, path)?;
     Ok(pythonize::pythonize(py, &case.request())?)
 }
@@ -263,16 +371,13 @@ fn case_request<'py>(py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyAny>>
 /// What the runner finds wrong in `answer` (a dict) for a case file: one message per failed
 /// check, an empty list when the answer passes.
 #[pyfunction]
-fn check_case(py: Python<'_>, path: &str, answer: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+fn check_case(
+    py: Python<'_>,
+    path: &Bound<'_, PyString>,
+    answer: &Bound<'_, PyAny>,
+) -> PyResult<Vec<String>> {
     let case = case_of(py, path)?;
-    let ans: serde_json::Value = pythonize::depythonize(answer).map_err(|e| {
-        m3go_error(
-            py,
-            code::BAD_REQUEST,
-            Some("answer".into()),
-            format!("the answer is not a JSON object: {e}"),
-        )
-    })?;
+    let ans = json_value_of(py, answer, "answer")?;
     Ok(py.detach(|| check(&case, &ans)))
 }
 
@@ -314,7 +419,7 @@ impl PyPosition {
 
     /// The position of a position file's text.
     #[staticmethod]
-    fn from_yaml(py: Python<'_>, text: &str) -> PyResult<PyPosition> {
+    fn from_yaml(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<PyPosition> {
         Ok(PyPosition {
             inner: position_of_yaml(py, text)?,
         })
@@ -333,7 +438,7 @@ impl PyPosition {
 
     /// The position after `moves` (one move or a list), each played as `m3go play` plays it.
     fn play(&self, py: Python<'_>, moves: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
-        let (end, _) = play_moves(py, &self.inner, &moves_of(moves)?)?;
+        let (end, _) = play_moves(py, &self.inner, &moves_of(py, moves)?)?;
         Ok(PyPosition { inner: end })
     }
 
@@ -349,8 +454,8 @@ impl PyPosition {
     }
 
     /// The clause trace of a point, a string or a move, as `m3go.explain` returns it.
-    fn explain(&self, py: Python<'_>, target: &str) -> PyResult<String> {
-        explain_of(py, &self.inner, target)
+    fn explain(&self, py: Python<'_>, target: &Bound<'_, PyString>) -> PyResult<String> {
+        explain_of(py, &self.inner, str_arg(py, target, "target")?)
     }
 
     /// The board size.

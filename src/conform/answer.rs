@@ -112,17 +112,66 @@ pub fn answer_line_text(line: &str, caps: &Capabilities, engine: Engine) -> Stri
     // a line that does not read as a request (an `action`, a wrong field) takes the JSON
     // value's way, which tells which error it is
     let Ok(req) = serde_json::from_str::<Request>(line) else {
-        return text(&answer_line(line, caps, engine));
+        return echoing(&answer_line(line, caps, engine), line);
     };
     match screen(&req, caps) {
-        Err(unsupported) => text(&unsupported),
+        Err(unsupported) => echoing(&unsupported, line),
         Ok(declined) if declined.is_empty() => match case_answer(&req, engine, Parts::All) {
             // as `answer` makes it a value: a typed answer always serialises
-            Ok(a) => serde_json::to_string(&a).unwrap_or_else(|_| Value::Null.to_string()),
-            Err(e) => text(&e),
+            Ok(a) if !inexact(&req.id.to_value()) => {
+                serde_json::to_string(&a).unwrap_or_else(|_| Value::Null.to_string())
+            }
+            Ok(a) => echoing(&serde_json::to_value(&a).unwrap_or(Value::Null), line),
+            Err(e) => echoing(&e, line),
         },
-        Ok(declined) => text(&answer_declining(&req, engine, &declined)),
+        Ok(declined) => echoing(&answer_declining(&req, engine, &declined), line),
     }
+}
+
+/// Whether `id` is a number that a JSON value of serde_json does not hold as written: beyond
+/// 64 bits, or with a fraction or exponent (read as the nearest `f64`).
+fn inexact(id: &Value) -> bool {
+    id.as_number().is_some_and(serde_json::Number::is_f64)
+}
+
+/// The text of `ans`, an answer to `line`, its `id` written as `line` wrote it when the value
+/// read from it is not that number (an id of 2^70 is echoed `1180591620717411303424`, not
+/// `1.1805916207174113e21`).
+fn echoing(ans: &Value, line: &str) -> String {
+    #[derive(serde::Deserialize)]
+    struct RawId<'a> {
+        #[serde(borrow)]
+        id: Option<&'a serde_json::value::RawValue>,
+    }
+    struct Echo<'a> {
+        ans: &'a serde_json::Map<String, Value>,
+        id: &'a serde_json::value::RawValue,
+    }
+    impl serde::Serialize for Echo<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            let mut m = s.serialize_map(Some(self.ans.len()))?;
+            for (k, v) in self.ans {
+                if k == "id" {
+                    m.serialize_entry(k, self.id)?;
+                } else {
+                    m.serialize_entry(k, v)?;
+                }
+            }
+            m.end()
+        }
+    }
+    if let (Some(obj), true) = (ans.as_object(), ans.get("id").is_some_and(inexact)) {
+        if let Ok(RawId { id: Some(id) }) = serde_json::from_str::<RawId>(line) {
+            // the request's id is that number (the answer echoes it), written as JSON writes it
+            if serde_json::from_str::<serde_json::Number>(id.get()).is_ok() {
+                if let Ok(t) = serde_json::to_string(&Echo { ans: obj, id }) {
+                    return t;
+                }
+            }
+        }
+    }
+    text(ans)
 }
 
 /// A JSON answer as the text of one line.

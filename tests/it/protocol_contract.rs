@@ -140,6 +140,62 @@ fn ids_are_strings_or_numbers_in_requests_answers_and_m3go() {
     assert!(!errors(&schema("error.schema.json"), &bad).is_empty());
 }
 
+/// Issue 36, finding 8: `m3go protocol` echoes an id beyond 64 bits as the request wrote it
+/// (it was rounded to `1.2345678901234568e+29`), in every kind of answer: a case answer, a
+/// capabilities answer, an error, `unsupported`, a declined check; an id with a fraction or an
+/// exponent likewise.
+#[test]
+fn an_id_beyond_64_bits_is_echoed_as_the_request_wrote_it() {
+    let p = m3go::conform::protocol::PROTOCOL;
+    let three = r#"{"size":3,"diagram":". . .\n. . .\n. . .\n"}"#;
+    let dull = r#"{"rules":"dullstone","size":3,"diagram":". . .\n. . .\n. . .\n"}"#;
+    for id in [
+        "123456789012345678901234567890",
+        "-1180591620717411303424",
+        "18446744073709551616",
+        "1.50",
+        "2e3",
+    ] {
+        let lines = [
+            format!(r#"{{"protocol":"{p}","id":{id},"position":{three},"probes":["黑1.OO"]}}"#),
+            format!(r#"{{"protocol":"{p}","id":{id},"action":"capabilities"}}"#),
+            format!(r#"{{"protocol":"{p}","id":{id},"position":{{"diagram":"? ?"}}}}"#),
+            format!(r#"{{"protocol":"{p}","id":{id},"action":"dance"}}"#),
+            format!(r#"{{"protocol":"{p}","id":{id},"position":{dull}}}"#),
+            format!(r#"{{"protocol":"{p}","id":{id},"position":{three},"checks":["score"]}}"#),
+        ];
+        for args in [
+            &["protocol", "--presets", "m3go-2020"][..],
+            &["protocol", "--decline", "m3go-2020:flower-enclosed=score"][..],
+        ] {
+            let (code, out, err) = crate::common::m3go_stdin(args, &(lines.join("\n") + "\n"));
+            assert_eq!(code, Some(0), "{err}");
+            let answers: Vec<&str> = out.lines().collect();
+            assert_eq!(answers.len(), lines.len(), "{out}");
+            for (line, answer) in lines.iter().zip(&answers) {
+                assert!(
+                    answer.contains(&format!(r#""id":{id}"#)),
+                    "{args:?} {line}\n→ {answer}"
+                );
+                let v: Value = serde_json::from_str(answer).expect("the answer is JSON");
+                assert_eq!(
+                    v["id"],
+                    serde_json::from_str::<Value>(id).expect("a number")
+                );
+            }
+            // the kinds of answer the lines get
+            let v: Vec<Value> = answers
+                .iter()
+                .map(|a| serde_json::from_str(a).expect("JSON"))
+                .collect();
+            assert!(v[0]["analysis"].is_object(), "{}", answers[0]);
+            assert!(v[1]["protocols"].is_array(), "{}", answers[1]);
+            assert_eq!(v[2]["error"]["code"], "bad-position");
+            assert_eq!(v[3]["error"]["code"], "unsupported-action");
+        }
+    }
+}
+
 /// `off-board` is what the docs say: a probe off the board is refused with it, one that does
 /// not read with `malformed`; a move of `moves` off the board is a `bad-move` error.
 #[test]
