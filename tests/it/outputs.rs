@@ -494,3 +494,24 @@ fn outputs_dev_stdout_into_a_pipe_and_into_a_file() {
         assert_eq!(std::fs::metadata(&file).expect("out.txt").ino(), ino);
     }
 }
+
+/// A user writing another user's writable file (root's, mode 0666, in a folder anyone may
+/// write) cannot give a replacement root's owner: it is written in place, so the file stays
+/// root's and keeps its inode (before, it was replaced by a file of the user's).
+#[test]
+fn outputs_another_users_writable_file_keeps_its_owner() {
+    if !is_root() || !users().contains(&Who::User) {
+        eprintln!("outputs: needs root and an unprivileged user: skipped");
+        return;
+    }
+    let dir = scratch("others", Who::User);
+    let f = dir.join("roots.svg");
+    std::fs::write(&f, "old").expect("old file");
+    std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o666)).expect("chmod");
+    let ino = std::fs::metadata(&f).expect("file").ino();
+    let (code, _, err) = render(Who::User, &dir, "roots.svg");
+    assert_eq!(code, Some(0), "{err}");
+    let m = std::fs::metadata(&f).expect("file");
+    assert!(std::fs::read_to_string(&f).expect("file").contains("<svg"));
+    assert_eq!((m.uid(), m.ino(), m.mode() & 0o777), (0, ino, 0o666));
+}
