@@ -345,8 +345,11 @@ fn catch_file_size_signal() {
     });
 }
 
-/// Whether an output `path` is exempt from the extension check: `-`, or an existing node that
-/// is not a regular file (a device, a FIFO), whose name says nothing of a format.
+/// Whether an output `path` is exempt from the extension check: `-`, a descriptor
+/// (`/dev/stdout`, `/dev/fd/N`), or an existing node that is not a regular file (a device, a
+/// FIFO), whose name says nothing of a format.
 pub fn is_stream(path: &str) -> bool {
-    path == "-" || std::fs::metadata(path).is_ok_and(|m| !m.file_type().is_file())
+    path == "-"
+        || through_descriptor(Path::new(path))
+        || std::fs::metadata(path).is_ok_and(|m| !m.file_type().is_file())
 }

@@ -456,7 +456,8 @@ fn outputs_dash_is_standard_output_for_every_flag() {
 
 /// `--results /dev/stdout` into a pipe writes the results there (before: "No such file or
 /// directory"); into a file (`> out.txt`), out.txt holds the results and the summary after them
-/// and is the same file (before, it was replaced and the summary went to the unlinked one).
+/// and is the same file (before, it was replaced and the summary went to the unlinked one);
+/// `--svg /dev/fd/3` with `3> fd.txt` writes fd.txt through the descriptor.
 #[test]
 fn outputs_dev_stdout_into_a_pipe_and_into_a_file() {
     for who in users() {
@@ -492,6 +493,31 @@ fn outputs_dev_stdout_into_a_pipe_and_into_a_file() {
         let summary = text.rfind("passed").expect("the summary in out.txt");
         assert!(results < summary, "{text}");
         assert_eq!(std::fs::metadata(&file).expect("out.txt").ino(), ino);
+        // a descriptor the shell opened onto a regular file (`3> fd.txt`): written through it,
+        // its name not held to the extension, the file not replaced
+        let fd = dir.join("fd.txt");
+        std::fs::write(&fd, "old").expect("fd.txt");
+        give(&fd, who);
+        let ino = std::fs::metadata(&fd).expect("fd.txt").ino();
+        let script = format!("exec \"$@\" 3> '{}'", fd.display());
+        let pos = example();
+        let argv = [
+            "sh",
+            "-c",
+            &script,
+            "sh",
+            BIN,
+            "render",
+            &pos,
+            "--svg",
+            "/dev/fd/3",
+        ];
+        let out = run(who, &dir, &argv);
+        assert_eq!(out.status.code(), Some(0), "{who:?}: {out:?}");
+        assert!(std::fs::read_to_string(&fd)
+            .expect("fd.txt")
+            .starts_with("<svg"));
+        assert_eq!(std::fs::metadata(&fd).expect("fd.txt").ino(), ino);
     }
 }
 
