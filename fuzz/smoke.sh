@@ -35,6 +35,7 @@ TARGETS=(
   "protocol"
   "serve_request"
   "game_header"
+  "output_target -max_len=256"
 )
 
 # Built without comparison tracing (see the header).

@@ -114,83 +114,21 @@ pub fn parse_rules(v: &str) -> Result<Rules, String> {
 
 /// Writes one file: [`write_files`] with one entry.
 pub fn write_file(path: &str, text: &str) -> Result<(), InputError> {
-    write_files(&[(path, text)])
+    crate::cli::output::write_one(path, text)
 }
 
-/// Writes files so that no failure destroys data: every file m3go writes goes through here.
-/// Each text is first written in full (and synced) to a temporary file in its target's folder;
-/// only when every one of them is written are they renamed over their targets, one by one. A
-/// write that fails (a full disk, a file-size limit, a folder that does not exist) removes the
-/// temporary files and leaves every target as it was. A target that is a symbolic link is
-/// written through it; an existing target keeps its permissions. Callers compute everything
-/// first and write last, so a command that fails writes nothing.
+/// Writes files so that no failure destroys data and no output replaces what is not a regular
+/// file it may write: every file m3go writes goes through here, and so through
+/// [`crate::cli::output::write_all`] (its module's doc has the table of targets: a regular file
+/// or new path is replaced by a temporary file renamed over it; a device, a FIFO, `-` and
+/// `/dev/stdout` are written into as the shell's `>` would). Callers compute everything first
+/// and write last, so a command that fails writes nothing.
 pub fn write_files(files: &[(&str, &str)]) -> Result<(), InputError> {
-    catch_file_size_signal();
-    let mut staged = Vec::with_capacity(files.len());
-    for &(path, text) in files {
-        let fail = |what: &str, e: std::io::Error| {
-            InputError::new(format!("cannot write ({what}): {e}; the file is unchanged")).file(path)
-        };
-        if path.is_empty() {
-            return Err(InputError::new("an empty file name")
-                .file(path)
-                .expected("a file to write"));
-        }
-        let target = std::path::Path::new(path);
-        // through a symbolic link to the file it names
-        let target = match std::fs::symlink_metadata(target) {
-            Ok(m) if m.file_type().is_symlink() => {
-                std::fs::canonicalize(target).map_err(|e| fail("resolving the link", e))?
-            }
-            _ => target.to_path_buf(),
-        };
-        let dir = match target.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => std::path::PathBuf::from("."),
-        };
-        let existing = std::fs::metadata(&target).ok().map(|m| m.permissions());
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(".m3go-").suffix(".tmp");
-        // a new file gets what `std::fs::write` gives (0o666 less the umask), not the
-        // temporary file's owner-only permissions
-        #[cfg(unix)]
-        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-        let mut tmp = builder
-            .tempfile_in(&dir)
-            .map_err(|e| fail("creating a temporary file beside it", e))?;
-        tmp.write_all(text.as_bytes())
-            .and_then(|()| tmp.as_file().sync_all())
-            .map_err(|e| fail("writing", e))?;
-        if let Some(perms) = existing {
-            tmp.as_file()
-                .set_permissions(perms)
-                .map_err(|e| fail("keeping its permissions", e))?;
-        }
-        staged.push((path, target, tmp));
-    }
-    for (path, target, tmp) in staged {
-        tmp.persist(&target).map_err(|e| {
-            InputError::new(format!("cannot write (renaming over it): {}", e.error)).file(path)
-        })?;
-    }
-    Ok(())
+    crate::cli::output::write_all(files)
 }
 
-/// SIGXFSZ, sent when a write passes the file-size limit (`ulimit -f`), would end m3go at once
-/// and leave the temporary file behind; caught (by a handler that does nothing), the write fails
-/// with EFBIG instead and [`write_files`] cleans up and reports it.
-fn catch_file_size_signal() {
-    #[cfg(unix)]
-    {
-        static ONCE: std::sync::Once = std::sync::Once::new();
-        ONCE.call_once(|| {
-            let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-            let _ = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, flag);
-        });
-    }
-}
-
-/// The text of a record written to `path` (given with `flag`): SGF for `.sgf`, else a game file.
+/// The text of a record written to `path` (given with `flag`): SGF for `.sgf`, else a game file
+/// (`-`, standard output, included).
 pub fn record_text(
     path: &str,
     flag: &str,
@@ -226,8 +164,12 @@ pub fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
 }
 
 /// Refuses an output file whose extension is not one of `allowed` (lower case, without the
-/// dot), before any work: `render --svg x.png` would write SVG into a `.png`.
+/// dot), before any work: `render --svg x.png` would write SVG into a `.png`. `-` (standard
+/// output) and a node that is not a regular file (`/dev/null`, a FIFO) pass.
 pub fn check_extension(path: &str, flag: &str, allowed: &[&str]) -> Result<(), InputError> {
+    if crate::cli::output::is_stream(path) {
+        return Ok(());
+    }
     let ext = std::path::Path::new(path)
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
@@ -247,8 +189,14 @@ pub fn check_extension(path: &str, flag: &str, allowed: &[&str]) -> Result<(), I
 /// Refuses to write `out` (given with `flag`) when it is the file `input` the command reads
 /// (the same file by any path or link), unless `force`: `convert GAME GAME` would replace the
 /// record with what the conversion keeps, `replay GAME --save GAME` with the game as played.
+/// Compared by device and inode, without opening either (opening a FIFO would block).
 pub fn refuse_own_input(out: &str, flag: &str, input: &str, force: bool) -> Result<(), InputError> {
-    if force || input == "-" || !same_file::is_same_file(out, input).unwrap_or(false) {
+    use std::os::unix::fs::MetadataExt;
+    let same = match (std::fs::metadata(out), std::fs::metadata(input)) {
+        (Ok(o), Ok(i)) => o.file_type().is_file() && (o.dev(), o.ino()) == (i.dev(), i.ino()),
+        _ => false,
+    };
+    if force || input == "-" || out == "-" || !same {
         return Ok(());
     }
     Err(InputError::new(format!(

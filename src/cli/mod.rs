@@ -30,6 +30,7 @@ mod conform;
 mod convert;
 mod diff;
 mod explain;
+pub mod output;
 mod perft;
 mod play;
 pub mod protocol;

@@ -18,6 +18,7 @@ mod fast_analysis_rules;
 mod fast_equals_reference;
 mod labels;
 mod numbers;
+mod outputs;
 mod partial_support;
 mod perft;
 mod presets;
