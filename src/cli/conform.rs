@@ -757,11 +757,14 @@ fn taken(cases: usize, shard: Option<crate::conform::shard::Shard>) -> usize {
     }
 }
 
+/// The case files that did not read: (file, error).
+type LoadErrors = Vec<(String, String)>;
+
 /// Reads the results files of `--merge` (each as a stream) and checks that they are the shards
 /// of one selection holding its cases exactly: the records and the case files that did not
 /// read, or the first problem found (the cases missing or given twice: a few named, then how
 /// many more).
-fn read_results(files: &[String]) -> Result<(Vec<Record>, Vec<(String, String)>), String> {
+fn read_results(files: &[String]) -> Result<(Vec<Record>, LoadErrors), String> {
     use crate::conform::shard::Shard;
     let mut records: Vec<Record> = Vec::new();
     let mut load_errors: Vec<(String, String)> = Vec::new();
