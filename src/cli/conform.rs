@@ -62,13 +62,15 @@ pub struct ConformArgs {
     /// The clause register the case clauses are checked against.
     #[arg(long, value_name = "FILE", default_value = "rules.md")]
     pub rules_md: String,
-    /// Also write the outcome of every case run as JSON lines to FILE (a header line, then one
-    /// line a case), for `--merge`: one file per shard of a run spread over a scheduler.
+    /// Also write the outcome of every case run as JSON lines to FILE (a header line recording
+    /// the run's selection, then one line a case), for `--merge`: one file per shard of a run
+    /// spread over a scheduler.
     #[arg(long, value_name = "FILE")]
     pub results: Option<String>,
     /// Merge the JSON-lines results of the shards of one run (`--results`) into one summary
-    /// (the report and exit status of the whole run), instead of running cases; refused when a
-    /// shard is missing or given twice.
+    /// (the report and exit status of the whole run), instead of running cases; refused when the
+    /// files are of different selections, a shard or a case is missing or given twice, or a file
+    /// does not match its header.
     #[arg(long, value_name = "FILES", num_args = 1.., conflicts_with_all = ["dir", "list", "coverage", "dump_json", "update_rules", "implementation", "results"])]
     pub merge: Option<Vec<String>>,
     #[command(flatten)]
