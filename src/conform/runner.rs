@@ -607,8 +607,13 @@ pub fn negotiate(oracle: &mut dyn Oracle) -> Result<Negotiated, String> {
     };
     let declared = match ans.get("capabilities") {
         Some(c) => {
-            let caps: Capabilities = serde_json::from_value(c.clone())
-                .map_err(|e| format!("the program's capabilities do not read: {e}: {c}"))?;
+            let caps: Capabilities = serde_json::from_value(c.clone()).map_err(|e| {
+                format!(
+                    "the program's capabilities do not read: {}: {}",
+                    clip(&e.to_string(), 300),
+                    clip(&c.to_string(), 200)
+                )
+            })?;
             caps.validate()
                 .map_err(|e| format!("the program's capabilities: {e}"))?;
             Declared::Capabilities(caps)

@@ -433,3 +433,29 @@ fn a_long_decline_reason_is_cut_and_printed_once() {
         with_reason[0]
     );
 }
+
+/// Issue 36, findings 6 and 9: capabilities whose decline is malformed (a `declined` key where
+/// `declines` belongs, next to a mebibyte of text) are refused with a short message naming the
+/// field, not one that quotes the whole answer.
+#[test]
+fn malformed_capabilities_are_refused_in_a_short_message_naming_the_field() {
+    struct Declares(Value);
+    impl Oracle for Declares {
+        fn ask(&mut self, request: &Value) -> Result<Value, String> {
+            let mut a = self.0.clone();
+            a["id"] = request["id"].clone();
+            Ok(a)
+        }
+    }
+    let long = "!".repeat(1 << 20);
+    let caps = json!({"id": "capabilities", "protocols": [PROTOCOL],
+        "capabilities": {"presets": ["m3go-2020"], "by_preset": {"m3go-2020": {
+            "declined": [{"option": "flower-enclosed", "checks": ["score"], "reason": long}]}}}});
+    let e = negotiate(&mut Declares(caps)).expect_err("malformed");
+    assert!(
+        e.contains("unknown field `declined`"),
+        "{}",
+        &e[..e.len().min(600)]
+    );
+    assert!(e.len() < 1000, "{} bytes", e.len());
+}
