@@ -62,13 +62,15 @@ pub struct ConformArgs {
     /// The clause register the case clauses are checked against.
     #[arg(long, value_name = "FILE", default_value = "rules.md")]
     pub rules_md: String,
-    /// Also write the outcome of every case run as JSON lines to FILE (a header line, then one
-    /// line a case), for `--merge`: one file per shard of a run spread over a scheduler.
+    /// Also write the outcome of every case run as JSON lines to FILE (a header line recording
+    /// the run's selection, then one line a case), for `--merge`: one file per shard of a run
+    /// spread over a scheduler.
     #[arg(long, value_name = "FILE")]
     pub results: Option<String>,
     /// Merge the JSON-lines results of the shards of one run (`--results`) into one summary
-    /// (the report and exit status of the whole run), instead of running cases; refused when a
-    /// shard is missing or given twice.
+    /// (the report and exit status of the whole run), instead of running cases; refused when the
+    /// files are of different selections, a shard or a case is missing or given twice, or a file
+    /// does not match its header.
     #[arg(long, value_name = "FILES", num_args = 1.., conflicts_with_all = ["dir", "list", "coverage", "dump_json", "update_rules", "implementation", "results"])]
     pub merge: Option<Vec<String>>,
     #[command(flatten)]
@@ -82,17 +84,116 @@ struct Ran {
 }
 
 /// The format tag of the header line of a results file (`--results`).
-const RESULTS_FORMAT: &str = "m3go-conform-results/1";
+const RESULTS_FORMAT: &str = "m3go-conform-results/2";
 
-/// The first line of a results file: the shard it holds (null for a whole run), the number of
-/// cases selected in it and the case files that did not read.
+/// The format of the results files of older m3go, which did not record the run's selection:
+/// refused by `--merge`, with that said.
+const RESULTS_FORMAT_1: &str = "m3go-conform-results/1";
+
+/// The longest line of a results file `--merge` reads (one case's result with its
+/// differences); the file itself is read line by line, of any length.
+const MAX_RESULTS_LINE: usize = 16 << 20;
+
+/// The problems of one kind `--merge` names before "… and N more".
+const MAX_LISTED: usize = 5;
+
+/// The outcomes a case's result may have.
+const OUTCOMES: [&str; 4] = ["passed", "failed", "errored", "skipped"];
+
+/// What a run selected, recorded in each results file: `--merge` merges only the shards of one
+/// selection. The hashes are SHA-256, in hex.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Selection {
+    /// The suite: each case file (its path inside the suite's folder) with its case, and the
+    /// files that did not read.
+    suite: String,
+    /// `--id`, `--filter` as given.
+    id: Option<String>,
+    filter: Option<String>,
+    /// The cases selected (before `--shard`), and the hash of their ids in order.
+    cases: usize,
+    ids: String,
+    /// The capabilities the program declared, with the protocol version negotiated; null when
+    /// the shard held no case (the program was not asked).
+    capabilities: Option<String>,
+}
+
+/// The first line of a results file: the run's selection, the shard it holds (`K/N` as it was
+/// resolved, null for a whole run), the number of cases of the shard (the lines that follow)
+/// and the case files that did not read.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ResultsHeader {
     format: String,
+    selection: Selection,
     shard: Option<String>,
     cases: usize,
     load_errors: Vec<(String, String)>,
+}
+
+/// A SHA-256 of a sequence of byte strings, each with its length (so that no two sequences
+/// hash alike by their concatenation).
+struct Hash(sha2::Sha256);
+
+impl Hash {
+    fn new() -> Hash {
+        use sha2::Digest;
+        Hash(sha2::Sha256::new())
+    }
+
+    fn add(&mut self, bytes: &[u8]) {
+        use sha2::Digest;
+        self.0.update((bytes.len() as u64).to_le_bytes());
+        self.0.update(bytes);
+    }
+
+    fn hex(self) -> String {
+        use sha2::Digest;
+        format!("{:x}", self.0.finalize())
+    }
+}
+
+/// The hash of a suite: every case (its file's path inside `dir`, the case as JSON) and every
+/// file that did not read.
+fn suite_hash(dir: &str, cases: &[(String, Case)], load_errors: &[(String, String)]) -> String {
+    let rel = |f: &str| {
+        f.strip_prefix(dir)
+            .unwrap_or(f)
+            .trim_start_matches('/')
+            .to_string()
+    };
+    let mut h = Hash::new();
+    for (f, c) in cases {
+        h.add(rel(f).as_bytes());
+        h.add(serde_json::to_string(c).unwrap_or_default().as_bytes());
+    }
+    for (f, _) in load_errors {
+        h.add(b"unreadable");
+        h.add(rel(f).as_bytes());
+    }
+    h.hex()
+}
+
+/// The hash of the ids of a selection's cases, in order.
+fn ids_hash<'a>(ids: impl Iterator<Item = &'a str>) -> String {
+    let mut h = Hash::new();
+    for id in ids {
+        h.add(id.as_bytes());
+    }
+    h.hex()
+}
+
+/// The hash of what the program declared, and the protocol version negotiated.
+fn capabilities_hash(declared: &Declared, protocol: &str) -> String {
+    let caps = match declared {
+        Declared::Capabilities(c) => serde_json::to_value(c).unwrap_or(Value::Null),
+        Declared::Nothing(_) => Value::Null,
+    };
+    let mut h = Hash::new();
+    h.add(protocol.as_bytes());
+    h.add(caps.to_string().as_bytes());
+    h.hex()
 }
 
 /// One case of a results file: what `m3go conform` printed about it, as data.
@@ -100,6 +201,8 @@ struct ResultsHeader {
 #[serde(deny_unknown_fields)]
 struct Record {
     id: String,
+    /// The case's place in the run's selection (before `--shard`), from 0.
+    index: usize,
     file: String,
     clauses: Vec<String>,
     /// passed | failed | errored | skipped
@@ -115,7 +218,7 @@ struct Record {
 }
 
 impl Record {
-    fn of(file: &str, c: &Case, r: Ran) -> Record {
+    fn of(file: &str, c: &Case, r: Ran, index: usize) -> Record {
         let (outcome, details) = match r.run.outcome {
             Outcome::Passed => ("passed", vec![]),
             Outcome::Failed(d) => ("failed", d),
@@ -124,6 +227,7 @@ impl Record {
         };
         Record {
             id: c.id.clone(),
+            index,
             file: file.to_string(),
             clauses: c.clauses.clone(),
             outcome: outcome.to_string(),
@@ -151,8 +255,8 @@ struct Summary {
     /// Checks left out of cases that were run, and in how many cases.
     checks_skipped: usize,
     cases_with_skipped_checks: usize,
-    /// (check, reason) -> how many times.
-    check_reasons: BTreeMap<(String, String), usize>,
+    /// reason -> check -> how many times (each reason printed once, with its checks).
+    check_reasons: BTreeMap<String, BTreeMap<String, usize>>,
 }
 
 /// Prints each case's line (the failures with their differences) and the summary; returns the
@@ -192,7 +296,11 @@ fn report(records: &[Record], load_errors: usize) -> Summary {
             s.cases_with_skipped_checks += 1;
             s.checks_skipped += r.skipped_checks.len();
             for (c, why) in &r.skipped_checks {
-                *s.check_reasons.entry((c.clone(), why.clone())).or_default() += 1;
+                *s.check_reasons
+                    .entry(why.clone())
+                    .or_default()
+                    .entry(c.clone())
+                    .or_default() += 1;
             }
         }
     }
@@ -216,8 +324,9 @@ fn report(records: &[Record], load_errors: usize) -> Summary {
             "checks skipped: {} in {} case(s) that were run (the other checks of those cases were made)",
             s.checks_skipped, s.cases_with_skipped_checks
         );
-        for ((c, why), n) in &s.check_reasons {
-            outln!("    {n} × {c}: {why}");
+        for (why, checks) in &s.check_reasons {
+            let checks: Vec<String> = checks.iter().map(|(c, n)| format!("{n} × {c}")).collect();
+            outln!("    {}: {why}", checks.join(", "));
         }
     }
     outln!(
@@ -277,7 +386,7 @@ pub fn run(args: ConformArgs) -> i32 {
         return coverage(rules_md, &cases, args.update_rules, &load_errors);
     }
     // --id, --filter and --shard select the cases listed, dumped and run alike
-    let selected: Vec<&(String, Case)> = cases
+    let chosen: Vec<&(String, Case)> = cases
         .iter()
         .filter(|(_, c)| args.id.as_ref().is_none_or(|id| *id == c.id))
         .filter(|(_, c)| {
@@ -285,10 +394,14 @@ pub fn run(args: ConformArgs) -> i32 {
                 .as_ref()
                 .is_none_or(|cl| c.clauses.iter().any(|x| x.starts_with(cl.as_str())))
         })
+        .collect();
+    // each case with its place in the selection, which a results file records
+    let (indices, selected): (Vec<usize>, Vec<&(String, Case)>) = chosen
+        .iter()
         .enumerate()
         .filter(|(k, _)| args.spread.shard.is_none_or(|s| s.takes(*k)))
-        .map(|(_, c)| c)
-        .collect();
+        .map(|(k, c)| (k, *c))
+        .unzip();
     if args.list {
         for (_, c) in &selected {
             outln!(
@@ -408,11 +521,21 @@ pub fn run(args: ConformArgs) -> i32 {
     let records: Vec<Record> = selected
         .iter()
         .zip(ran)
-        .map(|((f, c), r)| Record::of(f, c, r))
+        .zip(&indices)
+        .map(|(((f, c), r), &k)| Record::of(f, c, r, k))
         .collect();
     if let Some(path) = &args.results {
         let header = ResultsHeader {
             format: RESULTS_FORMAT.to_string(),
+            selection: Selection {
+                suite: suite_hash(dir, &cases, &load_errors),
+                id: args.id.clone(),
+                filter: args.filter.clone(),
+                cases: chosen.len(),
+                ids: ids_hash(chosen.iter().map(|(_, c)| c.id.as_str())),
+                capabilities: (!selected.is_empty())
+                    .then(|| capabilities_hash(&declared, protocol)),
+            },
             shard: args.spread.shard.map(|s| s.to_string()),
             cases: records.len(),
             load_errors: load_errors.clone(),
@@ -460,87 +583,18 @@ pub fn run(args: ConformArgs) -> i32 {
 }
 
 /// `--merge FILES`: the results of the shards of one run (`--results`), read back and reported
-/// as the whole run: every case's line, the summary, the exit status. The shards must be those
-/// of one split (`K/N` for every K of one N, each once) and hold no case twice.
+/// as the whole run: every case's line, the summary, the exit status. The files must hold one
+/// selection (the same suite, `--id`, `--filter` and capabilities), be the shards of one split
+/// (`K/N` for every K of one N, each once, as resolved when they ran) and hold together exactly
+/// the cases of the selection, each once; each is read line by line, of any length.
 fn merge(files: &[String], program: &crate::cli::common::ProgramArgs) -> i32 {
-    let mut records: Vec<Record> = Vec::new();
-    let mut load_errors: Vec<(String, String)> = Vec::new();
-    let mut shards: Vec<(String, Option<crate::conform::shard::Shard>)> = Vec::new();
-    for f in files {
-        let text = match crate::game::setup::read_text(f) {
-            Ok(t) => t,
-            Err(e) => {
-                errln!("error: {e}");
-                return 2;
-            }
-        };
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty());
-        let header: ResultsHeader = match lines.next().map(|(_, l)| serde_json::from_str(l)) {
-            Some(Ok(h)) => h,
-            Some(Err(e)) => {
-                errln!("error: {f}: line 1: not a results header ({e}): expected the first line `m3go conform --results` writes");
-                return 2;
-            }
-            None => {
-                errln!("error: {f}: empty: expected the results `m3go conform --results` writes");
-                return 2;
-            }
-        };
-        if header.format != RESULTS_FORMAT {
-            errln!(
-                "error: {f}: format `{}`: expected `{RESULTS_FORMAT}`",
-                header.format
-            );
+    let (mut records, load_errors) = match read_results(files) {
+        Ok(r) => r,
+        Err(e) => {
+            errln!("error: {e}");
             return 2;
         }
-        let shard = match header
-            .shard
-            .as_deref()
-            .map(crate::conform::shard::Shard::parse)
-        {
-            None => None,
-            Some(Ok(s)) => Some(s),
-            Some(Err(e)) => {
-                errln!("error: {f}: shard: {e}");
-                return 2;
-            }
-        };
-        let mut n = 0;
-        for (k, l) in lines {
-            match serde_json::from_str::<Record>(l) {
-                Ok(r) => records.push(r),
-                Err(e) => {
-                    errln!("error: {f}: line {}: not a case's result ({e})", k + 1);
-                    return 2;
-                }
-            }
-            n += 1;
-        }
-        if n != header.cases {
-            errln!(
-                "error: {f}: {n} case(s), the header says {}: the file is cut short",
-                header.cases
-            );
-            return 2;
-        }
-        load_errors.extend(header.load_errors);
-        shards.push((f.clone(), shard));
-    }
-    if let Err(e) = complete_split(&shards) {
-        errln!("error: {e}");
-        return 2;
-    }
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
-    if let Some(r) = records.iter().find(|r| !seen.insert(r.id.as_str())) {
-        errln!(
-            "error: case `{}` is in two of the files: expected the shards of one run",
-            r.id
-        );
-        return 2;
-    }
+    };
     let load_errors: Vec<(String, String)> = load_errors
         .into_iter()
         .collect::<BTreeSet<_>>()
@@ -568,6 +622,285 @@ fn merge(files: &[String], program: &crate::cli::common::ProgramArgs) -> i32 {
     } else {
         0
     }
+}
+
+/// The lines of a results file, read one at a time (each at most [`MAX_RESULTS_LINE`] bytes),
+/// blank ones passed over.
+struct ResultLines {
+    file: String,
+    reader: std::io::BufReader<std::fs::File>,
+    line: usize,
+    buf: Vec<u8>,
+}
+
+impl ResultLines {
+    fn open(file: &str) -> Result<ResultLines, String> {
+        let f = std::fs::File::open(file).map_err(|e| format!("{file}: cannot read: {e}"))?;
+        Ok(ResultLines {
+            file: file.to_string(),
+            reader: std::io::BufReader::new(f),
+            line: 0,
+            buf: Vec::new(),
+        })
+    }
+
+    /// The next line that is not blank, with its number (from 1); `None` at the end.
+    fn next(&mut self) -> Result<Option<(usize, &str)>, String> {
+        use std::io::{BufRead, Read};
+        let f = &self.file;
+        loop {
+            self.buf.clear();
+            let n = (&mut self.reader)
+                .take(MAX_RESULTS_LINE as u64 + 1)
+                .read_until(b'\n', &mut self.buf)
+                .map_err(|e| format!("{f}: cannot read: {e}"))?;
+            if n == 0 {
+                return Ok(None);
+            }
+            self.line += 1;
+            let line = self.line;
+            if self.buf.len() > MAX_RESULTS_LINE {
+                return Err(format!(
+                    "{f}: line {line}: longer than {MAX_RESULTS_LINE} bytes: expected one case's result a line, as `m3go conform --results` writes"
+                ));
+            }
+            if self.buf.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let text = std::str::from_utf8(&self.buf)
+                .map_err(|e| format!("{f}: line {line}: not UTF-8 text: {e}"))?;
+            return Ok(Some((line, text.trim_end_matches(['\n', '\r']))));
+        }
+    }
+}
+
+/// At most `n` characters of `s`, with `…` when cut.
+fn clip(s: &str, n: usize) -> String {
+    match s.char_indices().nth(n) {
+        None => s.to_string(),
+        Some((i, _)) => format!("{}…", &s[..i]),
+    }
+}
+
+/// The first [`MAX_LISTED`] of `items` (of `total`), then "… and N more".
+fn listed(items: &[String], total: usize) -> String {
+    let shown: Vec<&str> = items.iter().take(MAX_LISTED).map(String::as_str).collect();
+    let more = total.saturating_sub(shown.len());
+    if more > 0 {
+        format!("{} … and {more} more", shown.join(", "))
+    } else {
+        shown.join(", ")
+    }
+}
+
+/// The header of a results file (its first line).
+fn header_of(f: &str, line: &str) -> Result<ResultsHeader, String> {
+    let not_header = |e: String| {
+        format!("{f}: line 1: not a results header ({e}): expected the first line `m3go conform --results` writes")
+    };
+    let v: Value = serde_json::from_str(line).map_err(|e| not_header(e.to_string()))?;
+    match v.get("format").and_then(Value::as_str) {
+        Some(RESULTS_FORMAT) => {}
+        Some(RESULTS_FORMAT_1) => {
+            return Err(format!(
+                "{f}: written by an older m3go (format `{RESULTS_FORMAT_1}`), which did not record the run's selection: expected `{RESULTS_FORMAT}` (run the shards again with this m3go)"
+            ))
+        }
+        Some(other) => {
+            return Err(format!(
+                "{f}: line 1: format `{}`: expected `{RESULTS_FORMAT}`",
+                clip(other, 60)
+            ))
+        }
+        None => return Err(not_header("no `format`".into())),
+    }
+    serde_json::from_value(v).map_err(|e| not_header(e.to_string()))
+}
+
+/// What differs between two selections, for people.
+fn selection_differences(a: &Selection, b: &Selection) -> Vec<String> {
+    let flag = |x: &Option<String>| {
+        x.as_ref()
+            .map_or("none".to_string(), |v| format!("`{}`", clip(v, 60)))
+    };
+    let mut d = Vec::new();
+    if a.suite != b.suite {
+        d.push("the suites (case files) differ".to_string());
+    }
+    if a.id != b.id {
+        d.push(format!("--id {} against {}", flag(&a.id), flag(&b.id)));
+    }
+    if a.filter != b.filter {
+        d.push(format!(
+            "--filter {} against {}",
+            flag(&a.filter),
+            flag(&b.filter)
+        ));
+    }
+    if a.cases != b.cases {
+        d.push(format!("{} cases selected against {}", a.cases, b.cases));
+    } else if a.ids != b.ids {
+        d.push("the ids of the cases selected differ".to_string());
+    }
+    if let (Some(x), Some(y)) = (&a.capabilities, &b.capabilities) {
+        if x != y {
+            d.push("the program declared different capabilities".to_string());
+        }
+    }
+    d
+}
+
+/// How many of `cases` items (indices 0..cases) a shard takes.
+fn taken(cases: usize, shard: Option<crate::conform::shard::Shard>) -> usize {
+    match shard {
+        None => cases,
+        Some(s) if cases >= s.k => (cases - s.k) / s.n + 1,
+        Some(_) => 0,
+    }
+}
+
+/// The case files that did not read: (file, error).
+type LoadErrors = Vec<(String, String)>;
+
+/// Reads the results files of `--merge` (each as a stream) and checks that they are the shards
+/// of one selection holding its cases exactly: the records and the case files that did not
+/// read, or the first problem found (the cases missing or given twice: a few named, then how
+/// many more).
+fn read_results(files: &[String]) -> Result<(Vec<Record>, LoadErrors), String> {
+    use crate::conform::shard::Shard;
+    let mut records: Vec<Record> = Vec::new();
+    let mut load_errors: Vec<(String, String)> = Vec::new();
+    let mut shards: Vec<(String, Option<Shard>)> = Vec::new();
+    let mut first: Option<(String, Selection)> = None;
+    // index in the selection -> (file, line); id -> (file, line)
+    let mut at_index: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+    let mut at_id: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut problems: Vec<String> = Vec::new();
+    for (fi, f) in files.iter().enumerate() {
+        let mut lines = ResultLines::open(f)?;
+        let header = match lines.next()? {
+            Some((_, l)) => header_of(f, l)?,
+            None => {
+                return Err(format!(
+                    "{f}: empty: expected the results `m3go conform --results` writes"
+                ))
+            }
+        };
+        let shard = header
+            .shard
+            .as_deref()
+            .map(Shard::parse_resolved)
+            .transpose()
+            .map_err(|e| format!("{f}: line 1: shard: {e}"))?;
+        match &first {
+            None => first = Some((f.clone(), header.selection.clone())),
+            Some((g, sel)) => {
+                let d = selection_differences(sel, &header.selection);
+                if !d.is_empty() {
+                    return Err(format!(
+                        "{g} and {f} are results of different selections ({}): expected the shards of one run",
+                        d.join("; ")
+                    ));
+                }
+            }
+        }
+        let sel = &header.selection;
+        let (mut n, mut foreign, mut twice) = (0usize, Vec::new(), Vec::new());
+        let (mut n_foreign, mut n_twice) = (0usize, 0usize);
+        let mut kept = 0usize;
+        while let Some((line, text)) = lines.next()? {
+            n += 1;
+            let r: Record = serde_json::from_str(text).map_err(|e| {
+                format!("{f}: line {line}: not a case's result ({e}): expected a line `m3go conform --results` writes")
+            })?;
+            if !OUTCOMES.contains(&r.outcome.as_str()) {
+                return Err(format!(
+                    "{f}: line {line}: outcome `{}` is unknown: expected {}",
+                    clip(&r.outcome, 40),
+                    OUTCOMES.join(", ")
+                ));
+            }
+            if r.index >= sel.cases || shard.is_some_and(|s| !s.takes(r.index)) {
+                n_foreign += 1;
+                if foreign.len() < MAX_LISTED {
+                    foreign.push(format!("`{}` (line {line})", clip(&r.id, 60)));
+                }
+                continue;
+            }
+            let again = at_index.get(&r.index).or_else(|| at_id.get(&r.id));
+            if let Some(&(gi, gl)) = again {
+                n_twice += 1;
+                if twice.len() < MAX_LISTED {
+                    twice.push(format!(
+                        "`{}` (line {line}; also {} line {gl})",
+                        clip(&r.id, 60),
+                        files[gi]
+                    ));
+                }
+                continue;
+            }
+            at_index.insert(r.index, (fi, line));
+            at_id.insert(r.id.clone(), (fi, line));
+            kept += 1;
+            records.push(r);
+        }
+        if n != header.cases {
+            return Err(format!(
+                "{f}: has {n} lines of results, its header says {}",
+                header.cases
+            ));
+        }
+        let part = shard.map_or("the whole run".to_string(), |s| format!("shard {s}"));
+        if n_foreign > 0 {
+            problems.push(format!(
+                "{f} holds {n_foreign} case(s) not of {part} of the selection: {}",
+                listed(&foreign, n_foreign)
+            ));
+        }
+        if n_twice > 0 {
+            problems.push(format!(
+                "{f} gives {n_twice} case(s) a second time: {}",
+                listed(&twice, n_twice)
+            ));
+        }
+        let want = taken(sel.cases, shard);
+        if kept < want {
+            // the first few places of the shard no line holds: at most `kept` places are
+            // passed over before they are found
+            let (start, step) = shard.map_or((0, 1), |s| (s.k - 1, s.n));
+            let missing: Vec<String> = (start..sel.cases)
+                .step_by(step)
+                .filter(|k| at_index.get(k).is_none_or(|&(gi, _)| gi != fi))
+                .take(MAX_LISTED)
+                .map(|k| (k + 1).to_string())
+                .collect();
+            problems.push(format!(
+                "{f} lacks {} of the {want} case(s) of {part}: the selection's case number {} (counted from 1, in the order `m3go conform --list` lists the selection)",
+                want - kept,
+                listed(&missing, want - kept)
+            ));
+        }
+        load_errors.extend(header.load_errors);
+        shards.push((f.clone(), shard));
+    }
+    complete_split(&shards)?;
+    if !problems.is_empty() {
+        return Err(format!(
+            "the results do not add up to the cases of the selection: {}",
+            problems.join("; ")
+        ));
+    }
+    // every place of the selection is held once: the ids must be those selected, in order
+    if let Some((f, sel)) = &first {
+        let mut by_index: Vec<&Record> = records.iter().collect();
+        by_index.sort_by_key(|r| r.index);
+        if ids_hash(by_index.iter().map(|r| r.id.as_str())) != sel.ids {
+            return Err(format!(
+                "the ids of the cases in the results are not those of the selection the headers record ({f} and the others): expected the files `m3go conform --results` wrote, unedited"
+            ));
+        }
+    }
+    Ok((records, load_errors))
 }
 
 /// The files merged are the shards of one run: all whole runs (one file), or `K/N` for each K

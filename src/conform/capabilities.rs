@@ -61,6 +61,18 @@ pub struct Decline {
     pub reason: Option<String>,
 }
 
+/// The longest reason text of a program (a decline's `reason`, an answer's `declined` or
+/// `unsupported` reason) m3go keeps and prints, in characters: a longer one is cut, with `…`.
+pub const MAX_REASON_CHARS: usize = 200;
+
+/// A program's reason text, cut to [`MAX_REASON_CHARS`] characters (with `…` when cut).
+pub fn clip_reason(s: &str) -> String {
+    match s.char_indices().nth(MAX_REASON_CHARS) {
+        None => s.to_string(),
+        Some((i, _)) => format!("{}…", &s[..i]),
+    }
+}
+
 /// A check of a case left out, and why.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct SkippedCheck {
@@ -174,7 +186,7 @@ impl Capabilities {
                 d.option,
                 d.reason
                     .as_ref()
-                    .map(|r| format!(" ({r})"))
+                    .map(|r| format!(" ({})", clip_reason(r)))
                     .unwrap_or_default()
             );
             for x in &d.checks {

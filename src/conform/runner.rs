@@ -7,7 +7,7 @@
 
 use crate::conform::answer::answer_value;
 use crate::conform::capabilities::Capabilities;
-use crate::conform::capabilities::SkippedCheck;
+use crate::conform::capabilities::{clip_reason, SkippedCheck};
 use crate::conform::case::Case;
 use crate::conform::check::{check_only, checks_of};
 use crate::conform::clause_id::{clause_ids, is_clause_id};
@@ -513,6 +513,9 @@ fn check_answer_shape(request: &Value, ans: &Value) -> Result<(), String> {
             clip(&ans.to_string(), 200)
         ));
     }
+    if let Some(d) = obj.get("declined") {
+        check_declined(d)?;
+    }
     if obj.keys().all(|k| k == "id" || k == "protocol") {
         return Err(format!(
             "the answer carries nothing but its id: expected {} (or an error or `unsupported`)",
@@ -522,6 +525,36 @@ fn check_answer_shape(request: &Value, ans: &Value) -> Result<(), String> {
                 "analysis, reports, probes or numbered"
             }
         ));
+    }
+    Ok(())
+}
+
+/// An answer's `declined` is an object of checks, each with its reason as a string
+/// (`{"score": "why"}`, spec/README.md): anything else is a failure of the program, said with
+/// the field's name, never read as declining nothing.
+fn check_declined(d: &Value) -> Result<(), String> {
+    let Some(d) = d.as_object() else {
+        return Err(format!(
+            "the answer's `declined` is not an object: `{}`: expected {{\"CHECK\": \"reason\", …}}",
+            clip(&d.to_string(), 200)
+        ));
+    };
+    for (c, why) in d {
+        if !crate::conform::check::is_check(c) {
+            return Err(format!(
+                "the answer's `declined` names `{}`, which is not a check: expected some of {}",
+                clip(c, 40),
+                crate::conform::check::all_checks()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if !why.is_string() {
+            return Err(format!(
+                "the answer's `declined.{c}` is `{}`, not a string: expected the reason as text",
+                clip(&why.to_string(), 200)
+            ));
+        }
     }
     Ok(())
 }
@@ -574,8 +607,13 @@ pub fn negotiate(oracle: &mut dyn Oracle) -> Result<Negotiated, String> {
     };
     let declared = match ans.get("capabilities") {
         Some(c) => {
-            let caps: Capabilities = serde_json::from_value(c.clone())
-                .map_err(|e| format!("the program's capabilities do not read: {e}: {c}"))?;
+            let caps: Capabilities = serde_json::from_value(c.clone()).map_err(|e| {
+                format!(
+                    "the program's capabilities do not read: {}: {}",
+                    clip(&e.to_string(), 300),
+                    clip(&c.to_string(), 200)
+                )
+            })?;
             caps.validate()
                 .map_err(|e| format!("the program's capabilities: {e}"))?;
             Declared::Capabilities(caps)
@@ -664,7 +702,7 @@ pub fn run_case_in(
         let why = ans
             .get("reason")
             .and_then(Value::as_str)
-            .unwrap_or("no reason given");
+            .map_or_else(|| "no reason given".to_string(), clip_reason);
         return run(Outcome::Skipped(format!(
             "the implementation answered unsupported: {why}"
         )));
@@ -676,9 +714,7 @@ pub fn run_case_in(
                     check: c.to_string(),
                     reason: format!(
                         "declined by the answer: {}",
-                        why.as_str()
-                            .map(str::to_string)
-                            .unwrap_or_else(|| why.to_string())
+                        clip_reason(why.as_str().unwrap_or_default())
                     ),
                 });
             }

@@ -39,6 +39,19 @@ impl Shard {
         Shard::new(k, n).ok_or_else(|| bad(s))
     }
 
+    /// Reads `K/N` with 1 ≤ K ≤ N ≤ 100000 only, as a shard was resolved when it ran (a
+    /// results file's header): `auto` is refused, never resolved from this process's
+    /// environment.
+    pub fn parse_resolved(s: &str) -> Result<Shard, String> {
+        let t = s.trim();
+        let (k, n) = t.split_once('/').ok_or_else(|| resolved(s))?;
+        let (k, n): (usize, usize) = (
+            k.trim().parse().map_err(|_| resolved(s))?,
+            n.trim().parse().map_err(|_| resolved(s))?,
+        );
+        Shard::new(k, n).ok_or_else(|| resolved(s))
+    }
+
     /// Part `k` of `n`, when 1 ≤ k ≤ n ≤ 100000.
     pub fn new(k: usize, n: usize) -> Option<Shard> {
         (k >= 1 && k <= n && n <= MAX_PARTS).then_some(Shard { k, n })
@@ -109,10 +122,14 @@ impl Shard {
                      steps of {step})"
                 ));
             }
-            ((id - min) / step + 1, n, "SLURM_ARRAY_TASK_ID")
+            let k = ((id - min) / step)
+                .checked_add(1)
+                .ok_or_else(|| too_large("SLURM_ARRAY_TASK_ID", id))?;
+            (k, n, "SLURM_ARRAY_TASK_ID")
         } else if let Some(i) = k8s {
             (
-                i + 1,
+                i.checked_add(1)
+                    .ok_or_else(|| too_large("JOB_COMPLETION_INDEX", i))?,
                 count_of("a Kubernetes indexed Job")?,
                 "JOB_COMPLETION_INDEX",
             )
@@ -144,10 +161,23 @@ impl std::fmt::Display for Shard {
     }
 }
 
+/// The error of a part number past every count of parts (it would wrap to part 0 when counted
+/// from 1).
+fn too_large(var: &str, v: usize) -> String {
+    format!("--shard auto: {var}={v} is too large: expected a part of at most {MAX_PARTS} parts")
+}
+
 fn bad(s: &str) -> String {
     format!(
         "`{s}` is not a shard: expected K/N with 1 <= K <= N <= {MAX_PARTS} (e.g. 2/4), or auto \
          / auto/N (the part from SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or PARALLEL_SEQ)"
+    )
+}
+
+fn resolved(s: &str) -> String {
+    format!(
+        "`{s}` is not a resolved shard: expected K/N with 1 <= K <= N <= {MAX_PARTS}, as the \
+         run resolved it (a results file never says auto)"
     )
 }
 
@@ -208,5 +238,30 @@ mod tests {
         assert!(Shard::parse("0/4").is_err());
         assert!(Shard::parse("autox").is_err());
         assert!(Shard::parse("auto/0").is_err());
+    }
+
+    /// The largest index a scheduler variable can hold names no part: it is refused, never
+    /// wrapped round to part 0 (or 1).
+    #[test]
+    fn an_index_of_two_to_the_64_minus_1_is_refused() {
+        let max = usize::MAX.to_string();
+        let k8s = env(&[("JOB_COMPLETION_INDEX", &max)]);
+        assert!(Shard::from_env(Some(3), k8s)
+            .is_err_and(|e| e.contains("JOB_COMPLETION_INDEX=18446744073709551615 is too large")));
+        let slurm = env(&[
+            ("SLURM_ARRAY_TASK_ID", &max),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+        ]);
+        assert!(Shard::from_env(None, slurm)
+            .is_err_and(|e| e.contains("SLURM_ARRAY_TASK_ID=18446744073709551615 is too large")));
+    }
+
+    /// A results file names its shard as it was resolved: `auto` is not read there.
+    #[test]
+    fn a_resolved_shard_is_never_auto() {
+        assert_eq!(Shard::parse_resolved("2/3"), Ok(Shard { k: 2, n: 3 }));
+        assert!(Shard::parse_resolved("auto/3").is_err_and(|e| e.contains("auto/3")));
+        assert!(Shard::parse_resolved("auto").is_err());
+        assert!(Shard::parse_resolved("4/3").is_err());
     }
 }

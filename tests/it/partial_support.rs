@@ -309,3 +309,153 @@ fn a_replay_case_gets_a_budget_scaled_by_its_size() {
     let readme = std::fs::read_to_string(format!("{ROOT}/spec/README.md")).expect("spec");
     assert!(readme.contains("### Time budgets"), "spec/README.md");
 }
+
+/// Issue 36, finding 9: an answer's `declined` that is not an object of checks with their
+/// reasons (a string, a reason that is not text, a check that does not exist) is a failure of
+/// the program, said with the field's name, not read as declining nothing.
+#[test]
+fn a_malformed_declined_field_is_an_error_naming_it() {
+    let (mixed, _) = score_cases();
+    let case = &mixed[0];
+    struct Says(Value);
+    impl Oracle for Says {
+        fn ask(&mut self, request: &Value) -> Result<Value, String> {
+            let mut a = BuiltinOn(m3go::game::advance::Engine::Fast).ask(request)?;
+            a["declined"] = self.0.clone();
+            Ok(a)
+        }
+    }
+    for (declined, said) in [
+        (
+            json!("score"),
+            "the answer's `declined` is not an object: `\"score\"`",
+        ),
+        (
+            json!({"score": 3}),
+            "the answer's `declined.score` is `3`, not a string",
+        ),
+        (
+            json!({"scores": "x"}),
+            "the answer's `declined` names `scores`, which is not a check",
+        ),
+    ] {
+        let r = run_case_in(case, &mut Says(declined.clone()), PROTOCOL, &[]);
+        match &r.outcome {
+            Outcome::Errored(e) => assert!(e.contains(said), "{declined}: {e}"),
+            other => panic!("{declined}: {other:?}"),
+        }
+    }
+    // through the binary: the case is errored with the message, and the run exits 2
+    let script =
+        format!("'{BIN}' protocol | sed -u '/\"capabilities\"/!s/^{{/{{\"declined\":\"score\",/'");
+    let (code, out, err) = text(output(
+        &["conform", "--impl", &script, "--id", &case.id],
+        None,
+        None,
+    ));
+    assert_eq!(code, Some(2), "{out}\n{err}");
+    assert!(
+        out.contains(&format!("ERRORED {} ", case.id))
+            && out.contains("the answer's `declined` is not an object"),
+        "{out}"
+    );
+}
+
+/// Issue 36, finding 6: a program's 1 MiB reason for declining a reading is cut to a fixed
+/// length when printed, and printed once for all the checks it declines (it was printed once
+/// per declined check: 13.6 MB).
+#[test]
+fn a_long_decline_reason_is_cut_and_printed_once() {
+    use m3go::conform::capabilities::MAX_REASON_CHARS;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("long-reason");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    // m3go's own capabilities, with a reading of m3go-2020 declined for a mebibyte's reason
+    let request = m3go::conform::runner::capabilities_request();
+    let mut caps: Value =
+        serde_json::from_str(m3go_ok(&["protocol"], Some(&format!("{request}\n"))).trim())
+            .expect("JSON");
+    let reason = format!("lacking{}", "!".repeat(1 << 20));
+    let declined = [
+        "score",
+        "legal",
+        "illegal",
+        "events",
+        "to_move",
+        "private_eyes",
+    ];
+    caps["capabilities"]["by_preset"] = json!({"m3go-2020": {"declines": [
+        {"option": "flower-enclosed", "checks": declined, "reason": reason}]}});
+    let answer = dir.join("capabilities.json");
+    std::fs::write(&answer, format!("{caps}\n")).expect("write");
+    // the program: those capabilities, m3go's own answers (every check answered)
+    let program = dir.join("program.sh");
+    std::fs::write(
+        &program,
+        format!(
+            "IFS= read -r line\ncase \"$line\" in\n*'\"action\":\"capabilities\"'*) cat '{}'; exec '{BIN}' protocol ;;\n*) {{ printf '%s\\n' \"$line\"; cat; }} | exec '{BIN}' protocol ;;\nesac\n",
+            answer.display()
+        ),
+    )
+    .expect("write");
+    let program = format!("sh '{}'", program.display());
+    let (code, out, err) = text(output(
+        &[
+            "conform",
+            "--impl",
+            &program,
+            "--jobs",
+            "2",
+            "--allow-skips",
+        ],
+        None,
+        None,
+    ));
+    assert_eq!(code, Some(0), "{}\n{err}", &out[..out.len().min(4000)]);
+    assert!(out.len() < 200_000, "{} bytes of output", out.len());
+    assert!(
+        out.lines().all(|l| l.len() < 2 * MAX_REASON_CHARS + 400),
+        "a line of {} bytes",
+        out.lines().map(str::len).max().unwrap_or(0)
+    );
+    let cut = format!("lacking{}…", "!".repeat(MAX_REASON_CHARS - "lacking".len()));
+    let section: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("checks skipped: "))
+        .skip(1)
+        .take_while(|l| l.starts_with("    "))
+        .collect();
+    let with_reason: Vec<&&str> = section.iter().filter(|l| l.contains(&cut)).collect();
+    assert_eq!(with_reason.len(), 1, "{section:?}");
+    assert!(
+        with_reason[0].contains(" × score, ") || with_reason[0].matches(" × ").count() > 1,
+        "{}",
+        with_reason[0]
+    );
+}
+
+/// Issue 36, findings 6 and 9: capabilities whose decline is malformed (a `declined` key where
+/// `declines` belongs, next to a mebibyte of text) are refused with a short message naming the
+/// field, not one that quotes the whole answer.
+#[test]
+fn malformed_capabilities_are_refused_in_a_short_message_naming_the_field() {
+    struct Declares(Value);
+    impl Oracle for Declares {
+        fn ask(&mut self, request: &Value) -> Result<Value, String> {
+            let mut a = self.0.clone();
+            a["id"] = request["id"].clone();
+            Ok(a)
+        }
+    }
+    let long = "!".repeat(1 << 20);
+    let caps = json!({"id": "capabilities", "protocols": [PROTOCOL],
+        "capabilities": {"presets": ["m3go-2020"], "by_preset": {"m3go-2020": {
+            "declined": [{"option": "flower-enclosed", "checks": ["score"], "reason": long}]}}}});
+    let e = negotiate(&mut Declares(caps)).expect_err("malformed");
+    assert!(
+        e.contains("unknown field `declined`"),
+        "{}",
+        &e[..e.len().min(600)]
+    );
+    assert!(e.len() < 1000, "{} bytes", e.len());
+}
