@@ -36,7 +36,7 @@
 //!   connection and drops the request's future, which sets the flag the replay loops ask
 //!   before each move ([`api::Work`]);
 //! - hyper answers a request it cannot parse itself (400, 414, 431) with an empty body and no
-//!   way to change it; [`WriteDeadline`] recognises that answer as it is written (an error
+//!   way to change it; `WriteDeadline` recognises that answer as it is written (an error
 //!   status with `content-length: 0` when no request of the connection is being answered:
 //!   every answer of the server's own has a JSON body) and writes the server's JSON error in
 //!   its place.
