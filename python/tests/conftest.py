@@ -26,14 +26,21 @@ def m3go_binary():
     return shutil.which("m3go")
 
 
-@pytest.fixture
-def cli():
-    """Runs the m3go binary with arguments, returning its standard output."""
+def required_binary():
+    """The m3go binary to compare with: the test fails without one where CI requires it
+    (M3GO_BIN_REQUIRED=1), and is skipped elsewhere."""
     binary = m3go_binary()
     if binary is None:
         if os.environ.get("M3GO_BIN_REQUIRED") == "1":
             pytest.fail("no m3go binary (set M3GO_BIN or build it with cargo build)")
         pytest.skip("no m3go binary to compare with (cargo build, or set M3GO_BIN)")
+    return binary
+
+
+@pytest.fixture
+def cli():
+    """Runs the m3go binary with arguments, returning its standard output."""
+    binary = required_binary()
 
     def run(*args, stdin=None):
         done = subprocess.run(

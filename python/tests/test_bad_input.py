@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import m3go
-from conftest import CASES, EXAMPLE, m3go_binary
+from conftest import CASES, EXAMPLE, required_binary
 
 CASE = str(CASES / "m20-eye-fig1.yaml")
 MIB = 1024 * 1024
@@ -217,11 +217,7 @@ TABLE = [
 
 @pytest.fixture(scope="module")
 def protocol():
-    binary = m3go_binary()
-    if binary is None:
-        if os.environ.get("M3GO_BIN_REQUIRED") == "1":
-            pytest.fail("no m3go binary (set M3GO_BIN or build it with cargo build)")
-        pytest.skip("no m3go binary to compare with (cargo build, or set M3GO_BIN)")
+    binary = required_binary()
 
     def answer(line):
         done = subprocess.run([binary, "protocol"], input=line + b"\n", capture_output=True,
