@@ -279,8 +279,12 @@ pub fn chosen_flystones_left(rules: &Rules, state: &FlystoneState, player: Colou
     })
 }
 
+/// The latest own turn a recorded random flystone timing may name: a side's turns up to
+/// [`MAX_MOVE_NUMBER`](crate::game::notation::MAX_MOVE_NUMBER), the last move m3go plays.
+pub const MAX_RECORDED_TURN: u32 = crate::game::notation::MAX_MOVE_NUMBER / 2;
+
 /// Checks a Flystone state against the rules before move `next`: the number of random timings
-/// per side, their range, the thrown moves (ascending, before `next`, each right after an
+/// per side, their range (any turn a game can reach: the window bounds only the draw, D20), the thrown moves (ascending, before `next`, each right after an
 /// own-colour turn of the same player), every random flystone that fell due recorded, and the
 /// chosen flystones within each side's allowance. Every problem found is listed, each as its
 /// field (`flystone.random.black`, `flystone.thrown`) and what is wrong there.
@@ -319,10 +323,12 @@ pub fn check_flystone_state(
                 "repeated timing: expected distinct turns".to_string(),
             ));
         }
-        if let Some(bad) = list.iter().find(|&&v| v == 0 || v > k) {
+        // The window bounds only the draw (D20): a recorded timing is any own turn a game can
+        // reach; 004 gives no range (「飞石扔出时机（手数）由程序随机确定」).
+        if let Some(bad) = list.iter().find(|&&v| v == 0 || v > MAX_RECORDED_TURN) {
             problems.push((
                 format!("flystone.random.{}", c.name()),
-                format!("turn {bad} is out of range: expected 1 to {k}"),
+                format!("turn {bad} is out of range: expected 1 to {MAX_RECORDED_TURN}"),
             ));
         }
     }
