@@ -294,12 +294,16 @@ fn applies(md: &str, name: &str, preset: &str) -> bool {
         .is_none_or(|cell| !cell.starts_with('—') && !cell.contains("(unused)"))
 }
 
+/// Mutations that change no verdict: no case can catch them. The 2016 and 2020 conversion rules
+/// agree on every count (register D17, `judge::attribute::attribute_2016`'s doc: with equal
+/// private-eye counts, comparing all adjacent strings is comparing those without), so swapping
+/// one for the other under the same private-eye definition is the same rule.
+const EQUIVALENT: &[&str] = &["m3go-2020: attribute: m2016", "m3go-2016: attribute: m2020"];
+
 /// The readings the suite does not yet tell apart (issue 37, item 7), by preset, option and
 /// value: each needs a case. The mutation test fails when one of them is caught (remove it
 /// here) or when another reading survives (add its case).
 const NOT_YET_CAUGHT: &[&str] = &[
-    "m3go-2020: attribute: m2016",
-    "m3go-2016: attribute: m2020",
     "m3go-2016: flower-enclosed: split",
     "m3go-2016: flower-enclosed: touching",
     "m3go-2016: long-life-eyes: lower",
@@ -433,17 +437,18 @@ fn mutation_survivors(cases: &[Case]) -> Result<(), Failed> {
     );
     let new: Vec<&String> = survivors
         .iter()
-        .filter(|s| !NOT_YET_CAUGHT.contains(&s.as_str()))
+        .filter(|s| !NOT_YET_CAUGHT.contains(&s.as_str()) && !EQUIVALENT.contains(&s.as_str()))
         .collect();
     let caught: Vec<&&str> = NOT_YET_CAUGHT
         .iter()
+        .chain(EQUIVALENT)
         .filter(|k| !survivors.iter().any(|s| s == *k))
         .collect();
     if new.is_empty() && caught.is_empty() {
         Ok(())
     } else {
         Err(format!(
-            "readings no case tells apart (add a case that does):\n{}\nnow caught (remove from NOT_YET_CAUGHT): {caught:?}",
+            "readings no case tells apart (add a case that does):\n{}\nnow caught (remove from NOT_YET_CAUGHT, or from EQUIVALENT, which they are not): {caught:?}",
             new.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
         )
         .into())
