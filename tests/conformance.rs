@@ -341,7 +341,6 @@ const NOT_YET_CAUGHT: &[&str] = &[
     "m3go-2013: emergency-conversion: true",
     "dullstone: flower-enclosed: split",
     "dullstone: flower-enclosed: touching",
-    "dullstone: tigers-mouth: upper-layer",
     "dullstone: capture-timing: recompute-first",
     "dullstone: suicide-timing: first-round",
     "flystone: attribute: m2020",
