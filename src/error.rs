@@ -476,6 +476,27 @@ pub fn read_line_bounded(
 /// boundary) and says how long it was.
 pub const MAX_QUOTE_CHARS: usize = 80;
 
+/// At most `max_chars` characters of `text`, ending in `…` when cut: how a text from outside (a
+/// program's reason, an answer, an id) is shown in a message.
+pub fn clip(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+    }
+}
+
+/// At most `max_chars` characters of `text`, then how many more there were
+/// (`… (N more characters)`): a whole message given a bound.
+pub fn clip_counted(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        None => text.to_string(),
+        Some((cut, _)) => {
+            let more = text[cut..].chars().count();
+            format!("{}… ({more} more characters)", &text[..cut])
+        }
+    }
+}
+
 /// `text` for a message: as written when short, else its first [`MAX_QUOTE_CHARS`] characters
 /// and the length (`abc… (1048576 bytes)`).
 pub fn quote(text: &str) -> String {

@@ -72,13 +72,7 @@ const MAX_MESSAGE_CHARS: usize = 2000;
 
 /// `message` cut to [`MAX_MESSAGE_CHARS`] characters, saying how many more there were.
 fn bounded(message: String) -> String {
-    match message.char_indices().nth(MAX_MESSAGE_CHARS) {
-        None => message,
-        Some((cut, _)) => {
-            let more = message[cut..].chars().count();
-            format!("{}… ({more} more characters)", &message[..cut])
-        }
-    }
+    m3go::error::clip_counted(&message, MAX_MESSAGE_CHARS)
 }
 
 /// The exception of protocol error `code`, with its `code`, `field` and `message` attributes

@@ -8,6 +8,7 @@ use crate::conform::runner::{
     load_suite, negotiate, outside, run_case_in, stop_children_on_signal, thread_pool, BuiltinOn,
     CaseRun, Coverage, Declared, External, MakeOracle, Negotiated, Oracle, OraclePool, Outcome,
 };
+use crate::error::clip;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -671,14 +672,6 @@ impl ResultLines {
                 .map_err(|e| format!("{f}: line {line}: not UTF-8 text: {e}"))?;
             return Ok(Some((line, text.trim_end_matches(['\n', '\r']))));
         }
-    }
-}
-
-/// At most `n` characters of `s`, with `…` when cut.
-fn clip(s: &str, n: usize) -> String {
-    match s.char_indices().nth(n) {
-        None => s.to_string(),
-        Some((i, _)) => format!("{}…", &s[..i]),
     }
 }
 

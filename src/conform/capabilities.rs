@@ -67,10 +67,7 @@ pub const MAX_REASON_CHARS: usize = 200;
 
 /// A program's reason text, cut to [`MAX_REASON_CHARS`] characters (with `…` when cut).
 pub fn clip_reason(s: &str) -> String {
-    match s.char_indices().nth(MAX_REASON_CHARS) {
-        None => s.to_string(),
-        Some((i, _)) => format!("{}…", &s[..i]),
-    }
+    crate::error::clip(s, MAX_REASON_CHARS)
 }
 
 /// A check of a case left out, and why.

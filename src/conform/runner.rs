@@ -13,6 +13,7 @@ use crate::conform::check::{check_only, checks_of};
 use crate::conform::clause_id::{clause_ids, is_clause_id};
 use crate::conform::protocol::{PROTOCOL, PROTOCOLS, PROTOCOL_1};
 use crate::conform::suite::case_files;
+use crate::error::clip;
 use crate::game::advance::Engine;
 use crate::game::setup::InputError;
 use serde_json::{json, Value};
@@ -316,15 +317,6 @@ impl External {
             "{what} ({how}; `{}` is started again for the next request)",
             self.cmd
         )
-    }
-}
-
-/// At most `n` characters of `s`, with `…` when cut.
-fn clip(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        s.chars().take(n).collect::<String>() + "…"
     }
 }
 
