@@ -17,6 +17,7 @@ mod errors;
 mod fast_analysis_rules;
 mod fast_equals_reference;
 mod labels;
+mod notation_forms;
 mod numbers;
 mod outputs;
 mod partial_support;

@@ -27,7 +27,7 @@ fn post_raw(name: &str, body: &str) -> (u16, Value) {
     answer(r)
 }
 
-fn post(name: &str, body: Value) -> (u16, Value) {
+pub(crate) fn post(name: &str, body: Value) -> (u16, Value) {
     post_raw(name, &body.to_string())
 }
 
