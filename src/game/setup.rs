@@ -53,8 +53,9 @@ pub use crate::error::{InputError, Place};
 
 /// Reads a YAML document of type `T`, refusing oversized input; `place` names the source (a file,
 /// or the flag whose value the text is).
+/// A leading byte-order mark is skipped (a position sent to the server or the Python module).
 pub fn from_yaml<T: serde::de::DeserializeOwned>(text: &str, place: &str) -> Result<T, InputError> {
-    parse_yaml(text).map_err(|e| e.in_file(place))
+    parse_yaml(without_bom(text)).map_err(|e| e.in_file(place))
 }
 
 /// Reads a YAML document of type `T` that is part of a larger input (a header value, a line of a
@@ -152,7 +153,7 @@ fn yaml_error(msg: &str, location: Option<serde_yaml::Location>) -> InputError {
 
 /// Reads a file as UTF-8 text through the one bounded read ([`crate::error::read_bounded`]):
 /// at most [`MAX_FILE_BYTES`] whatever the file is (a regular file, `/dev/zero`, a pipe,
-/// `/dev/stdin`, or `-` for standard input). Refuses text that is not UTF-8 or starts with a
+/// `/dev/stdin`, or `-` for standard input). Refuses text that is not UTF-8; skips a leading
 /// byte-order mark.
 pub fn read_text(path: &str) -> Result<String, InputError> {
     let cannot_read = |e: std::io::Error| InputError::new(format!("cannot read: {e}")).file(path);
@@ -173,17 +174,24 @@ pub fn read_text(path: &str) -> Result<String, InputError> {
     text_of(bytes).map_err(|e| e.file(path))
 }
 
-/// Bytes read from an input as text: UTF-8 without a byte-order mark.
+/// Bytes read from an input as text: UTF-8, a leading byte-order mark skipped (Windows editors
+/// write one; YAML 1.2 and the other parsers of positions and SGF accept it).
 pub fn text_of(bytes: Vec<u8>) -> Result<String, InputError> {
-    let text =
+    let mut text =
         String::from_utf8(bytes).map_err(|e| InputError::new(format!("not UTF-8 text: {e}")))?;
-    if text.starts_with('\u{feff}') {
-        return Err(InputError::new(
-            "the text starts with a UTF-8 byte-order mark (bytes EF BB BF)",
-        )
-        .expected("UTF-8 text without a byte-order mark (save the file without BOM)"));
+    if text.starts_with(BOM) {
+        text.drain(..BOM.len_utf8());
     }
     Ok(text)
+}
+
+/// The UTF-8 byte-order mark (bytes EF BB BF), skipped at the start of every text m3go reads.
+pub const BOM: char = '\u{feff}';
+
+/// `text` without a leading byte-order mark: the text a file, a request body, a protocol line or
+/// a record sent to the server holds.
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix(BOM).unwrap_or(text)
 }
 
 /// One problem of a setup: the field it is in (`diagram`, `history[2]`, `dead[0]`,

@@ -96,13 +96,6 @@ const CASES: &[Case] = &[
         kind: Stage::Setup,
         says: &["history[0]", "A一*", "no liberty"],
     },
-    // messages: a byte-order mark is named
-    Case {
-        file: "bom.yaml",
-        moves: &[],
-        kind: Stage::File,
-        says: &["bom.yaml", "byte-order mark"],
-    },
     // YAML syntax
     Case {
         file: "yaml_unclosed_quote.yaml",

@@ -8,6 +8,7 @@
 mod advance;
 mod analysis_json;
 mod bad_input;
+mod bom;
 mod cli;
 mod common;
 mod contract;
