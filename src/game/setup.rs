@@ -92,9 +92,26 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Input
                 "expected a whole number from 0 to 4294967295",
             )
             .replace("expected f64", "expected a number");
-        let msg = unnamed_types(&msg);
+        let msg = unnamed_types(&move_number_message(msg));
         yaml_error(&msg, e.location())
     })
+}
+
+/// A `move:` that is a whole number but no `u32` (`-1`, `5000000000`) said in the words of
+/// [`move_number_problem`]: 1 to [`MAX_MOVE_NUMBER`], as `move: 0` is.
+fn move_number_message(msg: String) -> String {
+    let number = [
+        "move: invalid type: integer `",
+        "move: invalid value: integer `",
+    ]
+    .iter()
+    .find_map(|head| msg.strip_prefix(head))
+    .and_then(|rest| rest.split_once('`'))
+    .map(|(n, _)| n.to_string());
+    match number {
+        Some(n) => format!("move: {n} is not a move number: expected 1 to {MAX_MOVE_NUMBER}"),
+        None => msg,
+    }
 }
 
 /// `msg` without the Rust type names the reader writes for types not named above
@@ -266,7 +283,7 @@ fn move_number_problem(move_number: u32) -> Option<Problem> {
     if move_number == 0 {
         return Some(Problem::new(
             "move",
-            format!("0 is not a move number: expected 1 or more (at most {MAX_MOVE_NUMBER})"),
+            format!("0 is not a move number: expected 1 to {MAX_MOVE_NUMBER}"),
         ));
     }
     (move_number > MAX_MOVE_NUMBER).then(|| {
