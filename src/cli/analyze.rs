@@ -70,10 +70,11 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
     if args.color && fmt == AnalyzeFormat::Text {
         outln!(
             "{}",
-            crate::cli::common::for_stdout(crate::formats::render::ansi(
+            crate::cli::common::board_for_stdout(
                 &p,
-                crate::formats::render::View::Holographic
-            ))
+                crate::formats::render::View::Holographic,
+                crate::board::coord::Labels::Chinese
+            )
         );
     }
     match fmt {

@@ -3,7 +3,7 @@
 //! subcommand or flag (exit 2), a repeated flag refused (exit 2), and README.md's command table
 //! listing exactly the subcommands and flags of `Cli::command()`.
 
-use crate::common::m3go;
+use crate::common::{m3go, m3go_ok};
 use clap::CommandFactory;
 use m3go::cli::Cli;
 use std::collections::BTreeSet;
@@ -373,4 +373,28 @@ fn cli_explain_reads_the_round_notation_as_play_does() {
     assert_eq!(code, Some(0), "{err}");
     assert!(played.contains("31A.三三"), "{played}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 39: without colour (a pipe, `NO_COLOR`) `render` and `analyze --color` drew black and
+/// white stones with the same `●` and both stars with `◉`; the plain board keeps every
+/// distinction in its glyphs, and its legend names them apart.
+#[test]
+fn cli_plain_board_tells_black_from_white_without_colour() {
+    let out = m3go_ok(&["render", "spec/positions/example.yaml"], None);
+    assert!(!out.contains('\x1b'), "colour into a pipe: {out}");
+    let legend = out.lines().last().unwrap_or_default();
+    assert!(
+        legend.starts_with("● black  ○ white  ◍ flower  ◉/◎ black/white star"),
+        "{legend}"
+    );
+    let board: String = out.lines().skip(2).take(19).collect();
+    // 003's figure: white strings, black and white stars, white's private eye at 八九
+    for glyph in ['●', '○', '◉', '◎', '▫'] {
+        assert!(board.contains(glyph), "no {glyph} on the board:\n{out}");
+    }
+    let analyzed = m3go_ok(&["analyze", "spec/positions/example.yaml", "--color"], None);
+    assert!(
+        analyzed.contains(&board[..board.len().min(40)]),
+        "{analyzed}"
+    );
 }
