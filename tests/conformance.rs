@@ -343,19 +343,8 @@ const NOT_YET_CAUGHT: &[&str] = &[
     "dullstone: flower-enclosed: touching",
     "dullstone: capture-timing: recompute-first",
     "dullstone: suicide-timing: first-round",
-    "flystone: attribute: m2020",
-    "flystone: attribute: m2016",
-    "flystone: attribute: m2013",
-    "flystone: flower-enclosed: split",
-    "flystone: flower-enclosed: touching",
-    "flystone: tigers-mouth: upper-layer",
-    "flystone: tigers-mouth: none",
     "flystone: capture-timing: recompute-first",
-    "flystone: suicide: allowed",
     "flystone: suicide-timing: first-round",
-    "flystone: ko: positional",
-    "flystone: game-end: two-passes",
-    "flystone: flystone-seed: 1",
 ];
 
 /// Issue 37, item 7: the suite catches every wrong reading. For every preset, rule option and
