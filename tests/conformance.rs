@@ -325,10 +325,8 @@ const EQUIVALENT: &[&str] = &[
 const NOT_YET_CAUGHT: &[&str] = &[
     "m3go-2016: long-life-eyes: lower",
     "m3go-2016: flower-capture-check: static",
-    "m3go-2016: suicide-timing: first-round",
     "m3go-2013: long-life-eyes: lower",
     "m3go-2013: flower-capture-check: static",
-    "m3go-2013: suicide-timing: first-round",
     "dullstone: capture-timing: recompute-first",
     "dullstone: suicide-timing: first-round",
     "flystone: attribute: m2020",
