@@ -324,9 +324,7 @@ const EQUIVALENT: &[&str] = &[
 /// here) or when another reading survives (add its case).
 const NOT_YET_CAUGHT: &[&str] = &[
     "m3go-2016: long-life-eyes: lower",
-    "m3go-2016: flower-capture-check: static",
     "m3go-2013: long-life-eyes: lower",
-    "m3go-2013: flower-capture-check: static",
     "dullstone: capture-timing: recompute-first",
     "dullstone: suicide-timing: first-round",
     "flystone: attribute: m2020",
