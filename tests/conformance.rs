@@ -309,14 +309,23 @@ fn applies(md: &str, name: &str, preset: &str) -> bool {
 /// opponent-attributed flower touches an eye, so `long-life-eyes: lower` counts the same eyes as
 /// `holographic` (D14).
 ///
-/// Under Flystone the cascade's held round and its recomputed rounds see the same upper layer:
-/// `Analysis::with_held_attributes` holds the attributes from before the move, all neutral under
-/// `attribute: always-neutral`, and `Analysis::new` recomputes them neutral again (the fast
-/// engine's `run_held` and `refresh` likewise), so `game::cascade::cascade` captures and judges
-/// suicide alike whether the first round is held or recomputed: `capture-timing:
+/// Under Dullstone and Flystone the cascade's held round and its recomputed rounds see the same
+/// upper layer: `Analysis::with_held_attributes` holds the attributes from before the move, all
+/// neutral under `attribute: always-neutral`, and `Analysis::new` recomputes them neutral again
+/// (the fast engine's `run_held` and `refresh` likewise), so `game::cascade::cascade` captures
+/// and judges suicide alike whether the first round is held or recomputed: `capture-timing:
 /// recompute-first` (D8: reading 2 differs from reading 1 only in attributes recomputed before
-/// the first capture) and `suicide-timing: first-round` (D10: suicide judged in the held round
-/// rather than after the recomputed one) change nothing.
+/// the first capture) and `suicide-timing: first-round` (D10: "Under `capture-timing:
+/// recompute-first` the two coincide (nothing is held)") change nothing.
+///
+/// Under m3go-2016, `long-life-eyes: lower` counts the same eyes as `holographic`: a grey
+/// stone touching a 2016 private eye R of a string lies inside R (only the string and the edge
+/// close R, M16-EYE), and it has the opponent's attribute only if it touches an opponent string
+/// with a private eye (000 rules 2 and 3; 3c needs an eye on both sides), which then lies
+/// inside R too, so R is no private eye (M16-EYE-C, "私眼内的异色棋串（非灰棋串）不能嵌套私眼"): no
+/// counted eye is ever touched by an opponent grey (`judge::scoring::eye_holds_on_holographic_board`
+/// always holds). Under m3go-2013 the count of stones can make such a grey white (case
+/// m13-life-3-eye-open-to-white-grey).
 const EQUIVALENT: &[&str] = &[
     "m3go-2020: attribute: m2016",
     "m3go-2016: attribute: m2020",
@@ -326,34 +335,17 @@ const EQUIVALENT: &[&str] = &[
     "flystone: flower-capture-check: static",
     "dullstone: long-life-eyes: lower",
     "flystone: long-life-eyes: lower",
+    "dullstone: capture-timing: recompute-first",
+    "dullstone: suicide-timing: first-round",
     "flystone: capture-timing: recompute-first",
     "flystone: suicide-timing: first-round",
+    "m3go-2016: long-life-eyes: lower",
 ];
 
 /// The readings the suite does not yet tell apart (issue 37, item 7), by preset, option and
 /// value: each needs a case. The mutation test fails when one of them is caught (remove it
 /// here) or when another reading survives (add its case).
 const NOT_YET_CAUGHT: &[&str] = &[
-    "m3go-2016: flower-enclosed: split",
-    "m3go-2016: flower-enclosed: touching",
-    "m3go-2016: long-life-eyes: lower",
-    "m3go-2016: flower-capture-check: static",
-    "m3go-2016: capture-timing: recompute-first",
-    "m3go-2016: suicide-timing: first-round",
-    "m3go-2016: emergency-conversion: true",
-    "m3go-2013: private-eye: m2020",
-    "m3go-2013: flower-enclosed: split",
-    "m3go-2013: flower-enclosed: touching",
-    "m3go-2013: long-life-eyes: lower",
-    "m3go-2013: flower-capture-check: static",
-    "m3go-2013: capture-timing: recompute-first",
-    "m3go-2013: suicide: allowed",
-    "m3go-2013: suicide-timing: first-round",
-    "m3go-2013: emergency-conversion: true",
-    "dullstone: flower-enclosed: split",
-    "dullstone: flower-enclosed: touching",
-    "dullstone: capture-timing: recompute-first",
-    "dullstone: suicide-timing: first-round",
 ];
 
 /// Issue 37, item 7: the suite catches every wrong reading. For every preset, rule option and
