@@ -287,7 +287,7 @@ pub fn answer(req: &Request, engine: Engine) -> Value {
     }
 }
 
-/// The fields of an answer to a case request (answer.schema.json), typed: written straight to
+/// The fields of an answer to a case request (answer-m3go.schema.json), typed: written straight to
 /// the protocol's line ([`answer_line_text`]) or made a JSON value ([`answer`]).
 #[derive(Debug, serde::Serialize)]
 pub struct CaseAnswer {

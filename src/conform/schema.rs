@@ -20,8 +20,10 @@ pub struct Answer {
     /// answer, an implementation under test may leave it out).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
-    /// The request's id (a string or a number), as the request wrote it.
-    pub id: super::protocol::Id,
+    /// The request's id (a string or a number), as the request wrote it; null in the error
+    /// answer to a line whose id could not be read (not JSON, not an object), as in
+    /// error.schema.json.
+    pub id: Option<super::protocol::Id>,
     /// The analysis of the position after `moves` (`m3go-analysis/4`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub analysis: Option<AnalysisReport>,
@@ -79,8 +81,9 @@ pub struct NamedSchema {
     pub schema: Value,
 }
 
-/// Every schema of the contract, in a fixed order: analysis, play, request, answer, the
-/// capabilities request and answer, the error answer, case.
+/// Every schema of the contract, in a fixed order: analysis, play, request, answer (a
+/// conforming program's, then m3go's own), the capabilities request and answer, the error
+/// answer, case.
 pub fn schemas() -> Vec<NamedSchema> {
     vec![
         NamedSchema {
@@ -99,8 +102,14 @@ pub fn schemas() -> Vec<NamedSchema> {
         },
         NamedSchema {
             file: "answer.schema.json",
+            schema: conforming(output::<Answer>(
+                "an answer of the conformance protocol (m3go-conform/2, or /1), one JSON line, as a conforming program may write it: `id` alone is required, every other field only where a check reads it, an analysis field may be left out or null",
+            )),
+        },
+        NamedSchema {
+            file: "answer-m3go.schema.json",
             schema: output::<Answer>(
-                "an answer of the conformance protocol (m3go-conform/2, or /1), one JSON line",
+                "an answer of the conformance protocol as m3go writes it (`m3go protocol`): every field of its analysis present",
             ),
         },
         NamedSchema {
@@ -131,6 +140,36 @@ pub fn schemas() -> Vec<NamedSchema> {
     ]
 }
 
+/// The answer schema a conforming program is held to, made from m3go's own (`strict`): only the
+/// answer's `id` is required (spec/README.md: "only the fields a case checks must be
+/// present"), no object below it requires a field, and each field of the analysis may be null
+/// (a declined check's field "may be left out or null"). What is present keeps its type.
+fn conforming(mut strict: Value) -> Value {
+    fn optional(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                m.remove("required");
+                m.values_mut().for_each(optional);
+            }
+            Value::Array(a) => a.iter_mut().for_each(optional),
+            _ => {}
+        }
+    }
+    if let Some(defs) = strict.get_mut("$defs") {
+        optional(defs);
+        if let Some(Value::Object(props)) = defs.pointer_mut("/AnalysisReport/properties") {
+            for p in props.values_mut() {
+                let field = std::mem::take(p);
+                *p = serde_json::json!({ "anyOf": [field, { "type": "null" }] });
+            }
+        }
+    }
+    if let Some(Value::Object(props)) = strict.get_mut("properties") {
+        props.values_mut().for_each(optional);
+    }
+    strict
+}
+
 /// The schema of something m3go writes (the serialising side of the types).
 fn output<T: JsonSchema>(title: &str) -> Value {
     let g =
@@ -147,10 +186,60 @@ fn input<T: JsonSchema>(title: &str) -> Value {
 
 fn finish(s: schemars::Schema, title: &str) -> Value {
     let mut v = s.to_value();
+    standard_formats(&mut v);
     if let Value::Object(m) = &mut v {
         m.insert("title".into(), Value::String(title.to_string()));
     }
     v
+}
+
+/// The integer formats schemars names after Rust types (`int32`, `uint32`, `uint`, `uint64`, …),
+/// which JSON Schema does not define (`ajv --strict` refuses them), written as the bounds they
+/// stand for: each `format` of them is removed and its range kept as `minimum` / `maximum`.
+fn standard_formats(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            let bounds: Option<(i128, i128)> = match m.get("format").and_then(Value::as_str) {
+                Some("int8") => Some((i8::MIN.into(), i8::MAX.into())),
+                Some("uint8") => Some((0, u8::MAX.into())),
+                Some("int16") => Some((i16::MIN.into(), i16::MAX.into())),
+                Some("uint16") => Some((0, u16::MAX.into())),
+                Some("int32") => Some((i32::MIN.into(), i32::MAX.into())),
+                Some("uint32") => Some((0, u32::MAX.into())),
+                Some("int64" | "int") => Some((i64::MIN.into(), i64::MAX.into())),
+                Some("uint64" | "uint") => Some((0, u64::MAX.into())),
+                _ => None,
+            };
+            if let Some((lo, hi)) = bounds {
+                m.remove("format");
+                let tighter = |m: &serde_json::Map<String, Value>,
+                               key: &str,
+                               keep: fn(f64, f64) -> bool,
+                               bound: i128| {
+                    m.get(key)
+                        .and_then(Value::as_f64)
+                        .is_some_and(|old| keep(old, bound as f64))
+                };
+                if !tighter(m, "minimum", |old, b| old >= b, lo) {
+                    m.insert("minimum".into(), number(lo));
+                }
+                if !tighter(m, "maximum", |old, b| old <= b, hi) {
+                    m.insert("maximum".into(), number(hi));
+                }
+            }
+            m.values_mut().for_each(standard_formats);
+        }
+        Value::Array(a) => a.iter_mut().for_each(standard_formats),
+        _ => {}
+    }
+}
+
+/// `n` as a JSON number (every bound of [`standard_formats`] is an `i64` or a `u64`).
+fn number(n: i128) -> Value {
+    i64::try_from(n)
+        .map(Value::from)
+        .or_else(|_| u64::try_from(n).map(Value::from))
+        .unwrap_or(Value::Null)
 }
 
 /// A schema's file text: pretty JSON with a final newline.

@@ -39,7 +39,7 @@ fn m3go(args: &[&str], stdin: &str) -> String {
 #[test]
 fn schema_files_are_what_the_types_generate() {
     let all = schemas();
-    assert_eq!(all.len(), 8);
+    assert_eq!(all.len(), 9);
     for s in all {
         let path = format!("{ROOT}/spec/schema/{}", s.file);
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
@@ -85,6 +85,11 @@ fn case_files_requests_and_answers_validate() {
     for line in answers.lines() {
         let v: Value = serde_json::from_str(line).expect("answer JSON");
         assert!(v.get("error").is_none(), "{line}");
+        assert_valid(
+            "answer-m3go.schema.json",
+            &format!("answer {}", v["id"]),
+            &v,
+        );
         assert_valid("answer.schema.json", &format!("answer {}", v["id"]), &v);
         n += 1;
     }
@@ -157,4 +162,171 @@ fn analyze_and_play_json_validate() {
     assert_eq!(v["reports"][0]["action"], "一四", "labels, not {{x, y}}");
     assert_eq!(v["reports"][1]["action"], "pass");
     assert_valid("play.schema.json", "play", &v);
+}
+
+/// Issue 39, item 1: one contract. A conforming program's answer needs only `id` and the fields
+/// its checks read (spec/README.md), a declined score may be null, and an error answer may
+/// carry a null id (error.schema.json); m3go's own answers meet the strict schema, which
+/// requires every field of the analysis.
+#[test]
+fn the_answer_schema_admits_what_the_spec_admits_and_m3go_meets_the_strict_one() {
+    let request = serde_json::json!({
+        "protocol": "m3go-conform/2", "id": "p",
+        "position": {"rules": "m3go-2020", "diagram": ". . .\n. X .\n. . .\n"},
+        "checks": ["private_eyes", "score"],
+    });
+    let full: Value = serde_json::from_str(m3go(&["protocol"], &format!("{request}\n")).trim())
+        .expect("answer JSON");
+    assert_valid("answer-m3go.schema.json", "m3go's answer", &full);
+    // what a program that answers only the private eyes and declines the score sends
+    let strings: Vec<Value> = full["analysis"]["strings"]
+        .as_array()
+        .expect("strings")
+        .iter()
+        .map(|s| serde_json::json!({"name": s["name"], "private_eyes": s["private_eyes"]}))
+        .collect();
+    let partial = serde_json::json!({
+        "id": "p",
+        "analysis": {"strings": strings, "score": null},
+        "declined": {"score": "flower-enclosed"},
+    });
+    assert_valid("answer.schema.json", "a partial program's answer", &partial);
+    assert!(
+        !errors(&schema("answer-m3go.schema.json"), &partial).is_empty(),
+        "the strict schema must refuse an analysis without its fields"
+    );
+    let unreadable = serde_json::json!({
+        "id": null,
+        "error": {"code": "bad-request", "field": null, "message": "the request is not JSON"},
+    });
+    for file in [
+        "answer.schema.json",
+        "answer-m3go.schema.json",
+        "error.schema.json",
+    ] {
+        assert_valid(file, "an error answer with a null id", &unreadable);
+    }
+    // what is present keeps its type
+    let wrong = serde_json::json!({"id": "p", "analysis": {"strings": "none"}});
+    assert!(!errors(&schema("answer.schema.json"), &wrong).is_empty());
+}
+
+/// Issue 39, item 1: only standard JSON Schema formats, so that `ajv --strict` and
+/// `check-jsonschema` accept every schema, and both validators agree with the one the tests use
+/// on an answer. The validators come from their registries (npm's `ajv-cli`, PyPI's
+/// `check-jsonschema`); `.ci/run` installs them and sets `M3GO_AJV`, `M3GO_CHECK_JSONSCHEMA` and
+/// `M3GO_SCHEMA_VALIDATORS_REQUIRED=1`. Without them the validators' part is skipped with a
+/// notice (the format check still runs).
+#[test]
+fn schemas_use_standard_formats_and_pass_ajv_strict_and_check_jsonschema() {
+    const STANDARD: &[&str] = &[
+        "date-time",
+        "date",
+        "time",
+        "duration",
+        "email",
+        "idn-email",
+        "hostname",
+        "idn-hostname",
+        "ipv4",
+        "ipv6",
+        "uri",
+        "uri-reference",
+        "iri",
+        "iri-reference",
+        "uuid",
+        "uri-template",
+        "json-pointer",
+        "relative-json-pointer",
+        "regex",
+    ];
+    fn formats(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(f)) = m.get("format") {
+                    out.push(f.clone());
+                }
+                m.values().for_each(|x| formats(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| formats(x, out)),
+            _ => {}
+        }
+    }
+    let files: Vec<String> = schemas().iter().map(|s| s.file.to_string()).collect();
+    for file in &files {
+        let mut found = Vec::new();
+        formats(&schema(file), &mut found);
+        found.retain(|f| !STANDARD.contains(&f.as_str()));
+        assert!(
+            found.is_empty(),
+            "{file} uses formats JSON Schema does not define: {found:?}"
+        );
+    }
+    let required = std::env::var_os("M3GO_SCHEMA_VALIDATORS_REQUIRED").is_some();
+    let (Some(ajv), Some(cjs)) = (
+        std::env::var_os("M3GO_AJV"),
+        std::env::var_os("M3GO_CHECK_JSONSCHEMA"),
+    ) else {
+        assert!(
+            !required,
+            "M3GO_AJV and M3GO_CHECK_JSONSCHEMA must name the validators"
+        );
+        eprintln!("schema validators: M3GO_AJV / M3GO_CHECK_JSONSCHEMA not set, skipped");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("m3go-validators-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |program: &std::ffi::OsStr, args: &[&str]| {
+        let out = std::process::Command::new(program)
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("run {program:?}: {e}"));
+        (
+            out.status.success(),
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ),
+        )
+    };
+    let answer = dir.join("answer.json");
+    let request = serde_json::json!({
+        "protocol": "m3go-conform/2", "id": 1,
+        "position": {"rules": "m3go-2020", "diagram": ". . .\n. X .\n. . .\n"},
+    });
+    std::fs::write(&answer, m3go(&["protocol"], &format!("{request}\n"))).unwrap();
+    let answer = answer.to_str().unwrap();
+    for file in &files {
+        let path = format!("{ROOT}/spec/schema/{file}");
+        let (ok, out) = run(
+            &ajv,
+            &["compile", "--spec=draft2020", "--strict=true", "-s", &path],
+        );
+        assert!(
+            ok && !out.contains("unknown format"),
+            "ajv --strict on {file}:\n{out}"
+        );
+        let (ok, out) = run(&cjs, &["--check-metaschema", &path]);
+        assert!(ok, "check-jsonschema --check-metaschema {file}:\n{out}");
+    }
+    for file in ["answer.schema.json", "answer-m3go.schema.json"] {
+        let path = format!("{ROOT}/spec/schema/{file}");
+        let (ok, out) = run(
+            &ajv,
+            &[
+                "validate",
+                "--spec=draft2020",
+                "--strict=true",
+                "-s",
+                &path,
+                "-d",
+                answer,
+            ],
+        );
+        assert!(ok, "ajv validate {file}:\n{out}");
+        let (ok, out) = run(&cjs, &["--schemafile", &path, answer]);
+        assert!(ok, "check-jsonschema {file}:\n{out}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
