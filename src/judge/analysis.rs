@@ -150,6 +150,21 @@ impl Analysis {
         a
     }
 
+    /// This analysis read with the frozen grey strings `frozen`, where every one of them that
+    /// stands on the board already has its frozen attribute (those a move just froze, whose
+    /// attribute is the one this board gave them): the list is kept, and their clause becomes
+    /// M13-FREEZE, as [`Analysis::with_frozen`] would write it.
+    pub fn mark_frozen(&mut self, frozen: &[FrozenString]) {
+        for f in &mut self.flowers {
+            let mut sorted = f.points.clone();
+            sorted.sort_unstable();
+            if frozen_attribute(frozen, &sorted).is_some() {
+                f.clause = "M13-FREEZE";
+            }
+        }
+        self.frozen = frozen.to_vec();
+    }
+
     /// Whether lower string `g` has at least one private eye.
     pub fn has_private_eye(&self, g: usize) -> bool {
         self.regions[g]

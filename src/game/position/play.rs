@@ -330,7 +330,7 @@ impl Position {
     }
 
     /// [`Position::play`], with the analysis of the resulting board when the move placed a
-    /// stone: the cascade's last, which is `Analysis::new` of that board (the cascade stops
+    /// stone: the cascade's last, which is `Position::analysis` of the new position (the cascade stops
     /// only after analysing the settled board without held attributes), for a caller that
     /// reports on the new position (one analysis per board). `None` after a pass, whose board
     /// is this one.
@@ -630,7 +630,12 @@ impl Position {
             game_over: false,
         };
         let next = self.successor(turn, Action::Place(p), settled.board);
-        (next, report, Some(settled.analysis))
+        // the analysis read the strings frozen before the move; the new position's add those
+        // the move froze, with the attribute this board gave them (M13-FREEZE): the same
+        // analysis, now carrying the new list (`Position::analysis` of `next`)
+        let mut analysis = settled.analysis;
+        analysis.mark_frozen(&next.frozen);
+        (next, report, Some(analysis))
     }
 
     /// Every legal move of the side to move (passes included), in board order, on the
