@@ -127,3 +127,66 @@ fn colour_at(board: &Board, j: usize) -> Option<Colour> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    fn rules(freeze: GreyFreeze) -> Rules {
+        Rules {
+            grey_freeze: freeze,
+            ..Rules::preset("m3go-2013").unwrap_or_default()
+        }
+    }
+
+    fn board(d: &str) -> Board {
+        Board::from_diagram(d, 3).unwrap_or_else(|e| panic!("diagram: {e}"))
+    }
+
+    /// The grey at the top touches X, O and X: 2 : 1, black, every neighbour occupied. The
+    /// black below it is then captured: counted afresh 1 : 1, neutral.
+    fn before_and_after() -> (Board, Board) {
+        (
+            board("X # O\n. X .\n. . .\n"),
+            board("X # O\n. . .\n. . .\n"),
+        )
+    }
+
+    #[test]
+    fn m13_freeze_kept_after_a_neighbours_capture() {
+        let (before, after) = before_and_after();
+        let r = rules(GreyFreeze::Kept);
+        let frozen = frozen_of(&r, std::slice::from_ref(&before), &after);
+        assert_eq!(frozen.len(), 1);
+        assert_eq!(frozen[0].attribute, Attribute::Black);
+        assert_eq!(frozen[0].points, vec![1]);
+        // without the history, the board alone: not surrounded, not frozen
+        assert!(frozen_of(&r, &[], &after).is_empty());
+        // the board it froze on is the one history board the freeze needs
+        assert_eq!(boards_needed(&r, std::slice::from_ref(&before), &after), 1);
+        assert_eq!(boards_needed(&r, &[], &before), 0);
+    }
+
+    #[test]
+    fn m13_freeze_recomputed_or_other_rules_freeze_nothing() {
+        let (before, after) = before_and_after();
+        assert!(frozen_of(
+            &rules(GreyFreeze::Recomputed),
+            std::slice::from_ref(&before),
+            &after
+        )
+        .is_empty());
+        let r2016 = Rules::preset("m3go-2016").unwrap_or_default();
+        assert!(frozen_of(&r2016, std::slice::from_ref(&before), &before).is_empty());
+    }
+
+    #[test]
+    fn m13_freeze_ends_when_the_string_grows() {
+        let (before, after) = before_and_after();
+        // a grey stone joins it where the black was captured: another string, not surrounded
+        let grown = board("X # O\n. # .\n. . .\n");
+        let r = rules(GreyFreeze::Kept);
+        assert!(frozen_of(&r, &[before, after], &grown).is_empty());
+    }
+}
