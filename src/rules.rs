@@ -19,6 +19,23 @@ pub enum AttributeRule {
     AlwaysNeutral,
 }
 
+/// Whether the 2013 rule's attribute of a grey string is kept once every point next to it has
+/// been occupied (register D21; read only under `attribute: m2013`).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum GreyFreeze {
+    /// The default: the attribute a grey string has when the last point next to it is occupied
+    /// is kept while the string stands as it is, even if a neighbour is later captured (000
+    /// "当此灰棋串的所有紧邻点被占完后，灰棋串的属性也就被定格，失去了再变化的可能").
+    #[default]
+    Kept,
+    /// The attribute is recomputed from the board after every move: it cannot change while
+    /// every point next to the string stays occupied, and can again once a capture empties one.
+    Recomputed,
+}
+
 /// Which private-eye definition feeds the attribute rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
@@ -374,6 +391,12 @@ rule_options! {
         "attribute",
         "m2020 | m2016 | m2013 | always-neutral",
         "how a flower string's upper attribute is decided";
+    /// Whether a 2013 grey string fully surrounded keeps its attribute (register D21).
+    #[serde(default)]
+    grey_freeze: GreyFreeze,
+        "grey-freeze",
+        "kept | recomputed",
+        "2013 rule: a grey string's attribute once every adjacent point is occupied is kept, or recomputed after captures (D21)";
     private_eye: EyeRule,
         "private-eye",
         "m2020 | m2016",
@@ -501,6 +524,7 @@ impl Rules {
         Rules {
             preset: "m3go-2020".into(),
             attribute: AttributeRule::M2020,
+            grey_freeze: GreyFreeze::Kept,
             private_eye: EyeRule::M2020,
             closed_region: ClosedRegion::SingleString,
             flower_enclosed: FlowerEnclosed::Inner,

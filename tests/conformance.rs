@@ -326,9 +326,17 @@ fn applies(md: &str, name: &str, preset: &str) -> bool {
 /// counted eye is ever touched by an opponent grey (`judge::scoring::eye_holds_on_holographic_board`
 /// always holds). Under m3go-2013 the count of stones can make such a grey white (case
 /// m13-life-3-eye-open-to-white-grey).
+///
+/// `grey-freeze` is read by the 2013 attribute rule alone (`judge::freeze::freezes`, D21): under
+/// the presets whose attribute rule is another (m2020, m2016, always-neutral) no grey string is
+/// ever frozen, whatever its value, so `recomputed` decides every position as `kept` does.
 const EQUIVALENT: &[&str] = &[
     "m3go-2020: attribute: m2016",
     "m3go-2016: attribute: m2020",
+    "m3go-2020: grey-freeze: recomputed",
+    "m3go-2016: grey-freeze: recomputed",
+    "dullstone: grey-freeze: recomputed",
+    "flystone: grey-freeze: recomputed",
     "dullstone: komi: 7.75",
     "flystone: komi: 7.75",
     "dullstone: flower-capture-check: static",

@@ -452,8 +452,7 @@ pub fn case_answer(req: &Request, engine: Engine, parts: Parts) -> Result<CaseAn
         .collect();
     // one analysis of the board for the report and the extras: the last move's, when it
     // placed a stone (the probes only advance copies of `pos`)
-    let a =
-        settled.unwrap_or_else(|| crate::judge::analysis::Analysis::new(pos.board(), pos.rules()));
+    let a = settled.unwrap_or_else(|| pos.analysis());
     let all = parts == Parts::All;
     Ok(CaseAnswer {
         protocol: version,

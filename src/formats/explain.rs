@@ -28,7 +28,7 @@ pub fn explain_target(p: &Position, target: &str) -> Result<Text, InputError> {
     }
     let t = Target::parse(target, size)
         .map_err(|e| InputError::new(e.to_string()).key(format!("target `{target}`")))?;
-    let a = Analysis::new(p.board(), p.rules());
+    let a = p.analysis();
     let i = p.board().index(t.point);
     Ok(match p.board().at(t.point) {
         Some(Stone::Flower) => explain_flower_string(p, &a, i),

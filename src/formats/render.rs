@@ -10,7 +10,6 @@ use crate::board::grid::{Colour, Stone};
 use crate::board::layers::{Attribute, Cell};
 use crate::formats::report::forbidden_points;
 use crate::game::play::Position;
-use crate::judge::analysis::Analysis;
 use crate::judge::forbidden::Forbidden;
 
 mod ansi;
@@ -72,7 +71,7 @@ pub struct Figure {
 impl Figure {
     /// The figure of a position.
     pub fn new(pos: &Position) -> Figure {
-        let a = Analysis::new(pos.board(), pos.rules());
+        let a = pos.analysis();
         let n = pos.board().len();
         let mut eye_owner = vec![None; n];
         for (g, s) in a.lower_strings.groups.iter().enumerate() {
@@ -303,7 +302,7 @@ X X . . . . X O X
         assert_eq!(count(&doc, "circle", "stone white"), stones('O'));
         assert_eq!(count(&doc, "circle", "stone flower"), stones('#'));
         // stars: one per attributed flower stone, as the engine decides
-        let a = Analysis::new(pos.board(), pos.rules());
+        let a = pos.analysis();
         let with = |at: Attribute| a.attribute_at.iter().filter(|x| **x == Some(at)).count();
         assert_eq!(
             count(&doc, "circle", "star star-black"),

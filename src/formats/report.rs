@@ -338,7 +338,7 @@ impl AnalysisReport {
     /// Builds the report of a position, its legal moves listed on the position's engine (the
     /// same list on both, [`Position::legal_moves`]).
     pub fn new(pos: &Position) -> AnalysisReport {
-        AnalysisReport::of(pos, &Analysis::new(pos.board(), pos.rules()))
+        AnalysisReport::of(pos, &pos.analysis())
     }
 
     /// The report of a position from its analysis `a` (`Analysis::new` of the position's board

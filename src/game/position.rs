@@ -17,6 +17,8 @@ use crate::game::moves::Action;
 use crate::game::order::{
     after_move, flystone_schedule, game_over_in, game_turn, FlystoneState, Turn,
 };
+use crate::judge::analysis::Analysis;
+use crate::judge::freeze::{freezes, frozen_after, frozen_of, FrozenString};
 use crate::rules::{Rules, Schedule};
 
 /// A legal, settled position: the direct board, the rules, whose move it is, and the history
@@ -43,6 +45,10 @@ pub struct Position {
     pub(super) flystone: Option<FlystoneState>,
     /// The machinery its moves, legal moves, perft and readings run on.
     pub(super) engine: Engine,
+    /// M13-FREEZE under `grey-freeze: kept` (D21): the grey strings whose attribute is frozen,
+    /// derived from the history and the board ([`frozen_of`]; empty under other rules). Not
+    /// compared: it is a function of the compared fields.
+    pub(super) frozen: Vec<FrozenString>,
 }
 
 impl PartialEq for Position {
@@ -87,6 +93,7 @@ impl Position {
             dead,
             flystone,
         } = parts;
+        let frozen = frozen_of(&rules, &history, &board);
         Position {
             rules,
             board,
@@ -96,6 +103,7 @@ impl Position {
             dead,
             flystone,
             engine: Engine::default(),
+            frozen,
         }
     }
 
@@ -155,6 +163,19 @@ impl Position {
         &self.dead
     }
 
+    /// M13-FREEZE (`grey-freeze: kept`, D21): the grey strings whose attribute is frozen, as
+    /// the board and the history give them ([`frozen_of`]); empty under rules that do not
+    /// freeze.
+    pub fn frozen(&self) -> &[FrozenString] {
+        &self.frozen
+    }
+
+    /// The analysis of the board ([`Analysis::with_frozen`]: the frozen grey strings keep
+    /// their attribute).
+    pub fn analysis(&self) -> Analysis {
+        Analysis::with_frozen(&self.board, &self.rules, &self.frozen)
+    }
+
     /// The Flystone record as given (`None` under other schedules, and under `flystone` for the
     /// timings drawn from the seed with nothing thrown); [`Position::flystone_state`] gives the
     /// state it stands for.
@@ -175,13 +196,14 @@ impl FastPosition {
     /// every rule set (pinned by `tests/it/fast_equals_reference.rs`). Inside the crate
     /// `Position::fast` is the one way to it.
     pub fn new(pos: &Position) -> FastPosition {
-        FastPosition::from_state(
+        FastPosition::from_state_frozen(
             &pos.rules,
             &pos.board,
             &pos.history,
             pos.move_number,
             pos.trailing_passes,
             pos.flystone_state(),
+            pos.frozen.clone(),
         )
     }
 }
@@ -236,6 +258,11 @@ impl Position {
         let mut history = Vec::with_capacity(self.history.len() + 1);
         history.extend_from_slice(&self.history);
         history.push(self.board.clone());
+        let frozen = if freezes(&self.rules) {
+            frozen_after(&self.rules, &self.frozen, &board)
+        } else {
+            Vec::new()
+        };
         Position {
             rules: self.rules.clone(),
             board,
@@ -245,6 +272,7 @@ impl Position {
             dead: self.dead.clone(),
             flystone,
             engine: self.engine,
+            frozen,
         }
     }
 

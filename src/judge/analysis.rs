@@ -7,6 +7,7 @@ use crate::board::layers::{self, Attribute, Layer};
 use crate::board::strings::{self, Strings};
 use crate::judge::attribute::{self, Counts};
 use crate::judge::eyes::{self, Region, RegionVerdict};
+use crate::judge::freeze::{frozen_attribute, FrozenString};
 use crate::rules::{EyeRule, Rules};
 
 /// A flower string of the direct board with its counts and upper attribute.
@@ -38,12 +39,24 @@ pub struct Analysis {
     pub upper: Layer,
     /// Black and white strings of the upper layer (attributed flowers joined in).
     pub upper_strings: Strings,
+    /// The frozen grey strings the attributes were read with (M13-FREEZE; empty unless
+    /// [`Analysis::with_frozen`] was given some).
+    pub frozen: Vec<FrozenString>,
 }
 
 impl Analysis {
     /// Runs the pipeline under `rules`. Q20-LOWER-PARAMS: private eyes and the four counts are
-    /// computed on the lower layer.
+    /// computed on the lower layer. No grey string is frozen beyond what this board shows
+    /// (M13-FREEZE: a position's freeze comes from its history, [`Analysis::with_frozen`]).
     pub fn new(board: &Board, rules: &Rules) -> Analysis {
+        Analysis::with_frozen(board, rules, &[])
+    }
+
+    /// [`Analysis::new`] with the grey strings of `frozen` keeping their frozen attribute
+    /// (M13-FREEZE under `grey-freeze: kept`, [`crate::judge::freeze`]): a flower string of
+    /// `board` with exactly the points of a frozen string has its attribute; the others are
+    /// decided by the attribute rule.
+    pub fn with_frozen(board: &Board, rules: &Rules, frozen: &[FrozenString]) -> Analysis {
         let size = board.size();
         let lower = layers::lower_layer(board);
         let lower_strings = strings::strings_of(&lower);
@@ -72,11 +85,22 @@ impl Analysis {
                     has_eye[g],
                 )
             }));
-            let (attribute, clause) = attribute::attribute_under(
-                rules.attribute,
-                || counts,
-                || attribute::stone_counts(adjacent_stones(board, &points)),
-            );
+            let kept = if frozen.is_empty() {
+                None
+            } else {
+                let mut sorted = points.clone();
+                sorted.sort_unstable();
+                frozen_attribute(frozen, &sorted)
+            };
+            let (attribute, clause) = match kept {
+                // M13-FREEZE: "灰棋串的属性也就被定格，失去了再变化的可能" (grey-freeze: kept, D21).
+                Some(attribute) => (attribute, "M13-FREEZE"),
+                None => attribute::attribute_under(
+                    rules.attribute,
+                    || counts,
+                    || attribute::stone_counts(adjacent_stones(board, &points)),
+                ),
+            };
             let f = flowers.len();
             for &i in &points {
                 flower_of[i] = Some(f);
@@ -102,6 +126,7 @@ impl Analysis {
             attribute_at,
             upper,
             upper_strings,
+            frozen: frozen.to_vec(),
         }
     }
 
@@ -123,6 +148,21 @@ impl Analysis {
         a.upper = layers::upper_layer(board, &a.attribute_at);
         a.upper_strings = strings::strings_of(&a.upper);
         a
+    }
+
+    /// This analysis read with the frozen grey strings `frozen`, where every one of them that
+    /// stands on the board already has its frozen attribute (those a move just froze, whose
+    /// attribute is the one this board gave them): the list is kept, and their clause becomes
+    /// M13-FREEZE, as [`Analysis::with_frozen`] would write it.
+    pub fn mark_frozen(&mut self, frozen: &[FrozenString]) {
+        for f in &mut self.flowers {
+            let mut sorted = f.points.clone();
+            sorted.sort_unstable();
+            if frozen_attribute(frozen, &sorted).is_some() {
+                f.clause = "M13-FREEZE";
+            }
+        }
+        self.frozen = frozen.to_vec();
     }
 
     /// Whether lower string `g` has at least one private eye.

@@ -149,8 +149,10 @@ pub fn attribute_2016(c: Counts) -> (Attribute, &'static str) {
 /// 被定格" (register D21). `stones` = (distinct black stones, distinct white stones) adjacent to
 /// the grey string on the direct board ([`stone_counts`]): more black: black; more white:
 /// white; equal (0 = 0 included): neutral. The attribute is recomputed from the board after
-/// every move (M13-FLIP); while every adjacent point is occupied the counts cannot change, so
-/// neither can the attribute (M13-FREEZE); a capture that empties a neighbour lets it change again.
+/// every move (M13-FLIP) until the string is frozen: under `grey-freeze: kept` (D21) a string
+/// whose adjacent points were all occupied keeps the attribute it had then (M13-FREEZE,
+/// [`crate::judge::freeze`], applied by [`crate::judge::analysis::Analysis::with_frozen`]);
+/// under `recomputed` the counts merely cannot change while the neighbours stay.
 pub fn attribute_2013(stones: (u32, u32)) -> (Attribute, &'static str) {
     match stones.0.cmp(&stones.1) {
         std::cmp::Ordering::Greater => (Attribute::Black, "M13-CONV"),

@@ -7,5 +7,6 @@ pub mod attribute;
 pub mod eyes;
 pub mod eyes2016;
 pub mod forbidden;
+pub mod freeze;
 pub mod longlife;
 pub mod scoring;

@@ -384,7 +384,8 @@ pub fn score_of(before: &Analysis, rules: &Rules, dead: &[Point]) -> Result<Scor
         before
     } else {
         let cleared = remove_dead_of(before, dead)?;
-        cleared_analysis = Analysis::new(&cleared, rules);
+        // the frozen grey strings keep their attribute (M13-FREEZE, grey-freeze: kept)
+        cleared_analysis = Analysis::with_frozen(&cleared, rules, &before.frozen);
         &cleared_analysis
     };
     let cleared = &a.board;

@@ -5,6 +5,7 @@ use crate::board::grid::{Board, Colour};
 use crate::board::layers::Attribute;
 use crate::game::play::Position;
 use crate::judge::analysis::Analysis;
+use crate::judge::freeze::FrozenString;
 use crate::rules::{CaptureTiming, Rules, Suicide, SuicideTiming};
 
 /// One round of the cascade: the analysis it judged and the points it removed.
@@ -19,20 +20,23 @@ pub struct Round {
 /// the move while they are held (`capture-timing: holographic-first`: until a round removes
 /// nothing), recomputed after — and removes the opponent's upper strings without a liberty;
 /// if there is none, the mover's (suicide: `Err` when forbidden; under `suicide-timing:
-/// fixpoint`, register D10, not while the attributes are held). Gives the settled board and
-/// the rounds, or `Err("suicide")`, or `Err("no end")` when `limit` rounds were not enough.
+/// fixpoint`, register D10, not while the attributes are held). The grey strings `frozen`
+/// before the move keep their attribute in the recomputed rounds (M13-FREEZE, register D21).
+/// Gives the settled board and the rounds, or `Err("suicide")`, or `Err("no end")` when
+/// `limit` rounds were not enough.
 pub fn trace_cascade(
     mut board: Board,
     rules: &Rules,
     mover: Colour,
     mut held: Option<&[Option<Attribute>]>,
+    frozen: &[FrozenString],
     limit: usize,
 ) -> Result<(Board, Vec<Round>), &'static str> {
     let mut rounds = Vec::new();
     for _ in 0..limit {
         let a = match held {
             Some(h) => Analysis::with_held_attributes(&board, rules, h),
-            None => Analysis::new(&board, rules),
+            None => Analysis::with_frozen(&board, rules, frozen),
         };
         let without = |c: Colour| -> Vec<usize> {
             a.upper_strings
@@ -79,5 +83,5 @@ pub fn trace_cascade(
 /// move under `capture-timing: holographic-first`, none (recomputed) otherwise.
 pub fn held_attributes(pos: &Position) -> Option<Vec<Option<Attribute>>> {
     (pos.rules().capture_timing == CaptureTiming::HolographicFirst)
-        .then(|| Analysis::new(pos.board(), pos.rules()).attribute_at)
+        .then(|| pos.analysis().attribute_at)
 }

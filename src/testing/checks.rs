@@ -32,7 +32,7 @@ fn act(a: Action) -> String {
 
 /// No black or white upper string without a liberty.
 pub fn check_settled(pos: &Position) -> Result<(), String> {
-    let a = Analysis::new(pos.board(), pos.rules());
+    let a = pos.analysis();
     for s in &a.upper_strings.groups {
         if s.colour.is_some() && s.liberties.is_empty() {
             return Err(format!(
@@ -149,6 +149,7 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<CheckedMove, String> {
         pos.rules(),
         turn.player,
         held_attributes(pos).as_deref(),
+        pos.frozen(),
         limit,
     )
     .map_err(|e| {

@@ -43,6 +43,12 @@ pub fn fast_rule_sets() -> Vec<Rules> {
             private_eye: crate::rules::EyeRule::M2016,
             ..base.clone()
         },
+        // the 2013 attribute recomputed after captures (register D21; the line above keeps it)
+        Rules {
+            attribute: AttributeRule::M2013,
+            grey_freeze: crate::rules::GreyFreeze::Recomputed,
+            ..base.clone()
+        },
     ]);
     out.extend([
         Rules {

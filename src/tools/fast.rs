@@ -18,7 +18,7 @@ pub fn random_game_reference(start: &Position, seed: u64, max_moves: u32) -> (Po
             .filter(|&i| pos.board().get(i).is_none())
             .collect();
         let turn = pos.turn();
-        let a = crate::Analysis::new(pos.board(), pos.rules());
+        let a = pos.analysis();
         let mut next = None;
         random_move(&mut rng, &mut empty, |i| {
             if turn.kind == StoneKind::Own

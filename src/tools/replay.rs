@@ -92,7 +92,10 @@ pub fn stopped(number: u32) -> InputError {
 }
 
 /// The history the ko rule needs, written to a position file: none, the last board (simple),
-/// or all of it. Trims the history of `setup`, a position under `rules`.
+/// or all of it; under `grey-freeze: kept` (2013 rule) at least the boards back to the one on
+/// which the earliest grey string still frozen was frozen (M13-FREEZE, D21:
+/// [`crate::judge::freeze::boards_needed`]), so that the file gives the same frozen strings.
+/// Trims the history of `setup`, a position under `rules`.
 pub fn trim_history(rules: &Rules, setup: &mut Setup) {
     // by the option's name, so that new ko options keep the whole history
     let keep = match serde_json::to_value(rules.ko)
@@ -105,7 +108,33 @@ pub fn trim_history(rules: &Rules, setup: &mut Setup) {
         _ => setup.history.len(),
     };
     let n = setup.history.len();
+    let keep = keep.max(freeze_boards_needed(rules, setup));
     setup.history.drain(..n.saturating_sub(keep));
+}
+
+/// How many of the latest boards of `setup`'s history the freeze of the 2013 rule needs
+/// ([`crate::judge::freeze::boards_needed`]; 0 under rules that do not freeze, all of them
+/// when a board does not read).
+fn freeze_boards_needed(rules: &Rules, setup: &Setup) -> usize {
+    use crate::board::grid::Board;
+    if !crate::judge::freeze::freezes(rules) {
+        return 0;
+    }
+    let size = setup
+        .diagram
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .count();
+    let size = setup.size.unwrap_or(size);
+    let boards: Result<Vec<Board>, _> = setup
+        .history
+        .iter()
+        .map(|d| Board::from_diagram(d, size))
+        .collect();
+    match (boards, Board::from_diagram(&setup.diagram, size)) {
+        (Ok(history), Ok(board)) => crate::judge::freeze::boards_needed(rules, &history, &board),
+        _ => setup.history.len(),
+    }
 }
 
 /// The position file of a replay's final position (history trimmed to what ko needs).

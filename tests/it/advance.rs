@@ -159,14 +159,12 @@ fn compare_sequence(start: Position, picks: &[Pick]) -> Result<(), TestCaseError
             );
         }
         // the analysis `play_analysed` hands on (the report's, in m3go protocol's answers) is
-        // the settled board's own, also under `capture-timing: holographic-first`
+        // the settled board's own, also under `capture-timing: holographic-first` (with the new
+        // position's frozen grey strings, D21)
         if let Ok((next, _, Some(a))) = pos.play_analysed(&m) {
             prop_assert_eq!(
                 format!("{a:?}"),
-                format!(
-                    "{:?}",
-                    m3go::judge::analysis::Analysis::new(next.board(), next.rules())
-                ),
+                format!("{:?}", next.analysis()),
                 "step {} ({:?}, move {:?}): the analysis handed on is not the new board's",
                 k,
                 p,

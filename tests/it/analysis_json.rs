@@ -6,7 +6,7 @@
 use m3go::board::coord::Point;
 use m3go::formats::report::AnalysisReport;
 use m3go::game::setup::Setup;
-use m3go::{Analysis, Position, Rules};
+use m3go::{Position, Rules};
 use std::collections::HashSet;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -39,7 +39,7 @@ fn positions() -> Vec<(String, Position)> {
 /// rebuilt from the report, are the analysis's; returns how many regions strings refer to.
 fn check_regions(what: &str, pos: &Position) -> usize {
     let report = AnalysisReport::new(pos);
-    let a = Analysis::new(pos.board(), pos.rules());
+    let a = pos.analysis();
     let b = pos.board();
     let points = |v: &[usize]| -> Vec<Point> { v.iter().map(|&i| b.point(i)).collect() };
     let mut distinct = HashSet::new();

@@ -130,7 +130,7 @@ proptest! {
     /// The generators give settled positions (no black/white upper string without a liberty).
     #[test]
     fn generated_positions_are_settled(pos in settled_position(ALL_SIZES)) {
-        let a = Analysis::new(pos.board(), pos.rules());
+        let a = pos.analysis();
         for s in &a.upper_strings.groups {
             prop_assert!(s.colour.is_none() || !s.liberties.is_empty(), "{}", pos.board().to_diagram());
         }
@@ -151,7 +151,7 @@ proptest! {
             let mut b = pos.board().clone();
             b.set(i, Some(stone));
             let held = held_attributes(&pos);
-            let Ok((_, rounds)) = trace_cascade(b, pos.rules(), turn.player, held.as_deref(), pos.board().len() + 2) else { continue };
+            let Ok((_, rounds)) = trace_cascade(b, pos.rules(), turn.player, held.as_deref(), pos.frozen(), pos.board().len() + 2) else { continue };
             for r in rounds {
                 for j in r.removed {
                     prop_assert!(matches!(r.analysis.upper.cells[j], Cell::Stone(_)));
@@ -202,7 +202,7 @@ proptest! {
     fn go_cascade_no_upper_string_without_liberty_after_any_legal_move(pos in settled_position(SMALL_TO_9)) {
         for a in every_move(&pos) {
             if let Ok((next, _)) = pos.play(&mv(a)) {
-                let an = Analysis::new(next.board(), next.rules());
+                let an = next.analysis();
                 for s in &an.upper_strings.groups {
                     prop_assert!(!s.liberties.is_empty(), "after {a:?}:\n{}", next.board().to_diagram());
                 }

@@ -9,6 +9,8 @@ use crate::judge::attribute::{attribute_under, counts, stone_counts};
 use crate::judge::eyes::{condition_1, condition_2, verdict, LowerView, Region, RegionVerdict};
 use crate::judge::eyes2016::{condition_a, condition_b, opponent_conditions, Verdict2016};
 use crate::judge::forbidden::{flower_forbidden_reason, Forbidden, UpperView};
+use crate::judge::freeze::FrozenString;
+use std::sync::Arc;
 
 /// The analysis of one direct board on the fast path: lower strings and their private eyes,
 /// flower attributes, the upper layer with its strings and liberty counts.
@@ -38,6 +40,9 @@ pub struct FastAnalysis {
     /// One liberty of each upper string (its only one when `upper_libs` is 1).
     pub(super) upper_lib: [u16; MAXS],
     pub(super) upper_count: usize,
+    /// M13-FREEZE (`grey-freeze: kept`, D21): the grey strings whose attribute is frozen, in
+    /// reference indices (the position's, [`crate::judge::freeze`]); empty under other rules.
+    pub(super) frozen: Arc<[FrozenString]>,
     // Scratch.
     pub(super) stack: [u16; MAXN],
     pub(super) mark: [u16; MAXN],
@@ -66,6 +71,7 @@ impl FastAnalysis {
             upper_libs: [0; MAXS],
             upper_lib: [0; MAXS],
             upper_count: 0,
+            frozen: Arc::from(Vec::new()),
             stack: [0; MAXN],
             mark: [0; MAXN],
         }
@@ -329,6 +335,23 @@ impl FastAnalysis {
                 f as u16,
                 |u| u == FLOWER,
             );
+            // M13-FREEZE: a frozen grey string (these very points) keeps its attribute.
+            let kept = self
+                .frozen
+                .iter()
+                .find(|fs| {
+                    fs.points.len() == n
+                        && fs
+                            .points
+                            .iter()
+                            .all(|&i| self.flower_of[geom.pad(i) & MASK] == f as u16)
+                })
+                .map(|fs| fs.attribute);
+            if let Some(attribute) = kept {
+                self.flower_attr[f] = attribute;
+                f += 1;
+                continue;
+            }
             let tag = f as u16 + 1;
             let stack = &self.stack;
             let mark = std::cell::Cell::from_mut(&mut self.mark[..]).as_slice_of_cells();

@@ -321,9 +321,11 @@ impl FastAnalysis {
             upper_libs,
             upper_lib,
             upper_count,
+            frozen,
             stack: _,
             mark: _,
         } = src;
+        self.frozen.clone_from(frozen);
         let n = (geom.w * geom.w).min(MAXN);
         self.dirs = *dirs;
         self.eye = *eye;

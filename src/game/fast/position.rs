@@ -117,6 +117,8 @@ impl FastPosition {
     /// the next move, the trailing passes and the Flystone state (`None` under other
     /// schedules). Total: the fast engine implements every rule set (every preset and option,
     /// `tests/it/fast_equals_reference.rs`).
+    /// The grey strings whose attribute is frozen (M13-FREEZE, `grey-freeze: kept`) are
+    /// derived from the history and the board ([`crate::judge::freeze::frozen_of`]).
     pub fn from_state(
         rules: &Rules,
         board: &Board,
@@ -124,6 +126,29 @@ impl FastPosition {
         move_number: u32,
         trailing_passes: u32,
         flystone: Option<FlystoneState>,
+    ) -> FastPosition {
+        let frozen = crate::judge::freeze::frozen_of(rules, history, board);
+        FastPosition::from_state_frozen(
+            rules,
+            board,
+            history,
+            move_number,
+            trailing_passes,
+            flystone,
+            frozen,
+        )
+    }
+
+    /// [`FastPosition::from_state`] with the frozen grey strings given (a position's, already
+    /// derived from its history: `Position::fast`).
+    pub(crate) fn from_state_frozen(
+        rules: &Rules,
+        board: &Board,
+        history: &[Board],
+        move_number: u32,
+        trailing_passes: u32,
+        flystone: Option<FlystoneState>,
+        frozen: Vec<crate::judge::freeze::FrozenString>,
     ) -> FastPosition {
         let geom = Geom {
             size: board.size(),
@@ -170,6 +195,7 @@ impl FastPosition {
         for i in 0..fp.blank.len() {
             fp.blank.set(i, None);
         }
+        fp.an.frozen = Arc::from(frozen);
         fp.refresh();
         fp
     }
@@ -480,6 +506,9 @@ impl FastPosition {
             self.last.as_ref().map(|(l, _)| *l == self.cells),
             || {
                 let mut was = self.an.clone();
+                // the board before the previous move, recomputed, as the reference does (no
+                // freeze of its own is known)
+                was.frozen = Arc::from(Vec::new());
                 if let Some((l, _)) = &self.last {
                     Self::analyse_into(&mut was, l, self.choices);
                 }

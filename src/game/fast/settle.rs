@@ -204,6 +204,12 @@ impl FastPosition {
             if !analysed && !self.update_into(out, p, stone, local, captured) {
                 out.refresh();
             }
+            // M13-FREEZE: the strings frozen on the board the move leaves (grey-freeze: kept).
+            if crate::judge::freeze::freezes(&self.rules) {
+                let frozen =
+                    crate::judge::freeze::frozen_after(&self.rules, &self.an.frozen, &out.board());
+                out.an.frozen = Arc::from(frozen);
+            }
             self.advance_into(turn, out, false);
             debug_assert_eq!(out.check_consistency(), Ok(()), "after a move at {p}");
         }
@@ -453,6 +459,8 @@ impl Settle<'_> {
         let (k, stone_dies) = (self.dead_count, self.stone_dies);
         let out = self.out();
         copy_cells(before.geom, &mut out.cells, &before.cells);
+        // M13-FREEZE: the strings frozen before the move keep their attribute in every round.
+        out.an.frozen.clone_from(&before.an.frozen);
         out.cells[p & MASK] = stone;
         out.hash = before.hash ^ zobrist(p, stone);
         out.removed.clear();

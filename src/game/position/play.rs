@@ -21,6 +21,7 @@ pub use crate::game::refusal::Refusal;
 use crate::game::text::{text, Text};
 use crate::judge::analysis::Analysis;
 use crate::judge::forbidden::flower_forbidden_reason;
+use crate::judge::freeze::FrozenString;
 use crate::rules::{CaptureTiming, Rules, Schedule};
 
 /// How a move uses its turn.
@@ -80,6 +81,8 @@ struct ReferenceBoard<'a> {
     rules: &'a Rules,
     /// The attributes held from before the move (`capture-timing: holographic-first`).
     held: Option<&'a [Option<Attribute>]>,
+    /// The grey strings frozen before the move (M13-FREEZE, `grey-freeze: kept`).
+    frozen: &'a [FrozenString],
     analysis: Option<Analysis>,
     captured: Vec<usize>,
     steps: Vec<Text>,
@@ -104,7 +107,7 @@ impl CascadeBoard for ReferenceBoard<'_> {
     fn analyse(&mut self, held: bool) {
         self.analysis = Some(match self.held.filter(|_| held) {
             Some(h) => Analysis::with_held_attributes(&self.board, self.rules, h),
-            None => Analysis::new(&self.board, self.rules),
+            None => Analysis::with_frozen(&self.board, self.rules, self.frozen),
         });
     }
     fn any_without_liberty(&self, colour: Colour) -> bool {
@@ -162,19 +165,22 @@ impl CascadeBoard for ReferenceBoard<'_> {
 
 /// GO-CASCADE on the reference board: [`crate::game::cascade::cascade`] (the cascade, written
 /// once for both boards) over the direct board with the placed stone, `held` the attributes of
-/// the board before the move (used under `capture-timing: holographic-first`, register D8).
-/// Returns the settled board, its analysis, the removed points and the step log, or the
+/// the board before the move (used under `capture-timing: holographic-first`, register D8),
+/// `frozen` the grey strings frozen before it (they keep their attribute in every round,
+/// M13-FREEZE). Returns the settled board, its analysis, the removed points and the step log, or the
 /// suicide refusal naming the strings left without liberty (GO-SUICIDE).
 pub fn settle_reference(
     board: Board,
     rules: &Rules,
     mover: Colour,
     held: Option<&[Option<Attribute>]>,
+    frozen: &[FrozenString],
 ) -> Result<Settled, Illegal> {
     let mut b = ReferenceBoard {
         board,
         rules,
         held,
+        frozen,
         analysis: None,
         captured: Vec::new(),
         steps: Vec::new(),
@@ -200,7 +206,7 @@ pub fn settle_reference(
     } = b;
     captured.sort_unstable();
     Ok(Settled {
-        analysis: analysis.unwrap_or_else(|| Analysis::new(&board, rules)),
+        analysis: analysis.unwrap_or_else(|| Analysis::with_frozen(&board, rules, frozen)),
         board,
         captured,
         steps,
@@ -324,7 +330,7 @@ impl Position {
     }
 
     /// [`Position::play`], with the analysis of the resulting board when the move placed a
-    /// stone: the cascade's last, which is `Analysis::new` of that board (the cascade stops
+    /// stone: the cascade's last, which is `Position::analysis` of the new position (the cascade stops
     /// only after analysing the settled board without held attributes), for a caller that
     /// reports on the new position (one analysis per board). `None` after a pass, whose board
     /// is this one.
@@ -356,7 +362,7 @@ impl Position {
         let before = match before {
             Some(a) => a,
             None => {
-                computed = Analysis::new(&self.board, &self.rules);
+                computed = self.analysis();
                 &computed
             }
         };
@@ -535,8 +541,8 @@ impl Position {
         board.set(i, Some(stone));
         let held = (self.rules.capture_timing == CaptureTiming::HolographicFirst)
             .then_some(before.attribute_at.as_slice());
-        let settled =
-            settle_reference(board, &self.rules, turn.player, held).map_err(|mut e| {
+        let settled = settle_reference(board, &self.rules, turn.player, held, &self.frozen)
+            .map_err(|mut e| {
                 e.message = text!("move ", self.move_number, ": ", p, ": ", e.message);
                 e
             })?;
@@ -624,7 +630,12 @@ impl Position {
             game_over: false,
         };
         let next = self.successor(turn, Action::Place(p), settled.board);
-        (next, report, Some(settled.analysis))
+        // the analysis read the strings frozen before the move; the new position's add those
+        // the move froze, with the attribute this board gave them (M13-FREEZE): the same
+        // analysis, now carrying the new list (`Position::analysis` of `next`)
+        let mut analysis = settled.analysis;
+        analysis.mark_frozen(&next.frozen);
+        (next, report, Some(analysis))
     }
 
     /// Every legal move of the side to move (passes included), in board order, on the
@@ -644,7 +655,7 @@ impl Position {
             return Vec::new();
         }
         let mut out = Vec::new();
-        let before = Analysis::new(&self.board, &self.rules);
+        let before = self.analysis();
         for i in 0..self.board.len() {
             if self.board.get(i).is_some() {
                 continue;
@@ -768,7 +779,9 @@ pub fn conversion_liberties(pos: &Position) -> Result<Vec<(StringName, usize)>, 
         prev.map(|b| *b == pos.board),
         || {
             (
-                Analysis::new(&pos.board, &pos.rules),
+                pos.analysis(),
+                // the board before the previous move, recomputed (no freeze of its own is
+                // known; D21: only Dullstone offers the conversion)
                 Analysis::new(prev.unwrap_or(&pos.board), &pos.rules),
             )
         },

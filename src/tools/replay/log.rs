@@ -231,8 +231,7 @@ pub(super) fn describe(before: &Position, after: &Position, report: &Report) -> 
     let (b0, b1) = (before.board(), after.board());
     let mut a0: Option<Analysis> = None;
     let captured = captured_strings(b0, &indices(b0, &report.captured), |i| {
-        a0.get_or_insert_with(|| Analysis::new(b0, before.rules()))
-            .attribute_at[i]
+        a0.get_or_insert_with(|| before.analysis()).attribute_at[i]
     });
     let eyes_made = report
         .eyes_made
