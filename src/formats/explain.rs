@@ -384,6 +384,9 @@ mod tests {
         assert!(t.contains(OUTER_AREA_EYE_2016.trim_end()), "{t}");
         assert!(t.contains("M16-EYE-CAPTURE"), "{t}");
         assert!(!t.contains("M20-"), "{t}");
-        assert!(!t.contains("register D2)") && !t.contains("fill simulation"), "{t}");
+        assert!(
+            !t.contains("register D2)") && !t.contains("fill simulation"),
+            "{t}"
+        );
     }
 }

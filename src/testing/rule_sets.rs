@@ -43,6 +43,10 @@ pub fn fast_rule_sets() -> Vec<Rules> {
             private_eye: crate::rules::EyeRule::M2016,
             ..base.clone()
         },
+        Rules {
+            closed_region_2016: crate::rules::ClosedRegion2016::WholeBoard,
+            ..preset("m3go-2016")
+        },
     ]);
     out.extend([
         Rules {
