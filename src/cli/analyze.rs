@@ -20,10 +20,10 @@ pub struct AnalyzeArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = AnalyzeFormat::Text)]
     pub format: AnalyzeFormat,
-    /// Draw the holographic board above the text report (in ANSI colours on a terminal only,
-    /// never with NO_COLOR).
+    /// Draw the holographic board above the text report (in ANSI colours as `--color` decides:
+    /// on a terminal only, never with NO_COLOR, by default).
     #[arg(long)]
-    pub color: bool,
+    pub board: bool,
     /// Also judge the position under every value of every rule option and list the verdicts
     /// that change, with the register entries (text, or JSON `m3go-readings/1` in `readings`).
     #[arg(long)]
@@ -67,13 +67,14 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
     } else {
         None
     };
-    if args.color && fmt == AnalyzeFormat::Text {
+    if args.board && fmt == AnalyzeFormat::Text {
         outln!(
             "{}",
-            crate::cli::common::for_stdout(crate::formats::render::ansi(
+            crate::cli::common::board_for_stdout(
                 &p,
-                crate::formats::render::View::Holographic
-            ))
+                crate::formats::render::View::Holographic,
+                crate::board::coord::Labels::Chinese
+            )
         );
     }
     match fmt {

@@ -34,13 +34,27 @@ fn end_on_write_error(e: &std::io::Error) -> ! {
 
 pub use crate::error::write_err;
 
-/// `text` as standard output should get it: with its ANSI colours on a terminal, without them
-/// into a pipe or a file and whenever `NO_COLOR` is set (`CLICOLOR_FORCE` keeps them; the
-/// decision is anstream's).
-pub fn for_stdout(text: String) -> String {
-    match anstream::AutoStream::choice(&std::io::stdout()) {
-        anstream::ColorChoice::Never => anstream::adapter::strip_str(&text).to_string(),
-        _ => text,
+/// Whether standard output gets ANSI colours (a terminal, no `NO_COLOR`, or `CLICOLOR_FORCE`;
+/// the decision is anstream's).
+pub fn stdout_in_colour() -> bool {
+    !matches!(
+        anstream::AutoStream::choice(&std::io::stdout()),
+        anstream::ColorChoice::Never
+    )
+}
+
+/// The board of `p` as standard output should get it: in colour ([`crate::formats::render::ansi_labelled`])
+/// or, without colour, in glyphs that keep every distinction
+/// ([`crate::formats::render::plain_labelled`]).
+pub fn board_for_stdout(
+    p: &crate::game::play::Position,
+    view: crate::formats::render::View,
+    labels: crate::board::coord::Labels,
+) -> String {
+    if stdout_in_colour() {
+        crate::formats::render::ansi_labelled(p, view, labels)
+    } else {
+        crate::formats::render::plain_labelled(p, view, labels)
     }
 }
 

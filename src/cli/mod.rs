@@ -26,6 +26,7 @@ macro_rules! outln {
 mod analyze;
 mod clause;
 pub mod common;
+mod completions;
 mod conform;
 mod convert;
 mod diff;
@@ -60,8 +61,36 @@ pub use perft::{FAST_NODES as PERFT_FAST_NODES, REFERENCE_NODES as PERFT_REFEREN
                        move number and what was expected)."
 )]
 pub struct Cli {
+    /// Colour on standard output: `auto` on a terminal unless NO_COLOR is set (CLICOLOR_FORCE
+    /// forces it), `always`, `never`.
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub color: ColorArg,
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// `--color`: when standard output gets ANSI colours.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorArg {
+    /// On a terminal, unless NO_COLOR is set (CLICOLOR_FORCE forces it).
+    #[default]
+    Auto,
+    /// Always, into a pipe or a file too.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl ColorArg {
+    /// Makes this the choice of every stream m3go writes through anstream.
+    fn apply(self) {
+        let choice = match self {
+            ColorArg::Auto => anstream::ColorChoice::Auto,
+            ColorArg::Always => anstream::ColorChoice::Always,
+            ColorArg::Never => anstream::ColorChoice::Never,
+        };
+        choice.write_global();
+    }
 }
 
 /// The subcommands, one module each.
@@ -81,6 +110,8 @@ pub enum Command {
     Perft(perft::PerftArgs),
     Diff(diff::DiffArgs),
     Serve(serve::ServeArgs),
+    Completions(completions::CompletionsArgs),
+    Manpage(completions::ManpageArgs),
 }
 
 impl Command {
@@ -101,6 +132,8 @@ impl Command {
             Command::Perft(a) => exit_code(perft::run(a)),
             Command::Diff(a) => diff::run(a),
             Command::Serve(a) => exit_code(serve::run(a)),
+            Command::Completions(a) => exit_code(completions::run(a)),
+            Command::Manpage(a) => exit_code(completions::manpage(a)),
         }
     }
 }
@@ -115,7 +148,10 @@ where
 {
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
     match Cli::try_parse_from(&args) {
-        Ok(cli) => cli.command.run(),
+        Ok(cli) => {
+            cli.color.apply();
+            cli.command.run()
+        }
         Err(e) => {
             if e.kind() == clap::error::ErrorKind::InvalidSubcommand {
                 // clap names only a close one; list them all, before the usage line

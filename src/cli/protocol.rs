@@ -39,7 +39,11 @@ pub fn answer_line(
     engine: crate::game::advance::Engine,
 ) -> String {
     match std::str::from_utf8(line) {
-        Ok(text) => crate::conform::answer::answer_line_text(text, caps, engine),
+        Ok(text) => crate::conform::answer::answer_line_text(
+            crate::game::setup::without_bom(text),
+            caps,
+            engine,
+        ),
         Err(e) => crate::conform::answer::text(&error_answer(
             Value::Null,
             code::BAD_REQUEST,

@@ -68,10 +68,7 @@ pub fn run(args: RenderArgs) -> Result<(), InputError> {
         write_file(out, &svg)?;
     }
     if args.ansi || args.svg.is_none() {
-        out!(
-            "{}",
-            crate::cli::common::for_stdout(crate::formats::render::ansi_labelled(&p, view, labels))
-        );
+        out!("{}", crate::cli::common::board_for_stdout(&p, view, labels));
     }
     Ok(())
 }

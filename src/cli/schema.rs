@@ -9,10 +9,15 @@ use crate::game::setup::InputError;
 /// The analysis (`analyze --format json`, m3go-analysis/4), the play report (`play --format
 /// json`, m3go-play/1), the protocol request and answer (m3go-conform/1) and the case file, each
 /// generated from the Rust types. Without --write: all of them as one JSON object keyed by file
-/// name. With --write: one file each in DIR (spec/schema/ is the committed copy; a test fails
+/// name; with NAME (`analysis`, `answer`, … or the file name) that one schema alone. With
+/// --write: one file each in DIR (spec/schema/ is the committed copy; a test fails
 /// when it differs from what the types generate).
 #[derive(Debug, clap::Args)]
 pub struct SchemaArgs {
+    /// Print only this schema: its name (`analysis`, `answer`, `case`, …) or its file name
+    /// (`analysis.schema.json`).
+    #[arg(value_name = "NAME", conflicts_with = "write")]
+    pub name: Option<String>,
     /// Write each schema to its file in DIR instead of printing.
     #[arg(long)]
     pub write: bool,
@@ -46,6 +51,20 @@ pub fn run(args: SchemaArgs) -> Result<(), InputError> {
         for (path, _) in &files {
             outln!("wrote {path}");
         }
+        return Ok(());
+    }
+    if let Some(name) = &args.name {
+        let stem = |file: &str| file.trim_end_matches(".schema.json").to_string();
+        let Some(one) = all
+            .iter()
+            .find(|s| s.file == name.as_str() || stem(s.file) == *name)
+        else {
+            let names: Vec<String> = all.iter().map(|s| stem(s.file)).collect();
+            return Err(InputError::new(format!("no schema named `{name}`"))
+                .key("NAME")
+                .expected(format!("one of {}", names.join(", "))));
+        };
+        out!("{}", file_text(&one.schema));
         return Ok(());
     }
     let map: serde_json::Map<String, serde_json::Value> = all

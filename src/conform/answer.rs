@@ -53,16 +53,7 @@ pub fn answer_value(v: &Value, caps: &Capabilities, engine: Engine) -> Value {
             // the runner's `protocols` is not looked at: m3go says which versions it speaks
             let protocol = obj.get("protocol");
             let Some(version) = protocol.and_then(Value::as_str).and_then(spoken) else {
-                return error_answer(
-                    id,
-                    code::UNSUPPORTED_PROTOCOL,
-                    Some("protocol".into()),
-                    format!(
-                        "protocol {} is not supported: expected one of {}",
-                        protocol.map_or("(none)".to_string(), Value::to_string),
-                        PROTOCOLS.join(", ")
-                    ),
-                );
+                return unsupported_protocol(id, protocol);
             };
             return capabilities_answer(id, caps, version);
         }
@@ -76,6 +67,13 @@ pub fn answer_value(v: &Value, caps: &Capabilities, engine: Engine) -> Value {
             ),
             )
         }
+    }
+    // a case request in a version m3go does not speak is that, whatever else it lacks
+    if let Some(p) = obj
+        .get("protocol")
+        .filter(|p| p.as_str().and_then(spoken).is_none())
+    {
+        return unsupported_protocol(id, Some(p));
     }
     let req: Request = match serde_json::from_value(v.clone()) {
         Ok(r) => r,
@@ -101,6 +99,20 @@ pub fn answer_value(v: &Value, caps: &Capabilities, engine: Engine) -> Value {
         Err(unsupported) => unsupported,
         Ok(declined) => answer_declining(&req, engine, &declined),
     }
+}
+
+/// The `unsupported-protocol` error answer to a request written in `protocol` (absent: `None`).
+fn unsupported_protocol(id: Value, protocol: Option<&Value>) -> Value {
+    error_answer(
+        id,
+        code::UNSUPPORTED_PROTOCOL,
+        Some("protocol".into()),
+        format!(
+            "protocol {} is not supported: expected one of {}",
+            protocol.map_or("(none)".to_string(), Value::to_string),
+            PROTOCOLS.join(", ")
+        ),
+    )
 }
 
 /// The answer to one request line as the text of its JSON line (what `m3go protocol` writes):
@@ -310,15 +322,10 @@ pub fn case_answer(req: &Request, engine: Engine, parts: Parts) -> Result<CaseAn
         Err(error_answer(json!(req.id), code, Some(field), msg))
     };
     let Some(version) = spoken(&req.protocol) else {
-        return fail(
-            code::UNSUPPORTED_PROTOCOL,
-            "protocol".into(),
-            format!(
-                "protocol `{}` is not supported: expected one of {}",
-                req.protocol,
-                PROTOCOLS.join(", ")
-            ),
-        );
+        return Err(unsupported_protocol(
+            json!(req.id),
+            Some(&json!(req.protocol)),
+        ));
     };
     if let Some(x) = req
         .checks

@@ -6,7 +6,9 @@ use crate::board::coord::{StringName, Target};
 use crate::board::grid::{Colour, Stone};
 use crate::formats::report::verdict_text;
 use crate::game::moves::Move;
-use crate::game::notation::{is_round_notation, parse_move_in, turn_of_symbol, Notation, Prefix};
+use crate::game::notation::{
+    is_pass_word, is_round_notation, parse_move_in, turn_of_symbol, Notation, Prefix,
+};
 use crate::game::play::{string_name, Illegal, Position, Report};
 use crate::game::setup::InputError;
 use crate::game::text::{text, Text};
@@ -36,13 +38,12 @@ pub fn explain_target(p: &Position, target: &str) -> Result<Text, InputError> {
     })
 }
 
-/// Whether `explain` reads `target` as a move: it starts with a turn symbol, is `pass`, or is
-/// written in 000's round notation (`31D.DC`), as `play` and the protocol read moves.
+/// Whether `explain` reads `target` as a move: it starts with a turn symbol, is a pass (`pass`,
+/// `虚着`), or is written in 000's round notation (`31D.DC`), as `play` and the protocol read
+/// moves.
 pub fn is_move_target(target: &str) -> bool {
     let first = target.chars().next().unwrap_or(' ');
-    turn_of_symbol(first).is_some()
-        || target.eq_ignore_ascii_case("pass")
-        || is_round_notation(target)
+    turn_of_symbol(first).is_some() || is_pass_word(target) || is_round_notation(target)
 }
 
 /// The target as its writer gave it (`target`, user input), its point or move typed when it is

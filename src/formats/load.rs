@@ -32,6 +32,7 @@ pub fn parse_sent(text: &str, place: &str) -> Result<Record, InputError> {
 }
 
 fn parse_with(text: &str, place: &str, files: StartFiles) -> Result<Record, InputError> {
+    let text = crate::game::setup::without_bom(text);
     if looks_like_sgf(text) {
         crate::formats::sgf::parse_record(text, place)
     } else {

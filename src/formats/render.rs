@@ -16,7 +16,7 @@ use crate::judge::forbidden::Forbidden;
 mod ansi;
 mod svg;
 
-pub use ansi::{ansi, ansi_labelled};
+pub use ansi::{ansi, ansi_labelled, plain_labelled};
 pub use svg::{svg, svg_labelled, svg_numbered, svg_with_numbers};
 
 /// Which board to draw (Q20-VIEWS).

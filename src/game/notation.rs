@@ -173,11 +173,16 @@ fn with_text(t: &str, e: NotationError) -> NotationError {
     }
 }
 
+/// Whether `t` is a pass written without a move number: `pass` (any case) or 003's `虚着`.
+pub fn is_pass_word(t: &str) -> bool {
+    t.eq_ignore_ascii_case("pass") || t == "虚着"
+}
+
 /// A point in either label system, or a pass (`pass`, `虚着`), with no move number: what a record
 /// or a replay lists.
 pub fn parse_action(text: &str, size: usize) -> Result<Action, NotationError> {
     let t = text.trim();
-    if t.eq_ignore_ascii_case("pass") || t == "虚着" {
+    if is_pass_word(t) {
         return Ok(Action::Pass);
     }
     Point::parse(t, size)

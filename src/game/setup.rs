@@ -53,8 +53,9 @@ pub use crate::error::{InputError, Place};
 
 /// Reads a YAML document of type `T`, refusing oversized input; `place` names the source (a file,
 /// or the flag whose value the text is).
+/// A leading byte-order mark is skipped (a position sent to the server or the Python module).
 pub fn from_yaml<T: serde::de::DeserializeOwned>(text: &str, place: &str) -> Result<T, InputError> {
-    parse_yaml(text).map_err(|e| e.in_file(place))
+    parse_yaml(without_bom(text)).map_err(|e| e.in_file(place))
 }
 
 /// Reads a YAML document of type `T` that is part of a larger input (a header value, a line of a
@@ -91,9 +92,26 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Input
                 "expected a whole number from 0 to 4294967295",
             )
             .replace("expected f64", "expected a number");
-        let msg = unnamed_types(&msg);
+        let msg = unnamed_types(&move_number_message(msg));
         yaml_error(&msg, e.location())
     })
+}
+
+/// A `move:` that is a whole number but no `u32` (`-1`, `5000000000`) said in the words of
+/// [`move_number_problem`]: 1 to [`MAX_MOVE_NUMBER`], as `move: 0` is.
+fn move_number_message(msg: String) -> String {
+    let number = [
+        "move: invalid type: integer `",
+        "move: invalid value: integer `",
+    ]
+    .iter()
+    .find_map(|head| msg.strip_prefix(head))
+    .and_then(|rest| rest.split_once('`'))
+    .map(|(n, _)| n.to_string());
+    match number {
+        Some(n) => format!("move: {n} is not a move number: expected 1 to {MAX_MOVE_NUMBER}"),
+        None => msg,
+    }
 }
 
 /// `msg` without the Rust type names the reader writes for types not named above
@@ -152,7 +170,7 @@ fn yaml_error(msg: &str, location: Option<serde_yaml::Location>) -> InputError {
 
 /// Reads a file as UTF-8 text through the one bounded read ([`crate::error::read_bounded`]):
 /// at most [`MAX_FILE_BYTES`] whatever the file is (a regular file, `/dev/zero`, a pipe,
-/// `/dev/stdin`, or `-` for standard input). Refuses text that is not UTF-8 or starts with a
+/// `/dev/stdin`, or `-` for standard input). Refuses text that is not UTF-8; skips a leading
 /// byte-order mark.
 pub fn read_text(path: &str) -> Result<String, InputError> {
     let cannot_read = |e: std::io::Error| InputError::new(format!("cannot read: {e}")).file(path);
@@ -173,17 +191,24 @@ pub fn read_text(path: &str) -> Result<String, InputError> {
     text_of(bytes).map_err(|e| e.file(path))
 }
 
-/// Bytes read from an input as text: UTF-8 without a byte-order mark.
+/// Bytes read from an input as text: UTF-8, a leading byte-order mark skipped (Windows editors
+/// write one; YAML 1.2 and the other parsers of positions and SGF accept it).
 pub fn text_of(bytes: Vec<u8>) -> Result<String, InputError> {
-    let text =
+    let mut text =
         String::from_utf8(bytes).map_err(|e| InputError::new(format!("not UTF-8 text: {e}")))?;
-    if text.starts_with('\u{feff}') {
-        return Err(InputError::new(
-            "the text starts with a UTF-8 byte-order mark (bytes EF BB BF)",
-        )
-        .expected("UTF-8 text without a byte-order mark (save the file without BOM)"));
+    if text.starts_with(BOM) {
+        text.drain(..BOM.len_utf8());
     }
     Ok(text)
+}
+
+/// The UTF-8 byte-order mark (bytes EF BB BF), skipped at the start of every text m3go reads.
+pub const BOM: char = '\u{feff}';
+
+/// `text` without a leading byte-order mark: the text a file, a request body, a protocol line or
+/// a record sent to the server holds.
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix(BOM).unwrap_or(text)
 }
 
 /// One problem of a setup: the field it is in (`diagram`, `history[2]`, `dead[0]`,
@@ -258,7 +283,7 @@ fn move_number_problem(move_number: u32) -> Option<Problem> {
     if move_number == 0 {
         return Some(Problem::new(
             "move",
-            format!("0 is not a move number: expected 1 or more (at most {MAX_MOVE_NUMBER})"),
+            format!("0 is not a move number: expected 1 to {MAX_MOVE_NUMBER}"),
         ));
     }
     (move_number > MAX_MOVE_NUMBER).then(|| {

@@ -292,7 +292,8 @@ pub fn answer_within(request: Request, work: &Work) -> Answer {
 fn request<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     let text = std::str::from_utf8(body)
         .map_err(|e| ApiError::bad(format!("request body: not UTF-8: {e}")))?;
-    serde_json::from_str(text).map_err(|e| ApiError::bad(format!("request body: {e}")))
+    serde_json::from_str(crate::game::setup::without_bom(text))
+        .map_err(|e| ApiError::bad(format!("request body: {e}")))
 }
 
 /// Where a position from a request is said to come from in messages.

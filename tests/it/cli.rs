@@ -3,7 +3,7 @@
 //! subcommand or flag (exit 2), a repeated flag refused (exit 2), and README.md's command table
 //! listing exactly the subcommands and flags of `Cli::command()`.
 
-use crate::common::m3go;
+use crate::common::{m3go, m3go_ok};
 use clap::CommandFactory;
 use m3go::cli::Cli;
 use std::collections::BTreeSet;
@@ -59,7 +59,7 @@ fn cli_top_level_help_lists_every_subcommand_and_no_arguments_is_a_usage_error()
     );
     let (code, out, err) = m3go(&[]);
     assert_eq!(code, Some(2), "{out}");
-    assert!(err.contains("Usage: m3go <COMMAND>"), "{err}");
+    assert!(err.contains("Usage: m3go [OPTIONS] <COMMAND>"), "{err}");
 }
 
 #[test]
@@ -93,8 +93,10 @@ fn cli_unknown_subcommand_and_flag_exit_2_with_a_suggestion() {
         err.starts_with("error: unrecognized subcommand 'analyse'"),
         "{err}"
     );
+    // clap's tip lists each close name (`manpage` is close to `analyse` too)
+    let tip = err.lines().find(|l| l.contains("tip:")).unwrap_or_default();
     assert!(
-        err.contains("a similar subcommand exists: 'analyze'"),
+        tip.contains("similar subcommand") && tip.contains("'analyze'"),
         "{err}"
     );
     assert!(err.contains("commands: analyze, play, explain"), "{err}");
@@ -129,7 +131,7 @@ fn cli_unknown_subcommand_and_flag_exit_2_with_a_suggestion() {
 fn cli_a_repeated_flag_exits_2() {
     for args in [
         vec!["analyze", OK, "--format", "json", "--format=text"],
-        vec!["analyze", OK, "--color", "--color"],
+        vec!["analyze", OK, "--board", "--board"],
         vec!["play", OK, "-o", "a.yaml", "-o", "b.yaml"],
         vec!["perft", OK, "1", "--divide", "--divide"],
     ] {
@@ -373,4 +375,84 @@ fn cli_explain_reads_the_round_notation_as_play_does() {
     assert_eq!(code, Some(0), "{err}");
     assert!(played.contains("31A.三三"), "{played}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 39: without colour (a pipe, `NO_COLOR`) `render` and `analyze --board` drew black and
+/// white stones with the same `●` and both stars with `◉`; the plain board keeps every
+/// distinction in its glyphs, and its legend names them apart.
+#[test]
+fn cli_plain_board_tells_black_from_white_without_colour() {
+    let out = m3go_ok(&["render", "spec/positions/example.yaml"], None);
+    assert!(!out.contains('\x1b'), "colour into a pipe: {out}");
+    let legend = out.lines().last().unwrap_or_default();
+    assert!(
+        legend.starts_with("● black  ○ white  ◍ flower  ◉/◎ black/white star"),
+        "{legend}"
+    );
+    let board: String = out.lines().skip(2).take(19).collect();
+    // 003's figure: white strings, black and white stars, white's private eye at 八九
+    for glyph in ['●', '○', '◉', '◎', '▫'] {
+        assert!(board.contains(glyph), "no {glyph} on the board:\n{out}");
+    }
+    let analyzed = m3go_ok(&["analyze", "spec/positions/example.yaml", "--board"], None);
+    assert!(
+        analyzed.contains(&board[..board.len().min(40)]),
+        "{analyzed}"
+    );
+}
+
+/// Issue 39, item 4: `--color` before or after the subcommand decides the colour of standard
+/// output whatever it is; `completions` and `manpage` are written from the parser's own
+/// definition (every subcommand appears in both); `schema NAME` prints that schema alone, as
+/// committed in spec/schema, and an unknown name is exit 2 with the names.
+#[test]
+fn cli_color_completions_manpage_and_one_schema() {
+    let always = m3go_ok(
+        &["--color", "always", "render", "spec/positions/example.yaml"],
+        None,
+    );
+    assert!(
+        always.contains("\x1b[48;5;"),
+        "no colour with --color always"
+    );
+    let never = m3go_ok(
+        &["render", "spec/positions/example.yaml", "--color=never"],
+        None,
+    );
+    assert!(!never.contains('\x1b'));
+    assert!(never.contains('○'), "the plain board: {never}");
+    let subs = subcommand_names();
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let script = m3go_ok(&["completions", shell], None);
+        for sub in &subs {
+            assert!(
+                script.contains(sub.as_str()),
+                "{shell} completions lack {sub}"
+            );
+        }
+    }
+    let man = m3go_ok(&["manpage"], None);
+    assert!(
+        man.starts_with(".ie") && man.contains(".TH m3go 1"),
+        "{man:.200}"
+    );
+    for sub in &subs {
+        assert!(
+            man.contains(&format!(".SH \"M3GO {}\"", sub.to_uppercase())),
+            "the man page lacks {sub}"
+        );
+    }
+    let one = m3go_ok(&["schema", "answer"], None);
+    let committed = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/spec/schema/answer.schema.json"
+    ))
+    .unwrap();
+    assert_eq!(one, committed);
+    let (code, _, err) = m3go(&["schema", "answers"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("no schema named `answers`: expected one of analysis,"),
+        "{err}"
+    );
 }

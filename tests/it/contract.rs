@@ -119,7 +119,7 @@ fn no_colour_into_a_pipe_or_with_no_color() {
         assert!(!has_escape(&text), "{env}: {text:?}");
         assert!(text.contains('●') && text.contains('◉'), "{text}");
         let out = Command::new(env!("CARGO_BIN_EXE_m3go"))
-            .args(["analyze", EXAMPLE, "--color"])
+            .args(["analyze", EXAMPLE, "--board"])
             .env_remove("CLICOLOR_FORCE")
             .env(env, value)
             .output()

@@ -8,6 +8,7 @@
 mod advance;
 mod analysis_json;
 mod bad_input;
+mod bom;
 mod cli;
 mod common;
 mod contract;
@@ -17,6 +18,7 @@ mod errors;
 mod fast_analysis_rules;
 mod fast_equals_reference;
 mod labels;
+mod notation_forms;
 mod numbers;
 mod outputs;
 mod partial_support;

@@ -20,14 +20,14 @@ fn base() -> &'static str {
 }
 
 /// POSTs `body` (raw) to `/api/NAME`; returns the status and the JSON answer.
-fn post_raw(name: &str, body: &str) -> (u16, Value) {
+pub(crate) fn post_raw(name: &str, body: &str) -> (u16, Value) {
     let r = ureq::post(&format!("{}/api/{name}", base()))
         .set("Content-Type", "application/json")
         .send_string(body);
     answer(r)
 }
 
-fn post(name: &str, body: Value) -> (u16, Value) {
+pub(crate) fn post(name: &str, body: Value) -> (u16, Value) {
     post_raw(name, &body.to_string())
 }
 

@@ -27,6 +27,41 @@ pub fn ansi(pos: &Position, view: View) -> String {
 
 /// [`ansi`] with its edges labelled in `labels`.
 pub fn ansi_labelled(pos: &Position, view: View, labels: Labels) -> String {
+    board_text(pos, view, labels, true)
+}
+
+/// The position as text without colour (a pipe, a file, `NO_COLOR`): every distinction of
+/// [`ansi`] kept in the glyph alone — black `●`, white `○`, flower `◍`, black / white star
+/// `◉` / `◎`, neutral upper flower `▒`, an empty point of black's / white's private eye `▪` /
+/// `▫`, forbidden points upper case for both flowers (`C E T`), lower case for black's flower
+/// only (`c e t`), circled for white's flower only (`ⓒ ⓔ ⓣ`).
+pub fn plain_labelled(pos: &Position, view: View, labels: Labels) -> String {
+    board_text(pos, view, labels, false)
+}
+
+/// One point's glyph: its ANSI foreground colour and its character in colour, its character
+/// alone without.
+struct Glyph {
+    fg: u8,
+    colour: char,
+    plain: char,
+}
+
+const fn glyph(fg: u8, colour: char, plain: char) -> Glyph {
+    Glyph { fg, colour, plain }
+}
+
+/// The circled lower-case letter of `c` (a–z), for a point forbidden to white's flower only.
+fn circled(c: char) -> char {
+    let c = c.to_ascii_lowercase();
+    if c.is_ascii_lowercase() {
+        char::from_u32(0x24D0 + (c as u32 - 'a' as u32)).unwrap_or(c)
+    } else {
+        c
+    }
+}
+
+fn board_text(pos: &Position, view: View, labels: Labels, colour: bool) -> String {
     let f = Figure::new(pos);
     let n = f.size;
     let board_bg = 180u8;
@@ -45,51 +80,74 @@ pub fn ansi_labelled(pos: &Position, view: View, labels: Labels) -> String {
                 Some(Colour::White) => 217,
                 None => board_bg,
             };
-            let cell = match (f.stones[i], view) {
+            let g = match (f.stones[i], view) {
                 (None, _) => match f.forbidden[i] {
-                    [None, None] => format!("{}·", fg(94)),
+                    [None, None] => match f.eye_owner[i] {
+                        Some(Colour::Black) => glyph(94, '·', '▪'),
+                        Some(Colour::White) => glyph(94, '·', '▫'),
+                        None => glyph(94, '·', '·'),
+                    },
                     [Some(b), Some(w)] if letter(b) == letter(w) => {
-                        format!("\x1b[1m{}{}", fg(160), letter(b).to_ascii_lowercase())
+                        let l = letter(b);
+                        glyph(160, l.to_ascii_lowercase(), l.to_ascii_uppercase())
                     }
                     [Some(b), _] => {
-                        format!("\x1b[1m{}{}", fg(21), letter(b).to_ascii_lowercase())
+                        let l = letter(b).to_ascii_lowercase();
+                        glyph(21, l, l)
                     }
                     [None, Some(w)] => {
-                        format!("\x1b[1m{}{}", fg(130), letter(w).to_ascii_lowercase())
+                        let l = letter(w).to_ascii_lowercase();
+                        glyph(130, l, circled(l))
                     }
                 },
-                (Some(Stone::Black), _) => format!("{}●", fg(16)),
-                (Some(Stone::White), _) => format!("{}●", fg(231)),
+                (Some(Stone::Black), _) => glyph(16, '●', '●'),
+                (Some(Stone::White), _) => glyph(231, '●', '○'),
                 (Some(Stone::Flower), View::Upper) => match f.upper[i] {
-                    Cell::Stone(Colour::Black) => format!("{}●", fg(16)),
-                    Cell::Stone(Colour::White) => format!("{}●", fg(231)),
-                    _ => format!("{}▒", fg(242)),
+                    Cell::Stone(Colour::Black) => glyph(16, '●', '●'),
+                    Cell::Stone(Colour::White) => glyph(231, '●', '○'),
+                    _ => glyph(242, '▒', '▒'),
                 },
                 (Some(Stone::Flower), View::Holographic) => match f.attribute[i] {
-                    Some(Attribute::Black) => format!("{}◉", fg(16)),
-                    Some(Attribute::White) => format!("{}◉", fg(231)),
-                    _ => format!("{}◍", fg(244)),
+                    Some(Attribute::Black) => glyph(16, '◉', '◉'),
+                    Some(Attribute::White) => glyph(231, '◉', '◎'),
+                    _ => glyph(244, '◍', '◍'),
                 },
-                (Some(Stone::Flower), View::Direct) => format!("{}◍", fg(244)),
+                (Some(Stone::Flower), View::Direct) => glyph(244, '◍', '◍'),
             };
-            let _ = write!(o, "{}{cell} {RESET}", bg(ground));
+            if colour {
+                let bold = if g.colour.is_ascii_alphabetic() {
+                    "\x1b[1m"
+                } else {
+                    ""
+                };
+                let _ = write!(o, "{}{bold}{}{} {RESET}", bg(ground), fg(g.fg), g.colour);
+            } else {
+                let _ = write!(o, "{} ", g.plain);
+            }
         }
         let _ = writeln!(o, " {yl}");
     }
     let _ = writeln!(o, "   {header}");
-    let _ = writeln!(
-        o,
-        "{}●{RESET} black  {}●{RESET} white  {}◍{RESET} flower  {}◉{RESET}/{}◉{RESET} black/white star  {}  {RESET} black's eye  {}  {RESET} white's eye  c e t: capture point, one-liberty eye, tiger's mouth ({}red{RESET} both, {}blue{RESET} black's flower, {}brown{RESET} white's flower)",
-        fg(16).replace("38;5;16", "38;5;16;48;5;180"),
-        fg(231).replace("38;5;231", "38;5;231;48;5;180"),
-        fg(244),
-        fg(16).replace("38;5;16", "38;5;16;48;5;180"),
-        fg(231).replace("38;5;231", "38;5;231;48;5;180"),
-        bg(111),
-        bg(217),
-        fg(160),
-        fg(21),
-        fg(130)
-    );
+    if colour {
+        let _ = writeln!(
+            o,
+            "{}●{RESET} black  {}●{RESET} white  {}◍{RESET} flower  {}◉{RESET}/{}◉{RESET} black/white star  {}  {RESET} black's eye  {}  {RESET} white's eye  c e t: capture point, one-liberty eye, tiger's mouth ({}red{RESET} both, {}blue{RESET} black's flower, {}brown{RESET} white's flower)",
+            fg(16).replace("38;5;16", "38;5;16;48;5;180"),
+            fg(231).replace("38;5;231", "38;5;231;48;5;180"),
+            fg(244),
+            fg(16).replace("38;5;16", "38;5;16;48;5;180"),
+            fg(231).replace("38;5;231", "38;5;231;48;5;180"),
+            bg(111),
+            bg(217),
+            fg(160),
+            fg(21),
+            fg(130)
+        );
+    } else {
+        let _ = writeln!(
+            o,
+            "● black  ○ white  ◍ flower  ◉/◎ black/white star  ▒ neutral flower  ▪/▫ black's/white's eye  c e t: capture point, one-liberty eye, tiger's mouth (C E T both flowers, c e t black's flower, ⓒ ⓔ ⓣ white's flower)"
+        );
+    }
     o
 }
