@@ -57,6 +57,25 @@ pub enum ClosedRegion {
     SameColour,
 }
 
+/// Which parts a string cuts the board into are its 2016 closed regions (000 九.1, M16-REGION,
+/// register D26). The parts are the 4-connected components of the board without the string's
+/// stones (every other stone, grey included, counted as a point of its part).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClosedRegion2016 {
+    /// Only the inside of the ring band (000 九.1 "此环状带可以将棋盘分成内部区域和外部区域…则此内部区域即为
+    /// 封闭区域"): every part except the outer one, in D27's terms — the part touching the edge that
+    /// is strictly larger than every other part touching the edge. A string that cuts nothing off
+    /// (a lone stone) has no closed region.
+    #[default]
+    Inside,
+    /// Every part, the outer one (the rest of the board) included, as 003's region T does for
+    /// 2020 (the default before issue 37).
+    WholeBoard,
+}
+
 /// Which regions neutral flowers enclose at scoring (M20-SCORE-NEUTRAL-ENCLOSED, register D27).
 /// The regions are the 4-connected components of the upper layer's points that are not neutral
 /// flowers; a region so enclosed that holds no long-living string counts for nobody.
@@ -405,6 +424,12 @@ rule_options! {
         "closed-region",
         "single-string | same-colour",
         "what bounds a closed region (register D1)";
+    /// Which parts a string cuts off are its 2016 closed regions (register D26).
+    #[serde(default)]
+    closed_region_2016: ClosedRegion2016,
+        "closed-region-2016",
+        "inside | whole-board",
+        "2016 closed regions: only the inside of the string's ring band, or every part the string cuts the board into, the outer one included (D26)";
     /// Which regions neutral flowers enclose at scoring (register D27).
     #[serde(default)]
     flower_enclosed: FlowerEnclosed,
@@ -527,6 +552,7 @@ impl Rules {
             grey_freeze: GreyFreeze::Kept,
             private_eye: EyeRule::M2020,
             closed_region: ClosedRegion::SingleString,
+            closed_region_2016: ClosedRegion2016::Inside,
             flower_enclosed: FlowerEnclosed::Inner,
             long_life_eyes: LongLifeEyes::Holographic,
             forbidden_owner: ForbiddenOwner::Any,

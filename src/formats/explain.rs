@@ -17,6 +17,7 @@ use crate::judge::eyes::{Region, RegionVerdict};
 use crate::judge::forbidden::{
     flower_forbidden_reason, is_capture_point, is_one_liberty_eye, is_tigers_mouth,
 };
+use crate::rules::{ClosedRegion2016, EyeRule};
 
 /// The clause trace for a point, a string or a move: a target that starts with a turn symbol
 /// (or `pass`) is a move; otherwise a point, explained by what stands on it. Its points are
@@ -188,7 +189,17 @@ fn explain_string(p: &Position, a: &Analysis, i: usize) -> Text {
             s.liberties.len()
         )
     );
-    o.push("  closed regions (M20-EYE-REGION, lower layer: flowers as off-board):\n");
+    let m2016 = p.rules().private_eye == EyeRule::M2016;
+    o.push(if !m2016 {
+        "  closed regions (M20-EYE-REGION, lower layer: flowers as off-board):\n"
+    } else if p.rules().closed_region_2016 == ClosedRegion2016::Inside {
+        "  closed regions (M16-REGION, the inside of the string's ring band: walls the string and the edge, grey stones inside):\n"
+    } else {
+        "  closed regions (M16-REGION, every part the string cuts off, the rest of the board included: walls the string and the edge, grey stones inside):\n"
+    });
+    if a.regions[g].is_empty() && m2016 {
+        o.push("    none: the string cuts nothing off the board (M16-REGION)\n");
+    }
     for (r, v) in &a.regions[g] {
         o.push(closed_region_lines(p, r, v));
     }
@@ -197,9 +208,14 @@ fn explain_string(p: &Position, a: &Analysis, i: usize) -> Text {
             "  upper string ",
             string_name(p.board(), &u.points),
             format!(
-                ": {} stones, {} liberties (M20-UPPER)\n",
+                ": {} stones, {} liberties ({})\n",
                 u.points.len(),
-                u.liberties.len()
+                u.liberties.len(),
+                if m2016 {
+                    "M16-GREY-CONVERT"
+                } else {
+                    "M20-UPPER"
+                }
             )
         ));
     }
@@ -228,7 +244,10 @@ fn closed_region_lines(p: &Position, r: &Region, v: &RegionVerdict) -> Text {
             "\n"
         ));
         if 2 * r.points.len() > p.board().len() {
-            o.push(OUTER_AREA_EYE);
+            o.push(match p.rules().private_eye {
+                EyeRule::M2020 => OUTER_AREA_EYE,
+                EyeRule::M2016 => OUTER_AREA_EYE_2016,
+            });
         }
     }
     o
@@ -240,6 +259,15 @@ const OUTER_AREA_EYE: &str = "      note: this private eye is the rest of the bo
 the vast outer area (003's region T: 「也即白棋串六九*左边和下边广大区域」), and one that holds no opponent \
 string is a private eye, so a single stone on an empty board already has one. The first opponent \
 stone in it that could make an eye there ends it (condition 2 and its fill simulation, register D2).\n";
+
+/// The same note under the 2016 private eye, which reaches the rest of the board only under
+/// `closed-region-2016: whole-board` (register D26).
+const OUTER_AREA_EYE_2016: &str = "      note: this private eye is the rest of the board around the string. 000 九.1 makes \
+only the inside of a ring band a closed region (「则此内部区域即为封闭区域」); the rule set reads every part the \
+string cuts off as one (closed-region-2016: whole-board, register D26). A part that holds no other \
+string of the colour and only opponent strings the string could capture by filling, with one \
+outside liberty, is a private eye (M16-EYE-CAPTURE), unless an opponent string inside has an eye of \
+its own or claims one around this string (M16-EYE-C).\n";
 
 /// An empty point (point `i`): the three flower forbidden-point tests, then each player's
 /// flower verdict.
@@ -322,5 +350,44 @@ mod tests {
         assert!(t.contains("1 point(s), 1 empty: private eye"), "{t}");
         assert!(t.contains("77 point(s), 77 empty: private eye"), "{t}");
         assert_eq!(t.matches("note: this private eye").count(), 1, "{t}");
+    }
+
+    fn lone_stone_under(at: &str, rules: Rules) -> Position {
+        let mut b = Board::empty(9).expect("9x9");
+        let i = b.index(crate::board::coord::Point::parse(at, 9).expect("point"));
+        b.set(i, Some(Stone::Black));
+        crate::testing::position(b, rules, 2)
+    }
+
+    #[test]
+    fn explain_2016_cites_only_2016_clauses_for_a_string() {
+        // inside (the default): a lone stone has no closed region
+        let rules = Rules::preset("m3go-2016").expect("preset");
+        let t = explain_target(&lone_stone_under("OO", rules.clone()), "OO")
+            .expect("explained")
+            .to_string();
+        assert!(t.contains("M16-REGION"), "{t}");
+        assert!(t.contains("none: the string cuts nothing off"), "{t}");
+        assert!(!t.contains("M20-"), "{t}");
+        // whole-board: the rest of the board is its private eye, and the note sends the reader
+        // to 2016's capture condition, not to 2020's fill simulation (D2)
+        let whole = Rules {
+            closed_region_2016: ClosedRegion2016::WholeBoard,
+            ..rules
+        };
+        let t = explain_target(&lone_stone_under("OO", whole), "OO")
+            .expect("explained")
+            .to_string();
+        assert!(
+            t.contains("80 point(s), 80 empty: private eye (M16-EYE)"),
+            "{t}"
+        );
+        assert!(t.contains(OUTER_AREA_EYE_2016.trim_end()), "{t}");
+        assert!(t.contains("M16-EYE-CAPTURE"), "{t}");
+        assert!(!t.contains("M20-"), "{t}");
+        assert!(
+            !t.contains("register D2)") && !t.contains("fill simulation"),
+            "{t}"
+        );
     }
 }

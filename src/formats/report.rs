@@ -824,6 +824,11 @@ pub fn verdict_text(code: VerdictCode, eye_at: Option<Point>) -> Text {
             at(),
             " has a private eye inside"
         ),
+        VerdictCode::MutualPrivateEye => text!(
+            "not a private eye (2016): the opponent string inside claims a region around this string (at ",
+            at(),
+            ") as this string claims one around it; neither keeps it"
+        ),
         VerdictCode::OpponentLongLiving => text!(
             "not a private eye (2016): the opponent string at ",
             at(),

@@ -60,16 +60,18 @@ impl Analysis {
         let size = board.size();
         let lower = layers::lower_layer(board);
         let lower_strings = strings::strings_of(&lower);
-        let regions: Vec<Vec<(Region, RegionVerdict)>> = (0..lower_strings.groups.len())
-            .map(|a| match rules.private_eye {
-                EyeRule::M2020 => {
-                    eyes::judge_regions(&lower, &lower_strings, a, rules.closed_region)
-                }
-                EyeRule::M2016 => {
-                    crate::judge::eyes2016::judge_regions_2016(&lower, &lower_strings, a)
-                }
-            })
-            .collect();
+        let regions: Vec<Vec<(Region, RegionVerdict)>> = match rules.private_eye {
+            EyeRule::M2020 => (0..lower_strings.groups.len())
+                .map(|a| eyes::judge_regions(&lower, &lower_strings, a, rules.closed_region))
+                .collect(),
+            // 2016: judged for every string at once (condition c weighs strings against each
+            // other)
+            EyeRule::M2016 => crate::judge::eyes2016::judge_regions_2016(
+                &lower,
+                &lower_strings,
+                rules.closed_region_2016,
+            ),
+        };
         let has_eye: Vec<bool> = regions
             .iter()
             .map(|rs| rs.iter().any(|(_, v)| *v == RegionVerdict::PrivateEye))

@@ -32,6 +32,9 @@ pub enum VerdictCode {
     OpponentUncapturable,
     /// 2016, c: an opponent string inside has a private eye.
     NestedPrivateEye,
+    /// 2016, c: an opponent string inside and this string each claim a region around the
+    /// other, and neither keeps it.
+    MutualPrivateEye,
     /// 2016, d: an opponent string inside is long-living.
     OpponentLongLiving,
 }
@@ -47,6 +50,7 @@ impl VerdictCode {
             VerdictCode::NoInnerLiberty => "no-inner-liberty",
             VerdictCode::OpponentUncapturable => "opponent-uncapturable",
             VerdictCode::NestedPrivateEye => "nested-private-eye",
+            VerdictCode::MutualPrivateEye => "mutual-private-eye",
             VerdictCode::OpponentLongLiving => "opponent-long-living",
         }
     }
@@ -148,6 +152,33 @@ pub fn closed_regions(
         },
     };
     regions_around(layer, &string.points, inside)
+}
+
+/// 000 九.1 — "此环状带可以将棋盘分成内部区域和外部区域…则此内部区域即为封闭区域": of the parts a ring band
+/// (a wall) cuts the board into, given as (number of points, touches the edge), the index of the
+/// outer one, the rest of the board; every other part is inside (registers D26, D27). A wall
+/// with one part cuts off nothing: that part is the outside. Otherwise the outer part is the
+/// part touching the edge that is strictly larger than every other part touching the edge (for a
+/// ring that does not reach the edge, the one part outside it); when none is strictly the
+/// largest (a wall halving the board) there is no outer part: no side is the rest of the board.
+/// If no part touches the edge (the wall covers the whole edge line), all parts compete alike.
+/// Used for neutral-flower walls at scoring (`judge::scoring::inner_sides`) and for the ring of
+/// one string in the 2016 closed region (`judge::eyes2016::closed_regions_2016`).
+pub fn outer_part(parts: &[(usize, bool)]) -> Option<usize> {
+    if parts.len() == 1 {
+        return Some(0);
+    }
+    let any_on_edge = parts.iter().any(|&(_, edge)| edge);
+    let candidate = |k: &usize| !any_on_edge || parts[*k].1;
+    let largest = (0..parts.len())
+        .filter(candidate)
+        .map(|k| parts[k].0)
+        .max()?;
+    let mut at_largest = (0..parts.len()).filter(|k| candidate(k) && parts[*k].0 == largest);
+    match (at_largest.next(), at_largest.next()) {
+        (Some(k), None) => Some(k),
+        _ => None,
+    }
 }
 
 /// The words of a bit set of the points of the largest board (one bit a point).

@@ -13,11 +13,11 @@
 use crate::board::grid::{neighbours, Colour};
 use crate::board::layers::{Cell, Layer};
 use crate::board::strings::{empty_strings, flood_marking, Strings};
-use crate::judge::eyes::{Lower, LowerView, Region, RegionVerdict, VerdictCode};
+use crate::judge::eyes::{
+    outer_part, Lower, LowerView, Region, RegionVerdict, VerdictCode, VIEW_POINTS,
+};
 use crate::judge::longlife::long_living;
-
-/// Deepest nesting followed by condition c (a private eye inside a private eye inside …).
-const MAX_NESTING: u32 = 8;
+use crate::rules::ClosedRegion2016;
 
 /// Why a 2016 closed region is or is not a private eye.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,6 +32,9 @@ pub enum Verdict2016 {
     Uncapturable(usize),
     /// c: an opponent string inside has its own private eye (its empty point given).
     NestedPrivateEye(usize),
+    /// c: an opponent string inside claims a region around this string as this string claims
+    /// one around it, and neither is settled (an empty point of the opponent's region).
+    MutualPrivateEye(usize),
     /// d: an opponent string inside (through the point) is long-living.
     LongLiving(usize),
 }
@@ -45,6 +48,7 @@ impl Verdict2016 {
             Verdict2016::SameColourInside => VerdictCode::SameColourInside,
             Verdict2016::Uncapturable(_) => VerdictCode::OpponentUncapturable,
             Verdict2016::NestedPrivateEye(_) => VerdictCode::NestedPrivateEye,
+            Verdict2016::MutualPrivateEye(_) => VerdictCode::MutualPrivateEye,
             Verdict2016::LongLiving(_) => VerdictCode::OpponentLongLiving,
         }
     }
@@ -56,7 +60,7 @@ impl Verdict2016 {
             Verdict2016::NoInnerLiberty => "M16-EYE-A",
             Verdict2016::SameColourInside => "M16-EYE-B",
             Verdict2016::Uncapturable(_) => "M16-EYE-CAPTURE",
-            Verdict2016::NestedPrivateEye(_) => "M16-EYE-C",
+            Verdict2016::NestedPrivateEye(_) | Verdict2016::MutualPrivateEye(_) => "M16-EYE-C",
             Verdict2016::LongLiving(_) => "M16-EYE-D",
         }
     }
@@ -67,6 +71,7 @@ impl Verdict2016 {
         let at = match self {
             Verdict2016::Uncapturable(p)
             | Verdict2016::NestedPrivateEye(p)
+            | Verdict2016::MutualPrivateEye(p)
             | Verdict2016::LongLiving(p) => Some(*p),
             _ => None,
         };
@@ -81,14 +86,104 @@ impl Verdict2016 {
     }
 }
 
-/// M16-REGION — "由颜色相同或不同的棋子、或者由颜色相同或不同的棋子和一片边界外区域形成一个环状带 … 此内部
-/// 区域即为封闭区域" (000), for a private eye "一个棋串围住的 … 或者一个棋串和一片边界外区域围住的": the
-/// closed regions of string `a` are the 4-connected components, adjacent to `a`, of the board
-/// without `a`'s stones. Only `a` and the edge are walls: empty points, other black and white
-/// stones and grey stones (the layer's `OffBoard` cells) lie inside.
-pub fn closed_regions_2016(layer: &Layer, strings: &Strings, a: usize) -> Vec<Region> {
+/// M16-REGION — "由颜色相同或不同的棋子、或者由颜色相同或不同的棋子和一片边界外区域形成一个环状带，此环状带可以将棋盘
+/// 分成内部区域和外部区域 … 则此内部区域即为封闭区域" (000 九.1), for a private eye "一个棋串围住的 … 或者一个
+/// 棋串和一片边界外区域围住的": string `a` (with the edge) is the ring band. Its parts are the
+/// 4-connected components of the board without `a`'s stones; only `a` and the edge are walls:
+/// empty points, other black and white stones and grey stones (the layer's `OffBoard` cells) lie
+/// inside. Under `closed-region-2016: inside` (register D26) the closed regions are the parts
+/// other than the outer one, the rest of the board ([`outer_part`], D27's terms); under
+/// `whole-board` every part, the outer one included.
+pub fn closed_regions_2016(
+    layer: &Layer,
+    strings: &Strings,
+    a: usize,
+    reading: ClosedRegion2016,
+) -> Vec<Region> {
     let inside = |j: usize| strings.of[j] != Some(a);
-    crate::judge::eyes::regions_around(layer, &strings.groups[a].points, inside)
+    let mut parts = crate::judge::eyes::regions_around(layer, &strings.groups[a].points, inside);
+    if reading == ClosedRegion2016::Inside {
+        let size = layer.size;
+        let on_edge = |j: usize| {
+            let (x, y) = (j % size, j / size);
+            x == 0 || y == 0 || x + 1 == size || y + 1 == size
+        };
+        let sides: Vec<(usize, bool)> = parts
+            .iter()
+            .map(|r| (r.points.len(), r.points.iter().any(|&j| on_edge(j))))
+            .collect();
+        if let Some(k) = outer_part(&sides) {
+            parts.remove(k);
+        }
+    }
+    parts
+}
+
+/// M16-REGION under `closed-region-2016: inside` on any [`LowerView`] (the fast engine's):
+/// whether `region`, one part of the board without string `a`'s stones (all its points), is the
+/// outer part of `a`'s ring band ([`outer_part`]) and so no closed region. The other parts are
+/// flooded from `a`'s stones; a point is on the edge when it has fewer than four neighbours.
+pub fn is_outer_part_2016(
+    v: &impl LowerView,
+    a: usize,
+    region: impl Iterator<Item = usize> + Clone,
+) -> bool {
+    let mut seen = [0u64; VIEW_POINTS / 64];
+    let mark = |seen: &mut [u64; VIEW_POINTS / 64], p: usize| -> bool {
+        let (w, b) = (p / 64 % (VIEW_POINTS / 64), 1u64 << (p % 64));
+        let new = seen[w] & b == 0;
+        seen[w] |= b;
+        new
+    };
+    let on_edge = |p: usize| v.neighbours(p).count() < 4;
+    let mut sides = vec![(0usize, false)];
+    let mut start = None;
+    for p in region {
+        mark(&mut seen, p);
+        sides[0].0 += 1;
+        sides[0].1 |= on_edge(p);
+        if start.is_none() {
+            start = v.neighbours(p).find(|&q| v.string_of(q) == Some(a));
+        }
+    }
+    let Some(start) = start else {
+        return false;
+    };
+    // `a`'s stones, then each other part from the points next to them
+    let mut own = [0u64; VIEW_POINTS / 64];
+    mark(&mut own, start);
+    let mut stones = vec![start];
+    let mut k = 0;
+    while k < stones.len() {
+        let p = stones[k];
+        k += 1;
+        for q in v.neighbours(p) {
+            if v.string_of(q) == Some(a) && mark(&mut own, q) {
+                stones.push(q);
+            }
+        }
+    }
+    let mut stack = Vec::new();
+    for &s in &stones {
+        for q in v.neighbours(s) {
+            if v.string_of(q) == Some(a) || !mark(&mut seen, q) {
+                continue;
+            }
+            let mut side = (0usize, false);
+            stack.push(q);
+            while let Some(p) = stack.pop() {
+                side.0 += 1;
+                side.1 |= on_edge(p);
+                for r in v.neighbours(p) {
+                    if v.string_of(r) != Some(a) && mark(&mut seen, r) {
+                        stack.push(r);
+                    }
+                }
+            }
+            sides.push(side);
+        }
+    }
+    outer_part(&sides) == Some(0)
 }
 
 /// M16-EYE-A — "a、围出私眼的棋串必须具有至少1口内气" (000; the definition's "含有至少1个紧邻空点"):
@@ -234,36 +329,6 @@ pub fn capture_condition(
     Ok(())
 }
 
-/// M16-EYE-C — "c、私眼内的异色棋串（非灰棋串）不能嵌套私眼，也即如果某个棋串的大私眼中另有某一个异色棋串
-/// （非灰棋串），一旦这个异色棋串做出了私眼，则此大私眼即刻失去此棋串的私眼属性" (000). No black/white
-/// opponent string inside `region` has a 2016 private eye of its own lying inside the region
-/// (one of its closed regions that does not hold `a`). `Err(p)`: an empty point of such an eye.
-pub fn condition_c(
-    layer: &Layer,
-    strings: &Strings,
-    a: usize,
-    region: &Region,
-    depth: u32,
-) -> Result<(), usize> {
-    if depth >= MAX_NESTING {
-        return Ok(());
-    }
-    let a_point = strings.groups[a].points[0];
-    for w in opponent_strings(layer, strings, a, region) {
-        for r in closed_regions_2016(layer, strings, w) {
-            if r.points.binary_search(&a_point).is_ok() {
-                continue;
-            }
-            if judge_region_2016(layer, strings, w, &r, depth + 1, &mut None)
-                == Verdict2016::PrivateEye
-            {
-                return Err(r.empty.first().copied().unwrap_or(r.points[0]));
-            }
-        }
-    }
-    Ok(())
-}
-
 /// M16-EYE-D — "d、私眼内不能有异色棋串（非灰棋串）处于长活状态" (000). No black/white opponent
 /// string inside is long-living ([`long_living`] on the lower layer with grey off-board: Benson's
 /// pass-alive test, M16-LIFE-3/4, or the seki test, M16-LIFE-5; register D14). `alive` is that
@@ -288,98 +353,261 @@ pub fn condition_d(
     Ok(())
 }
 
+/// How condition c refuses a region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spoiled {
+    /// An opponent string inside has a private eye that stands (an empty point of it).
+    Nested(usize),
+    /// An opponent string inside claims a region around this string just as this string claims
+    /// one around it, and neither claim is settled by an eye that stands (an empty point of
+    /// the opponent's region).
+    Mutual(usize),
+}
+
+/// M16-EYE-C — "c、私眼内的异色棋串（非灰棋串）不能嵌套私眼，也即如果某个棋串的大私眼中另有某一个异色棋串
+/// （非灰棋串），一旦这个异色棋串做出了私眼，则此大私眼即刻失去此棋串的私眼属性，或者，如果某个棋串已经具有了一个
+/// 私眼，则另一个异色棋串则不可能在其外部围出另一个私眼" (000; register D26). Judged over the whole board at
+/// once, because a string's eye can depend on the eye of a string inside it and, under
+/// `closed-region-2016: whole-board`, that string's on its own (two lone stones each inside the
+/// other's region).
+///
+/// `claims[s][k]` says whether region `regions[s][k]` of string `s` is judged by c (it meets a,
+/// b and the capture condition) and whether it is a claim that can spoil another (it meets d
+/// too: it is a private eye of `s` unless c refuses it). A region R of string A is *opposed* by
+/// every claim of every black/white opponent string lying inside R (the opponent "made a
+/// private eye" while inside A's). The claims that stand are decided as a grounded fixpoint: a
+/// region stands when every claim opposing it has fallen, falls when a claim opposing it
+/// stands, and what neither settles falls too — no sentence says which of two strings that
+/// enclose each other keeps its eye, and both sentences of c take the inner string's eye over
+/// the outer one's, so between two strings each inside the other's region neither keeps it
+/// (D26). An eye that nothing opposes stands, and then refuses every region around its string:
+/// with a black string keeping a small eye of its own, a lone white stone cannot claim the rest
+/// of the board around it ("已经具有了一个私眼 … 不可能在其外部围出另一个私眼"), and the black string's
+/// region around the white stone stands.
+///
+/// Returns, per string and region, `Ok(())` or how c refuses it.
+pub fn condition_c(
+    layer: &Layer,
+    strings: &Strings,
+    regions: &[Vec<Region>],
+    claims: &[Vec<(bool, bool)>],
+) -> Vec<Vec<Result<(), Spoiled>>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Status {
+        Open,
+        Stands,
+        Falls,
+    }
+    // (string, region) of every region judged by c, and the claims opposing it
+    let mut nodes: Vec<(usize, usize)> = Vec::new();
+    let mut index: Vec<Vec<Option<usize>>> = Vec::with_capacity(regions.len());
+    for (s, rs) in regions.iter().enumerate() {
+        let mut row = vec![None; rs.len()];
+        for (k, slot) in row.iter_mut().enumerate() {
+            if claims[s].get(k).is_some_and(|c| c.0) {
+                *slot = Some(nodes.len());
+                nodes.push((s, k));
+            }
+        }
+        index.push(row);
+    }
+    let opposing: Vec<Vec<usize>> = nodes
+        .iter()
+        .map(|&(s, k)| {
+            opponent_strings(layer, strings, s, &regions[s][k])
+                .into_iter()
+                .flat_map(|w| {
+                    (0..regions[w].len())
+                        .filter(move |&j| claims[w].get(j).is_some_and(|c| c.0 && c.1))
+                        .filter_map(|j| index[w][j])
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        })
+        .collect();
+    let mut status = vec![Status::Open; nodes.len()];
+    loop {
+        let mut changed = false;
+        for n in 0..nodes.len() {
+            if status[n] != Status::Open {
+                continue;
+            }
+            if opposing[n].iter().any(|&m| status[m] == Status::Stands) {
+                status[n] = Status::Falls;
+                changed = true;
+            } else if opposing[n].iter().all(|&m| status[m] == Status::Falls) {
+                status[n] = Status::Stands;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let point_of = |m: usize| {
+        let (w, j) = nodes[m];
+        let r = &regions[w][j];
+        r.empty.first().copied().unwrap_or(r.points[0])
+    };
+    regions
+        .iter()
+        .enumerate()
+        .map(|(s, rs)| {
+            (0..rs.len())
+                .map(|k| {
+                    let Some(n) = index[s][k] else {
+                        return Ok(());
+                    };
+                    match status[n] {
+                        Status::Stands => Ok(()),
+                        Status::Falls => {
+                            let by = opposing[n]
+                                .iter()
+                                .copied()
+                                .find(|&m| status[m] == Status::Stands);
+                            Err(Spoiled::Nested(point_of(by.unwrap_or(n))))
+                        }
+                        Status::Open => {
+                            let by = opposing[n]
+                                .iter()
+                                .copied()
+                                .find(|&m| status[m] == Status::Open);
+                            Err(Spoiled::Mutual(point_of(by.unwrap_or(n))))
+                        }
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// M16-EYE — "一个棋串围住的含有至少1个紧邻空点、不含有其它同色棋串的封闭区域 … 当此封闭区域内不含有其它
 /// 异色棋串，则此封闭区域可称为这个棋串的私眼；当此封闭区域虽然含有其它异色棋串，但 … 可以 … 提吃除灰色棋串以外
-/// 的异色棋串，则此封闭区域也可以称为这个棋串的私眼" (000). The verdict on one closed region of `a`:
-/// a, b, the capture condition, c and d in that order. `alive` caches the long-life flags.
-fn judge_region_2016(
+/// 的异色棋串，则此封闭区域也可以称为这个棋串的私眼" (000). The verdict on every closed region of every
+/// string of the lower layer, indexed by string: a, b and the capture condition on each region,
+/// d on each, then c over the whole board ([`condition_c`]); a region refused by several
+/// conditions is reported by the first of a, b, capture, c, d. M16-EYE-GREY-LIFE: only black
+/// and white strings have eyes.
+pub fn judge_all_regions_2016(
     layer: &Layer,
     strings: &Strings,
-    a: usize,
-    region: &Region,
-    depth: u32,
-    alive: &mut Option<Vec<bool>>,
-) -> Verdict2016 {
-    let Some(colour) = strings.groups[a].colour else {
-        return Verdict2016::SameColourInside;
-    };
+    reading: ClosedRegion2016,
+) -> Vec<Vec<(Region, Verdict2016)>> {
     let v = Lower { layer, strings };
-    let points = || region.points.iter().copied();
-    if !condition_a(&v, a, points()) {
-        return Verdict2016::NoInnerLiberty;
+    let regions: Vec<Vec<Region>> = (0..strings.groups.len())
+        .map(|a| match strings.groups[a].colour {
+            Some(_) => closed_regions_2016(layer, strings, a, reading),
+            None => Vec::new(),
+        })
+        .collect();
+    // the long-life flags of each colour's strings, computed when first needed
+    let mut alive: [Option<Vec<bool>>; 2] = [None, None];
+    // per region: the refusal by a, b or the capture condition, and d's
+    let mut first: Vec<Vec<(Option<Verdict2016>, Option<usize>)>> = Vec::new();
+    for (a, rs) in regions.iter().enumerate() {
+        let Some(colour) = strings.groups[a].colour else {
+            first.push(Vec::new());
+            continue;
+        };
+        let row = rs
+            .iter()
+            .map(|r| {
+                let points = || r.points.iter().copied();
+                if !condition_a(&v, a, points()) {
+                    return (Some(Verdict2016::NoInnerLiberty), None);
+                }
+                if !condition_b(&v, colour, points()) {
+                    return (Some(Verdict2016::SameColourInside), None);
+                }
+                if !points().any(|p| layer.cells[p] == Cell::Stone(colour.opponent())) {
+                    return (None, None);
+                }
+                if let Err(p) = capture_condition(layer, strings, a, r) {
+                    return (Some(Verdict2016::Uncapturable(p)), None);
+                }
+                let k = usize::from(colour.opponent() == Colour::White);
+                let flags =
+                    alive[k].get_or_insert_with(|| long_living(layer, strings, colour.opponent()));
+                (None, condition_d(layer, strings, a, r, flags).err())
+            })
+            .collect();
+        first.push(row);
     }
-    if !condition_b(&v, colour, points()) {
-        return Verdict2016::SameColourInside;
-    }
-    if !points().any(|p| layer.cells[p] == Cell::Stone(colour.opponent())) {
-        return Verdict2016::PrivateEye;
-    }
-    opponent_conditions(layer, strings, a, region, depth, alive)
+    let claims: Vec<Vec<(bool, bool)>> = first
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|(refused, d)| (refused.is_none(), refused.is_none() && d.is_none()))
+                .collect()
+        })
+        .collect();
+    let c = condition_c(layer, strings, &regions, &claims);
+    regions
+        .into_iter()
+        .zip(first)
+        .zip(c)
+        .map(|((rs, row), cs)| {
+            rs.into_iter()
+                .zip(row)
+                .zip(cs)
+                .map(|((r, (refused, d)), c)| {
+                    let verdict = match (refused, c, d) {
+                        (Some(v), _, _) => v,
+                        (None, Err(Spoiled::Nested(p)), _) => Verdict2016::NestedPrivateEye(p),
+                        (None, Err(Spoiled::Mutual(p)), _) => Verdict2016::MutualPrivateEye(p),
+                        (None, Ok(()), Some(p)) => Verdict2016::LongLiving(p),
+                        (None, Ok(()), None) => Verdict2016::PrivateEye,
+                    };
+                    (r, verdict)
+                })
+                .collect()
+        })
+        .collect()
 }
 
-/// M16-EYE-CAPTURE, M16-EYE-C, M16-EYE-D in that order, on a closed region of `a` that meets a
-/// and b and holds black or white opponent stones (the rest of `judge_region_2016`; the fast
-/// engine calls it for the regions it cannot decide by a and b alone).
-pub fn opponent_conditions(
-    layer: &Layer,
-    strings: &Strings,
-    a: usize,
-    region: &Region,
-    depth: u32,
-    alive: &mut Option<Vec<bool>>,
-) -> Verdict2016 {
-    let Some(colour) = strings.groups[a].colour else {
-        return Verdict2016::SameColourInside;
-    };
-    if let Err(p) = capture_condition(layer, strings, a, region) {
-        return Verdict2016::Uncapturable(p);
-    }
-    if let Err(p) = condition_c(layer, strings, a, region, depth) {
-        return Verdict2016::NestedPrivateEye(p);
-    }
-    let flags = alive.get_or_insert_with(|| long_living(layer, strings, colour.opponent()));
-    if let Err(p) = condition_d(layer, strings, a, region, flags) {
-        return Verdict2016::LongLiving(p);
-    }
-    Verdict2016::PrivateEye
-}
-
-/// M16-EYE — every 2016 closed region of string `a` with the detailed verdict on it.
+/// M16-EYE — every 2016 closed region of string `a` with the detailed verdict on it (judged
+/// with every other string's, [`judge_all_regions_2016`]).
 pub fn judge_regions_2016_detailed(
     layer: &Layer,
     strings: &Strings,
     a: usize,
+    reading: ClosedRegion2016,
 ) -> Vec<(Region, Verdict2016)> {
     // M16-EYE-GREY-LIFE: only black and white strings have eyes.
     if strings.groups[a].colour.is_none() {
         return Vec::new();
     }
-    let mut alive = None;
-    closed_regions_2016(layer, strings, a)
+    judge_all_regions_2016(layer, strings, reading)
         .into_iter()
-        .map(|r| {
-            let v = judge_region_2016(layer, strings, a, &r, 0, &mut alive);
-            (r, v)
-        })
-        .collect()
+        .nth(a)
+        .unwrap_or_default()
 }
 
-/// M16-EYE — every 2016 closed region of lower-layer string `a` with its verdict, in the
+/// M16-EYE — every 2016 closed region of every lower-layer string with its verdict, in the
 /// engine's vocabulary (what `Analysis` stores under `private-eye: m2016`).
 pub fn judge_regions_2016(
     layer: &Layer,
     strings: &Strings,
-    a: usize,
-) -> Vec<(Region, RegionVerdict)> {
-    judge_regions_2016_detailed(layer, strings, a)
+    reading: ClosedRegion2016,
+) -> Vec<Vec<(Region, RegionVerdict)>> {
+    judge_all_regions_2016(layer, strings, reading)
         .into_iter()
-        .map(|(r, v)| (r, v.to_region_verdict()))
+        .map(|rs| {
+            rs.into_iter()
+                .map(|(r, v)| (r, v.to_region_verdict()))
+                .collect()
+        })
         .collect()
 }
 
 /// M16-EYE — the 2016 private eyes of string `a`.
-pub fn private_eyes_2016(layer: &Layer, strings: &Strings, a: usize) -> Vec<Region> {
-    judge_regions_2016_detailed(layer, strings, a)
+pub fn private_eyes_2016(
+    layer: &Layer,
+    strings: &Strings,
+    a: usize,
+    reading: ClosedRegion2016,
+) -> Vec<Region> {
+    judge_regions_2016_detailed(layer, strings, a, reading)
         .into_iter()
         .filter(|(_, v)| *v == Verdict2016::PrivateEye)
         .map(|(r, _)| r)
@@ -512,7 +740,7 @@ O O O . . . . . . . . . . . . O O O .
         let layer = lower_layer(b);
         let strings = strings_of(&layer);
         let g = strings.of[at(b, s)].unwrap();
-        private_eyes_2016(&layer, &strings, g)
+        private_eyes_2016(&layer, &strings, g, ClosedRegion2016::Inside)
             .into_iter()
             .map(|r| r.empty)
             .collect()
@@ -591,7 +819,7 @@ O X . X .
         let layer = lower_layer(b);
         let strings = strings_of(&layer);
         let g = strings.of[at(b, s)].unwrap();
-        judge_regions_2016_detailed(&layer, &strings, g)
+        judge_regions_2016_detailed(&layer, &strings, g, ClosedRegion2016::Inside)
             .into_iter()
             .map(|(_, v)| v)
             .collect()
@@ -615,7 +843,10 @@ O X . X .
         let layer = lower_layer(&b);
         let strings = strings_of(&layer);
         let g = strings.of[at(&b, "A二")].unwrap();
-        let regions = closed_regions_2016(&layer, &strings, g);
+        // Under `inside` black cuts nothing off (one part: no closed region at all); under
+        // `whole-board` that one part, grey BO inside, is its region.
+        assert!(closed_regions_2016(&layer, &strings, g, ClosedRegion2016::Inside).is_empty());
+        let regions = closed_regions_2016(&layer, &strings, g, ClosedRegion2016::WholeBoard);
         assert!(regions
             .iter()
             .any(|r| r.points.contains(&at(&b, "B二")) && r.points.contains(&at(&b, "BO"))));
@@ -730,7 +961,7 @@ X . . . . . O
         let strings = strings_of(&layer);
         let g = strings.of[at(&b, "C三")].unwrap();
         let alive = long_living(&layer, &strings, Colour::White);
-        for r in closed_regions_2016(&layer, &strings, g) {
+        for r in closed_regions_2016(&layer, &strings, g, ClosedRegion2016::Inside) {
             if condition_d(&layer, &strings, g, &r, &alive).is_err() {
                 assert!(capture_condition(&layer, &strings, g, &r).is_err());
             }
@@ -760,13 +991,225 @@ X . . . . . O
         let inner = strings.of[at(&b, "一四")].unwrap();
         let alive = long_living(&layer, &strings, Colour::Black);
         assert!(alive[inner], "一四* is in seki");
-        let r = closed_regions_2016(&layer, &strings, w)
+        let r = closed_regions_2016(&layer, &strings, w, ClosedRegion2016::Inside)
             .into_iter()
             .find(|r| r.points.contains(&at(&b, "一四")))
             .unwrap();
         assert!(capture_condition(&layer, &strings, w, &r).is_ok());
         assert!(condition_d(&layer, &strings, w, &r, &alive).is_err());
-        assert!(private_eyes_2016(&layer, &strings, w).is_empty());
+        assert!(private_eyes_2016(&layer, &strings, w, ClosedRegion2016::Inside).is_empty());
+    }
+
+    fn verdicts_under(b: &Board, s: &str, reading: ClosedRegion2016) -> Vec<Verdict2016> {
+        let layer = lower_layer(b);
+        let strings = strings_of(&layer);
+        let g = strings.of[at(b, s)].unwrap();
+        judge_regions_2016_detailed(&layer, &strings, g, reading)
+            .into_iter()
+            .map(|(_, v)| v)
+            .collect()
+    }
+
+    /// Two lone stones on an empty 9×9 (black B二, white 二B), and the same board turned a
+    /// quarter clockwise (二二, BB) with the colours swapped.
+    const LONE_STONES: [(&str, [&str; 2]); 2] = [
+        (
+            "
+. . . . . . . . .
+. . . . . . . . .
+. . X . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . O . .
+. . . . . . . . .
+. . . . . . . . .
+",
+            ["B二", "二B"],
+        ),
+        (
+            "
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . X . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . O . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+",
+            ["二二", "BB"],
+        ),
+    ];
+
+    #[test]
+    fn m16_eye_c_mutual_lone_stones_neither_keeps_the_rest_of_the_board() {
+        for (d, stones) in LONE_STONES {
+            let b = board(d);
+            for s in stones {
+                // inside: a lone stone cuts nothing off, so it has no closed region at all
+                assert!(
+                    verdicts_under(&b, s, ClosedRegion2016::Inside).is_empty(),
+                    "{s}"
+                );
+                // whole-board: each stone's one region holds the other, which claims one around
+                // it: c refuses both (before issue 37 both were 80-point private eyes)
+                let v = verdicts_under(&b, s, ClosedRegion2016::WholeBoard);
+                assert_eq!(v.len(), 1, "{s}");
+                assert!(
+                    matches!(v[0], Verdict2016::MutualPrivateEye(_)),
+                    "{s}: {v:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn m16_eye_c_an_eye_that_stands_keeps_the_enclosing_region() {
+        // Black D三* has the corner eye D四 of its own. Under `whole-board` white 二B's region
+        // (all but 二B) holds black, whose eye stands: "如果某个棋串已经具有了一个私眼，则另一个异色棋串
+        // 则不可能在其外部围出另一个私眼" refuses it, and black's rest of the board around 二B stands.
+        let b = board(
+            "
+. X . . . . . . .
+X X . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . O . .
+. . . . . . . . .
+. . . . . . . . .
+",
+        );
+        let whole = verdicts_under(&b, "D三", ClosedRegion2016::WholeBoard);
+        assert_eq!(
+            whole,
+            vec![Verdict2016::PrivateEye, Verdict2016::PrivateEye],
+            "{whole:?}"
+        );
+        let w = verdicts_under(&b, "二B", ClosedRegion2016::WholeBoard);
+        assert!(matches!(w[..], [Verdict2016::NestedPrivateEye(_)]), "{w:?}");
+        // inside: the corner only; white has no region
+        assert_eq!(eyes_of(&b, "D三"), vec![vec![at(&b, "D四")]]);
+        assert!(verdicts_under(&b, "二B", ClosedRegion2016::Inside).is_empty());
+    }
+
+    #[test]
+    fn m16_region_inside_ring_corner_wall_and_halving_wall() {
+        let parts = |d: &str, s: &str, reading| {
+            let b = board(d);
+            let layer = lower_layer(&b);
+            let strings = strings_of(&layer);
+            let g = strings.of[at(&b, s)].unwrap();
+            let mut sizes: Vec<usize> = closed_regions_2016(&layer, &strings, g, reading)
+                .iter()
+                .map(|r| r.points.len())
+                .collect();
+            sizes.sort_unstable();
+            sizes
+        };
+        // a ring in the middle: its inside (one point) is the closed region, not the outside
+        let ring = "
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . X . . . .
+. . . X . X . . .
+. . . . X . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+";
+        // four stones, four strings: a lone stone's ring cuts nothing off
+        assert_eq!(
+            parts(ring, "OA", ClosedRegion2016::Inside),
+            Vec::<usize>::new()
+        );
+        let ring = "
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . X X X . . .
+. . . X . X . . .
+. . . X X X . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+";
+        assert_eq!(parts(ring, "OA", ClosedRegion2016::Inside), vec![1]);
+        assert_eq!(parts(ring, "OA", ClosedRegion2016::WholeBoard), vec![1, 72]);
+        // a wall from edge to edge: the smaller side (two columns) is inside
+        let wall = "
+. . X . . . . . .
+. . X . . . . . .
+. . X . . . . . .
+. . X . . . . . .
+. . X . . . . . .
+. . X . . . . . .
+. . X . . . . . .
+. . X . . . . . .
+. . X . . . . . .
+";
+        assert_eq!(parts(wall, "BO", ClosedRegion2016::Inside), vec![18]);
+        assert_eq!(
+            parts(wall, "BO", ClosedRegion2016::WholeBoard),
+            vec![18, 54]
+        );
+        // a wall halving the board: no side is the rest of the board, both are inside
+        let halves = "
+. . . . X . . . .
+. . . . X . . . .
+. . . . X . . . .
+. . . . X . . . .
+. . . . X . . . .
+. . . . X . . . .
+. . . . X . . . .
+. . . . X . . . .
+. . . . X . . . .
+";
+        assert_eq!(parts(halves, "OO", ClosedRegion2016::Inside), vec![36, 36]);
+    }
+
+    #[test]
+    fn m16_region_inside_fast_view_agrees_with_the_reference_regions() {
+        // is_outer_part_2016 (the fast engine's test on a LowerView) says "outer" exactly for the
+        // whole-board part that `inside` drops, on deterministic pseudo-random boards
+        let mut state = 11u64;
+        let mut compared = 0;
+        for round in 0..3000 {
+            let size = [3, 5, 7, 9][round % 4];
+            let mut d = String::new();
+            for _ in 0..size {
+                for _ in 0..size {
+                    let v = crate::game::order::splitmix64(&mut state) % 12;
+                    d.push(match v {
+                        0..=2 => 'X',
+                        3..=4 => 'O',
+                        5 => '#',
+                        _ => '.',
+                    });
+                }
+                d.push('\n');
+            }
+            let b = Board::from_diagram(&d, size).unwrap();
+            let layer = lower_layer(&b);
+            let strings = strings_of(&layer);
+            let v = Lower {
+                layer: &layer,
+                strings: &strings,
+            };
+            for g in 0..strings.groups.len() {
+                let inside = closed_regions_2016(&layer, &strings, g, ClosedRegion2016::Inside);
+                for r in closed_regions_2016(&layer, &strings, g, ClosedRegion2016::WholeBoard) {
+                    let outer = is_outer_part_2016(&v, g, r.points.iter().copied());
+                    assert_eq!(outer, !inside.contains(&r), "string {g}, board\n{d}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 1000, "only {compared} parts compared");
     }
 
     /// Literal fill, searched exhaustively: `a`'s side plays legal stones on the region's empty
@@ -852,7 +1295,7 @@ X . . . . . O
                 continue;
             }
             for g in 0..strings.groups.len() {
-                for r in closed_regions_2016(&layer, &strings, g) {
+                for r in closed_regions_2016(&layer, &strings, g, ClosedRegion2016::WholeBoard) {
                     let v = Lower {
                         layer: &layer,
                         strings: &strings,

@@ -334,27 +334,11 @@ pub fn inner_sides(upper: &Layer) -> Vec<bool> {
                 parts.push(flood_marking(size, i, |j| !blocked[j], &mut seen));
             }
         }
-        if parts.len() < 2 {
-            continue;
-        }
-        let touching: Vec<usize> = (0..parts.len())
-            .filter(|&p| parts[p].iter().any(|&j| on_edge(j)))
-            .collect();
-        let candidates: Vec<usize> = if touching.is_empty() {
-            (0..parts.len()).collect()
-        } else {
-            touching
-        };
-        let largest = candidates
+        let sides: Vec<(usize, bool)> = parts
             .iter()
-            .map(|&p| parts[p].len())
-            .max()
-            .unwrap_or(0);
-        let mut at_largest = candidates.iter().filter(|&&p| parts[p].len() == largest);
-        let outer = match (at_largest.next(), at_largest.next()) {
-            (Some(&p), None) => Some(p),
-            _ => None,
-        };
+            .map(|part| (part.len(), part.iter().any(|&j| on_edge(j))))
+            .collect();
+        let outer = crate::judge::eyes::outer_part(&sides);
         for (p, part) in parts.iter().enumerate() {
             if Some(p) != outer {
                 for &j in part {

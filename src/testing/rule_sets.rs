@@ -49,6 +49,10 @@ pub fn fast_rule_sets() -> Vec<Rules> {
             grey_freeze: crate::rules::GreyFreeze::Recomputed,
             ..base.clone()
         },
+        Rules {
+            closed_region_2016: crate::rules::ClosedRegion2016::WholeBoard,
+            ..preset("m3go-2016")
+        },
     ]);
     out.extend([
         Rules {

@@ -7,7 +7,7 @@
 
 use m3go::board::layers::Cell;
 use m3go::judge::forbidden::flower_forbidden_reason;
-use m3go::rules::{AttributeRule, ClosedRegion, EyeRule, PRESETS};
+use m3go::rules::{AttributeRule, ClosedRegion, ClosedRegion2016, EyeRule, PRESETS};
 use m3go::tools::fast::FastAnalysis;
 use m3go::{Analysis, Board, Colour, Rules};
 use proptest::prelude::*;
@@ -30,6 +30,14 @@ fn rule_sets() -> Vec<Rules> {
             if region != base.closed_region {
                 out.push(Rules {
                     closed_region: region,
+                    ..base.clone()
+                });
+            }
+        }
+        for reading in [ClosedRegion2016::Inside, ClosedRegion2016::WholeBoard] {
+            if reading != base.closed_region_2016 {
+                out.push(Rules {
+                    closed_region_2016: reading,
                     ..base.clone()
                 });
             }

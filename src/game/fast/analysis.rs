@@ -7,7 +7,9 @@ use crate::board::layers::{lower_layer, upper_cell, Attribute, Cell, Layer};
 use crate::board::strings::{strings_of, Strings};
 use crate::judge::attribute::{attribute_under, counts, stone_counts};
 use crate::judge::eyes::{condition_1, condition_2, verdict, LowerView, Region, RegionVerdict};
-use crate::judge::eyes2016::{condition_a, condition_b, opponent_conditions, Verdict2016};
+use crate::judge::eyes2016::{
+    condition_a, condition_b, is_outer_part_2016, judge_all_regions_2016, Verdict2016,
+};
 use crate::judge::forbidden::{flower_forbidden_reason, Forbidden, UpperView};
 use crate::judge::freeze::FrozenString;
 use std::sync::Arc;
@@ -22,6 +24,7 @@ pub struct FastAnalysis {
     /// The private-eye rule and the closed-region reading the eyes are judged under.
     pub(super) eye: EyeRule,
     pub(super) closed_region: ClosedRegion,
+    pub(super) closed_region_2016: ClosedRegion2016,
     /// Lower-layer string through each point (black/white stones), else [`NONE`].
     pub(super) lower_of: [u16; MAXN],
     pub(super) lower_colour: [u8; MAXS],
@@ -57,6 +60,7 @@ impl FastAnalysis {
             dirs: geom.dirs(),
             eye: rules.private_eye,
             closed_region: rules.closed_region,
+            closed_region_2016: rules.closed_region_2016,
             lower_of: [NONE; MAXN],
             lower_colour: [0; MAXS],
             has_eye: [false; MAXS],
@@ -176,8 +180,11 @@ impl FastAnalysis {
         self.has_eye[..self.lower_count].fill(false);
         let m2016 = self.eye == EyeRule::M2016;
         let same_colour = !m2016 && self.closed_region == ClosedRegion::SameColour;
-        // The reference lower layer, built once if a 2016 region needs the opponent conditions.
-        let mut reference: Option<Option<(Layer, Strings)>> = None;
+        // The reference lower layer with the 2016 verdicts of every region, built once if a
+        // 2016 region needs the opponent conditions.
+        type Judged = (Layer, Strings, Vec<Vec<(Region, Verdict2016)>>);
+        let mut reference: Option<Option<Judged>> = None;
+        let inside_only = self.closed_region_2016 == ClosedRegion2016::Inside;
         let mut judged = [0u32; MAXS];
         let mut component = 0u32;
         for c in [BLACK, WHITE] {
@@ -196,7 +203,6 @@ impl FastAnalysis {
                 class[FLOWER as usize] = IN;
             }
             let mut work = *cells;
-            let mut alive: Option<Vec<bool>> = None;
             for p in geom.points() {
                 if class[(work[p & MASK] & 7) as usize] != IN {
                     continue;
@@ -269,31 +275,37 @@ impl FastAnalysis {
                     }
                 } else if condition_a(&view, first as usize, region.clone())
                     && condition_b(&view, colour, region.clone())
+                    // M16-REGION: under `inside` the outer part is no closed region
+                    && !(inside_only && is_outer_part_2016(&view, first as usize, region.clone()))
                 {
                     let eye = if !region.clone().any(|q| cells[q & MASK] == o) {
                         true
                     } else {
-                        // M16-EYE-CAPTURE, -C, -D: no closed form; the reference functions on
-                        // the reference lower layer of the same board.
-                        let Some((layer, strings)) = reference
-                            .get_or_insert_with(|| reference_lower(cells, geom))
+                        // M16-EYE-CAPTURE, -C, -D: no closed form, and c weighs strings
+                        // against each other; the reference verdicts of the same board.
+                        let Some((_, strings, verdicts)) = reference
+                            .get_or_insert_with(|| {
+                                reference_lower(cells, geom).map(|(layer, strings)| {
+                                    let v = judge_all_regions_2016(
+                                        &layer,
+                                        &strings,
+                                        self.closed_region_2016,
+                                    );
+                                    (layer, strings, v)
+                                })
+                            })
                             .as_ref()
                         else {
                             continue;
                         };
-                        let mut points: Vec<usize> = region.map(|q| geom.unpad(q)).collect();
-                        points.sort_unstable();
-                        let empty = points
-                            .iter()
-                            .copied()
-                            .filter(|&i| layer.cells[i] == Cell::Empty)
-                            .collect();
-                        let region = Region { points, empty };
+                        let at = geom.unpad(self.stack[0] as usize);
                         match strings.of[geom.unpad(first_at)] {
-                            Some(a) => {
-                                opponent_conditions(layer, strings, a, &region, 0, &mut alive)
-                                    == Verdict2016::PrivateEye
-                            }
+                            Some(a) => verdicts.get(a).is_some_and(|rs| {
+                                rs.iter().any(|(r, v)| {
+                                    *v == Verdict2016::PrivateEye
+                                        && r.points.binary_search(&at).is_ok()
+                                })
+                            }),
                             None => false,
                         }
                     };

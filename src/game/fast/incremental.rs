@@ -307,6 +307,7 @@ impl FastAnalysis {
             dirs,
             eye,
             closed_region,
+            closed_region_2016,
             lower_of,
             lower_colour,
             has_eye,
@@ -330,6 +331,7 @@ impl FastAnalysis {
         self.dirs = *dirs;
         self.eye = *eye;
         self.closed_region = *closed_region;
+        self.closed_region_2016 = *closed_region_2016;
         self.eyes_done = *eyes_done;
         self.lower_count = *lower_count;
         if *eyes_done {

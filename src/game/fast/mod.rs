@@ -42,8 +42,8 @@ pub use walk::{random_game_fast, random_move};
 
 use crate::board::grid::Colour;
 use crate::rules::{
-    AttributeRule, CaptureTiming, ClosedRegion, EyeRule, FlowerCaptureCheck, Ko, Rules, Schedule,
-    Suicide, SuicideTiming,
+    AttributeRule, CaptureTiming, ClosedRegion, ClosedRegion2016, EyeRule, FlowerCaptureCheck, Ko,
+    Rules, Schedule, Suicide, SuicideTiming,
 };
 
 /// Length of the per-point arrays: a power of two above the largest padded board (21 × 21), so
