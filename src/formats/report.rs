@@ -20,7 +20,9 @@ use std::collections::HashMap;
 /// empty points alone. `/3`: `score.points` is a list of objects `{point, owner, clause}`, not of
 /// `[point, owner, clause]` arrays. `/4`: each closed region is listed once, in `regions`, as the
 /// empty strings (`empty_strings`), strings and flower strings it is made of; a string's
-/// `regions` give the index of each of its regions with the verdict.
+/// `regions` give the index of each of its regions with the verdict. The optional section
+/// `m2016` (000's concepts, under the 2016 eye rule only) was added within `/4`: absent under
+/// the other presets, it changes no earlier field.
 pub const ANALYSIS_FORMAT: &str = "m3go-analysis/4";
 
 /// Version tag of `m3go play --format json` (schema: spec/schema/play.schema.json). `/1`: the
