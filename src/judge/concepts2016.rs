@@ -357,11 +357,10 @@ pub fn groups_2016(a: &Analysis, eyes: &[Eye2016]) -> Vec<Vec<usize>> {
         let around: Vec<usize> = neighbours(upper.size, p)
             .filter_map(|q| strings.of[q])
             .collect();
-        for w in around.windows(2) {
-            join(&mut parent, w[0], w[1]);
-        }
-        if let (Some(&x), Some(&y)) = (around.first(), around.last()) {
-            join(&mut parent, x, y);
+        for x in &around {
+            for y in &around {
+                join(&mut parent, *x, *y);
+            }
         }
     }
     for e in eyes.iter().filter(|e| e.kind == EyeKind::Common) {
@@ -449,10 +448,10 @@ pub fn dead_2016(upper: &Layer, strings: &Strings, long_living: &[bool]) -> Vec<
                     }
                 }
                 let s = strings_of(&filled);
-                if s.groups
-                    .iter()
-                    .any(|x| x.colour.is_some() && x.liberties.is_empty())
-                {
+                // every string of the colour in the area keeps a liberty
+                if s.groups.iter().any(|x| {
+                    x.colour == Some(colour) && x.liberties.is_empty() && in_area[x.points[0]]
+                }) {
                     return false;
                 }
                 let Some(h) = s.of[strings.groups[g].points[0]] else {
@@ -538,6 +537,27 @@ O O . . . . . . .
         assert!(!c.dead[uc], "DO can still connect at D一");
         assert_eq!(c.true_eyes[uc], 0);
         assert_eq!(c.true_eyes[ua], 2);
+    }
+
+    #[test]
+    fn m16_group_joins_every_pair_of_strings_of_a_colour_around_a_point() {
+        // Around the empty OO: black O一 and OA, white AO and 一O: the two black stones and
+        // the two white stones each share the liberty OO, whatever the order of the neighbours.
+        let (b, a, rules) = analysis(
+            "
+. . . . .
+. . X . .
+. O . O .
+. . X . .
+. . . . .
+",
+        );
+        let c = concepts_2016(&a, &rules);
+        let [bo, bs, wo, ws] = ["O一", "OA", "AO", "一O"].map(|s| up(&b, &a, s));
+        let group = |u: usize| c.groups.iter().find(|g| g.contains(&u)).cloned();
+        assert!(group(bo).is_some_and(|g| g.contains(&bs)));
+        assert!(group(wo).is_some_and(|g| g.contains(&ws)));
+        assert!(group(bo).is_some_and(|g| !g.contains(&wo)));
     }
 
     #[test]
