@@ -226,7 +226,7 @@ fn concepts_2016_lines(p: &Position, a: &Analysis, g: usize, i: usize) -> Text {
         )
     };
     let mut o = Text::from(
-        "  2016 conditions of each closed region (000 九.2 a–d, each judged on its own):\n",
+        "  2016 conditions of each closed region (000's private eye, a–d, each judged on its own):\n",
     );
     for (r, k) in regions_with_conditions(a, &c, g) {
         o.push(format!(
