@@ -10,7 +10,10 @@ use clap::ValueEnum;
 /// Prints the direct, holographic and upper boards; every string with its lower and upper
 /// liberties; every closed region with its verdict and clause; every flower string with Hs, Hw,
 /// Bs, Bw, its attribute and the clause; the forbidden points of each player's flower with
-/// reasons; the legal moves of the side to move; and the score if the game ended now. The JSON
+/// reasons; the legal moves of the side to move; and the score if the game ended now. Under the
+/// 2016 eye rule (m3go-2016, m3go-2013), also 000's concepts: true and false eyes (private and
+/// common), the conditions a–d of each closed region, chains and their long-living sub-chains,
+/// groups, and the long-living, seki and dead strings (JSON section `m2016`). The JSON
 /// form (`"format": "m3go-analysis/4"`) is the contract implementations are compared on.
 #[derive(Debug, clap::Args)]
 pub struct AnalyzeArgs {

@@ -234,7 +234,7 @@ pub fn capabilities_answer(id: Value, caps: &Capabilities, version: &str) -> Val
 /// The fields of an answer each check reads (spec/README.md, the table of `expect` keys), as
 /// paths from the answer's root: a check declined leaves them out (null), so that the answer
 /// says nothing it was not asked.
-const CHECK_FIELDS: [(&str, &[&str]); 15] = [
+const CHECK_FIELDS: [(&str, &[&str]); 16] = [
     ("private_eyes", &["analysis", "strings"]),
     ("attributes", &["analysis", "flowers"]),
     ("other_flowers", &["analysis", "flowers"]),
@@ -250,6 +250,7 @@ const CHECK_FIELDS: [(&str, &[&str]); 15] = [
     ("messages", &["probes"]),
     ("notations", &["reports"]),
     ("views", &["analysis", "boards"]),
+    ("m2016", &["analysis", "m2016"]),
 ];
 
 /// A program that lacks the readings `declined` (`m3go protocol --decline`): the fields of the

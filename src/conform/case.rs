@@ -202,6 +202,88 @@ pub struct Expect {
     /// The notation the engine writes for each move of `moves`, in order (`黑19.一B`, `33B.H九`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notations: Option<Vec<String>>,
+    /// 000's 2016 concepts (`analysis.m2016`): eyes true and false, conditions a–d, chains,
+    /// groups, long life, seki, dead strings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub m2016: Option<M2016Expect>,
+}
+
+/// What a case expects of `analysis.m2016`; every key optional. Strings are named by any of
+/// their points.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct M2016Expect {
+    /// Upper string -> every eye it has (private and common); each expected eye must match a
+    /// distinct answered eye on the fields it names, and the counts must agree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eyes: Option<BTreeMap<String, Vec<Eye2016Expect>>>,
+    /// Upper string -> how many true eyes it has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub true_eyes: Option<BTreeMap<String, usize>>,
+    /// String (lower layer) -> closed regions, each named by its empty points, with the
+    /// conditions named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conditions: Option<BTreeMap<String, Vec<ConditionsExpect>>>,
+    /// Chains: each must be an answered chain (same strings), with the sub-chain and the
+    /// strings split off if named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chains: Option<Vec<ChainExpect>>,
+    /// Groups: each must be an answered group (same strings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub groups: Option<Vec<Vec<String>>>,
+    /// Upper string -> long-living or not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub long_living: Option<BTreeMap<String, bool>>,
+    /// Every string in seki (compared whole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seki: Option<Vec<String>>,
+    /// Every dead string (compared whole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dead: Option<Vec<String>>,
+}
+
+/// One eye in [`M2016Expect::eyes`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Eye2016Expect {
+    /// Its empty points (order free).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty: Option<Vec<String>>,
+    /// private | common
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// True eye (真眼) or false eye (假眼).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub true_eye: Option<bool>,
+}
+
+/// One closed region in [`M2016Expect::conditions`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConditionsExpect {
+    /// The region's empty points (order free).
+    pub empty: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub a: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub b: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capture: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub c: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub d: Option<bool>,
+}
+
+/// One chain in [`M2016Expect::chains`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChainExpect {
+    pub strings: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sub_chain: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split_off: Option<Vec<String>>,
 }
 
 impl Expect {

@@ -125,7 +125,7 @@ type Step = fn(&Expect, &Answer, &mut Vec<String>);
 
 /// The checks of a case, by their `expect` key (the `checks` of a request,
 /// spec/README.md "Partial support"), in the order they are made.
-const STEPS: [(&str, Step); 15] = [
+const STEPS: [(&str, Step); 16] = [
     ("private_eyes", check_private_eyes),
     ("attributes", check_attributes),
     ("other_flowers", check_other_flowers),
@@ -141,6 +141,7 @@ const STEPS: [(&str, Step); 15] = [
     ("messages", check_messages),
     ("notations", check_notations),
     ("views", check_views),
+    ("m2016", check_m2016),
 ];
 
 /// The message of an error answer (`error.message`, or `error` itself when a program writes
@@ -674,6 +675,269 @@ fn check_common_eyes(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
                             f(&want),
                             f(&got)
                         ));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The answered name (normalised) of the string of `list` (objects with `points`, `name`)
+/// through the point `p`.
+fn string_named(list: &Value, p: &str, size: usize) -> Option<String> {
+    find_by_point(list, p, size).map(|s| norm(s["name"].as_str().unwrap_or(""), size))
+}
+
+/// The empty points of region `k` of an answered analysis (`regions[k]`: the empty strings it
+/// is made of, or every one but those it leaves out).
+fn region_empty(analysis: &Value, k: usize, size: usize) -> Points {
+    let empties = analysis["empty_strings"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    let r = &analysis["regions"][k];
+    let idx = |v: &Value| -> Vec<usize> {
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|n| n.as_u64())
+                    .map(|n| n as usize)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let held: Vec<usize> = if r["of"].is_object() {
+        idx(&r["of"]["empty_strings"])
+    } else {
+        let but = idx(&r["except"]["empty_strings"]);
+        (0..empties.len()).filter(|j| !but.contains(j)).collect()
+    };
+    held.iter()
+        .filter_map(|&j| empties.get(j))
+        .flat_map(|e| strs(&e["points"]))
+        .map(|p| norm(&p, size))
+        .collect()
+}
+
+/// `m2016`: 000's 2016 concepts (`analysis.m2016`), each key named compared.
+fn check_m2016(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let Some(m) = &e.m2016 else { return };
+    let (a, size) = (ans.analysis, ans.size);
+    let c = &a["m2016"];
+    if c.is_null() {
+        d.push("m2016: expected the 2016 concepts, got none (not the m2016 eye rule?)".into());
+        return;
+    }
+    let upper = &c["strings"];
+    let fmt = |s: &Points| fmt_set(s);
+    // a list of case strings -> the set of answered names; `None` (with a difference) when one
+    // names no string
+    let names = |v: &[String], what: &str, d: &mut Vec<String>| -> Option<Points> {
+        let mut out = Points::new();
+        for s in v {
+            match string_named(upper, s, size) {
+                Some(n) => {
+                    out.insert(n);
+                }
+                None => {
+                    d.push(format!(
+                        "m2016.{what}: no black or white upper string at {s}"
+                    ));
+                    return None;
+                }
+            }
+        }
+        Some(out)
+    };
+    let answered = |v: &Value| -> Points { strs(v).iter().map(|p| norm(p, size)).collect() };
+    if let Some(eyes) = &m.eyes {
+        for (s, want) in eyes {
+            let Some(n) =
+                names(std::slice::from_ref(s), "eyes", d).and_then(|x| x.into_iter().next())
+            else {
+                continue;
+            };
+            let got: Vec<&Value> = c["eyes"]
+                .as_array()
+                .map(|v| {
+                    v.iter()
+                        .filter(|e| answered(&e["owners"]).contains(&n))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let matches = |w: &crate::conform::case::Eye2016Expect, g: &Value| {
+                w.empty
+                    .as_ref()
+                    .is_none_or(|p| set(p, size) == answered(&g["empty"]))
+                    && w.kind
+                        .as_deref()
+                        .is_none_or(|k| g["kind"].as_str() == Some(k))
+                    && w.true_eye
+                        .is_none_or(|t| g["true_eye"].as_bool() == Some(t))
+            };
+            let mut used = vec![false; got.len()];
+            let all = want.iter().all(|w| {
+                match (0..got.len()).find(|&k| !used[k] && matches(w, got[k])) {
+                    Some(k) => {
+                        used[k] = true;
+                        true
+                    }
+                    None => false,
+                }
+            });
+            if !all || want.len() != got.len() {
+                let g: Vec<String> = got
+                    .iter()
+                    .map(|g| {
+                        format!(
+                            "{} {} {}",
+                            g["kind"].as_str().unwrap_or("?"),
+                            if g["true_eye"].as_bool() == Some(true) {
+                                "true"
+                            } else {
+                                "false"
+                            },
+                            fmt(&answered(&g["empty"]))
+                        )
+                    })
+                    .collect();
+                d.push(format!(
+                    "m2016.eyes {s}: expected {} eye(s) as listed, got {{{}}}",
+                    want.len(),
+                    g.join(", ")
+                ));
+            }
+        }
+    }
+    if let Some(t) = &m.true_eyes {
+        for (s, want) in t {
+            match find_by_point(upper, s, size) {
+                None => d.push(format!(
+                    "m2016.true_eyes: no black or white upper string at {s}"
+                )),
+                Some(st) => {
+                    let got = &st["true_eyes"];
+                    if got.as_u64() != Some(*want as u64) {
+                        d.push(format!("m2016.true_eyes {s}: expected {want}, got {got}"));
+                    }
+                }
+            }
+        }
+    }
+    if let Some(l) = &m.long_living {
+        for (s, want) in l {
+            match find_by_point(upper, s, size) {
+                None => d.push(format!(
+                    "m2016.long_living: no black or white upper string at {s}"
+                )),
+                Some(st) => {
+                    if st["long_living"].as_bool() != Some(*want) {
+                        d.push(format!("m2016.long_living {s}: expected {want}"));
+                    }
+                }
+            }
+        }
+    }
+    for (what, want, got) in [("seki", &m.seki, &c["seki"]), ("dead", &m.dead, &c["dead"])] {
+        if let Some(w) = want {
+            if let Some(w) = names(w, what, d) {
+                let g = answered(got);
+                if w != g {
+                    d.push(format!(
+                        "m2016.{what}: expected {}, got {}",
+                        fmt(&w),
+                        fmt(&g)
+                    ));
+                }
+            }
+        }
+    }
+    if let Some(groups) = &m.groups {
+        for g in groups {
+            let Some(w) = names(g, "groups", d) else {
+                continue;
+            };
+            let found = c["groups"]
+                .as_array()
+                .is_some_and(|v| v.iter().any(|x| answered(x) == w));
+            if !found {
+                d.push(format!(
+                    "m2016.groups: expected a group {}, got none",
+                    fmt(&w)
+                ));
+            }
+        }
+    }
+    if let Some(chains) = &m.chains {
+        for ch in chains {
+            let Some(w) = names(&ch.strings, "chains", d) else {
+                continue;
+            };
+            let got = c["chains"]
+                .as_array()
+                .and_then(|v| v.iter().find(|x| answered(&x["strings"]) == w));
+            let Some(got) = got else {
+                d.push(format!(
+                    "m2016.chains: expected a chain {}, got none",
+                    fmt(&w)
+                ));
+                continue;
+            };
+            for (k, want) in [("sub_chain", &ch.sub_chain), ("split_off", &ch.split_off)] {
+                if let Some(want) = want {
+                    if let Some(want) = names(want, "chains", d) {
+                        let g = answered(&got[k]);
+                        if want != g {
+                            d.push(format!(
+                                "m2016.chains {}: {k} expected {}, got {}",
+                                fmt(&w),
+                                fmt(&want),
+                                fmt(&g)
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let Some(conds) = &m.conditions {
+        for (s, regions) in conds {
+            let Some(n) = string_named(&a["strings"], s, size) else {
+                d.push(format!("m2016.conditions: no black or white string at {s}"));
+                continue;
+            };
+            for w in regions {
+                let empty = set(&w.empty, size);
+                let got = c["conditions"].as_array().and_then(|v| {
+                    v.iter().find(|k| {
+                        k["string"].as_str().map(|x| norm(x, size)) == Some(n.clone())
+                            && k["region"]
+                                .as_u64()
+                                .is_some_and(|r| region_empty(a, r as usize, size) == empty)
+                    })
+                });
+                let Some(got) = got else {
+                    d.push(format!(
+                        "m2016.conditions {s}: no closed region with the empty points {}",
+                        fmt(&empty)
+                    ));
+                    continue;
+                };
+                for (k, want) in [
+                    ("a", w.a),
+                    ("b", w.b),
+                    ("capture", w.capture),
+                    ("c", w.c),
+                    ("d", w.d),
+                ] {
+                    if let Some(want) = want {
+                        if got[k].as_bool() != Some(want) {
+                            d.push(format!(
+                                "m2016.conditions {s} {}: {k} expected {want}, got {}",
+                                fmt(&empty),
+                                got[k]
+                            ));
+                        }
                     }
                 }
             }

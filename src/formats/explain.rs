@@ -219,6 +219,109 @@ fn explain_string(p: &Position, a: &Analysis, i: usize) -> Text {
             )
         ));
     }
+    if p.rules().private_eye == crate::rules::EyeRule::M2016 {
+        o.push(concepts_2016_lines(p, a, g, i));
+    }
+    o
+}
+
+/// Under the 2016 rules, a string's 000 concepts: the conditions a–d of each of its closed
+/// regions, then, for its upper string, its eyes (true or false), its chain and sub-chain, its
+/// group, and whether it is long-living, in seki or dead.
+fn concepts_2016_lines(p: &Position, a: &Analysis, g: usize, i: usize) -> Text {
+    use crate::judge::concepts2016::{concepts_2016, regions_with_conditions, EyeKind};
+    let c = concepts_2016(a, p.rules());
+    let b = p.board();
+    let yn = |v: bool| if v { "yes" } else { "no" };
+    let names = |v: &[usize]| Text::join(v.iter().map(|&q| b.point(q)), " ");
+    let strings = |v: &[usize]| {
+        Text::join(
+            v.iter()
+                .map(|&u| string_name(b, &a.upper_strings.groups[u].points)),
+            " ",
+        )
+    };
+    let mut o = Text::from(
+        "  2016 conditions of each closed region (000's private eye, a–d, each judged on its own):\n",
+    );
+    for (r, k) in regions_with_conditions(a, &c, g) {
+        o.push(format!(
+            "    {} point(s), {} empty: a (inner liberty, M16-EYE-A) {}, b (M16-EYE-B) {}, capture (M16-EYE-CAPTURE) {}, c (M16-EYE-C) {}, d (M16-EYE-D) {}\n",
+            r.points.len(),
+            r.empty.len(),
+            yn(k.a),
+            yn(k.b),
+            k.capture.map_or("not judged", yn),
+            yn(k.c),
+            yn(k.d)
+        ));
+    }
+    let Some(u) = a.upper_strings.of[i] else {
+        return o;
+    };
+    o.push(text!(
+        "  2016 concepts of upper string ",
+        string_name(b, &a.upper_strings.groups[u].points),
+        format!(": {} true eye(s)\n", c.true_eyes[u])
+    ));
+    for e in c.eyes.iter().filter(|e| e.owners.contains(&u)) {
+        let kind = match e.kind {
+            EyeKind::Private => "private eye (私眼)",
+            EyeKind::Common => "common eye (公眼)",
+        };
+        let truth = if e.true_eye {
+            "true (真眼)"
+        } else {
+            "false (假眼)"
+        };
+        let at = if e.empty.len() > 8 {
+            Text::from(format!("{} empty points", e.empty.len()))
+        } else {
+            names(&e.empty)
+        };
+        o.push(text!(
+            "    ",
+            kind,
+            ", ",
+            truth,
+            ": ",
+            at,
+            " — of ",
+            strings(&e.owners),
+            " (",
+            e.clause,
+            ")\n"
+        ));
+    }
+    for ch in c.chains.iter().filter(|ch| ch.strings.contains(&u)) {
+        o.push(text!(
+            "    chain (棋链, M16-CHAIN): ",
+            strings(&ch.strings),
+            "\n"
+        ));
+        o.push(if ch.sub_chain.is_empty() {
+            Text::from("    no sub-chain has two true eyes in each string: the chain is dying (将死状态, M16-LIFE-4-SPLIT)\n")
+        } else {
+            text!(
+                "    long-living sub-chain (子棋链, M16-SUBCHAIN): ",
+                strings(&ch.sub_chain),
+                if ch.split_off.is_empty() {
+                    Text::from(" — the whole chain (M16-LIFE-4)\n")
+                } else {
+                    text!("; split off and captured (M16-LIFE-4-SPLIT): ", strings(&ch.split_off), "\n")
+                }
+            )
+        });
+    }
+    if let Some(gr) = c.groups.iter().find(|gr| gr.contains(&u)) {
+        o.push(text!("    group (棋群, M16-GROUP): ", strings(gr), "\n"));
+    }
+    o.push(format!(
+        "    long-living (长活, M16-LIFE-3): {}; seki (双活, M16-LIFE-5): {}; dead (死棋状态): {}\n",
+        yn(c.long_living[u]),
+        yn(c.seki[u]),
+        yn(c.dead[u])
+    ));
     o
 }
 

@@ -20,7 +20,9 @@ use std::collections::HashMap;
 /// empty points alone. `/3`: `score.points` is a list of objects `{point, owner, clause}`, not of
 /// `[point, owner, clause]` arrays. `/4`: each closed region is listed once, in `regions`, as the
 /// empty strings (`empty_strings`), strings and flower strings it is made of; a string's
-/// `regions` give the index of each of its regions with the verdict.
+/// `regions` give the index of each of its regions with the verdict. The optional section
+/// `m2016` (000's concepts, under the 2016 eye rule only) was added within `/4`: absent under
+/// the other presets, it changes no earlier field.
 pub const ANALYSIS_FORMAT: &str = "m3go-analysis/4";
 
 /// Version tag of `m3go play --format json` (schema: spec/schema/play.schema.json). `/1`: the
@@ -226,6 +228,93 @@ pub struct AnalysisReport {
     /// Why the score could not be computed, if it could not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score_error: Option<String>,
+    /// 000's 2016 concepts (true and false eyes, conditions a–d, chains, groups, long life,
+    /// seki, dead strings); present only when the rules' private-eye rule is `m2016` (presets
+    /// m3go-2016, m3go-2013) and the whole report is asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub m2016: Option<M2016Report>,
+}
+
+/// 000's 2016 concepts on the position (`judge::concepts2016`, register D31).
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct M2016Report {
+    /// The black and white strings of the upper layer with their 2016 verdicts.
+    pub strings: Vec<M2016StringReport>,
+    /// Every eye: the 2016 private eyes (all true) and the common eyes, true or false.
+    pub eyes: Vec<M2016EyeReport>,
+    /// The conditions a, b, capture, c, d of every closed region of every string of `strings`
+    /// of the analysis (lower layer), each judged on its own.
+    pub conditions: Vec<M2016ConditionsReport>,
+    /// The chains (棋链): strings linked through common eyes, at least two.
+    pub chains: Vec<M2016ChainReport>,
+    /// The groups (棋群), each a list of upper strings.
+    pub groups: Vec<Vec<StringName>>,
+    /// Strings in seki (双活).
+    pub seki: Vec<StringName>,
+    /// Dead strings (死棋状态).
+    pub dead: Vec<StringName>,
+}
+
+/// An upper black or white string and its 2016 verdicts.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct M2016StringReport {
+    pub name: StringName,
+    pub colour: Colour,
+    pub points: Vec<Point>,
+    /// Its true eyes: the private eyes of its stones and the true common eyes it closes.
+    pub true_eyes: usize,
+    /// Long-living (长活) as the score judges it (register D14).
+    pub long_living: bool,
+    pub seki: bool,
+    pub dead: bool,
+}
+
+/// One eye (000 九.2–5).
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct M2016EyeReport {
+    /// private | common
+    pub kind: crate::judge::concepts2016::EyeKind,
+    /// True eye (真眼) or false eye (假眼).
+    pub true_eye: bool,
+    /// The upper strings it belongs to.
+    pub owners: Vec<StringName>,
+    /// The region's points (a private eye: the closed region, stones inside included).
+    pub points: Vec<Point>,
+    pub empty: Vec<Point>,
+    pub clause: &'static str,
+}
+
+/// The conditions of 000 九.2 on one closed region of a lower string.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct M2016ConditionsReport {
+    /// The string (of the analysis' `strings`).
+    pub string: StringName,
+    /// The region (index into `regions`).
+    pub region: usize,
+    /// a: at least one inner liberty (M16-EYE-A).
+    pub a: bool,
+    /// b: no other string of its colour inside (M16-EYE-B).
+    pub b: bool,
+    /// The opponent strings inside can be captured by filling inside (M16-EYE-CAPTURE); null
+    /// when b fails.
+    pub capture: Option<bool>,
+    /// c: no opponent string inside has a private eye (M16-EYE-C).
+    pub c: bool,
+    /// d: no opponent string inside is long-living (M16-EYE-D).
+    pub d: bool,
+}
+
+/// A chain and its long-living sub-chain.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct M2016ChainReport {
+    pub strings: Vec<StringName>,
+    /// The common eyes linking them (indices into `eyes`).
+    pub common_eyes: Vec<usize>,
+    /// The largest sub-chain each of whose strings has two true eyes (empty: the chain is dying,
+    /// 将死状态).
+    pub sub_chain: Vec<StringName>,
+    /// The strings outside it, to be split off and captured (会被分割提吃).
+    pub split_off: Vec<StringName>,
 }
 
 /// The words of a region's key: one bit a point of the largest board.
@@ -320,6 +409,87 @@ impl RegionList {
         });
         self.seen.insert(key, k);
         k
+    }
+}
+
+/// The [`M2016Report`] of a position, `regions` the report's closed regions (the conditions
+/// name theirs by index).
+fn m2016_report(
+    pos: &Position,
+    a: &Analysis,
+    regions: &mut RegionList,
+    empties: &crate::board::strings::Strings,
+) -> M2016Report {
+    let c = crate::judge::concepts2016::concepts_2016(a, pos.rules());
+    let b = pos.board();
+    let names = |v: &[usize]| -> Vec<Point> { v.iter().map(|&i| b.point(i)).collect() };
+    let up = |u: usize| StringName(b.point(a.upper_strings.groups[u].points[0]));
+    let ups = |v: &[usize]| -> Vec<StringName> { v.iter().map(|&u| up(u)).collect() };
+    let colours: Vec<usize> = (0..a.upper_strings.groups.len())
+        .filter(|&u| a.upper_strings.groups[u].colour.is_some())
+        .collect();
+    let flagged = |f: &[bool]| -> Vec<StringName> {
+        colours.iter().copied().filter(|&u| f[u]).map(up).collect()
+    };
+    let mut conditions = Vec::new();
+    for (g, s) in a.lower_strings.groups.iter().enumerate() {
+        for ((r, _), k) in a.regions[g]
+            .iter()
+            .zip(c.conditions.get(g).into_iter().flatten())
+        {
+            conditions.push(M2016ConditionsReport {
+                string: StringName(b.point(s.points[0])),
+                region: regions.index(r, a, empties),
+                a: k.a,
+                b: k.b,
+                capture: k.capture,
+                c: k.c,
+                d: k.d,
+            });
+        }
+    }
+    M2016Report {
+        strings: colours
+            .iter()
+            .map(|&u| {
+                let s = &a.upper_strings.groups[u];
+                M2016StringReport {
+                    name: up(u),
+                    colour: s.colour.unwrap_or(Colour::Black),
+                    points: names(&s.points),
+                    true_eyes: c.true_eyes[u],
+                    long_living: c.long_living[u],
+                    seki: c.seki[u],
+                    dead: c.dead[u],
+                }
+            })
+            .collect(),
+        eyes: c
+            .eyes
+            .iter()
+            .map(|e| M2016EyeReport {
+                kind: e.kind,
+                true_eye: e.true_eye,
+                owners: ups(&e.owners),
+                points: names(&e.points),
+                empty: names(&e.empty),
+                clause: e.clause,
+            })
+            .collect(),
+        conditions,
+        chains: c
+            .chains
+            .iter()
+            .map(|ch| M2016ChainReport {
+                strings: ups(&ch.strings),
+                common_eyes: ch.eyes.clone(),
+                sub_chain: ups(&ch.sub_chain),
+                split_off: ups(&ch.split_off),
+            })
+            .collect(),
+        groups: c.groups.iter().map(|g| ups(g)).collect(),
+        seki: flagged(&c.seki),
+        dead: flagged(&c.dead),
     }
 }
 
@@ -463,6 +633,8 @@ impl AnalysisReport {
             Ok(s) => (Some(s), None),
             Err(e) => (None, Some(e.to_string())),
         };
+        let m2016 = (whole && pos.rules().private_eye == crate::rules::EyeRule::M2016)
+            .then(|| m2016_report(pos, a, &mut regions, &empties));
         AnalysisReport {
             format: ANALYSIS_FORMAT,
             rules: pos.rules().clone(),
@@ -504,6 +676,7 @@ impl AnalysisReport {
             special_moves,
             score,
             score_error,
+            m2016,
         }
     }
 
@@ -707,6 +880,9 @@ impl AnalysisReport {
                 ),
             );
         }
+        if let Some(m) = &self.m2016 {
+            o.push_str(&self.m2016_text(m, opts));
+        }
         for (who, list) in [
             ("black", &self.forbidden.black),
             ("white", &self.forbidden.white),
@@ -760,6 +936,125 @@ impl AnalysisReport {
             ),
             (None, Some(e)) => push(&mut o, format!("score: {e}")),
             _ => {}
+        }
+        o
+    }
+}
+
+impl AnalysisReport {
+    /// The text of the 2016 concepts: every eye, true or false; the chains with their
+    /// long-living sub-chains; the groups; the long-living, seki and dead strings; the
+    /// conditions a–d of the closed regions (those meeting b; every one with `verbose`).
+    fn m2016_text(&self, m: &M2016Report, opts: TextOptions) -> String {
+        let pt = |p: Point| p.format(opts.labels);
+        let pts = |v: &[Point]| v.iter().map(|&p| pt(p)).collect::<Vec<_>>().join(" ");
+        let nms = |v: &[StringName]| {
+            v.iter()
+                .map(|s| s.format(opts.labels))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let yn = |b: bool| if b { "yes" } else { "no" };
+        let mut o = String::from("2016 concepts (000):\n");
+        o.push_str("  eyes (M16-TRUE-EYE, M16-FALSE-EYE):\n");
+        for e in &m.eyes {
+            let kind = match e.kind {
+                crate::judge::concepts2016::EyeKind::Private => "private",
+                crate::judge::concepts2016::EyeKind::Common => "common",
+            };
+            let empty = if e.empty.len() > 8 {
+                format!("{} empty points", e.empty.len())
+            } else {
+                pts(&e.empty)
+            };
+            o.push_str(&format!(
+                "    {kind} {} eye of {} [{empty}] ({})\n",
+                if e.true_eye { "true" } else { "false" },
+                nms(&e.owners),
+                e.clause
+            ));
+        }
+        o.push_str("  strings (upper layer): true eyes; long-living (M16-LIFE-3), seki (M16-LIFE-5), dead:\n");
+        for s in &m.strings {
+            let mut verdicts = Vec::new();
+            for (on, word) in [
+                (s.long_living, "long-living"),
+                (s.seki, "seki"),
+                (s.dead, "dead"),
+            ] {
+                if on {
+                    verdicts.push(word);
+                }
+            }
+            o.push_str(&format!(
+                "    {} {} — {} true eye(s){}\n",
+                s.colour.name(),
+                s.name.format(opts.labels),
+                s.true_eyes,
+                if verdicts.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {}", verdicts.join(", "))
+                }
+            ));
+        }
+        o.push_str("  chains (M16-CHAIN; sub-chain M16-SUBCHAIN, M16-LIFE-4-SPLIT):\n");
+        for c in &m.chains {
+            let eyes: Vec<String> = c
+                .common_eyes
+                .iter()
+                .filter_map(|&k| m.eyes.get(k))
+                .map(|e| format!("[{}]", pts(&e.empty)))
+                .collect();
+            let status = if c.split_off.is_empty() {
+                "every string has two true eyes: long-living".to_string()
+            } else if c.sub_chain.is_empty() {
+                "no sub-chain with two true eyes: dying (将死), every string to be captured".into()
+            } else {
+                format!(
+                    "long-living sub-chain {}; split off {}",
+                    nms(&c.sub_chain),
+                    nms(&c.split_off)
+                )
+            };
+            o.push_str(&format!(
+                "    {} through {} — {status}\n",
+                nms(&c.strings),
+                eyes.join(" ")
+            ));
+        }
+        let groups: Vec<String> = m.groups.iter().map(|g| format!("{{{}}}", nms(g))).collect();
+        o.push_str(&format!("  groups (M16-GROUP): {}\n", groups.join(" ")));
+        o.push_str(&format!("  seki (M16-LIFE-5): {}\n", nms(&m.seki)));
+        o.push_str(&format!("  dead: {}\n", nms(&m.dead)));
+        o.push_str("  closed regions, conditions a (inner liberty), b, capture, c, d (M16-EYE-A … M16-EYE-D):\n");
+        let mut hidden = 0;
+        for k in &m.conditions {
+            if !(opts.verbose || k.b) {
+                hidden += 1;
+                continue;
+            }
+            let (points, empty) = self.region_points(k.region);
+            let empty = if empty.len() > 8 {
+                format!("{} empty points", empty.len())
+            } else {
+                pts(&empty)
+            };
+            o.push_str(&format!(
+                "    {}, region of {} point(s) [{empty}]: a {}, b {}, capture {}, c {}, d {}\n",
+                k.string.format(opts.labels),
+                points.len(),
+                yn(k.a),
+                yn(k.b),
+                k.capture.map_or("-", yn),
+                yn(k.c),
+                yn(k.d)
+            ));
+        }
+        if hidden > 0 {
+            o.push_str(&format!(
+                "    ({hidden} region(s) holding another string of the same colour (b fails): shown with --verbose)\n"
+            ));
         }
         o
     }

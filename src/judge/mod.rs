@@ -4,6 +4,7 @@
 
 pub mod analysis;
 pub mod attribute;
+pub mod concepts2016;
 pub mod eyes;
 pub mod eyes2016;
 pub mod forbidden;

@@ -135,3 +135,84 @@ fn the_dense_ke_jie_position_at_move_288_is_under_150_kb() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The chain position of cov-m16-chain under `rules`.
+fn chain_position(rules: &str) -> String {
+    format!(
+        "rules: {rules}\nsize: 9\nmove: 2\ndiagram: |\n  . X X . . . . . .\n  X . X . . . . . .\n  X X . . . . . . .\n  . X . . . . . . .\n  X O . . . . . . .\n  O O . . . . . . .\n  . . . . . . . O .\n  . . . . . . O X O\n  . . . . . O X . X\n"
+    )
+}
+
+/// Issue 37 item 8: 000's 2016 concepts are reported under the 2016 eye rule only — the JSON
+/// section `m2016`, the text report and `explain` — and the JSON's conditions name regions of
+/// the report, one entry per closed region of each string.
+#[test]
+fn m2016_concepts_are_reported_under_the_2016_eye_rule_only() {
+    let json = |rules: &str| -> serde_json::Value {
+        let out = crate::common::m3go_ok(
+            &["analyze", "-", "--format", "json"],
+            Some(&chain_position(rules)),
+        );
+        serde_json::from_str(&out).expect("JSON")
+    };
+    for rules in ["m3go-2020", "dullstone", "flystone"] {
+        assert!(json(rules).get("m2016").is_none(), "{rules}");
+    }
+    for rules in ["m3go-2016", "m3go-2013"] {
+        let v = json(rules);
+        let m = &v["m2016"];
+        let chains = m["chains"].as_array().expect("chains");
+        assert_eq!(chains.len(), 2, "{rules}: {chains:?}");
+        assert_eq!(
+            chains[0]["split_off"],
+            serde_json::json!(["DO*"]),
+            "{rules}"
+        );
+        assert_eq!(
+            m["dead"],
+            serde_json::json!(["三C*", "二D*", "四D*"]),
+            "{rules}"
+        );
+        let regions = v["regions"].as_array().expect("regions").len();
+        let per_string: usize = v["strings"]
+            .as_array()
+            .expect("strings")
+            .iter()
+            .map(|s| s["regions"].as_array().map_or(0, Vec::len))
+            .sum();
+        let conditions = m["conditions"].as_array().expect("conditions");
+        assert_eq!(conditions.len(), per_string, "{rules}");
+        assert!(conditions
+            .iter()
+            .all(|c| c["region"].as_u64().is_some_and(|k| (k as usize) < regions)));
+        let false_eyes = m["eyes"]
+            .as_array()
+            .expect("eyes")
+            .iter()
+            .filter(|e| e["true_eye"] == false)
+            .count();
+        assert_eq!(false_eyes, 2, "{rules}: D一 and 三D");
+    }
+    let text = crate::common::m3go_ok(&["analyze", "-"], Some(&chain_position("m3go-2016")));
+    assert!(text.contains("2016 concepts (000):"), "{text}");
+    assert!(
+        text.contains("common false eye of D三* DO* [D一] (M16-FALSE-EYE)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("long-living sub-chain C四* D三*; split off DO*"),
+        "{text}"
+    );
+    let plain = crate::common::m3go_ok(&["analyze", "-"], Some(&chain_position("m3go-2020")));
+    assert!(!plain.contains("2016 concepts"), "{plain}");
+    let explained =
+        crate::common::m3go_ok(&["explain", "-", "DO"], Some(&chain_position("m3go-2016")));
+    for want in [
+        "common eye (公眼), false (假眼): D一",
+        "chain (棋链, M16-CHAIN): C四* D三* DO*",
+        "split off and captured (M16-LIFE-4-SPLIT): DO*",
+        "dead (死棋状态): no",
+    ] {
+        assert!(explained.contains(want), "{want} in\n{explained}");
+    }
+}
