@@ -22,9 +22,11 @@ use std::collections::{BTreeMap, BTreeSet};
 /// program speaking the JSON-lines protocol m3go-conform/2 or /1, README.md). The program is first
 /// asked for its capabilities; a case outside them (a preset or option value it does not
 /// declare) is skipped, with the reason. Each failure prints the case id, the file, the clauses
-/// and the expected-against-actual differences. The run closes with
+/// and the expected-against-actual differences; the skipped cases are counted one line per
+/// reason (--verbose lists each). The run closes with
 /// `N passed, N failed, N errored, N skipped` (and `, N checks skipped` when the program declined
-/// some checks of cases it answered). A program that crashes, hangs (past --timeout, scaled by
+/// some checks of cases it answered). --junit FILE also writes a JUnit XML report, --format json
+/// prints a JSON summary instead of the text. A program that crashes, hangs (past --timeout, scaled by
 /// the size of a replay)
 /// or writes something that is not one JSON answer is stopped, the case counts as errored, and
 /// the program is started again for the next case; a program that cannot answer the first

@@ -23,6 +23,8 @@ use crate::rules::Rules;
 /// (unless --allow-empty) or when moves were skipped (unless --allow-skips); exits 2 when the
 /// program under test fails (cannot start, crashes, hangs past --timeout, writes something that
 /// is not an answer) — that is never reported as a disagreement, and no case is written.
+/// --junit FILE also writes a JUnit XML report (one testcase per game), --format json prints a
+/// JSON summary instead of the text.
 #[derive(Debug, clap::Args)]
 pub struct DiffArgs {
     /// The other program (a shell command speaking m3go-conform/1, which every version of the protocol answers).

@@ -184,7 +184,7 @@ fn test_case(w: &mut Writer<Vec<u8>>, t: &TestCase) -> std::io::Result<()> {
             Verdict::Failed { message, text } | Verdict::Errored { message, text } => {
                 let (tag, kind) = match t.verdict {
                     Verdict::Failed { .. } => ("failure", "mismatch"),
-                    _ => ("error", "program-error"),
+                    _ => ("error", "error"),
                 };
                 let message = one_line(message, 1000);
                 w.create_element(tag)

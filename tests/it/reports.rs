@@ -268,7 +268,7 @@ fn conform_junit_to_standard_output_is_the_xml_alone_and_the_text_goes_to_standa
     assert_eq!(num(s, "failures"), 0);
     assert!(cases(s)
         .iter()
-        .all(|c| attr(*c, "name") != "" && c.attribute("time").is_some()));
+        .all(|c| !attr(*c, "name").is_empty() && c.attribute("time").is_some()));
     // with --format json both would be on standard output: refused before anything runs
     let (code, out, err) = run(&[
         "conform", "--filter", "M20-EYE", "--junit", "-", "--format", "json",
