@@ -543,3 +543,35 @@ fn diff_reports_of_an_agreeing_run_count_every_game_and_move() {
     assert_eq!(v["games_agreed"], 2);
     assert_eq!(v["moves_compared"], 37);
 }
+
+#[test]
+fn diff_junit_of_a_program_that_cannot_start_is_an_error_before_the_games() {
+    let missing = std::env::temp_dir().join("m3go-reports-no-such-program");
+    let missing = missing.to_string_lossy().into_owned();
+    let (code, out, err) = run(&["diff", "--impl", &missing, "--games", "2", "--junit", "-"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("failed before the first game"), "{err}");
+    let doc = roxmltree::Document::parse(&out).unwrap_or_else(|e| panic!("{e}\n{out}"));
+    let s = suite(&doc, "m3go-diff");
+    let all = cases(s);
+    assert_eq!(all.len(), 3, "{out}");
+    assert_eq!(attr(all[0], "name"), "capabilities");
+    assert!(all[0].children().any(|x| x.has_tag_name("error")), "{out}");
+    assert_eq!(num(s, "errors"), 1);
+    assert_eq!(num(s, "skipped"), 2);
+}
+
+#[test]
+fn a_junit_path_that_cannot_be_written_is_refused_before_anything_runs() {
+    let dir = tmp("folder");
+    let d = dir.to_string_lossy().into_owned();
+    let (code, out, err) = run(&["conform", "--filter", "M20-EYE-1", "--junit", &d]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("a folder"), "{err}");
+    assert!(out.is_empty(), "nothing ran: {out}");
+    let me = format!("'{BIN}' protocol");
+    let (code, out, err) = run(&["diff", "--impl", &me, "--games", "1", "--junit", &d]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.is_empty(), "no game was played: {out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
