@@ -1,7 +1,9 @@
 //! `m3go conform`: the conformance suite run against m3go or another program, the clause
 //! coverage of rules.md, the cases as JSON. The runner is `crate::conform::runner`.
 
-use crate::cli::common::progress_bar;
+use crate::cli::common::{progress_bar, Format};
+use crate::cli::junit::{TestCase, TestSuite, Verdict};
+use crate::cli::output::Target;
 use crate::conform::capabilities::SkippedCheck;
 use crate::conform::case::Case;
 use crate::conform::runner::{
@@ -20,9 +22,11 @@ use std::collections::{BTreeMap, BTreeSet};
 /// program speaking the JSON-lines protocol m3go-conform/2 or /1, README.md). The program is first
 /// asked for its capabilities; a case outside them (a preset or option value it does not
 /// declare) is skipped, with the reason. Each failure prints the case id, the file, the clauses
-/// and the expected-against-actual differences. The run closes with
+/// and the expected-against-actual differences; the skipped cases are counted one line per
+/// reason (--verbose lists each). The run closes with
 /// `N passed, N failed, N errored, N skipped` (and `, N checks skipped` when the program declined
-/// some checks of cases it answered). A program that crashes, hangs (past --timeout, scaled by
+/// some checks of cases it answered). --junit FILE also writes a JUnit XML report, --format json
+/// prints a JSON summary instead of the text. A program that crashes, hangs (past --timeout, scaled by
 /// the size of a replay)
 /// or writes something that is not one JSON answer is stopped, the case counts as errored, and
 /// the program is started again for the next case; a program that cannot answer the first
@@ -74,6 +78,18 @@ pub struct ConformArgs {
     /// does not match its header.
     #[arg(long, value_name = "FILES", num_args = 1.., conflicts_with_all = ["dir", "list", "coverage", "dump_json", "update_rules", "implementation", "results"])]
     pub merge: Option<Vec<String>>,
+    /// Also write the run as a JUnit XML report to FILE (`-`: standard output, and the text report
+    /// goes to standard error): one `testcase` per case, with the clauses and the differences of
+    /// each failure, for the test reports of CI systems (GitHub, GitLab, Jenkins).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["list", "coverage", "dump_json", "update_rules"])]
+    pub junit: Option<String>,
+    /// The report on standard output: text, or a JSON summary (`m3go-conform-summary/1`: the
+    /// counts, the skipped cases by reason, every failure with its clauses and differences).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Text)]
+    pub format: Format,
+    /// List every skipped case with its reason (without: one line per reason, with the count).
+    #[arg(long)]
+    pub verbose: bool,
     #[command(flatten)]
     pub engine: crate::cli::common::EngineArgs,
 }
@@ -82,6 +98,8 @@ pub struct ConformArgs {
 struct Ran {
     run: CaseRun,
     by_capability: bool,
+    /// Seconds the case took (asked and compared); none for a case not sent.
+    seconds: Option<f64>,
 }
 
 /// The format tag of the header line of a results file (`--results`).
@@ -216,6 +234,10 @@ struct Record {
     /// The checks left out of a case that was run, each with its reason.
     #[serde(default)]
     skipped_checks: Vec<(String, String)>,
+    /// Seconds the case took, for the JUnit report; not kept in a results file (the merged
+    /// report has no times).
+    #[serde(skip)]
+    seconds: Option<f64>,
 }
 
 impl Record {
@@ -240,6 +262,7 @@ impl Record {
                 .into_iter()
                 .map(|s| (s.check, s.reason))
                 .collect(),
+            seconds: r.seconds,
         }
     }
 }
@@ -251,8 +274,8 @@ struct Summary {
     failed: usize,
     errored: usize,
     skipped: usize,
-    /// (by capability, reason) -> cases skipped so.
-    skip_reasons: BTreeMap<(bool, String), usize>,
+    /// (by capability, reason) -> the ids of the cases skipped so, in the order of the run.
+    skip_reasons: BTreeMap<(bool, String), Vec<String>>,
     /// Checks left out of cases that were run, and in how many cases.
     checks_skipped: usize,
     cases_with_skipped_checks: usize,
@@ -260,38 +283,24 @@ struct Summary {
     check_reasons: BTreeMap<String, BTreeMap<String, usize>>,
 }
 
-/// Prints each case's line (the failures with their differences) and the summary; returns the
-/// counts. `load_errors` count as errored.
-fn report(records: &[Record], load_errors: usize) -> Summary {
+/// The counts of the records; `load_errors` (case files that did not read) count as errored.
+fn summarize(records: &[Record], load_errors: usize) -> Summary {
     let mut s = Summary {
         errored: load_errors,
         ..Summary::default()
     };
     for r in records {
-        let (f, id) = (&r.file, &r.id);
         match r.outcome.as_str() {
             "passed" => s.passed += 1,
             "skipped" => {
                 s.skipped += 1;
-                let why = r.details.join("; ");
-                outln!("SKIPPED {id} ({f}): {why}");
-                *s.skip_reasons.entry((r.by_capability, why)).or_default() += 1;
+                s.skip_reasons
+                    .entry((r.by_capability, r.details.join("; ")))
+                    .or_default()
+                    .push(r.id.clone());
             }
-            "errored" => {
-                s.errored += 1;
-                outln!(
-                    "ERRORED {id} ({f}) [{}]\n    {}",
-                    r.clauses.join(", "),
-                    r.details.join("; ")
-                );
-            }
-            _ => {
-                s.failed += 1;
-                outln!("FAILED {id} ({f}) [{}]", r.clauses.join(", "));
-                for x in &r.details {
-                    outln!("    - {}", x.replace('\n', "\n      "));
-                }
-            }
+            "errored" => s.errored += 1,
+            _ => s.failed += 1,
         }
         if r.outcome != "skipped" && !r.skipped_checks.is_empty() {
             s.cases_with_skipped_checks += 1;
@@ -305,32 +314,82 @@ fn report(records: &[Record], load_errors: usize) -> Summary {
             }
         }
     }
+    s
+}
+
+/// The text report: the case files that did not read, each failed or errored case with its
+/// differences (and, with `verbose`, each skipped case with its reason), then the summary: the
+/// skipped cases one line per reason, the skipped checks, the counts.
+fn text_report(
+    records: &[Record],
+    load_errors: &[(String, String)],
+    s: &Summary,
+    verbose: bool,
+) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
+    for (f, e) in load_errors {
+        let _ = writeln!(o, "ERRORED {f}\n    {e}");
+    }
+    for r in records {
+        let (f, id) = (&r.file, &r.id);
+        match r.outcome.as_str() {
+            "passed" => {}
+            "skipped" => {
+                if verbose {
+                    let _ = writeln!(o, "SKIPPED {id} ({f}): {}", r.details.join("; "));
+                }
+            }
+            "errored" => {
+                let _ = writeln!(
+                    o,
+                    "ERRORED {id} ({f}) [{}]\n    {}",
+                    r.clauses.join(", "),
+                    r.details.join("; ")
+                );
+            }
+            _ => {
+                let _ = writeln!(o, "FAILED {id} ({f}) [{}]", r.clauses.join(", "));
+                for x in &r.details {
+                    let _ = writeln!(o, "    - {}", x.replace('\n', "\n      "));
+                }
+            }
+        }
+    }
     if s.skipped > 0 {
         let by_cap: usize = s
             .skip_reasons
             .iter()
             .filter(|((c, _), _)| *c)
-            .map(|(_, n)| n)
+            .map(|(_, ids)| ids.len())
             .sum();
-        outln!(
-            "skipped: {by_cap} by capability, {} answered unsupported",
-            s.skipped - by_cap
+        let _ = writeln!(
+            o,
+            "skipped: {by_cap} by capability, {} answered unsupported{}",
+            s.skipped - by_cap,
+            if verbose {
+                ""
+            } else {
+                " (--verbose lists each case)"
+            }
         );
-        for ((_, why), n) in &s.skip_reasons {
-            outln!("    {n} × {why}");
+        for ((_, why), ids) in &s.skip_reasons {
+            let _ = writeln!(o, "    {} × {why}", ids.len());
         }
     }
     if s.checks_skipped > 0 {
-        outln!(
+        let _ = writeln!(
+            o,
             "checks skipped: {} in {} case(s) that were run (the other checks of those cases were made)",
             s.checks_skipped, s.cases_with_skipped_checks
         );
         for (why, checks) in &s.check_reasons {
             let checks: Vec<String> = checks.iter().map(|(c, n)| format!("{n} × {c}")).collect();
-            outln!("    {}: {why}", checks.join(", "));
+            let _ = writeln!(o, "    {}: {why}", checks.join(", "));
         }
     }
-    outln!(
+    let _ = writeln!(
+        o,
         "{} passed, {} failed, {} errored, {} skipped{}",
         s.passed,
         s.failed,
@@ -342,7 +401,241 @@ fn report(records: &[Record], load_errors: usize) -> Summary {
             String::new()
         }
     );
-    s
+    o
+}
+
+/// The JSON summary (`--format json`, `m3go-conform-summary/1`).
+fn json_summary(
+    records: &[Record],
+    load_errors: &[(String, String)],
+    s: &Summary,
+) -> crate::conform::report::ConformSummary {
+    use crate::conform::report::{
+        CaseError, CaseFailure, CheckSkipReason, ConformSummary, SkipReason, CONFORM_SUMMARY,
+    };
+    let mut errors: Vec<CaseError> = load_errors
+        .iter()
+        .map(|(f, e)| CaseError {
+            id: None,
+            file: f.clone(),
+            clauses: Vec::new(),
+            message: e.clone(),
+        })
+        .collect();
+    let mut failures = Vec::new();
+    for r in records {
+        match r.outcome.as_str() {
+            "failed" => failures.push(CaseFailure {
+                id: r.id.clone(),
+                file: r.file.clone(),
+                clauses: r.clauses.clone(),
+                differences: r.details.clone(),
+            }),
+            "errored" => errors.push(CaseError {
+                id: Some(r.id.clone()),
+                file: r.file.clone(),
+                clauses: r.clauses.clone(),
+                message: r.details.join("; "),
+            }),
+            _ => {}
+        }
+    }
+    ConformSummary {
+        format: CONFORM_SUMMARY.to_string(),
+        passed: s.passed,
+        failed: s.failed,
+        errored: s.errored,
+        skipped: s.skipped,
+        skipped_by_reason: s
+            .skip_reasons
+            .iter()
+            .map(|((by_capability, reason), ids)| SkipReason {
+                reason: reason.clone(),
+                by_capability: *by_capability,
+                cases: ids.len(),
+                ids: ids.clone(),
+            })
+            .collect(),
+        checks_skipped: s.checks_skipped,
+        cases_with_skipped_checks: s.cases_with_skipped_checks,
+        checks_skipped_by_reason: s
+            .check_reasons
+            .iter()
+            .map(|(reason, checks)| CheckSkipReason {
+                reason: reason.clone(),
+                checks: checks.clone(),
+            })
+            .collect(),
+        failures,
+        errors,
+    }
+}
+
+/// The JUnit report (`--junit`): one `testcase` per case (classname: its first clause), one per
+/// case file that did not read (classname `case-files`).
+fn junit_suite(
+    records: &[Record],
+    load_errors: &[(String, String)],
+    time: Option<f64>,
+    properties: Vec<(String, String)>,
+) -> TestSuite {
+    let mut cases: Vec<TestCase> = load_errors
+        .iter()
+        .map(|(f, e)| TestCase {
+            name: f.clone(),
+            classname: "case-files".to_string(),
+            file: Some(f.clone()),
+            time: None,
+            verdict: Verdict::Errored {
+                message: "the case file could not be read".to_string(),
+                text: e.clone(),
+            },
+            system_out: None,
+        })
+        .collect();
+    for r in records {
+        let clauses = if r.clauses.is_empty() {
+            "none".to_string()
+        } else {
+            r.clauses.join(", ")
+        };
+        let verdict = match r.outcome.as_str() {
+            "passed" => Verdict::Passed,
+            "skipped" => Verdict::Skipped {
+                message: r.details.join("; "),
+            },
+            "errored" => Verdict::Errored {
+                message: format!(
+                    "the program under test could not answer: {}",
+                    r.details.join("; ")
+                ),
+                text: format!("clauses: {clauses}\n{}", r.details.join("\n")),
+            },
+            _ => {
+                let mut text = format!("clauses: {clauses}\n");
+                for d in &r.details {
+                    text.push_str(&format!("- {}\n", d.replace('\n', "\n  ")));
+                }
+                Verdict::Failed {
+                    message: format!(
+                        "{} difference(s); clauses {clauses}: {}",
+                        r.details.len(),
+                        r.details.first().map(String::as_str).unwrap_or("")
+                    ),
+                    text,
+                }
+            }
+        };
+        let system_out = (r.outcome != "skipped" && !r.skipped_checks.is_empty()).then(|| {
+            r.skipped_checks
+                .iter()
+                .map(|(c, why)| format!("check skipped: {c}: {why}\n"))
+                .collect()
+        });
+        cases.push(TestCase {
+            name: r.id.clone(),
+            classname: r
+                .clauses
+                .first()
+                .cloned()
+                .unwrap_or_else(|| "m3go-conform".to_string()),
+            file: Some(r.file.clone()),
+            time: r.seconds,
+            verdict,
+            system_out,
+        });
+    }
+    TestSuite {
+        name: "m3go-conform".to_string(),
+        time,
+        properties,
+        cases,
+    }
+}
+
+/// Where the reports of a run go: `--junit`, `--format`, `--verbose`.
+struct Reports {
+    junit: Option<String>,
+    json: bool,
+    verbose: bool,
+    /// `--junit` writes to standard output: the text report goes to standard error.
+    text_to_stderr: bool,
+}
+
+impl Reports {
+    /// The reports asked for, refused (exit 2, before anything runs) when `--junit` names
+    /// nothing m3go may write or when it and `--format json` both want standard output.
+    fn of(junit: &Option<String>, format: Format, verbose: bool) -> Result<Reports, String> {
+        let json = format == Format::Json;
+        let mut text_to_stderr = false;
+        if let Some(path) = junit {
+            let target = crate::cli::output::decide(path).map_err(|e| e.to_string())?;
+            if target == Target::Stdout {
+                if json {
+                    return Err(format!(
+                        "--junit {path} and --format json both write to standard output: expected --junit FILE (a file) with --format json"
+                    ));
+                }
+                text_to_stderr = true;
+            }
+        }
+        Ok(Reports {
+            junit: junit.clone(),
+            json,
+            verbose,
+            text_to_stderr,
+        })
+    }
+
+    /// A line of the text report (not of the JSON summary): on standard output, or on standard
+    /// error when standard output holds the JUnit report or the JSON summary.
+    fn note(&self, text: &str) {
+        if self.text_to_stderr || self.json {
+            errln!("{text}");
+        } else {
+            outln!("{text}");
+        }
+    }
+
+    /// Prints the report (text or JSON) and writes the JUnit report; the counts, or the exit
+    /// code when the JUnit report could not be written.
+    fn finish(
+        &self,
+        records: &[Record],
+        load_errors: &[(String, String)],
+        time: Option<f64>,
+        properties: Vec<(String, String)>,
+    ) -> Result<Summary, i32> {
+        let s = summarize(records, load_errors.len());
+        if self.json {
+            let v = json_summary(records, load_errors, &s);
+            match serde_json::to_string_pretty(&v) {
+                Ok(j) => outln!("{j}"),
+                Err(e) => {
+                    errln!("error: {e}");
+                    return Err(2);
+                }
+            }
+        } else {
+            let text = text_report(records, load_errors, &s, self.verbose);
+            if self.text_to_stderr {
+                crate::cli::common::write_err(format_args!("{text}"));
+            } else {
+                out!("{text}");
+            }
+        }
+        if let Some(path) = &self.junit {
+            let suite = junit_suite(records, load_errors, time, properties);
+            let written = crate::cli::junit::xml(&suite)
+                .map_err(crate::game::setup::InputError::new)
+                .and_then(|x| crate::cli::common::write_file(path, &x));
+            if let Err(e) = written {
+                errln!("error: {e}");
+                return Err(2);
+            }
+        }
+        Ok(s)
+    }
 }
 
 /// The error of a run that skipped cases or checks without `--allow-skips`.
@@ -367,8 +660,16 @@ fn results_text(header: &ResultsHeader, records: &[Record]) -> String {
 }
 
 pub fn run(args: ConformArgs) -> i32 {
+    let started = std::time::Instant::now();
+    let reports = match Reports::of(&args.junit, args.format, args.verbose) {
+        Ok(r) => r,
+        Err(e) => {
+            errln!("error: {e}");
+            return 2;
+        }
+    };
     if let Some(files) = &args.merge {
-        return merge(files, &args.program);
+        return merge(files, &args.program, &reports);
     }
     let dir = &args
         .dir
@@ -431,9 +732,6 @@ pub fn run(args: ConformArgs) -> i32 {
         }
         return malformed_exit(&load_errors);
     }
-    for (f, e) in &load_errors {
-        outln!("ERRORED {f}\n    {e}");
-    }
     let timeout = std::time::Duration::from_secs(args.program.timeout);
     let cmd = args.implementation.clone();
     if cmd.is_some() {
@@ -464,9 +762,9 @@ pub fn run(args: ConformArgs) -> i32 {
     };
     if let (Declared::Nothing(said), Some(_)) = (&declared, &args.implementation) {
         if !selected.is_empty() {
-            outln!(
+            reports.note(&format!(
                 "note: the program declared no capabilities (it answered: {said}); every case is asked"
-            );
+            ));
         }
     }
     let workers = match thread_pool(args.spread.jobs as usize) {
@@ -481,6 +779,7 @@ pub fn run(args: ConformArgs) -> i32 {
         selected
             .par_iter()
             .map(|(_, c)| {
+                let began = std::time::Instant::now();
                 let r = match outside(c, &declared) {
                     Some(why) => Ran {
                         run: CaseRun {
@@ -490,6 +789,7 @@ pub fn run(args: ConformArgs) -> i32 {
                             skipped_checks: Vec::new(),
                         },
                         by_capability: true,
+                        seconds: None,
                     },
                     None => {
                         let declined: Vec<SkippedCheck> = match &declared {
@@ -509,6 +809,7 @@ pub fn run(args: ConformArgs) -> i32 {
                                     skipped_checks: Vec::new(),
                                 }),
                             by_capability: false,
+                            seconds: Some(began.elapsed().as_secs_f64()),
                         }
                     }
                 };
@@ -546,7 +847,26 @@ pub fn run(args: ConformArgs) -> i32 {
             return 2;
         }
     }
-    let s = report(&records, load_errors.len());
+    let mut properties = vec![(
+        "implementation".to_string(),
+        args.implementation
+            .clone()
+            .unwrap_or_else(|| "m3go (built in)".to_string()),
+    )];
+    properties.push(("suite".to_string(), dir.to_string()));
+    properties.push(("protocol".to_string(), protocol.to_string()));
+    if let Some(sh) = args.spread.shard {
+        properties.push(("shard".to_string(), sh.to_string()));
+    }
+    let s = match reports.finish(
+        &records,
+        &load_errors,
+        Some(started.elapsed().as_secs_f64()),
+        properties,
+    ) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
     let (passed, failed, errored, skipped) = (s.passed, s.failed, s.errored, s.skipped);
     let skipped = skipped + s.checks_skipped;
     let tested = passed + failed + errored - load_errors.len();
@@ -588,7 +908,7 @@ pub fn run(args: ConformArgs) -> i32 {
 /// selection (the same suite, `--id`, `--filter` and capabilities), be the shards of one split
 /// (`K/N` for every K of one N, each once, as resolved when they ran) and hold together exactly
 /// the cases of the selection, each once; each is read line by line, of any length.
-fn merge(files: &[String], program: &crate::cli::common::ProgramArgs) -> i32 {
+fn merge(files: &[String], program: &crate::cli::common::ProgramArgs, reports: &Reports) -> i32 {
     let (mut records, load_errors) = match read_results(files) {
         Ok(r) => r,
         Err(e) => {
@@ -601,11 +921,12 @@ fn merge(files: &[String], program: &crate::cli::common::ProgramArgs) -> i32 {
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    for (f, e) in &load_errors {
-        outln!("ERRORED {f}\n    {e}");
-    }
     records.sort_by(|a, b| a.file.cmp(&b.file).then(a.id.cmp(&b.id)));
-    let s = report(&records, load_errors.len());
+    let properties = vec![("merged".to_string(), files.join(" "))];
+    let s = match reports.finish(&records, &load_errors, None, properties) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
     if !load_errors.is_empty() {
         errln!("{}", malformed_cases(&load_errors));
         return 2;

@@ -1,8 +1,13 @@
 //! `m3go diff`: random games against another implementation (`crate::conform::diff`), the first
 //! disagreement shrunk and printed as a conformance case.
 
+use crate::cli::common::Format;
 use crate::cli::common::{parse_rules, progress_bar, write_file};
-use crate::conform::diff::DiffOutcome;
+use crate::cli::junit::{TestCase, TestSuite, Verdict};
+use crate::conform::diff::{DiffOptions, DiffOutcome, DiffRun, GameVerdict};
+use crate::conform::report::{
+    DiffDisagreement, DiffError, DiffSummary, DiffVerdict, FieldDifference, DIFF_SUMMARY,
+};
 use crate::conform::runner::{stop_children_on_signal, External, Oracle};
 use crate::game::setup::InputError;
 use crate::rules::Rules;
@@ -18,6 +23,8 @@ use crate::rules::Rules;
 /// (unless --allow-empty) or when moves were skipped (unless --allow-skips); exits 2 when the
 /// program under test fails (cannot start, crashes, hangs past --timeout, writes something that
 /// is not an answer) — that is never reported as a disagreement, and no case is written.
+/// --junit FILE also writes a JUnit XML report (one testcase per game), --format json prints a
+/// JSON summary instead of the text.
 #[derive(Debug, clap::Args)]
 pub struct DiffArgs {
     /// The other program (a shell command speaking m3go-conform/1, which every version of the protocol answers).
@@ -47,6 +54,15 @@ pub struct DiffArgs {
     /// Write the shrunk case to DIR/ID.yaml.
     #[arg(short = 'o', value_name = "DIR")]
     pub out: Option<String>,
+    /// Also write the run as a JUnit XML report to FILE (`-`: standard output, and the text
+    /// report goes to standard error): one `testcase` per game, the first disagreement a
+    /// failure with the differences and the shrunk case, for the test reports of CI systems.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<String>,
+    /// The report on standard output: text, or a JSON summary (`m3go-diff-summary/1`: the
+    /// games and moves compared, the first disagreement with the shrunk case).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Text)]
+    pub format: Format,
     #[command(flatten)]
     pub engine: crate::cli::common::EngineArgs,
 }
@@ -77,7 +93,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
             "at most {limit} (10 per point, the limit of a record)"
         )));
     }
-    let opts_d = crate::conform::diff::DiffOptions {
+    let opts_d = DiffOptions {
         games: args.games,
         seed: args.seed,
         size,
@@ -98,8 +114,10 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
             crate::conform::diff::UNREAD,
         )?))
     };
+    let reports = DiffReports::of(&args).map_err(InputError::new)?;
+    let started = std::time::Instant::now();
     let pb = progress_bar(games.len() as u64 * u64::from(max_moves), "moves");
-    let outcome = crate::conform::diff::run(
+    let run = crate::conform::diff::run_games(
         &opts_d,
         args.spread.jobs as usize,
         Some(&games),
@@ -108,19 +126,96 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
     )
     .map_err(InputError::new)?;
     pb.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
     let (seed, preset) = (opts_d.seed, &opts_d.rules.preset);
-    match outcome {
-        DiffOutcome::Agree {
-            games,
-            moves,
-            skipped,
-        } => {
-            outln!(
-                "diff: {games} games, {moves} moves compared (seed {seed}, {size}x{size}, {preset}): no disagreement"
-            );
-            if skipped > 0 {
-                outln!("diff: {skipped} moves skipped: the program answered `unsupported`");
+    // the shrunk case as YAML, and where -o writes it
+    let mut case_yaml = String::new();
+    let mut case_path: Option<String> = None;
+    if let DiffOutcome::Disagree(d) = &run.outcome {
+        case_yaml = serde_yaml::to_string(&d.case).map_err(|e| InputError::new(e.to_string()))?;
+        case_path = args.out.as_ref().map(|dir| {
+            std::path::Path::new(dir)
+                .join(format!("{}.yaml", d.case.id))
+                .to_string_lossy()
+                .into_owned()
+        });
+    }
+    let say = |text: &str| {
+        if reports.text_to_stderr {
+            crate::cli::common::write_err(format_args!("{text}"));
+        } else {
+            out!("{text}");
+        }
+    };
+    if !reports.json {
+        let mut text = String::new();
+        {
+            use std::fmt::Write;
+            let o = &mut text;
+            match &run.outcome {
+                DiffOutcome::Agree {
+                    games,
+                    moves,
+                    skipped,
+                } => {
+                    let _ = writeln!(o, "diff: {games} games, {moves} moves compared (seed {seed}, {size}x{size}, {preset}): no disagreement");
+                    if *skipped > 0 {
+                        let _ = writeln!(
+                            o,
+                            "diff: {skipped} moves skipped: the program answered `unsupported`"
+                        );
+                    }
+                }
+                DiffOutcome::Unsupported(why) => {
+                    let _ = writeln!(o, "diff: 0 moves compared: the program's declared capabilities exclude {preset}: {why}");
+                }
+                DiffOutcome::Errored { .. } => {}
+                DiffOutcome::Disagree(d) => {
+                    let _ = writeln!(
+                        o,
+                        "diff: disagreement in game {} at move {} ({}):",
+                        d.game, d.move_number, d.notation
+                    );
+                    for x in &d.differences {
+                        let _ =
+                            writeln!(o, "  - {}: {}", x.field, x.detail.replace('\n', "\n    "));
+                    }
+                    let _ = writeln!(
+                        o,
+                        "shrunk from {} stones to {} stone(s) and {} move(s); conformance case {}:",
+                        d.stones_before,
+                        d.stones_after,
+                        d.case.moves.len(),
+                        d.case.id
+                    );
+                    let _ = writeln!(o, "---\n{case_yaml}");
+                }
             }
+        }
+        say(&text);
+    }
+    if let (Some(dir), Some(path)) = (&args.out, &case_path) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| InputError::new(format!("cannot create: {e}")).file(dir))?;
+        write_file(path, &case_yaml)?;
+        if !reports.json {
+            say(&format!("written to {path}\n"));
+        }
+    }
+    if reports.json {
+        let summary = summary_of(&opts_d, &run, case_path.clone());
+        let j =
+            serde_json::to_string_pretty(&summary).map_err(|e| InputError::new(e.to_string()))?;
+        outln!("{j}");
+    }
+    if let Some(path) = &reports.junit {
+        let suite = junit_suite(&args, &opts_d, &run, case_path.as_deref(), seconds);
+        crate::cli::junit::xml(&suite)
+            .map_err(InputError::new)
+            .and_then(|x| write_file(path, &x))?;
+    }
+    match run.outcome {
+        DiffOutcome::Agree { moves, skipped, .. } => {
             if moves == 0 && !args.program.allow_empty {
                 errln!("error: nothing was compared: exit 1 (--allow-empty accepts it)");
                 return Ok(1);
@@ -133,8 +228,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
             }
             Ok(0)
         }
-        DiffOutcome::Unsupported(why) => {
-            outln!("diff: 0 moves compared: the program's declared capabilities exclude {preset}: {why}");
+        DiffOutcome::Unsupported(_) => {
             if args.program.allow_empty {
                 Ok(0)
             } else {
@@ -156,34 +250,220 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
             }
             Ok(2)
         }
-        DiffOutcome::Disagree(d) => {
-            outln!(
-                "diff: disagreement in game {} at move {} ({}):",
-                d.game,
-                d.move_number,
-                d.notation
-            );
-            for x in &d.differences {
-                outln!("  - {}: {}", x.field, x.detail.replace('\n', "\n    "));
+        DiffOutcome::Disagree(_) => Ok(1),
+    }
+}
+
+/// Where the reports of a run go: `--junit`, `--format`.
+struct DiffReports {
+    junit: Option<String>,
+    json: bool,
+    /// `--junit` writes to standard output: the text report goes to standard error.
+    text_to_stderr: bool,
+}
+
+impl DiffReports {
+    /// Refused before any game when `--junit` names nothing m3go may write, or when it and
+    /// `--format json` both want standard output.
+    fn of(args: &DiffArgs) -> Result<DiffReports, String> {
+        let json = args.format == Format::Json;
+        let mut text_to_stderr = false;
+        if let Some(path) = &args.junit {
+            let target = crate::cli::output::decide(path).map_err(|e| e.to_string())?;
+            if target == crate::cli::output::Target::Stdout {
+                if json {
+                    return Err(format!(
+                        "--junit {path} and --format json both write to standard output: expected --junit FILE (a file) with --format json"
+                    ));
+                }
+                text_to_stderr = true;
             }
-            outln!(
-                "shrunk from {} stones to {} stone(s) and {} move(s); conformance case {}:",
-                d.stones_before,
-                d.stones_after,
-                d.case.moves.len(),
-                d.case.id
-            );
-            let yaml =
-                serde_yaml::to_string(&d.case).map_err(|e| InputError::new(e.to_string()))?;
-            outln!("---\n{yaml}");
-            if let Some(dir) = &args.out {
-                std::fs::create_dir_all(dir)
-                    .map_err(|e| InputError::new(format!("cannot create: {e}")).file(dir))?;
-                let path = std::path::Path::new(dir).join(format!("{}.yaml", d.case.id));
-                write_file(&path.to_string_lossy(), &yaml)?;
-                outln!("written to {}", path.display());
-            }
-            Ok(1)
         }
+        Ok(DiffReports {
+            junit: args.junit.clone(),
+            json,
+            text_to_stderr,
+        })
+    }
+}
+
+/// The JSON summary (`--format json`, `m3go-diff-summary/1`).
+fn summary_of(opts: &DiffOptions, run: &DiffRun, case_path: Option<String>) -> DiffSummary {
+    let mut s = DiffSummary {
+        format: DIFF_SUMMARY.to_string(),
+        outcome: DiffVerdict::Agree,
+        seed: opts.seed,
+        size: opts.size,
+        rules: opts.rules.preset.clone(),
+        games: run.games.len(),
+        games_agreed: run
+            .games
+            .iter()
+            .filter(|g| matches!(g.verdict, GameVerdict::Agree))
+            .count(),
+        moves_compared: run.games.iter().map(|g| g.compared).sum(),
+        moves_skipped: run.games.iter().map(|g| g.skipped).sum(),
+        disagreement: None,
+        error: None,
+        unsupported: None,
+    };
+    match &run.outcome {
+        DiffOutcome::Agree { moves, skipped, .. } => {
+            s.moves_compared = *moves;
+            s.moves_skipped = *skipped;
+        }
+        DiffOutcome::Unsupported(why) => {
+            s.outcome = DiffVerdict::Unsupported;
+            s.unsupported = Some(why.clone());
+        }
+        DiffOutcome::Errored {
+            game,
+            move_number,
+            message,
+        } => {
+            s.outcome = DiffVerdict::Errored;
+            s.error = Some(DiffError {
+                game: *game,
+                move_number: *move_number,
+                message: message.clone(),
+            });
+        }
+        DiffOutcome::Disagree(d) => {
+            s.outcome = DiffVerdict::Disagree;
+            s.disagreement = Some(DiffDisagreement {
+                game: d.game,
+                game_seed: crate::conform::diff::game_seed(opts.seed, d.game),
+                move_number: d.move_number,
+                mv: d.notation.clone(),
+                differences: d
+                    .differences
+                    .iter()
+                    .map(|x| FieldDifference {
+                        field: x.field.to_string(),
+                        detail: x.detail.clone(),
+                    })
+                    .collect(),
+                stones_before: d.stones_before,
+                stones_after: d.stones_after,
+                case_id: d.case.id.clone(),
+                case_path,
+                case: d.case.clone(),
+            });
+        }
+    }
+    s
+}
+
+/// The JUnit report (`--junit`): one `testcase` per game (`game-N (seed S)`, S the game's own
+/// seed; classname the rules' preset), the first disagreement a `<failure>` with the
+/// differences and the shrunk case (and its path with `-o`), a program's failure an `<error>`
+/// (before the first game: a testcase `capabilities`), the games not played `<skipped>`.
+fn junit_suite(
+    args: &DiffArgs,
+    opts: &DiffOptions,
+    run: &DiffRun,
+    case_path: Option<&str>,
+    seconds: f64,
+) -> TestSuite {
+    let preset = opts.rules.preset.clone();
+    let mut cases = Vec::new();
+    if let DiffOutcome::Errored {
+        game: 0, message, ..
+    } = &run.outcome
+    {
+        cases.push(TestCase {
+            name: "capabilities".to_string(),
+            classname: preset.clone(),
+            file: None,
+            time: None,
+            verdict: Verdict::Errored {
+                message: format!("the program under test failed before the first game: {message}"),
+                text: message.clone(),
+            },
+            system_out: None,
+        });
+    }
+    for g in &run.games {
+        let moves = format!(
+            "{} move(s) compared, {} answered `unsupported`",
+            g.compared, g.skipped
+        );
+        let verdict = match &g.verdict {
+            GameVerdict::Agree => Verdict::Passed,
+            GameVerdict::NotPlayed(why) => Verdict::Skipped {
+                message: why.clone(),
+            },
+            GameVerdict::Errored {
+                move_number,
+                message,
+            } => Verdict::Errored {
+                message: format!("the program under test failed at move {move_number}: {message}"),
+                text: message.clone(),
+            },
+            GameVerdict::Disagree {
+                move_number,
+                notation,
+                differences,
+            } => {
+                let fields: Vec<&str> = differences.iter().map(|d| d.field).collect();
+                let mut text = String::new();
+                for d in differences {
+                    text.push_str(&format!(
+                        "- {}: {}\n",
+                        d.field,
+                        d.detail.replace('\n', "\n  ")
+                    ));
+                }
+                let mut message = format!(
+                    "disagreement at move {move_number} ({notation}) on {}",
+                    fields.join(", ")
+                );
+                if let DiffOutcome::Disagree(d) = &run.outcome {
+                    if d.game == g.game {
+                        let clauses = d.case.clauses.join(", ");
+                        message.push_str(&format!("; shrunk to case {} ({clauses})", d.case.id));
+                        text.push_str(&format!(
+                            "shrunk from {} stones to {} stone(s) and {} move(s): conformance case {}, clauses {clauses}\n",
+                            d.stones_before,
+                            d.stones_after,
+                            d.case.moves.len(),
+                            d.case.id
+                        ));
+                        match case_path {
+                            Some(p) => text.push_str(&format!("written to {p}\n")),
+                            None => text.push_str("not written (-o DIR writes it)\n"),
+                        }
+                        if let Ok(yaml) = serde_yaml::to_string(&d.case) {
+                            text.push_str(&format!("---\n{yaml}"));
+                        }
+                    }
+                }
+                Verdict::Failed { message, text }
+            }
+        };
+        cases.push(TestCase {
+            name: format!("game-{} (seed {})", g.game, g.seed),
+            classname: preset.clone(),
+            file: None,
+            time: g.seconds,
+            verdict,
+            system_out: (!matches!(g.verdict, GameVerdict::NotPlayed(_))).then_some(moves),
+        });
+    }
+    let mut properties = vec![
+        ("implementation".to_string(), args.implementation.clone()),
+        ("seed".to_string(), opts.seed.to_string()),
+        ("size".to_string(), opts.size.to_string()),
+        ("rules".to_string(), preset),
+        ("max-moves".to_string(), opts.max_moves.to_string()),
+    ];
+    if let Some(sh) = args.spread.shard {
+        properties.push(("shard".to_string(), sh.to_string()));
+    }
+    TestSuite {
+        name: "m3go-diff".to_string(),
+        time: Some(seconds),
+        properties,
+        cases,
     }
 }

@@ -31,6 +31,7 @@ mod conform;
 mod convert;
 mod diff;
 mod explain;
+mod junit;
 pub mod output;
 mod perft;
 mod play;

@@ -7,11 +7,11 @@ use crate::game::setup::InputError;
 /// Print or write the JSON Schemas of the contract.
 ///
 /// The analysis (`analyze --format json`, m3go-analysis/4), the play report (`play --format
-/// json`, m3go-play/1), the protocol request and answer (m3go-conform/1) and the case file, each
-/// generated from the Rust types. Without --write: all of them as one JSON object keyed by file
-/// name; with NAME (`analysis`, `answer`, … or the file name) that one schema alone. With
-/// --write: one file each in DIR (spec/schema/ is the committed copy; a test fails
-/// when it differs from what the types generate).
+/// json`, m3go-play/1), the protocol request and answer (m3go-conform/1), the case file and the
+/// summaries of `conform` and `diff --format json`, each generated from the Rust types. Without
+/// --write: all of them as one JSON object keyed by file name; with NAME (`analysis`, `answer`,
+/// … or the file name) that one schema alone. With --write: one file each in DIR (spec/schema/
+/// is the committed copy; a test fails when it differs from what the types generate).
 #[derive(Debug, clap::Args)]
 pub struct SchemaArgs {
     /// Print only this schema: its name (`analysis`, `answer`, `case`, …) or its file name

@@ -4,7 +4,8 @@
 //! and the suite built into the binary (`suite`), clause ids (`clause_id`), the runner that
 //! drives an implementation through the suite (`runner`), differential random games (`diff`),
 //! the clause and disputed-points registers of rules.md embedded in the binary (`register`),
-//! and the JSON Schemas of the contract (`schema`).
+//! the JSON summaries of `conform` and `diff` (`report`) and the JSON Schemas of the contract
+//! (`schema`).
 
 pub mod answer;
 pub mod capabilities;
@@ -15,6 +16,7 @@ pub mod diff;
 pub mod protocol;
 pub mod pruned;
 pub mod register;
+pub mod report;
 pub mod request;
 pub mod runner;
 pub mod schema;

@@ -1,6 +1,7 @@
 //! The machine-readable contract: JSON Schemas generated from the Rust types (schemars) for the
 //! analysis (`m3go analyze --format json`), the play report (`m3go play --format json`), the
-//! protocol request and answer, and the case file. `m3go schema --write` writes them to
+//! protocol request and answer, the case file, and the summaries of `m3go conform` and `m3go
+//! diff --format json`. `m3go schema --write` writes them to
 //! `spec/schema/`; tests/it/schema.rs checks that the committed files are what the types generate
 //! and validates real outputs and every case file against them.
 
@@ -83,7 +84,7 @@ pub struct NamedSchema {
 
 /// Every schema of the contract, in a fixed order: analysis, play, request, answer (a
 /// conforming program's, then m3go's own), the capabilities request and answer, the error
-/// answer, case.
+/// answer, case, the summaries of conform and diff.
 pub fn schemas() -> Vec<NamedSchema> {
     vec![
         NamedSchema {
@@ -135,6 +136,18 @@ pub fn schemas() -> Vec<NamedSchema> {
             file: "case.schema.json",
             schema: input::<super::case::Case>(
                 "a conformance case file (spec/cases/*.yaml, YAML read as JSON)",
+            ),
+        },
+        NamedSchema {
+            file: "conform-summary.schema.json",
+            schema: output::<super::report::ConformSummary>(
+                "m3go conform --format json (m3go-conform-summary/1)",
+            ),
+        },
+        NamedSchema {
+            file: "diff-summary.schema.json",
+            schema: output::<super::report::DiffSummary>(
+                "m3go diff --format json (m3go-diff-summary/1)",
             ),
         },
     ]

@@ -534,7 +534,7 @@ fn conform_args(dir: &std::path::Path, extra: &[&str]) -> (i32, String, String) 
 fn conform_a_toy_declaring_only_m3go_2020_runs_those_cases_and_skips_the_rest_by_capability() {
     let dir = small_suite("toy");
     let toy = format!("'{}' protocol --presets m3go-2020", m3go());
-    let (code, out, err) = conform_args(&dir, &["--impl", &toy]);
+    let (code, out, err) = conform_args(&dir, &["--impl", &toy, "--verbose"]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(
         out.contains("2 passed, 0 failed, 0 errored, 4 skipped"),

@@ -29,6 +29,7 @@ mod protocol_contract;
 mod readings;
 mod records;
 mod replay_many;
+mod reports;
 mod roundtrips;
 mod rules_md;
 mod schema;

@@ -58,7 +58,15 @@ fn a_program_lacking_one_scoring_reading_answers_every_other_check() {
     );
     let toy = format!("'{BIN}' protocol --decline m3go-2020:flower-enclosed=score");
     let out = output(
-        &["conform", "--impl", &toy, "--jobs", "2", "--allow-skips"],
+        &[
+            "conform",
+            "--impl",
+            &toy,
+            "--jobs",
+            "2",
+            "--allow-skips",
+            "--verbose",
+        ],
         None,
         None,
     );

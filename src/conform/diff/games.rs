@@ -4,8 +4,8 @@
 use super::compare::{compare, differences, Summary};
 use super::shrink::{shrink, stones, Judge};
 use super::{
-    game_seed, make_case, request, request_setup, DiffOptions, DiffOutcome, Difference,
-    Disagreement, SplitMix64,
+    game_seed, make_case, request, request_setup, DiffOptions, DiffOutcome, DiffRun, Difference,
+    Disagreement, GameResult, GameVerdict, SplitMix64,
 };
 use crate::conform::answer::{case_answer, Parts};
 use crate::conform::protocol::Request;
@@ -35,6 +35,13 @@ enum Game {
     },
     /// The program under test failed at this move.
     Errored { move_number: u32, message: String },
+}
+
+/// The moves of one game compared, and those answered `unsupported`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counted {
+    compared: u64,
+    skipped: u64,
 }
 
 /// Counters shared by the workers.
@@ -103,7 +110,12 @@ fn next_move(
 /// not their sum, the other program starts on the next move as soon as it has answered this
 /// one, and nothing waits on a thread of its own. A move is compared before the game goes on
 /// from it; when a game stops, the answer to the move sent ahead is set aside.
-fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String> {
+fn play_game(
+    sh: &Shared,
+    g: u32,
+    other: &mut dyn Oracle,
+    counted: &mut Counted,
+) -> Result<Game, String> {
     use std::sync::atomic::Ordering::Relaxed;
     let opts = sh.opts;
     let mut rng = SplitMix64(game_seed(opts.seed, g));
@@ -180,8 +192,10 @@ fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String
         };
         if theirs.get("unsupported").is_some_and(|u| u == true) {
             sh.skipped.fetch_add(1, Relaxed);
+            counted.skipped += 1;
         } else {
             sh.compared.fetch_add(1, Relaxed);
+            counted.compared += 1;
             let diffs = differences(&ours, &Summary::of(&theirs, opts.size));
             if !diffs.is_empty() {
                 sh.first_bad.fetch_min(g, Relaxed);
@@ -207,9 +221,7 @@ fn play_game(sh: &Shared, g: u32, other: &mut dyn Oracle) -> Result<Game, String
 
 /// Plays the random games of `opts` (those of `games`, default all) on `jobs` workers, each
 /// asking its own program under test (made by `make_other`) after every move, and stops at the
-/// first disagreement with m3go, shrunk. The program is first asked for its capabilities: rules
-/// outside them are [`DiffOutcome::Unsupported`]. `progress(n)` is called as `n` more of the
-/// `games × max_moves` steps are done.
+/// first disagreement with m3go, shrunk: [`run_games`]'s outcome.
 pub fn run(
     opts: &DiffOptions,
     jobs: usize,
@@ -217,8 +229,39 @@ pub fn run(
     make_other: &MakeOracle,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<DiffOutcome, String> {
+    run_games(opts, jobs, games, make_other, progress).map(|r| r.outcome)
+}
+
+/// [`run`], with how each game ended (for the reports, `diff --junit`). The program is first
+/// asked for its capabilities: rules outside them are [`DiffOutcome::Unsupported`], and no game
+/// is played. The games after the first that failed are [`GameVerdict::NotPlayed`] whatever
+/// the workers got to, so that the report is the same on any number of them.
+/// `progress(n)` is called as `n` more of the `games × max_moves` steps are done.
+pub fn run_games(
+    opts: &DiffOptions,
+    jobs: usize,
+    games: Option<&[u32]>,
+    make_other: &MakeOracle,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<DiffRun, String> {
     use rayon::prelude::*;
     use std::sync::atomic::Ordering::Relaxed;
+    let all: Vec<u32> = match games {
+        Some(g) => g.to_vec(),
+        None => (1..=opts.games).collect(),
+    };
+    let none_played = |why: &str| -> Vec<GameResult> {
+        all.iter()
+            .map(|&g| GameResult {
+                game: g,
+                seed: game_seed(opts.seed, g),
+                verdict: GameVerdict::NotPlayed(why.to_string()),
+                compared: 0,
+                skipped: 0,
+                seconds: None,
+            })
+            .collect()
+    };
     let pool = OraclePool::new(make_other);
     let declared = pool
         .with(|o| negotiate(o))
@@ -226,23 +269,31 @@ pub fn run(
         .map(|n| n.declared);
     match declared {
         Err(message) => {
-            return Ok(DiffOutcome::Errored {
-                game: 0,
-                move_number: 0,
-                message,
+            return Ok(DiffRun {
+                outcome: DiffOutcome::Errored {
+                    game: 0,
+                    move_number: 0,
+                    message,
+                },
+                games: none_played(
+                    "not played: the program under test failed before the first game",
+                ),
             })
         }
         Ok(Declared::Capabilities(c)) => {
             if let Some(why) = c.refuses(&opts.rules, None) {
-                return Ok(DiffOutcome::Unsupported(why));
+                let games = none_played(&format!(
+                    "not played: the program's declared capabilities exclude {}: {why}",
+                    opts.rules.preset
+                ));
+                return Ok(DiffRun {
+                    outcome: DiffOutcome::Unsupported(why),
+                    games,
+                });
             }
         }
         Ok(Declared::Nothing(_)) => {}
     }
-    let all: Vec<u32> = match games {
-        Some(g) => g.to_vec(),
-        None => (1..=opts.games).collect(),
-    };
     let sh = Shared {
         opts,
         compared: 0.into(),
@@ -251,13 +302,16 @@ pub fn run(
         progress,
     };
     let workers = thread_pool(jobs)?;
-    let bad: Vec<(u32, Game)> = workers.install(|| {
+    type Played = (u32, Game, Counted, f64);
+    let played: Vec<Played> = workers.install(|| {
         all.par_iter()
             .map(|&g| {
+                let began = std::time::Instant::now();
+                let mut counted = Counted::default();
                 let r = if sh.first_bad.load(Relaxed) < g {
                     Ok(Game::Cancelled)
                 } else {
-                    pool.with(|o| play_game(&sh, g, o))
+                    pool.with(|o| play_game(&sh, g, o, &mut counted))
                         .unwrap_or_else(|message| {
                             sh.first_bad.fetch_min(g, Relaxed);
                             Ok(Game::Errored {
@@ -266,19 +320,74 @@ pub fn run(
                             })
                         })
                 };
-                r.map(|x| (g, x))
+                r.map(|x| (g, x, counted, began.elapsed().as_secs_f64()))
             })
-            .filter(|r| !matches!(r, Ok((_, Game::Agree | Game::Cancelled))))
             .collect::<Result<Vec<_>, String>>()
     })?;
-    let Some((g, first)) = bad.into_iter().min_by_key(|(g, _)| *g) else {
-        return Ok(DiffOutcome::Agree {
-            games: all.len() as u32,
-            moves: sh.compared.load(Relaxed),
-            skipped: sh.skipped.load(Relaxed),
+    let first_bad = played
+        .iter()
+        .filter(|(_, x, _, _)| !matches!(x, Game::Agree | Game::Cancelled))
+        .map(|(g, _, _, _)| *g)
+        .min();
+    let mut results = Vec::with_capacity(played.len());
+    let mut first = None;
+    for (g, x, counted, seconds) in played {
+        let verdict = match (&x, first_bad) {
+            (_, Some(b)) if g > b => GameVerdict::NotPlayed(format!(
+                "not played to its end: the run stops at game {b}, the first that failed"
+            )),
+            (Game::Agree, _) => GameVerdict::Agree,
+            (
+                Game::Disagree {
+                    move_number,
+                    notation,
+                    diffs,
+                    ..
+                },
+                _,
+            ) => GameVerdict::Disagree {
+                move_number: *move_number,
+                notation: notation.clone(),
+                differences: diffs.clone(),
+            },
+            (
+                Game::Errored {
+                    move_number,
+                    message,
+                },
+                _,
+            ) => GameVerdict::Errored {
+                move_number: *move_number,
+                message: message.clone(),
+            },
+            (Game::Cancelled, _) => {
+                return Err("internal: a game cancelled before any game failed".into())
+            }
+        };
+        results.push(GameResult {
+            game: g,
+            seed: game_seed(opts.seed, g),
+            verdict,
+            compared: counted.compared,
+            skipped: counted.skipped,
+            seconds: Some(seconds),
+        });
+        if Some(g) == first_bad {
+            first = Some(x);
+        }
+    }
+    let Some(first) = first else {
+        return Ok(DiffRun {
+            outcome: DiffOutcome::Agree {
+                games: all.len() as u32,
+                moves: sh.compared.load(Relaxed),
+                skipped: sh.skipped.load(Relaxed),
+            },
+            games: results,
         });
     };
-    match first {
+    let g = first_bad.unwrap_or_default();
+    let outcome = match first {
         Game::Errored {
             move_number,
             message,
@@ -338,5 +447,9 @@ pub fn run(
             })
             .and_then(|r| r),
         Game::Agree | Game::Cancelled => Err("internal: a good game among the bad ones".into()),
-    }
+    }?;
+    Ok(DiffRun {
+        outcome,
+        games: results,
+    })
 }

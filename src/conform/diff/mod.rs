@@ -19,7 +19,7 @@ mod games;
 mod shrink;
 
 pub use compare::{compare, differences, Summary, UNREAD};
-pub use games::run;
+pub use games::{run, run_games};
 pub use shrink::make_case;
 
 use crate::conform::case::Case;
@@ -89,6 +89,45 @@ pub enum DiffOutcome {
     },
     /// The program declares capabilities that do not include these rules: nothing was played.
     Unsupported(String),
+}
+
+/// How one game of a run ended, for the reports (`diff --junit`).
+#[derive(Clone, Debug)]
+pub enum GameVerdict {
+    /// Every move compared agreed (or was answered `unsupported`).
+    Agree,
+    /// The first disagreement of the game (before shrinking; the run's first is shrunk).
+    Disagree {
+        move_number: u32,
+        notation: String,
+        differences: Vec<Difference>,
+    },
+    /// The program under test failed at this move.
+    Errored { move_number: u32, message: String },
+    /// Not played, or not to its end: why (the run stops at its first failing game; the
+    /// program's capabilities exclude the rules; it failed before the first game).
+    NotPlayed(String),
+}
+
+/// One game of a run.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    /// The game (from 1) and its own seed ([`game_seed`]).
+    pub game: u32,
+    pub seed: u64,
+    pub verdict: GameVerdict,
+    /// Its moves compared, and those answered `unsupported`.
+    pub compared: u64,
+    pub skipped: u64,
+    /// Seconds it took, when it was played.
+    pub seconds: Option<f64>,
+}
+
+/// What a run found ([`DiffOutcome`]) and how each of its games ended, in game order.
+#[derive(Clone, Debug)]
+pub struct DiffRun {
+    pub outcome: DiffOutcome,
+    pub games: Vec<GameResult>,
 }
 
 /// The request for `moves` played from `setup`, in `m3go-conform/1`: a game compares whole
