@@ -345,8 +345,7 @@ const EQUIVALENT: &[&str] = &[
 /// The readings the suite does not yet tell apart (issue 37, item 7), by preset, option and
 /// value: each needs a case. The mutation test fails when one of them is caught (remove it
 /// here) or when another reading survives (add its case).
-const NOT_YET_CAUGHT: &[&str] = &[
-];
+const NOT_YET_CAUGHT: &[&str] = &[];
 
 /// Issue 37, item 7: the suite catches every wrong reading. For every preset, rule option and
 /// value other than the preset's own, the cases of that preset run with that one value changed:
