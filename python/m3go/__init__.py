@@ -3,9 +3,12 @@ Dullstone, Flystone), in-process.
 
 Every function answers what the ``m3go`` command line answers: ``analyze`` returns the object
 ``m3go analyze --format json`` prints, ``play`` the one ``m3go play --format json`` prints,
-``conform_case`` the answer ``m3go protocol`` gives to one ``m3go-conform/1`` request. A position
-is a :class:`Position`, the YAML text of a position file or a dict of the same keys. A refused
-input raises an :class:`M3goError` whose ``code`` is the protocol's error code.
+``conform_case`` the answer ``m3go protocol`` gives to one ``m3go-conform/2`` (or ``/1``)
+request, ``replay`` the log ``m3go replay --format json`` prints. A position is a
+:class:`Position`, the YAML text of a position file or a dict of the same keys. A refused input
+raises an :class:`M3goError` whose ``code`` is the protocol's error code; an
+:class:`IllegalMoveError` carries the refusal's ``reason`` and ``clause``, a
+:class:`BadMoveError` the ``problem``.
 """
 
 from ._m3go import (
@@ -27,6 +30,7 @@ from ._m3go import (
     explain,
     legal_moves,
     play,
+    replay,
 )
 
 __all__ = [
@@ -48,4 +52,5 @@ __all__ = [
     "explain",
     "legal_moves",
     "play",
+    "replay",
 ]

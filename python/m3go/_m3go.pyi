@@ -4,11 +4,12 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 __version__: str
 ANALYSIS_FORMAT: str
-"""The version of the analysis object (``m3go-analysis/N``)."""
+"""``m3go-analysis/4``: the version of the analysis object (its ``format``)."""
 PLAY_FORMAT: str
-"""The version of the play object (``m3go-play/N``)."""
+"""``m3go-play/1``: the version of the play object (its ``format``)."""
 PROTOCOL: str
-"""The conformance protocol spoken by ``conform_case`` (``m3go-conform/1``)."""
+"""``m3go-conform/2``: the conformance protocol spoken by ``conform_case`` (which answers
+``m3go-conform/1`` requests too, in that version)."""
 
 JSON = Any
 """A JSON value as Python objects: dict (string keys), list, str, int, float, bool, None."""
@@ -30,8 +31,32 @@ class BadPositionError(M3goError):
 class BadMoveError(M3goError):
     """A move does not read (``bad-move``)."""
 
+    problem: Optional[str]
+    """What is wrong with it, one stable code per problem: ``off-board`` (a point off the
+    board), ``malformed-point`` (no coordinate at all: ``hello``, ``黑1.ZZ``), ``empty``,
+    ``no-number`` (``黑七A``), ``bad-move-number``, ``move-zero``, ``bad-round``, ``round-zero``,
+    ``round-past-the-limit``, ``seat-not-in-round`` (the 2016 team format), ``bad-conversion``,
+    ``not-own-flower`` (Dullstone's ``=黑`` / ``=白``). None on an error made without it."""
+    reason: Optional[str]
+    """The refusal code the protocol's probe answer gives such a move: ``off-board`` or
+    ``malformed`` (spec/README.md, the reason codes)."""
+    move: Optional[str]
+    """The move as written."""
+
 class IllegalMoveError(M3goError):
     """A move reads but the rules refuse it (``illegal-move``)."""
+
+    reason: Optional[str]
+    """The refusal code, as the protocol's probe answer gives it (spec/README.md, the reason
+    codes): ``occupied``, ``wrong-turn``, ``suicide``, ``ko``, ``capture-point``,
+    ``one-liberty-eye``, ``tigers-mouth``, ``game-over``, ``conversion-p``, ``conversion-q``,
+    ``no-flystone``. None when it is not known (an error made without it)."""
+    clause: Optional[str]
+    """The id of the clause that refused the move (rules.md's register: ``M20-STRING``,
+    ``M20-FORBID-TIGER``, ``GO-KO``, …), as the probe answer's ``clause``."""
+    move: Optional[str]
+    """The move as written (a ``moves`` entry; in ``replay``, the record's move as the record
+    writes it: ``W[bb]``, ``黑12.七A``)."""
 
 class BadRequestError(M3goError):
     """An argument is not of the expected form (``bad-request``): a dict or list nested more than
@@ -72,9 +97,17 @@ class Position:
     @property
     def game_over(self) -> bool: ...
     @property
+    def trailing_passes(self) -> int:
+        """How many of the last moves were passes that count towards the end of the game (a
+        mechanical replay's replaced pass never does: it resets the count, register D25)."""
+    @property
     def diagram(self) -> str:
         """The direct board, top row first (``.`` empty, ``X`` black, ``O`` white, ``#`` flower)."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object) -> bool:
+        """Equal when the game state is: rules, board, move number, earlier boards, trailing
+        passes, dead stones and the Flystone state (not the engine)."""
+    def __hash__(self) -> int:
+        """Consistent with ``__eq__``: equal positions hash equal (a set or dict key)."""
 
 PositionLike = Union[Position, str, Mapping[str, Any]]
 """A Position, the YAML text of a position file, or a dict of the same keys."""
@@ -93,10 +126,35 @@ def explain(position: PositionLike, target: str) -> str:
     """The clause trace of a point (``六四``), a string (``七九*``) or a move (``华289.一九``)."""
 
 def conform_case(request: Union[str, Mapping[str, Any]]) -> Dict[str, JSON]:
-    """The answer ``m3go protocol`` gives to one ``m3go-conform/1`` request (a dict or one JSON
+    """The answer ``m3go protocol`` gives to one ``m3go-conform/2`` (or ``/1``) request (a dict or one JSON
     line); error answers are returned, not raised, as the protocol does. A dict is read as the
     line ``json.dumps`` makes of it (too deep, recursive or not JSON: ``bad-request``; over 4 MiB:
     ``too-large``); the answer's ``id`` is the request's (an int of any size). Never raises."""
+
+def replay(
+    record: str,
+    mechanical: bool = False,
+    rules: Union[str, Mapping[str, Any], None] = None,
+    to: Optional[int] = None,
+) -> Dict[str, Any]:
+    """A record replayed as ``m3go replay [--mechanical] --format json`` replays it.
+
+    ``record`` is the text of an SGF record or a game file (nothing is read from disk: a game
+    file may not name a position file). ``mechanical``: 003's 机械式排局 (a move the rules refuse
+    becomes a pass); else a strict replay. ``rules``: a preset name, a YAML mapping or a dict
+    (default: m3go-2020 when mechanical, else the record's). ``to``: stop after that move.
+
+    Returns a dict: ``entries``, the log, one per record move as the command writes them
+    (``number``, ``notation``, ``source``, ``status``: ``played``, ``record-pass`` or
+    ``replaced``, ``captured``, …) with ``replaced`` (bool) and the replaced move's ``reason``,
+    ``clause`` and ``message`` (None when the move was not replaced); ``replaced``, the replaced
+    moves counted by reason; ``mechanical``; ``position``, the final :class:`Position` (with
+    every earlier board; the command's ``position`` keeps those the ko rule needs). A replaced
+    pass never counts towards the end of the game (register D25).
+
+    A record or rules that do not read raise ``BadRequestError``; a move a strict replay
+    refuses ``IllegalMoveError`` (``field`` ``record``, with ``reason``, ``clause``, ``move``);
+    a text over 4 MiB ``TooLargeError``."""
 
 def case_request(path: str) -> Dict[str, JSON]:
     """The request the conformance runner sends for a case file (``spec/cases/*.yaml``)."""

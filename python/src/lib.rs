@@ -18,8 +18,10 @@ use m3go::error::ErrorKind;
 use m3go::error::MAX_INPUT_BYTES;
 use m3go::formats::report::{AnalysisReport, PlayReport};
 use m3go::game::advance::Engine;
-use m3go::game::notation::{check_move_number, format_numbered};
+use m3go::game::notation::{check_move_number, format_numbered, parse_move_in, NotationError};
+use m3go::game::play::Illegal;
 use m3go::game::setup::{from_yaml, InputError, Setup};
+use m3go::rules::{Rules, RulesField};
 use m3go::Position;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError};
@@ -45,13 +47,17 @@ create_exception!(
     m3go,
     BadMoveError,
     M3goError,
-    "A move does not read (code `bad-move`)."
+    "A move does not read (code `bad-move`): `problem` says what is wrong (`off-board`, \
+     `malformed-point`, ...), `reason` is the protocol's refusal code of such a probe (`off-board` \
+     or `malformed`), `move` the move as written."
 );
 create_exception!(
     m3go,
     IllegalMoveError,
     M3goError,
-    "A move reads but the rules refuse it (code `illegal-move`)."
+    "A move reads but the rules refuse it (code `illegal-move`): `reason` is the refusal code \
+     (`occupied`, `suicide`, `ko`, `tigers-mouth`, `wrong-turn`, ...), `clause` the clause id \
+     that refused it, `move` the move as written, as the protocol's probe answers give them."
 );
 create_exception!(
     m3go,
@@ -78,6 +84,18 @@ fn bounded(message: String) -> String {
 /// The exception of protocol error `code`, with its `code`, `field` and `message` attributes
 /// (the message at most [`MAX_MESSAGE_CHARS`] characters long).
 fn m3go_error(py: Python<'_>, code: &str, field: Option<String>, message: String) -> PyErr {
+    m3go_error_with(py, code, field, message, Vec::new())
+}
+
+/// [`m3go_error`] with further attributes (an illegal move's `reason`, `clause` and `move`, a
+/// bad move's `problem`, `reason` and `move`).
+fn m3go_error_with(
+    py: Python<'_>,
+    code: &str,
+    field: Option<String>,
+    message: String,
+    extra: Vec<(&str, Option<String>)>,
+) -> PyErr {
     let message = bounded(message);
     let err = match code {
         code::BAD_POSITION => BadPositionError::new_err(message.clone()),
@@ -88,11 +106,12 @@ fn m3go_error(py: Python<'_>, code: &str, field: Option<String>, message: String
         _ => M3goError::new_err(message.clone()),
     };
     let value = err.value(py);
-    for (name, v) in [
+    let attributes = [
         ("code", Some(code.to_string())),
         ("field", field),
         ("message", Some(message)),
-    ] {
+    ];
+    for (name, v) in attributes.into_iter().chain(extra) {
         if let Err(e) = value.setattr(name, v) {
             return e;
         }
@@ -217,7 +236,8 @@ fn to_python<'py, T: Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'p
 
 /// `moves` played from `start` by the library's play loop (`m3go play`'s), an input error
 /// raised with the protocol's code: a move that does not read is `bad-move`, one the rules
-/// refuse `illegal-move`, each with its field `moves[K]`; too many moves `too-large`.
+/// refuse `illegal-move`, each with its field `moves[K]`, the move as written and what the
+/// protocol's probe answer says of it ([`move_detail`]); too many moves `too-large`.
 fn play_moves(
     py: Python<'_>,
     start: &Position,
@@ -228,23 +248,74 @@ fn play_moves(
             let message = e.to_string();
             match e.place.move_number {
                 Some(n) => {
-                    let field = Some(format!("moves[{}]", n.saturating_sub(1)));
+                    let k = n.saturating_sub(1) as usize;
+                    let field = Some(format!("moves[{k}]"));
                     // The move's place in the game: past the last move m3go plays, the
                     // protocol answers `too-large` (conform::answer), not `bad-move`.
                     let number = start.move_number().saturating_add(n.saturating_sub(1));
-                    match e.kind {
-                        ErrorKind::IllegalMove => {
-                            m3go_error(py, code::ILLEGAL_MOVE, field, message)
+                    if e.kind == ErrorKind::Bad && check_move_number(number).is_err() {
+                        return m3go_error(py, code::TOO_LARGE, field, message);
+                    }
+                    let detail = py.detach(|| move_detail(start, moves, k));
+                    let written = moves.get(k).cloned();
+                    match (e.kind, detail) {
+                        (ErrorKind::IllegalMove, detail) => {
+                            let (reason, clause) = match detail {
+                                Some(MoveDetail::Refused(i)) => (
+                                    Some(i.reason.code().to_string()),
+                                    Some(i.clause.to_string()),
+                                ),
+                                _ => (None, None),
+                            };
+                            m3go_error_with(
+                                py,
+                                code::ILLEGAL_MOVE,
+                                field,
+                                message,
+                                vec![("reason", reason), ("clause", clause), ("move", written)],
+                            )
                         }
-                        ErrorKind::Bad if check_move_number(number).is_err() => {
-                            m3go_error(py, code::TOO_LARGE, field, message)
+                        (ErrorKind::Bad, detail) => {
+                            let (problem, reason) = match detail {
+                                Some(MoveDetail::Unread(e)) => (
+                                    Some(e.problem.code().to_string()),
+                                    Some(e.problem.reason().to_string()),
+                                ),
+                                _ => (None, None),
+                            };
+                            m3go_error_with(
+                                py,
+                                code::BAD_MOVE,
+                                field,
+                                message,
+                                vec![("problem", problem), ("reason", reason), ("move", written)],
+                            )
                         }
-                        ErrorKind::Bad => m3go_error(py, code::BAD_MOVE, field, message),
                     }
                 }
                 None => m3go_error(py, code::TOO_LARGE, Some("moves".into()), message),
             }
         })
+}
+
+/// Why a move was not played: it does not read, or the rules refuse it.
+enum MoveDetail {
+    Unread(NotationError),
+    Refused(Illegal),
+}
+
+/// What became of move `k` of `moves` played from `start`, once the library's play loop has
+/// refused it (its error carries only the message): the moves before it played again, then
+/// move `k` read and played as the loop does — its notation problem, or the rules' refusal
+/// (reason code and clause, as `m3go protocol` answers a probe). None if move `k` plays.
+fn move_detail(start: &Position, moves: &[String], k: usize) -> Option<MoveDetail> {
+    let before = moves.get(..k)?;
+    let (p, _) = m3go::tools::replay::play_listed(start, before, "moves", true, |_| {}).ok()?;
+    let written = moves.get(k)?;
+    match parse_move_in(written, p.rules(), p.board().size()) {
+        Err(e) => Some(MoveDetail::Unread(e)),
+        Ok(mv) => p.play(&mv).err().map(MoveDetail::Refused),
+    }
 }
 
 /// The legal moves of the side to move, in notation, as the analysis lists them.
@@ -303,9 +374,10 @@ fn explain(
     explain_of(py, &pos, str_arg(py, target, "target")?)
 }
 
-/// The answer `m3go protocol` gives to one `m3go-conform/1` request (a dict, or one JSON line):
-/// a capabilities answer, a case answer, `unsupported`, or an error answer (`{"error": {"code",
-/// "field", "message"}}`) — never an exception, as the protocol answers every line. A dict is
+/// The answer `m3go protocol` gives to one `m3go-conform/2` (or `/1`) request (a dict, or one
+/// JSON line): a capabilities answer, a case answer, `unsupported`, or an error answer
+/// (`{"error": {"code", "field", "message"}}`) — never an exception, as the protocol answers
+/// every line. A dict is
 /// read as the line `json.dumps` makes of it: too deep or recursive, or not JSON, is the
 /// protocol's `bad-request`, longer than a protocol line (4 MiB) `too-large`; the answer's `id`
 /// is the request's own (an integer of any size).
@@ -355,7 +427,7 @@ fn case_of(py: Python<'_>, path: &Bound<'_, PyString>) -> PyResult<Case> {
         .map_err(|e| m3go_error(py, code::BAD_REQUEST, Some("case".into()), e.to_string()))
 }
 
-/// The `m3go-conform/1` request the runner sends for a case file (its record replay included).
+/// The `m3go-conform/2` request the runner sends for a case file (its record replay included).
 #[pyfunction]
 fn case_request<'py>(py: Python<'py>, path: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
     let case = case_of(py, path)?;
@@ -393,6 +465,182 @@ fn _analyze_loop(py: Python<'_>, position: &str, n: u32) -> PyResult<f64> {
     });
     let took = took.map_err(|e| bad_position(py, e))?;
     Ok(took.as_secs_f64() / f64::from(n.max(1)))
+}
+
+/// The rules of a replay: `rules` when given (a preset name or YAML mapping as text, or a
+/// dict, as a position file's `rules:`), else m3go-2020 for the mechanical replay (003
+/// replays a Go record under m3go's rules), else the record's own (as `m3go replay`).
+fn replay_rules(
+    py: Python<'_>,
+    record: &m3go::formats::record::Record,
+    rules: Option<&Bound<'_, PyAny>>,
+    mechanical: bool,
+) -> PyResult<Rules> {
+    let bad = |e: &dyn std::fmt::Display| {
+        m3go_error(py, code::BAD_REQUEST, Some("rules".into()), e.to_string())
+    };
+    let field: RulesField = match rules {
+        None => {
+            return if mechanical {
+                Ok(Rules::m3go_2020())
+            } else {
+                record.resolve_rules(None).map_err(|e| {
+                    m3go_error(py, code::BAD_REQUEST, Some("record".into()), e.to_string())
+                })
+            }
+        }
+        Some(r) => match r.cast::<PyString>() {
+            Ok(text) => from_yaml(str_arg(py, text, "rules")?, "rules").map_err(|e| bad(&e))?,
+            Err(_) if r.is_instance_of::<PyDict>() => {
+                serde_json::from_value(json_value_of(py, r, "rules")?).map_err(|e| bad(&e))?
+            }
+            Err(_) => {
+                return Err(PyTypeError::new_err(format!(
+                    "rules: expected a preset name, a YAML mapping or a dict, got {}",
+                    r.get_type().name()?
+                )))
+            }
+        },
+    };
+    field.resolve().map_err(|e| bad(&e))
+}
+
+/// A record replayed as `m3go replay [--mechanical] --format json` replays it: a dict of
+/// `entries` (the log, one per record move, as the command writes them, each with `replaced`
+/// and its `reason`, `clause` and `message`, None when the move was not replaced), `replaced`
+/// (the replaced moves counted by reason), `mechanical`, and `position`, the final `Position`.
+/// `record` is the text of an SGF record or a game file (a game file may not name a position
+/// file: nothing is read from disk). A record that does not read, or rules that do not, is
+/// `bad-request`; a move a strict replay refuses `illegal-move` (field `record`, with the
+/// move's `reason`, `clause` and `move`); a text over 4 MiB `too-large`.
+#[pyfunction]
+#[pyo3(signature = (record, mechanical = false, rules = None, to = None))]
+fn replay<'py>(
+    py: Python<'py>,
+    record: &Bound<'py, PyString>,
+    mechanical: bool,
+    rules: Option<&Bound<'py, PyAny>>,
+    to: Option<u32>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let text = str_arg(py, record, "record")?;
+    if text.len() > MAX_INPUT_BYTES {
+        return Err(m3go_error(
+            py,
+            code::TOO_LARGE,
+            Some("record".into()),
+            format!(
+                "record: {} bytes is too large: expected at most {MAX_INPUT_BYTES} bytes",
+                text.len()
+            ),
+        ));
+    }
+    let rec = py
+        .detach(|| m3go::formats::load::parse_sent(text, "record"))
+        .map_err(|e| m3go_error(py, code::BAD_REQUEST, Some("record".into()), e.to_string()))?;
+    let rules = replay_rules(py, &rec, rules, mechanical)?;
+    let replayed = py.detach(|| {
+        if mechanical {
+            m3go::tools::replay::mechanical(&rec, &rules, to, Engine::Fast)
+        } else {
+            m3go::tools::replay::strict(&rec, &rules, to, Engine::Fast)
+        }
+    });
+    let rep = match replayed {
+        Ok(rep) => rep,
+        Err(e) if e.kind == ErrorKind::IllegalMove => {
+            let (reason, clause, written) = match e.place.move_number {
+                Some(n) => py.detach(|| strict_refusal(&rec, &rules, n)),
+                None => (None, None, None),
+            };
+            return Err(m3go_error_with(
+                py,
+                code::ILLEGAL_MOVE,
+                Some("record".into()),
+                e.to_string(),
+                vec![("reason", reason), ("clause", clause), ("move", written)],
+            ));
+        }
+        Err(e) => {
+            return Err(m3go_error(
+                py,
+                code::BAD_REQUEST,
+                Some("record".into()),
+                e.to_string(),
+            ))
+        }
+    };
+    let mut entries =
+        serde_json::to_value(&rep.entries).map_err(|e| PyException::new_err(e.to_string()))?;
+    for entry in entries.as_array_mut().into_iter().flatten() {
+        if let Some(o) = entry.as_object_mut() {
+            let replaced = o.get("status").and_then(|s| s.as_str()) == Some("replaced");
+            o.insert("replaced".into(), serde_json::Value::Bool(replaced));
+            for key in ["reason", "clause", "message"] {
+                o.entry(key).or_insert(serde_json::Value::Null);
+            }
+        }
+    }
+    let d = PyDict::new(py);
+    d.set_item("entries", pythonize::pythonize(py, &entries)?)?;
+    d.set_item("replaced", to_python(py, &rep.replaced_by_reason())?)?;
+    d.set_item("mechanical", mechanical)?;
+    d.set_item(
+        "position",
+        Bound::new(
+            py,
+            PyPosition {
+                inner: rep.position,
+            },
+        )?,
+    )?;
+    Ok(d)
+}
+
+/// The refusal of move `number` of a record a strict replay refused (its error carries only
+/// the message): the record replayed up to the move before, then that move played as the
+/// record claims it. The reason code, the clause and the move as written; None where the move
+/// is not found or plays.
+fn strict_refusal(
+    rec: &m3go::formats::record::Record,
+    rules: &Rules,
+    number: u32,
+) -> (Option<String>, Option<String>, Option<String>) {
+    let Some(k) = rec.moves.iter().position(|m| m.number == number) else {
+        return (None, None, None);
+    };
+    let written = rec.moves.get(k).map(|m| m.text.clone());
+    let before =
+        m3go::tools::replay::strict(rec, rules, Some(number.saturating_sub(1)), Engine::Fast);
+    match before.map(|r| r.position.play(&rec.claimed_move(k))) {
+        Ok(Err(i)) => (
+            Some(i.reason.code().to_string()),
+            Some(i.clause.to_string()),
+            written,
+        ),
+        _ => (None, None, written),
+    }
+}
+
+/// A hash of every part of a position its equality compares (rules, board, move number,
+/// earlier boards, trailing passes, dead stones, Flystone state; not the engine): equal
+/// positions hash equal. The rules and the Flystone state are hashed through their JSON text
+/// (they do not implement `Hash`); `DefaultHasher::new` has fixed keys, so the hash is the same
+/// in every run.
+fn position_hash(pos: &Position) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    serde_json::to_string(pos.rules())
+        .unwrap_or_default()
+        .hash(&mut h);
+    pos.board().hash(&mut h);
+    pos.move_number().hash(&mut h);
+    pos.history().hash(&mut h);
+    pos.trailing_passes().hash(&mut h);
+    pos.dead().hash(&mut h);
+    serde_json::to_string(&pos.flystone())
+        .unwrap_or_default()
+        .hash(&mut h);
+    h.finish()
 }
 
 /// A valid position (immutable): read from the YAML text of a position file, a dict of the same
@@ -483,10 +731,24 @@ impl PyPosition {
         self.inner.board().to_diagram()
     }
 
+    /// How many of the most recent moves were passes that count towards the end of the game
+    /// (a mechanical replay's replaced pass resets it: register D25).
+    #[getter]
+    fn trailing_passes(&self) -> u32 {
+        self.inner.trailing_passes()
+    }
+
+    /// Equal when the game state is: rules, board, move number, earlier boards, trailing
+    /// passes, dead stones and the Flystone state (the library's equality of positions).
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other
             .cast::<PyPosition>()
             .is_ok_and(|o| o.get().inner == self.inner)
+    }
+
+    /// A hash of what `__eq__` compares, so that equal positions hash equal.
+    fn __hash__(&self) -> u64 {
+        position_hash(&self.inner)
     }
 
     fn __repr__(&self) -> String {
@@ -510,6 +772,7 @@ fn _m3go(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(conform_case, m)?)?;
     m.add_function(wrap_pyfunction!(case_request, m)?)?;
     m.add_function(wrap_pyfunction!(check_case, m)?)?;
+    m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(_analyze_loop, m)?)?;
     m.add("M3goError", py.get_type::<M3goError>())?;
     m.add("BadPositionError", py.get_type::<BadPositionError>())?;
@@ -517,6 +780,17 @@ fn _m3go(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
     m.add("BadRequestError", py.get_type::<BadRequestError>())?;
     m.add("TooLargeError", py.get_type::<TooLargeError>())?;
+    // the attributes every stub declares, None on an exception made without them (a
+    // refused move's, on the class of its error)
+    for name in ["code", "field", "message"] {
+        py.get_type::<M3goError>().setattr(name, py.None())?;
+    }
+    for name in ["reason", "clause", "move"] {
+        py.get_type::<IllegalMoveError>().setattr(name, py.None())?;
+    }
+    for name in ["problem", "reason", "move"] {
+        py.get_type::<BadMoveError>().setattr(name, py.None())?;
+    }
     m.add("ANALYSIS_FORMAT", m3go::formats::report::ANALYSIS_FORMAT)?;
     m.add("PLAY_FORMAT", m3go::formats::report::PLAY_FORMAT)?;
     m.add("PROTOCOL", PROTOCOL)?;

@@ -482,15 +482,7 @@ pub fn case_answer(req: &Request, engine: Engine, parts: Parts) -> Result<CaseAn
 /// The reason of a probe that does not read as a move of this board: `off-board` when it names
 /// a point off the board (`黑1.九九` on 3×3, `(5,0)`), `malformed` for anything else.
 fn unread_reason(e: &crate::game::notation::NotationError) -> &'static str {
-    use crate::board::coord::{CoordError, CoordProblem};
-    use crate::game::notation::NotationProblem;
-    match &e.problem {
-        NotationProblem::Coord(CoordError {
-            problem: CoordProblem::OffBoard { .. },
-            ..
-        }) => "off-board",
-        _ => "malformed",
-    }
+    e.problem.reason()
 }
 
 /// One replayed move of a request: mechanical (a refused move becomes a pass, M20-REPLAY) or

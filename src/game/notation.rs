@@ -89,6 +89,57 @@ pub enum NotationProblem {
     NotOwnFlower { colour: Colour },
 }
 
+impl NotationProblem {
+    /// Every code [`NotationProblem::code`] gives, once each.
+    pub const CODES: [&'static str; 12] = [
+        "off-board",
+        "malformed-point",
+        "empty",
+        "bad-round",
+        "round-zero",
+        "round-past-the-limit",
+        "seat-not-in-round",
+        "no-number",
+        "bad-move-number",
+        "move-zero",
+        "bad-conversion",
+        "not-own-flower",
+    ];
+
+    /// A stable code for the problem, one per variant (a coordinate's split into `off-board`,
+    /// a point off the board, and `malformed-point`, one that is no coordinate at all): what
+    /// the Python package's `BadMoveError.problem` says.
+    pub fn code(&self) -> &'static str {
+        use crate::board::coord::CoordProblem;
+        match self {
+            NotationProblem::Coord(CoordError {
+                problem: CoordProblem::OffBoard { .. },
+                ..
+            }) => "off-board",
+            NotationProblem::Coord(_) => "malformed-point",
+            NotationProblem::Empty => "empty",
+            NotationProblem::NotARoundNumber(_) => "bad-round",
+            NotationProblem::RoundZero => "round-zero",
+            NotationProblem::TeamMovePastTheLimit { .. } => "round-past-the-limit",
+            NotationProblem::SeatNotInRound { .. } => "seat-not-in-round",
+            NotationProblem::NoNumber(_) => "no-number",
+            NotationProblem::NotAMoveNumber(_) => "bad-move-number",
+            NotationProblem::MoveZero => "move-zero",
+            NotationProblem::BadConversion(_) => "bad-conversion",
+            NotationProblem::NotOwnFlower { .. } => "not-own-flower",
+        }
+    }
+
+    /// The refusal reason the protocol gives a probe with this problem (spec/README.md, the
+    /// reason codes): `off-board` for a point off the board, `malformed` for anything else.
+    pub fn reason(&self) -> &'static str {
+        match self.code() {
+            "off-board" => "off-board",
+            _ => "malformed",
+        }
+    }
+}
+
 impl NotationError {
     fn of(text: &str, problem: NotationProblem) -> NotationError {
         NotationError {
@@ -451,6 +502,36 @@ mod tests {
             "{e}"
         );
         assert!(parse_move("1C.E八", 19).is_ok());
+    }
+
+    /// Each problem has its stable code (the Python package's `BadMoveError.problem`), listed in
+    /// `CODES`; the protocol's probe reason is `off-board` for a point off the board and
+    /// `malformed` for every other.
+    #[test]
+    fn d3_notation_problem_codes() {
+        let code = |text: &str, size: usize| {
+            let e = parse_move(text, size).expect_err(text);
+            assert!(NotationProblem::CODES.contains(&e.problem.code()), "{text}");
+            (e.problem.code(), e.problem.reason())
+        };
+        assert_eq!(code("黑1.九九", 3), ("off-board", "off-board"));
+        assert_eq!(code("(5,0)", 3), ("off-board", "off-board"));
+        assert_eq!(code("黑1.Z九", 19), ("malformed-point", "malformed"));
+        assert_eq!(code("hello", 19), ("malformed-point", "malformed"));
+        assert_eq!(code("", 19), ("empty", "malformed"));
+        assert_eq!(code("黑0.七A", 19), ("move-zero", "malformed"));
+        assert_eq!(code("黑x.七A", 19), ("bad-move-number", "malformed"));
+        assert_eq!(code("黑七A", 19), ("no-number", "malformed"));
+        assert_eq!(code("0A.七A", 19), ("round-zero", "malformed"));
+        assert_eq!(code("32B.H九", 19), ("seat-not-in-round", "malformed"));
+        assert_eq!(
+            code("468888C.E八", 19),
+            ("round-past-the-limit", "malformed")
+        );
+        let mut codes = NotationProblem::CODES.to_vec();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), NotationProblem::CODES.len());
     }
 
     #[test]
