@@ -113,27 +113,24 @@ fn write(suite: &TestSuite) -> std::io::Result<String> {
     );
     let time = suite.time.map(seconds);
     let name = xml_safe(&suite.name);
-    let mut root = w
+    // the name, counts and time that `testsuites` and its one `testsuite` both carry
+    let attrs: Vec<(&str, &str)> = [
+        ("name", name.as_str()),
+        ("tests", tests.as_str()),
+        ("failures", failures.as_str()),
+        ("errors", errors.as_str()),
+        ("skipped", skipped.as_str()),
+    ]
+    .into_iter()
+    .chain(time.as_deref().map(|t| ("time", t)))
+    .collect();
+    let root = w
         .create_element("testsuites")
-        .with_attribute(("name", name.as_str()))
-        .with_attribute(("tests", tests.as_str()))
-        .with_attribute(("failures", failures.as_str()))
-        .with_attribute(("errors", errors.as_str()))
-        .with_attribute(("skipped", skipped.as_str()));
-    if let Some(t) = &time {
-        root = root.with_attribute(("time", t.as_str()));
-    }
+        .with_attributes(attrs.iter().copied());
     root.write_inner_content(|w| {
-        let mut s = w
+        let s = w
             .create_element("testsuite")
-            .with_attribute(("name", name.as_str()))
-            .with_attribute(("tests", tests.as_str()))
-            .with_attribute(("failures", failures.as_str()))
-            .with_attribute(("errors", errors.as_str()))
-            .with_attribute(("skipped", skipped.as_str()));
-        if let Some(t) = &time {
-            s = s.with_attribute(("time", t.as_str()));
-        }
+            .with_attributes(attrs.iter().copied());
         s.write_inner_content(|w| {
             if !suite.properties.is_empty() {
                 w.create_element("properties").write_inner_content(|w| {
