@@ -79,25 +79,25 @@ pub fn frozen_of(rules: &Rules, history: &[Board], board: &Board) -> Vec<FrozenS
 /// frozen strings was frozen (from there on every one of them is frozen at the same board
 /// with the same attribute; no string is frozen that was not). 0 when nothing is frozen.
 pub fn boards_needed(rules: &Rules, history: &[Board], board: &Board) -> usize {
-    let frozen = frozen_of(rules, history, board);
-    let mut keep = 0;
-    for f in &frozen {
-        // the string stood with these points and was frozen on every board from its freeze on
-        let mut k = 0;
-        let mut state = Vec::new();
-        for (j, b) in history.iter().enumerate() {
-            state = frozen_after(rules, &state, b);
-            if state.iter().any(|g| g == f) {
-                if k == 0 {
-                    k = history.len() - j;
-                }
-            } else {
-                k = 0;
-            }
-        }
-        keep = keep.max(k);
+    if !freezes(rules) {
+        return 0;
     }
-    keep
+    // the frozen strings after each history board, one fold (as `frozen_of` folds them)
+    let states: Vec<Vec<FrozenString>> = history
+        .iter()
+        .scan(Vec::new(), |state, b| {
+            *state = frozen_after(rules, state, b);
+            Some(state.clone())
+        })
+        .collect();
+    let frozen = frozen_after(rules, states.last().map_or(&[][..], Vec::as_slice), board);
+    // each string stood with these points and was frozen on every board from its freeze on:
+    // the run of the latest history boards that hold it
+    frozen
+        .iter()
+        .map(|f| states.iter().rev().take_while(|s| s.contains(f)).count())
+        .max()
+        .unwrap_or(0)
 }
 
 /// The frozen attribute of the grey string `points` (ascending), if it is frozen.
