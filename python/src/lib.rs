@@ -18,10 +18,10 @@ use m3go::error::ErrorKind;
 use m3go::error::MAX_INPUT_BYTES;
 use m3go::formats::report::{AnalysisReport, PlayReport};
 use m3go::game::advance::Engine;
-use m3go::game::notation::{check_move_number, format_numbered, parse_move_in, NotationError};
-use m3go::game::play::Illegal;
-use m3go::game::setup::{from_yaml, InputError, Setup};
+use m3go::game::notation::{check_move_number, format_numbered};
+use m3go::game::setup::{from_yaml, Setup};
 use m3go::rules::{Rules, RulesField};
+use m3go::tools::replay::{ListedFailure, MoveFailure};
 use m3go::Position;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError};
@@ -237,85 +237,68 @@ fn to_python<'py, T: Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'p
 /// `moves` played from `start` by the library's play loop (`m3go play`'s), an input error
 /// raised with the protocol's code: a move that does not read is `bad-move`, one the rules
 /// refuse `illegal-move`, each with its field `moves[K]`, the move as written and what the
-/// protocol's probe answer says of it ([`move_detail`]); too many moves `too-large`.
+/// protocol's probe answer says of it (the loop's typed cause, [`MoveFailure`]); too many
+/// moves `too-large`.
 fn play_moves(
     py: Python<'_>,
     start: &Position,
     moves: &[String],
 ) -> PyResult<(Position, Vec<m3go::Report>)> {
-    py.detach(|| m3go::tools::replay::play_listed(start, moves, "moves", true, |_| {}))
-        .map_err(|e: InputError| {
-            let message = e.to_string();
-            match e.place.move_number {
-                Some(n) => {
-                    let k = n.saturating_sub(1) as usize;
-                    let field = Some(format!("moves[{k}]"));
-                    // The move's place in the game: past the last move m3go plays, the
-                    // protocol answers `too-large` (conform::answer), not `bad-move`.
-                    let number = start.move_number().saturating_add(n.saturating_sub(1));
-                    if e.kind == ErrorKind::Bad && check_move_number(number).is_err() {
-                        return m3go_error(py, code::TOO_LARGE, field, message);
+    py.detach(|| {
+        m3go::tools::replay::play_listed_typed(start, moves, "moves", true, |_| {}, &|| false)
+    })
+    .map_err(|f: Box<ListedFailure>| {
+        let ListedFailure { error: e, cause } = *f;
+        let message = e.to_string();
+        match e.place.move_number {
+            Some(n) => {
+                let k = n.saturating_sub(1) as usize;
+                let field = Some(format!("moves[{k}]"));
+                // The move's place in the game: past the last move m3go plays, the
+                // protocol answers `too-large` (conform::answer), not `bad-move`.
+                let number = start.move_number().saturating_add(n.saturating_sub(1));
+                if e.kind == ErrorKind::Bad && check_move_number(number).is_err() {
+                    return m3go_error(py, code::TOO_LARGE, field, message);
+                }
+                let written = moves.get(k).cloned();
+                match (e.kind, cause) {
+                    (ErrorKind::IllegalMove, cause) => {
+                        let (reason, clause) = match cause {
+                            Some(MoveFailure::Refused(i)) => (
+                                Some(i.reason.code().to_string()),
+                                Some(i.clause.to_string()),
+                            ),
+                            _ => (None, None),
+                        };
+                        m3go_error_with(
+                            py,
+                            code::ILLEGAL_MOVE,
+                            field,
+                            message,
+                            vec![("reason", reason), ("clause", clause), ("move", written)],
+                        )
                     }
-                    let detail = py.detach(|| move_detail(start, moves, k));
-                    let written = moves.get(k).cloned();
-                    match (e.kind, detail) {
-                        (ErrorKind::IllegalMove, detail) => {
-                            let (reason, clause) = match detail {
-                                Some(MoveDetail::Refused(i)) => (
-                                    Some(i.reason.code().to_string()),
-                                    Some(i.clause.to_string()),
-                                ),
-                                _ => (None, None),
-                            };
-                            m3go_error_with(
-                                py,
-                                code::ILLEGAL_MOVE,
-                                field,
-                                message,
-                                vec![("reason", reason), ("clause", clause), ("move", written)],
-                            )
-                        }
-                        (ErrorKind::Bad, detail) => {
-                            let (problem, reason) = match detail {
-                                Some(MoveDetail::Unread(e)) => (
-                                    Some(e.problem.code().to_string()),
-                                    Some(e.problem.reason().to_string()),
-                                ),
-                                _ => (None, None),
-                            };
-                            m3go_error_with(
-                                py,
-                                code::BAD_MOVE,
-                                field,
-                                message,
-                                vec![("problem", problem), ("reason", reason), ("move", written)],
-                            )
-                        }
+                    (ErrorKind::Bad, cause) => {
+                        let (problem, reason) = match cause {
+                            Some(MoveFailure::Unread(e)) => (
+                                Some(e.problem.code().to_string()),
+                                Some(e.problem.reason().to_string()),
+                            ),
+                            _ => (None, None),
+                        };
+                        m3go_error_with(
+                            py,
+                            code::BAD_MOVE,
+                            field,
+                            message,
+                            vec![("problem", problem), ("reason", reason), ("move", written)],
+                        )
                     }
                 }
-                None => m3go_error(py, code::TOO_LARGE, Some("moves".into()), message),
             }
-        })
-}
-
-/// Why a move was not played: it does not read, or the rules refuse it.
-enum MoveDetail {
-    Unread(NotationError),
-    Refused(Illegal),
-}
-
-/// What became of move `k` of `moves` played from `start`, once the library's play loop has
-/// refused it (its error carries only the message): the moves before it played again, then
-/// move `k` read and played as the loop does — its notation problem, or the rules' refusal
-/// (reason code and clause, as `m3go protocol` answers a probe). None if move `k` plays.
-fn move_detail(start: &Position, moves: &[String], k: usize) -> Option<MoveDetail> {
-    let before = moves.get(..k)?;
-    let (p, _) = m3go::tools::replay::play_listed(start, before, "moves", true, |_| {}).ok()?;
-    let written = moves.get(k)?;
-    match parse_move_in(written, p.rules(), p.board().size()) {
-        Err(e) => Some(MoveDetail::Unread(e)),
-        Ok(mv) => p.play(&mv).err().map(MoveDetail::Refused),
-    }
+            None => m3go_error(py, code::TOO_LARGE, Some("moves".into()), message),
+        }
+    })
 }
 
 /// The legal moves of the side to move, in notation, as the analysis lists them.

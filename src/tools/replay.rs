@@ -48,17 +48,48 @@ pub fn play_listed_until(
     moves: &[String],
     key: &str,
     numbered: bool,
-    mut each: impl FnMut(&Report),
+    each: impl FnMut(&Report),
     stop: &dyn Fn() -> bool,
 ) -> Result<(Position, Vec<Report>), InputError> {
+    play_listed_typed(start, moves, key, numbered, each, stop).map_err(|f| f.error)
+}
+
+/// Why [`play_listed_typed`] stopped: the error as [`play_listed`] gives it, and the move's own
+/// failure typed when a move was read or played (its notation problem, or the rules' refusal
+/// with its reason code and clause), for callers that report it as values (the Python module).
+pub struct ListedFailure {
+    pub error: InputError,
+    pub cause: Option<MoveFailure>,
+}
+
+/// Why one listed move was not played.
+pub enum MoveFailure {
+    /// It does not read.
+    Unread(crate::game::notation::NotationError),
+    /// The rules refuse it.
+    Refused(Illegal),
+}
+
+/// [`play_listed_until`] with the failing move's cause kept typed ([`ListedFailure`]).
+pub fn play_listed_typed(
+    start: &Position,
+    moves: &[String],
+    key: &str,
+    numbered: bool,
+    mut each: impl FnMut(&Report),
+    stop: &dyn Fn() -> bool,
+) -> Result<(Position, Vec<Report>), Box<ListedFailure>> {
+    let plain = |error: InputError| Box::new(ListedFailure { error, cause: None });
     let limit = max_moves(start.board().size());
     if moves.len() > limit {
-        return Err(InputError::new(format!(
-            "{} moves given: expected at most {limit} on a {1}x{1} board (the limit of a record)",
-            moves.len(),
-            start.board().size()
-        ))
-        .key(key));
+        return Err(plain(
+            InputError::new(format!(
+                "{} moves given: expected at most {limit} on a {1}x{1} board (the limit of a record)",
+                moves.len(),
+                start.board().size()
+            ))
+            .key(key),
+        ));
     }
     let mut p = start.clone();
     let mut reports = Vec::new();
@@ -71,14 +102,21 @@ pub fn play_listed_until(
     };
     for (k, m) in moves.iter().enumerate() {
         if stop() {
-            return Err(stopped(k as u32 + 1));
+            return Err(plain(stopped(k as u32 + 1)));
         }
-        check_move_number(p.move_number()).map_err(|e| placed(InputError::new(e), k, m))?;
-        let mv = parse_move_in(m, p.rules(), p.board().size())
-            .map_err(|e| placed(InputError::new(e.to_string()), k, m))?;
-        let (next, r) = p
-            .play(&mv)
-            .map_err(|e| placed(InputError::illegal_move(e.to_string()), k, m))?;
+        check_move_number(p.move_number()).map_err(|e| plain(placed(InputError::new(e), k, m)))?;
+        let mv = parse_move_in(m, p.rules(), p.board().size()).map_err(|e| {
+            Box::new(ListedFailure {
+                error: placed(InputError::new(e.to_string()), k, m),
+                cause: Some(MoveFailure::Unread(e)),
+            })
+        })?;
+        let (next, r) = p.play(&mv).map_err(|e| {
+            Box::new(ListedFailure {
+                error: placed(InputError::illegal_move(e.to_string()), k, m),
+                cause: Some(MoveFailure::Refused(e)),
+            })
+        })?;
         each(&r);
         reports.push(r);
         p = next;
