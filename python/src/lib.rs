@@ -278,7 +278,7 @@ fn play_moves(
                             vec![("reason", reason), ("clause", clause), ("move", written)],
                         )
                     }
-                    (ErrorKind::Bad, cause) => {
+                    (_, cause) => {
                         let (problem, reason) = match cause {
                             Some(MoveFailure::Unread(e)) => (
                                 Some(e.problem.code().to_string()),
