@@ -1,0 +1,316 @@
+//! `m3go player --protocol gtp`: the baseline players speaking GTP version 2 with m3go's
+//! three-colour extension (spec/play-protocol.md "GTP"; the names and vertices are
+//! `crate::referee::gtp`'s). The same choices as the play protocol's loop: under the same
+//! --seed, game name (`m3go-game`) and position, the same move.
+
+use super::player::{name_hash, strategy_name};
+use crate::conform::capabilities::Capabilities;
+use crate::conform::play_protocol::PlayerCapabilities;
+use crate::error::{clip, read_line_bounded, ReadError, MAX_INPUT_BYTES};
+use crate::formats::record::{rules_field, Record};
+use crate::game::fast::FastPosition;
+use crate::game::moves::{Action, Move};
+use crate::game::order::SplitMix64;
+use crate::game::position::Position;
+use crate::game::setup::{InputError, Setup};
+use crate::referee::gtp::{
+    parse_colour, parse_komi, parse_vertex, vertex, CAPABILITIES_COMMAND, GAME_COMMAND,
+    GTP_VERSION, POSITION_COMMAND,
+};
+use crate::referee::strategy::{choose, Strategy};
+use crate::rules::Rules;
+
+/// The commands answered, as `list_commands` lists them.
+const COMMANDS: [&str; 16] = [
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "undo",
+    "showboard",
+    CAPABILITIES_COMMAND,
+    POSITION_COMMAND,
+    GAME_COMMAND,
+];
+
+/// The player's state: the rules and size set, the game's name, the positions of the game (the
+/// first its start: `undo` goes back one).
+struct Engine {
+    strategy: Strategy,
+    seed: u64,
+    rules: Rules,
+    size: usize,
+    game: String,
+    /// The start position given by `m3go-position`, used by `clear_board` while the size is
+    /// its own.
+    start: Option<Position>,
+    positions: Vec<Position>,
+}
+
+impl Engine {
+    fn new(strategy: Strategy, seed: u64) -> Engine {
+        let mut e = Engine {
+            strategy,
+            seed,
+            rules: Rules::m3go_2020(),
+            size: 19,
+            game: String::new(),
+            start: None,
+            positions: Vec::new(),
+        };
+        // an empty 19x19 board under m3go-2020 always builds
+        let _ = e.clear();
+        e
+    }
+
+    /// Back to the start: the `m3go-position` start, or an empty board of the size.
+    fn clear(&mut self) -> Result<(), String> {
+        let start = match &self.start {
+            Some(p) if p.board().size() == self.size => p.clone(),
+            _ => Record::new(self.size, Some(rules_field(&self.rules)))
+                .start_position(&self.rules)
+                .map_err(|e| e.to_string())?,
+        };
+        self.positions = vec![start];
+        Ok(())
+    }
+
+    fn pos(&self) -> Option<&Position> {
+        self.positions.last()
+    }
+
+    /// The answer to one command: `Ok` text for `=`, `Err` text for `?`; `None` to quit after
+    /// answering.
+    fn answer(&mut self, name: &str, args: &str) -> Result<String, String> {
+        let arg = args.split_whitespace().collect::<Vec<_>>();
+        match name {
+            "protocol_version" => Ok(GTP_VERSION.into()),
+            "name" => Ok(format!("m3go player ({})", strategy_name(self.strategy))),
+            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
+            "known_command" => Ok(COMMANDS
+                .contains(&arg.first().copied().unwrap_or(""))
+                .to_string()),
+            "list_commands" => Ok(COMMANDS.join("\n")),
+            "quit" => Ok(String::new()),
+            "boardsize" => {
+                let size: usize = arg
+                    .first()
+                    .and_then(|a| a.parse().ok())
+                    .ok_or("boardsize: expected a number")?;
+                if crate::board::grid::check_size(size).is_err() {
+                    return Err("unacceptable size".into());
+                }
+                self.size = size;
+                self.clear()?;
+                Ok(String::new())
+            }
+            "clear_board" => self.clear().map(|_| String::new()),
+            "komi" => {
+                let k = parse_komi(arg.first().copied().unwrap_or(""))?;
+                self.rules.komi = k;
+                if let Some(s) = &mut self.start {
+                    *s = s
+                        .with_rules(&self.rules, "komi")
+                        .map_err(|e| e.to_string())?;
+                }
+                if self.positions.len() <= 1 {
+                    self.clear()?;
+                }
+                Ok(String::new())
+            }
+            "play" => {
+                let (Some(c), Some(v)) = (arg.first(), arg.get(1)) else {
+                    return Err("play: expected a colour and a vertex".into());
+                };
+                let turn =
+                    parse_colour(c).ok_or_else(|| format!("invalid color `{}`", clip(c, 20)))?;
+                let action = parse_vertex(v, self.size)?;
+                self.advance(turn, action)?;
+                Ok(String::new())
+            }
+            "genmove" => {
+                let c = arg.first().copied().unwrap_or("");
+                let turn =
+                    parse_colour(c).ok_or_else(|| format!("invalid color `{}`", clip(c, 20)))?;
+                let pos = self.pos().ok_or("no position")?;
+                let n = pos.move_number();
+                let mut rng = SplitMix64(
+                    self.seed
+                        ^ name_hash(&self.game)
+                        ^ u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                );
+                let action = choose(
+                    self.strategy,
+                    &FastPosition::new(pos),
+                    pos.rules(),
+                    &mut rng,
+                );
+                self.advance(turn, action)?;
+                Ok(match action {
+                    Action::Pass => "pass".into(),
+                    Action::Place(p) => vertex(p, self.size),
+                })
+            }
+            "undo" => {
+                if self.positions.len() <= 1 {
+                    return Err("cannot undo".into());
+                }
+                self.positions.pop();
+                Ok(String::new())
+            }
+            "showboard" => Ok(format!(
+                "\n{}",
+                self.pos()
+                    .map(|p| p.board().to_diagram().trim_end().to_string())
+                    .unwrap_or_default()
+            )),
+            CAPABILITIES_COMMAND => {
+                let caps = Capabilities::m3go();
+                serde_json::to_string(&PlayerCapabilities {
+                    presets: caps.presets,
+                    options: caps.options,
+                    sizes: None,
+                })
+                .map_err(|e| e.to_string())
+            }
+            POSITION_COMMAND => {
+                let setup: Setup = serde_json::from_str(args.trim())
+                    .map_err(|e| format!("the position does not read: {e}"))?;
+                let pos = setup
+                    .to_position(POSITION_COMMAND)
+                    .map_err(|e| e.to_string())?;
+                self.size = pos.board().size();
+                self.rules = pos.rules().clone();
+                self.start = Some(pos);
+                self.clear()?;
+                Ok(String::new())
+            }
+            GAME_COMMAND => {
+                self.game = args.trim().to_string();
+                Ok(String::new())
+            }
+            _ => Err("unknown command".into()),
+        }
+    }
+
+    /// Plays a move of `turn` (which must be the position's turn, or one it may claim).
+    fn advance(&mut self, turn: crate::game::order::Turn, action: Action) -> Result<(), String> {
+        let pos = self.pos().ok_or("no position")?;
+        let m = Move {
+            action,
+            number: Some(pos.move_number()),
+            turn: Some(turn),
+        };
+        let next = pos.advance(&m).map_err(|e| format!("illegal move: {e}"))?;
+        self.positions.push(next);
+        Ok(())
+    }
+}
+
+/// GTP's preprocessing of a command line: control characters but HT and LF removed, HT made a
+/// space, a comment (`#` on) removed; `m3go-position`'s argument, JSON, is kept whole.
+fn preprocess(line: &str) -> String {
+    let line: String = line
+        .chars()
+        .filter(|c| !c.is_control() || *c == '\t')
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .collect();
+    if line.split_whitespace().next() == Some(POSITION_COMMAND)
+        || line
+            .split_whitespace()
+            .nth(1)
+            .is_some_and(|w| w == POSITION_COMMAND)
+    {
+        return line;
+    }
+    match line.find('#') {
+        Some(i) => line[..i].to_string(),
+        None => line,
+    }
+}
+
+/// Serves GTP on standard input and output until `quit` or the end of the input.
+pub fn run(strategy: Strategy, seed: u64) -> Result<(), InputError> {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut engine = Engine::new(strategy, seed);
+    while let Some(line) = read_line_bounded(&mut input, MAX_INPUT_BYTES) {
+        let line = match line {
+            Ok(l) => String::from_utf8_lossy(&l).into_owned(),
+            Err(ReadError::TooLarge { limit }) => {
+                outln!("? the line is longer than {limit} bytes\n");
+                crate::cli::common::flush_out();
+                continue;
+            }
+            Err(ReadError::Io(e)) => {
+                return Err(InputError::new(format!("cannot read: {e}")).file("stdin"))
+            }
+        };
+        let line = preprocess(&line);
+        let mut words = line.trim().splitn(2, ' ');
+        let Some(mut first) = words.next().filter(|w| !w.is_empty()) else {
+            continue;
+        };
+        let mut rest = words.next().unwrap_or("");
+        // an optional id
+        let id = if first.chars().all(|c| c.is_ascii_digit()) {
+            let id = first.to_string();
+            let mut w = rest.trim_start().splitn(2, ' ');
+            first = w.next().unwrap_or("");
+            rest = w.next().unwrap_or("");
+            id
+        } else {
+            String::new()
+        };
+        let (mark, text) = match engine.answer(first, rest) {
+            Ok(t) => ('=', t),
+            Err(t) => ('?', t),
+        };
+        let sep = if text.is_empty() || text.starts_with('\n') {
+            ""
+        } else {
+            " "
+        };
+        outln!("{mark}{id}{sep}{text}\n");
+        crate::cli::common::flush_out();
+        if first == "quit" {
+            break;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::gtp::komi_text;
+
+    #[test]
+    fn a_game_of_commands() {
+        let mut e = Engine::new(Strategy::Random, 1);
+        assert_eq!(e.answer("protocol_version", ""), Ok("2".into()));
+        assert_eq!(e.answer("boardsize", "5"), Ok(String::new()));
+        assert_eq!(e.answer("komi", "3.75"), Ok(String::new()));
+        assert_eq!(e.rules.komi.quarters(), 15);
+        assert_eq!(e.answer("play", "black C3"), Ok(String::new()));
+        // the same point again: refused
+        assert!(e.answer("play", "white C3").is_err());
+        // move 2 is white's: a black stone is refused
+        assert!(e.answer("play", "black D3").is_err());
+        let mv = e.answer("genmove", "white").expect("a move");
+        assert!(parse_vertex(&mv, 5).is_ok(), "{mv}");
+        assert_eq!(e.answer("undo", ""), Ok(String::new()));
+        assert_eq!(e.positions.len(), 2);
+        assert_eq!(e.answer("known_command", "genmove"), Ok("true".into()));
+        assert_eq!(e.answer("known_command", "fly"), Ok("false".into()));
+        assert!(e.answer("fly", "").is_err());
+        assert_eq!(komi_text(e.rules.komi), "3.75");
+    }
+}

@@ -1,0 +1,661 @@
+//! One game refereed (`m3go match`): each player asked for its moves through the play protocol
+//! (`m3go-player/1`, [`crate::conform::play_protocol`]), every answer checked by m3go — the
+//! program's failures (a crash, a timeout, an unreadable answer) by the conformance runner's
+//! process handling ([`crate::conform::runner::External`]), the move by the rules
+//! ([`Position::advance`]) — the game ended by the rules' game end ([`Position::game_over`],
+//! GO-END) and counted by m3go's scorer ([`score_of`]). The record is built move by move as
+//! `m3go replay` reads it back: a move refused and replaced by a pass (`--illegal pass`) is the
+//! record's replaced move (M20-REPLAY-PASS), played by [`Record::advance_move`] itself.
+
+use crate::board::grid::Colour;
+use crate::conform::play_protocol::{
+    ForfeitField, ForfeitKind, PlayerCapabilities, PlayerCapabilitiesAnswer, TurnField,
+    PLAYER_PROTOCOL, PLAYER_PROTOCOLS, RESIGN,
+};
+use crate::conform::runner::{External, Oracle};
+use crate::error::clip;
+use crate::formats::record::{rules_field, Record, RecordMove};
+use crate::game::moves::{Action, Move};
+use crate::game::notation::{format_numbered, parse_move_in};
+use crate::game::order::{StoneKind, Turn};
+use crate::game::play::Position;
+use crate::game::setup::Setup;
+use crate::judge::scoring::{score_of, Winner};
+use crate::rules::Rules;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+/// A player as the referee drives it: a request sent, its answer awaited for at most
+/// `timeout`. `Err` is a failure of the program (it crashed, hung, wrote something that is not
+/// a JSON object), worded as the conformance runner words it.
+pub trait Seat {
+    fn ask(&mut self, request: &Value, timeout: Duration) -> Result<Value, String>;
+}
+
+impl Seat for External {
+    fn ask(&mut self, request: &Value, timeout: Duration) -> Result<Value, String> {
+        self.set_timeout(timeout);
+        Oracle::ask(self, request)
+    }
+}
+
+/// The kind of a program failure the runner reported ([`External`]'s messages): no answer in
+/// time, an answer that is not a JSON object (or not a GTP answer), or the program gone; or a
+/// GTP player's protocol error (`protocol error: …`).
+pub fn failure_kind(message: &str) -> ForfeitKind {
+    if message.starts_with("protocol error:") {
+        // a GTP player's (`super::gtp::GtpSeat`): a `?` answer, a missing command
+        ForfeitKind::Protocol
+    } else if message.contains("no answer within") {
+        ForfeitKind::Timeout
+    } else if message.contains("not JSON")
+        || message.contains("not a JSON object")
+        || message.contains("unreadable")
+    {
+        ForfeitKind::Unreadable
+    } else {
+        ForfeitKind::Crash
+    }
+}
+
+/// A time control: `base` on each player's clock, `increment` added after each of its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    pub base: Duration,
+    pub increment: Duration,
+}
+
+/// What one game is: its number and name, the players' names (black, white), the rules, the
+/// board, the time and what an illegal move costs.
+#[derive(Clone, Debug)]
+pub struct GameSpec {
+    /// The game's number in the match (1-based).
+    pub number: usize,
+    /// The name the players are told (`game`), unique within the match.
+    pub name: String,
+    /// The players' names: black, white (in the team format, each side's programs joined by
+    /// `+`: `a+b`).
+    pub names: [String; 2],
+    /// The team format (`m3go match --team`): the programs of the seats A, B, C, D (000's
+    /// M16-TEAM-ROLES); each move is asked of the seat the schedule names. Absent: the player
+    /// of black makes every black move (its flowers too), white's every white move.
+    pub team: Option<[String; 4]>,
+    pub rules: Rules,
+    pub size: usize,
+    /// The time control, if any.
+    pub clock: Option<Clock>,
+    /// The longest a player has for one move.
+    pub move_time: Duration,
+    /// `--illegal pass`: a move the rules refuse becomes a pass (M20-REPLAY-PASS) instead of
+    /// forfeiting the game.
+    pub illegal_pass: bool,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ending {
+    /// Over by the rules' game end (GO-END) and counted; `limit`: stopped at the move limit
+    /// (ten moves per point) and counted as it stood.
+    Counted {
+        margin_quarters: i32,
+        winner: Winner,
+        limit: bool,
+    },
+    /// The player of this colour resigned.
+    Resigned(Colour),
+    /// The player of `by` forfeited.
+    Forfeit { by: Colour, forfeit: ForfeitField },
+}
+
+/// A game played: its record (SGF-ready, with the players, the result and the forfeit), how it
+/// ended, and the players' times.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub spec: GameSpec,
+    pub record: Record,
+    pub ending: Ending,
+    /// The moves refused and replaced by passes.
+    pub replaced: usize,
+    /// The time each player used (black, white).
+    pub used: [Duration; 2],
+}
+
+impl Played {
+    /// The winner's colour; `None` for a draw.
+    pub fn winner(&self) -> Option<Colour> {
+        match &self.ending {
+            Ending::Counted { winner, .. } => match winner {
+                Winner::Black => Some(Colour::Black),
+                Winner::White => Some(Colour::White),
+                Winner::Draw => None,
+            },
+            Ending::Resigned(c) | Ending::Forfeit { by: c, .. } => Some(other(*c)),
+        }
+    }
+
+    /// SGF's RE: `B+12.5`, `W+R`, `B+F`, `0`.
+    pub fn result(&self) -> String {
+        let side = |c: Colour| if c == Colour::Black { "B" } else { "W" };
+        match &self.ending {
+            Ending::Counted {
+                margin_quarters, ..
+            } => match self.winner() {
+                None => "0".into(),
+                Some(c) => format!("{}+{}", side(c), f64::from(margin_quarters.abs()) / 4.0),
+            },
+            Ending::Resigned(c) => format!("{}+R", side(other(*c))),
+            Ending::Forfeit { by, .. } => format!("{}+F", side(other(*by))),
+        }
+    }
+
+    /// The ending's name: `score`, `move-limit`, `resign`, `forfeit`.
+    pub fn ending_name(&self) -> &'static str {
+        match &self.ending {
+            Ending::Counted { limit: false, .. } => "score",
+            Ending::Counted { limit: true, .. } => "move-limit",
+            Ending::Resigned(_) => "resign",
+            Ending::Forfeit { .. } => "forfeit",
+        }
+    }
+}
+
+fn other(c: Colour) -> Colour {
+    match c {
+        Colour::Black => Colour::White,
+        Colour::White => Colour::Black,
+    }
+}
+
+fn seat_of(c: Colour) -> usize {
+    match c {
+        Colour::Black => 0,
+        Colour::White => 1,
+    }
+}
+
+/// A turn as the protocol names it.
+pub fn turn_field(number: u32, t: Turn) -> TurnField {
+    TurnField {
+        number,
+        player: t.player.name().into(),
+        kind: match t.kind {
+            StoneKind::Own => "own",
+            StoneKind::Flower => "flower",
+        }
+        .into(),
+        symbol: t.symbol().to_string(),
+    }
+}
+
+/// The capabilities request of the play protocol.
+pub fn capabilities_request() -> Value {
+    json!({"protocol": PLAYER_PROTOCOL, "id": "capabilities", "action": "capabilities", "protocols": PLAYER_PROTOCOLS})
+}
+
+/// Why a player cannot play `rules` on a board of `size`, by what it declared; `None` when it
+/// can.
+pub fn refuses(caps: &PlayerCapabilities, rules: &Rules, size: usize) -> Option<String> {
+    let conform = crate::conform::capabilities::Capabilities {
+        presets: caps.presets.clone(),
+        options: caps.options.clone(),
+        replay: Vec::new(),
+        by_preset: Default::default(),
+    };
+    if let Some(why) = conform.refuses(rules, None) {
+        return Some(why);
+    }
+    match &caps.sizes {
+        Some(s) if !s.contains(&size) => Some(format!(
+            "size {size} is not declared (sizes: {})",
+            s.iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        _ => None,
+    }
+}
+
+/// Asks a player for its capabilities: what it declared, or the kind of failure and its
+/// message (a program failure, or an answer that is not capabilities of this protocol).
+pub fn negotiate(
+    seat: &mut dyn Seat,
+    timeout: Duration,
+) -> Result<PlayerCapabilities, (ForfeitKind, String)> {
+    let req = capabilities_request();
+    let ans = seat
+        .ask(&req, timeout)
+        .map_err(|e| (failure_kind(&e), format!("the capabilities request: {e}")))?;
+    let parsed: PlayerCapabilitiesAnswer = serde_json::from_value(ans.clone()).map_err(|e| {
+        (
+            ForfeitKind::Protocol,
+            format!(
+                "the answer to the capabilities request does not read ({}): `{}`",
+                clip(&e.to_string(), 200),
+                clip(&ans.to_string(), 200)
+            ),
+        )
+    })?;
+    if parsed.id != req["id"] {
+        return Err((
+            ForfeitKind::Protocol,
+            format!(
+                "the capabilities answer's id is {}, expected \"capabilities\"",
+                parsed.id
+            ),
+        ));
+    }
+    if !parsed.protocols.iter().any(|p| p == PLAYER_PROTOCOL) {
+        return Err((
+            ForfeitKind::Protocol,
+            format!(
+                "the player speaks {:?}, not {PLAYER_PROTOCOL}",
+                parsed.protocols
+            ),
+        ));
+    }
+    Ok(parsed.capabilities)
+}
+
+/// The least time a player has for the capabilities request, its start-up included (an
+/// interpreter's start on a loaded machine can take seconds): off the clock, whatever the
+/// per-move limit.
+pub const STARTUP_TIME: Duration = Duration::from_secs(30);
+
+/// What the referee keeps of one player during a game.
+struct SeatState {
+    /// The moves (protocol strings) the player has been sent.
+    sent: usize,
+    clock: Option<Duration>,
+    used: Duration,
+}
+
+/// Plays one game between `black` and `white` (each already started; each is asked for its
+/// capabilities first). `Err` is the referee's own failure (a start position that cannot be
+/// built), never a player's.
+pub fn play_game(
+    spec: &GameSpec,
+    black: &mut dyn Seat,
+    white: &mut dyn Seat,
+) -> Result<Played, String> {
+    play_game_seated(spec, &mut [black, white])
+}
+
+/// The seat (index into the seats of [`play_game_seated`]) that makes a move of `turn`: with
+/// two seats the player of its colour; with four (the team format) the seat of 000's schedule,
+/// A (black stones), B (black's flowers, grey), C (white stones), D (white's flowers, grey)
+/// (M16-TEAM-ROLES, [`crate::game::order::Seat::of_turn`]).
+pub fn seat_index(seats: usize, turn: Turn) -> usize {
+    if seats == 4 {
+        match crate::game::order::Seat::of_turn(turn) {
+            crate::game::order::Seat::A => 0,
+            crate::game::order::Seat::B => 1,
+            crate::game::order::Seat::C => 2,
+            crate::game::order::Seat::D => 3,
+        }
+    } else {
+        seat_of(turn.player)
+    }
+}
+
+/// [`play_game`] with two seats (black, white) or four (the team format's A, B, C, D, each
+/// asked for the moves of its turn, [`seat_index`]).
+pub fn play_game_seated(spec: &GameSpec, seats: &mut [&mut dyn Seat]) -> Result<Played, String> {
+    if seats.len() != 2 && seats.len() != 4 {
+        return Err(format!("{} seats: a game has two or four", seats.len()));
+    }
+    let rules = &spec.rules;
+    let mut record = Record::new(spec.size, Some(rules_field(rules)));
+    let start = record
+        .start_position(rules)
+        .map_err(|e| format!("the start position: {e}"))?;
+    let start_setup: Setup = start.to_setup();
+    let mut pos: Position = start;
+    let nseats = seats.len();
+    let mut state: Vec<SeatState> = (0..nseats)
+        .map(|_| SeatState {
+            sent: 0,
+            clock: spec.clock.map(|c| c.base),
+            used: Duration::ZERO,
+        })
+        .collect();
+    // the program at seat k's name, and the colour it plays
+    let seat_name = |k: usize| match &spec.team {
+        Some(t) if nseats == 4 => t[k].clone(),
+        _ => spec.names[k.min(1)].clone(),
+    };
+    let seat_colour = |k: usize| {
+        if (nseats == 4 && k < 2) || (nseats == 2 && k == 0) {
+            Colour::Black
+        } else {
+            Colour::White
+        }
+    };
+    // the moves as the protocol writes them
+    let mut wire: Vec<String> = Vec::new();
+    let mut replaced = 0;
+    let max_moves = crate::game::notation::max_moves(spec.size);
+    let forfeit = |k: usize, n: u32, kind: ForfeitKind, message: String| Ending::Forfeit {
+        by: seat_colour(k),
+        forfeit: ForfeitField {
+            player: seat_name(k),
+            colour: seat_colour(k).name().into(),
+            kind,
+            move_number: n,
+            clause: None,
+            code: None,
+            message,
+        },
+    };
+    let mut ending = None;
+    for (k, seat) in seats.iter_mut().enumerate() {
+        let caps = negotiate(&mut **seat, spec.move_time.max(STARTUP_TIME));
+        let why = match caps {
+            Err((kind, m)) => Some((kind, m)),
+            Ok(caps) => refuses(&caps, rules, spec.size).map(|w| {
+                (
+                    ForfeitKind::Protocol,
+                    format!("the player cannot play this game: {w}"),
+                )
+            }),
+        };
+        if let Some((kind, m)) = why {
+            ending = Some(forfeit(k, pos.move_number(), kind, m));
+            break;
+        }
+    }
+    let ending = match ending {
+        Some(e) => e,
+        None => loop {
+            if pos.game_over() {
+                break counted(&pos, false);
+            }
+            if record.moves.len() >= max_moves {
+                break counted(&pos, true);
+            }
+            let n = pos.move_number();
+            let turn = pos.turn();
+            let side = seat_index(nseats, turn);
+            let specials: Vec<Turn> = crate::game::order::special_turns(
+                rules,
+                false,
+                turn,
+                (n >= 2).then(|| pos.turn_of(n - 1)),
+            )
+            .into_iter()
+            .filter(|t| t.player == turn.player)
+            .collect();
+            let st = &mut state[side];
+            let timeout = match st.clock {
+                Some(left) => left.min(spec.move_time),
+                None => spec.move_time,
+            }
+            .max(Duration::from_millis(1));
+            let mut req = json!({
+                "protocol": PLAYER_PROTOCOL,
+                "id": n,
+                "action": "genmove",
+                "game": spec.name,
+                "moves": wire[st.sent..],
+                "to_play": turn_field(n, turn),
+                "time_ms": timeout.as_millis() as u64,
+            });
+            if st.sent == 0 {
+                req["position"] = serde_json::to_value(&start_setup).unwrap_or(Value::Null);
+                req["moves"] = json!(wire);
+            }
+            if !specials.is_empty() {
+                req["special"] = json!(specials
+                    .iter()
+                    .map(|t| turn_field(n, *t))
+                    .collect::<Vec<_>>());
+            }
+            if let Some(left) = st.clock {
+                req["clock_ms"] = json!(left.as_millis() as u64);
+            }
+            let t0 = Instant::now();
+            let ans = seats[side].ask(&req, timeout);
+            let took = t0.elapsed();
+            st.used += took;
+            st.sent = wire.len();
+            let ans = match ans {
+                Ok(a) => a,
+                Err(e) => break forfeit(side, n, failure_kind(&e), e),
+            };
+            if let Some(left) = st.clock {
+                if took > left {
+                    break forfeit(
+                        side,
+                        n,
+                        ForfeitKind::Timeout,
+                        format!(
+                            "the clock ran out: the answer took {} ms with {} ms left",
+                            took.as_millis(),
+                            left.as_millis()
+                        ),
+                    );
+                }
+                st.clock = Some(left - took + spec.clock.map_or(Duration::ZERO, |c| c.increment));
+            }
+            let (text, comment) = match read_answer(&req, &ans) {
+                Ok(t) => t,
+                Err(m) => break forfeit(side, n, ForfeitKind::Protocol, m),
+            };
+            if text.trim().eq_ignore_ascii_case(RESIGN) {
+                break Ending::Resigned(turn.player);
+            }
+            let m = match parse_move_in(&text, rules, spec.size) {
+                Ok(m) => m,
+                Err(e) => {
+                    break forfeit(
+                        side,
+                        n,
+                        ForfeitKind::Protocol,
+                        format!("the move `{}` does not read: {e}", clip(&text, 60)),
+                    )
+                }
+            };
+            if let Some(k) = m.number.filter(|&k| k != n) {
+                break forfeit(
+                    side,
+                    n,
+                    ForfeitKind::Protocol,
+                    format!(
+                        "the move `{}` names move {k}, but move {n} was asked for",
+                        clip(&text, 60)
+                    ),
+                );
+            }
+            let claimed = m.turn.unwrap_or(turn);
+            if claimed != turn && !specials.contains(&claimed) {
+                break forfeit(
+                    side,
+                    n,
+                    ForfeitKind::WrongKind,
+                    format!(
+                        "the move `{}` places {} ({}), but move {n} is {} ({})",
+                        clip(&text, 60),
+                        claimed.symbol(),
+                        claimed.describe(),
+                        turn.symbol(),
+                        turn.describe()
+                    ),
+                );
+            }
+            let notation = format_numbered(rules, n, claimed, m.action);
+            let mv = Move {
+                action: m.action,
+                number: Some(n),
+                turn: Some(claimed),
+            };
+            match pos.advance(&mv) {
+                Ok(next) => {
+                    record.moves.push(RecordMove {
+                        number: n,
+                        action: m.action,
+                        claimed: Some(claimed),
+                        place: format!("move {n}"),
+                        text: notation.clone(),
+                        replaced: false,
+                        comment,
+                    });
+                    wire.push(notation);
+                    pos = next;
+                }
+                Err(ill) => {
+                    let refusal = format!(
+                        "m3go: refused ({}, {}): {}",
+                        ill.reason.code(),
+                        ill.clause,
+                        ill.message
+                    );
+                    if spec.illegal_pass && claimed == turn && matches!(m.action, Action::Place(_))
+                    {
+                        // M20-REPLAY-PASS: the refused move stays in the record as a pass that
+                        // replaced it, played as the replay plays it
+                        record.moves.push(RecordMove {
+                            number: n,
+                            action: m.action,
+                            claimed: None,
+                            place: format!("move {n}"),
+                            text: notation.clone(),
+                            replaced: true,
+                            comment: Some(refusal),
+                        });
+                        let k = record.moves.len() - 1;
+                        match record.advance_move(&pos, k) {
+                            Ok((next, _)) => {
+                                pos = next;
+                                wire.push(format!("{notation}=pass"));
+                                replaced += 1;
+                            }
+                            Err(e) => {
+                                return Err(format!("move {n}: the pass replacing {notation}: {e}"))
+                            }
+                        }
+                        continue;
+                    }
+                    let mut f = forfeit(
+                        side,
+                        n,
+                        ForfeitKind::Illegal,
+                        format!("the move {notation} is refused: {}", ill.message),
+                    );
+                    if let Ending::Forfeit { forfeit, .. } = &mut f {
+                        forfeit.clause = Some(ill.clause.to_string());
+                        forfeit.code = Some(ill.reason.code().to_string());
+                    }
+                    break f;
+                }
+            }
+        },
+    };
+    let mut played = Played {
+        spec: spec.clone(),
+        record,
+        ending,
+        replaced,
+        used: [Colour::Black, Colour::White].map(|c| {
+            (0..nseats)
+                .filter(|&k| seat_colour(k) == c)
+                .map(|k| state[k].used)
+                .sum()
+        }),
+    };
+    annotate(&mut played);
+    Ok(played)
+}
+
+/// The count of a finished game (no dead stones: the game was played out), its margin and
+/// winner; `limit` when the move limit stopped it.
+fn counted(pos: &Position, limit: bool) -> Ending {
+    match score_of(&pos.analysis(), pos.rules(), &[]) {
+        Ok(s) => Ending::Counted {
+            margin_quarters: s.margin_quarters,
+            winner: s.winner,
+            limit,
+        },
+        // no dead stones are given, so the count cannot fail; a draw if it did
+        Err(_) => Ending::Counted {
+            margin_quarters: 0,
+            winner: Winner::Draw,
+            limit,
+        },
+    }
+}
+
+/// The answer's move text and comment, or what is wrong with the answer (a protocol error).
+fn read_answer(req: &Value, ans: &Value) -> Result<(String, Option<String>), String> {
+    if ans.get("id") != req.get("id") {
+        return Err(format!(
+            "the answer's id is {}, expected {}",
+            ans.get("id").unwrap_or(&Value::Null),
+            req["id"]
+        ));
+    }
+    if let Some(e) = ans.get("error") {
+        return Err(format!(
+            "the player answered an error: {}",
+            clip(&e.to_string(), 200)
+        ));
+    }
+    let Some(mv) = ans.get("move").and_then(Value::as_str) else {
+        return Err(format!(
+            "the answer has no `move` string: `{}`",
+            clip(&ans.to_string(), 200)
+        ));
+    };
+    let comment = ans
+        .get("comment")
+        .and_then(Value::as_str)
+        .map(|c| clip(c, 200));
+    Ok((mv.to_string(), comment))
+}
+
+/// The record's game information: the players, the result, the event and round, and the
+/// ending in words (the game comment; a forfeit's also on the last move played).
+fn annotate(p: &mut Played) {
+    let result = p.result();
+    let why = match &p.ending {
+        Ending::Counted {
+            margin_quarters,
+            limit,
+            ..
+        } => format!(
+            "m3go: {} counted by m3go (M20-SCORE-AREA): black minus white less komi = {} quarter points",
+            if *limit {
+                "stopped at the move limit (ten moves per point) and"
+            } else {
+                "the game ended by the rules (GO-END) and was"
+            },
+            margin_quarters
+        ),
+        Ending::Resigned(c) => format!("m3go: {} ({}) resigned", p.spec.names[seat_of(*c)], c.name()),
+        Ending::Forfeit { forfeit: f, .. } => format!(
+            "m3go: {} ({}) forfeits at move {}: {}{}",
+            f.player,
+            f.colour,
+            f.move_number,
+            f.kind.name(),
+            match (&f.clause, &f.code) {
+                (Some(c), Some(code)) => format!(" ({code}, {c}): {}", f.message),
+                _ => format!(": {}", f.message),
+            }
+        ),
+    };
+    if let (Ending::Forfeit { .. }, Some(last)) = (&p.ending, p.record.moves.last_mut()) {
+        last.comment = Some(match &last.comment {
+            Some(c) => format!("{c}\n{why}"),
+            None => why.clone(),
+        });
+    }
+    p.record.info = vec![
+        ("black".into(), p.spec.names[0].clone()),
+        ("white".into(), p.spec.names[1].clone()),
+        ("result".into(), result),
+        ("event".into(), "m3go match".into()),
+        ("round".into(), p.spec.number.to_string()),
+        ("game-name".into(), p.spec.name.clone()),
+        ("game-comment".into(), why),
+    ];
+}

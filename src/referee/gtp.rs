@@ -1,0 +1,411 @@
+//! GTP version 2 with m3go's three-colour extension (spec/play-protocol.md "GTP"): the names of
+//! the stone kinds, vertices, komi and the extension commands, shared by both sides; and the
+//! referee's side, [`GtpSeat`], which drives a GTP program as a [`Seat`] of
+//! [`play_game`](super::game::play_game): each request of the play protocol (`m3go-player/1`)
+//! becomes GTP commands and the program's answers the play protocol's answers, so that a game
+//! is refereed alike whatever protocol its players speak. The player's side is
+//! `m3go player --protocol gtp` (`crate::cli::player_gtp`).
+
+use super::game::Seat;
+use crate::board::coord::{half, Labels, Point};
+use crate::board::grid::Colour;
+use crate::conform::play_protocol::{GenmoveRequest, PlayerCapabilities, PLAYER_PROTOCOL};
+use crate::conform::runner::External;
+use crate::error::clip;
+use crate::game::moves::Action;
+use crate::game::notation::parse_move_in;
+use crate::game::order::{StoneKind, Turn};
+use crate::rules::{Komi, Rules};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+/// The GTP version spoken (`protocol_version`).
+pub const GTP_VERSION: &str = "2";
+
+/// The extension command naming what a player plays: its answer is one line of JSON, the play
+/// protocol's capabilities (`{"presets":[…],"sizes":[…]}`).
+pub const CAPABILITIES_COMMAND: &str = "m3go-capabilities";
+/// The extension command giving the start position: its argument, the rest of the line, is a
+/// position file as JSON (rules, size, move, diagram; spec/README.md "Position file").
+pub const POSITION_COMMAND: &str = "m3go-position";
+/// The extension command naming the game (the play protocol's `game`).
+pub const GAME_COMMAND: &str = "m3go-game";
+
+/// The commands a GTP player must answer to play a game.
+pub const REQUIRED_COMMANDS: [&str; 6] = [
+    "protocol_version",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+];
+
+/// The GTP colour of a turn: `black`, `white` (the players' own stones), `black-flower` (华)
+/// and `white-flower` (花).
+pub fn colour_name(t: Turn) -> &'static str {
+    match (t.player, t.kind) {
+        (Colour::Black, StoneKind::Own) => "black",
+        (Colour::White, StoneKind::Own) => "white",
+        (Colour::Black, StoneKind::Flower) => "black-flower",
+        (Colour::White, StoneKind::Flower) => "white-flower",
+    }
+}
+
+/// Reads a GTP colour (any case): `black`/`b`, `white`/`w`, `black-flower`/`bf`/`华`,
+/// `white-flower`/`wf`/`花`.
+pub fn parse_colour(s: &str) -> Option<Turn> {
+    let (player, kind) = match s.to_ascii_lowercase().as_str() {
+        "b" | "black" => (Colour::Black, StoneKind::Own),
+        "w" | "white" => (Colour::White, StoneKind::Own),
+        "bf" | "black-flower" | "华" => (Colour::Black, StoneKind::Flower),
+        "wf" | "white-flower" | "花" => (Colour::White, StoneKind::Flower),
+        _ => return None,
+    };
+    Some(Turn { player, kind })
+}
+
+/// GTP's column letters: A to T without I.
+const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRST";
+
+/// The GTP vertex of `p` on a board of `size` (`D4`: column from the left, row from the bottom).
+pub fn vertex(p: Point, size: usize) -> String {
+    let h = half(size);
+    let col = COLUMNS[(p.x + h) as usize] as char;
+    format!("{col}{}", p.y + h + 1)
+}
+
+/// Reads a GTP vertex or `pass` (any case) on a board of `size`.
+pub fn parse_vertex(s: &str, size: usize) -> Result<Action, String> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("pass") {
+        return Ok(Action::Pass);
+    }
+    let bad = || format!("`{}` is not a vertex of a {size}x{size} board", clip(t, 40));
+    let mut chars = t.chars();
+    let c = chars.next().ok_or_else(bad)?.to_ascii_uppercase();
+    let col = COLUMNS
+        .iter()
+        .position(|&x| x as char == c)
+        .ok_or_else(bad)?;
+    let row: usize = chars.as_str().parse().map_err(|_| bad())?;
+    if col >= size || row == 0 || row > size {
+        return Err(bad());
+    }
+    let h = half(size);
+    Ok(Action::Place(Point::new(
+        col as i32 - h,
+        row as i32 - 1 - h,
+    )))
+}
+
+/// Komi as GTP's `komi` writes it: points, exact to the quarter (`7.5`, `3.75`, `-0.25`, `0`).
+pub fn komi_text(k: Komi) -> String {
+    let q = k.quarters();
+    let sign = if q < 0 { "-" } else { "" };
+    let (whole, frac) = (q.abs() / 4, q.abs() % 4);
+    let frac = ["", ".25", ".5", ".75"][frac as usize];
+    format!("{sign}{whole}{frac}")
+}
+
+/// Reads GTP's `komi`: a number of points, a multiple of 0.25.
+pub fn parse_komi(s: &str) -> Result<Komi, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{}` is not a number", clip(s, 40)))?;
+    let q = v * 4.0;
+    if !v.is_finite() || q.fract() != 0.0 || q.abs() > 1600.0 {
+        return Err(format!(
+            "komi {v}: expected a multiple of 0.25 between -400 and 400"
+        ));
+    }
+    Ok(Komi(q as i32))
+}
+
+/// A program's answer to one GTP command: `=` and its text, or `?` and its message.
+pub type GtpAnswer = Result<String, String>;
+
+/// The referee's side of GTP: a program driven through GTP commands, asked through the play
+/// protocol's requests ([`Seat`]). Its errors are worded so that
+/// [`failure_kind`](super::game::failure_kind) names their kind: a `?` answer where `=` is due,
+/// a missing required command, a version other than 2 are `protocol error: …`; an answer that
+/// does not begin with `=` or `?` is unreadable.
+pub struct GtpSeat {
+    ext: External,
+    commands: Vec<String>,
+    rules: Option<Rules>,
+    size: usize,
+    /// The program's own last move (its `genmove`) is on its board; the next request's moves
+    /// begin with it.
+    own_pending: bool,
+}
+
+impl GtpSeat {
+    pub fn new(ext: External) -> GtpSeat {
+        GtpSeat {
+            ext,
+            commands: Vec::new(),
+            rules: None,
+            size: 0,
+            own_pending: false,
+        }
+    }
+
+    fn knows(&self, c: &str) -> bool {
+        self.commands.iter().any(|k| k == c)
+    }
+
+    /// Sends one command and reads its answer (until its blank line) before `deadline`.
+    fn command(
+        &mut self,
+        cmd: &str,
+        deadline: Instant,
+        limit: Duration,
+    ) -> Result<GtpAnswer, String> {
+        self.ext.send_text(&format!("{cmd}\n"))?;
+        let mut first = self.ext.receive_text(deadline, limit)?;
+        // blank lines before an answer are skipped (a program that ends its answers with two)
+        while first.trim().is_empty() {
+            first = self.ext.receive_text(deadline, limit)?;
+        }
+        let ok = match first.chars().next() {
+            Some('=') => true,
+            Some('?') => false,
+            _ => {
+                return Err(format!(
+                "the GTP answer to `{}` is unreadable: `{}` (a GTP answer begins with `=` or `?`)",
+                clip(cmd, 60),
+                clip(&first, 200)
+            ))
+            }
+        };
+        // `=12 text`: the id, then the text
+        let rest = first[1..].trim_start_matches(|c: char| c.is_ascii_digit());
+        let mut text = rest.trim().to_string();
+        loop {
+            let line = self.ext.receive_text(deadline, limit)?;
+            if line.trim().is_empty() {
+                break;
+            }
+            text.push('\n');
+            text.push_str(line.trim_end());
+        }
+        Ok(if ok { Ok(text) } else { Err(text) })
+    }
+
+    /// A command whose answer must be `=`.
+    fn must(&mut self, cmd: &str, deadline: Instant, limit: Duration) -> Result<String, String> {
+        self.command(cmd, deadline, limit)?.map_err(|e| {
+            format!(
+                "protocol error: the GTP player answered `{}` with `? {}`",
+                clip(cmd, 80),
+                clip(&e, 200)
+            )
+        })
+    }
+
+    fn capabilities(&mut self, id: &Value, timeout: Duration) -> Result<Value, String> {
+        let deadline = Instant::now() + timeout;
+        let version = self.must("protocol_version", deadline, timeout)?;
+        if version.trim() != GTP_VERSION {
+            return Err(format!(
+                "protocol error: the GTP player speaks version `{}`, not {GTP_VERSION}",
+                clip(&version, 40)
+            ));
+        }
+        let name = self
+            .command("name", deadline, timeout)?
+            .unwrap_or_else(|_| "unnamed".into());
+        let version = self
+            .command("version", deadline, timeout)?
+            .unwrap_or_default();
+        let list = self.must("list_commands", deadline, timeout)?;
+        self.commands = list.lines().map(|l| l.trim().to_string()).collect();
+        if let Some(missing) = REQUIRED_COMMANDS.iter().find(|c| !self.knows(c)) {
+            return Err(format!(
+                "protocol error: the GTP player does not list `{missing}` (list_commands)"
+            ));
+        }
+        let caps = if self.knows(CAPABILITIES_COMMAND) {
+            let text = self.must(CAPABILITIES_COMMAND, deadline, timeout)?;
+            serde_json::from_str::<PlayerCapabilities>(&text).map_err(|e| {
+                format!(
+                    "protocol error: the answer to `{CAPABILITIES_COMMAND}` does not read ({e}): `{}`",
+                    clip(&text, 200)
+                )
+            })?
+        } else {
+            // a plain GTP engine: the ten-move cycle of m3go-2020 on any size
+            PlayerCapabilities {
+                presets: vec!["m3go-2020".into()],
+                ..Default::default()
+            }
+        };
+        Ok(json!({
+            "id": id,
+            "protocols": [PLAYER_PROTOCOL],
+            "implementation": {"name": name, "version": version},
+            "capabilities": caps,
+        }))
+    }
+
+    fn genmove(&mut self, req: &GenmoveRequest, timeout: Duration) -> Result<Value, String> {
+        let deadline = Instant::now() + timeout;
+        if let Some(setup) = &req.position {
+            let pos = setup
+                .to_position("position")
+                .map_err(|e| format!("the start position: {e}"))?;
+            let size = pos.board().size();
+            let rules = pos.rules().clone();
+            self.must(&format!("boardsize {size}"), deadline, timeout)?;
+            self.must("clear_board", deadline, timeout)?;
+            self.must(
+                &format!("komi {}", komi_text(rules.komi)),
+                deadline,
+                timeout,
+            )?;
+            if self.knows(POSITION_COMMAND) {
+                let text = serde_json::to_string(setup).map_err(|e| e.to_string())?;
+                self.must(&format!("{POSITION_COMMAND} {text}"), deadline, timeout)?;
+            }
+            if self.knows(GAME_COMMAND) {
+                self.must(&format!("{GAME_COMMAND} {}", req.game), deadline, timeout)?;
+            }
+            self.size = size;
+            self.rules = Some(rules);
+            self.own_pending = false;
+        }
+        let Some(rules) = self.rules.clone() else {
+            return Err("the GTP player's first request has no position".into());
+        };
+        for (k, text) in req.moves.iter().enumerate() {
+            let (written, replaced) = match text.strip_suffix("=pass") {
+                Some(w) => (w, true),
+                None => (text.as_str(), false),
+            };
+            if k == 0 && self.own_pending {
+                self.own_pending = false;
+                if !replaced {
+                    // its own move, already on its board
+                    continue;
+                }
+                // its move was refused and replaced by a pass
+                self.must("undo", deadline, timeout)?;
+            }
+            let m = parse_move_in(written, &rules, self.size)
+                .map_err(|e| format!("the move `{text}`: {e}"))?;
+            let Some(turn) = m.turn else {
+                return Err(format!("the move `{text}` names no turn"));
+            };
+            let action = if replaced { Action::Pass } else { m.action };
+            let v = match action {
+                Action::Pass => "pass".to_string(),
+                Action::Place(p) => vertex(p, self.size),
+            };
+            self.must(
+                &format!("play {} {v}", colour_name(turn)),
+                deadline,
+                timeout,
+            )?;
+        }
+        self.own_pending = false;
+        let turn = Turn {
+            player: if req.to_play.player == "white" {
+                Colour::White
+            } else {
+                Colour::Black
+            },
+            kind: if req.to_play.kind == "flower" {
+                StoneKind::Flower
+            } else {
+                StoneKind::Own
+            },
+        };
+        let cmd = format!("genmove {}", colour_name(turn));
+        let ans = self.must(&cmd, deadline, timeout)?;
+        let word = ans.trim();
+        let mv = if word.eq_ignore_ascii_case("resign") {
+            "resign".to_string()
+        } else {
+            match parse_vertex(word, self.size) {
+                Ok(Action::Pass) => "pass".to_string(),
+                Ok(Action::Place(p)) => p.format(Labels::Chinese),
+                Err(e) => {
+                    return Err(format!(
+                        "protocol error: the answer to `{cmd}` does not read: {e}"
+                    ))
+                }
+            }
+        };
+        self.own_pending = true;
+        Ok(json!({"id": req.id.to_value(), "move": mv}))
+    }
+}
+
+impl Seat for GtpSeat {
+    fn ask(&mut self, request: &Value, timeout: Duration) -> Result<Value, String> {
+        let id = request.get("id").cloned().unwrap_or(Value::Null);
+        match request.get("action").and_then(Value::as_str) {
+            Some("capabilities") => self.capabilities(&id, timeout),
+            Some("genmove") => {
+                let req: GenmoveRequest = serde_json::from_value(request.clone())
+                    .map_err(|e| format!("the referee's request does not read: {e}"))?;
+                self.genmove(&req, timeout)
+            }
+            other => Err(format!("the referee's request {other:?} has no GTP form")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vertices_round_trip() {
+        for size in [3, 5, 9, 19] {
+            let h = half(size);
+            for x in -h..=h {
+                for y in -h..=h {
+                    let p = Point::new(x, y);
+                    let v = vertex(p, size);
+                    assert_eq!(parse_vertex(&v, size), Ok(Action::Place(p)), "{v}");
+                }
+            }
+        }
+        // the tengen of 9x9 is E5; the bottom left A1; no column I
+        assert_eq!(vertex(Point::new(0, 0), 9), "E5");
+        assert_eq!(vertex(Point::new(-4, -4), 9), "A1");
+        assert_eq!(vertex(Point::new(4, 4), 9), "J9");
+        assert!(parse_vertex("I3", 9).is_err());
+        assert!(parse_vertex("A10", 9).is_err());
+        assert!(parse_vertex("A0", 9).is_err());
+        assert_eq!(parse_vertex("PASS", 9), Ok(Action::Pass));
+    }
+
+    #[test]
+    fn komi_in_quarters() {
+        for q in [-7, -1, 0, 1, 2, 3, 30, 1600] {
+            let k = Komi(q);
+            assert_eq!(parse_komi(&komi_text(k)), Ok(k), "{}", komi_text(k));
+        }
+        assert_eq!(komi_text(Komi(30)), "7.5");
+        assert_eq!(komi_text(Komi(-3)), "-0.75");
+        assert!(parse_komi("0.1").is_err());
+    }
+
+    #[test]
+    fn colours_name_every_turn() {
+        for player in [Colour::Black, Colour::White] {
+            for kind in [StoneKind::Own, StoneKind::Flower] {
+                let t = Turn { player, kind };
+                assert_eq!(parse_colour(colour_name(t)), Some(t));
+                assert_eq!(
+                    parse_colour(&t.symbol().to_string()).is_some(),
+                    kind == StoneKind::Flower
+                );
+            }
+        }
+    }
+}

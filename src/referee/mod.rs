@@ -1,0 +1,265 @@
+//! The match referee (`m3go match`, issue 42): programs play whole games under m3go's
+//! refereeing through the play protocol (`m3go-player/1`, spec/play-protocol.md), and the
+//! baseline players (`m3go player`) to play against. Above `game` and `judge`, beside
+//! `conform`, whose process handling ([`crate::conform::runner::External`]) runs each player
+//! and whose protocol module holds the messages ([`crate::conform::play_protocol`]).
+//!
+//! - [`strategy`]: the baseline players' choices (random, greedy, UCT).
+//! - [`game`]: one game refereed, its record and ending.
+//! - [`stats`]: the results table per pairing (wins, margin, Elo with its interval).
+//! - here: the schedule of a match (pairings, seats swapped each game) and its run over a pool
+//!   of workers.
+
+pub mod game;
+pub mod gtp;
+pub mod stats;
+pub mod strategy;
+
+use crate::board::grid::Colour;
+use crate::conform::play_protocol::{GameLine, GAME_LINE_FORMAT};
+use crate::conform::runner::External;
+use game::{play_game, Clock, Ending, GameSpec, Played, Seat};
+use std::time::Duration;
+
+/// A player of a match: its name, the command that starts it (`sh -c`) and whether it speaks
+/// GTP (`NAME=gtp:COMMAND`, [`gtp::GtpSeat`]) rather than the play protocol.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerSpec {
+    pub name: String,
+    pub command: String,
+    pub gtp: bool,
+}
+
+impl PlayerSpec {
+    /// Reads `NAME=COMMAND`, or `NAME=gtp:COMMAND` for a player speaking GTP.
+    pub fn parse(v: &str) -> Result<PlayerSpec, String> {
+        let (name, command) = v
+            .split_once('=')
+            .ok_or_else(|| format!("`{v}`: expected NAME=COMMAND"))?;
+        let name = name.trim();
+        let (command, gtp) = match command.strip_prefix("gtp:") {
+            Some(c) => (c, true),
+            None => (command, false),
+        };
+        if name.is_empty() || command.trim().is_empty() {
+            return Err(format!("`{v}`: expected NAME=COMMAND, both non-empty"));
+        }
+        Ok(PlayerSpec {
+            name: name.to_string(),
+            command: command.to_string(),
+            gtp,
+        })
+    }
+}
+
+/// A match: the players, the games per pairing, the rules and board, the time, the seed (given
+/// to the players through each game's name), what an illegal move costs.
+#[derive(Clone, Debug)]
+pub struct MatchSpec {
+    pub players: Vec<PlayerSpec>,
+    /// Games per pairing (every two players meet; the seats are swapped each game).
+    pub games: usize,
+    pub size: usize,
+    pub rules: crate::rules::Rules,
+    pub seed: u64,
+    pub clock: Option<Clock>,
+    pub move_time: Duration,
+    pub illegal_pass: bool,
+    /// The 2016 team format (`--team`): four players, the seats A, B, C, D of 000's schedule
+    /// (A black stones, B grey for A's side, C white stones, D grey for C's side), each asked
+    /// for its own moves; the two sides swap colours each game.
+    pub team: bool,
+}
+
+impl MatchSpec {
+    /// Who the results table counts: the players, or in the team format the two sides (`a+b`,
+    /// `c+d`: the first two players given, the last two).
+    pub fn entrants(&self) -> Vec<String> {
+        let names: Vec<&str> = self.players.iter().map(|p| p.name.as_str()).collect();
+        if self.team && names.len() == 4 {
+            vec![names[..2].join("+"), names[2..].join("+")]
+        } else {
+            names.into_iter().map(String::from).collect()
+        }
+    }
+
+    /// The games of the team format: `games` games between the sides, the first two players
+    /// given black's side (A, B) in the odd games and white's (C, D) in the even ones.
+    fn team_schedule(&self) -> Vec<GameSpec> {
+        let p: Vec<String> = self.players.iter().map(|p| p.name.clone()).collect();
+        let sides = self.entrants();
+        (0..self.games)
+            .map(|g| {
+                let number = g + 1;
+                let (team, names) = if g % 2 == 0 {
+                    (
+                        [p[0].clone(), p[1].clone(), p[2].clone(), p[3].clone()],
+                        [sides[0].clone(), sides[1].clone()],
+                    )
+                } else {
+                    (
+                        [p[2].clone(), p[3].clone(), p[0].clone(), p[1].clone()],
+                        [sides[1].clone(), sides[0].clone()],
+                    )
+                };
+                GameSpec {
+                    number,
+                    name: format!("s{}-g{number}", self.seed),
+                    names,
+                    team: Some(team),
+                    rules: self.rules.clone(),
+                    size: self.size,
+                    clock: self.clock,
+                    move_time: self.move_time,
+                    illegal_pass: self.illegal_pass,
+                }
+            })
+            .collect()
+    }
+
+    /// The games of the match, in order: for each pairing (i, j), i < j, `games` games with
+    /// player i black in the odd ones (1st, 3rd, …) and white in the even ones.
+    pub fn schedule(&self) -> Vec<GameSpec> {
+        if self.team && self.players.len() == 4 {
+            return self.team_schedule();
+        }
+        let mut out = Vec::new();
+        let n = self.players.len();
+        for i in 0..n {
+            for j in i + 1..n {
+                for g in 0..self.games {
+                    let (b, w) = if g % 2 == 0 { (i, j) } else { (j, i) };
+                    let number = out.len() + 1;
+                    out.push(GameSpec {
+                        number,
+                        name: format!("s{}-g{number}", self.seed),
+                        names: [self.players[b].name.clone(), self.players[w].name.clone()],
+                        team: None,
+                        rules: self.rules.clone(),
+                        size: self.size,
+                        clock: self.clock,
+                        move_time: self.move_time,
+                        illegal_pass: self.illegal_pass,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    fn player(&self, name: &str) -> Option<&PlayerSpec> {
+        self.players.iter().find(|p| p.name == name)
+    }
+}
+
+/// Plays one game of the match: each player started in its own process group (stopped when the
+/// game ends, whatever happens), then [`play_game`].
+pub fn run_game(m: &MatchSpec, spec: &GameSpec) -> Result<Played, String> {
+    let start = |name: &str| -> Result<Box<dyn Seat>, String> {
+        let p = m
+            .player(name)
+            .ok_or_else(|| format!("no player named `{name}`"))?;
+        let ext = External::with_timeout(&p.command, m.move_time)?;
+        Ok(if p.gtp {
+            Box::new(gtp::GtpSeat::new(ext))
+        } else {
+            Box::new(ext)
+        })
+    };
+    if let Some(team) = &spec.team {
+        let mut seats = team
+            .iter()
+            .map(|n| start(n))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut refs: Vec<&mut dyn Seat> = seats
+            .iter_mut()
+            .map(|s| -> &mut dyn Seat { s.as_mut() })
+            .collect();
+        let played = game::play_game_seated(spec, &mut refs);
+        return played;
+    }
+    let mut black = start(&spec.names[0])?;
+    let mut white = start(&spec.names[1])?;
+    play_game(spec, &mut *black, &mut *white)
+}
+
+/// The line of `--results` for a game played, its SGF written at `sgf`.
+pub fn game_line(p: &Played, sgf: &str) -> GameLine {
+    let (margin, forfeit) = match &p.ending {
+        Ending::Counted {
+            margin_quarters, ..
+        } => (Some(*margin_quarters), None),
+        Ending::Forfeit { forfeit, .. } => (None, Some(forfeit.clone())),
+        Ending::Resigned(_) => (None, None),
+    };
+    GameLine {
+        format: GAME_LINE_FORMAT.into(),
+        game: p.spec.number,
+        black: p.spec.names[0].clone(),
+        white: p.spec.names[1].clone(),
+        result: p.result(),
+        winner: p.winner().map(|c| p.spec.names[colour_seat(c)].clone()),
+        ending: p.ending_name().into(),
+        margin_quarters: margin,
+        forfeit,
+        moves: p.record.moves.len(),
+        replaced: p.replaced,
+        time_ms: [p.used[0].as_millis() as u64, p.used[1].as_millis() as u64],
+        sgf: sgf.into(),
+    }
+}
+
+fn colour_seat(c: Colour) -> usize {
+    match c {
+        Colour::Black => 0,
+        Colour::White => 1,
+    }
+}
+
+/// The results table of the games played: one [`stats::Pairing`] per pairing, in the order
+/// the players were given.
+pub fn table(m: &MatchSpec, played: &[Played]) -> Vec<stats::Pairing> {
+    let entrants = m.entrants();
+    let n = entrants.len();
+    let mut out = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            let (a, b) = (&entrants[i], &entrants[j]);
+            let mut t = stats::Pairing {
+                first: a.clone(),
+                second: b.clone(),
+                ..Default::default()
+            };
+            for p in played {
+                let names = &p.spec.names;
+                let a_seat = if names[0] == *a && names[1] == *b {
+                    0
+                } else if names[1] == *a && names[0] == *b {
+                    1
+                } else {
+                    continue;
+                };
+                match p.winner() {
+                    None => t.draws += 1,
+                    Some(c) if colour_seat(c) == a_seat => t.wins += 1,
+                    Some(_) => t.losses += 1,
+                }
+                match &p.ending {
+                    Ending::Counted {
+                        margin_quarters, ..
+                    } => t.margins_quarters.push(if a_seat == 0 {
+                        *margin_quarters
+                    } else {
+                        -*margin_quarters
+                    }),
+                    Ending::Forfeit { by, .. } => {
+                        t.forfeits[usize::from(colour_seat(*by) != a_seat)] += 1;
+                    }
+                    Ending::Resigned(_) => {}
+                }
+            }
+            out.push(t);
+        }
+    }
+    out
+}

@@ -1,0 +1,255 @@
+//! The baseline players of `m3go player` (issue 42): `random` (a legal move at random), `greedy`
+//! (the move that gains most stones, or loses fewest, by a one-move look) and `mcts` (UCT with
+//! random playouts on the fast engine, counted by m3go's scorer). Each chooses a move of the
+//! schedule's turn of a position, from a seeded generator, so that a game between them is
+//! reproducible. None of them claims a special turn (an emergency conversion, a chosen
+//! flystone). No rule is decided here: the moves are the fast engine's legal moves, the count
+//! `judge::scoring`'s.
+
+use crate::board::grid::{Colour, Stone};
+use crate::game::fast::{random_game_fast, FastPosition};
+use crate::game::moves::Action;
+use crate::game::order::SplitMix64;
+use crate::judge::scoring::Winner;
+use crate::rules::Rules;
+
+/// How a baseline player chooses its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// A legal move at random (never into its own one-liberty eye); a pass when none is left.
+    Random,
+    /// The move that changes the stone balance (own minus opponent's) most in its favour, ties
+    /// broken at random.
+    Greedy,
+    /// Upper-confidence tree search with `playouts` random playouts per move.
+    Mcts { playouts: u32 },
+}
+
+/// The moves a baseline player considers: the legal stones of the side to move that do not
+/// fill its own one-liberty eye; a pass when there is none (and nothing once the game is over).
+pub fn candidates(pos: &FastPosition) -> Vec<Action> {
+    if pos.game_over() {
+        return Vec::new();
+    }
+    let moves: Vec<Action> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|a| match a {
+            Action::Place(p) => !pos.fills_own_eye(*p),
+            Action::Pass => false,
+        })
+        .collect();
+    if moves.is_empty() {
+        vec![Action::Pass]
+    } else {
+        moves
+    }
+}
+
+/// The move `strategy` chooses on `pos` (the schedule's turn), drawing from `rng`.
+pub fn choose(
+    strategy: Strategy,
+    pos: &FastPosition,
+    rules: &Rules,
+    rng: &mut SplitMix64,
+) -> Action {
+    let moves = candidates(pos);
+    if moves.len() <= 1 {
+        return moves.first().copied().unwrap_or(Action::Pass);
+    }
+    match strategy {
+        Strategy::Random => moves[rng.below(moves.len())],
+        Strategy::Greedy => greedy(pos, &moves, rng),
+        Strategy::Mcts { playouts } => mcts(pos, rules, playouts, rng),
+    }
+}
+
+/// The stones of `me` less those of the opponent on the direct board (flowers not counted).
+fn balance(pos: &FastPosition, me: Colour) -> i32 {
+    let b = pos.board();
+    let mut n = 0;
+    for i in 0..b.len() {
+        n += match (b.get(i), me) {
+            (Some(Stone::Black), Colour::Black) | (Some(Stone::White), Colour::White) => 1,
+            (Some(Stone::Black), Colour::White) | (Some(Stone::White), Colour::Black) => -1,
+            _ => 0,
+        };
+    }
+    n
+}
+
+/// The move whose one-move look gains most: the balance of stones after it (captures counted,
+/// its own stone and its own stones lost to it too); ties broken at random.
+fn greedy(pos: &FastPosition, moves: &[Action], rng: &mut SplitMix64) -> Action {
+    let me = pos.turn().player;
+    let mut best: Vec<Action> = Vec::new();
+    let mut best_value = i32::MIN;
+    for &m in moves {
+        let Ok(next) = pos.play(m) else { continue };
+        let v = balance(&next, me);
+        if v > best_value {
+            best_value = v;
+            best.clear();
+        }
+        if v == best_value {
+            best.push(m);
+        }
+    }
+    if best.is_empty() {
+        return Action::Pass;
+    }
+    best[rng.below(best.len())]
+}
+
+/// Who wins the count of a finished playout (no dead stones: a random game plays until the
+/// board is settled).
+fn playout_winner(pos: &FastPosition, rules: &Rules) -> Winner {
+    match crate::judge::scoring::score(&pos.board(), rules, &[]) {
+        Ok(s) => s.winner,
+        Err(_) => Winner::Draw,
+    }
+}
+
+/// A node of the search tree.
+struct Node {
+    pos: FastPosition,
+    /// The move that led here from the parent, and who played it.
+    action: Action,
+    mover: Colour,
+    parent: Option<usize>,
+    children: Vec<usize>,
+    untried: Vec<Action>,
+    visits: u32,
+    /// Wins of `mover` in the playouts through this node (a draw counts half).
+    wins: f64,
+}
+
+/// The exploration constant of UCT (rewards in [0, 1]).
+const EXPLORATION: f64 = 1.0;
+
+/// UCT: `playouts` iterations of selection (upper confidence bound), expansion (one untried
+/// move), a random playout on the fast engine ([`random_game_fast`], the same policy) and the
+/// count's winner backed up; the most visited move of the root is chosen.
+fn mcts(root: &FastPosition, rules: &Rules, playouts: u32, rng: &mut SplitMix64) -> Action {
+    let size = root.board().size();
+    let cap = crate::game::notation::max_moves(size) as u32;
+    let mut nodes = vec![Node {
+        pos: root.clone(),
+        action: Action::Pass,
+        mover: root.turn().player,
+        parent: None,
+        children: Vec::new(),
+        untried: candidates(root),
+        visits: 0,
+        wins: 0.0,
+    }];
+    for _ in 0..playouts.max(1) {
+        // selection
+        let mut n = 0;
+        while nodes[n].untried.is_empty() && !nodes[n].children.is_empty() {
+            let ln = f64::from(nodes[n].visits.max(1)).ln();
+            let mut best = nodes[n].children[0];
+            let mut best_v = f64::NEG_INFINITY;
+            for &c in &nodes[n].children {
+                let ch = &nodes[c];
+                let v = ch.wins / f64::from(ch.visits.max(1))
+                    + EXPLORATION * (ln / f64::from(ch.visits.max(1))).sqrt();
+                if v > best_v {
+                    best_v = v;
+                    best = c;
+                }
+            }
+            n = best;
+        }
+        // expansion
+        if !nodes[n].untried.is_empty() {
+            let k = rng.below(nodes[n].untried.len());
+            let a = nodes[n].untried.swap_remove(k);
+            let mover = nodes[n].pos.turn().player;
+            if let Ok(next) = nodes[n].pos.play(a) {
+                let untried = candidates(&next);
+                nodes.push(Node {
+                    pos: next,
+                    action: a,
+                    mover,
+                    parent: Some(n),
+                    children: Vec::new(),
+                    untried,
+                    visits: 0,
+                    wins: 0.0,
+                });
+                let c = nodes.len() - 1;
+                nodes[n].children.push(c);
+                n = c;
+            }
+        }
+        // playout
+        let (end, _) = random_game_fast(&nodes[n].pos, rng.next_u64(), cap);
+        let winner = playout_winner(&end, rules);
+        // back-up
+        let mut at = Some(n);
+        while let Some(k) = at {
+            let node = &mut nodes[k];
+            node.visits += 1;
+            node.wins += match (winner, node.mover) {
+                (Winner::Draw, _) => 0.5,
+                (Winner::Black, Colour::Black) | (Winner::White, Colour::White) => 1.0,
+                _ => 0.0,
+            };
+            at = node.parent;
+        }
+    }
+    nodes[0]
+        .children
+        .iter()
+        .max_by_key(|&&c| nodes[c].visits)
+        .map(|&c| nodes[c].action)
+        .unwrap_or(Action::Pass)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::grid::Board;
+
+    fn start(size: usize) -> (FastPosition, Rules) {
+        let rules = Rules::m3go_2020();
+        let board = Board::empty(size).expect("an odd size");
+        (
+            FastPosition::from_state(&rules, &board, &[], 1, 0, None),
+            rules,
+        )
+    }
+
+    /// Every strategy chooses a legal move, the same one under the same seed.
+    #[test]
+    fn strategies_choose_legal_moves_deterministically() {
+        let (pos, rules) = start(5);
+        for s in [
+            Strategy::Random,
+            Strategy::Greedy,
+            Strategy::Mcts { playouts: 20 },
+        ] {
+            let a = choose(s, &pos, &rules, &mut SplitMix64(7));
+            let b = choose(s, &pos, &rules, &mut SplitMix64(7));
+            assert_eq!(a, b, "{s:?}");
+            assert!(pos.play(a).is_ok(), "{s:?}: {a:?}");
+        }
+    }
+
+    /// Greedy takes a capture when one is offered.
+    #[test]
+    fn greedy_captures() {
+        let rules = Rules {
+            schedule: crate::rules::Schedule::Alternate,
+            ..Rules::m3go_2020()
+        };
+        // white's stone at the corner has one liberty left; black captures it
+        let board = Board::from_diagram("O X . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .", 5)
+            .expect("a diagram");
+        let pos = FastPosition::from_state(&rules, &board, &[], 3, 0, None);
+        let a = choose(Strategy::Greedy, &pos, &rules, &mut SplitMix64(1));
+        let want = Action::Place(board.point(5));
+        assert_eq!(a, want);
+    }
+}

@@ -1,0 +1,217 @@
+//! GTP in `m3go match` and `m3go player --protocol gtp` (issue 42): a seeded match with one
+//! player speaking GTP and the other the play protocol gives byte-identical SGFs to the same
+//! match with both on the play protocol (the records hold the players' names from `--player`,
+//! not their protocols); a GTP player whose answers do not read forfeits with its reason.
+
+use crate::common::{m3go, BIN};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("m3go-gtp-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("a scratch folder");
+    d
+}
+
+/// Runs a match writing to `dir/games` and `dir/results.jsonl`; returns the results lines.
+fn run_match(dir: &Path, args: &[&str]) -> Vec<Value> {
+    let out = dir.join("games").to_string_lossy().into_owned();
+    let results = dir.join("results.jsonl").to_string_lossy().into_owned();
+    let mut all: Vec<&str> = vec!["match"];
+    all.extend(args);
+    all.extend(["-o", &out, "--results", &results]);
+    let (code, _, err) = m3go(&all);
+    assert_eq!(code, Some(0), "m3go {all:?}: {err}");
+    std::fs::read_to_string(&results)
+        .expect("the results")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// The SGF files of `dir/games`, by name.
+fn sgfs(dir: &Path) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = std::fs::read_dir(dir.join("games"))
+        .expect("the games")
+        .map(|e| {
+            let p = e.expect("an entry").path();
+            (
+                p.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                std::fs::read_to_string(&p).expect("an SGF"),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The same seeded match, one player on GTP, gives the same SGFs byte for byte, under the
+/// ten-move cycle (flowers 华 花 as `black-flower` / `white-flower`) and the 2016 schedule.
+#[test]
+fn a_gtp_player_plays_the_same_games_as_on_json() {
+    for rules in ["m3go-2020", "m3go-2016"] {
+        let json_dir = scratch(&format!("json-{rules}"));
+        let gtp_dir = scratch(&format!("gtp-{rules}"));
+        let common = [
+            "--games", "2", "--size", "5", "--seed", "4", "--rules", rules,
+        ];
+        let b = format!("b={BIN} player --strategy random --seed 2");
+        let a_json = format!("a={BIN} player --strategy mcts --playouts 20 --seed 1");
+        let a_gtp =
+            format!("a=gtp:{BIN} player --protocol gtp --strategy mcts --playouts 20 --seed 1");
+        let mut args: Vec<&str> = vec!["--player", &a_json, "--player", &b];
+        args.extend(common);
+        let j = run_match(&json_dir, &args);
+        let mut args: Vec<&str> = vec!["--player", &a_gtp, "--player", &b];
+        args.extend(common);
+        let g = run_match(&gtp_dir, &args);
+        assert_eq!(j.len(), 2);
+        for l in j.iter().chain(&g) {
+            assert_ne!(l["ending"], "forfeit", "{rules}: {l}");
+        }
+        let (sj, sg) = (sgfs(&json_dir), sgfs(&gtp_dir));
+        assert_eq!(sj.len(), 2);
+        assert_eq!(sj, sg, "{rules}: the SGFs differ");
+        if rules == "m3go-2020" {
+            // the games reach the flower turns (moves 9 and 10)
+            assert!(
+                j.iter().all(|l| l["moves"].as_u64().unwrap_or(0) > 10),
+                "{j:?}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&json_dir);
+        let _ = std::fs::remove_dir_all(&gtp_dir);
+    }
+}
+
+/// A GTP player in Python: it answers the setup commands, then on `genmove` misbehaves as
+/// `mode` says.
+fn bad_gtp_player(dir: &Path, mode: &str) -> String {
+    let script = dir.join(format!("bad-gtp-{mode}.py"));
+    std::fs::write(
+        &script,
+        r#"import sys
+mode = sys.argv[1]
+commands = ["protocol_version", "name", "version", "list_commands", "boardsize",
+            "clear_board", "komi", "play", "genmove", "quit"]
+if mode == "no-genmove":
+    commands.remove("genmove")
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    cmd = words[0]
+    if cmd == "protocol_version":
+        ans = "= 2"
+    elif cmd == "list_commands":
+        ans = "= " + "\n".join(commands)
+    elif cmd == "genmove":
+        if mode == "error":
+            ans = "? unknown command"
+        elif mode == "garbage":
+            ans = "this is not GTP"
+        elif mode == "no-equals":
+            ans = "C3"
+        elif mode == "off-board":
+            ans = "= Z99"
+        else:
+            ans = "= pass"
+    else:
+        ans = "="
+    sys.stdout.write(ans + "\n\n")
+    sys.stdout.flush()
+"#,
+    )
+    .expect("the script");
+    format!("bad=gtp:python3 {} {mode}", script.to_string_lossy())
+}
+
+/// Each malformed GTP answer forfeits the bad player's games with its reason; the match goes
+/// on and ends.
+#[test]
+fn malformed_gtp_answers_forfeit_with_the_reason() {
+    let dir = scratch("bad");
+    let good = format!("good=gtp:{BIN} player --protocol gtp --seed 5");
+    for (mode, kind, says) in [
+        ("error", "protocol", "`? unknown command`"),
+        (
+            "garbage",
+            "unreadable",
+            "a GTP answer begins with `=` or `?`",
+        ),
+        ("no-equals", "unreadable", "`C3`"),
+        (
+            "off-board",
+            "protocol",
+            "`Z99` is not a vertex of a 5x5 board",
+        ),
+        ("no-genmove", "protocol", "does not list `genmove`"),
+    ] {
+        let sub = dir.join(mode);
+        std::fs::create_dir_all(&sub).expect("a folder");
+        let bad = bad_gtp_player(&sub, mode);
+        let lines = run_match(
+            &sub,
+            &[
+                "--player",
+                &bad,
+                "--player",
+                &good,
+                "--games",
+                "2",
+                "--size",
+                "5",
+                "--move-time",
+                "5",
+            ],
+        );
+        assert_eq!(lines.len(), 2, "{mode}");
+        for l in &lines {
+            assert_eq!(l["ending"], "forfeit", "{mode}: {l}");
+            assert_eq!(l["winner"], "good", "{mode}: {l}");
+            assert_eq!(l["forfeit"]["kind"], kind, "{mode}: {l}");
+            let m = l["forfeit"]["message"].as_str().unwrap_or_default();
+            assert!(m.contains(says), "{mode}: {m}");
+            let sgf =
+                std::fs::read_to_string(l["sgf"].as_str().unwrap_or_default()).expect("the SGF");
+            assert!(sgf.contains(&format!("\\: {kind}")), "{mode}: {sgf}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The player's GTP: the required commands, the extension's colours and commands, an id echoed.
+#[test]
+fn the_player_speaks_gtp() {
+    let input = "1 protocol_version\nlist_commands\nboardsize 5\nkomi 7.5\n\
+                 m3go-capabilities\nplay black C3\nplay white-flower C4\ngenmove white\nquit\n";
+    let out = crate::common::m3go_ok(&["player", "--protocol", "gtp"], Some(input));
+    let answers: Vec<&str> = out.split("\n\n").filter(|a| !a.is_empty()).collect();
+    assert_eq!(answers.len(), 9, "{out}");
+    assert_eq!(answers[0], "=1 2");
+    for c in [
+        "genmove",
+        "m3go-capabilities",
+        "m3go-position",
+        "m3go-game",
+        "undo",
+    ] {
+        assert!(
+            answers[1].lines().any(|l| l.trim_start_matches("= ") == c),
+            "{c}: {out}"
+        );
+    }
+    let caps: Value =
+        serde_json::from_str(answers[4].trim_start_matches("= ")).expect("JSON capabilities");
+    assert!(
+        caps["presets"].as_array().is_some_and(|p| !p.is_empty()),
+        "{caps}"
+    );
+    assert_eq!(answers[5], "=");
+    // move 2 is white's own stone, not its flower
+    assert!(answers[6].starts_with("? illegal move"), "{}", answers[6]);
+    assert!(answers[7].starts_with("= "), "{}", answers[7]);
+}
