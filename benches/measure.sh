@@ -115,7 +115,7 @@ if [ "$fuzz" = 1 ]; then
   echo "== fuzz throughput (${fuzz_secs}s each, seed 1, empty corpus; this tree)"
   for t in eye_simulation eye_engine; do
     # built as fuzz/smoke.sh builds it: eye_simulation without comparison tracing (its
-    # NO_TRACE_COMPARES list; README.md, "Formal testing")
+    # NO_TRACE_COMPARES list; docs/src/contributing.md, "Formal testing")
     build=()
     if [ "$t" = eye_simulation ]; then build=(--no-trace-compares --target-dir target/no-trace-compares); fi
     (cd fuzz && cargo fuzz build -s none "${build[@]}" "$t") >>"$work/fuzz-build.log" 2>&1

@@ -13,7 +13,8 @@ use m3go::rules::{Rules, RulesField};
 use m3go::{Board, Point, Setup};
 use std::fs;
 
-const GAMES: &str = "/work/shared/data/games";
+/// The professional records (spec/records/README.md: their source and licence).
+const GAMES: &str = "spec/records";
 const OUT: &str = "benches/data";
 
 /// The moves of an SGF main line, read ad hoc: every `;B[xy]` / `;W[xy]` in order (an empty or

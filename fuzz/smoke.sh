@@ -12,17 +12,17 @@
 # The targets in NO_TRACE_COMPARES are built without libFuzzer's comparison tracing
 # (`--no-trace-compares`, in a target folder of their own so the two builds do not undo each
 # other): for eye_simulation the hooks were about 60 % of an execution, and without them the 30 s
-# reach the same coverage or more (README.md, "Formal testing").
+# reach the same coverage or more (docs/src/contributing.md, "Formal testing").
 # The seed corpora are written by the root crate's example in the test profile, so that CI
-# reuses its `cargo test` build; M3GO_CARGO_FEATURES (e.g. `browser`) names the features that
-# build was made with.
+# reuses its `cargo test` build; M3GO_CARGO_FEATURES names the features that build was made
+# with, if not the default ones.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 # The targets of the smoke, one a line: the name, then its libFuzzer options. A new target is
 # one more line (and, for a seed corpus, a section of examples/seed_corpora.rs). -max_len bounds
 # the inputs of the targets whose work grows with them (a board's points, a game's moves), so
-# that 30 s go to many small inputs rather than a few large ones; see README.md, "Formal testing".
+# that 30 s go to many small inputs rather than a few large ones; see docs/src/contributing.md, "Formal testing".
 TARGETS=(
   "eye_simulation"
   "eye_engine"

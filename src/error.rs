@@ -43,6 +43,12 @@ pub enum ErrorKind {
     Bad,
     /// A move reads, but the rules refuse it (`… is illegal: WHAT`).
     IllegalMove,
+    /// A file or stream cannot be read (missing, not permitted, an I/O error).
+    Unreadable,
+    /// An output cannot be written (refused by what the path is, or the write failed).
+    Unwritable,
+    /// A bound on the work was reached (`perft --max-nodes`).
+    LimitExceeded,
 }
 
 /// A bad input: where, what is wrong, and what was expected.
@@ -176,6 +182,12 @@ impl InputError {
         }
     }
 
+    /// The same error, of `kind`.
+    pub fn of_kind(mut self, kind: ErrorKind) -> Self {
+        self.kind = kind;
+        self
+    }
+
     /// Says what was expected.
     pub fn expected(mut self, expected: impl Into<String>) -> Self {
         self.expected = Some(expected.into());
@@ -246,8 +258,11 @@ impl fmt::Display for Whole<'_> {
         }
         let p = &s.place;
         let lead = match s.kind {
-            ErrorKind::Bad => ": ",
             ErrorKind::IllegalMove => " is illegal: ",
+            ErrorKind::Bad
+            | ErrorKind::Unreadable
+            | ErrorKind::Unwritable
+            | ErrorKind::LimitExceeded => ": ",
         };
         if let (true, Some(n)) = (p.is_bare_move(), p.move_number) {
             write!(f, "move {n}")?;

@@ -12,7 +12,7 @@
 //! use m3go::game::setup::from_yaml;
 //! use m3go::{AnalysisReport, Setup};
 //!
-//! // A position file (README.md, "Position files"): black's flower (华) plays move 289.
+//! // A position file (docs/src/referee.md, "Position files"): black's flower (华) plays move 289.
 //! let yaml = "rules: m3go-2020
 //! move: 289
 //! diagram: |
@@ -65,6 +65,7 @@ pub mod error;
 pub mod formats;
 pub mod game;
 pub mod judge;
+pub mod referee;
 pub mod rules;
 #[cfg(feature = "serve")]
 pub mod serve;

@@ -9,7 +9,7 @@
 //! result of the image move is the image of the result.
 //!
 //! Slow: marked #[ignore], run by .ci/run from the test build (the dev profile at opt-level 1,
-//! Cargo.toml): `cargo test --features browser --test exhaustive -- --ignored --nocapture`.
+//! Cargo.toml): `cargo test --test exhaustive -- --ignored --nocapture`.
 
 use m3go::board::layers::{Attribute, Cell};
 use m3go::judge::analysis::Analysis;
@@ -304,13 +304,13 @@ fn run(preset: &str) {
 }
 
 #[test]
-#[ignore = "exhaustive: run by .ci/run (cargo test --features browser --test exhaustive -- --ignored)"]
+#[ignore = "exhaustive: run by .ci/run (cargo test --test exhaustive -- --ignored)"]
 fn exhaustive_3x3_m3go_2020_every_position_and_move() {
     run("m3go-2020");
 }
 
 #[test]
-#[ignore = "exhaustive: run by .ci/run (cargo test --features browser --test exhaustive -- --ignored)"]
+#[ignore = "exhaustive: run by .ci/run (cargo test --test exhaustive -- --ignored)"]
 fn exhaustive_3x3_dullstone_every_position_and_move() {
     run("dullstone");
 }

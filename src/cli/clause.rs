@@ -2,6 +2,7 @@
 //! the binary (`crate::conform::register`).
 
 use super::common::Format;
+use crate::conform::outputs::{ClauseReport, CLAUSE_FORMAT};
 use crate::conform::register::{self, Clause, Disputed};
 use crate::game::setup::InputError;
 
@@ -31,14 +32,26 @@ pub fn run(args: ClauseArgs) -> Result<(), InputError> {
     let id = raw.trim().to_ascii_uppercase();
     if let Some(c) = register::clause(&id) {
         match args.format {
-            Format::Json => outln!("{}", json(&c)?),
+            Format::Json => outln!(
+                "{}",
+                json(&ClauseReport::Clause {
+                    format: CLAUSE_FORMAT.to_string(),
+                    clause: c
+                })?
+            ),
             Format::Text => out!("{}", clause_text(&c)),
         }
         return Ok(());
     }
     if let Some(d) = register::disputed(&id) {
         match args.format {
-            Format::Json => outln!("{}", json(&d)?),
+            Format::Json => outln!(
+                "{}",
+                json(&ClauseReport::Disputed {
+                    format: CLAUSE_FORMAT.to_string(),
+                    disputed: d
+                })?
+            ),
             Format::Text => out!("{}", disputed_text(&d)),
         }
         return Ok(());
@@ -63,7 +76,11 @@ fn list(format: Format) -> Result<(), InputError> {
     let disputed = register::disputed_points();
     match format {
         Format::Json => {
-            let v = serde_json::json!({"clauses": clauses, "disputed": disputed});
+            let v = ClauseReport::List {
+                format: CLAUSE_FORMAT.to_string(),
+                clauses,
+                disputed,
+            };
             outln!("{}", json(&v)?);
         }
         Format::Text => {

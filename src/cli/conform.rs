@@ -565,19 +565,34 @@ struct Reports {
 impl Reports {
     /// The reports asked for, refused (exit 2, before anything runs) when `--junit` names
     /// nothing m3go may write or when it and `--format json` both want standard output.
-    fn of(junit: &Option<String>, format: Format, verbose: bool) -> Result<Reports, String> {
+    fn of(
+        junit: &Option<String>,
+        results: &Option<String>,
+        format: Format,
+        verbose: bool,
+    ) -> Result<Reports, String> {
         let json = format == Format::Json;
         let mut text_to_stderr = false;
-        if let Some(path) = junit {
+        // the outputs that may be standard output (`-`): at most one of them, and then the
+        // text report goes to standard error
+        let mut on_stdout: Vec<String> = json
+            .then(|| "--format json".to_string())
+            .into_iter()
+            .collect();
+        for (flag, path) in [("--junit", junit), ("--results", results)] {
+            let Some(path) = path else { continue };
             let target = crate::cli::output::decide(path).map_err(|e| e.to_string())?;
             if target == Target::Stdout {
-                if json {
-                    return Err(format!(
-                        "--junit {path} and --format json both write to standard output: expected --junit FILE (a file) with --format json"
-                    ));
-                }
+                on_stdout.push(format!("{flag} {path}"));
                 text_to_stderr = true;
             }
+        }
+        if on_stdout.len() > 1 {
+            let all = if on_stdout.len() == 2 { "both" } else { "all" };
+            return Err(format!(
+                "{} {all} write to standard output: expected at most one of them on standard output (the others to files)",
+                on_stdout.join(" and ")
+            ));
         }
         Ok(Reports {
             junit: junit.clone(),
@@ -610,10 +625,16 @@ impl Reports {
         if self.json {
             let v = json_summary(records, load_errors, &s);
             match serde_json::to_string_pretty(&v) {
-                Ok(j) => outln!("{j}"),
+                Ok(j) => {
+                    outln!("{j}");
+                    crate::cli::json_printed();
+                }
                 Err(e) => {
-                    errln!("error: {e}");
-                    return Err(2);
+                    return Err(crate::cli::fail_with(
+                        crate::conform::outputs::ErrorCode::Internal,
+                        &e,
+                        2,
+                    ));
                 }
             }
         } else {
@@ -630,8 +651,11 @@ impl Reports {
                 .map_err(crate::game::setup::InputError::new)
                 .and_then(|x| crate::cli::common::write_file(path, &x));
             if let Err(e) = written {
-                errln!("error: {e}");
-                return Err(2);
+                return Err(crate::cli::fail_with(
+                    crate::conform::outputs::ErrorCode::Unwritable,
+                    &e,
+                    2,
+                ));
             }
         }
         Ok(s)
@@ -661,11 +685,10 @@ fn results_text(header: &ResultsHeader, records: &[Record]) -> String {
 
 pub fn run(args: ConformArgs) -> i32 {
     let started = std::time::Instant::now();
-    let reports = match Reports::of(&args.junit, args.format, args.verbose) {
+    let reports = match Reports::of(&args.junit, &args.results, args.format, args.verbose) {
         Ok(r) => r,
         Err(e) => {
-            errln!("error: {e}");
-            return 2;
+            return crate::cli::fail_with(crate::conform::outputs::ErrorCode::BadInput, &e, 2);
         }
     };
     if let Some(files) = &args.merge {
@@ -679,8 +702,7 @@ pub fn run(args: ConformArgs) -> i32 {
     let suite = match load_suite(dir, rules_md) {
         Ok(s) => s,
         Err(e) => {
-            errln!("error: {e}");
-            return 2;
+            return crate::cli::fail_with(crate::conform::outputs::ErrorCode::BadInput, &e, 2);
         }
     };
     let (cases, load_errors) = (suite.cases, suite.load_errors);
@@ -726,8 +748,7 @@ pub fn run(args: ConformArgs) -> i32 {
         match serde_json::to_string_pretty(&all) {
             Ok(s) => outln!("{s}"),
             Err(e) => {
-                errln!("error: {e}");
-                return 2;
+                return crate::cli::fail_with(crate::conform::outputs::ErrorCode::Internal, &e, 2);
             }
         }
         return malformed_exit(&load_errors);
@@ -755,8 +776,11 @@ pub fn run(args: ConformArgs) -> i32 {
         match pool.with(|o| negotiate(o)).and_then(|d| d) {
             Ok(d) => d,
             Err(e) => {
-                errln!("error: {e}");
-                return 2;
+                return crate::cli::fail_with(
+                    crate::conform::outputs::ErrorCode::ProgramFailed,
+                    &e,
+                    2,
+                );
             }
         }
     };
@@ -770,8 +794,7 @@ pub fn run(args: ConformArgs) -> i32 {
     let workers = match thread_pool(args.spread.jobs as usize) {
         Ok(p) => p,
         Err(e) => {
-            errln!("error: {e}");
-            return 2;
+            return crate::cli::fail_with(crate::conform::outputs::ErrorCode::Internal, &e, 2);
         }
     };
     let pb = progress_bar(selected.len() as u64, "cases");
@@ -792,15 +815,12 @@ pub fn run(args: ConformArgs) -> i32 {
                         seconds: None,
                     },
                     None => {
-                        let declined: Vec<SkippedCheck> = match &declared {
-                            Declared::Capabilities(caps) => c
-                                .position
-                                .rules
-                                .resolve()
-                                .map(|rules| caps.declined(&rules))
-                                .unwrap_or_default(),
-                            Declared::Nothing(_) => Vec::new(),
-                        };
+                        let declined: Vec<SkippedCheck> = c
+                            .position
+                            .rules
+                            .resolve()
+                            .map(|rules| declared.declined(&rules))
+                            .unwrap_or_default();
                         Ran {
                             run: pool
                                 .with(|o| run_case_in(c, o, protocol, &declined))
@@ -843,8 +863,7 @@ pub fn run(args: ConformArgs) -> i32 {
             load_errors: load_errors.clone(),
         };
         if let Err(e) = crate::cli::common::write_file(path, &results_text(&header, &records)) {
-            errln!("error: {e}");
-            return 2;
+            return crate::cli::fail_with(crate::conform::outputs::ErrorCode::Unwritable, &e, 2);
         }
     }
     let mut properties = vec![(
@@ -912,8 +931,7 @@ fn merge(files: &[String], program: &crate::cli::common::ProgramArgs, reports: &
     let (mut records, load_errors) = match read_results(files) {
         Ok(r) => r,
         Err(e) => {
-            errln!("error: {e}");
-            return 2;
+            return crate::cli::fail_with(crate::conform::outputs::ErrorCode::BadInput, &e, 2);
         }
     };
     let load_errors: Vec<(String, String)> = load_errors
@@ -1300,8 +1318,7 @@ fn coverage(
             crate::conform::register::RULES_MD.to_string()
         }
         Err(e) => {
-            errln!("error: {e}");
-            return 2;
+            return crate::cli::fail_with(crate::conform::outputs::ErrorCode::Unreadable, &e, 2);
         }
     };
     let cov = Coverage::new(&text, cases);
@@ -1339,8 +1356,7 @@ fn coverage(
     if update {
         let out = cov.update_rules_md(&text);
         if let Err(e) = crate::cli::common::write_file(rules_md, &out) {
-            errln!("error: {e}");
-            return 2;
+            return crate::cli::fail_with(crate::conform::outputs::ErrorCode::Unwritable, &e, 2);
         }
     }
     if uncovered.is_empty() && load_errors.is_empty() {

@@ -6,7 +6,8 @@ use crate::cli::common::{parse_rules, progress_bar, write_file};
 use crate::cli::junit::{TestCase, TestSuite, Verdict};
 use crate::conform::diff::{DiffOptions, DiffOutcome, DiffRun, GameVerdict};
 use crate::conform::report::{
-    DiffDisagreement, DiffError, DiffSummary, DiffVerdict, FieldDifference, DIFF_SUMMARY,
+    CheckSkipReason, DiffDisagreement, DiffError, DiffSummary, DiffVerdict, FieldDifference,
+    DIFF_SUMMARY,
 };
 use crate::conform::runner::{stop_children_on_signal, External, Oracle};
 use crate::game::setup::InputError;
@@ -18,16 +19,19 @@ use crate::rules::Rules;
 /// every move through the conformance protocol, compares private eyes, attributes, forbidden
 /// points, legal moves, captures, report events and the score, and shrinks the first
 /// disagreement (of the lowest-numbered game) to a minimal position and move, printed as a
-/// ready-to-add conformance case. The program is first asked for its capabilities; moves it
+/// ready-to-add conformance case. The program is first asked for its capabilities, as by
+/// `m3go conform`: the requests are sent in the newest version both speak, and the checks the
+/// program declines under the rules (`by_preset.declines`, or an answer's `declined`) are left
+/// out, with the fields that depend on them (a declined `score` is not compared); moves it
 /// answers `unsupported` are not compared. Exits 1 on a disagreement, when nothing was compared
-/// (unless --allow-empty) or when moves were skipped (unless --allow-skips); exits 2 when the
+/// (unless --allow-empty) or when moves or checks were skipped (unless --allow-skips); exits 2 when the
 /// program under test fails (cannot start, crashes, hangs past --timeout, writes something that
 /// is not an answer) — that is never reported as a disagreement, and no case is written.
 /// --junit FILE also writes a JUnit XML report (one testcase per game), --format json prints a
 /// JSON summary instead of the text.
 #[derive(Debug, clap::Args)]
 pub struct DiffArgs {
-    /// The other program (a shell command speaking m3go-conform/1, which every version of the protocol answers).
+    /// The other program (a shell command speaking m3go-conform/2, or /1: the version and the checks it declines are negotiated as `m3go conform` negotiates them).
     #[arg(long = "impl", value_name = "COMMAND")]
     pub implementation: String,
     /// The number of games (0 to 1000000).
@@ -51,7 +55,8 @@ pub struct DiffArgs {
     pub program: crate::cli::common::ProgramArgs,
     #[command(flatten)]
     pub spread: crate::cli::common::SpreadArgs,
-    /// Write the shrunk case to DIR/ID.yaml.
+    /// Write the shrunk case to DIR/ID.yaml (`-`: to standard output, and the text report goes
+    /// to standard error).
     #[arg(short = 'o', value_name = "DIR")]
     pub out: Option<String>,
     /// Also write the run as a JUnit XML report to FILE (`-`: standard output, and the text
@@ -70,10 +75,7 @@ pub struct DiffArgs {
 pub fn run(args: DiffArgs) -> i32 {
     match diff_run(args) {
         Ok(code) => code,
-        Err(e) => {
-            errln!("error: {e}");
-            2
-        }
+        Err(e) => crate::cli::fail(&e),
     }
 }
 
@@ -134,6 +136,9 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
     if let DiffOutcome::Disagree(d) = &run.outcome {
         case_yaml = serde_yaml::to_string(&d.case).map_err(|e| InputError::new(e.to_string()))?;
         case_path = args.out.as_ref().map(|dir| {
+            if dir == "-" {
+                return dir.clone();
+            }
             std::path::Path::new(dir)
                 .join(format!("{}.yaml", d.case.id))
                 .to_string_lossy()
@@ -192,11 +197,17 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
                 }
             }
         }
+        checks_skipped_text(&run, &mut text);
         say(&text);
     }
     if let (Some(dir), Some(path)) = (&args.out, &case_path) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| InputError::new(format!("cannot create: {e}")).file(dir))?;
+        if dir != "-" {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                InputError::new(format!("cannot create: {e}"))
+                    .file(dir)
+                    .of_kind(crate::error::ErrorKind::Unwritable)
+            })?;
+        }
         write_file(path, &case_yaml)?;
         if !reports.json {
             say(&format!("written to {path}\n"));
@@ -207,6 +218,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
         let j =
             serde_json::to_string_pretty(&summary).map_err(|e| InputError::new(e.to_string()))?;
         outln!("{j}");
+        crate::cli::json_printed();
     }
     if let Some(path) = &reports.junit {
         let suite = junit_suite(&args, &opts_d, &run, case_path.as_deref(), seconds);
@@ -220,10 +232,14 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
                 errln!("error: nothing was compared: exit 1 (--allow-empty accepts it)");
                 return Ok(1);
             }
-            if skipped > 0 && !args.program.allow_skips {
-                errln!(
-                    "error: {skipped} moves skipped: exit 1 (--allow-skips accepts skipped moves)"
-                );
+            let checks: u64 = run.checks_skipped.values().sum();
+            if (skipped > 0 || checks > 0) && !args.program.allow_skips {
+                let what = match (skipped, checks) {
+                    (n, 0) => format!("{n} moves skipped"),
+                    (0, k) => format!("{k} checks skipped"),
+                    (n, k) => format!("{n} moves and {k} checks skipped"),
+                };
+                errln!("error: {what}: exit 1 (--allow-skips accepts skipped moves and checks)");
                 return Ok(1);
             }
             Ok(0)
@@ -254,6 +270,39 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
     }
 }
 
+/// The checks left out of the moves compared, as `m3go conform` counts them: the total, then
+/// one line a reason with each check and in how many moves.
+fn checks_skipped_text(run: &DiffRun, o: &mut String) {
+    use std::fmt::Write;
+    let total: u64 = run.checks_skipped.values().sum();
+    if total == 0 {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "diff: checks skipped: {total} in the moves compared (the fields that depend on them were not compared, the others were)"
+    );
+    for (why, checks) in by_reason(run) {
+        let checks: Vec<String> = checks.iter().map(|(c, n)| format!("{n} × {c}")).collect();
+        let _ = writeln!(o, "    {}: {why}", checks.join(", "));
+    }
+}
+
+/// The checks skipped of a run by reason: each check with in how many moves.
+fn by_reason(
+    run: &DiffRun,
+) -> std::collections::BTreeMap<String, std::collections::BTreeMap<String, usize>> {
+    let mut m: std::collections::BTreeMap<String, std::collections::BTreeMap<String, usize>> =
+        std::collections::BTreeMap::new();
+    for (d, n) in &run.checks_skipped {
+        *m.entry(d.reason.clone())
+            .or_default()
+            .entry(d.check.clone())
+            .or_default() += *n as usize;
+    }
+    m
+}
+
 /// Where the reports of a run go: `--junit`, `--format`.
 struct DiffReports {
     junit: Option<String>,
@@ -279,6 +328,15 @@ impl DiffReports {
                 text_to_stderr = true;
             }
         }
+        if args.out.as_deref() == Some("-") {
+            if json || text_to_stderr {
+                return Err(format!(
+                    "-o - and {} both write to standard output: expected -o DIR (a folder) with it",
+                    if json { "--format json" } else { "--junit -" }
+                ));
+            }
+            text_to_stderr = true;
+        }
         Ok(DiffReports {
             junit: args.junit.clone(),
             json,
@@ -303,6 +361,11 @@ fn summary_of(opts: &DiffOptions, run: &DiffRun, case_path: Option<String>) -> D
             .count(),
         moves_compared: run.games.iter().map(|g| g.compared).sum(),
         moves_skipped: run.games.iter().map(|g| g.skipped).sum(),
+        checks_skipped: run.checks_skipped.values().sum(),
+        checks_skipped_by_reason: by_reason(run)
+            .into_iter()
+            .map(|(reason, checks)| CheckSkipReason { reason, checks })
+            .collect(),
         disagreement: None,
         error: None,
         unsupported: None,

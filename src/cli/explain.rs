@@ -24,7 +24,8 @@ pub struct ExplainArgs {
     /// each reading that changes it.
     #[arg(long)]
     pub readings: bool,
-    /// Output format (JSON: `{"trace", "readings"}`, with `--readings`).
+    /// Output format (JSON `m3go-explain/1`: the target, the trace's text and its steps, each
+    /// with its clause, subject and verdict, and `readings` with `--readings`).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     #[command(flatten)]
@@ -56,7 +57,13 @@ pub fn run(args: ExplainArgs) -> Result<(), InputError> {
             }
         }
         Format::Json => {
-            let v = serde_json::json!({ "trace": trace, "readings": readings });
+            let v = crate::conform::outputs::ExplainReport {
+                format: crate::formats::explain::EXPLAIN_FORMAT.to_string(),
+                target: crate::formats::explain::target_text(&p, target),
+                trace: trace.text(),
+                steps: trace.steps,
+                readings,
+            };
             outln!(
                 "{}",
                 serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?

@@ -32,9 +32,12 @@ mod convert;
 mod diff;
 mod explain;
 mod junit;
+mod match_cmd;
 pub mod output;
 mod perft;
 mod play;
+mod player;
+mod player_gtp;
 pub mod protocol;
 mod render;
 mod replay;
@@ -110,14 +113,45 @@ pub enum Command {
     Render(render::RenderArgs),
     Perft(perft::PerftArgs),
     Diff(diff::DiffArgs),
+    Match(match_cmd::MatchArgs),
+    Player(player::PlayerArgs),
     Serve(serve::ServeArgs),
     Completions(completions::CompletionsArgs),
     Manpage(completions::ManpageArgs),
 }
 
 impl Command {
+    /// Whether the command was given `--format json`: its errors are then also printed as the
+    /// JSON error object ([`crate::conform::outputs::ErrorReport`]) on standard output.
+    fn wants_json(&self) -> bool {
+        use common::Format::Json;
+        match self {
+            Command::Analyze(a) => a.format == analyze::AnalyzeFormat::Json,
+            Command::Play(a) => a.format == Json,
+            Command::Explain(a) => a.format == Json,
+            Command::Conform(a) => a.format == Json,
+            Command::Rules(a) => a.format == Json,
+            Command::Clause(a) => a.format == Json,
+            Command::Replay(a) => a.format == Json,
+            Command::Perft(a) => a.format == Json,
+            Command::Diff(a) => a.format == Json,
+            Command::Protocol(_)
+            | Command::Schema(_)
+            | Command::Convert(_)
+            | Command::Render(_)
+            | Command::Serve(_)
+            | Command::Completions(_)
+            | Command::Manpage(_)
+            | Command::Match(_)
+            | Command::Player(_) => false,
+        }
+    }
+
     /// Runs the subcommand; returns the exit code.
     pub fn run(self) -> i32 {
+        if self.wants_json() {
+            JSON_ERRORS.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
         match self {
             Command::Analyze(a) => exit_code(analyze::run(a)),
             Command::Play(a) => exit_code(play::run(a)),
@@ -132,6 +166,8 @@ impl Command {
             Command::Render(a) => exit_code(render::run(a)),
             Command::Perft(a) => exit_code(perft::run(a)),
             Command::Diff(a) => diff::run(a),
+            Command::Match(a) => exit_code(match_cmd::run(a)),
+            Command::Player(a) => exit_code(player::run(a)),
             Command::Serve(a) => exit_code(serve::run(a)),
             Command::Completions(a) => exit_code(completions::run(a)),
             Command::Manpage(a) => exit_code(completions::manpage(a)),
@@ -154,6 +190,15 @@ where
             cli.command.run()
         }
         Err(e) => {
+            if args_want_json(&args) && e.exit_code() == 2 {
+                let mut report = crate::conform::outputs::ErrorReport::new(
+                    crate::conform::outputs::ErrorCode::Usage,
+                    usage_message(&e),
+                    2,
+                );
+                report.place = usage_place(&e);
+                print_error_json(&report);
+            }
             if e.kind() == clap::error::ErrorKind::InvalidSubcommand {
                 // clap names only a close one; list them all, before the usage line
                 let list = format!("  commands: {}\n\n", subcommands_at(&args).join(", "));
@@ -188,9 +233,113 @@ fn subcommands_at(args: &[OsString]) -> Vec<String> {
 fn exit_code(r: Result<(), InputError>) -> i32 {
     match r {
         Ok(()) => 0,
-        Err(e) => {
-            common::write_err(format_args!("error: {e}\n"));
-            2
-        }
+        Err(e) => fail(&e),
     }
+}
+
+/// Set when the command runs with `--format json`: errors are then also written as the JSON
+/// error object on standard output.
+static JSON_ERRORS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Reports an input error: its message on standard error and, under `--format json`, the JSON
+/// error object ([`crate::conform::outputs::ErrorReport`], `m3go-error/1`) on standard output.
+/// Returns 2, the exit code of bad input.
+pub(crate) fn fail(e: &InputError) -> i32 {
+    common::write_err(format_args!("error: {e}\n"));
+    if json_error_wanted() {
+        print_error_json(&crate::conform::outputs::ErrorReport::of_input(e));
+    }
+    2
+}
+
+/// Reports a failure that is not an [`InputError`] (`code` says what it is) as [`fail`] does;
+/// returns `exit`.
+pub(crate) fn fail_with(
+    code: crate::conform::outputs::ErrorCode,
+    message: impl std::fmt::Display,
+    exit: i32,
+) -> i32 {
+    let message = message.to_string();
+    common::write_err(format_args!("error: {message}\n"));
+    if json_error_wanted() {
+        print_error_json(&crate::conform::outputs::ErrorReport::new(
+            code, message, exit,
+        ));
+    }
+    exit
+}
+
+/// Set once a command has printed its JSON output: standard output then holds one JSON document
+/// already, which says what failed (a replay of several records, one of them failing; a
+/// summary), and an error after it gets its message on standard error only.
+static JSON_PRINTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Marks the command's JSON output as printed ([`JSON_PRINTED`]).
+pub(crate) fn json_printed() {
+    JSON_PRINTED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether a failure now gets the JSON error object on standard output: under `--format json`,
+/// when no JSON output was printed before it.
+fn json_error_wanted() -> bool {
+    use std::sync::atomic::Ordering::Relaxed;
+    JSON_ERRORS.load(Relaxed) && !JSON_PRINTED.load(Relaxed)
+}
+
+/// The JSON error object on standard output, pretty-printed as the other JSON outputs.
+fn print_error_json(report: &crate::conform::outputs::ErrorReport) {
+    if let Ok(text) = serde_json::to_string_pretty(report) {
+        common::write_out(format_args!("{text}\n"));
+        common::flush_out();
+    }
+}
+
+/// Whether a command line that clap refused asks for JSON (`--format json` or
+/// `--format=json`, before a `--`).
+fn args_want_json(args: &[OsString]) -> bool {
+    let words: Vec<&str> = args
+        .iter()
+        .skip(1)
+        .map(|a| a.to_str().unwrap_or(""))
+        .take_while(|a| *a != "--")
+        .collect();
+    words.contains(&"--format=json")
+        || words
+            .windows(2)
+            .any(|w| w[0] == "--format" && w[1] == "json")
+}
+
+/// clap's message without its `error: ` lead, its usage lines and its help hint: the problem.
+fn usage_message(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let first = text
+        .split("\n\n")
+        .next()
+        .unwrap_or(&text)
+        .trim()
+        .trim_start_matches("error: ");
+    first.to_string()
+}
+
+/// The flag or argument a usage error names, with the value refused.
+fn usage_place(e: &clap::Error) -> Option<crate::conform::outputs::ErrorPlace> {
+    use clap::error::{ContextKind, ContextValue};
+    let text = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.clone()),
+        Some(ContextValue::Strings(v)) => v.first().cloned(),
+        _ => None,
+    };
+    let key = text(ContextKind::InvalidArg).map(|a| {
+        // `--max-nodes <N>` → `--max-nodes`
+        a.split([' ', '=']).next().unwrap_or(&a).to_string()
+    });
+    let value = text(ContextKind::InvalidValue);
+    if key.is_none() && value.is_none() {
+        return None;
+    }
+    Some(crate::conform::outputs::ErrorPlace {
+        key,
+        text: value,
+        ..Default::default()
+    })
 }

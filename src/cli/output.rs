@@ -53,6 +53,10 @@ pub enum Target {
 /// path and what was expected) where it may not be written. Looks only: nothing is opened, so
 /// a FIFO without a reader does not block here.
 pub fn decide(path: &str) -> Result<Target, InputError> {
+    decide_of(path).map_err(|e| e.of_kind(crate::error::ErrorKind::Unwritable))
+}
+
+fn decide_of(path: &str) -> Result<Target, InputError> {
     if path.is_empty() {
         return Err(InputError::new("an empty file name")
             .file(path)
@@ -202,6 +206,10 @@ pub fn write_one(path: &str, text: &str) -> Result<(), InputError> {
 /// standard output); last the temporary files are renamed over their targets. A failure before
 /// the renames removes the temporary files and leaves every replaced file as it was.
 pub fn write_all(files: &[(&str, &str)]) -> Result<(), InputError> {
+    write_all_of(files).map_err(|e| e.of_kind(crate::error::ErrorKind::Unwritable))
+}
+
+fn write_all_of(files: &[(&str, &str)]) -> Result<(), InputError> {
     catch_file_size_signal();
     let mut decided = Vec::with_capacity(files.len());
     for &(path, text) in files {

@@ -28,6 +28,10 @@ pub struct PerftArgs {
     /// in wall time. The progress bar shows the nodes visited and their rate.
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
+    /// Output format (JSON `m3go-perft/1`: the depth, the total and, with --divide, the count
+    /// under each first move).
+    #[arg(long, value_enum, default_value_t = crate::cli::common::Format::Text)]
+    pub format: crate::cli::common::Format,
 }
 
 /// `perft --max-nodes` by default on the fast engine: under a minute of CPU. Measured on the
@@ -60,6 +64,7 @@ pub fn run(args: PerftArgs) -> Result<(), InputError> {
         ))
         .key("--max-nodes")
         .expected("a smaller depth, or a larger --max-nodes")
+        .of_kind(crate::error::ErrorKind::LimitExceeded)
     };
     // a progress bar over the first moves (on a terminal only)
     let pb = crate::cli::common::progress_bar(0, "first moves");
@@ -74,12 +79,23 @@ pub fn run(args: PerftArgs) -> Result<(), InputError> {
             ));
         }
     };
+    let json = args.format == crate::cli::common::Format::Json;
     if args.divide || depth >= 2 {
         let d = divide_within(&p, depth, &mut budget, &progress);
         pb.finish_and_clear();
         let d = d.map_err(exceeded)?;
         let total = d.iter().map(|(_, n)| n).sum::<u64>();
-        if args.divide {
+        if json {
+            let divide = args.divide.then(|| {
+                d.iter()
+                    .map(|(m, n)| crate::conform::outputs::DivideLine {
+                        mv: m.to_string(),
+                        count: *n,
+                    })
+                    .collect()
+            });
+            print_json(depth, total, divide)?;
+        } else if args.divide {
             for (m, n) in &d {
                 outln!("{m} {n}");
             }
@@ -89,7 +105,31 @@ pub fn run(args: PerftArgs) -> Result<(), InputError> {
         }
     } else {
         let n = perft_within(&p, depth, &mut budget).map_err(exceeded)?;
-        outln!("perft {depth} {n}");
+        if json {
+            // --divide always takes the branch above
+            print_json(depth, n, None)?;
+        } else {
+            outln!("perft {depth} {n}");
+        }
     }
+    Ok(())
+}
+
+/// `--format json`: the report (`m3go-perft/1`).
+fn print_json(
+    depth: u32,
+    total: u64,
+    divide: Option<Vec<crate::conform::outputs::DivideLine>>,
+) -> Result<(), InputError> {
+    let v = crate::conform::outputs::PerftReport {
+        format: crate::conform::outputs::PERFT_FORMAT.to_string(),
+        depth,
+        total,
+        divide,
+    };
+    outln!(
+        "{}",
+        serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?
+    );
     Ok(())
 }

@@ -80,6 +80,8 @@ fn print_report(r: &crate::game::play::Report, labels: Labels) {
 pub fn run(args: PlayArgs) -> Result<(), InputError> {
     if let Some(out) = &args.out {
         crate::cli::common::check_extension(out, "-o", &crate::cli::common::POSITION_EXTENSIONS)?;
+        // refused before the moves are played (a folder, a dangling link), not after the report
+        crate::cli::output::decide(out)?;
     }
     let fmt = args.format;
     let start = Setup::load(&args.pos)?.with_engine(args.engine.engine());
@@ -94,6 +96,7 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
             "{}",
             serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?
         );
+        crate::cli::json_printed();
     } else {
         outln!();
         out!(

@@ -44,7 +44,9 @@ pub struct ReplayArgs {
     /// Output format (JSON: the entries, the replaced moves by reason and the final position).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Write the game actually played: SGF for OUT.sgf, else a game file.
+    /// Write the game actually played: SGF for OUT.sgf, else a game file. With --mechanical, the
+    /// Go record's own result, rules, komi and handicap (RE, RU, KM, HA) are left out (the
+    /// rules written are m3go's), and stderr says so.
     #[arg(long, value_name = "OUT.sgf|OUT.txt")]
     pub save: Option<String>,
     /// Let --save or -o overwrite the record being replayed.
@@ -107,6 +109,10 @@ fn replay_one(
 
 pub fn run(args: ReplayArgs) -> Result<(), InputError> {
     use crate::cli::common::{check_extension, refuse_own_input};
+    for out in [&args.save, &args.out].into_iter().flatten() {
+        // refused before the replay (a folder, a dangling link), not after its output
+        crate::cli::output::decide(out)?;
+    }
     if let Some(out) = &args.save {
         check_extension(out, "--save", &crate::cli::common::RECORD_EXTENSIONS)?;
         refuse_own_input(out, "--save", &args.games[0], args.force)?;
@@ -144,9 +150,16 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
     // everything is computed before anything is printed or written
     let mut written: Vec<(String, String)> =
         position_file(&args, &rep.position)?.into_iter().collect();
+    let mut go_only = Vec::new();
     if let Some(out) = &args.save {
         let mut rec = crate::formats::record::record_of(&rep.start, &rep.reports);
         rec.info = record.info.clone();
+        // a mechanical replay plays a three-colour game from a Go record: the record's Go
+        // result, rules and komi are not this game's (told on stderr below, with what else is
+        // dropped)
+        if args.mechanical {
+            go_only = crate::formats::record::take_go_only(&mut rec.info);
+        }
         // M20-REPLAY-PASS: a refused move is saved as the record's point, marked replaced,
         // with its reason as the comment, so that the saved record replays to the same position
         for ((saved, entry), original) in rec.moves.iter_mut().zip(&rep.entries).zip(&record.moves)
@@ -161,21 +174,20 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
                 saved.comment = Some(format!("m3go: refused ({}): {message}", reason.code()));
             }
         }
-        let text = record_text(
-            out,
-            "--save",
-            &rec,
-            &rules,
-            crate::board::coord::Labels::Chinese,
-        )?;
+        let text = record_text(out, "--save", &rec, &rules, args.labels.labels())?;
         written.push((out.clone(), text));
     }
     if fmt == Format::Json {
-        let v = serde_json::json!({
-            "entries": rep.entries,
-            "replaced": rep.replaced_by_reason(),
-            "position": crate::tools::replay::position_setup(&rep.position),
-        });
+        let v = crate::conform::outputs::ReplayReport {
+            format: crate::conform::outputs::REPLAY_FORMAT.to_string(),
+            replaced: rep
+                .replaced_by_reason()
+                .into_iter()
+                .map(|(k, n)| (k.to_string(), n))
+                .collect(),
+            position: crate::tools::replay::position_setup(&rep.position),
+            entries: rep.entries,
+        };
         outln!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?
@@ -197,6 +209,7 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
         // the collection's further games were told when the record was read
         let dropped = crate::formats::record::Dropped {
             further_games: 0,
+            go_only,
             ..record.dropped.clone()
         };
         crate::cli::common::tell_dropped("replay --save", path, out, &dropped);
@@ -229,6 +242,7 @@ fn write_outputs(files: Vec<(String, String)>) -> Result<(), InputError> {
 /// Several records: one summary line each (in the order given), then the total; `-o` and
 /// `--save` need a single record.
 fn run_many(args: &ReplayArgs) -> Result<(), InputError> {
+    use crate::conform::outputs::RecordLine;
     for (flag, given) in [("-o", args.out.is_some()), ("--save", args.save.is_some())] {
         if given {
             return Err(InputError::new(format!(
@@ -272,10 +286,17 @@ fn run_many(args: &ReplayArgs) -> Result<(), InputError> {
                 replaced += tally.replaced_count();
                 let (zh, en) = tally.summary();
                 if args.format == Format::Json {
-                    json.push(serde_json::json!({
-                        "record": f, "summary": zh, "summary_en": en,
-                        "moves": tally.moves, "replaced": tally.replaced,
-                    }));
+                    json.push(RecordLine::Replayed {
+                        record: f.to_string(),
+                        summary: zh,
+                        summary_en: en,
+                        moves: tally.moves,
+                        replaced: tally
+                            .replaced
+                            .iter()
+                            .map(|(k, n)| (k.to_string(), *n))
+                            .collect(),
+                    });
                 } else {
                     outln!("{f}: {zh}");
                     if args.gloss {
@@ -285,7 +306,10 @@ fn run_many(args: &ReplayArgs) -> Result<(), InputError> {
             }
             Err(e) => {
                 if args.format == Format::Json {
-                    json.push(serde_json::json!({"record": f, "error": e.to_string()}));
+                    json.push(RecordLine::Failed {
+                        record: f.to_string(),
+                        error: e.to_string(),
+                    });
                 } else {
                     outln!("{f}: error: {e}");
                 }
@@ -297,11 +321,16 @@ fn run_many(args: &ReplayArgs) -> Result<(), InputError> {
         files.len() - failed
     );
     if args.format == Format::Json {
-        let v = serde_json::json!({"records": json, "total": total});
+        let v = crate::conform::outputs::ReplaysReport {
+            format: crate::conform::outputs::REPLAYS_FORMAT.to_string(),
+            records: json,
+            total: total.clone(),
+        };
         outln!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?
         );
+        crate::cli::json_printed();
     } else {
         outln!("{total}");
     }

@@ -12,6 +12,10 @@ use crate::rules::{Rules, RulesSpec, OPTIONS, PRESETS};
 pub struct RulesArgs {
     #[command(subcommand)]
     pub action: Option<RulesAction>,
+    /// Output format (JSON `m3go-rules/1`: the presets with their rules and the options; with
+    /// `check`, the file and the rules it resolves to).
+    #[arg(long, global = true, value_enum, default_value_t = crate::cli::common::Format::Text)]
+    pub format: crate::cli::common::Format,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -26,7 +30,36 @@ pub enum RulesAction {
 }
 
 pub fn run(args: RulesArgs) -> Result<(), InputError> {
+    use crate::conform::outputs::{OptionLine, RulesReport, RULES_FORMAT};
+    let json = args.format == crate::cli::common::Format::Json;
+    let print = |v: &RulesReport| -> Result<(), InputError> {
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(v).map_err(|e| InputError::new(e.to_string()))?
+        );
+        Ok(())
+    };
     match args.action {
+        None if json => {
+            let mut presets = std::collections::BTreeMap::new();
+            for p in PRESETS {
+                let r = Rules::preset(p).map_err(|e| InputError::new(e.to_string()))?;
+                presets.insert(p.to_string(), r);
+            }
+            let options = OPTIONS
+                .iter()
+                .map(|(name, values, meaning)| OptionLine {
+                    name: name.to_string(),
+                    values: values.to_string(),
+                    meaning: meaning.to_string(),
+                })
+                .collect();
+            print(&RulesReport::List {
+                format: RULES_FORMAT.to_string(),
+                presets,
+                options,
+            })
+        }
         None => {
             outln!("presets:");
             for p in PRESETS {
@@ -49,6 +82,13 @@ pub fn run(args: RulesArgs) -> Result<(), InputError> {
             let r = spec
                 .resolve()
                 .map_err(|e| at_option_line(InputError::new(e.to_string()).file(path), &text))?;
+            if json {
+                return print(&RulesReport::Check {
+                    format: RULES_FORMAT.to_string(),
+                    file: path.clone(),
+                    rules: r,
+                });
+            }
             outln!(
                 "{path}: valid; resolves to {}",
                 serde_json::to_string(&r).map_err(|e| InputError::new(e.to_string()))?

@@ -4,7 +4,7 @@
 //! and the suite built into the binary (`suite`), clause ids (`clause_id`), the runner that
 //! drives an implementation through the suite (`runner`), differential random games (`diff`),
 //! the clause and disputed-points registers of rules.md embedded in the binary (`register`),
-//! the JSON summaries of `conform` and `diff` (`report`) and the JSON Schemas of the contract
+//! the JSON summaries of `conform` and `diff` (`report`), the other JSON outputs of the command line and its JSON error object (`outputs`) and the JSON Schemas of the contract
 //! (`schema`).
 
 pub mod answer;
@@ -13,6 +13,8 @@ pub mod case;
 pub mod check;
 pub mod clause_id;
 pub mod diff;
+pub mod outputs;
+pub mod play_protocol;
 pub mod protocol;
 pub mod pruned;
 pub mod register;

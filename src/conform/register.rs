@@ -31,7 +31,7 @@ pub fn seed_file(seed: &str) -> Option<&'static str> {
 }
 
 /// One clause of the register: a row of a clause table.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Clause {
     /// The stable id (`M20-EYE-SIM`).
     pub id: String,
@@ -56,7 +56,7 @@ pub struct Clause {
 }
 
 /// One entry of the disputed-points register.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Disputed {
     /// `D1` … `D29`.
     pub id: String,

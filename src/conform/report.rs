@@ -65,7 +65,7 @@ pub struct SkipReason {
 pub struct CheckSkipReason {
     /// The reason.
     pub reason: String,
-    /// Each check left out (`score`, `legal`, …) with in how many cases.
+    /// Each check left out (`score`, `legal`, …) with in how many cases (`m3go diff`: moves).
     pub checks: BTreeMap<String, usize>,
 }
 
@@ -123,6 +123,11 @@ pub struct DiffSummary {
     /// The moves compared, and those the program answered `unsupported` (not compared).
     pub moves_compared: u64,
     pub moves_skipped: u64,
+    /// The checks left out of the moves compared (declined by the program's capabilities or
+    /// by its answers; the fields that depend on them were not compared), counted once a move.
+    pub checks_skipped: u64,
+    /// The checks left out, one entry a reason, with in how many moves each check was.
+    pub checks_skipped_by_reason: Vec<CheckSkipReason>,
     /// The first disagreement (`outcome` `disagree`).
     pub disagreement: Option<DiffDisagreement>,
     /// The program's failure (`outcome` `errored`).

@@ -9,6 +9,7 @@ use crate::conform::answer::answer_value;
 use crate::conform::capabilities::Capabilities;
 use crate::conform::capabilities::{clip_reason, SkippedCheck};
 use crate::conform::case::Case;
+use crate::conform::case::ReplayMode;
 use crate::conform::check::{check_only, checks_of};
 use crate::conform::clause_id::{clause_ids, is_clause_id};
 use crate::conform::protocol::{PROTOCOL, PROTOCOLS, PROTOCOL_1};
@@ -16,6 +17,7 @@ use crate::conform::suite::case_files;
 use crate::error::clip;
 use crate::game::advance::Engine;
 use crate::game::setup::InputError;
+use crate::rules::Rules;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, Write};
@@ -227,6 +229,12 @@ impl External {
         Ok(x)
     }
 
+    /// Sets the time the program has for each answer from now on (`m3go match`: a move's
+    /// limit, the clock's time left).
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
+
     fn start(&mut self) -> Result<(), String> {
         use std::os::unix::process::CommandExt;
         let cmd = &self.cmd;
@@ -313,10 +321,10 @@ impl External {
         // a request sent ahead went with the program
         self.ahead = None;
         let how = self.running.take().map(Running::stop).unwrap_or_default();
-        format!(
-            "{what} ({how}; `{}` is started again for the next request)",
-            self.cmd
-        )
+        // only that it was stopped: whether a next request starts it again is the caller's
+        // (`m3go conform` goes on with the next case; a failed capabilities request, or a
+        // failed game of `m3go diff`, ends the run)
+        format!("{what} ({how}; `{}` was stopped)", self.cmd)
     }
 }
 
@@ -333,37 +341,87 @@ impl External {
     /// Awaits the next line the program writes (the answer to the oldest request it has not
     /// answered) until `deadline`, `limit` the budget that request was given.
     fn receive(&mut self, deadline: std::time::Instant, limit: Duration) -> Result<Value, String> {
-        let Some(run) = self.running.as_mut() else {
-            return Err("the program is not running".into());
+        let scaled = if limit > self.timeout {
+            format!(
+                " (--timeout {} s scaled by the size of the replay)",
+                self.timeout.as_secs_f64()
+            )
+        } else {
+            String::new()
         };
-        let secs = limit.as_secs_f64();
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        match run.lines.recv_timeout(left) {
-            Ok(Ok(Answer::Json(v))) if v.is_object() => Ok(v),
-            Ok(Ok(Answer::Json(v))) => Err(self.fail(format!(
+        match self.next_line(deadline, limit, &scaled)? {
+            Answer::Json(v) if v.is_object() => Ok(v),
+            Answer::Json(v) => Err(self.fail(format!(
                 "the answer is not a JSON object: `{}`",
                 clip(&v.to_string(), 200)
             ))),
-            Ok(Ok(Answer::NotJson { line, error })) => Err(self.fail(format!(
+            Answer::NotJson { line, error } => Err(self.fail(format!(
                 "the answer is not JSON ({error}): `{}`",
                 clip(&line, 200)
             ))),
+        }
+    }
+
+    /// The next line the program writes, read as JSON when it is, awaited until `deadline`
+    /// (`limit` the time it was given and `scaled` why it is longer than `--timeout`, for the
+    /// message); a line that cannot be read, no line in time or a program gone is a failure
+    /// ([`External::fail`]).
+    fn next_line(
+        &mut self,
+        deadline: std::time::Instant,
+        limit: Duration,
+        scaled: &str,
+    ) -> Result<Answer, String> {
+        let Some(run) = self.running.as_mut() else {
+            return Err("the program is not running".into());
+        };
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match run.lines.recv_timeout(left) {
+            Ok(Ok(answer)) => Ok(answer),
             Ok(Err(e)) => Err(self.fail(format!("the program's answer is unreadable: {e}"))),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(self.fail(format!(
-                "no answer within {secs} s{}: the program hung and was stopped",
-                if limit > self.timeout {
-                    format!(
-                        " (--timeout {} s scaled by the size of the replay)",
-                        self.timeout.as_secs_f64()
-                    )
-                } else {
-                    String::new()
-                }
+                "no answer within {} s{scaled}: the program hung and was stopped",
+                limit.as_secs_f64()
             ))),
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(self.fail(
                 "the program exited without answering (it crashed or closed its output)".into(),
             )),
         }
+    }
+}
+
+impl External {
+    /// Writes `text` to the program's input as it is, for a program of another line protocol
+    /// (GTP, `m3go match --player NAME=gtp:COMMAND`); a program not running is started.
+    pub fn send_text(&mut self, text: &str) -> Result<(), String> {
+        if self.running.is_none() {
+            self.start()?;
+        }
+        let Some(run) = self.running.as_mut() else {
+            return Err("the program is not running".into());
+        };
+        if run
+            .stdin
+            .write_all(text.as_bytes())
+            .and_then(|_| run.stdin.flush())
+            .is_err()
+        {
+            return Err(self.fail("the program exited before reading the request".into()));
+        }
+        Ok(())
+    }
+
+    /// The next line the program writes, as text without its line end (JSON or not), awaited
+    /// until `deadline`; `limit` is the time it was given (for the message).
+    pub fn receive_text(
+        &mut self,
+        deadline: std::time::Instant,
+        limit: Duration,
+    ) -> Result<String, String> {
+        Ok(match self.next_line(deadline, limit, "")? {
+            Answer::Json(v) => v.to_string(),
+            Answer::NotJson { line, .. } => line,
+        })
     }
 }
 
@@ -582,7 +640,11 @@ pub struct Negotiated {
 /// options or checks that do not exist.
 pub fn negotiate(oracle: &mut dyn Oracle) -> Result<Negotiated, String> {
     let ans = ask_checked(oracle, &capabilities_request())
-        .map_err(|e| format!("the program did not answer the capabilities request: {e}"))?;
+        .map_err(|e| {
+            format!(
+                "the program did not answer the capabilities request: {e}; the run ends, as nothing can be tested without it"
+            )
+        })?;
     let protocol = match ans.get("protocols").and_then(Value::as_array) {
         Some(ps) => PROTOCOLS
             .iter()
@@ -618,30 +680,96 @@ pub fn negotiate(oracle: &mut dyn Oracle) -> Result<Negotiated, String> {
     Ok(Negotiated { declared, protocol })
 }
 
-/// Why a case is outside the declared capabilities, or `None`: its rules or replay mode are
-/// not declared, or the program declines every check it makes.
-pub fn outside(case: &Case, declared: &Declared) -> Option<String> {
-    let Declared::Capabilities(caps) = declared else {
-        return None;
-    };
-    let rules = case.position.rules.resolve().ok()?;
-    if let Some(why) = caps.refuses(&rules, case.start.as_ref().map(|s| s.replay)) {
-        return Some(why);
+impl Declared {
+    /// The checks the capabilities decline under `rules` (none when nothing was declared).
+    pub fn declined(&self, rules: &Rules) -> Vec<SkippedCheck> {
+        match self {
+            Declared::Capabilities(caps) => caps.declined(rules),
+            Declared::Nothing(_) => Vec::new(),
+        }
     }
-    let declined = caps.declined(&rules);
-    let checks = checks_of(case);
-    if checks
+}
+
+/// The checks of a request, screened against what the program declared ([`screen`]): those
+/// the capabilities decline under the request's rules, left out with their reasons, and the
+/// others, asked (a `/2` request names them in `checks`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Screened {
+    pub asked: Vec<&'static str>,
+    pub declined: Vec<SkippedCheck>,
+}
+
+/// The negotiation of one request, the same for `m3go conform` (a case) and `m3go diff` (every
+/// move of a game): `checks` (what `what` would be compared on) under `rules` and `replay`
+/// against the declaration. `Err(why)` when the request is outside it: its rules or replay mode
+/// are not declared, or every one of `checks` is declined (spec/README.md "Capabilities",
+/// "Partial support"); otherwise the checks asked and those declined by capability.
+pub fn screen(
+    checks: &[&'static str],
+    rules: &Rules,
+    replay: Option<ReplayMode>,
+    declared: &Declared,
+    what: &str,
+) -> Result<Screened, String> {
+    if let Declared::Capabilities(caps) = declared {
+        if let Some(why) = caps.refuses(rules, replay) {
+            return Err(why);
+        }
+    }
+    let declined: Vec<SkippedCheck> = declared
+        .declined(rules)
+        .into_iter()
+        .filter(|d| checks.contains(&d.check.as_str()))
+        .collect();
+    let asked: Vec<&'static str> = checks
         .iter()
-        .all(|c| declined.iter().any(|d| d.check == *c))
-    {
+        .copied()
+        .filter(|c| !declined.iter().any(|d| d.check == *c))
+        .collect();
+    if asked.is_empty() && !checks.is_empty() {
         let why: BTreeSet<&str> = declined.iter().map(|d| d.reason.as_str()).collect();
-        return Some(format!(
-            "every check of the case ({}) is declined: {}",
+        return Err(format!(
+            "every check of {what} ({}) is declined: {}",
             checks.join(", "),
             why.into_iter().collect::<Vec<_>>().join("; ")
         ));
     }
-    None
+    Ok(Screened { asked, declined })
+}
+
+/// The checks of `asked` an answer declines itself (`declined`, `/2`: a reading that depends
+/// on the position), each with its reason: left out of the comparison, as those declined by
+/// capability are, by `m3go conform` and `m3go diff` alike.
+pub fn declined_by_answer(ans: &Value, asked: &[&str]) -> Vec<SkippedCheck> {
+    let Some(d) = ans.get("declined").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    asked
+        .iter()
+        .filter_map(|c| {
+            d.get(*c).map(|why| SkippedCheck {
+                check: c.to_string(),
+                reason: format!(
+                    "declined by the answer: {}",
+                    clip_reason(why.as_str().unwrap_or_default())
+                ),
+            })
+        })
+        .collect()
+}
+
+/// Why a case is outside the declared capabilities, or `None`: its rules or replay mode are
+/// not declared, or the program declines every check it makes ([`screen`]).
+pub fn outside(case: &Case, declared: &Declared) -> Option<String> {
+    let rules = case.position.rules.resolve().ok()?;
+    screen(
+        &checks_of(case),
+        &rules,
+        case.start.as_ref().map(|s| s.replay),
+        declared,
+        "the case",
+    )
+    .err()
 }
 
 /// One case run: its outcome, and the checks left out (declined by capability or by the
@@ -699,19 +827,7 @@ pub fn run_case_in(
             "the implementation answered unsupported: {why}"
         )));
     }
-    if let Some(d) = ans.get("declined").and_then(Value::as_object) {
-        for c in &asked {
-            if let Some(why) = d.get(*c) {
-                skipped.push(SkippedCheck {
-                    check: c.to_string(),
-                    reason: format!(
-                        "declined by the answer: {}",
-                        clip_reason(why.as_str().unwrap_or_default())
-                    ),
-                });
-            }
-        }
-    }
+    skipped.extend(declined_by_answer(&ans, &asked));
     let left: BTreeSet<String> = asked
         .iter()
         .filter(|c| !skipped.iter().any(|d| d.check == **c))

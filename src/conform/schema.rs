@@ -5,6 +5,7 @@
 //! `spec/schema/`; tests/it/schema.rs checks that the committed files are what the types generate
 //! and validates real outputs and every case file against them.
 
+use super::outputs;
 use crate::formats::report::{AnalysisReport, PlayReport};
 use crate::game::play::Report;
 use schemars::{JsonSchema, SchemaGenerator};
@@ -84,7 +85,8 @@ pub struct NamedSchema {
 
 /// Every schema of the contract, in a fixed order: analysis, play, request, answer (a
 /// conforming program's, then m3go's own), the capabilities request and answer, the error
-/// answer, case, the summaries of conform and diff.
+/// answer, case, the summaries of conform and diff, then the other outputs of the command line
+/// (`super::outputs`): its error object, explain, readings, replay, perft, clause, rules.
 pub fn schemas() -> Vec<NamedSchema> {
     vec![
         NamedSchema {
@@ -148,6 +150,76 @@ pub fn schemas() -> Vec<NamedSchema> {
             file: "diff-summary.schema.json",
             schema: output::<super::report::DiffSummary>(
                 "m3go diff --format json (m3go-diff-summary/1)",
+            ),
+        },
+        NamedSchema {
+            file: "player-request.schema.json",
+            schema: input::<super::play_protocol::GenmoveRequest>(
+                "the request for a move of the play protocol (m3go-player/1, spec/play-protocol.md), one JSON line",
+            ),
+        },
+        NamedSchema {
+            file: "player-answer.schema.json",
+            schema: input::<super::play_protocol::GenmoveAnswer>(
+                "the answer to a move request of the play protocol (m3go-player/1), one JSON line",
+            ),
+        },
+        NamedSchema {
+            file: "player-capabilities.schema.json",
+            schema: input::<super::play_protocol::PlayerCapabilitiesAnswer>(
+                "a player's answer to the capabilities request of the play protocol (m3go-player/1)",
+            ),
+        },
+        NamedSchema {
+            file: "match-game.schema.json",
+            schema: output::<super::play_protocol::GameLine>(
+                "one game of m3go match --results FILE (m3go-match-game/1), one JSON line",
+            ),
+        },
+        NamedSchema {
+            file: "cli-error.schema.json",
+            schema: output::<outputs::ErrorReport>(
+                "the error object of every command given --format json, on standard output (m3go-error/1)",
+            ),
+        },
+        NamedSchema {
+            file: "explain.schema.json",
+            schema: output::<outputs::ExplainReport>(
+                "m3go explain --format json (m3go-explain/1)",
+            ),
+        },
+        NamedSchema {
+            file: "readings.schema.json",
+            schema: output::<crate::tools::readings::Readings>(
+                "the readings of a position (m3go-readings/1): `readings` of analyze --readings and explain --readings",
+            ),
+        },
+        NamedSchema {
+            file: "replay.schema.json",
+            schema: output::<outputs::ReplayReport>(
+                "m3go replay --format json of one record (m3go-replay/1)",
+            ),
+        },
+        NamedSchema {
+            file: "replays.schema.json",
+            schema: output::<outputs::ReplaysReport>(
+                "m3go replay --format json of several records (m3go-replays/1)",
+            ),
+        },
+        NamedSchema {
+            file: "perft.schema.json",
+            schema: output::<outputs::PerftReport>("m3go perft --format json (m3go-perft/1)"),
+        },
+        NamedSchema {
+            file: "clause.schema.json",
+            schema: output::<outputs::ClauseReport>(
+                "m3go clause ID --format json and clause --list --format json (m3go-clause/1)",
+            ),
+        },
+        NamedSchema {
+            file: "rules.schema.json",
+            schema: output::<outputs::RulesReport>(
+                "m3go rules --format json and rules check FILE --format json (m3go-rules/1)",
             ),
         },
     ]

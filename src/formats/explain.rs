@@ -18,11 +18,153 @@ use crate::judge::forbidden::{
     flower_forbidden_reason, is_capture_point, is_one_liberty_eye, is_tigers_mouth,
 };
 use crate::rules::{ClosedRegion2016, EyeRule};
+use serde::Serialize;
+
+/// The format tag of `explain --format json`.
+pub const EXPLAIN_FORMAT: &str = "m3go-explain/1";
+
+/// A clause trace: its steps in order, one line of the text each (a refused move's step has
+/// two). The text form ([`Trace::format`]) is the steps' lines, each ended by a newline.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Trace {
+    pub steps: Vec<Step>,
+}
+
+/// One step of a clause trace: what it is about, the verdict, the clause that decides it (when
+/// the step names one) and its line of text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Step {
+    /// The clause id of rules.md that decides the step (`M20-FORBID-TIGER`), when it names one.
+    pub clause: Option<String>,
+    /// What the step is about, when it is about one thing.
+    pub subject: Option<Subject>,
+    /// The player whose flower the step judges (an empty point's two flower verdicts).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player: Option<crate::board::grid::Colour>,
+    /// The verdict, a kebab-case code (`yes`, `no`, `private-eye`, `legal`, a refusal code,
+    /// `forbidden`, `playable`, an attribute), when the step gives one.
+    pub verdict: Option<String>,
+    /// The line of the text trace (points in the Chinese labels; no final newline).
+    pub text: Text,
+}
+
+/// What a step is about: its kind and its name (points in the Chinese labels).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Subject {
+    pub kind: SubjectKind,
+    /// The point (`六四`), the string's name (`七九*`), the region's points, the move.
+    pub name: Text,
+}
+
+/// The kinds of a step's subject.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum SubjectKind {
+    /// An empty point.
+    Point,
+    /// A black or white string of the lower layer.
+    String,
+    /// A flower string.
+    FlowerString,
+    /// A string of the upper layer.
+    UpperString,
+    /// A closed region (its points).
+    Region,
+    /// A move.
+    Move,
+}
+
+impl Trace {
+    fn new() -> Trace {
+        Trace::default()
+    }
+
+    /// Adds a step from its line (a final newline is dropped).
+    fn line(&mut self, line: impl Into<Text>) -> &mut Step {
+        let mut text = line.into();
+        text.trim_final_newline();
+        let clause = first_clause_id(&text.to_string());
+        self.steps.push(Step {
+            clause,
+            subject: None,
+            player: None,
+            verdict: None,
+            text,
+        });
+        let last = self.steps.len() - 1;
+        &mut self.steps[last]
+    }
+
+    fn extend(&mut self, other: Trace) {
+        self.steps.extend(other.steps);
+    }
+
+    /// The text trace in `labels`: each step's line and a newline.
+    pub fn format(&self, labels: crate::board::coord::Labels) -> String {
+        let mut o = String::new();
+        for s in &self.steps {
+            o.push_str(&s.text.format(labels));
+            o.push('\n');
+        }
+        o
+    }
+
+    /// The text trace with its points typed.
+    pub fn text(&self) -> Text {
+        let mut o = Text::new();
+        for s in &self.steps {
+            o.push(s.text.clone());
+            o.push("\n");
+        }
+        o
+    }
+}
+
+impl std::fmt::Display for Trace {
+    /// The text trace, in the Chinese labels.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.format(crate::board::coord::Labels::Chinese))
+    }
+}
+
+impl Step {
+    fn about(&mut self, kind: SubjectKind, name: impl Into<Text>) -> &mut Step {
+        self.subject = Some(Subject {
+            kind,
+            name: name.into(),
+        });
+        self
+    }
+
+    fn verdict(&mut self, v: impl Into<String>) -> &mut Step {
+        self.verdict = Some(v.into());
+        self
+    }
+
+    fn clause(&mut self, c: impl Into<String>) -> &mut Step {
+        self.clause = Some(c.into());
+        self
+    }
+}
+
+/// The first clause id a line names (`M20-ATTR-COUNT`, `GO-CAPTURE`): a word of capitals,
+/// digits and hyphens, with a hyphen, opening with a capital.
+fn first_clause_id(line: &str) -> Option<String> {
+    line.split(|c: char| !(c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-'))
+        .map(|w| w.trim_matches('-'))
+        .find(|w| {
+            w.starts_with(|c: char| c.is_ascii_uppercase())
+                && w.contains('-')
+                && w.split('-').all(|part| !part.is_empty())
+                && w.split('-').next().is_some_and(|head| head.len() >= 2)
+        })
+        .map(str::to_string)
+}
 
 /// The clause trace for a point, a string or a move: a target that starts with a turn symbol
 /// (or `pass`) is a move; otherwise a point, explained by what stands on it. Its points are
 /// typed: [`Text::format`] writes them in either label system.
-pub fn explain_target(p: &Position, target: &str) -> Result<Text, InputError> {
+pub fn explain_target(p: &Position, target: &str) -> Result<Trace, InputError> {
     let size = p.board().size();
     if is_move_target(target) {
         return explain_move(p, target);
@@ -89,7 +231,7 @@ fn move_texts(p: &Position, m: &Move) -> Vec<Text> {
 }
 
 /// A move: legal, with its cascade, or the clause that refuses it.
-fn explain_move(p: &Position, target: &str) -> Result<Text, InputError> {
+fn explain_move(p: &Position, target: &str) -> Result<Trace, InputError> {
     let size = p.board().size();
     let mv = parse_move_in(target, p.rules(), size).map_err(|e| InputError::new(e.to_string()))?;
     Ok(match p.play(&mv) {
@@ -99,116 +241,142 @@ fn explain_move(p: &Position, target: &str) -> Result<Text, InputError> {
 }
 
 /// A legal move: its turn, each step of its cascade, each flower attribute it changed.
-fn explain_legal_move(r: &Report) -> Text {
-    let mut o = text!(r.notation, " is legal (", r.turn.describe(), ").\n");
+fn explain_legal_move(r: &Report) -> Trace {
+    let mut o = Trace::new();
+    o.line(text!(r.notation, " is legal (", r.turn.describe(), ")."))
+        .about(SubjectKind::Move, text!(r.notation))
+        .verdict("legal");
     for s in &r.steps {
-        o.push(text!("  ", s, "\n"));
+        o.line(text!("  ", s));
     }
     for c in &r.attribute_changes {
-        o.push(text!(
+        o.line(text!(
             "  flower ",
             c.string,
             ": ",
             c.from.name(),
             " -> ",
             c.to.name(),
-            " (M20-ATTR)\n"
-        ));
+            " (M20-ATTR)"
+        ))
+        .about(SubjectKind::FlowerString, text!(c.string))
+        .verdict(c.to.name());
     }
     o
 }
 
 /// A refused move: the reason, the clause and the message.
-fn explain_refused_move(target: Text, e: &Illegal) -> Text {
-    text!(
-        target,
+fn explain_refused_move(target: Text, e: &Illegal) -> Trace {
+    let mut o = Trace::new();
+    o.line(text!(
+        target.clone(),
         format!(" is refused: {} — clause {}\n  ", e.reason, e.clause),
-        &e.message,
-        "\n"
-    )
+        &e.message
+    ))
+    .about(SubjectKind::Move, target)
+    .verdict(e.reason.code())
+    .clause(e.clause);
+    o
 }
 
 /// A flower string (the flower at point `i`): its adjacent strings of the lower layer, whether
 /// each has a private eye, and the counts that decide its attribute.
-fn explain_flower_string(p: &Position, a: &Analysis, i: usize) -> Text {
+fn explain_flower_string(p: &Position, a: &Analysis, i: usize) -> Trace {
     let f = &a.flowers[a.flower_of[i].unwrap_or(0)];
-    let mut o = text!(
+    let name = string_name(p.board(), &f.points);
+    let mut o = Trace::new();
+    o.line(text!(
         "flower string ",
-        string_name(p.board(), &f.points),
+        name,
         " (",
         f.points.len(),
-        " stones)\n"
-    );
-    o.push("  adjacent strings (lower layer, each counted once — M20-ATTR-COUNT):\n");
+        " stones)"
+    ))
+    .about(SubjectKind::FlowerString, text!(name));
+    o.line("  adjacent strings (lower layer, each counted once — M20-ATTR-COUNT):");
     for &g in &f.adjacent {
-        o.push(adjacent_string_line(p, a, g));
+        adjacent_string_line(&mut o, p, a, g);
     }
-    o.push(format!(
-        "  Hs={} Hw={} Bs={} Bw={} → {} ({})\n",
+    o.line(format!(
+        "  Hs={} Hw={} Bs={} Bw={} → {} ({})",
         f.counts.hs,
         f.counts.hw,
         f.counts.bs,
         f.counts.bw,
         f.attribute.name(),
         f.clause
-    ));
+    ))
+    .about(SubjectKind::FlowerString, text!(name))
+    .verdict(f.attribute.name())
+    .clause(f.clause);
     o
 }
 
 /// One string adjacent to a flower string (lower string `g`): its colour, name and whether it
 /// has a private eye.
-fn adjacent_string_line(p: &Position, a: &Analysis, g: usize) -> Text {
+fn adjacent_string_line(o: &mut Trace, p: &Position, a: &Analysis, g: usize) {
     let s = &a.lower_strings.groups[g];
-    text!(
+    let name = string_name(p.board(), &s.points);
+    let eye = a.has_private_eye(g);
+    o.line(text!(
         "    ",
         s.colour.map(|c| c.name()).unwrap_or("?"),
         " ",
-        string_name(p.board(), &s.points),
+        name,
         ": ",
-        if a.has_private_eye(g) {
+        if eye {
             "has a private eye"
         } else {
             "no private eye"
-        },
-        "\n"
-    )
+        }
+    ))
+    .about(SubjectKind::String, text!(name))
+    .verdict(if eye { "private-eye" } else { "no-private-eye" })
+    .clause("M20-ATTR-COUNT");
 }
 
 /// A black or white string (the stone at point `i`): its closed regions with their verdicts,
 /// then its upper string.
-fn explain_string(p: &Position, a: &Analysis, i: usize) -> Text {
+fn explain_string(p: &Position, a: &Analysis, i: usize) -> Trace {
     let g = a.lower_strings.of[i].unwrap_or(0);
     let s = &a.lower_strings.groups[g];
-    let mut o = text!(
+    let name = string_name(p.board(), &s.points);
+    let mut o = Trace::new();
+    o.line(text!(
         s.colour.map(|c| c.name()).unwrap_or("?"),
         " string ",
-        string_name(p.board(), &s.points),
+        name,
         format!(
-            " ({} stones, {} lower liberties)\n",
+            " ({} stones, {} lower liberties)",
             s.points.len(),
             s.liberties.len()
         )
-    );
+    ))
+    .about(SubjectKind::String, text!(name));
     let m2016 = p.rules().private_eye == EyeRule::M2016;
-    o.push(if !m2016 {
-        "  closed regions (M20-EYE-REGION, lower layer: flowers as off-board):\n"
+    o.line(if !m2016 {
+        "  closed regions (M20-EYE-REGION, lower layer: flowers as off-board):"
     } else if p.rules().closed_region_2016 == ClosedRegion2016::Inside {
-        "  closed regions (M16-REGION, the inside of the string's ring band: walls the string and the edge, grey stones inside):\n"
+        "  closed regions (M16-REGION, the inside of the string's ring band: walls the string and the edge, grey stones inside):"
     } else {
-        "  closed regions (M16-REGION, every part the string cuts off, the rest of the board included: walls the string and the edge, grey stones inside):\n"
-    });
+        "  closed regions (M16-REGION, every part the string cuts off, the rest of the board included: walls the string and the edge, grey stones inside):"
+    })
+    .about(SubjectKind::String, text!(name));
     if a.regions[g].is_empty() && m2016 {
-        o.push("    none: the string cuts nothing off the board (M16-REGION)\n");
+        o.line("    none: the string cuts nothing off the board (M16-REGION)")
+            .about(SubjectKind::String, text!(name))
+            .verdict("no-closed-region");
     }
     for (r, v) in &a.regions[g] {
-        o.push(closed_region_lines(p, r, v));
+        o.extend(closed_region_lines(p, r, v));
     }
     if let Some(u) = a.upper_strings.at(i) {
-        o.push(text!(
+        let upper = string_name(p.board(), &u.points);
+        o.line(text!(
             "  upper string ",
-            string_name(p.board(), &u.points),
+            upper,
             format!(
-                ": {} stones, {} liberties ({})\n",
+                ": {} stones, {} liberties ({})",
                 u.points.len(),
                 u.liberties.len(),
                 if m2016 {
@@ -217,10 +385,11 @@ fn explain_string(p: &Position, a: &Analysis, i: usize) -> Text {
                     "M20-UPPER"
                 }
             )
-        ));
+        ))
+        .about(SubjectKind::UpperString, text!(upper));
     }
     if p.rules().private_eye == crate::rules::EyeRule::M2016 {
-        o.push(concepts_2016_lines(p, a, g, i));
+        o.extend(concepts_2016_lines(p, a, g, i));
     }
     o
 }
@@ -228,7 +397,7 @@ fn explain_string(p: &Position, a: &Analysis, i: usize) -> Text {
 /// Under the 2016 rules, a string's 000 concepts: the conditions a–d of each of its closed
 /// regions, then, for its upper string, its eyes (true or false), its chain and sub-chain, its
 /// group, and whether it is long-living, in seki or dead.
-fn concepts_2016_lines(p: &Position, a: &Analysis, g: usize, i: usize) -> Text {
+fn concepts_2016_lines(p: &Position, a: &Analysis, g: usize, i: usize) -> Trace {
     use crate::judge::concepts2016::{concepts_2016, regions_with_conditions, EyeKind};
     let c = concepts_2016(a, p.rules());
     let b = p.board();
@@ -241,12 +410,13 @@ fn concepts_2016_lines(p: &Position, a: &Analysis, g: usize, i: usize) -> Text {
             " ",
         )
     };
-    let mut o = Text::from(
-        "  2016 conditions of each closed region (000's private eye, a–d, each judged on its own):\n",
+    let mut o = Trace::new();
+    o.line(
+        "  2016 conditions of each closed region (000's private eye, a–d, each judged on its own):",
     );
     for (r, k) in regions_with_conditions(a, &c, g) {
-        o.push(format!(
-            "    {} point(s), {} empty: a (inner liberty, M16-EYE-A) {}, b (M16-EYE-B) {}, capture (M16-EYE-CAPTURE) {}, c (M16-EYE-C) {}, d (M16-EYE-D) {}\n",
+        o.line(format!(
+            "    {} point(s), {} empty: a (inner liberty, M16-EYE-A) {}, b (M16-EYE-B) {}, capture (M16-EYE-CAPTURE) {}, c (M16-EYE-C) {}, d (M16-EYE-D) {}",
             r.points.len(),
             r.empty.len(),
             yn(k.a),
@@ -254,16 +424,19 @@ fn concepts_2016_lines(p: &Position, a: &Analysis, g: usize, i: usize) -> Text {
             k.capture.map_or("not judged", yn),
             yn(k.c),
             yn(k.d)
-        ));
+        ))
+        .about(SubjectKind::Region, names(&r.points));
     }
     let Some(u) = a.upper_strings.of[i] else {
         return o;
     };
-    o.push(text!(
+    let upper = string_name(b, &a.upper_strings.groups[u].points);
+    o.line(text!(
         "  2016 concepts of upper string ",
-        string_name(b, &a.upper_strings.groups[u].points),
-        format!(": {} true eye(s)\n", c.true_eyes[u])
-    ));
+        upper,
+        format!(": {} true eye(s)", c.true_eyes[u])
+    ))
+    .about(SubjectKind::UpperString, text!(upper));
     for e in c.eyes.iter().filter(|e| e.owners.contains(&u)) {
         let kind = match e.kind {
             EyeKind::Private => "private eye (私眼)",
@@ -279,7 +452,7 @@ fn concepts_2016_lines(p: &Position, a: &Analysis, g: usize, i: usize) -> Text {
         } else {
             names(&e.empty)
         };
-        o.push(text!(
+        o.line(text!(
             "    ",
             kind,
             ", ",
@@ -290,74 +463,101 @@ fn concepts_2016_lines(p: &Position, a: &Analysis, g: usize, i: usize) -> Text {
             strings(&e.owners),
             " (",
             e.clause,
-            ")\n"
-        ));
+            ")"
+        ))
+        .about(SubjectKind::UpperString, text!(upper))
+        .verdict(if e.true_eye { "true-eye" } else { "false-eye" })
+        .clause(e.clause);
     }
     for ch in c.chains.iter().filter(|ch| ch.strings.contains(&u)) {
-        o.push(text!(
-            "    chain (棋链, M16-CHAIN): ",
-            strings(&ch.strings),
-            "\n"
-        ));
-        o.push(if ch.sub_chain.is_empty() {
-            Text::from("    no sub-chain has two true eyes in each string: the chain is dying (将死状态, M16-LIFE-4-SPLIT)\n")
+        o.line(text!("    chain (棋链, M16-CHAIN): ", strings(&ch.strings)))
+            .about(SubjectKind::UpperString, text!(upper));
+        if ch.sub_chain.is_empty() {
+            o.line("    no sub-chain has two true eyes in each string: the chain is dying (将死状态, M16-LIFE-4-SPLIT)")
+                .verdict("dying");
         } else {
-            text!(
+            o.line(text!(
                 "    long-living sub-chain (子棋链, M16-SUBCHAIN): ",
                 strings(&ch.sub_chain),
                 if ch.split_off.is_empty() {
-                    Text::from(" — the whole chain (M16-LIFE-4)\n")
+                    Text::from(" — the whole chain (M16-LIFE-4)")
                 } else {
-                    text!("; split off and captured (M16-LIFE-4-SPLIT): ", strings(&ch.split_off), "\n")
+                    text!(
+                        "; split off and captured (M16-LIFE-4-SPLIT): ",
+                        strings(&ch.split_off)
+                    )
                 }
-            )
-        });
+            ));
+        }
+        o.steps
+            .last_mut()
+            .map(|s| s.about(SubjectKind::UpperString, text!(upper)));
     }
     if let Some(gr) = c.groups.iter().find(|gr| gr.contains(&u)) {
-        o.push(text!("    group (棋群, M16-GROUP): ", strings(gr), "\n"));
+        o.line(text!("    group (棋群, M16-GROUP): ", strings(gr)))
+            .about(SubjectKind::UpperString, text!(upper));
     }
-    o.push(format!(
-        "    long-living (长活, M16-LIFE-3): {}; seki (双活, M16-LIFE-5): {}; dead (死棋状态): {}\n",
+    let state = if c.dead[u] {
+        "dead"
+    } else if c.seki[u] {
+        "seki"
+    } else if c.long_living[u] {
+        "long-living"
+    } else {
+        "none"
+    };
+    o.line(format!(
+        "    long-living (长活, M16-LIFE-3): {}; seki (双活, M16-LIFE-5): {}; dead (死棋状态): {}",
         yn(c.long_living[u]),
         yn(c.seki[u]),
         yn(c.dead[u])
-    ));
+    ))
+    .about(SubjectKind::UpperString, text!(upper))
+    .verdict(state);
     o
 }
 
 /// One closed region of a string: its size, its verdict with the clause, and for a private eye
 /// its points.
-fn closed_region_lines(p: &Position, r: &Region, v: &RegionVerdict) -> Text {
+fn closed_region_lines(p: &Position, r: &Region, v: &RegionVerdict) -> Trace {
     let eye = v.point().map(|q| p.board().point(q));
-    let mut o = text!(
+    let names = |v: &[usize]| Text::join(v.iter().map(|&q| p.board().point(q)), " ");
+    let clause = v.clause_under(p.rules().private_eye);
+    let mut o = Trace::new();
+    o.line(text!(
         format!("    {} point(s), {} empty: ", r.points.len(), r.empty.len()),
         verdict_text(v.code(), eye),
         " (",
-        v.clause_under(p.rules().private_eye),
-        ")\n"
-    );
+        clause,
+        ")"
+    ))
+    .about(SubjectKind::Region, names(&r.points))
+    .verdict(v.code().code())
+    .clause(clause);
     if *v == RegionVerdict::PrivateEye {
         // M20-EYE-FIG6: the private eye is the closed region, stones inside included
-        let names = |v: &[usize]| Text::join(v.iter().map(|&q| p.board().point(q)), " ");
-        o.push(text!(
+        o.line(text!(
             "      private eye: region ",
             names(&r.points),
             "; empty points ",
-            names(&r.empty),
-            "\n"
-        ));
+            names(&r.empty)
+        ))
+        .about(SubjectKind::Region, names(&r.points))
+        .verdict(v.code().code())
+        .clause(clause);
         if 2 * r.points.len() > p.board().len() {
-            o.push(match p.rules().private_eye {
+            o.line(match p.rules().private_eye {
                 EyeRule::M2020 => OUTER_AREA_EYE,
                 EyeRule::M2016 => OUTER_AREA_EYE_2016,
-            });
+            })
+            .about(SubjectKind::Region, names(&r.points));
         }
     }
     o
 }
 
 /// What a referee is told when a private eye is the rest of the board (more than half of it):
-/// a lone stone on an empty board already has one (register D2, README "Rule sets").
+/// a lone stone on an empty board already has one (register D2, docs/src/rule-sets.md).
 const OUTER_AREA_EYE: &str = "      note: this private eye is the rest of the board around the string. A closed region may be \
 the vast outer area (003's region T: 「也即白棋串六九*左边和下边广大区域」), and one that holds no opponent \
 string is a private eye, so a single stone on an empty board already has one. The first opponent \
@@ -374,32 +574,50 @@ its own or claims one around this string (M16-EYE-C).\n";
 
 /// An empty point (point `i`): the three flower forbidden-point tests, then each player's
 /// flower verdict.
-fn explain_point(p: &Position, a: &Analysis, i: usize) -> Text {
-    let mut o = text!("empty point ", p.board().point(i), "\n");
-    o.push(format!(
-        "  capture point (M20-FORBID-CAPTURE): {}\n",
-        yes(is_capture_point(a, i))
-    ));
-    o.push(format!(
-        "  one-liberty eye (M20-FORBID-EYE): {}\n",
-        is_one_liberty_eye(a, i)
+fn explain_point(p: &Position, a: &Analysis, i: usize) -> Trace {
+    let point = p.board().point(i);
+    let mut o = Trace::new();
+    o.line(text!("empty point ", point))
+        .about(SubjectKind::Point, text!(point));
+    let capture = is_capture_point(a, i);
+    o.line(format!(
+        "  capture point (M20-FORBID-CAPTURE): {}",
+        yes(capture)
+    ))
+    .about(SubjectKind::Point, text!(point))
+    .verdict(yes(capture));
+    let eye = is_one_liberty_eye(a, i);
+    o.line(format!(
+        "  one-liberty eye (M20-FORBID-EYE): {}",
+        eye.map(|c| format!("yes, of {}", c.name()))
+            .unwrap_or("no".into())
+    ))
+    .about(SubjectKind::Point, text!(point))
+    .verdict(yes(eye.is_some()));
+    let tiger = is_tigers_mouth(a, p.rules(), i);
+    o.line(format!(
+        "  tiger's mouth (M20-FORBID-TIGER): {}",
+        tiger
             .map(|c| format!("yes, of {}", c.name()))
             .unwrap_or("no".into())
-    ));
-    o.push(format!(
-        "  tiger's mouth (M20-FORBID-TIGER): {}\n",
-        is_tigers_mouth(a, p.rules(), i)
-            .map(|c| format!("yes, of {}", c.name()))
-            .unwrap_or("no".into())
-    ));
+    ))
+    .about(SubjectKind::Point, text!(point))
+    .verdict(yes(tiger.is_some()));
     for c in [Colour::Black, Colour::White] {
         let v = flower_forbidden_reason(a, p.rules(), i, c);
-        o.push(format!(
-            "  {}'s flower: {}\n",
-            c.name(),
-            v.map(|f| format!("forbidden ({}, {})", f.code(), f.clause()))
-                .unwrap_or("playable".into())
-        ));
+        let step = o
+            .line(format!(
+                "  {}'s flower: {}",
+                c.name(),
+                v.map(|f| format!("forbidden ({}, {})", f.code(), f.clause()))
+                    .unwrap_or("playable".into())
+            ))
+            .about(SubjectKind::Point, text!(point))
+            .verdict(if v.is_some() { "forbidden" } else { "playable" });
+        step.player = Some(c);
+        if v.is_none() {
+            step.clause = None;
+        }
     }
     o
 }

@@ -77,6 +77,9 @@ pub struct Dropped {
     pub properties: Vec<(String, usize)>,
     /// The games of the collection after the first (only the first is read).
     pub further_games: usize,
+    /// The Go record's own properties that do not hold for the three-colour game a mechanical
+    /// replay plays ([`take_go_only`]): (SGF property, value), `RE[W+0.5]`.
+    pub go_only: Vec<(String, String)>,
 }
 
 impl Dropped {
@@ -102,6 +105,17 @@ impl Dropped {
                 list.join(", ")
             ));
         }
+        if !self.go_only.is_empty() {
+            let list: Vec<String> = self
+                .go_only
+                .iter()
+                .map(|(id, v)| format!("{id}[{v}]"))
+                .collect();
+            out.push(format!(
+                "the Go record's own result, rules and komi, which do not hold for the three-colour game replayed: {} (the rules written are m3go's)",
+                list.join(", ")
+            ));
+        }
         out.extend(self.games_note());
         out
     }
@@ -118,6 +132,30 @@ impl Dropped {
             )),
         }
     }
+}
+
+/// The game information of a Go record that does not hold for the three-colour game a
+/// mechanical replay plays (003's 机械式排局): the Go result (`RE`), the Go rules (`RU`), the
+/// Go komi (`KM`) and handicap (`HA`). The rules and komi of the saved record are m3go's own
+/// (written from the rules); m3go keeps no result of a mechanical replay (it has no agreed
+/// dead stones to count one with).
+pub const GO_ONLY_INFO: [&str; 4] = ["result", "original-rules", "komi", "handicap"];
+
+/// Takes the [`GO_ONLY_INFO`] out of `info`, as (SGF property, value), in `info`'s order.
+pub fn take_go_only(info: &mut Vec<(String, String)>) -> Vec<(String, String)> {
+    let mut taken = Vec::new();
+    info.retain(|(k, v)| {
+        if !GO_ONLY_INFO.contains(&k.as_str()) {
+            return true;
+        }
+        let id = INFO_KEYS
+            .iter()
+            .find(|(key, _)| key == k)
+            .map_or(k.as_str(), |(_, id)| id);
+        taken.push((id.to_string(), v.clone()));
+        false
+    });
+    taken
 }
 
 /// The rules of a two-colour game, as a rules mapping: M3Go 2020 with plain alternation. With
@@ -439,8 +477,8 @@ pub fn move_error(m: &RecordMove, e: &Illegal) -> InputError {
 /// Writes a move in the documents' notation in either label system (`黑7.七A` / `黑7.7a`).
 pub fn format_move_labels(turn: Turn, number: u32, action: Action, labels: Labels) -> String {
     match action {
-        Action::Pass => format!("{}{}.pass", turn.symbol(), number),
-        Action::Place(p) => format!("{}{}.{}", turn.symbol(), number, p.format(labels)),
+        Action::Pass => format!("{}{}.pass", turn.symbol_in(labels), number),
+        Action::Place(p) => format!("{}{}.{}", turn.symbol_in(labels), number, p.format(labels)),
     }
 }
 

@@ -204,13 +204,14 @@ impl fmt::Display for NotationError {
 
 impl std::error::Error for NotationError {}
 
-/// The turn named by a notation symbol (Q20-HUA, D3-HUA: 华 black's flower, 花 white's).
+/// The turn named by a notation symbol (Q20-HUA, D3-HUA: 华 black's flower, 花 white's), or by
+/// its ASCII name of the Latin labels ([`Turn::symbol_in`]: `K` 黑, `W` 白, `U` 华, `V` 花).
 pub fn turn_of_symbol(c: char) -> Option<Turn> {
     let (player, kind) = match c {
-        '黑' => (Colour::Black, StoneKind::Own),
-        '白' => (Colour::White, StoneKind::Own),
-        '华' => (Colour::Black, StoneKind::Flower),
-        '花' => (Colour::White, StoneKind::Flower),
+        '黑' | 'K' => (Colour::Black, StoneKind::Own),
+        '白' | 'W' => (Colour::White, StoneKind::Own),
+        '华' | 'U' => (Colour::Black, StoneKind::Flower),
+        '花' | 'V' => (Colour::White, StoneKind::Flower),
         _ => return None,
     };
     Some(Turn { player, kind })
@@ -367,7 +368,7 @@ fn parse_with(text: &str, size: usize, grey_start: u32) -> Result<Move, Notation
 /// `=黑` / `=白` suffix of a flower move (`华19.一B=黑`) claims the player's own-colour stone.
 fn converted_turn(t: &str, turn: Turn, colour: &str) -> Result<Turn, NotationError> {
     let c = match colour {
-        "黑" | "B" | "b" => Colour::Black,
+        "黑" | "B" | "b" | "K" => Colour::Black,
         "白" | "W" | "w" => Colour::White,
         other => {
             return Err(NotationError::of(
@@ -431,7 +432,7 @@ impl Notation {
     /// [`Notation::format`] written to `w` piece by piece, without a string of its own.
     fn write_in(&self, labels: Labels, w: &mut impl fmt::Write) -> fmt::Result {
         match self.prefix {
-            Prefix::Numbered(turn, number) => write!(w, "{}{number}.", turn.symbol())?,
+            Prefix::Numbered(turn, number) => write!(w, "{}{number}.", turn.symbol_in(labels))?,
             Prefix::Round(turn) => write!(w, "{turn}.")?,
         }
         match self.action {

@@ -49,6 +49,22 @@ impl Turn {
             (Colour::White, StoneKind::Flower) => '花',
         }
     }
+    /// The notation character in `labels`: the Chinese one ([`Turn::symbol`]), or under the
+    /// Latin labels an ASCII letter that is no label of either system (spec/README.md "Move
+    /// notation by rule set"): `K` black stone (blacK), `W` white stone, `U` black's flower (华),
+    /// `V` white's flower (花) — U before V as 华 before 花 in the cycle.
+    pub fn symbol_in(self, labels: crate::board::coord::Labels) -> char {
+        match labels {
+            crate::board::coord::Labels::Chinese => self.symbol(),
+            crate::board::coord::Labels::Latin => match (self.player, self.kind) {
+                (Colour::Black, StoneKind::Own) => 'K',
+                (Colour::White, StoneKind::Own) => 'W',
+                (Colour::Black, StoneKind::Flower) => 'U',
+                (Colour::White, StoneKind::Flower) => 'V',
+            },
+        }
+    }
+
     pub fn describe(self) -> String {
         match self.kind {
             StoneKind::Own => format!("{} stone", self.player.name()),

@@ -173,7 +173,11 @@ fn yaml_error(msg: &str, location: Option<serde_yaml::Location>) -> InputError {
 /// `/dev/stdin`, or `-` for standard input). Refuses text that is not UTF-8; skips a leading
 /// byte-order mark.
 pub fn read_text(path: &str) -> Result<String, InputError> {
-    let cannot_read = |e: std::io::Error| InputError::new(format!("cannot read: {e}")).file(path);
+    let cannot_read = |e: std::io::Error| {
+        InputError::new(format!("cannot read: {e}"))
+            .file(path)
+            .of_kind(crate::error::ErrorKind::Unreadable)
+    };
     let read = if path == "-" {
         crate::error::read_bounded(std::io::stdin().lock(), MAX_FILE_BYTES)
     } else {

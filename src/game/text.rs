@@ -84,6 +84,18 @@ impl Text {
         out
     }
 
+    /// Drops one newline that ends the text (the last line of a clause trace's step).
+    pub fn trim_final_newline(&mut self) {
+        if let Some(Piece::Words(w)) = self.0.last_mut() {
+            if w.ends_with('\n') {
+                w.pop();
+                if w.is_empty() {
+                    self.0.pop();
+                }
+            }
+        }
+    }
+
     /// Whether the text is empty.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()

@@ -206,7 +206,7 @@ fn none_word(kind: &str) -> &'static str {
 }
 
 /// One verdict that differs between the position's rules and a reading.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct VerdictChange {
     /// One of [`KINDS`], or `position` when the position is not valid under one of the two.
     pub kind: &'static str,
@@ -220,7 +220,7 @@ pub struct VerdictChange {
 }
 
 /// One rule option set to one value other than the position's.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Reading {
     /// The option's YAML key (`tigers-mouth`).
     pub option: &'static str,
@@ -239,8 +239,10 @@ pub struct Reading {
 }
 
 /// The readings of a position: every enumerated option at every other value.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Readings {
+    /// `m3go-readings/1`.
+    #[schemars(extend("const" = READINGS_FORMAT))]
     pub format: &'static str,
     /// The position's rules, from which one option at a time is changed.
     pub rules: Rules,
@@ -255,7 +257,7 @@ pub struct Readings {
 }
 
 /// An option `--readings` does not vary.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct NotVaried {
     pub option: &'static str,
     pub why: &'static str,
@@ -375,7 +377,7 @@ fn verdicts_under(pos: &Position, rules: &Rules, mv: Option<&str>) -> Verdicts {
 /// or the target cannot be read there).
 fn trace_under(pos: &Position, rules: &Rules, target: &str) -> Option<Text> {
     let p = pos.with_rules(rules, "the reading").ok()?;
-    explain_target(&p, target).ok()
+    explain_target(&p, target).ok().map(|t| t.text())
 }
 
 /// The disputed-points register as (id, the entry's **Option.** text) pairs: the `register`
@@ -400,7 +402,9 @@ pub fn readings(
     target: Option<&str>,
     register: &[(String, String)],
 ) -> Result<Readings, InputError> {
-    let base_trace = target.map(|t| explain_target(pos, t)).transpose()?;
+    let base_trace = target
+        .map(|t| explain_target(pos, t).map(|t| t.text()))
+        .transpose()?;
     let mv = target.filter(|t| is_move_target(t));
     let base = verdicts_under(pos, pos.rules(), mv);
     let base_json =

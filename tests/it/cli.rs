@@ -1,6 +1,6 @@
 //! The command line, driven through the built binary: every subcommand answers `-h` and `--help`
 //! with its own usage, `--version`, `--format=json`, clap's suggestions for an unknown
-//! subcommand or flag (exit 2), a repeated flag refused (exit 2), and README.md's command table
+//! subcommand or flag (exit 2), a repeated flag refused (exit 2), and the guide's command table (docs/src/commands.md)
 //! listing exactly the subcommands and flags of `Cli::command()`.
 
 use crate::common::{m3go, m3go_ok};
@@ -20,7 +20,7 @@ fn subcommand_names() -> Vec<String> {
 #[test]
 fn cli_every_subcommand_answers_help_with_its_own_usage() {
     let names = subcommand_names();
-    // README.md's table is checked against the exact list (below); here: every one answers
+    // The guide's command table (docs/src/commands.md) is checked against the exact list (below); here: every one answers
     assert!(names.len() >= 12, "{names:?}");
     let mut paths: Vec<Vec<String>> = names.iter().map(|n| vec![n.clone()]).collect();
     paths.push(vec!["rules".into(), "check".into()]);
@@ -144,7 +144,10 @@ fn cli_a_repeated_flag_exits_2() {
     }
 }
 
-/// One row of README.md's command table: the subcommand, the words of its first column, and the
+/// The guide's page with the command table (the chapter "The command line").
+const COMMANDS_PAGE: &str = "docs/src/commands.md";
+
+/// One row of the guide's command table: the subcommand, the words of its first column, and the
 /// flags (`--long` and `-s`) it names with the values written after them (`text\|json`).
 struct Row {
     sub: String,
@@ -154,13 +157,9 @@ struct Row {
 }
 
 fn readme_rows() -> Vec<Row> {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .unwrap_or_else(|e| panic!("README.md: {e}"));
-    let section = readme
-        .split("\n## The command line\n")
-        .nth(1)
-        .unwrap_or_else(|| panic!("README.md has no `## The command line` section"));
-    let section = section.split("\n## ").next().unwrap_or(section);
+    let page = std::fs::read_to_string(format!("{}/{COMMANDS_PAGE}", env!("CARGO_MANIFEST_DIR")))
+        .unwrap_or_else(|e| panic!("{COMMANDS_PAGE}: {e}"));
+    let section = page.split("\n## ").next().unwrap_or(&page);
     let mut rows = Vec::new();
     for line in section.lines() {
         let Some(rest) = line.strip_prefix("| `m3go ") else {
@@ -204,7 +203,7 @@ fn cli_readme_command_table_lists_the_subcommands_and_flags_of_the_parser() {
     let clap_subs: BTreeSet<String> = subcommand_names().into_iter().collect();
     assert_eq!(
         readme_subs, clap_subs,
-        "README.md's command table against Cli"
+        "docs/src/commands.md's command table against Cli"
     );
     assert_eq!(rows.len(), clap_subs.len(), "a subcommand has two rows");
     let cli = Cli::command();
@@ -224,11 +223,15 @@ fn cli_readme_command_table_lists_the_subcommands_and_flags_of_the_parser() {
                 }
             }
         }
-        assert_eq!(row.flags, flags, "README.md's flags of `m3go {}`", row.sub);
+        assert_eq!(
+            row.flags, flags,
+            "docs/src/commands.md's flags of `m3go {}`",
+            row.sub
+        );
         for nested in sub.get_subcommands() {
             assert!(
                 row.words.iter().any(|w| w == nested.get_name()),
-                "README.md's row of `m3go {}` lacks its subcommand `{}`",
+                "docs/src/commands.md's row of `m3go {}` lacks its subcommand `{}`",
                 row.sub,
                 nested.get_name()
             );
@@ -324,7 +327,7 @@ fn cli_conform_list_and_dump_json_honour_id_filter_and_shard() {
 }
 
 /// Issue 20: perft's default `--max-nodes` is sized to a few minutes on each engine, and the
-/// help and README.md state the defaults the code uses (they once promised "a few minutes" for
+/// help and the guide state the defaults the code uses (they once promised "a few minutes" for
 /// a budget of 24 minutes to 18 hours).
 #[test]
 fn cli_perft_default_budget_is_the_documented_one() {
@@ -333,8 +336,8 @@ fn cli_perft_default_budget_is_the_documented_one() {
     let (code, help, err) = m3go(&["perft", "--help"]);
     assert_eq!(code, Some(0), "{err}");
     let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
+    let readme = std::fs::read_to_string(format!("{}/{COMMANDS_PAGE}", env!("CARGO_MANIFEST_DIR")))
+        .expect(COMMANDS_PAGE);
     assert!(
         help.contains(&format!("Default: {FAST_NODES} on the fast engine"))
             && help.contains(&format!("{REFERENCE_NODES} with --reference")),
@@ -344,7 +347,7 @@ fn cli_perft_default_budget_is_the_documented_one() {
         readme.contains(&format!(
             "default {FAST_NODES} nodes, {REFERENCE_NODES} with `--reference`"
         )),
-        "README.md's perft row lacks the defaults"
+        "docs/src/commands.md's perft row lacks the defaults"
     );
 }
 

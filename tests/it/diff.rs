@@ -631,10 +631,8 @@ fn conform_a_crashing_program_is_errored_and_started_again_for_the_next_case() {
         out.contains("4 passed, 0 failed, 2 errored, 0 skipped"),
         "{out}"
     );
-    assert!(
-        out.contains("is started again for the next request"),
-        "{out}"
-    );
+    // the failed program was stopped; the next case started it again (the passes after)
+    assert!(out.contains("was stopped)"), "{out}");
     assert!(!out.contains("FAILED"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,5 +1,6 @@
 //! Game records: the move-number notation of whole games (004), SGF with m3go's extension, the
-//! seven real professional records of /work/shared/data/games, and 003's mechanical replay.
+//! seven real professional records of spec/records (spec/records/README.md), and 003's
+//! mechanical replay.
 
 use m3go::formats::record::{parse_game_text, two_colour_rules, Record};
 use m3go::formats::sgf::{parse_record, write_record};
@@ -11,10 +12,10 @@ use m3go::{Attribute, Labels, Point};
 use proptest::prelude::*;
 use std::process::Command;
 
-const GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/games");
+const GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/records");
 
 /// The seven records with (moves, stones captured by black, stones captured by white), as the
-/// data README gives them (its own replay of the games).
+/// records' README gives them (the data's own replay of the games).
 const REAL: [(&str, usize, usize, usize); 7] = [
     ("alphago-lee-sedol-2016-g1.sgf", 186, 4, 3),
     ("alphago-lee-sedol-2016-g2.sgf", 211, 3, 5),
@@ -25,8 +26,8 @@ const REAL: [(&str, usize, usize, usize); 7] = [
     ("alphago-fan-hui-2015-g2.sgf", 183, 3, 1),
 ];
 
-/// The folder of the real records: `M3GO_GAMES_DIR`, or the shared folder beside the checkout
-/// (CI lays a copy of it there too). The tests that need the records skip without them.
+/// The folder of the real records: `M3GO_GAMES_DIR`, or spec/records of the checkout. The tests
+/// that need the records skip without them.
 fn games_dir() -> Option<String> {
     let d = std::env::var("M3GO_GAMES_DIR").unwrap_or_else(|_| GAMES.to_string());
     let d = std::path::Path::new(&d);
@@ -407,7 +408,7 @@ fn d3_notation_game_file_round_trips_through_sgf_in_both_label_systems() {
     let latin = r
         .to_game_text(&rules, Labels::Latin)
         .unwrap_or_else(|e| panic!("{e}"));
-    assert!(latin.contains("华9.dd"), "{latin}");
+    assert!(latin.contains("U9.dd"), "{latin}");
     let chinese = back
         .to_game_text(&rules, Labels::Chinese)
         .unwrap_or_else(|e| panic!("{e}"));

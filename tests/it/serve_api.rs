@@ -327,14 +327,17 @@ fn serve_bad_requests_get_the_cli_message_and_a_4xx() {
 }
 
 #[test]
-fn serve_readme_api_table_lists_every_endpoint() {
-    let readme = file("README.md");
+fn serve_guide_api_table_lists_every_endpoint() {
+    let readme = file("docs/src/referee-serve.md");
     for e in m3go::serve::api::ENDPOINTS {
         let row = format!(
             "| `/api/{}` | {} | {} | {} |",
             e.name, e.method, e.request, e.answer
         );
-        assert!(readme.contains(&row), "README.md lacks the API row\n{row}");
+        assert!(
+            readme.contains(&row),
+            "docs/src/referee-serve.md lacks the API row\n{row}"
+        );
     }
     let rows = readme.lines().filter(|l| l.starts_with("| `/api/")).count();
     assert_eq!(rows, m3go::serve::api::ENDPOINTS.len());
@@ -867,7 +870,7 @@ fn serve_latin_answers_are_written_in_latin_labels() {
     );
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["reports"][0]["notation"], "花10.二一");
-    assert_eq!(v["shown"][0]["notation"], "花10.21");
+    assert_eq!(v["shown"][0]["notation"], "V10.21");
     assert_eq!(v["shown"][0]["action"], "21");
     let steps: Vec<&str> = v["shown"][0]["steps"]
         .as_array()
@@ -897,7 +900,7 @@ fn serve_latin_answers_are_written_in_latin_labels() {
     ]);
     assert_eq!(v["trace"], out.as_str());
     assert!(
-        out.contains("花10.cd") && out.contains("M20-FORBID-CAPTURE"),
+        out.contains("V10.cd") && out.contains("M20-FORBID-CAPTURE"),
         "{out}"
     );
 
@@ -906,7 +909,7 @@ fn serve_latin_answers_are_written_in_latin_labels() {
         json!({ "position": pos, "target": "花10.CD", "labels": "latin" }),
     );
     assert_eq!(status, 200, "{v}");
-    assert_eq!(v["target"], "花10.cd");
+    assert_eq!(v["target"], "V10.cd");
     let moves: Vec<&Value> = v["readings"]
         .as_array()
         .expect("readings")
@@ -917,7 +920,7 @@ fn serve_latin_answers_are_written_in_latin_labels() {
     assert!(
         moves.iter().any(|c| c["reading"]
             .as_str()
-            .is_some_and(|t| t.contains("花10.cd, captures da"))),
+            .is_some_and(|t| t.contains("V10.cd, captures da"))),
         "{moves:?}"
     );
 }

@@ -4,13 +4,15 @@
 use super::compare::{compare, differences, Summary};
 use super::shrink::{shrink, stones, Judge};
 use super::{
-    game_seed, make_case, request, request_setup, DiffOptions, DiffOutcome, DiffRun, Difference,
-    Disagreement, GameResult, GameVerdict, SplitMix64,
+    compared, game_checks, game_seed, make_case, request, request_setup, DiffOptions, DiffOutcome,
+    DiffRun, Difference, Disagreement, GameResult, GameVerdict, SplitMix64, Terms,
 };
 use crate::conform::answer::{case_answer, Parts};
+use crate::conform::capabilities::SkippedCheck;
 use crate::conform::protocol::Request;
 use crate::conform::runner::{
-    ask_checked_while, negotiate, thread_pool, Declared, MakeOracle, Oracle, OraclePool,
+    ask_checked_while, declined_by_answer, negotiate, screen, thread_pool, MakeOracle, Oracle,
+    OraclePool,
 };
 use crate::formats::record::rules_field;
 use crate::game::notation::format_move;
@@ -18,6 +20,7 @@ use crate::game::play::Position;
 use crate::game::play::{Action, Move};
 use crate::game::setup::Setup;
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// How one game ended.
 enum Game {
@@ -37,16 +40,20 @@ enum Game {
     Errored { move_number: u32, message: String },
 }
 
-/// The moves of one game compared, and those answered `unsupported`.
-#[derive(Clone, Copy, Debug, Default)]
+/// The moves of one game compared, those answered `unsupported`, and the checks left out of
+/// the moves compared (each with its reason, and in how many moves).
+#[derive(Clone, Debug, Default)]
 struct Counted {
     compared: u64,
     skipped: u64,
+    checks: BTreeMap<SkippedCheck, u64>,
 }
 
 /// Counters shared by the workers.
 struct Shared<'a> {
     opts: &'a DiffOptions,
+    /// The version, the checks asked and those declined by capability, for every request.
+    terms: &'a Terms,
     compared: std::sync::atomic::AtomicU64,
     skipped: std::sync::atomic::AtomicU64,
     /// The lowest game with a disagreement or an error so far (games after it stop).
@@ -68,6 +75,7 @@ struct Asked {
 /// The next move of game `g` at `pos`, drawn from `legal` with `rng`, and its request.
 fn next_move(
     opts: &DiffOptions,
+    terms: &Terms,
     g: u32,
     pos: &Position,
     legal: &[Action],
@@ -88,7 +96,7 @@ fn next_move(
     let before = request_setup(pos);
     let moves = vec![notation.clone()];
     let id = format!("diff-{}-g{g}-m{}", opts.seed, pos.move_number());
-    let req = request(&id, &before, &moves);
+    let req = request(&id, &before, &moves, terms);
     // the same request typed, as m3go's own answer reads it
     let typed: Request = serde_json::from_value(req.clone())
         .map_err(|e| format!("internal: m3go cannot read its own request: {e}"))?;
@@ -135,7 +143,14 @@ fn play_game(
     let mut asked = if pos.game_over() || opts.max_moves == 0 {
         None
     } else {
-        Some(next_move(opts, g, &pos, &pos.legal_moves(), &mut rng)?)
+        Some(next_move(
+            opts,
+            sh.terms,
+            g,
+            &pos,
+            &pos.legal_moves(),
+            &mut rng,
+        )?)
     };
     while let Some(now) = asked.take() {
         if sh.first_bad.load(Relaxed) < g {
@@ -165,7 +180,7 @@ fn play_game(
             let ahead = match &after {
                 Ok(p) if !p.game_over() && played + 1 < u64::from(opts.max_moves) => {
                     let legal = listed.unwrap_or_else(|| p.legal_moves());
-                    Some(next_move(opts, g, p, &legal, &mut rng))
+                    Some(next_move(opts, sh.terms, g, p, &legal, &mut rng))
                 }
                 _ => None,
             };
@@ -196,7 +211,17 @@ fn play_game(
         } else {
             sh.compared.fetch_add(1, Relaxed);
             counted.compared += 1;
-            let diffs = differences(&ours, &Summary::of(&theirs, opts.size));
+            // the checks left out of this move: those the capabilities decline, and those the
+            // answer declines itself; the fields that depend on them are not compared
+            let mut left_out = sh.terms.checks.declined.clone();
+            left_out.extend(declined_by_answer(&theirs, &sh.terms.checks.asked));
+            for d in &left_out {
+                *counted.checks.entry(d.clone()).or_default() += 1;
+            }
+            let diffs: Vec<Difference> = differences(&ours, &Summary::of(&theirs, opts.size))
+                .into_iter()
+                .filter(|d| compared(d.field, &left_out))
+                .collect();
             if !diffs.is_empty() {
                 sh.first_bad.fetch_min(g, Relaxed);
                 done(played);
@@ -263,11 +288,10 @@ pub fn run_games(
             .collect()
     };
     let pool = OraclePool::new(make_other);
-    let declared = pool
-        .with(|o| negotiate(o))
-        .and_then(|d| d)
-        .map(|n| n.declared);
-    match declared {
+    // negotiated as `m3go conform` negotiates: the version, and the checks the capabilities
+    // decline under the run's rules (one function for both, `screen`)
+    let negotiated = match pool.with(|o| negotiate(o)).and_then(|d| d) {
+        Ok(n) => n,
         Err(message) => {
             return Ok(DiffRun {
                 outcome: DiffOutcome::Errored {
@@ -278,24 +302,37 @@ pub fn run_games(
                 games: none_played(
                     "not played: the program under test failed before the first game",
                 ),
+                checks_skipped: BTreeMap::new(),
             })
         }
-        Ok(Declared::Capabilities(c)) => {
-            if let Some(why) = c.refuses(&opts.rules, None) {
-                let games = none_played(&format!(
-                    "not played: the program's declared capabilities exclude {}: {why}",
-                    opts.rules.preset
-                ));
-                return Ok(DiffRun {
-                    outcome: DiffOutcome::Unsupported(why),
-                    games,
-                });
-            }
+    };
+    let checks = match screen(
+        &game_checks(),
+        &opts.rules,
+        None,
+        &negotiated.declared,
+        "a game",
+    ) {
+        Ok(c) => c,
+        Err(why) => {
+            let games = none_played(&format!(
+                "not played: the program's declared capabilities exclude {}: {why}",
+                opts.rules.preset
+            ));
+            return Ok(DiffRun {
+                outcome: DiffOutcome::Unsupported(why),
+                games,
+                checks_skipped: BTreeMap::new(),
+            });
         }
-        Ok(Declared::Nothing(_)) => {}
-    }
+    };
+    let terms = Terms {
+        protocol: negotiated.protocol,
+        checks,
+    };
     let sh = Shared {
         opts,
+        terms: &terms,
         compared: 0.into(),
         skipped: 0.into(),
         first_bad: u32::MAX.into(),
@@ -331,7 +368,13 @@ pub fn run_games(
         .min();
     let mut results = Vec::with_capacity(played.len());
     let mut first = None;
+    let mut checks_skipped: BTreeMap<SkippedCheck, u64> = BTreeMap::new();
     for (g, x, counted, seconds) in played {
+        if first_bad.is_none_or(|b| g <= b) {
+            for (d, n) in &counted.checks {
+                *checks_skipped.entry(d.clone()).or_default() += n;
+            }
+        }
         let verdict = match (&x, first_bad) {
             (_, Some(b)) if g > b => GameVerdict::NotPlayed(format!(
                 "not played to its end: the run stops at game {b}, the first that failed"
@@ -384,6 +427,7 @@ pub fn run_games(
                 skipped: sh.skipped.load(Relaxed),
             },
             games: results,
+            checks_skipped,
         });
     };
     let g = first_bad.unwrap_or_default();
@@ -409,6 +453,7 @@ pub fn run_games(
                 let mut judge = Judge {
                     reference: &mut reference,
                     other,
+                    terms: &terms,
                     field,
                     size: opts.size,
                     asked: 0,
@@ -451,5 +496,6 @@ pub fn run_games(
     Ok(DiffRun {
         outcome,
         games: results,
+        checks_skipped,
     })
 }

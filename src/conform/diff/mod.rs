@@ -1,6 +1,7 @@
 //! Differential testing: random legal games played by m3go, every move put to another
-//! implementation through the conformance protocol (`m3go-conform/1`), the answers compared on
-//! the fields that matter, and the first disagreement shrunk to a minimal position and move and
+//! implementation through the conformance protocol (`m3go-conform/2`, or `/1` to a program
+//! that speaks nothing newer), the answers compared on the fields that matter and that the
+//! program does not decline ([`FIELD_CHECKS`], negotiated as `m3go conform` negotiates), and the first disagreement shrunk to a minimal position and move and
 //! written as a ready-to-add conformance case (spec/README.md).
 //!
 //! Random games are reproducible: game `g` (1-based) is driven by its own SplitMix64 stream,
@@ -22,14 +23,17 @@ pub use compare::{compare, differences, Summary, UNREAD};
 pub use games::{run, run_games};
 pub use shrink::make_case;
 
+use crate::conform::capabilities::SkippedCheck;
 use crate::conform::case::Case;
-use crate::conform::protocol::PROTOCOL_1;
+use crate::conform::protocol::PROTOCOL;
+use crate::conform::runner::Screened;
 use crate::formats::record::rules_field;
 use crate::game::advance::Engine;
 use crate::game::play::Position;
 use crate::game::setup::Setup;
 use crate::rules::Rules;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
 /// SplitMix64 (Steele, Lea, Flood 2014): the documented generator of the random games.
 pub use crate::game::order::SplitMix64;
@@ -128,18 +132,83 @@ pub struct GameResult {
 pub struct DiffRun {
     pub outcome: DiffOutcome,
     pub games: Vec<GameResult>,
+    /// The checks left out of the moves compared (declined by capability or by an answer):
+    /// each check with its reason, and in how many moves.
+    pub checks_skipped: BTreeMap<SkippedCheck, u64>,
 }
 
-/// The request for `moves` played from `setup`, in `m3go-conform/1`: a game compares whole
-/// answers, so it needs none of `/2`'s `checks`, and every program reads it.
-pub fn request(id: &str, setup: &Setup, moves: &[String]) -> Value {
-    json!({
-        "protocol": PROTOCOL_1,
+/// The fields a game compares ([`Difference::field`]) and the checks (`expect` keys, the
+/// table of spec/README.md "Answers") each depends on: a field is compared while none of its
+/// checks is declined, by capability or by the answer, as `m3go conform` leaves out a declined
+/// check; `error` always. `board` is `analysis.boards` (`views`), `legal_moves` the legality of
+/// the moves (`legal`, `illegal`), `captured` and `events` the move's report (`events`).
+pub const FIELD_CHECKS: [(&str, &[&str]); 9] = [
+    ("error", &[]),
+    ("board", &["views"]),
+    ("captured", &["events"]),
+    ("private_eyes", &["private_eyes"]),
+    ("attributes", &["attributes", "other_flowers"]),
+    ("forbidden", &["forbidden", "playable"]),
+    ("legal_moves", &["legal", "illegal"]),
+    ("events", &["events"]),
+    ("score", &["score"]),
+];
+
+/// The checks a game compares on ([`FIELD_CHECKS`]), in the order checks are made: what a
+/// `/2` request of a game names in `checks`, less those the capabilities decline.
+pub fn game_checks() -> Vec<&'static str> {
+    crate::conform::check::all_checks()
+        .filter(|c| FIELD_CHECKS.iter().any(|(_, cs)| cs.contains(c)))
+        .collect()
+}
+
+/// Whether `field` is compared when the checks `left_out` are declined.
+pub fn compared(field: &str, left_out: &[SkippedCheck]) -> bool {
+    FIELD_CHECKS
+        .iter()
+        .find(|(f, _)| *f == field)
+        .is_none_or(|(_, cs)| !cs.iter().any(|c| left_out.iter().any(|d| d.check == *c)))
+}
+
+/// What the capabilities request settled for a run's requests
+/// ([`crate::conform::runner::negotiate`], [`crate::conform::runner::screen`], as for
+/// `m3go conform`): the version they are sent in (`m3go-conform/2` to a program that speaks
+/// it, `/1` to one that declares nothing), the checks they name (`/2`) and those the
+/// capabilities decline under the run's rules, which are not compared.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Terms {
+    pub protocol: &'static str,
+    pub checks: Screened,
+}
+
+impl Terms {
+    /// Every check asked, in `protocol`: what m3go itself is asked on (and a test's default).
+    pub fn all(protocol: &'static str) -> Terms {
+        Terms {
+            protocol,
+            checks: Screened {
+                asked: game_checks(),
+                declined: Vec::new(),
+            },
+        }
+    }
+}
+
+/// The request for `moves` played from `setup`, in the version negotiated: under
+/// `m3go-conform/2` naming the checks asked ([`Terms`]), so that a program may leave out the
+/// fields of the others; under `/1` without them.
+pub fn request(id: &str, setup: &Setup, moves: &[String], terms: &Terms) -> Value {
+    let mut r = json!({
+        "protocol": terms.protocol,
         "id": id,
         "position": setup,
         "moves": moves,
         "probes": [],
-    })
+    });
+    if terms.protocol == PROTOCOL {
+        r["checks"] = json!(terms.checks.asked);
+    }
+    r
 }
 
 /// The position a game's request carries: [`setup_of`], with the earlier boards the ko rule

@@ -6,10 +6,10 @@ use super::compare::{
     compare, eye_key, eyes_by_string, flowers_by_string, forbidden_set, key_of, legal_set,
     point_set,
 };
-use super::{request, setup_of};
+use super::{compared, request, setup_of, Terms};
 use crate::conform::case::Case;
 use crate::conform::check::{norm as norm_point, strs};
-use crate::conform::runner::{ask_checked, Oracle};
+use crate::conform::runner::{ask_checked, declined_by_answer, Oracle};
 use crate::game::notation::{format_move, parse_move};
 use crate::game::play::Move;
 use crate::game::setup::Setup;
@@ -29,6 +29,8 @@ pub(super) fn stones(s: &Setup) -> usize {
 pub(super) struct Judge<'a> {
     pub(super) reference: &'a mut dyn Oracle,
     pub(super) other: &'a mut dyn Oracle,
+    /// The run's version and checks: the requests of the shrinking are the game's.
+    pub(super) terms: &'a Terms,
     pub(super) field: &'static str,
     pub(super) size: usize,
     pub(super) asked: u32,
@@ -37,7 +39,7 @@ pub(super) struct Judge<'a> {
 impl Judge<'_> {
     pub(super) fn answers(&mut self, setup: &Setup, moves: &[String]) -> Option<(Value, Value)> {
         self.asked += 1;
-        let req = request(&format!("shrink-{}", self.asked), setup, moves);
+        let req = request(&format!("shrink-{}", self.asked), setup, moves, self.terms);
         let ours = self.reference.ask(&req).ok()?;
         // a failure of the program (crash, hang) is not the disagreement being shrunk
         let theirs = ask_checked(self.other, &req).ok()?;
@@ -53,6 +55,11 @@ impl Judge<'_> {
             return false;
         };
         if ours.get("error").is_some() {
+            return false;
+        }
+        // an answer that declines a check the field depends on says nothing of it
+        let declined = declined_by_answer(&theirs, &self.terms.checks.asked);
+        if !compared(self.field, &declined) {
             return false;
         }
         compare(&ours, &theirs, self.size)

@@ -72,6 +72,19 @@ impl FastPosition {
     }
 }
 
+impl FastPosition {
+    /// Whether a stone of the side to move at `pt` would go into a one-liberty eye of its own
+    /// colour (upper layer, as M20-FORBID-EYE sees it): the test [`random_move`]'s policy
+    /// applies before it tries a point, for players that choose among the legal moves
+    /// (`m3go player`). `false` on a flower turn and off the board.
+    pub fn fills_own_eye(&self, pt: crate::board::coord::Point) -> bool {
+        self.turn.kind == StoneKind::Own
+            && pt.on_board(self.geom.size)
+            && is_one_liberty_eye(&self.an, self.geom.pad(self.board_index(pt)))
+                == Some(self.turn.player)
+    }
+}
+
 fn count_rec(pos: &FastPosition, depth: u32, bufs: &mut [Option<FastPosition>]) -> u64 {
     if depth == 0 {
         return 1;

@@ -5,26 +5,28 @@
 use super::*;
 
 /// A string named in the log: its colour word and its name (`CO*`, or `EO` for one stone).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct LoggedString {
     /// black | white | flower
     pub kind: &'static str,
     /// For a flower string: its attribute when it was removed or changed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub attribute: Option<Attribute>,
+    #[schemars(with = "String")]
     pub name: LogName,
     pub points: Vec<Point>,
 }
 
 /// A string that gained private eyes, with the eyes (each named like a string).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct EyeEvent {
     pub string: LoggedString,
+    #[schemars(with = "Vec<String>")]
     pub eyes: Vec<LogName>,
 }
 
 /// What became of the record's move.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case", tag = "status")]
 pub enum Status {
     /// Played as recorded.
@@ -33,6 +35,7 @@ pub enum Status {
     RecordPass,
     /// Forbidden or impossible under the rules: replaced by a pass.
     Replaced {
+        #[schemars(with = "String")]
         reason: Refusal,
         clause: &'static str,
         message: Text,
@@ -60,10 +63,11 @@ impl Status {
 }
 
 /// One line of the log.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Entry {
     pub number: u32,
     /// The notation of what was played (`黑301.DO`, `华19.pass`).
+    #[schemars(with = "String")]
     pub notation: Notation,
     /// The record's move at this number (a point, or `pass`).
     pub source: Action,
@@ -76,8 +80,9 @@ pub struct Entry {
 }
 
 /// A flower string whose attribute changed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Change {
+    #[schemars(with = "String")]
     pub name: LogName,
     pub points: Vec<Point>,
     pub from: Attribute,
