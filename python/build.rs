@@ -11,7 +11,10 @@
 //! then), and pip installs those files next to the environment's `python` (its `bin/`), as it
 //! does a console script. A plain `cargo check` or `clippy` of this crate (no maturin) builds
 //! nothing here; `M3GO_WHEEL_CLI=1` asks for the build without maturin, `M3GO_WHEEL_CLI=0` skips
-//! it (then the link dangles and maturin refuses to write the wheel).
+//! it (then the link dangles and maturin refuses to write the wheel). `M3GO_WHEEL_CLI_TARGET_DIR`
+//! names another target folder for the command's build (CI points it at the root crate's own
+//! `target/`, where the command of the same profile is already built: the build is then a check
+//! that it is fresh); it must not be the folder of the outer build, whose lock that build holds.
 
 use std::env;
 use std::fs;
@@ -24,6 +27,7 @@ fn main() {
         "M3GO_WHEEL_CLI",
         "CARGO_PROFILE_RELEASE_DEBUG",
         "CARGO_PROFILE_RELEASE_STRIP",
+        "M3GO_WHEEL_CLI_TARGET_DIR",
     ] {
         println!("cargo:rerun-if-env-changed={var}");
     }
@@ -52,7 +56,10 @@ fn main() {
     if !wanted {
         return;
     }
-    let binary = build_cli(&root, &here.join("target").join("cli"));
+    let cli_target = env::var_os("M3GO_WHEEL_CLI_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| here.join("target").join("cli"));
+    let binary = build_cli(&root, &cli_target);
     let scripts = here.join("target").join("wheel-scripts");
     fs::create_dir_all(&scripts).expect("python/target/wheel-scripts cannot be made");
     let installed = scripts.join(exe("m3go"));
