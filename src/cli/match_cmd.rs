@@ -1,13 +1,20 @@
 //! `m3go match`: programs play whole games under m3go's refereeing (`crate::referee`).
 
 use crate::cli::common::{parse_rules, progress_bar, write_file};
+use crate::cli::junit::{TestCase, TestSuite, Verdict};
+use crate::conform::play_protocol::GameLine;
 use crate::conform::runner::{stop_children_on_signal, thread_pool};
+use crate::conform::shard::Shard;
+use crate::formats::record::Record;
 use crate::game::setup::InputError;
-use crate::referee::game::{Clock, Played};
-use crate::referee::{game_line, run_game, table, MatchSpec, PlayerSpec};
+use crate::referee::game::{Clock, Opening, Played};
+use crate::referee::stats::{Pairing, Sprt, SprtVerdict};
+use crate::referee::{entrants_of, game_line, run_game, table, MatchSpec, PlayerSpec};
 use crate::rules::Rules;
 use rayon::prelude::*;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// Play games between programs, refereed by m3go (the play protocol, spec/play-protocol.md).
 ///
@@ -19,13 +26,17 @@ use std::time::Duration;
 /// the refusal in the record. The game ends by the rules' game end and is counted by m3go. Writes
 /// an SGF per game to DIR (`m3go replay` replays it to the same result), prints the results table
 /// per pairing (wins, losses, draws, mean margin in half-points, Elo with a 95 % interval), and
-/// with --results one JSON line per game.
+/// with --results one JSON line per game. --openings starts the games from records or
+/// positions (each played twice, the seats swapped); --sprt stops the match once the test has
+/// decided; --shard plays part of the games and --merge joins the parts' --results; --junit
+/// writes a JUnit XML report (a forfeit is a failure of the player that forfeited).
 #[derive(Debug, clap::Args)]
 pub struct MatchArgs {
     /// A player: NAME=COMMAND (`a='m3go player --strategy mcts --seed 1'`), speaking the play
     /// protocol m3go-player/1; NAME=gtp:COMMAND for a player speaking GTP version 2 with m3go's
     /// three-colour extension (spec/play-protocol.md "GTP"). At least two.
-    #[arg(long = "player", value_name = "NAME=COMMAND", required = true, value_parser = parse_player)]
+    #[arg(long = "player", value_name = "NAME=COMMAND", required_unless_present = "merge",
+          value_parser = parse_player)]
     pub players: Vec<PlayerSpec>,
     /// Games per pairing.
     #[arg(long, value_name = "N", default_value_t = 2,
@@ -43,8 +54,8 @@ pub struct MatchArgs {
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
     /// The folder the SGF records are written to (game-001.sgf, …).
-    #[arg(short = 'o', value_name = "DIR")]
-    pub out: String,
+    #[arg(short = 'o', value_name = "DIR", required_unless_present = "merge")]
+    pub out: Option<String>,
     /// Games played at once (1 to 256).
     #[arg(long, value_name = "K", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=256))]
@@ -69,6 +80,37 @@ pub struct MatchArgs {
     /// Write one JSON line per game to FILE (spec/schema/match-game.schema.json).
     #[arg(long, value_name = "FILE")]
     pub results: Option<String>,
+    /// Openings: record files (SGF, game file) or position files (.yaml), or folders of them
+    /// (their files in name order). Game g of a pairing (from 0) begins with opening g/2
+    /// (cycling), so each is played twice in a row with the seats swapped. Each is checked
+    /// first: the match's board size, every move legal under its rules, the game not over.
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    pub openings: Vec<String>,
+    /// Stop the match once the sequential probability ratio test between ELO0 and ELO1 (the
+    /// first player's logistic Elo over the second's) has decided, with error rates ALPHA and
+    /// BETA (0.05 each unless given): `--sprt 0,10`. Two players (or two sides) only; the
+    /// games already started are finished. With --merge: the test on the merged results.
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", value_parser = Sprt::parse)]
+    pub sprt: Option<Sprt>,
+    /// Play only part K of N of the match's games (those whose number is K modulo N; `auto`
+    /// as `conform --shard`): the games, names and seeds are those of the whole match, so
+    /// that the parts' --results files merge (--merge) into the whole match's table.
+    #[arg(long, value_name = "K/N|auto[/N]", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+    /// Join the --results files of the shards of one match and print its results table
+    /// (and the SPRT's verdict with --sprt); no game is played. Refused when a game number is
+    /// given twice.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["players", "out", "shard"])]
+    pub merge: Option<Vec<String>>,
+    /// Write a JUnit XML report to FILE: a test case per game, a forfeit as a failure of the
+    /// player that forfeited (its kind, clause and message), other games passed.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<String>,
+    /// Write beside each game's SGF the analysis of its final position (game-001.final.txt:
+    /// the three boards, private eyes, flower attributes, forbidden points and the score, each
+    /// with the clause that decided it), as `m3go analyze` prints it.
+    #[arg(long)]
+    pub final_analysis: bool,
 }
 
 /// `--illegal`.
@@ -104,6 +146,64 @@ fn parse_clock(v: &str) -> Result<Clock, String> {
 }
 
 pub fn run(args: MatchArgs) -> Result<(), InputError> {
+    if let Some(files) = &args.merge {
+        return merge(files, &args);
+    }
+    let m = spec_of(&args)?;
+    let out = args.out.clone().unwrap_or_default();
+    if m.entrants().len() != 2 && args.sprt.is_some() {
+        return Err(InputError::new(format!("{} players", m.entrants().len()))
+            .key("--sprt")
+            .expected("two players (or two sides in the team format)"));
+    }
+    if args.sprt.is_some() && args.shard.is_some() {
+        return Err(InputError::new("given with --shard")
+            .key("--sprt")
+            .expected("the whole match (the test decides over all its games): merge the shards' --results with --merge --sprt"));
+    }
+    let folder = std::path::Path::new(&out);
+    if folder.exists() && !folder.is_dir() {
+        return Err(InputError::new(
+            "not a folder: expected a folder (new or existing) for the games' SGF files",
+        )
+        .file(&out));
+    }
+    std::fs::create_dir_all(&out)
+        .map_err(|e| InputError::new(format!("cannot create: {e}")).file(&out))?;
+    stop_children_on_signal();
+    let games: Vec<_> = m
+        .schedule()
+        .into_iter()
+        .filter(|g| args.shard.is_none_or(|s| s.takes(g.number - 1)))
+        .collect();
+    let started = Instant::now();
+    let played = play_all(&args, &m, &games, &out)?;
+    let lines: Vec<GameLine> = played
+        .iter()
+        .map(|p| game_line(p, &game_path(&out, p.spec.number, "sgf")))
+        .collect();
+    if let Some(file) = &args.results {
+        write_lines(file, &lines)?;
+    }
+    if let Some(file) = &args.junit {
+        let suite = junit_suite(&lines, started.elapsed().as_secs_f64(), &args);
+        crate::cli::junit::xml(&suite)
+            .map_err(InputError::new)
+            .and_then(|x| write_file(file, &x))?;
+    }
+    if games.len() > played.len() {
+        outln!(
+            "the SPRT decided after {} games: {} not played",
+            played.len(),
+            games.len() - played.len()
+        );
+    }
+    print_results(&m.entrants(), &lines, args.sprt);
+    Ok(())
+}
+
+/// The match `args` describe, checked, with its openings read.
+fn spec_of(args: &MatchArgs) -> Result<MatchSpec, InputError> {
     if args.team
         && (args.players.len() != 4 || args.rules.schedule != crate::rules::Schedule::Team2016)
     {
@@ -136,84 +236,133 @@ pub fn run(args: MatchArgs) -> Result<(), InputError> {
             .key("--move-time")
             .expected("a positive number of seconds, at most 86400"));
     }
-    let move_time = Duration::from_secs_f64(args.move_time);
-    let m = MatchSpec {
+    Ok(MatchSpec {
         players: args.players.clone(),
         games: args.games as usize,
         size: args.size,
         rules: args.rules.clone(),
         seed: args.seed,
         clock: args.time,
-        move_time,
+        move_time: Duration::from_secs_f64(args.move_time),
         illegal_pass: args.illegal == IllegalArg::Pass,
         team: args.team,
-    };
-    let folder = std::path::Path::new(&args.out);
-    if folder.exists() && !folder.is_dir() {
-        return Err(InputError::new(
-            "not a folder: expected a folder (new or existing) for the games' SGF files",
-        )
-        .file(&args.out));
-    }
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| InputError::new(format!("cannot create: {e}")).file(&args.out))?;
-    stop_children_on_signal();
-    let games = m.schedule();
+        openings: openings(&args.openings, &args.rules, args.size)?,
+    })
+}
+
+/// The path of game `n`'s file with extension `ext` in the folder `out`.
+fn game_path(out: &str, n: usize, ext: &str) -> String {
+    std::path::Path::new(out)
+        .join(format!("game-{n:03}.{ext}"))
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Plays `games` on --concurrency workers, writing each game's SGF (and final analysis) as it
+/// ends and showing the running score; with --sprt, no game starts once the test has decided.
+fn play_all(
+    args: &MatchArgs,
+    m: &MatchSpec,
+    games: &[crate::referee::game::GameSpec],
+    out: &str,
+) -> Result<Vec<Played>, InputError> {
     let workers = thread_pool(args.concurrency as usize).map_err(InputError::new)?;
     let pb = progress_bar(games.len() as u64, "games");
-    let sgf_path = |n: usize| {
-        std::path::Path::new(&args.out)
-            .join(format!("game-{n:03}.sgf"))
-            .to_string_lossy()
-            .into_owned()
-    };
-    let results: Vec<Result<Played, InputError>> = workers.install(|| {
+    let entrants = m.entrants();
+    let done: Mutex<Vec<GameLine>> = Mutex::new(Vec::new());
+    let decided = AtomicBool::new(false);
+    let results: Vec<Option<Result<Played, InputError>>> = workers.install(|| {
         games
             .par_iter()
             .map(|g| {
-                let played = run_game(&m, g)
-                    .map_err(|e| InputError::new(e).key(format!("game {}", g.number)))?;
-                let text = crate::formats::sgf::write_record(&played.record, &m.rules)?;
-                write_file(&sgf_path(g.number), &text)?;
-                errln!(
-                    "game {}/{}: {} (black) vs {} (white): {} ({}, {} moves)",
-                    g.number,
-                    games.len(),
-                    g.names[0],
-                    g.names[1],
-                    played.result(),
-                    played.ending_name(),
-                    played.record.moves.len()
-                );
-                pb.inc(1);
-                Ok(played)
+                if decided.load(Ordering::SeqCst) {
+                    return None;
+                }
+                let one = || -> Result<Played, InputError> {
+                    let played = run_game(m, g)
+                        .map_err(|e| InputError::new(e).key(format!("game {}", g.number)))?;
+                    let sgf = game_path(out, g.number, "sgf");
+                    let text = crate::formats::sgf::write_record(&played.record, &m.rules)?;
+                    write_file(&sgf, &text)?;
+                    if args.final_analysis {
+                        let pos = played
+                            .record
+                            .replay_strict(&m.rules, None)
+                            .map_err(|e| e.key(format!("game {}", g.number)))?
+                            .0;
+                        let report = crate::formats::report::AnalysisReport::new(&pos);
+                        write_file(&game_path(out, g.number, "final.txt"), &report.to_text())?;
+                    }
+                    errln!(
+                        "game {}/{}: {} (black) vs {} (white): {} ({}, {} moves)",
+                        g.number,
+                        games.len(),
+                        g.names[0],
+                        g.names[1],
+                        played.result(),
+                        played.ending_name(),
+                        played.record.moves.len()
+                    );
+                    let mut lines = done.lock().unwrap_or_else(|e| e.into_inner());
+                    lines.push(game_line(&played, &sgf));
+                    let tally = table(&entrants, &lines);
+                    pb.set_message(running_score(&tally));
+                    if let (Some(t), Some(first)) = (args.sprt, tally.first()) {
+                        if t.verdict(first.wins, first.losses, first.draws) != SprtVerdict::Continue
+                        {
+                            decided.store(true, Ordering::SeqCst);
+                        }
+                    }
+                    pb.inc(1);
+                    Ok(played)
+                };
+                Some(one())
             })
             .collect()
     });
     pb.finish_and_clear();
-    let mut played = Vec::new();
-    for r in results {
-        played.push(r?);
+    results.into_iter().flatten().collect()
+}
+
+/// The progress bar's message: each pairing's wins, losses and draws so far.
+fn running_score(tally: &[Pairing]) -> String {
+    tally
+        .iter()
+        .filter(|t| t.games() > 0)
+        .map(|t| {
+            format!(
+                "{} {}-{}-{} {}",
+                t.first, t.wins, t.losses, t.draws, t.second
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Writes the games' JSON lines to `file`.
+fn write_lines(file: &str, lines: &[GameLine]) -> Result<(), InputError> {
+    let mut text = String::new();
+    for line in lines {
+        text.push_str(&serde_json::to_string(line).map_err(|e| InputError::new(e.to_string()))?);
+        text.push('\n');
     }
-    if let Some(file) = &args.results {
-        let mut text = String::new();
-        for p in &played {
-            let line = game_line(p, &sgf_path(p.spec.number));
-            text.push_str(
-                &serde_json::to_string(&line).map_err(|e| InputError::new(e.to_string()))?,
-            );
-            text.push('\n');
-        }
-        write_file(file, &text)?;
-    }
-    for t in table(&m, &played) {
+    write_file(file, &text)
+}
+
+/// Prints the results table, the SPRT's verdict and the forfeits.
+fn print_results(entrants: &[String], lines: &[GameLine], sprt: Option<Sprt>) {
+    let tally = table(entrants, lines);
+    for t in &tally {
         outln!("{}", t.line());
     }
-    for p in &played {
-        if let crate::referee::game::Ending::Forfeit { forfeit: f, .. } = &p.ending {
+    if let (Some(s), Some(first)) = (sprt, tally.first()) {
+        outln!("{}", s.line(first));
+    }
+    for g in lines {
+        if let Some(f) = &g.forfeit {
             outln!(
                 "game {}: {} forfeits at move {} ({}{}): {}",
-                p.spec.number,
+                g.game,
                 f.player,
                 f.move_number,
                 f.kind.name(),
@@ -224,5 +373,181 @@ pub fn run(args: MatchArgs) -> Result<(), InputError> {
             );
         }
     }
+}
+
+/// The JUnit report of the games: a test case per game, named by its number and players; a
+/// forfeit is a failure of the player that forfeited.
+fn junit_suite(lines: &[GameLine], seconds: f64, args: &MatchArgs) -> TestSuite {
+    let cases = lines
+        .iter()
+        .map(|g| {
+            let verdict = match &g.forfeit {
+                Some(f) => Verdict::Failed {
+                    message: format!(
+                        "{} ({}) forfeits at move {}: {}{}",
+                        f.player,
+                        f.colour,
+                        f.move_number,
+                        f.kind.name(),
+                        f.clause
+                            .as_ref()
+                            .map_or_else(String::new, |c| format!(" ({c})"))
+                    ),
+                    text: f.message.clone(),
+                },
+                None => Verdict::Passed,
+            };
+            TestCase {
+                name: format!("game-{:03}: {} vs {}", g.game, g.black, g.white),
+                classname: "m3go-match".to_string(),
+                file: Some(g.sgf.clone()),
+                time: Some((g.time_ms[0] + g.time_ms[1]) as f64 / 1000.0),
+                verdict,
+                system_out: Some(format!("{} ({}, {} moves)", g.result, g.ending, g.moves)),
+            }
+        })
+        .collect();
+    let mut properties = vec![
+        ("rules".to_string(), args.rules.preset.clone()),
+        ("size".to_string(), args.size.to_string()),
+        ("seed".to_string(), args.seed.to_string()),
+    ];
+    for p in &args.players {
+        properties.push((format!("player {}", p.name), p.command.clone()));
+    }
+    if let Some(sh) = args.shard {
+        properties.push(("shard".to_string(), sh.to_string()));
+    }
+    TestSuite {
+        name: "m3go-match".to_string(),
+        time: Some(seconds),
+        properties,
+        cases,
+    }
+}
+
+/// `--openings`: the openings read from the files and folders given, each checked against the
+/// match's rules and board.
+fn openings(paths: &[String], rules: &Rules, size: usize) -> Result<Vec<Arc<Opening>>, InputError> {
+    let mut files = Vec::new();
+    for p in paths {
+        let path = std::path::Path::new(p);
+        if path.is_dir() {
+            let mut inside: Vec<String> = std::fs::read_dir(path)
+                .map_err(|e| InputError::new(format!("cannot read the folder: {e}")).file(p))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| {
+                    f.is_file()
+                        && f.extension().is_some_and(|x| {
+                            ["sgf", "txt", "yaml", "yml"]
+                                .contains(&x.to_string_lossy().to_ascii_lowercase().as_str())
+                        })
+                })
+                .map(|f| f.to_string_lossy().into_owned())
+                .collect();
+            inside.sort();
+            if inside.is_empty() {
+                return Err(InputError::new("no opening in the folder")
+                    .file(p)
+                    .expected("record (.sgf, .txt) or position (.yaml, .yml) files"));
+            }
+            files.extend(inside);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    files
+        .iter()
+        .map(|f| opening(f, rules, size).map(Arc::new))
+        .collect()
+}
+
+/// One opening: a record (SGF or game file) or a position file (`.yaml`, `.yml`), checked:
+/// the match's board size, every move legal under the match's rules, the game not over.
+fn opening(file: &str, rules: &Rules, size: usize) -> Result<Opening, InputError> {
+    let lower = file.to_ascii_lowercase();
+    let record = if lower.ends_with(".yaml") || lower.ends_with(".yml") {
+        let text = crate::game::setup::read_text(file)?;
+        let setup: crate::game::setup::Setup = crate::game::setup::from_yaml(&text, file)?;
+        let pos = setup.to_position(file)?;
+        let mut r = Record::new(pos.board().size(), None);
+        r.first_move = pos.move_number();
+        r.start = Some(setup);
+        r.start_place = Some(file.to_string());
+        r
+    } else {
+        crate::formats::load::load(file)?
+    };
+    if record.size != size {
+        return Err(InputError::new(format!("a {0}×{0} board", record.size))
+            .file(file)
+            .expected(format!("an opening on the match's {size}×{size} board")));
+    }
+    // the record's own errors name the file, its line and the move
+    let (end, _) = record.replay_strict(rules, None)?;
+    if end.game_over() {
+        return Err(InputError::new("the game is over after the opening")
+            .file(file)
+            .expected("an opening that leaves a move to play"));
+    }
+    Ok(Opening {
+        name: file.to_string(),
+        record,
+    })
+}
+
+/// `--merge`: the results files of a match's shards read back, joined and reported.
+fn merge(files: &[String], args: &MatchArgs) -> Result<(), InputError> {
+    let mut lines: Vec<GameLine> = Vec::new();
+    for f in files {
+        let text = crate::game::setup::read_text(f)?;
+        for (k, l) in text.lines().enumerate() {
+            if l.trim().is_empty() {
+                continue;
+            }
+            let g: GameLine = serde_json::from_str(l).map_err(|e| {
+                InputError::new(crate::error::clip(&e.to_string(), 200))
+                    .file(f)
+                    .line(k + 1)
+                    .expected("a game line of `m3go match --results` (m3go-match-game/1)")
+            })?;
+            if g.format != crate::conform::play_protocol::GAME_LINE_FORMAT {
+                return Err(InputError::new(format!("format `{}`", g.format))
+                    .file(f)
+                    .line(k + 1)
+                    .expected(crate::conform::play_protocol::GAME_LINE_FORMAT));
+            }
+            if lines.iter().any(|o| o.game == g.game) {
+                return Err(InputError::new(format!("game {} is given twice", g.game))
+                    .file(f)
+                    .line(k + 1)
+                    .expected("the results of distinct shards of one match"));
+            }
+            lines.push(g);
+        }
+    }
+    lines.sort_by_key(|g| g.game);
+    if let Some(file) = &args.results {
+        write_lines(file, &lines)?;
+    }
+    if let Some(file) = &args.junit {
+        let seconds = lines
+            .iter()
+            .map(|g| (g.time_ms[0] + g.time_ms[1]) as f64 / 1000.0)
+            .sum();
+        let suite = junit_suite(&lines, seconds, args);
+        crate::cli::junit::xml(&suite)
+            .map_err(InputError::new)
+            .and_then(|x| write_file(file, &x))?;
+    }
+    let entrants = entrants_of(&lines);
+    if args.sprt.is_some() && entrants.len() != 2 {
+        return Err(
+            InputError::new(format!("{} players in the results", entrants.len()))
+                .key("--sprt")
+                .expected("two players (or two sides)"),
+        );
+    }
+    print_results(&entrants, &lines, args.sprt);
     Ok(())
 }

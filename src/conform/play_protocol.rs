@@ -211,6 +211,9 @@ pub struct GameLine {
     pub time_ms: [u64; 2],
     /// The SGF file written.
     pub sgf: String,
+    /// The opening the game began with (`--openings`: the file it was read from).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<String>,
 }
 
 /// The `format` of a [`GameLine`].

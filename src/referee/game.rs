@@ -65,8 +65,18 @@ pub struct Clock {
     pub increment: Duration,
 }
 
+/// An opening of a match (`m3go match --openings`): a record, its start position and moves,
+/// that a game begins with before the players are asked for a move. Checked when it is read
+/// (the match's board size, every move legal under the match's rules, the game not over).
+#[derive(Clone, Debug)]
+pub struct Opening {
+    /// Where it was read from (the file), for the record's comment and the results.
+    pub name: String,
+    pub record: Record,
+}
+
 /// What one game is: its number and name, the players' names (black, white), the rules, the
-/// board, the time and what an illegal move costs.
+/// board, the opening, the time and what an illegal move costs.
 #[derive(Clone, Debug)]
 pub struct GameSpec {
     /// The game's number in the match (1-based).
@@ -82,6 +92,9 @@ pub struct GameSpec {
     pub team: Option<[String; 4]>,
     pub rules: Rules,
     pub size: usize,
+    /// The opening the game begins with, if any (the players are sent its start position and
+    /// moves with their first request, and the record holds them).
+    pub opening: Option<std::sync::Arc<Opening>>,
     /// The time control, if any.
     pub clock: Option<Clock>,
     /// The longest a player has for one move.
@@ -305,12 +318,34 @@ pub fn play_game_seated(spec: &GameSpec, seats: &mut [&mut dyn Seat]) -> Result<
         return Err(format!("{} seats: a game has two or four", seats.len()));
     }
     let rules = &spec.rules;
-    let mut record = Record::new(spec.size, Some(rules_field(rules)));
+    let mut record = match &spec.opening {
+        Some(o) => Record {
+            rules: Some(rules_field(rules)),
+            info: Vec::new(),
+            ..o.record.clone()
+        },
+        None => Record::new(spec.size, Some(rules_field(rules))),
+    };
     let start = record
         .start_position(rules)
         .map_err(|e| format!("the start position: {e}"))?;
     let start_setup: Setup = start.to_setup();
     let mut pos: Position = start;
+    // the moves as the protocol writes them: the opening's first
+    let mut wire: Vec<String> = Vec::new();
+    for k in 0..record.moves.len() {
+        let m = &record.moves[k];
+        let notation = format_numbered(rules, m.number, m.claimed.unwrap_or(pos.turn()), m.action);
+        let (next, _) = record
+            .advance_move(&pos, k)
+            .map_err(|e| format!("the opening: {e}"))?;
+        wire.push(if m.replaced {
+            format!("{notation}=pass")
+        } else {
+            notation
+        });
+        pos = next;
+    }
     let nseats = seats.len();
     let mut state: Vec<SeatState> = (0..nseats)
         .map(|_| SeatState {
@@ -331,8 +366,6 @@ pub fn play_game_seated(spec: &GameSpec, seats: &mut [&mut dyn Seat]) -> Result<
             Colour::White
         }
     };
-    // the moves as the protocol writes them
-    let mut wire: Vec<String> = Vec::new();
     let mut replaced = 0;
     let max_moves = crate::game::notation::max_moves(spec.size);
     let forfeit = |k: usize, n: u32, kind: ForfeitKind, message: String| Ending::Forfeit {
@@ -656,6 +689,16 @@ fn annotate(p: &mut Played) {
         ("event".into(), "m3go match".into()),
         ("round".into(), p.spec.number.to_string()),
         ("game-name".into(), p.spec.name.clone()),
-        ("game-comment".into(), why),
+        (
+            "game-comment".into(),
+            match &p.spec.opening {
+                Some(o) => format!(
+                    "m3go: opening {} ({} moves)\n{why}",
+                    o.name,
+                    o.record.moves.len()
+                ),
+                None => why,
+            },
+        ),
     ];
 }

@@ -18,7 +18,7 @@ pub mod strategy;
 use crate::board::grid::Colour;
 use crate::conform::play_protocol::{GameLine, GAME_LINE_FORMAT};
 use crate::conform::runner::External;
-use game::{play_game, Clock, Ending, GameSpec, Played, Seat};
+use game::{play_game, Clock, Ending, GameSpec, Opening, Played, Seat};
 use std::time::Duration;
 
 /// A player of a match: its name, the command that starts it (`sh -c`) and whether it speaks
@@ -69,9 +69,36 @@ pub struct MatchSpec {
     /// (A black stones, B grey for A's side, C white stones, D grey for C's side), each asked
     /// for its own moves; the two sides swap colours each game.
     pub team: bool,
+    /// The openings (`--openings`): game g of a pairing (from 0) begins with opening
+    /// (g / 2) mod their number, so that each is played twice in a row, the seats swapped.
+    pub openings: Vec<std::sync::Arc<Opening>>,
 }
 
 impl MatchSpec {
+    /// Game `g` (from 0) of its pairing, numbered `number` in the match, between `names`
+    /// (black, white), seated `team` in the team format.
+    fn game(
+        &self,
+        number: usize,
+        g: usize,
+        names: [String; 2],
+        team: Option<[String; 4]>,
+    ) -> GameSpec {
+        GameSpec {
+            number,
+            name: format!("s{}-g{number}", self.seed),
+            names,
+            team,
+            rules: self.rules.clone(),
+            size: self.size,
+            opening: (!self.openings.is_empty())
+                .then(|| self.openings[(g / 2) % self.openings.len()].clone()),
+            clock: self.clock,
+            move_time: self.move_time,
+            illegal_pass: self.illegal_pass,
+        }
+    }
+
     /// Who the results table counts: the players, or in the team format the two sides (`a+b`,
     /// `c+d`: the first two players given, the last two).
     pub fn entrants(&self) -> Vec<String> {
@@ -102,17 +129,7 @@ impl MatchSpec {
                         [sides[1].clone(), sides[0].clone()],
                     )
                 };
-                GameSpec {
-                    number,
-                    name: format!("s{}-g{number}", self.seed),
-                    names,
-                    team: Some(team),
-                    rules: self.rules.clone(),
-                    size: self.size,
-                    clock: self.clock,
-                    move_time: self.move_time,
-                    illegal_pass: self.illegal_pass,
-                }
+                self.game(number, g, names, Some(team))
             })
             .collect()
     }
@@ -130,17 +147,8 @@ impl MatchSpec {
                 for g in 0..self.games {
                     let (b, w) = if g % 2 == 0 { (i, j) } else { (j, i) };
                     let number = out.len() + 1;
-                    out.push(GameSpec {
-                        number,
-                        name: format!("s{}-g{number}", self.seed),
-                        names: [self.players[b].name.clone(), self.players[w].name.clone()],
-                        team: None,
-                        rules: self.rules.clone(),
-                        size: self.size,
-                        clock: self.clock,
-                        move_time: self.move_time,
-                        illegal_pass: self.illegal_pass,
-                    });
+                    let names = [self.players[b].name.clone(), self.players[w].name.clone()];
+                    out.push(self.game(number, g, names, None));
                 }
             }
         }
@@ -206,6 +214,7 @@ pub fn game_line(p: &Played, sgf: &str) -> GameLine {
         replaced: p.replaced,
         time_ms: [p.used[0].as_millis() as u64, p.used[1].as_millis() as u64],
         sgf: sgf.into(),
+        opening: p.spec.opening.as_ref().map(|o| o.name.clone()),
     }
 }
 
@@ -216,10 +225,10 @@ fn colour_seat(c: Colour) -> usize {
     }
 }
 
-/// The results table of the games played: one [`stats::Pairing`] per pairing, in the order
-/// the players were given.
-pub fn table(m: &MatchSpec, played: &[Played]) -> Vec<stats::Pairing> {
-    let entrants = m.entrants();
+/// The results table of the games played (their `--results` lines): one [`stats::Pairing`]
+/// per two entrants, in the order `entrants` gives them. Read from the lines rather than the
+/// games, so that `--merge` tallies the shards of a match as the match itself does.
+pub fn table(entrants: &[String], lines: &[GameLine]) -> Vec<stats::Pairing> {
     let n = entrants.len();
     let mut out = Vec::new();
     for i in 0..n {
@@ -230,35 +239,44 @@ pub fn table(m: &MatchSpec, played: &[Played]) -> Vec<stats::Pairing> {
                 second: b.clone(),
                 ..Default::default()
             };
-            for p in played {
-                let names = &p.spec.names;
-                let a_seat = if names[0] == *a && names[1] == *b {
-                    0
-                } else if names[1] == *a && names[0] == *b {
-                    1
+            for g in lines {
+                let a_black = if g.black == *a && g.white == *b {
+                    true
+                } else if g.white == *a && g.black == *b {
+                    false
                 } else {
                     continue;
                 };
-                match p.winner() {
+                match &g.winner {
                     None => t.draws += 1,
-                    Some(c) if colour_seat(c) == a_seat => t.wins += 1,
+                    Some(w) if w == a => t.wins += 1,
                     Some(_) => t.losses += 1,
                 }
-                match &p.ending {
-                    Ending::Counted {
-                        margin_quarters, ..
-                    } => t.margins_quarters.push(if a_seat == 0 {
-                        *margin_quarters
-                    } else {
-                        -*margin_quarters
-                    }),
-                    Ending::Forfeit { by, .. } => {
-                        t.forfeits[usize::from(colour_seat(*by) != a_seat)] += 1;
-                    }
-                    Ending::Resigned(_) => {}
+                if let Some(m) = g.margin_quarters {
+                    t.margins_quarters.push(if a_black { m } else { -m });
+                }
+                if let Some(f) = &g.forfeit {
+                    let by_black = f.colour == Colour::Black.name();
+                    t.forfeits[usize::from(by_black != a_black)] += 1;
                 }
             }
             out.push(t);
+        }
+    }
+    out
+}
+
+/// The entrants of games read back (`--merge`): the players of black and white in the order
+/// they first appear, by game number.
+pub fn entrants_of(lines: &[GameLine]) -> Vec<String> {
+    let mut sorted: Vec<&GameLine> = lines.iter().collect();
+    sorted.sort_by_key(|g| g.game);
+    let mut out: Vec<String> = Vec::new();
+    for g in sorted {
+        for name in [&g.black, &g.white] {
+            if !out.contains(name) {
+                out.push(name.clone());
+            }
         }
     }
     out

@@ -453,3 +453,246 @@ fn the_team_format_asks_each_move_of_the_seat_the_schedule_names() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The two baseline players of the tests below: greedy against random, seeded.
+fn greedy_and_random() -> [String; 2] {
+    [
+        format!("a={}", player("--strategy greedy --seed 1")),
+        format!("b={}", player("--strategy random --seed 2")),
+    ]
+}
+
+/// `--openings`: each opening is played twice in a row, the seats swapped; the record and the
+/// players begin with its moves, and the SGF replays to the game's result. An opening on
+/// another board, or with an illegal move, is refused before any game, naming the file.
+#[test]
+fn openings_start_the_games_each_with_the_seats_swapped() {
+    let dir = scratch("openings");
+    let ops = dir.join("openings");
+    std::fs::create_dir_all(&ops).expect("a folder");
+    std::fs::write(
+        ops.join("a.txt"),
+        "rules: m3go-2020\nsize: 5\n黑1.BO 白2.OA 黑3.AO\n",
+    )
+    .expect("written");
+    std::fs::write(
+        ops.join("b.txt"),
+        "rules: m3go-2020\nsize: 5\n黑1.二二 白2.BB\n",
+    )
+    .expect("written");
+    let [a, b] = greedy_and_random();
+    let o = ops.to_string_lossy().into_owned();
+    let (lines, _) = run_match(
+        &dir,
+        &[
+            "match",
+            "--player",
+            &a,
+            "--player",
+            &b,
+            "--games",
+            "4",
+            "--size",
+            "5",
+            "--openings",
+            &o,
+        ],
+    );
+    assert_eq!(lines.len(), 4);
+    let opening = |k: usize| {
+        Path::new(lines[k]["opening"].as_str().expect("an opening"))
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+    };
+    assert_eq!(
+        (0..4).map(opening).collect::<Vec<_>>(),
+        ["a.txt", "a.txt", "b.txt", "b.txt"].map(|s| Some(s.to_string()))
+    );
+    assert_eq!(lines[0]["black"], "a");
+    assert_eq!(lines[1]["black"], "b");
+    for (k, first) in [(0, "黑1.BO"), (2, "黑1.二二")] {
+        let sgf = lines[k]["sgf"].as_str().expect("an SGF path");
+        let (code, text, err) = m3go(&["convert", sgf, "-"]);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(
+            text.contains(first),
+            "game {k} does not begin with {first}:\n{text}"
+        );
+        assert!(
+            text.contains("m3go: opening "),
+            "the game comment names the opening:\n{text}"
+        );
+        if lines[k]["ending"] == "score" {
+            assert_eq!(
+                replayed_margin(&dir, sgf),
+                lines[k]["margin_quarters"].as_i64().expect("a margin")
+            );
+        }
+    }
+    // refused before any game: another board, an illegal move
+    std::fs::write(dir.join("nine.txt"), "rules: m3go-2020\nsize: 9\n").expect("written");
+    std::fs::write(
+        dir.join("bad.txt"),
+        "rules: m3go-2020\nsize: 5\n黑1.二二 白2.二二\n",
+    )
+    .expect("written");
+    for (file, says) in [("nine.txt", "a 9×9 board"), ("bad.txt", "move 2")] {
+        let f = dir.join(file).to_string_lossy().into_owned();
+        let out = dir.join("refused").to_string_lossy().into_owned();
+        let (code, _, err) = m3go(&[
+            "match",
+            "--player",
+            "a=false",
+            "--player",
+            "b=false",
+            "--size",
+            "5",
+            "-o",
+            &out,
+            "--openings",
+            &f,
+        ]);
+        assert_eq!(code, Some(2), "{file}: {err}");
+        assert!(err.contains(file) && err.contains(says), "{file}: {err}");
+        assert!(!Path::new(&out).join("game-001.sgf").exists());
+    }
+}
+
+/// `--sprt`: a lopsided match stops once the test has decided, with fewer games than asked,
+/// and says so; refused with more than two players or with --shard.
+#[test]
+fn the_sprt_stops_a_decided_match() {
+    let dir = scratch("sprt");
+    let [a, b] = greedy_and_random();
+    let (lines, stdout) = run_match(
+        &dir,
+        &[
+            "match", "--player", &a, "--player", &b, "--games", "200", "--size", "5", "--sprt",
+            "0,100",
+        ],
+    );
+    assert!(lines.len() < 200, "{} games were played", lines.len());
+    assert!(stdout.contains("the SPRT decided after"), "{stdout}");
+    let verdict = stdout
+        .lines()
+        .find(|l| l.starts_with("SPRT a vs b: LLR"))
+        .unwrap_or_else(|| panic!("no SPRT line:\n{stdout}"));
+    assert!(verdict.contains("accepted"), "{verdict}");
+    let out = dir.join("x").to_string_lossy().into_owned();
+    let c = format!("c={}", player("--strategy random --seed 3"));
+    for extra in [vec!["--player", c.as_str()], vec!["--shard", "1/2"]] {
+        let mut args = vec![
+            "match", "--player", &a, "--player", &b, "-o", &out, "--sprt", "0,10",
+        ];
+        args.extend(extra.iter().copied());
+        let (code, _, err) = m3go(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains("--sprt"), "{err}");
+    }
+    let (code, _, err) = m3go(&[
+        "match", "--player", &a, "--player", &b, "-o", &out, "--sprt", "10,0",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("ELO0 < ELO1"), "{err}");
+}
+
+/// `--shard K/N` plays the games of the whole match whose number is K modulo N, and `--merge`
+/// joins the shards' results into the whole match's table; a game given twice is refused.
+/// `--junit` writes a test case per game.
+#[test]
+fn shards_merge_into_the_whole_match() {
+    let dir = scratch("shards");
+    let [a, b] = greedy_and_random();
+    let common = [
+        "--player", &a, "--player", &b, "--games", "6", "--size", "5",
+    ];
+    let whole = dir.join("whole");
+    std::fs::create_dir_all(&whole).expect("a folder");
+    let (all, whole_out) = run_match(&whole, &[&["match"][..], &common].concat());
+    let mut files = Vec::new();
+    for k in 1..=2 {
+        let d = dir.join(format!("shard{k}"));
+        std::fs::create_dir_all(&d).expect("a folder");
+        let shard = format!("{k}/2");
+        let (lines, _) = run_match(
+            &d,
+            &[&["match"][..], &common, &["--shard", &shard]].concat(),
+        );
+        let numbers: Vec<i64> = lines.iter().filter_map(|l| l["game"].as_i64()).collect();
+        let expected: Vec<i64> = (1..=6).filter(|n| (n - 1) % 2 == k - 1).collect();
+        assert_eq!(numbers, expected, "shard {k}");
+        for l in &lines {
+            let same = &all[l["game"].as_u64().expect("a number") as usize - 1];
+            for key in ["black", "white", "result", "moves"] {
+                assert_eq!(l[key], same[key], "game {} {key}", l["game"]);
+            }
+        }
+        files.push(d.join("results.jsonl").to_string_lossy().into_owned());
+    }
+    let junit = dir.join("match.xml").to_string_lossy().into_owned();
+    let (code, merged, err) = m3go(&["match", "--merge", &files[0], &files[1], "--junit", &junit]);
+    assert_eq!(code, Some(0), "{err}");
+    let table = |s: &str| {
+        s.lines()
+            .find(|l| l.starts_with("a vs b:"))
+            .map(str::to_string)
+    };
+    assert_eq!(table(&merged), table(&whole_out), "{merged}\n{whole_out}");
+    let xml = std::fs::read_to_string(&junit).expect("the JUnit report");
+    let doc = roxmltree::Document::parse(&xml).expect("XML");
+    let cases = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .count();
+    assert_eq!(cases, 6, "{xml}");
+    let (code, _, err) = m3go(&["match", "--merge", &files[0], &files[0]]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("given twice"), "{err}");
+}
+
+/// `--final-analysis` writes the analysis of each game's final position beside its SGF, with
+/// the clauses that decided it; `--junit` makes a forfeit a failure naming its clause.
+#[test]
+fn final_analysis_and_forfeits_in_the_junit_report() {
+    let dir = scratch("final");
+    let [a, _] = greedy_and_random();
+    let bad = bad_player(&dir, "illegal");
+    let junit = dir.join("match.xml").to_string_lossy().into_owned();
+    let (lines, _) = run_match(
+        &dir,
+        &[
+            "match",
+            "--player",
+            &a,
+            "--player",
+            &bad,
+            "--games",
+            "2",
+            "--size",
+            "5",
+            "--final-analysis",
+            "--junit",
+            &junit,
+        ],
+    );
+    assert_eq!(lines.len(), 2);
+    for l in &lines {
+        let sgf = l["sgf"].as_str().expect("an SGF path");
+        let fin = sgf.replace(".sgf", ".final.txt");
+        let text = std::fs::read_to_string(&fin).unwrap_or_else(|e| panic!("{fin}: {e}"));
+        assert!(text.starts_with("m3go analysis"), "{text}");
+        assert!(text.contains("M20-"), "no clause cited:\n{text}");
+    }
+    let xml = std::fs::read_to_string(&junit).expect("the JUnit report");
+    let doc = roxmltree::Document::parse(&xml).expect("XML");
+    let failures: Vec<String> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("failure"))
+        .filter_map(|n| n.attribute("message").map(str::to_string))
+        .collect();
+    assert_eq!(failures.len(), 2, "{xml}");
+    for f in &failures {
+        assert!(f.starts_with("bad (") && f.contains("illegal"), "{f}");
+        assert!(f.contains("(M20-") || f.contains("(GO-"), "no clause: {f}");
+    }
+}
