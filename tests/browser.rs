@@ -11,13 +11,15 @@
 //! board convention (a hover preview of the next stone, the move list, move numbers, keys ←/→,
 //! Home/End, PgUp/PgDn with real key events, a keyboard-reachable board, a pass button, dead
 //! stones for the score, an SGF dropped with a DataTransfer, the URL restoring the record's move
-//! and a set-up position after a reload, the phone width, dark mode through the emulated media
+//! and a set-up position after a reload, a match record's context (its players and result, the
+//! forfeit with its clause at the last move, comments inserted as text), the phone width, dark mode through the emulated media
 //! feature, accessible names and a visible focus, markers by shape, the trace next to the board
 //! on a wide screen, the first view's hint and the folded rule options). It times steps at move
 //! 288 of Ke Jie vs AlphaGo game 1 (click to board, `performance.now`) and prints the times
 //! (the median and the slowest) on stderr and in target/browser/step-ms.txt without asserting
 //! on them (a loaded machine would fail the test, not the page), and keeps screenshots at
-//! 1400 and 420 px, light and dark, under target/browser/. The checks are collected: one run
+//! 1400 and 420 px, light and dark, and one of a match record's forfeit at its last move
+//! (serve-record-context.png), under target/browser/. The checks are collected: one run
 //! lists every one that fails.
 //!
 //! Built by every `cargo test` (no feature: the client's only dependencies, ureq and serde_json,
@@ -1032,6 +1034,65 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
         "drag and drop: the dropped SGF is loaded",
         "document.getElementById('record-status').textContent.startsWith('move 0 of 3')",
         30,
+    );
+
+    // ---- the record's context: a match record's players, result and forfeit clause ----
+    let forfeit =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("spec/records/match-forfeit-suicide-5x5.sgf");
+    pick_file(&c, &forfeit);
+    wait_for(&c, "state.record.name === 'match-forfeit-suicide-5x5.sgf' && document.getElementById('record-status').textContent.startsWith('move 0 of 3') && document.getElementById('status').textContent === ''", 60);
+    let info = text(&c, "#record-info");
+    ck.that(
+        &format!("record context: the players and the result show ({info})"),
+        [
+            "black: alice",
+            "white: bob",
+            "result: B+F",
+            "event: m3go match",
+        ]
+        .iter()
+        .all(|t| info.contains(t)),
+    );
+    go_to(&c, 3);
+    let said = text(&c, "#comment");
+    ck.that(
+        &format!("record context: the forfeit shows at the last move ({said})"),
+        said.contains("黑3.B一: scripted B一")
+            && said.contains("bob (white) forfeits at move 4: illegal (suicide, GO-SUICIDE)")
+            && said.contains("game: m3go: bob (white) forfeits"),
+    );
+    ck.that(
+        "record context: the clause id stands out as a link to the clause",
+        js(&c, "[...document.querySelectorAll('#comment button.clause-ref code')].map((e) => e.textContent).every((t) => t === 'GO-SUICIDE') && document.querySelectorAll('#comment button.clause-ref').length === 2"),
+    );
+    click(&c, "#comment button.clause-ref");
+    ck.that_wait(
+        &c,
+        "record context: a click on the clause id shows the clause's quote",
+        "!!document.querySelector('#clauses .clause[data-clause=\"GO-SUICIDE\"] .quote') && document.querySelector('#clauses .quote').textContent.length > 0 && document.getElementById('trace').textContent.includes('forfeits at move 4')",
+        10,
+    );
+    c.screenshot()
+        .map(|png| std::fs::write(artifacts().join("serve-record-context.png"), png))
+        .expect("screenshot")
+        .expect("write screenshot");
+    go_to(&c, 1);
+    let said = text(&c, "#comment");
+    ck.that(
+        &format!("record context: move 1 shows its own comment only ({said})"),
+        said.contains("scripted A二") && !said.contains("forfeits"),
+    );
+    // comments and information come from programs: inserted as text, never as markup
+    c.execute(
+        "document.getElementById('record-text').value = arguments[0]; document.getElementById('record-load').click();",
+        vec![serde_json::json!("(;GM[1]SZ[9]PB[<i>p</i>];B[ee]C[<img src=x onerror=\"document.body.dataset.injected=1\">])")],
+    )
+    .expect("js");
+    wait_for(&c, "document.getElementById('record-status').textContent.startsWith('move 0 of 1') && document.getElementById('status').textContent === ''", 60);
+    go_to(&c, 1);
+    ck.that(
+        "record context: markup in a comment is shown as text",
+        js(&c, "document.querySelector('#comment img, #record-info i') === null && document.getElementById('comment').textContent.includes('<img src=x') && document.getElementById('record-info').textContent.includes('<i>p</i>') && document.body.dataset.injected === undefined"),
     );
 
     // ---- the URL restores the record's move after a reload, and a set-up position ----

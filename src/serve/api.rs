@@ -11,7 +11,7 @@ use crate::board::labeled::Labeled;
 use crate::conform::clause_id::cited;
 use crate::conform::register;
 use crate::formats::explain::explain_target;
-use crate::formats::record::{record_of, Record};
+use crate::formats::record::{record_of, Record, GO_ONLY_INFO, INFO_KEYS};
 use crate::formats::render::{self, View};
 use crate::formats::report::AnalysisReport;
 use crate::formats::sgf;
@@ -90,7 +90,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         name: "record",
         method: "POST",
         request: "`record` (SGF or game-file text), `mechanical`, `rules` (optional), `labels`",
-        answer: "`id` (the record kept, every position of its replay: 32 hex digits, kept for the client of the `X-M3go-Client` header), `moves` (number, notation, replaced, log line of each), `log`, `first`, `last`, `replaced`, `variations` (beside the main line, not replayed), `dropped` (what the record read does not hold: variations, properties, an SGF collection's further games)",
+        answer: "`id` (the record kept, every position of its replay: 32 hex digits, kept for the client of the `X-M3go-Client` header), `moves` (number, notation, replaced, log line and comment of each), `info` (the game information: key, SGF property, value, `go_only` for the result, rules, komi and handicap of a Go record, one naming no m3go rules, in a mechanical replay), `clauses` (id, quote, reading of each clause the comments and information cite), `log`, `first`, `last`, `replaced`, `variations` (beside the main line, not replayed), `dropped` (what the record read does not hold: variations, properties, an SGF collection's further games)",
     },
     Endpoint {
         name: "record-move",
@@ -418,15 +418,7 @@ fn explain(r: TargetRequest) -> Answer {
     let clauses: Vec<Value> = cited(&trace.to_string())
         .iter()
         .filter_map(|id| register::clause(id))
-        .map(|c| {
-            json!({
-                "id": c.id,
-                "seed": c.seed,
-                "quote": c.quote,
-                "reading": c.reading,
-                "function": c.function,
-            })
-        })
+        .map(|c| clause_json(&c))
         .collect();
     Ok(json!({ "trace": trace.format(l), "clauses": clauses }))
 }
@@ -799,16 +791,19 @@ fn load_record(r: RecordRequest, rec: &Record, work: &Work) -> Answer {
         replay::strict_keeping(rec, &rules, None, Engine::Fast, keep, &stop)
     }
     .map_err(|e| work.stopped(e))?;
+    // one entry per move of the record, in its order (as the positions kept above)
     let moves: Vec<Value> = rep
         .entries
         .iter()
-        .map(|e| {
+        .zip(&rec.moves)
+        .map(|(e, m)| {
             json!({
                 "number": e.number,
                 "notation": e.notation.format(l),
                 "chinese": e.notation.to_string(),
                 "replaced": e.replaced(),
                 "line": e.line_zh_in(l),
+                "comment": m.comment,
             })
         })
         .collect();
@@ -819,12 +814,67 @@ fn load_record(r: RecordRequest, rec: &Record, work: &Work) -> Answer {
         "mechanical": r.mechanical,
         "log": replay::log_text_in(&rep, false, l),
         "moves": moves,
+        "info": record_info(rec, r.mechanical),
+        "clauses": record_clauses(rec),
         "first": rec.moves.first().map(|m| m.number),
         "last": rep.entries.last().map(|e| e.number),
         "replaced": rep.replaced_by_reason(),
         "variations": sgf_variations(&r.record),
         "dropped": rec.dropped.notes(),
     }))
+}
+
+/// A record's game information (players, result, event, round, date, the game comment…) in its
+/// order: each entry's key (as a game file writes it), SGF property and value; `go_only` marks,
+/// in a mechanical replay of a Go record (one that names no m3go rules), its own result, rules,
+/// komi and handicap, which do not hold for the three-colour game replayed.
+fn record_info(rec: &Record, mechanical: bool) -> Vec<Value> {
+    let go = mechanical && rec.rules.is_none();
+    rec.info
+        .iter()
+        .map(|(k, v)| {
+            let property = INFO_KEYS.iter().find(|(key, _)| key == k).map(|(_, p)| *p);
+            json!({
+                "key": k,
+                "property": property,
+                "value": v,
+                "go_only": go && GO_ONLY_INFO.contains(&k.as_str()),
+            })
+        })
+        .collect()
+}
+
+/// The register's clauses cited by a record's comments and game information (a referee's
+/// forfeit names the clause that refused the move): id, seed, quote, reading, as `explain`'s.
+fn record_clauses(rec: &Record) -> Vec<Value> {
+    let texts = rec
+        .info
+        .iter()
+        .map(|(_, v)| v.as_str())
+        .chain(rec.moves.iter().filter_map(|m| m.comment.as_deref()));
+    let mut ids: Vec<String> = Vec::new();
+    for t in texts {
+        for id in cited(t) {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+    }
+    ids.iter()
+        .filter_map(|id| register::clause(id))
+        .map(|c| clause_json(&c))
+        .collect()
+}
+
+/// A register clause as the API answers it.
+fn clause_json(c: &register::Clause) -> Value {
+    json!({
+        "id": c.id,
+        "seed": c.seed,
+        "quote": c.quote,
+        "reading": c.reading,
+        "function": c.function,
+    })
 }
 
 #[derive(Deserialize)]

@@ -858,6 +858,102 @@ fn serve_record_keeps_every_position_of_the_replay() {
     assert_eq!(v["variations"], 1, "{v}");
 }
 
+/// Issue 42 item 6 (issue 40's record context): `record` answers the record's game information
+/// and each move's comment, and the register's clauses they cite. A match record (a forfeit by
+/// suicide, written by `m3go match`) carries its players, result and game comment, and the
+/// forfeit with its clause on the last move played; a hand-written SGF its root comment, its
+/// date and its comments as written (markup included: the page inserts them as text).
+#[test]
+fn serve_record_answers_the_game_information_and_the_comments() {
+    let matched = file("spec/records/match-forfeit-suicide-5x5.sgf");
+    let (status, v) = post("record", json!({ "record": matched }));
+    assert_eq!(status, 200, "{v}");
+    // replayed mechanically, a record of m3go's rules keeps its result: it is no Go result
+    let (status, mech) = post("record", json!({ "record": matched, "mechanical": true }));
+    assert_eq!(status, 200, "{mech}");
+    assert_eq!(mech["info"], v["info"]);
+    let info = |v: &Value, key: &str| -> Option<Value> {
+        v["info"]
+            .as_array()?
+            .iter()
+            .find(|e| e["key"] == key)
+            .cloned()
+    };
+    for (key, property, value) in [
+        ("black", "PB", "alice"),
+        ("white", "PW", "bob"),
+        ("result", "RE", "B+F"),
+        ("event", "EV", "m3go match"),
+        ("round", "RO", "1"),
+        ("game-name", "GN", "s0-g1"),
+    ] {
+        let e = info(&v, key).unwrap_or_else(|| panic!("no `{key}` in {}", v["info"]));
+        assert_eq!(
+            (e["property"].as_str(), e["value"].as_str(), &e["go_only"]),
+            (Some(property), Some(value), &json!(false)),
+            "{e}"
+        );
+    }
+    let gc = info(&v, "game-comment").expect("the game comment");
+    let gc = gc["value"].as_str().unwrap_or("");
+    assert!(
+        gc.starts_with("m3go: bob (white) forfeits at move 4: illegal (suicide, GO-SUICIDE)"),
+        "{gc}"
+    );
+    let comments: Vec<Option<&str>> = v["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["comment"].as_str())
+        .collect();
+    assert_eq!(comments.len(), 3, "{}", v["moves"]);
+    assert_eq!(comments[0], Some("scripted A二"));
+    assert_eq!(comments[1], Some("scripted 二B"));
+    // the last move played: its player's comment, then the forfeit the referee wrote
+    assert_eq!(comments[2], Some(format!("scripted B一\n{gc}").as_str()));
+    let clause = m3go::conform::register::clause("GO-SUICIDE").expect("GO-SUICIDE");
+    let cited: Vec<&Value> = v["clauses"].as_array().expect("clauses").iter().collect();
+    assert_eq!(cited.len(), 1, "{}", v["clauses"]);
+    assert_eq!(
+        (&cited[0]["id"], &cited[0]["quote"], &cited[0]["reading"]),
+        (
+            &json!("GO-SUICIDE"),
+            &json!(clause.quote),
+            &json!(clause.reading)
+        )
+    );
+
+    let sgf = "(;GM[1]SZ[9]PB[Black \\] one]PW[White]DT[2026-12-05]RE[W+R]GC[a game comment]\
+               C[before the game];B[ee]C[first <b>move</b>];W[cc];B[gg]C[third])";
+    for mechanical in [false, true] {
+        let (status, v) = post("record", json!({ "record": sgf, "mechanical": mechanical }));
+        assert_eq!(status, 200, "{v}");
+        let value = |key: &str| info(&v, key).map(|e| e["value"].clone());
+        assert_eq!(value("black"), Some(json!("Black ] one")));
+        assert_eq!(value("date"), Some(json!("2026-12-05")));
+        assert_eq!(value("game-comment"), Some(json!("a game comment")));
+        assert_eq!(value("comment"), Some(json!("before the game")));
+        // the Go record's result does not hold for a mechanical replay's three-colour game
+        let result = info(&v, "result").expect("the result");
+        assert_eq!(result["go_only"], json!(mechanical), "{result}");
+        assert_eq!(
+            info(&v, "black").map(|e| e["go_only"].clone()),
+            Some(json!(false))
+        );
+        let comments: Vec<&Value> = v["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .map(|m| &m["comment"])
+            .collect();
+        assert_eq!(
+            comments,
+            [&json!("first <b>move</b>"), &Value::Null, &json!("third")]
+        );
+        assert_eq!(v["clauses"], json!([]));
+    }
+}
+
 /// With `labels: latin` the server's texts name their points in the latin system because they
 /// are written that way: the play reports' `shown` form (its notation, steps and points), the
 /// trace and the readings; the clause ids stay letter for letter, and `reports` stay Chinese.

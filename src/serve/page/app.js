@@ -392,6 +392,23 @@ async function toggleDead(label) {
   const before = snapshot();
   if (await judge(withDead(state.yaml, dead))) state.undo.push(before);
 }
+// A register clause (id, seed, quote, reading) as the clause view shows it.
+function clauseBox(c) {
+  const d = document.createElement("div");
+  d.className = "clause";
+  d.dataset.clause = c.id;
+  const id = document.createElement("div");
+  id.className = "id";
+  id.textContent = c.id + " (" + c.seed + ")";
+  const q = document.createElement("div");
+  q.className = "quote";
+  q.textContent = c.quote;
+  const rd = document.createElement("div");
+  rd.className = "reading";
+  rd.textContent = c.reading;
+  d.append(id, q, rd);
+  return d;
+}
 async function explain(target, position) {
   if (!target) return;
   busy("explaining…");
@@ -400,22 +417,7 @@ async function explain(target, position) {
     $("trace").textContent = a.trace;
     const box = $("clauses");
     box.innerHTML = "";
-    for (const c of a.clauses) {
-      const d = document.createElement("div");
-      d.className = "clause";
-      d.dataset.clause = c.id;
-      const id = document.createElement("div");
-      id.className = "id";
-      id.textContent = c.id + " (" + c.seed + ")";
-      const q = document.createElement("div");
-      q.className = "quote";
-      q.textContent = c.quote;
-      const rd = document.createElement("div");
-      rd.className = "reading";
-      rd.textContent = c.reading;
-      d.append(id, q, rd);
-      box.appendChild(d);
-    }
+    for (const c of a.clauses) box.appendChild(clauseBox(c));
     for (const rect of document.querySelectorAll("#board rect.point")) {
       rect.classList.toggle("selected", rect.dataset.point === target.replace("*", ""));
     }
@@ -568,10 +570,12 @@ async function loadRecord(text, name) {
     state.record = {
       id: a.id, text, name: name || "pasted record", mechanical, moves: a.moves,
       first: a.first || 1, last: a.last || 0, at: 0, rules: a.rules, variations: a.variations,
+      info: a.info || [], clauses: a.clauses || [],
     };
     state.inRecord = true;
     cache.clear();
     $("record-log").textContent = a.log;
+    showInfo(state.record);
     // browsing a record, a click plays a move: it never edits the position by accident
     document.querySelector("input[name=tool][value=play]").checked = true;
     const notes = [];
@@ -728,6 +732,88 @@ function atMove(rec, a) {
   $("record-to").value = String(rec.at);
   $("record-status").textContent = "move " + rec.at + " of " + rec.last + (rec.mechanical ? " (mechanical, " + rec.rules + ")" : " (" + rec.rules + ")");
   drawMoveList();
+  showComment(rec);
+}
+// The record's game information (players, result, event…) above the move list; its comments
+// (the root's, the game comment) show with the moves. Everything is inserted as text: records
+// and their comments come from programs.
+function showInfo(rec) {
+  const box = $("record-info");
+  box.textContent = "";
+  const shown = rec.info.filter((e) => e.key !== "comment" && e.key !== "game-comment");
+  shown.forEach((e, k) => {
+    if (k) box.appendChild(document.createTextNode(" · "));
+    const key = document.createElement("span");
+    key.className = "key";
+    key.textContent = e.key + (e.go_only ? " (of the Go game, not the replay)" : "") + ": ";
+    const v = document.createElement("span");
+    v.dataset.info = e.key;
+    v.textContent = e.value;
+    box.append(key, v);
+  });
+  box.hidden = !shown.length;
+}
+function infoOf(rec, key) {
+  const e = rec.info.find((x) => x.key === key);
+  return e ? e.value : null;
+}
+// The comment at the move reached: the record's opening comment at the start, the move's own
+// comment, and the game comment at the last move.
+function showComment(rec) {
+  const box = $("comment");
+  box.textContent = "";
+  const parts = [];
+  if (rec.at === 0 && infoOf(rec, "comment")) parts.push(["before move " + rec.first, infoOf(rec, "comment")]);
+  const m = rec.moves.find((x) => x.number === rec.at);
+  if (m && m.comment) parts.push([m.notation, m.comment]);
+  if (rec.at === rec.last && infoOf(rec, "game-comment")) parts.push(["game", infoOf(rec, "game-comment")]);
+  for (const [at, text] of parts) {
+    const p = document.createElement("div");
+    p.className = "said";
+    const head = document.createElement("span");
+    head.className = "at";
+    head.textContent = at + ": ";
+    p.appendChild(head);
+    withClauses(p, text, rec);
+    box.appendChild(p);
+  }
+  box.hidden = !parts.length;
+}
+// `text` appended to `el` as text, each clause id the record cites (rec.clauses) a button that
+// shows the clause in the clause view.
+function withClauses(el, text, rec) {
+  const ids = rec.clauses.map((c) => c.id).filter((id) => /^[A-Za-z0-9-]+$/.test(id));
+  if (!ids.length) {
+    el.appendChild(document.createTextNode(text));
+    return;
+  }
+  const re = new RegExp("(?<![A-Za-z0-9-])(" + ids.join("|") + ")(?![A-Za-z0-9-])", "g");
+  let from = 0;
+  for (const m of text.matchAll(re)) {
+    el.appendChild(document.createTextNode(text.slice(from, m.index)));
+    const c = rec.clauses.find((x) => x.id === m[1]);
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "clause-ref";
+    b.dataset.clause = c.id;
+    b.title = c.quote + " — " + c.reading;
+    const code = document.createElement("code");
+    code.textContent = c.id;
+    b.appendChild(code);
+    b.addEventListener("click", () => showClause(c, text));
+    el.appendChild(b);
+    from = m.index + m[0].length;
+  }
+  el.appendChild(document.createTextNode(text.slice(from)));
+}
+// A clause cited by the record, in the clause view beside the board.
+function showClause(c, said) {
+  $("trace").textContent = said;
+  const box = $("clauses");
+  box.textContent = "";
+  box.appendChild(clauseBox(c));
+  $("why-box").open = true;
+  $("why-box").scrollIntoView({ block: "nearest" });
 }
 function noteStep(t0) {
   state.lastStepMs = performance.now() - t0;
@@ -745,10 +831,10 @@ function drawMoveList() {
     for (const m of rec ? rec.moves : []) {
       const b = document.createElement("button");
       b.type = "button";
-      b.className = "mv" + (m.replaced ? " replaced" : "");
+      b.className = "mv" + (m.replaced ? " replaced" : "") + (m.comment ? " commented" : "");
       b.dataset.move = String(m.number);
       b.textContent = m.notation;
-      b.title = m.line;
+      b.title = m.line + (m.comment ? "\n" + m.comment : "");
       b.setAttribute("aria-label", "go to move " + m.number + " " + m.notation);
       b.addEventListener("click", () => go(m.number));
       box.appendChild(b);
