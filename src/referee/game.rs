@@ -701,4 +701,27 @@ fn annotate(p: &mut Played) {
             },
         ),
     ];
+    // SGF's TM and OT: the time control (--time BASE+INC) and the per-move limit
+    let limit = format!("at most {} s per move", seconds(p.spec.move_time));
+    if let Some(c) = p.spec.clock {
+        p.record.info.push(("time".into(), seconds(c.base)));
+        p.record.info.push((
+            "overtime".into(),
+            format!("{} s added per move, {limit}", seconds(c.increment)),
+        ));
+    } else {
+        p.record
+            .info
+            .push(("overtime".into(), format!("no clock, {limit}")));
+    }
+}
+
+/// A duration in seconds as SGF's TM writes it: `60`, `0.5`.
+fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0}")
+    } else {
+        format!("{s}")
+    }
 }
