@@ -148,7 +148,7 @@ pub fn move_numbers(pos: &Position) -> Vec<Option<u32>> {
     (0..board.size() * board.size())
         .map(|i| {
             let stone = board.get(i)?;
-            for (k, h) in history.iter().rev().enumerate() {
+            for (k, h) in history.newest_first().enumerate() {
                 match h.get(i) {
                     Some(s) if s == stone => continue,
                     None => return pos.move_number().checked_sub(k as u32 + 1),

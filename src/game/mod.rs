@@ -4,6 +4,7 @@
 
 pub mod cascade;
 pub mod fast;
+pub mod history;
 pub mod move_report;
 pub mod moves;
 pub mod notation;

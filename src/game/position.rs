@@ -13,6 +13,7 @@ use crate::board::coord::Point;
 use crate::board::grid::Board;
 use crate::game::advance::Engine;
 use crate::game::fast::FastPosition;
+use crate::game::history::History;
 use crate::game::moves::Action;
 use crate::game::order::{
     after_move, flystone_schedule, game_over_in, game_turn, FlystoneState, Turn,
@@ -34,7 +35,8 @@ pub struct Position {
     /// Number of the next move (1-based).
     pub(super) move_number: u32,
     /// Earlier direct boards, oldest first; the last is the board before the previous move.
-    pub(super) history: Vec<Board>,
+    /// Shared with the positions its moves lead to (a move appends one board).
+    pub(super) history: History,
     /// How many of the most recent moves were passes.
     pub(super) trailing_passes: u32,
     /// Points of stones agreed dead, for scoring.
@@ -49,6 +51,12 @@ pub struct Position {
     /// derived from the history and the board ([`frozen_of`]; empty under other rules). Not
     /// compared: it is a function of the compared fields.
     pub(super) frozen: Vec<FrozenString>,
+    /// This position on the fast engine, when the move that led here was played there
+    /// ([`Position::advance`]): the next move starts from it instead of building it again from
+    /// the board and every earlier board, so that a move costs the same at move 280 as at move
+    /// 10. Not compared: it is a function of the compared fields (`tests/it/advance.rs` checks
+    /// that it equals the one built afresh).
+    pub(super) fast: Option<std::sync::Arc<FastPosition>>,
 }
 
 impl PartialEq for Position {
@@ -98,12 +106,13 @@ impl Position {
             rules,
             board,
             move_number,
-            history,
+            history: History::from_boards(history),
             trailing_passes,
             dead,
             flystone,
             engine: Engine::default(),
             frozen,
+            fast: None,
         }
     }
 
@@ -113,7 +122,7 @@ impl Position {
             rules: self.rules.clone(),
             board: self.board.clone(),
             move_number: self.move_number,
-            history: self.history.clone(),
+            history: self.history.to_vec(),
             trailing_passes: self.trailing_passes,
             dead: self.dead.clone(),
             flystone: self.flystone.clone(),
@@ -149,7 +158,7 @@ impl Position {
     }
 
     /// Earlier direct boards, oldest first; the last is the board before the previous move.
-    pub fn history(&self) -> &[Board] {
+    pub fn history(&self) -> &History {
         &self.history
     }
 
@@ -187,6 +196,8 @@ impl Position {
     /// of the record is replaced by a pass that never ends the game (M20-REPLAY-PASS).
     pub(crate) fn forget_trailing_passes(&mut self) {
         self.trailing_passes = 0;
+        // the fast form counted the pass: built again when it is next needed
+        self.fast = None;
     }
 }
 
@@ -196,10 +207,13 @@ impl FastPosition {
     /// every rule set (pinned by `tests/it/fast_equals_reference.rs`). Inside the crate
     /// `Position::fast` is the one way to it.
     pub fn new(pos: &Position) -> FastPosition {
+        if let Some(f) = &pos.fast {
+            return FastPosition::clone(f);
+        }
         FastPosition::from_state_frozen(
             &pos.rules,
             &pos.board,
-            &pos.history,
+            &pos.history.to_vec(),
             pos.move_number,
             pos.trailing_passes,
             pos.flystone_state(),
@@ -213,6 +227,27 @@ impl Position {
     /// implemented).
     pub(crate) fn fast(&self) -> FastPosition {
         FastPosition::new(self)
+    }
+
+    /// `work` on this position's fast form: the one kept from the move that led here, or one
+    /// built now ([`FastPosition::new`]).
+    pub(crate) fn with_fast<R>(&self, work: impl FnOnce(&FastPosition) -> R) -> R {
+        match &self.fast {
+            Some(f) => work(f),
+            None => work(&FastPosition::new(self)),
+        }
+    }
+
+    /// This position with `fast`, its form on the fast engine, kept for the next move.
+    pub(super) fn keeping_fast(mut self, fast: FastPosition) -> Position {
+        self.fast = Some(std::sync::Arc::new(fast));
+        self
+    }
+
+    /// Whether this position keeps its fast form (for the tests that check it).
+    #[doc(hidden)]
+    pub fn keeps_fast(&self) -> bool {
+        self.fast.is_some()
     }
 }
 
@@ -255,9 +290,7 @@ impl Position {
             turn,
             matches!(action, Action::Pass),
         );
-        let mut history = Vec::with_capacity(self.history.len() + 1);
-        history.extend_from_slice(&self.history);
-        history.push(self.board.clone());
+        let history = self.history.pushed(self.board.clone());
         let frozen = if freezes(&self.rules) {
             frozen_after(&self.rules, &self.frozen, &board)
         } else {
@@ -273,6 +306,7 @@ impl Position {
             flystone,
             engine: self.engine,
             frozen,
+            fast: None,
         }
     }
 

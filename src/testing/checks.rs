@@ -316,7 +316,7 @@ pub fn check_symmetry_of_move(pos: &Position, action: Action) -> Result<(), Stri
     for s in Symmetry::ALL {
         let p2 = Parts {
             board: s.board(pos.board()),
-            history: pos.history().iter().map(|b| s.board(b)).collect(),
+            history: pos.history().to_vec().iter().map(|b| s.board(b)).collect(),
             ..pos.to_parts()
         }
         .validate(&format!("symmetry {s:?}"))

@@ -276,3 +276,46 @@ fn the_engine_set_on_a_position_is_kept_by_the_positions_it_leads_to() {
     );
     assert_eq!(kept, vec![Engine::Reference; 3], "the replay's positions");
 }
+
+/// The fast form a position keeps from the move that led to it (`Position::advance`) is the one
+/// built afresh from the position (its setup read again): the same legal moves and the same next
+/// position at every step of whole games under every preset and option variant (positional
+/// and situational ko among them, whose earlier boards the fast form shares).
+#[test]
+fn the_kept_fast_form_equals_one_built_afresh() {
+    for rules in rule_sets() {
+        let mut pos = position(
+            settle(board_from_codes(7, &[0; 49]), &rules),
+            rules.clone(),
+            1,
+        );
+        for k in 0..90usize {
+            let fresh = pos
+                .to_setup()
+                .to_position("afresh")
+                .unwrap_or_else(|e| panic!("{}: step {k}: {e}", rules.preset));
+            assert!(!fresh.keeps_fast());
+            let legal = pos.legal_moves();
+            assert_eq!(legal, fresh.legal_moves(), "{}: step {k}", rules.preset);
+            if legal.is_empty() {
+                break;
+            }
+            let m = Move {
+                action: legal[k.wrapping_mul(2_654_435_761) % legal.len()],
+                number: None,
+                turn: None,
+            };
+            let next = pos
+                .advance(&m)
+                .unwrap_or_else(|e| panic!("{}: step {k}: {e:?}", rules.preset));
+            assert_eq!(
+                Ok(&next),
+                fresh.advance(&m).as_ref(),
+                "{}: step {k}",
+                rules.preset
+            );
+            assert!(next.keeps_fast(), "{}: step {k}", rules.preset);
+            pos = next;
+        }
+    }
+}

@@ -63,8 +63,12 @@ impl Position {
         let fast = if m.number.is_some_and(|n| n != self.move_number()) {
             None
         } else {
-            match self.fast().play_as(m.action, turn) {
-                Ok(next) => return Ok(self.successor(turn, m.action, next.board())),
+            match self.with_fast(|f| f.play_as(m.action, turn)) {
+                Ok(next) => {
+                    return Ok(self
+                        .successor(turn, m.action, next.board())
+                        .keeping_fast(next))
+                }
                 Err(refusal) => Some(refusal),
             }
         };

@@ -312,7 +312,10 @@ impl Position {
         let n = i64::from(self.move_number);
         crate::game::cascade::repeats_earlier(
             self.rules.ko,
-            self.history.iter().enumerate().rev(),
+            // (index from the oldest, board), newest first
+            (0..self.history.len())
+                .rev()
+                .zip(self.history.newest_first()),
             |&(j, _)| n - (len - j as i64),
             |&(_, b)| b == board,
             |m| self.turn_of(m),
