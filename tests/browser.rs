@@ -9,7 +9,9 @@
 //! same file loads twice, the error box never moves the board, a PNG is refused as not text,
 //! variations are named, a replayed position exports as a game, the hover label clears) and each
 //! board convention (a hover preview of the next stone, the move list, move numbers, keys ←/→,
-//! Home/End, PgUp/PgDn with real key events, a keyboard-reachable board, a pass button, dead
+//! Home/End, PgUp/PgDn with real key events, the move list one Tab stop with ↑/↓ in it, an
+//! arrow on a tool radio leaving the tool, `?` listing the keys, `p` and `u`, a keyboard-reachable
+//! board, a pass button, dead
 //! stones for the score, an SGF dropped with a DataTransfer, the URL restoring the record's move
 //! and a set-up position after a reload, a match record's context (its players and result, the
 //! forfeit with its clause at the last move, comments inserted as text), the phone width, dark mode through the emulated media
