@@ -9,7 +9,9 @@
 //! same file loads twice, the error box never moves the board, a PNG is refused as not text,
 //! variations are named, a replayed position exports as a game, the hover label clears) and each
 //! board convention (a hover preview of the next stone, the move list, move numbers, keys ←/→,
-//! Home/End, PgUp/PgDn with real key events, a keyboard-reachable board, a pass button, dead
+//! Home/End, PgUp/PgDn with real key events, the move list one Tab stop with ↑/↓ in it, an
+//! arrow on a tool radio leaving the tool, `?` listing the keys, `p` and `u`, a keyboard-reachable
+//! board, a pass button, dead
 //! stones for the score, an SGF dropped with a DataTransfer, the URL restoring the record's move
 //! and a set-up position after a reload, a match record's context (its players and result, the
 //! forfeit with its clause at the last move, comments inserted as text), the phone width, dark mode through the emulated media
@@ -869,6 +871,75 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
         body.send_keys(&k.to_string()).expect("a key");
         ck.that_wait(&c, &format!("keyboard: {name} goes to {want}"), &format!("document.getElementById('record-status').textContent.startsWith('move {want} of') && document.getElementById('status').textContent === ''"), 30);
     }
+    // ---- keyboard (issue 40 item 4): the move list is one Tab stop, ↓ in it steps the board ----
+    c.execute("document.getElementById('last').focus()", vec![])
+        .expect("focus");
+    let mut stops = 0;
+    for _ in 0..400 {
+        let focused = c.active_element().expect("the focused element");
+        focused.send_keys(&key::TAB.to_string()).expect("tab");
+        if js(
+            &c,
+            "document.getElementById('movelist').contains(document.activeElement)",
+        ) == true
+        {
+            stops += 1;
+        } else if stops > 0 {
+            break;
+        }
+    }
+    ck.that(
+        &format!("keyboard: the move list is one Tab stop ({stops} to cross it)"),
+        stops == 1,
+    );
+    js(&c, "(document.querySelector('#movelist .mv[tabindex=\"0\"]') || document.querySelector('#movelist .mv')).focus()");
+    for (name, k, want) in [("↓", key::DOWN, 1), ("↓", key::DOWN, 2), ("↑", key::UP, 1)] {
+        let focused = c.active_element().expect("the focused element");
+        focused.send_keys(&k.to_string()).expect("an arrow");
+        ck.that_wait(&c, &format!("keyboard: {name} in the move list goes to move {want}, the focus on it"), &format!("document.getElementById('record-status').textContent.startsWith('move {want} of') && document.getElementById('status').textContent === '' && document.activeElement === document.querySelector('#movelist .current[data-move=\"{want}\"]')"), 30);
+    }
+    // an arrow on the focused tool radio never changes the tool
+    choose_tool(&c, "play");
+    c.execute(
+        "document.querySelector('input[name=tool][value=play]').focus()",
+        vec![],
+    )
+    .expect("focus the tool");
+    let radio = c.active_element().expect("the focused element");
+    radio.send_keys(&key::RIGHT.to_string()).expect("right");
+    wait_for(
+        &c,
+        "document.getElementById('status').textContent === ''",
+        30,
+    );
+    ck.that(
+        "keyboard: → on the focused tool radio leaves the tool `play`",
+        js(
+            &c,
+            "document.querySelector('input[name=tool]:checked').value === 'play'",
+        ),
+    );
+    // `?` shows every key, the pass and undo keys among them; Escape closes it
+    c.execute("document.activeElement.blur()", vec![])
+        .expect("blur");
+    body.send_keys("?").expect("?");
+    ck.that_wait(&c, "keyboard: ? opens the help listing the pass and undo keys", "(() => { const h = document.getElementById('help'); if (!h || !h.open) return false; const rows = [...h.querySelectorAll('tr')].map((r) => r.textContent); return rows.some((r) => r.startsWith('p') && r.includes('pass')) && rows.some((r) => r.startsWith('u') && r.includes('undo')); })()", 10);
+    let focused = c.active_element().expect("the focused element");
+    focused.send_keys(&key::ESCAPE.to_string()).expect("escape");
+    ck.that_wait(
+        &c,
+        "keyboard: Escape closes the help",
+        "!document.getElementById('help').open",
+        10,
+    );
+    // p passes, u undoes
+    c.execute("document.activeElement.blur()", vec![])
+        .expect("blur");
+    let n = js(&c, "state.move");
+    body.send_keys("p").expect("p");
+    ck.that_wait(&c, "keyboard: p plays a pass", &format!("state.move === {n} + 1 && document.getElementById('report').textContent.includes('pass') && document.getElementById('status').textContent === ''"), 30);
+    body.send_keys("u").expect("u");
+    ck.that_wait(&c, "keyboard: u undoes it", &format!("state.move === {n} && document.getElementById('report').textContent === '' && document.getElementById('status').textContent === ''"), 30);
     // the board is reachable from the keyboard: focus it, move the cursor, press Enter
     choose_tool(&c, "explain");
     c.execute("document.getElementById('board').focus(); document.getElementById('trace').textContent = '';", vec![]).expect("focus");

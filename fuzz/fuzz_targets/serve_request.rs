@@ -19,7 +19,7 @@ const SENTINEL: &str = "SENTINEL-of-the-server-7d3a";
 const PATHS: [&str; 13] = [
     "/",
     "/index.html",
-    "/app.js",
+    "/main.js",
     "/style.css",
     "/api/options",
     "/api/analyze",

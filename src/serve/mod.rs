@@ -63,7 +63,6 @@ use std::time::Duration;
 pub const MAX_BODY: usize = 1 << 20;
 
 const INDEX_HTML: &str = include_str!("page/index.html");
-const APP_JS: &str = include_str!("page/app.js");
 const STYLE_CSS: &str = include_str!("page/style.css");
 
 /// How long a client may take, and how many connections may be open.
@@ -944,12 +943,35 @@ pub enum Routed {
     Api(api::Request),
 }
 
+/// A JavaScript module of the page, embedded: its path, type and text.
+macro_rules! js {
+    ($file:literal) => {
+        (
+            concat!("/", $file),
+            "text/javascript; charset=utf-8",
+            include_str!(concat!("page/", $file)),
+        )
+    };
+}
+
 /// The pages the server serves, with their content type and text.
 const PAGES: &[(&str, &str, &str)] = &[
     ("/", "text/html; charset=utf-8", INDEX_HTML),
     ("/index.html", "text/html; charset=utf-8", INDEX_HTML),
-    ("/app.js", "text/javascript; charset=utf-8", APP_JS),
     ("/style.css", "text/css; charset=utf-8", STYLE_CSS),
+    // the page's ES modules (index.html loads main.js, which imports the others)
+    js!("main.js"),
+    js!("state.js"),
+    js!("position.js"),
+    js!("keys.js"),
+    js!("keyboard.js"),
+    js!("api.js"),
+    js!("board.js"),
+    js!("edit.js"),
+    js!("explain.js"),
+    js!("records.js"),
+    js!("movelist.js"),
+    js!("controls.js"),
 ];
 
 /// Reads a request (`body`: `None` when it is over [`MAX_BODY`]) into what it asks for, or the

@@ -28,6 +28,9 @@ pub mod key {
     pub const HOME: char = '\u{E011}';
     pub const LEFT: char = '\u{E012}';
     pub const RIGHT: char = '\u{E014}';
+    pub const UP: char = '\u{E013}';
+    pub const DOWN: char = '\u{E015}';
+    pub const ESCAPE: char = '\u{E00C}';
 }
 
 /// A failed command: WebDriver's error code and message, or the HTTP transport's failure.

@@ -28,6 +28,7 @@ mod notation_forms;
 mod numbers;
 mod outputs;
 mod package;
+mod page_modules;
 mod partial_support;
 mod perft;
 mod presets;

@@ -31,7 +31,7 @@ fn ticks_per_second() -> u64 {
 }
 
 /// 64 clients ask for the mechanical replay of the Ke Jie record (289 moves, narrated) at once.
-/// Meanwhile another client loads the page (`/`, `/app.js`, `/style.css`), the options and a
+/// Meanwhile another client loads the page (`/`, `/main.js`, `/style.css`), the options and a
 /// small analysis: each answered 200 within 2 s. The heavy requests past the pool's queue are
 /// refused at once with 503 and `Retry-After`. Then the heavy clients leave: after a settle
 /// of half a second, the server's CPU time grows by less than 0.15 s over the next second (its
@@ -64,7 +64,13 @@ fn serve_answers_the_page_while_heavy_requests_queue_and_stops_when_they_leave()
     // the page and a small analysis, each within 2 s
     let small = "size: 5\nmove: 1\ndiagram: |\n  . . . . .\n  . X . . .\n  . . . . .\n  . . . O .\n  . . . . .\n";
     for _ in 0..3 {
-        for path in ["/", "/app.js", "/style.css", "/api/options", "/api/analyze"] {
+        for path in [
+            "/",
+            "/main.js",
+            "/style.css",
+            "/api/options",
+            "/api/analyze",
+        ] {
             let started = Instant::now();
             let url = format!("http://{addr}{path}");
             let r = if path == "/api/analyze" {

@@ -1,0 +1,149 @@
+// The position's controls (the rule options), files, the URL and the export.
+import { $, api, labelsOf, showError } from "./api.js";
+import { judge, showAnalysis } from "./board.js";
+import { buildYaml, setUp } from "./edit.js";
+import { loadRecord, recordTo } from "./records.js";
+import { setLayer, setRuleOption, setRules, state } from "./state.js";
+
+// ---- the URL: the position (or the record and its move) and the layer --------------------------
+export function saveUrl() {
+  const p = new URLSearchParams();
+  if (state.record && state.inRecord) {
+    p.set("record", state.record.name);
+    p.set("at", String(state.record.at));
+  } else {
+    p.set("position", state.yaml);
+  }
+  if (state.layer !== "holographic") p.set("layer", state.layer);
+  if (labelsOf() !== "chinese") p.set("labels", labelsOf());
+  history.replaceState(null, "", "#" + p.toString());
+}
+export async function restoreUrl() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  if (p.get("layer")) setLayer(p.get("layer"));
+  if (p.get("labels")) $("labels").value = p.get("labels");
+  if (p.get("record")) {
+    let saved = null;
+    try { saved = JSON.parse(localStorage.getItem("m3go-record") || "null"); } catch (e) { saved = null; }
+    if (saved && saved.name === p.get("record")) {
+      $("mechanical").checked = saved.mechanical;
+      const at = Number(p.get("at")) || 0;
+      if (await loadRecord(saved.text, saved.name)) await recordTo(at);
+      return true;
+    }
+  }
+  if (p.get("position")) return judge(p.get("position"));
+  return false;
+}
+// The page again, after a change of layer, labels or move numbers.
+export async function rerender() {
+  if (state.analysis) showAnalysis(state.analysis);
+  if (!state.yaml) return;
+  if (state.record && state.inRecord) return recordTo(state.record.at);
+  return judge(state.yaml);
+}
+
+// ---- export -----------------------------------------------------------------------------------
+export async function exportAs(format) {
+  const link = $("download");
+  link.hidden = true;
+  link.removeAttribute("href");
+  $("export-text").value = "";
+  try {
+    const body = { format, layer: state.layer, labels: labelsOf(), position: state.yaml };
+    if (format === "sgf" || format === "game") {
+      const rec = state.record;
+      if (rec && rec.startYaml && (state.inRecord || state.playedFromRecord)) {
+        // a replayed position: the record's moves up to here, then the moves played after it
+        body.start = rec.startYaml;
+        body.moves = [...rec.moves.filter((m) => m.number <= rec.at).map((m) => m.chinese), ...(state.inRecord ? [] : state.played)];
+      } else {
+        body.start = state.start || state.yaml;
+        body.moves = state.start ? state.played : [];
+      }
+    }
+    const a = await api("export", body);
+    $("export-text").value = a.text;
+    link.href = URL.createObjectURL(new Blob([a.text], { type: "text/plain" }));
+    link.download = a.filename;
+    link.textContent = "download " + a.filename;
+    link.hidden = false;
+    showError(null);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+// ---- the rule options -------------------------------------------------------------------------
+export function drawOptions() {
+  const box = $("options");
+  box.innerHTML = "";
+  const preset = state.options.presets.find((p) => p.name === state.rules.preset);
+  let changed = 0;
+  for (const o of state.options.options) {
+    const label = document.createElement("label");
+    label.title = o.meaning + (o.register.length ? " (" + o.register.join(", ") + ")" : "");
+    label.append(document.createTextNode(o.name));
+    let input;
+    const v = state.rules[o.name];
+    if (o.values) {
+      input = document.createElement("select");
+      for (const val of o.values) {
+        const opt = document.createElement("option");
+        opt.value = val;
+        opt.textContent = val;
+        input.appendChild(opt);
+      }
+      input.value = String(v);
+    } else {
+      input = document.createElement("input");
+      input.type = "number";
+      input.step = o.name === "komi" ? "0.25" : "1";
+      input.size = 6;
+      input.value = v === null || v === undefined ? "" : String(v);
+    }
+    input.id = "opt-" + o.name;
+    input.addEventListener("change", () => {
+      let val = input.value;
+      if (!o.values) val = val === "" ? null : Number(val);
+      else if (val === "true" || val === "false") val = val === "true";
+      const keep = state.rules;
+      setRuleOption(o.name, val);
+      setUp(buildYaml(), "rule option changed").then((ok) => { if (!ok) setRules(keep); });
+    });
+    if (preset && JSON.stringify(preset.rules[o.name]) !== JSON.stringify(v)) {
+      label.classList.add("changed");
+      changed++;
+    }
+    label.appendChild(input);
+    box.appendChild(label);
+  }
+  $("options-count").textContent = changed ? " (" + changed + " changed from the preset)" : "";
+}
+
+// ---- files ------------------------------------------------------------------------------------
+// A file as text; a file that is not text (a PNG, say) is refused with its name.
+export function readText(file, then) {
+  const reader = new FileReader();
+  reader.onload = () => {
+    let text;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(reader.result);
+    } catch (e) {
+      text = null;
+    }
+    if (text === null || text.includes("\u0000")) {
+      showError(new Error(file.name + " is not a text file: expected an SGF record or a game file"));
+      return;
+    }
+    then(text);
+  };
+  reader.readAsArrayBuffer(file);
+}
+export function readFile(input, then) {
+  const f = input.files[0];
+  if (!f) return;
+  readText(f, (t) => then(t, f.name));
+  // the same file chosen again is a change too
+  input.value = "";
+}

@@ -1,0 +1,106 @@
+// Changing the position: setting it up (the controls, a click with a stone tool), marking dead
+// stones, playing a move or a pass, undoing.
+import { $, api, busy, labelsOf, showError } from "./api.js";
+import { judge, show, toolOf } from "./board.js";
+import { saveUrl } from "./controls.js";
+import { explain, setReport } from "./explain.js";
+import { drawMoveList } from "./movelist.js";
+import { cellOf, deadOf, positionYaml, recordStatus, rulesOverrides, toggledDead, withDead } from "./position.js";
+import { leaveRecord } from "./records.js";
+import { clearPlayed, playedMove, popUndo, pushUndo, restore, snapshot, state } from "./state.js";
+
+// The rules chosen: the preset of the control and the options changed from it.
+export function chosenRules() {
+  return rulesOverrides(state.options, $("preset").value, state.rules);
+}
+export function buildYaml(grid = state.grid, extra = "") {
+  return positionYaml(chosenRules(), grid, state.move, extra);
+}
+// A position set up by the controls (size, move, rules, clear, a pasted position): judged, and
+// if it is taken while browsing a record, the record is left, and the status says so.
+export async function setUp(yaml, why) {
+  const inRecord = state.record && state.inRecord;
+  const before = snapshot();
+  const ok = await judge(yaml);
+  if (ok) {
+    pushUndo(before);
+    clearPlayed();
+    setReport(null);
+    if (inRecord) leaveRecord(why + ": the position left the record");
+    drawMoveList();
+    saveUrl();
+  }
+  return ok;
+}
+export async function clickPoint(label) {
+  const tool = toolOf();
+  if (tool === "explain") {
+    $("target").value = label;
+    return explain(label);
+  }
+  if (tool === "play") {
+    return play(label);
+  }
+  if (tool === "dead") {
+    return toggleDead(label);
+  }
+  const [r, c] = cellOf(label, state.size);
+  const grid = state.grid.map((row) => [...row]);
+  grid[r][c] = { black: "X", white: "O", flower: "#", empty: "." }[tool];
+  const before = snapshot();
+  const leaving = state.record && state.inRecord;
+  if (await judge(buildYaml(grid))) {
+    pushUndo(before);
+    clearPlayed();
+    setReport(null);
+    if (leaving) leaveRecord("edited " + label + ": the position left the record (its earlier boards, for ko, are dropped)");
+  }
+}
+// Dead-stone marking for the score: a click on a stone marks its whole string dead (or alive).
+async function toggleDead(label) {
+  const an = state.analysis;
+  const s = an && an.strings.find((x) => x.points.includes(label));
+  const pts = s ? s.points : [label];
+  const [r, c] = cellOf(label, state.size);
+  if (!s && state.grid[r][c] === ".") return;
+  const dead = toggledDead(deadOf(state.yaml), label, pts);
+  const before = snapshot();
+  if (await judge(withDead(state.yaml, dead))) pushUndo(before);
+}
+export async function play(move) {
+  busy("playing…");
+  try {
+    const before = state.yaml;
+    const undoEntry = snapshot();
+    const a = await api("play", { position: before, moves: [move], labels: labelsOf() });
+    const a2 = await api("analyze", {
+      position: a.position, layer: state.layer, labels: labelsOf(), numbers: $("numbers").checked,
+    });
+    pushUndo(undoEntry);
+    playedMove(before, a.reports[0].notation);
+    if (state.record && state.inRecord) leaveRecord("played " + a.shown[0].notation + " from move " + state.record.at + " of the record");
+    show(a2);
+    showError(null);
+    setReport({ shown: a.shown[0], notation: a.reports[0].notation, before });
+    drawMoveList();
+  } catch (e) {
+    showError(e);
+  }
+  busy("");
+}
+export function pass() {
+  return play("pass");
+}
+// Back to the position before the last change.
+export async function undo() {
+  const prev = popUndo();
+  if (prev === undefined) return;
+  if (await judge(prev.yaml)) {
+    const inRecord = restore(prev);
+    setReport(prev.report);
+    if (inRecord) $("record-status").textContent = recordStatus(state.record, true);
+    drawMoveList();
+  } else {
+    pushUndo(prev);
+  }
+}

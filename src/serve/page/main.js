@@ -1,0 +1,132 @@
+// m3go adjudication board. Everything is decided by the engine through /api/*; the page only
+// keeps the position's text, sends it, and shows the answers. The modules:
+//   state.js     the state, and the only place it changes (named updates)
+//   position.js  labels, the position as text, formatting (pure)
+//   keys.js      which key does what (pure)      keyboard.js  doing it, the help overlay
+//   api.js       requests, the error box          board.js     the board and its analysis
+//   edit.js      set-up, play, pass, undo         explain.js   clause traces, the cascade, readings
+//   records.js   loading and stepping a record    movelist.js  the moves, information, comments
+//   controls.js  rule options, files, URL, export
+//   main.js      this: wiring the controls
+import { $, api, showError } from "./api.js";
+import { hoverPoint, judge, placeCursor } from "./board.js";
+import { exportAs, readFile, readText, rerender, restoreUrl } from "./controls.js";
+import { buildYaml, clickPoint, pass, setUp, undo } from "./edit.js";
+import { explain, readings } from "./explain.js";
+import { installKeys } from "./keyboard.js";
+import { cellOf, emptyGrid, labelAt } from "./position.js";
+import { clearCache, go, loadRecord, step } from "./records.js";
+import { setLayer, setMove, setOptions, setRules, setSize, state } from "./state.js";
+
+// For the browser test and the console: the state (to read) and the labels' cells.
+window.state = state;
+window.cellOf = cellOf;
+
+const presetRules = (name) => ({ ...state.options.presets.find((p) => p.name === name).rules });
+
+async function main() {
+  for (let n = 3; n <= 19; n += 2) {
+    const o = document.createElement("option");
+    o.value = String(n);
+    o.textContent = n + "×" + n;
+    $("size").appendChild(o);
+  }
+  const options = await api("options");
+  for (const p of options.presets) {
+    const o = document.createElement("option");
+    o.value = p.name;
+    o.textContent = p.name;
+    $("preset").appendChild(o);
+  }
+  setOptions(options);
+  $("size").value = "9";
+
+  $("size").addEventListener("change", () => {
+    setSize(Number($("size").value));
+    setUp(buildYaml(emptyGrid(state.size)), "new board");
+  });
+  $("move").addEventListener("change", () => {
+    setMove(Math.max(1, Number($("move").value) || 1));
+    setUp(buildYaml(), "move number set");
+  });
+  $("preset").addEventListener("change", () => {
+    // browsing a mechanical replay, the rules chosen are those it is replayed under
+    if (state.record && state.inRecord && state.record.mechanical) {
+      setRules(presetRules($("preset").value));
+      return loadRecord(state.record.text, state.record.name);
+    }
+    const keep = state.rules;
+    setRules(presetRules($("preset").value));
+    setUp(buildYaml(), "rules changed").then((ok) => { if (!ok) setRules(keep); });
+  });
+  $("labels").addEventListener("change", async () => {
+    clearCache();
+    await rerender();
+    if ($("trace").textContent && $("target").value.trim()) explain($("target").value.trim());
+  });
+  $("numbers").addEventListener("change", rerender);
+  $("clear").addEventListener("click", () => setUp(buildYaml(emptyGrid(state.size)), "board cleared"));
+  for (const b of document.querySelectorAll("#layers button")) {
+    b.addEventListener("click", async () => {
+      setLayer(b.dataset.layer);
+      await rerender();
+    });
+  }
+  $("undo").addEventListener("click", undo);
+  $("pass").addEventListener("click", pass);
+  $("error-close").addEventListener("click", () => showError(null));
+  $("explain-btn").addEventListener("click", () => explain($("target").value.trim()));
+  $("target").addEventListener("keydown", (e) => { if (e.key === "Enter") explain($("target").value.trim()); });
+  $("readings-btn").addEventListener("click", readings);
+  $("position-load").addEventListener("click", () => setUp($("position-text").value, "position loaded"));
+  $("position-file").addEventListener("change", () => readFile($("position-file"), (t) => {
+    $("position-text").value = t;
+    setUp(t, "position loaded");
+  }));
+  $("record-file").addEventListener("change", () => readFile($("record-file"), (t, name) => {
+    $("record-text").value = t;
+    loadRecord(t, name);
+  }));
+  $("record-load").addEventListener("click", () => loadRecord($("record-text").value, "pasted record"));
+  $("mechanical").addEventListener("change", () => state.record && loadRecord(state.record.text, state.record.name));
+  $("record-go").addEventListener("click", () => go(Number($("record-to").value) || 0));
+  $("record-to").addEventListener("keydown", (e) => { if (e.key === "Enter") go(Number($("record-to").value) || 0); });
+  $("first").addEventListener("click", () => go(0));
+  $("prev").addEventListener("click", () => step(-1));
+  $("next").addEventListener("click", () => step(1));
+  $("last").addEventListener("click", () => state.record && go(state.record.last));
+  for (const b of document.querySelectorAll("[data-export]")) {
+    b.addEventListener("click", () => exportAs(b.dataset.export));
+  }
+  installKeys();
+  // the points' clicks and hovers, listened to once on the board
+  const pointOf = (e) => e.target.closest && e.target.closest("rect.point");
+  $("board").addEventListener("click", (e) => {
+    const r = pointOf(e);
+    if (r) clickPoint(r.dataset.point);
+  });
+  $("board").addEventListener("mouseover", (e) => {
+    const r = pointOf(e);
+    hoverPoint(r ? r.dataset.point : null);
+  });
+  $("board").addEventListener("mouseleave", () => hoverPoint(null));
+  $("board").addEventListener("focus", () => { if (!state.cursor) placeCursor(labelAt((state.size - 1) / 2, (state.size - 1) / 2, state.size)); });
+  // drag and drop: an SGF (or game file) dropped anywhere on the page is loaded as the record
+  document.addEventListener("dragover", (e) => { e.preventDefault(); document.body.classList.add("dropping"); });
+  document.addEventListener("dragleave", () => document.body.classList.remove("dropping"));
+  document.addEventListener("drop", (e) => {
+    e.preventDefault();
+    document.body.classList.remove("dropping");
+    const f = e.dataTransfer && e.dataTransfer.files[0];
+    if (f) {
+      readText(f, (t) => {
+        $("record-text").value = t;
+        loadRecord(t, f.name);
+      });
+    }
+  });
+  if (!(await restoreUrl())) await judge(buildYaml());
+  document.body.dataset.ready = "1";
+}
+
+main().catch(showError);

@@ -1,0 +1,99 @@
+// The position as text, labels and the other pure helpers the page formats with. No DOM here:
+// tested under node (tests/position.test.mjs).
+
+export const LABELS_ZH = "IHGFEDCBAO一二三四五六七八九";
+
+// The Chinese label of row `r`, column `c` of an `n`×`n` board, and back.
+export function labelAt(r, c, n) {
+  const h = (n - 1) / 2;
+  return LABELS_ZH[c - h + 9] + LABELS_ZH[h - r + 9];
+}
+export function cellOf(label, n) {
+  const h = (n - 1) / 2;
+  const x = LABELS_ZH.indexOf(label[0]) - 9, y = LABELS_ZH.indexOf(label[1]) - 9;
+  return [h - y, x + h];
+}
+export function emptyGrid(n) {
+  return Array.from({ length: n }, () => Array.from({ length: n }, () => "."));
+}
+// A point or string name (`七A`, `七九*`) in the labels shown (the server's `shown` map).
+export function shownName(shown, n) {
+  const star = n.endsWith("*");
+  const core = star ? n.slice(0, -1) : n;
+  return (shown[core] || core) + (star ? "*" : "");
+}
+
+// The rules as the preset named and the options that differ from it.
+export function rulesOverrides(options, presetName, rules) {
+  const preset = options.presets.find((p) => p.name === presetName).rules;
+  const out = { preset: presetName };
+  for (const o of options.options) {
+    const v = rules[o.name];
+    if (v !== null && v !== undefined && JSON.stringify(v) !== JSON.stringify(preset[o.name])) {
+      out[o.name] = v;
+    }
+  }
+  return out;
+}
+// A position file: the rules (overrides), the size, the move number and the diagram.
+export function positionYaml(overrides, grid, move, extra = "") {
+  const rows = grid.map((r) => "  " + r.join(" ")).join("\n");
+  return "rules: " + JSON.stringify(overrides) + "\nsize: " + grid.length +
+    "\nmove: " + move + "\ndiagram: |\n" + rows + "\n" + extra;
+}
+// The dead stones of the judged position (its `dead:` list, as m3go writes it).
+export function deadOf(yaml) {
+  const m = yaml.match(/^dead:\n((?:- .*\n)*)/m);
+  return m ? m[1].split("\n").filter((l) => l.startsWith("- ")).map((l) => l.slice(2).replace(/^'|'$/g, "")) : [];
+}
+export function withDead(yaml, dead) {
+  const bare = yaml.replace(/^dead:\n(?:- .*\n)*/m, "");
+  return dead.length ? bare + "dead: " + JSON.stringify(dead) + "\n" : bare;
+}
+// The dead list after a click on a stone of the string `pts` (`label` the point clicked): the
+// whole string marked dead, or alive again.
+export function toggledDead(dead, label, pts) {
+  return dead.includes(label) ? dead.filter((p) => !pts.includes(p)) : [...dead, ...pts.filter((p) => !dead.includes(p))];
+}
+
+// The lines of a move's cascade: a step said twice in a row (two rounds of recomputing) is
+// shown once, with its count.
+export function cascadeLines(r) {
+  const lines = [r.notation];
+  for (const s of r.steps) {
+    const last = lines[lines.length - 1];
+    const m = last.match(/^(.*) \(×(\d+)\)$/);
+    if (last === s) lines[lines.length - 1] = s + " (×2)";
+    else if (m && m[1] === s) lines[lines.length - 1] = s + " (×" + (Number(m[2]) + 1) + ")";
+    else lines.push(s);
+  }
+  if (r.captured.length) lines.push("captured: " + r.captured.join(" "));
+  for (const e of r.eyes_made) lines.push("private eye made: " + e.string);
+  for (const e of r.eyes_lost) lines.push("private eye lost: " + e.string);
+  for (const c of r.attribute_changes) lines.push("flower " + c.string + ": " + c.from + " → " + c.to);
+  if (r.game_over) lines.push("the game is over");
+  return lines;
+}
+
+// `text` cut into plain parts (strings) and the clause ids of `ids` it cites ({ clause: id }),
+// an id counting only as a whole word.
+export function clauseParts(text, ids) {
+  const ok = ids.filter((id) => /^[A-Za-z0-9-]+$/.test(id));
+  if (!ok.length) return [text];
+  const re = new RegExp("(?<![A-Za-z0-9-])(" + ok.join("|") + ")(?![A-Za-z0-9-])", "g");
+  const parts = [];
+  let from = 0;
+  for (const m of text.matchAll(re)) {
+    parts.push(text.slice(from, m.index));
+    parts.push({ clause: m[1] });
+    from = m.index + m[0].length;
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
+
+// The record's status line at its move (`short`: the rules only for a mechanical replay).
+export function recordStatus(rec, short = false) {
+  const rules = rec.mechanical ? " (mechanical, " + rec.rules + ")" : short ? "" : " (" + rec.rules + ")";
+  return "move " + rec.at + " of " + rec.last + rules;
+}
