@@ -20,7 +20,7 @@ use crate::game::order::{
 };
 use crate::judge::analysis::Analysis;
 use crate::judge::freeze::{freezes, frozen_after, frozen_of, FrozenString};
-use crate::rules::{Rules, Schedule};
+use crate::rules::{Ko, Rules, Schedule};
 
 /// A legal, settled position: the direct board, the rules, whose move it is, and the history
 /// the ko rule needs. Built only from a validated `Setup` (`Setup::to_position` in the setup
@@ -210,10 +210,18 @@ impl FastPosition {
         if let Some(f) = &pos.fast {
             return FastPosition::clone(f);
         }
+        // the earlier boards it reads: every one under positional and situational ko, else
+        // only the board before the previous move (simple ko), so that building it does not
+        // grow with the game
+        let earlier: Vec<Board> = if matches!(pos.rules.ko, Ko::Positional | Ko::Situational) {
+            pos.history.to_vec()
+        } else {
+            pos.history.last().cloned().into_iter().collect()
+        };
         FastPosition::from_state_frozen(
             &pos.rules,
             &pos.board,
-            &pos.history.to_vec(),
+            &earlier,
             pos.move_number,
             pos.trailing_passes,
             pos.flystone_state(),
