@@ -4,34 +4,8 @@
 use crate::game::setup::{from_yaml, InputError};
 use crate::rules::{Rules, RulesField};
 use clap::ValueEnum;
-use std::io::Write;
 
-/// Writes to standard output. A closed pipe (`m3go analyze POS | head -1`) ends m3go quietly with
-/// exit 0, as a Unix filter does; any other write error ends it with a message and exit 2. Every
-/// line the CLI prints goes through here (the `out!` and `outln!` macros), so no output
-/// condition can panic.
-pub fn write_out(args: std::fmt::Arguments<'_>) {
-    let mut o = std::io::stdout().lock();
-    if let Err(e) = o.write_fmt(args) {
-        end_on_write_error(&e);
-    }
-}
-
-/// Flushes standard output, with [`write_out`]'s handling of errors.
-pub fn flush_out() {
-    if let Err(e) = std::io::stdout().lock().flush() {
-        end_on_write_error(&e);
-    }
-}
-
-fn end_on_write_error(e: &std::io::Error) -> ! {
-    if e.kind() == std::io::ErrorKind::BrokenPipe {
-        std::process::exit(0);
-    }
-    write_err(format_args!("error: standard output: cannot write: {e}\n"));
-    std::process::exit(2);
-}
-
+pub use crate::cli::output::{flush_out, write_out};
 pub use crate::error::write_err;
 
 /// Whether standard output gets ANSI colours (a terminal, no `NO_COLOR`, or `CLICOLOR_FORCE`;

@@ -295,18 +295,18 @@ fn stage(path: &str, file: &Path, text: &str) -> Result<Staged, InputError> {
 fn write_direct(path: &str, target: &Target, text: &str) -> Result<(), InputError> {
     let (file, in_place) = match target {
         Target::Stdout => {
-            crate::cli::common::write_out(format_args!("{text}"));
-            crate::cli::common::flush_out();
+            write_out(format_args!("{text}"));
+            flush_out();
             return Ok(());
         }
         Target::Stderr => {
-            crate::cli::common::write_err(format_args!("{text}"));
+            crate::error::write_err(format_args!("{text}"));
             return Ok(());
         }
         Target::Node(f) => (f, false),
         Target::InPlace(f, why) => {
             if let InPlace::HardLinks(n) = why {
-                crate::cli::common::write_err(format_args!(
+                crate::error::write_err(format_args!(
                     "note: {path} has {n} hard links: written in place, so every link holds \
                      the new text\n"
                 ));
@@ -360,4 +360,30 @@ pub fn is_stream(path: &str) -> bool {
     path == "-"
         || through_descriptor(Path::new(path))
         || std::fs::metadata(path).is_ok_and(|m| !m.file_type().is_file())
+}
+
+/// Writes to standard output. A closed pipe (`m3go analyze POS | head -1`) ends m3go quietly with
+/// exit 0, as a Unix filter does; any other write error ends it with a message and exit 2. Every
+/// line the CLI prints goes through here (the `out!` and `outln!` macros), so no output
+/// condition can panic.
+pub fn write_out(args: std::fmt::Arguments<'_>) {
+    let mut o = std::io::stdout().lock();
+    if let Err(e) = o.write_fmt(args) {
+        end_on_write_error(&e);
+    }
+}
+
+/// Flushes standard output, with [`write_out`]'s handling of errors.
+pub fn flush_out() {
+    if let Err(e) = std::io::stdout().lock().flush() {
+        end_on_write_error(&e);
+    }
+}
+
+fn end_on_write_error(e: &std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    crate::error::write_err(format_args!("error: standard output: cannot write: {e}\n"));
+    std::process::exit(2);
 }

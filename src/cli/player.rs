@@ -13,7 +13,7 @@ use crate::game::notation::{format_numbered, parse_move_in};
 use crate::game::order::SplitMix64;
 use crate::game::play::Position;
 use crate::game::setup::InputError;
-use crate::referee::strategy::{choose, Strategy};
+use crate::referee::strategy::{choose, name_hash, Strategy};
 use serde_json::Value;
 
 /// Play games through the play protocol (m3go-player/1, JSON lines) on stdin: a baseline player.
@@ -66,13 +66,6 @@ pub enum StrategyArg {
 struct Game {
     name: String,
     pos: Position,
-}
-
-/// FNV-1a of a game's name, mixed into the seed.
-pub(super) fn name_hash(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// Plays the protocol's moves (`黑3.七A`, `白4.pass`, `黑7.七A=pass`: refused and replaced by a
@@ -185,7 +178,7 @@ fn answer(line: &str, game: &mut Option<Game>, strategy: Strategy, seed: u64) ->
                 id,
                 protocols: PLAYER_PROTOCOLS.iter().map(|p| p.to_string()).collect(),
                 implementation: Implementation {
-                    name: format!("m3go player ({})", strategy_name(strategy)),
+                    name: format!("m3go player ({})", strategy.name()),
                     version: env!("CARGO_PKG_VERSION").into(),
                 },
                 capabilities: PlayerCapabilities {
@@ -230,14 +223,6 @@ fn answer(line: &str, game: &mut Option<Game>, strategy: Strategy, seed: u64) ->
                 other.map_or_else(|| "absent".to_string(), |a| format!("`{a}`"))
             ),
         ),
-    }
-}
-
-pub(super) fn strategy_name(s: Strategy) -> String {
-    match s {
-        Strategy::Random => "random".into(),
-        Strategy::Greedy => "greedy".into(),
-        Strategy::Mcts { playouts } => format!("mcts, {playouts} playouts"),
     }
 }
 

@@ -3,7 +3,6 @@
 //! `crate::referee::gtp`'s). The same choices as the play protocol's loop: under the same
 //! --seed, game name (`m3go-game`) and position, the same move.
 
-use super::player::{name_hash, strategy_name};
 use crate::conform::capabilities::Capabilities;
 use crate::conform::play_protocol::PlayerCapabilities;
 use crate::error::{clip, read_line_bounded, ReadError, MAX_INPUT_BYTES};
@@ -92,7 +91,7 @@ impl Engine {
         let arg = args.split_whitespace().collect::<Vec<_>>();
         match name {
             "protocol_version" => Ok(GTP_VERSION.into()),
-            "name" => Ok(format!("m3go player ({})", strategy_name(self.strategy))),
+            "name" => Ok(format!("m3go player ({})", self.strategy.name())),
             "version" => Ok(env!("CARGO_PKG_VERSION").into()),
             "known_command" => Ok(COMMANDS
                 .contains(&arg.first().copied().unwrap_or(""))
@@ -143,7 +142,7 @@ impl Engine {
                 let n = pos.move_number();
                 let mut rng = SplitMix64(
                     self.seed
-                        ^ name_hash(&self.game)
+                        ^ crate::referee::strategy::name_hash(&self.game)
                         ^ u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15),
                 );
                 let action = choose(

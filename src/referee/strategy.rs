@@ -25,6 +25,25 @@ pub enum Strategy {
     Mcts { playouts: u32 },
 }
 
+impl Strategy {
+    /// The strategy in words, for the player's name (`m3go player (mcts, 200 playouts)`).
+    pub fn name(self) -> String {
+        match self {
+            Strategy::Random => "random".into(),
+            Strategy::Greedy => "greedy".into(),
+            Strategy::Mcts { playouts } => format!("mcts, {playouts} playouts"),
+        }
+    }
+}
+
+/// FNV-1a of a game's name, which a baseline player mixes into its seed (so that the games of
+/// a match differ and a match is reproducible), whatever protocol it speaks.
+pub fn name_hash(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// The moves a baseline player considers: the legal stones of the side to move that do not
 /// fill its own one-liberty eye; a pass when there is none (and nothing once the game is over).
 pub fn candidates(pos: &FastPosition) -> Vec<Action> {
