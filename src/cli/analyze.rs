@@ -65,7 +65,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
         Some(crate::tools::readings::readings(
             &p,
             None,
-            &crate::tools::readings::register_options(),
+            &crate::conform::register::option_entries(),
         )?)
     } else {
         None

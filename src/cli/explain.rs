@@ -42,7 +42,7 @@ pub fn run(args: ExplainArgs) -> Result<(), InputError> {
         Some(readings(
             &p,
             Some(target),
-            &crate::tools::readings::register_options(),
+            &crate::conform::register::option_entries(),
         )?)
     } else {
         None

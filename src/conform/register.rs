@@ -308,6 +308,16 @@ fn distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// The disputed-points register as (id, the entry's **Option.** text) pairs: the `register`
+/// argument of [`crate::tools::readings::readings`] (for naming the entries of each option,
+/// [`crate::tools::readings::entries_of`]), the same for the command line and the page.
+pub fn option_entries() -> Vec<(String, String)> {
+    disputed_points()
+        .into_iter()
+        .map(|d| (d.id, d.option))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

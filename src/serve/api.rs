@@ -339,7 +339,7 @@ fn options() -> Value {
                 .map(|r| json!({ "name": n, "rules": r }))
         })
         .collect();
-    let reg = readings::register_options();
+    let reg = crate::conform::register::option_entries();
     let options: Vec<Value> = OPTIONS
         .iter()
         .map(|&(name, values, meaning)| {
@@ -425,7 +425,11 @@ fn explain(r: TargetRequest) -> Answer {
 
 fn readings_of(r: TargetRequest) -> Answer {
     let p = position(&r.position, POSITION)?;
-    let rd = readings::readings(&p, r.target.as_deref(), &readings::register_options())?;
+    let rd = readings::readings(
+        &p,
+        r.target.as_deref(),
+        &crate::conform::register::option_entries(),
+    )?;
     let mut v = to_json(&Labeled::new(&rd, labels(r.labels.as_deref())?))?;
     let mut titles = serde_json::Map::new();
     for reading in &rd.readings {

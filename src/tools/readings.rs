@@ -380,22 +380,14 @@ fn trace_under(pos: &Position, rules: &Rules, target: &str) -> Option<Text> {
     explain_target(&p, target).ok().map(|t| t.text())
 }
 
-/// The disputed-points register as (id, the entry's **Option.** text) pairs: the `register`
-/// argument of [`readings`] (for naming the entries of each option, [`entries_of`]), the same
-/// for the command line and the page.
-pub fn register_options() -> Vec<(String, String)> {
-    crate::conform::register::disputed_points()
-        .into_iter()
-        .map(|d| (d.id, d.option))
-        .collect()
-}
-
 /// The readings of `pos`: every enumerated option of [`OPTIONS`] set in turn to each of its
 /// values other than the position's, and the verdicts that change. `target` (as `explain` reads
 /// it: a point, a string or a move in the documents' notation) is explained under each reading
 /// too, and a move is judged (its legality and its captures); it must be a valid target on the
 /// position under its own rules. `register` is the disputed-points register as (id, the
-/// entry's **Option.** text) pairs, for naming the entries of each option ([`entries_of`]).
+/// entry's **Option.** text) pairs, for naming the entries of each option ([`entries_of`]):
+/// the caller passes it in (`conform::register::option_entries`), so that this module, below the
+/// conformance layer, does not reach up for it.
 /// The legal moves of every reading are listed on the position's engine.
 pub fn readings(
     pos: &Position,

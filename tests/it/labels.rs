@@ -328,7 +328,7 @@ fn latin_labels_leave_the_clause_ids_of_every_case_position_intact() {
             }
         }
         if positions % 10 == 1 {
-            let register = m3go::tools::readings::register_options();
+            let register = m3go::conform::register::option_entries();
             if let Ok(rd) = m3go::tools::readings::readings(&pos, None, &register) {
                 texts.push((rd.to_text_in(Labels::Chinese), rd.to_text_in(Labels::Latin)));
             }
@@ -359,7 +359,7 @@ fn latin_labels_leave_the_clause_ids_of_every_case_position_intact() {
 /// hold typed points, so the latin readings name no Chinese point there either.
 #[test]
 fn a_reading_that_makes_the_position_invalid_names_its_string_in_latin() {
-    let register = m3go::tools::readings::register_options();
+    let register = m3go::conform::register::option_entries();
     for (place, _, pos) in case_positions() {
         let Ok(rd) = m3go::tools::readings::readings(&pos, None, &register) else {
             continue;
