@@ -8,6 +8,7 @@
 //! record's replaced move (M20-REPLAY-PASS), played by [`Record::advance_move`] itself.
 
 use crate::board::grid::Colour;
+use crate::conform::failure::ProgramFailure;
 use crate::conform::play_protocol::{
     ForfeitField, ForfeitKind, PlayerCapabilities, PlayerCapabilitiesAnswer, TurnField,
     PLAYER_PROTOCOL, PLAYER_PROTOCOLS, RESIGN,
@@ -27,34 +28,39 @@ use std::time::{Duration, Instant};
 
 /// A player as the referee drives it: a request sent, its answer awaited for at most
 /// `timeout`. `Err` is a failure of the program (it crashed, hung, wrote something that is not
-/// a JSON object), worded as the conformance runner words it.
+/// a JSON object, broke GTP), as the conformance runner reports it.
 pub trait Seat {
-    fn ask(&mut self, request: &Value, timeout: Duration) -> Result<Value, String>;
+    fn ask(&mut self, request: &Value, timeout: Duration) -> Result<Value, ProgramFailure>;
 }
 
 impl Seat for External {
-    fn ask(&mut self, request: &Value, timeout: Duration) -> Result<Value, String> {
+    fn ask(&mut self, request: &Value, timeout: Duration) -> Result<Value, ProgramFailure> {
         self.set_timeout(timeout);
         Oracle::ask(self, request)
     }
 }
 
-/// The kind of a program failure the runner reported ([`External`]'s messages): no answer in
-/// time, an answer that is not a JSON object (or not a GTP answer), or the program gone; or a
-/// GTP player's protocol error (`protocol error: …`).
-pub fn failure_kind(message: &str) -> ForfeitKind {
-    if message.starts_with("protocol error:") {
-        // a GTP player's (`super::gtp::GtpSeat`): a `?` answer, a missing command
-        ForfeitKind::Protocol
-    } else if message.contains("no answer within") {
-        ForfeitKind::Timeout
-    } else if message.contains("not JSON")
-        || message.contains("not a JSON object")
-        || message.contains("unreadable")
-    {
-        ForfeitKind::Unreadable
-    } else {
-        ForfeitKind::Crash
+/// The forfeit kind of a program failure ([`External`]'s, or a GTP player's,
+/// [`super::gtp::GtpSeat`]): no answer in time, an answer that cannot be read, is not JSON or
+/// not a JSON object (or not a GTP answer), a protocol error (a `?` answer, a missing command,
+/// a JSON object that is not an answer), or the program gone (or never started).
+pub fn failure_kind(failure: &ProgramFailure) -> ForfeitKind {
+    match failure {
+        ProgramFailure::Timeout { .. } => ForfeitKind::Timeout,
+        ProgramFailure::Unreadable { .. }
+        | ProgramFailure::NotJson { .. }
+        | ProgramFailure::NotObject { .. }
+        | ProgramFailure::GtpUnreadable { .. } => ForfeitKind::Unreadable,
+        ProgramFailure::Protocol(_) | ProgramFailure::NotAnAnswer(_) => ForfeitKind::Protocol,
+        // the referee's request not put to a GTP player is counted as the player's crash, as
+        // it always was: it cannot go on with the game
+        ProgramFailure::Start { .. }
+        | ProgramFailure::Stopping
+        | ProgramFailure::NoPipe(_)
+        | ProgramFailure::NotRunning
+        | ProgramFailure::Exited { .. }
+        | ProgramFailure::ExitedBeforeRequest { .. }
+        | ProgramFailure::Request(_) => ForfeitKind::Crash,
     }
 }
 
@@ -453,7 +459,7 @@ pub fn play_game_seated(spec: &GameSpec, seats: &mut [&mut dyn Seat]) -> Result<
             st.sent = wire.len();
             let ans = match ans {
                 Ok(a) => a,
-                Err(e) => break forfeit(side, n, failure_kind(&e), e),
+                Err(e) => break forfeit(side, n, failure_kind(&e), e.to_string()),
             };
             if let Some(left) = st.clock {
                 if took > left {

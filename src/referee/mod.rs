@@ -167,7 +167,7 @@ pub fn run_game(m: &MatchSpec, spec: &GameSpec) -> Result<Played, String> {
         let p = m
             .player(name)
             .ok_or_else(|| format!("no player named `{name}`"))?;
-        let ext = External::with_timeout(&p.command, m.move_time)?;
+        let ext = External::with_timeout(&p.command, m.move_time).map_err(|e| e.to_string())?;
         Ok(if p.gtp {
             Box::new(gtp::GtpSeat::new(ext))
         } else {
