@@ -86,9 +86,8 @@ pub enum ProgramFailure {
     Exited { stopped: Stopped },
     /// The program exited before it could read the request.
     ExitedBeforeRequest { stopped: Stopped },
-    /// A JSON object that is not an answer to the request: a wrong id, a field no answer has,
-    /// nothing besides its id (the message says which).
-    NotAnAnswer(String),
+    /// A JSON object that is not an answer to the request.
+    NotAnAnswer(AnswerFault),
     /// A GTP answer that begins with neither `=` nor `?` (`command` and `line` clipped).
     GtpUnreadable { command: String, line: String },
     /// A GTP player that breaks the protocol: a `?` answer where `=` is due, a missing command,
@@ -168,7 +167,8 @@ impl fmt::Display for ProgramFailure {
             ProgramFailure::ExitedBeforeRequest { stopped } => {
                 write!(f, "the program exited before reading the request{stopped}")
             }
-            ProgramFailure::NotAnAnswer(m) | ProgramFailure::Request(m) => f.write_str(m),
+            ProgramFailure::NotAnAnswer(fault) => write!(f, "{fault}"),
+            ProgramFailure::Request(m) => f.write_str(m),
             ProgramFailure::GtpUnreadable { command, line } => write!(
                 f,
                 "the GTP answer to `{command}` is unreadable: `{line}` (a GTP answer begins with `=` or `?`)"
@@ -179,6 +179,65 @@ impl fmt::Display for ProgramFailure {
 }
 
 impl std::error::Error for ProgramFailure {}
+
+/// What makes a JSON object from the program not an answer to its request (the quoted parts
+/// clipped).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnswerFault {
+    /// It does not echo the request's id (both as JSON).
+    WrongId { got: String, expected: String },
+    /// It is not a JSON object.
+    NotObject,
+    /// It has a field no answer has (a program that echoes its request).
+    UnknownField { field: String, answer: String },
+    /// Its `declined` is not an object.
+    DeclinedNotObject { declined: String },
+    /// Its `declined` names something that is not a check.
+    DeclinedUnknownCheck { check: String },
+    /// A reason in its `declined` is not a string.
+    DeclinedReasonNotText { check: String, reason: String },
+    /// It says nothing besides its id; `capabilities` when it answers the capabilities request.
+    Empty { capabilities: bool },
+}
+
+impl fmt::Display for AnswerFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnswerFault::WrongId { got, expected } => {
+                write!(f, "the answer's id is {got}, expected {expected}")
+            }
+            AnswerFault::NotObject => write!(f, "the answer is not a JSON object"),
+            AnswerFault::UnknownField { field, answer } => write!(
+                f,
+                "the answer has a field `{field}` that no answer has (does the program echo its requests?): `{answer}`"
+            ),
+            AnswerFault::DeclinedNotObject { declined } => write!(
+                f,
+                "the answer's `declined` is not an object: `{declined}`: expected {{\"CHECK\": \"reason\", …}}"
+            ),
+            AnswerFault::DeclinedUnknownCheck { check } => write!(
+                f,
+                "the answer's `declined` names `{check}`, which is not a check: expected some of {}",
+                crate::conform::check::all_checks()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            AnswerFault::DeclinedReasonNotText { check, reason } => write!(
+                f,
+                "the answer's `declined.{check}` is `{reason}`, not a string: expected the reason as text"
+            ),
+            AnswerFault::Empty { capabilities } => write!(
+                f,
+                "the answer carries nothing but its id: expected {} (or an error or `unsupported`)",
+                if *capabilities {
+                    "protocols and capabilities"
+                } else {
+                    "analysis, reports, probes or numbered"
+                }
+            ),
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -228,6 +287,19 @@ mod tests {
         assert_eq!(
             ProgramFailure::gtp_unreadable("genmove b", "C3").to_string(),
             "the GTP answer to `genmove b` is unreadable: `C3` (a GTP answer begins with `=` or `?`)"
+        );
+        let wrong_id = ProgramFailure::NotAnAnswer(AnswerFault::WrongId {
+            got: "\"x\"".into(),
+            expected: "\"capabilities\"".into(),
+        });
+        assert_eq!(
+            wrong_id.to_string(),
+            "the answer's id is \"x\", expected \"capabilities\""
+        );
+        assert_eq!(
+            AnswerFault::Empty { capabilities: true }.to_string(),
+            "the answer carries nothing but its id: expected protocols and capabilities (or an \
+             error or `unsupported`)"
         );
     }
 }

@@ -12,7 +12,7 @@ use crate::conform::case::Case;
 use crate::conform::case::ReplayMode;
 use crate::conform::check::{check_only, checks_of};
 use crate::conform::clause_id::{clause_ids, is_clause_id};
-use crate::conform::failure::{ProgramFailure, Stopped, UnreadableLine};
+use crate::conform::failure::{AnswerFault, ProgramFailure, Stopped, UnreadableLine};
 use crate::conform::protocol::{PROTOCOL, PROTOCOLS, PROTOCOL_1};
 use crate::conform::suite::case_files;
 use crate::error::clip;
@@ -516,11 +516,10 @@ pub fn ask_checked_while(
 ) -> Result<Value, ProgramFailure> {
     let ans = oracle.ask_while(request, meanwhile)?;
     if ans.get("id") != request.get("id") {
-        return Err(ProgramFailure::NotAnAnswer(format!(
-            "the answer's id is {}, expected {}",
-            ans.get("id").unwrap_or(&Value::Null),
-            request["id"]
-        )));
+        return Err(ProgramFailure::NotAnAnswer(AnswerFault::WrongId {
+            got: ans.get("id").unwrap_or(&Value::Null).to_string(),
+            expected: request["id"].to_string(),
+        }));
     }
     check_answer_shape(request, &ans).map_err(ProgramFailure::NotAnAnswer)?;
     Ok(ans)
@@ -557,7 +556,7 @@ const CAPABILITIES_ANSWER_FIELDS: [&str; 8] = [
 /// request, `cat`, writes `position` and `moves`) and says something besides its id (an
 /// analysis, reports, probes, a diagram, capabilities, an error or `unsupported`). Anything else
 /// is a failure of the program, never a disagreement on the rules.
-fn check_answer_shape(request: &Value, ans: &Value) -> Result<(), String> {
+fn check_answer_shape(request: &Value, ans: &Value) -> Result<(), AnswerFault> {
     let capabilities = request.get("action").is_some();
     let fields: &[&str] = if capabilities {
         &CAPABILITIES_ANSWER_FIELDS
@@ -565,27 +564,19 @@ fn check_answer_shape(request: &Value, ans: &Value) -> Result<(), String> {
         &CASE_ANSWER_FIELDS
     };
     let Some(obj) = ans.as_object() else {
-        return Err("the answer is not a JSON object".into());
+        return Err(AnswerFault::NotObject);
     };
     if let Some(k) = obj.keys().find(|k| !fields.contains(&k.as_str())) {
-        return Err(format!(
-            "the answer has a field `{}` that no answer has (does the program echo its requests?): `{}`",
-            clip(k, 40),
-            clip(&ans.to_string(), 200)
-        ));
+        return Err(AnswerFault::UnknownField {
+            field: clip(k, 40),
+            answer: clip(&ans.to_string(), 200),
+        });
     }
     if let Some(d) = obj.get("declined") {
         check_declined(d)?;
     }
     if obj.keys().all(|k| k == "id" || k == "protocol") {
-        return Err(format!(
-            "the answer carries nothing but its id: expected {} (or an error or `unsupported`)",
-            if capabilities {
-                "protocols and capabilities"
-            } else {
-                "analysis, reports, probes or numbered"
-            }
-        ));
+        return Err(AnswerFault::Empty { capabilities });
     }
     Ok(())
 }
@@ -593,28 +584,21 @@ fn check_answer_shape(request: &Value, ans: &Value) -> Result<(), String> {
 /// An answer's `declined` is an object of checks, each with its reason as a string
 /// (`{"score": "why"}`, spec/README.md): anything else is a failure of the program, said with
 /// the field's name, never read as declining nothing.
-fn check_declined(d: &Value) -> Result<(), String> {
+fn check_declined(d: &Value) -> Result<(), AnswerFault> {
     let Some(d) = d.as_object() else {
-        return Err(format!(
-            "the answer's `declined` is not an object: `{}`: expected {{\"CHECK\": \"reason\", …}}",
-            clip(&d.to_string(), 200)
-        ));
+        return Err(AnswerFault::DeclinedNotObject {
+            declined: clip(&d.to_string(), 200),
+        });
     };
     for (c, why) in d {
         if !crate::conform::check::is_check(c) {
-            return Err(format!(
-                "the answer's `declined` names `{}`, which is not a check: expected some of {}",
-                clip(c, 40),
-                crate::conform::check::all_checks()
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+            return Err(AnswerFault::DeclinedUnknownCheck { check: clip(c, 40) });
         }
         if !why.is_string() {
-            return Err(format!(
-                "the answer's `declined.{c}` is `{}`, not a string: expected the reason as text",
-                clip(&why.to_string(), 200)
-            ));
+            return Err(AnswerFault::DeclinedReasonNotText {
+                check: c.clone(),
+                reason: clip(&why.to_string(), 200),
+            });
         }
     }
     Ok(())
