@@ -20,7 +20,7 @@ use crate::game::moves::{Action, Move};
 use crate::game::notation::{format_numbered, parse_move_in};
 use crate::game::order::{StoneKind, Turn};
 use crate::game::play::Position;
-use crate::game::setup::Setup;
+use crate::game::setup::{InputError, Setup};
 use crate::judge::scoring::{score_of, Winner};
 use crate::rules::Rules;
 use serde_json::{json, Value};
@@ -61,6 +61,57 @@ pub fn failure_kind(failure: &ProgramFailure) -> ForfeitKind {
         | ProgramFailure::Exited { .. }
         | ProgramFailure::ExitedBeforeRequest { .. }
         | ProgramFailure::Request(_) => ForfeitKind::Crash,
+    }
+}
+
+/// The referee's own failure: a game that cannot be set up or go on. Never a player's, whose
+/// failure is a forfeit ([`Ending::Forfeit`]).
+#[derive(Debug)]
+pub enum RefereeError {
+    /// Not two or four seats.
+    Seats(usize),
+    /// The start position cannot be built.
+    StartPosition(Box<InputError>),
+    /// The opening's moves do not replay.
+    Opening(Box<InputError>),
+    /// The pass replacing a refused move cannot be played.
+    ReplacingPass {
+        number: u32,
+        notation: String,
+        error: Box<InputError>,
+    },
+    /// The match has no player of that name.
+    NoPlayer(String),
+    /// A player's program cannot be started.
+    Start(ProgramFailure),
+}
+
+impl std::fmt::Display for RefereeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RefereeError::Seats(n) => write!(f, "{n} seats: a game has two or four"),
+            RefereeError::StartPosition(e) => write!(f, "the start position: {e}"),
+            RefereeError::Opening(e) => write!(f, "the opening: {e}"),
+            RefereeError::ReplacingPass {
+                number,
+                notation,
+                error,
+            } => write!(f, "move {number}: the pass replacing {notation}: {error}"),
+            RefereeError::NoPlayer(name) => write!(f, "no player named `{name}`"),
+            RefereeError::Start(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RefereeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RefereeError::StartPosition(e)
+            | RefereeError::Opening(e)
+            | RefereeError::ReplacingPass { error: e, .. } => Some(e.as_ref()),
+            RefereeError::Start(e) => Some(e),
+            RefereeError::Seats(_) | RefereeError::NoPlayer(_) => None,
+        }
     }
 }
 
@@ -296,7 +347,7 @@ pub fn play_game(
     spec: &GameSpec,
     black: &mut dyn Seat,
     white: &mut dyn Seat,
-) -> Result<Played, String> {
+) -> Result<Played, RefereeError> {
     play_game_seated(spec, &mut [black, white])
 }
 
@@ -319,9 +370,12 @@ pub fn seat_index(seats: usize, turn: Turn) -> usize {
 
 /// [`play_game`] with two seats (black, white) or four (the team format's A, B, C, D, each
 /// asked for the moves of its turn, [`seat_index`]).
-pub fn play_game_seated(spec: &GameSpec, seats: &mut [&mut dyn Seat]) -> Result<Played, String> {
+pub fn play_game_seated(
+    spec: &GameSpec,
+    seats: &mut [&mut dyn Seat],
+) -> Result<Played, RefereeError> {
     if seats.len() != 2 && seats.len() != 4 {
-        return Err(format!("{} seats: a game has two or four", seats.len()));
+        return Err(RefereeError::Seats(seats.len()));
     }
     let rules = &spec.rules;
     let mut record = match &spec.opening {
@@ -334,7 +388,7 @@ pub fn play_game_seated(spec: &GameSpec, seats: &mut [&mut dyn Seat]) -> Result<
     };
     let start = record
         .start_position(rules)
-        .map_err(|e| format!("the start position: {e}"))?;
+        .map_err(|e| RefereeError::StartPosition(Box::new(e)))?;
     let start_setup: Setup = start.to_setup();
     let mut pos: Position = start;
     // the moves as the protocol writes them: the opening's first
@@ -344,7 +398,7 @@ pub fn play_game_seated(spec: &GameSpec, seats: &mut [&mut dyn Seat]) -> Result<
         let notation = format_numbered(rules, m.number, m.claimed.unwrap_or(pos.turn()), m.action);
         let (next, _) = record
             .advance_move(&pos, k)
-            .map_err(|e| format!("the opening: {e}"))?;
+            .map_err(|e| RefereeError::Opening(Box::new(e)))?;
         wire.push(if m.replaced {
             format!("{notation}=pass")
         } else {
@@ -568,8 +622,12 @@ pub fn play_game_seated(spec: &GameSpec, seats: &mut [&mut dyn Seat]) -> Result<
                                 wire.push(format!("{notation}=pass"));
                                 replaced += 1;
                             }
-                            Err(e) => {
-                                return Err(format!("move {n}: the pass replacing {notation}: {e}"))
+                            Err(error) => {
+                                return Err(RefereeError::ReplacingPass {
+                                    number: n,
+                                    notation,
+                                    error: Box::new(error),
+                                })
                             }
                         }
                         continue;
