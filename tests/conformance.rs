@@ -48,7 +48,7 @@ fn m3go() -> &'static str {
 /// Runs every case against an external command; returns (passed, failed+errored) and the ids
 /// that did not pass.
 fn run_external(cmd: &str, cases: &[Case]) -> Result<(usize, Vec<String>), String> {
-    let mut ext = External::spawn(cmd)?;
+    let mut ext = External::spawn(cmd).map_err(|e| e.to_string())?;
     let mut passed = 0;
     let mut bad = Vec::new();
     for c in cases {

@@ -6,9 +6,11 @@ use crate::cli::junit::{TestCase, TestSuite, Verdict};
 use crate::cli::output::Target;
 use crate::conform::capabilities::SkippedCheck;
 use crate::conform::case::Case;
+use crate::conform::failure::ProgramFailure;
 use crate::conform::runner::{
-    load_suite, negotiate, outside, run_case_in, stop_children_on_signal, thread_pool, BuiltinOn,
-    CaseRun, Coverage, Declared, External, MakeOracle, Negotiated, Oracle, OraclePool, Outcome,
+    load_suite, negotiate_in, outside, run_case_in, stop_children_on_signal, thread_pool,
+    BuiltinOn, CaseRun, Coverage, Declared, External, MakeOracle, Negotiated, Oracle, OraclePool,
+    Outcome,
 };
 use crate::error::clip;
 use rayon::prelude::*;
@@ -759,7 +761,7 @@ pub fn run(args: ConformArgs) -> i32 {
         stop_children_on_signal();
     }
     let engine = args.engine.engine();
-    let make = move || -> Result<Box<dyn Oracle>, String> {
+    let make = move || -> Result<Box<dyn Oracle>, ProgramFailure> {
         match &cmd {
             None => Ok(Box::new(BuiltinOn(engine))),
             Some(c) => Ok(Box::new(External::with_timeout(c, timeout)?)),
@@ -773,12 +775,12 @@ pub fn run(args: ConformArgs) -> i32 {
             protocol: crate::conform::protocol::PROTOCOL,
         }
     } else {
-        match pool.with(|o| negotiate(o)).and_then(|d| d) {
+        match negotiate_in(&pool) {
             Ok(d) => d,
             Err(e) => {
                 return crate::cli::fail_with(
                     crate::conform::outputs::ErrorCode::ProgramFailed,
-                    &e,
+                    e,
                     2,
                 );
             }
@@ -825,7 +827,7 @@ pub fn run(args: ConformArgs) -> i32 {
                             run: pool
                                 .with(|o| run_case_in(c, o, protocol, &declined))
                                 .unwrap_or_else(|e| CaseRun {
-                                    outcome: Outcome::Errored(e),
+                                    outcome: Outcome::Errored(e.to_string()),
                                     skipped_checks: Vec::new(),
                                 }),
                             by_capability: false,

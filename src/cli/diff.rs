@@ -5,6 +5,7 @@ use crate::cli::common::Format;
 use crate::cli::common::{parse_rules, progress_bar, write_file};
 use crate::cli::junit::{TestCase, TestSuite, Verdict};
 use crate::conform::diff::{DiffOptions, DiffOutcome, DiffRun, GameVerdict};
+use crate::conform::failure::ProgramFailure;
 use crate::conform::report::{
     CheckSkipReason, DiffDisagreement, DiffError, DiffSummary, DiffVerdict, FieldDifference,
     DIFF_SUMMARY,
@@ -108,7 +109,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
         .collect();
     stop_children_on_signal();
     let timeout = std::time::Duration::from_secs(args.program.timeout);
-    let make = move || -> Result<Box<dyn Oracle>, String> {
+    let make = move || -> Result<Box<dyn Oracle>, ProgramFailure> {
         // the parts of its answers nothing compares are read past
         Ok(Box::new(External::skipping(
             &cmd,

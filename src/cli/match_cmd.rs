@@ -279,8 +279,9 @@ fn play_all(
                     return None;
                 }
                 let one = || -> Result<Played, InputError> {
-                    let played = run_game(m, g)
-                        .map_err(|e| InputError::new(e).key(format!("game {}", g.number)))?;
+                    let played = run_game(m, g).map_err(|e| {
+                        InputError::new(e.to_string()).key(format!("game {}", g.number))
+                    })?;
                     let sgf = game_path(out, g.number, "sgf");
                     let text = crate::formats::sgf::write_record(&played.record, &m.rules)?;
                     write_file(&sgf, &text)?;

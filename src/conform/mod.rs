@@ -2,7 +2,8 @@
 //! (`request`), the protocol's messages (`protocol`), what an implementation declares it supports (`capabilities`), m3go's own
 //! answers (`answer`), the comparison of expectations with answers (`check`), the suite's files
 //! and the suite built into the binary (`suite`), clause ids (`clause_id`), the runner that
-//! drives an implementation through the suite (`runner`), differential random games (`diff`),
+//! drives an implementation through the suite (`runner`), a failure of a program it drives
+//! (`failure`), differential random games (`diff`),
 //! the clause and disputed-points registers of rules.md embedded in the binary (`register`),
 //! the JSON summaries of `conform` and `diff` (`report`), the other JSON outputs of the command line and its JSON error object (`outputs`) and the JSON Schemas of the contract
 //! (`schema`).
@@ -13,6 +14,7 @@ pub mod case;
 pub mod check;
 pub mod clause_id;
 pub mod diff;
+pub mod failure;
 pub mod outputs;
 pub mod play_protocol;
 pub mod protocol;

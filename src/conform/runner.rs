@@ -12,6 +12,7 @@ use crate::conform::case::Case;
 use crate::conform::case::ReplayMode;
 use crate::conform::check::{check_only, checks_of};
 use crate::conform::clause_id::{clause_ids, is_clause_id};
+use crate::conform::failure::{AnswerFault, ProgramFailure, Stopped, UnreadableLine};
 use crate::conform::protocol::{PROTOCOL, PROTOCOLS, PROTOCOL_1};
 use crate::conform::suite::case_files;
 use crate::error::clip;
@@ -37,7 +38,7 @@ pub enum Outcome {
 /// started, crashed, hung or wrote something that is not a JSON answer), never a rules answer:
 /// an answer with `error` is `Ok`.
 pub trait Oracle: Send {
-    fn ask(&mut self, request: &Value) -> Result<Value, String>;
+    fn ask(&mut self, request: &Value) -> Result<Value, ProgramFailure>;
 
     /// [`Oracle::ask`], running `meanwhile` while the program works out its answer: a program
     /// that runs apart (an [`External`] one) is sent the request first and `meanwhile` runs
@@ -50,7 +51,7 @@ pub trait Oracle: Send {
         &mut self,
         request: &Value,
         meanwhile: &mut dyn FnMut() -> Option<Value>,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, ProgramFailure> {
         meanwhile();
         self.ask(request)
     }
@@ -60,7 +61,7 @@ pub trait Oracle: Send {
 pub struct Builtin;
 
 impl Oracle for Builtin {
-    fn ask(&mut self, request: &Value) -> Result<Value, String> {
+    fn ask(&mut self, request: &Value) -> Result<Value, ProgramFailure> {
         BuiltinOn(Engine::Fast).ask(request)
     }
 }
@@ -70,7 +71,7 @@ impl Oracle for Builtin {
 pub struct BuiltinOn(pub Engine);
 
 impl Oracle for BuiltinOn {
-    fn ask(&mut self, request: &Value) -> Result<Value, String> {
+    fn ask(&mut self, request: &Value) -> Result<Value, ProgramFailure> {
         Ok(answer_value(request, &Capabilities::m3go(), self.0))
     }
 }
@@ -144,6 +145,10 @@ enum Answer {
     NotJson { line: String, error: String },
 }
 
+/// What the reader thread hands on for each line: an answer, or why the line could not be read
+/// (after which it stops).
+type Line = Result<Answer, UnreadableLine>;
+
 /// A request sent to the program before it was asked ([`Oracle::ask_while`]'s `meanwhile`
 /// returned it).
 struct Ahead {
@@ -157,7 +162,7 @@ struct Ahead {
 struct Running {
     child: std::process::Child,
     stdin: std::process::ChildStdin,
-    lines: std::sync::mpsc::Receiver<Result<Answer, String>>,
+    lines: std::sync::mpsc::Receiver<Line>,
     pgid: i32,
 }
 
@@ -199,13 +204,13 @@ pub struct External {
 
 impl External {
     /// `cmd` with the default timeout (60 s).
-    pub fn spawn(cmd: &str) -> Result<External, String> {
+    pub fn spawn(cmd: &str) -> Result<External, ProgramFailure> {
         External::with_timeout(cmd, DEFAULT_TIMEOUT)
     }
 
     /// `cmd`, given `timeout` for each answer. Starts it at once (an error when `sh` itself
     /// cannot be started; a command that `sh` cannot find fails on the first request).
-    pub fn with_timeout(cmd: &str, timeout: Duration) -> Result<External, String> {
+    pub fn with_timeout(cmd: &str, timeout: Duration) -> Result<External, ProgramFailure> {
         External::skipping(cmd, timeout, &[])
     }
 
@@ -216,7 +221,7 @@ impl External {
         cmd: &str,
         timeout: Duration,
         skip: crate::conform::pruned::Paths,
-    ) -> Result<External, String> {
+    ) -> Result<External, ProgramFailure> {
         let mut x = External {
             cmd: cmd.to_string(),
             timeout,
@@ -235,7 +240,7 @@ impl External {
         self.timeout = timeout;
     }
 
-    fn start(&mut self) -> Result<(), String> {
+    fn start(&mut self) -> Result<(), ProgramFailure> {
         use std::os::unix::process::CommandExt;
         let cmd = &self.cmd;
         // the registry is held from the start of the program to its registration, and no
@@ -243,7 +248,7 @@ impl External {
         // registry, then sees every program that runs
         let mut registry = groups();
         if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
-            return Err("m3go is stopping: no program is started".into());
+            return Err(ProgramFailure::Stopping);
         }
         let mut child = std::process::Command::new("sh")
             .arg("-c")
@@ -252,12 +257,18 @@ impl External {
             .stdout(std::process::Stdio::piped())
             .process_group(0)
             .spawn()
-            .map_err(|e| format!("cannot start `{cmd}`: {e}"))?;
+            .map_err(|e| ProgramFailure::Start {
+                command: cmd.clone(),
+                error: e.to_string(),
+            })?;
         let pgid = child.id() as i32;
         registry.insert(pgid);
         drop(registry);
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let stdin = child.stdin.take().ok_or(ProgramFailure::NoPipe("stdin"))?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or(ProgramFailure::NoPipe("stdout"))?;
         let (tx, rx) = std::sync::mpsc::channel();
         let skip = self.skip;
         std::thread::spawn(move || {
@@ -269,17 +280,15 @@ impl External {
                 {
                     Ok(n) => n,
                     Err(e) => {
-                        let _ = tx.send(Err(format!("cannot read its answer: {e}")));
+                        let _ = tx.send(Err(UnreadableLine::Io(e.to_string())));
                         break;
                     }
                 };
                 if n == 0 {
                     break;
                 }
-                let msg = if buf.len() > MAX_ANSWER_BYTES {
-                    Err(format!(
-                        "an answer line is longer than {MAX_ANSWER_BYTES} bytes"
-                    ))
+                let msg: Line = if buf.len() > MAX_ANSWER_BYTES {
+                    Err(UnreadableLine::TooLong(MAX_ANSWER_BYTES))
                 } else {
                     // the whole line's UTF-8 is checked first: the parts read past are not
                     // read as strings
@@ -294,7 +303,7 @@ impl External {
                                 },
                             }
                         })
-                        .map_err(|e| format!("an answer line is not UTF-8: {e}"))
+                        .map_err(|e| UnreadableLine::NotUtf8(e.to_string()))
                 };
                 let stop = msg.is_err();
                 if tx.send(msg).is_err() || stop {
@@ -312,8 +321,9 @@ impl External {
         Ok(())
     }
 
-    /// Stops the program after a failure, so that the next request starts it again.
-    fn fail(&mut self, what: String) -> String {
+    /// Stops the program after a failure, so that the next request starts it again: the
+    /// failure `what` made of how it ended.
+    fn fail(&mut self, what: impl FnOnce(Stopped) -> ProgramFailure) -> ProgramFailure {
         if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
             // the handler stopped the program and ends m3go with 130
             std::process::exit(130);
@@ -324,7 +334,10 @@ impl External {
         // only that it was stopped: whether a next request starts it again is the caller's
         // (`m3go conform` goes on with the next case; a failed capabilities request, or a
         // failed game of `m3go diff`, ends the run)
-        format!("{what} ({how}; `{}` was stopped)", self.cmd)
+        what(Stopped {
+            how,
+            command: self.cmd.clone(),
+        })
     }
 }
 
@@ -340,52 +353,48 @@ fn send_line(stdin: &mut std::process::ChildStdin, request: &Value) -> std::io::
 impl External {
     /// Awaits the next line the program writes (the answer to the oldest request it has not
     /// answered) until `deadline`, `limit` the budget that request was given.
-    fn receive(&mut self, deadline: std::time::Instant, limit: Duration) -> Result<Value, String> {
-        let scaled = if limit > self.timeout {
-            format!(
-                " (--timeout {} s scaled by the size of the replay)",
-                self.timeout.as_secs_f64()
-            )
-        } else {
-            String::new()
-        };
-        match self.next_line(deadline, limit, &scaled)? {
+    fn receive(
+        &mut self,
+        deadline: std::time::Instant,
+        limit: Duration,
+    ) -> Result<Value, ProgramFailure> {
+        let scaled_from = (limit > self.timeout).then_some(self.timeout);
+        match self.next_line(deadline, limit, scaled_from)? {
             Answer::Json(v) if v.is_object() => Ok(v),
-            Answer::Json(v) => Err(self.fail(format!(
-                "the answer is not a JSON object: `{}`",
-                clip(&v.to_string(), 200)
-            ))),
-            Answer::NotJson { line, error } => Err(self.fail(format!(
-                "the answer is not JSON ({error}): `{}`",
-                clip(&line, 200)
-            ))),
+            Answer::Json(v) => Err(self.fail(|s| ProgramFailure::not_object(&v.to_string(), s))),
+            Answer::NotJson { line, error } => {
+                Err(self.fail(|s| ProgramFailure::not_json(error, &line, s)))
+            }
         }
     }
 
     /// The next line the program writes, read as JSON when it is, awaited until `deadline`
-    /// (`limit` the time it was given and `scaled` why it is longer than `--timeout`, for the
-    /// message); a line that cannot be read, no line in time or a program gone is a failure
-    /// ([`External::fail`]).
+    /// (`limit` the time it was given and `scaled_from` the `--timeout` it was scaled from when
+    /// it is longer, for the message); a line that cannot be read, no line in time or a program
+    /// gone is a failure ([`External::fail`]).
     fn next_line(
         &mut self,
         deadline: std::time::Instant,
         limit: Duration,
-        scaled: &str,
-    ) -> Result<Answer, String> {
+        scaled_from: Option<Duration>,
+    ) -> Result<Answer, ProgramFailure> {
         let Some(run) = self.running.as_mut() else {
-            return Err("the program is not running".into());
+            return Err(ProgramFailure::NotRunning);
         };
         let left = deadline.saturating_duration_since(std::time::Instant::now());
         match run.lines.recv_timeout(left) {
             Ok(Ok(answer)) => Ok(answer),
-            Ok(Err(e)) => Err(self.fail(format!("the program's answer is unreadable: {e}"))),
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(self.fail(format!(
-                "no answer within {} s{scaled}: the program hung and was stopped",
-                limit.as_secs_f64()
-            ))),
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(self.fail(
-                "the program exited without answering (it crashed or closed its output)".into(),
-            )),
+            Ok(Err(why)) => Err(self.fail(|stopped| ProgramFailure::Unreadable { why, stopped })),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                Err(self.fail(|stopped| ProgramFailure::Timeout {
+                    limit,
+                    scaled_from,
+                    stopped,
+                }))
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                Err(self.fail(|stopped| ProgramFailure::Exited { stopped }))
+            }
         }
     }
 }
@@ -393,12 +402,12 @@ impl External {
 impl External {
     /// Writes `text` to the program's input as it is, for a program of another line protocol
     /// (GTP, `m3go match --player NAME=gtp:COMMAND`); a program not running is started.
-    pub fn send_text(&mut self, text: &str) -> Result<(), String> {
+    pub fn send_text(&mut self, text: &str) -> Result<(), ProgramFailure> {
         if self.running.is_none() {
             self.start()?;
         }
         let Some(run) = self.running.as_mut() else {
-            return Err("the program is not running".into());
+            return Err(ProgramFailure::NotRunning);
         };
         if run
             .stdin
@@ -406,7 +415,7 @@ impl External {
             .and_then(|_| run.stdin.flush())
             .is_err()
         {
-            return Err(self.fail("the program exited before reading the request".into()));
+            return Err(self.fail(|stopped| ProgramFailure::ExitedBeforeRequest { stopped }));
         }
         Ok(())
     }
@@ -417,8 +426,8 @@ impl External {
         &mut self,
         deadline: std::time::Instant,
         limit: Duration,
-    ) -> Result<String, String> {
-        Ok(match self.next_line(deadline, limit, "")? {
+    ) -> Result<String, ProgramFailure> {
+        Ok(match self.next_line(deadline, limit, None)? {
             Answer::Json(v) => v.to_string(),
             Answer::NotJson { line, .. } => line,
         })
@@ -426,7 +435,7 @@ impl External {
 }
 
 impl Oracle for External {
-    fn ask(&mut self, request: &Value) -> Result<Value, String> {
+    fn ask(&mut self, request: &Value) -> Result<Value, ProgramFailure> {
         self.ask_while(request, &mut || None)
     }
 
@@ -434,14 +443,16 @@ impl Oracle for External {
         &mut self,
         request: &Value,
         meanwhile: &mut dyn FnMut() -> Option<Value>,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, ProgramFailure> {
         if self.running.is_none() {
             self.start()?;
         }
         let sent_ahead = match self.ahead.take() {
             Some(a) if a.request == *request => {
                 if !a.sent {
-                    return Err(self.fail("the program exited before reading the request".into()));
+                    return Err(
+                        self.fail(|stopped| ProgramFailure::ExitedBeforeRequest { stopped })
+                    );
                 }
                 true
             }
@@ -460,10 +471,10 @@ impl Oracle for External {
             None => false,
         };
         let Some(run) = self.running.as_mut() else {
-            return Err("the program is not running".into());
+            return Err(ProgramFailure::NotRunning);
         };
         if !sent_ahead && send_line(&mut run.stdin, request).is_err() {
-            return Err(self.fail("the program exited before reading the request".into()));
+            return Err(self.fail(|stopped| ProgramFailure::ExitedBeforeRequest { stopped }));
         }
         // the budget runs from the request (for a request sent ahead, from its asking, the
         // program having answered the one before), `meanwhile`'s time included
@@ -493,7 +504,7 @@ impl Drop for External {
 
 /// Asks `oracle` and checks that the answer echoes the request's id (every answer does, the
 /// `capabilities` one included); a wrong id is a failure of the program, like a crash.
-pub fn ask_checked(oracle: &mut dyn Oracle, request: &Value) -> Result<Value, String> {
+pub fn ask_checked(oracle: &mut dyn Oracle, request: &Value) -> Result<Value, ProgramFailure> {
     ask_checked_while(oracle, request, &mut || None)
 }
 
@@ -502,16 +513,15 @@ pub fn ask_checked_while(
     oracle: &mut dyn Oracle,
     request: &Value,
     meanwhile: &mut dyn FnMut() -> Option<Value>,
-) -> Result<Value, String> {
+) -> Result<Value, ProgramFailure> {
     let ans = oracle.ask_while(request, meanwhile)?;
     if ans.get("id") != request.get("id") {
-        return Err(format!(
-            "the answer's id is {}, expected {}",
-            ans.get("id").unwrap_or(&Value::Null),
-            request["id"]
-        ));
+        return Err(ProgramFailure::NotAnAnswer(AnswerFault::WrongId {
+            got: ans.get("id").unwrap_or(&Value::Null).to_string(),
+            expected: request["id"].to_string(),
+        }));
     }
-    check_answer_shape(request, &ans)?;
+    check_answer_shape(request, &ans).map_err(ProgramFailure::NotAnAnswer)?;
     Ok(ans)
 }
 
@@ -546,7 +556,7 @@ const CAPABILITIES_ANSWER_FIELDS: [&str; 8] = [
 /// request, `cat`, writes `position` and `moves`) and says something besides its id (an
 /// analysis, reports, probes, a diagram, capabilities, an error or `unsupported`). Anything else
 /// is a failure of the program, never a disagreement on the rules.
-fn check_answer_shape(request: &Value, ans: &Value) -> Result<(), String> {
+fn check_answer_shape(request: &Value, ans: &Value) -> Result<(), AnswerFault> {
     let capabilities = request.get("action").is_some();
     let fields: &[&str] = if capabilities {
         &CAPABILITIES_ANSWER_FIELDS
@@ -554,27 +564,19 @@ fn check_answer_shape(request: &Value, ans: &Value) -> Result<(), String> {
         &CASE_ANSWER_FIELDS
     };
     let Some(obj) = ans.as_object() else {
-        return Err("the answer is not a JSON object".into());
+        return Err(AnswerFault::NotObject);
     };
     if let Some(k) = obj.keys().find(|k| !fields.contains(&k.as_str())) {
-        return Err(format!(
-            "the answer has a field `{}` that no answer has (does the program echo its requests?): `{}`",
-            clip(k, 40),
-            clip(&ans.to_string(), 200)
-        ));
+        return Err(AnswerFault::UnknownField {
+            field: clip(k, 40),
+            answer: clip(&ans.to_string(), 200),
+        });
     }
     if let Some(d) = obj.get("declined") {
         check_declined(d)?;
     }
     if obj.keys().all(|k| k == "id" || k == "protocol") {
-        return Err(format!(
-            "the answer carries nothing but its id: expected {} (or an error or `unsupported`)",
-            if capabilities {
-                "protocols and capabilities"
-            } else {
-                "analysis, reports, probes or numbered"
-            }
-        ));
+        return Err(AnswerFault::Empty { capabilities });
     }
     Ok(())
 }
@@ -582,28 +584,21 @@ fn check_answer_shape(request: &Value, ans: &Value) -> Result<(), String> {
 /// An answer's `declined` is an object of checks, each with its reason as a string
 /// (`{"score": "why"}`, spec/README.md): anything else is a failure of the program, said with
 /// the field's name, never read as declining nothing.
-fn check_declined(d: &Value) -> Result<(), String> {
+fn check_declined(d: &Value) -> Result<(), AnswerFault> {
     let Some(d) = d.as_object() else {
-        return Err(format!(
-            "the answer's `declined` is not an object: `{}`: expected {{\"CHECK\": \"reason\", …}}",
-            clip(&d.to_string(), 200)
-        ));
+        return Err(AnswerFault::DeclinedNotObject {
+            declined: clip(&d.to_string(), 200),
+        });
     };
     for (c, why) in d {
         if !crate::conform::check::is_check(c) {
-            return Err(format!(
-                "the answer's `declined` names `{}`, which is not a check: expected some of {}",
-                clip(c, 40),
-                crate::conform::check::all_checks()
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+            return Err(AnswerFault::DeclinedUnknownCheck { check: clip(c, 40) });
         }
         if !why.is_string() {
-            return Err(format!(
-                "the answer's `declined.{c}` is `{}`, not a string: expected the reason as text",
-                clip(&why.to_string(), 200)
-            ));
+            return Err(AnswerFault::DeclinedReasonNotText {
+                check: c.clone(),
+                reason: clip(&why.to_string(), 200),
+            });
         }
     }
     Ok(())
@@ -634,42 +629,73 @@ pub struct Negotiated {
     pub protocol: &'static str,
 }
 
+/// Why the capabilities request settled nothing: the run ends, as nothing can be tested.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NegotiationError {
+    /// The program could not be started.
+    Start(ProgramFailure),
+    /// The program failed on the request (crashed, hung, wrote something that is not an
+    /// answer).
+    Failed(ProgramFailure),
+    /// It speaks none of the runner's versions (`speaks`: the versions it listed, as JSON).
+    NoCommonVersion { speaks: String },
+    /// Its capabilities do not read (`error` and `capabilities` clipped for the message).
+    Unreadable { error: String, capabilities: String },
+    /// Its capabilities name options or checks that do not exist.
+    Invalid(String),
+}
+
+impl std::fmt::Display for NegotiationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NegotiationError::Start(e) => write!(f, "{e}"),
+            NegotiationError::Failed(e) => write!(
+                f,
+                "the program did not answer the capabilities request: {e}; the run ends, as nothing can be tested without it"
+            ),
+            NegotiationError::NoCommonVersion { speaks } => write!(
+                f,
+                "the program speaks {speaks}, none of the versions this runner speaks ({})",
+                PROTOCOLS.join(", ")
+            ),
+            NegotiationError::Unreadable {
+                error,
+                capabilities,
+            } => write!(
+                f,
+                "the program's capabilities do not read: {error}: {capabilities}"
+            ),
+            NegotiationError::Invalid(e) => write!(f, "the program's capabilities: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for NegotiationError {}
+
 /// Asks the program for its capabilities, first of all. A failure of the program (it cannot
 /// be started, crashed, hung) is an error: nothing can be tested. A program that speaks none
 /// of the runner's versions is an error too, as are capabilities that do not read or name
 /// options or checks that do not exist.
-pub fn negotiate(oracle: &mut dyn Oracle) -> Result<Negotiated, String> {
-    let ans = ask_checked(oracle, &capabilities_request())
-        .map_err(|e| {
-            format!(
-                "the program did not answer the capabilities request: {e}; the run ends, as nothing can be tested without it"
-            )
-        })?;
+pub fn negotiate(oracle: &mut dyn Oracle) -> Result<Negotiated, NegotiationError> {
+    let ans = ask_checked(oracle, &capabilities_request()).map_err(NegotiationError::Failed)?;
     let protocol = match ans.get("protocols").and_then(Value::as_array) {
         Some(ps) => PROTOCOLS
             .iter()
             .copied()
             .find(|v| ps.iter().any(|p| p.as_str() == Some(*v)))
-            .ok_or_else(|| {
-                format!(
-                    "the program speaks {}, none of the versions this runner speaks ({})",
-                    Value::Array(ps.clone()),
-                    PROTOCOLS.join(", ")
-                )
+            .ok_or_else(|| NegotiationError::NoCommonVersion {
+                speaks: Value::Array(ps.clone()).to_string(),
             })?,
         None => PROTOCOL_1,
     };
     let declared = match ans.get("capabilities") {
         Some(c) => {
-            let caps: Capabilities = serde_json::from_value(c.clone()).map_err(|e| {
-                format!(
-                    "the program's capabilities do not read: {}: {}",
-                    clip(&e.to_string(), 300),
-                    clip(&c.to_string(), 200)
-                )
-            })?;
-            caps.validate()
-                .map_err(|e| format!("the program's capabilities: {e}"))?;
+            let caps: Capabilities =
+                serde_json::from_value(c.clone()).map_err(|e| NegotiationError::Unreadable {
+                    error: clip(&e.to_string(), 300),
+                    capabilities: clip(&c.to_string(), 200),
+                })?;
+            caps.validate().map_err(NegotiationError::Invalid)?;
             Declared::Capabilities(caps)
         }
         None => Declared::Nothing(
@@ -812,7 +838,7 @@ pub fn run_case_in(
         skipped_checks: Vec::new(),
     };
     let ans = match ask_checked(oracle, &case.request_in(protocol, Some(&asked))) {
-        Err(e) => return run(Outcome::Errored(e)),
+        Err(e) => return run(Outcome::Errored(e.to_string())),
         Ok(a) => a,
     };
     if ans
@@ -852,7 +878,7 @@ pub fn run_case_in(
 }
 
 /// A factory of oracles.
-pub type MakeOracle = dyn Fn() -> Result<Box<dyn Oracle>, String> + Sync;
+pub type MakeOracle = dyn Fn() -> Result<Box<dyn Oracle>, ProgramFailure> + Sync;
 
 /// Oracles for parallel work: a worker takes one (a new one when none is idle) and gives it
 /// back, so that at most as many programs under test run as workers.
@@ -869,8 +895,9 @@ impl<'a> OraclePool<'a> {
         }
     }
 
-    /// Runs `f` with an oracle of the pool.
-    pub fn with<T>(&self, f: impl FnOnce(&mut dyn Oracle) -> T) -> Result<T, String> {
+    /// Runs `f` with an oracle of the pool; `Err` when none could be made (a program that
+    /// cannot be started).
+    pub fn with<T>(&self, f: impl FnOnce(&mut dyn Oracle) -> T) -> Result<T, ProgramFailure> {
         let taken = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let mut o = match taken {
             Some(o) => o,
@@ -880,6 +907,13 @@ impl<'a> OraclePool<'a> {
         self.idle.lock().unwrap_or_else(|e| e.into_inner()).push(o);
         Ok(t)
     }
+}
+
+/// [`negotiate`] with an oracle of `pool` (one made when none is idle).
+pub fn negotiate_in(pool: &OraclePool) -> Result<Negotiated, NegotiationError> {
+    pool.with(negotiate)
+        .map_err(NegotiationError::Start)
+        .and_then(|n| n)
 }
 
 /// A thread pool of `jobs` workers (at least 1).

@@ -30,6 +30,8 @@ impl fmt::Display for Illegal {
     }
 }
 
+impl std::error::Error for Illegal {}
+
 /// A string named by its first point, with all its points.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct NamedString {

@@ -8,6 +8,7 @@
 //! record's replaced move (M20-REPLAY-PASS), played by [`Record::advance_move`] itself.
 
 use crate::board::grid::Colour;
+use crate::conform::failure::ProgramFailure;
 use crate::conform::play_protocol::{
     ForfeitField, ForfeitKind, PlayerCapabilities, PlayerCapabilitiesAnswer, TurnField,
     PLAYER_PROTOCOL, PLAYER_PROTOCOLS, RESIGN,
@@ -19,7 +20,7 @@ use crate::game::moves::{Action, Move};
 use crate::game::notation::{format_numbered, parse_move_in};
 use crate::game::order::{StoneKind, Turn};
 use crate::game::play::Position;
-use crate::game::setup::Setup;
+use crate::game::setup::{InputError, Setup};
 use crate::judge::scoring::{score_of, Winner};
 use crate::rules::Rules;
 use serde_json::{json, Value};
@@ -27,34 +28,90 @@ use std::time::{Duration, Instant};
 
 /// A player as the referee drives it: a request sent, its answer awaited for at most
 /// `timeout`. `Err` is a failure of the program (it crashed, hung, wrote something that is not
-/// a JSON object), worded as the conformance runner words it.
+/// a JSON object, broke GTP), as the conformance runner reports it.
 pub trait Seat {
-    fn ask(&mut self, request: &Value, timeout: Duration) -> Result<Value, String>;
+    fn ask(&mut self, request: &Value, timeout: Duration) -> Result<Value, ProgramFailure>;
 }
 
 impl Seat for External {
-    fn ask(&mut self, request: &Value, timeout: Duration) -> Result<Value, String> {
+    fn ask(&mut self, request: &Value, timeout: Duration) -> Result<Value, ProgramFailure> {
         self.set_timeout(timeout);
         Oracle::ask(self, request)
     }
 }
 
-/// The kind of a program failure the runner reported ([`External`]'s messages): no answer in
-/// time, an answer that is not a JSON object (or not a GTP answer), or the program gone; or a
-/// GTP player's protocol error (`protocol error: …`).
-pub fn failure_kind(message: &str) -> ForfeitKind {
-    if message.starts_with("protocol error:") {
-        // a GTP player's (`super::gtp::GtpSeat`): a `?` answer, a missing command
-        ForfeitKind::Protocol
-    } else if message.contains("no answer within") {
-        ForfeitKind::Timeout
-    } else if message.contains("not JSON")
-        || message.contains("not a JSON object")
-        || message.contains("unreadable")
-    {
-        ForfeitKind::Unreadable
-    } else {
-        ForfeitKind::Crash
+/// The forfeit kind of a program failure ([`External`]'s, or a GTP player's,
+/// [`super::gtp::GtpSeat`]): no answer in time, an answer that cannot be read, is not JSON or
+/// not a JSON object (or not a GTP answer), a protocol error (a `?` answer, a missing command,
+/// a JSON object that is not an answer), or the program gone (or never started).
+pub fn failure_kind(failure: &ProgramFailure) -> ForfeitKind {
+    match failure {
+        ProgramFailure::Timeout { .. } => ForfeitKind::Timeout,
+        ProgramFailure::Unreadable { .. }
+        | ProgramFailure::NotJson { .. }
+        | ProgramFailure::NotObject { .. }
+        | ProgramFailure::GtpUnreadable { .. } => ForfeitKind::Unreadable,
+        ProgramFailure::Protocol(_) | ProgramFailure::NotAnAnswer(_) => ForfeitKind::Protocol,
+        // the referee's request not put to a GTP player is counted as the player's crash, as
+        // it always was: it cannot go on with the game
+        ProgramFailure::Start { .. }
+        | ProgramFailure::Stopping
+        | ProgramFailure::NoPipe(_)
+        | ProgramFailure::NotRunning
+        | ProgramFailure::Exited { .. }
+        | ProgramFailure::ExitedBeforeRequest { .. }
+        | ProgramFailure::Request(_) => ForfeitKind::Crash,
+    }
+}
+
+/// The referee's own failure: a game that cannot be set up or go on. Never a player's, whose
+/// failure is a forfeit ([`Ending::Forfeit`]).
+#[derive(Debug)]
+pub enum RefereeError {
+    /// Not two or four seats.
+    Seats(usize),
+    /// The start position cannot be built.
+    StartPosition(Box<InputError>),
+    /// The opening's moves do not replay.
+    Opening(Box<InputError>),
+    /// The pass replacing a refused move cannot be played.
+    ReplacingPass {
+        number: u32,
+        notation: String,
+        error: Box<InputError>,
+    },
+    /// The match has no player of that name.
+    NoPlayer(String),
+    /// A player's program cannot be started.
+    Start(ProgramFailure),
+}
+
+impl std::fmt::Display for RefereeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RefereeError::Seats(n) => write!(f, "{n} seats: a game has two or four"),
+            RefereeError::StartPosition(e) => write!(f, "the start position: {e}"),
+            RefereeError::Opening(e) => write!(f, "the opening: {e}"),
+            RefereeError::ReplacingPass {
+                number,
+                notation,
+                error,
+            } => write!(f, "move {number}: the pass replacing {notation}: {error}"),
+            RefereeError::NoPlayer(name) => write!(f, "no player named `{name}`"),
+            RefereeError::Start(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RefereeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RefereeError::StartPosition(e)
+            | RefereeError::Opening(e)
+            | RefereeError::ReplacingPass { error: e, .. } => Some(e.as_ref()),
+            RefereeError::Start(e) => Some(e),
+            RefereeError::Seats(_) | RefereeError::NoPlayer(_) => None,
+        }
     }
 }
 
@@ -290,7 +347,7 @@ pub fn play_game(
     spec: &GameSpec,
     black: &mut dyn Seat,
     white: &mut dyn Seat,
-) -> Result<Played, String> {
+) -> Result<Played, RefereeError> {
     play_game_seated(spec, &mut [black, white])
 }
 
@@ -313,9 +370,12 @@ pub fn seat_index(seats: usize, turn: Turn) -> usize {
 
 /// [`play_game`] with two seats (black, white) or four (the team format's A, B, C, D, each
 /// asked for the moves of its turn, [`seat_index`]).
-pub fn play_game_seated(spec: &GameSpec, seats: &mut [&mut dyn Seat]) -> Result<Played, String> {
+pub fn play_game_seated(
+    spec: &GameSpec,
+    seats: &mut [&mut dyn Seat],
+) -> Result<Played, RefereeError> {
     if seats.len() != 2 && seats.len() != 4 {
-        return Err(format!("{} seats: a game has two or four", seats.len()));
+        return Err(RefereeError::Seats(seats.len()));
     }
     let rules = &spec.rules;
     let mut record = match &spec.opening {
@@ -328,7 +388,7 @@ pub fn play_game_seated(spec: &GameSpec, seats: &mut [&mut dyn Seat]) -> Result<
     };
     let start = record
         .start_position(rules)
-        .map_err(|e| format!("the start position: {e}"))?;
+        .map_err(|e| RefereeError::StartPosition(Box::new(e)))?;
     let start_setup: Setup = start.to_setup();
     let mut pos: Position = start;
     // the moves as the protocol writes them: the opening's first
@@ -338,7 +398,7 @@ pub fn play_game_seated(spec: &GameSpec, seats: &mut [&mut dyn Seat]) -> Result<
         let notation = format_numbered(rules, m.number, m.claimed.unwrap_or(pos.turn()), m.action);
         let (next, _) = record
             .advance_move(&pos, k)
-            .map_err(|e| format!("the opening: {e}"))?;
+            .map_err(|e| RefereeError::Opening(Box::new(e)))?;
         wire.push(if m.replaced {
             format!("{notation}=pass")
         } else {
@@ -453,7 +513,7 @@ pub fn play_game_seated(spec: &GameSpec, seats: &mut [&mut dyn Seat]) -> Result<
             st.sent = wire.len();
             let ans = match ans {
                 Ok(a) => a,
-                Err(e) => break forfeit(side, n, failure_kind(&e), e),
+                Err(e) => break forfeit(side, n, failure_kind(&e), e.to_string()),
             };
             if let Some(left) = st.clock {
                 if took > left {
@@ -562,8 +622,12 @@ pub fn play_game_seated(spec: &GameSpec, seats: &mut [&mut dyn Seat]) -> Result<
                                 wire.push(format!("{notation}=pass"));
                                 replaced += 1;
                             }
-                            Err(e) => {
-                                return Err(format!("move {n}: the pass replacing {notation}: {e}"))
+                            Err(error) => {
+                                return Err(RefereeError::ReplacingPass {
+                                    number: n,
+                                    notation,
+                                    error: Box::new(error),
+                                })
                             }
                         }
                         continue;

@@ -9,6 +9,7 @@
 use super::game::Seat;
 use crate::board::coord::{half, Labels, Point};
 use crate::board::grid::Colour;
+use crate::conform::failure::ProgramFailure;
 use crate::conform::play_protocol::{GenmoveRequest, PlayerCapabilities, PLAYER_PROTOCOL};
 use crate::conform::runner::External;
 use crate::error::clip;
@@ -127,10 +128,10 @@ pub fn parse_komi(s: &str) -> Result<Komi, String> {
 pub type GtpAnswer = Result<String, String>;
 
 /// The referee's side of GTP: a program driven through GTP commands, asked through the play
-/// protocol's requests ([`Seat`]). Its errors are worded so that
-/// [`failure_kind`](super::game::failure_kind) names their kind: a `?` answer where `=` is due,
-/// a missing required command, a version other than 2 are `protocol error: …`; an answer that
-/// does not begin with `=` or `?` is unreadable.
+/// protocol's requests ([`Seat`]). Its failures are typed
+/// ([`failure_kind`](super::game::failure_kind) names their kind): a `?` answer where `=` is
+/// due, a missing required command, a version other than 2 are [`ProgramFailure::Protocol`];
+/// an answer that does not begin with `=` or `?` is [`ProgramFailure::GtpUnreadable`].
 pub struct GtpSeat {
     ext: External,
     commands: Vec<String>,
@@ -162,7 +163,7 @@ impl GtpSeat {
         cmd: &str,
         deadline: Instant,
         limit: Duration,
-    ) -> Result<GtpAnswer, String> {
+    ) -> Result<GtpAnswer, ProgramFailure> {
         self.ext.send_text(&format!("{cmd}\n"))?;
         let mut first = self.ext.receive_text(deadline, limit)?;
         // blank lines before an answer are skipped (a program that ends its answers with two)
@@ -172,13 +173,7 @@ impl GtpSeat {
         let ok = match first.chars().next() {
             Some('=') => true,
             Some('?') => false,
-            _ => {
-                return Err(format!(
-                "the GTP answer to `{}` is unreadable: `{}` (a GTP answer begins with `=` or `?`)",
-                clip(cmd, 60),
-                clip(&first, 200)
-            ))
-            }
+            _ => return Err(ProgramFailure::gtp_unreadable(cmd, &first)),
         };
         // `=12 text`: the id, then the text
         let rest = first[1..].trim_start_matches(|c: char| c.is_ascii_digit());
@@ -195,24 +190,29 @@ impl GtpSeat {
     }
 
     /// A command whose answer must be `=`.
-    fn must(&mut self, cmd: &str, deadline: Instant, limit: Duration) -> Result<String, String> {
+    fn must(
+        &mut self,
+        cmd: &str,
+        deadline: Instant,
+        limit: Duration,
+    ) -> Result<String, ProgramFailure> {
         self.command(cmd, deadline, limit)?.map_err(|e| {
-            format!(
-                "protocol error: the GTP player answered `{}` with `? {}`",
+            ProgramFailure::Protocol(format!(
+                "the GTP player answered `{}` with `? {}`",
                 clip(cmd, 80),
                 clip(&e, 200)
-            )
+            ))
         })
     }
 
-    fn capabilities(&mut self, id: &Value, timeout: Duration) -> Result<Value, String> {
+    fn capabilities(&mut self, id: &Value, timeout: Duration) -> Result<Value, ProgramFailure> {
         let deadline = Instant::now() + timeout;
         let version = self.must("protocol_version", deadline, timeout)?;
         if version.trim() != GTP_VERSION {
-            return Err(format!(
-                "protocol error: the GTP player speaks version `{}`, not {GTP_VERSION}",
+            return Err(ProgramFailure::Protocol(format!(
+                "the GTP player speaks version `{}`, not {GTP_VERSION}",
                 clip(&version, 40)
-            ));
+            )));
         }
         let name = self
             .command("name", deadline, timeout)?
@@ -223,17 +223,17 @@ impl GtpSeat {
         let list = self.must("list_commands", deadline, timeout)?;
         self.commands = list.lines().map(|l| l.trim().to_string()).collect();
         if let Some(missing) = REQUIRED_COMMANDS.iter().find(|c| !self.knows(c)) {
-            return Err(format!(
-                "protocol error: the GTP player does not list `{missing}` (list_commands)"
-            ));
+            return Err(ProgramFailure::Protocol(format!(
+                "the GTP player does not list `{missing}` (list_commands)"
+            )));
         }
         let caps = if self.knows(CAPABILITIES_COMMAND) {
             let text = self.must(CAPABILITIES_COMMAND, deadline, timeout)?;
             serde_json::from_str::<PlayerCapabilities>(&text).map_err(|e| {
-                format!(
-                    "protocol error: the answer to `{CAPABILITIES_COMMAND}` does not read ({e}): `{}`",
+                ProgramFailure::Protocol(format!(
+                    "the answer to `{CAPABILITIES_COMMAND}` does not read ({e}): `{}`",
                     clip(&text, 200)
-                )
+                ))
             })?
         } else {
             // a plain GTP engine: the ten-move cycle of m3go-2020 on any size
@@ -250,12 +250,16 @@ impl GtpSeat {
         }))
     }
 
-    fn genmove(&mut self, req: &GenmoveRequest, timeout: Duration) -> Result<Value, String> {
+    fn genmove(
+        &mut self,
+        req: &GenmoveRequest,
+        timeout: Duration,
+    ) -> Result<Value, ProgramFailure> {
         let deadline = Instant::now() + timeout;
         if let Some(setup) = &req.position {
             let pos = setup
                 .to_position("position")
-                .map_err(|e| format!("the start position: {e}"))?;
+                .map_err(|e| ProgramFailure::Request(format!("the start position: {e}")))?;
             let size = pos.board().size();
             let rules = pos.rules().clone();
             self.must(&format!("boardsize {size}"), deadline, timeout)?;
@@ -266,7 +270,8 @@ impl GtpSeat {
                 timeout,
             )?;
             if self.knows(POSITION_COMMAND) {
-                let text = serde_json::to_string(setup).map_err(|e| e.to_string())?;
+                let text = serde_json::to_string(setup)
+                    .map_err(|e| ProgramFailure::Request(e.to_string()))?;
                 self.must(&format!("{POSITION_COMMAND} {text}"), deadline, timeout)?;
             }
             if self.knows(GAME_COMMAND) {
@@ -277,7 +282,9 @@ impl GtpSeat {
             self.own_pending = false;
         }
         let Some(rules) = self.rules.clone() else {
-            return Err("the GTP player's first request has no position".into());
+            return Err(ProgramFailure::Request(
+                "the GTP player's first request has no position".into(),
+            ));
         };
         for (k, text) in req.moves.iter().enumerate() {
             let (written, replaced) = match text.strip_suffix("=pass") {
@@ -294,9 +301,11 @@ impl GtpSeat {
                 self.must("undo", deadline, timeout)?;
             }
             let m = parse_move_in(written, &rules, self.size)
-                .map_err(|e| format!("the move `{text}`: {e}"))?;
+                .map_err(|e| ProgramFailure::Request(format!("the move `{text}`: {e}")))?;
             let Some(turn) = m.turn else {
-                return Err(format!("the move `{text}` names no turn"));
+                return Err(ProgramFailure::Request(format!(
+                    "the move `{text}` names no turn"
+                )));
             };
             let action = if replaced { Action::Pass } else { m.action };
             let v = match action {
@@ -332,9 +341,9 @@ impl GtpSeat {
                 Ok(Action::Pass) => "pass".to_string(),
                 Ok(Action::Place(p)) => p.format(Labels::Chinese),
                 Err(e) => {
-                    return Err(format!(
-                        "protocol error: the answer to `{cmd}` does not read: {e}"
-                    ))
+                    return Err(ProgramFailure::Protocol(format!(
+                        "the answer to `{cmd}` does not read: {e}"
+                    )))
                 }
             }
         };
@@ -344,16 +353,19 @@ impl GtpSeat {
 }
 
 impl Seat for GtpSeat {
-    fn ask(&mut self, request: &Value, timeout: Duration) -> Result<Value, String> {
+    fn ask(&mut self, request: &Value, timeout: Duration) -> Result<Value, ProgramFailure> {
         let id = request.get("id").cloned().unwrap_or(Value::Null);
         match request.get("action").and_then(Value::as_str) {
             Some("capabilities") => self.capabilities(&id, timeout),
             Some("genmove") => {
-                let req: GenmoveRequest = serde_json::from_value(request.clone())
-                    .map_err(|e| format!("the referee's request does not read: {e}"))?;
+                let req: GenmoveRequest = serde_json::from_value(request.clone()).map_err(|e| {
+                    ProgramFailure::Request(format!("the referee's request does not read: {e}"))
+                })?;
                 self.genmove(&req, timeout)
             }
-            other => Err(format!("the referee's request {other:?} has no GTP form")),
+            other => Err(ProgramFailure::Request(format!(
+                "the referee's request {other:?} has no GTP form"
+            ))),
         }
     }
 }

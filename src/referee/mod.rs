@@ -18,7 +18,7 @@ pub mod strategy;
 use crate::board::grid::Colour;
 use crate::conform::play_protocol::{GameLine, GAME_LINE_FORMAT};
 use crate::conform::runner::External;
-use game::{play_game, Clock, Ending, GameSpec, Opening, Played, Seat};
+use game::{play_game, Clock, Ending, GameSpec, Opening, Played, RefereeError, Seat};
 use std::time::Duration;
 
 /// A player of a match: its name, the command that starts it (`sh -c`) and whether it speaks
@@ -162,12 +162,12 @@ impl MatchSpec {
 
 /// Plays one game of the match: each player started in its own process group (stopped when the
 /// game ends, whatever happens), then [`play_game`].
-pub fn run_game(m: &MatchSpec, spec: &GameSpec) -> Result<Played, String> {
-    let start = |name: &str| -> Result<Box<dyn Seat>, String> {
+pub fn run_game(m: &MatchSpec, spec: &GameSpec) -> Result<Played, RefereeError> {
+    let start = |name: &str| -> Result<Box<dyn Seat>, RefereeError> {
         let p = m
             .player(name)
-            .ok_or_else(|| format!("no player named `{name}`"))?;
-        let ext = External::with_timeout(&p.command, m.move_time)?;
+            .ok_or_else(|| RefereeError::NoPlayer(name.to_string()))?;
+        let ext = External::with_timeout(&p.command, m.move_time).map_err(RefereeError::Start)?;
         Ok(if p.gtp {
             Box::new(gtp::GtpSeat::new(ext))
         } else {

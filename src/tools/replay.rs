@@ -14,7 +14,7 @@ use crate::game::play::{Action, AttributeChange, Illegal, Move, Position, Refusa
 use crate::game::setup::{InputError, Setup};
 use crate::game::text::Text;
 use crate::judge::analysis::Analysis;
-use crate::rules::Rules;
+use crate::rules::{Ko, Rules};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -135,15 +135,11 @@ pub fn stopped(number: u32) -> InputError {
 /// [`crate::judge::freeze::boards_needed`]), so that the file gives the same frozen strings.
 /// Trims the history of `setup`, a position under `rules`.
 pub fn trim_history(rules: &Rules, setup: &mut Setup) {
-    // by the option's name, so that new ko options keep the whole history
-    let keep = match serde_json::to_value(rules.ko)
-        .ok()
-        .as_ref()
-        .and_then(|v| v.as_str())
-    {
-        Some("none") => 0,
-        Some("simple") => 1,
-        _ => setup.history.len(),
+    // every ko option named, so that a new one is given its history when it is added
+    let keep = match rules.ko {
+        Ko::None => 0,
+        Ko::Simple => 1,
+        Ko::Positional | Ko::Situational => setup.history.len(),
     };
     let n = setup.history.len();
     let keep = keep.max(freeze_boards_needed(rules, setup));

@@ -5,6 +5,7 @@
 
 use crate::common::output;
 use m3go::conform::diff::{compare, run, DiffOptions, DiffOutcome};
+use m3go::conform::failure::ProgramFailure;
 use m3go::conform::runner::{Builtin, Oracle};
 use m3go::rules::Rules;
 use serde_json::Value;
@@ -166,7 +167,7 @@ fn m20_forbid_tiger_diff_finds_and_shrinks_a_renamed_forbidden_point() {
 struct DropsACapture;
 
 impl Oracle for DropsACapture {
-    fn ask(&mut self, request: &Value) -> Result<Value, String> {
+    fn ask(&mut self, request: &Value) -> Result<Value, ProgramFailure> {
         let mut v = Builtin.ask(request)?;
         let captured = v
             .get_mut("reports")
@@ -191,7 +192,7 @@ fn go_capture_diff_finds_and_shrinks_a_forgotten_capture() {
         engine: m3go::game::advance::Engine::Fast,
     };
     let moves = std::sync::atomic::AtomicU64::new(0);
-    let make = || -> Result<Box<dyn Oracle>, String> { Ok(Box::new(DropsACapture)) };
+    let make = || -> Result<Box<dyn Oracle>, ProgramFailure> { Ok(Box::new(DropsACapture)) };
     let outcome = run(&opts, 2, None, &make, &|n| {
         moves.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
     })
@@ -784,7 +785,7 @@ fn diff_and_conform_stopped_by_a_signal_stop_the_program_under_test() {
 struct Corrupts(fn(&mut Value));
 
 impl Oracle for Corrupts {
-    fn ask(&mut self, request: &Value) -> Result<Value, String> {
+    fn ask(&mut self, request: &Value) -> Result<Value, ProgramFailure> {
         let mut v = Builtin.ask(request)?;
         (self.0)(&mut v);
         Ok(v)
@@ -850,7 +851,8 @@ fn diff_cases_quote_the_clause_they_cite_from_the_register() {
             max_moves: 40,
             engine: m3go::game::advance::Engine::Fast,
         };
-        let make = move || -> Result<Box<dyn Oracle>, String> { Ok(Box::new(Corrupts(edit))) };
+        let make =
+            move || -> Result<Box<dyn Oracle>, ProgramFailure> { Ok(Box::new(Corrupts(edit))) };
         let outcome = run(&opts, 1, None, &make, &|_| {}).unwrap_or_else(|e| panic!("{e}"));
         let DiffOutcome::Disagree(d) = outcome else {
             panic!("seed {seed}: no disagreement: {outcome:?}");

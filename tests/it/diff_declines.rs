@@ -7,6 +7,7 @@
 use crate::common::{output, BIN};
 use m3go::conform::capabilities::SkippedCheck;
 use m3go::conform::diff::{game_checks, run_games, DiffOptions, DiffOutcome, DiffRun};
+use m3go::conform::failure::ProgramFailure;
 use m3go::conform::runner::{BuiltinOn, Oracle};
 use m3go::game::advance::Engine;
 use m3go::rules::Rules;
@@ -159,7 +160,7 @@ struct ScoreLeftOut {
 }
 
 impl Oracle for ScoreLeftOut {
-    fn ask(&mut self, request: &Value) -> Result<Value, String> {
+    fn ask(&mut self, request: &Value) -> Result<Value, ProgramFailure> {
         let mut a = BuiltinOn(Engine::Fast).ask(request)?;
         if request.get("action").is_none() && a.get("error").is_none() {
             a["analysis"]["score"] = Value::Null;
@@ -180,8 +181,9 @@ fn diffed(declines: bool) -> DiffRun {
         max_moves: 12,
         engine: Engine::Fast,
     };
-    let make =
-        move || -> Result<Box<dyn Oracle>, String> { Ok(Box::new(ScoreLeftOut { declines })) };
+    let make = move || -> Result<Box<dyn Oracle>, ProgramFailure> {
+        Ok(Box::new(ScoreLeftOut { declines }))
+    };
     run_games(&opts, 1, None, &make, &|_| {}).unwrap_or_else(|e| panic!("{e}"))
 }
 

@@ -8,8 +8,9 @@ use m3go::conform::answer::answer_value;
 use m3go::conform::capabilities::{Capabilities, Decline, PresetCapabilities, SkippedCheck};
 use m3go::conform::case::Case;
 use m3go::conform::check::checks_of;
+use m3go::conform::failure::ProgramFailure;
 use m3go::conform::protocol::{PROTOCOL, PROTOCOL_1};
-use m3go::conform::runner::{negotiate, run_case_in, BuiltinOn, Oracle, Outcome};
+use m3go::conform::runner::{negotiate, run_case_in, BuiltinOn, NegotiationError, Oracle, Outcome};
 use serde_json::{json, Value};
 
 /// The suite's cases that run under m3go-2020 with its own `flower-enclosed` (the reading the
@@ -130,7 +131,7 @@ fn the_runner_checks_exactly_the_checks_it_asks_and_the_answer_declines() {
     // capability-declined: the request's `checks` leave out the score, whose answer is wrong
     struct Recorder(Vec<Value>, fn(&mut Value));
     impl Oracle for Recorder {
-        fn ask(&mut self, request: &Value) -> Result<Value, String> {
+        fn ask(&mut self, request: &Value) -> Result<Value, ProgramFailure> {
             self.0.push(request.clone());
             let mut a = BuiltinOn(m3go::game::advance::Engine::Fast).ask(request)?;
             (self.1)(&mut a);
@@ -255,7 +256,7 @@ fn m3go_declines_what_its_capabilities_decline() {
 fn the_runner_negotiates_the_version_and_stops_on_none_in_common() {
     struct Speaks(&'static [&'static str]);
     impl Oracle for Speaks {
-        fn ask(&mut self, request: &Value) -> Result<Value, String> {
+        fn ask(&mut self, request: &Value) -> Result<Value, ProgramFailure> {
             let mut a = BuiltinOn(m3go::game::advance::Engine::Fast).ask(request)?;
             a["protocols"] = json!(self.0);
             Ok(a)
@@ -272,6 +273,11 @@ fn the_runner_negotiates_the_version_and_stops_on_none_in_common() {
         PROTOCOL_1
     );
     let e = negotiate(&mut Speaks(&["m3go-conform/7"])).expect_err("none in common");
+    assert!(
+        matches!(e, NegotiationError::NoCommonVersion { .. }),
+        "{e:?}"
+    );
+    let e = e.to_string();
     assert!(e.contains("none of the versions this runner speaks"), "{e}");
     // through the binary: a program that answers with a version the runner lacks ends the run
     let script = format!(
@@ -327,7 +333,7 @@ fn a_malformed_declined_field_is_an_error_naming_it() {
     let case = &mixed[0];
     struct Says(Value);
     impl Oracle for Says {
-        fn ask(&mut self, request: &Value) -> Result<Value, String> {
+        fn ask(&mut self, request: &Value) -> Result<Value, ProgramFailure> {
             let mut a = BuiltinOn(m3go::game::advance::Engine::Fast).ask(request)?;
             a["declined"] = self.0.clone();
             Ok(a)
@@ -449,7 +455,7 @@ fn a_long_decline_reason_is_cut_and_printed_once() {
 fn malformed_capabilities_are_refused_in_a_short_message_naming_the_field() {
     struct Declares(Value);
     impl Oracle for Declares {
-        fn ask(&mut self, request: &Value) -> Result<Value, String> {
+        fn ask(&mut self, request: &Value) -> Result<Value, ProgramFailure> {
             let mut a = self.0.clone();
             a["id"] = request["id"].clone();
             Ok(a)
@@ -460,6 +466,8 @@ fn malformed_capabilities_are_refused_in_a_short_message_naming_the_field() {
         "capabilities": {"presets": ["m3go-2020"], "by_preset": {"m3go-2020": {
             "declined": [{"option": "flower-enclosed", "checks": ["score"], "reason": long}]}}}});
     let e = negotiate(&mut Declares(caps)).expect_err("malformed");
+    assert!(matches!(e, NegotiationError::Unreadable { .. }), "{e:?}");
+    let e = e.to_string();
     assert!(
         e.contains("unknown field `declined`"),
         "{}",

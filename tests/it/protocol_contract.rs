@@ -5,6 +5,7 @@
 use crate::schema::{assert_valid, errors, schema};
 use m3go::conform::answer::answer_value;
 use m3go::conform::capabilities::Capabilities;
+use m3go::conform::failure::ProgramFailure;
 use m3go::conform::runner::{negotiate, Declared, Oracle};
 use serde_json::{json, Value};
 
@@ -23,7 +24,7 @@ fn spec_readme() -> String {
 struct Says(Value);
 
 impl Oracle for Says {
-    fn ask(&mut self, request: &Value) -> Result<Value, String> {
+    fn ask(&mut self, request: &Value) -> Result<Value, ProgramFailure> {
         let mut a = self.0.clone();
         a["id"] = request["id"].clone();
         Ok(a)

@@ -11,7 +11,7 @@ use crate::conform::answer::{case_answer, Parts};
 use crate::conform::capabilities::SkippedCheck;
 use crate::conform::protocol::Request;
 use crate::conform::runner::{
-    ask_checked_while, declined_by_answer, negotiate, screen, thread_pool, MakeOracle, Oracle,
+    ask_checked_while, declined_by_answer, negotiate_in, screen, thread_pool, MakeOracle, Oracle,
     OraclePool,
 };
 use crate::formats::record::rules_field;
@@ -193,12 +193,12 @@ fn play_game(
         });
         let theirs = match theirs {
             Ok(t) => t,
-            Err(message) => {
+            Err(e) => {
                 sh.first_bad.fetch_min(g, Relaxed);
                 done(played);
                 return Ok(Game::Errored {
                     move_number: pos.move_number(),
-                    message,
+                    message: e.to_string(),
                 });
             }
         };
@@ -290,14 +290,14 @@ pub fn run_games(
     let pool = OraclePool::new(make_other);
     // negotiated as `m3go conform` negotiates: the version, and the checks the capabilities
     // decline under the run's rules (one function for both, `screen`)
-    let negotiated = match pool.with(|o| negotiate(o)).and_then(|d| d) {
+    let negotiated = match negotiate_in(&pool) {
         Ok(n) => n,
-        Err(message) => {
+        Err(e) => {
             return Ok(DiffRun {
                 outcome: DiffOutcome::Errored {
                     game: 0,
                     move_number: 0,
-                    message,
+                    message: e.to_string(),
                 },
                 games: none_played(
                     "not played: the program under test failed before the first game",
@@ -349,11 +349,11 @@ pub fn run_games(
                     Ok(Game::Cancelled)
                 } else {
                     pool.with(|o| play_game(&sh, g, o, &mut counted))
-                        .unwrap_or_else(|message| {
+                        .unwrap_or_else(|e| {
                             sh.first_bad.fetch_min(g, Relaxed);
                             Ok(Game::Errored {
                                 move_number: 1,
-                                message,
+                                message: e.to_string(),
                             })
                         })
                 };
@@ -447,7 +447,7 @@ pub fn run_games(
             moves,
             diffs,
         } => pool
-            .with(|other| {
+            .with(|other| -> Result<DiffOutcome, String> {
                 let field = diffs[0].field;
                 let mut reference = crate::conform::runner::BuiltinOn(opts.engine);
                 let mut judge = Judge {
@@ -490,6 +490,7 @@ pub fn run_games(
                     case,
                 })))
             })
+            .map_err(|e| e.to_string())
             .and_then(|r| r),
         Game::Agree | Game::Cancelled => Err("internal: a good game among the bad ones".into()),
     }?;

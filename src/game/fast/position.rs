@@ -436,16 +436,14 @@ impl FastPosition {
                 return Err(Refusal::ConversionQ);
             }
         }
-        let mut out = None;
         match p {
             None => {
-                let mut o = self.clone();
-                self.pass_into(turn, &mut o);
-                out = Some(o);
+                let mut out = self.clone();
+                self.pass_into(turn, &mut out);
+                Ok(out)
             }
-            Some(p) => self.place(p, turn, &mut out, true)?,
+            Some(p) => self.placed(p, turn),
         }
-        Ok(out.unwrap_or_else(|| unreachable!()))
     }
 
     pub(super) fn board_index(&self, pt: crate::board::coord::Point) -> usize {

@@ -127,6 +127,25 @@ impl FastPosition {
         scratch: &mut Option<FastPosition>,
         play: bool,
     ) -> Result<(), Refusal> {
+        self.place_in(p, turn, Buffer::Scratch(scratch), play)
+    }
+
+    /// The position after the stone of `turn` is placed at padded point `p` ([`Self::place`]
+    /// played, into a copy of this position).
+    pub(super) fn placed(&self, p: usize, turn: Turn) -> Result<FastPosition, Refusal> {
+        let mut out = self.clone();
+        self.place_in(p, turn, Buffer::Given(&mut out), true)?;
+        Ok(out)
+    }
+
+    /// [`Self::place`], the board written into `buffer`.
+    fn place_in(
+        &self,
+        p: usize,
+        turn: Turn,
+        buffer: Buffer<'_>,
+        play: bool,
+    ) -> Result<(), Refusal> {
         if self.cells[p & MASK] != EMPTY {
             return Err(Refusal::Occupied);
         }
@@ -146,7 +165,7 @@ impl FastPosition {
         let fresh = Fresh::at(&self.an, self.geom, p, stone);
         let mut board = Settle {
             before: self,
-            out: scratch,
+            out: buffer,
             p,
             stone,
             plain,
@@ -194,13 +213,13 @@ impl FastPosition {
         let analysed = board.analysed;
         let local = board.local;
         if ko_board {
-            let out = scratch.as_ref().unwrap_or_else(|| unreachable!());
+            let out = board.out();
             if self.repeats(&out.cells, out.hash) {
                 return Err(Refusal::Ko);
             }
         }
         if play {
-            let out = scratch.get_or_insert_with(|| self.clone());
+            let out = board.out();
             if !analysed && !self.update_into(out, p, stone, local, captured) {
                 out.refresh();
             }
@@ -341,6 +360,33 @@ pub(super) fn copy_cells(geom: Geom, dst: &mut [u8; MAXN], src: &[u8; MAXN]) {
     dst[..n].copy_from_slice(&src[..n]);
 }
 
+/// Where a [`Settle`] writes the board after the move.
+enum Buffer<'a> {
+    /// A scratch position, cloned from the position before the move when it is first written
+    /// (a position of the same game, reused, will do).
+    Scratch(&'a mut Option<FastPosition>),
+    /// A position given (a copy of the position before the move).
+    Given(&'a mut FastPosition),
+}
+
+impl Buffer<'_> {
+    /// The position, if there is one yet.
+    fn get(&self) -> Option<&FastPosition> {
+        match self {
+            Buffer::Scratch(s) => s.as_ref(),
+            Buffer::Given(o) => Some(o),
+        }
+    }
+
+    /// The position, a scratch one cloned from `before` when there is none yet.
+    fn get_or_clone(&mut self, before: &FastPosition) -> &mut FastPosition {
+        match self {
+            Buffer::Scratch(s) => s.get_or_insert_with(|| before.clone()),
+            Buffer::Given(o) => o,
+        }
+    }
+}
+
 /// Where a [`Settle`] stands in the cascade.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Round {
@@ -362,7 +408,7 @@ enum Round {
 /// Otherwise each round analyses `out`.
 struct Settle<'a> {
     before: &'a FastPosition,
-    out: &'a mut Option<FastPosition>,
+    out: Buffer<'a>,
     p: usize,
     stone: u8,
     plain: bool,
@@ -398,7 +444,7 @@ impl Settle<'_> {
         if !before.local_attributes() || !self.written || self.stone_dies || self.full {
             return None;
         }
-        let out = self.out.as_ref()?;
+        let out = self.out.get()?;
         if out
             .removed
             .iter()
@@ -433,14 +479,13 @@ impl Settle<'_> {
     }
 
     fn out(&mut self) -> &mut FastPosition {
-        let before = self.before;
-        self.out.get_or_insert_with(|| before.clone())
+        self.out.get_or_clone(self.before)
     }
 
     /// The cell of the resulting board at `p`: `out.cells`' once written, else the fresh
     /// round's (the stone, or empty if its own string was removed).
     fn result_at_p(&self) -> u8 {
-        match self.out.as_ref() {
+        match self.out.get() {
             Some(out) if self.written => out.cells[self.p & MASK],
             _ if self.stone_dies => EMPTY,
             _ => self.stone,
@@ -631,7 +676,7 @@ impl CascadeBoard for Settle<'_> {
                 k > 0 || own
             }
             Round::Removed => false,
-            Round::Full => self.out.as_ref().is_some_and(|o| {
+            Round::Full => self.out.get().is_some_and(|o| {
                 let an = &o.an;
                 (0..an.upper_count).any(|s| an.upper_colour[s] == c && an.upper_libs[s] == 0)
             }),

@@ -83,15 +83,39 @@ struct ReferenceBoard<'a> {
     held: Option<&'a [Option<Attribute>]>,
     /// The grey strings frozen before the move (M13-FREEZE, `grey-freeze: kept`).
     frozen: &'a [FrozenString],
-    analysis: Option<Analysis>,
+    /// The last round's analysis (the first made when the board is built).
+    analysis: Analysis,
+    /// Whether `analysis` is of the board as it stands, and with the held attributes or not:
+    /// `None` once stones were removed since.
+    current: Option<bool>,
     captured: Vec<usize>,
     steps: Vec<Text>,
 }
 
-impl ReferenceBoard<'_> {
+impl<'a> ReferenceBoard<'a> {
+    /// The board with the placed stone, analysed as the cascade's first round analyses it:
+    /// with the held attributes under `capture-timing: holographic-first` (register D8).
+    fn new(
+        board: Board,
+        rules: &'a Rules,
+        held: Option<&'a [Option<Attribute>]>,
+        frozen: &'a [FrozenString],
+    ) -> ReferenceBoard<'a> {
+        let holding = rules.capture_timing == CaptureTiming::HolographicFirst;
+        ReferenceBoard {
+            analysis: reference_analysis(&board, rules, held.filter(|_| holding), frozen),
+            current: Some(holding),
+            board,
+            rules,
+            held,
+            frozen,
+            captured: Vec::new(),
+            steps: Vec::new(),
+        }
+    }
+
     fn analysis(&self) -> &Analysis {
-        // `cascade` analyses before it asks or removes anything.
-        self.analysis.as_ref().unwrap_or_else(|| unreachable!())
+        &self.analysis
     }
 
     fn names(&self, colour: Colour) -> Vec<StringName> {
@@ -103,24 +127,43 @@ impl ReferenceBoard<'_> {
     }
 }
 
+/// The analysis of the reference board: with the attributes `held` from before the move, or
+/// recomputed with the strings `frozen` before it.
+fn reference_analysis(
+    board: &Board,
+    rules: &Rules,
+    held: Option<&[Option<Attribute>]>,
+    frozen: &[FrozenString],
+) -> Analysis {
+    match held {
+        Some(h) => Analysis::with_held_attributes(board, rules, h),
+        None => Analysis::with_frozen(board, rules, frozen),
+    }
+}
+
 impl CascadeBoard for ReferenceBoard<'_> {
     fn analyse(&mut self, held: bool) {
-        self.analysis = Some(match self.held.filter(|_| held) {
-            Some(h) => Analysis::with_held_attributes(&self.board, self.rules, h),
-            None => Analysis::with_frozen(&self.board, self.rules, self.frozen),
-        });
+        // the board unchanged since an analysis of the same kind: that analysis stands (the
+        // first round's, made with the board)
+        if self.current == Some(held) {
+            return;
+        }
+        self.analysis = reference_analysis(
+            &self.board,
+            self.rules,
+            self.held.filter(|_| held),
+            self.frozen,
+        );
+        self.current = Some(held);
     }
     fn any_without_liberty(&self, colour: Colour) -> bool {
         !capturable(self.analysis(), colour).is_empty()
     }
     fn remove_without_liberty(&mut self, colour: Colour) {
-        let Some(a) = self.analysis.take() else {
-            return;
-        };
-        let dead = capturable(&a, colour);
+        let dead = capturable(&self.analysis, colour);
         self.captured
-            .extend(remove_captured(&mut self.board, &a, &dead));
-        self.analysis = Some(a);
+            .extend(remove_captured(&mut self.board, &self.analysis, &dead));
+        self.current = None;
     }
     fn note(&mut self, step: Step) {
         match step {
@@ -176,15 +219,7 @@ pub fn settle_reference(
     held: Option<&[Option<Attribute>]>,
     frozen: &[FrozenString],
 ) -> Result<Settled, Illegal> {
-    let mut b = ReferenceBoard {
-        board,
-        rules,
-        held,
-        frozen,
-        analysis: None,
-        captured: Vec::new(),
-        steps: Vec::new(),
-    };
+    let mut b = ReferenceBoard::new(board, rules, held, frozen);
     if let Err(reason) = crate::game::cascade::cascade(&mut b, rules, mover) {
         return Err(illegal(
             reason,
@@ -206,7 +241,7 @@ pub fn settle_reference(
     } = b;
     captured.sort_unstable();
     Ok(Settled {
-        analysis: analysis.unwrap_or_else(|| Analysis::with_frozen(&board, rules, frozen)),
+        analysis,
         board,
         captured,
         steps,
