@@ -619,6 +619,27 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     set_select(&c, "size", "9");
     wait_for(&c, "state.size === 9", 20);
 
+    // ---- a rule option changed in its input: the position judged again under it ----
+    let komi0 = js(&c, "state.rules.komi").as_f64().unwrap_or(0.0);
+    set_select(&c, "opt-komi", &format!("{}", komi0 + 1.25));
+    ck.that_wait(
+        &c,
+        "a rule option changed: judged under it and marked changed from the preset",
+        &format!(
+            "state.rules.komi === {} && state.yaml.includes('komi') && \
+             document.getElementById('options-count').textContent.includes('1 changed') && \
+             document.querySelector('#options label.changed #opt-komi') !== null",
+            komi0 + 1.25
+        ),
+        20,
+    );
+    set_select(&c, "opt-komi", &format!("{komi0}"));
+    wait_for(
+        &c,
+        &format!("state.rules.komi === {komi0} && document.getElementById('options-count').textContent === ''"),
+        20,
+    );
+
     // ---- bug 9: a PNG chosen as a record is refused as not text ----
     c.find("#record-file")
         .expect("file picker")

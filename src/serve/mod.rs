@@ -972,6 +972,7 @@ const PAGES: &[(&str, &str, &str)] = &[
     js!("records.js"),
     js!("movelist.js"),
     js!("controls.js"),
+    js!("view.js"),
 ];
 
 /// Reads a request (`body`: `None` when it is over [`MAX_BODY`]) into what it asks for, or the

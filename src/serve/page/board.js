@@ -5,7 +5,7 @@
 import { $, api, busy, labelsOf, li, showError } from "./api.js";
 import { cellOf, deadOf, labelAt, shownName } from "./position.js";
 import { adoptAnswer, setCursor, setDrawnRules, state } from "./state.js";
-import { drawOptions, saveUrl } from "./controls.js";
+import { drawOptions, saveUrl } from "./view.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const name = (n) => shownName(state.shown, n);

@@ -1,23 +1,10 @@
-// The position's controls (the rule options), files, the URL and the export.
+// The position's controls: the URL read back, a rule option changed, files and the export.
 import { $, api, labelsOf, showError } from "./api.js";
 import { judge, showAnalysis } from "./board.js";
 import { buildYaml, setUp } from "./edit.js";
 import { loadRecord, recordTo } from "./records.js";
 import { setLayer, setRuleOption, setRules, state } from "./state.js";
 
-// ---- the URL: the position (or the record and its move) and the layer --------------------------
-export function saveUrl() {
-  const p = new URLSearchParams();
-  if (state.record && state.inRecord) {
-    p.set("record", state.record.name);
-    p.set("at", String(state.record.at));
-  } else {
-    p.set("position", state.yaml);
-  }
-  if (state.layer !== "holographic") p.set("layer", state.layer);
-  if (labelsOf() !== "chinese") p.set("labels", labelsOf());
-  history.replaceState(null, "", "#" + p.toString());
-}
 export async function restoreUrl() {
   const p = new URLSearchParams(location.hash.slice(1));
   if (p.get("layer")) setLayer(p.get("layer"));
@@ -75,50 +62,11 @@ export async function exportAs(format) {
 }
 
 // ---- the rule options -------------------------------------------------------------------------
-export function drawOptions() {
-  const box = $("options");
-  box.innerHTML = "";
-  const preset = state.options.presets.find((p) => p.name === state.rules.preset);
-  let changed = 0;
-  for (const o of state.options.options) {
-    const label = document.createElement("label");
-    label.title = o.meaning + (o.register.length ? " (" + o.register.join(", ") + ")" : "");
-    label.append(document.createTextNode(o.name));
-    let input;
-    const v = state.rules[o.name];
-    if (o.values) {
-      input = document.createElement("select");
-      for (const val of o.values) {
-        const opt = document.createElement("option");
-        opt.value = val;
-        opt.textContent = val;
-        input.appendChild(opt);
-      }
-      input.value = String(v);
-    } else {
-      input = document.createElement("input");
-      input.type = "number";
-      input.step = o.name === "komi" ? "0.25" : "1";
-      input.size = 6;
-      input.value = v === null || v === undefined ? "" : String(v);
-    }
-    input.id = "opt-" + o.name;
-    input.addEventListener("change", () => {
-      let val = input.value;
-      if (!o.values) val = val === "" ? null : Number(val);
-      else if (val === "true" || val === "false") val = val === "true";
-      const keep = state.rules;
-      setRuleOption(o.name, val);
-      setUp(buildYaml(), "rule option changed").then((ok) => { if (!ok) setRules(keep); });
-    });
-    if (preset && JSON.stringify(preset.rules[o.name]) !== JSON.stringify(v)) {
-      label.classList.add("changed");
-      changed++;
-    }
-    label.appendChild(input);
-    box.appendChild(label);
-  }
-  $("options-count").textContent = changed ? " (" + changed + " changed from the preset)" : "";
+// A rule option changed in its input (view.js draws them; main.js registers this there).
+export function ruleOptionChanged(name, value) {
+  const keep = state.rules;
+  setRuleOption(name, value);
+  setUp(buildYaml(), "rule option changed").then((ok) => { if (!ok) setRules(keep); });
 }
 
 // ---- files ------------------------------------------------------------------------------------

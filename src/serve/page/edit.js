@@ -2,17 +2,13 @@
 // stones, playing a move or a pass, undoing.
 import { $, api, busy, labelsOf, showError } from "./api.js";
 import { judge, show, toolOf } from "./board.js";
-import { saveUrl } from "./controls.js";
 import { explain, setReport } from "./explain.js";
 import { drawMoveList } from "./movelist.js";
-import { cellOf, deadOf, positionYaml, recordStatus, rulesOverrides, toggledDead, withDead } from "./position.js";
+import { cellOf, deadOf, positionYaml, recordStatus, toggledDead, withDead } from "./position.js";
 import { leaveRecord } from "./records.js";
 import { clearPlayed, playedMove, popUndo, pushUndo, restore, snapshot, state } from "./state.js";
+import { chosenRules, saveUrl } from "./view.js";
 
-// The rules chosen: the preset of the control and the options changed from it.
-export function chosenRules() {
-  return rulesOverrides(state.options, $("preset").value, state.rules);
-}
 export function buildYaml(grid = state.grid, extra = "") {
   return positionYaml(chosenRules(), grid, state.move, extra);
 }

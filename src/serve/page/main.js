@@ -6,21 +6,32 @@
 //   api.js       requests, the error box          board.js     the board and its analysis
 //   edit.js      set-up, play, pass, undo         explain.js   clause traces, the cascade, readings
 //   records.js   loading and stepping a record    movelist.js  the moves, information, comments
-//   controls.js  rule options, files, URL, export
+//   controls.js  the URL read back, a rule option changed, files, export
+//   view.js      the URL saved, the rules chosen, the rule options' inputs
 //   main.js      this: wiring the controls
+// The imports point one way, down: main.js → keyboard.js, controls.js → edit.js → records.js →
+// board.js, movelist.js → view.js, explain.js → api.js, position.js, state.js, keys.js. Where a
+// lower module calls up (a move clicked in the list, a rule option changed), main.js registers
+// the function with it.
 import { $, api, showError } from "./api.js";
 import { hoverPoint, judge, placeCursor } from "./board.js";
-import { exportAs, readFile, readText, rerender, restoreUrl } from "./controls.js";
+import { exportAs, readFile, readText, rerender, restoreUrl, ruleOptionChanged } from "./controls.js";
 import { buildYaml, clickPoint, pass, setUp, undo } from "./edit.js";
 import { explain, readings } from "./explain.js";
 import { installKeys } from "./keyboard.js";
+import { onMoveClick } from "./movelist.js";
 import { cellOf, emptyGrid, labelAt } from "./position.js";
 import { clearCache, go, loadRecord, step } from "./records.js";
 import { setLayer, setMove, setOptions, setRules, setSize, state } from "./state.js";
+import { onRuleOption } from "./view.js";
 
 // For the browser test and the console: the state (to read) and the labels' cells.
 window.state = state;
 window.cellOf = cellOf;
+
+// The calls up from the lower modules.
+onMoveClick(go);
+onRuleOption(ruleOptionChanged);
 
 const presetRules = (name) => ({ ...state.options.presets.find((p) => p.name === name).rules });
 

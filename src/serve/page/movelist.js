@@ -3,9 +3,14 @@
 import { $ } from "./api.js";
 import { showClause } from "./explain.js";
 import { clauseParts } from "./position.js";
-import { go } from "./records.js";
 import { state } from "./state.js";
 
+// A click on a move goes to it: records.js's `go`, registered by main.js (records.js is above
+// this module, which it draws with).
+let goTo = () => {};
+export function onMoveClick(go) {
+  goTo = go;
+}
 // The move list: the record's moves (and the moves played after leaving it), the current one
 // highlighted; a click goes to that move.
 export function drawMoveList() {
@@ -24,7 +29,7 @@ export function drawMoveList() {
       b.title = m.line + (m.comment ? "\n" + m.comment : "");
       b.setAttribute("aria-label", "go to move " + m.number + " " + m.notation);
       b.tabIndex = -1;
-      b.addEventListener("click", () => go(m.number));
+      b.addEventListener("click", () => goTo(m.number));
       box.appendChild(b);
     }
   }

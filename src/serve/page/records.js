@@ -2,12 +2,11 @@
 // stepping asks for a kept position (`record-move`), and the answers are cached here too.
 import { $, api, busy, labelsOf, notice, showError } from "./api.js";
 import { chooseTool, drawBoard, show } from "./board.js";
-import { saveUrl } from "./controls.js";
-import { chosenRules } from "./edit.js";
 import { setReport } from "./explain.js";
 import { drawMoveList, showComment, showInfo } from "./movelist.js";
 import { recordStatus } from "./position.js";
 import { adoptFigure, atRecordMove, leaveRecord as leave, noteStepMs, setRecord, setRecordId, state } from "./state.js";
+import { chosenRules, saveUrl } from "./view.js";
 
 const cache = new Map();   // "id/at/layer/labels/numbers" -> answer
 const CACHE_MAX = 24;
