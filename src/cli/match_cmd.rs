@@ -77,6 +77,10 @@ pub struct MatchArgs {
     /// players form one side, the last two the other; the sides swap colours each game.
     #[arg(long)]
     pub team: bool,
+    /// A gauntlet: the first player given meets each of the others, who do not meet one
+    /// another (without it, every two players meet: a round robin).
+    #[arg(long, conflicts_with = "team")]
+    pub gauntlet: bool,
     /// Write one JSON line per game to FILE (spec/schema/match-game.schema.json).
     #[arg(long, value_name = "FILE")]
     pub results: Option<String>,
@@ -246,6 +250,7 @@ fn spec_of(args: &MatchArgs) -> Result<MatchSpec, InputError> {
         move_time: Duration::from_secs_f64(args.move_time),
         illegal_pass: args.illegal == IllegalArg::Pass,
         team: args.team,
+        gauntlet: args.gauntlet,
         openings: openings(&args.openings, &args.rules, args.size)?,
     })
 }

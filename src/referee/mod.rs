@@ -72,6 +72,9 @@ pub struct MatchSpec {
     /// The openings (`--openings`): game g of a pairing (from 0) begins with opening
     /// (g / 2) mod their number, so that each is played twice in a row, the seats swapped.
     pub openings: Vec<std::sync::Arc<Opening>>,
+    /// A gauntlet (`--gauntlet`): the first player meets each of the others, who do not meet
+    /// one another; else every two players meet (a round robin).
+    pub gauntlet: bool,
 }
 
 impl MatchSpec {
@@ -134,15 +137,17 @@ impl MatchSpec {
             .collect()
     }
 
-    /// The games of the match, in order: for each pairing (i, j), i < j, `games` games with
-    /// player i black in the odd ones (1st, 3rd, …) and white in the even ones.
+    /// The games of the match, in order: for each pairing (i, j), i < j (i = 0 alone in a
+    /// gauntlet), `games` games with player i black in the odd ones (1st, 3rd, …) and white in
+    /// the even ones.
     pub fn schedule(&self) -> Vec<GameSpec> {
         if self.team && self.players.len() == 4 {
             return self.team_schedule();
         }
         let mut out = Vec::new();
         let n = self.players.len();
-        for i in 0..n {
+        let firsts = if self.gauntlet { 1.min(n) } else { n };
+        for i in 0..firsts {
             for j in i + 1..n {
                 for g in 0..self.games {
                     let (b, w) = if g % 2 == 0 { (i, j) } else { (j, i) };
@@ -226,8 +231,8 @@ fn colour_seat(c: Colour) -> usize {
 }
 
 /// The results table of the games played (their `--results` lines): one [`stats::Pairing`]
-/// per two entrants, in the order `entrants` gives them. Read from the lines rather than the
-/// games, so that `--merge` tallies the shards of a match as the match itself does.
+/// per two entrants that met, in the order `entrants` gives them. Read from the lines rather
+/// than the games, so that `--merge` tallies the shards of a match as the match itself does.
 pub fn table(entrants: &[String], lines: &[GameLine]) -> Vec<stats::Pairing> {
     let n = entrants.len();
     let mut out = Vec::new();
@@ -263,6 +268,7 @@ pub fn table(entrants: &[String], lines: &[GameLine]) -> Vec<stats::Pairing> {
             out.push(t);
         }
     }
+    out.retain(|t| t.games() > 0);
     out
 }
 

@@ -696,3 +696,46 @@ fn final_analysis_and_forfeits_in_the_junit_report() {
         assert!(f.contains("(M20-") || f.contains("(GO-"), "no clause: {f}");
     }
 }
+
+/// A round robin of three players has every two meet; `--gauntlet` has the first meet each of
+/// the others alone, and the table lists only the pairings that met.
+#[test]
+fn a_gauntlet_pairs_the_first_player_with_each_other() {
+    let dir = scratch("gauntlet");
+    let [a, b] = greedy_and_random();
+    let c = format!("c={}", player("--strategy random --seed 3"));
+    let pairs = |lines: &[Value]| {
+        let mut p: Vec<(String, String)> = lines
+            .iter()
+            .map(|l| {
+                let mut two = [l["black"].to_string(), l["white"].to_string()];
+                two.sort();
+                (two[0].clone(), two[1].clone())
+            })
+            .collect();
+        p.dedup();
+        p
+    };
+    let common = [
+        "match", "--player", &a, "--player", &b, "--player", &c, "--games", "2", "--size", "5",
+    ];
+    let robin = dir.join("robin");
+    std::fs::create_dir_all(&robin).expect("a folder");
+    let (lines, out) = run_match(&robin, &common);
+    assert_eq!(lines.len(), 6);
+    assert_eq!(pairs(&lines).len(), 3, "{lines:?}");
+    assert!(out.contains("b vs c: 2 games"), "{out}");
+    let gauntlet = dir.join("gauntlet");
+    std::fs::create_dir_all(&gauntlet).expect("a folder");
+    let (lines, out) = run_match(&gauntlet, &[&common[..], &["--gauntlet"]].concat());
+    assert_eq!(lines.len(), 4);
+    assert!(
+        lines.iter().all(|l| l["black"] == "a" || l["white"] == "a"),
+        "{lines:?}"
+    );
+    assert!(
+        out.contains("a vs b: 2 games") && out.contains("a vs c: 2 games"),
+        "{out}"
+    );
+    assert!(!out.contains("b vs c"), "{out}");
+}
