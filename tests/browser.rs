@@ -1211,6 +1211,20 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
         &format!("accessible names: {unnamed}"),
         unnamed.as_array().is_some_and(|a| a.is_empty()),
     );
+    // the file inputs (a record, a position) are told apart by their accessible names (aria-label
+    // first, as assistive technology reads it)
+    let names = js(&c, "[...document.querySelectorAll('input[type=file]')].map((e) => (e.getAttribute('aria-label') || (e.labels && e.labels.length ? e.labels[0].textContent : '')).trim())");
+    let distinct = names.as_array().is_some_and(|a| {
+        let mut v: Vec<String> = a.iter().map(|n| n.to_string()).collect();
+        let n = v.len();
+        v.sort();
+        v.dedup();
+        n >= 2 && v.len() == n
+    });
+    ck.that(
+        &format!("distinct names of the file inputs: {names}"),
+        distinct,
+    );
     let body = c.find("body").expect("body");
     body.send_keys(&key::TAB.to_string()).expect("tab");
     ck.that("a visible focus", js(&c, "(() => { const s = getComputedStyle(document.activeElement); return document.activeElement !== document.body && s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2; })()"));
