@@ -9,7 +9,9 @@ use crate::formats::record::Record;
 use crate::game::setup::InputError;
 use crate::referee::game::{Clock, Opening, Played};
 use crate::referee::stats::{Pairing, Sprt, SprtVerdict};
-use crate::referee::{entrants_of, game_line, run_game, table, MatchSpec, PlayerSpec};
+use crate::referee::{
+    entrants_of, game_line, pairings, run_game, table, tally, MatchSpec, PlayerSpec,
+};
 use crate::rules::Rules;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -104,7 +106,10 @@ pub struct MatchArgs {
     /// Join the --results files of the shards of one match and print its results table
     /// (and the SPRT's verdict with --sprt); no game is played. Refused when a game number is
     /// given twice.
-    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["players", "out", "shard"])]
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = [
+        "players", "out", "shard", "openings", "team", "gauntlet", "final_analysis", "time",
+        "move_time", "illegal", "concurrency", "games", "size", "rules", "seed",
+    ])]
     pub merge: Option<Vec<String>>,
     /// Write a JUnit XML report to FILE: a test case per game, a forfeit as a failure of the
     /// player that forfeited (its kind, clause and message), other games passed.
@@ -190,10 +195,12 @@ pub fn run(args: MatchArgs) -> Result<(), InputError> {
         write_lines(file, &lines)?;
     }
     if let Some(file) = &args.junit {
-        let suite = junit_suite(&lines, started.elapsed().as_secs_f64(), &args);
-        crate::cli::junit::xml(&suite)
-            .map_err(InputError::new)
-            .and_then(|x| write_file(file, &x))?;
+        let suite = junit_suite(
+            &lines,
+            started.elapsed().as_secs_f64(),
+            match_properties(&args),
+        );
+        write_junit(file, &suite)?;
     }
     if games.len() > played.len() {
         outln!(
@@ -273,8 +280,8 @@ fn play_all(
 ) -> Result<Vec<Played>, InputError> {
     let workers = thread_pool(args.concurrency as usize).map_err(InputError::new)?;
     let pb = progress_bar(games.len() as u64, "games");
-    let entrants = m.entrants();
-    let done: Mutex<Vec<GameLine>> = Mutex::new(Vec::new());
+    // the running tally, a game added as it ends (the progress bar's score, the SPRT)
+    let running: Mutex<Vec<Pairing>> = Mutex::new(pairings(&m.entrants()));
     let decided = AtomicBool::new(false);
     let results: Vec<Option<Result<Played, InputError>>> = workers.install(|| {
         games
@@ -309,11 +316,10 @@ fn play_all(
                         played.ending_name(),
                         played.record.moves.len()
                     );
-                    let mut lines = done.lock().unwrap_or_else(|e| e.into_inner());
-                    lines.push(game_line(&played, &sgf));
-                    let tally = table(&entrants, &lines);
-                    pb.set_message(running_score(&tally));
-                    if let (Some(t), Some(first)) = (args.sprt, tally.first()) {
+                    let mut tallied = running.lock().unwrap_or_else(|e| e.into_inner());
+                    tally(&mut tallied, &game_line(&played, &sgf));
+                    pb.set_message(running_score(&tallied));
+                    if let (Some(t), Some(first)) = (args.sprt, tallied.first()) {
                         if t.verdict(first.wins, first.losses, first.draws) != SprtVerdict::Continue
                         {
                             decided.store(true, Ordering::SeqCst);
@@ -383,7 +389,7 @@ fn print_results(entrants: &[String], lines: &[GameLine], sprt: Option<Sprt>) {
 
 /// The JUnit report of the games: a test case per game, named by its number and players; a
 /// forfeit is a failure of the player that forfeited.
-fn junit_suite(lines: &[GameLine], seconds: f64, args: &MatchArgs) -> TestSuite {
+fn junit_suite(lines: &[GameLine], seconds: f64, properties: Vec<(String, String)>) -> TestSuite {
     let cases = lines
         .iter()
         .map(|g| {
@@ -413,6 +419,16 @@ fn junit_suite(lines: &[GameLine], seconds: f64, args: &MatchArgs) -> TestSuite 
             }
         })
         .collect();
+    TestSuite {
+        name: "m3go-match".to_string(),
+        time: Some(seconds),
+        properties,
+        cases,
+    }
+}
+
+/// The JUnit report's properties of a match played: its rules, board, seed, players and shard.
+fn match_properties(args: &MatchArgs) -> Vec<(String, String)> {
     let mut properties = vec![
         ("rules".to_string(), args.rules.preset.clone()),
         ("size".to_string(), args.size.to_string()),
@@ -424,12 +440,14 @@ fn junit_suite(lines: &[GameLine], seconds: f64, args: &MatchArgs) -> TestSuite 
     if let Some(sh) = args.shard {
         properties.push(("shard".to_string(), sh.to_string()));
     }
-    TestSuite {
-        name: "m3go-match".to_string(),
-        time: Some(seconds),
-        properties,
-        cases,
-    }
+    properties
+}
+
+/// Writes the JUnit report `suite` to `file`.
+fn write_junit(file: &str, suite: &TestSuite) -> Result<(), InputError> {
+    crate::cli::junit::xml(suite)
+        .map_err(InputError::new)
+        .and_then(|x| write_file(file, &x))
 }
 
 /// `--openings`: the openings read from the files and folders given, each checked against the
@@ -505,6 +523,7 @@ fn opening(file: &str, rules: &Rules, size: usize) -> Result<Opening, InputError
 /// `--merge`: the results files of a match's shards read back, joined and reported.
 fn merge(files: &[String], args: &MatchArgs) -> Result<(), InputError> {
     let mut lines: Vec<GameLine> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for f in files {
         let text = crate::game::setup::read_text(f)?;
         for (k, l) in text.lines().enumerate() {
@@ -523,7 +542,7 @@ fn merge(files: &[String], args: &MatchArgs) -> Result<(), InputError> {
                     .line(k + 1)
                     .expected(crate::conform::play_protocol::GAME_LINE_FORMAT));
             }
-            if lines.iter().any(|o| o.game == g.game) {
+            if !seen.insert(g.game) {
                 return Err(InputError::new(format!("game {} is given twice", g.game))
                     .file(f)
                     .line(k + 1)
@@ -541,10 +560,10 @@ fn merge(files: &[String], args: &MatchArgs) -> Result<(), InputError> {
             .iter()
             .map(|g| (g.time_ms[0] + g.time_ms[1]) as f64 / 1000.0)
             .sum();
-        let suite = junit_suite(&lines, seconds, args);
-        crate::cli::junit::xml(&suite)
-            .map_err(InputError::new)
-            .and_then(|x| write_file(file, &x))?;
+        // what was merged, not the rules and seed of this command line: its defaults are not
+        // the shards' match
+        let properties = vec![("merged".to_string(), files.join(", "))];
+        write_junit(file, &junit_suite(&lines, seconds, properties))?;
     }
     let entrants = entrants_of(&lines);
     if args.sprt.is_some() && entrants.len() != 2 {

@@ -234,42 +234,55 @@ fn colour_seat(c: Colour) -> usize {
 /// per two entrants that met, in the order `entrants` gives them. Read from the lines rather
 /// than the games, so that `--merge` tallies the shards of a match as the match itself does.
 pub fn table(entrants: &[String], lines: &[GameLine]) -> Vec<stats::Pairing> {
+    let mut out = pairings(entrants);
+    for g in lines {
+        tally(&mut out, g);
+    }
+    out.retain(|t| t.games() > 0);
+    out
+}
+
+/// An empty tally for every two entrants, in the order `entrants` gives them.
+pub fn pairings(entrants: &[String]) -> Vec<stats::Pairing> {
     let n = entrants.len();
     let mut out = Vec::new();
     for i in 0..n {
         for j in i + 1..n {
-            let (a, b) = (&entrants[i], &entrants[j]);
-            let mut t = stats::Pairing {
-                first: a.clone(),
-                second: b.clone(),
+            out.push(stats::Pairing {
+                first: entrants[i].clone(),
+                second: entrants[j].clone(),
                 ..Default::default()
-            };
-            for g in lines {
-                let a_black = if g.black == *a && g.white == *b {
-                    true
-                } else if g.white == *a && g.black == *b {
-                    false
-                } else {
-                    continue;
-                };
-                match &g.winner {
-                    None => t.draws += 1,
-                    Some(w) if w == a => t.wins += 1,
-                    Some(_) => t.losses += 1,
-                }
-                if let Some(m) = g.margin_quarters {
-                    t.margins_quarters.push(if a_black { m } else { -m });
-                }
-                if let Some(f) = &g.forfeit {
-                    let by_black = f.colour == Colour::Black.name();
-                    t.forfeits[usize::from(by_black != a_black)] += 1;
-                }
-            }
-            out.push(t);
+            });
         }
     }
-    out.retain(|t| t.games() > 0);
     out
+}
+
+/// Adds game `g` to the tally of its pairing among `pairings` (none when its players are not
+/// one of them).
+pub fn tally(pairings: &mut [stats::Pairing], g: &GameLine) {
+    for t in pairings.iter_mut() {
+        let first_black = if g.black == t.first && g.white == t.second {
+            true
+        } else if g.white == t.first && g.black == t.second {
+            false
+        } else {
+            continue;
+        };
+        match &g.winner {
+            None => t.draws += 1,
+            Some(w) if *w == t.first => t.wins += 1,
+            Some(_) => t.losses += 1,
+        }
+        if let Some(m) = g.margin_quarters {
+            t.margins_quarters.push(if first_black { m } else { -m });
+        }
+        if let Some(f) = &g.forfeit {
+            let by_black = f.colour == Colour::Black.name();
+            t.forfeits[usize::from(by_black != first_black)] += 1;
+        }
+        return;
+    }
 }
 
 /// The entrants of games read back (`--merge`): the players of black and white in the order

@@ -132,10 +132,12 @@ pub enum SprtVerdict {
 impl Sprt {
     /// Reads `ELO0,ELO1` or `ELO0,ELO1,ALPHA,BETA` (ELO0 < ELO1, 0 < ALPHA, BETA < 0.5).
     pub fn parse(v: &str) -> Result<Sprt, String> {
+        // the value as messages quote it: short, however long the argument
+        let shown = crate::error::clip(v, 60);
         let parts: Vec<&str> = v.split(',').map(str::trim).collect();
         let expected = "expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA (`0,10`, `0,10,0.05,0.05`)";
         if parts.len() != 2 && parts.len() != 4 {
-            return Err(format!("`{v}`: {expected}"));
+            return Err(format!("`{shown}`: {expected}"));
         }
         let mut x = [0.0, 0.0, 0.05, 0.05];
         for (k, p) in parts.iter().enumerate() {
@@ -143,15 +145,22 @@ impl Sprt {
                 .parse::<f64>()
                 .ok()
                 .filter(|f| f.is_finite())
-                .ok_or_else(|| format!("`{p}` in `{v}` is not a number: {expected}"))?;
+                .ok_or_else(|| {
+                    format!(
+                        "`{}` in `{shown}` is not a number: {expected}",
+                        crate::error::clip(p, 30)
+                    )
+                })?;
         }
         let [elo0, elo1, alpha, beta] = x;
         if elo0 >= elo1 || elo0.abs() > 2000.0 || elo1.abs() > 2000.0 {
-            return Err(format!("`{v}`: expected ELO0 < ELO1, each within ±2000"));
+            return Err(format!(
+                "`{shown}`: expected ELO0 < ELO1, each within ±2000"
+            ));
         }
         if !(alpha > 0.0 && alpha < 0.5 && beta > 0.0 && beta < 0.5) {
             return Err(format!(
-                "`{v}`: expected ALPHA and BETA above 0 and below 0.5"
+                "`{shown}`: expected ALPHA and BETA above 0 and below 0.5"
             ));
         }
         Ok(Sprt {
