@@ -175,6 +175,9 @@ impl Command {
     }
 }
 
+/// The longest line of a usage error, in characters (a refused value is quoted up to it).
+const MAX_USAGE_LINE: usize = 300;
+
 /// Runs the CLI on the program's arguments (the program name first, as `std::env::args_os`
 /// gives them); returns the exit code. Usage errors print clap's message (with a suggestion
 /// where one is close) and exit 2; `--help` and `--version` exit 0.
@@ -205,6 +208,15 @@ where
                 let text = e.render().to_string();
                 let at = text.find("Usage:").unwrap_or(text.len());
                 common::write_err(format_args!("{}{list}{}", &text[..at], &text[at..]));
+            } else if e.exit_code() == 2 {
+                // clap quotes the value it refused whole: each line is clipped, so that the
+                // message stays short however long the argument
+                let text = e.render().to_string();
+                let lines: Vec<String> = text
+                    .lines()
+                    .map(|l| crate::error::clip(l, MAX_USAGE_LINE))
+                    .collect();
+                common::write_err(format_args!("{}\n", lines.join("\n")));
             } else {
                 let _ = e.print();
             }
@@ -318,7 +330,7 @@ fn usage_message(e: &clap::Error) -> String {
         .unwrap_or(&text)
         .trim()
         .trim_start_matches("error: ");
-    first.to_string()
+    crate::error::clip(first, MAX_USAGE_LINE)
 }
 
 /// The flag or argument a usage error names, with the value refused.
@@ -333,7 +345,7 @@ fn usage_place(e: &clap::Error) -> Option<crate::conform::outputs::ErrorPlace> {
         // `--max-nodes <N>` → `--max-nodes`
         a.split([' ', '=']).next().unwrap_or(&a).to_string()
     });
-    let value = text(ContextKind::InvalidValue);
+    let value = text(ContextKind::InvalidValue).map(|v| crate::error::clip(&v, MAX_USAGE_LINE));
     if key.is_none() && value.is_none() {
         return None;
     }

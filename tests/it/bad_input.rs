@@ -1608,3 +1608,37 @@ fn bad_input_protocol_impossible_komi_is_a_bad_position_and_another_version_is_r
         assert_eq!(line, a, "m3go protocol answers as the library does");
     }
 }
+
+/// A refused flag value is quoted in a usage error, clipped: the message stays short however
+/// long the argument (clap quotes it whole).
+#[test]
+fn bad_input_a_long_refused_flag_value_gives_a_short_error() {
+    let long_sprt = "9,".repeat(5000);
+    let long_shard = "9/".repeat(5000);
+    for args in [
+        vec![
+            "match", "--player", "a=x", "--player", "b=y", "-o", "x", "--sprt", &long_sprt,
+        ],
+        vec!["conform", "--shard", &long_shard],
+    ] {
+        let (code, out, err) = crate::common::m3go(&args);
+        assert_eq!(code, Some(2), "{}", &err[..err.len().min(300)]);
+        assert!(out.is_empty());
+        assert!(
+            err.starts_with("error: invalid value"),
+            "{}",
+            &err[..err.len().min(300)]
+        );
+        assert!(err.len() < 1000, "{} bytes: {}…", err.len(), &err[..300]);
+        // and as the JSON error of `--format json`
+        let mut json = args.clone();
+        json.extend(["--format", "json"]);
+        let (code, out, _) = crate::common::m3go(&json);
+        assert_eq!(code, Some(2));
+        assert!(
+            out.starts_with('{') && out.len() < 2000,
+            "{} bytes",
+            out.len()
+        );
+    }
+}
