@@ -75,8 +75,7 @@ impl History {
         std::iter::successors(self.newest.as_deref(), |n| n.earlier.as_deref()).map(|n| &n.board)
     }
 
-    /// The boards, oldest first, each with its index from 0 (oldest) — [`History::newest_first`]
-    /// reversed.
+    /// The boards, oldest first ([`History::newest_first`] reversed, copied).
     pub fn to_vec(&self) -> Vec<Board> {
         let mut v: Vec<Board> = self.newest_first().cloned().collect();
         v.reverse();

@@ -28,7 +28,7 @@ use crate::rules::{Ko, Rules, Schedule};
 /// through its accessors. It carries the [`Engine`] its moves are played on (the fast engine
 /// unless set otherwise, [`Position::with_engine`]); the positions its moves lead to inherit
 /// it. Two positions are equal when their game is: the engine is not compared.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Position {
     pub(super) rules: Rules,
     pub(super) board: Board,
@@ -57,6 +57,23 @@ pub struct Position {
     /// 10. Not compared: it is a function of the compared fields (`tests/it/advance.rs` checks
     /// that it equals the one built afresh).
     pub(super) fast: Option<std::sync::Arc<FastPosition>>,
+}
+
+impl std::fmt::Debug for Position {
+    /// The position's fields, without the fast form it keeps (derived state, and large).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Position")
+            .field("rules", &self.rules)
+            .field("board", &self.board)
+            .field("move_number", &self.move_number)
+            .field("history", &self.history)
+            .field("trailing_passes", &self.trailing_passes)
+            .field("dead", &self.dead)
+            .field("flystone", &self.flystone)
+            .field("engine", &self.engine)
+            .field("frozen", &self.frozen)
+            .finish_non_exhaustive()
+    }
 }
 
 impl PartialEq for Position {
