@@ -33,10 +33,12 @@ fn main() {
     }
     let here = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let root = here.join("..");
-    // What the binary is built from: the root crate's sources, manifest, lock file and the
-    // files it embeds (spec/, rules.md). Cargo compares the folders' contents' times.
+    // What the binary is built from: the root crate's and the engine's sources, manifests, the
+    // lock file and the files it embeds (spec/, rules.md). Cargo compares the folders' contents'
+    // times.
     for input in [
         "src",
+        "crates",
         "Cargo.toml",
         "Cargo.lock",
         "spec",

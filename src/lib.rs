@@ -57,30 +57,21 @@ macro_rules! errln {
     };
 }
 
-pub mod board;
+// The engine (crates/engine): its modules keep their paths here (`m3go::judge::eyes`, …).
+#[cfg(feature = "testing")]
+pub use m3go_engine::testing;
+pub use m3go_engine::{board, error, formats, game, judge, rules};
+
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod conform;
-pub mod error;
-pub mod formats;
-pub mod game;
-pub mod judge;
 pub mod referee;
-pub mod rules;
 #[cfg(feature = "serve")]
 pub mod serve;
-#[cfg(feature = "testing")]
-pub mod testing;
 pub mod tools;
 
-pub use board::coord::{Labels, Point, Target};
-pub use board::grid::{Board, Colour, Stone};
-pub use board::layers::{Attribute, Cell, Layer};
-pub use formats::report::AnalysisReport;
-pub use game::order::{StoneKind, Turn};
-pub use game::play::{Action, Illegal, Move, Position, Report};
-pub use game::refusal::Refusal;
-pub use game::setup::{InputError, Setup};
-pub use judge::analysis::Analysis;
-pub use judge::scoring::Score;
-pub use rules::Rules;
+pub use m3go_engine::{
+    Action, Analysis, AnalysisReport, Attribute, Board, Cell, Colour, Illegal, InputError, Labels,
+    Layer, Move, Point, Position, Refusal, Report, Rules, Score, Setup, Stone, StoneKind, Target,
+    Turn,
+};

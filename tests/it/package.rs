@@ -16,6 +16,8 @@ fn packaged() -> BTreeSet<String> {
     let out = Command::new(cargo)
         .args([
             "package",
+            "--package",
+            "m3go",
             "--list",
             "--locked",
             "--allow-dirty",

@@ -11,8 +11,9 @@ fn rules_md() -> String {
     std::fs::read_to_string(format!("{ROOT}/rules.md")).expect("rules.md is readable")
 }
 
-/// Every source file of src/ with its module path (`judge::eyes` for src/judge/eyes.rs,
-/// `conform` for src/conform/mod.rs).
+/// Every source file of the two crates with its module path (`judge::eyes` for the engine's
+/// crates/engine/src/judge/eyes.rs, `conform` for src/conform/mod.rs): the root crate re-exports
+/// the engine's modules under the same paths.
 fn sources() -> Vec<(String, String)> {
     fn walk(dir: &std::path::Path, prefix: &str, out: &mut Vec<(String, String)>) {
         let mut entries: Vec<_> = std::fs::read_dir(dir)
@@ -45,13 +46,27 @@ fn sources() -> Vec<(String, String)> {
         }
     }
     let mut out = Vec::new();
-    walk(std::path::Path::new(&format!("{ROOT}/src")), "", &mut out);
+    for root in SOURCE_ROOTS {
+        walk(
+            std::path::Path::new(&format!("{ROOT}/{root}")),
+            "",
+            &mut out,
+        );
+    }
     out
 }
 
-/// The file of a module path, for messages: `judge::eyes` -> `src/judge/eyes.rs`.
+/// The source folders: the engine's, then the root crate's.
+const SOURCE_ROOTS: [&str; 2] = ["crates/engine/src", "src"];
+
+/// The file of a module path, for messages: `judge::eyes` -> `crates/engine/src/judge/eyes.rs`.
 fn file_of(module: &str) -> String {
-    format!("src/{}.rs", module.replace("::", "/"))
+    let rel = format!("{}.rs", module.replace("::", "/"));
+    SOURCE_ROOTS
+        .iter()
+        .map(|root| format!("{root}/{rel}"))
+        .find(|f| std::path::Path::new(&format!("{ROOT}/{f}")).exists())
+        .unwrap_or_else(|| format!("src/{rel}"))
 }
 
 /// Splits `a::b::Item[::method]` into the longest module path of src/ and the rest.

@@ -227,6 +227,7 @@ impl Part for &Text {
 
 /// A [`Text`] of its parts in order: `text!("move ", n, ": ", p, " is occupied")`, each part
 /// words, a number, a point, a string name, a notation, an action or a text.
+#[macro_export]
 macro_rules! text {
     ($($part:expr),* $(,)?) => {{
         let mut t = $crate::game::text::Text::new();
@@ -234,7 +235,7 @@ macro_rules! text {
         t
     }};
 }
-pub(crate) use text;
+pub use text;
 
 #[cfg(test)]
 mod tests {

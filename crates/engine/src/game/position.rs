@@ -211,7 +211,7 @@ impl Position {
 
     /// Starts the count of trailing passes again at 0: in 003's mechanical replay a refused move
     /// of the record is replaced by a pass that never ends the game (M20-REPLAY-PASS).
-    pub(crate) fn forget_trailing_passes(&mut self) {
+    pub fn forget_trailing_passes(&mut self) {
         self.trailing_passes = 0;
         // the fast form counted the pass: built again when it is next needed
         self.fast = None;
@@ -250,7 +250,7 @@ impl FastPosition {
 impl Position {
     /// This position on the fast engine ([`FastPosition::new`], total: every rule set is
     /// implemented).
-    pub(crate) fn fast(&self) -> FastPosition {
+    pub fn fast(&self) -> FastPosition {
         FastPosition::new(self)
     }
 

@@ -1,0 +1,70 @@
+//! The rules engine of m3go, the reference interpreter for three-colour Go: Meng three-colour Go (萌式三色围棋,
+//! M3Go, 2016 and 2020 texts), Dullstone Go (钝石三色围棋) and Flystone Go (飞石围棋).
+//!
+//! Data flows one way: direct board → lower layer → strings → private eyes → flower attributes →
+//! upper layer → legality, captures, score. Each rule clause has an id in `rules.md` and one
+//! function whose doc comment starts with that id.
+//!
+//! # Example: load a position, analyse it, play a move
+//!
+//! ```
+//! use m3go_engine::game::notation::parse_move_in;
+//! use m3go_engine::game::setup::from_yaml;
+//! use m3go_engine::{AnalysisReport, Setup};
+//!
+//! // A position file (docs/src/referee.md, "Position files"): black's flower (华) plays move 289.
+//! let yaml = "rules: m3go-2020
+//! move: 289
+//! diagram: |
+//!   . . . . .
+//!   . X X X .
+//!   . X . X #
+//!   . X X X .
+//!   . . . O O
+//! ";
+//! let pos = from_yaml::<Setup>(yaml, "example.yaml")?.to_position("example.yaml")?;
+//!
+//! // The analysis `m3go analyze` prints; serialized, it is the `--format json` object.
+//! let report = AnalysisReport::new(&pos);
+//! assert_eq!(report.size, 5);
+//! assert_eq!(report.to_move.symbol, "华");
+//! let a1 = m3go_engine::Point::parse("A一", 5)?;
+//! let black = report.strings.iter().find(|s| s.points.contains(&a1));
+//! assert_eq!(black.map(|s| s.private_eyes.len()), Some(1)); // OO is black's private eye
+//! assert!(report.legal_moves.iter().any(|m| m.to_string() == "华289.二二"));
+//! let json = serde_json::to_value(&report)?;
+//! assert_eq!(json["format"], m3go_engine::formats::report::ANALYSIS_FORMAT);
+//!
+//! // Play a move: the next position and the report of what the move did.
+//! let mv = parse_move_in("二二", pos.rules(), pos.board().size())?;
+//! let (next, played) = pos.play(&mv)?;
+//! assert_eq!(played.notation.to_string(), "华289.二二");
+//! assert_eq!(next.move_number(), 290);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! This crate is the engine alone — the board, the judge, the game and the position and
+//! record formats — with only its rule dependencies. The conformance runner, the match
+//! referee, the server and the `m3go` command are the crate `m3go` above it.
+#![forbid(unsafe_code)]
+
+pub mod board;
+pub mod error;
+pub mod formats;
+pub mod game;
+pub mod judge;
+pub mod rules;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
+
+pub use board::coord::{Labels, Point, Target};
+pub use board::grid::{Board, Colour, Stone};
+pub use board::layers::{Attribute, Cell, Layer};
+pub use formats::report::AnalysisReport;
+pub use game::order::{StoneKind, Turn};
+pub use game::play::{Action, Illegal, Move, Position, Report};
+pub use game::refusal::Refusal;
+pub use game::setup::{InputError, Setup};
+pub use judge::analysis::Analysis;
+pub use judge::scoring::Score;
+pub use rules::Rules;
