@@ -34,6 +34,7 @@ mod perft;
 mod presets;
 mod properties;
 mod protocol_contract;
+mod public_api;
 mod readings;
 mod readme;
 mod records;

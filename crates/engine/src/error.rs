@@ -228,7 +228,7 @@ impl fmt::Display for InputError {
 }
 
 /// Longest run of characters without a space that a message keeps whole.
-pub const MAX_WORD_CHARS: usize = 200;
+pub(crate) const MAX_WORD_CHARS: usize = 200;
 
 /// `text` with each run of more than [`MAX_WORD_CHARS`] non-space characters cut to its first
 /// [`MAX_QUOTE_CHARS`] and its length in bytes.
@@ -384,7 +384,10 @@ impl<T: fmt::Display> fmt::Display for Listed<T> {
 
 /// Writes `items` separated by `; ` — how an error that lists the problems it found shows
 /// them — at most [`MAX_LISTED`] of them, then how many more there are.
-pub fn write_joined<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
+pub(crate) fn write_joined<T: fmt::Display>(
+    f: &mut fmt::Formatter<'_>,
+    items: &[T],
+) -> fmt::Result {
     for (k, item) in items.iter().take(MAX_LISTED).enumerate() {
         if k > 0 {
             f.write_str("; ")?;
@@ -425,7 +428,7 @@ impl fmt::Display for ReadError {
 /// The one bounded read of m3go: everything `r` holds, or [`ReadError::TooLarge`] after reading
 /// at most `limit + 1` bytes, whatever the source (a file whose reported length is 0, such as
 /// `/dev/zero`, a pipe or `/dev/stdin`, is bounded the same way).
-pub fn read_bounded(r: impl std::io::Read, limit: usize) -> Result<Vec<u8>, ReadError> {
+pub(crate) fn read_bounded(r: impl std::io::Read, limit: usize) -> Result<Vec<u8>, ReadError> {
     use std::io::Read as _;
     let mut bytes = Vec::new();
     r.take(limit as u64 + 1)
@@ -489,7 +492,7 @@ pub fn read_line_bounded(
 
 /// Longest offending text quoted whole in a message; a longer one is cut (on a character
 /// boundary) and says how long it was.
-pub const MAX_QUOTE_CHARS: usize = 80;
+pub(crate) const MAX_QUOTE_CHARS: usize = 80;
 
 /// At most `max_chars` characters of `text`, ending in `…` when cut: how a text from outside (a
 /// program's reason, an answer, an id) is shown in a message.

@@ -47,6 +47,9 @@
 //! record formats — with only its rule dependencies. The conformance runner, the match
 //! referee, the server and the `m3go` command are the crate `m3go` above it.
 #![forbid(unsafe_code)]
+// The doc comments link the crate-private functions of each clause for the maintainers' docs
+// (`cargo doc -p m3go-engine --document-private-items`); in a user's docs such a link is text.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod board;
 pub mod error;

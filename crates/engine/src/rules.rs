@@ -532,7 +532,7 @@ fn default_team_grey_start() -> u32 {
 }
 
 /// Largest `team-grey-start`, `flystones` and `flystone-window` accepted.
-pub const MAX_ROUNDS: u32 = 10_000;
+pub(crate) const MAX_ROUNDS: u32 = 10_000;
 
 /// Names of the presets, in the order `m3go rules` lists them.
 pub const PRESETS: [&str; 5] = [

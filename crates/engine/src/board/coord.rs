@@ -4,19 +4,22 @@
 use std::fmt;
 
 /// Chinese label system, values -9..=9: `I H G F E D C B A O 一 二 … 九`.
-pub const CHINESE_LABELS: [char; 19] = [
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const CHINESE_LABELS: [char; 19] = [
     'I', 'H', 'G', 'F', 'E', 'D', 'C', 'B', 'A', 'O', '一', '二', '三', '四', '五', '六', '七',
     '八', '九',
 ];
 /// Latin label system, values -9..=9: `i h g f e d c b a 0 1 … 9`.
-pub const LATIN_LABELS: [char; 19] = [
+pub(crate) const LATIN_LABELS: [char; 19] = [
     'i', 'h', 'g', 'f', 'e', 'd', 'c', 'b', 'a', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9',
 ];
 
 /// Largest board size.
-pub const MAX_SIZE: usize = 19;
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const MAX_SIZE: usize = 19;
 /// Smallest board size.
-pub const MIN_SIZE: usize = 3;
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const MIN_SIZE: usize = 3;
 
 /// A point of the board in tengen-origin coordinates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -171,7 +174,7 @@ impl std::error::Error for CoordError {}
 
 /// The value (-9..=9) of one label character, in either system; letters in either case.
 /// M16-COORD-SPEECH: O and 0 (and 一 and 1, both read 幺) name the same value.
-pub fn label_value(c: char) -> Option<i32> {
+pub(crate) fn label_value(c: char) -> Option<i32> {
     let lower = c.to_ascii_lowercase();
     if let Some(i) = LATIN_LABELS.iter().position(|&l| l == lower) {
         return Some(i as i32 - 9);
@@ -327,7 +330,7 @@ pub fn half(size: usize) -> i32 {
 
 /// M16-POINT: the index of point `p` (on a board of `size`) in the cells, top row first — the
 /// one point↔index formula, used by `Board::index` and the fast engine's padded board.
-pub fn index_of(size: usize, p: Point) -> usize {
+pub(crate) fn index_of(size: usize, p: Point) -> usize {
     let h = half(size);
     ((h - p.y) as usize) * size + (p.x + h) as usize
 }

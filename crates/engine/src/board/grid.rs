@@ -297,7 +297,7 @@ impl Board {
 }
 
 /// Writes `size` rows of characters, separated by spaces, top row first.
-pub fn render_rows(size: usize, ch: impl Fn(usize) -> char) -> String {
+pub(crate) fn render_rows(size: usize, ch: impl Fn(usize) -> char) -> String {
     let mut out = String::with_capacity(size * size * 4);
     for r in 0..size {
         for c in 0..size {

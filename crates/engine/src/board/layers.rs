@@ -65,7 +65,8 @@ impl Attribute {
 /// M20-LOWER-ATTR, Q20-LOWER, M16-GREY-NEUTRAL: a flower's lower (basic) attribute is always
 /// neutral, like the area beyond the edge. Q20-LAYERS: this is the parameter layer.
 /// Q20-LOWER-DEAD: black and white stones are kept even where they have no liberty here.
-pub fn lower_layer(board: &Board) -> Layer {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn lower_layer(board: &Board) -> Layer {
     Layer {
         size: board.size(),
         cells: board
@@ -87,7 +88,7 @@ pub fn lower_layer(board: &Board) -> Layer {
 /// M20-ATTR-LAYERS, Q20-ATTR-LAYERS: the upper attribute is the second attribute of a flower.
 /// Q20-UPPER: this is the board on which forbidden points, life and death and the score are
 /// judged. Q20-VIEW-UPPER: neutral flowers off-board, attributed ones stones of their colour.
-pub fn upper_layer(board: &Board, flower_attribute: &[Option<Attribute>]) -> Layer {
+pub(crate) fn upper_layer(board: &Board, flower_attribute: &[Option<Attribute>]) -> Layer {
     Layer {
         size: board.size(),
         cells: board
@@ -102,7 +103,7 @@ pub fn upper_layer(board: &Board, flower_attribute: &[Option<Attribute>]) -> Lay
 /// M20-UPPER, Q20-VIEW-UPPER — one point of the upper layer: a black or white stone as it is, a
 /// flower as a stone of its attribute's colour, a neutral (or unknown) flower off-board. Both
 /// boards build their upper layer with it ([`upper_layer`], the fast engine's).
-pub fn upper_cell(stone: Option<Stone>, flower_attribute: Option<Attribute>) -> Cell {
+pub(crate) fn upper_cell(stone: Option<Stone>, flower_attribute: Option<Attribute>) -> Cell {
     match stone {
         None => Cell::Empty,
         Some(Stone::Black) => Cell::Stone(Colour::Black),

@@ -39,7 +39,8 @@ pub fn flood(size: usize, start: usize, member: impl Fn(usize) -> bool) -> Vec<u
 /// and points already marked are not entered. Callers that flood many disjoint components (the
 /// strings of a layer, the regions around a string) pass one map for all of them instead of
 /// clearing a board-sized map per component.
-pub fn flood_marking(
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn flood_marking(
     size: usize,
     start: usize,
     member: impl Fn(usize) -> bool,
@@ -120,7 +121,8 @@ fn index(size: usize, list: Vec<(Option<Colour>, Vec<usize>)>, layer: &Layer) ->
 /// M16-STRING: a maximal 4-connected set of stones of one colour; a lone stone is a string.
 /// D3-STRING: Dullstone strings are the same. M20-STRING-KINDS: black and white strings here,
 /// flower strings in [`flower_strings`].
-pub fn strings_of(layer: &Layer) -> Strings {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn strings_of(layer: &Layer) -> Strings {
     let list = components(layer.size, |i| match layer.cells[i] {
         Cell::Stone(c) => Some(c),
         _ => None,
@@ -145,7 +147,7 @@ pub fn empty_strings(layer: &Layer) -> Strings {
 
 /// M20-STRING (flower strings), M20-STRING-KINDS — "棋串根据不同颜色又具体分为黑棋串、白棋串和花（灰）棋串" (003). The
 /// flower strings of the direct board, each a sorted list of indices.
-pub fn flower_strings(board: &Board) -> Vec<Vec<usize>> {
+pub(crate) fn flower_strings(board: &Board) -> Vec<Vec<usize>> {
     components(board.size(), |i| {
         (board.get(i) == Some(Stone::Flower)).then_some(())
     })
@@ -158,7 +160,7 @@ pub fn flower_strings(board: &Board) -> Vec<Vec<usize>> {
 /// 两子紧邻状态" (003). The distinct strings of `strings` that touch `points`, excluding any string
 /// that shares a point with `points` (a string is not adjacent to itself).
 /// M16-STRING-ADJ: 000's definition is the same (different colours, two stones adjacent).
-pub fn adjacent_strings(size: usize, points: &[usize], strings: &Strings) -> Vec<usize> {
+pub(crate) fn adjacent_strings(size: usize, points: &[usize], strings: &Strings) -> Vec<usize> {
     let mut out: Vec<usize> = points
         .iter()
         .flat_map(|&i| neighbours(size, i))

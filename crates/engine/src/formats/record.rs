@@ -13,12 +13,14 @@ use crate::rules::{Rules, RulesField};
 
 mod game_file;
 
-pub use game_file::{
-    game_lines, header_line, parse_game_text, parse_game_text_with, StartFiles, START_FILE_REFUSED,
-};
+pub use game_file::parse_game_text;
+#[cfg(feature = "testing")]
+pub use game_file::{game_lines, header_line, parse_game_text_with, StartFiles};
+#[cfg(not(feature = "testing"))]
+pub(crate) use game_file::{parse_game_text_with, StartFiles};
 
 /// The largest number a record's first move may have.
-pub const MAX_FIRST_MOVE: u32 = crate::game::notation::MAX_MOVE_NUMBER - 1;
+pub(crate) const MAX_FIRST_MOVE: u32 = crate::game::notation::MAX_MOVE_NUMBER - 1;
 
 /// The longest record m3go reads: ten moves per point of the board (3610 on 19×19).
 pub use crate::game::notation::max_moves;
@@ -160,10 +162,11 @@ pub fn take_go_only(info: &mut Vec<(String, String)>) -> Vec<(String, String)> {
 
 /// The rules of a two-colour game, as a rules mapping: M3Go 2020 with plain alternation. With
 /// no flower ever placed, they are ordinary Go with area scoring, simple ko and no suicide.
-pub const TWO_COLOUR_RULES: &str = "{preset: m3go-2020, schedule: alternate}";
+pub(crate) const TWO_COLOUR_RULES: &str = "{preset: m3go-2020, schedule: alternate}";
 
 /// The rules of [`TWO_COLOUR_RULES`].
-pub fn two_colour_rules() -> Result<Rules, InputError> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn two_colour_rules() -> Result<Rules, InputError> {
     let f: RulesField = from_yaml(TWO_COLOUR_RULES, "two-colour rules")?;
     f.resolve().map_err(|e| {
         InputError::new(format!(
@@ -216,7 +219,7 @@ pub fn komi_quarters(v: &str) -> Option<i32> {
 /// dropped from the information: it is written once, with the rules), another one is an error
 /// naming both. `name` is how the record writes it (`komi` in a game file, `KM` in SGF), for
 /// the message.
-pub fn reconcile_komi(
+pub(crate) fn reconcile_komi(
     info: &mut Vec<(String, String)>,
     rules: Option<&RulesField>,
     name: &str,
@@ -447,7 +450,7 @@ impl Record {
 
 /// The `rules:` header value: the preset name when the rules are exactly a preset, else the
 /// full option mapping as a one-line YAML (JSON) mapping.
-pub fn rules_header(rules: &Rules) -> Result<String, InputError> {
+pub(crate) fn rules_header(rules: &Rules) -> Result<String, InputError> {
     if Rules::preset(&rules.preset).is_ok_and(|p| p == *rules) {
         return Ok(rules.preset.clone());
     }
@@ -467,7 +470,7 @@ pub fn rules_field(rules: &Rules) -> RulesField {
 }
 
 /// A refused move of a record, with its number, place and text.
-pub fn move_error(m: &RecordMove, e: &Illegal) -> InputError {
+pub(crate) fn move_error(m: &RecordMove, e: &Illegal) -> InputError {
     InputError::illegal_move(e.to_string())
         .move_number(m.number)
         .at(&m.place)
@@ -475,7 +478,12 @@ pub fn move_error(m: &RecordMove, e: &Illegal) -> InputError {
 }
 
 /// Writes a move in the documents' notation in either label system (`黑7.七A` / `黑7.7a`).
-pub fn format_move_labels(turn: Turn, number: u32, action: Action, labels: Labels) -> String {
+pub(crate) fn format_move_labels(
+    turn: Turn,
+    number: u32,
+    action: Action,
+    labels: Labels,
+) -> String {
     match action {
         Action::Pass => format!("{}{}.pass", turn.symbol_in(labels), number),
         Action::Place(p) => format!("{}{}.{}", turn.symbol_in(labels), number, p.format(labels)),

@@ -51,7 +51,7 @@ impl View {
 }
 
 /// Everything a diagram shows, per point.
-pub struct Figure {
+pub(crate) struct Figure {
     pub size: usize,
     pub stones: Vec<Option<Stone>>,
     pub attribute: Vec<Option<Attribute>>,

@@ -498,7 +498,12 @@ fn lines(s: &str) -> Vec<String> {
 }
 
 /// The forbidden points of `player`'s flower.
-pub fn forbidden_points(a: &Analysis, rules: &Rules, player: Colour) -> Vec<(usize, Forbidden)> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn forbidden_points(
+    a: &Analysis,
+    rules: &Rules,
+    player: Colour,
+) -> Vec<(usize, Forbidden)> {
     (0..a.board.len())
         .filter_map(|i| flower_forbidden_reason(a, rules, i, player).map(|f| (i, f)))
         .collect()
@@ -1072,7 +1077,7 @@ pub struct TextOptions {
 /// A board diagram (rows of one-character tokens separated by spaces, top row first) framed by
 /// its coordinate labels on all four edges, in `labels`: every line is 2·size + 5 columns wide
 /// on a terminal (a CJK label counts two columns, an ASCII one is followed by a space).
-pub fn labelled_board(rows: &[String], labels: Labels) -> Vec<String> {
+pub(crate) fn labelled_board(rows: &[String], labels: Labels) -> Vec<String> {
     let (_, row_labels) = labels.edges(rows.len());
     let header = format!("   {}  ", labels.header(rows.len()));
     let mut out = vec![header.clone()];
@@ -1093,7 +1098,7 @@ fn abbreviate(v: &[String]) -> String {
 }
 
 /// A verdict in words, naming the point `eye_at` where the verdict names one.
-pub fn verdict_text(code: VerdictCode, eye_at: Option<Point>) -> Text {
+pub(crate) fn verdict_text(code: VerdictCode, eye_at: Option<Point>) -> Text {
     let at = || eye_at.map_or_else(|| Text::from("?"), |p| text!(p));
     match code {
         VerdictCode::PrivateEye => "private eye".into(),

@@ -14,13 +14,13 @@ use crate::game::play::Action;
 use sgf_parse::go::Point as SgfPoint;
 
 /// The private property marking a flower move (`B[dd]FL[]` = 华, `W[dd]FL[]` = 花).
-pub const FLOWER_PROP: &str = "FL";
+pub(crate) const FLOWER_PROP: &str = "FL";
 /// The private root property holding the whole rule set as JSON (what `m3go rules` prints).
-pub const RULES_PROP: &str = "TCR";
+pub(crate) const RULES_PROP: &str = "TCR";
 /// The private set-up property for flower stones (like `AB` / `AW`).
-pub const ADD_FLOWER_PROP: &str = "AF";
+pub(crate) const ADD_FLOWER_PROP: &str = "AF";
 /// Most nodes m3go reads from one SGF file.
-pub const MAX_NODES: usize = 20_000;
+pub(crate) const MAX_NODES: usize = 20_000;
 
 /// Game-information properties that are read as another one: `RD` (the date, in some files)
 /// and `KO` (the komi, in the Fan Hui files; FF\[4\]'s `KO` takes no value).
@@ -28,7 +28,7 @@ const INFO_ALIASES: [(&str, &str); 2] = [("RD", "DT"), ("KO", "KM")];
 
 /// The private property of a move the rules refused in a mechanical replay (M20-REPLAY-PASS):
 /// `B[]RF[dd]` = the record's move at dd was refused and a pass played instead.
-pub const REPLACED_PROP: &str = "RF";
+pub(crate) const REPLACED_PROP: &str = "RF";
 
 /// The pattern of the game-information properties whose value is simple text, binding it to
 /// `$t` (one list for the reader, [`info_value`], and the writer, [`info_prop`]).
@@ -59,8 +59,11 @@ macro_rules! simple_text_info {
 mod read;
 mod write;
 
+#[cfg(feature = "testing")]
 pub use read::parse_record;
-pub use write::{rules_for_writing, write_record};
+#[cfg(not(feature = "testing"))]
+pub(crate) use read::parse_record;
+pub use write::write_record;
 
 /// An SGF point on a board of `size`; `tt` on boards up to 19 is the FF\[3\] pass.
 fn sgf_point(p: SgfPoint, size: usize) -> Option<Action> {
@@ -79,7 +82,7 @@ fn sgf_point(p: SgfPoint, size: usize) -> Option<Action> {
 }
 
 /// The SGF point of a board point.
-pub fn to_sgf_point(p: Point, size: usize) -> SgfPoint {
+pub(crate) fn to_sgf_point(p: Point, size: usize) -> SgfPoint {
     let h = half(size);
     SgfPoint {
         x: (p.x + h) as u8,

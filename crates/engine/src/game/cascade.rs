@@ -122,7 +122,7 @@ pub fn repeats_earlier<E>(
 }
 
 /// An upper layer with its strings, as the emergency conversion's condition P reads it.
-pub trait UpperStrings: UpperView {
+pub(crate) trait UpperStrings: UpperView {
     /// The black or white upper strings of `colour` with exactly one liberty: each string's
     /// points (ascending, in the provider's indices) and that liberty.
     fn strings_in_atari(&self, colour: Colour) -> Vec<(Vec<usize>, usize)>;
@@ -141,7 +141,7 @@ impl UpperStrings for Analysis {
 
 /// Why condition P of the emergency conversion fails.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NoAtari {
+pub(crate) enum NoAtari {
     /// The previous move was not the opponent's (or there was none).
     NotOpponent,
     /// The position does not record the board before the previous move.
@@ -160,7 +160,7 @@ pub enum NoAtari {
 /// board before the previous move is recorded (`None` if not) and equal to the board now, and
 /// `upper` the upper layers now and before that move, analysed under the rules of the game
 /// (asked only when the other conditions hold). Register D19.
-pub fn conversion_ataris<V: UpperStrings>(
+pub(crate) fn conversion_ataris<V: UpperStrings>(
     me: Colour,
     previous: Option<Colour>,
     trailing_passes: u32,
@@ -201,7 +201,7 @@ pub fn conversion_ataris<V: UpperStrings>(
 /// of `turn` whose attribute cascade removed stones (`captured`) is refused as a capture point:
 /// a flower, under the cascade check. Both boards call it (`Position::refuse_flower_capture`,
 /// the fast engine's moves).
-pub fn flower_capture_refused(rules: &Rules, turn: Turn, captured: bool) -> bool {
+pub(crate) fn flower_capture_refused(rules: &Rules, turn: Turn, captured: bool) -> bool {
     turn.kind == StoneKind::Flower
         && rules.flower_capture_check == FlowerCaptureCheck::Cascade
         && captured
@@ -212,6 +212,6 @@ pub fn flower_capture_refused(rules: &Rules, turn: Turn, captured: bool) -> bool
 /// `liberties` (the single liberties of the strings put in atari, D3-EMERGENCY-P). A converted
 /// flower is a stone, never a pass. Both boards call it (`game::play::emergency_conversion`,
 /// `Position::pass`, the fast engine's special moves).
-pub fn conversion_q(mut liberties: impl Iterator<Item = usize>, at: Option<usize>) -> bool {
+pub(crate) fn conversion_q(mut liberties: impl Iterator<Item = usize>, at: Option<usize>) -> bool {
     at.is_some_and(|i| liberties.any(|l| l == i))
 }

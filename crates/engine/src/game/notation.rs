@@ -27,7 +27,7 @@ use std::fmt;
 /// move) and a record's moves are at most this, and a move is played only while the number of the
 /// position after it stays within it ([`check_move_number`]), so no move number wraps and every
 /// position m3go writes reads back.
-pub const MAX_MOVE_NUMBER: u32 = 1_000_000;
+pub(crate) const MAX_MOVE_NUMBER: u32 = 1_000_000;
 
 /// The most moves m3go reads or plays in one go on a board of `size` (a record, a request's
 /// moves, the moves of `m3go play`, a position's history): ten per point, 3610 on 19×19.
@@ -206,7 +206,7 @@ impl std::error::Error for NotationError {}
 
 /// The turn named by a notation symbol (Q20-HUA, D3-HUA: 华 black's flower, 花 white's), or by
 /// its ASCII name of the Latin labels ([`Turn::symbol_in`]: `K` 黑, `W` 白, `U` 华, `V` 花).
-pub fn turn_of_symbol(c: char) -> Option<Turn> {
+pub(crate) fn turn_of_symbol(c: char) -> Option<Turn> {
     let (player, kind) = match c {
         '黑' | 'K' => (Colour::Black, StoneKind::Own),
         '白' | 'W' => (Colour::White, StoneKind::Own),
@@ -226,7 +226,7 @@ fn with_text(t: &str, e: NotationError) -> NotationError {
 }
 
 /// Whether `t` is a pass written without a move number: `pass` (any case) or 003's `虚着`.
-pub fn is_pass_word(t: &str) -> bool {
+pub(crate) fn is_pass_word(t: &str) -> bool {
     t.eq_ignore_ascii_case("pass") || t == "虚着"
 }
 
@@ -260,7 +260,7 @@ pub fn parse_move_in(text: &str, rules: &Rules, size: usize) -> Result<Move, Not
 
 /// Whether `t` is written in 000's round notation (`33B.H九`: digits, a seat letter A–D, a dot),
 /// whether or not its round, seat and point are valid: no point is written so.
-pub fn is_round_notation(t: &str) -> bool {
+pub(crate) fn is_round_notation(t: &str) -> bool {
     let rest = t.trim_start_matches(|c: char| c.is_ascii_digit());
     rest.len() < t.len() && {
         let mut chars = rest.chars();

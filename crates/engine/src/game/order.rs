@@ -8,12 +8,16 @@
 mod flystone;
 mod team;
 
-pub use flystone::{
-    check_flystone_state, chosen_flystones_left, flystone_counts, flystone_schedule, flystone_turn,
-    flystone_walk, flystone_window, splitmix64, FlyMove, FlyWalk, FlystoneRecord, FlystoneState,
-    Sides, SplitMix64,
+#[cfg(feature = "testing")]
+pub use flystone::splitmix64;
+#[cfg(all(test, not(feature = "testing")))]
+pub(crate) use flystone::splitmix64;
+pub(crate) use flystone::{
+    check_flystone_state, flystone_counts, flystone_schedule, flystone_turn, flystone_walk,
 };
-pub use team::{seats_of_round, team_move_number, team_turn, team_wrong_turn, Seat, TeamTurn};
+pub use flystone::{chosen_flystones_left, FlystoneRecord, FlystoneState, Sides, SplitMix64};
+pub(crate) use team::{seats_of_round, team_move_number, team_wrong_turn};
+pub use team::{team_turn, Seat, TeamTurn};
 
 use crate::board::grid::Colour;
 use crate::rules::{GameEnd, Rules, Schedule};
@@ -78,7 +82,7 @@ impl Turn {
 /// black's flower (华); 0 is white's flower (花). Q20-ORDER: 001's statement of the same cycle.
 /// M20-ORDER-CYCLE: it repeats unchanged to the end (n mod 10). M20-PLAYERS, Q20-PLAYERS,
 /// D3-PLAYERS: two players, A (black stones and 华 flowers) and B (white stones and 花 flowers).
-pub fn cycle10_turn(n: u32) -> Turn {
+pub(crate) fn cycle10_turn(n: u32) -> Turn {
     match n % 10 {
         9 => Turn {
             player: Colour::Black,
@@ -100,7 +104,7 @@ pub fn cycle10_turn(n: u32) -> Turn {
 }
 
 /// S3-PLAY — "飞石围棋基本下法同围棋" (004): plain alternation, odd moves black, even moves white.
-pub fn alternate_turn(n: u32) -> Turn {
+pub(crate) fn alternate_turn(n: u32) -> Turn {
     Turn {
         player: if n % 2 == 1 {
             Colour::Black
@@ -130,7 +134,7 @@ pub fn turn_of_move(rules: &Rules, n: u32) -> Turn {
 /// (`two-passes`). The trailing passes are looked at from the most recent back only until two
 /// stone turns are found: no schedule has two flower turns in a row, so that is at most four
 /// moves, whatever the count of passes.
-pub fn game_over_by_passes(
+pub(crate) fn game_over_by_passes(
     rules: &Rules,
     move_number: u32,
     trailing_passes: u32,
@@ -157,7 +161,7 @@ pub fn game_over_by_passes(
 /// The turn of move `n` of a game: the rules' schedule ([`turn_of_move`]), and under Flystone
 /// the game's flystones (`flystone`, S3-ROUND, [`flystone_turn`]). The one turn function of
 /// both boards (`Position::turn_of` and the fast engine).
-pub fn game_turn(rules: &Rules, flystone: Option<&FlystoneState>, n: u32) -> Turn {
+pub(crate) fn game_turn(rules: &Rules, flystone: Option<&FlystoneState>, n: u32) -> Turn {
     match flystone {
         Some(s) => flystone_turn(s, n),
         None => turn_of_move(rules, n),
@@ -166,7 +170,7 @@ pub fn game_turn(rules: &Rules, flystone: Option<&FlystoneState>, n: u32) -> Tur
 
 /// Whether a game is over by passes ([`game_over_by_passes`], GO-END) with the game's turns
 /// ([`game_turn`]; under Flystone one walk of its flystones).
-pub fn game_over_in(
+pub(crate) fn game_over_in(
     rules: &Rules,
     flystone: Option<&FlystoneState>,
     move_number: u32,
@@ -214,7 +218,7 @@ pub fn special_turns(
 /// of the game, a stone resets the count) and the Flystone state ([`FlystoneState::after`]: a
 /// flower turn recorded, played or passed). Both boards build their next position on it
 /// (`Position::successor`, the fast engine's moves and passes).
-pub fn after_move(
+pub(crate) fn after_move(
     n: u32,
     trailing_passes: u32,
     flystone: Option<&FlystoneState>,

@@ -18,7 +18,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Largest input file m3go reads (the limit of every input, [`crate::error::MAX_INPUT_BYTES`]).
-pub const MAX_FILE_BYTES: usize = crate::error::MAX_INPUT_BYTES;
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const MAX_FILE_BYTES: usize = crate::error::MAX_INPUT_BYTES;
 
 /// A position as written in a file (spec/README.md).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -207,7 +208,8 @@ pub fn text_of(bytes: Vec<u8>) -> Result<String, InputError> {
 }
 
 /// The UTF-8 byte-order mark (bytes EF BB BF), skipped at the start of every text m3go reads.
-pub const BOM: char = '\u{feff}';
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const BOM: char = '\u{feff}';
 
 /// `text` without a leading byte-order mark: the text a file, a request body, a protocol line or
 /// a record sent to the server holds.

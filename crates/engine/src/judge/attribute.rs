@@ -39,7 +39,7 @@ pub fn counts(adjacent: impl IntoIterator<Item = (bool, bool)>) -> Counts {
 /// 1 "当Hs+Bs=0 … 中性"; 2a "当Hs>Bs … 黑"; 2b "当Hs<Bs … 白"; 2c1 "当Hs=Bs … 当Hw>Bw … 黑";
 /// 2c2 "当Hw<Bw … 白"; 2c3 "当Hw=Bw … 中性".
 /// Q20-ATTR: 001's statement of the same rule; its branches are cited below with 003's.
-pub fn attribute_2020(c: Counts) -> (Attribute, &'static str) {
+pub(crate) fn attribute_2020(c: Counts) -> (Attribute, &'static str) {
     // M20-ATTR-1, Q20-ATTR-1; M20-ATTR-SWITCH: no adjacent string with a private eye, no change.
     if c.hs + c.bs == 0 {
         return (Attribute::Neutral, "M20-ATTR-1");
@@ -118,7 +118,8 @@ mod tests {
 /// M16-EYE-SWITCH: private eyes are the switch (first branch) and the first weight (3a/3b).
 /// M16-CONV-NOFREEZE: the result depends on the current counts only, no state, so a grey string
 /// with every adjacent point occupied still changes when eyes elsewhere change.
-pub fn attribute_2016(c: Counts) -> (Attribute, &'static str) {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn attribute_2016(c: Counts) -> (Attribute, &'static str) {
     // M16-CONV-SWITCH, M16-EYE-SWITCH
     if c.hs + c.bs == 0 {
         return (Attribute::Neutral, "M16-CONV-SWITCH");
@@ -153,7 +154,7 @@ pub fn attribute_2016(c: Counts) -> (Attribute, &'static str) {
 /// whose adjacent points were all occupied keeps the attribute it had then (M13-FREEZE,
 /// [`crate::judge::freeze`], applied by [`crate::judge::analysis::Analysis::with_frozen`]);
 /// under `recomputed` the counts merely cannot change while the neighbours stay.
-pub fn attribute_2013(stones: (u32, u32)) -> (Attribute, &'static str) {
+pub(crate) fn attribute_2013(stones: (u32, u32)) -> (Attribute, &'static str) {
     match stones.0.cmp(&stones.1) {
         std::cmp::Ordering::Greater => (Attribute::Black, "M13-CONV"),
         std::cmp::Ordering::Less => (Attribute::White, "M13-CONV"),
@@ -165,7 +166,7 @@ pub fn attribute_2013(stones: (u32, u32)) -> (Attribute, &'static str) {
 /// stones) among the stones adjacent to a grey string, `adjacent` giving each adjacent stone's
 /// colour once (every point next to the string counted once, however many of its stones it
 /// touches).
-pub fn stone_counts(adjacent: impl IntoIterator<Item = Colour>) -> (u32, u32) {
+pub(crate) fn stone_counts(adjacent: impl IntoIterator<Item = Colour>) -> (u32, u32) {
     adjacent.into_iter().fold((0, 0), |(b, w), c| match c {
         Colour::Black => (b + 1, w),
         Colour::White => (b, w + 1),
@@ -175,7 +176,7 @@ pub fn stone_counts(adjacent: impl IntoIterator<Item = Colour>) -> (u32, u32) {
 /// The attribute of a flower string under `rule`, with the clause that decided it: the 2020 or
 /// 2016 rule on its four counts, the 2013 rule on its adjacent stones ([`stone_counts`]), or
 /// always neutral. The counts are asked for only by the rules that read them.
-pub fn attribute_under(
+pub(crate) fn attribute_under(
     rule: AttributeRule,
     counts: impl FnOnce() -> Counts,
     stones: impl FnOnce() -> (u32, u32),
@@ -190,7 +191,7 @@ pub fn attribute_under(
 
 /// D3-FLOWER-NEUTRAL / D3-ATTR-FLOWER — "花棋串只具有不会发生变化的一种底层属性——中性分隔串属性，黑棋主角和
 /// 白棋主角“争地决胜”，无法争花" (004): in Dullstone and Flystone every flower string is neutral.
-pub fn attribute_neutral() -> (Attribute, &'static str) {
+pub(crate) fn attribute_neutral() -> (Attribute, &'static str) {
     (Attribute::Neutral, "D3-FLOWER-NEUTRAL")
 }
 

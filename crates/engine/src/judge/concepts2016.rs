@@ -25,7 +25,7 @@ use crate::judge::scoring::long_living_upper;
 use crate::rules::Rules;
 
 /// The most empty points of a string's area [`dead_2016`] searches (2^8 fillings).
-pub const MAX_DEAD_AREA: usize = 8;
+pub(crate) const MAX_DEAD_AREA: usize = 8;
 
 /// Whether an eye is a private eye (私眼) or a common eye (公眼).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
@@ -37,7 +37,7 @@ pub enum EyeKind {
 
 /// One eye of 000 九: its kind, whether it is true, and the upper strings it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Eye2016 {
+pub(crate) struct Eye2016 {
     pub kind: EyeKind,
     pub true_eye: bool,
     /// Upper strings (indices into `upper_strings`) the eye belongs to, ascending: the string
@@ -55,7 +55,7 @@ pub struct Eye2016 {
 /// The conditions of 000 九.2 on one 2016 closed region of a lower string, each judged on its
 /// own (the verdict stops at the first that fails, in this order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Conditions2016 {
+pub(crate) struct Conditions2016 {
     /// a: an empty point of the region touches the string (M16-EYE-A).
     pub a: bool,
     /// b: no other string of its colour inside (M16-EYE-B).
@@ -71,7 +71,7 @@ pub struct Conditions2016 {
 
 /// A chain (棋链) and its long-living sub-chain (子棋链).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Chain2016 {
+pub(crate) struct Chain2016 {
     /// Upper strings, ascending.
     pub strings: Vec<usize>,
     /// The common eyes linking them (indices into [`Concepts2016::eyes`]).
@@ -85,7 +85,7 @@ pub struct Chain2016 {
 
 /// Everything this module reports on one board.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Concepts2016 {
+pub(crate) struct Concepts2016 {
     pub eyes: Vec<Eye2016>,
     /// Per upper string: how many true eyes it has (private eyes of its lower strings and the
     /// true common eyes it closes).
@@ -105,7 +105,7 @@ pub struct Concepts2016 {
 }
 
 /// The 2016 concepts of the board of `a` under `rules` (whose eye rule is `m2016`).
-pub fn concepts_2016(a: &Analysis, rules: &Rules) -> Concepts2016 {
+pub(crate) fn concepts_2016(a: &Analysis, rules: &Rules) -> Concepts2016 {
     let eyes = eyes_2016(a);
     let n = a.upper_strings.groups.len();
     let true_eyes = (0..n)
@@ -143,7 +143,7 @@ fn upper_of(a: &Analysis, g: usize) -> Option<usize> {
 /// private eye (of the lower layer, `Analysis::regions`), true by M16-TRUE-EYE; each common eye
 /// (M16-COMMON-EYE, of the upper layer), listed once with every string closing it, true or
 /// false by [`true_eye_2016`] (M16-FALSE-EYE when the opponent can capture a string through it).
-pub fn eyes_2016(a: &Analysis) -> Vec<Eye2016> {
+pub(crate) fn eyes_2016(a: &Analysis) -> Vec<Eye2016> {
     let mut out = Vec::new();
     for g in 0..a.regions.len() {
         let Some(u) = upper_of(a, g) else { continue };
@@ -198,7 +198,7 @@ pub fn eyes_2016(a: &Analysis) -> Vec<Eye2016> {
 /// (`Analysis::regions`), so that a region failing one condition only shows which: a
 /// (`condition_a`), b, the capture by filling (M16-EYE-CAPTURE, when b holds), c and d (long
 /// life on the lower layer, as the verdict judges it).
-pub fn conditions_2016(a: &Analysis) -> Vec<Vec<Conditions2016>> {
+pub(crate) fn conditions_2016(a: &Analysis) -> Vec<Vec<Conditions2016>> {
     let (layer, strings) = (&a.lower, &a.lower_strings);
     let view = Lower { layer, strings };
     let alive = long_living_strings(layer, strings);
@@ -285,7 +285,7 @@ fn classes(
 /// (000). The chains: the classes of upper strings linked through common eyes (true or false:
 /// the definition asks only for a common eye), of at least two strings; each with its long-living
 /// sub-chain ([`sub_chain_2016`]).
-pub fn chains_2016(a: &Analysis, eyes: &[Eye2016]) -> Vec<Chain2016> {
+pub(crate) fn chains_2016(a: &Analysis, eyes: &[Eye2016]) -> Vec<Chain2016> {
     let n = a.upper_strings.groups.len();
     let mut parent: Vec<usize> = (0..n).collect();
     for e in eyes.iter().filter(|e| e.kind == EyeKind::Common) {
@@ -330,7 +330,7 @@ pub fn chains_2016(a: &Analysis, eyes: &[Eye2016]) -> Vec<Chain2016> {
 /// becomes part of the dropped string's area once that is captured). The whole chain when every
 /// string has two true eyes (M16-LIFE-4: it is long-living); empty when none keeps two
 /// (「将死状态」).
-pub fn sub_chain_2016(eyes: &[Eye2016], chain: &[usize], linking: &[usize]) -> Vec<usize> {
+pub(crate) fn sub_chain_2016(eyes: &[Eye2016], chain: &[usize], linking: &[usize]) -> Vec<usize> {
     let mut sub: Vec<usize> = chain.to_vec();
     loop {
         let keep: Vec<usize> = sub
@@ -366,7 +366,7 @@ pub fn sub_chain_2016(eyes: &[Eye2016], chain: &[usize], linking: &[usize]) -> V
 /// (a chain lies in one group), or touch the same neutral grey string (their fate hangs on its
 /// conversion: 000's 「此处黑棋群」 of the upper right, 八九* and 八四 around grey 七六*). A lone
 /// string is a group.
-pub fn groups_2016(a: &Analysis, eyes: &[Eye2016]) -> Vec<Vec<usize>> {
+pub(crate) fn groups_2016(a: &Analysis, eyes: &[Eye2016]) -> Vec<Vec<usize>> {
     let (upper, strings) = (&a.upper, &a.upper_strings);
     let n = strings.groups.len();
     let mut parent: Vec<usize> = (0..n).collect();
@@ -412,7 +412,7 @@ pub fn groups_2016(a: &Analysis, eyes: &[Eye2016]) -> Vec<Vec<usize>> {
 
 /// M16-LIFE-5 — "则这两个棋群中的棋串处于长活状态，此种活棋方式又称为双活" (000). The upper strings in
 /// seki: [`seki`] of the upper layer, given the pass-alive strings of both colours.
-pub fn seki_2016(upper: &Layer, strings: &Strings) -> Vec<bool> {
+pub(crate) fn seki_2016(upper: &Layer, strings: &Strings) -> Vec<bool> {
     let black = pass_alive(upper, strings, Colour::Black);
     let white = pass_alive(upper, strings, Colour::White);
     let alive: Vec<bool> = black.iter().zip(&white).map(|(b, w)| *b || *w).collect();
@@ -429,7 +429,7 @@ pub fn seki_2016(upper: &Layer, strings: &Strings) -> Vec<bool> {
 /// stones of the string's colour (every string keeping a liberty) makes the string pass-alive
 /// or puts it in seki, even with the opponent never answering. A string with a larger area, or
 /// walled by an opponent string it might capture, is not judged dead.
-pub fn dead_2016(upper: &Layer, strings: &Strings, long_living: &[bool]) -> Vec<bool> {
+pub(crate) fn dead_2016(upper: &Layer, strings: &Strings, long_living: &[bool]) -> Vec<bool> {
     let size = upper.size;
     (0..strings.groups.len())
         .map(|g| {
@@ -490,7 +490,7 @@ pub fn dead_2016(upper: &Layer, strings: &Strings, long_living: &[bool]) -> Vec<
 }
 
 /// The closed regions of lower string `g` with the conditions on each (for `explain`).
-pub fn regions_with_conditions<'a>(
+pub(crate) fn regions_with_conditions<'a>(
     a: &'a Analysis,
     c: &'a Concepts2016,
     g: usize,

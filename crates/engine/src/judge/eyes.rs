@@ -132,7 +132,7 @@ impl RegionVerdict {
 /// 4-connected component of the points that are neither `a`'s stones nor off-board (nor, in the
 /// same-colour reading, stones of `a`'s colour), adjacent to `a`. Region T of 003 ("白棋串六九*
 /// 左边和下边广大区域") shows a region may be the whole rest of the board.
-pub fn closed_regions(
+pub(crate) fn closed_regions(
     layer: &Layer,
     strings: &Strings,
     a: usize,
@@ -164,7 +164,7 @@ pub fn closed_regions(
 /// If no part touches the edge (the wall covers the whole edge line), all parts compete alike.
 /// Used for neutral-flower walls at scoring (`judge::scoring::inner_sides`) and for the ring of
 /// one string in the 2016 closed region (`judge::eyes2016::closed_regions_2016`).
-pub fn outer_part(parts: &[(usize, bool)]) -> Option<usize> {
+pub(crate) fn outer_part(parts: &[(usize, bool)]) -> Option<usize> {
     if parts.len() == 1 {
         return Some(0);
     }
@@ -187,7 +187,7 @@ const WORDS: usize = (crate::board::coord::MAX_SIZE * crate::board::coord::MAX_S
 /// The 4-connected components of the points `inside` accepts that touch `walls` (a string's
 /// stones), each with its empty points, in a stable order. Shared by the 2020 and 2016 region
 /// definitions, which differ only in what counts as inside.
-pub fn regions_around(
+pub(crate) fn regions_around(
     layer: &Layer,
     walls: &[usize],
     inside: impl Fn(usize) -> bool + Copy,
@@ -322,11 +322,11 @@ pub trait LowerView {
 }
 
 /// Every index a [`LowerView`] uses is below this (a 19×19 board, padded to 21×21, fits).
-pub const VIEW_POINTS: usize = 512;
+pub(crate) const VIEW_POINTS: usize = 512;
 
 /// The reference lower layer as a [`LowerView`]: the layer and its strings.
 #[derive(Clone, Copy, Debug)]
-pub struct Lower<'a> {
+pub(crate) struct Lower<'a> {
     pub layer: &'a Layer,
     pub strings: &'a Strings,
 }
@@ -386,7 +386,7 @@ fn empty_string_touches_only(
 /// `colour`: no stone of `colour` inside, and some empty string of the region touches `a` and no
 /// other string of `colour` (an empty string lies wholly inside one region, so it is the empty
 /// string through an empty point of the region next to `a`). `Ok(())` or the failing part.
-pub fn condition_1(
+pub(crate) fn condition_1(
     v: &impl LowerView,
     a: usize,
     colour: Colour,
@@ -419,7 +419,8 @@ pub fn condition_1(
 /// added, this happens exactly when some empty point of the region has no neighbour of `colour`
 /// (fill all its empty neighbours): the first such point of `region` is returned.
 /// `fill::literal_simulation` in the tests performs the simulation stone by stone and must agree.
-pub fn fill_simulation_makes_eye(
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn fill_simulation_makes_eye(
     v: &impl LowerView,
     colour: Colour,
     mut region: impl Iterator<Item = usize>,
@@ -434,7 +435,7 @@ pub fn fill_simulation_makes_eye(
 /// opponent strings, neither may they have an eye nor can the fill simulation make one (an eye
 /// they already have is found by the simulation too: fill it down to one point). A region without
 /// opponent strings needs no simulation (003's region R).
-pub fn condition_2(
+pub(crate) fn condition_2(
     v: &impl LowerView,
     colour: Colour,
     region: impl Iterator<Item = usize> + Clone,
@@ -466,7 +467,8 @@ pub fn verdict(
 /// (003; "白棋串私眼判断规则与上述黑棋串私眼判断规则类同"). Every closed region of string `a` with
 /// the verdict on it; the private eyes are those with [`RegionVerdict::PrivateEye`].
 /// M20-EYE-WHITE: the test is the same for either colour (`colour` of string `a`).
-pub fn judge_regions(
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn judge_regions(
     layer: &Layer,
     strings: &Strings,
     a: usize,

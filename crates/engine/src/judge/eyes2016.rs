@@ -94,7 +94,7 @@ impl Verdict2016 {
 /// inside. Under `closed-region-2016: inside` (register D26) the closed regions are the parts
 /// other than the outer one, the rest of the board ([`outer_part`], D27's terms); under
 /// `whole-board` every part, the outer one included.
-pub fn closed_regions_2016(
+pub(crate) fn closed_regions_2016(
     layer: &Layer,
     strings: &Strings,
     a: usize,
@@ -123,7 +123,7 @@ pub fn closed_regions_2016(
 /// whether `region`, one part of the board without string `a`'s stones (all its points), is the
 /// outer part of `a`'s ring band ([`outer_part`]) and so no closed region. The other parts are
 /// flooded from `a`'s stones; a point is on the edge when it has fewer than four neighbours.
-pub fn is_outer_part_2016(
+pub(crate) fn is_outer_part_2016(
     v: &impl LowerView,
     a: usize,
     region: impl Iterator<Item = usize> + Clone,
@@ -188,13 +188,17 @@ pub fn is_outer_part_2016(
 
 /// M16-EYE-A — "a、围出私眼的棋串必须具有至少1口内气" (000; the definition's "含有至少1个紧邻空点"):
 /// some empty point of the region (its points) is adjacent to string `a`.
-pub fn condition_a(v: &impl LowerView, a: usize, mut region: impl Iterator<Item = usize>) -> bool {
+pub(crate) fn condition_a(
+    v: &impl LowerView,
+    a: usize,
+    mut region: impl Iterator<Item = usize>,
+) -> bool {
     region.any(|p| v.cell(p) == Cell::Empty && v.neighbours(p).any(|q| v.string_of(q) == Some(a)))
 }
 
 /// M16-EYE-B — "b、私眼内不能具有其它同色棋串" (000): no stone of `a`'s colour (`colour`) inside the
 /// region (`a`'s own stones are never inside).
-pub fn condition_b(
+pub(crate) fn condition_b(
     v: &impl LowerView,
     colour: Colour,
     mut region: impl Iterator<Item = usize>,
@@ -233,7 +237,7 @@ fn opponent_strings(layer: &Layer, strings: &Strings, a: usize, region: &Region)
 /// eye (the filler fills it from `a`, each stone joined to `a`); another is an eye of string X
 /// when all its points are liberties of X; X survives while it has two eyes whose bordering
 /// strings all survive. The tests check this against a literal stone-by-stone fill.
-pub fn capture_condition(
+pub(crate) fn capture_condition(
     layer: &Layer,
     strings: &Strings,
     a: usize,
@@ -338,7 +342,7 @@ pub fn capture_condition(
 /// what keeps a seki region from being `a`'s private eye (case m16-eye-d-seki). A string with two
 /// private eyes is long-living too (D14), but condition c, checked first, already refuses a
 /// region holding a string with one private eye.
-pub fn condition_d(
+pub(crate) fn condition_d(
     layer: &Layer,
     strings: &Strings,
     a: usize,
@@ -355,7 +359,7 @@ pub fn condition_d(
 
 /// How condition c refuses a region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Spoiled {
+pub(crate) enum Spoiled {
     /// An opponent string inside has a private eye that stands (an empty point of it).
     Nested(usize),
     /// An opponent string inside claims a region around this string just as this string claims
@@ -386,7 +390,7 @@ pub enum Spoiled {
 /// region around the white stone stands.
 ///
 /// Returns, per string and region, `Ok(())` or how c refuses it.
-pub fn condition_c(
+pub(crate) fn condition_c(
     layer: &Layer,
     strings: &Strings,
     regions: &[Vec<Region>],
@@ -488,7 +492,7 @@ pub fn condition_c(
 /// d on each, then c over the whole board ([`condition_c`]); a region refused by several
 /// conditions is reported by the first of a, b, capture, c, d. M16-EYE-GREY-LIFE: only black
 /// and white strings have eyes.
-pub fn judge_all_regions_2016(
+pub(crate) fn judge_all_regions_2016(
     layer: &Layer,
     strings: &Strings,
     reading: ClosedRegion2016,
@@ -585,7 +589,7 @@ pub fn judge_regions_2016_detailed(
 
 /// M16-EYE — every 2016 closed region of every lower-layer string with its verdict, in the
 /// engine's vocabulary (what `Analysis` stores under `private-eye: m2016`).
-pub fn judge_regions_2016(
+pub(crate) fn judge_regions_2016(
     layer: &Layer,
     strings: &Strings,
     reading: ClosedRegion2016,

@@ -81,7 +81,7 @@ impl Forbidden {
 /// M20-FORBID-CAPTURE — "提吃黑棋或白棋的提吃点是花子的禁着点，也即花子不具有提吃功能" (003): point `i`
 /// (empty) is the only liberty of some black or white upper string. M16-GREY-NO-CAPTURE (2016
 /// grey) and D3-FORBID-CAPTURE (either colour's string, both players' flowers) are the same test.
-pub fn is_capture_point(a: &impl UpperView, i: usize) -> bool {
+pub(crate) fn is_capture_point(a: &impl UpperView, i: usize) -> bool {
     a.cell(i) == Cell::Empty && takes_last_liberty(a, i)
 }
 
@@ -122,7 +122,7 @@ pub fn is_one_liberty_eye(a: &impl UpperView, i: usize) -> Option<Colour> {
 /// 花230 四E and 花250 FD, each next to a neutral flower that would otherwise close a mouth, and
 /// names the strings they make. Under `upper-layer` a neutral flower, off-board in the upper
 /// layer, closes it like the edge. Under `none` there are no tiger's mouths.
-pub fn is_tigers_mouth(a: &impl UpperView, rules: &Rules, i: usize) -> Option<Colour> {
+pub(crate) fn is_tigers_mouth(a: &impl UpperView, rules: &Rules, i: usize) -> Option<Colour> {
     if a.cell(i) != Cell::Empty || !rules.tigers_mouth.applies() {
         return None;
     }
@@ -158,7 +158,8 @@ pub fn is_tigers_mouth(a: &impl UpperView, rules: &Rules, i: usize) -> Option<Co
 /// Why point `i` is closed to `player`'s flower, if it is: a capture point for anyone; a
 /// one-liberty eye or a tiger's mouth of either colour (003, `forbidden-owner: any`) or of the
 /// opponent only (004's 彼方, `forbidden-owner: opponent`).
-pub fn flower_forbidden_reason(
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn flower_forbidden_reason(
     a: &impl UpperView,
     rules: &Rules,
     i: usize,

@@ -36,7 +36,11 @@ pub fn freezes(rules: &Rules) -> bool {
 /// placed where a neighbour was captured — is no longer frozen: "此灰棋串" is that string; a
 /// grown string is frozen again only when its own adjacent points are all occupied. Empty
 /// under rules that do not freeze ([`freezes`]).
-pub fn frozen_after(rules: &Rules, frozen: &[FrozenString], board: &Board) -> Vec<FrozenString> {
+pub(crate) fn frozen_after(
+    rules: &Rules,
+    frozen: &[FrozenString],
+    board: &Board,
+) -> Vec<FrozenString> {
     if !freezes(rules) {
         return Vec::new();
     }
@@ -64,7 +68,7 @@ pub fn frozen_after(rules: &Rules, frozen: &[FrozenString], board: &Board) -> Ve
 /// The frozen strings of a position whose earlier boards are `history` (oldest first) and whose
 /// board is `board`: [`frozen_after`] folded over them. The oldest board known is where the
 /// freeze starts to be judged.
-pub fn frozen_of(rules: &Rules, history: &[Board], board: &Board) -> Vec<FrozenString> {
+pub(crate) fn frozen_of(rules: &Rules, history: &[Board], board: &Board) -> Vec<FrozenString> {
     if !freezes(rules) {
         return Vec::new();
     }
@@ -101,7 +105,7 @@ pub fn boards_needed(rules: &Rules, history: &[Board], board: &Board) -> usize {
 }
 
 /// The frozen attribute of the grey string `points` (ascending), if it is frozen.
-pub fn frozen_attribute(frozen: &[FrozenString], points: &[usize]) -> Option<Attribute> {
+pub(crate) fn frozen_attribute(frozen: &[FrozenString], points: &[usize]) -> Option<Attribute> {
     frozen
         .iter()
         .find(|f| f.points == points)

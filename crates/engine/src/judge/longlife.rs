@@ -20,7 +20,7 @@ pub fn long_living(layer: &Layer, strings: &Strings, colour: Colour) -> Vec<bool
 
 /// [`long_living`] for both colours at once: a flag per string of `strings`, true for the black
 /// and white strings that are pass-alive or in seki (each test run once).
-pub fn long_living_strings(layer: &Layer, strings: &Strings) -> Vec<bool> {
+pub(crate) fn long_living_strings(layer: &Layer, strings: &Strings) -> Vec<bool> {
     let black = pass_alive(layer, strings, Colour::Black);
     let white = pass_alive(layer, strings, Colour::White);
     let alive: Vec<bool> = black.iter().zip(&white).map(|(b, w)| *b || *w).collect();
@@ -117,7 +117,7 @@ fn fill_is_taken(layer: &Layer, strings: &Strings, p: usize, c: Colour) -> bool 
 /// strings sharing a region are judged together, so a chain is handled without being built.
 /// M16-LIFE-4-SPLIT: the loop below drops the strings that keep fewer than two vital regions, and
 /// the regions they border, until the surviving (largest long-living) sub-chain is left.
-pub fn pass_alive(layer: &Layer, strings: &Strings, colour: Colour) -> Vec<bool> {
+pub(crate) fn pass_alive(layer: &Layer, strings: &Strings, colour: Colour) -> Vec<bool> {
     let size = layer.size;
     let n = size * size;
     // Regions: components of points that are not `colour` stones and not off-board.

@@ -151,7 +151,7 @@ fn remove_dead_of(a: &Analysis, dead: &[Point]) -> Result<Board, ScoreError> {
 /// ("双活状态下的黑棋串和白棋串之间的空点串，双方各得一半": both colours, split), or neutral
 /// (touching only neutral flowers and the edge). D3-SCORE-SEKI, D3-SCORE-NEUTRAL-ADJ: Dullstone's
 /// rules are the same; cited at their arms with 000's seki (M16-LIFE-5).
-pub fn empty_string_owner(
+pub(crate) fn empty_string_owner(
     touches_black: bool,
     touches_white: bool,
     touches_neutral: bool,
@@ -175,7 +175,7 @@ pub fn empty_string_owner(
 /// the lower layer with at least two private eyes under the rule set's private-eye definition,
 /// each counted only where [`eye_holds_on_holographic_board`] (under `long-life-eyes:
 /// holographic`; every private eye under `lower`; register D14).
-pub fn long_living_upper(a: &Analysis, rules: &Rules) -> Vec<bool> {
+pub(crate) fn long_living_upper(a: &Analysis, rules: &Rules) -> Vec<bool> {
     let mut alive = long_living_strings(&a.upper, &a.upper_strings);
     for g in 0..a.regions.len() {
         let eyes = a
@@ -203,7 +203,8 @@ pub fn long_living_upper(a: &Analysis, rules: &Rules) -> Vec<bool> {
 /// then not the string's own true eye (000 九.4: a true eye is one where the opponent "不能…下白子
 /// （或黑子）来提吃此黑棋串", and the private eye is the true eye "由一个棋串独享") and does not count
 /// for long life (register D14).
-pub fn eye_holds_on_holographic_board(a: &Analysis, g: usize, eye: &Region) -> bool {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn eye_holds_on_holographic_board(a: &Analysis, g: usize, eye: &Region) -> bool {
     let Some(colour) = a.lower_strings.groups[g].colour else {
         return false;
     };
@@ -226,7 +227,7 @@ pub fn eye_holds_on_holographic_board(a: &Analysis, g: usize, eye: &Region) -> b
 /// with the edge, cuts off, not the rest of the board); `split`, every region when the flowers
 /// and the edge split those points into two or more regions, none otherwise; `touching`, every
 /// region touching a neutral flower; `any`, every region.
-pub fn neutral_enclosed_regions(a: &Analysis, rules: &Rules) -> Vec<bool> {
+pub(crate) fn neutral_enclosed_regions(a: &Analysis, rules: &Rules) -> Vec<bool> {
     let size = a.upper.size;
     let n = size * size;
     let alive = long_living_upper(a, rules);
@@ -281,7 +282,7 @@ pub fn neutral_enclosed_regions(a: &Analysis, rules: &Rules) -> Vec<bool> {
 /// touching the edge is strictly the largest (a wall halving the board), every part is inner:
 /// no side is the rest of the board. If no part touches the edge (the wall covers the whole edge
 /// line), the parts are compared all together in the same way.
-pub fn inner_sides(upper: &Layer) -> Vec<bool> {
+pub(crate) fn inner_sides(upper: &Layer) -> Vec<bool> {
     let size = upper.size;
     let n = size * size;
     let wall_point = |j: usize| upper.cells[j] == Cell::OffBoard;

@@ -81,7 +81,8 @@ fn is_separator(c: char) -> bool {
 /// move). A move, a `{…}` comment or a `#` comment never has such a word before a `:`. `line` is
 /// the whole line, comments included (a quoted value may hold `#`); the value is what follows
 /// the `:`.
-pub fn header_line(line: &str) -> Option<(&str, &str)> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn header_line(line: &str) -> Option<(&str, &str)> {
     let (k, v) = line.split_once(':')?;
     let k = k.trim();
     let is_key_char = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
@@ -94,7 +95,8 @@ pub fn header_line(line: &str) -> Option<(&str, &str)> {
 
 /// The lines of a game file, each ended by `\n`, `\r\n` or a lone `\r` (a file saved with
 /// classic Mac line ends reads line by line, and no raw CR reaches a message).
-pub fn game_lines(text: &str) -> impl Iterator<Item = &str> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn game_lines(text: &str) -> impl Iterator<Item = &str> {
     let mut rest = text;
     std::iter::from_fn(move || {
         if rest.is_empty() {
@@ -115,7 +117,8 @@ pub fn game_lines(text: &str) -> impl Iterator<Item = &str> {
 /// Whether a game file may name a start position file (`position:`): a file read from disk may
 /// (the path is resolved in `base_dir`), a text sent from elsewhere (a server request) may not.
 #[derive(Clone, Copy, Debug)]
-pub enum StartFiles<'a> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) enum StartFiles<'a> {
     /// A `position:` header names a file in this folder.
     In(&'a str),
     /// A `position:` header is refused: nothing is read.
@@ -123,7 +126,7 @@ pub enum StartFiles<'a> {
 }
 
 /// The message of a `position:` header in a text that may not name a file ([`StartFiles::Refused`]).
-pub const START_FILE_REFUSED: &str = "a game file sent to the server may not name a start \
+pub(crate) const START_FILE_REFUSED: &str = "a game file sent to the server may not name a start \
      position file (`position:`): expected a record from the empty board, or an SGF with its \
      set-up";
 
@@ -246,7 +249,8 @@ pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record
 
 /// [`parse_game_text`], with `files` saying whether a `position:` header may name a file (for
 /// a text sent to the server it may not: [`StartFiles::Refused`], and no file is read).
-pub fn parse_game_text_with(
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn parse_game_text_with(
     text: &str,
     place: &str,
     files: StartFiles,

@@ -131,7 +131,8 @@ fn info_value(p: &Prop) -> Option<String> {
 
 /// Reads the first game of an SGF text as a [`Record`]. Errors name the line and column
 /// (structure) or the node and move number (content).
-pub fn parse_record(text: &str, place: &str) -> Result<Record, InputError> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn parse_record(text: &str, place: &str) -> Result<Record, InputError> {
     if text.len() > MAX_FILE_BYTES {
         return Err(err(place, format!("{} bytes is too large", text.len()))
             .expected(format!("at most {MAX_FILE_BYTES} bytes")));

@@ -164,12 +164,3 @@ fn node_per_line(text: &str) -> String {
     }
     out
 }
-
-/// The rules to write for a record: its own, or `fallback`.
-pub fn rules_for_writing(record: &Record, fallback: &Rules) -> Rules {
-    record
-        .rules
-        .as_ref()
-        .and_then(|f| f.resolve().ok())
-        .unwrap_or_else(|| fallback.clone())
-}

@@ -53,7 +53,8 @@ pub struct FlystoneRecord {
 /// S3-MODE-B — "飞石扔出时机（手数）全由程序随机确定" (004): the program's generator, splitmix64
 /// (Steele, Lea, Flood 2014), which draws the random flystone timings (register D20): `state += 0x9E3779B97F4A7C15`, then two xor-shift-multiply rounds. Small, fully
 /// specified, so any implementation can reproduce the timings from `flystone-seed`.
-pub fn splitmix64(state: &mut u64) -> u64 {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -79,7 +80,7 @@ impl SplitMix64 {
 /// S3-COUNT / S3-MODE-A / S3-MODE-B / S3-MODE-C — "每方3个飞石 … A模式：1个随机飞石+2个自主飞石 … B
 /// 模式：全是随机飞石 … C模式：全是自主飞石" (004). (random, chosen) flystones per side for the
 /// rules' mode and `flystones` count.
-pub fn flystone_counts(rules: &Rules) -> (u32, u32) {
+pub(crate) fn flystone_counts(rules: &Rules) -> (u32, u32) {
     let n = rules.flystones;
     match rules.flystone_mode {
         // S3-COUNT: `n` = `flystones`, 3 by default.
@@ -93,7 +94,7 @@ pub fn flystone_counts(rules: &Rules) -> (u32, u32) {
 }
 
 /// The random-flystone window in moves: `flystone-window`, or ⌊size²/2⌋ (register D20).
-pub fn flystone_window(rules: &Rules, size: usize) -> u32 {
+pub(crate) fn flystone_window(rules: &Rules, size: usize) -> u32 {
     rules
         .flystone_window
         .unwrap_or_else(|| u32::try_from(size.saturating_mul(size) / 2).unwrap_or(u32::MAX))
@@ -105,7 +106,7 @@ pub fn flystone_window(rules: &Rules, size: usize) -> u32 {
 /// white's; a draw is 1 + (value mod K), K = the side's turns within the window W (black's k-th
 /// turn is move 2k − 1 when no flystone is thrown, so K = ⌈W/2⌉ for black and ⌊W/2⌋ for white);
 /// repeated draws are skipped; at most K turns are drawn. Sorted ascending.
-pub fn flystone_schedule(rules: &Rules, size: usize) -> Sides {
+pub(crate) fn flystone_schedule(rules: &Rules, size: usize) -> Sides {
     let (random, _) = flystone_counts(rules);
     let w = flystone_window(rules, size);
     let mut state = rules.flystone_seed;
@@ -125,7 +126,7 @@ pub fn flystone_schedule(rules: &Rules, size: usize) -> Sides {
 
 /// A flower (flystone) move of a Flystone game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FlyMove {
+pub(crate) struct FlyMove {
     /// The move number.
     pub number: u32,
     /// The thrower: the player who made the own-colour move just before.
@@ -137,7 +138,7 @@ pub struct FlyMove {
 /// The flystone moves among moves 1..=n under a Flystone state, with the chosen flystones used.
 /// Every other move is an own-colour turn, black and white alternating as in Go.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FlyWalk {
+pub(crate) struct FlyWalk {
     /// The flower moves, ascending by number.
     pub flowers: Vec<FlyMove>,
     /// Chosen flystones used by (black, white) in these moves.
@@ -171,7 +172,7 @@ impl FlyWalk {
 /// The walk goes from one flystone to the next, not move by move: after a flower move the
 /// following moves are own-colour turns up to the first that a random timing or a thrown move
 /// number makes a flower, so the work is O((timings + thrown) · log) whatever `n` is.
-pub fn flystone_walk(state: &FlystoneState, n: u32) -> FlyWalk {
+pub(crate) fn flystone_walk(state: &FlystoneState, n: u32) -> FlyWalk {
     // Own-colour ordinal o (1-based over both players): black's k-th turn is o = 2k − 1,
     // white's o = 2k. The random timings as ordinals o, ascending.
     let mut due: Vec<u64> = state
@@ -251,7 +252,7 @@ pub fn flystone_walk(state: &FlystoneState, n: u32) -> FlyWalk {
 
 /// S3-ROUND — the turn of move `n` under a Flystone state (see [`flystone_walk`]); move 0 is
 /// treated as move 1.
-pub fn flystone_turn(state: &FlystoneState, n: u32) -> Turn {
+pub(crate) fn flystone_turn(state: &FlystoneState, n: u32) -> Turn {
     let n = n.max(1);
     flystone_walk(state, n).turn(n)
 }
@@ -288,7 +289,7 @@ pub const MAX_RECORDED_TURN: u32 = crate::game::notation::MAX_MOVE_NUMBER / 2;
 /// own-colour turn of the same player), every random flystone that fell due recorded, and the
 /// chosen flystones within each side's allowance. Every problem found is listed, each as its
 /// field (`flystone.random.black`, `flystone.thrown`) and what is wrong there.
-pub fn check_flystone_state(
+pub(crate) fn check_flystone_state(
     rules: &Rules,
     state: &FlystoneState,
     size: usize,

@@ -117,7 +117,7 @@ impl fmt::Display for TeamTurn {
 /// 棋手在A棋手之后下灰子 … 如此循环直至终局" (000). The seats of round `round` in playing order:
 /// before `grey_start` (31 in the text) A, C; from it, with k = (round − grey_start) mod 3:
 /// k = 0 → A, C, D; k = 1 → A, C; k = 2 → A, B, C. `round` 0 has no seat.
-pub fn seats_of_round(round: u32, grey_start: u32) -> &'static [Seat] {
+pub(crate) fn seats_of_round(round: u32, grey_start: u32) -> &'static [Seat] {
     if round == 0 {
         return &[];
     }
@@ -168,7 +168,7 @@ pub fn team_turn(n: u32, grey_start: u32) -> TeamTurn {
 
 /// M16-NOTATION — the move number of `seat`'s move in `round`, if that seat plays in that round
 /// (the inverse of [`team_turn`]).
-pub fn team_move_number(round: u32, seat: Seat, grey_start: u32) -> Option<u32> {
+pub(crate) fn team_move_number(round: u32, seat: Seat, grey_start: u32) -> Option<u32> {
     let seats = seats_of_round(round, grey_start);
     let slot = seats.iter().position(|&s| s == seat)? as u64;
     let g = u64::from(grey_start.max(1));
@@ -185,7 +185,7 @@ pub fn team_move_number(round: u32, seat: Seat, grey_start: u32) -> Option<u32> 
 
 /// The message of a move refused in the team format: whose turn it is (round and seat) and what
 /// was claimed.
-pub fn team_wrong_turn(
+pub(crate) fn team_wrong_turn(
     n: u32,
     grey_start: u32,
     claimed_number: Option<u32>,

@@ -46,7 +46,7 @@ pub fn string_name(board: &Board, points: &[usize]) -> StringName {
 /// M16-LIFE-1, Q20-LIFE-1, D3-LIFE-FLOWER: a neutral grey/flower string lives without liberties.
 /// M16-GREY-CONVERT, Q20-LIFE-2: a converted one is part of a black or white upper string and is
 /// captured with it. D3-ATTR-BW: black and white strings are captured as in Go.
-pub fn capturable(a: &Analysis, colour: Colour) -> Vec<usize> {
+pub(crate) fn capturable(a: &Analysis, colour: Colour) -> Vec<usize> {
     a.strings_without_liberty(colour)
 }
 
@@ -54,7 +54,7 @@ pub fn capturable(a: &Analysis, colour: Colour) -> Vec<usize> {
 /// 拿走" (000); "全息棋局中提吃棋串时，底层棋局中的对应棋串也同时被提走" (001). Removes the upper
 /// strings `groups` from the direct board — black/white stones and attributed flowers alike —
 /// and returns the removed indices. M16-LIFE-2: a dead string is removed at once, whole.
-pub fn remove_captured(board: &mut Board, a: &Analysis, groups: &[usize]) -> Vec<usize> {
+pub(crate) fn remove_captured(board: &mut Board, a: &Analysis, groups: &[usize]) -> Vec<usize> {
     let mut removed = Vec::new();
     for &g in groups {
         for &i in &a.upper_strings.groups[g].points {
@@ -67,7 +67,7 @@ pub fn remove_captured(board: &mut Board, a: &Analysis, groups: &[usize]) -> Vec
 }
 
 /// The result of a cascade: the settled board, its analysis, what was removed, the log.
-pub struct Settled {
+pub(crate) struct Settled {
     pub board: Board,
     pub analysis: Analysis,
     pub captured: Vec<usize>,
@@ -212,7 +212,7 @@ impl CascadeBoard for ReferenceBoard<'_> {
 /// `frozen` the grey strings frozen before it (they keep their attribute in every round,
 /// M13-FREEZE). Returns the settled board, its analysis, the removed points and the step log, or the
 /// suicide refusal naming the strings left without liberty (GO-SUICIDE).
-pub fn settle_reference(
+pub(crate) fn settle_reference(
     board: Board,
     rules: &Rules,
     mover: Colour,
@@ -772,7 +772,8 @@ impl Position {
 /// Q — `i` is that single liberty. Returns the names of the strings saved. The stone is then an
 /// ordinary stone (captures, suicide and ko apply; the flower's forbidden points do not).
 /// D3-EMERGENCY-OPTIONAL: P and Q are both required (P in [`conversion_liberties`], Q here).
-pub fn emergency_conversion(pos: &Position, i: usize) -> Result<Vec<StringName>, Illegal> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn emergency_conversion(pos: &Position, i: usize) -> Result<Vec<StringName>, Illegal> {
     let n = pos.move_number;
     let ataris = conversion_liberties(pos)?;
     let saved: Vec<StringName> = ataris
@@ -805,7 +806,7 @@ pub fn emergency_conversion(pos: &Position, i: usize) -> Result<Vec<StringName>,
 /// the opponent's previous move put in atari (one liberty now, two or more before that move),
 /// each with its single liberty ([`conversion_ataris`], written once for both boards); refused
 /// with `conversion-p` when there is none.
-pub fn conversion_liberties(pos: &Position) -> Result<Vec<(StringName, usize)>, Illegal> {
+pub(crate) fn conversion_liberties(pos: &Position) -> Result<Vec<(StringName, usize)>, Illegal> {
     let n = pos.move_number;
     let me = pos.turn().player;
     let previous = (n >= 2).then(|| pos.turn_of(n - 1).player);

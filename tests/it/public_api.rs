@@ -1,0 +1,76 @@
+//! The engine crate's public surface, listed: crates/engine/public-api.txt is the listing of
+//! `m3go-engine`'s public items (the `public-api` crate over rustdoc's JSON), and this test fails
+//! when the crate's surface and the committed listing differ, so that a change to the surface is
+//! a visible diff in review. After a deliberate change:
+//! `M3GO_UPDATE_PUBLIC_API=1 cargo test --test it public_api`.
+//!
+//! rustdoc's JSON output is unstable, and these machines have the stable toolchain only (no
+//! nightly can be fetched), so the JSON is asked of the stable rustdoc with `RUSTC_BOOTSTRAP=1`:
+//! the toolchain the rest of the build uses, whose JSON format the `public-api` version of
+//! Cargo.lock reads.
+
+use crate::common::ROOT;
+use std::path::Path;
+use std::process::Command;
+
+const LISTING: &str = "crates/engine/public-api.txt";
+const REGENERATE: &str = "M3GO_UPDATE_PUBLIC_API=1 cargo test --test it public_api";
+
+/// rustdoc's JSON of the engine crate (its own target folder, so the HTML docs stay apart).
+fn rustdoc_json() -> std::path::PathBuf {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let target = Path::new(ROOT).join("target").join("public-api");
+    let out = Command::new(cargo)
+        .args([
+            "doc",
+            "--package",
+            "m3go-engine",
+            "--lib",
+            "--no-deps",
+            "--locked",
+            "--offline",
+        ])
+        .env("RUSTC_BOOTSTRAP", "1")
+        .env("RUSTDOCFLAGS", "-Z unstable-options --output-format json")
+        .env("CARGO_TARGET_DIR", &target)
+        .current_dir(ROOT)
+        .output()
+        .expect("run cargo doc");
+    assert!(
+        out.status.success(),
+        "cargo doc (rustdoc JSON) of m3go-engine: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    target.join("doc").join("m3go_engine.json")
+}
+
+#[test]
+fn the_engine_crates_public_surface_is_the_committed_listing() {
+    let api = public_api::Builder::from_rustdoc_json(rustdoc_json())
+        .omit_blanket_impls(true)
+        .omit_auto_trait_impls(true)
+        .omit_auto_derived_impls(true)
+        .build()
+        .unwrap_or_else(|e| panic!("the public-api listing: {e}"));
+    let now = format!("{api}");
+    let path = Path::new(ROOT).join(LISTING);
+    if std::env::var("M3GO_UPDATE_PUBLIC_API").as_deref() == Ok("1") {
+        std::fs::write(&path, &now).unwrap_or_else(|e| panic!("{LISTING}: {e}"));
+        return;
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    if committed != now {
+        let old: std::collections::BTreeSet<&str> = committed.lines().collect();
+        let new: std::collections::BTreeSet<&str> = now.lines().collect();
+        let gone: Vec<_> = old.difference(&new).map(|l| format!("- {l}")).collect();
+        let added: Vec<_> = new.difference(&old).map(|l| format!("+ {l}")).collect();
+        panic!(
+            "m3go-engine's public surface differs from {LISTING} ({} lines gone, {} added):\n{}\n{}\n\
+             if the change is deliberate, rewrite the listing: {REGENERATE}",
+            gone.len(),
+            added.len(),
+            gone.iter().take(40).cloned().collect::<Vec<_>>().join("\n"),
+            added.iter().take(40).cloned().collect::<Vec<_>>().join("\n"),
+        );
+    }
+}
