@@ -304,7 +304,8 @@ impl std::error::Error for InputError {}
 /// counted (`…; and 999980 more`), so that an input listing a bad point a million times gives a
 /// short message in bounded memory (the command line, the server's JSON errors and Python's
 /// exceptions all show this text).
-pub const MAX_LISTED: usize = 20;
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const MAX_LISTED: usize = 20;
 
 /// The problems an error found, in the order found: the first [`MAX_LISTED`] kept, the rest
 /// counted. Reads as a slice of the kept ones; shown as `A; B; …; and N more`.

@@ -334,7 +334,7 @@ impl Iterator for Neighbours {
 /// Neighbour indices of index `i` on a board of `size` (top row first).
 /// M16-ADJ, M16-ADJ-STONES: points (and the stones on them) are adjacent iff they differ by one
 /// in exactly one coordinate. M16-UNIT-SEGMENT: each pair returned is one unit segment.
-pub fn neighbours(size: usize, i: usize) -> Neighbours {
+pub(crate) fn neighbours(size: usize, i: usize) -> Neighbours {
     let (r, c) = (i / size, i % size);
     let mut n = Neighbours {
         items: [0; 4],

@@ -121,7 +121,7 @@ pub(crate) fn upper_cell(stone: Option<Stone>, flower_attribute: Option<Attribut
 /// `x` / `o` for flowers with a black / white star, `#` for neutral flowers.
 /// Q20-LAYERS: the display layer; Q20-DERIVE: computed from the direct board and the attributes
 /// alone. Q20-HOLO-STARS, Q20-VIEW-HOLO: black star `x`, white star `o`, neutral unchanged `#`.
-pub fn holographic(board: &Board, flower_attribute: &[Option<Attribute>]) -> String {
+pub(crate) fn holographic(board: &Board, flower_attribute: &[Option<Attribute>]) -> String {
     render_rows(board.size(), |i| match board.get(i) {
         None => '.',
         Some(Stone::Flower) => match flower_attribute[i] {

@@ -135,7 +135,7 @@ pub(crate) fn strings_of(layer: &Layer) -> Strings {
 
 /// M20-EMPTY-STRING — "一个空点直线紧邻的点上或连续紧邻的点上，如果都没有棋子存在，那么这些空点就相互连接
 /// 成一个整体，这样的整体称为空点串" (003). D3-EMPTY-STRING: the same in Dullstone.
-pub fn empty_strings(layer: &Layer) -> Strings {
+pub(crate) fn empty_strings(layer: &Layer) -> Strings {
     let list = components(layer.size, |i| {
         (layer.cells[i] == Cell::Empty).then_some(())
     })

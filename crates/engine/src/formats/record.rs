@@ -208,7 +208,7 @@ pub const INFO_KEYS: [(&str, &str); 24] = [
 
 /// The komi a record's `komi` information gives, in quarter points (`None` when it is not a
 /// number of points that is a multiple of 0.25).
-pub fn komi_quarters(v: &str) -> Option<i32> {
+pub(crate) fn komi_quarters(v: &str) -> Option<i32> {
     let f: f64 = v.trim().parse().ok()?;
     let q = f * 4.0;
     (f.is_finite() && q.fract() == 0.0 && q.abs() <= 1600.0).then_some(q as i32)

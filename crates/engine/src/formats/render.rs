@@ -130,7 +130,7 @@ impl Figure {
 }
 
 /// The letter of a forbidden point's reason: C capture point, E one-liberty eye, T tiger's mouth.
-pub fn letter(f: Forbidden) -> char {
+pub(crate) fn letter(f: Forbidden) -> char {
     match f {
         Forbidden::CapturePoint => 'C',
         Forbidden::OneLibertyEye(_) => 'E',
@@ -142,7 +142,7 @@ pub fn letter(f: Forbidden) -> char {
 /// the position's history boards: a stone whose point was empty on the history board `k` moves
 /// back, and held the same stone on every later board, was placed by move `move - k`. A stone
 /// already on the oldest history board (the set-up position) and empty points get `None`.
-pub fn move_numbers(pos: &Position) -> Vec<Option<u32>> {
+pub(crate) fn move_numbers(pos: &Position) -> Vec<Option<u32>> {
     let board = pos.board();
     let history = pos.history();
     (0..board.size() * board.size())

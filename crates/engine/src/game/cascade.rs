@@ -56,7 +56,11 @@ pub trait CascadeBoard {
 /// Returns `Err(Refusal::Suicide)` when the move is suicide and suicide is forbidden; the board
 /// then holds the analysis that found it.
 #[inline]
-pub fn cascade(board: &mut impl CascadeBoard, rules: &Rules, mover: Colour) -> Result<(), Refusal> {
+pub(crate) fn cascade(
+    board: &mut impl CascadeBoard,
+    rules: &Rules,
+    mover: Colour,
+) -> Result<(), Refusal> {
     let mut holding = rules.capture_timing == CaptureTiming::HolographicFirst;
     loop {
         board.analyse(holding);
@@ -101,7 +105,7 @@ pub fn cascade(board: &mut impl CascadeBoard, rules: &Rules, mover: Colour) -> R
 /// the game's turn of a move: `simple`, the board before the previous move; `positional`, any
 /// earlier board; `situational`, an earlier board on which the same turn was to move (register
 /// D11).
-pub fn repeats_earlier<E>(
+pub(crate) fn repeats_earlier<E>(
     ko: Ko,
     earlier: impl IntoIterator<Item = E>,
     number: impl Fn(&E) -> i64,

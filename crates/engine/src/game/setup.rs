@@ -198,7 +198,7 @@ pub fn read_text(path: &str) -> Result<String, InputError> {
 
 /// Bytes read from an input as text: UTF-8, a leading byte-order mark skipped (Windows editors
 /// write one; YAML 1.2 and the other parsers of positions and SGF accept it).
-pub fn text_of(bytes: Vec<u8>) -> Result<String, InputError> {
+pub(crate) fn text_of(bytes: Vec<u8>) -> Result<String, InputError> {
     let mut text =
         String::from_utf8(bytes).map_err(|e| InputError::new(format!("not UTF-8 text: {e}")))?;
     if text.starts_with(BOM) {

@@ -21,7 +21,7 @@ pub struct Counts {
 /// string once, as (is black, has a private eye).
 /// Q20-ATTR-COUNT: 001's HEIy/BAIy/HEIo/BAIo are these counts of strings (not stones).
 /// M16-CONV: the 2016 rule counts the same four kinds of adjacent string (with 2016 private eyes).
-pub fn counts(adjacent: impl IntoIterator<Item = (bool, bool)>) -> Counts {
+pub(crate) fn counts(adjacent: impl IntoIterator<Item = (bool, bool)>) -> Counts {
     let mut c = Counts::default();
     for (black, eyed) in adjacent {
         match (black, eyed) {

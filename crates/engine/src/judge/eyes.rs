@@ -451,7 +451,7 @@ pub(crate) fn condition_2(
 }
 
 /// The verdict of conditions 1 and 2 on closed region `region` of string `a` of `colour`.
-pub fn verdict(
+pub(crate) fn verdict(
     v: &impl LowerView,
     a: usize,
     colour: Colour,

@@ -11,7 +11,7 @@ use crate::board::strings::{flood, Strings};
 /// "这两个棋群中的棋串处于长活状态，此种活棋方式又称为双活" (000). The strings of `colour` that are
 /// long-living on `layer`: pass-alive ([`pass_alive`]) or in seki ([`seki`]). Returns a flag per
 /// string of `strings`.
-pub fn long_living(layer: &Layer, strings: &Strings, colour: Colour) -> Vec<bool> {
+pub(crate) fn long_living(layer: &Layer, strings: &Strings, colour: Colour) -> Vec<bool> {
     let both = long_living_strings(layer, strings);
     (0..strings.groups.len())
         .map(|g| strings.groups[g].colour == Some(colour) && both[g])
@@ -39,7 +39,7 @@ pub(crate) fn long_living_strings(layer: &Layer, strings: &Strings) -> Vec<bool>
 ///    it joins with at most one liberty: whoever fills it is taken.
 ///
 /// Found by removing failing strings until none fails. Returns a flag per string of `strings`.
-pub fn seki(layer: &Layer, strings: &Strings, alive: &[bool]) -> Vec<bool> {
+pub(crate) fn seki(layer: &Layer, strings: &Strings, alive: &[bool]) -> Vec<bool> {
     let size = layer.size;
     let n = strings.groups.len();
     let mut cand: Vec<bool> = (0..n)

@@ -435,7 +435,7 @@ pub fn score_of(before: &Analysis, rules: &Rules, dead: &[Point]) -> Result<Scor
 /// M20-SCORE-KOMI — "扣除贴子方的子数（点数）后，子数（点数）多的一方为胜方，子数（点数）相同则为和棋"
 /// (003); 004 "黑棋贴还3又3/4子". Black wins when black − white exceeds the komi (register D13).
 /// D3-SCORE-KOMI: komi is charged to black. M20-SCORE-DRAW, D3-SCORE-DRAW: equal is a draw.
-pub fn result(
+pub(crate) fn result(
     black: i32,
     white: i32,
     neutral: i32,
