@@ -213,7 +213,7 @@ pub fn request(id: &str, setup: &Setup, moves: &[String], terms: &Terms) -> Valu
 
 /// The position a game's request carries: [`setup_of`], with the earlier boards the ko rule
 /// does not read left out. Under `ko: none` and `simple` only the board before the previous
-/// move is read (GO-KO, [`crate::game::cascade::repeats_earlier`]), so the request keeps that one
+/// move is read (GO-KO, the engine's `game::cascade::repeats_earlier`), so the request keeps that one
 /// board and every answer stays the same, while a request of move 300 no longer carries 299
 /// boards for both programs to read and validate; `positional` and `situational` keep them all.
 pub fn request_setup(p: &Position) -> Setup {

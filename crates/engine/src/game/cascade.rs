@@ -28,7 +28,7 @@ pub enum Step {
 }
 
 /// A board the cascade settles: the direct board with the stone of the move on it.
-pub trait CascadeBoard {
+pub(crate) trait CascadeBoard {
     /// Analyses the board as it now stands: with the flower attributes held from before the
     /// move (`held`, `capture-timing: holographic-first`, register D8; a flower the held
     /// analysis does not know is neutral) or with every attribute recomputed.

@@ -312,7 +312,8 @@ fn shifted_word(x: &[u64], i: usize, k: usize, up: bool) -> u64 {
 /// simulation and 2016's conditions a and b are written once for both. Points are the
 /// provider's own indices, all below [`VIEW_POINTS`]; a region is given as an iterator over its
 /// points (empty points, other strings' stones and, for 2016, grey stones).
-pub trait LowerView {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) trait LowerView {
     /// The lower-layer cell at `p` (a flower is [`Cell::OffBoard`]).
     fn cell(&self, p: usize) -> Cell;
     /// The on-board neighbours of `p` (the edge has none).
