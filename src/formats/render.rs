@@ -286,7 +286,11 @@ X X . . . . X O X
         .to_position("example")
         .unwrap_or_else(|e| panic!("{e}"));
         let f = Figure::new(&dead);
-        assert_eq!(f.dead.iter().filter(|d| **d).count(), 4, "three white stones and a flower");
+        assert_eq!(
+            f.dead.iter().filter(|d| **d).count(),
+            4,
+            "three white stones and a flower"
+        );
         let owner = f.owner.as_ref().expect("a scoring figure");
         let score = dead.analysis();
         let counted = score_of(&score, dead.rules(), dead.dead()).expect("counted");

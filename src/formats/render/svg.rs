@@ -553,7 +553,12 @@ fn draw_svg(pos: &Position, view: View, labels: Labels, numbers: Option<&[Option
 /// half (half a point to each), nobody's a grey square with a cross. Each has a stroke of the
 /// other colour, so that it reads on the wood, on a stone and on a flower alike.
 fn territory(o: &mut String, x: f64, y: f64, side: f64, who: Owner) {
-    let (x0, y0, x1, y1) = (x - side / 2.0, y - side / 2.0, x + side / 2.0, y + side / 2.0);
+    let (x0, y0, x1, y1) = (
+        x - side / 2.0,
+        y - side / 2.0,
+        x + side / 2.0,
+        y + side / 2.0,
+    );
     let _ = match who {
         Owner::Black | Owner::White => {
             let (fill, stroke) = if who == Owner::Black {
