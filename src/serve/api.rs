@@ -49,7 +49,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         name: "analyze",
         method: "POST",
         request: "`position` (a position file: its YAML text, or its JSON object as `setup` answers it, spec/schema/position.schema.json), `layer`, `labels` (chinese, latin: the figure's edges), `numbers` (move numbers on the stones)",
-        answer: "`analysis` (m3go-analysis/4, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it), `setup` (the same as a JSON object), `score_trace` (m3go-score-trace/1: the count's regions, each with its owner, reason and clause, and the komi; null when the position cannot be counted), `shown` (each point's label in `labels`)",
+        answer: "`analysis` (m3go-analysis/4, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it), `setup` (the same as a JSON object), `score_trace` (m3go-score-trace/1: the count's regions, each with its owner, reason and clause, and the komi; null when the position cannot be counted), `score_clauses` (id, quote, reading of each clause the trace cites), `shown` (each point's label in `labels`)",
     },
     Endpoint {
         name: "render",
@@ -97,7 +97,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         name: "record-move",
         method: "POST",
         request: "`id` (the hex string from `record`), `to` (a move number, 0 for the start), `layer`, `labels`, `numbers`, `analysis` (false: the figure only)",
-        answer: "`analysis`, `score_trace`, `svg`, `position`, `setup`, `shown` as `analyze`'s and `move`, for the kept position after move `to` (nothing replayed), and `at` (the move reached)",
+        answer: "`analysis`, `score_trace`, `score_clauses`, `svg`, `position`, `setup`, `shown` as `analyze`'s and `move`, for the kept position after move `to` (nothing replayed), and `at` (the move reached)",
     },
 ];
 
@@ -402,23 +402,41 @@ fn analyze(r: PositionRequest) -> Answer {
     let p = position(&r.position, POSITION)?;
     let report = AnalysisReport::new(&p);
     let l = labels(r.labels.as_deref())?;
+    let (trace, clauses) = trace_json(&p, l)?;
     Ok(json!({
         "analysis": to_json(&report)?,
         "text": report.to_text(),
         "svg": figure(&p, &r)?,
         "position": position_yaml(&p)?,
         "setup": setup_json(&p)?,
-        "score_trace": trace_json(&p, l)?,
+        "score_trace": trace,
+        "score_clauses": clauses,
         "shown": shown_labels(p.board().size(), l),
     }))
 }
 
 /// The score's clause trace (m3go-score-trace/1), or null when the position cannot be counted
-/// (the analysis's `score_error` says why).
-fn trace_json(p: &Position, l: Labels) -> Result<Value, ApiError> {
+/// (the analysis's `score_error` says why), and the register's clauses it cites (id, seed,
+/// quote, reading of each, as `explain`'s).
+fn trace_json(p: &Position, l: Labels) -> Result<(Value, Vec<Value>), ApiError> {
     match crate::formats::score_trace::score_trace(p, l) {
-        Ok(t) => to_json(&t),
-        Err(_) => Ok(Value::Null),
+        Ok(t) => {
+            let mut ids: Vec<&str> = vec![t.komi.clause];
+            for r in &t.regions {
+                for id in std::iter::once(&r.clause).chain(&r.also) {
+                    if !ids.contains(id) {
+                        ids.push(id);
+                    }
+                }
+            }
+            let clauses = ids
+                .iter()
+                .filter_map(|id| register::clause(id))
+                .map(|c| clause_json(&c))
+                .collect();
+            Ok((to_json(&t)?, clauses))
+        }
+        Err(_) => Ok((Value::Null, Vec::new())),
     }
 }
 
@@ -961,7 +979,9 @@ fn record_move(r: RecordMoveRequest, _work: &Work) -> Answer {
     });
     if r.analysis {
         answer["analysis"] = to_json(&AnalysisReport::new(&p))?;
-        answer["score_trace"] = trace_json(&p, l)?;
+        let (trace, clauses) = trace_json(&p, l)?;
+        answer["score_trace"] = trace;
+        answer["score_clauses"] = Value::Array(clauses);
     }
     Ok(answer)
 }
