@@ -49,18 +49,21 @@ export function showScore(an) {
     " (half-points), komi " + s.komi_quarters / 4 + " → " + s.winner;
   box.appendChild(p);
   box.appendChild(ownerTable(an));
+  // the letters' legend, under the table (a caption would wrap to its width)
+  const legend = document.createElement("p");
+  legend.id = "score-legend";
+  legend.className = "hint";
+  legend.textContent = legendText();
+  box.appendChild(legend);
   box.appendChild(traceList());
 }
-// The owner of each point, a letter a cell, with the letters' legend as its caption.
+// The owner of each point, a letter a cell (its legend: #score-legend, under it).
 function ownerTable(an) {
   const owner = {};
   for (const e of an.score.points) owner[e.point] = [e.owner, e.clause];
   const table = document.createElement("table");
   table.setAttribute("aria-label", "the owner of each point");
-  const cap = document.createElement("caption");
-  cap.id = "score-legend";
-  cap.textContent = legendText();
-  table.appendChild(cap);
+  table.setAttribute("aria-describedby", "score-legend");
   for (let r = 0; r < an.size; r++) {
     const tr = document.createElement("tr");
     for (let c = 0; c < an.size; c++) {
