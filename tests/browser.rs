@@ -1285,6 +1285,32 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     go_to(&c, 288);
     c.refresh().expect("reload");
     ck.that_wait(&c, "URL: the record's move 288 after a reload", "document.body.dataset.ready === '1' && document.getElementById('record-status').textContent.startsWith('move 288 of 289')", 180);
+    // dead marks on a record's move travel in its link (dead=) and survive a reload
+    wait_for(
+        &c,
+        "document.getElementById('board').dataset.analysed === '288' && state.analysis !== null",
+        60,
+    );
+    let stone = js(
+        &c,
+        "state.analysis.upper_strings.find((s) => s.colour === 'black').points[0]",
+    );
+    let stone = stone.as_str().unwrap_or("OO").to_string();
+    choose_tool(&c, "dead");
+    click_point_raw(&c, &stone);
+    ck.that_wait(
+        &c,
+        "dead marks on a record's move: in the link beside the record and its move",
+        &format!("(state.setup.dead || []).includes('{stone}') && state.inRecord && location.hash.includes('record=') && location.hash.includes('dead=') && document.querySelectorAll('#board g.dead').length > 0"),
+        30,
+    );
+    c.refresh().expect("reload");
+    ck.that_wait(
+        &c,
+        "dead marks on a record's move: back after a reload",
+        &format!("document.body.dataset.ready === '1' && document.getElementById('record-status').textContent.startsWith('move 288 of 289') && (state.setup.dead || []).includes('{stone}') && document.querySelectorAll('#board g.dead').length > 0"),
+        180,
+    );
     set_select(&c, "size", "9");
     choose_tool(&c, "white");
     click_point(&c, "OO");
