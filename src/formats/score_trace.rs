@@ -90,14 +90,16 @@ pub fn score_trace(pos: &Position, l: Labels) -> Result<ScoreTrace, String> {
     let before = pos.analysis();
     let rules = pos.rules();
     let score = score_of(&before, rules, pos.dead()).map_err(|e| e.to_string())?;
+    let cleared_analysis;
     let a = if pos.dead().is_empty() {
-        before.clone()
+        &before
     } else {
-        cleared(&before, rules, pos.dead()).map_err(|e| e.to_string())?
+        cleared_analysis = cleared(&before, rules, pos.dead()).map_err(|e| e.to_string())?;
+        &cleared_analysis
     };
     let size = a.upper.size;
     let n = size * size;
-    let enclosure = neutral_enclosure(&a, rules);
+    let enclosure = neutral_enclosure(a, rules);
     let reason_of = |i: usize| -> Reason {
         let dead = before.board.get(i).is_some() && a.board.get(i).is_none();
         if enclosure[i] == Enclosure::Enclosed {
