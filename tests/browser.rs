@@ -431,7 +431,7 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     click_point(&c, "C三");
     let flowers = text(&c, "#flowers");
     let yaml = c
-        .execute("return state.yaml", vec![])
+        .execute("return JSON.stringify(state.setup)", vec![])
         .expect("the position");
     assert!(flowers.contains("B四*: neutral"), "{flowers}\n{yaml}");
     assert_eq!(text(&c, "#eyes"), "none");
@@ -539,7 +539,10 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     set_select(&c, "labels", "chinese");
 
     // ---- bug 8: the error box does not move the board ----
-    let top = "Math.round(document.getElementById('board').getBoundingClientRect().top)";
+    // in the page's coordinates: WebDriver scrolls the window to bring the button it clicks into
+    // view (the right column is longer with the score's trace), which is no move of the board
+    let top =
+        "Math.round(document.getElementById('board').getBoundingClientRect().top + window.scrollY)";
     let before = js(&c, top);
     c.execute(
         "document.getElementById('position-text').value = 'size: [';",
@@ -602,20 +605,109 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     click_point_raw(&c, "二B");
     ck.that_wait(&c, "bug 2: black 二B accepted after the refusal", "document.getElementById('error').hidden && state.grid[cellOf('二B', 5)[0]][cellOf('二B', 5)[1]] === 'X' && state.grid[cellOf('B二', 5)[0]][cellOf('B二', 5)[1]] === '.' && document.querySelectorAll('#board circle.stone.black').length === 1", 20);
 
-    // ---- dead-stone marking changes the score ----
-    let score = "document.getElementById('score').textContent";
+    // ---- dead-stone marking changes the score, and the figure draws them dead ----
+    let score = "document.getElementById('score-line').textContent";
     let s0 = js(&c, score);
+    let figure = "document.querySelector('#board svg').outerHTML";
+    let svg0 = js(&c, figure);
     if choose_tool_opt(&c, "dead") {
         click_point_raw(&c, "A二");
         ck.that_wait(
             &c,
             "dead stones: marked and counted",
-            &format!("state.yaml.includes('dead') && {score} !== {s0}"),
+            &format!("(state.setup.dead || []).includes('A二') && {score} !== {s0}"),
             20,
+        );
+        // issue 40 item 2: the figure was byte-identical with and without the marks
+        ck.that(
+            "dead stones drawn: the figure differs with the marks, the string faded and crossed",
+            js(&c, &format!("{figure} !== {svg0} && document.querySelectorAll('#board g.dead').length === 1 && document.querySelectorAll('#board .dead-cross').length === 1")),
+        );
+        ck.that(
+            "territory drawn: each empty point carries its owner's mark at scoring",
+            js(&c, "document.querySelectorAll('#board .territory').length >= state.grid.flat().filter((x) => x === '.').length"),
         );
     } else {
         ck.fail("dead stones: no mark-dead tool");
     }
+
+    // ---- the scoring phase: the game's end passes, marks by a click, the count, accept ----
+    choose_tool(&c, "black");
+    for _ in 0..4 {
+        if js(&c, "state.analysis.game_over") == true {
+            break;
+        }
+        let n = js(&c, "state.move");
+        click(&c, "#pass");
+        settled_after(&c, &n);
+    }
+    ck.that_wait(
+        &c,
+        "scoring phase: entered when the game ends",
+        "state.scoring === 'marking' && !document.getElementById('scoring').hidden && document.getElementById('scoring-text').textContent.includes('mark')",
+        20,
+    );
+    let s1 = js(&c, score);
+    // the tool is "black": in the phase a click marks the stone's whole string dead instead
+    click_point_raw(&c, "二B");
+    ck.that_wait(
+        &c,
+        "scoring phase: a click marks the string dead and the count follows",
+        &format!("(state.setup.dead || []).includes('二B') && {score} !== {s1} && state.grid.flat().filter((x) => x === 'X').length === 1 && document.querySelectorAll('#board g.dead').length >= 1"),
+        20,
+    );
+    if c.find("#score-accept").and_then(|b| b.click()).is_ok() {
+        ck.that_wait(
+            &c,
+            "scoring phase: accepted, the link carries the marks and the acceptance",
+            "state.scoring === 'accepted' && document.getElementById('scoring-text').textContent.startsWith('count accepted') && location.hash.includes('dead=') && location.hash.includes('scoring=accepted')",
+            20,
+        );
+    } else {
+        ck.fail("scoring phase: no accept button");
+    }
+    emulate_dark(&c, true);
+    if let Ok(png) = c.screenshot() {
+        let _ = std::fs::write(artifacts().join("serve-scoring-dark.png"), png);
+    }
+    emulate_dark(&c, false);
+    c.refresh().expect("reload");
+    ck.that_wait(
+        &c,
+        "scoring phase: the marks and the accepted count survive a reload",
+        "document.body.dataset.ready === '1' && (state.setup.dead || []).includes('二B') && state.scoring === 'accepted' && document.querySelectorAll('#board g.dead').length >= 1",
+        30,
+    );
+    // the score's clause trace, reached by Tab, each region with its clause id; the table's legend
+    c.execute(
+        "document.getElementById('score').closest('details').querySelector('summary').focus()",
+        vec![],
+    )
+    .expect("focus");
+    let in_trace = "document.activeElement.closest('#score-trace') !== null";
+    for _ in 0..80 {
+        if js(&c, in_trace) == true {
+            break;
+        }
+        // a file input takes keys as a file name: past the score, the trace was not reached
+        if js(&c, "document.activeElement.type === 'file'") == true {
+            break;
+        }
+        let focused = c.active_element().expect("the focused element");
+        focused.send_keys(&key::TAB.to_string()).expect("tab");
+    }
+    ck.that(
+        "score trace: reached by Tab, the line focused names its clause id",
+        js(&c, "(() => { const l = document.activeElement.closest('#score-trace li'); return l !== null && /M20-SCORE-[A-Z-]+/.test(l.textContent); })()"),
+    );
+    ck.that(
+        "score trace: the komi line and a dead region with M20-SCORE-DEAD",
+        js(&c, "[...document.querySelectorAll('#score-trace li')].some((l) => l.textContent.includes('M20-SCORE-KOMI')) && [...document.querySelectorAll('#score-trace li')].some((l) => l.textContent.includes('M20-SCORE-DEAD'))"),
+    );
+    ck.that(
+        "score table: a legend of its letters",
+        js(&c, "(() => { const t = document.getElementById('score-legend'); return t !== null && document.querySelector('#score table').getAttribute('aria-describedby') === 'score-legend' && ['b ', 'w ', 's ', 'n '].every((x) => t.textContent.includes(x)) && t.textContent.includes('seki'); })()"),
+    );
     set_select(&c, "size", "9");
     wait_for(&c, "state.size === 9", 20);
 
@@ -626,10 +718,10 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
         &c,
         "a rule option changed: judged under it and marked changed from the preset",
         &format!(
-            "state.rules.komi === {} && state.yaml.includes('komi') && \
+            "state.rules.komi === {k} && state.setup.rules.komi === {k} && \
              document.getElementById('options-count').textContent.includes('1 changed') && \
              document.querySelector('#options label.changed #opt-komi') !== null",
-            komi0 + 1.25
+            k = komi0 + 1.25
         ),
         20,
     );
@@ -1104,7 +1196,7 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
         30,
     );
     c.execute(
-        "state.yaml = 'size: ['; document.querySelector('[data-export=yaml]').click();",
+        "state.setup = 'size: ['; document.querySelector('[data-export=yaml]').click();",
         vec![],
     )
     .expect("js");
@@ -1193,15 +1285,41 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     go_to(&c, 288);
     c.refresh().expect("reload");
     ck.that_wait(&c, "URL: the record's move 288 after a reload", "document.body.dataset.ready === '1' && document.getElementById('record-status').textContent.startsWith('move 288 of 289')", 180);
+    // dead marks on a record's move travel in its link (dead=) and survive a reload
+    wait_for(
+        &c,
+        "document.getElementById('board').dataset.analysed === '288' && state.analysis !== null",
+        60,
+    );
+    let stone = js(
+        &c,
+        "state.analysis.upper_strings.find((s) => s.colour === 'black').points[0]",
+    );
+    let stone = stone.as_str().unwrap_or("OO").to_string();
+    choose_tool(&c, "dead");
+    click_point_raw(&c, &stone);
+    ck.that_wait(
+        &c,
+        "dead marks on a record's move: in the link beside the record and its move",
+        &format!("(state.setup.dead || []).includes('{stone}') && state.inRecord && location.hash.includes('record=') && location.hash.includes('dead=') && document.querySelectorAll('#board g.dead').length > 0"),
+        30,
+    );
+    c.refresh().expect("reload");
+    ck.that_wait(
+        &c,
+        "dead marks on a record's move: back after a reload",
+        &format!("document.body.dataset.ready === '1' && document.getElementById('record-status').textContent.startsWith('move 288 of 289') && (state.setup.dead || []).includes('{stone}') && document.querySelectorAll('#board g.dead').length > 0"),
+        180,
+    );
     set_select(&c, "size", "9");
     choose_tool(&c, "white");
     click_point(&c, "OO");
-    let yaml = js(&c, "state.yaml");
+    let yaml = js(&c, "JSON.stringify(state.setup)");
     c.refresh().expect("reload");
     ck.that_wait(
         &c,
         "URL: the set-up position after a reload",
-        &format!("document.body.dataset.ready === '1' && state.yaml === {yaml}"),
+        &format!("document.body.dataset.ready === '1' && JSON.stringify(state.setup) === {yaml}"),
         60,
     );
 

@@ -86,7 +86,8 @@ pub struct NamedSchema {
 /// Every schema of the contract, in a fixed order: analysis, play, request, answer (a
 /// conforming program's, then m3go's own), the capabilities request and answer, the error
 /// answer, case, the summaries of conform and diff, then the other outputs of the command line
-/// (`super::outputs`): its error object, explain, readings, replay, perft, clause, rules.
+/// (`super::outputs`): its error object, explain, readings, replay, perft, clause, rules; then
+/// the position file and the page's score trace.
 pub fn schemas() -> Vec<NamedSchema> {
     vec![
         NamedSchema {
@@ -220,6 +221,18 @@ pub fn schemas() -> Vec<NamedSchema> {
             file: "rules.schema.json",
             schema: output::<outputs::RulesReport>(
                 "m3go rules --format json and rules check FILE --format json (m3go-rules/1)",
+            ),
+        },
+        NamedSchema {
+            file: "position.schema.json",
+            schema: input::<crate::game::setup::Setup>(
+                "a position file (spec/README.md): its YAML read as JSON, and the JSON object `m3go serve`'s API takes as `position` and answers as `setup`",
+            ),
+        },
+        NamedSchema {
+            file: "score-trace.schema.json",
+            schema: output::<crate::formats::score_trace::ScoreTrace>(
+                "the score's clause trace `m3go serve`'s analyze answers as `score_trace` (m3go-score-trace/1)",
             ),
         },
     ]

@@ -3,7 +3,8 @@
 //! [`render::svg`]; `explain`: [`explain_target`]; `readings`: [`readings::readings`]; `play`:
 //! [`Position::play`]; `replay`: [`replay::mechanical`] / [`replay::strict`]; `export`:
 //! [`sgf::write_record`] / [`Record::to_game_text`]). A position travels as the text of a
-//! position file (YAML, spec/README.md); bad input is an [`ApiError`] with the message the CLI
+//! position file (YAML, spec/README.md) or as the same file's JSON object (`setup` in the
+//! answers); bad input is an [`ApiError`] with the message the CLI
 //! prints for the same input and a 4xx status.
 
 use crate::board::coord::Labels;
@@ -47,8 +48,8 @@ pub const ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         name: "analyze",
         method: "POST",
-        request: "`position` (YAML text), `layer`, `labels` (chinese, latin: the figure's edges), `numbers` (move numbers on the stones)",
-        answer: "`analysis` (m3go-analysis/4, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it), `shown` (each point's label in `labels`)",
+        request: "`position` (a position file: its YAML text, or its JSON object as `setup` answers it, spec/schema/position.schema.json), `layer`, `labels` (chinese, latin: the figure's edges), `numbers` (move numbers on the stones)",
+        answer: "`analysis` (m3go-analysis/4, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it), `setup` (the same as a JSON object), `score_trace` (m3go-score-trace/1: the count's regions, each with its owner, reason and clause, and the komi; null when the position cannot be counted), `score_clauses` (id, quote, reading of each clause the trace cites), `shown` (each point's label in `labels`)",
     },
     Endpoint {
         name: "render",
@@ -72,7 +73,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         name: "play",
         method: "POST",
         request: "`position`, `moves` (notation, as `play`), `labels`",
-        answer: "`reports` (each move's cascade, as `play --format json`), `shown` (the same in `labels`), `position` (YAML)",
+        answer: "`reports` (each move's cascade, as `play --format json`), `shown` (the same in `labels`), `position` (YAML), `setup` (the same as a JSON object)",
     },
     Endpoint {
         name: "replay",
@@ -96,7 +97,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
         name: "record-move",
         method: "POST",
         request: "`id` (the hex string from `record`), `to` (a move number, 0 for the start), `layer`, `labels`, `numbers`, `analysis` (false: the figure only)",
-        answer: "`analysis`, `svg`, `position`, `shown` as `analyze`'s and `move`, for the kept position after move `to` (nothing replayed), and `at` (the move reached)",
+        answer: "`analysis`, `score_trace`, `score_clauses`, `svg`, `position`, `setup`, `shown` as `analyze`'s and `move`, for the kept position after move `to` (nothing replayed), and `at` (the move reached)",
     },
 ];
 
@@ -299,10 +300,27 @@ fn request<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
 /// Where a position from a request is said to come from in messages.
 const POSITION: &str = "position";
 
-/// A position file's text, read and validated as `Setup::load` reads a file.
-fn position(text: &str, place: &str) -> Result<Position, ApiError> {
-    let setup: Setup = from_yaml(text, place)?;
+/// A position as a request sends it: the text of a position file (YAML), read and validated as
+/// `Setup::load` reads a file, or the same file as a JSON object (spec/schema/position.schema.json:
+/// the page sends these and builds no YAML).
+fn position(sent: &Value, place: &str) -> Result<Position, ApiError> {
+    let setup: Setup = match sent {
+        Value::String(text) => from_yaml(text, place)?,
+        Value::Object(_) => serde_json::from_value(sent.clone())
+            .map_err(|e| ApiError::bad(format!("{place}: {e}")))?,
+        _ => {
+            return Err(ApiError::bad(format!(
+                "`{place}`: expected a position file's text (YAML) or its JSON object"
+            )))
+        }
+    };
     Ok(setup.to_position(place).map_err(InputError::from)?)
+}
+
+/// The position file m3go writes for a position, as a JSON object (the `setup` of the
+/// answers: the page keeps it and sends it back as the `position` of its requests).
+fn setup_json(p: &Position) -> Result<Value, ApiError> {
+    to_json(&p.to_setup())
 }
 
 /// The YAML m3go writes for a position (as `play -o`).
@@ -358,7 +376,7 @@ fn options() -> Value {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PositionRequest {
-    position: String,
+    position: Value,
     #[serde(default)]
     layer: Option<String>,
     /// The label system of the figure's edges (`chinese`, the default, or `latin`); the
@@ -383,13 +401,43 @@ fn figure(p: &Position, r: &PositionRequest) -> Result<String, ApiError> {
 fn analyze(r: PositionRequest) -> Answer {
     let p = position(&r.position, POSITION)?;
     let report = AnalysisReport::new(&p);
+    let l = labels(r.labels.as_deref())?;
+    let (trace, clauses) = trace_json(&p, l)?;
     Ok(json!({
         "analysis": to_json(&report)?,
         "text": report.to_text(),
         "svg": figure(&p, &r)?,
         "position": position_yaml(&p)?,
-        "shown": shown_labels(p.board().size(), labels(r.labels.as_deref())?),
+        "setup": setup_json(&p)?,
+        "score_trace": trace,
+        "score_clauses": clauses,
+        "shown": shown_labels(p.board().size(), l),
     }))
+}
+
+/// The score's clause trace (m3go-score-trace/1), or null when the position cannot be counted
+/// (the analysis's `score_error` says why), and the register's clauses it cites (id, seed,
+/// quote, reading of each, as `explain`'s).
+fn trace_json(p: &Position, l: Labels) -> Result<(Value, Vec<Value>), ApiError> {
+    match crate::formats::score_trace::score_trace(p, l) {
+        Ok(t) => {
+            let mut ids: Vec<&str> = vec![t.komi.clause];
+            for r in &t.regions {
+                for id in std::iter::once(&r.clause).chain(&r.also) {
+                    if !ids.contains(id) {
+                        ids.push(id);
+                    }
+                }
+            }
+            let clauses = ids
+                .iter()
+                .filter_map(|id| register::clause(id))
+                .map(|c| clause_json(&c))
+                .collect();
+            Ok((to_json(&t)?, clauses))
+        }
+        Err(_) => Ok((Value::Null, Vec::new())),
+    }
 }
 
 fn render_layer(r: PositionRequest) -> Answer {
@@ -400,7 +448,7 @@ fn render_layer(r: PositionRequest) -> Answer {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TargetRequest {
-    position: String,
+    position: Value,
     #[serde(default)]
     target: Option<String>,
     /// As [`PositionRequest`]'s: the points of the answer's text written in this system.
@@ -448,7 +496,7 @@ fn readings_of(r: TargetRequest) -> Answer {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlayRequest {
-    position: String,
+    position: Value,
     moves: Vec<String>,
     /// As [`PositionRequest`]'s, for the reports' text (`shown`; `reports` stay Chinese).
     #[serde(default)]
@@ -471,7 +519,12 @@ fn play(r: PlayRequest, work: &Work) -> Answer {
     let p = position(&r.position, POSITION)?;
     let (next, reports) = play_moves(&p, &r.moves, work)?;
     let shown = to_json(&Labeled::new(&reports, labels(r.labels.as_deref())?))?;
-    Ok(json!({ "reports": to_json(&reports)?, "shown": shown, "position": position_yaml(&next)? }))
+    Ok(json!({
+        "reports": to_json(&reports)?,
+        "shown": shown,
+        "position": position_yaml(&next)?,
+        "setup": setup_json(&next)?,
+    }))
 }
 
 #[derive(Deserialize)]
@@ -525,20 +578,20 @@ fn replay_record(r: ReplayRequest, rec: &Record, work: &Work) -> Answer {
 pub struct ExportRequest {
     format: String,
     #[serde(default)]
-    position: Option<String>,
+    position: Option<Value>,
     #[serde(default)]
     layer: Option<String>,
     /// As [`PositionRequest`]'s.
     #[serde(default)]
     labels: Option<String>,
     #[serde(default)]
-    start: Option<String>,
+    start: Option<Value>,
     #[serde(default)]
     moves: Vec<String>,
 }
 
 fn export(r: ExportRequest, work: &Work) -> Answer {
-    let need = |v: &Option<String>, field: &str| {
+    let need = |v: &Option<Value>, field: &str| {
         v.clone().ok_or_else(|| {
             ApiError::bad(format!(
                 "request body: missing field `{field}` for format `{}`",
@@ -920,11 +973,15 @@ fn record_move(r: RecordMoveRequest, _work: &Work) -> Answer {
         "svg": svg,
         "shown": shown_labels(p.board().size(), l),
         "position": yaml,
+        "setup": to_json(&setup)?,
         "move": p.move_number(),
         "at": k.numbers[at],
     });
     if r.analysis {
         answer["analysis"] = to_json(&AnalysisReport::new(&p))?;
+        let (trace, clauses) = trace_json(&p, l)?;
+        answer["score_trace"] = trace;
+        answer["score_clauses"] = Value::Array(clauses);
     }
     Ok(answer)
 }

@@ -973,6 +973,8 @@ const PAGES: &[(&str, &str, &str)] = &[
     js!("movelist.js"),
     js!("controls.js"),
     js!("view.js"),
+    js!("score.js"),
+    js!("scoring.js"),
 ];
 
 /// Reads a request (`body`: `None` when it is over [`MAX_BODY`]) into what it asks for, or the

@@ -1201,3 +1201,72 @@ fn serve_error_bodies_are_bounded() {
         assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
     }
 }
+
+/// A position travels as a JSON object too (spec/schema/position.schema.json): the answer's
+/// `setup` sent back as `position` judges the same; marking a string dead through the object
+/// changes the count, the figure (drawn dead) and the score's clause trace, whose regions add
+/// up to the count. A wrong field of the object is refused naming it.
+#[test]
+fn serve_positions_as_json_objects_and_the_score_trace() {
+    let pos = file("docs/example-9x9.yaml");
+    let (status, v) = post("analyze", json!({ "position": pos }));
+    assert_eq!(status, 200, "{v}");
+    let setup = v["setup"].clone();
+    assert!(setup.is_object(), "{setup}");
+    let (status, again) = post("analyze", json!({ "position": setup }));
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again["analysis"], v["analysis"]);
+    assert_eq!(again["svg"], v["svg"]);
+    let mut dead = setup.clone();
+    dead["dead"] = json!(["三四"]);
+    let (status, d) = post("analyze", json!({ "position": dead }));
+    assert_eq!(status, 200, "{d}");
+    assert_eq!(d["setup"]["dead"], json!(["三四"]));
+    assert_ne!(d["analysis"]["score"], v["analysis"]["score"]);
+    assert_ne!(d["svg"], v["svg"], "the figure draws the dead marks");
+    assert!(d["svg"].as_str().is_some_and(|s| s.contains("dead-cross")));
+    let t = &d["score_trace"];
+    assert_eq!(t["format"], "m3go-score-trace/1");
+    let regions = t["regions"].as_array().expect("regions");
+    let sum = |k: &str| {
+        regions
+            .iter()
+            .map(|r| r[k].as_i64().unwrap_or(0))
+            .sum::<i64>()
+    };
+    assert_eq!(
+        sum("black"),
+        d["analysis"]["score"]["black"].as_i64().unwrap_or(-1)
+    );
+    assert_eq!(
+        sum("white"),
+        d["analysis"]["score"]["white"].as_i64().unwrap_or(-1)
+    );
+    assert!(regions
+        .iter()
+        .any(|r| r["reason"] == "dead" && r["also"] == json!(["M20-SCORE-DEAD"])));
+    assert_eq!(t["komi"]["clause"], "M20-SCORE-KOMI");
+    // a played move answers its position as an object too, and takes one
+    let (status, p) = post("play", json!({ "position": setup, "moves": ["pass"] }));
+    assert_eq!(status, 200, "{p}");
+    assert_eq!(p["setup"]["trailing_passes"], 1);
+    // a bad object is refused with its field named
+    let mut bad = setup.clone();
+    bad["colour"] = json!(1);
+    let (status, e) = post("analyze", json!({ "position": bad }));
+    assert_eq!(status, 400);
+    assert!(
+        e["error"]
+            .as_str()
+            .is_some_and(|m| m.contains("position") && m.contains("colour")),
+        "{e}"
+    );
+    let (status, e) = post("analyze", json!({ "position": 7 }));
+    assert_eq!(status, 400);
+    assert!(
+        e["error"]
+            .as_str()
+            .is_some_and(|m| m.contains("JSON object")),
+        "{e}"
+    );
+}

@@ -3,20 +3,22 @@
 // text with points in it comes from the server in the chosen label system: the page rewrites no
 // text.
 import { $, api, busy, labelsOf, li, showError } from "./api.js";
-import { cellOf, deadOf, labelAt, shownName } from "./position.js";
+import { cellOf, shownName } from "./position.js";
+import { showScore, showScoring } from "./score.js";
 import { adoptAnswer, setCursor, setDrawnRules, state } from "./state.js";
 import { drawOptions, saveUrl } from "./view.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const name = (n) => shownName(state.shown, n);
 
-// Judges `yaml`; on success the page takes it as the position, on failure nothing changes
-// (the board, the controls and the state stay those of the last judged position).
-export async function judge(yaml) {
+// Judges `position` (the position file's object, or a pasted file's text); on success the page
+// takes it as the position, on failure nothing changes (the board, the controls and the state
+// stay those of the last judged position).
+export async function judge(position) {
   busy("judging…");
   try {
     const a = await api("analyze", {
-      position: yaml, layer: state.layer, labels: labelsOf(), numbers: $("numbers").checked,
+      position, layer: state.layer, labels: labelsOf(), numbers: $("numbers").checked,
     });
     show(a);
     showError(null);
@@ -32,6 +34,7 @@ export function show(a) {
   adoptAnswer(a);
   adopt(a.analysis);
   drawBoard(a.svg, a.at);
+  showScoring();
   // the board first; the lists once it is painted
   const shownNow = a.analysis;
   requestAnimationFrame(() => setTimeout(() => {
@@ -152,45 +155,4 @@ export function showAnalysis(an) {
   }
   if (!forb.children.length) li(forb, "none");
   showScore(an);
-}
-function showScore(an) {
-  const box = $("score");
-  box.innerHTML = "";
-  const dead = deadOf(state.yaml);
-  if (dead.length) {
-    const d = document.createElement("p");
-    d.id = "dead-list";
-    d.textContent = "marked dead: " + dead.length + " stone" + (dead.length > 1 ? "s" : "");
-    box.appendChild(d);
-  }
-  if (!an.score) {
-    box.appendChild(document.createTextNode(an.score_error || "not scored"));
-    return;
-  }
-  const s = an.score;
-  const p = document.createElement("p");
-  p.id = "score-line";
-  p.textContent = "black " + s.black + " · white " + s.white + " · neutral " + s.neutral +
-    " (half-points), komi " + s.komi_quarters / 4 + " → " + s.winner;
-  box.appendChild(p);
-  const owner = {};
-  for (const e of s.points) owner[e.point] = [e.owner, e.clause];
-  const table = document.createElement("table");
-  table.setAttribute("aria-label", "the owner of each point");
-  for (let r = 0; r < an.size; r++) {
-    const tr = document.createElement("tr");
-    for (let c = 0; c < an.size; c++) {
-      const label = labelAt(r, c, an.size);
-      const td = document.createElement("td");
-      const o = owner[label];
-      if (o) {
-        td.className = o[0];
-        td.title = label + ": " + o[0] + " (" + o[1] + ")";
-        td.textContent = o[0] === "seki" ? "s" : o[0][0];
-      }
-      tr.appendChild(td);
-    }
-    table.appendChild(tr);
-  }
-  box.appendChild(table);
 }

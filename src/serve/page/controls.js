@@ -1,33 +1,57 @@
 // The position's controls: the URL read back, a rule option changed, files and the export.
 import { $, api, labelsOf, showError } from "./api.js";
 import { judge, showAnalysis } from "./board.js";
-import { buildYaml, setUp } from "./edit.js";
-import { loadRecord, recordTo } from "./records.js";
-import { setLayer, setRuleOption, setRules, state } from "./state.js";
+import { buildPosition, setUp } from "./edit.js";
+import { deadOf, withDead } from "./position.js";
+import { loadRecord, recordTo, recordToDead } from "./records.js";
+import { showScoring } from "./score.js";
+import { saveUrl } from "./view.js";
+import { scoreParams } from "./scoring.js";
+import { setLayer, setRuleOption, setRules, setScoring, state } from "./state.js";
 
 export async function restoreUrl() {
   const p = new URLSearchParams(location.hash.slice(1));
   if (p.get("layer")) setLayer(p.get("layer"));
   if (p.get("labels")) $("labels").value = p.get("labels");
+  const scored = scoreParams(p);
+  const ok = await restoreView(p, scored.dead);
+  if (ok && scored.accepted) {
+    setScoring("accepted");
+    showScoring();
+    saveUrl();
+  }
+  return ok;
+}
+// The position of a link: the record's move or the position, with the link's dead marks.
+async function restoreView(p, dead) {
   if (p.get("record")) {
     let saved = null;
     try { saved = JSON.parse(localStorage.getItem("m3go-record") || "null"); } catch (e) { saved = null; }
     if (saved && saved.name === p.get("record")) {
       $("mechanical").checked = saved.mechanical;
       const at = Number(p.get("at")) || 0;
-      if (await loadRecord(saved.text, saved.name)) await recordTo(at);
+      if (await loadRecord(saved.text, saved.name)) await (dead.length ? recordToDead(at, dead) : recordTo(at));
       return true;
     }
   }
-  if (p.get("position")) return judge(p.get("position"));
-  return false;
+  const sent = p.get("position");
+  if (!sent) return false;
+  // the position's object (a link of an older page: its YAML text, which the server reads)
+  let position = sent;
+  if (sent.trim().startsWith("{")) {
+    try { position = JSON.parse(sent); } catch (e) { position = sent; }
+  }
+  if (dead.length && typeof position === "object") position = withDead(position, dead);
+  return judge(position);
 }
 // The page again, after a change of layer, labels or move numbers.
 export async function rerender() {
   if (state.analysis) showAnalysis(state.analysis);
-  if (!state.yaml) return;
-  if (state.record && state.inRecord) return recordTo(state.record.at);
-  return judge(state.yaml);
+  if (!state.setup) return;
+  // a record's move with dead marks keeps them
+  const dead = deadOf(state.setup);
+  if (state.record && state.inRecord) return dead.length ? recordToDead(state.record.at, dead) : recordTo(state.record.at);
+  return judge(state.setup);
 }
 
 // ---- export -----------------------------------------------------------------------------------
@@ -37,15 +61,15 @@ export async function exportAs(format) {
   link.removeAttribute("href");
   $("export-text").value = "";
   try {
-    const body = { format, layer: state.layer, labels: labelsOf(), position: state.yaml };
+    const body = { format, layer: state.layer, labels: labelsOf(), position: state.setup };
     if (format === "sgf" || format === "game") {
       const rec = state.record;
-      if (rec && rec.startYaml && (state.inRecord || state.playedFromRecord)) {
+      if (rec && rec.startSetup && (state.inRecord || state.playedFromRecord)) {
         // a replayed position: the record's moves up to here, then the moves played after it
-        body.start = rec.startYaml;
+        body.start = rec.startSetup;
         body.moves = [...rec.moves.filter((m) => m.number <= rec.at).map((m) => m.chinese), ...(state.inRecord ? [] : state.played)];
       } else {
-        body.start = state.start || state.yaml;
+        body.start = state.start || state.setup;
         body.moves = state.start ? state.played : [];
       }
     }
@@ -66,7 +90,7 @@ export async function exportAs(format) {
 export function ruleOptionChanged(name, value) {
   const keep = state.rules;
   setRuleOption(name, value);
-  setUp(buildYaml(), "rule option changed").then((ok) => { if (!ok) setRules(keep); });
+  setUp(buildPosition(), "rule option changed").then((ok) => { if (!ok) setRules(keep); });
 }
 
 // ---- files ------------------------------------------------------------------------------------

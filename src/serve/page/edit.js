@@ -4,20 +4,21 @@ import { $, api, busy, labelsOf, showError } from "./api.js";
 import { judge, show, toolOf } from "./board.js";
 import { explain, setReport } from "./explain.js";
 import { drawMoveList } from "./movelist.js";
-import { cellOf, deadOf, positionYaml, recordStatus, toggledDead, withDead } from "./position.js";
+import { cellOf, deadOf, positionObject, recordStatus, toggledDead, withDead } from "./position.js";
 import { leaveRecord } from "./records.js";
 import { clearPlayed, playedMove, popUndo, pushUndo, restore, snapshot, state } from "./state.js";
 import { chosenRules, saveUrl } from "./view.js";
 
-export function buildYaml(grid = state.grid, extra = "") {
-  return positionYaml(chosenRules(), grid, state.move, extra);
+// The position the controls set up: the rules chosen, the grid, the move number (an object).
+export function buildPosition(grid = state.grid) {
+  return positionObject(chosenRules(), grid, state.move);
 }
 // A position set up by the controls (size, move, rules, clear, a pasted position): judged, and
 // if it is taken while browsing a record, the record is left, and the status says so.
-export async function setUp(yaml, why) {
+export async function setUp(position, why) {
   const inRecord = state.record && state.inRecord;
   const before = snapshot();
-  const ok = await judge(yaml);
+  const ok = await judge(position);
   if (ok) {
     pushUndo(before);
     clearPlayed();
@@ -34,6 +35,10 @@ export async function clickPoint(label) {
     $("target").value = label;
     return explain(label);
   }
+  // in the scoring phase a click on a stone marks (or unmarks) its string dead, whatever the tool
+  if (state.scoring === "marking") {
+    return toggleDead(label);
+  }
   if (tool === "play") {
     return play(label);
   }
@@ -45,32 +50,33 @@ export async function clickPoint(label) {
   grid[r][c] = { black: "X", white: "O", flower: "#", empty: "." }[tool];
   const before = snapshot();
   const leaving = state.record && state.inRecord;
-  if (await judge(buildYaml(grid))) {
+  if (await judge(buildPosition(grid))) {
     pushUndo(before);
     clearPlayed();
     setReport(null);
     if (leaving) leaveRecord("edited " + label + ": the position left the record (its earlier boards, for ko, are dropped)");
   }
 }
-// Dead-stone marking for the score: a click on a stone marks its whole string dead (or alive).
+// Dead-stone marking for the score: a click on a stone marks its whole string dead (or alive):
+// the string of the upper layer, attributed flowers with it, as the count removes it.
 async function toggleDead(label) {
   const an = state.analysis;
-  const s = an && an.strings.find((x) => x.points.includes(label));
+  const s = an && (an.upper_strings || an.strings).find((x) => x.points.includes(label));
   const pts = s ? s.points : [label];
   const [r, c] = cellOf(label, state.size);
   if (!s && state.grid[r][c] === ".") return;
-  const dead = toggledDead(deadOf(state.yaml), label, pts);
+  const dead = toggledDead(deadOf(state.setup), label, pts);
   const before = snapshot();
-  if (await judge(withDead(state.yaml, dead))) pushUndo(before);
+  if (await judge(withDead(state.setup, dead))) pushUndo(before);
 }
 export async function play(move) {
   busy("playing…");
   try {
-    const before = state.yaml;
+    const before = state.setup;
     const undoEntry = snapshot();
     const a = await api("play", { position: before, moves: [move], labels: labelsOf() });
     const a2 = await api("analyze", {
-      position: a.position, layer: state.layer, labels: labelsOf(), numbers: $("numbers").checked,
+      position: a.setup, layer: state.layer, labels: labelsOf(), numbers: $("numbers").checked,
     });
     pushUndo(undoEntry);
     playedMove(before, a.reports[0].notation);
@@ -91,7 +97,7 @@ export function pass() {
 export async function undo() {
   const prev = popUndo();
   if (prev === undefined) return;
-  if (await judge(prev.yaml)) {
+  if (await judge(prev.setup)) {
     const inRecord = restore(prev);
     setReport(prev.report);
     if (inRecord) $("record-status").textContent = recordStatus(state.record, true);

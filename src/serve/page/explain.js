@@ -25,7 +25,7 @@ export async function explain(target, position) {
   if (!target) return;
   busy("explaining…");
   try {
-    const a = await api("explain", { position: position || state.yaml, target, labels: labelsOf() });
+    const a = await api("explain", { position: position || state.setup, target, labels: labelsOf() });
     $("trace").textContent = a.trace;
     const box = $("clauses");
     box.innerHTML = "";
@@ -80,7 +80,7 @@ export async function readings() {
   busy("judging under every reading…");
   const target = $("target").value.trim();
   try {
-    const a = await api("readings", { position: state.yaml, target: target || null, labels: labelsOf() });
+    const a = await api("readings", { position: state.setup, target: target || null, labels: labelsOf() });
     const box = $("readings");
     box.innerHTML = "";
     const deciding = a.readings.filter((r) => r.changes.length || r.trace);

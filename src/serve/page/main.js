@@ -5,6 +5,7 @@
 //   keys.js      which key does what (pure)      keyboard.js  doing it, the help overlay
 //   api.js       requests, the error box          board.js     the board and its analysis
 //   edit.js      set-up, play, pass, undo         explain.js   clause traces, the cascade, readings
+//   score.js     the count, its trace, the scoring phase   scoring.js  the same's pure part
 //   records.js   loading and stepping a record    movelist.js  the moves, information, comments
 //   controls.js  the URL read back, a rule option changed, files, export
 //   view.js      the URL saved, the rules chosen, the rule options' inputs
@@ -16,12 +17,13 @@
 import { $, api, showError } from "./api.js";
 import { hoverPoint, judge, placeCursor } from "./board.js";
 import { exportAs, readFile, readText, rerender, restoreUrl, ruleOptionChanged } from "./controls.js";
-import { buildYaml, clickPoint, pass, setUp, undo } from "./edit.js";
+import { buildPosition, clickPoint, pass, setUp, undo } from "./edit.js";
 import { explain, readings } from "./explain.js";
 import { installKeys } from "./keyboard.js";
 import { onMoveClick } from "./movelist.js";
 import { cellOf, emptyGrid, labelAt } from "./position.js";
 import { clearCache, go, loadRecord, step } from "./records.js";
+import { acceptScore } from "./score.js";
 import { setLayer, setMove, setOptions, setRules, setSize, state } from "./state.js";
 import { onRuleOption } from "./view.js";
 
@@ -54,11 +56,11 @@ async function main() {
 
   $("size").addEventListener("change", () => {
     setSize(Number($("size").value));
-    setUp(buildYaml(emptyGrid(state.size)), "new board");
+    setUp(buildPosition(emptyGrid(state.size)), "new board");
   });
   $("move").addEventListener("change", () => {
     setMove(Math.max(1, Number($("move").value) || 1));
-    setUp(buildYaml(), "move number set");
+    setUp(buildPosition(), "move number set");
   });
   $("preset").addEventListener("change", () => {
     // browsing a mechanical replay, the rules chosen are those it is replayed under
@@ -68,7 +70,7 @@ async function main() {
     }
     const keep = state.rules;
     setRules(presetRules($("preset").value));
-    setUp(buildYaml(), "rules changed").then((ok) => { if (!ok) setRules(keep); });
+    setUp(buildPosition(), "rules changed").then((ok) => { if (!ok) setRules(keep); });
   });
   $("labels").addEventListener("change", async () => {
     clearCache();
@@ -76,7 +78,7 @@ async function main() {
     if ($("trace").textContent && $("target").value.trim()) explain($("target").value.trim());
   });
   $("numbers").addEventListener("change", rerender);
-  $("clear").addEventListener("click", () => setUp(buildYaml(emptyGrid(state.size)), "board cleared"));
+  $("clear").addEventListener("click", () => setUp(buildPosition(emptyGrid(state.size)), "board cleared"));
   for (const b of document.querySelectorAll("#layers button")) {
     b.addEventListener("click", async () => {
       setLayer(b.dataset.layer);
@@ -85,6 +87,7 @@ async function main() {
   }
   $("undo").addEventListener("click", undo);
   $("pass").addEventListener("click", pass);
+  $("score-accept").addEventListener("click", acceptScore);
   $("error-close").addEventListener("click", () => showError(null));
   $("explain-btn").addEventListener("click", () => explain($("target").value.trim()));
   $("target").addEventListener("keydown", (e) => { if (e.key === "Enter") explain($("target").value.trim()); });
@@ -136,7 +139,7 @@ async function main() {
       });
     }
   });
-  if (!(await restoreUrl())) await judge(buildYaml());
+  if (!(await restoreUrl())) await judge(buildPosition());
   document.body.dataset.ready = "1";
 }
 

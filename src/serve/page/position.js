@@ -1,4 +1,4 @@
-// The position as text, labels and the other pure helpers the page formats with. No DOM here:
+// The position's object, labels and the other pure helpers the page formats with. No DOM here:
 // tested under node (tests/position.test.mjs).
 
 export const LABELS_ZH = "IHGFEDCBAO一二三四五六七八九";
@@ -35,20 +35,22 @@ export function rulesOverrides(options, presetName, rules) {
   }
   return out;
 }
-// A position file: the rules (overrides), the size, the move number and the diagram.
-export function positionYaml(overrides, grid, move, extra = "") {
-  const rows = grid.map((r) => "  " + r.join(" ")).join("\n");
-  return "rules: " + JSON.stringify(overrides) + "\nsize: " + grid.length +
-    "\nmove: " + move + "\ndiagram: |\n" + rows + "\n" + extra;
+// A position file as its JSON object (spec/schema/position.schema.json): the rules (the preset
+// and the options changed), the size, the move number and the diagram. No YAML: the server
+// takes the object as it is.
+export function positionObject(overrides, grid, move) {
+  return { rules: overrides, size: grid.length, move, diagram: grid.map((r) => r.join(" ")).join("\n") + "\n" };
 }
-// The dead stones of the judged position (its `dead:` list, as m3go writes it).
-export function deadOf(yaml) {
-  const m = yaml.match(/^dead:\n((?:- .*\n)*)/m);
-  return m ? m[1].split("\n").filter((l) => l.startsWith("- ")).map((l) => l.slice(2).replace(/^'|'$/g, "")) : [];
+// The dead stones the position marks (its `dead` list).
+export function deadOf(setup) {
+  return (setup && Array.isArray(setup.dead)) ? setup.dead : [];
 }
-export function withDead(yaml, dead) {
-  const bare = yaml.replace(/^dead:\n(?:- .*\n)*/m, "");
-  return dead.length ? bare + "dead: " + JSON.stringify(dead) + "\n" : bare;
+// The position with `dead` as its dead list (none: no `dead` field); `setup` is not changed.
+export function withDead(setup, dead) {
+  const out = { ...setup };
+  if (dead.length) out.dead = [...dead];
+  else delete out.dead;
+  return out;
 }
 // The dead list after a click on a stone of the string `pts` (`label` the point clicked): the
 // whole string marked dead, or alive again.

@@ -1,10 +1,10 @@
 // Records: a record is replayed once by the server (`record`), which keeps every position;
 // stepping asks for a kept position (`record-move`), and the answers are cached here too.
 import { $, api, busy, labelsOf, notice, showError } from "./api.js";
-import { chooseTool, drawBoard, show } from "./board.js";
+import { chooseTool, drawBoard, judge, show } from "./board.js";
 import { setReport } from "./explain.js";
 import { drawMoveList, showComment, showInfo } from "./movelist.js";
-import { recordStatus } from "./position.js";
+import { recordStatus, withDead } from "./position.js";
 import { adoptFigure, atRecordMove, leaveRecord as leave, noteStepMs, setRecord, setRecordId, state } from "./state.js";
 import { chosenRules, saveUrl } from "./view.js";
 
@@ -168,6 +168,20 @@ export async function recordTo(to) {
     return false;
   }
 }
+// The record's move `to` with the strings through `dead` marked dead (a link's marks, or the
+// page shown again): its analysis first, then the marks judged on it.
+export async function recordToDead(to, dead) {
+  const rec = state.record;
+  if (!rec) return false;
+  try {
+    const a = await fetchMove(rec, to);
+    atMove(rec, a);
+    return await judge(withDead(a.setup, dead));
+  } catch (e) {
+    showError(e);
+    return false;
+  }
+}
 function analysed(rec, a) {
   show(a);
   $("board").dataset.analysed = String(a.at);
@@ -177,7 +191,7 @@ function analysed(rec, a) {
 }
 // The record's state at the move an answer is for (status, move box, move list).
 function atMove(rec, a) {
-  atRecordMove(rec, a.at, a.position);
+  atRecordMove(rec, a.at, a.setup);
   setReport(null);
   $("record-to").value = String(rec.at);
   $("record-status").textContent = recordStatus(rec);

@@ -2,6 +2,7 @@
 // modules read `state` and call these; none assigns to its fields (tests/store.test.mjs checks).
 // No DOM here: the store is tested under node.
 import { emptyGrid } from "./position.js";
+import { phaseAfter, samePosition } from "./scoring.js";
 
 export const state = {
   options: null,       // /api/options
@@ -9,20 +10,23 @@ export const state = {
   grid: [],            // rows of ".", "X", "O", "#": the judged position's direct board
   move: 1,
   rules: null,         // the full rules object
-  yaml: "",            // the position's text: the one thing the server judges
+  setup: null,         // the position file's JSON object: the one thing the server judges
   layer: "holographic",
   undo: [],            // earlier states: snapshots (below)
   analysis: null,
   report: null,        // the last move's cascade shown: { shown, notation, before }
-  record: null,        // { id, text, name, mechanical, moves, first, last, at, startYaml, ... }
+  record: null,        // { id, text, name, mechanical, moves, first, last, at, startSetup, ... }
   inRecord: false,     // the position shown is the record's move `record.at`
-  start: null,         // the position text the played moves start from (for exporting a game)
+  start: null,         // the position (object) the played moves start from (for exporting a game)
   played: [],          // moves played from `start` (notation)
   playedFromRecord: false, // `start` is a position of the loaded record
   cursor: null,        // the point the keyboard cursor is on
   shown: {},           // Chinese label -> the label shown (latin labels)
   drawnRules: null,    // the rules (as JSON) the rule options were last drawn for
   lastStepMs: null,    // the time of the last step through the record
+  scoreTrace: null,    // the score's clause trace of the judged position (m3go-score-trace/1)
+  scoreClauses: [],    // the register's clauses the trace cites
+  scoring: null,       // the scoring phase: null, "marking" (dead strings marked) or "accepted"
 };
 
 // ---- the options and the controls -----------------------------------------------------------
@@ -61,7 +65,10 @@ export function noteStepMs(ms) {
 // An analysis answer (/api/analyze, or a record's move with its analysis) taken as the position.
 export function adoptAnswer(a) {
   state.shown = a.shown || {};
-  state.yaml = a.position;
+  state.scoring = phaseAfter(state.scoring, !!a.analysis.game_over, samePosition(state.setup, a.setup));
+  state.setup = a.setup;
+  state.scoreTrace = a.score_trace || null;
+  state.scoreClauses = a.score_clauses || [];
   state.analysis = a.analysis;
   const an = a.analysis;
   state.size = an.size;
@@ -72,14 +79,15 @@ export function adoptAnswer(a) {
 // A record's move without its analysis yet (its figure only).
 export function adoptFigure(fig) {
   state.shown = fig.shown || {};
-  state.yaml = fig.position;
+  if (!samePosition(state.setup, fig.setup)) state.scoring = null;
+  state.setup = fig.setup;
   state.move = fig.move;
 }
 
 // ---- the undo stack and the moves played ------------------------------------------------------
 export function snapshot() {
   return {
-    yaml: state.yaml, report: state.report, played: [...state.played], start: state.start,
+    setup: state.setup, report: state.report, played: [...state.played], start: state.start,
     playedFromRecord: state.playedFromRecord,
     record: state.record ? state.record.at : null, inRecord: state.inRecord,
   };
@@ -128,9 +136,9 @@ export function setRecord(rec) {
 export function setRecordId(rec, id) {
   rec.id = id;
 }
-// The record `rec` at move `at` (`position`: its text): nothing played, nothing to undo.
+// The record `rec` at move `at` (`position`: its object): nothing played, nothing to undo.
 export function atRecordMove(rec, at, position) {
-  if (at === 0) rec.startYaml = position;
+  if (at === 0) rec.startSetup = position;
   rec.at = at;
   state.inRecord = true;
   state.start = null;
@@ -138,6 +146,12 @@ export function atRecordMove(rec, at, position) {
   state.undo = [];
   state.report = null;
 }
+// ---- the scoring phase -------------------------------------------------------------------------
+// The count accepted ("accepted"), or its marks open again ("marking"); only in the phase.
+export function setScoring(phase) {
+  if (state.scoring !== null) state.scoring = phase;
+}
+
 export function leaveRecord() {
   state.inRecord = false;
 }

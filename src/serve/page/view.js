@@ -3,18 +3,20 @@
 // state); what it must call above it (a rule option changed: the position set up again) is a
 // handler main.js registers.
 import { $, labelsOf } from "./api.js";
-import { rulesOverrides } from "./position.js";
+import { deadOf, rulesOverrides } from "./position.js";
+import { setScoreParams } from "./scoring.js";
 import { state } from "./state.js";
 
-// ---- the URL: the position (or the record and its move) and the layer --------------------------
+// ---- the URL: the position (or the record and its move), the layer, the scoring ---------------
 export function saveUrl() {
   const p = new URLSearchParams();
   if (state.record && state.inRecord) {
     p.set("record", state.record.name);
     p.set("at", String(state.record.at));
   } else {
-    p.set("position", state.yaml);
+    p.set("position", JSON.stringify(state.setup));
   }
+  setScoreParams(p, deadOf(state.setup), state.scoring);
   if (state.layer !== "holographic") p.set("layer", state.layer);
   if (labelsOf() !== "chinese") p.set("labels", labelsOf());
   history.replaceState(null, "", "#" + p.toString());

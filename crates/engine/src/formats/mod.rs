@@ -6,4 +6,5 @@ pub mod load;
 pub mod record;
 pub mod render;
 pub mod report;
+pub mod score_trace;
 pub mod sgf;

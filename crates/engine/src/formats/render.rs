@@ -11,6 +11,7 @@ use crate::board::layers::{Attribute, Cell};
 use crate::formats::report::forbidden_points;
 use crate::game::play::Position;
 use crate::judge::forbidden::Forbidden;
+use crate::judge::scoring::{score_of, Owner};
 
 mod ansi;
 mod svg;
@@ -63,6 +64,13 @@ pub(crate) struct Figure {
     /// The point of the previous move: the one point empty on the last history board (the board
     /// before the previous move) and occupied now; none after a pass or without history.
     pub last_move: Option<usize>,
+    /// The points of the strings the position marks dead (its `dead:` list, M20-SCORE-DEAD):
+    /// drawn faded and crossed.
+    pub dead: Vec<bool>,
+    /// Each point's owner at scoring (the count `analyze` gives, after the dead strings are
+    /// removed), when the figure is one of scoring: the position marks dead stones or the game
+    /// is over. `None` otherwise, and when the dead marks cannot be counted.
+    pub owner: Option<Vec<Owner>>,
     pub title: String,
     /// The title without the turn symbol (华, 花, …), for a figure that needs no CJK font.
     pub title_latin: String,
@@ -99,8 +107,22 @@ impl Figure {
                 let first = placed.next();
                 first.filter(|_| placed.next().is_none())
             });
+        let mut dead = vec![false; n];
+        for &p in pos.dead() {
+            if let Some(s) = a.upper_strings.at(pos.board().index(p)) {
+                for &j in &s.points {
+                    dead[j] = true;
+                }
+            }
+        }
+        let owner = (!pos.dead().is_empty() || pos.game_over())
+            .then(|| score_of(&a, pos.rules(), pos.dead()).ok())
+            .flatten()
+            .map(|s| s.points.iter().map(|p| p.owner).collect());
         Figure {
             last_move,
+            dead,
+            owner,
             size: pos.board().size(),
             stones: pos.board().cells().to_vec(),
             attribute: a.attribute_at.clone(),
@@ -246,6 +268,56 @@ X X . . . . X O X
         };
         let (passed, _) = next.play(&pass).expect("pass");
         assert!(!svg(&passed, View::Holographic).contains("last-move"));
+    }
+
+    #[test]
+    fn m20_score_dead_strings_are_drawn_dead_and_each_owner_at_scoring() {
+        let plain = example();
+        let text = svg(&plain, View::Holographic);
+        assert!(!text.contains("territory") && !text.contains("class=\"dead\""));
+        // the white corner string 三四 (with its white flower) marked dead
+        let dead = Setup {
+            size: Some(9),
+            move_number: Some(9),
+            diagram: EXAMPLE.into(),
+            dead: vec!["三四".into()],
+            ..Setup::default()
+        }
+        .to_position("example")
+        .unwrap_or_else(|e| panic!("{e}"));
+        let f = Figure::new(&dead);
+        assert_eq!(
+            f.dead.iter().filter(|d| **d).count(),
+            4,
+            "three white stones and a flower"
+        );
+        let owner = f.owner.as_ref().expect("a scoring figure");
+        let score = dead.analysis();
+        let counted = score_of(&score, dead.rules(), dead.dead()).expect("counted");
+        assert_eq!(
+            owner,
+            &counted.points.iter().map(|p| p.owner).collect::<Vec<_>>()
+        );
+        for view in [View::Direct, View::Holographic, View::Upper] {
+            let text = svg(&dead, view);
+            assert_ne!(text, svg(&plain, view), "{view:?}");
+            let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(count(&doc, "g", "dead"), 4, "{view:?}");
+            assert_eq!(count(&doc, "path", "dead-cross"), 4, "{view:?}");
+            let marks = |class: &str| {
+                doc.descendants()
+                    .filter(|n| n.attribute("class") == Some(class))
+                    .count()
+            };
+            // every empty point has its owner's mark (the legend shows one of each more)
+            let empty = f.stones.iter().filter(|s| s.is_none()).count();
+            let drawn = ["black", "white", "seki", "neutral"]
+                .iter()
+                .map(|o| marks(&format!("territory territory-{o}")))
+                .sum::<usize>();
+            assert!(drawn >= empty + 4 + 4, "{view:?}: {drawn} marks");
+            assert!(legend_text(&doc).contains("at scoring"), "{view:?}");
+        }
     }
 
     #[test]

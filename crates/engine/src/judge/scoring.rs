@@ -228,6 +228,29 @@ pub(crate) fn eye_holds_on_holographic_board(a: &Analysis, g: usize, eye: &Regio
 /// and the edge split those points into two or more regions, none otherwise; `touching`, every
 /// region touching a neutral flower; `any`, every region.
 pub(crate) fn neutral_enclosed_regions(a: &Analysis, rules: &Rules) -> Vec<bool> {
+    neutral_enclosure(a, rules)
+        .into_iter()
+        .map(|e| e == Enclosure::Enclosed)
+        .collect()
+}
+
+/// Where a point stands towards the walls of neutral flowers at scoring (the score's clause
+/// trace tells the three apart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Enclosure {
+    /// Not in a region the flowers enclose (or a neutral flower itself).
+    Open,
+    /// In an enclosed region holding no long-living string: counts as flower
+    /// (M20-SCORE-NEUTRAL-ENCLOSED).
+    Enclosed,
+    /// In an enclosed region that holds a long-living string (M16-LIFE-3): counted as anywhere
+    /// else.
+    LongLiving,
+}
+
+/// [`neutral_enclosed_regions`], telling the enclosed regions kept by a long-living string
+/// apart: M20-SCORE-NEUTRAL-ENCLOSED, M16-LIFE-3.
+pub(crate) fn neutral_enclosure(a: &Analysis, rules: &Rules) -> Vec<Enclosure> {
     let size = a.upper.size;
     let n = size * size;
     let alive = long_living_upper(a, rules);
@@ -246,7 +269,7 @@ pub(crate) fn neutral_enclosed_regions(a: &Analysis, rules: &Rules) -> Vec<bool>
         FlowerEnclosed::Inner => inner_sides(&a.upper),
         _ => Vec::new(),
     };
-    let mut out = vec![false; n];
+    let mut out = vec![Enclosure::Open; n];
     for comp in &comps {
         let enclosed = match rules.flower_enclosed {
             // a region lies whole on one side of every wall: its first point decides
@@ -260,10 +283,13 @@ pub(crate) fn neutral_enclosed_regions(a: &Analysis, rules: &Rules) -> Vec<bool>
         let holds_long_living = comp
             .iter()
             .any(|&j| a.upper_strings.of[j].is_some_and(|g| alive[g]));
-        if enclosed && !holds_long_living {
-            for &j in comp {
-                out[j] = true;
-            }
+        let e = match (enclosed, holds_long_living) {
+            (true, false) => Enclosure::Enclosed,
+            (true, true) => Enclosure::LongLiving,
+            _ => Enclosure::Open,
+        };
+        for &j in comp {
+            out[j] = e;
         }
     }
     out
@@ -368,9 +394,7 @@ pub fn score_of(before: &Analysis, rules: &Rules, dead: &[Point]) -> Result<Scor
     let a = if dead.is_empty() {
         before
     } else {
-        let cleared = remove_dead_of(before, dead)?;
-        // the frozen grey strings keep their attribute (M13-FREEZE, grey-freeze: kept)
-        cleared_analysis = Analysis::with_frozen(&cleared, rules, &before.frozen);
+        cleared_analysis = cleared(before, rules, dead)?;
         &cleared_analysis
     };
     let cleared = &a.board;
@@ -430,6 +454,18 @@ pub fn score_of(before: &Analysis, rules: &Rules, dead: &[Point]) -> Result<Scor
         .map(|(i, &(o, c))| (cleared.point(i), o, c))
         .collect();
     Ok(result(black, white, neutral, rules, points))
+}
+
+/// M20-SCORE-DEAD: the analysis of the board of `before` with the strings through `dead`
+/// removed, as [`score_of`] counts it; the frozen grey strings keep their attribute
+/// (M13-FREEZE, grey-freeze: kept).
+pub(crate) fn cleared(
+    before: &Analysis,
+    rules: &Rules,
+    dead: &[Point],
+) -> Result<Analysis, ScoreError> {
+    let cleared = remove_dead_of(before, dead)?;
+    Ok(Analysis::with_frozen(&cleared, rules, &before.frozen))
 }
 
 /// M20-SCORE-KOMI — "扣除贴子方的子数（点数）后，子数（点数）多的一方为胜方，子数（点数）相同则为和棋"

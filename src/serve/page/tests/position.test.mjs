@@ -1,8 +1,8 @@
-// The pure helpers of position.js: labels, the position as text, the cascade, clause ids.
+// The pure helpers of position.js: labels, the position's object, the cascade, clause ids.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  cascadeLines, cellOf, clauseParts, deadOf, emptyGrid, labelAt, positionYaml, recordStatus,
+  cascadeLines, cellOf, clauseParts, deadOf, emptyGrid, labelAt, positionObject, recordStatus,
   rulesOverrides, shownName, toggledDead, withDead,
 } from "../position.js";
 
@@ -48,23 +48,26 @@ test("rulesOverrides keeps the options that differ from the preset named", () =>
   assert.deepEqual(rulesOverrides(options, "p2", { komi: 7.5, ko: null }), { preset: "p2", komi: 7.5 });
 });
 
-test("positionYaml writes the rules, size, move and diagram", () => {
+test("positionObject is the position file's object: rules, size, move and diagram", () => {
   const grid = emptyGrid(3);
   grid[1][1] = "X";
-  assert.equal(
-    positionYaml({ preset: "p1" }, grid, 4),
-    'rules: {"preset":"p1"}\nsize: 3\nmove: 4\ndiagram: |\n  . . .\n  . X .\n  . . .\n',
-  );
-  assert.ok(positionYaml({ preset: "p1" }, grid, 1, "dead: []\n").endsWith(". . .\ndead: []\n"));
+  const p = positionObject({ preset: "p1", komi: 2 }, grid, 4);
+  assert.deepEqual(p, { rules: { preset: "p1", komi: 2 }, size: 3, move: 4, diagram: ". . .\n. X .\n. . .\n" });
+  // nothing but JSON: it goes to the server as it is
+  assert.deepEqual(JSON.parse(JSON.stringify(p)), p);
 });
 
-test("deadOf reads m3go's dead list; withDead writes and removes it", () => {
-  const yaml = "size: 5\ndead:\n- 一二\n- '二二'\nmove: 3\n";
-  assert.deepEqual(deadOf(yaml), ["一二", "二二"]);
-  const bare = withDead(yaml, []);
-  assert.equal(bare, "size: 5\nmove: 3\n");
-  assert.deepEqual(deadOf(bare), []);
-  assert.equal(withDead(bare, ["一二"]), 'size: 5\nmove: 3\ndead: ["一二"]\n');
+test("deadOf reads the dead list; withDead sets and removes it without changing its argument", () => {
+  const setup = { size: 5, move: 3, diagram: "x", dead: ["一二", "二二"] };
+  assert.deepEqual(deadOf(setup), ["一二", "二二"]);
+  assert.deepEqual(deadOf({ size: 5 }), []);
+  assert.deepEqual(deadOf(null), []);
+  const bare = withDead(setup, []);
+  assert.deepEqual(bare, { size: 5, move: 3, diagram: "x" });
+  assert.deepEqual(setup.dead, ["一二", "二二"]);
+  const one = withDead(bare, ["一二"]);
+  assert.deepEqual(one.dead, ["一二"]);
+  assert.equal(bare.dead, undefined);
 });
 
 test("toggledDead marks a whole string dead, and alive again", () => {

@@ -5,10 +5,10 @@ import { readFileSync, readdirSync } from "node:fs";
 import * as store from "../state.js";
 
 const { state } = store;
-const answer = (move, yaml) => ({
-  position: yaml,
+const answer = (move, setup, over = false) => ({
+  setup,
   shown: { "OO": "e5" },
-  analysis: { size: 3, move, rules: { preset: "p1", komi: 7.5 }, boards: { direct: [". . .", ". X .", ". . ."] } },
+  analysis: { size: 3, move, game_over: over, rules: { preset: "p1", komi: 7.5 }, boards: { direct: [". . .", ". X .", ". . ."] } },
 });
 
 test("setOptions takes the first preset's rules and an empty board", () => {
@@ -19,13 +19,13 @@ test("setOptions takes the first preset's rules and an empty board", () => {
 });
 
 test("adoptAnswer takes the position, its analysis and the controls' values", () => {
-  store.adoptAnswer(answer(5, "size: 3\n"));
-  assert.equal(state.yaml, "size: 3\n");
+  store.adoptAnswer(answer(5, { size: 3, diagram: "d" }));
+  assert.deepEqual(state.setup, { size: 3, diagram: "d" });
   assert.equal(state.size, 3);
   assert.equal(state.move, 5);
   assert.deepEqual(state.grid, [[".", ".", "."], [".", "X", "."], [".", ".", "."]]);
   assert.deepEqual(state.shown, { "OO": "e5" });
-  store.adoptFigure({ position: "size: 3\n#2\n", move: 6 });
+  store.adoptFigure({ setup: { size: 3, diagram: "e" }, move: 6 });
   assert.equal(state.move, 6);
   assert.deepEqual(state.shown, {});
 });
@@ -64,10 +64,10 @@ test("a record: at a move nothing is played or undone; leaving it and playing fr
   assert.equal(state.inRecord, true);
   store.pushUndo(store.snapshot());
   store.atRecordMove(rec, 0, "START");
-  assert.equal(rec.startYaml, "START");
+  assert.equal(rec.startSetup, "START");
   store.atRecordMove(rec, 2, "TWO");
   assert.equal(rec.at, 2);
-  assert.equal(rec.startYaml, "START");
+  assert.equal(rec.startSetup, "START");
   assert.deepEqual(state.undo, []);
   const inside = store.snapshot();
   assert.equal(inside.record, 2);
@@ -92,4 +92,21 @@ test("no module but state.js assigns to the state's fields", () => {
       assert.ok(!assign.test(line) && !mutate.test(line), `${f}:${k + 1} changes the state: ${line.trim()}`);
     });
   }
+});
+
+test("the scoring phase: entered when a game is over, kept while only the marks change", () => {
+  const over = { size: 3, move: 9, diagram: "end", trailing_passes: 2 };
+  store.adoptAnswer(answer(8, { size: 3, move: 8, diagram: "play" }));
+  assert.equal(state.scoring, null);
+  store.setScoring("accepted");
+  assert.equal(state.scoring, null, "no phase to accept while the game goes on");
+  store.adoptAnswer(answer(9, over, true));
+  assert.equal(state.scoring, "marking");
+  store.setScoring("accepted");
+  store.adoptAnswer(answer(9, { ...over, dead: ["OO"] }, true));
+  assert.equal(state.scoring, "accepted", "the same position with marks");
+  store.adoptAnswer(answer(9, { ...over, diagram: "other" }, true));
+  assert.equal(state.scoring, "marking", "another finished position starts the phase again");
+  store.adoptFigure({ setup: { size: 3, move: 4, diagram: "step" }, move: 4 });
+  assert.equal(state.scoring, null);
 });

@@ -7,6 +7,7 @@ use crate::board::coord::{half, Labels};
 use crate::board::grid::{Colour, Stone};
 use crate::board::layers::{Attribute, Cell};
 use crate::game::play::Position;
+use crate::judge::scoring::Owner;
 use std::fmt::Write as _;
 
 fn xml_escape(s: &str) -> String {
@@ -71,7 +72,8 @@ fn draw_svg(pos: &Position, view: View, labels: Labels, numbers: Option<&[Option
     let width = (2.0 * MARGIN + span).max(MIN_WIDTH);
     let x0 = (width - 2.0 * MARGIN - span) / 2.0;
     let legend_top = TITLE + 2.0 * MARGIN + span + 18.0;
-    let height = legend_top + 5.0 * 22.0 + 12.0;
+    let rows = if f.owner.is_some() { 6.0 } else { 5.0 };
+    let height = legend_top + rows * 22.0 + 12.0;
     let h = half(n);
     let x_of = |c: usize| x0 + MARGIN + c as f64 * CELL;
     let y_of = |r: usize| TITLE + MARGIN + r as f64 * CELL;
@@ -177,7 +179,13 @@ fn draw_svg(pos: &Position, view: View, labels: Labels, numbers: Option<&[Option
     let rad = CELL * 0.46;
     for i in 0..n * n {
         let (cx, cy) = (x_of(i % n), y_of(i / n));
+        // a dead stone (M20-SCORE-DEAD) is drawn faded, as Sabaki and OGS do, and crossed
+        if f.dead[i] {
+            o.push_str(r#"<g class="dead" opacity="0.42">"#);
+        }
         match (f.stones[i], view) {
+            // at scoring the owner's mark takes the point: no forbidden letters
+            (None, _) if f.owner.is_some() => continue,
             (None, _) => {
                 let [b, w] = f.forbidden[i];
                 let text = match (b, w) {
@@ -280,6 +288,37 @@ fn draw_svg(pos: &Position, view: View, labels: Labels, numbers: Option<&[Option
                     }
                 }
             }
+        }
+        if f.dead[i] {
+            let d = CELL * 0.3;
+            let _ = writeln!(
+                o,
+                r##"</g><path class="dead-cross" d="M{:.1} {:.1} L{:.1} {:.1} M{:.1} {:.1} L{:.1} {:.1}" stroke="{RED}" stroke-width="3" stroke-linecap="round"/>"##,
+                cx - d,
+                cy - d,
+                cx + d,
+                cy + d,
+                cx - d,
+                cy + d,
+                cx + d,
+                cy - d
+            );
+        }
+    }
+    // each point's owner at scoring (M20-SCORE-AREA and the clauses beside it): a square of the
+    // owner's colour on empty points, dead stones, flowers and the stones that count for the
+    // other side or nobody; a live stone counting for its own colour needs none
+    if let Some(owner) = &f.owner {
+        for (i, &who) in owner.iter().enumerate() {
+            let own = match f.stones[i] {
+                Some(Stone::Black) => who == Owner::Black,
+                Some(Stone::White) => who == Owner::White,
+                _ => false,
+            };
+            if own && !f.dead[i] {
+                continue;
+            }
+            territory(&mut o, x_of(i % n), y_of(i / n), CELL * 0.34, who);
         }
     }
     // the move numbers, on their stones (black with a white halo: readable on every stone)
@@ -468,6 +507,22 @@ fn draw_svg(pos: &Position, view: View, labels: Labels, numbers: Option<&[Option
         );
         text(&mut o, lx + 418.0, ly, "the previous move");
     }
+    if f.owner.is_some() {
+        ly += 22.0;
+        territory(&mut o, lx + 7.0, ly, 12.0, Owner::Black);
+        territory(&mut o, lx + 25.0, ly, 12.0, Owner::White);
+        territory(&mut o, lx + 43.0, ly, 12.0, Owner::Seki);
+        territory(&mut o, lx + 61.0, ly, 12.0, Owner::Neutral);
+        text(
+            &mut o,
+            lx + 72.0,
+            ly,
+            say(
+                "at scoring: black's / white's / halved in seki / nobody's · faded, crossed: dead",
+                "at scoring 数子: black's / white's / halved in seki 双活 / nobody's · faded, crossed: dead 死子",
+            ),
+        );
+    }
     ly += 22.0;
     text(
         &mut o,
@@ -491,4 +546,38 @@ fn draw_svg(pos: &Position, view: View, labels: Labels, numbers: Option<&[Option
     );
     o.push_str("</g>\n</svg>\n");
     o
+}
+
+/// The mark of a point's owner at scoring, a square of side `side` centred on (`x`, `y`):
+/// black's filled black, white's white, seki's split on the diagonal into a black and a white
+/// half (half a point to each), nobody's a grey square with a cross. Each has a stroke of the
+/// other colour, so that it reads on the wood, on a stone and on a flower alike.
+fn territory(o: &mut String, x: f64, y: f64, side: f64, who: Owner) {
+    let (x0, y0, x1, y1) = (
+        x - side / 2.0,
+        y - side / 2.0,
+        x + side / 2.0,
+        y + side / 2.0,
+    );
+    let _ = match who {
+        Owner::Black | Owner::White => {
+            let (fill, stroke) = if who == Owner::Black {
+                ("#111", "#f8f8f8")
+            } else {
+                ("#f8f8f8", "#111")
+            };
+            writeln!(
+                o,
+                r#"<rect class="territory territory-{who}" x="{x0:.1}" y="{y0:.1}" width="{side:.1}" height="{side:.1}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>"#
+            )
+        }
+        Owner::Seki => writeln!(
+            o,
+            r##"<g class="territory territory-seki"><path d="M{x0:.1} {y0:.1} L{x1:.1} {y0:.1} L{x0:.1} {y1:.1} Z" fill="#111"/><path d="M{x1:.1} {y0:.1} L{x1:.1} {y1:.1} L{x0:.1} {y1:.1} Z" fill="#f8f8f8"/><rect x="{x0:.1}" y="{y0:.1}" width="{side:.1}" height="{side:.1}" fill="none" stroke="#7a5a1a" stroke-width="1.5"/></g>"##
+        ),
+        Owner::Neutral => writeln!(
+            o,
+            r##"<g class="territory territory-neutral"><rect x="{x0:.1}" y="{y0:.1}" width="{side:.1}" height="{side:.1}" fill="#9a9a9a" stroke="#f8f8f8" stroke-width="1.5"/><path d="M{x0:.1} {y0:.1} L{x1:.1} {y1:.1} M{x1:.1} {y0:.1} L{x0:.1} {y1:.1}" stroke="#111" stroke-width="1.2"/></g>"##
+        ),
+    };
 }

@@ -1,0 +1,321 @@
+//! The score's clause trace for the page (issue 40 item 2): the count of a position cut into
+//! regions, each with who it counts for, why, and the clause that says so, and the komi line.
+//! It reads the same count `analyze` gives ([`score_of`]) and tells apart what the per-point
+//! clauses do not: a region enclosed by neutral flowers that a long-living string keeps
+//! (M16-LIFE-3), the neutral flowers themselves, and the points of stones marked dead.
+
+use crate::board::coord::Labels;
+use crate::board::grid::{neighbours, Colour, Stone};
+use crate::board::layers::Cell;
+use crate::game::play::Position;
+use crate::judge::scoring::{
+    cleared, neutral_enclosure, score_of, Enclosure, Owner, ScoreError, Winner,
+};
+use serde::Serialize;
+
+/// The format of [`ScoreTrace`].
+pub const SCORE_TRACE_FORMAT: &str = "m3go-score-trace/1";
+
+/// Why a position's count is what it is: its regions and the komi.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct ScoreTrace {
+    /// `m3go-score-trace/1`.
+    pub format: &'static str,
+    /// Black's, white's and nobody's points, in half-points (as the analysis's `score`).
+    pub black: i32,
+    pub white: i32,
+    pub neutral: i32,
+    /// The regions of the count: the 4-connected points of one owner counted for one reason,
+    /// in the board's order of their first point.
+    pub regions: Vec<ScoreRegion>,
+    /// The komi and the result (M20-SCORE-KOMI).
+    pub komi: KomiLine,
+}
+
+/// One region of the count.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct ScoreRegion {
+    /// Who the region counts for.
+    pub owner: Owner,
+    pub reason: Reason,
+    /// The clause that decides the owner (as each point's `clause` in the analysis's score).
+    pub clause: &'static str,
+    /// The other clauses the reason rests on (M16-LIFE-3 for a long-living string,
+    /// M20-SCORE-DEAD for stones removed, M20-SCORE-MERGE for attributed flowers).
+    pub also: Vec<&'static str>,
+    /// The region's points (Chinese labels, as the figure's `data-point`).
+    pub points: Vec<String>,
+    /// The same in the label system asked for.
+    pub shown: Vec<String>,
+    /// What the region adds to black's and to white's count, in half-points.
+    pub black: i32,
+    pub white: i32,
+    /// The reason in words, its points in the label system asked for.
+    pub why: String,
+}
+
+/// Why a region counts as it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reason {
+    /// Stones of one colour on the upper layer (attributed flowers among them).
+    Stones,
+    /// Empty points touching one colour only (the edge and neutral flowers aside).
+    Territory,
+    /// Empty points touching both colours: halved.
+    Seki,
+    /// Empty points touching only neutral flowers and the edge.
+    Neutral,
+    /// Neutral flowers: nobody's.
+    NeutralFlowers,
+    /// A region enclosed by neutral flowers that holds no long-living string: counts as flower.
+    NeutralEnclosed,
+    /// Points of stones marked dead, counted after their removal.
+    Dead,
+}
+
+/// The komi line of the count.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct KomiLine {
+    pub clause: &'static str,
+    /// Komi in quarter points, charged to black.
+    pub quarters: i32,
+    /// 2·(black − white) − komi, in quarter points.
+    pub margin_quarters: i32,
+    pub winner: Winner,
+    pub why: String,
+}
+
+/// The trace of the count of `pos` (after its dead strings are removed); the error is the
+/// analysis's `score_error`.
+pub fn score_trace(pos: &Position, l: Labels) -> Result<ScoreTrace, ScoreError> {
+    let before = pos.analysis();
+    let rules = pos.rules();
+    let score = score_of(&before, rules, pos.dead())?;
+    let cleared_analysis;
+    let a = if pos.dead().is_empty() {
+        &before
+    } else {
+        cleared_analysis = cleared(&before, rules, pos.dead())?;
+        &cleared_analysis
+    };
+    let size = a.upper.size;
+    let n = size * size;
+    let enclosure = neutral_enclosure(a, rules);
+    let reason_of = |i: usize| -> Reason {
+        let dead = before.board.get(i).is_some() && a.board.get(i).is_none();
+        if enclosure[i] == Enclosure::Enclosed {
+            Reason::NeutralEnclosed
+        } else if dead {
+            Reason::Dead
+        } else {
+            match (a.upper.cells[i], score.points[i].owner) {
+                (Cell::OffBoard, _) => Reason::NeutralFlowers,
+                (Cell::Stone(_), _) => Reason::Stones,
+                (Cell::Empty, Owner::Seki) => Reason::Seki,
+                (Cell::Empty, Owner::Neutral) => Reason::Neutral,
+                (Cell::Empty, _) => Reason::Territory,
+            }
+        }
+    };
+    let reasons: Vec<Reason> = (0..n).map(reason_of).collect();
+    // a region: the 4-connected points of one owner, clause, reason and enclosure
+    let key = |i: usize| {
+        (
+            score.points[i].owner,
+            score.points[i].clause,
+            reasons[i],
+            enclosure[i],
+        )
+    };
+    let mut done = vec![false; n];
+    let mut regions = Vec::new();
+    for start in 0..n {
+        if done[start] {
+            continue;
+        }
+        done[start] = true;
+        let mut stack = vec![start];
+        let mut pts = Vec::new();
+        while let Some(i) = stack.pop() {
+            pts.push(i);
+            for j in neighbours(size, i) {
+                if !done[j] && key(j) == key(start) {
+                    done[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        pts.sort_unstable();
+        let (owner, clause, reason, enc) = key(start);
+        let long_living = enc == Enclosure::LongLiving;
+        let merged = pts
+            .iter()
+            .any(|&i| a.board.get(i) == Some(Stone::Flower) && a.upper.cells[i] != Cell::OffBoard);
+        let mut also = Vec::new();
+        if reason == Reason::Dead {
+            also.push("M20-SCORE-DEAD");
+        }
+        if reason == Reason::Stones && merged {
+            also.push("M20-SCORE-MERGE");
+        }
+        if long_living {
+            also.push("M16-LIFE-3");
+        }
+        let count = pts.len() as i32;
+        let (black, white) = match owner {
+            Owner::Black => (2 * count, 0),
+            Owner::White => (0, 2 * count),
+            Owner::Seki => (count, count),
+            Owner::Neutral => (0, 0),
+        };
+        let shown: Vec<String> = pts.iter().map(|&i| a.board.point(i).format(l)).collect();
+        let why = why(owner, reason, long_living, merged, clause);
+        regions.push(ScoreRegion {
+            owner,
+            reason,
+            clause,
+            also,
+            points: pts
+                .iter()
+                .map(|&i| a.board.point(i).format(Labels::Chinese))
+                .collect(),
+            shown,
+            black,
+            white,
+            why,
+        });
+    }
+    let komi = KomiLine {
+        clause: "M20-SCORE-KOMI",
+        quarters: score.komi_quarters,
+        margin_quarters: score.margin_quarters,
+        winner: score.winner,
+        why: format!(
+            "komi {} charged to black: 2·(black {} − white {}) − {} = {} quarter points → {}",
+            f64::from(score.komi_quarters) / 4.0,
+            score.black,
+            score.white,
+            score.komi_quarters,
+            score.margin_quarters,
+            score.winner
+        ),
+    };
+    Ok(ScoreTrace {
+        format: SCORE_TRACE_FORMAT,
+        black: score.black,
+        white: score.white,
+        neutral: score.neutral,
+        regions,
+        komi,
+    })
+}
+
+/// The reason of a region in words.
+fn why(owner: Owner, reason: Reason, long_living: bool, merged: bool, clause: &str) -> String {
+    let whose = match owner {
+        Owner::Black => "black's",
+        Owner::White => "white's",
+        Owner::Seki => "halved between black and white",
+        Owner::Neutral => "nobody's",
+    };
+    let mut s = match reason {
+        Reason::Stones => format!(
+            "{} stones on the upper layer{}: {whose}",
+            match owner {
+                Owner::White => Colour::White.name(),
+                Owner::Black => Colour::Black.name(),
+                _ => "non-long-living",
+            },
+            if merged {
+                ", attributed flowers counted as their colour"
+            } else {
+                ""
+            }
+        ),
+        Reason::Territory if clause == "M20-SCORE-NEUTRAL-ADJ" => format!(
+            "empty points touching one colour and neutral flowers (which do not count against it): {whose}"
+        ),
+        Reason::Territory => format!("empty points touching one colour only: {whose}"),
+        Reason::Seki => {
+            "empty points between black and white strings in seki: half a point to each".into()
+        }
+        Reason::Neutral => {
+            "empty points touching only neutral flowers and the edge: nobody's".into()
+        }
+        Reason::NeutralFlowers => "neutral flowers: nobody's".into(),
+        Reason::NeutralEnclosed => "enclosed by neutral flowers and holding no long-living \
+             string: counted as flower, nobody's"
+            .into(),
+        Reason::Dead => format!("stones marked dead, removed before the count: {whose}"),
+    };
+    if long_living {
+        s.push_str(
+            " (inside neutral flowers, but the region holds a long-living string: counted as \
+             anywhere else)",
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::setup::Setup;
+
+    fn position(diagram: &str, dead: &[&str]) -> Position {
+        Setup {
+            diagram: diagram.into(),
+            dead: dead.iter().map(|d| d.to_string()).collect(),
+            ..Setup::default()
+        }
+        .to_position("test")
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The regions cover the board once and add up to the count; a dead stone's points are a
+    /// region of their own, citing M20-SCORE-DEAD.
+    #[test]
+    fn m20_score_area_the_regions_add_up_to_the_count() {
+        let diagram = ". X . O .\nX X . O O\n. . . . .\nO O . X X\n. O . X .\n";
+        let pos = position(diagram, &["一A"]);
+        let t = score_trace(&pos, Labels::Chinese).unwrap_or_else(|e| panic!("{e}"));
+        let covered: usize = t.regions.iter().map(|r| r.points.len()).sum();
+        assert_eq!(covered, 25);
+        assert_eq!(t.regions.iter().map(|r| r.black).sum::<i32>(), t.black);
+        assert_eq!(t.regions.iter().map(|r| r.white).sum::<i32>(), t.white);
+        let dead: Vec<_> = t
+            .regions
+            .iter()
+            .filter(|r| r.reason == Reason::Dead)
+            .collect();
+        assert_eq!(dead.len(), 1, "{:?}", t.regions);
+        assert_eq!(dead[0].points, ["一A", "二A", "一B"]);
+        assert_eq!(dead[0].also, ["M20-SCORE-DEAD"]);
+        assert_ne!(dead[0].owner, Owner::Black, "black's own stones, removed");
+        assert_eq!(t.komi.clause, "M20-SCORE-KOMI");
+        let latin = score_trace(&pos, Labels::Latin).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(latin.regions[0].points, t.regions[0].points);
+        assert_ne!(latin.regions[0].shown, t.regions[0].shown);
+    }
+
+    /// A ring of neutral flowers around an empty region: the region counts as flower
+    /// (M20-SCORE-NEUTRAL-ENCLOSED) and the flowers are nobody's.
+    #[test]
+    fn m20_score_neutral_enclosed_regions_are_named() {
+        let diagram = ". . . . .\n. # # # .\n. # . # .\n. # # # .\n. . . . X\n";
+        let t =
+            score_trace(&position(diagram, &[]), Labels::Chinese).unwrap_or_else(|e| panic!("{e}"));
+        let inner = t
+            .regions
+            .iter()
+            .find(|r| r.points == ["OO"])
+            .expect("the inner point");
+        assert_eq!(inner.reason, Reason::NeutralEnclosed, "{:?}", t.regions);
+        assert_eq!(inner.clause, "M20-SCORE-NEUTRAL-ENCLOSED");
+        assert!(t
+            .regions
+            .iter()
+            .any(|r| r.reason == Reason::NeutralFlowers && r.points.len() == 8));
+    }
+}
