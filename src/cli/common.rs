@@ -1,6 +1,7 @@
 //! What several subcommands share: the `--format` value, the `--rules` parser, writing files
 //! and records.
 
+use crate::board::coord::Labels;
 use crate::game::setup::{from_yaml, InputError};
 use crate::rules::{Rules, RulesField};
 use clap::ValueEnum;
@@ -36,32 +37,13 @@ pub fn board_for_stdout(
 #[derive(Clone, Copy, Debug, Default, clap::Args)]
 pub struct LabelsArgs {
     /// The label system of the points in the text (JSON always writes the Chinese one).
-    #[arg(long, value_enum, default_value_t = LabelsArg::Chinese)]
-    pub labels: LabelsArg,
+    #[arg(long, value_enum, default_value_t = Labels::Chinese)]
+    pub labels: Labels,
 }
 
 impl LabelsArgs {
-    pub fn labels(self) -> crate::board::coord::Labels {
-        labels_of(self.labels)
-    }
-}
-
-/// `--labels`: the label system of the points a command writes (`convert`'s game file, the
-/// text of `analyze`, `explain`, `play`, `replay`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum LabelsArg {
-    /// I H G F E D C B A O 一 二 … 九
-    #[default]
-    Chinese,
-    /// i h g f e d c b a 0 1 … 9
-    Latin,
-}
-
-/// The label system a `--labels` value names.
-pub fn labels_of(arg: LabelsArg) -> crate::board::coord::Labels {
-    match arg {
-        LabelsArg::Chinese => crate::board::coord::Labels::Chinese,
-        LabelsArg::Latin => crate::board::coord::Labels::Latin,
+    pub fn labels(self) -> Labels {
+        self.labels
     }
 }
 

@@ -1,6 +1,7 @@
 //! `m3go convert`: a game record written as SGF or as a move-number game file.
 
-use crate::cli::common::{labels_of, parse_rules, record_text, write_file, LabelsArg};
+use crate::board::coord::Labels;
+use crate::cli::common::{parse_rules, record_text, write_file};
 use crate::game::setup::InputError;
 use crate::rules::Rules;
 
@@ -21,8 +22,8 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "PRESET", value_parser = parse_rules)]
     pub rules: Option<Rules>,
     /// The label system of a written game file.
-    #[arg(long, value_enum, default_value_t = LabelsArg::Chinese)]
-    pub labels: LabelsArg,
+    #[arg(long, value_enum, default_value_t = Labels::Chinese)]
+    pub labels: Labels,
     /// Write OUT even when it is GAME itself (the record is replaced by what the conversion
     /// keeps).
     #[arg(long)]
@@ -31,7 +32,7 @@ pub struct ConvertArgs {
 
 pub fn run(args: ConvertArgs) -> Result<(), InputError> {
     let (input, output) = (&args.input, &args.output);
-    let labels = labels_of(args.labels);
+    let labels = args.labels;
     crate::cli::common::check_extension(output, "OUT", &crate::cli::common::RECORD_EXTENSIONS)?;
     crate::cli::common::refuse_own_input(output, "OUT", input, args.force)?;
     let record = crate::formats::load::load(input)?;

@@ -27,8 +27,8 @@ pub struct RenderArgs {
     #[arg(long)]
     pub ansi: bool,
     /// The label system of the edges (latin needs no CJK font in the SVG viewer).
-    #[arg(long, value_enum, default_value_t = crate::cli::common::LabelsArg::Chinese)]
-    pub labels: crate::cli::common::LabelsArg,
+    #[arg(long, value_enum, default_value_t = crate::board::coord::Labels::Chinese)]
+    pub labels: crate::board::coord::Labels,
     /// Write on each stone of the SVG the number of the move that placed it (found from the
     /// position's history boards; the set-up position's stones get none).
     #[arg(long, requires = "svg")]
@@ -58,7 +58,7 @@ pub fn run(args: RenderArgs) -> Result<(), InputError> {
         check_extension(out, "--svg", &["svg"])?;
     }
     let p = Setup::load(&args.pos)?;
-    let labels = crate::cli::common::labels_of(args.labels);
+    let labels = args.labels;
     if let Some(out) = &args.svg {
         let svg = if args.numbers {
             crate::formats::render::svg_numbered(&p, view, labels)

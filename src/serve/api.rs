@@ -7,7 +7,7 @@
 //! answers); bad input is an [`ApiError`] with the message the CLI
 //! prints for the same input and a 4xx status.
 
-use crate::board::coord::Labels;
+use crate::board::coord::{Labels, UnknownLabels};
 use crate::board::labeled::Labeled;
 use crate::conform::clause_id::cited;
 use crate::conform::register;
@@ -334,13 +334,10 @@ fn view(layer: Option<&str>) -> Result<View, ApiError> {
 
 /// The `labels` of a request: `chinese` (the default) or `latin`.
 fn labels(v: Option<&str>) -> Result<Labels, ApiError> {
-    match v.unwrap_or("chinese") {
-        "chinese" => Ok(Labels::Chinese),
-        "latin" => Ok(Labels::Latin),
-        other => Err(ApiError::bad(format!(
-            "`labels: {other}`: expected chinese or latin"
-        ))),
-    }
+    v.map_or(Ok(Labels::Chinese), |v| {
+        v.parse()
+            .map_err(|e: UnknownLabels| ApiError::bad(e.to_string()))
+    })
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> Result<Value, ApiError> {

@@ -50,12 +50,42 @@ impl schemars::JsonSchema for Point {
     }
 }
 
-/// Which label system to write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// Which label system to write: the one type of the concept, read from a command line's
+/// `--labels` (clap's `ValueEnum`, with the feature `clap`), from the server's requests and from
+/// files (serde: `chinese`, `latin`), and by [`str::parse`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
 pub enum Labels {
+    /// I H G F E D C B A O 一 二 … 九
     #[default]
     Chinese,
+    /// i h g f e d c b a 0 1 … 9
     Latin,
+}
+
+/// A label system's name that is neither `chinese` nor `latin`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownLabels(pub String);
+
+impl fmt::Display for UnknownLabels {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`labels: {}`: expected chinese or latin", self.0)
+    }
+}
+
+impl std::error::Error for UnknownLabels {}
+
+impl std::str::FromStr for Labels {
+    type Err = UnknownLabels;
+
+    fn from_str(s: &str) -> Result<Labels, UnknownLabels> {
+        match s {
+            "chinese" => Ok(Labels::Chinese),
+            "latin" => Ok(Labels::Latin),
+            other => Err(UnknownLabels(other.to_owned())),
+        }
+    }
 }
 
 impl Labels {
