@@ -7,6 +7,9 @@
 //!
 //! The suite's positions go through `m3go protocol`: the request of every case of spec/cases,
 //! one line each, on one standard input.
+//!
+//! `M3GO_GOLDEN_BIN=PATH` runs another build of m3go instead of this one (an older commit's, to
+//! show that a change kept every output).
 
 use crate::common::{output, ROOT};
 use m3go::conform::case::Case;
@@ -74,7 +77,10 @@ fn commands() -> Vec<(Vec<String>, Option<String>)> {
 /// `exit<TAB>sha256<TAB>bytes` of a command's standard output.
 fn fingerprint(args: &[String], stdin: Option<&str>) -> String {
     let argv: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = output(&argv, None, stdin);
+    let out = match std::env::var_os("M3GO_GOLDEN_BIN") {
+        Some(bin) => other_build(&bin, &argv, stdin),
+        None => output(&argv, None, stdin),
+    };
     let digest = Sha256::digest(&out.stdout);
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     format!(
@@ -84,6 +90,29 @@ fn fingerprint(args: &[String], stdin: Option<&str>) -> String {
             .map_or("signal".to_owned(), |c| c.to_string()),
         out.stdout.len()
     )
+}
+
+/// Runs another build of m3go (`M3GO_GOLDEN_BIN`) in the crate's folder.
+fn other_build(bin: &std::ffi::OsStr, args: &[&str], stdin: Option<&str>) -> std::process::Output {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(bin)
+        .args(args)
+        .current_dir(ROOT)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("run {} {args:?}: {e}", bin.to_string_lossy()));
+    let mut pipe = child.stdin.take().expect("a piped standard input");
+    let text = stdin.unwrap_or_default().to_owned();
+    let writer = std::thread::spawn(move || pipe.write_all(text.as_bytes()));
+    let out = child.wait_with_output().expect("wait for the other build");
+    writer
+        .join()
+        .expect("the writer of standard input")
+        .unwrap_or_else(|e| panic!("write the standard input: {e}"));
+    out
 }
 
 #[test]
