@@ -43,9 +43,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Without its default feature `cli`, the crate builds the engine, the formats and the
-//! conformance runner alone, with none of the command line's or the server's dependencies:
-//! `m3go = { version = "0.1", default-features = false }`.
+//! The engine is the crate `m3go-engine` (crates/engine), re-exported here under the same module
+//! paths. Without its default feature `cli` this crate builds the case checker, the protocol's
+//! answers, the replays and the readings over the engine, with none of the command line's, the
+//! server's or the runner's dependencies: `m3go = { version = "0.1", default-features = false }`;
+//! the feature `runner` adds the conformance runner, the differential games and the match
+//! referee, `serve` the page's server.
 #![forbid(unsafe_code)]
 
 /// `eprintln!` through [`error::write_err`]: a message to a closed standard error is dropped
@@ -65,6 +68,7 @@ pub use m3go_engine::{board, error, formats, game, judge, rules};
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod conform;
+#[cfg(feature = "runner")]
 pub mod referee;
 #[cfg(feature = "serve")]
 pub mod serve;

@@ -13,7 +13,9 @@ pub mod capabilities;
 pub mod case;
 pub mod check;
 pub mod clause_id;
+#[cfg(feature = "runner")]
 pub mod diff;
+#[cfg(feature = "runner")]
 pub mod failure;
 pub mod outputs;
 pub mod play_protocol;
@@ -22,7 +24,9 @@ pub mod pruned;
 pub mod register;
 pub mod report;
 pub mod request;
+#[cfg(feature = "runner")]
 pub mod runner;
 pub mod schema;
+#[cfg(feature = "runner")]
 pub mod shard;
 pub mod suite;

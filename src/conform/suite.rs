@@ -11,7 +11,9 @@ pub const BUILTIN_CASES: &str = "built-in:spec/cases";
 /// The prefix of the paths of files in the built-in suite.
 pub(crate) const BUILTIN: &str = "built-in:";
 
-/// `spec/` as it was when the binary was built: the case files, the records they start from.
+/// `spec/` as it was when the binary was built: the case files, the records they start from
+/// (with the feature `suite`, which the command line turns on).
+#[cfg(feature = "suite")]
 static SPEC: include_dir::Dir<'static> = include_dir::include_dir!("$CARGO_MANIFEST_DIR/spec");
 
 /// The suite `m3go conform` runs without a directory: `spec/cases` of the current directory if
@@ -30,6 +32,12 @@ pub fn suite_text(path: &str) -> Result<String, InputError> {
     let Some(rel) = path.strip_prefix(BUILTIN) else {
         return read_text(path);
     };
+    builtin_text(rel, path)
+}
+
+/// The text of the built-in suite's file `rel` (`spec/…`), named `path` in errors.
+#[cfg(feature = "suite")]
+fn builtin_text(rel: &str, path: &str) -> Result<String, InputError> {
     let inner = normalise(rel)
         .and_then(|r| r.strip_prefix("spec/").map(str::to_string))
         .ok_or_else(|| InputError::new("not in the built-in suite").file(path))?;
@@ -41,7 +49,21 @@ pub fn suite_text(path: &str) -> Result<String, InputError> {
         .ok_or_else(|| InputError::new("not UTF-8 text").file(path))
 }
 
+/// Without the feature `suite` there is no built-in suite.
+#[cfg(not(feature = "suite"))]
+fn builtin_text(_rel: &str, path: &str) -> Result<String, InputError> {
+    Err(no_builtin_suite(path.to_owned()))
+}
+
+/// The refusal of a `built-in:` path in a build without the suite.
+#[cfg(not(feature = "suite"))]
+fn no_builtin_suite(path: String) -> InputError {
+    InputError::new("the built-in suite is not in this build (the crate's feature `suite`)")
+        .file(path)
+}
+
 /// `a/b/../c` → `a/c`; `None` if `..` leaves the root.
+#[cfg(feature = "suite")]
 fn normalise(path: &str) -> Option<String> {
     let mut parts: Vec<&str> = Vec::new();
     for p in path.split('/') {
@@ -56,8 +78,15 @@ fn normalise(path: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// Without the feature `suite` there is no built-in suite.
+#[cfg(not(feature = "suite"))]
+fn builtin_case_files(dir: &str) -> Result<Vec<String>, InputError> {
+    Err(no_builtin_suite(format!("{BUILTIN}{dir}")))
+}
+
 /// The `*.yaml` files of the built-in suite under `dir` (a path inside `spec/`), as
 /// `built-in:` paths.
+#[cfg(feature = "suite")]
 fn builtin_case_files(dir: &str) -> Result<Vec<String>, InputError> {
     let inner = normalise(dir)
         .and_then(|r| r.strip_prefix("spec/").map(str::to_string))

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The README's two screenshots of the adjudication page, regenerated from the page as it is:
+# the browser test (tests/browser.rs, headless Chromium) takes them at Ke Jie vs AlphaGo move 288
+# of 003's mechanical replay, 1400 px wide (desktop) and 420 px wide (phone), light scheme; this
+# script runs it into a folder of its own and copies the two into docs/.
+# Needs Debian's chromium and chromium-driver (README: Install). Usage: bash docs/screenshots.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+M3GO_BROWSER_REQUIRED=1 M3GO_BROWSER_OUT="$out" cargo test --quiet --test browser
+cp "$out/serve-kejie-288-1400-light.png" docs/serve-desktop.png
+cp "$out/serve-kejie-288-420-light.png" docs/serve-phone.png
+echo "docs/serve-desktop.png and docs/serve-phone.png regenerated"
