@@ -174,7 +174,7 @@ pub struct ExplainReport {
     /// The whole trace as text (the text output, with the Chinese labels).
     pub trace: Text,
     /// The trace's steps, in order: one line of `trace` each (a refused move's, two).
-    pub steps: Vec<crate::formats::explain::Step>,
+    pub steps: Vec<crate::formats::explain::TraceStep>,
     /// `--readings`: the readings of the position and of the target (`m3go-readings/1`); null
     /// without it.
     pub readings: Option<crate::tools::readings::Readings>,

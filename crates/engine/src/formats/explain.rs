@@ -27,13 +27,14 @@ pub const EXPLAIN_FORMAT: &str = "m3go-explain/1";
 /// two). The text form ([`Trace::format`]) is the steps' lines, each ended by a newline.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Trace {
-    pub steps: Vec<Step>,
+    pub steps: Vec<TraceStep>,
 }
 
 /// One step of a clause trace: what it is about, the verdict, the clause that decides it (when
 /// the step names one) and its line of text.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-pub struct Step {
+#[schemars(rename = "Step")]
+pub struct TraceStep {
     /// The clause id of rules.md that decides the step (`M20-FORBID-TIGER`), when it names one.
     pub clause: Option<String>,
     /// What the step is about, when it is about one thing.
@@ -80,11 +81,11 @@ impl Trace {
     }
 
     /// Adds a step from its line (a final newline is dropped).
-    fn line(&mut self, line: impl Into<Text>) -> &mut Step {
+    fn line(&mut self, line: impl Into<Text>) -> &mut TraceStep {
         let mut text = line.into();
         text.trim_final_newline();
         let clause = first_clause_id(&text.to_string());
-        self.steps.push(Step {
+        self.steps.push(TraceStep {
             clause,
             subject: None,
             player: None,
@@ -127,8 +128,8 @@ impl std::fmt::Display for Trace {
     }
 }
 
-impl Step {
-    fn about(&mut self, kind: SubjectKind, name: impl Into<Text>) -> &mut Step {
+impl TraceStep {
+    fn about(&mut self, kind: SubjectKind, name: impl Into<Text>) -> &mut TraceStep {
         self.subject = Some(Subject {
             kind,
             name: name.into(),
@@ -136,12 +137,12 @@ impl Step {
         self
     }
 
-    fn verdict(&mut self, v: impl Into<String>) -> &mut Step {
+    fn verdict(&mut self, v: impl Into<String>) -> &mut TraceStep {
         self.verdict = Some(v.into());
         self
     }
 
-    fn clause(&mut self, c: impl Into<String>) -> &mut Step {
+    fn clause(&mut self, c: impl Into<String>) -> &mut TraceStep {
         self.clause = Some(c.into());
         self
     }

@@ -16,7 +16,7 @@ use crate::rules::{CaptureTiming, FlowerCaptureCheck, Ko, Rules, Suicide, Suicid
 
 /// A step of the cascade, as the reference's step log writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
+pub enum CascadeStep {
     /// The upper strings of the colour without liberty are about to be removed (GO-CAPTURE).
     Capture(Colour),
     /// The mover's strings without liberty are about to be removed (GO-SUICIDE, suicide allowed).
@@ -39,7 +39,7 @@ pub(crate) trait CascadeBoard {
     /// direct board, black/white stones and attributed flowers alike (Q20-HOLO-CAPTURE).
     fn remove_without_liberty(&mut self, colour: Colour);
     /// Logs a step (the reference's report); a board that keeps no log ignores it.
-    fn note(&mut self, _step: Step) {}
+    fn note(&mut self, _step: CascadeStep) {}
 }
 
 /// GO-CASCADE — after a stone is placed: under `capture-timing: holographic-first` (default,
@@ -66,9 +66,9 @@ pub(crate) fn cascade(
         board.analyse(holding);
         // GO-CAPTURE, M16-LIFE-2-MOVER: the opponent's strings without liberty go first.
         if board.any_without_liberty(mover.opponent()) {
-            board.note(Step::Capture(mover.opponent()));
+            board.note(CascadeStep::Capture(mover.opponent()));
             board.remove_without_liberty(mover.opponent());
-            board.note(Step::Recomputed);
+            board.note(CascadeStep::Recomputed);
             continue;
         }
         // GO-SUICIDE: then the mover's own strings without liberty.
@@ -79,19 +79,19 @@ pub(crate) fn cascade(
                 // recomputed attributes may leave opponent strings without liberty, whose
                 // capture comes first (000 "下子方提吃对方无气棋串中所有棋子，使下子方的无气棋串变为有气棋串").
                 holding = false;
-                board.note(Step::RecomputedBeforeSuicide);
+                board.note(CascadeStep::RecomputedBeforeSuicide);
                 continue;
             }
             if rules.suicide == Suicide::Forbidden {
                 return Err(Refusal::Suicide);
             }
-            board.note(Step::Suicide(mover));
+            board.note(CascadeStep::Suicide(mover));
             board.remove_without_liberty(mover);
             continue;
         }
         if holding {
             holding = false;
-            board.note(Step::Recomputed);
+            board.note(CascadeStep::Recomputed);
             continue;
         }
         return Ok(());

@@ -9,7 +9,7 @@ use crate::board::coord::{Point, StringName};
 use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::Attribute;
 use crate::game::advance::Engine;
-use crate::game::cascade::{conversion_ataris, CascadeBoard, NoAtari, Step};
+use crate::game::cascade::{conversion_ataris, CascadeBoard, CascadeStep, NoAtari};
 use crate::game::move_report::{ataris, attribute_changes, eyes_made, illegal};
 pub use crate::game::move_report::{AttributeChange, Illegal, NamedString, Report};
 pub use crate::game::moves::{Action, Move};
@@ -165,9 +165,9 @@ impl CascadeBoard for ReferenceBoard<'_> {
             .extend(remove_captured(&mut self.board, &self.analysis, &dead));
         self.current = None;
     }
-    fn note(&mut self, step: Step) {
+    fn note(&mut self, step: CascadeStep) {
         match step {
-            Step::Capture(colour) => {
+            CascadeStep::Capture(colour) => {
                 let a = self.analysis();
                 let lines: Vec<Text> = capturable(a, colour)
                     .iter()
@@ -186,7 +186,7 @@ impl CascadeBoard for ReferenceBoard<'_> {
                     .collect();
                 self.steps.extend(lines);
             }
-            Step::Suicide(colour) => {
+            CascadeStep::Suicide(colour) => {
                 let names = self.names(colour);
                 self.steps.push(text!(
                     "GO-SUICIDE: ",
@@ -196,10 +196,10 @@ impl CascadeBoard for ReferenceBoard<'_> {
                     " without liberty removed (suicide allowed)"
                 ));
             }
-            Step::Recomputed => self
+            CascadeStep::Recomputed => self
                 .steps
                 .push("GO-CASCADE: private eyes and attributes recomputed".into()),
-            Step::RecomputedBeforeSuicide => self.steps.push(
+            CascadeStep::RecomputedBeforeSuicide => self.steps.push(
                 "GO-CASCADE: private eyes and attributes recomputed before the mover's strings without liberty are judged (D10)".into(),
             ),
         }
