@@ -3,6 +3,7 @@
 // text with points in it comes from the server in the chosen label system: the page rewrites no
 // text.
 import { $, api, busy, labelsOf, li, showError } from "./api.js";
+import { pointText } from "./describe.js";
 import { cellOf, deadOf, labelAt, shownName } from "./position.js";
 import { adoptAnswer, setCursor, setDrawnRules, state } from "./state.js";
 import { drawOptions, saveUrl } from "./view.js";
@@ -12,11 +13,12 @@ const name = (n) => shownName(state.shown, n);
 
 // Judges `yaml`; on success the page takes it as the position, on failure nothing changes
 // (the board, the controls and the state stay those of the last judged position).
-export async function judge(yaml) {
+// `file`: the name of the file it was read from, for the server's messages.
+export async function judge(yaml, file) {
   busy("judging…");
   try {
     const a = await api("analyze", {
-      position: yaml, layer: state.layer, labels: labelsOf(), numbers: $("numbers").checked,
+      position: yaml, layer: state.layer, labels: labelsOf(), numbers: $("numbers").checked, ...(file ? { file } : {}),
     });
     show(a);
     showError(null);
@@ -71,6 +73,10 @@ export function drawBoard(svg, at) {
     svgEl.setAttribute("role", "img");
     svgEl.setAttribute("aria-label", "board, " + state.size + "×" + state.size);
   }
+  // the legend again as text below the figure: a phone hides the figure's own (style.css)
+  const legend = $("legend");
+  legend.textContent = "";
+  for (const t of board.querySelectorAll("text.legend")) li(legend, t.textContent);
   if (state.cursor) placeCursor(state.cursor);
 }
 // The hover label and the preview of the stone the schedule places next (黑/白/华/花).
@@ -118,7 +124,8 @@ export function placeCursor(label) {
   c.setAttribute("pointer-events", "none");
   rect.parentNode.appendChild(c);
   $("board").setAttribute("aria-activedescendant", "");
-  $("hover").textContent = name(label);
+  // the live region says what is on the point, not only its name
+  $("hover").textContent = pointText(state.analysis, label, name);
 }
 export function showAnalysis(an) {
   const t = an.to_move;

@@ -1,27 +1,10 @@
-// The position's controls: the URL read back, a rule option changed, files and the export.
+// The position's controls: a redraw, a rule option changed, files and the export.
 import { $, api, labelsOf, showError } from "./api.js";
 import { judge, showAnalysis } from "./board.js";
 import { buildYaml, setUp } from "./edit.js";
-import { loadRecord, recordTo } from "./records.js";
-import { setLayer, setRuleOption, setRules, state } from "./state.js";
+import { recordTo } from "./records.js";
+import { setRuleOption, setRules, state } from "./state.js";
 
-export async function restoreUrl() {
-  const p = new URLSearchParams(location.hash.slice(1));
-  if (p.get("layer")) setLayer(p.get("layer"));
-  if (p.get("labels")) $("labels").value = p.get("labels");
-  if (p.get("record")) {
-    let saved = null;
-    try { saved = JSON.parse(localStorage.getItem("m3go-record") || "null"); } catch (e) { saved = null; }
-    if (saved && saved.name === p.get("record")) {
-      $("mechanical").checked = saved.mechanical;
-      const at = Number(p.get("at")) || 0;
-      if (await loadRecord(saved.text, saved.name)) await recordTo(at);
-      return true;
-    }
-  }
-  if (p.get("position")) return judge(p.get("position"));
-  return false;
-}
 // The page again, after a change of layer, labels or move numbers.
 export async function rerender() {
   if (state.analysis) showAnalysis(state.analysis);

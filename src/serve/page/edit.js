@@ -6,18 +6,19 @@ import { explain, setReport } from "./explain.js";
 import { drawMoveList } from "./movelist.js";
 import { cellOf, deadOf, positionYaml, recordStatus, toggledDead, withDead } from "./position.js";
 import { leaveRecord } from "./records.js";
-import { clearPlayed, playedMove, popUndo, pushUndo, restore, snapshot, state } from "./state.js";
-import { chosenRules, saveUrl } from "./view.js";
+import { clearPlayed, playedMove, popUndo, pushUndo, restore, setPending, snapshot, state } from "./state.js";
+import { chosenRules, markVisit, saveUrl } from "./view.js";
 
 export function buildYaml(grid = state.grid, extra = "") {
   return positionYaml(chosenRules(), grid, state.move, extra);
 }
 // A position set up by the controls (size, move, rules, clear, a pasted position): judged, and
 // if it is taken while browsing a record, the record is left, and the status says so.
-export async function setUp(yaml, why) {
+export async function setUp(yaml, why, file) {
   const inRecord = state.record && state.inRecord;
   const before = snapshot();
-  const ok = await judge(yaml);
+  markVisit();
+  const ok = await judge(yaml, file);
   if (ok) {
     pushUndo(before);
     clearPlayed();
@@ -35,6 +36,9 @@ export async function clickPoint(label) {
     return explain(label);
   }
   if (tool === "play") {
+    // with "confirm moves" (a phone's tap is easily misplaced), a first tap selects the point
+    // and a second tap on it, or the play button, plays it
+    if ($("confirm-moves").checked && state.pending !== label) return selectPending(label);
     return play(label);
   }
   if (tool === "dead") {
@@ -63,8 +67,25 @@ async function toggleDead(label) {
   const before = snapshot();
   if (await judge(withDead(state.yaml, dead))) pushUndo(before);
 }
-export async function play(move) {
+// The point a tap selected, with "confirm moves": outlined on the board, named on the button.
+function selectPending(label) {
+  setPending(label);
+  for (const e of document.querySelectorAll("#board rect.point.pending")) e.classList.remove("pending");
+  const rect = document.querySelector(`#board rect.point[data-point='${label}']`);
+  if (rect) rect.classList.add("pending");
+  const b = $("confirm-play");
+  b.textContent = "play " + (state.shown[label] || label);
+  b.hidden = false;
+}
+export function confirmPending() {
+  if (state.pending) return play(state.pending);
+}
+// A move played (`quiet`: read back from a link, no history entry).
+export async function play(move, quiet = false) {
+  setPending(null);
+  $("confirm-play").hidden = true;
   busy("playing…");
+  if (!quiet) markVisit();
   try {
     const before = state.yaml;
     const undoEntry = snapshot();
@@ -96,6 +117,8 @@ export async function undo() {
     setReport(prev.report);
     if (inRecord) $("record-status").textContent = recordStatus(state.record, true);
     drawMoveList();
+    // the URL follows the view restored (back in the record, say)
+    saveUrl();
   } else {
     pushUndo(prev);
   }

@@ -23,6 +23,7 @@ export const state = {
   shown: {},           // Chinese label -> the label shown (latin labels)
   drawnRules: null,    // the rules (as JSON) the rule options were last drawn for
   lastStepMs: null,    // the time of the last step through the record
+  pending: null,       // with "confirm moves": the point a first tap selected
 };
 
 // ---- the options and the controls -----------------------------------------------------------
@@ -52,6 +53,9 @@ export function setCursor(label) {
 }
 export function setDrawnRules(json) {
   state.drawnRules = json;
+}
+export function setPending(label) {
+  state.pending = label;
 }
 export function noteStepMs(ms) {
   state.lastStepMs = ms;

@@ -4,20 +4,46 @@
 // handler main.js registers.
 import { $, labelsOf } from "./api.js";
 import { rulesOverrides } from "./position.js";
+import { viewHash } from "./links.js";
 import { state } from "./state.js";
 
-// ---- the URL: the position (or the record and its move) and the layer --------------------------
-export function saveUrl() {
-  const p = new URLSearchParams();
-  if (state.record && state.inRecord) {
-    p.set("record", state.record.name);
-    p.set("at", String(state.record.at));
+// ---- the URL: the view (links.js's form) --------------------------------------------------------
+// The view shown, as a link rebuilds it: the record (packed into the link, links.js) at its move
+// with the moves played after it, or the position's text; the layer and the labels.
+export function currentView() {
+  const v = { layer: state.layer, labels: labelsOf() };
+  const rec = state.record;
+  if (rec && (state.inRecord || (state.playedFromRecord && state.start !== null))) {
+    Object.assign(v, {
+      record: rec.name, data: rec.packed, at: rec.at, mechanical: rec.mechanical,
+      rules: rec.mechanical ? rec.rulesSent : null, moves: state.inRecord ? [] : state.played,
+    });
   } else {
-    p.set("position", state.yaml);
+    v.position = state.yaml;
   }
-  if (state.layer !== "holographic") p.set("layer", state.layer);
-  if (labelsOf() !== "chinese") p.set("labels", labelsOf());
-  history.replaceState(null, "", "#" + p.toString());
+  return v;
+}
+// A view a referee would come back to (a record loaded, a jump to a move, a position set up or
+// played, a layer): the next saveUrl makes a new history entry (back/forward return to it);
+// other changes (a step, a redraw) replace the current entry.
+let pushNext = false;
+export function markVisit() {
+  pushNext = true;
+}
+let written = null;
+export function saveUrl() {
+  const hash = "#" + viewHash(currentView());
+  const push = pushNext;
+  pushNext = false;
+  written = hash;
+  if (hash === location.hash) return;
+  if (push && location.hash.length > 1) history.pushState(null, "", hash);
+  else history.replaceState(null, "", hash);
+}
+// Whether the URL's fragment is the one this page wrote last (a hashchange or popstate of its
+// own, or the user's: a link pasted, back or forward).
+export function urlIsOurs() {
+  return location.hash === written;
 }
 
 // The rules chosen: the preset of the control and the options changed from it.
