@@ -903,7 +903,8 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
         ck.that_wait(&c, &format!("keyboard: {name} goes to {want}"), &format!("document.getElementById('record-status').textContent.startsWith('move {want} of') && document.getElementById('status').textContent === ''"), 30);
     }
     // ---- keyboard (issue 40 item 4): the move list is one Tab stop, ↓ in it steps the board ----
-    c.execute("document.getElementById('last').focus()", vec![])
+    // from the control before the list (the step buttons are under the board, before the file input)
+    c.execute("document.getElementById('record-load').focus()", vec![])
         .expect("focus");
     let mut stops = 0;
     for _ in 0..400 {

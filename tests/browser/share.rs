@@ -316,6 +316,22 @@ pub fn share_checks(c: &Client, ck: &mut Checks, url: &str, port: u16, chromium:
             .and_then(|e| e.click())
             .expect("confirm off");
     }
+    // back to the record loaded before, then forward to the position played: a position's view
+    // leaves the record (its URL is the position's, not the record's)
+    c.execute("history.go(-2);", vec![]).expect("back");
+    ck.that_wait(
+        c,
+        "back from a position set up returns to the record loaded before it",
+        "state.inRecord && document.getElementById('status').textContent === '' && location.hash.includes('record=')",
+        60,
+    );
+    c.execute("history.go(2);", vec![]).expect("forward");
+    ck.that_wait(
+        c,
+        "forward from a record to a position played: the position, out of the record",
+        "!state.inRecord && state.analysis.move === 2 && location.hash.startsWith('#position=') && document.getElementById('status').textContent === ''",
+        60,
+    );
     c.execute("document.getElementById('position-text').value = '{{{'; document.getElementById('position-load').click();", vec![]).expect("js");
     ck.that_wait(
         c,

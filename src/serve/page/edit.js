@@ -19,6 +19,8 @@ export async function setUp(yaml, why, file) {
   const before = snapshot();
   markVisit();
   const ok = await judge(yaml, file);
+  // a refused set-up is no view to come back to
+  if (!ok) markVisit(false);
   if (ok) {
     pushUndo(before);
     clearPlayed();

@@ -6,7 +6,7 @@ import { play } from "./edit.js";
 import { missingRecordMessage, parseHash, unpackText } from "./links.js";
 import { clearCache, loadRecord, recordTo } from "./records.js";
 import { rulingHtml, rulingPosition, scoreOwners } from "./ruling.js";
-import { setLayer, state } from "./state.js";
+import { clearPlayed, leaveRecord, setLayer, state } from "./state.js";
 import { saveUrl, urlIsOurs } from "./view.js";
 
 const LAYERS = ["direct", "holographic", "upper"];
@@ -20,8 +20,11 @@ export async function restoreUrl() {
     clearCache();
   }
   if (v.record !== undefined) return recordView(v);
-  if (v.position) return judge(v.position);
-  return false;
+  if (!v.position) return false;
+  // a position's view (back from a record, say): the record is left, nothing was played
+  if (state.record && state.inRecord) leaveRecord();
+  clearPlayed();
+  return judge(v.position);
 }
 // A record's view: the record (from the link, or already loaded, or this browser's last one),
 // its move, and the moves played after it.

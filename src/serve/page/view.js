@@ -27,16 +27,17 @@ export function currentView() {
 // played, a layer): the next saveUrl makes a new history entry (back/forward return to it);
 // other changes (a step, a redraw) replace the current entry.
 let pushNext = false;
-export function markVisit() {
-  pushNext = true;
+export function markVisit(on = true) {
+  pushNext = on;
 }
 let written = null;
 export function saveUrl() {
   const hash = "#" + viewHash(currentView());
+  written = hash;
+  // the view unchanged (yet: a set-up leaves the record after it is judged) keeps the mark
+  if (hash === location.hash) return;
   const push = pushNext;
   pushNext = false;
-  written = hash;
-  if (hash === location.hash) return;
   if (push && location.hash.length > 1) history.pushState(null, "", hash);
   else history.replaceState(null, "", hash);
 }
