@@ -24,7 +24,6 @@ export async function judge(position, file) {
       position, layer: state.layer, labels: labelsOf(), numbers: $("numbers").checked, ...(file ? { file } : {}),
     });
     await packed(a);
-    });
     show(a);
     showError(null);
     busy("");
