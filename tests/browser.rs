@@ -31,6 +31,8 @@
 //! 1 ignored`), never `ok`, unless `M3GO_BROWSER_REQUIRED=1` (set by .ci/run), when a missing
 //! browser fails it.
 
+#[path = "browser/share.rs"]
+mod share;
 #[path = "browser/webdriver.rs"]
 mod webdriver;
 
@@ -412,6 +414,14 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     let c = Client::new(&format!("http://127.0.0.1:{port}"), caps).expect("a WebDriver session");
     c.goto(&url).expect("load the page");
     wait_for(&c, "document.body.dataset.ready === '1'", 60);
+    // M3GO_BROWSER_ONLY=share: only share.rs's checks (for working on them)
+    if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "share") {
+        let mut ck = Checks::default();
+        share::share_checks(&c, &mut ck, &url, port, &chromium);
+        c.close().expect("close the session");
+        let _ = std::fs::remove_dir_all(&profile);
+        return ck.done();
+    }
     assert!(text(&c, "h1").starts_with("m3go"));
     // the empty 9x9 board, holographic by default, clickable points in the documents' labels
     let points = c.find_all("#board rect.point").expect("points");
@@ -985,7 +995,8 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
         ck.that_wait(&c, &format!("keyboard: {name} goes to {want}"), &format!("document.getElementById('record-status').textContent.startsWith('move {want} of') && document.getElementById('status').textContent === ''"), 30);
     }
     // ---- keyboard (issue 40 item 4): the move list is one Tab stop, ↓ in it steps the board ----
-    c.execute("document.getElementById('last').focus()", vec![])
+    // from the control before the list (the step buttons are under the board, before the file input)
+    c.execute("document.getElementById('record-load').focus()", vec![])
         .expect("focus");
     let mut stops = 0;
     for _ in 0..400 {
@@ -1346,6 +1357,9 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     let body = c.find("body").expect("body");
     body.send_keys(&key::TAB.to_string()).expect("tab");
     ck.that("a visible focus", js(&c, "(() => { const s = getComputedStyle(document.activeElement); return document.activeElement !== document.body && s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2; })()"));
+
+    // ---- links, the ruling, variations, the desktop fit and the rest of issue 40 (share.rs) ----
+    share::share_checks(&c, &mut ck, &url, port, &chromium);
 
     c.close().expect("close the session");
     let _ = std::fs::remove_dir_all(&profile);

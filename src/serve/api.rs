@@ -43,12 +43,12 @@ pub const ENDPOINTS: &[Endpoint] = &[
         name: "options",
         method: "GET",
         request: "—",
-        answer: "`presets` (name and rules of each), `options` (name, values, meaning, register entries)",
+        answer: "`presets` (name and rules of each), `options` (name, values, meaning, register entries), `labels`, `version` (m3go's)",
     },
     Endpoint {
         name: "analyze",
         method: "POST",
-        request: "`position` (a position file: its YAML text, or its JSON object as `setup` answers it, spec/schema/position.schema.json), `layer`, `labels` (chinese, latin: the figure's edges), `numbers` (move numbers on the stones)",
+        request: "`position` (a position file: its YAML text, or its JSON object as `setup` answers it, spec/schema/position.schema.json), `layer`, `labels` (chinese, latin: the figure's edges), `numbers` (move numbers on the stones), `file` (optional: the file the position was read from, named in messages)",
         answer: "`analysis` (m3go-analysis/4, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it), `setup` (the same as a JSON object), `score_trace` (m3go-score-trace/1: the count's regions, each with its owner, reason and clause, and the komi; null when the position cannot be counted), `score_clauses` (id, quote, reading of each clause the trace cites), `shown` (each point's label in `labels`)",
     },
     Endpoint {
@@ -305,7 +305,9 @@ const POSITION: &str = "position";
 /// the page sends these and builds no YAML).
 fn position(sent: &Value, place: &str) -> Result<Position, ApiError> {
     let setup: Setup = match sent {
-        Value::String(text) => from_yaml(text, place)?,
+        Value::String(text) => {
+            from_yaml(text, place).map_err(|e| ApiError::bad(field_name_problem(&e.to_string())))?
+        }
         Value::Object(_) => serde_json::from_value(sent.clone())
             .map_err(|e| ApiError::bad(format!("{place}: {e}")))?,
         _ => {
@@ -321,6 +323,31 @@ fn position(sent: &Value, place: &str) -> Result<Position, ApiError> {
 /// answers: the page keeps it and sends it back as the `position` of its requests).
 fn setup_json(p: &Position) -> Result<Value, ApiError> {
     to_json(&p.to_setup())
+}
+
+/// serde's message for a key that is not a name (`{{{`: a mapping as the key, `- a` a list, `5:`
+/// a number) — "invalid type: map, expected field identifier" — said as what the file holds
+/// instead and what it should hold, keeping the place, the field and the line.
+fn field_name_problem(msg: &str) -> String {
+    const HEAD: &str = "invalid type: ";
+    const TAIL: &str = ", expected field identifier";
+    let Some(end) = msg.find(TAIL) else {
+        return msg.to_string();
+    };
+    let Some(start) = msg[..end].rfind(HEAD) else {
+        return msg.to_string();
+    };
+    let found = &msg[start + HEAD.len()..end];
+    let found = match found {
+        "map" => "a mapping (`{` opens one)",
+        "sequence" => "a list (`[` or `- ` opens one)",
+        other => other,
+    };
+    format!(
+        "{}a key is {found} where a field name goes: expected a field name and its value, one a line, as `size: 9`{}",
+        &msg[..start],
+        &msg[end + TAIL.len()..]
+    )
 }
 
 /// The YAML m3go writes for a position (as `play -o`).
@@ -367,7 +394,12 @@ fn options() -> Value {
             })
         })
         .collect();
-    json!({ "presets": presets, "options": options, "labels": ["chinese", "latin"] })
+    json!({
+        "presets": presets,
+        "options": options,
+        "labels": ["chinese", "latin"],
+        "version": env!("CARGO_PKG_VERSION"),
+    })
 }
 
 #[derive(Deserialize)]
@@ -383,6 +415,24 @@ pub struct PositionRequest {
     /// Each stone's move number written on it (as `render --numbers`).
     #[serde(default)]
     numbers: bool,
+    /// The name of the file the position was read from (a file opened in the page): messages
+    /// name it, as the CLI's name the file.
+    #[serde(default)]
+    file: Option<String>,
+}
+
+impl PositionRequest {
+    /// Where the position is said to come from in messages: its file's name (clipped, without
+    /// control characters), else `position`.
+    fn place(&self) -> String {
+        match self.file.as_deref().map(str::trim) {
+            Some(f) if !f.is_empty() => {
+                let clean: String = f.chars().filter(|c| !c.is_control()).take(120).collect();
+                format!("position file {clean}")
+            }
+            _ => POSITION.to_string(),
+        }
+    }
 }
 
 /// The figure of a request: the layer, the labels, move numbers on the stones or not.
@@ -396,7 +446,7 @@ fn figure(p: &Position, r: &PositionRequest) -> Result<String, ApiError> {
 }
 
 fn analyze(r: PositionRequest) -> Answer {
-    let p = position(&r.position, POSITION)?;
+    let p = position(&r.position, &r.place())?;
     let report = AnalysisReport::new(&p);
     let l = labels(r.labels.as_deref())?;
     let (trace, clauses) = trace_json(&p, l)?;

@@ -975,6 +975,11 @@ const PAGES: &[(&str, &str, &str)] = &[
     js!("view.js"),
     js!("score.js"),
     js!("scoring.js"),
+    js!("links.js"),
+    js!("share.js"),
+    js!("ruling.js"),
+    js!("recordtext.js"),
+    js!("describe.js"),
 ];
 
 /// Reads a request (`body`: `None` when it is over [`MAX_BODY`]) into what it asks for, or the

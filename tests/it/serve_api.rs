@@ -1270,3 +1270,28 @@ fn serve_positions_as_json_objects_and_the_score_trace() {
         "{e}"
     );
 }
+
+/// A position whose key is not a field name (`{{{`: a mapping as the key) is said as such, with
+/// the file's name the page sends and the line, not serde's bare "expected field identifier";
+/// the options name m3go's version (a saved ruling writes it).
+#[test]
+fn a_key_that_is_no_field_name_is_said_with_the_file() {
+    let (status, v) = post("analyze", json!({ "position": "{{{", "file": "bad.yaml" }));
+    assert_eq!(status, 400, "{v}");
+    let msg = v["error"].as_str().expect("a message");
+    assert!(
+        msg.starts_with("position file bad.yaml: ")
+            && msg.contains("a key is a mapping")
+            && msg.contains("expected a field name")
+            && msg.contains("line 1")
+            && !msg.contains("field identifier"),
+        "{msg}"
+    );
+    let (_, v) = post("analyze", json!({ "position": "- a\n- b\n" }));
+    let msg = v["error"].as_str().expect("a message");
+    assert!(msg.starts_with("position: "), "{msg}");
+    let r = ureq::get(&format!("{}/api/options", base())).call();
+    let (status, v) = answer(r);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["version"], env!("CARGO_PKG_VERSION"));
+}

@@ -3,6 +3,8 @@
 // text with points in it comes from the server in the chosen label system: the page rewrites no
 // text.
 import { $, api, busy, labelsOf, li, showError } from "./api.js";
+import { pointText } from "./describe.js";
+import { packPosition } from "./links.js";
 import { cellOf, shownName } from "./position.js";
 import { showScore, showScoring } from "./score.js";
 import { adoptAnswer, setCursor, setDrawnRules, state } from "./state.js";
@@ -13,13 +15,15 @@ const name = (n) => shownName(state.shown, n);
 
 // Judges `position` (the position file's object, or a pasted file's text); on success the page
 // takes it as the position, on failure nothing changes (the board, the controls and the state
-// stay those of the last judged position).
-export async function judge(position) {
+// stay those of the last judged position). `file`: the name of the file it was read from, for
+// the server's messages.
+export async function judge(position, file) {
   busy("judging…");
   try {
     const a = await api("analyze", {
-      position, layer: state.layer, labels: labelsOf(), numbers: $("numbers").checked,
+      position, layer: state.layer, labels: labelsOf(), numbers: $("numbers").checked, ...(file ? { file } : {}),
     });
+    await packed(a);
     show(a);
     showError(null);
     busy("");
@@ -29,6 +33,11 @@ export async function judge(position) {
     busy("");
     return false;
   }
+}
+// An analysis answer with its position packed for a link (the URL is written as it is shown).
+export async function packed(a) {
+  a.packed = await packPosition(a.setup);
+  return a;
 }
 export function show(a) {
   adoptAnswer(a);
@@ -74,6 +83,10 @@ export function drawBoard(svg, at) {
     svgEl.setAttribute("role", "img");
     svgEl.setAttribute("aria-label", "board, " + state.size + "×" + state.size);
   }
+  // the legend again as text below the figure: a phone hides the figure's own (style.css)
+  const legend = $("legend");
+  legend.textContent = "";
+  for (const t of board.querySelectorAll("text.legend")) li(legend, t.textContent);
   if (state.cursor) placeCursor(state.cursor);
 }
 // The hover label and the preview of the stone the schedule places next (黑/白/华/花).
@@ -121,7 +134,8 @@ export function placeCursor(label) {
   c.setAttribute("pointer-events", "none");
   rect.parentNode.appendChild(c);
   $("board").setAttribute("aria-activedescendant", "");
-  $("hover").textContent = name(label);
+  // the live region says what is on the point, not only its name
+  $("hover").textContent = pointText(state.analysis, label, name);
 }
 export function showAnalysis(an) {
   const t = an.to_move;

@@ -1,49 +1,11 @@
-// The position's controls: the URL read back, a rule option changed, files and the export.
+// The position's controls: a redraw, a rule option changed, files and the export.
 import { $, api, labelsOf, showError } from "./api.js";
 import { judge, showAnalysis } from "./board.js";
 import { buildPosition, setUp } from "./edit.js";
-import { deadOf, withDead } from "./position.js";
-import { loadRecord, recordTo, recordToDead } from "./records.js";
-import { showScoring } from "./score.js";
-import { saveUrl } from "./view.js";
-import { scoreParams } from "./scoring.js";
-import { setLayer, setRuleOption, setRules, setScoring, state } from "./state.js";
+import { deadOf } from "./position.js";
+import { recordTo, recordToDead } from "./records.js";
+import { setRuleOption, setRules, state } from "./state.js";
 
-export async function restoreUrl() {
-  const p = new URLSearchParams(location.hash.slice(1));
-  if (p.get("layer")) setLayer(p.get("layer"));
-  if (p.get("labels")) $("labels").value = p.get("labels");
-  const scored = scoreParams(p);
-  const ok = await restoreView(p, scored.dead);
-  if (ok && scored.accepted) {
-    setScoring("accepted");
-    showScoring();
-    saveUrl();
-  }
-  return ok;
-}
-// The position of a link: the record's move or the position, with the link's dead marks.
-async function restoreView(p, dead) {
-  if (p.get("record")) {
-    let saved = null;
-    try { saved = JSON.parse(localStorage.getItem("m3go-record") || "null"); } catch (e) { saved = null; }
-    if (saved && saved.name === p.get("record")) {
-      $("mechanical").checked = saved.mechanical;
-      const at = Number(p.get("at")) || 0;
-      if (await loadRecord(saved.text, saved.name)) await (dead.length ? recordToDead(at, dead) : recordTo(at));
-      return true;
-    }
-  }
-  const sent = p.get("position");
-  if (!sent) return false;
-  // the position's object (a link of an older page: its YAML text, which the server reads)
-  let position = sent;
-  if (sent.trim().startsWith("{")) {
-    try { position = JSON.parse(sent); } catch (e) { position = sent; }
-  }
-  if (dead.length && typeof position === "object") position = withDead(position, dead);
-  return judge(position);
-}
 // The page again, after a change of layer, labels or move numbers.
 export async function rerender() {
   if (state.analysis) showAnalysis(state.analysis);

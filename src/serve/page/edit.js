@@ -1,13 +1,13 @@
 // Changing the position: setting it up (the controls, a click with a stone tool), marking dead
 // stones, playing a move or a pass, undoing.
 import { $, api, busy, labelsOf, showError } from "./api.js";
-import { judge, show, toolOf } from "./board.js";
+import { judge, packed, show, toolOf } from "./board.js";
 import { explain, setReport } from "./explain.js";
 import { drawMoveList } from "./movelist.js";
 import { cellOf, deadOf, positionObject, recordStatus, toggledDead, withDead } from "./position.js";
 import { leaveRecord } from "./records.js";
-import { clearPlayed, playedMove, popUndo, pushUndo, restore, snapshot, state } from "./state.js";
-import { chosenRules, saveUrl } from "./view.js";
+import { clearPlayed, playedMove, popUndo, pushUndo, restore, setPending, snapshot, state } from "./state.js";
+import { chosenRules, markVisit, saveUrl } from "./view.js";
 
 // The position the controls set up: the rules chosen, the grid, the move number (an object).
 export function buildPosition(grid = state.grid) {
@@ -15,10 +15,13 @@ export function buildPosition(grid = state.grid) {
 }
 // A position set up by the controls (size, move, rules, clear, a pasted position): judged, and
 // if it is taken while browsing a record, the record is left, and the status says so.
-export async function setUp(position, why) {
+export async function setUp(position, why, file) {
   const inRecord = state.record && state.inRecord;
   const before = snapshot();
-  const ok = await judge(position);
+  markVisit();
+  const ok = await judge(position, file);
+  // a refused set-up is no view to come back to
+  if (!ok) markVisit(false);
   if (ok) {
     pushUndo(before);
     clearPlayed();
@@ -40,6 +43,9 @@ export async function clickPoint(label) {
     return toggleDead(label);
   }
   if (tool === "play") {
+    // with "confirm moves" (a phone's tap is easily misplaced), a first tap selects the point
+    // and a second tap on it, or the play button, plays it
+    if ($("confirm-moves").checked && state.pending !== label) return selectPending(label);
     return play(label);
   }
   if (tool === "dead") {
@@ -69,15 +75,32 @@ async function toggleDead(label) {
   const before = snapshot();
   if (await judge(withDead(state.setup, dead))) pushUndo(before);
 }
-export async function play(move) {
+// The point a tap selected, with "confirm moves": outlined on the board, named on the button.
+function selectPending(label) {
+  setPending(label);
+  for (const e of document.querySelectorAll("#board rect.point.pending")) e.classList.remove("pending");
+  const rect = document.querySelector(`#board rect.point[data-point='${label}']`);
+  if (rect) rect.classList.add("pending");
+  const b = $("confirm-play");
+  b.textContent = "play " + (state.shown[label] || label);
+  b.hidden = false;
+}
+export function confirmPending() {
+  if (state.pending) return play(state.pending);
+}
+// A move played (`quiet`: read back from a link, no history entry).
+export async function play(move, quiet = false) {
+  setPending(null);
+  $("confirm-play").hidden = true;
   busy("playing…");
+  if (!quiet) markVisit();
   try {
     const before = state.setup;
     const undoEntry = snapshot();
     const a = await api("play", { position: before, moves: [move], labels: labelsOf() });
-    const a2 = await api("analyze", {
+    const a2 = await packed(await api("analyze", {
       position: a.setup, layer: state.layer, labels: labelsOf(), numbers: $("numbers").checked,
-    });
+    }));
     pushUndo(undoEntry);
     playedMove(before, a.reports[0].notation);
     if (state.record && state.inRecord) leaveRecord("played " + a.shown[0].notation + " from move " + state.record.at + " of the record");
@@ -102,6 +125,8 @@ export async function undo() {
     setReport(prev.report);
     if (inRecord) $("record-status").textContent = recordStatus(state.record, true);
     drawMoveList();
+    // the URL follows the view restored (back in the record, say)
+    saveUrl();
   } else {
     pushUndo(prev);
   }

@@ -7,6 +7,7 @@ import { KEYS, cursorMoved, keyAction, placeOf } from "./keys.js";
 import { cellOf, labelAt } from "./position.js";
 import { go, step } from "./records.js";
 import { state } from "./state.js";
+import { markVisit } from "./view.js";
 
 // What keys.js needs to know of the element a key is pressed on.
 function targetOf(t) {
@@ -35,6 +36,7 @@ function onKey(e) {
       step(act.by);
       break;
     case "go":
+      markVisit();
       go(act.to === "last" ? state.record.last : act.to);
       break;
     case "pass":

@@ -1,38 +1,49 @@
 // m3go adjudication board. Everything is decided by the engine through /api/*; the page only
-// keeps the position's text, sends it, and shows the answers. The modules:
+// keeps the position's object, sends it, and shows the answers. The modules:
 //   state.js     the state, and the only place it changes (named updates)
-//   position.js  labels, the position as text, formatting (pure)
+//   position.js  labels, the position's object, formatting (pure)
 //   keys.js      which key does what (pure)      keyboard.js  doing it, the help overlay
 //   api.js       requests, the error box          board.js     the board and its analysis
 //   edit.js      set-up, play, pass, undo         explain.js   clause traces, the cascade, readings
 //   score.js     the count, its trace, the scoring phase   scoring.js  the same's pure part
 //   records.js   loading and stepping a record    movelist.js  the moves, information, comments
-//   controls.js  the URL read back, a rule option changed, files, export
+//   controls.js  a redraw, a rule option changed, files, export
+//   share.js     the URL read back (links, back/forward), the ruling saved and read back
+//   links.js     a view as a link, the record or the position packed into it (pure)
+//   ruling.js    the ruling's HTML (pure)     recordtext.js  an SGF's lines, replay notes (pure)
+//   describe.js  what is on a point, for the cursor's live region (pure)
 //   view.js      the URL saved, the rules chosen, the rule options' inputs
 //   main.js      this: wiring the controls
-// The imports point one way, down: main.js → keyboard.js, controls.js → edit.js → records.js →
-// board.js, movelist.js → view.js, explain.js → api.js, position.js, state.js, keys.js. Where a
+// The imports point one way, down: main.js → keyboard.js, share.js, controls.js → edit.js → records.js →
+// board.js, movelist.js → view.js, explain.js → api.js, position.js, state.js, keys.js, and the
+// pure links.js → scoring.js. Where a
 // lower module calls up (a move clicked in the list, a rule option changed), main.js registers
 // the function with it.
 import { $, api, showError } from "./api.js";
 import { hoverPoint, judge, placeCursor } from "./board.js";
-import { exportAs, readFile, readText, rerender, restoreUrl, ruleOptionChanged } from "./controls.js";
-import { buildPosition, clickPoint, pass, setUp, undo } from "./edit.js";
+import { exportAs, readFile, readText, rerender, ruleOptionChanged } from "./controls.js";
+import { buildPosition, clickPoint, confirmPending, pass, setUp, undo } from "./edit.js";
 import { explain, readings } from "./explain.js";
 import { installKeys } from "./keyboard.js";
 import { onMoveClick } from "./movelist.js";
 import { cellOf, emptyGrid, labelAt } from "./position.js";
-import { clearCache, go, loadRecord, step } from "./records.js";
+import { chooseLine, clearCache, go, loadRecord, step } from "./records.js";
 import { acceptScore } from "./score.js";
+import { listenUrl, positionText, restoreUrl, saveRuling } from "./share.js";
 import { setLayer, setMove, setOptions, setRules, setSize, state } from "./state.js";
-import { onRuleOption } from "./view.js";
+import { markVisit, onRuleOption } from "./view.js";
 
 // For the browser test and the console: the state (to read) and the labels' cells.
 window.state = state;
 window.cellOf = cellOf;
 
+// A jump to a move (not a step) is a view a referee comes back to: a history entry.
+const jump = (to) => {
+  markVisit();
+  go(to);
+};
 // The calls up from the lower modules.
-onMoveClick(go);
+onMoveClick(jump);
 onRuleOption(ruleOptionChanged);
 
 const presetRules = (name) => ({ ...state.options.presets.find((p) => p.name === name).rules });
@@ -81,6 +92,7 @@ async function main() {
   $("clear").addEventListener("click", () => setUp(buildPosition(emptyGrid(state.size)), "board cleared"));
   for (const b of document.querySelectorAll("#layers button")) {
     b.addEventListener("click", async () => {
+      markVisit();
       setLayer(b.dataset.layer);
       await rerender();
     });
@@ -92,23 +104,35 @@ async function main() {
   $("explain-btn").addEventListener("click", () => explain($("target").value.trim()));
   $("target").addEventListener("keydown", (e) => { if (e.key === "Enter") explain($("target").value.trim()); });
   $("readings-btn").addEventListener("click", readings);
-  $("position-load").addEventListener("click", () => setUp($("position-text").value, "position loaded"));
-  $("position-file").addEventListener("change", () => readFile($("position-file"), (t) => {
-    $("position-text").value = t;
-    setUp(t, "position loaded");
-  }));
+  // a position file, or a ruling (its position read back)
+  const openPosition = (t, name) => {
+    let position;
+    try {
+      position = positionText(t, name || "pasted text");
+    } catch (e) {
+      return showError(e);
+    }
+    // a ruling's position is its object: shown as its JSON text (which a position file may be)
+    $("position-text").value = typeof position === "string" ? position : JSON.stringify(position, null, 1);
+    setUp(position, "position loaded", name);
+  };
+  $("position-load").addEventListener("click", () => openPosition($("position-text").value));
+  $("position-file").addEventListener("change", () => readFile($("position-file"), openPosition));
+  $("save-ruling").addEventListener("click", saveRuling);
+  $("lines").addEventListener("change", () => chooseLine(Number($("lines").value)));
+  $("confirm-play").addEventListener("click", confirmPending);
   $("record-file").addEventListener("change", () => readFile($("record-file"), (t, name) => {
     $("record-text").value = t;
     loadRecord(t, name);
   }));
   $("record-load").addEventListener("click", () => loadRecord($("record-text").value, "pasted record"));
   $("mechanical").addEventListener("change", () => state.record && loadRecord(state.record.text, state.record.name));
-  $("record-go").addEventListener("click", () => go(Number($("record-to").value) || 0));
-  $("record-to").addEventListener("keydown", (e) => { if (e.key === "Enter") go(Number($("record-to").value) || 0); });
-  $("first").addEventListener("click", () => go(0));
+  $("record-go").addEventListener("click", () => jump(Number($("record-to").value) || 0));
+  $("record-to").addEventListener("keydown", (e) => { if (e.key === "Enter") jump(Number($("record-to").value) || 0); });
+  $("first").addEventListener("click", () => jump(0));
   $("prev").addEventListener("click", () => step(-1));
   $("next").addEventListener("click", () => step(1));
-  $("last").addEventListener("click", () => state.record && go(state.record.last));
+  $("last").addEventListener("click", () => state.record && jump(state.record.last));
   for (const b of document.querySelectorAll("[data-export]")) {
     b.addEventListener("click", () => exportAs(b.dataset.export));
   }
@@ -140,6 +164,7 @@ async function main() {
     }
   });
   if (!(await restoreUrl())) await judge(buildPosition());
+  listenUrl();
   document.body.dataset.ready = "1";
 }
 

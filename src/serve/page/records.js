@@ -6,25 +6,31 @@ import { setReport } from "./explain.js";
 import { drawMoveList, showComment, showInfo } from "./movelist.js";
 import { recordStatus, withDead } from "./position.js";
 import { adoptFigure, atRecordMove, leaveRecord as leave, noteStepMs, setRecord, setRecordId, state } from "./state.js";
-import { chosenRules, saveUrl } from "./view.js";
+import { LINK_RECORD_MAX, packText, tooLargeNote } from "./links.js";
+import { goOnlyNote, lineName, sgfLines } from "./recordtext.js";
+import { chosenRules, markVisit, saveUrl } from "./view.js";
 
 const cache = new Map();   // "id/at/layer/labels/numbers" -> answer
 const CACHE_MAX = 24;
 export function clearCache() {
   cache.clear();
 }
-export async function loadRecord(text, name) {
+// `opts`: { mechanical, rules } of a link (else the page's controls'); `quiet`: no history entry.
+export async function loadRecord(text, name, opts = {}) {
   busy("replaying the record…");
-  const mechanical = $("mechanical").checked;
+  const mechanical = opts.mechanical !== undefined ? opts.mechanical : $("mechanical").checked;
+  $("mechanical").checked = mechanical;
   const body = { record: text, mechanical, labels: labelsOf() };
   // the rules chosen above apply to the mechanical replay (a go record names none of its own)
-  if (mechanical) body.rules = JSON.stringify(chosenRules());
+  if (mechanical) body.rules = opts.rules || JSON.stringify(chosenRules());
   try {
-    const a = await api("record", body);
+    const [a, packed] = await Promise.all([api("record", body), packText(text)]);
+    if (!opts.quiet) markVisit();
     setRecord({
       id: a.id, text, name: name || "pasted record", mechanical, moves: a.moves,
       first: a.first || 1, last: a.last || 0, at: 0, rules: a.rules, variations: a.variations,
-      info: a.info || [], clauses: a.clauses || [],
+      info: a.info || [], clauses: a.clauses || [], rulesSent: body.rules || null,
+      packed: packed.length <= LINK_RECORD_MAX ? packed : null,
     });
     cache.clear();
     $("record-log").textContent = a.log;
@@ -33,11 +39,16 @@ export async function loadRecord(text, name) {
     chooseTool("play");
     const notes = [];
     if (a.variations) notes.push("this SGF has " + a.variations + " variation" + (a.variations > 1 ? "s" : "") +
-      " beside the main line: only the main line is replayed");
+      " beside the main line: only the line chosen is replayed");
     // an SGF collection's further games (the properties not kept are not worth a word here)
     const further = (a.dropped || []).filter((d) => /collection/.test(d));
     if (further.length) notes.push("not read: " + further.join("; "));
+    // what a mechanical replay does not use of a Go record (its komi, its result), as the CLI says
+    const goOnly = goOnlyNote(state.record.info);
+    if (goOnly) notes.push("not used by the replay: " + goOnly);
+    if (packed.length > LINK_RECORD_MAX) notes.push(tooLargeNote(packed.length));
     notice(notes.join(". "));
+    showLines(text, name);
     try { localStorage.setItem("m3go-record", JSON.stringify({ text, name: state.record.name, mechanical, rules: body.rules || null })); } catch (e) { /* storage full or off */ }
     showError(null);
     busy("");
@@ -50,6 +61,27 @@ export async function loadRecord(text, name) {
     busy("");
     return false;
   }
+}
+// The lines of play of the SGF loaded (the main line and its variations), in a chooser: each
+// is replayed as a record of its own. A line chosen keeps the list of the file it came from.
+let lineSet = { name: "", lines: [] };
+function showLines(text, name) {
+  const k = lineSet.lines.findIndex((l) => l.text === text);
+  if (k < 0) lineSet = { name: name || "pasted record", lines: sgfLines(text) };
+  const box = $("lines");
+  box.textContent = "";
+  lineSet.lines.forEach((l, j) => {
+    const o = document.createElement("option");
+    o.value = String(j);
+    o.textContent = lineName(lineSet.lines, j);
+    box.appendChild(o);
+  });
+  box.value = String(Math.max(0, k));
+  $("lines-box").hidden = lineSet.lines.length < 2;
+}
+export function chooseLine(k) {
+  const l = lineSet.lines[k];
+  if (l) loadRecord(l.text, k ? lineSet.name + " (variation " + k + ")" : lineSet.name);
 }
 export function leaveRecord(why) {
   leave();

@@ -11,6 +11,7 @@ export const state = {
   move: 1,
   rules: null,         // the full rules object
   setup: null,         // the position file's JSON object: the one thing the server judges
+  packedSetup: null,   // the same without its dead marks, packed for a link (links.js), or null
   layer: "holographic",
   undo: [],            // earlier states: snapshots (below)
   analysis: null,
@@ -27,6 +28,7 @@ export const state = {
   scoreTrace: null,    // the score's clause trace of the judged position (m3go-score-trace/1)
   scoreClauses: [],    // the register's clauses the trace cites
   scoring: null,       // the scoring phase: null, "marking" (dead strings marked) or "accepted"
+  pending: null,       // with "confirm moves": the point a first tap selected
 };
 
 // ---- the options and the controls -----------------------------------------------------------
@@ -57,6 +59,9 @@ export function setCursor(label) {
 export function setDrawnRules(json) {
   state.drawnRules = json;
 }
+export function setPending(label) {
+  state.pending = label;
+}
 export function noteStepMs(ms) {
   state.lastStepMs = ms;
 }
@@ -67,6 +72,7 @@ export function adoptAnswer(a) {
   state.shown = a.shown || {};
   state.scoring = phaseAfter(state.scoring, !!a.analysis.game_over, samePosition(state.setup, a.setup));
   state.setup = a.setup;
+  state.packedSetup = a.packed || null;
   state.scoreTrace = a.score_trace || null;
   state.scoreClauses = a.score_clauses || [];
   state.analysis = a.analysis;
@@ -81,6 +87,7 @@ export function adoptFigure(fig) {
   state.shown = fig.shown || {};
   if (!samePosition(state.setup, fig.setup)) state.scoring = null;
   state.setup = fig.setup;
+  state.packedSetup = null;
   state.move = fig.move;
 }
 

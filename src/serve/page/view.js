@@ -1,25 +1,55 @@
 // What the other modules share of the page's controls, below all of them: the URL, the rules
 // chosen, and the rule options' inputs. It imports only the bottom modules (api, position,
-// state); what it must call above it (a rule option changed: the position set up again) is a
+// links, state); what it must call above it (a rule option changed: the position set up again) is a
 // handler main.js registers.
 import { $, labelsOf } from "./api.js";
-import { deadOf, rulesOverrides } from "./position.js";
-import { setScoreParams } from "./scoring.js";
+import { deadOf, rulesOverrides, withDead } from "./position.js";
+import { viewHash } from "./links.js";
 import { state } from "./state.js";
 
-// ---- the URL: the position (or the record and its move), the layer, the scoring ---------------
-export function saveUrl() {
-  const p = new URLSearchParams();
-  if (state.record && state.inRecord) {
-    p.set("record", state.record.name);
-    p.set("at", String(state.record.at));
+// ---- the URL: the view (links.js's form) --------------------------------------------------------
+// The view shown, as a link rebuilds it: the record (packed into the link, links.js) at its move
+// with the moves played after it, or the position (its object packed, links.js); the dead marks
+// and the scoring phase; the layer and the labels.
+export function currentView() {
+  const v = {
+    layer: state.layer, labels: labelsOf(), dead: deadOf(state.setup),
+    scoring: state.scoring === "accepted" ? "accepted" : null,
+  };
+  const rec = state.record;
+  if (rec && (state.inRecord || (state.playedFromRecord && state.start !== null))) {
+    Object.assign(v, {
+      record: rec.name, data: rec.packed, at: rec.at, mechanical: rec.mechanical,
+      rules: rec.mechanical ? rec.rulesSent : null, moves: state.inRecord ? [] : state.played,
+    });
   } else {
-    p.set("position", JSON.stringify(state.setup));
+    // packed when the position was judged (board.js); else its object, without the marks
+    v.position = state.packedSetup || (state.setup && withDead(state.setup, []));
   }
-  setScoreParams(p, deadOf(state.setup), state.scoring);
-  if (state.layer !== "holographic") p.set("layer", state.layer);
-  if (labelsOf() !== "chinese") p.set("labels", labelsOf());
-  history.replaceState(null, "", "#" + p.toString());
+  return v;
+}
+// A view a referee would come back to (a record loaded, a jump to a move, a position set up or
+// played, a layer): the next saveUrl makes a new history entry (back/forward return to it);
+// other changes (a step, a redraw) replace the current entry.
+let pushNext = false;
+export function markVisit(on = true) {
+  pushNext = on;
+}
+let written = null;
+export function saveUrl() {
+  const hash = "#" + viewHash(currentView());
+  written = hash;
+  // the view unchanged (yet: a set-up leaves the record after it is judged) keeps the mark
+  if (hash === location.hash) return;
+  const push = pushNext;
+  pushNext = false;
+  if (push && location.hash.length > 1) history.pushState(null, "", hash);
+  else history.replaceState(null, "", hash);
+}
+// Whether the URL's fragment is the one this page wrote last (a hashchange or popstate of its
+// own, or the user's: a link pasted, back or forward).
+export function urlIsOurs() {
+  return location.hash === written;
 }
 
 // The rules chosen: the preset of the control and the options changed from it.

@@ -1,0 +1,97 @@
+// A ruling that travels without the server: one self-contained HTML file (the board figure
+// inline, the position, the verdicts asked for with their clause traces and quoted clauses, the
+// score, the rules and the m3go version) that opens offline in any browser; the position (its
+// JSON object) rides in a <script type="application/json"> the page's "open a position" reads
+// back. Pure (no DOM):
+// tested under node (tests/ruling.test.mjs).
+
+export const RULING_FORMAT = "m3go-ruling/1";
+const DATA_ID = "m3go-ruling";
+
+export function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+// JSON inside a <script>: no `<` (so no `</script>` or `<!--` ends or changes it).
+function scriptJson(v) {
+  return JSON.stringify(v).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+// The ruling's HTML. `r`: { version, title, svg (the figure, m3go's own SVG), position (the
+// position file's JSON object), rules (object), view: { record, at } or null, link, summary,
+// verdicts: [{ target, trace, clauses: [{ id, seed, quote, reading }] }], lists: [{ title,
+// items: [text] }], score: { line, owners: [{ owner, clause, points: [label] }] } or null }.
+export function rulingHtml(r) {
+  const e = escapeHtml;
+  const out = [];
+  out.push("<!doctype html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+    "<title>" + e(r.title) + "</title>",
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="generator" content="m3go ' + e(r.version) + '">',
+    "<style>body{font-family:system-ui,sans-serif;max-width:60em;margin:1em auto;padding:0 1em;line-height:1.4}" +
+    "figure{margin:0}figure svg{width:100%;max-width:640px;height:auto}pre{white-space:pre-wrap;background:#f6f4ee;padding:.5em}" +
+    ".clause{border-left:3px solid #b08a3a;padding:.2em .6em;margin:.3em 0;background:#fbf6e9}.clause .id{font-weight:bold}" +
+    "td,th{border:1px solid #ccc;padding:.1em .4em;text-align:left}table{border-collapse:collapse}</style>",
+    "</head>", "<body>", "<h1>" + e(r.title) + "</h1>");
+  out.push("<p>m3go " + e(r.version) + (r.view ? " · record " + e(r.view.record) + ", after move " + e(r.view.at) : "") +
+    (r.link ? ' · <a href="' + e(r.link) + '">the view on an m3go page</a>' : "") + "</p>");
+  out.push('<figure id="figure">' + r.svg + "<figcaption>" + e(r.summary || "") + "</figcaption></figure>");
+  for (const v of r.verdicts || []) {
+    out.push('<section class="verdict"><h2>Why: ' + e(v.target) + "</h2><pre>" + e(v.trace) + "</pre>");
+    for (const c of v.clauses || []) {
+      out.push('<div class="clause" data-clause="' + e(c.id) + '"><div class="id">' + e(c.id) + (c.seed ? " (" + e(c.seed) + ")" : "") +
+        '</div><div class="quote">' + e(c.quote) + '</div><div class="reading">' + e(c.reading || "") + "</div></div>");
+    }
+    out.push("</section>");
+  }
+  out.push('<section id="score"><h2>Score if the game ended now</h2>');
+  if (r.score) {
+    out.push("<p>" + e(r.score.line) + "</p><table><tr><th>owner</th><th>clause</th><th>points</th></tr>");
+    for (const o of r.score.owners) {
+      out.push("<tr><td>" + e(o.owner) + "</td><td>" + e(o.clause) + "</td><td>" + e(o.points.length + ": " + o.points.join(" ")) + "</td></tr>");
+    }
+    out.push("</table>");
+  } else {
+    out.push("<p>not scored</p>");
+  }
+  out.push("</section>");
+  for (const l of r.lists || []) {
+    out.push("<section><h2>" + e(l.title) + "</h2><ul>" + l.items.map((t) => "<li>" + e(t) + "</li>").join("") + "</ul></section>");
+  }
+  out.push("<section><h2>Rules</h2><pre>" + e(JSON.stringify(r.rules, null, 1)) + "</pre></section>");
+  const shown = typeof r.position === "string" ? r.position : JSON.stringify(r.position, null, 1);
+  out.push("<section><h2>Position</h2><pre>" + e(shown) + "</pre></section>");
+  out.push('<script type="application/json" id="' + DATA_ID + '">' +
+    scriptJson({ format: RULING_FORMAT, version: r.version, position: r.position, rules: r.rules, view: r.view || null }) + "</script>");
+  out.push("</body>", "</html>", "");
+  return out.join("\n");
+}
+
+// The score's owners grouped by owner and clause, each with its points, in the order met.
+export function scoreOwners(points) {
+  const groups = [];
+  for (const p of points) {
+    let g = groups.find((x) => x.owner === p.owner && x.clause === p.clause);
+    if (!g) groups.push((g = { owner: p.owner, clause: p.clause, points: [] }));
+    g.points.push(p.point);
+  }
+  return groups;
+}
+
+// The position a ruling file carries (its object; a ruling of an older page: the position
+// file's text), or null when `text` is no ruling; an error naming the file when it is one this
+// page cannot read.
+export function rulingPosition(text, name) {
+  const m = text.match(/<script type="application\/json" id="m3go-ruling">([\s\S]*?)<\/script>/);
+  if (!m) return null;
+  let data;
+  try {
+    data = JSON.parse(m[1]);
+  } catch (e) {
+    throw new Error(name + ": the ruling's data (script#" + DATA_ID + ") is not JSON: " + e.message);
+  }
+  const p = data && data.position;
+  if (!data || data.format !== RULING_FORMAT || !(typeof p === "string" || (p && typeof p === "object" && !Array.isArray(p)))) {
+    throw new Error(name + ": the ruling's data is not " + RULING_FORMAT + " with a position: expected a ruling saved by m3go's page");
+  }
+  return data.position;
+}
