@@ -13,6 +13,7 @@ use crate::game::advance::Engine;
 use crate::game::notation::parse_move_in;
 use crate::game::play::{Position, Report};
 use crate::game::setup::Setup;
+use crate::judge::analysis::Analysis;
 use serde_json::{json, Value};
 
 /// The answer to one request line (`m3go protocol`): a `capabilities` request, or a case
@@ -319,138 +320,14 @@ pub enum Parts {
 /// ([`Position::advance`]), the legal moves listed on it; the moves, whose reports are part of
 /// the answer, are played with [`Position::play`]. `Err` is the error answer.
 pub fn case_answer(req: &Request, engine: Engine, parts: Parts) -> Result<CaseAnswer, Value> {
-    let fail = |code: &str, field: String, msg: String| {
-        Err(error_answer(json!(req.id), code, Some(field), msg))
-    };
-    let Some(version) = spoken(&req.protocol) else {
-        return Err(unsupported_protocol(
-            json!(req.id),
-            Some(&json!(req.protocol)),
-        ));
-    };
-    if let Some(x) = req
-        .checks
-        .iter()
-        .flatten()
-        .find(|x| !crate::conform::check::is_check(x))
-    {
-        return Err(error_answer(
-            json!(req.id),
-            code::BAD_REQUEST,
-            None,
-            format!(
-                "checks: `{x}` is not a check: expected one of {}",
-                crate::conform::check::all_checks()
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        ));
-    }
-    let mut pos: Position = match req.position.to_position("position") {
+    let version = request_version(req)?;
+    let pos: Position = match req.position.to_position("position") {
         Ok(p) => p.with_engine(engine),
-        Err(e) => return fail(code::BAD_POSITION, "position".into(), e.to_string()),
+        Err(e) => return fail(req, code::BAD_POSITION, "position".into(), e.to_string()),
     };
-    if let Some(rp) = &req.replay {
-        let limit = crate::formats::record::max_moves(pos.board().size());
-        if rp.moves.len() > limit {
-            return fail(
-                code::TOO_LARGE,
-                "replay.moves".into(),
-                format!(
-                "replay.moves has {} moves: expected at most {limit} on this board (the limit of a record)",
-                rp.moves.len()
-            ),
-            );
-        }
-        for (k, m) in rp.moves.iter().enumerate() {
-            if let Err(e) = crate::game::notation::check_move_number(pos.move_number()) {
-                return fail(
-                    code::TOO_LARGE,
-                    format!("replay.moves[{k}]"),
-                    format!("replay.moves[{k}] `{m}`: {e}"),
-                );
-            }
-            let action = match crate::game::notation::parse_action(m, pos.board().size()) {
-                Ok(a) => a,
-                Err(e) => {
-                    return fail(
-                        code::BAD_MOVE,
-                        format!("replay.moves[{k}]"),
-                        format!("replay.moves[{k}] `{m}`: {e}"),
-                    )
-                }
-            };
-            pos = match req_replay_step(&pos, action, rp.mode) {
-                Ok(next) => next,
-                Err(e) => {
-                    return fail(
-                        code::ILLEGAL_MOVE,
-                        format!("replay.moves[{k}]"),
-                        format!("replay.moves[{k}] `{m}` is illegal: {e}"),
-                    )
-                }
-            };
-        }
-    }
-    let limit = crate::formats::record::max_moves(pos.board().size());
-    for (field, n) in [("moves", req.moves.len()), ("probes", req.probes.len())] {
-        if n > limit {
-            return fail(
-                code::TOO_LARGE,
-                field.into(),
-                format!(
-                    "{field} has {n} entries: expected at most {limit} on this board (the limit of a record)"
-                ),
-            );
-        }
-    }
-    let mut reports: Vec<Report> = Vec::new();
-    // the analysis of the board the last move left (none before a move or after a pass)
-    let mut settled = None;
-    for (k, m) in req.moves.iter().enumerate() {
-        if let Err(e) = crate::game::notation::check_move_number(pos.move_number()) {
-            return fail(
-                code::TOO_LARGE,
-                format!("moves[{k}]"),
-                format!("moves[{k}] `{m}`: {e}"),
-            );
-        }
-        let mv = match parse_move_in(m, pos.rules(), pos.board().size()) {
-            Ok(mv) => mv,
-            Err(e) => {
-                return fail(
-                    code::BAD_MOVE,
-                    format!("moves[{k}]"),
-                    format!("moves[{k}]: {e}"),
-                )
-            }
-        };
-        match pos.play_analysed(&mv) {
-            Ok((next, r, a)) => {
-                pos = next;
-                reports.push(r);
-                settled = a;
-            }
-            Err(e) => {
-                return fail(
-                    code::ILLEGAL_MOVE,
-                    format!("moves[{k}]"),
-                    format!("moves[{k}] `{m}` is illegal: {e}"),
-                )
-            }
-        }
-    }
-    let probes: Vec<Value> = req
-        .probes
-        .iter()
-        .map(|m| match parse_move_in(m, pos.rules(), pos.board().size()) {
-            Err(e) => json!({"move": m, "legal": false, "reason": unread_reason(&e), "message": e.to_string()}),
-            Ok(mv) => match pos.advance(&mv) {
-                Ok(_) => json!({"move": m, "legal": true}),
-                Err(e) => json!({"move": m, "legal": false, "reason": e.reason, "clause": e.clause, "message": e.message}),
-            },
-        })
-        .collect();
+    let pos = replay(req, pos)?;
+    let (pos, reports, settled) = play_moves(req, pos)?;
+    let probes = probe_answers(req, &pos);
     // one analysis of the board for the report and the extras: the last move's, when it
     // placed a stone (the probes only advance copies of `pos`)
     let a = settled.unwrap_or_else(|| pos.analysis());
@@ -477,6 +354,167 @@ pub fn case_answer(req: &Request, engine: Engine, parts: Parts) -> Result<CaseAn
         reports,
         probes,
     })
+}
+
+/// The error answer to `req` with `code`, naming the request's `field`.
+fn fail<T>(req: &Request, code: &str, field: String, msg: String) -> Result<T, Value> {
+    Err(error_answer(json!(req.id), code, Some(field), msg))
+}
+
+/// The protocol version a request speaks, when m3go speaks it and every check it names is one.
+fn request_version(req: &Request) -> Result<&'static str, Value> {
+    let Some(version) = spoken(&req.protocol) else {
+        return Err(unsupported_protocol(
+            json!(req.id),
+            Some(&json!(req.protocol)),
+        ));
+    };
+    if let Some(x) = req
+        .checks
+        .iter()
+        .flatten()
+        .find(|x| !crate::conform::check::is_check(x))
+    {
+        return Err(error_answer(
+            json!(req.id),
+            code::BAD_REQUEST,
+            None,
+            format!(
+                "checks: `{x}` is not a check: expected one of {}",
+                crate::conform::check::all_checks()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    }
+    Ok(version)
+}
+
+/// The position after the request's `replay` moves (as many as a record holds), each advanced
+/// in the replay's mode.
+fn replay(req: &Request, mut pos: Position) -> Result<Position, Value> {
+    let Some(rp) = &req.replay else {
+        return Ok(pos);
+    };
+    let limit = crate::formats::record::max_moves(pos.board().size());
+    if rp.moves.len() > limit {
+        return fail(
+            req,
+            code::TOO_LARGE,
+            "replay.moves".into(),
+            format!(
+                "replay.moves has {} moves: expected at most {limit} on this board (the limit of a record)",
+                rp.moves.len()
+            ),
+        );
+    }
+    for (k, m) in rp.moves.iter().enumerate() {
+        if let Err(e) = crate::game::notation::check_move_number(pos.move_number()) {
+            return fail(
+                req,
+                code::TOO_LARGE,
+                format!("replay.moves[{k}]"),
+                format!("replay.moves[{k}] `{m}`: {e}"),
+            );
+        }
+        let action = match crate::game::notation::parse_action(m, pos.board().size()) {
+            Ok(a) => a,
+            Err(e) => {
+                return fail(
+                    req,
+                    code::BAD_MOVE,
+                    format!("replay.moves[{k}]"),
+                    format!("replay.moves[{k}] `{m}`: {e}"),
+                )
+            }
+        };
+        pos = match req_replay_step(&pos, action, rp.mode) {
+            Ok(next) => next,
+            Err(e) => {
+                return fail(
+                    req,
+                    code::ILLEGAL_MOVE,
+                    format!("replay.moves[{k}]"),
+                    format!("replay.moves[{k}] `{m}` is illegal: {e}"),
+                )
+            }
+        };
+    }
+    Ok(pos)
+}
+
+/// The request's moves played, with their reports and the analysis of the board the last move
+/// left (none before a move or after a pass); the moves and probes at most a record's length.
+fn play_moves(
+    req: &Request,
+    mut pos: Position,
+) -> Result<(Position, Vec<Report>, Option<Analysis>), Value> {
+    let limit = crate::formats::record::max_moves(pos.board().size());
+    for (field, n) in [("moves", req.moves.len()), ("probes", req.probes.len())] {
+        if n > limit {
+            return fail(
+                req,
+                code::TOO_LARGE,
+                field.into(),
+                format!(
+                    "{field} has {n} entries: expected at most {limit} on this board (the limit of a record)"
+                ),
+            );
+        }
+    }
+    let mut reports: Vec<Report> = Vec::new();
+    let mut settled = None;
+    for (k, m) in req.moves.iter().enumerate() {
+        if let Err(e) = crate::game::notation::check_move_number(pos.move_number()) {
+            return fail(
+                req,
+                code::TOO_LARGE,
+                format!("moves[{k}]"),
+                format!("moves[{k}] `{m}`: {e}"),
+            );
+        }
+        let mv = match parse_move_in(m, pos.rules(), pos.board().size()) {
+            Ok(mv) => mv,
+            Err(e) => {
+                return fail(
+                    req,
+                    code::BAD_MOVE,
+                    format!("moves[{k}]"),
+                    format!("moves[{k}]: {e}"),
+                )
+            }
+        };
+        match pos.play_analysed(&mv) {
+            Ok((next, r, a)) => {
+                pos = next;
+                reports.push(r);
+                settled = a;
+            }
+            Err(e) => {
+                return fail(
+                    req,
+                    code::ILLEGAL_MOVE,
+                    format!("moves[{k}]"),
+                    format!("moves[{k}] `{m}` is illegal: {e}"),
+                )
+            }
+        }
+    }
+    Ok((pos, reports, settled))
+}
+
+/// Each probe's verdict on the position: legal, or the reason it is not.
+fn probe_answers(req: &Request, pos: &Position) -> Vec<Value> {
+    req.probes
+        .iter()
+        .map(|m| match parse_move_in(m, pos.rules(), pos.board().size()) {
+            Err(e) => json!({"move": m, "legal": false, "reason": unread_reason(&e), "message": e.to_string()}),
+            Ok(mv) => match pos.advance(&mv) {
+                Ok(_) => json!({"move": m, "legal": true}),
+                Err(e) => json!({"move": m, "legal": false, "reason": e.reason, "clause": e.clause, "message": e.message}),
+            },
+        })
+        .collect()
 }
 
 /// The reason of a probe that does not read as a move of this board: `off-board` when it names

@@ -719,23 +719,22 @@ fn region_empty(analysis: &Value, k: usize, size: usize) -> Points {
         .collect()
 }
 
-/// `m2016`: 000's 2016 concepts (`analysis.m2016`), each key named compared.
-fn check_m2016(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
-    let Some(m) = &e.m2016 else { return };
-    let (a, size) = (ans.analysis, ans.size);
-    let c = &a["m2016"];
-    if c.is_null() {
-        d.push("m2016: expected the 2016 concepts, got none (not the m2016 eye rule?)".into());
-        return;
-    }
-    let upper = &c["strings"];
-    let fmt = |s: &Points| fmt_set(s);
-    // a list of case strings -> the set of answered names; `None` (with a difference) when one
-    // names no string
-    let names = |v: &[String], what: &str, d: &mut Vec<String>| -> Option<Points> {
+/// An answer's 2016 concepts as the `m2016` steps read them: the analysis, its `m2016` section
+/// and that section's upper strings.
+struct Concepts<'a> {
+    analysis: &'a Value,
+    c: &'a Value,
+    upper: &'a Value,
+    size: usize,
+}
+
+impl Concepts<'_> {
+    /// A list of case strings -> the set of answered names; `None` (with a difference) when one
+    /// names no string.
+    fn names(&self, v: &[String], what: &str, d: &mut Vec<String>) -> Option<Points> {
         let mut out = Points::new();
         for s in v {
-            match string_named(upper, s, size) {
+            match string_named(self.upper, s, self.size) {
                 Some(n) => {
                     out.insert(n);
                 }
@@ -748,67 +747,134 @@ fn check_m2016(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
             }
         }
         Some(out)
+    }
+
+    /// An answered list of points or names, normalised.
+    fn answered(&self, v: &Value) -> Points {
+        strs(v).iter().map(|p| norm(p, self.size)).collect()
+    }
+}
+
+/// `m2016`: 000's 2016 concepts (`analysis.m2016`), each key named compared.
+fn check_m2016(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+    let Some(m) = &e.m2016 else { return };
+    let (a, size) = (ans.analysis, ans.size);
+    let c = &a["m2016"];
+    if c.is_null() {
+        d.push("m2016: expected the 2016 concepts, got none (not the m2016 eye rule?)".into());
+        return;
+    }
+    let cx = Concepts {
+        analysis: a,
+        c,
+        upper: &c["strings"],
+        size,
     };
-    let answered = |v: &Value| -> Points { strs(v).iter().map(|p| norm(p, size)).collect() };
     if let Some(eyes) = &m.eyes {
         for (s, want) in eyes {
-            let Some(n) =
-                names(std::slice::from_ref(s), "eyes", d).and_then(|x| x.into_iter().next())
-            else {
+            check_m2016_eyes(&cx, s, want, d);
+        }
+    }
+    check_m2016_strings(&cx, m, d);
+    if let Some(groups) = &m.groups {
+        for g in groups {
+            let Some(w) = cx.names(g, "groups", d) else {
                 continue;
             };
-            let got: Vec<&Value> = c["eyes"]
+            let found = c["groups"]
                 .as_array()
-                .map(|v| {
-                    v.iter()
-                        .filter(|e| answered(&e["owners"]).contains(&n))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let matches = |w: &crate::conform::case::Eye2016Expect, g: &Value| {
-                w.empty
-                    .as_ref()
-                    .is_none_or(|p| set(p, size) == answered(&g["empty"]))
-                    && w.kind
-                        .as_deref()
-                        .is_none_or(|k| g["kind"].as_str() == Some(k))
-                    && w.true_eye
-                        .is_none_or(|t| g["true_eye"].as_bool() == Some(t))
-            };
-            let mut used = vec![false; got.len()];
-            let all = want.iter().all(|w| {
-                match (0..got.len()).find(|&k| !used[k] && matches(w, got[k])) {
-                    Some(k) => {
-                        used[k] = true;
-                        true
-                    }
-                    None => false,
-                }
-            });
-            if !all || want.len() != got.len() {
-                let g: Vec<String> = got
-                    .iter()
-                    .map(|g| {
-                        format!(
-                            "{} {} {}",
-                            g["kind"].as_str().unwrap_or("?"),
-                            if g["true_eye"].as_bool() == Some(true) {
-                                "true"
-                            } else {
-                                "false"
-                            },
-                            fmt(&answered(&g["empty"]))
-                        )
-                    })
-                    .collect();
+                .is_some_and(|v| v.iter().any(|x| cx.answered(x) == w));
+            if !found {
                 d.push(format!(
-                    "m2016.eyes {s}: expected {} eye(s) as listed, got {{{}}}",
-                    want.len(),
-                    g.join(", ")
+                    "m2016.groups: expected a group {}, got none",
+                    fmt_set(&w)
                 ));
             }
         }
     }
+    if let Some(chains) = &m.chains {
+        for ch in chains {
+            check_m2016_chain(&cx, ch, d);
+        }
+    }
+    if let Some(conds) = &m.conditions {
+        for (s, regions) in conds {
+            check_m2016_conditions(&cx, s, regions, d);
+        }
+    }
+}
+
+/// `m2016.eyes`: the eyes of upper string `s`, each expected one matching a distinct answered
+/// eye on the fields it names, and as many.
+fn check_m2016_eyes(
+    cx: &Concepts,
+    s: &String,
+    want: &[crate::conform::case::Eye2016Expect],
+    d: &mut Vec<String>,
+) {
+    let size = cx.size;
+    let Some(n) = cx
+        .names(std::slice::from_ref(s), "eyes", d)
+        .and_then(|x| x.into_iter().next())
+    else {
+        return;
+    };
+    let got: Vec<&Value> = cx.c["eyes"]
+        .as_array()
+        .map(|v| {
+            v.iter()
+                .filter(|e| cx.answered(&e["owners"]).contains(&n))
+                .collect()
+        })
+        .unwrap_or_default();
+    let matches = |w: &crate::conform::case::Eye2016Expect, g: &Value| {
+        w.empty
+            .as_ref()
+            .is_none_or(|p| set(p, size) == cx.answered(&g["empty"]))
+            && w.kind
+                .as_deref()
+                .is_none_or(|k| g["kind"].as_str() == Some(k))
+            && w.true_eye
+                .is_none_or(|t| g["true_eye"].as_bool() == Some(t))
+    };
+    let mut used = vec![false; got.len()];
+    let all = want.iter().all(
+        |w| match (0..got.len()).find(|&k| !used[k] && matches(w, got[k])) {
+            Some(k) => {
+                used[k] = true;
+                true
+            }
+            None => false,
+        },
+    );
+    if !all || want.len() != got.len() {
+        let g: Vec<String> = got
+            .iter()
+            .map(|g| {
+                format!(
+                    "{} {} {}",
+                    g["kind"].as_str().unwrap_or("?"),
+                    if g["true_eye"].as_bool() == Some(true) {
+                        "true"
+                    } else {
+                        "false"
+                    },
+                    fmt_set(&cx.answered(&g["empty"]))
+                )
+            })
+            .collect();
+        d.push(format!(
+            "m2016.eyes {s}: expected {} eye(s) as listed, got {{{}}}",
+            want.len(),
+            g.join(", ")
+        ));
+    }
+}
+
+/// `m2016.true_eyes`, `long_living`, `seki` and `dead`: what the concepts say of the upper
+/// strings.
+fn check_m2016_strings(cx: &Concepts, m: &crate::conform::case::M2016Expect, d: &mut Vec<String>) {
+    let (upper, size) = (cx.upper, cx.size);
     if let Some(t) = &m.true_eyes {
         for (s, want) in t {
             match find_by_point(upper, s, size) {
@@ -838,107 +904,102 @@ fn check_m2016(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
             }
         }
     }
-    for (what, want, got) in [("seki", &m.seki, &c["seki"]), ("dead", &m.dead, &c["dead"])] {
+    for (what, want, got) in [
+        ("seki", &m.seki, &cx.c["seki"]),
+        ("dead", &m.dead, &cx.c["dead"]),
+    ] {
         if let Some(w) = want {
-            if let Some(w) = names(w, what, d) {
-                let g = answered(got);
+            if let Some(w) = cx.names(w, what, d) {
+                let g = cx.answered(got);
                 if w != g {
                     d.push(format!(
                         "m2016.{what}: expected {}, got {}",
-                        fmt(&w),
-                        fmt(&g)
+                        fmt_set(&w),
+                        fmt_set(&g)
                     ));
                 }
             }
         }
     }
-    if let Some(groups) = &m.groups {
-        for g in groups {
-            let Some(w) = names(g, "groups", d) else {
-                continue;
-            };
-            let found = c["groups"]
-                .as_array()
-                .is_some_and(|v| v.iter().any(|x| answered(x) == w));
-            if !found {
-                d.push(format!(
-                    "m2016.groups: expected a group {}, got none",
-                    fmt(&w)
-                ));
-            }
-        }
-    }
-    if let Some(chains) = &m.chains {
-        for ch in chains {
-            let Some(w) = names(&ch.strings, "chains", d) else {
-                continue;
-            };
-            let got = c["chains"]
-                .as_array()
-                .and_then(|v| v.iter().find(|x| answered(&x["strings"]) == w));
-            let Some(got) = got else {
-                d.push(format!(
-                    "m2016.chains: expected a chain {}, got none",
-                    fmt(&w)
-                ));
-                continue;
-            };
-            for (k, want) in [("sub_chain", &ch.sub_chain), ("split_off", &ch.split_off)] {
-                if let Some(want) = want {
-                    if let Some(want) = names(want, "chains", d) {
-                        let g = answered(&got[k]);
-                        if want != g {
-                            d.push(format!(
-                                "m2016.chains {}: {k} expected {}, got {}",
-                                fmt(&w),
-                                fmt(&want),
-                                fmt(&g)
-                            ));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    if let Some(conds) = &m.conditions {
-        for (s, regions) in conds {
-            let Some(n) = string_named(&a["strings"], s, size) else {
-                d.push(format!("m2016.conditions: no black or white string at {s}"));
-                continue;
-            };
-            for w in regions {
-                let empty = set(&w.empty, size);
-                let got = c["conditions"].as_array().and_then(|v| {
-                    v.iter().find(|k| {
-                        k["string"].as_str().map(|x| norm(x, size)) == Some(n.clone())
-                            && k["region"]
-                                .as_u64()
-                                .is_some_and(|r| region_empty(a, r as usize, size) == empty)
-                    })
-                });
-                let Some(got) = got else {
+}
+
+/// `m2016.chains`: an answered chain of the same strings, with the sub-chain and the strings
+/// split off where named.
+fn check_m2016_chain(cx: &Concepts, ch: &crate::conform::case::ChainExpect, d: &mut Vec<String>) {
+    let Some(w) = cx.names(&ch.strings, "chains", d) else {
+        return;
+    };
+    let got = cx.c["chains"]
+        .as_array()
+        .and_then(|v| v.iter().find(|x| cx.answered(&x["strings"]) == w));
+    let Some(got) = got else {
+        d.push(format!(
+            "m2016.chains: expected a chain {}, got none",
+            fmt_set(&w)
+        ));
+        return;
+    };
+    for (k, want) in [("sub_chain", &ch.sub_chain), ("split_off", &ch.split_off)] {
+        if let Some(want) = want {
+            if let Some(want) = cx.names(want, "chains", d) {
+                let g = cx.answered(&got[k]);
+                if want != g {
                     d.push(format!(
-                        "m2016.conditions {s}: no closed region with the empty points {}",
-                        fmt(&empty)
+                        "m2016.chains {}: {k} expected {}, got {}",
+                        fmt_set(&w),
+                        fmt_set(&want),
+                        fmt_set(&g)
                     ));
-                    continue;
-                };
-                for (k, want) in [
-                    ("a", w.a),
-                    ("b", w.b),
-                    ("capture", w.capture),
-                    ("c", w.c),
-                    ("d", w.d),
-                ] {
-                    if let Some(want) = want {
-                        if got[k].as_bool() != Some(want) {
-                            d.push(format!(
-                                "m2016.conditions {s} {}: {k} expected {want}, got {}",
-                                fmt(&empty),
-                                got[k]
-                            ));
-                        }
-                    }
+                }
+            }
+        }
+    }
+}
+
+/// `m2016.conditions`: the conditions a–d of the closed regions of string `s`, each region
+/// named by its empty points.
+fn check_m2016_conditions(
+    cx: &Concepts,
+    s: &String,
+    regions: &[crate::conform::case::ConditionsExpect],
+    d: &mut Vec<String>,
+) {
+    let (a, size) = (cx.analysis, cx.size);
+    let Some(n) = string_named(&a["strings"], s, size) else {
+        d.push(format!("m2016.conditions: no black or white string at {s}"));
+        return;
+    };
+    for w in regions {
+        let empty = set(&w.empty, size);
+        let got = cx.c["conditions"].as_array().and_then(|v| {
+            v.iter().find(|k| {
+                k["string"].as_str().map(|x| norm(x, size)) == Some(n.clone())
+                    && k["region"]
+                        .as_u64()
+                        .is_some_and(|r| region_empty(a, r as usize, size) == empty)
+            })
+        });
+        let Some(got) = got else {
+            d.push(format!(
+                "m2016.conditions {s}: no closed region with the empty points {}",
+                fmt_set(&empty)
+            ));
+            continue;
+        };
+        for (k, want) in [
+            ("a", w.a),
+            ("b", w.b),
+            ("capture", w.capture),
+            ("c", w.c),
+            ("d", w.d),
+        ] {
+            if let Some(want) = want {
+                if got[k].as_bool() != Some(want) {
+                    d.push(format!(
+                        "m2016.conditions {s} {}: {k} expected {want}, got {}",
+                        fmt_set(&empty),
+                        got[k]
+                    ));
                 }
             }
         }

@@ -297,8 +297,6 @@ pub fn compare(ours: &Value, theirs: &Value, size: usize) -> Vec<Difference> {
 /// [`compare`] of the two answers' summaries.
 pub fn differences(ours: &Summary, theirs: &Summary) -> Vec<Difference> {
     let mut d = Vec::new();
-    let push =
-        |d: &mut Vec<Difference>, field, detail: String| d.push(Difference { field, detail });
     match (&ours.error, &theirs.error) {
         (None, None) => {}
         (Some(_), Some(_)) => return d,
@@ -340,10 +338,32 @@ pub fn differences(ours: &Summary, theirs: &Summary) -> Vec<Difference> {
             ),
         );
     }
+    analysis_differences(&mut d, a, b);
+    if reported {
+        event_differences(&mut d, a, b);
+    }
+    if a.score != b.score {
+        push(
+            &mut d,
+            "score",
+            format!("score: m3go {}, other {}", a.score, b.score),
+        );
+    }
+    d
+}
+
+/// One difference of `field`.
+fn push(d: &mut Vec<Difference>, field: &'static str, detail: String) {
+    d.push(Difference { field, detail });
+}
+
+/// The differences of the analysis: the private eyes of each string, the flower strings'
+/// attributes, the forbidden points and the legal moves.
+fn analysis_differences(d: &mut Vec<Difference>, a: &Summary, b: &Summary) {
     for (k, v) in &a.eyes {
         if b.eyes.get(k) != Some(v) {
             push(
-                &mut d,
+                d,
                 "private_eyes",
                 format!(
                     "private eyes of the string [{k}]: m3go {}, other {}",
@@ -356,7 +376,7 @@ pub fn differences(ours: &Summary, theirs: &Summary) -> Vec<Difference> {
     for (k, v) in &a.flowers {
         if b.flowers.get(k) != Some(v) {
             push(
-                &mut d,
+                d,
                 "attributes",
                 format!(
                     "flower string [{k}]: m3go {v}, other {}",
@@ -370,14 +390,14 @@ pub fn differences(ours: &Summary, theirs: &Summary) -> Vec<Difference> {
     }
     for k in b.flowers.keys().filter(|k| !a.flowers.contains_key(*k)) {
         push(
-            &mut d,
+            d,
             "attributes",
             format!("flower string [{k}]: only the other implementation has it"),
         );
     }
     if a.forbidden != b.forbidden {
         push(
-            &mut d,
+            d,
             "forbidden",
             format!(
                 "forbidden points: only m3go {}, only other {}",
@@ -388,7 +408,7 @@ pub fn differences(ours: &Summary, theirs: &Summary) -> Vec<Difference> {
     }
     if a.legal != b.legal {
         push(
-            &mut d,
+            d,
             "legal_moves",
             format!(
                 "legal moves: only m3go {}, only other {}",
@@ -397,37 +417,31 @@ pub fn differences(ours: &Summary, theirs: &Summary) -> Vec<Difference> {
             ),
         );
     }
-    if reported {
-        for (key, x, y) in [
-            ("eyes_made", &a.eyes_made, &b.eyes_made),
-            ("eyes_lost", &a.eyes_lost, &b.eyes_lost),
-        ] {
-            if x != y {
-                push(
-                    &mut d,
-                    "events",
-                    format!("{key}: m3go {}, other {}", show(x), show(y)),
-                );
-            }
-        }
-        if a.attribute_changes != b.attribute_changes {
+}
+
+/// The differences of the move's events: the eyes made and lost and the attribute changes.
+fn event_differences(d: &mut Vec<Difference>, a: &Summary, b: &Summary) {
+    for (key, x, y) in [
+        ("eyes_made", &a.eyes_made, &b.eyes_made),
+        ("eyes_lost", &a.eyes_lost, &b.eyes_lost),
+    ] {
+        if x != y {
             push(
-                &mut d,
+                d,
                 "events",
-                format!(
-                    "attribute changes: m3go {}, other {}",
-                    show(&a.attribute_changes),
-                    show(&b.attribute_changes)
-                ),
+                format!("{key}: m3go {}, other {}", show(x), show(y)),
             );
         }
     }
-    if a.score != b.score {
+    if a.attribute_changes != b.attribute_changes {
         push(
-            &mut d,
-            "score",
-            format!("score: m3go {}, other {}", a.score, b.score),
+            d,
+            "events",
+            format!(
+                "attribute changes: m3go {}, other {}",
+                show(&a.attribute_changes),
+                show(&b.attribute_changes)
+            ),
         );
     }
-    d
 }

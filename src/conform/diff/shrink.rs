@@ -217,6 +217,9 @@ fn source_of(clause: &str) -> Result<(&'static str, String), String> {
     Ok((seed, c.quote))
 }
 
+/// A case's `expect` keys, built as JSON.
+type ExpectMap = serde_json::Map<String, Value>;
+
 /// The conformance case of a shrunk disagreement: what m3go (the reference) answers, on the
 /// field that differs. Built through serde, so that new optional keys of the case format do
 /// not concern it.
@@ -230,180 +233,29 @@ pub fn make_case(
     notes: String,
 ) -> Result<Case, String> {
     let size = setup.size.unwrap_or(19);
-    let a = &ours["analysis"];
+    let (a, ta) = (&ours["analysis"], &theirs["analysis"]);
     let r0 = &ours["reports"][0];
-    let mut e = serde_json::Map::new();
-    let mut clause = "GO-CASCADE".to_string();
-    match field {
-        "private_eyes" => {
-            let theirs_eyes = eyes_by_string(&theirs["analysis"], size);
-            let mut m = serde_json::Map::new();
-            for s in a["strings"].as_array().into_iter().flatten() {
-                let key = key_of(&point_set(&s["points"], size));
-                let mine: BTreeSet<String> = s["private_eyes"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|e| eye_key(e, size))
-                    .collect();
-                if theirs_eyes.get(&key) != Some(&mine) {
-                    m.insert(string_key(&s["name"]), s["private_eyes"].clone());
-                }
-            }
-            clause = "M20-EYE".into();
-            e.insert("private_eyes".into(), Value::Object(m));
-        }
-        "attributes" => {
-            let (mine, tf) = (
-                flowers_by_string(a, size),
-                flowers_by_string(&theirs["analysis"], size),
-            );
-            let mut m = serde_json::Map::new();
-            for f in a["flowers"].as_array().into_iter().flatten() {
-                let key = key_of(&point_set(&f["points"], size));
-                if mine.get(&key) != tf.get(&key) {
-                    m.insert(
-                        string_key(&f["name"]),
-                        json!({
-                            "attribute": f["attribute"],
-                            "hs": f["hs"], "hw": f["hw"], "bs": f["bs"], "bw": f["bw"],
-                        }),
-                    );
-                    if let Some(c) = f["clause"].as_str() {
-                        clause = c.to_string();
-                    }
-                }
-            }
-            if clause.starts_with("D3") || clause == "GO-CASCADE" {
-                clause = "D3-ATTR-FLOWER".into();
-            }
-            e.insert("attributes".into(), Value::Object(m));
-        }
-        "forbidden" => {
-            let theirs_set = forbidden_set(&theirs["analysis"], size);
-            let mut reasons: BTreeMap<String, Vec<(String, String, String)>> = BTreeMap::new();
-            for who in ["black", "white"] {
-                for f in a["forbidden"][who].as_array().into_iter().flatten() {
-                    let p = norm_point(f["point"].as_str().unwrap_or("?"), size);
-                    reasons.entry(p).or_default().push((
-                        who.to_string(),
-                        f["reason"].as_str().unwrap_or("?").to_string(),
-                        f["clause"].as_str().unwrap_or("").to_string(),
-                    ));
-                }
-            }
-            let ours_set = forbidden_set(a, size);
-            let differing: BTreeSet<String> = ours_set
-                .symmetric_difference(&theirs_set)
-                .filter_map(|s| s.split(" at ").nth(1))
-                .filter_map(|s| s.split(':').next())
-                .map(str::to_string)
-                .collect();
-            let mut fb = serde_json::Map::new();
-            let mut playable = Vec::new();
-            for p in differing {
-                match reasons.get(&p) {
-                    None => playable.push(p),
-                    Some(v) => {
-                        let both = v.len() == 2 && v[0].1 == v[1].1;
-                        let mut x = json!({"reason": v[0].1});
-                        if !both {
-                            x["for"] = json!(v[0].0);
-                        }
-                        fb.insert(p, x);
-                        clause = v[0].2.clone();
-                    }
-                }
-            }
-            if !fb.is_empty() {
-                e.insert("forbidden".into(), Value::Object(fb));
-            }
-            if !playable.is_empty() {
-                e.insert("playable".into(), json!(playable));
-                if clause == "GO-CASCADE" {
-                    clause = "M20-FORBID-UPPER".into();
-                }
-            }
-        }
-        "legal_moves" => {
-            let (la, lb) = (legal_set(a, size), legal_set(&theirs["analysis"], size));
-            let prefix: String = strs(&a["legal_moves"])
-                .first()
-                .map(|m| m.split('.').next().unwrap_or("").to_string())
-                .unwrap_or_default();
-            let legal: Vec<String> = la
-                .difference(&lb)
-                .map(|p| format!("{prefix}.{p}"))
-                .collect();
-            let mut illegal = Vec::new();
-            if let Ok(pos) = setup.to_position("case") {
-                let after = moves.iter().try_fold(pos, |p, m| {
-                    parse_move(m, size)
-                        .ok()
-                        .and_then(|mv| p.play(&mv).ok().map(|(n, _)| n))
-                });
-                if let Some(after) = after {
-                    for p in lb.difference(&la) {
-                        let mv = format!("{prefix}.{p}");
-                        if let Ok(m) = parse_move(&mv, size) {
-                            if let Err(err) = after.play(&m) {
-                                clause = err.clause.to_string();
-                                illegal.push(json!({"move": mv, "reason": err.reason}));
-                            }
-                        }
-                    }
-                }
-            }
-            if !legal.is_empty() {
-                e.insert("legal".into(), json!(legal));
-                if clause == "GO-CASCADE" {
-                    clause = "M20-ORDER".into();
-                }
-            }
-            if !illegal.is_empty() {
-                e.insert("illegal".into(), json!(illegal));
-            }
-        }
+    let mut e = ExpectMap::new();
+    let clause: String = match field {
+        "private_eyes" => expect_private_eyes(a, ta, size, &mut e),
+        "attributes" => expect_attributes(a, ta, size, &mut e),
+        "forbidden" => expect_forbidden(a, ta, size, &mut e),
+        "legal_moves" => expect_legal(setup, moves, a, ta, &mut e),
         "captured" => {
             e.insert(
                 "events".into(),
                 json!([{"index": 0, "captured": r0["captured"]}]),
             );
-            clause = "GO-CAPTURE".into();
+            "GO-CAPTURE".into()
         }
-        "events" => {
-            let names = |k: &str| -> Vec<String> {
-                r0[k]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|s| s["string"].as_str().map(str::to_string))
-                    .collect()
-            };
-            let attrs: serde_json::Map<String, Value> = r0["attribute_changes"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|c| (string_key(&c["string"]), c["to"].clone()))
-                .collect();
-            e.insert(
-                "events".into(),
-                json!([{
-                    "index": 0,
-                    "eyes_made": names("eyes_made"),
-                    "eyes_lost": names("eyes_lost"),
-                    "attributes": attrs,
-                }]),
-            );
-            clause = "M20-ATTR-COUNT".into();
-        }
+        "events" => expect_events(r0, &mut e),
         "score" => {
             let s = &a["score"];
             e.insert(
                 "score".into(),
                 json!({"black": s["black"], "white": s["white"], "neutral": s["neutral"], "winner": s["winner"]}),
             );
-            clause = "M20-SCORE-AREA".into();
+            "M20-SCORE-AREA".into()
         }
         _ => {
             // board or error: the resulting board, as the holographic view shows it
@@ -411,8 +263,9 @@ pub fn make_case(
                 "views".into(),
                 json!({"holographic": strs(&a["boards"]["holographic"]).join("\n") + "\n"}),
             );
+            "GO-CASCADE".into()
         }
-    }
+    };
     let (seed, quote) = source_of(&clause)?;
     let case = json!({
         "id": id,
@@ -427,6 +280,185 @@ pub fn make_case(
     });
     serde_json::from_value(case)
         .map_err(|e| format!("the shrunk case does not fit the case format: {e}"))
+}
+
+/// `private_eyes`: m3go's private eyes of each string whose eyes differ (analyses `a`, m3go's,
+/// and `ta`, the other's); the clause cited.
+fn expect_private_eyes(a: &Value, ta: &Value, size: usize, e: &mut ExpectMap) -> String {
+    let theirs_eyes = eyes_by_string(ta, size);
+    let mut m = serde_json::Map::new();
+    for s in a["strings"].as_array().into_iter().flatten() {
+        let key = key_of(&point_set(&s["points"], size));
+        let mine: BTreeSet<String> = s["private_eyes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|e| eye_key(e, size))
+            .collect();
+        if theirs_eyes.get(&key) != Some(&mine) {
+            m.insert(string_key(&s["name"]), s["private_eyes"].clone());
+        }
+    }
+    e.insert("private_eyes".into(), Value::Object(m));
+    "M20-EYE".into()
+}
+
+/// `attributes`: m3go's attribute and counts of each flower string whose attribute differs;
+/// the clause of the last one (an attribute clause).
+fn expect_attributes(a: &Value, ta: &Value, size: usize, e: &mut ExpectMap) -> String {
+    let mut clause = "GO-CASCADE".to_string();
+    let (mine, tf) = (flowers_by_string(a, size), flowers_by_string(ta, size));
+    let mut m = serde_json::Map::new();
+    for f in a["flowers"].as_array().into_iter().flatten() {
+        let key = key_of(&point_set(&f["points"], size));
+        if mine.get(&key) != tf.get(&key) {
+            m.insert(
+                string_key(&f["name"]),
+                json!({
+                    "attribute": f["attribute"],
+                    "hs": f["hs"], "hw": f["hw"], "bs": f["bs"], "bw": f["bw"],
+                }),
+            );
+            if let Some(c) = f["clause"].as_str() {
+                clause = c.to_string();
+            }
+        }
+    }
+    if clause.starts_with("D3") || clause == "GO-CASCADE" {
+        clause = "D3-ATTR-FLOWER".into();
+    }
+    e.insert("attributes".into(), Value::Object(m));
+    clause
+}
+
+/// `forbidden` and `playable`: m3go's reason at each point whose forbidden verdict differs
+/// (for one player or both), the points open in m3go's answer as playable; the clause cited.
+fn expect_forbidden(a: &Value, ta: &Value, size: usize, e: &mut ExpectMap) -> String {
+    let mut clause = "GO-CASCADE".to_string();
+    let theirs_set = forbidden_set(ta, size);
+    let mut reasons: BTreeMap<String, Vec<(String, String, String)>> = BTreeMap::new();
+    for who in ["black", "white"] {
+        for f in a["forbidden"][who].as_array().into_iter().flatten() {
+            let p = norm_point(f["point"].as_str().unwrap_or("?"), size);
+            reasons.entry(p).or_default().push((
+                who.to_string(),
+                f["reason"].as_str().unwrap_or("?").to_string(),
+                f["clause"].as_str().unwrap_or("").to_string(),
+            ));
+        }
+    }
+    let ours_set = forbidden_set(a, size);
+    let differing: BTreeSet<String> = ours_set
+        .symmetric_difference(&theirs_set)
+        .filter_map(|s| s.split(" at ").nth(1))
+        .filter_map(|s| s.split(':').next())
+        .map(str::to_string)
+        .collect();
+    let mut fb = serde_json::Map::new();
+    let mut playable = Vec::new();
+    for p in differing {
+        match reasons.get(&p) {
+            None => playable.push(p),
+            Some(v) => {
+                let both = v.len() == 2 && v[0].1 == v[1].1;
+                let mut x = json!({"reason": v[0].1});
+                if !both {
+                    x["for"] = json!(v[0].0);
+                }
+                fb.insert(p, x);
+                clause = v[0].2.clone();
+            }
+        }
+    }
+    if !fb.is_empty() {
+        e.insert("forbidden".into(), Value::Object(fb));
+    }
+    if !playable.is_empty() {
+        e.insert("playable".into(), json!(playable));
+        if clause == "GO-CASCADE" {
+            clause = "M20-FORBID-UPPER".into();
+        }
+    }
+    clause
+}
+
+/// `legal` and `illegal`: the moves m3go allows and the other refuses, and those the other
+/// allows with m3go's refusal (played after `moves` from `setup`); the clause cited.
+fn expect_legal(
+    setup: &Setup,
+    moves: &[String],
+    a: &Value,
+    ta: &Value,
+    e: &mut ExpectMap,
+) -> String {
+    let size = setup.size.unwrap_or(19);
+    let mut clause = "GO-CASCADE".to_string();
+    let (la, lb) = (legal_set(a, size), legal_set(ta, size));
+    let prefix: String = strs(&a["legal_moves"])
+        .first()
+        .map(|m| m.split('.').next().unwrap_or("").to_string())
+        .unwrap_or_default();
+    let legal: Vec<String> = la
+        .difference(&lb)
+        .map(|p| format!("{prefix}.{p}"))
+        .collect();
+    let mut illegal = Vec::new();
+    if let Ok(pos) = setup.to_position("case") {
+        let after = moves.iter().try_fold(pos, |p, m| {
+            parse_move(m, size)
+                .ok()
+                .and_then(|mv| p.play(&mv).ok().map(|(n, _)| n))
+        });
+        if let Some(after) = after {
+            for p in lb.difference(&la) {
+                let mv = format!("{prefix}.{p}");
+                if let Ok(m) = parse_move(&mv, size) {
+                    if let Err(err) = after.play(&m) {
+                        clause = err.clause.to_string();
+                        illegal.push(json!({"move": mv, "reason": err.reason}));
+                    }
+                }
+            }
+        }
+    }
+    if !legal.is_empty() {
+        e.insert("legal".into(), json!(legal));
+        if clause == "GO-CASCADE" {
+            clause = "M20-ORDER".into();
+        }
+    }
+    if !illegal.is_empty() {
+        e.insert("illegal".into(), json!(illegal));
+    }
+    clause
+}
+
+/// `events`: the eyes made and lost and the attribute changes of the move's report `r0`.
+fn expect_events(r0: &Value, e: &mut ExpectMap) -> String {
+    let names = |k: &str| -> Vec<String> {
+        r0[k]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s["string"].as_str().map(str::to_string))
+            .collect()
+    };
+    let attrs: serde_json::Map<String, Value> = r0["attribute_changes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| (string_key(&c["string"]), c["to"].clone()))
+        .collect();
+    e.insert(
+        "events".into(),
+        json!([{
+            "index": 0,
+            "eyes_made": names("eyes_made"),
+            "eyes_lost": names("eyes_lost"),
+            "attributes": attrs,
+        }]),
+    );
+    "M20-ATTR-COUNT".into()
 }
 
 /// A string's name as a case key (`七九*`).

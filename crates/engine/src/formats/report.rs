@@ -1,12 +1,11 @@
 //! The analysis report: the versioned JSON contract other implementations are compared on
-//! (`m3go analyze --format json`, format `m3go-analysis/4`), and its text rendering.
+//! (`m3go analyze --format json`, format `m3go-analysis/4`); its text rendering is `text`.
 
-use crate::board::coord::{Labels, Point, StringName};
+use crate::board::coord::{Point, StringName};
 use crate::board::grid::Colour;
 use crate::board::layers::holographic;
 use crate::game::notation::Notation;
 use crate::game::play::Position;
-use crate::game::text::{text, Text};
 use crate::judge::analysis::Analysis;
 use crate::judge::eyes::{Region, VerdictCode};
 use crate::judge::forbidden::{flower_forbidden_reason, Forbidden};
@@ -14,6 +13,11 @@ use crate::judge::scoring::{score_of, Score};
 use crate::rules::Rules;
 use serde::Serialize;
 use std::collections::HashMap;
+
+mod text;
+
+pub(crate) use text::verdict_text;
+pub use text::TextOptions;
 
 /// Version tag of the analysis JSON (schema: spec/schema/analysis.schema.json). `/2`: a private
 /// eye is reported as its closed region (`points`) with its empty points (`empty`), not by its
@@ -509,6 +513,122 @@ pub(crate) fn forbidden_points(
         .collect()
 }
 
+/// The labels of points given by index.
+fn point_names(b: &crate::board::grid::Board, v: &[usize]) -> Vec<Point> {
+    v.iter().map(|&i| b.point(i)).collect()
+}
+
+/// A string's name: the label of its first point.
+fn string_name(b: &crate::board::grid::Board, v: &[usize]) -> StringName {
+    StringName(b.point(v[0]))
+}
+
+/// The strings of the lower layer with their private eyes and (`whole`) their closed regions
+/// with the verdicts, each region listed once in `regions`.
+fn string_reports(
+    pos: &Position,
+    a: &Analysis,
+    whole: bool,
+    regions: &mut RegionList,
+    empties: &crate::board::strings::Strings,
+) -> Vec<StringReport> {
+    let b = pos.board();
+    let names = |v: &[usize]| point_names(b, v);
+    let name = |v: &[usize]| string_name(b, v);
+    a.lower_strings
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(g, s)| StringReport {
+            name: name(&s.points),
+            colour: s.colour.unwrap_or(Colour::Black),
+            points: names(&s.points),
+            lower_liberties: names(&s.liberties),
+            upper_string: name(
+                a.upper_strings
+                    .at(s.points[0])
+                    .map_or(&s.points, |u| &u.points),
+            ),
+            private_eyes: a
+                .private_eyes(g)
+                .map(|r| PrivateEyeReport {
+                    points: names(&r.points),
+                    empty: names(&r.empty),
+                })
+                .collect(),
+            regions: a.regions[g]
+                .iter()
+                .filter(|_| whole)
+                .map(|(r, v)| RegionReport {
+                    region: regions.index(r, a, empties),
+                    verdict: v.code(),
+                    eye_at: v.point().map(|p| b.point(p)),
+                    clause: v.clause_under(pos.rules().private_eye),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The flower strings with their attribute, its counts and clause, and the strings beside them.
+fn flower_reports(b: &crate::board::grid::Board, a: &Analysis) -> Vec<FlowerReport> {
+    a.flowers
+        .iter()
+        .map(|f| FlowerReport {
+            name: string_name(b, &f.points),
+            points: point_names(b, &f.points),
+            attribute: f.attribute,
+            hs: f.counts.hs,
+            hw: f.counts.hw,
+            bs: f.counts.bs,
+            bw: f.counts.bw,
+            adjacent: f
+                .adjacent
+                .iter()
+                .map(|&g| string_name(b, &a.lower_strings.groups[g].points))
+                .collect(),
+            clause: f.clause,
+        })
+        .collect()
+}
+
+/// The points forbidden to `player`'s flower, with their reason, owner and clause.
+fn forbidden_report(pos: &Position, a: &Analysis, player: Colour) -> Vec<ForbiddenReport> {
+    let b = pos.board();
+    forbidden_points(a, pos.rules(), player)
+        .into_iter()
+        .map(|(i, f)| ForbiddenReport {
+            point: b.point(i),
+            reason: f.code(),
+            owner: f.owner(),
+            clause: f.clause(),
+        })
+        .collect()
+}
+
+/// The legal moves of the player to move and the special moves, in notation.
+fn move_lists(pos: &Position) -> (Vec<Notation>, Vec<Notation>) {
+    let turn = pos.turn();
+    let legal_moves = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| Notation::new(pos.rules(), pos.move_number(), turn, m))
+        .collect();
+    let special_moves = pos
+        .special_moves()
+        .into_iter()
+        .map(|m| {
+            Notation::new(
+                pos.rules(),
+                pos.move_number(),
+                m.turn.unwrap_or(turn),
+                m.action,
+            )
+        })
+        .collect();
+    (legal_moves, special_moves)
+}
+
 impl AnalysisReport {
     /// Builds the report of a position, its legal moves listed on the position's engine (the
     /// same list on both, [`Position::legal_moves`]).
@@ -525,52 +645,17 @@ impl AnalysisReport {
     /// [`AnalysisReport::of`] with the fields `scope` asks for.
     pub fn of_scope(pos: &Position, a: &Analysis, scope: ReportScope) -> AnalysisReport {
         let whole = scope == ReportScope::Whole;
-        let b = &pos.board();
-        let names = |v: &[usize]| -> Vec<Point> { v.iter().map(|&i| b.point(i)).collect() };
-        let name = |v: &[usize]| StringName(b.point(v[0]));
+        let b = pos.board();
         let empties = crate::board::strings::empty_strings(&a.lower);
         let mut regions = RegionList::default();
-        let strings = a
-            .lower_strings
-            .groups
-            .iter()
-            .enumerate()
-            .map(|(g, s)| StringReport {
-                name: name(&s.points),
-                colour: s.colour.unwrap_or(Colour::Black),
-                points: names(&s.points),
-                lower_liberties: names(&s.liberties),
-                upper_string: name(
-                    a.upper_strings
-                        .at(s.points[0])
-                        .map_or(&s.points, |u| &u.points),
-                ),
-                private_eyes: a
-                    .private_eyes(g)
-                    .map(|r| PrivateEyeReport {
-                        points: names(&r.points),
-                        empty: names(&r.empty),
-                    })
-                    .collect(),
-                regions: a.regions[g]
-                    .iter()
-                    .filter(|_| whole)
-                    .map(|(r, v)| RegionReport {
-                        region: regions.index(r, a, &empties),
-                        verdict: v.code(),
-                        eye_at: v.point().map(|p| b.point(p)),
-                        clause: v.clause_under(pos.rules().private_eye),
-                    })
-                    .collect(),
-            })
-            .collect();
+        let strings = string_reports(pos, a, whole, &mut regions, &empties);
         let empty_strings = empties
             .groups
             .iter()
             .filter(|_| whole)
             .map(|e| EmptyStringReport {
-                name: name(&e.points),
-                points: names(&e.points),
+                name: string_name(b, &e.points),
+                points: point_names(b, &e.points),
             })
             .collect();
         let upper_strings = a
@@ -579,60 +664,14 @@ impl AnalysisReport {
             .iter()
             .filter(|_| whole)
             .map(|s| UpperStringReport {
-                name: name(&s.points),
+                name: string_name(b, &s.points),
                 colour: s.colour.unwrap_or(Colour::Black),
-                points: names(&s.points),
-                liberties: names(&s.liberties),
+                points: point_names(b, &s.points),
+                liberties: point_names(b, &s.liberties),
             })
             .collect();
-        let flowers = a
-            .flowers
-            .iter()
-            .map(|f| FlowerReport {
-                name: name(&f.points),
-                points: names(&f.points),
-                attribute: f.attribute,
-                hs: f.counts.hs,
-                hw: f.counts.hw,
-                bs: f.counts.bs,
-                bw: f.counts.bw,
-                adjacent: f
-                    .adjacent
-                    .iter()
-                    .map(|&g| name(&a.lower_strings.groups[g].points))
-                    .collect(),
-                clause: f.clause,
-            })
-            .collect();
-        let forbidden_of = |player| {
-            forbidden_points(a, pos.rules(), player)
-                .into_iter()
-                .map(|(i, f)| ForbiddenReport {
-                    point: b.point(i),
-                    reason: f.code(),
-                    owner: f.owner(),
-                    clause: f.clause(),
-                })
-                .collect()
-        };
         let turn = pos.turn();
-        let legal_moves = pos
-            .legal_moves()
-            .into_iter()
-            .map(|m| Notation::new(pos.rules(), pos.move_number(), turn, m))
-            .collect();
-        let special_moves = pos
-            .special_moves()
-            .into_iter()
-            .map(|m| {
-                Notation::new(
-                    pos.rules(),
-                    pos.move_number(),
-                    m.turn.unwrap_or(turn),
-                    m.action,
-                )
-            })
-            .collect();
+        let (legal_moves, special_moves) = move_lists(pos);
         // the score counts this analysis again unless dead stones are removed first
         let (score, score_error) = match score_of(a, pos.rules(), pos.dead()) {
             Ok(s) => (Some(s), None),
@@ -672,10 +711,10 @@ impl AnalysisReport {
             empty_strings,
             regions: regions.list,
             upper_strings,
-            flowers,
+            flowers: flower_reports(b, a),
             forbidden: ForbiddenByPlayer {
-                black: forbidden_of(Colour::Black),
-                white: forbidden_of(Colour::White),
+                black: forbidden_report(pos, a, Colour::Black),
+                white: forbidden_report(pos, a, Colour::White),
             },
             legal_moves,
             special_moves,
@@ -741,399 +780,7 @@ impl AnalysisReport {
     /// strings, the flowers, the forbidden points, the legal moves and the score; points in
     /// the label system of `opts`.
     pub fn to_text_with(&self, opts: TextOptions) -> String {
-        let n = self.size;
-        let pt = |p: Point| p.format(opts.labels);
-        let nm = |s: StringName| s.format(opts.labels);
-        let pts = |v: &[Point]| v.iter().map(|&p| pt(p)).collect::<Vec<_>>();
-        let mv = |m: &Notation| m.format(opts.labels);
-        let mut o = String::new();
-        let push = |o: &mut String, s: String| {
-            o.push_str(&s);
-            o.push('\n');
-        };
-        push(
-            &mut o,
-            format!(
-                "m3go analysis — rules {}, {}x{}, move {} ({} to play: {}){}",
-                self.rules.preset,
-                self.size,
-                self.size,
-                self.move_number,
-                self.to_move.symbol,
-                match self.to_move.kind {
-                    crate::game::order::StoneKind::Own =>
-                        format!("{} stone", self.to_move.player.name()),
-                    crate::game::order::StoneKind::Flower =>
-                        format!("{}'s flower", self.to_move.player.name()),
-                },
-                if self.game_over { ", game over" } else { "" }
-            ),
-        );
-        o.push('\n');
-        let boards = [
-            ("direct", &self.boards.direct),
-            ("holographic", &self.boards.holographic),
-            ("upper", &self.boards.upper),
-        ];
-        let framed: Vec<Vec<String>> = boards
-            .iter()
-            .map(|(_, rows)| labelled_board(rows, opts.labels))
-            .collect();
-        // every framed board line is 2n + 5 columns wide (CJK labels count two)
-        let w = 2 * n + 5;
-        push(
-            &mut o,
-            format!(
-                "   {:<w2$}{:<w2$}{}",
-                boards[0].0,
-                boards[1].0,
-                boards[2].0,
-                w2 = w + 3
-            ),
-        );
-        for ((d, h), u) in framed[0].iter().zip(&framed[1]).zip(&framed[2]) {
-            push(&mut o, format!("{d}   {h}   {u}"));
-        }
-        push(&mut o, "(X black, O white, # flower / neutral = off-board, x o flowers with a black / white star)".into());
-        o.push('\n');
-        push(&mut o, "strings (lower layer):".into());
-        let mut hidden = 0;
-        for s in &self.strings {
-            push(
-                &mut o,
-                format!(
-                    "  {} {} — {} stone(s), lower liberties {}, upper string {}",
-                    s.colour.name(),
-                    nm(s.name),
-                    s.points.len(),
-                    s.lower_liberties.len(),
-                    nm(s.upper_string)
-                ),
-            );
-            hidden += if opts.verbose {
-                0
-            } else {
-                s.regions
-                    .iter()
-                    .filter(|r| r.verdict != VerdictCode::PrivateEye)
-                    .count()
-            };
-            for r in s
-                .regions
-                .iter()
-                .filter(|r| opts.verbose || r.verdict == VerdictCode::PrivateEye)
-            {
-                let (points, empty) = self.region_points(r.region);
-                let empties = if empty.len() > 8 {
-                    format!("{} empty points", empty.len())
-                } else if empty.len() < points.len() && points.len() <= 8 {
-                    // M20-EYE-FIG6: the region is its empty points plus the stones inside
-                    format!(
-                        "{}; empty {}",
-                        pts(&points).join(" "),
-                        pts(&empty).join(" ")
-                    )
-                } else {
-                    pts(&empty).join(" ")
-                };
-                push(
-                    &mut o,
-                    format!(
-                        "      region of {} point(s) [{}]: {} ({})",
-                        points.len(),
-                        empties,
-                        verdict_text(r.verdict, r.eye_at).format(opts.labels),
-                        r.clause
-                    ),
-                );
-            }
-        }
-        if hidden > 0 {
-            push(
-                &mut o,
-                format!(
-                    "  ({hidden} closed region(s) that are not private eyes: shown with --verbose)"
-                ),
-            );
-        }
-        push(&mut o, "upper strings:".into());
-        for s in &self.upper_strings {
-            push(
-                &mut o,
-                format!(
-                    "  {} {} — {} stone(s), {} liberties",
-                    s.colour.name(),
-                    nm(s.name),
-                    s.points.len(),
-                    s.liberties.len()
-                ),
-            );
-        }
-        push(&mut o, "flower strings:".into());
-        for f in &self.flowers {
-            push(
-                &mut o,
-                format!(
-                    "  {} — {} (Hs={} Hw={} Bs={} Bw={}; {})",
-                    nm(f.name),
-                    f.attribute.name(),
-                    f.hs,
-                    f.hw,
-                    f.bs,
-                    f.bw,
-                    f.clause
-                ),
-            );
-        }
-        if let Some(m) = &self.m2016 {
-            o.push_str(&self.m2016_text(m, opts));
-        }
-        for (who, list) in [
-            ("black", &self.forbidden.black),
-            ("white", &self.forbidden.white),
-        ] {
-            push(&mut o, format!("forbidden to {who}'s flower:"));
-            for f in list {
-                let owner = f
-                    .owner
-                    .map(|c| format!(" of {}", c.name()))
-                    .unwrap_or_default();
-                push(
-                    &mut o,
-                    format!("  {} {}{} ({})", pt(f.point), f.reason, owner, f.clause),
-                );
-            }
-        }
-        push(
-            &mut o,
-            format!(
-                "legal moves ({}): {}",
-                self.legal_moves.len(),
-                abbreviate(&self.legal_moves.iter().map(mv).collect::<Vec<_>>())
-            ),
-        );
-        if !self.special_moves.is_empty() {
-            push(
-                &mut o,
-                format!(
-                    "special moves ({}): {}",
-                    self.special_moves.len(),
-                    abbreviate(&self.special_moves.iter().map(mv).collect::<Vec<_>>())
-                ),
-            );
-        }
-        match (&self.score, &self.score_error) {
-            (Some(s), _) => push(
-                &mut o,
-                format!(
-                    "score{}: black {} white {} neutral {} (half-points), komi {} → {}",
-                    if self.game_over {
-                        ""
-                    } else {
-                        " if the game ended now"
-                    },
-                    s.black,
-                    s.white,
-                    s.neutral,
-                    f64::from(s.komi_quarters) / 4.0,
-                    s.winner
-                ),
-            ),
-            (None, Some(e)) => push(&mut o, format!("score: {e}")),
-            _ => {}
-        }
-        o
-    }
-}
-
-impl AnalysisReport {
-    /// The text of the 2016 concepts: every eye, true or false; the chains with their
-    /// long-living sub-chains; the groups; the long-living, seki and dead strings; the
-    /// conditions a–d of the closed regions (those meeting b; every one with `verbose`).
-    fn m2016_text(&self, m: &M2016Report, opts: TextOptions) -> String {
-        let pt = |p: Point| p.format(opts.labels);
-        let pts = |v: &[Point]| v.iter().map(|&p| pt(p)).collect::<Vec<_>>().join(" ");
-        let nms = |v: &[StringName]| {
-            v.iter()
-                .map(|s| s.format(opts.labels))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        let yn = |b: bool| if b { "yes" } else { "no" };
-        let mut o = String::from("2016 concepts (000):\n");
-        o.push_str("  eyes (M16-TRUE-EYE, M16-FALSE-EYE):\n");
-        for e in &m.eyes {
-            let kind = match e.kind {
-                crate::judge::concepts2016::EyeKind::Private => "private",
-                crate::judge::concepts2016::EyeKind::Common => "common",
-            };
-            let empty = if e.empty.len() > 8 {
-                format!("{} empty points", e.empty.len())
-            } else {
-                pts(&e.empty)
-            };
-            o.push_str(&format!(
-                "    {kind} {} eye of {} [{empty}] ({})\n",
-                if e.true_eye { "true" } else { "false" },
-                nms(&e.owners),
-                e.clause
-            ));
-        }
-        o.push_str("  strings (upper layer): true eyes; long-living (M16-LIFE-3), seki (M16-LIFE-5), dead:\n");
-        for s in &m.strings {
-            let mut verdicts = Vec::new();
-            for (on, word) in [
-                (s.long_living, "long-living"),
-                (s.seki, "seki"),
-                (s.dead, "dead"),
-            ] {
-                if on {
-                    verdicts.push(word);
-                }
-            }
-            o.push_str(&format!(
-                "    {} {} — {} true eye(s){}\n",
-                s.colour.name(),
-                s.name.format(opts.labels),
-                s.true_eyes,
-                if verdicts.is_empty() {
-                    String::new()
-                } else {
-                    format!(", {}", verdicts.join(", "))
-                }
-            ));
-        }
-        o.push_str("  chains (M16-CHAIN; sub-chain M16-SUBCHAIN, M16-LIFE-4-SPLIT):\n");
-        for c in &m.chains {
-            let eyes: Vec<String> = c
-                .common_eyes
-                .iter()
-                .filter_map(|&k| m.eyes.get(k))
-                .map(|e| format!("[{}]", pts(&e.empty)))
-                .collect();
-            let status = if c.split_off.is_empty() {
-                "every string has two true eyes: long-living".to_string()
-            } else if c.sub_chain.is_empty() {
-                "no sub-chain with two true eyes: dying (将死), every string to be captured".into()
-            } else {
-                format!(
-                    "long-living sub-chain {}; split off {}",
-                    nms(&c.sub_chain),
-                    nms(&c.split_off)
-                )
-            };
-            o.push_str(&format!(
-                "    {} through {} — {status}\n",
-                nms(&c.strings),
-                eyes.join(" ")
-            ));
-        }
-        let groups: Vec<String> = m.groups.iter().map(|g| format!("{{{}}}", nms(g))).collect();
-        o.push_str(&format!("  groups (M16-GROUP): {}\n", groups.join(" ")));
-        o.push_str(&format!("  seki (M16-LIFE-5): {}\n", nms(&m.seki)));
-        o.push_str(&format!("  dead: {}\n", nms(&m.dead)));
-        o.push_str("  closed regions, conditions a (inner liberty), b, capture, c, d (M16-EYE-A … M16-EYE-D):\n");
-        let mut hidden = 0;
-        for k in &m.conditions {
-            if !(opts.verbose || k.b) {
-                hidden += 1;
-                continue;
-            }
-            let (points, empty) = self.region_points(k.region);
-            let empty = if empty.len() > 8 {
-                format!("{} empty points", empty.len())
-            } else {
-                pts(&empty)
-            };
-            o.push_str(&format!(
-                "    {}, region of {} point(s) [{empty}]: a {}, b {}, capture {}, c {}, d {}\n",
-                k.string.format(opts.labels),
-                points.len(),
-                yn(k.a),
-                yn(k.b),
-                k.capture.map_or("-", yn),
-                yn(k.c),
-                yn(k.d)
-            ));
-        }
-        if hidden > 0 {
-            o.push_str(&format!(
-                "    ({hidden} region(s) holding another string of the same colour (b fails): shown with --verbose)\n"
-            ));
-        }
-        o
-    }
-}
-
-/// How the text report is written: the label system of its points, and whether every closed
-/// region is listed or only the private eyes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TextOptions {
-    pub labels: Labels,
-    /// List the closed regions that are not private eyes too.
-    pub verbose: bool,
-}
-
-/// A board diagram (rows of one-character tokens separated by spaces, top row first) framed by
-/// its coordinate labels on all four edges, in `labels`: every line is 2·size + 5 columns wide
-/// on a terminal (a CJK label counts two columns, an ASCII one is followed by a space).
-pub(crate) fn labelled_board(rows: &[String], labels: Labels) -> Vec<String> {
-    let (_, row_labels) = labels.edges(rows.len());
-    let header = format!("   {}  ", labels.header(rows.len()));
-    let mut out = vec![header.clone()];
-    for (row, y) in rows.iter().zip(row_labels) {
-        let y = Labels::cell(y);
-        out.push(format!("{y} {row} {y}"));
-    }
-    out.push(header);
-    out
-}
-
-fn abbreviate(v: &[String]) -> String {
-    if v.len() <= 12 {
-        v.join(" ")
-    } else {
-        format!("{} … {}", v[..10].join(" "), v[v.len() - 1])
-    }
-}
-
-/// A verdict in words, naming the point `eye_at` where the verdict names one.
-pub(crate) fn verdict_text(code: VerdictCode, eye_at: Option<Point>) -> Text {
-    let at = || eye_at.map_or_else(|| Text::from("?"), |p| text!(p));
-    match code {
-        VerdictCode::PrivateEye => "private eye".into(),
-        VerdictCode::SameColourInside => {
-            "not a private eye: another string of the same colour is inside".into()
-        }
-        VerdictCode::NoAdjacentEmptyString => {
-            "not a private eye: no empty string inside touches this string without touching another string of its colour".into()
-        }
-        VerdictCode::OpponentCanMakeEye => text!(
-            "not a private eye: the opponent can make a one-liberty eye inside (at ",
-            at(),
-            ")"
-        ),
-        VerdictCode::NoInnerLiberty => "not a private eye (2016): no empty point inside touches the string".into(),
-        VerdictCode::OpponentUncapturable => text!(
-            "not a private eye (2016): the opponent string at ",
-            at(),
-            " cannot be captured by filling inside"
-        ),
-        VerdictCode::NestedPrivateEye => text!(
-            "not a private eye (2016): the opponent string at ",
-            at(),
-            " has a private eye inside"
-        ),
-        VerdictCode::MutualPrivateEye => text!(
-            "not a private eye (2016): the opponent string inside claims a region around this string (at ",
-            at(),
-            ") as this string claims one around it; neither keeps it"
-        ),
-        VerdictCode::OpponentLongLiving => text!(
-            "not a private eye (2016): the opponent string at ",
-            at(),
-            " is long-living"
-        ),
+        text::render(self, opts)
     }
 }
 

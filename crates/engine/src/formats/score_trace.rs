@@ -102,23 +102,7 @@ pub fn score_trace(pos: &Position, l: Labels) -> Result<ScoreTrace, ScoreError> 
     let size = a.upper.size;
     let n = size * size;
     let enclosure = neutral_enclosure(a, rules);
-    let reason_of = |i: usize| -> Reason {
-        let dead = before.board.get(i).is_some() && a.board.get(i).is_none();
-        if enclosure[i] == Enclosure::Enclosed {
-            Reason::NeutralEnclosed
-        } else if dead {
-            Reason::Dead
-        } else {
-            match (a.upper.cells[i], score.points[i].owner) {
-                (Cell::OffBoard, _) => Reason::NeutralFlowers,
-                (Cell::Stone(_), _) => Reason::Stones,
-                (Cell::Empty, Owner::Seki) => Reason::Seki,
-                (Cell::Empty, Owner::Neutral) => Reason::Neutral,
-                (Cell::Empty, _) => Reason::Territory,
-            }
-        }
-    };
-    let reasons: Vec<Reason> = (0..n).map(reason_of).collect();
+    let reasons = point_reasons(&before, a, &score, &enclosure);
     // a region: the 4-connected points of one owner, clause, reason and enclosure
     let key = |i: usize| {
         (
@@ -147,46 +131,96 @@ pub fn score_trace(pos: &Position, l: Labels) -> Result<ScoreTrace, ScoreError> 
             }
         }
         pts.sort_unstable();
-        let (owner, clause, reason, enc) = key(start);
-        let long_living = enc == Enclosure::LongLiving;
-        let merged = pts
-            .iter()
-            .any(|&i| a.board.get(i) == Some(Stone::Flower) && a.upper.cells[i] != Cell::OffBoard);
-        let mut also = Vec::new();
-        if reason == Reason::Dead {
-            also.push("M20-SCORE-DEAD");
-        }
-        if reason == Reason::Stones && merged {
-            also.push("M20-SCORE-MERGE");
-        }
-        if long_living {
-            also.push("M16-LIFE-3");
-        }
-        let count = pts.len() as i32;
-        let (black, white) = match owner {
-            Owner::Black => (2 * count, 0),
-            Owner::White => (0, 2 * count),
-            Owner::Seki => (count, count),
-            Owner::Neutral => (0, 0),
-        };
-        let shown: Vec<String> = pts.iter().map(|&i| a.board.point(i).format(l)).collect();
-        let why = why(owner, reason, long_living, merged, clause);
-        regions.push(ScoreRegion {
-            owner,
-            reason,
-            clause,
-            also,
-            points: pts
-                .iter()
-                .map(|&i| a.board.point(i).format(Labels::Chinese))
-                .collect(),
-            shown,
-            black,
-            white,
-            why,
-        });
+        regions.push(region(a, &pts, key(start), l));
     }
-    let komi = KomiLine {
+    Ok(ScoreTrace {
+        format: SCORE_TRACE_FORMAT,
+        black: score.black,
+        white: score.white,
+        neutral: score.neutral,
+        regions,
+        komi: komi_line(&score),
+    })
+}
+
+/// Why each point counts as it does: enclosed by neutral flowers, a dead stone (on `before`
+/// and gone from `a`, the analysis with the dead stones removed), off-board under neutral
+/// flowers, a stone, or an empty point of seki, nobody or an owner.
+fn point_reasons(
+    before: &crate::judge::analysis::Analysis,
+    a: &crate::judge::analysis::Analysis,
+    score: &crate::judge::scoring::Score,
+    enclosure: &[Enclosure],
+) -> Vec<Reason> {
+    let reason_of = |i: usize| -> Reason {
+        let dead = before.board.get(i).is_some() && a.board.get(i).is_none();
+        if enclosure[i] == Enclosure::Enclosed {
+            Reason::NeutralEnclosed
+        } else if dead {
+            Reason::Dead
+        } else {
+            match (a.upper.cells[i], score.points[i].owner) {
+                (Cell::OffBoard, _) => Reason::NeutralFlowers,
+                (Cell::Stone(_), _) => Reason::Stones,
+                (Cell::Empty, Owner::Seki) => Reason::Seki,
+                (Cell::Empty, Owner::Neutral) => Reason::Neutral,
+                (Cell::Empty, _) => Reason::Territory,
+            }
+        }
+    };
+    (0..a.upper.size * a.upper.size).map(reason_of).collect()
+}
+
+/// The region of the points `pts` (ascending) sharing one owner, clause, reason and enclosure
+/// (`key`): the clauses besides its own, its half-points and why it counts so.
+fn region(
+    a: &crate::judge::analysis::Analysis,
+    pts: &[usize],
+    (owner, clause, reason, enc): (Owner, &'static str, Reason, Enclosure),
+    l: Labels,
+) -> ScoreRegion {
+    let long_living = enc == Enclosure::LongLiving;
+    let merged = pts
+        .iter()
+        .any(|&i| a.board.get(i) == Some(Stone::Flower) && a.upper.cells[i] != Cell::OffBoard);
+    let mut also = Vec::new();
+    if reason == Reason::Dead {
+        also.push("M20-SCORE-DEAD");
+    }
+    if reason == Reason::Stones && merged {
+        also.push("M20-SCORE-MERGE");
+    }
+    if long_living {
+        also.push("M16-LIFE-3");
+    }
+    let count = pts.len() as i32;
+    let (black, white) = match owner {
+        Owner::Black => (2 * count, 0),
+        Owner::White => (0, 2 * count),
+        Owner::Seki => (count, count),
+        Owner::Neutral => (0, 0),
+    };
+    let shown: Vec<String> = pts.iter().map(|&i| a.board.point(i).format(l)).collect();
+    let why = why(owner, reason, long_living, merged, clause);
+    ScoreRegion {
+        owner,
+        reason,
+        clause,
+        also,
+        points: pts
+            .iter()
+            .map(|&i| a.board.point(i).format(Labels::Chinese))
+            .collect(),
+        shown,
+        black,
+        white,
+        why,
+    }
+}
+
+/// The komi's line (M20-SCORE-KOMI): charged to black, the margin in quarter points, the winner.
+fn komi_line(score: &crate::judge::scoring::Score) -> KomiLine {
+    KomiLine {
         clause: "M20-SCORE-KOMI",
         quarters: score.komi_quarters,
         margin_quarters: score.margin_quarters,
@@ -200,15 +234,7 @@ pub fn score_trace(pos: &Position, l: Labels) -> Result<ScoreTrace, ScoreError> 
             score.margin_quarters,
             score.winner
         ),
-    };
-    Ok(ScoreTrace {
-        format: SCORE_TRACE_FORMAT,
-        black: score.black,
-        white: score.white,
-        neutral: score.neutral,
-        regions,
-        komi,
-    })
+    }
 }
 
 /// The reason of a region in words.

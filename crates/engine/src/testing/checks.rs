@@ -143,11 +143,25 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<CheckedMove, String> {
     };
     let mut board = pos.board().clone();
     board.set(i, Some(placed));
+    check_cascade(pos, &board, turn.player, &next, &here)?;
+    check_removed(pos, &board, &next, &report, &here)?;
+    Ok(CheckedMove::Played(Box::new(next)))
+}
+
+/// The board `next` that play left is the cascade traced round by round from `board` (the
+/// position's board with the stone placed, by `player`), and no round removed a neutral flower.
+fn check_cascade(
+    pos: &Position,
+    board: &crate::board::grid::Board,
+    player: crate::board::grid::Colour,
+    next: &Position,
+    here: &dyn Fn() -> String,
+) -> Result<(), String> {
     let limit = board.len() + 2;
     let (traced, rounds) = trace_cascade(
         board.clone(),
         pos.rules(),
-        turn.player,
+        player,
         held_attributes(pos).as_deref(),
         pos.frozen(),
         limit,
@@ -180,6 +194,18 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<CheckedMove, String> {
             }
         }
     }
+    Ok(())
+}
+
+/// From `board` (the stone placed) to `next`, stones were only removed, none changed or
+/// appeared, and the report's captures are the points removed.
+fn check_removed(
+    pos: &Position,
+    board: &crate::board::grid::Board,
+    next: &Position,
+    report: &crate::game::play::Report,
+    here: &dyn Fn() -> String,
+) -> Result<(), String> {
     let mut removed: Vec<String> = Vec::new();
     for j in 0..board.len() {
         match (board.get(j), next.board().get(j)) {
@@ -210,7 +236,7 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<CheckedMove, String> {
             here()
         ));
     }
-    Ok(CheckedMove::Played(Box::new(next)))
+    Ok(())
 }
 
 /// Every empty point and the pass, played one by one, against `legal_moves`: a move is listed

@@ -248,25 +248,136 @@ fn root_raw_value(text: &str, id: &str) -> Option<String> {
     None
 }
 
+/// What the root node says: the board size, the rules, the game information, the set-up lists
+/// and the player to move first, with the properties read but not kept.
+#[derive(Default)]
+struct Root {
+    /// The property that gave the komi (KM, or the Fan Hui files' KO).
+    komi_id: String,
+    size: Option<usize>,
+    rules: Option<RulesField>,
+    full_rules: Option<RulesField>,
+    info: Vec<(String, String)>,
+    /// The set-up lists: AB, AW, AF.
+    setup: [Vec<SgfPoint>; 3],
+    /// AE: the cleared points.
+    cleared: Vec<SgfPoint>,
+    /// PL: the player to move first (a handicap game's `PL[W]`).
+    to_play: Option<Colour>,
+    /// The properties read but not kept, with the number of nodes holding each.
+    not_kept: std::collections::BTreeMap<String, usize>,
+}
+
+/// What one node of the main line says: its move (colour, move, text as written), m3go's
+/// flower and replaced-move marks, its MN and its comment.
+#[derive(Default)]
+struct Node<'a> {
+    mv: Option<(Colour, &'a SgfMove, String)>,
+    flower: bool,
+    replaced: Option<SgfPoint>,
+    mn: Option<i64>,
+    comment: Option<String>,
+}
+
 fn from_root(
     root: &SgfNode<Prop>,
     place: &str,
     raw: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Record, InputError> {
-    // the property that gave the komi (KM, or the Fan Hui files' KO)
-    let mut komi_id = "KM".to_string();
-    let mut size: Option<usize> = None;
-    let mut rules: Option<RulesField> = None;
-    let mut full_rules: Option<RulesField> = None;
-    let mut info: Vec<(String, String)> = Vec::new();
-    // the set-up lists: AB, AW, AF; AE (cleared points)
-    let mut setup: [Vec<SgfPoint>; 3] = [Vec::new(), Vec::new(), Vec::new()];
-    let mut cleared: Vec<SgfPoint> = Vec::new();
+    let mut r = read_root(root, place, raw)?;
+    let size = r.size.unwrap_or(19);
+    let rules = r.full_rules.take().or(r.rules.take());
+    crate::formats::record::reconcile_komi(&mut r.info, rules.as_ref(), &r.komi_id)
+        .map_err(|e| e.in_file(place))?;
+    let start = set_up(&r, size, rules.as_ref(), place)?;
+    // D30: a game that starts from set-up stones, or says white moves first
+    let handicap = start.is_some() || r.to_play == Some(Colour::White);
+    let mut record = Record::new(size, rules);
+    if start.is_some() {
+        record.start_place = Some(format!("{place}: SGF set-up (AB/AW/AF)"));
+    }
+    record.start = start;
+    // the main line: the root may itself carry a move (rare); then every first child
+    let mut number: Option<u32> = None;
+    // a comment on a node without a move goes with the move before it (the root's before any)
+    let mut pending_comment: Option<String> = None;
+    for (k, node) in root.main_variation().enumerate() {
+        let node_place = format!("SGF node {}", k + 1);
+        let next = number.map(|n| n + 1).unwrap_or(record.first_move);
+        let node = read_node(node, k, next, place, &node_place, &mut r.not_kept)?;
+        let Some((colour, m, text)) = node.mv else {
+            if node.flower || node.replaced.is_some() {
+                return Err(err(
+                    place,
+                    format!("{FLOWER_PROP}[] or {REPLACED_PROP}[] without a B or W move"),
+                )
+                .at(&node_place));
+            }
+            if let Some(n) = node.mn {
+                return Err(err(place, format!("MN[{n}] on a node without a move"))
+                    .at(&node_place)
+                    .expected("MN beside a B or W move"));
+            }
+            if let Some(c) = node.comment {
+                keep_comment(&mut record, &mut pending_comment, c);
+            }
+            continue;
+        };
+        let white_first = colour == Colour::White && !node.flower && handicap;
+        let n = move_number(number, node.mn, white_first, place, &node_place)?;
+        if number.is_none() {
+            record.first_move = n;
+        }
+        number = Some(n);
+        crate::game::notation::check_move_number(n).map_err(|e| err(place, e).at(&node_place))?;
+        let action = node_action(m, node.replaced, &text, size, n, place, &node_place)?;
+        if record.moves.len() >= max_moves(size) {
+            return Err(err(
+                place,
+                format!(
+                    "a {size}x{size} record is limited to {} moves",
+                    max_moves(size)
+                ),
+            )
+            .at(&node_place)
+            .move_number(n));
+        }
+        record.moves.push(RecordMove {
+            number: n,
+            action,
+            claimed: Some(Turn {
+                player: colour,
+                kind: if node.flower {
+                    StoneKind::Flower
+                } else {
+                    StoneKind::Own
+                },
+            }),
+            place: format!("{place} {node_place}"),
+            text: if node.flower {
+                format!("{text}{FLOWER_PROP}[]")
+            } else {
+                text
+            },
+            replaced: node.replaced.is_some(),
+            comment: node.comment,
+        });
+    }
+    finish(record, root, r, pending_comment, place)
+}
+
+/// Reads the root's properties: each once, the size square and valid, the rules by preset name
+/// or in full, the set-up lists, PL, and the game information (the komi as written).
+fn read_root(
+    root: &SgfNode<Prop>,
+    place: &str,
+    raw: &dyn Fn(&str) -> Option<String>,
+) -> Result<Root, InputError> {
+    let mut r = Root {
+        komi_id: "KM".to_string(),
+        ..Root::default()
+    };
     let mut seen: Vec<String> = Vec::new();
-    // PL: the player to move first (a handicap game's `PL[W]`)
-    let mut to_play: Option<Colour> = None;
-    // the properties read but not kept, with the number of nodes holding each
-    let mut not_kept: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
     for p in root.properties() {
         let (id, _) = ident_values(p);
         if seen.contains(&id) {
@@ -285,7 +396,7 @@ fn from_root(
                 let n = usize::from(*w);
                 crate::board::grid::check_size(n)
                     .map_err(|e| err(place, e.to_string()).key("SZ"))?;
-                size = Some(n);
+                r.size = Some(n);
             }
             Prop::Invalid(id, v) if id == "SZ" => {
                 return Err(err(place, String::new())
@@ -295,9 +406,9 @@ fn from_root(
             Prop::RU(t) => {
                 let name = t.text.trim().to_ascii_lowercase();
                 if PRESETS.contains(&name.as_str()) {
-                    rules = Some(RulesField::Name(name));
+                    r.rules = Some(RulesField::Name(name));
                 } else {
-                    info.push(("original-rules".into(), t.text.clone()));
+                    r.info.push(("original-rules".into(), t.text.clone()));
                 }
             }
             Prop::Unknown(id, v) if id == RULES_PROP => {
@@ -313,13 +424,13 @@ fn from_root(
                 let f = RulesField::Spec(spec);
                 f.resolve()
                     .map_err(|e| err(place, e.to_string()).key(format!("{RULES_PROP}[...]")))?;
-                full_rules = Some(f);
+                r.full_rules = Some(f);
             }
-            Prop::AB(_) => setup[0].extend(setup_points("AB", p, place)?),
-            Prop::AW(_) => setup[1].extend(setup_points("AW", p, place)?),
-            Prop::AE(_) => cleared.extend(setup_points("AE", p, place)?),
+            Prop::AB(_) => r.setup[0].extend(setup_points("AB", p, place)?),
+            Prop::AW(_) => r.setup[1].extend(setup_points("AW", p, place)?),
+            Prop::AE(_) => r.cleared.extend(setup_points("AE", p, place)?),
             Prop::Unknown(id, _) if id == ADD_FLOWER_PROP => {
-                setup[2].extend(setup_points(ADD_FLOWER_PROP, p, place)?)
+                r.setup[2].extend(setup_points(ADD_FLOWER_PROP, p, place)?)
             }
             Prop::Invalid(id, _) if ["AB", "AW", "AE"].contains(&id.as_str()) => {
                 setup_points(id, p, place)?;
@@ -331,7 +442,7 @@ fn from_root(
                     .expected("a move number"))
             }
             Prop::PL(c) => {
-                to_play = Some(match c {
+                r.to_play = Some(match c {
                     sgf_parse::Color::Black => Colour::Black,
                     sgf_parse::Color::White => Colour::White,
                 })
@@ -343,41 +454,58 @@ fn from_root(
             }
             Prop::B(_) | Prop::W(_) | Prop::C(_) => {}
             _ if REWRITTEN_PROPS.contains(&id.as_str()) => {}
-            other => {
-                if info_key(&id).is_none() {
-                    *not_kept.entry(id.clone()).or_default() += 1;
-                }
-                if let Some(key) = info_key(&id) {
-                    // the komi as written, not as the reader's number (`1e400`, not `inf`)
-                    let value = match key {
-                        "komi" => raw(&id).or_else(|| info_value(other)),
-                        _ => info_value(other),
-                    };
-                    if key == "komi" {
-                        komi_id = id.clone();
-                    }
-                    if let Some(v) = value.filter(|v| !v.trim().is_empty()) {
-                        if let Some(k) = info.iter().position(|(k, _)| k == key) {
-                            return Err(err(
-                                place,
-                                format!(
-                                    "`{id}` gives the {key} again (it is `{}` already)",
-                                    crate::error::quote(&info[k].1)
-                                ),
-                            )
-                            .expected("each game-information property once"));
-                        }
-                        info.push((key.to_string(), v));
-                    }
-                }
-            }
+            other => root_info(&mut r, &id, other, place, raw)?,
         }
     }
-    let size = size.unwrap_or(19);
-    let rules = full_rules.or(rules);
-    crate::formats::record::reconcile_komi(&mut info, rules.as_ref(), &komi_id)
-        .map_err(|e| e.in_file(place))?;
-    let start = if setup.iter().all(|s| s.is_empty()) {
+    Ok(r)
+}
+
+/// A root property of game information (`PB`, `KM`, …) kept under its game-file key, each key
+/// once; any other property counted as not kept.
+fn root_info(
+    r: &mut Root,
+    id: &str,
+    p: &Prop,
+    place: &str,
+    raw: &dyn Fn(&str) -> Option<String>,
+) -> Result<(), InputError> {
+    let Some(key) = info_key(id) else {
+        *r.not_kept.entry(id.to_string()).or_default() += 1;
+        return Ok(());
+    };
+    // the komi as written, not as the reader's number (`1e400`, not `inf`)
+    let value = match key {
+        "komi" => raw(id).or_else(|| info_value(p)),
+        _ => info_value(p),
+    };
+    if key == "komi" {
+        r.komi_id = id.to_string();
+    }
+    if let Some(v) = value.filter(|v| !v.trim().is_empty()) {
+        if let Some(k) = r.info.iter().position(|(k, _)| k == key) {
+            return Err(err(
+                place,
+                format!(
+                    "`{id}` gives the {key} again (it is `{}` already)",
+                    crate::error::quote(&r.info[k].1)
+                ),
+            )
+            .expected("each game-information property once"));
+        }
+        r.info.push((key.to_string(), v));
+    }
+    Ok(())
+}
+
+/// The start position of the root's set-up lists (AB, AW, AF), `None` without any: each point
+/// on the board, set up once and not also cleared by AE; every AE point on the board.
+fn set_up(
+    r: &Root,
+    size: usize,
+    rules: Option<&RulesField>,
+    place: &str,
+) -> Result<Option<Setup>, InputError> {
+    let start = if r.setup.iter().all(|s| s.is_empty()) {
         None
     } else {
         let mut b = Board::empty(size).map_err(|e| err(place, e.to_string()))?;
@@ -387,7 +515,7 @@ fn from_root(
             .iter()
             .enumerate()
         {
-            for &sp in &setup[k] {
+            for &sp in &r.setup[k] {
                 match sgf_point(sp, size) {
                     Some(Action::Place(p)) => {
                         let i = b.index(p);
@@ -419,7 +547,7 @@ fn from_root(
                 }
             }
         }
-        if let Some(&sp) = cleared
+        if let Some(&sp) = r.cleared
             .iter()
             .find(|&&sp| matches!(sgf_point(sp, size), Some(Action::Place(p)) if by[b.index(p)].is_some()))
         {
@@ -431,13 +559,14 @@ fn from_root(
             .expected("a point in one set-up list"));
         }
         Some(Setup {
-            rules: rules.clone().unwrap_or_default(),
+            rules: rules.cloned().unwrap_or_default(),
             size: Some(size),
             diagram: b.to_diagram(),
             ..Setup::default()
         })
     };
-    if let Some(&sp) = cleared
+    if let Some(&sp) = r
+        .cleared
         .iter()
         .find(|&&sp| !matches!(sgf_point(sp, size), Some(Action::Place(_))))
     {
@@ -446,231 +575,211 @@ fn from_root(
             format!("AE[{}] is off the {size}x{size} board", sgf_coord(sp)),
         ));
     }
-    // D30: a game that starts from set-up stones, or says white moves first
-    let handicap = start.is_some() || to_play == Some(Colour::White);
-    let mut record = Record::new(size, rules);
-    if start.is_some() {
-        record.start_place = Some(format!("{place}: SGF set-up (AB/AW/AF)"));
-    }
-    record.start = start;
-    // the main line: the root may itself carry a move (rare); then every first child
-    let mut number: Option<u32> = None;
-    // a comment on a node without a move goes with the move before it (the root's before any)
-    let mut pending_comment: Option<String> = None;
-    for (k, node) in root.main_variation().enumerate() {
-        let node_place = format!("SGF node {}", k + 1);
-        let mut mv: Option<(Colour, &SgfMove, String)> = None;
-        let mut flower = false;
-        let mut replaced: Option<SgfPoint> = None;
-        let mut mn: Option<i64> = None;
-        let mut comment: Option<String> = None;
-        let mut ids: Vec<String> = Vec::new();
-        for p in node.properties() {
-            let (id, _) = ident_values(p);
-            if k > 0 && ids.contains(&id) && id != "B" && id != "W" {
-                return Err(err(place, format!("{id} is given twice in one node"))
-                    .at(&node_place)
-                    .expected("each property once in a node (FF[4])"));
-            }
-            ids.push(id);
-            match p {
-                Prop::B(m) | Prop::W(m) => {
-                    let c = if matches!(p, Prop::B(_)) {
-                        Colour::Black
-                    } else {
-                        Colour::White
-                    };
-                    if mv.is_some() {
-                        return Err(err(place, "two moves in one node".into())
-                            .at(&node_place)
-                            .expected("one B or W"));
-                    }
-                    let id = if c == Colour::Black { "B" } else { "W" };
-                    let raw = match m {
-                        SgfMove::Pass => String::new(),
-                        SgfMove::Move(pt) => sgf_coord(*pt),
-                    };
-                    mv = Some((c, m, format!("{id}[{raw}]")));
-                }
-                Prop::Invalid(id, v) if id == "B" || id == "W" => {
-                    let n = number.map(|n| n + 1).unwrap_or(record.first_move);
-                    return Err(err(
-                        place,
-                        format!("{id}[{}] is not a move", crate::error::quote(&v.join("]["))),
-                    )
-                    .at(&node_place)
-                    .move_number(n)
-                    .expected("two letters a-s or []"));
-                }
-                Prop::MN(n) => mn = Some(*n),
-                Prop::Invalid(id, v) if id == "MN" => {
-                    return Err(err(place, String::new())
-                        .key(format!("MN[{}]", crate::error::quote(&v.join("]["))))
-                        .at(&node_place)
-                        .expected("a move number"))
-                }
-                Prop::C(t) if k > 0 => comment = Some(t.text.clone()),
-                Prop::Unknown(id, _) if id == FLOWER_PROP => flower = true,
-                Prop::Unknown(id, v) if id == REPLACED_PROP => {
-                    let raw = v.first().cloned().unwrap_or_default();
-                    replaced = Some(raw.parse().map_err(|_| {
-                        err(place, String::new())
-                            .key(format!("{REPLACED_PROP}[{}]", crate::error::quote(&raw)))
-                            .at(&node_place)
-                            .expected("the point of the refused move")
-                    })?);
-                }
-                Prop::AB(_) | Prop::AW(_) | Prop::AE(_) if k > 0 => {
-                    return Err(err(
-                        place,
-                        "set-up properties (AB/AW/AE) inside the game are not supported: only in the root".into(),
-                    )
-                    .at(&node_place))
-                }
-                Prop::Unknown(id, _) if id == ADD_FLOWER_PROP && k > 0 => {
-                    return Err(err(
-                        place,
-                        format!("{ADD_FLOWER_PROP} inside the game is not supported: only in the root"),
-                    )
-                    .at(&node_place))
-                }
-                Prop::SZ(_) if k > 0 => {
-                    return Err(err(place, "SZ inside the game: expected it in the root".into())
-                        .at(&node_place))
-                }
-                other if k > 0 => {
-                    *not_kept.entry(other.identifier()).or_default() += 1;
-                }
-                _ => {}
-            }
+    Ok(start)
+}
+
+/// Reads node `k` of the main line (the root is node 0, whose other properties `read_root`
+/// has read): one move, each property once, no set-up or size inside the game; `next` is the
+/// number its move would have, for the message of a move that is none.
+fn read_node<'a>(
+    node: &'a SgfNode<Prop>,
+    k: usize,
+    next: u32,
+    place: &str,
+    node_place: &str,
+    not_kept: &mut std::collections::BTreeMap<String, usize>,
+) -> Result<Node<'a>, InputError> {
+    let mut out = Node::default();
+    let mut ids: Vec<String> = Vec::new();
+    for p in node.properties() {
+        let (id, _) = ident_values(p);
+        if k > 0 && ids.contains(&id) && id != "B" && id != "W" {
+            return Err(err(place, format!("{id} is given twice in one node"))
+                .at(node_place)
+                .expected("each property once in a node (FF[4])"));
         }
-        let Some((colour, m, text)) = mv else {
-            if flower || replaced.is_some() {
-                return Err(err(
-                    place,
-                    format!("{FLOWER_PROP}[] or {REPLACED_PROP}[] without a B or W move"),
-                )
-                .at(&node_place));
-            }
-            if let Some(n) = mn {
-                return Err(err(place, format!("MN[{n}] on a node without a move"))
-                    .at(&node_place)
-                    .expected("MN beside a B or W move"));
-            }
-            if let Some(c) = comment {
-                match record.moves.last_mut() {
-                    Some(last) => {
-                        let joined = match last.comment.take() {
-                            Some(prev) => format!("{prev}\n{c}"),
-                            None => c,
-                        };
-                        last.comment = Some(joined);
-                    }
-                    None => {
-                        pending_comment = Some(match pending_comment.take() {
-                            Some(prev) => format!("{prev}\n{c}"),
-                            None => c,
-                        })
-                    }
-                }
-            }
-            continue;
-        };
-        let n = match (number, mn) {
-            (None, Some(n)) if (1..=i64::from(MAX_FIRST_MOVE)).contains(&n) => n as u32,
-            (None, Some(n)) => {
-                return Err(err(place, format!("MN[{n}] is out of range"))
-                    .at(&node_place)
-                    .expected(format!("a first move number from 1 to {MAX_FIRST_MOVE}")))
-            }
-            // D30: without MN, a handicap game (set-up stones or PL[W]) whose first move is
-            // white's starts at move 2, the first number the alternation gives white; the
-            // rules' schedule then checks the turn. Without set-up a white first move stays
-            // move 1 (a strict replay refuses it; a mechanical one takes the cycle's colour).
-            (None, None) if colour == Colour::White && !flower && handicap => 2,
-            (None, None) => 1,
-            (Some(prev), Some(n)) if n != i64::from(prev) + 1 => {
-                return Err(err(place, format!("MN[{n}] renumbers the game"))
-                    .at(&node_place)
-                    .expected(format!("MN[{}] or none", prev + 1)))
-            }
-            (Some(prev), _) => prev + 1,
-        };
-        if number.is_none() {
-            record.first_move = n;
-        }
-        number = Some(n);
-        crate::game::notation::check_move_number(n).map_err(|e| err(place, e).at(&node_place))?;
-        let mut action = match m {
-            SgfMove::Pass => Action::Pass,
-            SgfMove::Move(p) => sgf_point(*p, size).ok_or_else(|| {
-                err(place, format!("{text} is off the {size}x{size} board"))
-                    .at(&node_place)
-                    .move_number(n)
-            })?,
-        };
-        if let Some(rp) = replaced {
-            if action != Action::Pass {
-                return Err(err(
-                    place,
-                    format!(
-                        "{REPLACED_PROP}[] beside {text}: a replaced move is written as a pass"
-                    ),
-                )
-                .at(&node_place)
-                .expected(format!(
-                    "{}[]{REPLACED_PROP}[{}]",
-                    &text[..1],
-                    sgf_coord(rp)
-                )));
-            }
-            action = match sgf_point(rp, size) {
-                Some(Action::Place(p)) => Action::Place(p),
-                _ => {
-                    return Err(err(
-                        place,
-                        format!(
-                            "{REPLACED_PROP}[{}] is off the {size}x{size} board",
-                            sgf_coord(rp)
-                        ),
-                    )
-                    .at(&node_place)
-                    .move_number(n))
-                }
-            };
-        }
-        if record.moves.len() >= max_moves(size) {
-            return Err(err(
-                place,
-                format!(
-                    "a {size}x{size} record is limited to {} moves",
-                    max_moves(size)
-                ),
-            )
-            .at(&node_place)
-            .move_number(n));
-        }
-        record.moves.push(RecordMove {
-            number: n,
-            action,
-            claimed: Some(Turn {
-                player: colour,
-                kind: if flower {
-                    StoneKind::Flower
+        ids.push(id);
+        match p {
+            Prop::B(m) | Prop::W(m) => {
+                let c = if matches!(p, Prop::B(_)) {
+                    Colour::Black
                 } else {
-                    StoneKind::Own
-                },
-            }),
-            place: format!("{place} {node_place}"),
-            text: if flower {
-                format!("{text}{FLOWER_PROP}[]")
-            } else {
-                text
-            },
-            replaced: replaced.is_some(),
-            comment,
-        });
+                    Colour::White
+                };
+                if out.mv.is_some() {
+                    return Err(err(place, "two moves in one node".into())
+                        .at(node_place)
+                        .expected("one B or W"));
+                }
+                let id = if c == Colour::Black { "B" } else { "W" };
+                let raw = match m {
+                    SgfMove::Pass => String::new(),
+                    SgfMove::Move(pt) => sgf_coord(*pt),
+                };
+                out.mv = Some((c, m, format!("{id}[{raw}]")));
+            }
+            Prop::Invalid(id, v) if id == "B" || id == "W" => {
+                return Err(err(
+                    place,
+                    format!("{id}[{}] is not a move", crate::error::quote(&v.join("]["))),
+                )
+                .at(node_place)
+                .move_number(next)
+                .expected("two letters a-s or []"));
+            }
+            Prop::MN(n) => out.mn = Some(*n),
+            Prop::Invalid(id, v) if id == "MN" => {
+                return Err(err(place, String::new())
+                    .key(format!("MN[{}]", crate::error::quote(&v.join("]["))))
+                    .at(node_place)
+                    .expected("a move number"))
+            }
+            Prop::C(t) if k > 0 => out.comment = Some(t.text.clone()),
+            Prop::Unknown(id, _) if id == FLOWER_PROP => out.flower = true,
+            Prop::Unknown(id, v) if id == REPLACED_PROP => {
+                let raw = v.first().cloned().unwrap_or_default();
+                out.replaced = Some(raw.parse().map_err(|_| {
+                    err(place, String::new())
+                        .key(format!("{REPLACED_PROP}[{}]", crate::error::quote(&raw)))
+                        .at(node_place)
+                        .expected("the point of the refused move")
+                })?);
+            }
+            Prop::AB(_) | Prop::AW(_) | Prop::AE(_) if k > 0 => return Err(err(
+                place,
+                "set-up properties (AB/AW/AE) inside the game are not supported: only in the root"
+                    .into(),
+            )
+            .at(node_place)),
+            Prop::Unknown(id, _) if id == ADD_FLOWER_PROP && k > 0 => {
+                return Err(err(
+                    place,
+                    format!("{ADD_FLOWER_PROP} inside the game is not supported: only in the root"),
+                )
+                .at(node_place))
+            }
+            Prop::SZ(_) if k > 0 => {
+                return Err(
+                    err(place, "SZ inside the game: expected it in the root".into()).at(node_place),
+                )
+            }
+            other if k > 0 => {
+                *not_kept.entry(other.identifier()).or_default() += 1;
+            }
+            _ => {}
+        }
     }
+    Ok(out)
+}
+
+/// A comment on a node without a move goes with the move before it, or, before the first move,
+/// with the root's.
+fn keep_comment(record: &mut Record, pending_comment: &mut Option<String>, c: String) {
+    match record.moves.last_mut() {
+        Some(last) => {
+            let joined = match last.comment.take() {
+                Some(prev) => format!("{prev}\n{c}"),
+                None => c,
+            };
+            last.comment = Some(joined);
+        }
+        None => {
+            *pending_comment = Some(match pending_comment.take() {
+                Some(prev) => format!("{prev}\n{c}"),
+                None => c,
+            })
+        }
+    }
+}
+
+/// The number of a move: its MN on the first move (in range), the one after the previous move
+/// (an MN must agree); `white_first` when the move is white's stone in a handicap game.
+fn move_number(
+    number: Option<u32>,
+    mn: Option<i64>,
+    white_first: bool,
+    place: &str,
+    node_place: &str,
+) -> Result<u32, InputError> {
+    Ok(match (number, mn) {
+        (None, Some(n)) if (1..=i64::from(MAX_FIRST_MOVE)).contains(&n) => n as u32,
+        (None, Some(n)) => {
+            return Err(err(place, format!("MN[{n}] is out of range"))
+                .at(node_place)
+                .expected(format!("a first move number from 1 to {MAX_FIRST_MOVE}")))
+        }
+        // D30: without MN, a handicap game (set-up stones or PL[W]) whose first move is
+        // white's starts at move 2, the first number the alternation gives white; the
+        // rules' schedule then checks the turn. Without set-up a white first move stays
+        // move 1 (a strict replay refuses it; a mechanical one takes the cycle's colour).
+        (None, None) if white_first => 2,
+        (None, None) => 1,
+        (Some(prev), Some(n)) if n != i64::from(prev) + 1 => {
+            return Err(err(place, format!("MN[{n}] renumbers the game"))
+                .at(node_place)
+                .expected(format!("MN[{}] or none", prev + 1)))
+        }
+        (Some(prev), _) => prev + 1,
+    })
+}
+
+/// The action of move `n` written `text`: its point on the board, a pass, or, for a pass marked
+/// with m3go's replaced-move property, the refused point it names.
+fn node_action(
+    m: &SgfMove,
+    replaced: Option<SgfPoint>,
+    text: &str,
+    size: usize,
+    n: u32,
+    place: &str,
+    node_place: &str,
+) -> Result<Action, InputError> {
+    let action = match m {
+        SgfMove::Pass => Action::Pass,
+        SgfMove::Move(p) => sgf_point(*p, size).ok_or_else(|| {
+            err(place, format!("{text} is off the {size}x{size} board"))
+                .at(node_place)
+                .move_number(n)
+        })?,
+    };
+    let Some(rp) = replaced else {
+        return Ok(action);
+    };
+    if action != Action::Pass {
+        return Err(err(
+            place,
+            format!("{REPLACED_PROP}[] beside {text}: a replaced move is written as a pass"),
+        )
+        .at(node_place)
+        .expected(format!(
+            "{}[]{REPLACED_PROP}[{}]",
+            &text[..1],
+            sgf_coord(rp)
+        )));
+    }
+    match sgf_point(rp, size) {
+        Some(Action::Place(p)) => Ok(Action::Place(p)),
+        _ => Err(err(
+            place,
+            format!(
+                "{REPLACED_PROP}[{}] is off the {size}x{size} board",
+                sgf_coord(rp)
+            ),
+        )
+        .at(node_place)
+        .move_number(n)),
+    }
+}
+
+/// The record's end: PL agreeing with the first move, the game information with the comments of
+/// the root and of the nodes before the first move, and what was dropped.
+fn finish(
+    mut record: Record,
+    root: &SgfNode<Prop>,
+    r: Root,
+    pending_comment: Option<String>,
+    place: &str,
+) -> Result<Record, InputError> {
     // the root's comment, and those of the nodes before the first move
     let root_comment = root.properties().find_map(|p| match p {
         Prop::C(t) => Some(t.text.clone()),
@@ -682,7 +791,7 @@ fn from_root(
     };
     // D30: PL names the player of the first move; a record without moves
     // starts at white's first number for PL[W]
-    match (to_play, record.moves.first()) {
+    match (r.to_play, record.moves.first()) {
         (Some(c), Some(m)) if m.claimed.is_some_and(|t| t.player != c) => {
             return Err(err(
                 place,
@@ -699,11 +808,11 @@ fn from_root(
         (Some(Colour::White), None) => record.first_move = 2,
         _ => {}
     }
-    record.info = info;
+    record.info = r.info;
     if let Some(c) = comment {
         record.info.push(("comment".into(), c));
     }
     record.dropped.variation_nodes = variation_nodes(root);
-    record.dropped.properties = not_kept.into_iter().collect();
+    record.dropped.properties = r.not_kept.into_iter().collect();
     Ok(record)
 }

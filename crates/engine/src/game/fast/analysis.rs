@@ -14,6 +14,17 @@ use crate::judge::forbidden::{flower_forbidden_reason, Forbidden, UpperView};
 use crate::judge::freeze::FrozenString;
 use std::sync::Arc;
 
+/// The reference lower layer with its strings and the 2016 verdicts of every region (built once
+/// per analysis when a 2016 region needs the opponent conditions).
+type Judged2016 = (Layer, Strings, Vec<Vec<(Region, Verdict2016)>>);
+
+/// The classes of a cell in the flood of a component of S_c ([`FastAnalysis::private_eyes`]):
+/// a c-stone, a point of S_c not yet visited, and the mark of a visited point in the copy of
+/// the board.
+const OWN: u8 = 1;
+const IN: u8 = 2;
+const VISITED: u8 = 5;
+
 /// The analysis of one direct board on the fast path: lower strings and their private eyes,
 /// flower attributes, the upper layer with its strings and liberty counts.
 #[derive(Clone, Debug)]
@@ -176,29 +187,22 @@ impl FastAnalysis {
     /// the module documentation gives.
     fn private_eyes(&mut self, cells: &[u8; MAXN]) {
         let geom = self.geom;
-        let dirs = geom.dirs();
         self.has_eye[..self.lower_count].fill(false);
         let m2016 = self.eye == EyeRule::M2016;
         let same_colour = !m2016 && self.closed_region == ClosedRegion::SameColour;
         // The reference lower layer with the 2016 verdicts of every region, built once if a
         // 2016 region needs the opponent conditions.
-        type Judged = (Layer, Strings, Vec<Vec<(Region, Verdict2016)>>);
-        let mut reference: Option<Option<Judged>> = None;
-        let inside_only = self.closed_region_2016 == ClosedRegion2016::Inside;
+        let mut reference: Option<Option<Judged2016>> = None;
         let mut judged = [0u32; MAXS];
         let mut component = 0u32;
         for c in [BLACK, WHITE] {
             let colour = colour_of(c);
-            let o = opp(c);
             // The class of each cell value: a c-stone (OWN), a point of S_c not yet visited
             // (IN), anything else; a visited point is written VISITED in `work`.
-            const OWN: u8 = 1;
-            const IN: u8 = 2;
-            const VISITED: u8 = 5;
             let mut class = [0u8; 8];
             class[c as usize] = OWN;
             class[EMPTY as usize] = IN;
-            class[o as usize] = IN;
+            class[opp(c) as usize] = IN;
             if m2016 {
                 class[FLOWER as usize] = IN;
             }
@@ -207,113 +211,166 @@ impl FastAnalysis {
                 if class[(work[p & MASK] & 7) as usize] != IN {
                     continue;
                 }
-                work[p & MASK] = VISITED;
-                self.stack[0] = p as u16;
-                let (mut n, mut k) = (1usize, 0usize);
-                // The strings of colour c around the component: the first, its stone, and
-                // whether there are others.
-                let (mut first, mut first_at, mut multi) = (NONE, 0usize, false);
-                while k < n {
-                    let q = self.stack[k & MASK] as usize;
-                    k += 1;
-                    for d in dirs {
-                        let m = q.wrapping_add(d);
-                        let u = work[m & MASK];
-                        let kind = class[(u & 7) as usize];
-                        if kind == OWN {
-                            let s = self.lower_of[m & MASK];
-                            if first == NONE {
-                                (first, first_at) = (s, m);
-                            } else if s != first {
-                                multi = true;
-                            }
-                        } else if kind == IN {
-                            work[m & MASK] = VISITED;
-                            self.stack[n & MASK] = m as u16;
-                            n += 1;
-                        }
-                    }
-                }
+                let (n, first, first_at, multi) = self.flood_component(&mut work, &class, p);
                 if first == NONE || (multi && !same_colour) {
                     continue;
                 }
-                let view = FastLower {
-                    cells,
-                    lower_of: &self.lower_of,
-                    dirs: &self.dirs,
-                };
-                let region = self.stack[..n & MASK].iter().map(|&q| q as usize);
                 if same_colour {
-                    // Under `closed-region: same-colour` the component is a closed region of
-                    // every string of colour c around it; condition 2 does not depend on which.
-                    if condition_2(&view, colour, region.clone()).is_err() {
-                        continue;
-                    }
-                    // Each string around the component judged once (`judged[s]` = the number
-                    // of the component that judged it).
-                    component += 1;
-                    for q in region.clone() {
-                        for d in dirs {
-                            let s = self.lower_of[q.wrapping_add(d) & MASK];
-                            if s == NONE
-                                || self.lower_colour[s as usize] != c
-                                || judged[s as usize] == component
-                            {
-                                continue;
-                            }
-                            judged[s as usize] = component;
-                            if !self.has_eye[s as usize]
-                                && condition_1(&view, s as usize, colour, region.clone()).is_ok()
-                            {
-                                self.has_eye[s as usize] = true;
-                            }
-                        }
-                    }
+                    self.judge_shared_component(cells, c, n, &mut judged, &mut component);
                 } else if !m2016 {
+                    let view = FastLower {
+                        cells,
+                        lower_of: &self.lower_of,
+                        dirs: &self.dirs,
+                    };
+                    let region = self.stack[..n & MASK].iter().map(|&q| q as usize);
                     if verdict(&view, first as usize, colour, region) == RegionVerdict::PrivateEye {
                         self.has_eye[first as usize] = true;
                     }
-                } else if condition_a(&view, first as usize, region.clone())
-                    && condition_b(&view, colour, region.clone())
-                    // M16-REGION: under `inside` the outer part is no closed region
-                    && !(inside_only && is_outer_part_2016(&view, first as usize, region.clone()))
-                {
-                    let eye = if !region.clone().any(|q| cells[q & MASK] == o) {
-                        true
-                    } else {
-                        // M16-EYE-CAPTURE, -C, -D: no closed form, and c weighs strings
-                        // against each other; the reference verdicts of the same board.
-                        let Some((_, strings, verdicts)) = reference
-                            .get_or_insert_with(|| {
-                                reference_lower(cells, geom).map(|(layer, strings)| {
-                                    let v = judge_all_regions_2016(
-                                        &layer,
-                                        &strings,
-                                        self.closed_region_2016,
-                                    );
-                                    (layer, strings, v)
-                                })
-                            })
-                            .as_ref()
-                        else {
-                            continue;
-                        };
-                        let at = geom.unpad(self.stack[0] as usize);
-                        match strings.of[geom.unpad(first_at)] {
-                            Some(a) => verdicts.get(a).is_some_and(|rs| {
-                                rs.iter().any(|(r, v)| {
-                                    *v == Verdict2016::PrivateEye
-                                        && r.points.binary_search(&at).is_ok()
-                                })
-                            }),
-                            None => false,
-                        }
-                    };
+                } else {
+                    let eye = self.eye_2016(cells, c, n, (first, first_at), &mut reference);
                     self.has_eye[first as usize] |= eye;
                 }
             }
         }
         self.eyes_done = true;
+    }
+
+    /// Floods the component of S_c through `p` (the points of class IN, marked VISITED in
+    /// `work`) into `self.stack`: its size, the first string of colour c around it with one of
+    /// its stones, and whether other strings of colour c are around it too.
+    #[inline]
+    fn flood_component(
+        &mut self,
+        work: &mut [u8; MAXN],
+        class: &[u8; 8],
+        p: usize,
+    ) -> (usize, u16, usize, bool) {
+        work[p & MASK] = VISITED;
+        self.stack[0] = p as u16;
+        let (mut n, mut k) = (1usize, 0usize);
+        let (mut first, mut first_at, mut multi) = (NONE, 0usize, false);
+        while k < n {
+            let q = self.stack[k & MASK] as usize;
+            k += 1;
+            for &d in &self.dirs {
+                let m = q.wrapping_add(d);
+                let u = work[m & MASK];
+                let kind = class[(u & 7) as usize];
+                if kind == OWN {
+                    let s = self.lower_of[m & MASK];
+                    if first == NONE {
+                        (first, first_at) = (s, m);
+                    } else if s != first {
+                        multi = true;
+                    }
+                } else if kind == IN {
+                    work[m & MASK] = VISITED;
+                    self.stack[n & MASK] = m as u16;
+                    n += 1;
+                }
+            }
+        }
+        (n, first, first_at, multi)
+    }
+
+    /// Under `closed-region: same-colour` the component in `self.stack[..n]` is a closed region
+    /// of every string of colour `c` around it; condition 2 does not depend on which. Each
+    /// string around it is judged once (`judged[s]` = the number of the component that judged
+    /// it, `component` counting the components that meet condition 2).
+    #[inline]
+    fn judge_shared_component(
+        &mut self,
+        cells: &[u8; MAXN],
+        c: u8,
+        n: usize,
+        judged: &mut [u32; MAXS],
+        component: &mut u32,
+    ) {
+        let colour = colour_of(c);
+        let view = FastLower {
+            cells,
+            lower_of: &self.lower_of,
+            dirs: &self.dirs,
+        };
+        let region = self.stack[..n & MASK].iter().map(|&q| q as usize);
+        if condition_2(&view, colour, region.clone()).is_err() {
+            return;
+        }
+        *component += 1;
+        for q in region.clone() {
+            for &d in &self.dirs {
+                let s = self.lower_of[q.wrapping_add(d) & MASK];
+                if s == NONE
+                    || self.lower_colour[s as usize] != c
+                    || judged[s as usize] == *component
+                {
+                    continue;
+                }
+                judged[s as usize] = *component;
+                if !self.has_eye[s as usize]
+                    && condition_1(&view, s as usize, colour, region.clone()).is_ok()
+                {
+                    self.has_eye[s as usize] = true;
+                }
+            }
+        }
+    }
+
+    /// Whether the component in `self.stack[..n]`, bounded by the one string `first` of colour
+    /// `c` (with its stone), is a 2016 private eye of that string: conditions a and b, not the
+    /// outer part under `inside`, and the opponent conditions from the reference verdicts of
+    /// the same board (built once into `reference`) when an opponent stone is inside.
+    #[inline]
+    fn eye_2016(
+        &self,
+        cells: &[u8; MAXN],
+        c: u8,
+        n: usize,
+        (first, first_at): (u16, usize),
+        reference: &mut Option<Option<Judged2016>>,
+    ) -> bool {
+        let geom = self.geom;
+        let inside_only = self.closed_region_2016 == ClosedRegion2016::Inside;
+        let view = FastLower {
+            cells,
+            lower_of: &self.lower_of,
+            dirs: &self.dirs,
+        };
+        let region = self.stack[..n & MASK].iter().map(|&q| q as usize);
+        let o = opp(c);
+        if !(condition_a(&view, first as usize, region.clone())
+            && condition_b(&view, colour_of(c), region.clone())
+            // M16-REGION: under `inside` the outer part is no closed region
+            && !(inside_only && is_outer_part_2016(&view, first as usize, region.clone())))
+        {
+            return false;
+        }
+        if !region.clone().any(|q| cells[q & MASK] == o) {
+            return true;
+        }
+        // M16-EYE-CAPTURE, -C, -D: no closed form, and c weighs strings against each other; the
+        // reference verdicts of the same board.
+        let Some((_, strings, verdicts)) = reference
+            .get_or_insert_with(|| {
+                reference_lower(cells, geom).map(|(layer, strings)| {
+                    let v = judge_all_regions_2016(&layer, &strings, self.closed_region_2016);
+                    (layer, strings, v)
+                })
+            })
+            .as_ref()
+        else {
+            return false;
+        };
+        let at = geom.unpad(self.stack[0] as usize);
+        match strings.of[geom.unpad(first_at)] {
+            Some(a) => verdicts.get(a).is_some_and(|rs| {
+                rs.iter().any(|(r, v)| {
+                    *v == Verdict2016::PrivateEye && r.points.binary_search(&at).is_ok()
+                })
+            }),
+            None => false,
+        }
     }
 
     /// The flower attributes: M20-ATTR-COUNT's counts ([`counts`]) over the distinct adjacent

@@ -408,22 +408,8 @@ impl FastAnalysis {
         if !self.eyes_done || (stone != BLACK && stone != WHITE) || self.lower_count + 1 >= MAXS {
             return None;
         }
-        let (c, o) = (stone, opp(stone));
-        let mut merged = [NONE; 4];
-        let mut k = 0;
-        for &d in &self.dirs {
-            let m = p.wrapping_add(d) & MASK;
-            if before[m] == c {
-                let s = self.lower_of[m];
-                if s == NONE {
-                    return None;
-                }
-                if !merged[..k].contains(&s) {
-                    merged[k] = s;
-                    k += 1;
-                }
-            }
-        }
+        let c = stone;
+        let (merged, k) = self.joined_strings(before, p, c)?;
         let j = self.lower_count as u16;
         let view = AfterLower {
             cells: after,
@@ -433,84 +419,11 @@ impl FastAnalysis {
             merged: &merged[..k],
             j,
         };
-        // The strings whose private eyes are judged again besides J (one stone of each).
-        let mut bounds: [(u16, usize); MAX_JUDGED] = [(NONE, 0); MAX_JUDGED];
-        let mut nb = 0usize;
-        let mut add = |b: Option<(u16, usize)>| -> bool {
-            let Some((s, at)) = b else {
-                return true;
-            };
-            // A removed string is gone (its stone is empty after the move).
-            if after[at & MASK] != o && after[at & MASK] != c
-                || bounds[..nb].iter().any(|x| x.0 == s)
-            {
-                return true;
-            }
-            if nb == MAX_JUDGED {
-                return false;
-            }
-            bounds[nb] = (s, at);
-            nb += 1;
-            true
-        };
-        // S_c loses p: the one string that bounded its component through p, if the stone joins
-        // none (else that string is among the joined ones, or two strings bounded it). The
-        // removed points were in that component (each removed string is next to p).
-        if k == 0 {
-            add(self.sole_bound(before, p, c));
-        }
-        // S_o keeps its component through p (p turns from empty to a c-stone) and gains the
-        // removed points, which join it with the components of S_o next to them (their
-        // neighbours in S_o are c-stones and p: a removed string had no empty neighbour): the
-        // sole bound of the joined component after the move, and the sole bound before of each
-        // component it joined.
-        if !add(self.sole_bound(after, p, o)) {
-            return None;
-        }
-        if !removed.is_empty() {
-            if !add(self.sole_bound(before, p, o)) {
-                return None;
-            }
-            for &q in removed {
-                for &d in &self.dirs {
-                    let m = (q as usize).wrapping_add(d) & MASK;
-                    if before[m] == c && !add(self.sole_bound(before, m, o)) {
-                        return None;
-                    }
-                }
-            }
-        }
+        let (bounds, nb) = self.bounds_to_judge(before, after, p, c, k == 0, removed)?;
         let mut flowers = Vec::new();
         let eye_j = view.has_eye(j, p, &mut flowers, &self.flower_of);
         let j_by_flower = !flowers.is_empty();
-        let push_new = |flowers: &mut Vec<usize>, f: usize| {
-            if !flowers
-                .iter()
-                .any(|&x| self.flower_of[x & MASK] == self.flower_of[f & MASK])
-            {
-                flowers.push(f);
-            }
-        };
-        // The flowers next to a removed string lose it from their counts.
-        for &q in removed {
-            for &d in &self.dirs {
-                let m = (q as usize).wrapping_add(d) & MASK;
-                if before[m] == FLOWER {
-                    push_new(&mut flowers, m);
-                }
-            }
-        }
-        let mut judged = [(NONE, false); MAX_JUDGED];
-        for (i, &(s, at)) in bounds[..nb].iter().enumerate() {
-            let mut fl = Vec::new();
-            let eye = view.has_eye(s, at, &mut fl, &self.flower_of);
-            if eye != self.has_eye[s as usize] {
-                for f in fl {
-                    push_new(&mut flowers, f);
-                }
-            }
-            judged[i] = (s, eye);
-        }
+        let judged = self.judge_bounds(&view, before, &bounds[..nb], removed, &mut flowers);
         let judged_count = nb;
         let eye_of = |s: u16| -> bool {
             if s == j {
@@ -543,6 +456,133 @@ impl FastAnalysis {
             j_by_flower,
             stays,
         })
+    }
+
+    /// The strings of colour `c` a stone at `p` joins (each once, at most four) and their
+    /// count; `None` where a neighbour of that colour has no string in this analysis.
+    #[inline]
+    fn joined_strings(&self, before: &[u8; MAXN], p: usize, c: u8) -> Option<([u16; 4], usize)> {
+        let mut merged = [NONE; 4];
+        let mut k = 0;
+        for &d in &self.dirs {
+            let m = p.wrapping_add(d) & MASK;
+            if before[m] == c {
+                let s = self.lower_of[m];
+                if s == NONE {
+                    return None;
+                }
+                if !merged[..k].contains(&s) {
+                    merged[k] = s;
+                    k += 1;
+                }
+            }
+        }
+        Some((merged, k))
+    }
+
+    /// The strings whose private eyes are judged again besides the stone's own (one stone of
+    /// each, at most [`MAX_JUDGED`]: `None` past that), a stone of colour `c` at `p` joining no
+    /// string when `alone`, the strings at `removed` captured.
+    #[inline]
+    fn bounds_to_judge(
+        &self,
+        before: &[u8; MAXN],
+        after: &[u8; MAXN],
+        p: usize,
+        c: u8,
+        alone: bool,
+        removed: &[u16],
+    ) -> Option<([(u16, usize); MAX_JUDGED], usize)> {
+        let o = opp(c);
+        let mut bounds: [(u16, usize); MAX_JUDGED] = [(NONE, 0); MAX_JUDGED];
+        let mut nb = 0usize;
+        let mut add = |b: Option<(u16, usize)>| -> bool {
+            let Some((s, at)) = b else {
+                return true;
+            };
+            // A removed string is gone (its stone is empty after the move).
+            if after[at & MASK] != o && after[at & MASK] != c
+                || bounds[..nb].iter().any(|x| x.0 == s)
+            {
+                return true;
+            }
+            if nb == MAX_JUDGED {
+                return false;
+            }
+            bounds[nb] = (s, at);
+            nb += 1;
+            true
+        };
+        // S_c loses p: the one string that bounded its component through p, if the stone joins
+        // none (else that string is among the joined ones, or two strings bounded it). The
+        // removed points were in that component (each removed string is next to p).
+        if alone {
+            add(self.sole_bound(before, p, c));
+        }
+        // S_o keeps its component through p (p turns from empty to a c-stone) and gains the
+        // removed points, which join it with the components of S_o next to them (their
+        // neighbours in S_o are c-stones and p: a removed string had no empty neighbour): the
+        // sole bound of the joined component after the move, and the sole bound before of each
+        // component it joined.
+        if !add(self.sole_bound(after, p, o)) {
+            return None;
+        }
+        if !removed.is_empty() {
+            if !add(self.sole_bound(before, p, o)) {
+                return None;
+            }
+            for &q in removed {
+                for &d in &self.dirs {
+                    let m = (q as usize).wrapping_add(d) & MASK;
+                    if before[m] == c && !add(self.sole_bound(before, m, o)) {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some((bounds, nb))
+    }
+
+    /// Each string of `bounds` with whether it has a private eye after the move; `flowers` gains
+    /// (each flower string once) the flowers next to a removed string, which lose it from their
+    /// counts, and those next to a string whose private eye changed.
+    #[inline]
+    fn judge_bounds(
+        &self,
+        view: &AfterLower<'_>,
+        before: &[u8; MAXN],
+        bounds: &[(u16, usize)],
+        removed: &[u16],
+        flowers: &mut Vec<usize>,
+    ) -> [(u16, bool); MAX_JUDGED] {
+        let push_new = |flowers: &mut Vec<usize>, f: usize| {
+            if !flowers
+                .iter()
+                .any(|&x| self.flower_of[x & MASK] == self.flower_of[f & MASK])
+            {
+                flowers.push(f);
+            }
+        };
+        for &q in removed {
+            for &d in &self.dirs {
+                let m = (q as usize).wrapping_add(d) & MASK;
+                if before[m] == FLOWER {
+                    push_new(flowers, m);
+                }
+            }
+        }
+        let mut judged = [(NONE, false); MAX_JUDGED];
+        for (i, &(s, at)) in bounds.iter().enumerate() {
+            let mut fl = Vec::new();
+            let eye = view.has_eye(s, at, &mut fl, &self.flower_of);
+            if eye != self.has_eye[s as usize] {
+                for f in fl {
+                    push_new(flowers, f);
+                }
+            }
+            judged[i] = (s, eye);
+        }
+        judged
     }
 
     /// The attribute of the flower string through `f` on `view`'s board, the private eyes
