@@ -600,7 +600,8 @@ fn from_root(
             record.first_move = n;
         }
         number = Some(n);
-        crate::game::notation::check_move_number(n).map_err(|e| err(place, e).at(&node_place))?;
+        crate::game::notation::check_move_number(n)
+            .map_err(|e| InputError::from(e).file(place).at(&node_place))?;
         let mut action = match m {
             SgfMove::Pass => Action::Pass,
             SgfMove::Move(p) => sgf_point(*p, size).ok_or_else(|| {
