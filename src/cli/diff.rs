@@ -224,7 +224,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
     if let Some(path) = &reports.junit {
         let suite = junit_suite(&args, &opts_d, &run, case_path.as_deref(), seconds);
         crate::cli::junit::xml(&suite)
-            .map_err(InputError::new)
+            .map_err(InputError::from)
             .and_then(|x| write_file(path, &x))?;
     }
     match run.outcome {

@@ -446,7 +446,7 @@ fn match_properties(args: &MatchArgs) -> Vec<(String, String)> {
 /// Writes the JUnit report `suite` to `file`.
 fn write_junit(file: &str, suite: &TestSuite) -> Result<(), InputError> {
     crate::cli::junit::xml(suite)
-        .map_err(InputError::new)
+        .map_err(InputError::from)
         .and_then(|x| write_file(file, &x))
 }
 
