@@ -278,7 +278,7 @@ fn play_all(
     games: &[crate::referee::game::GameSpec],
     out: &str,
 ) -> Result<Vec<Played>, InputError> {
-    let workers = thread_pool(args.concurrency as usize).map_err(InputError::new)?;
+    let workers = thread_pool(args.concurrency as usize).map_err(InputError::from)?;
     let pb = progress_bar(games.len() as u64, "games");
     // the running tally, a game added as it ends (the progress bar's score, the SPRT)
     let running: Mutex<Vec<Pairing>> = Mutex::new(pairings(&m.entrants()));
