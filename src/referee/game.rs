@@ -619,7 +619,7 @@ impl<'s> Referee<'s> {
         }
         match self.read_move(&req, &ans, side, n, turn, &specials) {
             Ok((action, claimed, comment)) => self.play(side, n, turn, claimed, action, comment),
-            Err(ending) => Ok(Step::End(ending)),
+            Err(ending) => Ok(Step::End(*ending)),
         }
     }
 
@@ -634,22 +634,22 @@ impl<'s> Referee<'s> {
         n: u32,
         turn: Turn,
         specials: &[Turn],
-    ) -> Result<(Action, Turn, Option<String>), Ending> {
+    ) -> Result<(Action, Turn, Option<String>), Box<Ending>> {
         let (text, comment) = read_answer(req, ans)
-            .map_err(|e| self.forfeit(side, n, ForfeitKind::Protocol, e.to_string()))?;
+            .map_err(|e| Box::new(self.forfeit(side, n, ForfeitKind::Protocol, e.to_string())))?;
         if text.trim().eq_ignore_ascii_case(RESIGN) {
-            return Err(Ending::Resigned(turn.player));
+            return Err(Box::new(Ending::Resigned(turn.player)));
         }
         let m = parse_move_in(&text, &self.spec.rules, self.spec.size).map_err(|e| {
-            self.forfeit(
+            Box::new(self.forfeit(
                 side,
                 n,
                 ForfeitKind::Protocol,
                 format!("the move `{}` does not read: {e}", clip(&text, 60)),
-            )
+            ))
         })?;
         if let Some(k) = m.number.filter(|&k| k != n) {
-            return Err(self.forfeit(
+            return Err(Box::new(self.forfeit(
                 side,
                 n,
                 ForfeitKind::Protocol,
@@ -657,11 +657,11 @@ impl<'s> Referee<'s> {
                     "the move `{}` names move {k}, but move {n} was asked for",
                     clip(&text, 60)
                 ),
-            ));
+            )));
         }
         let claimed = m.turn.unwrap_or(turn);
         if claimed != turn && !specials.contains(&claimed) {
-            return Err(self.forfeit(
+            return Err(Box::new(self.forfeit(
                 side,
                 n,
                 ForfeitKind::WrongKind,
@@ -673,7 +673,7 @@ impl<'s> Referee<'s> {
                     turn.symbol(),
                     turn.describe()
                 ),
-            ));
+            )));
         }
         Ok((m.action, claimed, comment))
     }
