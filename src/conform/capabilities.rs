@@ -253,6 +253,8 @@ pub enum CapabilitiesError {
     NotACheck { preset: String, check: String },
 }
 
+impl std::error::Error for CapabilitiesError {}
+
 impl std::fmt::Display for CapabilitiesError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -277,8 +279,6 @@ impl std::fmt::Display for CapabilitiesError {
         }
     }
 }
-
-impl std::error::Error for CapabilitiesError {}
 
 #[cfg(test)]
 mod tests {

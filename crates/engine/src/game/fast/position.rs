@@ -596,6 +596,8 @@ pub enum Inconsistency {
     Merged,
 }
 
+impl std::error::Error for Inconsistency {}
+
 impl std::fmt::Display for Inconsistency {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -644,8 +646,6 @@ impl std::fmt::Display for Inconsistency {
         }
     }
 }
-
-impl std::error::Error for Inconsistency {}
 
 #[cfg(test)]
 mod tests {
