@@ -77,9 +77,35 @@ pub enum Format {
 }
 
 /// `--rules`: a preset name or a YAML rules mapping, resolved to the rules.
-pub fn parse_rules(v: &str) -> Result<Rules, String> {
-    let f: RulesField = from_yaml(v, "--rules").map_err(|e| e.to_string())?;
-    f.resolve().map_err(|e| e.to_string())
+pub fn parse_rules(v: &str) -> Result<Rules, RulesArgError> {
+    let f: RulesField = from_yaml(v, "--rules").map_err(RulesArgError::Yaml)?;
+    f.resolve().map_err(RulesArgError::Rules)
+}
+
+/// Why `--rules` does not read: not a preset name or YAML rules mapping, or rules that do not
+/// resolve.
+#[derive(Debug)]
+pub enum RulesArgError {
+    Yaml(InputError),
+    Rules(crate::rules::RulesError),
+}
+
+impl std::fmt::Display for RulesArgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RulesArgError::Yaml(e) => write!(f, "{e}"),
+            RulesArgError::Rules(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RulesArgError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RulesArgError::Yaml(e) => Some(e),
+            RulesArgError::Rules(e) => Some(e),
+        }
+    }
 }
 
 /// Writes one file: [`write_files`] with one entry.

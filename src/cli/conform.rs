@@ -12,6 +12,7 @@ use crate::conform::runner::{
     BuiltinOn, CaseRun, Coverage, Declared, External, MakeOracle, Negotiated, Oracle, OraclePool,
     Outcome,
 };
+use crate::conform::shard::Shard;
 use crate::error::clip;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -564,6 +565,40 @@ struct Reports {
     text_to_stderr: bool,
 }
 
+/// Why the reports asked for cannot be written.
+#[derive(Debug)]
+enum ReportsError {
+    /// An output names nothing m3go may write.
+    Output(crate::error::InputError),
+    /// Several outputs want standard output (the flags with their paths).
+    SeveralOnStdout(Vec<String>),
+}
+
+impl std::fmt::Display for ReportsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReportsError::Output(e) => write!(f, "{e}"),
+            ReportsError::SeveralOnStdout(on_stdout) => {
+                let all = if on_stdout.len() == 2 { "both" } else { "all" };
+                write!(
+                    f,
+                    "{} {all} write to standard output: expected at most one of them on standard output (the others to files)",
+                    on_stdout.join(" and ")
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReportsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReportsError::Output(e) => Some(e),
+            ReportsError::SeveralOnStdout(_) => None,
+        }
+    }
+}
+
 impl Reports {
     /// The reports asked for, refused (exit 2, before anything runs) when `--junit` names
     /// nothing m3go may write or when it and `--format json` both want standard output.
@@ -572,7 +607,7 @@ impl Reports {
         results: &Option<String>,
         format: Format,
         verbose: bool,
-    ) -> Result<Reports, String> {
+    ) -> Result<Reports, ReportsError> {
         let json = format == Format::Json;
         let mut text_to_stderr = false;
         // the outputs that may be standard output (`-`): at most one of them, and then the
@@ -583,18 +618,14 @@ impl Reports {
             .collect();
         for (flag, path) in [("--junit", junit), ("--results", results)] {
             let Some(path) = path else { continue };
-            let target = crate::cli::output::decide(path).map_err(|e| e.to_string())?;
+            let target = crate::cli::output::decide(path).map_err(ReportsError::Output)?;
             if target == Target::Stdout {
                 on_stdout.push(format!("{flag} {path}"));
                 text_to_stderr = true;
             }
         }
         if on_stdout.len() > 1 {
-            let all = if on_stdout.len() == 2 { "both" } else { "all" };
-            return Err(format!(
-                "{} {all} write to standard output: expected at most one of them on standard output (the others to files)",
-                on_stdout.join(" and ")
-            ));
+            return Err(ReportsError::SeveralOnStdout(on_stdout));
         }
         Ok(Reports {
             junit: junit.clone(),
@@ -649,16 +680,11 @@ impl Reports {
         }
         if let Some(path) = &self.junit {
             let suite = junit_suite(records, load_errors, time, properties);
-            let written = crate::cli::junit::xml(&suite)
-                .map_err(crate::game::setup::InputError::new)
-                .and_then(|x| crate::cli::common::write_file(path, &x));
-            if let Err(e) = written {
-                return Err(crate::cli::fail_with(
-                    crate::conform::outputs::ErrorCode::Unwritable,
-                    &e,
-                    2,
-                ));
-            }
+            let unwritable = |e: &dyn std::fmt::Display| {
+                crate::cli::fail_with(crate::conform::outputs::ErrorCode::Unwritable, e, 2)
+            };
+            let x = crate::cli::junit::xml(&suite).map_err(|e| unwritable(&e))?;
+            crate::cli::common::write_file(path, &x).map_err(|e| unwritable(&e))?;
         }
         Ok(s)
     }
@@ -712,15 +738,7 @@ pub fn run(args: ConformArgs) -> i32 {
         return coverage(rules_md, &cases, args.update_rules, &load_errors);
     }
     // --id, --filter and --shard select the cases listed, dumped and run alike
-    let chosen: Vec<&(String, Case)> = cases
-        .iter()
-        .filter(|(_, c)| args.id.as_ref().is_none_or(|id| *id == c.id))
-        .filter(|(_, c)| {
-            args.filter
-                .as_ref()
-                .is_none_or(|cl| c.clauses.iter().any(|x| x.starts_with(cl.as_str())))
-        })
-        .collect();
+    let chosen = chosen_cases(&args, &cases);
     // each case with its place in the selection, which a results file records
     let (indices, selected): (Vec<usize>, Vec<&(String, Case)>) = chosen
         .iter()
@@ -729,62 +747,17 @@ pub fn run(args: ConformArgs) -> i32 {
         .map(|(k, c)| (k, *c))
         .unzip();
     if args.list {
-        for (_, c) in &selected {
-            outln!(
-                "{:<44} [{}] {}",
-                c.id,
-                c.clauses.join(", "),
-                c.title.as_deref().unwrap_or("")
-            );
-        }
-        for (f, e) in &load_errors {
-            outln!("ERRORED {f}: {e}");
-        }
-        return malformed_exit(&load_errors);
+        return list(&selected, &load_errors);
     }
     if args.dump_json {
-        let all: Vec<Value> = selected
-            .iter()
-            .map(|(_, c)| serde_json::to_value(c).unwrap_or(Value::Null))
-            .collect();
-        match serde_json::to_string_pretty(&all) {
-            Ok(s) => outln!("{s}"),
-            Err(e) => {
-                return crate::cli::fail_with(crate::conform::outputs::ErrorCode::Internal, &e, 2);
-            }
-        }
-        return malformed_exit(&load_errors);
+        return dump_json(&selected, &load_errors);
     }
-    let timeout = std::time::Duration::from_secs(args.program.timeout);
-    let cmd = args.implementation.clone();
-    if cmd.is_some() {
-        stop_children_on_signal();
-    }
-    let engine = args.engine.engine();
-    let make = move || -> Result<Box<dyn Oracle>, ProgramFailure> {
-        match &cmd {
-            None => Ok(Box::new(BuiltinOn(engine))),
-            Some(c) => Ok(Box::new(External::with_timeout(c, timeout)?)),
-        }
-    };
+    let make = oracle_maker(&args);
     let make: &MakeOracle = &make;
     let pool = OraclePool::new(make);
-    let Negotiated { declared, protocol } = if selected.is_empty() {
-        Negotiated {
-            declared: Declared::Nothing(String::new()),
-            protocol: crate::conform::protocol::PROTOCOL,
-        }
-    } else {
-        match negotiate_in(&pool) {
-            Ok(d) => d,
-            Err(e) => {
-                return crate::cli::fail_with(
-                    crate::conform::outputs::ErrorCode::ProgramFailed,
-                    e,
-                    2,
-                );
-            }
-        }
+    let Negotiated { declared, protocol } = match negotiated(&pool, selected.is_empty()) {
+        Ok(n) => n,
+        Err(code) => return code,
     };
     if let (Declared::Nothing(said), Some(_)) = (&declared, &args.implementation) {
         if !selected.is_empty() {
@@ -793,54 +766,16 @@ pub fn run(args: ConformArgs) -> i32 {
             ));
         }
     }
-    let workers = match thread_pool(args.spread.jobs as usize) {
-        Ok(p) => p,
-        Err(e) => {
-            return crate::cli::fail_with(crate::conform::outputs::ErrorCode::Internal, &e, 2);
-        }
+    let ran = match run_cases(
+        &selected,
+        &pool,
+        &declared,
+        protocol,
+        args.spread.jobs as usize,
+    ) {
+        Ok(r) => r,
+        Err(code) => return code,
     };
-    let pb = progress_bar(selected.len() as u64, "cases");
-    let ran: Vec<Ran> = workers.install(|| {
-        selected
-            .par_iter()
-            .map(|(_, c)| {
-                let began = std::time::Instant::now();
-                let r = match outside(c, &declared) {
-                    Some(why) => Ran {
-                        run: CaseRun {
-                            outcome: Outcome::Skipped(format!(
-                                "outside the declared capabilities: {why}"
-                            )),
-                            skipped_checks: Vec::new(),
-                        },
-                        by_capability: true,
-                        seconds: None,
-                    },
-                    None => {
-                        let declined: Vec<SkippedCheck> = c
-                            .position
-                            .rules
-                            .resolve()
-                            .map(|rules| declared.declined(&rules))
-                            .unwrap_or_default();
-                        Ran {
-                            run: pool
-                                .with(|o| run_case_in(c, o, protocol, &declined))
-                                .unwrap_or_else(|e| CaseRun {
-                                    outcome: Outcome::Errored(e.to_string()),
-                                    skipped_checks: Vec::new(),
-                                }),
-                            by_capability: false,
-                            seconds: Some(began.elapsed().as_secs_f64()),
-                        }
-                    }
-                };
-                pb.inc(1);
-                r
-            })
-            .collect()
-    });
-    pb.finish_and_clear();
     drop(pool);
     let records: Vec<Record> = selected
         .iter()
@@ -849,17 +784,10 @@ pub fn run(args: ConformArgs) -> i32 {
         .map(|(((f, c), r), &k)| Record::of(f, c, r, k))
         .collect();
     if let Some(path) = &args.results {
+        let capabilities = (!selected.is_empty()).then(|| capabilities_hash(&declared, protocol));
         let header = ResultsHeader {
             format: RESULTS_FORMAT.to_string(),
-            selection: Selection {
-                suite: suite_hash(dir, &cases, &load_errors),
-                id: args.id.clone(),
-                filter: args.filter.clone(),
-                cases: chosen.len(),
-                ids: ids_hash(chosen.iter().map(|(_, c)| c.id.as_str())),
-                capabilities: (!selected.is_empty())
-                    .then(|| capabilities_hash(&declared, protocol)),
-            },
+            selection: selection_of(&args, dir, &cases, &load_errors, &chosen, capabilities),
             shard: args.spread.shard.map(|s| s.to_string()),
             cases: records.len(),
             load_errors: load_errors.clone(),
@@ -868,6 +796,174 @@ pub fn run(args: ConformArgs) -> i32 {
             return crate::cli::fail_with(crate::conform::outputs::ErrorCode::Unwritable, &e, 2);
         }
     }
+    let s = match reports.finish(
+        &records,
+        &load_errors,
+        Some(started.elapsed().as_secs_f64()),
+        run_properties(&args, dir, protocol),
+    ) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    exit_code(&args, &s, &load_errors, selected.len(), dir)
+}
+
+/// What makes the program under test: m3go's own engine, or `--impl`'s command (whose
+/// children are then stopped on Ctrl-C).
+fn oracle_maker(args: &ConformArgs) -> impl Fn() -> Result<Box<dyn Oracle>, ProgramFailure> + Sync {
+    let timeout = std::time::Duration::from_secs(args.program.timeout);
+    let cmd = args.implementation.clone();
+    if cmd.is_some() {
+        stop_children_on_signal();
+    }
+    let engine = args.engine.engine();
+    move || -> Result<Box<dyn Oracle>, ProgramFailure> {
+        match &cmd {
+            None => Ok(Box::new(BuiltinOn(engine))),
+            Some(c) => Ok(Box::new(External::with_timeout(c, timeout)?)),
+        }
+    }
+}
+
+/// The selection a results file records: the suite, `--id`, `--filter`, the cases chosen and
+/// the capabilities declared.
+fn selection_of(
+    args: &ConformArgs,
+    dir: &str,
+    cases: &[(String, Case)],
+    load_errors: &[(String, String)],
+    chosen: &[&(String, Case)],
+    capabilities: Option<String>,
+) -> Selection {
+    Selection {
+        suite: suite_hash(dir, cases, load_errors),
+        id: args.id.clone(),
+        filter: args.filter.clone(),
+        cases: chosen.len(),
+        ids: ids_hash(chosen.iter().map(|(_, c)| c.id.as_str())),
+        capabilities,
+    }
+}
+
+/// The cases `--id` and `--filter` select (before `--shard`), in the suite's order.
+fn chosen_cases<'a>(args: &ConformArgs, cases: &'a [(String, Case)]) -> Vec<&'a (String, Case)> {
+    cases
+        .iter()
+        .filter(|(_, c)| args.id.as_ref().is_none_or(|id| *id == c.id))
+        .filter(|(_, c)| {
+            args.filter
+                .as_ref()
+                .is_none_or(|cl| c.clauses.iter().any(|x| x.starts_with(cl.as_str())))
+        })
+        .collect()
+}
+
+/// `--list`: the selected cases (id, clauses, title), then the case files that did not read.
+fn list(selected: &[&(String, Case)], load_errors: &[(String, String)]) -> i32 {
+    for (_, c) in selected {
+        outln!(
+            "{:<44} [{}] {}",
+            c.id,
+            c.clauses.join(", "),
+            c.title.as_deref().unwrap_or("")
+        );
+    }
+    for (f, e) in load_errors {
+        outln!("ERRORED {f}: {e}");
+    }
+    malformed_exit(load_errors)
+}
+
+/// `--dump-json`: the selected cases as a JSON array.
+fn dump_json(selected: &[&(String, Case)], load_errors: &[(String, String)]) -> i32 {
+    let all: Vec<Value> = selected
+        .iter()
+        .map(|(_, c)| serde_json::to_value(c).unwrap_or(Value::Null))
+        .collect();
+    match serde_json::to_string_pretty(&all) {
+        Ok(s) => outln!("{s}"),
+        Err(e) => {
+            return crate::cli::fail_with(crate::conform::outputs::ErrorCode::Internal, &e, 2);
+        }
+    }
+    malformed_exit(load_errors)
+}
+
+/// What the program declared and the protocol version (nothing asked when no case is
+/// selected), or the exit code when it could not be asked.
+fn negotiated(pool: &OraclePool, nothing_selected: bool) -> Result<Negotiated, i32> {
+    if nothing_selected {
+        return Ok(Negotiated {
+            declared: Declared::Nothing(String::new()),
+            protocol: crate::conform::protocol::PROTOCOL,
+        });
+    }
+    negotiate_in(pool)
+        .map_err(|e| crate::cli::fail_with(crate::conform::outputs::ErrorCode::ProgramFailed, e, 2))
+}
+
+/// Runs the selected cases on `jobs` workers (a case outside the declared capabilities is
+/// skipped, with the reason), with a progress bar; or the exit code when no worker starts.
+fn run_cases(
+    selected: &[&(String, Case)],
+    pool: &OraclePool,
+    declared: &Declared,
+    protocol: &'static str,
+    jobs: usize,
+) -> Result<Vec<Ran>, i32> {
+    let workers = thread_pool(jobs)
+        .map_err(|e| crate::cli::fail_with(crate::conform::outputs::ErrorCode::Internal, &e, 2))?;
+    let pb = progress_bar(selected.len() as u64, "cases");
+    let ran: Vec<Ran> = workers.install(|| {
+        selected
+            .par_iter()
+            .map(|(_, c)| {
+                let r = run_one(c, pool, declared, protocol);
+                pb.inc(1);
+                r
+            })
+            .collect()
+    });
+    pb.finish_and_clear();
+    Ok(ran)
+}
+
+/// One case: skipped when outside the declared capabilities, else asked (with the checks the
+/// program declined left out) and timed.
+fn run_one(c: &Case, pool: &OraclePool, declared: &Declared, protocol: &'static str) -> Ran {
+    let began = std::time::Instant::now();
+    match outside(c, declared) {
+        Some(why) => Ran {
+            run: CaseRun {
+                outcome: Outcome::Skipped(format!("outside the declared capabilities: {why}")),
+                skipped_checks: Vec::new(),
+            },
+            by_capability: true,
+            seconds: None,
+        },
+        None => {
+            let declined: Vec<SkippedCheck> = c
+                .position
+                .rules
+                .resolve()
+                .map(|rules| declared.declined(&rules))
+                .unwrap_or_default();
+            Ran {
+                run: pool
+                    .with(|o| run_case_in(c, o, protocol, &declined))
+                    .unwrap_or_else(|e| CaseRun {
+                        outcome: Outcome::Errored(e.to_string()),
+                        skipped_checks: Vec::new(),
+                    }),
+                by_capability: false,
+                seconds: Some(began.elapsed().as_secs_f64()),
+            }
+        }
+    }
+}
+
+/// The properties of the JUnit report: the program, the suite, the protocol, the shard.
+fn run_properties(args: &ConformArgs, dir: &str, protocol: &str) -> Vec<(String, String)> {
     let mut properties = vec![(
         "implementation".to_string(),
         args.implementation
@@ -879,22 +975,26 @@ pub fn run(args: ConformArgs) -> i32 {
     if let Some(sh) = args.spread.shard {
         properties.push(("shard".to_string(), sh.to_string()));
     }
-    let s = match reports.finish(
-        &records,
-        &load_errors,
-        Some(started.elapsed().as_secs_f64()),
-        properties,
-    ) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
+    properties
+}
+
+/// The exit status of a run (with its message on standard error): 2 when a case file did not
+/// read or the program answered no case, 1 on a failure, when nothing was tested (unless
+/// `--allow-empty`) or when cases or checks were skipped (unless `--allow-skips`).
+fn exit_code(
+    args: &ConformArgs,
+    s: &Summary,
+    load_errors: &[(String, String)],
+    selected: usize,
+    dir: &str,
+) -> i32 {
     let (passed, failed, errored, skipped) = (s.passed, s.failed, s.errored, s.skipped);
     let skipped = skipped + s.checks_skipped;
     let tested = passed + failed + errored - load_errors.len();
     let mut code = if failed + errored > 0 { 1 } else { 0 };
     if !load_errors.is_empty() {
         // a case file that does not read is bad input, like any other: exit 2
-        errln!("{}", malformed_cases(&load_errors));
+        errln!("{}", malformed_cases(load_errors));
         code = 2;
     } else if tested > 0 && passed + failed == 0 && skipped == 0 {
         // every case asked errored: the program under test cannot answer at all
@@ -905,7 +1005,7 @@ pub fn run(args: ConformArgs) -> i32 {
     } else if tested == 0 && !args.program.allow_empty {
         errln!(
             "error: nothing was tested ({}): exit 1 (--allow-empty accepts it)",
-            if selected.is_empty() {
+            if selected == 0 {
                 match (&args.id, &args.filter, &args.spread.shard) {
                     (Some(id), _, _) => format!("no case has the id `{id}`"),
                     (None, Some(f), _) => format!("no case cites a clause starting with `{f}`"),
@@ -913,12 +1013,12 @@ pub fn run(args: ConformArgs) -> i32 {
                     _ => format!("{dir} holds no case"),
                 }
             } else {
-                format!("all {} selected cases were skipped", selected.len())
+                format!("all {selected} selected cases were skipped")
             }
         );
         code = 1;
     } else if skipped > 0 && !args.program.allow_skips {
-        errln!("{}", skipped_error(&s));
+        errln!("{}", skipped_error(s));
         code = 1;
     }
     code
@@ -966,6 +1066,198 @@ fn merge(files: &[String], program: &crate::cli::common::ProgramArgs, reports: &
     }
 }
 
+/// Why `--merge` refuses its results files: a file that does not read as results, or files that
+/// are not the shards of one selection holding its cases exactly.
+#[derive(Debug)]
+enum MergeError {
+    /// A file that cannot be read.
+    Unreadable {
+        file: String,
+        source: std::io::Error,
+    },
+    /// A line past [`MAX_RESULTS_LINE`] bytes.
+    LineTooLong { file: String, line: usize },
+    /// A line that is not UTF-8.
+    NotUtf8 {
+        file: String,
+        line: usize,
+        source: std::str::Utf8Error,
+    },
+    /// An empty file.
+    Empty { file: String },
+    /// A first line that is not a results header (`source`: why it does not read; none when it
+    /// has no `format`).
+    NotHeader {
+        file: String,
+        source: Option<serde_json::Error>,
+    },
+    /// A results file of an older m3go (format `m3go-conform-results/1`).
+    OlderFormat { file: String },
+    /// A results header of another format.
+    UnknownFormat { file: String, format: String },
+    /// A header's shard that is not a resolved shard.
+    Shard {
+        file: String,
+        source: crate::conform::shard::ShardError,
+    },
+    /// Two files of different selections (`first`, the file compared with; what differs).
+    DifferentSelections {
+        first: String,
+        file: String,
+        differences: Vec<String>,
+    },
+    /// A line that is not a case's result.
+    NotARecord {
+        file: String,
+        line: usize,
+        source: serde_json::Error,
+    },
+    /// A case's result with an outcome m3go does not write.
+    UnknownOutcome {
+        file: String,
+        line: usize,
+        outcome: String,
+    },
+    /// A file with another number of results than its header says.
+    LineCount {
+        file: String,
+        lines: usize,
+        header: usize,
+    },
+    /// Cases not of a file's shard, given twice, or missing (the problems, each said).
+    DoNotAddUp(Vec<String>),
+    /// The ids of the results are not those of the selection.
+    IdsDiffer { file: String },
+    /// Files holding a whole run among several files.
+    WholeRun(Vec<String>),
+    /// Shards of different splits (the numbers of parts).
+    DifferentSplits(Vec<usize>),
+    /// A shard given by two files.
+    ShardTwice {
+        shard: crate::conform::shard::Shard,
+        other: String,
+        file: String,
+    },
+    /// Shards no file gives, of a split into `n`.
+    ShardsMissing { missing: Vec<String>, n: usize },
+}
+
+impl std::fmt::Display for MergeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MergeError::Unreadable { file, source } => write!(f, "{file}: cannot read: {source}"),
+            MergeError::LineTooLong { file, line } => write!(
+                f,
+                "{file}: line {line}: longer than {MAX_RESULTS_LINE} bytes: expected one case's result a line, as `m3go conform --results` writes"
+            ),
+            MergeError::NotUtf8 { file, line, source } => {
+                write!(f, "{file}: line {line}: not UTF-8 text: {source}")
+            }
+            MergeError::Empty { file } => write!(
+                f,
+                "{file}: empty: expected the results `m3go conform --results` writes"
+            ),
+            MergeError::NotHeader { file, source } => {
+                let why = match source {
+                    Some(e) => e.to_string(),
+                    None => "no `format`".to_string(),
+                };
+                write!(
+                    f,
+                    "{file}: line 1: not a results header ({why}): expected the first line `m3go conform --results` writes"
+                )
+            }
+            MergeError::OlderFormat { file } => write!(
+                f,
+                "{file}: written by an older m3go (format `{RESULTS_FORMAT_1}`), which did not record the run's selection: expected `{RESULTS_FORMAT}` (run the shards again with this m3go)"
+            ),
+            MergeError::UnknownFormat { file, format } => write!(
+                f,
+                "{file}: line 1: format `{}`: expected `{RESULTS_FORMAT}`",
+                clip(format, 60)
+            ),
+            MergeError::Shard { file, source } => write!(f, "{file}: line 1: shard: {source}"),
+            MergeError::DifferentSelections {
+                first,
+                file,
+                differences,
+            } => write!(
+                f,
+                "{first} and {file} are results of different selections ({}): expected the shards of one run",
+                differences.join("; ")
+            ),
+            MergeError::NotARecord { file, line, source } => write!(
+                f,
+                "{file}: line {line}: not a case's result ({source}): expected a line `m3go conform --results` writes"
+            ),
+            MergeError::UnknownOutcome {
+                file,
+                line,
+                outcome,
+            } => write!(
+                f,
+                "{file}: line {line}: outcome `{}` is unknown: expected {}",
+                clip(outcome, 40),
+                OUTCOMES.join(", ")
+            ),
+            MergeError::LineCount {
+                file,
+                lines,
+                header,
+            } => write!(
+                f,
+                "{file}: has {lines} lines of results, its header says {header}"
+            ),
+            MergeError::DoNotAddUp(problems) => write!(
+                f,
+                "the results do not add up to the cases of the selection: {}",
+                problems.join("; ")
+            ),
+            MergeError::IdsDiffer { file } => write!(
+                f,
+                "the ids of the cases in the results are not those of the selection the headers record ({file} and the others): expected the files `m3go conform --results` wrote, unedited"
+            ),
+            MergeError::WholeRun(whole) => write!(
+                f,
+                "{} holds a whole run (no --shard), not a shard: expected the shards of one run",
+                whole.join(", ")
+            ),
+            MergeError::DifferentSplits(ns) => write!(
+                f,
+                "the files are shards of different splits (of {} parts): expected one split",
+                ns.iter()
+                    .map(|n| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            MergeError::ShardTwice { shard, other, file } => {
+                write!(f, "shard {shard} is given twice ({other}, {file})")
+            }
+            MergeError::ShardsMissing { missing, n } => write!(
+                f,
+                "shard(s) {} missing: expected the results of all {n} shards",
+                missing.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MergeError::Unreadable { source, .. } => Some(source),
+            MergeError::NotUtf8 { source, .. } => Some(source),
+            MergeError::NotHeader {
+                source: Some(source),
+                ..
+            } => Some(source),
+            MergeError::Shard { source, .. } => Some(source),
+            MergeError::NotARecord { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
 /// The lines of a results file, read one at a time (each at most [`MAX_RESULTS_LINE`] bytes),
 /// blank ones passed over.
 struct ResultLines {
@@ -976,8 +1268,11 @@ struct ResultLines {
 }
 
 impl ResultLines {
-    fn open(file: &str) -> Result<ResultLines, String> {
-        let f = std::fs::File::open(file).map_err(|e| format!("{file}: cannot read: {e}"))?;
+    fn open(file: &str) -> Result<ResultLines, MergeError> {
+        let f = std::fs::File::open(file).map_err(|source| MergeError::Unreadable {
+            file: file.to_string(),
+            source,
+        })?;
         Ok(ResultLines {
             file: file.to_string(),
             reader: std::io::BufReader::new(f),
@@ -987,30 +1282,37 @@ impl ResultLines {
     }
 
     /// The next line that is not blank, with its number (from 1); `None` at the end.
-    fn next(&mut self) -> Result<Option<(usize, &str)>, String> {
+    fn next(&mut self) -> Result<Option<(usize, &str)>, MergeError> {
         use std::io::{BufRead, Read};
-        let f = &self.file;
+        let file = &self.file;
         loop {
             self.buf.clear();
             let n = (&mut self.reader)
                 .take(MAX_RESULTS_LINE as u64 + 1)
                 .read_until(b'\n', &mut self.buf)
-                .map_err(|e| format!("{f}: cannot read: {e}"))?;
+                .map_err(|source| MergeError::Unreadable {
+                    file: file.clone(),
+                    source,
+                })?;
             if n == 0 {
                 return Ok(None);
             }
             self.line += 1;
             let line = self.line;
             if self.buf.len() > MAX_RESULTS_LINE {
-                return Err(format!(
-                    "{f}: line {line}: longer than {MAX_RESULTS_LINE} bytes: expected one case's result a line, as `m3go conform --results` writes"
-                ));
+                return Err(MergeError::LineTooLong {
+                    file: file.clone(),
+                    line,
+                });
             }
             if self.buf.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            let text = std::str::from_utf8(&self.buf)
-                .map_err(|e| format!("{f}: line {line}: not UTF-8 text: {e}"))?;
+            let text = std::str::from_utf8(&self.buf).map_err(|source| MergeError::NotUtf8 {
+                file: file.clone(),
+                line,
+                source,
+            })?;
             return Ok(Some((line, text.trim_end_matches(['\n', '\r']))));
         }
     }
@@ -1028,27 +1330,28 @@ fn listed(items: &[String], total: usize) -> String {
 }
 
 /// The header of a results file (its first line).
-fn header_of(f: &str, line: &str) -> Result<ResultsHeader, String> {
-    let not_header = |e: String| {
-        format!("{f}: line 1: not a results header ({e}): expected the first line `m3go conform --results` writes")
+fn header_of(f: &str, line: &str) -> Result<ResultsHeader, MergeError> {
+    let not_header = |source: Option<serde_json::Error>| MergeError::NotHeader {
+        file: f.to_string(),
+        source,
     };
-    let v: Value = serde_json::from_str(line).map_err(|e| not_header(e.to_string()))?;
+    let v: Value = serde_json::from_str(line).map_err(|e| not_header(Some(e)))?;
     match v.get("format").and_then(Value::as_str) {
         Some(RESULTS_FORMAT) => {}
         Some(RESULTS_FORMAT_1) => {
-            return Err(format!(
-                "{f}: written by an older m3go (format `{RESULTS_FORMAT_1}`), which did not record the run's selection: expected `{RESULTS_FORMAT}` (run the shards again with this m3go)"
-            ))
+            return Err(MergeError::OlderFormat {
+                file: f.to_string(),
+            })
         }
         Some(other) => {
-            return Err(format!(
-                "{f}: line 1: format `{}`: expected `{RESULTS_FORMAT}`",
-                clip(other, 60)
-            ))
+            return Err(MergeError::UnknownFormat {
+                file: f.to_string(),
+                format: other.to_string(),
+            })
         }
-        None => return Err(not_header("no `format`".into())),
+        None => return Err(not_header(None)),
     }
-    serde_json::from_value(v).map_err(|e| not_header(e.to_string()))
+    serde_json::from_value(v).map_err(|e| not_header(Some(e)))
 }
 
 /// What differs between two selections, for people.
@@ -1085,7 +1388,7 @@ fn selection_differences(a: &Selection, b: &Selection) -> Vec<String> {
 }
 
 /// How many of `cases` items (indices 0..cases) a shard takes.
-fn taken(cases: usize, shard: Option<crate::conform::shard::Shard>) -> usize {
+fn taken(cases: usize, shard: Option<Shard>) -> usize {
     match shard {
         None => cases,
         Some(s) if cases >= s.k => (cases - s.k) / s.n + 1,
@@ -1100,24 +1403,51 @@ type LoadErrors = Vec<(String, String)>;
 /// of one selection holding its cases exactly: the records and the case files that did not
 /// read, or the first problem found (the cases missing or given twice: a few named, then how
 /// many more).
-fn read_results(files: &[String]) -> Result<(Vec<Record>, LoadErrors), String> {
-    use crate::conform::shard::Shard;
-    let mut records: Vec<Record> = Vec::new();
-    let mut load_errors: Vec<(String, String)> = Vec::new();
-    let mut shards: Vec<(String, Option<Shard>)> = Vec::new();
-    let mut first: Option<(String, Selection)> = None;
-    // index in the selection -> (file, line); id -> (file, line)
-    let mut at_index: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
-    let mut at_id: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-    let mut problems: Vec<String> = Vec::new();
+fn read_results(files: &[String]) -> Result<(Vec<Record>, LoadErrors), MergeError> {
+    let mut m = Merging::default();
     for (fi, f) in files.iter().enumerate() {
+        m.read_file(files, fi, f)?;
+    }
+    m.finish()
+}
+
+/// The results read so far by `--merge`, and the problems found.
+#[derive(Default)]
+struct Merging {
+    records: Vec<Record>,
+    load_errors: LoadErrors,
+    shards: Vec<(String, Option<Shard>)>,
+    /// The first file and its selection.
+    first: Option<(String, Selection)>,
+    /// index in the selection -> (file, line); id -> (file, line)
+    at_index: BTreeMap<usize, (usize, usize)>,
+    at_id: BTreeMap<String, (usize, usize)>,
+    problems: Vec<String>,
+}
+
+/// What one results file held besides the cases kept: its lines of results, the cases not of
+/// its shard and the cases given a second time (a few named, all counted).
+#[derive(Default)]
+struct FileTally {
+    lines: usize,
+    kept: usize,
+    foreign: Vec<String>,
+    n_foreign: usize,
+    twice: Vec<String>,
+    n_twice: usize,
+}
+
+impl Merging {
+    /// Reads the results file `f` (number `fi` of `files`): its header (of the selection of the
+    /// first file), then its cases.
+    fn read_file(&mut self, files: &[String], fi: usize, f: &str) -> Result<(), MergeError> {
         let mut lines = ResultLines::open(f)?;
         let header = match lines.next()? {
             Some((_, l)) => header_of(f, l)?,
             None => {
-                return Err(format!(
-                    "{f}: empty: expected the results `m3go conform --results` writes"
-                ))
+                return Err(MergeError::Empty {
+                    file: f.to_string(),
+                })
             }
         };
         let shard = header
@@ -1125,151 +1455,188 @@ fn read_results(files: &[String]) -> Result<(Vec<Record>, LoadErrors), String> {
             .as_deref()
             .map(Shard::parse_resolved)
             .transpose()
-            .map_err(|e| format!("{f}: line 1: shard: {e}"))?;
-        match &first {
-            None => first = Some((f.clone(), header.selection.clone())),
+            .map_err(|source| MergeError::Shard {
+                file: f.to_string(),
+                source,
+            })?;
+        match &self.first {
+            None => self.first = Some((f.to_string(), header.selection.clone())),
             Some((g, sel)) => {
-                let d = selection_differences(sel, &header.selection);
-                if !d.is_empty() {
-                    return Err(format!(
-                        "{g} and {f} are results of different selections ({}): expected the shards of one run",
-                        d.join("; ")
-                    ));
+                let differences = selection_differences(sel, &header.selection);
+                if !differences.is_empty() {
+                    return Err(MergeError::DifferentSelections {
+                        first: g.clone(),
+                        file: f.to_string(),
+                        differences,
+                    });
                 }
             }
         }
         let sel = &header.selection;
-        let (mut n, mut foreign, mut twice) = (0usize, Vec::new(), Vec::new());
-        let (mut n_foreign, mut n_twice) = (0usize, 0usize);
-        let mut kept = 0usize;
+        let mut t = FileTally::default();
         while let Some((line, text)) = lines.next()? {
-            n += 1;
-            let r: Record = serde_json::from_str(text).map_err(|e| {
-                format!("{f}: line {line}: not a case's result ({e}): expected a line `m3go conform --results` writes")
-            })?;
-            if !OUTCOMES.contains(&r.outcome.as_str()) {
-                return Err(format!(
-                    "{f}: line {line}: outcome `{}` is unknown: expected {}",
-                    clip(&r.outcome, 40),
-                    OUTCOMES.join(", ")
+            t.lines += 1;
+            self.read_record(files, fi, f, line, text, sel, shard, &mut t)?;
+        }
+        if t.lines != header.cases {
+            return Err(MergeError::LineCount {
+                file: f.to_string(),
+                lines: t.lines,
+                header: header.cases,
+            });
+        }
+        self.note_problems(fi, f, sel, shard, &t);
+        self.load_errors.extend(header.load_errors);
+        self.shards.push((f.to_string(), shard));
+        Ok(())
+    }
+
+    /// Reads one case's result (line `line` of `f`): kept, or tallied as not of the shard or
+    /// given a second time.
+    #[allow(clippy::too_many_arguments)]
+    fn read_record(
+        &mut self,
+        files: &[String],
+        fi: usize,
+        f: &str,
+        line: usize,
+        text: &str,
+        sel: &Selection,
+        shard: Option<Shard>,
+        t: &mut FileTally,
+    ) -> Result<(), MergeError> {
+        let r: Record = serde_json::from_str(text).map_err(|source| MergeError::NotARecord {
+            file: f.to_string(),
+            line,
+            source,
+        })?;
+        if !OUTCOMES.contains(&r.outcome.as_str()) {
+            return Err(MergeError::UnknownOutcome {
+                file: f.to_string(),
+                line,
+                outcome: r.outcome,
+            });
+        }
+        if r.index >= sel.cases || shard.is_some_and(|s| !s.takes(r.index)) {
+            t.n_foreign += 1;
+            if t.foreign.len() < MAX_LISTED {
+                t.foreign
+                    .push(format!("`{}` (line {line})", clip(&r.id, 60)));
+            }
+            return Ok(());
+        }
+        let again = self
+            .at_index
+            .get(&r.index)
+            .or_else(|| self.at_id.get(&r.id));
+        if let Some(&(gi, gl)) = again {
+            t.n_twice += 1;
+            if t.twice.len() < MAX_LISTED {
+                t.twice.push(format!(
+                    "`{}` (line {line}; also {} line {gl})",
+                    clip(&r.id, 60),
+                    files[gi]
                 ));
             }
-            if r.index >= sel.cases || shard.is_some_and(|s| !s.takes(r.index)) {
-                n_foreign += 1;
-                if foreign.len() < MAX_LISTED {
-                    foreign.push(format!("`{}` (line {line})", clip(&r.id, 60)));
-                }
-                continue;
-            }
-            let again = at_index.get(&r.index).or_else(|| at_id.get(&r.id));
-            if let Some(&(gi, gl)) = again {
-                n_twice += 1;
-                if twice.len() < MAX_LISTED {
-                    twice.push(format!(
-                        "`{}` (line {line}; also {} line {gl})",
-                        clip(&r.id, 60),
-                        files[gi]
-                    ));
-                }
-                continue;
-            }
-            at_index.insert(r.index, (fi, line));
-            at_id.insert(r.id.clone(), (fi, line));
-            kept += 1;
-            records.push(r);
+            return Ok(());
         }
-        if n != header.cases {
-            return Err(format!(
-                "{f}: has {n} lines of results, its header says {}",
-                header.cases
-            ));
-        }
+        self.at_index.insert(r.index, (fi, line));
+        self.at_id.insert(r.id.clone(), (fi, line));
+        t.kept += 1;
+        self.records.push(r);
+        Ok(())
+    }
+
+    /// The problems of file `f`: cases not of its shard, given twice, or missing.
+    fn note_problems(
+        &mut self,
+        fi: usize,
+        f: &str,
+        sel: &Selection,
+        shard: Option<Shard>,
+        t: &FileTally,
+    ) {
         let part = shard.map_or("the whole run".to_string(), |s| format!("shard {s}"));
-        if n_foreign > 0 {
-            problems.push(format!(
-                "{f} holds {n_foreign} case(s) not of {part} of the selection: {}",
-                listed(&foreign, n_foreign)
+        if t.n_foreign > 0 {
+            self.problems.push(format!(
+                "{f} holds {} case(s) not of {part} of the selection: {}",
+                t.n_foreign,
+                listed(&t.foreign, t.n_foreign)
             ));
         }
-        if n_twice > 0 {
-            problems.push(format!(
-                "{f} gives {n_twice} case(s) a second time: {}",
-                listed(&twice, n_twice)
+        if t.n_twice > 0 {
+            self.problems.push(format!(
+                "{f} gives {} case(s) a second time: {}",
+                t.n_twice,
+                listed(&t.twice, t.n_twice)
             ));
         }
         let want = taken(sel.cases, shard);
-        if kept < want {
+        if t.kept < want {
             // the first few places of the shard no line holds: at most `kept` places are
             // passed over before they are found
             let (start, step) = shard.map_or((0, 1), |s| (s.k - 1, s.n));
             let missing: Vec<String> = (start..sel.cases)
                 .step_by(step)
-                .filter(|k| at_index.get(k).is_none_or(|&(gi, _)| gi != fi))
+                .filter(|k| self.at_index.get(k).is_none_or(|&(gi, _)| gi != fi))
                 .take(MAX_LISTED)
                 .map(|k| (k + 1).to_string())
                 .collect();
-            problems.push(format!(
+            self.problems.push(format!(
                 "{f} lacks {} of the {want} case(s) of {part}: the selection's case number {} (counted from 1, in the order `m3go conform --list` lists the selection)",
-                want - kept,
-                listed(&missing, want - kept)
-            ));
-        }
-        load_errors.extend(header.load_errors);
-        shards.push((f.clone(), shard));
-    }
-    complete_split(&shards)?;
-    if !problems.is_empty() {
-        return Err(format!(
-            "the results do not add up to the cases of the selection: {}",
-            problems.join("; ")
-        ));
-    }
-    // every place of the selection is held once: the ids must be those selected, in order
-    if let Some((f, sel)) = &first {
-        let mut by_index: Vec<&Record> = records.iter().collect();
-        by_index.sort_by_key(|r| r.index);
-        if ids_hash(by_index.iter().map(|r| r.id.as_str())) != sel.ids {
-            return Err(format!(
-                "the ids of the cases in the results are not those of the selection the headers record ({f} and the others): expected the files `m3go conform --results` wrote, unedited"
+                want - t.kept,
+                listed(&missing, want - t.kept)
             ));
         }
     }
-    Ok((records, load_errors))
+
+    /// The records and the case files that did not read, once every file is read: the files
+    /// are one split, no problem was found, and the ids are those of the selection.
+    fn finish(self) -> Result<(Vec<Record>, LoadErrors), MergeError> {
+        complete_split(&self.shards)?;
+        if !self.problems.is_empty() {
+            return Err(MergeError::DoNotAddUp(self.problems));
+        }
+        // every place of the selection is held once: the ids must be those selected, in order
+        if let Some((f, sel)) = &self.first {
+            let mut by_index: Vec<&Record> = self.records.iter().collect();
+            by_index.sort_by_key(|r| r.index);
+            if ids_hash(by_index.iter().map(|r| r.id.as_str())) != sel.ids {
+                return Err(MergeError::IdsDiffer { file: f.clone() });
+            }
+        }
+        Ok((self.records, self.load_errors))
+    }
 }
 
 /// The files merged are the shards of one run: all whole runs (one file), or `K/N` for each K
 /// of one N exactly once.
-fn complete_split(shards: &[(String, Option<crate::conform::shard::Shard>)]) -> Result<(), String> {
-    let whole: Vec<&str> = shards
+fn complete_split(shards: &[(String, Option<Shard>)]) -> Result<(), MergeError> {
+    let whole: Vec<String> = shards
         .iter()
         .filter(|(_, s)| s.is_none())
-        .map(|(f, _)| f.as_str())
+        .map(|(f, _)| f.clone())
         .collect();
     if !whole.is_empty() {
         if shards.len() == 1 {
             return Ok(());
         }
-        return Err(format!(
-            "{} holds a whole run (no --shard), not a shard: expected the shards of one run",
-            whole.join(", ")
-        ));
+        return Err(MergeError::WholeRun(whole));
     }
     let ns: BTreeSet<usize> = shards.iter().filter_map(|(_, s)| s.map(|s| s.n)).collect();
     if ns.len() > 1 {
-        return Err(format!(
-            "the files are shards of different splits (of {} parts): expected one split",
-            ns.iter()
-                .map(|n| n.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+        return Err(MergeError::DifferentSplits(ns.into_iter().collect()));
     }
     let n = ns.into_iter().next().unwrap_or(0);
     let mut have: BTreeMap<usize, &str> = BTreeMap::new();
     for (f, s) in shards {
         if let Some(s) = s {
             if let Some(other) = have.insert(s.k, f) {
-                return Err(format!("shard {s} is given twice ({other}, {f})"));
+                return Err(MergeError::ShardTwice {
+                    shard: *s,
+                    other: other.to_string(),
+                    file: f.clone(),
+                });
             }
         }
     }
@@ -1278,10 +1645,7 @@ fn complete_split(shards: &[(String, Option<crate::conform::shard::Shard>)]) -> 
         .map(|k| format!("{k}/{n}"))
         .collect();
     if !missing.is_empty() {
-        return Err(format!(
-            "shard(s) {} missing: expected the results of all {n} shards",
-            missing.join(", ")
-        ));
+        return Err(MergeError::ShardsMissing { missing, n });
     }
     Ok(())
 }

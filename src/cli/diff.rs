@@ -82,28 +82,8 @@ pub fn run(args: DiffArgs) -> i32 {
 
 fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
     let cmd = args.implementation.clone();
-    let size = args.size;
-    crate::board::grid::check_size(size)
-        .map_err(|e| InputError::new(e.to_string()).key("--size"))?;
-    let limit = crate::formats::record::max_moves(size);
-    let max_moves = args.max_moves.unwrap_or((size * size) as u32);
-    if max_moves as usize > limit {
-        return Err(InputError::new(format!(
-            "`{max_moves}` is too many moves per game on {size}x{size}"
-        ))
-        .key("--max-moves")
-        .expected(format!(
-            "at most {limit} (10 per point, the limit of a record)"
-        )));
-    }
-    let opts_d = DiffOptions {
-        games: args.games,
-        seed: args.seed,
-        size,
-        rules: args.rules.clone().unwrap_or_else(Rules::m3go_2020),
-        max_moves,
-        engine: args.engine.engine(),
-    };
+    let opts_d = diff_options(&args)?;
+    let max_moves = opts_d.max_moves;
     let games: Vec<u32> = (1..=opts_d.games)
         .filter(|g| args.spread.shard.is_none_or(|s| s.takes(*g as usize - 1)))
         .collect();
@@ -117,7 +97,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
             crate::conform::diff::UNREAD,
         )?))
     };
-    let reports = DiffReports::of(&args).map_err(InputError::new)?;
+    let reports = DiffReports::of(&args).map_err(InputError::from)?;
     let started = std::time::Instant::now();
     let pb = progress_bar(games.len() as u64 * u64::from(max_moves), "moves");
     let run = crate::conform::diff::run_games(
@@ -127,10 +107,9 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
         &make,
         &|n| pb.inc(n),
     )
-    .map_err(InputError::new)?;
+    .map_err(InputError::from)?;
     pb.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
-    let (seed, preset) = (opts_d.seed, &opts_d.rules.preset);
     // the shrunk case as YAML, and where -o writes it
     let mut case_yaml = String::new();
     let mut case_path: Option<String> = None;
@@ -154,50 +133,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
         }
     };
     if !reports.json {
-        let mut text = String::new();
-        {
-            use std::fmt::Write;
-            let o = &mut text;
-            match &run.outcome {
-                DiffOutcome::Agree {
-                    games,
-                    moves,
-                    skipped,
-                } => {
-                    let _ = writeln!(o, "diff: {games} games, {moves} moves compared (seed {seed}, {size}x{size}, {preset}): no disagreement");
-                    if *skipped > 0 {
-                        let _ = writeln!(
-                            o,
-                            "diff: {skipped} moves skipped: the program answered `unsupported`"
-                        );
-                    }
-                }
-                DiffOutcome::Unsupported(why) => {
-                    let _ = writeln!(o, "diff: 0 moves compared: the program's declared capabilities exclude {preset}: {why}");
-                }
-                DiffOutcome::Errored { .. } => {}
-                DiffOutcome::Disagree(d) => {
-                    let _ = writeln!(
-                        o,
-                        "diff: disagreement in game {} at move {} ({}):",
-                        d.game, d.move_number, d.notation
-                    );
-                    for x in &d.differences {
-                        let _ =
-                            writeln!(o, "  - {}: {}", x.field, x.detail.replace('\n', "\n    "));
-                    }
-                    let _ = writeln!(
-                        o,
-                        "shrunk from {} stones to {} stone(s) and {} move(s); conformance case {}:",
-                        d.stones_before,
-                        d.stones_after,
-                        d.case.moves.len(),
-                        d.case.id
-                    );
-                    let _ = writeln!(o, "---\n{case_yaml}");
-                }
-            }
-        }
+        let mut text = text_report(&opts_d, &run, &case_yaml);
         checks_skipped_text(&run, &mut text);
         say(&text);
     }
@@ -224,14 +160,96 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
     if let Some(path) = &reports.junit {
         let suite = junit_suite(&args, &opts_d, &run, case_path.as_deref(), seconds);
         crate::cli::junit::xml(&suite)
-            .map_err(InputError::new)
+            .map_err(InputError::from)
             .and_then(|x| write_file(path, &x))?;
     }
-    match run.outcome {
+    Ok(exit_code(&args, &run))
+}
+
+/// The options of the run: `--size` a board size, `--max-moves` within a record's limit.
+fn diff_options(args: &DiffArgs) -> Result<DiffOptions, InputError> {
+    let size = args.size;
+    crate::board::grid::check_size(size)
+        .map_err(|e| InputError::new(e.to_string()).key("--size"))?;
+    let limit = crate::formats::record::max_moves(size);
+    let max_moves = args.max_moves.unwrap_or((size * size) as u32);
+    if max_moves as usize > limit {
+        return Err(InputError::new(format!(
+            "`{max_moves}` is too many moves per game on {size}x{size}"
+        ))
+        .key("--max-moves")
+        .expected(format!(
+            "at most {limit} (10 per point, the limit of a record)"
+        )));
+    }
+    Ok(DiffOptions {
+        games: args.games,
+        seed: args.seed,
+        size,
+        rules: args.rules.clone().unwrap_or_else(Rules::m3go_2020),
+        max_moves,
+        engine: args.engine.engine(),
+    })
+}
+
+/// The text report of the outcome (nothing for an error, which goes to standard error): the
+/// games and moves compared, or the disagreement with the shrunk case (`case_yaml`).
+fn text_report(opts: &DiffOptions, run: &DiffRun, case_yaml: &str) -> String {
+    use std::fmt::Write;
+    let (seed, size, preset) = (opts.seed, opts.size, &opts.rules.preset);
+    let mut text = String::new();
+    let o = &mut text;
+    match &run.outcome {
+        DiffOutcome::Agree {
+            games,
+            moves,
+            skipped,
+        } => {
+            let _ = writeln!(o, "diff: {games} games, {moves} moves compared (seed {seed}, {size}x{size}, {preset}): no disagreement");
+            if *skipped > 0 {
+                let _ = writeln!(
+                    o,
+                    "diff: {skipped} moves skipped: the program answered `unsupported`"
+                );
+            }
+        }
+        DiffOutcome::Unsupported(why) => {
+            let _ = writeln!(o, "diff: 0 moves compared: the program's declared capabilities exclude {preset}: {why}");
+        }
+        DiffOutcome::Errored { .. } => {}
+        DiffOutcome::Disagree(d) => {
+            let _ = writeln!(
+                o,
+                "diff: disagreement in game {} at move {} ({}):",
+                d.game, d.move_number, d.notation
+            );
+            for x in &d.differences {
+                let _ = writeln!(o, "  - {}: {}", x.field, x.detail.replace('\n', "\n    "));
+            }
+            let _ = writeln!(
+                o,
+                "shrunk from {} stones to {} stone(s) and {} move(s); conformance case {}:",
+                d.stones_before,
+                d.stones_after,
+                d.case.moves.len(),
+                d.case.id
+            );
+            let _ = writeln!(o, "---\n{case_yaml}");
+        }
+    }
+    text
+}
+
+/// The exit status of a run (with its message on standard error): 0 when the programs agree,
+/// 1 on a disagreement, when nothing was compared (unless `--allow-empty`) or when moves or
+/// checks were skipped (unless `--allow-skips`), 2 when the program under test failed.
+fn exit_code(args: &DiffArgs, run: &DiffRun) -> i32 {
+    match &run.outcome {
         DiffOutcome::Agree { moves, skipped, .. } => {
+            let (moves, skipped) = (*moves, *skipped);
             if moves == 0 && !args.program.allow_empty {
                 errln!("error: nothing was compared: exit 1 (--allow-empty accepts it)");
-                return Ok(1);
+                return 1;
             }
             let checks: u64 = run.checks_skipped.values().sum();
             if (skipped > 0 || checks > 0) && !args.program.allow_skips {
@@ -241,16 +259,16 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
                     (n, k) => format!("{n} moves and {k} checks skipped"),
                 };
                 errln!("error: {what}: exit 1 (--allow-skips accepts skipped moves and checks)");
-                return Ok(1);
+                return 1;
             }
-            Ok(0)
+            0
         }
         DiffOutcome::Unsupported(_) => {
             if args.program.allow_empty {
-                Ok(0)
+                0
             } else {
                 errln!("error: nothing was compared: exit 1 (--allow-empty accepts it)");
-                Ok(1)
+                1
             }
         }
         DiffOutcome::Errored {
@@ -258,16 +276,16 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
             move_number,
             message,
         } => {
-            if game == 0 {
+            if *game == 0 {
                 errln!("error: the program under test failed before the first game: {message}");
             } else {
                 errln!(
                     "error: the program under test failed in game {game} at move {move_number}: {message}"
                 );
             }
-            Ok(2)
+            2
         }
-        DiffOutcome::Disagree(_) => Ok(1),
+        DiffOutcome::Disagree(_) => 1,
     }
 }
 
@@ -315,26 +333,21 @@ struct DiffReports {
 impl DiffReports {
     /// Refused before any game when `--junit` names nothing m3go may write, or when it and
     /// `--format json` both want standard output.
-    fn of(args: &DiffArgs) -> Result<DiffReports, String> {
+    fn of(args: &DiffArgs) -> Result<DiffReports, DiffReportsError> {
         let json = args.format == Format::Json;
         let mut text_to_stderr = false;
         if let Some(path) = &args.junit {
-            let target = crate::cli::output::decide(path).map_err(|e| e.to_string())?;
+            let target = crate::cli::output::decide(path).map_err(DiffReportsError::Output)?;
             if target == crate::cli::output::Target::Stdout {
                 if json {
-                    return Err(format!(
-                        "--junit {path} and --format json both write to standard output: expected --junit FILE (a file) with --format json"
-                    ));
+                    return Err(DiffReportsError::JunitAndJson(path.clone()));
                 }
                 text_to_stderr = true;
             }
         }
         if args.out.as_deref() == Some("-") {
             if json || text_to_stderr {
-                return Err(format!(
-                    "-o - and {} both write to standard output: expected -o DIR (a folder) with it",
-                    if json { "--format json" } else { "--junit -" }
-                ));
+                return Err(DiffReportsError::CaseAndReport { json });
             }
             text_to_stderr = true;
         }
@@ -343,6 +356,51 @@ impl DiffReports {
             json,
             text_to_stderr,
         })
+    }
+}
+
+/// Why the reports asked for cannot be written.
+#[derive(Debug)]
+enum DiffReportsError {
+    /// `--junit` names nothing m3go may write.
+    Output(InputError),
+    /// `--junit -` (the path given) with `--format json`.
+    JunitAndJson(String),
+    /// `-o -` with `--format json` (`json`) or `--junit -`.
+    CaseAndReport { json: bool },
+}
+
+impl std::fmt::Display for DiffReportsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DiffReportsError::Output(e) => write!(f, "{e}"),
+            DiffReportsError::JunitAndJson(path) => write!(
+                f,
+                "--junit {path} and --format json both write to standard output: expected --junit FILE (a file) with --format json"
+            ),
+            DiffReportsError::CaseAndReport { json } => write!(
+                f,
+                "-o - and {} both write to standard output: expected -o DIR (a folder) with it",
+                if *json { "--format json" } else { "--junit -" }
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DiffReportsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DiffReportsError::Output(e) => Some(e),
+            DiffReportsError::JunitAndJson(_) | DiffReportsError::CaseAndReport { .. } => None,
+        }
+    }
+}
+
+/// As a bad input carrying the message alone (an unwritable `--junit` is refused as bad input
+/// before any game, as it always was).
+impl From<DiffReportsError> for InputError {
+    fn from(e: DiffReportsError) -> Self {
+        InputError::new(e.to_string())
     }
 }
 

@@ -97,8 +97,32 @@ fn seconds(t: f64) -> String {
 }
 
 /// The report: the XML declaration, `testsuites`, the one `testsuite`.
-pub fn xml(suite: &TestSuite) -> Result<String, String> {
-    write(suite).map_err(|e| format!("cannot write the JUnit report: {e}"))
+pub fn xml(suite: &TestSuite) -> Result<String, JunitError> {
+    write(suite).map_err(JunitError)
+}
+
+/// The JUnit report could not be written (the XML writer's error).
+#[derive(Debug)]
+pub struct JunitError(pub std::io::Error);
+
+impl std::fmt::Display for JunitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot write the JUnit report: {}", self.0)
+    }
+}
+
+/// As a bad input (the message only), for the commands whose errors are
+/// [`InputError`](crate::error::InputError)s.
+impl From<JunitError> for crate::error::InputError {
+    fn from(e: JunitError) -> Self {
+        crate::error::InputError::new(e.to_string())
+    }
+}
+
+impl std::error::Error for JunitError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
 }
 
 fn write(suite: &TestSuite) -> std::io::Result<String> {

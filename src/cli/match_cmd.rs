@@ -131,22 +131,41 @@ pub enum IllegalArg {
     Pass,
 }
 
-fn parse_player(v: &str) -> Result<PlayerSpec, String> {
+fn parse_player(v: &str) -> Result<PlayerSpec, crate::referee::PlayerSpecError> {
     PlayerSpec::parse(v)
 }
 
-fn seconds(v: &str) -> Result<Duration, String> {
+/// Why a number of seconds (`--move-time`, `--time`'s parts) does not read; each holds the
+/// text given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum SecondsError {
+    NotANumber(String),
+    OutOfRange(String),
+}
+
+impl std::fmt::Display for SecondsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SecondsError::NotANumber(v) => write!(f, "`{v}` is not a number of seconds"),
+            SecondsError::OutOfRange(v) => write!(f, "`{v}`: expected 0 to a year of seconds"),
+        }
+    }
+}
+
+impl std::error::Error for SecondsError {}
+
+fn seconds(v: &str) -> Result<Duration, SecondsError> {
     let s: f64 = v
         .trim()
         .parse()
-        .map_err(|_| format!("`{v}` is not a number of seconds"))?;
+        .map_err(|_| SecondsError::NotANumber(v.to_string()))?;
     if !(0.0..=86400.0 * 365.0).contains(&s) {
-        return Err(format!("`{v}`: expected 0 to a year of seconds"));
+        return Err(SecondsError::OutOfRange(v.to_string()));
     }
     Ok(Duration::from_secs_f64(s))
 }
 
-fn parse_clock(v: &str) -> Result<Clock, String> {
+fn parse_clock(v: &str) -> Result<Clock, SecondsError> {
     let (base, inc) = v.split_once('+').unwrap_or((v, "0"));
     Ok(Clock {
         base: seconds(base)?,
@@ -278,7 +297,7 @@ fn play_all(
     games: &[crate::referee::game::GameSpec],
     out: &str,
 ) -> Result<Vec<Played>, InputError> {
-    let workers = thread_pool(args.concurrency as usize).map_err(InputError::new)?;
+    let workers = thread_pool(args.concurrency as usize).map_err(InputError::from)?;
     let pb = progress_bar(games.len() as u64, "games");
     // the running tally, a game added as it ends (the progress bar's score, the SPRT)
     let running: Mutex<Vec<Pairing>> = Mutex::new(pairings(&m.entrants()));
@@ -446,7 +465,7 @@ fn match_properties(args: &MatchArgs) -> Vec<(String, String)> {
 /// Writes the JUnit report `suite` to `file`.
 fn write_junit(file: &str, suite: &TestSuite) -> Result<(), InputError> {
     crate::cli::junit::xml(suite)
-        .map_err(InputError::new)
+        .map_err(InputError::from)
         .and_then(|x| write_file(file, &x))
 }
 

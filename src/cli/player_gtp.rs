@@ -70,12 +70,12 @@ impl Engine {
     }
 
     /// Back to the start: the `m3go-position` start, or an empty board of the size.
-    fn clear(&mut self) -> Result<(), String> {
+    fn clear(&mut self) -> Result<(), GtpError> {
         let start = match &self.start {
             Some(p) if p.board().size() == self.size => p.clone(),
             _ => Record::new(self.size, Some(rules_field(&self.rules)))
                 .start_position(&self.rules)
-                .map_err(|e| e.to_string())?,
+                .map_err(GtpError::Start)?,
         };
         self.positions = vec![start];
         Ok(())
@@ -87,7 +87,7 @@ impl Engine {
 
     /// The answer to one command: `Ok` text for `=`, `Err` text for `?`; `None` to quit after
     /// answering.
-    fn answer(&mut self, name: &str, args: &str) -> Result<String, String> {
+    fn answer(&mut self, name: &str, args: &str) -> Result<String, GtpError> {
         let arg = args.split_whitespace().collect::<Vec<_>>();
         match name {
             "protocol_version" => Ok(GTP_VERSION.into()),
@@ -102,9 +102,9 @@ impl Engine {
                 let size: usize = arg
                     .first()
                     .and_then(|a| a.parse().ok())
-                    .ok_or("boardsize: expected a number")?;
+                    .ok_or(GtpError::SizeNotANumber)?;
                 if crate::board::grid::check_size(size).is_err() {
-                    return Err("unacceptable size".into());
+                    return Err(GtpError::UnacceptableSize);
                 }
                 self.size = size;
                 self.clear()?;
@@ -112,12 +112,12 @@ impl Engine {
             }
             "clear_board" => self.clear().map(|_| String::new()),
             "komi" => {
-                let k = parse_komi(arg.first().copied().unwrap_or(""))?;
+                let k = parse_komi(arg.first().copied().unwrap_or("")).map_err(GtpError::Komi)?;
                 self.rules.komi = k;
                 if let Some(s) = &mut self.start {
                     *s = s
                         .with_rules(&self.rules, "komi")
-                        .map_err(|e| e.to_string())?;
+                        .map_err(GtpError::Position)?;
                 }
                 if self.positions.len() <= 1 {
                     self.clear()?;
@@ -126,19 +126,17 @@ impl Engine {
             }
             "play" => {
                 let (Some(c), Some(v)) = (arg.first(), arg.get(1)) else {
-                    return Err("play: expected a colour and a vertex".into());
+                    return Err(GtpError::PlayArguments);
                 };
-                let turn =
-                    parse_colour(c).ok_or_else(|| format!("invalid color `{}`", clip(c, 20)))?;
-                let action = parse_vertex(v, self.size)?;
+                let turn = parse_colour(c).ok_or_else(|| GtpError::Colour(c.to_string()))?;
+                let action = parse_vertex(v, self.size).map_err(GtpError::Vertex)?;
                 self.advance(turn, action)?;
                 Ok(String::new())
             }
             "genmove" => {
                 let c = arg.first().copied().unwrap_or("");
-                let turn =
-                    parse_colour(c).ok_or_else(|| format!("invalid color `{}`", clip(c, 20)))?;
-                let pos = self.pos().ok_or("no position")?;
+                let turn = parse_colour(c).ok_or_else(|| GtpError::Colour(c.to_string()))?;
+                let pos = self.pos().ok_or(GtpError::NoPosition)?;
                 let n = pos.move_number();
                 let mut rng = SplitMix64(
                     self.seed
@@ -159,7 +157,7 @@ impl Engine {
             }
             "undo" => {
                 if self.positions.len() <= 1 {
-                    return Err("cannot undo".into());
+                    return Err(GtpError::CannotUndo);
                 }
                 self.positions.pop();
                 Ok(String::new())
@@ -177,14 +175,14 @@ impl Engine {
                     options: caps.options,
                     sizes: None,
                 })
-                .map_err(|e| e.to_string())
+                .map_err(GtpError::Capabilities)
             }
             POSITION_COMMAND => {
-                let setup: Setup = serde_json::from_str(args.trim())
-                    .map_err(|e| format!("the position does not read: {e}"))?;
+                let setup: Setup =
+                    serde_json::from_str(args.trim()).map_err(GtpError::PositionUnread)?;
                 let pos = setup
                     .to_position(POSITION_COMMAND)
-                    .map_err(|e| e.to_string())?;
+                    .map_err(GtpError::Position)?;
                 self.size = pos.board().size();
                 self.rules = pos.rules().clone();
                 self.start = Some(pos);
@@ -195,21 +193,89 @@ impl Engine {
                 self.game = args.trim().to_string();
                 Ok(String::new())
             }
-            _ => Err("unknown command".into()),
+            _ => Err(GtpError::UnknownCommand),
         }
     }
 
     /// Plays a move of `turn` (which must be the position's turn, or one it may claim).
-    fn advance(&mut self, turn: crate::game::order::Turn, action: Action) -> Result<(), String> {
-        let pos = self.pos().ok_or("no position")?;
+    fn advance(&mut self, turn: crate::game::order::Turn, action: Action) -> Result<(), GtpError> {
+        let pos = self.pos().ok_or(GtpError::NoPosition)?;
         let m = Move {
             action,
             number: Some(pos.move_number()),
             turn: Some(turn),
         };
-        let next = pos.advance(&m).map_err(|e| format!("illegal move: {e}"))?;
+        let next = pos.advance(&m).map_err(GtpError::Illegal)?;
         self.positions.push(next);
         Ok(())
+    }
+}
+
+/// Why a command is answered `?` (the message after it).
+#[derive(Debug)]
+enum GtpError {
+    /// `boardsize` without a number.
+    SizeNotANumber,
+    /// A board size m3go does not play.
+    UnacceptableSize,
+    /// The empty board of the size under the rules.
+    Start(InputError),
+    /// `komi` that does not read.
+    Komi(crate::referee::gtp::KomiError),
+    /// A position refused (`m3go-position`'s, or the start under a new komi).
+    Position(crate::game::setup::PositionError),
+    /// `play` without a colour and a vertex.
+    PlayArguments,
+    /// A colour that is not one (as given).
+    Colour(String),
+    /// A vertex that is not one of the board.
+    Vertex(crate::referee::gtp::VertexError),
+    /// No position to play on.
+    NoPosition,
+    /// `undo` at the start.
+    CannotUndo,
+    /// The capabilities could not be written.
+    Capabilities(serde_json::Error),
+    /// `m3go-position`'s JSON does not read.
+    PositionUnread(serde_json::Error),
+    /// A move refused.
+    Illegal(crate::game::play::Illegal),
+    /// A command m3go does not know.
+    UnknownCommand,
+}
+
+impl std::fmt::Display for GtpError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GtpError::SizeNotANumber => f.write_str("boardsize: expected a number"),
+            GtpError::UnacceptableSize => f.write_str("unacceptable size"),
+            GtpError::Start(e) => write!(f, "{e}"),
+            GtpError::Komi(e) => write!(f, "{e}"),
+            GtpError::Position(e) => write!(f, "{e}"),
+            GtpError::PlayArguments => f.write_str("play: expected a colour and a vertex"),
+            GtpError::Colour(c) => write!(f, "invalid color `{}`", clip(c, 20)),
+            GtpError::Vertex(e) => write!(f, "{e}"),
+            GtpError::NoPosition => f.write_str("no position"),
+            GtpError::CannotUndo => f.write_str("cannot undo"),
+            GtpError::Capabilities(e) => write!(f, "{e}"),
+            GtpError::PositionUnread(e) => write!(f, "the position does not read: {e}"),
+            GtpError::Illegal(e) => write!(f, "illegal move: {e}"),
+            GtpError::UnknownCommand => f.write_str("unknown command"),
+        }
+    }
+}
+
+impl std::error::Error for GtpError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GtpError::Start(e) => Some(e),
+            GtpError::Komi(e) => Some(e),
+            GtpError::Position(e) => Some(e),
+            GtpError::Vertex(e) => Some(e),
+            GtpError::Capabilities(e) | GtpError::PositionUnread(e) => Some(e),
+            GtpError::Illegal(e) => Some(e),
+            _ => None,
+        }
     }
 }
 
@@ -270,7 +336,7 @@ pub fn run(strategy: Strategy, seed: u64) -> Result<(), InputError> {
         };
         let (mark, text) = match engine.answer(first, rest) {
             Ok(t) => ('=', t),
-            Err(t) => ('?', t),
+            Err(e) => ('?', e.to_string()),
         };
         let sep = if text.is_empty() || text.starts_with('\n') {
             ""
@@ -294,21 +360,24 @@ mod tests {
     #[test]
     fn a_game_of_commands() {
         let mut e = Engine::new(Strategy::Random, 1);
-        assert_eq!(e.answer("protocol_version", ""), Ok("2".into()));
-        assert_eq!(e.answer("boardsize", "5"), Ok(String::new()));
-        assert_eq!(e.answer("komi", "3.75"), Ok(String::new()));
+        assert_eq!(e.answer("protocol_version", "").ok(), Some("2".into()));
+        assert_eq!(e.answer("boardsize", "5").ok(), Some(String::new()));
+        assert_eq!(e.answer("komi", "3.75").ok(), Some(String::new()));
         assert_eq!(e.rules.komi.quarters(), 15);
-        assert_eq!(e.answer("play", "black C3"), Ok(String::new()));
+        assert_eq!(e.answer("play", "black C3").ok(), Some(String::new()));
         // the same point again: refused
         assert!(e.answer("play", "white C3").is_err());
         // move 2 is white's: a black stone is refused
         assert!(e.answer("play", "black D3").is_err());
         let mv = e.answer("genmove", "white").expect("a move");
         assert!(parse_vertex(&mv, 5).is_ok(), "{mv}");
-        assert_eq!(e.answer("undo", ""), Ok(String::new()));
+        assert_eq!(e.answer("undo", "").ok(), Some(String::new()));
         assert_eq!(e.positions.len(), 2);
-        assert_eq!(e.answer("known_command", "genmove"), Ok("true".into()));
-        assert_eq!(e.answer("known_command", "fly"), Ok("false".into()));
+        assert_eq!(
+            e.answer("known_command", "genmove").ok(),
+            Some("true".into())
+        );
+        assert_eq!(e.answer("known_command", "fly").ok(), Some("false".into()));
         assert!(e.answer("fly", "").is_err());
         assert_eq!(komi_text(e.rules.komi), "3.75");
     }

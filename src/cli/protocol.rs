@@ -54,21 +54,17 @@ pub fn answer_line(
 }
 
 /// `PRESET:OPTION=CHECK[+CHECK…]` added to the capabilities' `by_preset` declines.
-fn add_decline(caps: &mut Capabilities, text: &str) -> Result<(), String> {
-    let bad =
-        || "expected PRESET:OPTION=CHECK[+CHECK…] (m3go-2020:flower-enclosed=score)".to_string();
-    let (preset, rest) = text.split_once(':').ok_or_else(bad)?;
-    let (option, checks) = rest.split_once('=').ok_or_else(bad)?;
-    crate::rules::Rules::preset(preset).map_err(|e| e.to_string())?;
+fn add_decline(caps: &mut Capabilities, text: &str) -> Result<(), DeclineError> {
+    let (preset, rest) = text.split_once(':').ok_or(DeclineError::Malformed)?;
+    let (option, checks) = rest.split_once('=').ok_or(DeclineError::Malformed)?;
+    crate::rules::Rules::preset(preset).map_err(DeclineError::Preset)?;
     let preset = crate::rules::canonical_preset(preset).to_string();
     if !caps
         .presets
         .iter()
         .any(|p| crate::rules::canonical_preset(p) == preset)
     {
-        return Err(format!(
-            "preset `{preset}` is not among the presets declared"
-        ));
+        return Err(DeclineError::NotDeclared(preset));
     }
     let entry = caps.by_preset.entry(preset.clone()).or_default();
     entry.declines.push(crate::conform::capabilities::Decline {
@@ -76,7 +72,45 @@ fn add_decline(caps: &mut Capabilities, text: &str) -> Result<(), String> {
         checks: checks.split('+').map(str::to_string).collect(),
         reason: Some(format!("m3go protocol --decline {text}")),
     });
-    caps.validate()
+    caps.validate().map_err(DeclineError::Invalid)
+}
+
+/// Why a `--decline` is refused.
+#[derive(Debug)]
+enum DeclineError {
+    /// Not `PRESET:OPTION=CHECK[+CHECK…]`.
+    Malformed,
+    /// The preset is not one.
+    Preset(crate::rules::RulesError),
+    /// The preset is not among those declared.
+    NotDeclared(String),
+    /// The declaration it makes names an option or a check that does not exist.
+    Invalid(crate::conform::capabilities::CapabilitiesError),
+}
+
+impl std::fmt::Display for DeclineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DeclineError::Malformed => f.write_str(
+                "expected PRESET:OPTION=CHECK[+CHECK…] (m3go-2020:flower-enclosed=score)",
+            ),
+            DeclineError::Preset(e) => write!(f, "{e}"),
+            DeclineError::NotDeclared(preset) => {
+                write!(f, "preset `{preset}` is not among the presets declared")
+            }
+            DeclineError::Invalid(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for DeclineError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DeclineError::Preset(e) => Some(e),
+            DeclineError::Invalid(e) => Some(e),
+            DeclineError::Malformed | DeclineError::NotDeclared(_) => None,
+        }
+    }
 }
 
 pub fn run(args: ProtocolArgs) -> Result<(), InputError> {
@@ -92,7 +126,8 @@ pub fn run(args: ProtocolArgs) -> Result<(), InputError> {
     };
     let mut caps = caps;
     for d in &args.decline {
-        add_decline(&mut caps, d).map_err(|e| InputError::new(e).key(format!("--decline {d}")))?;
+        add_decline(&mut caps, d)
+            .map_err(|e| InputError::new(e.to_string()).key(format!("--decline {d}")))?;
     }
     let stdin = std::io::stdin();
     let mut input = stdin.lock();

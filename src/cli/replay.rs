@@ -260,7 +260,7 @@ fn run_many(args: &ReplayArgs) -> Result<(), InputError> {
         .filter(|(k, _)| args.spread.shard.is_none_or(|s| s.takes(*k)))
         .map(|(_, f)| f)
         .collect();
-    let workers = thread_pool(args.spread.jobs as usize).map_err(InputError::new)?;
+    let workers = thread_pool(args.spread.jobs as usize).map_err(InputError::from)?;
     let pb = progress_bar(files.len() as u64, "records");
     let results: Vec<Result<crate::tools::replay::Tally, InputError>> = workers.install(|| {
         files

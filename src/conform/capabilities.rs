@@ -116,13 +116,11 @@ impl Capabilities {
 
     /// The declaration is one a runner can use: every option it names is an option of the rules
     /// (`m3go rules`), every check an `expect` key, every preset of `by_preset` among `presets`.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), CapabilitiesError> {
         let known = |o: &str| OPTIONS.iter().any(|(name, _, _)| *name == o);
         for o in self.options.keys() {
             if !known(o) {
-                return Err(format!(
-                    "option `{o}` is not an option of the rules (m3go rules)"
-                ));
+                return Err(CapabilitiesError::UnknownOption(o.clone()));
             }
         }
         for (p, c) in &self.by_preset {
@@ -131,15 +129,14 @@ impl Capabilities {
                 .iter()
                 .any(|q| canonical_preset(q) == canonical_preset(p))
             {
-                return Err(format!(
-                    "by_preset names `{p}`, which is not among the presets declared"
-                ));
+                return Err(CapabilitiesError::UndeclaredPreset(p.clone()));
             }
             for o in c.options.keys().chain(c.declines.iter().map(|d| &d.option)) {
                 if !known(o) {
-                    return Err(format!(
-                        "by_preset.{p}: option `{o}` is not an option of the rules (m3go rules)"
-                    ));
+                    return Err(CapabilitiesError::UnknownPresetOption {
+                        preset: p.clone(),
+                        option: o.clone(),
+                    });
                 }
             }
             for d in &c.declines {
@@ -148,12 +145,10 @@ impl Capabilities {
                     .iter()
                     .find(|x| !crate::conform::check::is_check(x))
                 {
-                    return Err(format!(
-                        "by_preset.{p}.declines: `{x}` is not a check: expected one of {}",
-                        crate::conform::check::all_checks()
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
+                    return Err(CapabilitiesError::NotACheck {
+                        preset: p.clone(),
+                        check: x.clone(),
+                    });
                 }
             }
         }
@@ -245,6 +240,46 @@ impl Capabilities {
     }
 }
 
+/// Why a declaration is not one a runner can use ([`Capabilities::validate`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CapabilitiesError {
+    /// An option that is not an option of the rules.
+    UnknownOption(String),
+    /// A preset of `by_preset` not among the presets declared.
+    UndeclaredPreset(String),
+    /// An option of `by_preset.PRESET` that is not an option of the rules.
+    UnknownPresetOption { preset: String, option: String },
+    /// A check declined under `by_preset.PRESET` that is not a check.
+    NotACheck { preset: String, check: String },
+}
+
+impl std::error::Error for CapabilitiesError {}
+
+impl std::fmt::Display for CapabilitiesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CapabilitiesError::UnknownOption(o) => {
+                write!(f, "option `{o}` is not an option of the rules (m3go rules)")
+            }
+            CapabilitiesError::UndeclaredPreset(p) => write!(
+                f,
+                "by_preset names `{p}`, which is not among the presets declared"
+            ),
+            CapabilitiesError::UnknownPresetOption { preset, option } => write!(
+                f,
+                "by_preset.{preset}: option `{option}` is not an option of the rules (m3go rules)"
+            ),
+            CapabilitiesError::NotACheck { preset, check } => write!(
+                f,
+                "by_preset.{preset}.declines: `{check}` is not a check: expected one of {}",
+                crate::conform::check::all_checks()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,7 +320,9 @@ mod tests {
         assert!(under("m3go-2016").is_some_and(|w| w.contains("forbidden-owner")));
         caps.by_preset
             .insert("dullstone".into(), PresetCapabilities::default());
-        assert!(caps.validate().is_err_and(|e| e.contains("dullstone")));
+        assert!(caps
+            .validate()
+            .is_err_and(|e| e.to_string().contains("dullstone")));
     }
 
     /// A declined reading declines its checks only while the rules keep the preset's value.

@@ -6,8 +6,8 @@
 //! return.
 
 use crate::conform::answer::answer_value;
-use crate::conform::capabilities::Capabilities;
 use crate::conform::capabilities::{clip_reason, SkippedCheck};
+use crate::conform::capabilities::{Capabilities, CapabilitiesError};
 use crate::conform::case::Case;
 use crate::conform::case::ReplayMode;
 use crate::conform::check::{check_only, checks_of};
@@ -642,7 +642,7 @@ pub enum NegotiationError {
     /// Its capabilities do not read (`error` and `capabilities` clipped for the message).
     Unreadable { error: String, capabilities: String },
     /// Its capabilities name options or checks that do not exist.
-    Invalid(String),
+    Invalid(CapabilitiesError),
 }
 
 impl std::fmt::Display for NegotiationError {
@@ -670,7 +670,15 @@ impl std::fmt::Display for NegotiationError {
     }
 }
 
-impl std::error::Error for NegotiationError {}
+impl std::error::Error for NegotiationError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            NegotiationError::Start(e) | NegotiationError::Failed(e) => Some(e),
+            NegotiationError::Invalid(e) => Some(e),
+            NegotiationError::NoCommonVersion { .. } | NegotiationError::Unreadable { .. } => None,
+        }
+    }
+}
 
 /// Asks the program for its capabilities, first of all. A failure of the program (it cannot
 /// be started, crashed, hung) is an error: nothing can be tested. A program that speaks none
@@ -736,10 +744,10 @@ pub fn screen(
     replay: Option<ReplayMode>,
     declared: &Declared,
     what: &str,
-) -> Result<Screened, String> {
+) -> Result<Screened, Outside> {
     if let Declared::Capabilities(caps) = declared {
         if let Some(why) = caps.refuses(rules, replay) {
-            return Err(why);
+            return Err(Outside::Refused(why));
         }
     }
     let declined: Vec<SkippedCheck> = declared
@@ -754,14 +762,47 @@ pub fn screen(
         .collect();
     if asked.is_empty() && !checks.is_empty() {
         let why: BTreeSet<&str> = declined.iter().map(|d| d.reason.as_str()).collect();
-        return Err(format!(
-            "every check of {what} ({}) is declined: {}",
-            checks.join(", "),
-            why.into_iter().collect::<Vec<_>>().join("; ")
-        ));
+        return Err(Outside::AllDeclined {
+            what: what.to_string(),
+            checks: checks.to_vec(),
+            reasons: why.into_iter().map(str::to_string).collect(),
+        });
     }
     Ok(Screened { asked, declined })
 }
+
+/// Why a request is outside what the program declared ([`screen`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outside {
+    /// Its rules or replay mode are not declared (why, as the capabilities say).
+    Refused(String),
+    /// Every one of its checks is declined (`what` the request is; the reasons, each once).
+    AllDeclined {
+        what: String,
+        checks: Vec<&'static str>,
+        reasons: Vec<String>,
+    },
+}
+
+impl std::fmt::Display for Outside {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outside::Refused(why) => f.write_str(why),
+            Outside::AllDeclined {
+                what,
+                checks,
+                reasons,
+            } => write!(
+                f,
+                "every check of {what} ({}) is declined: {}",
+                checks.join(", "),
+                reasons.join("; ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Outside {}
 
 /// The checks of `asked` an answer declines itself (`declined`, `/2`: a reading that depends
 /// on the position), each with its reason: left out of the comparison, as those declined by
@@ -796,6 +837,7 @@ pub fn outside(case: &Case, declared: &Declared) -> Option<String> {
         "the case",
     )
     .err()
+    .map(|why| why.to_string())
 }
 
 /// One case run: its outcome, and the checks left out (declined by capability or by the
@@ -917,11 +959,37 @@ pub fn negotiate_in(pool: &OraclePool) -> Result<Negotiated, NegotiationError> {
 }
 
 /// A thread pool of `jobs` workers (at least 1).
-pub fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool, String> {
+pub fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool, WorkersError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
         .build()
-        .map_err(|e| format!("cannot start {jobs} workers: {e}"))
+        .map_err(|source| WorkersError { jobs, source })
+}
+
+/// The workers of a run could not be started.
+#[derive(Debug)]
+pub struct WorkersError {
+    pub jobs: usize,
+    pub source: rayon::ThreadPoolBuildError,
+}
+
+impl std::fmt::Display for WorkersError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot start {} workers: {}", self.jobs, self.source)
+    }
+}
+
+impl std::error::Error for WorkersError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+/// As a bad input (the message only), for the commands whose errors are [`InputError`]s.
+impl From<WorkersError> for InputError {
+    fn from(e: WorkersError) -> Self {
+        InputError::new(e.to_string())
+    }
 }
 
 /// The case files of a directory, loaded: the cases that load (with their file) and, for each

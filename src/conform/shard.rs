@@ -21,11 +21,11 @@ pub struct Shard {
 impl Shard {
     /// Reads `K/N` with 1 ≤ K ≤ N ≤ 100000, or `auto` / `auto/N`: the part from the
     /// environment of the process ([`Shard::from_env`]).
-    pub fn parse(s: &str) -> Result<Shard, String> {
+    pub fn parse(s: &str) -> Result<Shard, ShardError> {
         let t = s.trim();
         if let Some(rest) = t.strip_prefix("auto") {
             let count = match rest.strip_prefix('/') {
-                Some(n) => Some(parse_count(n, &format!("`{s}`"))?),
+                Some(n) => Some(parse_count(n, s)?),
                 None if rest.is_empty() => None,
                 None => return Err(bad(s)),
             };
@@ -42,7 +42,7 @@ impl Shard {
     /// Reads `K/N` with 1 ≤ K ≤ N ≤ 100000 only, as a shard was resolved when it ran (a
     /// results file's header): `auto` is refused, never resolved from this process's
     /// environment.
-    pub fn parse_resolved(s: &str) -> Result<Shard, String> {
+    pub fn parse_resolved(s: &str) -> Result<Shard, ShardError> {
         let t = s.trim();
         let (k, n) = t.split_once('/').ok_or_else(|| resolved(s))?;
         let (k, n): (usize, usize) = (
@@ -72,28 +72,27 @@ impl Shard {
     pub fn from_env(
         count: Option<usize>,
         var: impl Fn(&str) -> Option<String>,
-    ) -> Result<Shard, String> {
-        let read = |name: &str| -> Result<Option<usize>, String> {
+    ) -> Result<Shard, ShardError> {
+        let read = |name: &'static str| -> Result<Option<usize>, ShardError> {
             match var(name) {
                 None => Ok(None),
-                Some(v) => v.trim().parse::<usize>().map(Some).map_err(|_| {
-                    format!("--shard auto: {name}={v} is not a number: expected an integer")
-                }),
+                Some(value) => value
+                    .trim()
+                    .parse::<usize>()
+                    .map(Some)
+                    .map_err(|_| ShardError::NotANumber { name, value }),
             }
         };
-        let count_of = |scheduler: &str| -> Result<usize, String> {
+        let count_of = |scheduler: &'static str| -> Result<usize, ShardError> {
             match (count, read(COUNT_VAR)?) {
                 (Some(n), _) | (None, Some(n)) => Ok(n),
-                (None, None) => Err(format!(
-                    "--shard auto: {scheduler} does not say how many parts there are: expected \
-                     --shard auto/N or {COUNT_VAR}=N"
-                )),
+                (None, None) => Err(ShardError::NoCount { scheduler }),
             }
         };
         let slurm = read("SLURM_ARRAY_TASK_ID")?;
         let k8s = read("JOB_COMPLETION_INDEX")?;
         let parallel = read("PARALLEL_SEQ")?;
-        let found: Vec<&str> = [
+        let found: Vec<&'static str> = [
             (slurm.is_some(), "SLURM_ARRAY_TASK_ID"),
             (k8s.is_some(), "JOB_COMPLETION_INDEX"),
             (parallel.is_some(), "PARALLEL_SEQ"),
@@ -103,11 +102,7 @@ impl Shard {
         .map(|(_, name)| *name)
         .collect();
         if found.len() > 1 {
-            return Err(format!(
-                "--shard auto: the environment names several schedulers ({}): expected one, or \
-                 --shard K/N",
-                found.join(", ")
-            ));
+            return Err(ShardError::Several(found));
         }
         let (k, n, from) = if let Some(id) = slurm {
             let min = read("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
@@ -117,10 +112,7 @@ impl Shard {
                 (None, None) => count_of("this Slurm job")?,
             };
             if id < min || (id - min) % step != 0 {
-                return Err(format!(
-                    "--shard auto: SLURM_ARRAY_TASK_ID={id} is not in the array (from {min} in \
-                     steps of {step})"
-                ));
+                return Err(ShardError::NotInArray { id, min, step });
             }
             let k = ((id - min) / step)
                 .checked_add(1)
@@ -136,17 +128,9 @@ impl Shard {
         } else if let Some(seq) = parallel {
             (seq, count_of("GNU parallel")?, "PARALLEL_SEQ")
         } else {
-            return Err(
-                "--shard auto: no array-job environment (SLURM_ARRAY_TASK_ID, \
-                 JOB_COMPLETION_INDEX or PARALLEL_SEQ): expected one, or --shard K/N"
-                    .to_string(),
-            );
+            return Err(ShardError::NoEnvironment);
         };
-        Shard::new(k, n).ok_or_else(|| {
-            format!(
-                "--shard auto: {from} gives part {k} of {n}: expected 1 <= K <= N <= {MAX_PARTS}"
-            )
-        })
+        Shard::new(k, n).ok_or(ShardError::OutOfRange { from, k, n })
     }
 
     /// Whether the item with this (0-based) index is in the shard.
@@ -161,32 +145,110 @@ impl std::fmt::Display for Shard {
     }
 }
 
-/// The error of a part number past every count of parts (it would wrap to part 0 when counted
-/// from 1).
-fn too_large(var: &str, v: usize) -> String {
-    format!("--shard auto: {var}={v} is too large: expected a part of at most {MAX_PARTS} parts")
+/// Why a `--shard` (or a results file's shard) names no part.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShardError {
+    /// Not `K/N` within the bounds, `auto` or `auto/N` (the text as given).
+    NotAShard(String),
+    /// Not `K/N` within the bounds, as a results file must name its shard (the text).
+    NotResolved(String),
+    /// `auto/N` with N not a number of parts (the whole text).
+    BadCount(String),
+    /// A scheduler variable that is not a number.
+    NotANumber { name: &'static str, value: String },
+    /// A scheduler that does not say how many parts there are, and no N was given.
+    NoCount { scheduler: &'static str },
+    /// The environment names several schedulers.
+    Several(Vec<&'static str>),
+    /// A Slurm task id outside its array.
+    NotInArray { id: usize, min: usize, step: usize },
+    /// A part number past every count of parts (it would wrap to part 0 when counted from 1).
+    TooLarge { var: &'static str, value: usize },
+    /// No array-job environment.
+    NoEnvironment,
+    /// The environment names a part outside 1 <= K <= N <= 100000.
+    OutOfRange {
+        from: &'static str,
+        k: usize,
+        n: usize,
+    },
 }
 
-fn bad(s: &str) -> String {
-    format!(
-        "`{s}` is not a shard: expected K/N with 1 <= K <= N <= {MAX_PARTS} (e.g. 2/4), or auto \
-         / auto/N (the part from SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or PARALLEL_SEQ)"
-    )
+impl std::fmt::Display for ShardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ShardError::NotAShard(s) => write!(
+                f,
+                "`{s}` is not a shard: expected K/N with 1 <= K <= N <= {MAX_PARTS} (e.g. 2/4), \
+                 or auto / auto/N (the part from SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or \
+                 PARALLEL_SEQ)"
+            ),
+            ShardError::NotResolved(s) => write!(
+                f,
+                "`{s}` is not a resolved shard: expected K/N with 1 <= K <= N <= {MAX_PARTS}, as \
+                 the run resolved it (a results file never says auto)"
+            ),
+            ShardError::BadCount(s) => {
+                write!(f, "`{s}`: expected a number of parts from 1 to {MAX_PARTS}")
+            }
+            ShardError::NotANumber { name, value } => write!(
+                f,
+                "--shard auto: {name}={value} is not a number: expected an integer"
+            ),
+            ShardError::NoCount { scheduler } => write!(
+                f,
+                "--shard auto: {scheduler} does not say how many parts there are: expected \
+                 --shard auto/N or {COUNT_VAR}=N"
+            ),
+            ShardError::Several(found) => write!(
+                f,
+                "--shard auto: the environment names several schedulers ({}): expected one, or \
+                 --shard K/N",
+                found.join(", ")
+            ),
+            ShardError::NotInArray { id, min, step } => write!(
+                f,
+                "--shard auto: SLURM_ARRAY_TASK_ID={id} is not in the array (from {min} in \
+                 steps of {step})"
+            ),
+            ShardError::TooLarge { var, value } => write!(
+                f,
+                "--shard auto: {var}={value} is too large: expected a part of at most \
+                 {MAX_PARTS} parts"
+            ),
+            ShardError::NoEnvironment => f.write_str(
+                "--shard auto: no array-job environment (SLURM_ARRAY_TASK_ID, \
+                 JOB_COMPLETION_INDEX or PARALLEL_SEQ): expected one, or --shard K/N",
+            ),
+            ShardError::OutOfRange { from, k, n } => write!(
+                f,
+                "--shard auto: {from} gives part {k} of {n}: expected 1 <= K <= N <= {MAX_PARTS}"
+            ),
+        }
+    }
 }
 
-fn resolved(s: &str) -> String {
-    format!(
-        "`{s}` is not a resolved shard: expected K/N with 1 <= K <= N <= {MAX_PARTS}, as the \
-         run resolved it (a results file never says auto)"
-    )
+impl std::error::Error for ShardError {}
+
+fn too_large(var: &'static str, value: usize) -> ShardError {
+    ShardError::TooLarge { var, value }
 }
 
-fn parse_count(n: &str, what: &str) -> Result<usize, String> {
+fn bad(s: &str) -> ShardError {
+    ShardError::NotAShard(s.to_owned())
+}
+
+fn resolved(s: &str) -> ShardError {
+    ShardError::NotResolved(s.to_owned())
+}
+
+/// `N` of `auto/N` (`s` is the whole text, for the message).
+fn parse_count(n: &str, s: &str) -> Result<usize, ShardError> {
     n.trim()
         .parse::<usize>()
         .ok()
         .filter(|&n| (1..=MAX_PARTS).contains(&n))
-        .ok_or_else(|| format!("{what}: expected a number of parts from 1 to {MAX_PARTS}"))
+        .ok_or_else(|| ShardError::BadCount(s.to_owned()))
 }
 
 #[cfg(test)]
@@ -221,19 +283,25 @@ mod tests {
         assert_eq!(Shard::from_env(None, k8s), Ok(Shard { k: 1, n: 3 }));
         let k8s = env(&[("JOB_COMPLETION_INDEX", "2")]);
         assert_eq!(Shard::from_env(Some(3), &k8s), Ok(Shard { k: 3, n: 3 }));
-        assert!(Shard::from_env(None, &k8s).is_err_and(|e| e.contains("M3GO_SHARD_COUNT=N")));
-        assert!(Shard::from_env(Some(2), &k8s).is_err_and(|e| e.contains("part 3 of 2")));
+        assert!(Shard::from_env(None, &k8s)
+            .is_err_and(|e| e.to_string().contains("M3GO_SHARD_COUNT=N")));
+        assert!(
+            Shard::from_env(Some(2), &k8s).is_err_and(|e| e.to_string().contains("part 3 of 2"))
+        );
         let parallel = env(&[("PARALLEL_SEQ", "2"), ("PARALLEL_JOBSLOT", "1")]);
         assert_eq!(Shard::from_env(Some(4), parallel), Ok(Shard { k: 2, n: 4 }));
     }
 
     #[test]
     fn no_scheduler_or_two_of_them_is_an_error() {
-        assert!(Shard::from_env(Some(2), env(&[])).is_err_and(|e| e.contains("no array-job")));
+        assert!(Shard::from_env(Some(2), env(&[]))
+            .is_err_and(|e| e.to_string().contains("no array-job")));
         let both = env(&[("SLURM_ARRAY_TASK_ID", "1"), ("PARALLEL_SEQ", "1")]);
-        assert!(Shard::from_env(Some(2), both).is_err_and(|e| e.contains("several")));
+        assert!(Shard::from_env(Some(2), both).is_err_and(|e| e.to_string().contains("several")));
         let bad = env(&[("PARALLEL_SEQ", "x")]);
-        assert!(Shard::from_env(Some(2), bad).is_err_and(|e| e.contains("not a number")));
+        assert!(
+            Shard::from_env(Some(2), bad).is_err_and(|e| e.to_string().contains("not a number"))
+        );
         assert_eq!(Shard::parse("2/4"), Ok(Shard { k: 2, n: 4 }));
         assert!(Shard::parse("0/4").is_err());
         assert!(Shard::parse("autox").is_err());
@@ -246,21 +314,23 @@ mod tests {
     fn an_index_of_two_to_the_64_minus_1_is_refused() {
         let max = usize::MAX.to_string();
         let k8s = env(&[("JOB_COMPLETION_INDEX", &max)]);
-        assert!(Shard::from_env(Some(3), k8s)
-            .is_err_and(|e| e.contains("JOB_COMPLETION_INDEX=18446744073709551615 is too large")));
+        assert!(Shard::from_env(Some(3), k8s).is_err_and(|e| e
+            .to_string()
+            .contains("JOB_COMPLETION_INDEX=18446744073709551615 is too large")));
         let slurm = env(&[
             ("SLURM_ARRAY_TASK_ID", &max),
             ("SLURM_ARRAY_TASK_COUNT", "3"),
         ]);
-        assert!(Shard::from_env(None, slurm)
-            .is_err_and(|e| e.contains("SLURM_ARRAY_TASK_ID=18446744073709551615 is too large")));
+        assert!(Shard::from_env(None, slurm).is_err_and(|e| e
+            .to_string()
+            .contains("SLURM_ARRAY_TASK_ID=18446744073709551615 is too large")));
     }
 
     /// A results file names its shard as it was resolved: `auto` is not read there.
     #[test]
     fn a_resolved_shard_is_never_auto() {
         assert_eq!(Shard::parse_resolved("2/3"), Ok(Shard { k: 2, n: 3 }));
-        assert!(Shard::parse_resolved("auto/3").is_err_and(|e| e.contains("auto/3")));
+        assert!(Shard::parse_resolved("auto/3").is_err_and(|e| e.to_string().contains("auto/3")));
         assert!(Shard::parse_resolved("auto").is_err());
         assert!(Shard::parse_resolved("4/3").is_err());
     }

@@ -377,290 +377,387 @@ pub fn play_game_seated(
     if seats.len() != 2 && seats.len() != 4 {
         return Err(RefereeError::Seats(seats.len()));
     }
-    let rules = &spec.rules;
-    let mut record = match &spec.opening {
-        Some(o) => Record {
-            rules: Some(rules_field(rules)),
-            info: Vec::new(),
-            ..o.record.clone()
-        },
-        None => Record::new(spec.size, Some(rules_field(rules))),
-    };
-    let start = record
-        .start_position(rules)
-        .map_err(|e| RefereeError::StartPosition(Box::new(e)))?;
-    let start_setup: Setup = start.to_setup();
-    let mut pos: Position = start;
-    // the moves as the protocol writes them: the opening's first
-    let mut wire: Vec<String> = Vec::new();
-    for k in 0..record.moves.len() {
-        let m = &record.moves[k];
-        let notation = format_numbered(rules, m.number, m.claimed.unwrap_or(pos.turn()), m.action);
-        let (next, _) = record
-            .advance_move(&pos, k)
-            .map_err(|e| RefereeError::Opening(Box::new(e)))?;
-        wire.push(if m.replaced {
-            format!("{notation}=pass")
-        } else {
-            notation
-        });
-        pos = next;
-    }
-    let nseats = seats.len();
-    let mut state: Vec<SeatState> = (0..nseats)
-        .map(|_| SeatState {
-            sent: 0,
-            clock: spec.clock.map(|c| c.base),
-            used: Duration::ZERO,
-        })
-        .collect();
-    // the program at seat k's name, and the colour it plays
-    let seat_name = |k: usize| match &spec.team {
-        Some(t) if nseats == 4 => t[k].clone(),
-        _ => spec.names[k.min(1)].clone(),
-    };
-    let seat_colour = |k: usize| {
-        if (nseats == 4 && k < 2) || (nseats == 2 && k == 0) {
-            Colour::Black
-        } else {
-            Colour::White
-        }
-    };
-    let mut replaced = 0;
-    let max_moves = crate::game::notation::max_moves(spec.size);
-    let forfeit = |k: usize, n: u32, kind: ForfeitKind, message: String| Ending::Forfeit {
-        by: seat_colour(k),
-        forfeit: ForfeitField {
-            player: seat_name(k),
-            colour: seat_colour(k).name().into(),
-            kind,
-            move_number: n,
-            clause: None,
-            code: None,
-            message,
-        },
-    };
-    let mut ending = None;
-    for (k, seat) in seats.iter_mut().enumerate() {
-        let caps = negotiate(&mut **seat, spec.move_time.max(STARTUP_TIME));
-        let why = match caps {
-            Err((kind, m)) => Some((kind, m)),
-            Ok(caps) => refuses(&caps, rules, spec.size).map(|w| {
-                (
-                    ForfeitKind::Protocol,
-                    format!("the player cannot play this game: {w}"),
-                )
-            }),
-        };
-        if let Some((kind, m)) = why {
-            ending = Some(forfeit(k, pos.move_number(), kind, m));
-            break;
-        }
-    }
-    let ending = match ending {
+    let mut r = Referee::start(spec, seats.len())?;
+    let ending = match r.negotiate_all(seats) {
         Some(e) => e,
         None => loop {
-            if pos.game_over() {
-                break counted(&pos, false);
-            }
-            if record.moves.len() >= max_moves {
-                break counted(&pos, true);
-            }
-            let n = pos.move_number();
-            let turn = pos.turn();
-            let side = seat_index(nseats, turn);
-            let specials: Vec<Turn> = crate::game::order::special_turns(
-                rules,
-                false,
-                turn,
-                (n >= 2).then(|| pos.turn_of(n - 1)),
-            )
-            .into_iter()
-            .filter(|t| t.player == turn.player)
-            .collect();
-            let st = &mut state[side];
-            let timeout = match st.clock {
-                Some(left) => left.min(spec.move_time),
-                None => spec.move_time,
-            }
-            .max(Duration::from_millis(1));
-            let mut req = json!({
-                "protocol": PLAYER_PROTOCOL,
-                "id": n,
-                "action": "genmove",
-                "game": spec.name,
-                "moves": wire[st.sent..],
-                "to_play": turn_field(n, turn),
-                "time_ms": timeout.as_millis() as u64,
-            });
-            if st.sent == 0 {
-                req["position"] = serde_json::to_value(&start_setup).unwrap_or(Value::Null);
-                req["moves"] = json!(wire);
-            }
-            if !specials.is_empty() {
-                req["special"] = json!(specials
-                    .iter()
-                    .map(|t| turn_field(n, *t))
-                    .collect::<Vec<_>>());
-            }
-            if let Some(left) = st.clock {
-                req["clock_ms"] = json!(left.as_millis() as u64);
-            }
-            let t0 = Instant::now();
-            let ans = seats[side].ask(&req, timeout);
-            let took = t0.elapsed();
-            st.used += took;
-            st.sent = wire.len();
-            let ans = match ans {
-                Ok(a) => a,
-                Err(e) => break forfeit(side, n, failure_kind(&e), e.to_string()),
-            };
-            if let Some(left) = st.clock {
-                if took > left {
-                    break forfeit(
-                        side,
-                        n,
-                        ForfeitKind::Timeout,
-                        format!(
-                            "the clock ran out: the answer took {} ms with {} ms left",
-                            took.as_millis(),
-                            left.as_millis()
-                        ),
-                    );
-                }
-                st.clock = Some(left - took + spec.clock.map_or(Duration::ZERO, |c| c.increment));
-            }
-            let (text, comment) = match read_answer(&req, &ans) {
-                Ok(t) => t,
-                Err(m) => break forfeit(side, n, ForfeitKind::Protocol, m),
-            };
-            if text.trim().eq_ignore_ascii_case(RESIGN) {
-                break Ending::Resigned(turn.player);
-            }
-            let m = match parse_move_in(&text, rules, spec.size) {
-                Ok(m) => m,
-                Err(e) => {
-                    break forfeit(
-                        side,
-                        n,
-                        ForfeitKind::Protocol,
-                        format!("the move `{}` does not read: {e}", clip(&text, 60)),
-                    )
-                }
-            };
-            if let Some(k) = m.number.filter(|&k| k != n) {
-                break forfeit(
-                    side,
-                    n,
-                    ForfeitKind::Protocol,
-                    format!(
-                        "the move `{}` names move {k}, but move {n} was asked for",
-                        clip(&text, 60)
-                    ),
-                );
-            }
-            let claimed = m.turn.unwrap_or(turn);
-            if claimed != turn && !specials.contains(&claimed) {
-                break forfeit(
-                    side,
-                    n,
-                    ForfeitKind::WrongKind,
-                    format!(
-                        "the move `{}` places {} ({}), but move {n} is {} ({})",
-                        clip(&text, 60),
-                        claimed.symbol(),
-                        claimed.describe(),
-                        turn.symbol(),
-                        turn.describe()
-                    ),
-                );
-            }
-            let notation = format_numbered(rules, n, claimed, m.action);
-            let mv = Move {
-                action: m.action,
-                number: Some(n),
-                turn: Some(claimed),
-            };
-            match pos.advance(&mv) {
-                Ok(next) => {
-                    record.moves.push(RecordMove {
-                        number: n,
-                        action: m.action,
-                        claimed: Some(claimed),
-                        place: format!("move {n}"),
-                        text: notation.clone(),
-                        replaced: false,
-                        comment,
-                    });
-                    wire.push(notation);
-                    pos = next;
-                }
-                Err(ill) => {
-                    let refusal = format!(
-                        "m3go: refused ({}, {}): {}",
-                        ill.reason.code(),
-                        ill.clause,
-                        ill.message
-                    );
-                    if spec.illegal_pass && claimed == turn && matches!(m.action, Action::Place(_))
-                    {
-                        // M20-REPLAY-PASS: the refused move stays in the record as a pass that
-                        // replaced it, played as the replay plays it
-                        record.moves.push(RecordMove {
-                            number: n,
-                            action: m.action,
-                            claimed: None,
-                            place: format!("move {n}"),
-                            text: notation.clone(),
-                            replaced: true,
-                            comment: Some(refusal),
-                        });
-                        let k = record.moves.len() - 1;
-                        match record.advance_move(&pos, k) {
-                            Ok((next, _)) => {
-                                pos = next;
-                                wire.push(format!("{notation}=pass"));
-                                replaced += 1;
-                            }
-                            Err(error) => {
-                                return Err(RefereeError::ReplacingPass {
-                                    number: n,
-                                    notation,
-                                    error: Box::new(error),
-                                })
-                            }
-                        }
-                        continue;
-                    }
-                    let mut f = forfeit(
-                        side,
-                        n,
-                        ForfeitKind::Illegal,
-                        format!("the move {notation} is refused: {}", ill.message),
-                    );
-                    if let Ending::Forfeit { forfeit, .. } = &mut f {
-                        forfeit.clause = Some(ill.clause.to_string());
-                        forfeit.code = Some(ill.reason.code().to_string());
-                    }
-                    break f;
-                }
+            if let Step::End(e) = r.step(seats)? {
+                break e;
             }
         },
     };
+    let nseats = r.nseats;
     let mut played = Played {
         spec: spec.clone(),
-        record,
         ending,
-        replaced,
+        replaced: r.replaced,
         used: [Colour::Black, Colour::White].map(|c| {
             (0..nseats)
-                .filter(|&k| seat_colour(k) == c)
-                .map(|k| state[k].used)
+                .filter(|&k| seat_colour(nseats, k) == c)
+                .map(|k| r.state[k].used)
                 .sum()
         }),
+        record: r.record,
     };
     annotate(&mut played);
     Ok(played)
+}
+
+/// The colour the program at seat `k` of `nseats` plays.
+fn seat_colour(nseats: usize, k: usize) -> Colour {
+    if (nseats == 4 && k < 2) || (nseats == 2 && k == 0) {
+        Colour::Black
+    } else {
+        Colour::White
+    }
+}
+
+/// One game being refereed: the record so far, the position, the moves as the protocol
+/// writes them (the opening's first), what the referee keeps of each seat.
+struct Referee<'s> {
+    spec: &'s GameSpec,
+    nseats: usize,
+    record: Record,
+    start_setup: Setup,
+    pos: Position,
+    wire: Vec<String>,
+    state: Vec<SeatState>,
+    /// The moves refused and replaced by a pass (`--illegal pass`).
+    replaced: usize,
+}
+
+/// What a move asked of a seat leaves: the game goes on, or it ends.
+enum Step {
+    Next,
+    End(Ending),
+}
+
+impl<'s> Referee<'s> {
+    /// The game's start: the opening (if any) played from the start position.
+    fn start(spec: &'s GameSpec, nseats: usize) -> Result<Referee<'s>, RefereeError> {
+        let rules = &spec.rules;
+        let record = match &spec.opening {
+            Some(o) => Record {
+                rules: Some(rules_field(rules)),
+                info: Vec::new(),
+                ..o.record.clone()
+            },
+            None => Record::new(spec.size, Some(rules_field(rules))),
+        };
+        let start = record
+            .start_position(rules)
+            .map_err(|e| RefereeError::StartPosition(Box::new(e)))?;
+        let start_setup: Setup = start.to_setup();
+        let mut pos: Position = start;
+        let mut wire: Vec<String> = Vec::new();
+        for k in 0..record.moves.len() {
+            let m = &record.moves[k];
+            let notation =
+                format_numbered(rules, m.number, m.claimed.unwrap_or(pos.turn()), m.action);
+            let (next, _) = record
+                .advance_move(&pos, k)
+                .map_err(|e| RefereeError::Opening(Box::new(e)))?;
+            wire.push(if m.replaced {
+                format!("{notation}=pass")
+            } else {
+                notation
+            });
+            pos = next;
+        }
+        let state = (0..nseats)
+            .map(|_| SeatState {
+                sent: 0,
+                clock: spec.clock.map(|c| c.base),
+                used: Duration::ZERO,
+            })
+            .collect();
+        Ok(Referee {
+            spec,
+            nseats,
+            record,
+            start_setup,
+            pos,
+            wire,
+            state,
+            replaced: 0,
+        })
+    }
+
+    /// The forfeit of the program at seat `k` at move `n`.
+    fn forfeit(&self, k: usize, n: u32, kind: ForfeitKind, message: String) -> Ending {
+        let player = match &self.spec.team {
+            Some(t) if self.nseats == 4 => t[k].clone(),
+            _ => self.spec.names[k.min(1)].clone(),
+        };
+        let colour = seat_colour(self.nseats, k);
+        Ending::Forfeit {
+            by: colour,
+            forfeit: ForfeitField {
+                player,
+                colour: colour.name().into(),
+                kind,
+                move_number: n,
+                clause: None,
+                code: None,
+                message,
+            },
+        }
+    }
+
+    /// Asks every seat for its capabilities: the forfeit of the first that fails or cannot
+    /// play this game, or `None`.
+    fn negotiate_all(&self, seats: &mut [&mut dyn Seat]) -> Option<Ending> {
+        let spec = self.spec;
+        for (k, seat) in seats.iter_mut().enumerate() {
+            let caps = negotiate(&mut **seat, spec.move_time.max(STARTUP_TIME));
+            let why = match caps {
+                Err((kind, m)) => Some((kind, m)),
+                Ok(caps) => refuses(&caps, &spec.rules, spec.size).map(|w| {
+                    (
+                        ForfeitKind::Protocol,
+                        format!("the player cannot play this game: {w}"),
+                    )
+                }),
+            };
+            if let Some((kind, m)) = why {
+                return Some(self.forfeit(k, self.pos.move_number(), kind, m));
+            }
+        }
+        None
+    }
+
+    /// The `genmove` request of move `n` (`turn`, or one of `specials`) to the seat `side`,
+    /// and the time it has to answer.
+    fn request(&self, side: usize, n: u32, turn: Turn, specials: &[Turn]) -> (Value, Duration) {
+        let spec = self.spec;
+        let st = &self.state[side];
+        let timeout = match st.clock {
+            Some(left) => left.min(spec.move_time),
+            None => spec.move_time,
+        }
+        .max(Duration::from_millis(1));
+        let mut req = json!({
+            "protocol": PLAYER_PROTOCOL,
+            "id": n,
+            "action": "genmove",
+            "game": spec.name,
+            "moves": self.wire[st.sent..],
+            "to_play": turn_field(n, turn),
+            "time_ms": timeout.as_millis() as u64,
+        });
+        if st.sent == 0 {
+            req["position"] = serde_json::to_value(&self.start_setup).unwrap_or(Value::Null);
+            req["moves"] = json!(self.wire);
+        }
+        if !specials.is_empty() {
+            req["special"] = json!(specials
+                .iter()
+                .map(|t| turn_field(n, *t))
+                .collect::<Vec<_>>());
+        }
+        if let Some(left) = st.clock {
+            req["clock_ms"] = json!(left.as_millis() as u64);
+        }
+        (req, timeout)
+    }
+
+    /// One move: the game counted when over (or at the move limit), else the seat of the turn
+    /// asked, on its clock, and its move read and played.
+    fn step(&mut self, seats: &mut [&mut dyn Seat]) -> Result<Step, RefereeError> {
+        let spec = self.spec;
+        if self.pos.game_over() {
+            return Ok(Step::End(counted(&self.pos, false)));
+        }
+        if self.record.moves.len() >= crate::game::notation::max_moves(spec.size) {
+            return Ok(Step::End(counted(&self.pos, true)));
+        }
+        let n = self.pos.move_number();
+        let turn = self.pos.turn();
+        let side = seat_index(self.nseats, turn);
+        let specials: Vec<Turn> = crate::game::order::special_turns(
+            &spec.rules,
+            false,
+            turn,
+            (n >= 2).then(|| self.pos.turn_of(n - 1)),
+        )
+        .into_iter()
+        .filter(|t| t.player == turn.player)
+        .collect();
+        let (req, timeout) = self.request(side, n, turn, &specials);
+        let t0 = Instant::now();
+        let ans = seats[side].ask(&req, timeout);
+        let took = t0.elapsed();
+        let sent = self.wire.len();
+        let st = &mut self.state[side];
+        st.used += took;
+        st.sent = sent;
+        let ans = match ans {
+            Ok(a) => a,
+            Err(e) => {
+                return Ok(Step::End(self.forfeit(
+                    side,
+                    n,
+                    failure_kind(&e),
+                    e.to_string(),
+                )))
+            }
+        };
+        if let Some(left) = st.clock {
+            if took > left {
+                return Ok(Step::End(self.forfeit(
+                    side,
+                    n,
+                    ForfeitKind::Timeout,
+                    format!(
+                        "the clock ran out: the answer took {} ms with {} ms left",
+                        took.as_millis(),
+                        left.as_millis()
+                    ),
+                )));
+            }
+            st.clock = Some(left - took + spec.clock.map_or(Duration::ZERO, |c| c.increment));
+        }
+        match self.read_move(&req, &ans, side, n, turn, &specials) {
+            Ok((action, claimed, comment)) => self.play(side, n, turn, claimed, action, comment),
+            Err(ending) => Ok(Step::End(*ending)),
+        }
+    }
+
+    /// The move an answer gives (its action, the turn it claims, its comment), or how the game
+    /// ends: a resignation, or the forfeit of an answer that does not read, names another move
+    /// number or claims a turn that is not the player's.
+    fn read_move(
+        &self,
+        req: &Value,
+        ans: &Value,
+        side: usize,
+        n: u32,
+        turn: Turn,
+        specials: &[Turn],
+    ) -> Result<(Action, Turn, Option<String>), Box<Ending>> {
+        let (text, comment) = read_answer(req, ans)
+            .map_err(|e| Box::new(self.forfeit(side, n, ForfeitKind::Protocol, e.to_string())))?;
+        if text.trim().eq_ignore_ascii_case(RESIGN) {
+            return Err(Box::new(Ending::Resigned(turn.player)));
+        }
+        let m = parse_move_in(&text, &self.spec.rules, self.spec.size).map_err(|e| {
+            Box::new(self.forfeit(
+                side,
+                n,
+                ForfeitKind::Protocol,
+                format!("the move `{}` does not read: {e}", clip(&text, 60)),
+            ))
+        })?;
+        if let Some(k) = m.number.filter(|&k| k != n) {
+            return Err(Box::new(self.forfeit(
+                side,
+                n,
+                ForfeitKind::Protocol,
+                format!(
+                    "the move `{}` names move {k}, but move {n} was asked for",
+                    clip(&text, 60)
+                ),
+            )));
+        }
+        let claimed = m.turn.unwrap_or(turn);
+        if claimed != turn && !specials.contains(&claimed) {
+            return Err(Box::new(self.forfeit(
+                side,
+                n,
+                ForfeitKind::WrongKind,
+                format!(
+                    "the move `{}` places {} ({}), but move {n} is {} ({})",
+                    clip(&text, 60),
+                    claimed.symbol(),
+                    claimed.describe(),
+                    turn.symbol(),
+                    turn.describe()
+                ),
+            )));
+        }
+        Ok((m.action, claimed, comment))
+    }
+
+    /// Plays move `n` (`action`, claiming `claimed`) for the seat `side`: recorded when legal;
+    /// when refused, a pass that replaces it (`--illegal pass`, M20-REPLAY-PASS) or the
+    /// player's forfeit.
+    fn play(
+        &mut self,
+        side: usize,
+        n: u32,
+        turn: Turn,
+        claimed: Turn,
+        action: Action,
+        comment: Option<String>,
+    ) -> Result<Step, RefereeError> {
+        let notation = format_numbered(&self.spec.rules, n, claimed, action);
+        let mv = Move {
+            action,
+            number: Some(n),
+            turn: Some(claimed),
+        };
+        let ill = match self.pos.advance(&mv) {
+            Ok(next) => {
+                self.record.moves.push(RecordMove {
+                    number: n,
+                    action,
+                    claimed: Some(claimed),
+                    place: format!("move {n}"),
+                    text: notation.clone(),
+                    replaced: false,
+                    comment,
+                });
+                self.wire.push(notation);
+                self.pos = next;
+                return Ok(Step::Next);
+            }
+            Err(ill) => ill,
+        };
+        let refusal = format!(
+            "m3go: refused ({}, {}): {}",
+            ill.reason.code(),
+            ill.clause,
+            ill.message
+        );
+        if self.spec.illegal_pass && claimed == turn && matches!(action, Action::Place(_)) {
+            // M20-REPLAY-PASS: the refused move stays in the record as a pass that replaced
+            // it, played as the replay plays it
+            self.record.moves.push(RecordMove {
+                number: n,
+                action,
+                claimed: None,
+                place: format!("move {n}"),
+                text: notation.clone(),
+                replaced: true,
+                comment: Some(refusal),
+            });
+            let k = self.record.moves.len() - 1;
+            return match self.record.advance_move(&self.pos, k) {
+                Ok((next, _)) => {
+                    self.pos = next;
+                    self.wire.push(format!("{notation}=pass"));
+                    self.replaced += 1;
+                    Ok(Step::Next)
+                }
+                Err(error) => Err(RefereeError::ReplacingPass {
+                    number: n,
+                    notation,
+                    error: Box::new(error),
+                }),
+            };
+        }
+        let mut f = self.forfeit(
+            side,
+            n,
+            ForfeitKind::Illegal,
+            format!("the move {notation} is refused: {}", ill.message),
+        );
+        if let Ending::Forfeit { forfeit, .. } = &mut f {
+            forfeit.clause = Some(ill.clause.to_string());
+            forfeit.code = Some(ill.reason.code().to_string());
+        }
+        Ok(Step::End(f))
+    }
 }
 
 /// The count of a finished game (no dead stones: the game was played out), its margin and
@@ -682,25 +779,18 @@ fn counted(pos: &Position, limit: bool) -> Ending {
 }
 
 /// The answer's move text and comment, or what is wrong with the answer (a protocol error).
-fn read_answer(req: &Value, ans: &Value) -> Result<(String, Option<String>), String> {
+fn read_answer(req: &Value, ans: &Value) -> Result<(String, Option<String>), AnswerError> {
     if ans.get("id") != req.get("id") {
-        return Err(format!(
-            "the answer's id is {}, expected {}",
-            ans.get("id").unwrap_or(&Value::Null),
-            req["id"]
-        ));
+        return Err(AnswerError::Id {
+            got: ans.get("id").cloned().unwrap_or(Value::Null),
+            expected: req["id"].clone(),
+        });
     }
     if let Some(e) = ans.get("error") {
-        return Err(format!(
-            "the player answered an error: {}",
-            clip(&e.to_string(), 200)
-        ));
+        return Err(AnswerError::Error(e.clone()));
     }
     let Some(mv) = ans.get("move").and_then(Value::as_str) else {
-        return Err(format!(
-            "the answer has no `move` string: `{}`",
-            clip(&ans.to_string(), 200)
-        ));
+        return Err(AnswerError::NoMove(ans.clone()));
     };
     let comment = ans
         .get("comment")
@@ -708,6 +798,39 @@ fn read_answer(req: &Value, ans: &Value) -> Result<(String, Option<String>), Str
         .map(|c| clip(c, 200));
     Ok((mv.to_string(), comment))
 }
+
+/// What is wrong with a player's answer to `genmove` ([`read_answer`]).
+#[derive(Debug)]
+enum AnswerError {
+    /// The answer's id is not the request's.
+    Id { got: Value, expected: Value },
+    /// The player answered an error (its `error`).
+    Error(Value),
+    /// The answer has no `move` string (the answer).
+    NoMove(Value),
+}
+
+impl std::fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnswerError::Id { got, expected } => {
+                write!(f, "the answer's id is {got}, expected {expected}")
+            }
+            AnswerError::Error(e) => write!(
+                f,
+                "the player answered an error: {}",
+                clip(&e.to_string(), 200)
+            ),
+            AnswerError::NoMove(ans) => write!(
+                f,
+                "the answer has no `move` string: `{}`",
+                clip(&ans.to_string(), 200)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AnswerError {}
 
 /// The record's game information: the players, the result, the event and round, and the
 /// ending in words (the game comment; a forfeit's also on the last move played).

@@ -77,12 +77,15 @@ pub fn vertex(p: Point, size: usize) -> String {
 }
 
 /// Reads a GTP vertex or `pass` (any case) on a board of `size`.
-pub fn parse_vertex(s: &str, size: usize) -> Result<Action, String> {
+pub fn parse_vertex(s: &str, size: usize) -> Result<Action, VertexError> {
     let t = s.trim();
     if t.eq_ignore_ascii_case("pass") {
         return Ok(Action::Pass);
     }
-    let bad = || format!("`{}` is not a vertex of a {size}x{size} board", clip(t, 40));
+    let bad = || VertexError {
+        text: t.to_string(),
+        size,
+    };
     let mut chars = t.chars();
     let c = chars.next().ok_or_else(bad)?.to_ascii_uppercase();
     let col = COLUMNS
@@ -100,6 +103,26 @@ pub fn parse_vertex(s: &str, size: usize) -> Result<Action, String> {
     )))
 }
 
+/// A GTP vertex that is not one of the board ([`parse_vertex`]): the text, the board's size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VertexError {
+    pub text: String,
+    pub size: usize,
+}
+
+impl std::fmt::Display for VertexError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let size = self.size;
+        write!(
+            f,
+            "`{}` is not a vertex of a {size}x{size} board",
+            clip(&self.text, 40)
+        )
+    }
+}
+
+impl std::error::Error for VertexError {}
+
 /// Komi as GTP's `komi` writes it: points, exact to the quarter (`7.5`, `3.75`, `-0.25`, `0`).
 pub fn komi_text(k: Komi) -> String {
     let q = k.quarters();
@@ -110,22 +133,55 @@ pub fn komi_text(k: Komi) -> String {
 }
 
 /// Reads GTP's `komi`: a number of points, a multiple of 0.25.
-pub fn parse_komi(s: &str) -> Result<Komi, String> {
+pub fn parse_komi(s: &str) -> Result<Komi, KomiError> {
     let v: f64 = s
         .trim()
         .parse()
-        .map_err(|_| format!("`{}` is not a number", clip(s, 40)))?;
+        .map_err(|_| KomiError::NotANumber(s.to_string()))?;
     let q = v * 4.0;
     if !v.is_finite() || q.fract() != 0.0 || q.abs() > 1600.0 {
-        return Err(format!(
-            "komi {v}: expected a multiple of 0.25 between -400 and 400"
-        ));
+        return Err(KomiError::OutOfRange(v));
     }
     Ok(Komi(q as i32))
 }
 
+/// Why GTP's `komi` does not read ([`parse_komi`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum KomiError {
+    /// Not a number (the text).
+    NotANumber(String),
+    /// Not a multiple of 0.25 between -400 and 400.
+    OutOfRange(f64),
+}
+
+impl std::fmt::Display for KomiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KomiError::NotANumber(s) => write!(f, "`{}` is not a number", clip(s, 40)),
+            KomiError::OutOfRange(v) => write!(
+                f,
+                "komi {v}: expected a multiple of 0.25 between -400 and 400"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for KomiError {}
+
 /// A program's answer to one GTP command: `=` and its text, or `?` and its message.
-pub type GtpAnswer = Result<String, String>;
+pub type GtpAnswer = Result<String, GtpFailure>;
+
+/// A GTP program's failure answer: `?` and its message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GtpFailure(pub String);
+
+impl std::fmt::Display for GtpFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for GtpFailure {}
 
 /// The referee's side of GTP: a program driven through GTP commands, asked through the play
 /// protocol's requests ([`Seat`]). Its failures are typed
@@ -186,7 +242,7 @@ impl GtpSeat {
             text.push('\n');
             text.push_str(line.trim_end());
         }
-        Ok(if ok { Ok(text) } else { Err(text) })
+        Ok(if ok { Ok(text) } else { Err(GtpFailure(text)) })
     }
 
     /// A command whose answer must be `=`.
@@ -200,7 +256,7 @@ impl GtpSeat {
             ProgramFailure::Protocol(format!(
                 "the GTP player answered `{}` with `? {}`",
                 clip(cmd, 80),
-                clip(&e, 200)
+                clip(&e.0, 200)
             ))
         })
     }

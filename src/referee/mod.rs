@@ -32,17 +32,17 @@ pub struct PlayerSpec {
 
 impl PlayerSpec {
     /// Reads `NAME=COMMAND`, or `NAME=gtp:COMMAND` for a player speaking GTP.
-    pub fn parse(v: &str) -> Result<PlayerSpec, String> {
+    pub fn parse(v: &str) -> Result<PlayerSpec, PlayerSpecError> {
         let (name, command) = v
             .split_once('=')
-            .ok_or_else(|| format!("`{v}`: expected NAME=COMMAND"))?;
+            .ok_or_else(|| PlayerSpecError::NoName(v.to_string()))?;
         let name = name.trim();
         let (command, gtp) = match command.strip_prefix("gtp:") {
             Some(c) => (c, true),
             None => (command, false),
         };
         if name.is_empty() || command.trim().is_empty() {
-            return Err(format!("`{v}`: expected NAME=COMMAND, both non-empty"));
+            return Err(PlayerSpecError::Empty(v.to_string()));
         }
         Ok(PlayerSpec {
             name: name.to_string(),
@@ -51,6 +51,28 @@ impl PlayerSpec {
         })
     }
 }
+
+/// Why a `--player` does not read ([`PlayerSpec::parse`]); each holds the value given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerSpecError {
+    /// No `=`.
+    NoName(String),
+    /// An empty name or command.
+    Empty(String),
+}
+
+impl std::fmt::Display for PlayerSpecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayerSpecError::NoName(v) => write!(f, "`{v}`: expected NAME=COMMAND"),
+            PlayerSpecError::Empty(v) => {
+                write!(f, "`{v}`: expected NAME=COMMAND, both non-empty")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PlayerSpecError {}
 
 /// A match: the players, the games per pairing, the rules and board, the time, the seed (given
 /// to the players through each game's name), what an illegal move costs.

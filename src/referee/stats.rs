@@ -118,6 +118,48 @@ pub struct Sprt {
     pub beta: f64,
 }
 
+/// Why an `--sprt` does not read ([`Sprt::parse`]); each holds the value given (its messages
+/// quote it short, however long the argument).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SprtError {
+    /// Not two or four numbers.
+    Shape(String),
+    /// A part that is not a number.
+    NotANumber { part: String, value: String },
+    /// Not ELO0 < ELO1 within ±2000.
+    Elo(String),
+    /// ALPHA or BETA not above 0 and below 0.5.
+    Risks(String),
+}
+
+/// What an SPRT expects, as its messages say.
+const SPRT_EXPECTED: &str = "expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA (`0,10`, `0,10,0.05,0.05`)";
+
+impl std::fmt::Display for SprtError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let shown = |v: &str| crate::error::clip(v, 60);
+        match self {
+            SprtError::Shape(v) => write!(f, "`{}`: {SPRT_EXPECTED}", shown(v)),
+            SprtError::NotANumber { part, value } => write!(
+                f,
+                "`{}` in `{}` is not a number: {SPRT_EXPECTED}",
+                crate::error::clip(part, 30),
+                shown(value)
+            ),
+            SprtError::Elo(v) => {
+                write!(f, "`{}`: expected ELO0 < ELO1, each within ±2000", shown(v))
+            }
+            SprtError::Risks(v) => write!(
+                f,
+                "`{}`: expected ALPHA and BETA above 0 and below 0.5",
+                shown(v)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SprtError {}
+
 /// What an SPRT says of the games so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtVerdict {
@@ -131,13 +173,10 @@ pub enum SprtVerdict {
 
 impl Sprt {
     /// Reads `ELO0,ELO1` or `ELO0,ELO1,ALPHA,BETA` (ELO0 < ELO1, 0 < ALPHA, BETA < 0.5).
-    pub fn parse(v: &str) -> Result<Sprt, String> {
-        // the value as messages quote it: short, however long the argument
-        let shown = crate::error::clip(v, 60);
+    pub fn parse(v: &str) -> Result<Sprt, SprtError> {
         let parts: Vec<&str> = v.split(',').map(str::trim).collect();
-        let expected = "expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA (`0,10`, `0,10,0.05,0.05`)";
         if parts.len() != 2 && parts.len() != 4 {
-            return Err(format!("`{shown}`: {expected}"));
+            return Err(SprtError::Shape(v.to_string()));
         }
         let mut x = [0.0, 0.0, 0.05, 0.05];
         for (k, p) in parts.iter().enumerate() {
@@ -145,23 +184,17 @@ impl Sprt {
                 .parse::<f64>()
                 .ok()
                 .filter(|f| f.is_finite())
-                .ok_or_else(|| {
-                    format!(
-                        "`{}` in `{shown}` is not a number: {expected}",
-                        crate::error::clip(p, 30)
-                    )
+                .ok_or_else(|| SprtError::NotANumber {
+                    part: p.to_string(),
+                    value: v.to_string(),
                 })?;
         }
         let [elo0, elo1, alpha, beta] = x;
         if elo0 >= elo1 || elo0.abs() > 2000.0 || elo1.abs() > 2000.0 {
-            return Err(format!(
-                "`{shown}`: expected ELO0 < ELO1, each within ±2000"
-            ));
+            return Err(SprtError::Elo(v.to_string()));
         }
         if !(alpha > 0.0 && alpha < 0.5 && beta > 0.0 && beta < 0.5) {
-            return Err(format!(
-                "`{shown}`: expected ALPHA and BETA above 0 and below 0.5"
-            ));
+            return Err(SprtError::Risks(v.to_string()));
         }
         Ok(Sprt {
             elo0,

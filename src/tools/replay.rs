@@ -104,7 +104,7 @@ pub fn play_listed_typed(
         if stop() {
             return Err(plain(stopped(k as u32 + 1)));
         }
-        check_move_number(p.move_number()).map_err(|e| plain(placed(InputError::new(e), k, m)))?;
+        check_move_number(p.move_number()).map_err(|e| plain(placed(InputError::from(e), k, m)))?;
         let mv = parse_move_in(m, p.rules(), p.board().size()).map_err(|e| {
             Box::new(ListedFailure {
                 error: placed(InputError::new(e.to_string()), k, m),

@@ -247,7 +247,7 @@ fn m3go_declines_what_its_capabilities_decline() {
     caps.by_preset.get_mut("m3go-2020").expect("entry").declines[0].checks = vec!["scores".into()];
     assert!(caps
         .validate()
-        .is_err_and(|e| e.contains("`scores` is not a check")));
+        .is_err_and(|e| e.to_string().contains("`scores` is not a check")));
 }
 
 /// The runner speaks the newest version the program speaks: `/2` to m3go, `/1` to a program of

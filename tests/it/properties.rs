@@ -18,10 +18,16 @@ use m3go::testing::{
     settle, trace_cascade, ArbGame, CheckedMove, LiteralVerdict, LITERAL_MAX_EMPTY,
 };
 use m3go::Refusal;
+
 use m3go::{Action, Board, Labels, Move, Point, Position, Rules};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::Config;
+
+/// A checker's failure as a failed proptest case (its message).
+fn fail(e: m3go::testing::CheckFailure) -> TestCaseError {
+    TestCaseError::fail(e.to_string())
+}
 
 // ---------------------------------------------------------------------------------------------
 // Strategies
@@ -214,7 +220,7 @@ proptest! {
     /// refused, and every refusal carries a reason code, a clause and a message.
     #[test]
     fn legal_moves_are_exactly_the_moves_play_accepts(pos in settled_position(SMALL)) {
-        check_legal_moves(&pos).map_err(TestCaseError::fail)?;
+        check_legal_moves(&pos).map_err(fail)?;
     }
 
     /// Every refused move, on any point on or off the board, carries a reason, a clause and a
@@ -239,14 +245,14 @@ proptest! {
     /// verdicts, forbidden points, score) commutes with the eight symmetries of the board.
     #[test]
     fn analysis_commutes_with_the_eight_symmetries(pos in settled_position(SMALL_AND_19)) {
-        check_symmetry_of_analysis(&pos).map_err(TestCaseError::fail)?;
+        check_symmetry_of_analysis(&pos).map_err(fail)?;
     }
 
     /// Playing the image of a move on the image of the board gives the image of the result.
     #[test]
     fn playing_a_move_commutes_with_the_eight_symmetries(pos in settled_position(SMALL), k in any::<prop::sample::Index>()) {
         let moves = every_move(&pos);
-        check_symmetry_of_move(&pos, moves[k.index(moves.len())]).map_err(TestCaseError::fail)?;
+        check_symmetry_of_move(&pos, moves[k.index(moves.len())]).map_err(fail)?;
     }
 
     /// Swapping black and white swaps every analysis result: upper layer, attributes and the
@@ -254,7 +260,7 @@ proptest! {
     /// regions, and the score.
     #[test]
     fn colour_swap_swaps_every_analysis_result(pos in settled_position(SMALL_AND_19)) {
-        check_colour_swap_of_analysis(&pos).map_err(TestCaseError::fail)?;
+        check_colour_swap_of_analysis(&pos).map_err(fail)?;
     }
 
     /// Swapping black and white and giving the move to the other player (same kind of stone: the
@@ -263,7 +269,7 @@ proptest! {
     #[test]
     fn colour_swap_swaps_the_result_of_every_move(pos in settled_position(SMALL)) {
         for a in every_move(&pos) {
-            check_colour_swap_of_move(&pos, a).map_err(TestCaseError::fail)?;
+            check_colour_swap_of_move(&pos, a).map_err(fail)?;
         }
     }
 
@@ -274,7 +280,7 @@ proptest! {
     fn go_cascade_terminates_and_matches_the_traced_rounds(pos in settled_position(SMALL_TO_9)) {
         for a in every_move(&pos) {
             if let Action::Place(_) = a {
-                check_move(&pos, &mv(a)).map_err(TestCaseError::fail)?;
+                check_move(&pos, &mv(a)).map_err(fail)?;
             }
         }
     }
@@ -325,7 +331,7 @@ proptest! {
             s.dead = vec![stones[dead.index(stones.len())].to_string()];
             p = s.to_position("dead stone").map_err(|e| TestCaseError::fail(e.to_string()))?;
         }
-        check_round_trips(&p).map_err(TestCaseError::fail)?;
+        check_round_trips(&p).map_err(fail)?;
     }
 
     /// Points written in either label system read back to the same point.
@@ -349,7 +355,7 @@ proptest! {
     #[test]
     fn m20_eye_sim_engine_agrees_with_the_literal_fill_simulation(b in board(&[3, 5, 5, 7, 7, 9], boxed_dense_cell), same_colour in any::<bool>()) {
         let rule = if same_colour { ClosedRegion::SameColour } else { ClosedRegion::SingleString };
-        compare_eyes_with_oracle(&b, rule, LITERAL_MAX_EMPTY).map_err(TestCaseError::fail)?;
+        compare_eyes_with_oracle(&b, rule, LITERAL_MAX_EMPTY).map_err(fail)?;
     }
 
     /// Legal move sequences under every preset (m3go-2020, m3go-2016, m3go-2013,
@@ -363,7 +369,7 @@ proptest! {
             let legal = p.legal_moves();
             if legal.is_empty() { break; }
             let a = legal[k.index(legal.len())];
-            match check_move(&p, &mv(a)).map_err(TestCaseError::fail)? {
+            match check_move(&p, &mv(a)).map_err(fail)? {
                 CheckedMove::Played(next) => p = *next,
                 CheckedMove::Refused(r) => prop_assert!(false, "listed move {a:?} refused: {r}"),
             }
@@ -376,9 +382,9 @@ proptest! {
     fn arbitrary_games_keep_the_invariants(bytes in prop::collection::vec(any::<u8>(), 0..160)) {
         let game = ArbGame::arbitrary(&mut Unstructured::new(&bytes)).expect("decoding never fails");
         let mut p = game.start;
-        m3go::testing::check_settled(&p).map_err(TestCaseError::fail)?;
+        m3go::testing::check_settled(&p).map_err(fail)?;
         for m in game.moves.iter().take(12) {
-            if let CheckedMove::Played(next) = check_move(&p, &m.to_move(p.board().size())).map_err(TestCaseError::fail)? {
+            if let CheckedMove::Played(next) = check_move(&p, &m.to_move(p.board().size())).map_err(fail)? {
                 p = *next;
             }
         }
@@ -394,7 +400,7 @@ proptest! {
     #[test]
     fn every_move_on_19x19_keeps_the_invariants(pos in settled_position(&[19])) {
         for a in every_move(&pos) {
-            check_move(&pos, &mv(a)).map_err(TestCaseError::fail)?;
+            check_move(&pos, &mv(a)).map_err(fail)?;
         }
     }
 }

@@ -80,7 +80,7 @@ fn next_move(
     pos: &Position,
     legal: &[Action],
     rng: &mut SplitMix64,
-) -> Result<Asked, String> {
+) -> Result<Asked, GamesError> {
     let places: Vec<Action> = legal
         .iter()
         .copied()
@@ -98,8 +98,7 @@ fn next_move(
     let id = format!("diff-{}-g{g}-m{}", opts.seed, pos.move_number());
     let req = request(&id, &before, &moves, terms);
     // the same request typed, as m3go's own answer reads it
-    let typed: Request = serde_json::from_value(req.clone())
-        .map_err(|e| format!("internal: m3go cannot read its own request: {e}"))?;
+    let typed: Request = serde_json::from_value(req.clone()).map_err(GamesError::OwnRequest)?;
     Ok(Asked {
         action,
         notation,
@@ -108,6 +107,187 @@ fn next_move(
         req,
         typed,
     })
+}
+
+/// Why a differential run could not go on: m3go failing itself (its own request, its own
+/// legal move, an internal inconsistency), the workers, or the program under test failing
+/// outside a game.
+#[derive(Debug)]
+pub enum GamesError {
+    /// m3go cannot read its own request.
+    OwnRequest(serde_json::Error),
+    /// The empty board of the run's size.
+    Board(crate::board::grid::BoardError),
+    /// The start position of a game.
+    Start(crate::game::setup::PositionError),
+    /// The other program answered, m3go did not.
+    NoOwnAnswer,
+    /// m3go refused a move it listed as legal (the move, the refusal).
+    OwnMoveRefused {
+        notation: String,
+        source: crate::game::play::Illegal,
+    },
+    /// The workers could not be started.
+    Workers(crate::conform::runner::WorkersError),
+    /// A game cancelled although no game failed.
+    CancelledFirst,
+    /// A game that agreed where one that failed was expected.
+    GoodAmongBad,
+    /// The shrunk case could not be answered by both programs.
+    ShrunkUnanswered,
+    /// The case of the shrunk disagreement could not be made.
+    Case(super::shrink::CaseError),
+    /// The program under test failed while the disagreement was shrunk.
+    Program(crate::conform::failure::ProgramFailure),
+}
+
+impl std::fmt::Display for GamesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GamesError::OwnRequest(e) => {
+                write!(f, "internal: m3go cannot read its own request: {e}")
+            }
+            GamesError::Board(e) => write!(f, "{e}"),
+            GamesError::Start(e) => write!(f, "{e}"),
+            GamesError::NoOwnAnswer => {
+                f.write_str("internal: the other program answered without m3go answering")
+            }
+            GamesError::OwnMoveRefused { notation, source } => {
+                write!(f, "m3go refused its own legal move {notation}: {source}")
+            }
+            GamesError::Workers(e) => write!(f, "{e}"),
+            GamesError::CancelledFirst => {
+                f.write_str("internal: a game cancelled before any game failed")
+            }
+            GamesError::GoodAmongBad => f.write_str("internal: a good game among the bad ones"),
+            GamesError::ShrunkUnanswered => {
+                f.write_str("m3go and the other program could not both answer the shrunk case")
+            }
+            GamesError::Case(e) => write!(f, "{e}"),
+            GamesError::Program(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// As a bad input (the message only), for `m3go diff`, whose errors are [`InputError`]s.
+///
+/// [`InputError`]: crate::error::InputError
+impl From<GamesError> for crate::error::InputError {
+    fn from(e: GamesError) -> Self {
+        crate::error::InputError::new(e.to_string())
+    }
+}
+
+impl std::error::Error for GamesError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GamesError::OwnRequest(e) => Some(e),
+            GamesError::Board(e) => Some(e),
+            GamesError::Start(e) => Some(e),
+            GamesError::OwnMoveRefused { source, .. } => Some(source),
+            GamesError::Workers(e) => Some(e),
+            GamesError::Case(e) => Some(e),
+            GamesError::Program(e) => Some(e),
+            GamesError::NoOwnAnswer
+            | GamesError::CancelledFirst
+            | GamesError::GoodAmongBad
+            | GamesError::ShrunkUnanswered => None,
+        }
+    }
+}
+
+/// The start of every game: the empty board of the run's size under its rules.
+fn start_position(opts: &DiffOptions) -> Result<Position, GamesError> {
+    let empty = crate::board::grid::Board::empty(opts.size).map_err(GamesError::Board)?;
+    let start = Setup {
+        rules: rules_field(&opts.rules),
+        size: Some(opts.size),
+        diagram: empty.to_diagram(),
+        ..Setup::default()
+    };
+    Ok(start
+        .to_position("diff")
+        .map_err(GamesError::Start)?
+        .with_engine(opts.engine))
+}
+
+/// The position after a move (or m3go's refusal), and the next move with its request (none
+/// when the game ends there).
+type After = (
+    Result<Position, crate::game::play::Illegal>,
+    Option<Result<Asked, GamesError>>,
+);
+
+/// m3go's side of a move, worked out while the other program answers it: its own answer
+/// (summarised), the position after the move and the next move drawn, and the request of that
+/// next move to send ahead.
+fn our_side(
+    sh: &Shared,
+    g: u32,
+    pos: &Position,
+    now: &Asked,
+    played: u64,
+    rng: &mut SplitMix64,
+) -> (Summary, After, Option<Value>) {
+    let opts = sh.opts;
+    let answered = case_answer(&now.typed, opts.engine, Parts::Compared);
+    let ours = match &answered {
+        Ok(a) => Summary::of_answer(a, opts.size),
+        Err(e) => Summary::of(e, opts.size),
+    };
+    // the answer lists the legal moves of the position after the move, the next one: listed
+    // once, not again on it (a move drawn from the list that the next position refuses ends
+    // the game as m3go refusing its own legal move)
+    let listed: Option<Vec<Action>> = answered
+        .ok()
+        .map(|a| a.analysis.legal_moves.iter().map(|n| n.action).collect());
+    let after = pos.advance(&Move {
+        action: now.action,
+        number: None,
+        turn: None,
+    });
+    // the move after it, unless the game ends here
+    let ahead = match &after {
+        Ok(p) if !p.game_over() && played + 1 < u64::from(opts.max_moves) => {
+            let legal = listed.unwrap_or_else(|| p.legal_moves());
+            Some(next_move(opts, sh.terms, g, p, &legal, rng))
+        }
+        _ => None,
+    };
+    let send = ahead
+        .as_ref()
+        .and_then(|a| a.as_ref().ok())
+        .map(|a| a.req.clone());
+    (ours, (after, ahead), send)
+}
+
+/// Compares the other program's answer with m3go's (`ours`), counting the move as compared or
+/// answered `unsupported`: the differences on the fields compared (none when it agrees).
+fn compare_move(
+    sh: &Shared,
+    counted: &mut Counted,
+    ours: &Summary,
+    theirs: &Value,
+) -> Vec<Difference> {
+    use std::sync::atomic::Ordering::Relaxed;
+    if theirs.get("unsupported").is_some_and(|u| u == true) {
+        sh.skipped.fetch_add(1, Relaxed);
+        counted.skipped += 1;
+        return Vec::new();
+    }
+    sh.compared.fetch_add(1, Relaxed);
+    counted.compared += 1;
+    // the checks left out of this move: those the capabilities decline, and those the answer
+    // declines itself; the fields that depend on them are not compared
+    let mut left_out = sh.terms.checks.declined.clone();
+    left_out.extend(declined_by_answer(theirs, &sh.terms.checks.asked));
+    for d in &left_out {
+        *counted.checks.entry(d.clone()).or_default() += 1;
+    }
+    differences(ours, &Summary::of(theirs, sh.opts.size))
+        .into_iter()
+        .filter(|d| compared(d.field, &left_out))
+        .collect()
 }
 
 /// Plays game `g`, asking `other` after every move. While the other program works on a move
@@ -123,21 +303,11 @@ fn play_game(
     g: u32,
     other: &mut dyn Oracle,
     counted: &mut Counted,
-) -> Result<Game, String> {
+) -> Result<Game, GamesError> {
     use std::sync::atomic::Ordering::Relaxed;
     let opts = sh.opts;
     let mut rng = SplitMix64(game_seed(opts.seed, g));
-    let empty = crate::board::grid::Board::empty(opts.size).map_err(|e| e.to_string())?;
-    let start = Setup {
-        rules: rules_field(&opts.rules),
-        size: Some(opts.size),
-        diagram: empty.to_diagram(),
-        ..Setup::default()
-    };
-    let mut pos = start
-        .to_position("diff")
-        .map_err(|e| e.to_string())?
-        .with_engine(opts.engine);
+    let mut pos = start_position(opts)?;
     let mut played = 0u64;
     let done = |played: u64| (sh.progress)(u64::from(opts.max_moves).saturating_sub(played));
     let mut asked = if pos.game_over() || opts.max_moves == 0 {
@@ -157,38 +327,10 @@ fn play_game(
             done(played);
             return Ok(Game::Cancelled);
         }
-        let mut ours = None;
-        let mut next = None;
+        let mut mine = None;
         let theirs = ask_checked_while(other, &now.req, &mut || {
-            let answered = case_answer(&now.typed, opts.engine, Parts::Compared);
-            ours = Some(match &answered {
-                Ok(a) => Summary::of_answer(a, opts.size),
-                Err(e) => Summary::of(e, opts.size),
-            });
-            // the answer lists the legal moves of the position after the move, the next
-            // one: listed once, not again on it (a move drawn from the list that the next
-            // position refuses ends the game as m3go refusing its own legal move)
-            let listed: Option<Vec<Action>> = answered
-                .ok()
-                .map(|a| a.analysis.legal_moves.iter().map(|n| n.action).collect());
-            let after = pos.advance(&Move {
-                action: now.action,
-                number: None,
-                turn: None,
-            });
-            // the move after it, unless the game ends here
-            let ahead = match &after {
-                Ok(p) if !p.game_over() && played + 1 < u64::from(opts.max_moves) => {
-                    let legal = listed.unwrap_or_else(|| p.legal_moves());
-                    Some(next_move(opts, sh.terms, g, p, &legal, &mut rng))
-                }
-                _ => None,
-            };
-            let send = ahead
-                .as_ref()
-                .and_then(|a| a.as_ref().ok())
-                .map(|a| a.req.clone());
-            next = Some((after, ahead));
+            let (ours, next, send) = our_side(sh, g, &pos, &now, played, &mut rng);
+            mine = Some((ours, next));
             send
         });
         let theirs = match theirs {
@@ -202,40 +344,25 @@ fn play_game(
                 });
             }
         };
-        let (Some(ours), Some((after, ahead))) = (ours, next) else {
-            return Err("internal: the other program answered without m3go answering".into());
+        let Some((ours, (after, ahead))) = mine else {
+            return Err(GamesError::NoOwnAnswer);
         };
-        if theirs.get("unsupported").is_some_and(|u| u == true) {
-            sh.skipped.fetch_add(1, Relaxed);
-            counted.skipped += 1;
-        } else {
-            sh.compared.fetch_add(1, Relaxed);
-            counted.compared += 1;
-            // the checks left out of this move: those the capabilities decline, and those the
-            // answer declines itself; the fields that depend on them are not compared
-            let mut left_out = sh.terms.checks.declined.clone();
-            left_out.extend(declined_by_answer(&theirs, &sh.terms.checks.asked));
-            for d in &left_out {
-                *counted.checks.entry(d.clone()).or_default() += 1;
-            }
-            let diffs: Vec<Difference> = differences(&ours, &Summary::of(&theirs, opts.size))
-                .into_iter()
-                .filter(|d| compared(d.field, &left_out))
-                .collect();
-            if !diffs.is_empty() {
-                sh.first_bad.fetch_min(g, Relaxed);
-                done(played);
-                return Ok(Game::Disagree {
-                    move_number: pos.move_number(),
-                    notation: now.notation,
-                    before: Box::new(now.before),
-                    moves: now.moves,
-                    diffs,
-                });
-            }
+        let diffs = compare_move(sh, counted, &ours, &theirs);
+        if !diffs.is_empty() {
+            sh.first_bad.fetch_min(g, Relaxed);
+            done(played);
+            return Ok(Game::Disagree {
+                move_number: pos.move_number(),
+                notation: now.notation,
+                before: Box::new(now.before),
+                moves: now.moves,
+                diffs,
+            });
         }
-        pos =
-            after.map_err(|e| format!("m3go refused its own legal move {}: {e}", now.notation))?;
+        pos = after.map_err(|source| GamesError::OwnMoveRefused {
+            notation: now.notation,
+            source,
+        })?;
         asked = ahead.transpose()?;
         played += 1;
         (sh.progress)(1);
@@ -253,9 +380,12 @@ pub fn run(
     games: Option<&[u32]>,
     make_other: &MakeOracle,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<DiffOutcome, String> {
+) -> Result<DiffOutcome, GamesError> {
     run_games(opts, jobs, games, make_other, progress).map(|r| r.outcome)
 }
+
+/// A game played: its number, how it ended, what was counted, the seconds it took.
+type Played = (u32, Game, Counted, f64);
 
 /// [`run`], with how each game ended (for the reports, `diff --junit`). The program is first
 /// asked for its capabilities: rules outside them are [`DiffOutcome::Unsupported`], and no game
@@ -268,38 +398,116 @@ pub fn run_games(
     games: Option<&[u32]>,
     make_other: &MakeOracle,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<DiffRun, String> {
-    use rayon::prelude::*;
+) -> Result<DiffRun, GamesError> {
     use std::sync::atomic::Ordering::Relaxed;
     let all: Vec<u32> = match games {
         Some(g) => g.to_vec(),
         None => (1..=opts.games).collect(),
     };
-    let none_played = |why: &str| -> Vec<GameResult> {
-        all.iter()
-            .map(|&g| GameResult {
-                game: g,
-                seed: game_seed(opts.seed, g),
-                verdict: GameVerdict::NotPlayed(why.to_string()),
-                compared: 0,
-                skipped: 0,
-                seconds: None,
-            })
-            .collect()
-    };
     let pool = OraclePool::new(make_other);
-    // negotiated as `m3go conform` negotiates: the version, and the checks the capabilities
-    // decline under the run's rules (one function for both, `screen`)
-    let negotiated = match negotiate_in(&pool) {
+    let terms = match negotiate_terms(opts, &all, &pool) {
+        Ok(t) => t,
+        Err(run) => return Ok(run),
+    };
+    let sh = Shared {
+        opts,
+        terms: &terms,
+        compared: 0.into(),
+        skipped: 0.into(),
+        first_bad: u32::MAX.into(),
+        progress,
+    };
+    let played = play_all(&sh, &pool, &all, jobs)?;
+    let first_bad = played
+        .iter()
+        .filter(|(_, x, _, _)| !matches!(x, Game::Agree | Game::Cancelled))
+        .map(|(g, _, _, _)| *g)
+        .min();
+    let (results, first, checks_skipped) = tally(opts, played, first_bad)?;
+    let Some(first) = first else {
+        return Ok(DiffRun {
+            outcome: DiffOutcome::Agree {
+                games: all.len() as u32,
+                moves: sh.compared.load(Relaxed),
+                skipped: sh.skipped.load(Relaxed),
+            },
+            games: results,
+            checks_skipped,
+        });
+    };
+    let g = first_bad.unwrap_or_default();
+    let outcome = match first {
+        Game::Errored {
+            move_number,
+            message,
+        } => DiffOutcome::Errored {
+            game: g,
+            move_number,
+            message,
+        },
+        Game::Disagree {
+            move_number,
+            notation,
+            before,
+            moves,
+            diffs,
+        } => pool
+            .with(|other| {
+                shrunk(
+                    opts,
+                    &terms,
+                    other,
+                    Disagreed {
+                        g,
+                        move_number,
+                        notation,
+                        before,
+                        moves,
+                        diffs,
+                    },
+                )
+            })
+            .map_err(GamesError::Program)??,
+        Game::Agree | Game::Cancelled => return Err(GamesError::GoodAmongBad),
+    };
+    Ok(DiffRun {
+        outcome,
+        games: results,
+        checks_skipped,
+    })
+}
+
+/// Every game of `all` not played, for `why`.
+fn none_played(opts: &DiffOptions, all: &[u32], why: &str) -> Vec<GameResult> {
+    all.iter()
+        .map(|&g| GameResult {
+            game: g,
+            seed: game_seed(opts.seed, g),
+            verdict: GameVerdict::NotPlayed(why.to_string()),
+            compared: 0,
+            skipped: 0,
+            seconds: None,
+        })
+        .collect()
+}
+
+/// The terms of every request, negotiated as `m3go conform` negotiates: the version, and the
+/// checks the capabilities decline under the run's rules (one function for both, `screen`);
+/// or the run, when no game can be played (the program failed, or the rules are outside its
+/// capabilities).
+fn negotiate_terms(opts: &DiffOptions, all: &[u32], pool: &OraclePool) -> Result<Terms, DiffRun> {
+    let negotiated = match negotiate_in(pool) {
         Ok(n) => n,
         Err(e) => {
-            return Ok(DiffRun {
+            return Err(DiffRun {
                 outcome: DiffOutcome::Errored {
                     game: 0,
                     move_number: 0,
                     message: e.to_string(),
                 },
                 games: none_played(
+                    opts,
+                    all,
                     "not played: the program under test failed before the first game",
                 ),
                 checks_skipped: BTreeMap::new(),
@@ -315,32 +523,38 @@ pub fn run_games(
     ) {
         Ok(c) => c,
         Err(why) => {
-            let games = none_played(&format!(
-                "not played: the program's declared capabilities exclude {}: {why}",
-                opts.rules.preset
-            ));
-            return Ok(DiffRun {
-                outcome: DiffOutcome::Unsupported(why),
+            let games = none_played(
+                opts,
+                all,
+                &format!(
+                    "not played: the program's declared capabilities exclude {}: {why}",
+                    opts.rules.preset
+                ),
+            );
+            return Err(DiffRun {
+                outcome: DiffOutcome::Unsupported(why.to_string()),
                 games,
                 checks_skipped: BTreeMap::new(),
             });
         }
     };
-    let terms = Terms {
+    Ok(Terms {
         protocol: negotiated.protocol,
         checks,
-    };
-    let sh = Shared {
-        opts,
-        terms: &terms,
-        compared: 0.into(),
-        skipped: 0.into(),
-        first_bad: u32::MAX.into(),
-        progress,
-    };
-    let workers = thread_pool(jobs)?;
-    type Played = (u32, Game, Counted, f64);
-    let played: Vec<Played> = workers.install(|| {
+    })
+}
+
+/// Plays the games of `all` on `jobs` workers; a game after one that failed is cancelled.
+fn play_all(
+    sh: &Shared,
+    pool: &OraclePool,
+    all: &[u32],
+    jobs: usize,
+) -> Result<Vec<Played>, GamesError> {
+    use rayon::prelude::*;
+    use std::sync::atomic::Ordering::Relaxed;
+    let workers = thread_pool(jobs).map_err(GamesError::Workers)?;
+    workers.install(|| {
         all.par_iter()
             .map(|&g| {
                 let began = std::time::Instant::now();
@@ -348,7 +562,7 @@ pub fn run_games(
                 let r = if sh.first_bad.load(Relaxed) < g {
                     Ok(Game::Cancelled)
                 } else {
-                    pool.with(|o| play_game(&sh, g, o, &mut counted))
+                    pool.with(|o| play_game(sh, g, o, &mut counted))
                         .unwrap_or_else(|e| {
                             sh.first_bad.fetch_min(g, Relaxed);
                             Ok(Game::Errored {
@@ -359,13 +573,20 @@ pub fn run_games(
                 };
                 r.map(|x| (g, x, counted, began.elapsed().as_secs_f64()))
             })
-            .collect::<Result<Vec<_>, String>>()
-    })?;
-    let first_bad = played
-        .iter()
-        .filter(|(_, x, _, _)| !matches!(x, Game::Agree | Game::Cancelled))
-        .map(|(g, _, _, _)| *g)
-        .min();
+            .collect::<Result<Vec<_>, GamesError>>()
+    })
+}
+
+/// What a run reports of its games: each game's result (those after the first that failed
+/// not played), how the first that failed ended, and the checks skipped up to it.
+type Tally = (Vec<GameResult>, Option<Game>, BTreeMap<SkippedCheck, u64>);
+
+/// Each game's result, the first that failed, and the checks skipped in the games up to it.
+fn tally(
+    opts: &DiffOptions,
+    played: Vec<Played>,
+    first_bad: Option<u32>,
+) -> Result<Tally, GamesError> {
     let mut results = Vec::with_capacity(played.len());
     let mut first = None;
     let mut checks_skipped: BTreeMap<SkippedCheck, u64> = BTreeMap::new();
@@ -403,9 +624,7 @@ pub fn run_games(
                 move_number: *move_number,
                 message: message.clone(),
             },
-            (Game::Cancelled, _) => {
-                return Err("internal: a game cancelled before any game failed".into())
-            }
+            (Game::Cancelled, _) => return Err(GamesError::CancelledFirst),
         };
         results.push(GameResult {
             game: g,
@@ -419,84 +638,71 @@ pub fn run_games(
             first = Some(x);
         }
     }
-    let Some(first) = first else {
-        return Ok(DiffRun {
-            outcome: DiffOutcome::Agree {
-                games: all.len() as u32,
-                moves: sh.compared.load(Relaxed),
-                skipped: sh.skipped.load(Relaxed),
-            },
-            games: results,
-            checks_skipped,
-        });
+    Ok((results, first, checks_skipped))
+}
+
+/// The first disagreement of a run: game `g`, the move, the position before it and the moves
+/// asked, the differences.
+struct Disagreed {
+    g: u32,
+    move_number: u32,
+    notation: String,
+    before: Box<Setup>,
+    moves: Vec<String>,
+    diffs: Vec<Difference>,
+}
+
+/// The disagreement shrunk (on its first field) into a conformance case.
+fn shrunk(
+    opts: &DiffOptions,
+    terms: &Terms,
+    other: &mut dyn Oracle,
+    d: Disagreed,
+) -> Result<DiffOutcome, GamesError> {
+    let Disagreed {
+        g,
+        move_number,
+        notation,
+        before,
+        moves,
+        diffs,
+    } = d;
+    let field = diffs[0].field;
+    let mut reference = crate::conform::runner::BuiltinOn(opts.engine);
+    let mut judge = Judge {
+        reference: &mut reference,
+        other,
+        terms,
+        field,
+        size: opts.size,
+        asked: 0,
     };
-    let g = first_bad.unwrap_or_default();
-    let outcome = match first {
-        Game::Errored {
-            move_number,
-            message,
-        } => Ok(DiffOutcome::Errored {
-            game: g,
-            move_number,
-            message,
-        }),
-        Game::Disagree {
-            move_number,
-            notation,
-            before,
-            moves,
-            diffs,
-        } => pool
-            .with(|other| -> Result<DiffOutcome, String> {
-                let field = diffs[0].field;
-                let mut reference = crate::conform::runner::BuiltinOn(opts.engine);
-                let mut judge = Judge {
-                    reference: &mut reference,
-                    other,
-                    terms: &terms,
-                    field,
-                    size: opts.size,
-                    asked: 0,
-                };
-                let (s, m) = shrink(&mut judge, &opts.rules, (*before).clone(), moves.clone());
-                let (o2, t2) = judge
-                    .answers(&s, &m)
-                    .ok_or("m3go and the other program could not both answer the shrunk case")?;
-                let id = format!("diff-{field}-s{}-g{g}-m{move_number}", opts.seed)
-                    .replace('_', "-");
-                let notes = format!(
-                    "Found by `m3go diff --seed {} --size {} --rules {}` in game {g} at move {notation}; shrunk from {} stones and the move to {} stones and {} move(s). The other implementation answered differently on {field}: {}",
-                    opts.seed,
-                    opts.size,
-                    opts.rules.preset,
-                    stones(&before),
-                    stones(&s),
-                    m.len(),
-                    compare(&o2, &t2, opts.size)
-                        .iter()
-                        .filter(|d| d.field == field)
-                        .map(|d| d.detail.clone())
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                );
-                let case = make_case(&id, &s, &m, &o2, &t2, field, notes)?;
-                Ok(DiffOutcome::Disagree(Box::new(Disagreement {
-                    game: g,
-                    move_number,
-                    notation,
-                    differences: diffs,
-                    stones_before: stones(&before),
-                    stones_after: stones(&s),
-                    case,
-                })))
-            })
-            .map_err(|e| e.to_string())
-            .and_then(|r| r),
-        Game::Agree | Game::Cancelled => Err("internal: a good game among the bad ones".into()),
-    }?;
-    Ok(DiffRun {
-        outcome,
-        games: results,
-        checks_skipped,
-    })
+    let (s, m) = shrink(&mut judge, &opts.rules, (*before).clone(), moves.clone());
+    let (o2, t2) = judge.answers(&s, &m).ok_or(GamesError::ShrunkUnanswered)?;
+    let id = format!("diff-{field}-s{}-g{g}-m{move_number}", opts.seed).replace('_', "-");
+    let notes = format!(
+        "Found by `m3go diff --seed {} --size {} --rules {}` in game {g} at move {notation}; shrunk from {} stones and the move to {} stones and {} move(s). The other implementation answered differently on {field}: {}",
+        opts.seed,
+        opts.size,
+        opts.rules.preset,
+        stones(&before),
+        stones(&s),
+        m.len(),
+        compare(&o2, &t2, opts.size)
+            .iter()
+            .filter(|d| d.field == field)
+            .map(|d| d.detail.clone())
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    let case = make_case(&id, &s, &m, &o2, &t2, field, notes).map_err(GamesError::Case)?;
+    Ok(DiffOutcome::Disagree(Box::new(Disagreement {
+        game: g,
+        move_number,
+        notation,
+        differences: diffs,
+        stones_before: stones(&before),
+        stones_after: stones(&s),
+        case,
+    })))
 }

@@ -205,20 +205,59 @@ fn renumber(moves: &[String], first: Option<u32>, size: usize) -> Vec<String> {
 
 /// Where a clause's sentence comes from: (seed file, quote), both from the clause register
 /// (rules.md, [`crate::conform::register`]): the row of the clause the case cites.
-fn source_of(clause: &str) -> Result<(&'static str, String), String> {
+fn source_of(clause: &str) -> Result<(&'static str, String), CaseError> {
     let c = crate::conform::register::clause(clause)
-        .ok_or_else(|| format!("clause {clause} is not in the clause register (rules.md)"))?;
-    let seed = crate::conform::register::seed_file(&c.seed).ok_or_else(|| {
-        format!(
-            "clause {clause}: seed {} is not one of the four source documents",
-            c.seed
-        )
-    })?;
+        .ok_or_else(|| CaseError::NotInRegister(clause.to_string()))?;
+    let seed =
+        crate::conform::register::seed_file(&c.seed).ok_or_else(|| CaseError::UnknownSeed {
+            clause: clause.to_string(),
+            seed: c.seed.clone(),
+        })?;
     Ok((seed, c.quote))
 }
 
 /// A case's `expect` keys, built as JSON.
 type ExpectMap = serde_json::Map<String, Value>;
+
+/// Why the case of a shrunk disagreement could not be made ([`make_case`]).
+#[derive(Debug)]
+pub enum CaseError {
+    /// The clause cited is not in the clause register.
+    NotInRegister(String),
+    /// The clause's seed is not one of the source documents.
+    UnknownSeed { clause: String, seed: String },
+    /// The case built does not read as a case.
+    Format(serde_json::Error),
+}
+
+impl std::fmt::Display for CaseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CaseError::NotInRegister(clause) => {
+                write!(
+                    f,
+                    "clause {clause} is not in the clause register (rules.md)"
+                )
+            }
+            CaseError::UnknownSeed { clause, seed } => write!(
+                f,
+                "clause {clause}: seed {seed} is not one of the four source documents"
+            ),
+            CaseError::Format(e) => {
+                write!(f, "the shrunk case does not fit the case format: {e}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CaseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CaseError::Format(e) => Some(e),
+            CaseError::NotInRegister(_) | CaseError::UnknownSeed { .. } => None,
+        }
+    }
+}
 
 /// The conformance case of a shrunk disagreement: what m3go (the reference) answers, on the
 /// field that differs. Built through serde, so that new optional keys of the case format do
@@ -231,7 +270,7 @@ pub fn make_case(
     theirs: &Value,
     field: &'static str,
     notes: String,
-) -> Result<Case, String> {
+) -> Result<Case, CaseError> {
     let size = setup.size.unwrap_or(19);
     let (a, ta) = (&ours["analysis"], &theirs["analysis"]);
     let r0 = &ours["reports"][0];
@@ -278,8 +317,7 @@ pub fn make_case(
         "moves": moves,
         "expect": Value::Object(e),
     });
-    serde_json::from_value(case)
-        .map_err(|e| format!("the shrunk case does not fit the case format: {e}"))
+    serde_json::from_value(case).map_err(CaseError::Format)
 }
 
 /// `private_eyes`: m3go's private eyes of each string whose eyes differ (analyses `a`, m3go's,

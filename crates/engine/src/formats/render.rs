@@ -30,16 +30,30 @@ pub enum View {
     Upper,
 }
 
+/// A layer name [`View::parse`] does not know (the name as written).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownView(pub String);
+
+impl std::fmt::Display for UnknownView {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "layer `{}`: expected direct, holographic or upper",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownView {}
+
 impl View {
     /// Reads `direct`, `holographic` or `upper`.
-    pub fn parse(s: &str) -> Result<View, String> {
+    pub fn parse(s: &str) -> Result<View, UnknownView> {
         match s {
             "direct" => Ok(View::Direct),
             "holographic" | "holo" => Ok(View::Holographic),
             "upper" => Ok(View::Upper),
-            other => Err(format!(
-                "layer `{other}`: expected direct, holographic or upper"
-            )),
+            other => Err(UnknownView(other.to_owned())),
         }
     }
     pub fn name(self) -> &'static str {

@@ -38,15 +38,38 @@ pub fn max_moves(size: usize) -> usize {
 
 /// The error of playing the move numbered `n` when that would pass [`MAX_MOVE_NUMBER`] (the
 /// position after it would be numbered past the limit). `Ok` for the moves that may be played.
-pub fn check_move_number(n: u32) -> Result<(), String> {
+pub fn check_move_number(n: u32) -> Result<(), MovePastLimit> {
     if n < MAX_MOVE_NUMBER {
         Ok(())
     } else {
-        Err(format!(
-            "move {n} is past the last move m3go plays: expected move numbers up to {} (a \
+        Err(MovePastLimit { number: n })
+    }
+}
+
+/// A move numbered past the last move m3go plays ([`check_move_number`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MovePastLimit {
+    /// The number of the move.
+    pub number: u32,
+}
+
+impl fmt::Display for MovePastLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "move {} is past the last move m3go plays: expected move numbers up to {} (a \
              position's `move:` is at most {MAX_MOVE_NUMBER})",
+            self.number,
             MAX_MOVE_NUMBER - 1
-        ))
+        )
+    }
+}
+
+impl std::error::Error for MovePastLimit {}
+
+impl From<MovePastLimit> for crate::error::InputError {
+    fn from(e: MovePastLimit) -> Self {
+        crate::error::InputError::new(e.to_string())
     }
 }
 

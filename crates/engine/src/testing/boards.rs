@@ -31,19 +31,14 @@ pub fn code_of_stone(s: Option<Stone>) -> u8 {
 
 /// A direct board of `size` from cell codes, top row first (missing codes are empty).
 pub fn board_from_codes(size: usize, codes: &[u8]) -> Board {
-    let mut b = match Board::empty(size) {
-        Ok(b) => b,
-        Err(_) => return fallback_board(),
-    };
+    // an invalid size gives the 3x3 board (3 is always a valid size)
+    let mut b = Board::empty(size)
+        .or_else(|_| Board::empty(3))
+        .unwrap_or_else(|e| panic!("the 3x3 board: {e}"));
     for (i, &c) in codes.iter().enumerate().take(size * size) {
         b.set(i, stone_of_code(c));
     }
     b
-}
-
-fn fallback_board() -> Board {
-    // 3 is always a valid size; this cannot fail.
-    Board::from_diagram(". . .\n. . .\n. . .\n", 3).unwrap_or_else(|_| unreachable!())
 }
 
 /// The board's cell codes, top row first.

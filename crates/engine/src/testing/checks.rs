@@ -1,8 +1,9 @@
 //! One checker per invariant of a position or a move (settled, score sums, a move against the
 //! traced cascade, legal moves against play, symmetries and the colour swap); each returns
-//! `Err(description)` naming the position and the failing part.
+//! a [`CheckFailure`] naming the position and the failing part.
 
 use super::cascade::{held_attributes, trace_cascade};
+use super::failure::CheckFailure;
 use super::symmetry::{
     point_facts, region_facts, swap_colours, swap_facts, swapped_move_number, Symmetry,
 };
@@ -31,33 +32,33 @@ fn act(a: Action) -> String {
 }
 
 /// No black or white upper string without a liberty.
-pub fn check_settled(pos: &Position) -> Result<(), String> {
+pub fn check_settled(pos: &Position) -> Result<(), CheckFailure> {
     let a = pos.analysis();
     for s in &a.upper_strings.groups {
         if s.colour.is_some() && s.liberties.is_empty() {
-            return Err(format!(
+            return Err(CheckFailure::Broken(format!(
                 "the {:?} upper string at {} has no liberty; {}",
                 s.colour,
                 pos.board().point(s.points[0]),
                 describe(pos)
-            ));
+            )));
         }
     }
     Ok(())
 }
 
 /// Black + white + neutral = 2·size² half-points, none negative nor above 2·size².
-pub fn check_score(pos: &Position) -> Result<(), String> {
+pub fn check_score(pos: &Position) -> Result<(), CheckFailure> {
     let total = 2 * pos.board().len() as i32;
-    let s = score(pos.board(), pos.rules(), &[]).map_err(|e| format!("score refused: {}", e))?;
+    let s = score(pos.board(), pos.rules(), &[]).map_err(CheckFailure::ScoreRefused)?;
     if s.black + s.white + s.neutral != total {
-        return Err(format!(
+        return Err(CheckFailure::Broken(format!(
             "black {} + white {} + neutral {} != {total} half-points; {}",
             s.black,
             s.white,
             s.neutral,
             describe(pos)
-        ));
+        )));
     }
     for (name, v) in [
         ("black", s.black),
@@ -65,10 +66,10 @@ pub fn check_score(pos: &Position) -> Result<(), String> {
         ("neutral", s.neutral),
     ] {
         if !(0..=total).contains(&v) {
-            return Err(format!(
+            return Err(CheckFailure::Broken(format!(
                 "{name} = {v} half-points, outside 0..={total}; {}",
                 describe(pos)
-            ));
+            )));
         }
     }
     Ok(())
@@ -86,7 +87,7 @@ pub enum CheckedMove {
 /// reproduced by [`trace_cascade`] (which ends), removes no neutral flower in any round, changes
 /// no stone's colour, reports as captured exactly the removed points, keeps the score sums, and
 /// gives the same result when played again.
-pub fn check_move(pos: &Position, m: &Move) -> Result<CheckedMove, String> {
+pub fn check_move(pos: &Position, m: &Move) -> Result<CheckedMove, CheckFailure> {
     let first = pos.play(m);
     let again = pos.play(m);
     let here = || {
@@ -100,16 +101,16 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<CheckedMove, String> {
     let (next, report) = match first {
         Err(e) => {
             if e.clause != e.reason.clause() || e.message.to_string().trim().is_empty() {
-                return Err(format!(
+                return Err(CheckFailure::Broken(format!(
                     "refusal without a proper reason: {e:?}; {}",
                     here()
-                ));
+                )));
             }
             if again.as_ref().err() != Some(&e) {
-                return Err(format!(
+                return Err(CheckFailure::Broken(format!(
                     "playing again gives {again:?}, first {e:?}; {}",
                     here()
-                ));
+                )));
             }
             return Ok(CheckedMove::Refused(e.reason));
         }
@@ -118,21 +119,33 @@ pub fn check_move(pos: &Position, m: &Move) -> Result<CheckedMove, String> {
     match &again {
         Ok((n2, r2)) if *n2 == next && *r2 == report => {}
         _ => {
-            return Err(format!(
+            return Err(CheckFailure::Broken(format!(
                 "playing again gives a different result; {}",
                 here()
-            ))
+            )))
         }
     }
     if next.move_number() != pos.move_number() + 1 {
-        return Err(format!("the move number did not advance; {}", here()));
+        return Err(CheckFailure::Broken(format!(
+            "the move number did not advance; {}",
+            here()
+        )));
     }
-    check_settled(&next).map_err(|e| format!("after {}: {e}", here()))?;
-    check_score(&next).map_err(|e| format!("after {}: {e}", here()))?;
+    check_settled(&next).map_err(|e| CheckFailure::After {
+        here: here(),
+        source: Box::new(e),
+    })?;
+    check_score(&next).map_err(|e| CheckFailure::After {
+        here: here(),
+        source: Box::new(e),
+    })?;
     let turn = m.turn.unwrap_or_else(|| pos.turn());
     let Action::Place(p) = m.action else {
         if next.board() != pos.board() {
-            return Err(format!("a pass changed the board; {}", here()));
+            return Err(CheckFailure::Broken(format!(
+                "a pass changed the board; {}",
+                here()
+            )));
         }
         return Ok(CheckedMove::Played(Box::new(next)));
     };
@@ -156,7 +169,7 @@ fn check_cascade(
     player: crate::board::grid::Colour,
     next: &Position,
     here: &dyn Fn() -> String,
-) -> Result<(), String> {
+) -> Result<(), CheckFailure> {
     let limit = board.len() + 2;
     let (traced, rounds) = trace_cascade(
         board.clone(),
@@ -167,18 +180,18 @@ fn check_cascade(
         limit,
     )
     .map_err(|e| {
-        format!(
+        CheckFailure::Broken(format!(
             "the traced cascade says `{e}` for a move play accepted; {}",
             here()
-        )
+        ))
     })?;
     if traced != *next.board() {
-        return Err(format!(
+        return Err(CheckFailure::Broken(format!(
             "play's board differs from the traced cascade:\n{}vs\n{}; {}",
             next.board().to_diagram(),
             traced.to_diagram(),
             here()
-        ));
+        )));
     }
     for r in &rounds {
         for &j in &r.removed {
@@ -186,11 +199,11 @@ fn check_cascade(
                 || (r.analysis.board.get(j) == Some(Stone::Flower)
                     && r.analysis.attribute_at[j] == Some(Attribute::Neutral))
             {
-                return Err(format!(
+                return Err(CheckFailure::Broken(format!(
                     "a neutral flower at {} was removed; {}",
                     pos.board().point(j),
                     here()
-                ));
+                )));
             }
         }
     }
@@ -205,24 +218,24 @@ fn check_removed(
     next: &Position,
     report: &crate::game::play::Report,
     here: &dyn Fn() -> String,
-) -> Result<(), String> {
+) -> Result<(), CheckFailure> {
     let mut removed: Vec<String> = Vec::new();
     for j in 0..board.len() {
         match (board.get(j), next.board().get(j)) {
             (Some(_), None) => removed.push(pos.board().point(j).to_string()),
             (Some(s), Some(t)) if s != t => {
-                return Err(format!(
+                return Err(CheckFailure::Broken(format!(
                     "the stone at {} changed colour; {}",
                     pos.board().point(j),
                     here()
-                ))
+                )))
             }
             (None, Some(_)) => {
-                return Err(format!(
+                return Err(CheckFailure::Broken(format!(
                     "a stone appeared at {}; {}",
                     pos.board().point(j),
                     here()
-                ))
+                )))
             }
             _ => {}
         }
@@ -231,10 +244,10 @@ fn check_removed(
     reported.sort();
     removed.sort();
     if reported != removed {
-        return Err(format!(
+        return Err(CheckFailure::Broken(format!(
             "reported captures {reported:?}, removed {removed:?}; {}",
             here()
-        ));
+        )));
     }
     Ok(())
 }
@@ -242,7 +255,7 @@ fn check_removed(
 /// Every empty point and the pass, played one by one, against `legal_moves`: a move is listed
 /// exactly when `play` accepts it, and every refusal carries a reason. Returns the results, in
 /// board order then the pass.
-pub fn check_legal_moves(pos: &Position) -> Result<Vec<(Action, CheckedMove)>, String> {
+pub fn check_legal_moves(pos: &Position) -> Result<Vec<(Action, CheckedMove)>, CheckFailure> {
     let listed: BTreeSet<(i32, i32, bool)> = pos
         .legal_moves()
         .into_iter()
@@ -271,7 +284,7 @@ pub fn check_legal_moves(pos: &Position) -> Result<Vec<(Action, CheckedMove)>, S
         )?;
         let accepted = matches!(outcome, CheckedMove::Played(_));
         if accepted != listed.contains(&key) {
-            return Err(format!(
+            return Err(CheckFailure::Broken(format!(
                 "{} is {} by play but {} by legal_moves; {}",
                 act(a),
                 if accepted { "accepted" } else { "refused" },
@@ -281,14 +294,14 @@ pub fn check_legal_moves(pos: &Position) -> Result<Vec<(Action, CheckedMove)>, S
                     "not listed"
                 },
                 describe(pos)
-            ));
+            )));
         }
         if let (Action::Place(p), CheckedMove::Refused(r)) = (a, &outcome) {
             if pos.board().at(p).is_some() && !pos.game_over() && *r != Refusal::Occupied {
-                return Err(format!(
+                return Err(CheckFailure::Broken(format!(
                     "occupied point {p} refused as `{r}`; {}",
                     describe(pos)
-                ));
+                )));
             }
         }
         out.push((a, outcome));
@@ -298,34 +311,37 @@ pub fn check_legal_moves(pos: &Position) -> Result<Vec<(Action, CheckedMove)>, S
 
 /// The analysis of every symmetric image of the board is the image of the analysis: point
 /// facts, closed regions with their verdicts, and the score.
-pub fn check_symmetry_of_analysis(pos: &Position) -> Result<(), String> {
+pub fn check_symmetry_of_analysis(pos: &Position) -> Result<(), CheckFailure> {
     let a = Analysis::new(pos.board(), pos.rules());
     let facts = point_facts(&a, pos.rules());
-    let s0 = score(pos.board(), pos.rules(), &[]).map_err(|e| e.to_string())?;
+    let s0 = score(pos.board(), pos.rules(), &[]).map_err(CheckFailure::Score)?;
     for s in Symmetry::ALL {
         let b2 = s.board(pos.board());
         let a2 = Analysis::new(&b2, pos.rules());
         let facts2 = point_facts(&a2, pos.rules());
         for i in 0..pos.board().len() {
             if facts2[s.index(pos.board(), i)] != facts[i] {
-                return Err(format!(
+                return Err(CheckFailure::Broken(format!(
                     "symmetry {s:?}: facts at {} are {:?}, at its image {:?}; {}",
                     pos.board().point(i),
                     facts[i],
                     facts2[s.index(pos.board(), i)],
                     describe(pos)
-                ));
+                )));
             }
         }
         if region_facts(&a, |i| s.index(pos.board(), i)) != region_facts(&a2, |i| i) {
-            return Err(format!(
+            return Err(CheckFailure::Broken(format!(
                 "symmetry {s:?}: closed regions / verdicts differ; {}",
                 describe(pos)
-            ));
+            )));
         }
-        let s2 = score(&b2, pos.rules(), &[]).map_err(|e| e.to_string())?;
+        let s2 = score(&b2, pos.rules(), &[]).map_err(CheckFailure::Score)?;
         if (s2.black, s2.white, s2.neutral) != (s0.black, s0.white, s0.neutral) {
-            return Err(format!("symmetry {s:?}: score differs; {}", describe(pos)));
+            return Err(CheckFailure::Broken(format!(
+                "symmetry {s:?}: score differs; {}",
+                describe(pos)
+            )));
         }
     }
     Ok(())
@@ -333,7 +349,7 @@ pub fn check_symmetry_of_analysis(pos: &Position) -> Result<(), String> {
 
 /// Playing the image of a move on the image of the position gives the image of the result (or
 /// the same refusal code), for the eight symmetries.
-pub fn check_symmetry_of_move(pos: &Position, action: Action) -> Result<(), String> {
+pub fn check_symmetry_of_move(pos: &Position, action: Action) -> Result<(), CheckFailure> {
     let r = pos.play(&Move {
         action,
         number: None,
@@ -346,7 +362,7 @@ pub fn check_symmetry_of_move(pos: &Position, action: Action) -> Result<(), Stri
             ..pos.to_parts()
         }
         .validate(&format!("symmetry {s:?}"))
-        .map_err(|e| e.to_string())?;
+        .map_err(CheckFailure::Position)?;
         let r2 = p2.play(&Move {
             action: s.action(action),
             number: None,
@@ -356,7 +372,7 @@ pub fn check_symmetry_of_move(pos: &Position, action: Action) -> Result<(), Stri
             (Ok((n, _)), Ok((n2, _))) if s.board(n.board()) == *n2.board() => {}
             (Err(e), Err(e2)) if e.reason == e2.reason => {}
             _ => {
-                return Err(format!(
+                return Err(CheckFailure::Broken(format!(
                     "symmetry {s:?}, move {}: {:?} vs image {:?}; {}",
                     act(action),
                     r.as_ref()
@@ -366,7 +382,7 @@ pub fn check_symmetry_of_move(pos: &Position, action: Action) -> Result<(), Stri
                         .map(|x| x.0.board().to_diagram())
                         .map_err(|e| e.reason),
                     describe(pos)
-                ))
+                )))
             }
         }
     }
@@ -375,7 +391,7 @@ pub fn check_symmetry_of_move(pos: &Position, action: Action) -> Result<(), Stri
 
 /// Swapping black and white swaps every analysis result: point facts (upper layer, attributes,
 /// counts, eyes, forbidden points of the other player's flower), closed regions and the score.
-pub fn check_colour_swap_of_analysis(pos: &Position) -> Result<(), String> {
+pub fn check_colour_swap_of_analysis(pos: &Position) -> Result<(), CheckFailure> {
     let a = Analysis::new(pos.board(), pos.rules());
     let b2 = swap_colours(pos.board());
     let a2 = Analysis::new(&b2, pos.rules());
@@ -383,25 +399,25 @@ pub fn check_colour_swap_of_analysis(pos: &Position) -> Result<(), String> {
     let facts2 = point_facts(&a2, pos.rules());
     for i in 0..pos.board().len() {
         if facts2[i] != swap_facts(&facts[i]) {
-            return Err(format!(
+            return Err(CheckFailure::Broken(format!(
                 "colour swap: facts at {} are {:?}, swapped board gives {:?}; {}",
                 pos.board().point(i),
                 facts[i],
                 facts2[i],
                 describe(pos)
-            ));
+            )));
         }
     }
     if region_facts(&a, |i| i) != region_facts(&a2, |i| i) {
-        return Err(format!(
+        return Err(CheckFailure::Broken(format!(
             "colour swap: closed regions / verdicts differ; {}",
             describe(pos)
-        ));
+        )));
     }
-    let s = score(pos.board(), pos.rules(), &[]).map_err(|e| e.to_string())?;
-    let s2 = score(&b2, pos.rules(), &[]).map_err(|e| e.to_string())?;
+    let s = score(pos.board(), pos.rules(), &[]).map_err(CheckFailure::Score)?;
+    let s2 = score(&b2, pos.rules(), &[]).map_err(CheckFailure::Score)?;
     if (s2.black, s2.white, s2.neutral) != (s.white, s.black, s.neutral) {
-        return Err(format!(
+        return Err(CheckFailure::Broken(format!(
             "colour swap: score ({}, {}, {}) becomes ({}, {}, {}); {}",
             s.black,
             s.white,
@@ -410,7 +426,7 @@ pub fn check_colour_swap_of_analysis(pos: &Position) -> Result<(), String> {
             s2.white,
             s2.neutral,
             describe(pos)
-        ));
+        )));
     }
     Ok(())
 }
@@ -419,7 +435,7 @@ pub fn check_colour_swap_of_analysis(pos: &Position) -> Result<(), String> {
 /// the turn is the same kind of stone for the other player) gives the colour-swapped result, or
 /// the same refusal code. Not checked under the Flystone schedule, whose random flystone
 /// timings differ between the sides (the analysis-level swap still holds there).
-pub fn check_colour_swap_of_move(pos: &Position, action: Action) -> Result<(), String> {
+pub fn check_colour_swap_of_move(pos: &Position, action: Action) -> Result<(), CheckFailure> {
     if pos.rules().schedule == Schedule::Flystone {
         return Ok(());
     }
@@ -437,8 +453,10 @@ pub fn check_colour_swap_of_move(pos: &Position, action: Action) -> Result<(), S
         ..fresh_parts.clone()
     }
     .validate("colour swap")
-    .map_err(|e| e.to_string())?;
-    let fresh = fresh_parts.validate("fresh").map_err(|e| e.to_string())?;
+    .map_err(CheckFailure::Position)?;
+    let fresh = fresh_parts
+        .validate("fresh")
+        .map_err(CheckFailure::Position)?;
     let m = Move {
         action,
         number: None,
@@ -449,7 +467,7 @@ pub fn check_colour_swap_of_move(pos: &Position, action: Action) -> Result<(), S
     match (&r, &r2) {
         (Ok((n, _)), Ok((nn, _))) if swap_colours(n.board()) == *nn.board() => Ok(()),
         (Err(e), Err(e2)) if e.reason == e2.reason => Ok(()),
-        _ => Err(format!(
+        _ => Err(CheckFailure::Broken(format!(
             "colour swap, move {}: {:?} vs swapped {:?}; {}",
             act(action),
             r.as_ref()
@@ -459,6 +477,6 @@ pub fn check_colour_swap_of_move(pos: &Position, action: Action) -> Result<(), S
                 .map(|x| x.0.board().to_diagram())
                 .map_err(|e| e.reason),
             describe(pos)
-        )),
+        ))),
     }
 }

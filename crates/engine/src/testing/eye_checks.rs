@@ -1,6 +1,7 @@
 //! The engine's private-eye verdicts compared with the literal oracle
 //! ([`crate::testing::literal_private_eyes`]) and with the fast engine's closed form.
 
+use super::failure::CheckFailure;
 use super::literal_eyes::{literal_private_eyes, nbrs, LiteralVerdict};
 use crate::board::grid::{Board, Stone};
 use crate::board::strings::Strings;
@@ -29,7 +30,7 @@ pub fn reference_eye_verdicts(
 /// whether each string has a private eye. Also checks the regions' shape: each touches its
 /// string, holds none of its stones and no flower, and its empty points are its empty points.
 /// Returns the number of strings compared.
-pub fn compare_eyes_with_fast(b: &Board) -> Result<usize, String> {
+pub fn compare_eyes_with_fast(b: &Board) -> Result<usize, CheckFailure> {
     let rules = Rules::m3go_2020();
     let (strings, regions) = reference_eye_verdicts(b, rules.closed_region);
     let fast = crate::game::fast::FastAnalysis::new(b, &rules);
@@ -40,13 +41,13 @@ pub fn compare_eyes_with_fast(b: &Board) -> Result<usize, String> {
             .iter()
             .any(|(_, v)| *v == RegionVerdict::PrivateEye);
         if fast.has_private_eye(i) != Some(eyed) {
-            return Err(format!(
+            return Err(CheckFailure::Broken(format!(
                 "string {}: reference private eye {}, fast {:?}; {}",
                 b.point(i),
                 eyed,
                 fast.has_private_eye(i),
                 place()
-            ));
+            )));
         }
         let of_s = |q: usize| strings.of[q] == Some(g);
         for (r, _) in &regions[g] {
@@ -65,12 +66,12 @@ pub fn compare_eyes_with_fast(b: &Board) -> Result<usize, String> {
                 .filter(|&p| b.get(p).is_none())
                 .collect();
             if !touches || !inside_ok || empty != r.empty {
-                return Err(format!(
+                return Err(CheckFailure::Broken(format!(
                     "string {}: malformed region {:?}; {}",
                     b.point(i),
                     r.points,
                     place()
-                ));
+                )));
             }
         }
     }
@@ -84,7 +85,7 @@ pub fn compare_eyes_with_oracle(
     b: &Board,
     rule: ClosedRegion,
     max_empty: usize,
-) -> Result<usize, String> {
+) -> Result<usize, CheckFailure> {
     let (strings, regions) = reference_eye_verdicts(b, rule);
     // (string's points, region's points, region's empty points, verdict)
     type EngineRegion<'a> = (&'a [usize], &'a [usize], &'a [usize], &'a RegionVerdict);
@@ -99,12 +100,12 @@ pub fn compare_eyes_with_oracle(
     oracle.sort_by(|x, y| (&x.string, &x.points).cmp(&(&y.string, &y.points)));
     let place = || format!("board ({rule:?}):\n{}", b.to_diagram());
     if engine.len() != oracle.len() {
-        return Err(format!(
+        return Err(CheckFailure::Broken(format!(
             "engine finds {} closed regions, the literal reading {}; {}",
             engine.len(),
             oracle.len(),
             place()
-        ));
+        )));
     }
     let mut compared = 0;
     for (e, o) in engine.iter().zip(&oracle) {
@@ -115,14 +116,14 @@ pub fn compare_eyes_with_oracle(
                 .join(" ")
         };
         if e.0 != o.string || e.1 != o.points || e.2 != o.empty {
-            return Err(format!(
+            return Err(CheckFailure::Broken(format!(
                 "regions differ: engine string [{}] region [{}], literal string [{}] region [{}]; {}",
                 name(e.0),
                 name(e.1),
                 name(&o.string),
                 name(&o.points),
                 place()
-            ));
+            )));
         }
         let engine_kind = match e.3 {
             RegionVerdict::PrivateEye => LiteralVerdict::PrivateEye,
@@ -136,15 +137,15 @@ pub fn compare_eyes_with_oracle(
         if o.verdict == LiteralVerdict::TooLarge {
             // Condition 1 held for the oracle: it must for the engine too.
             if engine_kind == LiteralVerdict::Condition1Fails {
-                return Err(format!(
+                return Err(CheckFailure::Broken(format!(
                     "string [{}] region [{}]: engine says condition 1 fails ({}), the literal reading says it holds; {}",
                     name(e.0), name(e.1), e.3.code(), place()
-                ));
+                )));
             }
             continue;
         }
         if engine_kind != o.verdict {
-            return Err(format!(
+            return Err(CheckFailure::Broken(format!(
                 "string [{}] region [{}]: engine verdict {} ({:?}), literal fill simulation {:?}; {}",
                 name(e.0),
                 name(e.1),
@@ -152,7 +153,7 @@ pub fn compare_eyes_with_oracle(
                 e.3,
                 o.verdict,
                 place()
-            ));
+            )));
         }
         if let RegionVerdict::OpponentCanMakeEye(p) = e.3 {
             // The engine's witness must be an empty point of the region that no stone of the
@@ -163,12 +164,12 @@ pub fn compare_eyes_with_oracle(
                     .into_iter()
                     .all(|n| b.get(n).and_then(Stone::colour) != colour);
             if !ok {
-                return Err(format!(
+                return Err(CheckFailure::Broken(format!(
                     "string [{}]: the engine's eye point {} is no eye the opponent can fill; {}",
                     name(e.0),
                     b.point(*p),
                     place()
-                ));
+                )));
             }
         }
         compared += 1;

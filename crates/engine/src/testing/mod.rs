@@ -9,7 +9,7 @@
 //! - [`cascade`]: a literal re-reading of the capture cascade, round by round;
 //! - [`literal_eyes`]: the LITERAL fill-simulation oracle of 003's private eye;
 //! - [`eye_checks`]: the engine's private-eye verdicts against that oracle and the fast engine;
-//! - [`checks`]: one checker per invariant (each returns `Err(description)` naming the position
+//! - [`checks`]: one checker per invariant (each returns a [`CheckFailure`] naming the position
 //!   and the failing part);
 //! - [`round_trips`]: the setup's YAML and JSON round trips, and what a record's must keep.
 //!
@@ -20,6 +20,7 @@ pub mod boards;
 pub mod cascade;
 pub mod checks;
 pub mod eye_checks;
+pub mod failure;
 pub mod generators;
 pub mod literal_eyes;
 pub mod round_trips;
@@ -30,6 +31,7 @@ pub use boards::*;
 pub use cascade::*;
 pub use checks::*;
 pub use eye_checks::*;
+pub use failure::CheckFailure;
 pub use generators::*;
 pub use literal_eyes::*;
 pub use round_trips::*;

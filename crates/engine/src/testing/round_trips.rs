@@ -1,21 +1,27 @@
 //! Round trips: a position through its YAML and JSON setup, and what a record's round trip must
 //! keep (its moves, its game information).
 
+use super::failure::CheckFailure;
 use crate::game::play::{Parts, Position};
 
 /// `Position::to_setup` written as YAML and read back gives the same position; the setup's
 /// JSON round trip is lossless.
-pub fn check_round_trips(pos: &Position) -> Result<(), String> {
+pub fn check_round_trips(pos: &Position) -> Result<(), CheckFailure> {
     let setup = pos.to_setup();
-    let yaml = serde_yaml::to_string(&setup).map_err(|e| format!("to YAML: {e}"))?;
+    let yaml = serde_yaml::to_string(&setup).map_err(CheckFailure::ToYaml)?;
     let back: crate::game::setup::Setup =
-        crate::game::setup::from_yaml(&yaml, "round trip").map_err(|e| e.to_string())?;
+        crate::game::setup::from_yaml(&yaml, "round trip").map_err(CheckFailure::Setup)?;
     if back != setup {
-        return Err(format!("YAML round trip changed the setup:\n{yaml}"));
+        return Err(CheckFailure::Broken(format!(
+            "YAML round trip changed the setup:\n{yaml}"
+        )));
     }
     let p2 = back
         .to_position("round trip")
-        .map_err(|e| format!("{}; YAML:\n{yaml}", e))?;
+        .map_err(|source| CheckFailure::PositionOfYaml {
+            source,
+            yaml: yaml.clone(),
+        })?;
     // Under Flystone, `flystone: None` means "the timings drawn from the seed, nothing thrown";
     // the file writes them out, so compare the state the position stands for.
     let norm = |p: &Position| Parts {
@@ -23,18 +29,25 @@ pub fn check_round_trips(pos: &Position) -> Result<(), String> {
         ..p.to_parts()
     };
     if norm(&p2) != norm(pos) {
-        return Err(format!("YAML round trip changed the position:\n{yaml}"));
+        return Err(CheckFailure::Broken(format!(
+            "YAML round trip changed the position:\n{yaml}"
+        )));
     }
     if p2.to_setup() != setup {
-        return Err(format!(
+        return Err(CheckFailure::Broken(format!(
             "a second YAML round trip changed the setup:\n{yaml}"
-        ));
+        )));
     }
-    let json = serde_json::to_string(&setup).map_err(|e| format!("to JSON: {e}"))?;
+    let json = serde_json::to_string(&setup).map_err(CheckFailure::ToJson)?;
     let back: crate::game::setup::Setup =
-        serde_json::from_str(&json).map_err(|e| format!("from JSON: {e}; {json}"))?;
+        serde_json::from_str(&json).map_err(|source| CheckFailure::FromJson {
+            source,
+            json: json.clone(),
+        })?;
     if back != setup {
-        return Err(format!("JSON round trip changed the setup: {json}"));
+        return Err(CheckFailure::Broken(format!(
+            "JSON round trip changed the setup: {json}"
+        )));
     }
     Ok(())
 }

@@ -132,27 +132,48 @@ pub(crate) const START_FILE_REFUSED: &str = "a game file sent to the server may 
 
 /// A header value as written after `key:`: a JSON string (`"Cup #5"`, with `\n` and `\"`
 /// escapes) followed by nothing but a `#` comment, or plain text up to a `#` comment, trimmed.
-fn header_value(raw: &str) -> Result<String, String> {
+fn header_value(raw: &str) -> Result<String, HeaderValueError> {
     let t = raw.trim_start();
     if t.starts_with('"') {
         let mut it = serde_json::Deserializer::from_str(t).into_iter::<String>();
         let v = match it.next() {
             Some(Ok(v)) => v,
-            _ => {
-                return Err("the quoted value does not end: expected a JSON string `\"…\"`".into())
-            }
+            _ => return Err(HeaderValueError::Unclosed),
         };
         let rest = t[it.byte_offset()..].trim_start();
         if !(rest.is_empty() || rest.starts_with('#')) {
-            return Err(format!(
-                "text `{}` after the quoted value: expected a `#` comment or nothing",
-                crate::error::quote(rest)
-            ));
+            return Err(HeaderValueError::TextAfter(rest.to_owned()));
         }
         return Ok(v);
     }
     Ok(t.split('#').next().unwrap_or("").trim().to_string())
 }
+
+/// Why a header value does not read ([`header_value`]).
+#[derive(Debug)]
+enum HeaderValueError {
+    /// A quoted value without its closing quote.
+    Unclosed,
+    /// Text (not a comment) after a quoted value.
+    TextAfter(String),
+}
+
+impl std::fmt::Display for HeaderValueError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HeaderValueError::Unclosed => {
+                f.write_str("the quoted value does not end: expected a JSON string `\"…\"`")
+            }
+            HeaderValueError::TextAfter(rest) => write!(
+                f,
+                "text `{}` after the quoted value: expected a `#` comment or nothing",
+                crate::error::quote(rest)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for HeaderValueError {}
 
 /// A header value as a game file writes it: plain when it reads back the same, else quoted as
 /// a JSON string.
@@ -191,8 +212,35 @@ enum Piece {
     Comment(String),
 }
 
+/// Why a line of moves does not split ([`move_pieces`]).
+#[derive(Debug)]
+enum PieceError {
+    /// A `\` in a comment followed by something other than `\`, `}`, `n` or `r` (or by
+    /// nothing).
+    BadEscape(Option<char>),
+    /// A `{` comment not closed on its line.
+    UnclosedComment,
+}
+
+impl std::fmt::Display for PieceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PieceError::BadEscape(other) => write!(
+                f,
+                "`\\{}` in a comment: expected `\\\\`, `\\}}`, `\\n` or `\\r`",
+                other.map(String::from).unwrap_or_default()
+            ),
+            PieceError::UnclosedComment => {
+                f.write_str("the comment `{` is not closed on its line: expected `}`")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PieceError {}
+
 /// Splits a line of moves into tokens and comments; `#` outside a comment ends the line.
-fn move_pieces(line: &str) -> Result<Vec<Piece>, String> {
+fn move_pieces(line: &str) -> Result<Vec<Piece>, PieceError> {
     let mut out = Vec::new();
     let mut token = String::new();
     let mut chars = line.chars();
@@ -218,18 +266,13 @@ fn move_pieces(line: &str) -> Result<Vec<Piece>, String> {
                             Some('n') => comment.push('\n'),
                             Some('r') => comment.push('\r'),
                             Some(c @ ('\\' | '}')) => comment.push(c),
-                            other => {
-                                return Err(format!(
-                                    "`\\{}` in a comment: expected `\\\\`, `\\}}`, `\\n` or `\\r`",
-                                    other.map(String::from).unwrap_or_default()
-                                ))
-                            }
+                            other => return Err(PieceError::BadEscape(other)),
                         },
                         c => comment.push(c),
                     }
                 }
                 if !closed {
-                    return Err("the comment `{` is not closed on its line: expected `}`".into());
+                    return Err(PieceError::UnclosedComment);
                 }
                 out.push(Piece::Comment(comment));
             }
@@ -262,17 +305,63 @@ pub(crate) fn parse_game_text_with(
                 .expected(format!("at most {MAX_FILE_BYTES} bytes")),
         );
     }
-    let mut rules: Option<RulesField> = None;
-    let mut size: Option<usize> = None;
-    let mut first_move: Option<u32> = None;
-    let mut start: Option<Setup> = None;
-    let mut start_path: Option<String> = None;
-    let mut start_place: Option<String> = None;
-    let mut info = Vec::new();
-    let mut seen: Vec<(String, usize)> = Vec::new();
+    let (mut header, tokens) = read_lines(text, place, files)?;
+    header.take_start_defaults(place)?;
+    let Header {
+        rules,
+        size,
+        first_move,
+        start,
+        start_path,
+        start_place,
+        mut info,
+        ..
+    } = header;
+    reconcile_komi(&mut info, rules.as_ref(), "komi").map_err(|e| e.file(place))?;
+    let size = size.unwrap_or(19);
+    let first = first_move.unwrap_or(1);
+    check_move_count(&tokens, place, size, first)?;
+    let moves = read_moves(tokens, place, size, first)?;
+    Ok(Record {
+        rules,
+        size,
+        start,
+        start_path,
+        start_place,
+        first_move: first,
+        info,
+        moves,
+        dropped: Dropped::default(),
+    })
+}
+
+/// A move token of a game file: its line, the token, and the comment after it.
+type Token = (usize, String, Option<String>);
+
+/// What a game file's header lines said so far.
+#[derive(Default)]
+struct Header {
+    rules: Option<RulesField>,
+    size: Option<usize>,
+    first_move: Option<u32>,
+    start: Option<Setup>,
+    start_path: Option<String>,
+    start_place: Option<String>,
+    info: Vec<(String, String)>,
+    /// The keys given, with their line (a key given twice is an error).
+    seen: Vec<(String, usize)>,
+}
+
+/// Reads the lines of a game file: the header lines into a [`Header`], the move lines into
+/// tokens with their comments.
+fn read_lines(
+    text: &str,
+    place: &str,
+    files: StartFiles,
+) -> Result<(Header, Vec<Token>), InputError> {
+    let mut header = Header::default();
     let mut in_moves = false;
-    // move tokens with their line, and the comment after each
-    let mut tokens: Vec<(usize, String, Option<String>)> = Vec::new();
+    let mut tokens: Vec<Token> = Vec::new();
     for (ln, raw) in game_lines(text).enumerate() {
         let ln = ln + 1;
         let bare = raw.split('#').next().unwrap_or("").trim();
@@ -287,85 +376,29 @@ pub(crate) fn parse_game_text_with(
                 .file(place)
                 .line(ln));
             }
-            let v = header_value(v).map_err(|e| InputError::new(e).file(place).line(ln).key(k))?;
-            if let Some((_, first)) = seen.iter().find(|(key, _)| key == k) {
-                return Err(InputError::new(format!(
-                    "`{k}:` is given twice (first on line {first}): expected each header key once"
-                ))
-                .file(place)
-                .line(ln));
-            }
-            seen.push((k.to_string(), ln));
-            let bad = |what: &str| {
-                InputError::new(what)
-                    .file(place)
-                    .line(ln)
-                    .key(k)
-                    .text(crate::error::quote(&v))
-            };
-            match k {
-                "rules" => {
-                    let f: RulesField = parse_yaml(&v).map_err(|e| {
-                        e.within(Place::default().file(place).line(ln).key("rules"))
-                    })?;
-                    f.resolve().map_err(|e| bad(&e.to_string()))?;
-                    rules = Some(f);
-                }
-                "size" => {
-                    let n: usize = v
-                        .parse()
-                        .map_err(|_| bad("expected an odd board size, 3 to 19"))?;
-                    crate::board::grid::check_size(n).map_err(|e| bad(&e.to_string()))?;
-                    size = Some(n);
-                }
-                "move" => {
-                    let n: u32 = v
-                        .parse()
-                        .ok()
-                        .filter(|n| (1..=MAX_FIRST_MOVE).contains(n))
-                        .ok_or_else(|| {
-                            bad(&format!(
-                                "expected the number of the first move (1 to {MAX_FIRST_MOVE})"
-                            ))
-                        })?;
-                    first_move = Some(n);
-                }
-                "position" => {
-                    let StartFiles::In(base_dir) = files else {
-                        // the server reads no file a request names
-                        return Err(InputError::new(START_FILE_REFUSED)
-                            .file(place)
-                            .line(ln)
-                            .key(k));
-                    };
-                    let path = std::path::Path::new(base_dir).join(&v);
-                    let path = path.to_string_lossy().into_owned();
-                    let within = Place::default().file(place).line(ln).key("position");
-                    let t = crate::game::setup::read_text(&path)
-                        .map_err(|e| e.within(within.clone()))?;
-                    let s: Setup = from_yaml(&t, &path).map_err(|e| e.within(within))?;
-                    start = Some(s);
-                    start_place = Some(format!("{place}: line {ln}: position: {path}"));
-                    start_path = Some(v.to_string());
-                }
-                _ if INFO_KEYS.iter().any(|(key, _)| *key == k) => {
-                    info.push((k.to_string(), v.to_string()));
-                }
-                _ => {
-                    return Err(bad(&format!(
-                        "unknown header key: expected rules, size, move, position, {}",
-                        INFO_KEYS.map(|(k, _)| k).join(", ")
-                    )))
-                }
-            }
+            header.read(k, v, place, ln, files)?;
             continue;
         }
-        let pieces = move_pieces(raw).map_err(|e| InputError::new(e).file(place).line(ln))?;
+        let pieces =
+            move_pieces(raw).map_err(|e| InputError::new(e.to_string()).file(place).line(ln))?;
         in_moves |= !pieces.is_empty();
-        for piece in pieces {
-            match piece {
-                Piece::Token(t) => tokens.push((ln, t, None)),
-                Piece::Comment(c) => match tokens.last_mut() {
+        push_pieces(&mut tokens, pieces, place, ln)?;
+    }
+    Ok((header, tokens))
+}
+
+/// Adds the pieces of a move line to the tokens: a comment goes to the move before it.
+fn push_pieces(
+    tokens: &mut Vec<Token>,
+    pieces: Vec<Piece>,
+    place: &str,
+    ln: usize,
+) -> Result<(), InputError> {
+    for piece in pieces {
+        match piece {
+            Piece::Token(t) => tokens.push((ln, t, None)),
+            Piece::Comment(c) => {
+                match tokens.last_mut() {
                     Some((_, _, slot @ None)) => *slot = Some(c),
                     Some(_) => {
                         return Err(InputError::new(
@@ -379,32 +412,129 @@ pub(crate) fn parse_game_text_with(
                     )
                     .file(place)
                     .line(ln)),
-                },
+                }
             }
         }
     }
-    if let Some(s) = &start {
-        // the start position decides the defaults
+    Ok(())
+}
+
+impl Header {
+    /// Reads the header line `k: raw` (line `ln`).
+    fn read(
+        &mut self,
+        k: &str,
+        raw: &str,
+        place: &str,
+        ln: usize,
+        files: StartFiles,
+    ) -> Result<(), InputError> {
+        let v = header_value(raw)
+            .map_err(|e| InputError::new(e.to_string()).file(place).line(ln).key(k))?;
+        if let Some((_, first)) = self.seen.iter().find(|(key, _)| key == k) {
+            return Err(InputError::new(format!(
+                "`{k}:` is given twice (first on line {first}): expected each header key once"
+            ))
+            .file(place)
+            .line(ln));
+        }
+        self.seen.push((k.to_string(), ln));
+        let bad = |what: &str| {
+            InputError::new(what)
+                .file(place)
+                .line(ln)
+                .key(k)
+                .text(crate::error::quote(&v))
+        };
+        match k {
+            "rules" => {
+                let f: RulesField = parse_yaml(&v)
+                    .map_err(|e| e.within(Place::default().file(place).line(ln).key("rules")))?;
+                f.resolve().map_err(|e| bad(&e.to_string()))?;
+                self.rules = Some(f);
+            }
+            "size" => {
+                let n: usize = v
+                    .parse()
+                    .map_err(|_| bad("expected an odd board size, 3 to 19"))?;
+                crate::board::grid::check_size(n).map_err(|e| bad(&e.to_string()))?;
+                self.size = Some(n);
+            }
+            "move" => {
+                let n: u32 = v
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=MAX_FIRST_MOVE).contains(n))
+                    .ok_or_else(|| {
+                        bad(&format!(
+                            "expected the number of the first move (1 to {MAX_FIRST_MOVE})"
+                        ))
+                    })?;
+                self.first_move = Some(n);
+            }
+            "position" => {
+                let StartFiles::In(base_dir) = files else {
+                    // the server reads no file a request names
+                    return Err(InputError::new(START_FILE_REFUSED)
+                        .file(place)
+                        .line(ln)
+                        .key(k));
+                };
+                let path = std::path::Path::new(base_dir).join(&v);
+                let path = path.to_string_lossy().into_owned();
+                let within = Place::default().file(place).line(ln).key("position");
+                let t =
+                    crate::game::setup::read_text(&path).map_err(|e| e.within(within.clone()))?;
+                let s: Setup = from_yaml(&t, &path).map_err(|e| e.within(within))?;
+                self.start = Some(s);
+                self.start_place = Some(format!("{place}: line {ln}: position: {path}"));
+                self.start_path = Some(v.to_string());
+            }
+            _ if INFO_KEYS.iter().any(|(key, _)| *key == k) => {
+                self.info.push((k.to_string(), v.to_string()));
+            }
+            _ => {
+                return Err(bad(&format!(
+                    "unknown header key: expected rules, size, move, position, {}",
+                    INFO_KEYS.map(|(k, _)| k).join(", ")
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    /// With a start position, its size, move number and rules are the defaults.
+    fn take_start_defaults(&mut self, place: &str) -> Result<(), InputError> {
+        let Some(s) = &self.start else {
+            return Ok(());
+        };
         let rows = s.diagram.lines().filter(|l| !l.trim().is_empty()).count();
         let n = s.size.unwrap_or(rows);
-        if size.is_some_and(|m| m != n) {
+        if self.size.is_some_and(|m| m != n) {
             return Err(InputError::new(format!(
                 "`size: {}` disagrees with the {n}x{n} start position",
-                size.unwrap_or(0)
+                self.size.unwrap_or(0)
             ))
             .file(place));
         }
-        size = Some(n);
-        if first_move.is_none() {
-            first_move = s.move_number;
+        self.size = Some(n);
+        if self.first_move.is_none() {
+            self.first_move = s.move_number;
         }
-        if rules.is_none() {
-            rules = Some(s.rules.clone());
+        if self.rules.is_none() {
+            self.rules = Some(s.rules.clone());
         }
+        Ok(())
     }
-    reconcile_komi(&mut info, rules.as_ref(), "komi").map_err(|e| e.file(place))?;
-    let size = size.unwrap_or(19);
-    let first = first_move.unwrap_or(1);
+}
+
+/// The record's length and the number of its last move are within m3go's limits.
+fn check_move_count(
+    tokens: &[Token],
+    place: &str,
+    size: usize,
+    first: u32,
+) -> Result<(), InputError> {
     if tokens.len() > max_moves(size) {
         return Err(InputError::new(format!(
             "{} moves: a {size}x{size} record is limited to {} moves",
@@ -416,9 +546,19 @@ pub(crate) fn parse_game_text_with(
     if let Some(last) = (first as usize + tokens.len()).checked_sub(1) {
         if !tokens.is_empty() {
             crate::game::notation::check_move_number(u32::try_from(last).unwrap_or(u32::MAX))
-                .map_err(|e| InputError::new(e).file(place))?;
+                .map_err(|e| InputError::from(e).file(place))?;
         }
     }
+    Ok(())
+}
+
+/// Reads the move tokens, numbered from `first`, into the record's moves.
+fn read_moves(
+    tokens: Vec<Token>,
+    place: &str,
+    size: usize,
+    first: u32,
+) -> Result<Vec<RecordMove>, InputError> {
     let mut moves = Vec::new();
     for (k, (ln, t, comment)) in tokens.into_iter().enumerate() {
         let expected = first + k as u32;
@@ -463,17 +603,7 @@ pub(crate) fn parse_game_text_with(
             comment,
         });
     }
-    Ok(Record {
-        rules,
-        size,
-        start,
-        start_path,
-        start_place,
-        first_move: first,
-        info,
-        moves,
-        dropped: Dropped::default(),
-    })
+    Ok(moves)
 }
 
 #[cfg(test)]

@@ -329,7 +329,8 @@ fn from_root(
             record.first_move = n;
         }
         number = Some(n);
-        crate::game::notation::check_move_number(n).map_err(|e| err(place, e).at(&node_place))?;
+        crate::game::notation::check_move_number(n)
+            .map_err(|e| InputError::from(e).file(place).at(&node_place))?;
         let action = node_action(m, node.replaced, &text, size, n, place, &node_place)?;
         if record.moves.len() >= max_moves(size) {
             return Err(err(

@@ -37,7 +37,7 @@ mod settle;
 mod walk;
 
 pub use analysis::FastAnalysis;
-pub use position::{FastPosition, Refusal};
+pub use position::{FastPosition, Inconsistency, Refusal};
 pub use walk::{random_game_fast, random_move};
 
 use crate::board::grid::Colour;

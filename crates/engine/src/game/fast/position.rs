@@ -7,6 +7,7 @@
 
 use super::analysis::padded_cells;
 use super::*;
+use crate::board::coord::Point;
 use crate::board::grid::{Board, Stone};
 use crate::game::cascade::{conversion_ataris, conversion_q};
 use crate::game::moves::Action;
@@ -232,39 +233,35 @@ impl FastPosition {
     /// from scratch and compared; the first difference is named. String numbers may differ
     /// (the partition into strings must not). Run under `debug_assert!` after every move and
     /// pass, so the test build and the fuzz builds with debug assertions check each one.
-    pub fn check_consistency(&self) -> Result<(), String> {
+    pub fn check_consistency(&self) -> Result<(), Inconsistency> {
         let geom = self.geom;
-        let name = |p: usize| crate::board::coord::point_of(geom.size, geom.unpad(p)).to_string();
+        let name = |p: usize| crate::board::coord::point_of(geom.size, geom.unpad(p));
         if board_hash(geom, &self.cells) != self.hash {
-            return Err("the Zobrist hash is not the board's".into());
+            return Err(Inconsistency::Hash);
         }
         if let Some((l, h)) = &self.last {
             if board_hash(geom, l) != *h {
-                return Err("the hash of the board before the previous move is not its".into());
+                return Err(Inconsistency::PreviousHash);
             }
         }
         for e in earlier_boards(self.earlier.as_ref()) {
             if board_hash(geom, &e.cells) != e.hash {
-                return Err(format!(
-                    "the hash of the earlier board of move {} is not its",
-                    e.number
-                ));
+                return Err(Inconsistency::EarlierHash { number: e.number });
             }
         }
         if self.turn != self.turn_of(self.move_number) {
-            return Err(format!(
-                "the turn of move {} is not the schedule's",
-                self.move_number
-            ));
+            return Err(Inconsistency::Turn {
+                number: self.move_number,
+            });
         }
         let mut fresh = self.clone();
         fresh.refresh();
         if fresh.any_flower != self.any_flower {
-            return Err("the flower flag is not the board's".into());
+            return Err(Inconsistency::FlowerFlag);
         }
         let (a, f) = (&self.an, &fresh.an);
         if f.eyes_done && !a.eyes_done {
-            return Err("the private eyes are not computed, and the attributes need them".into());
+            return Err(Inconsistency::EyesNotComputed);
         }
         // The partition into strings: a bijection between the held and the fresh numbers.
         let mut upper_map = std::collections::HashMap::new();
@@ -275,66 +272,52 @@ impl FastPosition {
                 continue;
             }
             if a.upper[p] != f.upper[p] {
-                return Err(format!("the upper layer at {}", name(p)));
+                return Err(Inconsistency::UpperLayer(name(p)));
             }
             if (a.upper_of[p] == NONE) != (f.upper_of[p] == NONE) {
-                return Err(format!("the upper string through {}", name(p)));
+                return Err(Inconsistency::UpperString(name(p)));
             }
             if a.upper_of[p] != NONE {
                 let (sa, sf) = (a.upper_of[p] as usize, f.upper_of[p] as usize);
                 if *upper_map.entry(sa).or_insert(sf) != sf {
-                    return Err(format!(
-                        "the upper string through {} is not one string",
-                        name(p)
-                    ));
+                    return Err(Inconsistency::UpperSplit(name(p)));
                 }
                 if a.upper_libs[sa] != f.upper_libs[sf] || a.upper_colour[sa] != f.upper_colour[sf]
                 {
-                    return Err(format!(
-                        "the upper string through {}: {} liberties held, {} on the board",
-                        name(p),
-                        a.upper_libs[sa],
-                        f.upper_libs[sf]
-                    ));
+                    return Err(Inconsistency::UpperLiberties {
+                        point: name(p),
+                        held: a.upper_libs[sa],
+                        board: f.upper_libs[sf],
+                    });
                 }
                 if f.upper_libs[sf] == 1 && a.upper_lib[sa] != f.upper_lib[sf] {
-                    return Err(format!(
-                        "the single liberty of the upper string through {}",
-                        name(p)
-                    ));
+                    return Err(Inconsistency::UpperSingleLiberty(name(p)));
                 }
             }
             let (fa, ff) = (a.flower_of[p], f.flower_of[p]);
             if (fa == NONE) != (ff == NONE)
                 || (fa != NONE && a.flower_attr[fa as usize] != f.flower_attr[ff as usize])
             {
-                return Err(format!("the flower attribute at {}", name(p)));
+                return Err(Inconsistency::FlowerAttribute(name(p)));
             }
             if f.eyes_done {
                 if (a.lower_of[p] == NONE) != (f.lower_of[p] == NONE) {
-                    return Err(format!("the lower string through {}", name(p)));
+                    return Err(Inconsistency::LowerString(name(p)));
                 }
                 if a.lower_of[p] != NONE {
                     let (sa, sf) = (a.lower_of[p] as usize, f.lower_of[p] as usize);
                     if *lower_map.entry(sa).or_insert(sf) != sf {
-                        return Err(format!(
-                            "the lower string through {} is not one string",
-                            name(p)
-                        ));
+                        return Err(Inconsistency::LowerSplit(name(p)));
                     }
                     if a.has_eye[sa] != f.has_eye[sf] {
-                        return Err(format!(
-                            "the private eye of the string through {}: {} held, {} on the board",
-                            name(p),
-                            a.has_eye[sa],
-                            f.has_eye[sf]
-                        ));
+                        return Err(Inconsistency::PrivateEye {
+                            point: name(p),
+                            held: a.has_eye[sa],
+                            board: f.has_eye[sf],
+                        });
                     }
                     if self.by_flower[sa] != fresh.by_flower[sf] {
-                        return Err(format!(
-                            "whether the string through {} touches a flower",
-                            name(p)
-                        ));
+                        return Err(Inconsistency::TouchesFlower(name(p)));
                     }
                 }
             }
@@ -348,7 +331,7 @@ impl FastPosition {
             v.len() == n
         };
         if !distinct(&upper_map) || !distinct(&lower_map) {
-            return Err("two held strings are one string on the board".into());
+            return Err(Inconsistency::Merged);
         }
         Ok(())
     }
@@ -569,6 +552,101 @@ impl FastPosition {
     }
 }
 
+/// What [`FastPosition::check_consistency`] found held that is not the board's: the first
+/// difference, each named as the check words it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inconsistency {
+    /// The Zobrist hash is not the board's.
+    Hash,
+    /// The hash of the board before the previous move is not its.
+    PreviousHash,
+    /// The hash of an earlier board (of move `number`) is not its.
+    EarlierHash { number: u32 },
+    /// The turn of move `number` is not the schedule's.
+    Turn { number: u32 },
+    /// The flower flag is not the board's.
+    FlowerFlag,
+    /// The private eyes are not computed, and the attributes need them.
+    EyesNotComputed,
+    /// The upper layer at a point.
+    UpperLayer(Point),
+    /// Whether an upper string goes through a point.
+    UpperString(Point),
+    /// The held upper string through a point is two fresh strings.
+    UpperSplit(Point),
+    /// The liberties (or colour) of the upper string through a point.
+    UpperLiberties { point: Point, held: u16, board: u16 },
+    /// The single liberty of the upper string through a point.
+    UpperSingleLiberty(Point),
+    /// The flower attribute at a point.
+    FlowerAttribute(Point),
+    /// Whether a lower string goes through a point.
+    LowerString(Point),
+    /// The held lower string through a point is two fresh strings.
+    LowerSplit(Point),
+    /// The private eye of the string through a point.
+    PrivateEye {
+        point: Point,
+        held: bool,
+        board: bool,
+    },
+    /// Whether the string through a point touches a flower.
+    TouchesFlower(Point),
+    /// Two held strings are one string on the board.
+    Merged,
+}
+
+impl std::error::Error for Inconsistency {}
+
+impl std::fmt::Display for Inconsistency {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Inconsistency::Hash => f.write_str("the Zobrist hash is not the board's"),
+            Inconsistency::PreviousHash => {
+                f.write_str("the hash of the board before the previous move is not its")
+            }
+            Inconsistency::EarlierHash { number } => {
+                write!(
+                    f,
+                    "the hash of the earlier board of move {number} is not its"
+                )
+            }
+            Inconsistency::Turn { number } => {
+                write!(f, "the turn of move {number} is not the schedule's")
+            }
+            Inconsistency::FlowerFlag => f.write_str("the flower flag is not the board's"),
+            Inconsistency::EyesNotComputed => {
+                f.write_str("the private eyes are not computed, and the attributes need them")
+            }
+            Inconsistency::UpperLayer(p) => write!(f, "the upper layer at {p}"),
+            Inconsistency::UpperString(p) => write!(f, "the upper string through {p}"),
+            Inconsistency::UpperSplit(p) => {
+                write!(f, "the upper string through {p} is not one string")
+            }
+            Inconsistency::UpperLiberties { point, held, board } => write!(
+                f,
+                "the upper string through {point}: {held} liberties held, {board} on the board"
+            ),
+            Inconsistency::UpperSingleLiberty(p) => {
+                write!(f, "the single liberty of the upper string through {p}")
+            }
+            Inconsistency::FlowerAttribute(p) => write!(f, "the flower attribute at {p}"),
+            Inconsistency::LowerString(p) => write!(f, "the lower string through {p}"),
+            Inconsistency::LowerSplit(p) => {
+                write!(f, "the lower string through {p} is not one string")
+            }
+            Inconsistency::PrivateEye { point, held, board } => write!(
+                f,
+                "the private eye of the string through {point}: {held} held, {board} on the board"
+            ),
+            Inconsistency::TouchesFlower(p) => {
+                write!(f, "whether the string through {p} touches a flower")
+            }
+            Inconsistency::Merged => f.write_str("two held strings are one string on the board"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -586,7 +664,7 @@ mod tests {
         let mut bad = pos.clone();
         bad.hash ^= 1;
         let e = bad.check_consistency().expect_err("a wrong hash");
-        assert!(e.contains("Zobrist"), "{e}");
+        assert!(e.to_string().contains("Zobrist"), "{e}");
         let mut bad = pos.clone();
         let p = pos
             .geom
@@ -595,10 +673,10 @@ mod tests {
             .expect("a stone on the board");
         bad.an.upper_libs[bad.an.upper_of[p & MASK] as usize] += 1;
         let e = bad.check_consistency().expect_err("a wrong liberty count");
-        assert!(e.contains("liberties"), "{e}");
+        assert!(e.to_string().contains("liberties"), "{e}");
         let mut bad = pos.clone();
         bad.an.upper[p & MASK] = EMPTY;
         let e = bad.check_consistency().expect_err("a wrong upper layer");
-        assert!(e.contains("upper layer"), "{e}");
+        assert!(e.to_string().contains("upper layer"), "{e}");
     }
 }
