@@ -221,7 +221,7 @@ fn capabilities_hash(declared: &Declared, protocol: &str) -> String {
 /// One case of a results file: what `m3go conform` printed about it, as data.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Record {
+struct ResultRecord {
     id: String,
     /// The case's place in the run's selection (before `--shard`), from 0.
     index: usize,
@@ -243,15 +243,15 @@ struct Record {
     seconds: Option<f64>,
 }
 
-impl Record {
-    fn of(file: &str, c: &Case, r: Ran, index: usize) -> Record {
+impl ResultRecord {
+    fn of(file: &str, c: &Case, r: Ran, index: usize) -> ResultRecord {
         let (outcome, details) = match r.run.outcome {
             Outcome::Passed => ("passed", vec![]),
             Outcome::Failed(d) => ("failed", d),
             Outcome::Errored(e) => ("errored", vec![e]),
             Outcome::Skipped(why) => ("skipped", vec![why]),
         };
-        Record {
+        ResultRecord {
             id: c.id.clone(),
             index,
             file: file.to_string(),
@@ -287,7 +287,7 @@ struct Summary {
 }
 
 /// The counts of the records; `load_errors` (case files that did not read) count as errored.
-fn summarize(records: &[Record], load_errors: usize) -> Summary {
+fn summarize(records: &[ResultRecord], load_errors: usize) -> Summary {
     let mut s = Summary {
         errored: load_errors,
         ..Summary::default()
@@ -324,7 +324,7 @@ fn summarize(records: &[Record], load_errors: usize) -> Summary {
 /// differences (and, with `verbose`, each skipped case with its reason), then the summary: the
 /// skipped cases one line per reason, the skipped checks, the counts.
 fn text_report(
-    records: &[Record],
+    records: &[ResultRecord],
     load_errors: &[(String, String)],
     s: &Summary,
     verbose: bool,
@@ -409,7 +409,7 @@ fn text_report(
 
 /// The JSON summary (`--format json`, `m3go-conform-summary/1`).
 fn json_summary(
-    records: &[Record],
+    records: &[ResultRecord],
     load_errors: &[(String, String)],
     s: &Summary,
 ) -> crate::conform::report::ConformSummary {
@@ -477,7 +477,7 @@ fn json_summary(
 /// The JUnit report (`--junit`): one `testcase` per case (classname: its first clause), one per
 /// case file that did not read (classname `case-files`).
 fn junit_suite(
-    records: &[Record],
+    records: &[ResultRecord],
     load_errors: &[(String, String)],
     time: Option<f64>,
     properties: Vec<(String, String)>,
@@ -649,7 +649,7 @@ impl Reports {
     /// code when the JUnit report could not be written.
     fn finish(
         &self,
-        records: &[Record],
+        records: &[ResultRecord],
         load_errors: &[(String, String)],
         time: Option<f64>,
         properties: Vec<(String, String)>,
@@ -701,7 +701,7 @@ fn skipped_error(s: &Summary) -> String {
 }
 
 /// The results file of a run: the header, then one JSON line a case.
-fn results_text(header: &ResultsHeader, records: &[Record]) -> String {
+fn results_text(header: &ResultsHeader, records: &[ResultRecord]) -> String {
     let mut out = serde_json::to_string(header).unwrap_or_default();
     out.push('\n');
     for r in records {
@@ -777,11 +777,11 @@ pub fn run(args: ConformArgs) -> i32 {
         Err(code) => return code,
     };
     drop(pool);
-    let records: Vec<Record> = selected
+    let records: Vec<ResultRecord> = selected
         .iter()
         .zip(ran)
         .zip(&indices)
-        .map(|(((f, c), r), &k)| Record::of(f, c, r, k))
+        .map(|(((f, c), r), &k)| ResultRecord::of(f, c, r, k))
         .collect();
     if let Some(path) = &args.results {
         let capabilities = (!selected.is_empty()).then(|| capabilities_hash(&declared, protocol));
@@ -1403,7 +1403,7 @@ type LoadErrors = Vec<(String, String)>;
 /// of one selection holding its cases exactly: the records and the case files that did not
 /// read, or the first problem found (the cases missing or given twice: a few named, then how
 /// many more).
-fn read_results(files: &[String]) -> Result<(Vec<Record>, LoadErrors), MergeError> {
+fn read_results(files: &[String]) -> Result<(Vec<ResultRecord>, LoadErrors), MergeError> {
     let mut m = Merging::default();
     for (fi, f) in files.iter().enumerate() {
         m.read_file(files, fi, f)?;
@@ -1414,7 +1414,7 @@ fn read_results(files: &[String]) -> Result<(Vec<Record>, LoadErrors), MergeErro
 /// The results read so far by `--merge`, and the problems found.
 #[derive(Default)]
 struct Merging {
-    records: Vec<Record>,
+    records: Vec<ResultRecord>,
     load_errors: LoadErrors,
     shards: Vec<(String, Option<Shard>)>,
     /// The first file and its selection.
@@ -1505,11 +1505,12 @@ impl Merging {
         shard: Option<Shard>,
         t: &mut FileTally,
     ) -> Result<(), MergeError> {
-        let r: Record = serde_json::from_str(text).map_err(|source| MergeError::NotARecord {
-            file: f.to_string(),
-            line,
-            source,
-        })?;
+        let r: ResultRecord =
+            serde_json::from_str(text).map_err(|source| MergeError::NotARecord {
+                file: f.to_string(),
+                line,
+                source,
+            })?;
         if !OUTCOMES.contains(&r.outcome.as_str()) {
             return Err(MergeError::UnknownOutcome {
                 file: f.to_string(),
@@ -1592,14 +1593,14 @@ impl Merging {
 
     /// The records and the case files that did not read, once every file is read: the files
     /// are one split, no problem was found, and the ids are those of the selection.
-    fn finish(self) -> Result<(Vec<Record>, LoadErrors), MergeError> {
+    fn finish(self) -> Result<(Vec<ResultRecord>, LoadErrors), MergeError> {
         complete_split(&self.shards)?;
         if !self.problems.is_empty() {
             return Err(MergeError::DoNotAddUp(self.problems));
         }
         // every place of the selection is held once: the ids must be those selected, in order
         if let Some((f, sel)) = &self.first {
-            let mut by_index: Vec<&Record> = self.records.iter().collect();
+            let mut by_index: Vec<&ResultRecord> = self.records.iter().collect();
             by_index.sort_by_key(|r| r.index);
             if ids_hash(by_index.iter().map(|r| r.id.as_str())) != sel.ids {
                 return Err(MergeError::IdsDiffer { file: f.clone() });

@@ -129,7 +129,7 @@ pub fn answer_line_text(line: &str, caps: &Capabilities, engine: Engine) -> Stri
     };
     match screen(&req, caps) {
         Err(unsupported) => echoing(&unsupported, line),
-        Ok(declined) if declined.is_empty() => match case_answer(&req, engine, Parts::All) {
+        Ok(declined) if declined.is_empty() => match case_answer(&req, engine, AnswerParts::All) {
             // as `answer` makes it a value: a typed answer always serialises
             Ok(a) if !inexact(&req.id.to_value()) => {
                 serde_json::to_string(&a).unwrap_or_else(|_| Value::Null.to_string())
@@ -283,7 +283,7 @@ fn decline(ans: &mut Value, req: &Request, declined: &[SkippedCheck]) {
 /// m3go's own answer to a case request (what `m3go protocol` prints for each line), the
 /// request's position loaded on `engine`: [`case_answer`] as JSON, or its error answer.
 pub fn answer(req: &Request, engine: Engine) -> Value {
-    match case_answer(req, engine, Parts::All) {
+    match case_answer(req, engine, AnswerParts::All) {
         Ok(a) => serde_json::to_value(a).unwrap_or(Value::Null),
         Err(e) => e,
     }
@@ -298,17 +298,17 @@ pub struct CaseAnswer {
     pub analysis: AnalysisReport,
     pub reports: Vec<Report>,
     pub probes: Vec<Value>,
-    /// The numbered diagram of the moves; absent when only [`Parts::Compared`] were asked.
+    /// The numbered diagram of the moves; absent when only [`AnswerParts::Compared`] were asked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub numbered: Option<Vec<String>>,
-    /// [`extras`]; absent when only [`Parts::Compared`] were asked.
+    /// [`extras`]; absent when only [`AnswerParts::Compared`] were asked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub extras: Option<Extras>,
 }
 
 /// Which fields of a [`CaseAnswer`] are worked out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Parts {
+pub enum AnswerParts {
     /// Every field: the protocol's answer.
     All,
     /// Only those `m3go diff` compares ([`crate::conform::diff::compare`]): no numbered
@@ -319,7 +319,7 @@ pub enum Parts {
 /// [`answer`] typed: the replayed moves and the probes are advanced without a report
 /// ([`Position::advance`]), the legal moves listed on it; the moves, whose reports are part of
 /// the answer, are played with [`Position::play`]. `Err` is the error answer.
-pub fn case_answer(req: &Request, engine: Engine, parts: Parts) -> Result<CaseAnswer, Value> {
+pub fn case_answer(req: &Request, engine: Engine, parts: AnswerParts) -> Result<CaseAnswer, Value> {
     let version = request_version(req)?;
     let pos: Position = match req.position.to_position("position") {
         Ok(p) => p.with_engine(engine),
@@ -331,7 +331,7 @@ pub fn case_answer(req: &Request, engine: Engine, parts: Parts) -> Result<CaseAn
     // one analysis of the board for the report and the extras: the last move's, when it
     // placed a stone (the probes only advance copies of `pos`)
     let a = settled.unwrap_or_else(|| pos.analysis());
-    let all = parts == Parts::All;
+    let all = parts == AnswerParts::All;
     Ok(CaseAnswer {
         protocol: version,
         id: req.id.clone(),

@@ -121,7 +121,7 @@ pub fn check(case: &Case, ans: &Value) -> Vec<String> {
 }
 
 /// One step of the comparison: the differences of one kind of expectation.
-type Step = fn(&Expect, &Answer, &mut Vec<String>);
+type Step = fn(&Expect, &AnswerView, &mut Vec<String>);
 
 /// The checks of a case, by their `expect` key (the `checks` of a request,
 /// spec/README.md "Partial support"), in the order they are made.
@@ -187,7 +187,7 @@ pub fn check_only(case: &Case, ans: &Value, only: Option<&BTreeSet<String>>) -> 
     if let Some(e) = error_message(ans) {
         return vec![format!("the implementation answered an error: {e}")];
     }
-    let answer = Answer::of(ans, case_size(case));
+    let answer = AnswerView::of(ans, case_size(case));
     let mut d = Vec::new();
     for (key, step) in STEPS {
         if only.is_none_or(|o| o.contains(key)) {
@@ -209,7 +209,7 @@ fn case_size(case: &Case) -> usize {
 }
 
 /// An implementation's answer to a case, as the checks read it.
-struct Answer<'a> {
+struct AnswerView<'a> {
     /// The analysis of the position after the moves.
     analysis: &'a Value,
     /// What the analysis report does not carry (see [`extras`]).
@@ -223,10 +223,10 @@ struct Answer<'a> {
     size: usize,
 }
 
-impl<'a> Answer<'a> {
-    fn of(ans: &'a Value, size: usize) -> Answer<'a> {
+impl<'a> AnswerView<'a> {
+    fn of(ans: &'a Value, size: usize) -> AnswerView<'a> {
         let list = |k: &str| ans[k].as_array().map(Vec::as_slice).unwrap_or(&[]);
-        Answer {
+        AnswerView {
             analysis: &ans["analysis"],
             extras: &ans["extras"],
             numbered: &ans["numbered"],
@@ -257,7 +257,7 @@ impl<'a> Answer<'a> {
 }
 
 /// `private_eyes`: each named black or white string's private eyes.
-fn check_private_eyes(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+fn check_private_eyes(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     let (a, size) = (ans.analysis, ans.size);
     if let Some(pe) = &e.private_eyes {
         for (s, eyes) in pe {
@@ -276,7 +276,7 @@ fn check_private_eyes(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
 }
 
 /// `attributes`: each named flower string's attribute and counts.
-fn check_attributes(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+fn check_attributes(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     let (a, size) = (ans.analysis, ans.size);
     if let Some(attrs) = &e.attributes {
         for (s, want) in attrs {
@@ -313,7 +313,7 @@ fn compare_attribute(label: &str, want: &AttrExpect, f: &Value, d: &mut Vec<Stri
 }
 
 /// `other_flowers`: what every flower string not named in `attributes` must have.
-fn check_other_flowers(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+fn check_other_flowers(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     let (a, size) = (ans.analysis, ans.size);
     if let Some(want) = &e.other_flowers {
         let named: Vec<String> = e
@@ -337,7 +337,7 @@ fn check_other_flowers(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
 
 /// `forbidden`: each named point forbidden to the flower of the players named, for the reason
 /// named.
-fn check_forbidden(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+fn check_forbidden(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     if let Some(fb) = &e.forbidden {
         for (p, want) in fb {
             let players: &[&str] = match want.for_player.as_deref() {
@@ -369,7 +369,7 @@ fn check_forbidden(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
 }
 
 /// `playable`: each named point open to both players' flowers.
-fn check_playable(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+fn check_playable(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     if let Some(pl) = &e.playable {
         for p in pl {
             for who in ["black", "white"] {
@@ -384,7 +384,7 @@ fn check_playable(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
 }
 
 /// `legal`: each probed move legal.
-fn check_legal(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+fn check_legal(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     for m in e.legal.iter().flatten() {
         match ans.probe(m) {
             Some(p) if p["legal"] == json!(true) => {}
@@ -398,7 +398,7 @@ fn check_legal(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
 }
 
 /// `illegal`: each probed move refused for the reason named.
-fn check_illegal(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+fn check_illegal(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     for il in e.illegal.iter().flatten() {
         match ans.probe(&il.mv) {
             Some(p) if p["legal"] == json!(true) => d.push(format!(
@@ -421,7 +421,7 @@ fn check_illegal(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
 
 /// `events`: what each move did, against its report; every difference of an event with a
 /// `quote` ends with the quote.
-fn check_events(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+fn check_events(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     let size = ans.size;
     for ev in e.events.iter().flatten() {
         let Some(r) = ans.reports.get(ev.index) else {
@@ -565,7 +565,7 @@ fn check_event_eyes_and_ataris(ev: &EventExpect, r: &Value, size: usize, d: &mut
 }
 
 /// `score`: the areas in half-points and the winner.
-fn check_score(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+fn check_score(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     let a = ans.analysis;
     if let Some(s) = &e.score {
         let sc = &a["score"];
@@ -598,7 +598,7 @@ fn check_score(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
 }
 
 /// `to_move`: the number, player, kind and symbol of the next move, its team round and seat.
-fn check_to_move(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+fn check_to_move(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     let (a, x) = (ans.analysis, ans.extras);
     if let Some(t) = &e.to_move {
         let tm = &a["to_move"];
@@ -648,7 +648,7 @@ fn check_to_move(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
 }
 
 /// `common_eyes`: the 2016 common eyes of each named black or white upper string.
-fn check_common_eyes(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+fn check_common_eyes(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     let (x, size) = (ans.extras, ans.size);
     if let Some(ce) = &e.common_eyes {
         for (s, eyes) in ce {
@@ -756,7 +756,7 @@ impl Concepts<'_> {
 }
 
 /// `m2016`: 000's 2016 concepts (`analysis.m2016`), each key named compared.
-fn check_m2016(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+fn check_m2016(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     let Some(m) = &e.m2016 else { return };
     let (a, size) = (ans.analysis, ans.size);
     let c = &a["m2016"];
@@ -1007,7 +1007,7 @@ fn check_m2016_conditions(
 }
 
 /// `flystone`: the random flystone turns, the flystones thrown and the chosen ones left.
-fn check_flystone(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+fn check_flystone(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     let x = ans.extras;
     if let Some(f) = &e.flystone {
         let fs = &x["flystone"];
@@ -1066,7 +1066,7 @@ fn check_flystone(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
 }
 
 /// `messages`: each probed move refused with a message containing the text named.
-fn check_messages(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+fn check_messages(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     for (m, want) in e.messages.iter().flatten() {
         match ans.probe(m) {
             Some(p) if p["legal"] == json!(true) => d.push(format!(
@@ -1086,7 +1086,7 @@ fn check_messages(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
 }
 
 /// `notations`: the notation written for each move, in order.
-fn check_notations(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+fn check_notations(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     if let Some(want) = &e.notations {
         let got: Vec<String> = ans
             .reports
@@ -1105,7 +1105,7 @@ fn check_notations(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
 
 /// `views`: the holographic and upper boards (whitespace free), the star points and the
 /// move-number diagram.
-fn check_views(e: &Expect, ans: &Answer, d: &mut Vec<String>) {
+fn check_views(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     let (a, size) = (ans.analysis, ans.size);
     if let Some(v) = &e.views {
         for (k, want) in [("holographic", &v.holographic), ("upper", &v.upper)] {

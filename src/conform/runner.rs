@@ -140,14 +140,14 @@ pub fn stop_children_on_signal() {
 
 /// An answer line as the reader thread hands it on: read as JSON there (while m3go works out
 /// its own answer), or kept as text when it is not JSON, for the error message.
-enum Answer {
+enum Reply {
     Json(Value),
     NotJson { line: String, error: String },
 }
 
 /// What the reader thread hands on for each line: an answer, or why the line could not be read
 /// (after which it stops).
-type Line = Result<Answer, UnreadableLine>;
+type Line = Result<Reply, UnreadableLine>;
 
 /// A request sent to the program before it was asked ([`Oracle::ask_while`]'s `meanwhile`
 /// returned it).
@@ -296,8 +296,8 @@ impl External {
                         .map(|l| {
                             let l = l.trim_end_matches(['\n', '\r']);
                             match crate::conform::pruned::from_str_pruned(l, skip) {
-                                Ok(v) => Answer::Json(v),
-                                Err(e) => Answer::NotJson {
+                                Ok(v) => Reply::Json(v),
+                                Err(e) => Reply::NotJson {
                                     line: l.to_string(),
                                     error: e.to_string(),
                                 },
@@ -360,9 +360,9 @@ impl External {
     ) -> Result<Value, ProgramFailure> {
         let scaled_from = (limit > self.timeout).then_some(self.timeout);
         match self.next_line(deadline, limit, scaled_from)? {
-            Answer::Json(v) if v.is_object() => Ok(v),
-            Answer::Json(v) => Err(self.fail(|s| ProgramFailure::not_object(&v.to_string(), s))),
-            Answer::NotJson { line, error } => {
+            Reply::Json(v) if v.is_object() => Ok(v),
+            Reply::Json(v) => Err(self.fail(|s| ProgramFailure::not_object(&v.to_string(), s))),
+            Reply::NotJson { line, error } => {
                 Err(self.fail(|s| ProgramFailure::not_json(error, &line, s)))
             }
         }
@@ -377,7 +377,7 @@ impl External {
         deadline: std::time::Instant,
         limit: Duration,
         scaled_from: Option<Duration>,
-    ) -> Result<Answer, ProgramFailure> {
+    ) -> Result<Reply, ProgramFailure> {
         let Some(run) = self.running.as_mut() else {
             return Err(ProgramFailure::NotRunning);
         };
@@ -428,8 +428,8 @@ impl External {
         limit: Duration,
     ) -> Result<String, ProgramFailure> {
         Ok(match self.next_line(deadline, limit, None)? {
-            Answer::Json(v) => v.to_string(),
-            Answer::NotJson { line, .. } => line,
+            Reply::Json(v) => v.to_string(),
+            Reply::NotJson { line, .. } => line,
         })
     }
 }

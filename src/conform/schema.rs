@@ -17,7 +17,8 @@ use serde_json::Value;
 /// under test needs only the fields the case checks (README.md); the schema requires `id` alone
 /// and describes the rest with the shapes m3go gives them. Other keys are allowed.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct Answer {
+#[schemars(rename = "Answer")]
+pub struct ProtocolAnswer {
     /// The version of the protocol the answer speaks (`m3go-conform/2` or `/1`, the request's; m3go writes it on every
     /// answer, an implementation under test may leave it out).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -106,13 +107,13 @@ pub fn schemas() -> Vec<NamedSchema> {
         },
         NamedSchema {
             file: "answer.schema.json",
-            schema: conforming(output::<Answer>(
+            schema: conforming(output::<ProtocolAnswer>(
                 "an answer of the conformance protocol (m3go-conform/2, or /1), one JSON line, as a conforming program may write it: `id` alone is required, every other field only where a check reads it, an analysis field may be left out or null",
             )),
         },
         NamedSchema {
             file: "answer-m3go.schema.json",
-            schema: output::<Answer>(
+            schema: output::<ProtocolAnswer>(
                 "an answer of the conformance protocol as m3go writes it (`m3go protocol`): every field of its analysis present",
             ),
         },

@@ -132,10 +132,10 @@ impl ApiError {
 }
 
 /// An endpoint's answer.
-pub type Answer = Result<Value, ApiError>;
+pub type ApiResult = Result<Value, ApiError>;
 
 /// Answers endpoint `name` with the request `body` (JSON; ignored by GET endpoints).
-pub fn call(name: &str, body: &[u8]) -> Answer {
+pub fn call(name: &str, body: &[u8]) -> ApiResult {
     answer(parse(name, body)?)
 }
 
@@ -146,6 +146,9 @@ pub fn call(name: &str, body: &[u8]) -> Answer {
 /// [`Work::stop`] before each move.
 pub struct Work {
     client: String,
+    /// The records the server keeps for its clients (the server's own; a fresh store for a
+    /// request answered outside a server).
+    records: Arc<Records>,
     cancelled: Arc<AtomicBool>,
     budget: Option<Duration>,
     started: Instant,
@@ -156,17 +159,24 @@ impl Work {
     pub fn unbounded() -> Work {
         Work {
             client: String::new(),
+            records: Arc::new(Records::default()),
             cancelled: Arc::new(AtomicBool::new(false)),
             budget: None,
             started: Instant::now(),
         }
     }
 
-    /// The work of a request of `client`, stopped when `cancelled` is set or after `budget`
-    /// (counted from now).
-    pub fn new(client: &str, cancelled: Arc<AtomicBool>, budget: Duration) -> Work {
+    /// The work of a request of `client` on the server's `records`, stopped when `cancelled` is
+    /// set or after `budget` (counted from now).
+    pub fn new(
+        client: &str,
+        records: Arc<Records>,
+        cancelled: Arc<AtomicBool>,
+        budget: Duration,
+    ) -> Work {
         Work {
             client: client.to_string(),
+            records,
             cancelled,
             budget: Some(budget),
             started: Instant::now(),
@@ -269,12 +279,12 @@ impl Request {
 pub const LIGHT_MOVES: usize = 400;
 
 /// The answer to a request.
-pub fn answer(request: Request) -> Answer {
+pub fn answer(request: Request) -> ApiResult {
     answer_within(request, &Work::unbounded())
 }
 
 /// The answer to a request, its work bounded by `work` (its client's records, its budget).
-pub fn answer_within(request: Request, work: &Work) -> Answer {
+pub fn answer_within(request: Request, work: &Work) -> ApiResult {
     match request {
         Request::Options => Ok(options()),
         Request::Analyze(r) => analyze(r),
@@ -445,7 +455,7 @@ fn figure(p: &Position, r: &PositionRequest) -> Result<String, ApiError> {
     })
 }
 
-fn analyze(r: PositionRequest) -> Answer {
+fn analyze(r: PositionRequest) -> ApiResult {
     let p = position(&r.position, &r.place())?;
     let report = AnalysisReport::new(&p);
     let l = labels(r.labels.as_deref())?;
@@ -487,7 +497,7 @@ fn trace_json(p: &Position, l: Labels) -> Result<(Value, Vec<Value>), ApiError> 
     }
 }
 
-fn render_layer(r: PositionRequest) -> Answer {
+fn render_layer(r: PositionRequest) -> ApiResult {
     let p = position(&r.position, POSITION)?;
     Ok(json!({ "svg": figure(&p, &r)? }))
 }
@@ -503,7 +513,7 @@ pub struct TargetRequest {
     labels: Option<String>,
 }
 
-fn explain(r: TargetRequest) -> Answer {
+fn explain(r: TargetRequest) -> ApiResult {
     let p = position(&r.position, POSITION)?;
     let target = r
         .target
@@ -518,7 +528,7 @@ fn explain(r: TargetRequest) -> Answer {
     Ok(json!({ "trace": trace.format(l), "clauses": clauses }))
 }
 
-fn readings_of(r: TargetRequest) -> Answer {
+fn readings_of(r: TargetRequest) -> ApiResult {
     let p = position(&r.position, POSITION)?;
     let rd = readings::readings(
         &p,
@@ -562,7 +572,7 @@ fn play_moves(
         .map_err(|e| work.stopped(e))
 }
 
-fn play(r: PlayRequest, work: &Work) -> Answer {
+fn play(r: PlayRequest, work: &Work) -> ApiResult {
     let p = position(&r.position, POSITION)?;
     let (next, reports) = play_moves(&p, &r.moves, work)?;
     let shown = to_json(&Labeled::new(&reports, labels(r.labels.as_deref())?))?;
@@ -599,7 +609,7 @@ fn record(text: &str) -> Result<Record, ApiError> {
     Ok(crate::formats::load::parse_sent(text, RECORD)?)
 }
 
-fn replay_record(r: ReplayRequest, rec: &Record, work: &Work) -> Answer {
+fn replay_record(r: ReplayRequest, rec: &Record, work: &Work) -> ApiResult {
     let rules = replay_rules(rec, r.rules.as_deref(), r.mechanical)?;
     let stop = || work.stop();
     let rep = if r.mechanical {
@@ -637,7 +647,7 @@ pub struct ExportRequest {
     moves: Vec<String>,
 }
 
-fn export(r: ExportRequest, work: &Work) -> Answer {
+fn export(r: ExportRequest, work: &Work) -> ApiResult {
     let need = |v: &Option<Value>, field: &str| {
         v.clone().ok_or_else(|| {
             ApiError::bad(format!(
@@ -779,8 +789,10 @@ struct Held {
     used: Instant,
 }
 
-/// Every kept record, the least recently used first.
-static KEPT: Mutex<Vec<Held>> = Mutex::new(Vec::new());
+/// The records a server keeps for its clients, the least recently used first: owned by the
+/// server and handed to each request's [`Work`] (no process-global state).
+#[derive(Default)]
+pub struct Records(Mutex<Vec<Held>>);
 
 /// 128 random bits from the system's generator, as 32 hex digits.
 fn new_id() -> Result<String, ApiError> {
@@ -796,8 +808,8 @@ fn new_id() -> Result<String, ApiError> {
 /// record is forgotten; past [`MAX_KEPT_RECORDS`] the least recently used record of any client
 /// idle for [`KEPT_IDLE`]; when none has aged out, the load is refused (503) and nothing is
 /// forgotten.
-fn hold(kept: Kept, client: &str) -> Result<(), ApiError> {
-    let mut list = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+fn hold(records: &Records, kept: Kept, client: &str) -> Result<(), ApiError> {
+    let mut list = records.0.lock().unwrap_or_else(|e| e.into_inner());
     let own = list.iter().filter(|h| h.client == client).count();
     if own >= MAX_KEPT_PER_CLIENT {
         if let Some(i) = list.iter().position(|h| h.client == client) {
@@ -829,8 +841,8 @@ fn hold(kept: Kept, client: &str) -> Result<(), ApiError> {
 }
 
 /// The kept record `id` (marked used now: it moves to the end of the list).
-fn kept(id: &str) -> Result<Arc<Kept>, ApiError> {
-    let mut list = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+fn kept(records: &Records, id: &str) -> Result<Arc<Kept>, ApiError> {
+    let mut list = records.0.lock().unwrap_or_else(|e| e.into_inner());
     let gone = || ApiError {
         status: 404,
         message: format!(
@@ -875,7 +887,7 @@ fn replay_rules(rec: &Record, rules: Option<&str>, mechanical: bool) -> Result<R
 
 /// `record`: the record replayed once, with its log; every position kept under the answer's
 /// `id` for [`record_move`].
-fn load_record(r: RecordRequest, rec: &Record, work: &Work) -> Answer {
+fn load_record(r: RecordRequest, rec: &Record, work: &Work) -> ApiResult {
     if rec.moves.len() > MAX_KEPT_MOVES {
         return Err(ApiError::bad(format!(
             "record: {} moves; the page steps through records of at most {MAX_KEPT_MOVES}",
@@ -911,7 +923,7 @@ fn load_record(r: RecordRequest, rec: &Record, work: &Work) -> Answer {
             })
         })
         .collect();
-    hold(kept, &work.client)?;
+    hold(&work.records, kept, &work.client)?;
     Ok(json!({
         "id": id,
         "rules": rules.preset,
@@ -1005,8 +1017,8 @@ fn yes() -> bool {
 
 /// `record-move`: the kept position after move `to` of a loaded record, analysed as `analyze`
 /// answers (nothing is replayed).
-fn record_move(r: RecordMoveRequest, _work: &Work) -> Answer {
-    let k = kept(&r.id)?;
+fn record_move(r: RecordMoveRequest, work: &Work) -> ApiResult {
+    let k = kept(&work.records, &r.id)?;
     let at = k.numbers.iter().rposition(|&n| n <= r.to).unwrap_or(0);
     let (p, setup) = k.at(at)?;
     let yaml = serde_yaml::to_string(&setup).map_err(|e| ApiError::bad(e.to_string()))?;

@@ -106,7 +106,7 @@ pub struct Options {
     /// More names (`board.example.org`, `10.0.0.5:8080`) a request's `Host` may give: for a
     /// deliberate bind to another address (`--allow-host`).
     pub allow_hosts: Vec<String>,
-    /// Answer whatever `Host` and `Origin` a request gives (`--any-host`).
+    /// ApiResult whatever `Host` and `Origin` a request gives (`--any-host`).
     pub any_host: bool,
     pub limits: Limits,
 }
@@ -244,6 +244,8 @@ struct State {
     workers: Arc<tokio::sync::Semaphore>,
     /// Heavy requests computing or waiting for a worker.
     heavy: AtomicUsize,
+    /// The records kept for the clients (`record`, `record-move`).
+    records: Arc<api::Records>,
 }
 
 struct Open {
@@ -290,6 +292,7 @@ impl Server {
                     options.limits.heavy_workers.max(1),
                 )),
                 heavy: AtomicUsize::new(0),
+                records: Arc::new(api::Records::default()),
             }),
         })
     }
@@ -519,8 +522,9 @@ async fn handle(
     let _cancel = CancelOnDrop(Arc::clone(&cancelled));
     let budget = state.limits.work;
     let heavy = routed.heavy();
+    let records = Arc::clone(&state.records);
     let run = move || {
-        let work = api::Work::new(&client, cancelled, budget);
+        let work = api::Work::new(&client, records, cancelled, budget);
         answer_reply(api::answer_within(routed, &work))
     };
     let failed = |_| Reply::error(500, "internal error: the engine failed on this request");
@@ -601,7 +605,7 @@ impl Drop for Queued<'_> {
 }
 
 /// An API answer as a reply.
-fn answer_reply(answer: api::Answer) -> Reply {
+fn answer_reply(answer: api::ApiResult) -> Reply {
     match answer {
         Ok(v) => Reply {
             status: 200,

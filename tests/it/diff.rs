@@ -249,7 +249,7 @@ fn diff_compare_of_identical_answers_finds_nothing() {
 /// parts summarises as the whole one.
 #[test]
 fn the_summary_of_a_typed_answer_is_the_summary_of_its_json() {
-    use m3go::conform::answer::{case_answer, Parts};
+    use m3go::conform::answer::{case_answer, AnswerParts};
     use m3go::conform::diff::Summary;
     use m3go::conform::protocol::Request;
     use m3go::game::advance::Engine;
@@ -265,7 +265,7 @@ fn the_summary_of_a_typed_answer_is_the_summary_of_its_json() {
             serde_json::from_value(case.request_in(m3go::conform::protocol::PROTOCOL, None))
                 .expect("a suite request reads");
         let mut summaries = Vec::new();
-        for parts in [Parts::All, Parts::Compared] {
+        for parts in [AnswerParts::All, AnswerParts::Compared] {
             let Ok(a) = case_answer(&req, Engine::Fast, parts) else {
                 continue;
             };

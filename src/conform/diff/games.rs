@@ -7,7 +7,7 @@ use super::{
     compared, game_checks, game_seed, make_case, request, request_setup, DiffOptions, DiffOutcome,
     DiffRun, Difference, Disagreement, GameResult, GameVerdict, SplitMix64, Terms,
 };
-use crate::conform::answer::{case_answer, Parts};
+use crate::conform::answer::{case_answer, AnswerParts};
 use crate::conform::capabilities::SkippedCheck;
 use crate::conform::protocol::Request;
 use crate::conform::runner::{
@@ -230,7 +230,7 @@ fn our_side(
     rng: &mut SplitMix64,
 ) -> (Summary, After, Option<Value>) {
     let opts = sh.opts;
-    let answered = case_answer(&now.typed, opts.engine, Parts::Compared);
+    let answered = case_answer(&now.typed, opts.engine, AnswerParts::Compared);
     let ours = match &answered {
         Ok(a) => Summary::of_answer(a, opts.size),
         Err(e) => Summary::of(e, opts.size),

@@ -91,11 +91,11 @@ impl PartialEq for Position {
 impl Eq for Position {}
 
 /// The parts of a position, not yet validated: what crate code assembles (test generators,
-/// symmetric images), checked by `Parts::validate` (in the setup module, the check
+/// symmetric images), checked by `PositionParts::validate` (in the setup module, the check
 /// `Setup::to_position` also runs). The next position of a move is built from the parts of a
 /// valid one without that check (`Position::successor`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Parts {
+pub(crate) struct PositionParts {
     pub rules: Rules,
     pub board: Board,
     pub move_number: u32,
@@ -108,8 +108,8 @@ pub(crate) struct Parts {
 impl Position {
     /// The position of parts already checked: called by the validation in the setup module,
     /// after it found no problem.
-    pub(super) fn from_checked(parts: Parts) -> Position {
-        let Parts {
+    pub(super) fn from_checked(parts: PositionParts) -> Position {
+        let PositionParts {
             rules,
             board,
             move_number,
@@ -134,8 +134,8 @@ impl Position {
     }
 
     /// The parts of this position (to build a changed copy that is validated again).
-    pub(crate) fn to_parts(&self) -> Parts {
-        Parts {
+    pub(crate) fn to_parts(&self) -> PositionParts {
+        PositionParts {
             rules: self.rules.clone(),
             board: self.board.clone(),
             move_number: self.move_number,

@@ -10,7 +10,7 @@ use crate::game::notation::{max_moves, MAX_MOVE_NUMBER};
 use crate::game::order::{
     check_flystone_state, flystone_schedule, flystone_walk, FlystoneRecord, FlystoneState,
 };
-use crate::game::play::{string_name, Parts, Position};
+use crate::game::play::{string_name, Position, PositionParts};
 use crate::game::text::{text, Text};
 use crate::judge::analysis::Analysis;
 use crate::rules::{Rules, RulesField, Schedule};
@@ -416,7 +416,7 @@ fn board_problems(board: &Board, rules: &Rules, dead: &[Point], problems: &mut L
     }
 }
 
-impl Parts {
+impl PositionParts {
     /// Validates parts assembled in the crate, as [`Setup::to_position`] validates a file: the
     /// move number, the history boards' size, the Flystone record, a settled board, the dead
     /// stones. Every problem found is listed; `place` names the source.
@@ -556,7 +556,7 @@ impl Setup {
         }
         match (rules, board) {
             (Some(rules), Some(board)) if problems.is_empty() => {
-                Ok(Position::from_checked(Parts {
+                Ok(Position::from_checked(PositionParts {
                     rules,
                     board,
                     move_number,
@@ -584,7 +584,7 @@ impl Setup {
 
 /// The setup that writes `parts` back (rules as the full option mapping; under Flystone the
 /// state written out).
-pub(super) fn setup_of(parts: &Parts) -> Setup {
+pub(super) fn setup_of(parts: &PositionParts) -> Setup {
     let spec: crate::rules::RulesSpec = serde_yaml::from_value(
         serde_yaml::to_value(&parts.rules).unwrap_or(serde_yaml::Value::Null),
     )
@@ -646,7 +646,7 @@ mod tests {
         }
         .to_position("ok")
         .expect("settled");
-        let bad = Parts {
+        let bad = PositionParts {
             move_number: 0,
             history: vec![Board::empty(5).expect("odd size")],
             ..pos.to_parts()
@@ -655,6 +655,9 @@ mod tests {
         .expect_err("two problems");
         assert_eq!(bad.problems.len(), 2, "{bad}");
         assert_eq!(bad.problems[1].field, "history[0]");
-        assert_eq!(Parts { ..pos.to_parts() }.validate("same"), Ok(pos.clone()));
+        assert_eq!(
+            PositionParts { ..pos.to_parts() }.validate("same"),
+            Ok(pos.clone())
+        );
     }
 }

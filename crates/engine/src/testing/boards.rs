@@ -2,7 +2,7 @@
 //! white, 3 flower), settling a board, and a fresh validated position.
 
 use crate::board::grid::{Board, Stone};
-use crate::game::play::{Parts, Position};
+use crate::game::play::{Position, PositionParts};
 use crate::judge::analysis::Analysis;
 use crate::rules::{Rules, Schedule};
 
@@ -89,7 +89,7 @@ pub fn position(board: Board, rules: Rules, move_number: u32) -> Position {
     } else {
         move_number.max(1)
     };
-    Parts {
+    PositionParts {
         rules,
         board,
         move_number,

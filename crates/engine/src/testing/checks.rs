@@ -9,7 +9,7 @@ use super::symmetry::{
 };
 use crate::board::grid::Stone;
 use crate::board::layers::{Attribute, Cell};
-use crate::game::play::{Action, Move, Parts, Position, Refusal};
+use crate::game::play::{Action, Move, Position, PositionParts, Refusal};
 use crate::judge::analysis::Analysis;
 use crate::judge::scoring::score;
 use crate::rules::Schedule;
@@ -356,7 +356,7 @@ pub fn check_symmetry_of_move(pos: &Position, action: Action) -> Result<(), Chec
         turn: None,
     });
     for s in Symmetry::ALL {
-        let p2 = Parts {
+        let p2 = PositionParts {
             board: s.board(pos.board()),
             history: pos.history().to_vec().iter().map(|b| s.board(b)).collect(),
             ..pos.to_parts()
@@ -442,12 +442,12 @@ pub fn check_colour_swap_of_move(pos: &Position, action: Action) -> Result<(), C
     let Some(n2) = swapped_move_number(pos.rules(), pos.move_number()) else {
         return Ok(());
     };
-    let fresh_parts = Parts {
+    let fresh_parts = PositionParts {
         history: Vec::new(),
         trailing_passes: 0,
         ..pos.to_parts()
     };
-    let swapped = Parts {
+    let swapped = PositionParts {
         board: swap_colours(pos.board()),
         move_number: n2,
         ..fresh_parts.clone()

@@ -2,7 +2,7 @@
 //! keep (its moves, its game information).
 
 use super::failure::CheckFailure;
-use crate::game::play::{Parts, Position};
+use crate::game::play::{Position, PositionParts};
 
 /// `Position::to_setup` written as YAML and read back gives the same position; the setup's
 /// JSON round trip is lossless.
@@ -24,7 +24,7 @@ pub fn check_round_trips(pos: &Position) -> Result<(), CheckFailure> {
         })?;
     // Under Flystone, `flystone: None` means "the timings drawn from the seed, nothing thrown";
     // the file writes them out, so compare the state the position stands for.
-    let norm = |p: &Position| Parts {
+    let norm = |p: &Position| PositionParts {
         flystone: p.flystone_state(),
         ..p.to_parts()
     };

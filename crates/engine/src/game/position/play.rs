@@ -15,8 +15,8 @@ pub use crate::game::move_report::{AttributeChange, Illegal, NamedString, Report
 pub use crate::game::moves::{Action, Move};
 use crate::game::notation::Notation;
 use crate::game::order::{chosen_flystones_left, team_wrong_turn, StoneKind, Turn};
-pub(crate) use crate::game::position::Parts;
 pub use crate::game::position::Position;
+pub(crate) use crate::game::position::PositionParts;
 pub use crate::game::refusal::Refusal;
 use crate::game::text::{text, Text};
 use crate::judge::analysis::Analysis;

@@ -3,7 +3,7 @@
 //! position module, so that the setup module (which builds positions) and the position module
 //! do not import each other.
 
-use crate::game::position::{Parts, Position};
+use crate::game::position::{Position, PositionParts};
 use crate::game::setup::{setup_of, PositionError, Setup};
 use crate::rules::Rules;
 
@@ -26,7 +26,7 @@ impl Position {
     /// This position under other rules (a record replayed under rules other than its start
     /// position's), validated again: the board must be settled under `rules` too.
     pub fn with_rules(&self, rules: &Rules, place: &str) -> Result<Position, PositionError> {
-        Parts {
+        PositionParts {
             rules: rules.clone(),
             ..self.to_parts()
         }
