@@ -72,8 +72,8 @@ pub const ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         name: "play",
         method: "POST",
-        request: "`position`, `moves` (notation, as `play`), `labels`",
-        answer: "`reports` (each move's cascade, as `play --format json`), `shown` (the same in `labels`), `position` (YAML), `setup` (the same as a JSON object)",
+        request: "`position`, `moves` (notation, as `play`), `labels`, `analysis` (true: the next position's analysis too), `layer`, `numbers`",
+        answer: "`reports` (each move's cascade, as `play --format json`), `shown` (the same in `labels`), `position` (YAML), `setup` (the same as a JSON object), `analysis` (with `analysis: true`, `analyze`'s answer for the position after the moves: one request a move; else null)",
     },
     Endpoint {
         name: "replay",
@@ -457,15 +457,20 @@ fn figure(p: &Position, r: &PositionRequest) -> Result<String, ApiError> {
 
 fn analyze(r: PositionRequest) -> ApiResult {
     let p = position(&r.position, &r.place())?;
-    let report = AnalysisReport::new(&p);
+    analysis_answer(&p, &r)
+}
+
+/// `analyze`'s answer for `p`, drawn as `r` asks (its layer, labels and numbers).
+fn analysis_answer(p: &Position, r: &PositionRequest) -> ApiResult {
+    let report = AnalysisReport::new(p);
     let l = labels(r.labels.as_deref())?;
-    let (trace, clauses) = trace_json(&p, l)?;
+    let (trace, clauses) = trace_json(p, l)?;
     Ok(json!({
         "analysis": to_json(&report)?,
         "text": report.to_text(),
-        "svg": figure(&p, &r)?,
-        "position": position_yaml(&p)?,
-        "setup": setup_json(&p)?,
+        "svg": figure(p, r)?,
+        "position": position_yaml(p)?,
+        "setup": setup_json(p)?,
         "score_trace": trace,
         "score_clauses": clauses,
         "shown": shown_labels(p.board().size(), l),
@@ -555,9 +560,18 @@ fn readings_of(r: TargetRequest) -> ApiResult {
 pub struct PlayRequest {
     position: Value,
     moves: Vec<String>,
-    /// As [`PositionRequest`]'s, for the reports' text (`shown`; `reports` stay Chinese).
+    /// As [`PositionRequest`]'s, for the reports' text (`shown`; `reports` stay Chinese) and the
+    /// figure of `analysis`.
     #[serde(default)]
     labels: Option<String>,
+    /// With `analysis: true`, the answer carries `analyze`'s answer for the position after the
+    /// moves, drawn in `layer` with `numbers` as [`PositionRequest`]'s: one request a move.
+    #[serde(default)]
+    analysis: bool,
+    #[serde(default)]
+    layer: Option<String>,
+    #[serde(default)]
+    numbers: bool,
 }
 
 /// The moves played in order on `p`, with the errors and the bounds of `m3go play` (the same
@@ -576,11 +590,24 @@ fn play(r: PlayRequest, work: &Work) -> ApiResult {
     let p = position(&r.position, POSITION)?;
     let (next, reports) = play_moves(&p, &r.moves, work)?;
     let shown = to_json(&Labeled::new(&reports, labels(r.labels.as_deref())?))?;
+    let analysis = if r.analysis {
+        let view = PositionRequest {
+            position: Value::Null,
+            layer: r.layer,
+            labels: r.labels,
+            numbers: r.numbers,
+            file: None,
+        };
+        analysis_answer(&next, &view)?
+    } else {
+        Value::Null
+    };
     Ok(json!({
         "reports": to_json(&reports)?,
         "shown": shown,
         "position": position_yaml(&next)?,
         "setup": setup_json(&next)?,
+        "analysis": analysis,
     }))
 }
 

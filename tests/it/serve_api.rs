@@ -175,6 +175,21 @@ fn serve_play_undo_and_export() {
     assert_eq!(v["reports"][0]["notation"], "花10.二一");
     let next = v["position"].as_str().expect("position").to_string();
     assert!(next.contains("move: 12"), "{next}");
+    assert!(v["analysis"].is_null(), "no analysis unless asked: {v}");
+    // one request a move: with `analysis: true` the answer carries analyze's answer for the
+    // next position, the same as asking analyze for it
+    let (status, one) = post(
+        "play",
+        json!({ "position": pos, "moves": ["花10.二一", "黑11.pass"], "analysis": true,
+                "layer": "upper", "labels": "latin" }),
+    );
+    assert_eq!(status, 200, "{one}");
+    let (status, two) = post(
+        "analyze",
+        json!({ "position": next, "layer": "upper", "labels": "latin" }),
+    );
+    assert_eq!(status, 200, "{two}");
+    assert_eq!(one["analysis"], two, "play's analysis is analyze's answer");
     for (format, needle) in [("yaml", "diagram:"), ("svg", "<svg")] {
         let (status, e) = post("export", json!({ "format": format, "position": next }));
         assert_eq!(status, 200, "{format}: {e}");

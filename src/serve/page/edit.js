@@ -97,10 +97,12 @@ export async function play(move, quiet = false) {
   try {
     const before = state.setup;
     const undoEntry = snapshot();
-    const a = await api("play", { position: before, moves: [move], labels: labelsOf() });
-    const a2 = await packed(await api("analyze", {
-      position: a.setup, layer: state.layer, labels: labelsOf(), numbers: $("numbers").checked,
-    }));
+    // one request a move: the play answer carries the next position's analysis
+    const a = await api("play", {
+      position: before, moves: [move], labels: labelsOf(),
+      analysis: true, layer: state.layer, numbers: $("numbers").checked,
+    });
+    const a2 = await packed(a.analysis);
     pushUndo(undoEntry);
     playedMove(before, a.reports[0].notation);
     if (state.record && state.inRecord) leaveRecord("played " + a.shown[0].notation + " from move " + state.record.at + " of the record");
