@@ -315,9 +315,7 @@ const POSITION: &str = "position";
 /// the page sends these and builds no YAML).
 fn position(sent: &Value, place: &str) -> Result<Position, ApiError> {
     let setup: Setup = match sent {
-        Value::String(text) => {
-            from_yaml(text, place).map_err(|e| ApiError::bad(field_name_problem(&e.to_string())))?
-        }
+        Value::String(text) => from_yaml(text, place)?,
         Value::Object(_) => serde_json::from_value(sent.clone())
             .map_err(|e| ApiError::bad(format!("{place}: {e}")))?,
         _ => {
@@ -333,31 +331,6 @@ fn position(sent: &Value, place: &str) -> Result<Position, ApiError> {
 /// answers: the page keeps it and sends it back as the `position` of its requests).
 fn setup_json(p: &Position) -> Result<Value, ApiError> {
     to_json(&p.to_setup())
-}
-
-/// serde's message for a key that is not a name (`{{{`: a mapping as the key, `- a` a list, `5:`
-/// a number) — "invalid type: map, expected field identifier" — said as what the file holds
-/// instead and what it should hold, keeping the place, the field and the line.
-fn field_name_problem(msg: &str) -> String {
-    const HEAD: &str = "invalid type: ";
-    const TAIL: &str = ", expected field identifier";
-    let Some(end) = msg.find(TAIL) else {
-        return msg.to_string();
-    };
-    let Some(start) = msg[..end].rfind(HEAD) else {
-        return msg.to_string();
-    };
-    let found = &msg[start + HEAD.len()..end];
-    let found = match found {
-        "map" => "a mapping (`{` opens one)",
-        "sequence" => "a list (`[` or `- ` opens one)",
-        other => other,
-    };
-    format!(
-        "{}a key is {found} where a field name goes: expected a field name and its value, one a line, as `size: 9`{}",
-        &msg[..start],
-        &msg[end + TAIL.len()..]
-    )
 }
 
 /// The YAML m3go writes for a position (as `play -o`).

@@ -25,6 +25,21 @@ fn errors_yaml_syntax_error_has_file_line_and_column() {
 }
 
 #[test]
+fn errors_a_key_that_is_no_field_name_is_said_as_such_by_the_cli_and_the_page_alike() {
+    // `{{{` (a mapping where a field name goes): serde's "expected field identifier" said as
+    // what the file holds and what it should hold, with the line and column; the page's
+    // server reads positions through the same function, so it shows the same message
+    let e = from_yaml::<Setup>("{{{\n", "bad.yaml").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "bad.yaml: a key is a mapping (`{` opens one) where a field name goes: expected a field \
+         name and its value, one a line, as `size: 9` at line 1 column 2"
+    );
+    let e = from_yaml::<Setup>("- a\n- b\n", "bad.yaml").unwrap_err();
+    assert!(!e.to_string().contains("field identifier"), "{e}");
+}
+
+#[test]
 fn errors_yaml_type_error_keeps_the_readers_path_and_position() {
     let e = from_yaml::<Setup>("size: nine\ndiagram: x\n", "p.yaml").unwrap_err();
     assert_eq!((e.place.line, e.place.column), (Some(1), Some(7)));

@@ -93,9 +93,34 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Input
                 "expected a whole number from 0 to 4294967295",
             )
             .replace("expected f64", "expected a number");
-        let msg = unnamed_types(&move_number_message(msg));
+        let msg = field_name_problem(&unnamed_types(&move_number_message(msg)));
         yaml_error(&msg, e.location())
     })
+}
+
+/// serde's message for a key that is not a name (`{{{`: a mapping as the key, `- a` a list, `5:`
+/// a number) — "invalid type: map, expected field identifier" — said as what the file holds
+/// instead and what it should hold, keeping the place, the field and the line.
+fn field_name_problem(msg: &str) -> String {
+    const HEAD: &str = "invalid type: ";
+    const TAIL: &str = ", expected field identifier";
+    let Some(end) = msg.find(TAIL) else {
+        return msg.to_string();
+    };
+    let Some(start) = msg[..end].rfind(HEAD) else {
+        return msg.to_string();
+    };
+    let found = &msg[start + HEAD.len()..end];
+    let found = match found {
+        "map" => "a mapping (`{` opens one)",
+        "sequence" => "a list (`[` or `- ` opens one)",
+        other => other,
+    };
+    format!(
+        "{}a key is {found} where a field name goes: expected a field name and its value, one a line, as `size: 9`{}",
+        &msg[..start],
+        &msg[end + TAIL.len()..]
+    )
 }
 
 /// A `move:` that is a whole number but no `u32` (`-1`, `5000000000`) said in the words of
