@@ -140,14 +140,14 @@ pub fn stop_children_on_signal() {
 
 /// An answer line as the reader thread hands it on: read as JSON there (while m3go works out
 /// its own answer), or kept as text when it is not JSON, for the error message.
-enum Reply {
+enum ProgramLine {
     Json(Value),
     NotJson { line: String, error: String },
 }
 
 /// What the reader thread hands on for each line: an answer, or why the line could not be read
 /// (after which it stops).
-type Line = Result<Reply, UnreadableLine>;
+type Line = Result<ProgramLine, UnreadableLine>;
 
 /// A request sent to the program before it was asked ([`Oracle::ask_while`]'s `meanwhile`
 /// returned it).
@@ -296,8 +296,8 @@ impl External {
                         .map(|l| {
                             let l = l.trim_end_matches(['\n', '\r']);
                             match crate::conform::pruned::from_str_pruned(l, skip) {
-                                Ok(v) => Reply::Json(v),
-                                Err(e) => Reply::NotJson {
+                                Ok(v) => ProgramLine::Json(v),
+                                Err(e) => ProgramLine::NotJson {
                                     line: l.to_string(),
                                     error: e.to_string(),
                                 },
@@ -360,9 +360,11 @@ impl External {
     ) -> Result<Value, ProgramFailure> {
         let scaled_from = (limit > self.timeout).then_some(self.timeout);
         match self.next_line(deadline, limit, scaled_from)? {
-            Reply::Json(v) if v.is_object() => Ok(v),
-            Reply::Json(v) => Err(self.fail(|s| ProgramFailure::not_object(&v.to_string(), s))),
-            Reply::NotJson { line, error } => {
+            ProgramLine::Json(v) if v.is_object() => Ok(v),
+            ProgramLine::Json(v) => {
+                Err(self.fail(|s| ProgramFailure::not_object(&v.to_string(), s)))
+            }
+            ProgramLine::NotJson { line, error } => {
                 Err(self.fail(|s| ProgramFailure::not_json(error, &line, s)))
             }
         }
@@ -377,7 +379,7 @@ impl External {
         deadline: std::time::Instant,
         limit: Duration,
         scaled_from: Option<Duration>,
-    ) -> Result<Reply, ProgramFailure> {
+    ) -> Result<ProgramLine, ProgramFailure> {
         let Some(run) = self.running.as_mut() else {
             return Err(ProgramFailure::NotRunning);
         };
@@ -428,8 +430,8 @@ impl External {
         limit: Duration,
     ) -> Result<String, ProgramFailure> {
         Ok(match self.next_line(deadline, limit, None)? {
-            Reply::Json(v) => v.to_string(),
-            Reply::NotJson { line, .. } => line,
+            ProgramLine::Json(v) => v.to_string(),
+            ProgramLine::NotJson { line, .. } => line,
         })
     }
 }
