@@ -399,19 +399,7 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     let (driver_child, port) = start_driver(&driver);
     let _guard = Kill(vec![server, driver_child]);
     let profile = std::env::temp_dir().join(format!("m3go-browser-{}", std::process::id()));
-    let caps = serde_json::json!({
-        "goog:chromeOptions": {
-            "binary": chromium,
-            "args": [
-                "--headless", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync",
-                "--window-size=1500,1300",
-                format!("--user-data-dir={}", profile.display()),
-            ],
-        },
-    });
-    let c = Client::new(&format!("http://127.0.0.1:{port}"), caps).expect("a WebDriver session");
+    let c = share::fresh_session(port, &chromium, &profile, "1500,1300");
     c.goto(&url).expect("load the page");
     wait_for(&c, "document.body.dataset.ready === '1'", 60);
     // M3GO_BROWSER_ONLY=share: only share.rs's checks (for working on them)

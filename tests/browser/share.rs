@@ -21,8 +21,9 @@ fn at_move(n: u32) -> String {
     format!("document.getElementById('record-status').textContent.startsWith('move {n} of') && document.getElementById('board').dataset.analysed === '{n}' && document.getElementById('status').textContent === '' && !!document.getElementById('score-line')")
 }
 
-/// Opens a WebDriver session with a profile of its own (nothing of the first one's storage).
-fn fresh_session(port: u16, chromium: &Path, profile: &Path, size: &str) -> Client {
+/// Opens a WebDriver session with a profile of its own (nothing of another session's storage):
+/// the page test's first session, and the fresh profiles that open a copied link.
+pub(crate) fn fresh_session(port: u16, chromium: &Path, profile: &Path, size: &str) -> Client {
     let caps = serde_json::json!({
         "goog:chromeOptions": {
             "binary": chromium,
@@ -35,7 +36,7 @@ fn fresh_session(port: u16, chromium: &Path, profile: &Path, size: &str) -> Clie
             ],
         },
     });
-    Client::new(&format!("http://127.0.0.1:{port}"), caps).expect("a second WebDriver session")
+    Client::new(&format!("http://127.0.0.1:{port}"), caps).expect("a WebDriver session")
 }
 
 fn load_kejie(c: &Client, kejie: &Path) {
