@@ -77,7 +77,7 @@ fn write(name: &str, comment: &str, setup: &Setup) {
 
 fn start(size: usize, rules: Rules) -> Position {
     let setup = Setup {
-        rules: m3go::formats::record::rules_field(&rules),
+        rules: m3go::rules::RulesField::of(&rules),
         size: Some(size),
         diagram: Board::empty(size).expect("size").to_diagram(),
         ..Default::default()

@@ -12,8 +12,7 @@
 
 use m3go::conform::case::Case;
 use m3go::conform::suite::case_files;
-use m3go::formats::record::record_of;
-use m3go::formats::sgf::write_record;
+use m3go::formats::record::Record;
 use m3go::game::notation::{parse_move, parse_move_in};
 use m3go::rules::ClosedRegion;
 use m3go::testing::{encode_eye_case, encode_game, MoveChoice, ODD_SIZES};
@@ -62,8 +61,8 @@ fn write_records(out: &Path, id: &str, pos: &Position, moves: &[String]) -> Resu
         p = next;
         reports.push(r);
     }
-    let record = record_of(pos, &reports);
-    if let Ok(t) = write_record(&record, pos.rules()) {
+    let record = Record::from_reports(pos, &reports);
+    if let Ok(t) = record.to_sgf(pos.rules()) {
         write(&out.join("sgf_record"), id, t.as_bytes())?;
     }
     if let Ok(t) = record.to_game_text(pos.rules(), Labels::Chinese) {
@@ -161,7 +160,7 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
         };
         for e in dir.flatten() {
             let path = e.path().to_string_lossy().into_owned();
-            let Ok(record) = m3go::formats::load::load(&path) else {
+            let Ok(record) = m3go::formats::record::Record::load(&path) else {
                 continue;
             };
             let name = e.file_name().to_string_lossy().into_owned();
@@ -178,7 +177,7 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
                     Some(_) => continue,
                     None => name.clone(),
                 };
-                if let Ok(t) = write_record(&r, &rules) {
+                if let Ok(t) = r.to_sgf(&rules) {
                     write(&out.join("sgf_record"), &name, t.as_bytes())?;
                 }
                 if let Ok(t) = r.to_game_text(&rules, Labels::Chinese) {

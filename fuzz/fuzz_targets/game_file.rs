@@ -5,8 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use m3go::formats::record::parse_game_text;
-use m3go::formats::sgf::{parse_record, write_record};
+use m3go::formats::record::Record;
+use m3go::formats::sgf::parse_record;
 use m3go::testing::{record_info_but_komi, same_record_moves};
 use m3go::Labels;
 
@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let record = match parse_game_text(text, "fuzz.txt", ".") {
+    let record = match Record::parse_game_text(text, "fuzz.txt", ".") {
         Ok(r) => r,
         Err(e) => {
             assert!(
@@ -38,7 +38,7 @@ fuzz_target!(|data: &[u8]| {
     let game = record
         .to_game_text(&rules, Labels::Latin)
         .unwrap_or_else(|e| panic!("cannot write a game file: {e}"));
-    let back = parse_game_text(&game, "back.txt", ".")
+    let back = Record::parse_game_text(&game, "back.txt", ".")
         .unwrap_or_else(|e| panic!("written game file does not read back: {e}\n{game}"));
     assert!(same_record_moves(&record, &back), "moves differ:\n{game}");
     assert_eq!(
@@ -46,7 +46,9 @@ fuzz_target!(|data: &[u8]| {
         record_info_but_komi(&back),
         "game information differs:\n{game}"
     );
-    let sgf = write_record(&record, &rules).unwrap_or_else(|e| panic!("cannot write: {e}"));
+    let sgf = record
+        .to_sgf(&rules)
+        .unwrap_or_else(|e| panic!("cannot write: {e}"));
     let back = parse_record(&sgf, "back.sgf")
         .unwrap_or_else(|e| panic!("written SGF does not read back: {e}\n{sgf}"));
     assert!(same_record_moves(&record, &back), "moves differ:\n{sgf}");

@@ -1,6 +1,6 @@
 //! The server's reading of a request (`serve::read_request`: the path, the method, the body as
 //! the endpoint's JSON request, a replay's record; `serve::Access::check`: the `Host` and
-//! `Origin` headers), and `formats::load::parse_sent`, the reading of a record sent to the
+//! `Origin` headers), and `formats::record::Record::parse_sent`, the reading of a record sent to the
 //! server: no input panics; a record read from a request never names a start position file, in
 //! any spelling the header reader accepts; no message echoes a file of the server (a sentinel
 //! file `fuzz-secret` is written in the working directory, where a relative `position:` path
@@ -10,7 +10,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use m3go::formats::load::{looks_like_sgf, parse_sent};
+use m3go::formats::record::Record;
 use m3go::formats::record::{game_lines, header_line};
 use m3go::serve::{api, read_request, Access, Options, Routed};
 
@@ -52,7 +52,7 @@ fn echoes_the_file(message: &str) -> bool {
 
 /// Whether a game file's header names a start position file in any spelling.
 fn names_a_file(text: &str) -> bool {
-    !looks_like_sgf(text)
+    !Record::looks_like_sgf(text)
         && game_lines(text)
             .filter_map(header_line)
             .any(|(k, _)| k.eq_ignore_ascii_case("position"))
@@ -105,7 +105,7 @@ fuzz_target!(|input: Input| {
             }
         }
     }
-    match parse_sent(&input.record, "record") {
+    match Record::parse_sent(&input.record, "record") {
         Ok(r) => {
             assert!(r.start_path.is_none(), "a sent record named a file");
             assert!(

@@ -518,7 +518,7 @@ fn replay<'py>(
         ));
     }
     let rec = py
-        .detach(|| m3go::formats::load::parse_sent(text, "record"))
+        .detach(|| m3go::formats::record::Record::parse_sent(text, "record"))
         .map_err(|e| m3go_error(py, code::BAD_REQUEST, Some("record".into()), e.to_string()))?;
     let rules = replay_rules(py, &rec, rules, mechanical)?;
     let replayed = py.detach(|| {

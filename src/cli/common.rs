@@ -134,7 +134,7 @@ pub fn record_text(
 ) -> Result<String, InputError> {
     check_extension(path, flag, &RECORD_EXTENSIONS)?;
     if path.to_ascii_lowercase().ends_with(".sgf") {
-        crate::formats::sgf::write_record(record, rules)
+        record.to_sgf(rules)
     } else {
         record.to_game_text(rules, labels)
     }

@@ -35,7 +35,7 @@ pub fn run(args: ConvertArgs) -> Result<(), InputError> {
     let labels = args.labels;
     crate::cli::common::check_extension(output, "OUT", &crate::cli::common::RECORD_EXTENSIONS)?;
     crate::cli::common::refuse_own_input(output, "OUT", input, args.force)?;
-    let record = crate::formats::load::load(input)?;
+    let record = crate::formats::record::Record::load(input)?;
     let rules = record.resolve_rules(args.rules.as_ref())?;
     // check the whole record before writing it
     let note = record.assumed_rules_note(args.rules.as_ref());

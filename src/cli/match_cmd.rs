@@ -314,7 +314,7 @@ fn play_all(
                         InputError::new(e.to_string()).key(format!("game {}", g.number))
                     })?;
                     let sgf = game_path(out, g.number, "sgf");
-                    let text = crate::formats::sgf::write_record(&played.record, &m.rules)?;
+                    let text = played.record.to_sgf(&m.rules)?;
                     write_file(&sgf, &text)?;
                     if args.final_analysis {
                         let pos = played
@@ -519,7 +519,7 @@ fn opening(file: &str, rules: &Rules, size: usize) -> Result<Opening, InputError
         r.start_place = Some(file.to_string());
         r
     } else {
-        crate::formats::load::load(file)?
+        crate::formats::record::Record::load(file)?
     };
     if record.size != size {
         return Err(InputError::new(format!("a {0}×{0} board", record.size))

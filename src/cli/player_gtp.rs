@@ -6,7 +6,7 @@
 use crate::conform::capabilities::Capabilities;
 use crate::conform::play_protocol::PlayerCapabilities;
 use crate::error::{clip, read_line_bounded, ReadError, MAX_INPUT_BYTES};
-use crate::formats::record::{rules_field, Record};
+use crate::formats::record::Record;
 use crate::game::fast::FastPosition;
 use crate::game::moves::{Action, Move};
 use crate::game::order::SplitMix64;
@@ -18,6 +18,7 @@ use crate::referee::gtp::{
 };
 use crate::referee::strategy::{choose, Strategy};
 use crate::rules::Rules;
+use crate::rules::RulesField;
 
 /// The commands answered, as `list_commands` lists them.
 const COMMANDS: [&str; 16] = [
@@ -73,7 +74,7 @@ impl Engine {
     fn clear(&mut self) -> Result<(), GtpError> {
         let start = match &self.start {
             Some(p) if p.board().size() == self.size => p.clone(),
-            _ => Record::new(self.size, Some(rules_field(&self.rules)))
+            _ => Record::new(self.size, Some(RulesField::of(&self.rules)))
                 .start_position(&self.rules)
                 .map_err(GtpError::Start)?,
         };

@@ -72,7 +72,7 @@ fn replay_one(
     args: &ReplayArgs,
     summary_only: bool,
 ) -> Result<(Replayed, Rules, crate::formats::record::Record), InputError> {
-    let record = crate::formats::load::load(path)?;
+    let record = crate::formats::record::Record::load(path)?;
     if let Some(note) = record.dropped.games_note() {
         errln!("replay: {path}: not replayed: {note}");
     }
@@ -152,13 +152,13 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
         position_file(&args, &rep.position)?.into_iter().collect();
     let mut go_only = Vec::new();
     if let Some(out) = &args.save {
-        let mut rec = crate::formats::record::record_of(&rep.start, &rep.reports);
+        let mut rec = crate::formats::record::Record::from_reports(&rep.start, &rep.reports);
         rec.info = record.info.clone();
         // a mechanical replay plays a three-colour game from a Go record: the record's Go
         // result, rules and komi are not this game's (told on stderr below, with what else is
         // dropped)
         if args.mechanical {
-            go_only = crate::formats::record::take_go_only(&mut rec.info);
+            go_only = crate::formats::record::Record::take_go_only(&mut rec.info);
         }
         // M20-REPLAY-PASS: a refused move is saved as the record's point, marked replaced,
         // with its reason as the comment, so that the saved record replays to the same position

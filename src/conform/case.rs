@@ -434,9 +434,9 @@ impl Case {
 /// moves numbered up to `to`, as points or `pass`).
 fn record_start(file: &str, start: &RecordStart) -> Result<(Setup, Vec<String>), InputError> {
     let record = if file.starts_with(BUILTIN) {
-        crate::formats::load::parse(&suite_text(file)?, file)?
+        crate::formats::record::Record::parse(&suite_text(file)?, file)?
     } else {
-        crate::formats::load::load(file)?
+        crate::formats::record::Record::load(file)?
     };
     let rules = match &start.rules {
         Some(r) => r
@@ -446,7 +446,7 @@ fn record_start(file: &str, start: &RecordStart) -> Result<(Setup, Vec<String>),
     };
     let pos = record.start_position(&rules)?;
     let mut setup = pos.to_setup();
-    setup.rules = crate::formats::record::rules_field(&rules);
+    setup.rules = crate::rules::RulesField::of(&rules);
     let mut moves = Vec::new();
     for m in &record.moves {
         if start.to.is_some_and(|t| m.number > t) {

@@ -15,7 +15,7 @@ use crate::conform::play_protocol::{
 };
 use crate::conform::runner::{External, Oracle};
 use crate::error::clip;
-use crate::formats::record::{rules_field, Record, RecordMove};
+use crate::formats::record::{Record, RecordMove};
 use crate::game::moves::{Action, Move};
 use crate::game::notation::{format_numbered, parse_move_in};
 use crate::game::order::{StoneKind, Turn};
@@ -23,6 +23,7 @@ use crate::game::play::Position;
 use crate::game::setup::{InputError, Setup};
 use crate::judge::scoring::{score_of, Winner};
 use crate::rules::Rules;
+use crate::rules::RulesField;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
@@ -438,11 +439,11 @@ impl<'s> Referee<'s> {
         let rules = &spec.rules;
         let record = match &spec.opening {
             Some(o) => Record {
-                rules: Some(rules_field(rules)),
+                rules: Some(RulesField::of(rules)),
                 info: Vec::new(),
                 ..o.record.clone()
             },
-            None => Record::new(spec.size, Some(rules_field(rules))),
+            None => Record::new(spec.size, Some(RulesField::of(rules))),
         };
         let start = record
             .start_position(rules)

@@ -2,7 +2,7 @@
 //! library functions the command line uses (`analyze`: [`AnalysisReport::new`]; `render`:
 //! [`render::svg`]; `explain`: [`explain_target`]; `readings`: [`readings::readings`]; `play`:
 //! [`Position::play`]; `replay`: [`replay::mechanical`] / [`replay::strict`]; `export`:
-//! [`sgf::write_record`] / [`Record::to_game_text`]). A position travels as the text of a
+//! [`Record::to_sgf`] / [`Record::to_game_text`]). A position travels as the text of a
 //! position file (YAML, spec/README.md) or as the same file's JSON object (`setup` in the
 //! answers); bad input is an [`ApiError`] with the message the CLI
 //! prints for the same input and a 4xx status.
@@ -12,10 +12,9 @@ use crate::board::labeled::Labeled;
 use crate::conform::clause_id::cited;
 use crate::conform::register;
 use crate::formats::explain::explain_target;
-use crate::formats::record::{record_of, Record, GO_ONLY_INFO, INFO_KEYS};
+use crate::formats::record::Record;
 use crate::formats::render::{self, View};
 use crate::formats::report::AnalysisReport;
-use crate::formats::sgf;
 use crate::game::advance::Engine;
 use crate::game::play::{Position, Report};
 use crate::game::setup::{from_yaml, InputError, Setup};
@@ -599,14 +598,14 @@ pub struct ReplayRequest {
 /// Where a record from a request is said to come from in messages.
 const RECORD: &str = "record";
 
-/// A record's text, SGF or game file (by its content, read by `formats::load::parse_sent`). A
+/// A record's text, SGF or game file (by its content, read by `formats::record::Record::parse_sent`). A
 /// pasted game file may not name a start position file, in any spelling of `position:`: the
 /// server reads no file, so no message can echo one.
 fn record(text: &str) -> Result<Record, ApiError> {
     if text.len() > super::MAX_BODY {
         return Err(ApiError::bad("record: too large"));
     }
-    Ok(crate::formats::load::parse_sent(text, RECORD)?)
+    Ok(crate::formats::record::Record::parse_sent(text, RECORD)?)
 }
 
 fn replay_record(r: ReplayRequest, rec: &Record, work: &Work) -> ApiResult {
@@ -669,9 +668,9 @@ fn export(r: ExportRequest, work: &Work) -> ApiResult {
         "sgf" | "game" => {
             let start = position(&need(&r.start, "start")?, "start")?;
             let (_, reports) = play_moves(&start, &r.moves, work)?;
-            let rec = record_of(&start, &reports);
+            let rec = Record::from_reports(&start, &reports);
             if r.format == "sgf" {
-                (sgf::write_record(&rec, start.rules())?, "game.sgf")
+                (rec.to_sgf(start.rules())?, "game.sgf")
             } else {
                 (
                     rec.to_game_text(start.rules(), Labels::Chinese)?,
@@ -755,7 +754,7 @@ impl Kept {
         })?;
         s.history = self.boards[from..end].to_vec();
         replay::trim_history(&self.rules, &mut s);
-        s.rules = crate::formats::record::rules_field(&self.rules);
+        s.rules = crate::rules::RulesField::of(&self.rules);
         let p = s.to_position(RECORD).map_err(InputError::from)?;
         Ok((p, s))
     }
@@ -949,12 +948,15 @@ fn record_info(rec: &Record, mechanical: bool) -> Vec<Value> {
     rec.info
         .iter()
         .map(|(k, v)| {
-            let property = INFO_KEYS.iter().find(|(key, _)| key == k).map(|(_, p)| *p);
+            let property = Record::INFO_KEYS
+                .iter()
+                .find(|(key, _)| key == k)
+                .map(|(_, p)| *p);
             json!({
                 "key": k,
                 "property": property,
                 "value": v,
-                "go_only": go && GO_ONLY_INFO.contains(&k.as_str()),
+                "go_only": go && Record::GO_ONLY_INFO.contains(&k.as_str()),
             })
         })
         .collect()
@@ -1048,7 +1050,7 @@ fn record_move(r: RecordMoveRequest, work: &Work) -> ApiResult {
 /// How many variations an SGF record has beside its main line (the replay follows the main
 /// line only; the page says so rather than dropping them without a word). 0 for a game file.
 fn sgf_variations(text: &str) -> usize {
-    if !crate::formats::load::looks_like_sgf(text) {
+    if !crate::formats::record::Record::looks_like_sgf(text) {
         return 0;
     }
     let Ok(trees) = sgf_parse::go::parse(text) else {

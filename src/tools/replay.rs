@@ -175,7 +175,7 @@ fn freeze_boards_needed(rules: &Rules, setup: &Setup) -> usize {
 pub fn position_setup(pos: &Position) -> Setup {
     let mut s = pos.to_setup();
     trim_history(pos.rules(), &mut s);
-    s.rules = crate::formats::record::rules_field(pos.rules());
+    s.rules = crate::rules::RulesField::of(pos.rules());
     s
 }
 
@@ -501,14 +501,14 @@ fn strict_steps<R>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::record::parse_game_text;
+    use crate::formats::record::Record;
 
     #[test]
     fn m20_replay_flower_turn_on_a_capture_point_becomes_a_pass() {
         // 5x5: the white stone 二二 in the corner has one liberty, 二一, after 黑3.一二; the
         // record puts move 9 (华, black's flower) there: a capture point, so it becomes a pass.
         let text = "size: 5\nBB 二二 一二 B二 OB A二 一B B一 二一 pass";
-        let r = parse_game_text(text, "t", ".").unwrap();
+        let r = Record::parse_game_text(text, "t", ".").unwrap();
         let rules = Rules::m3go_2020();
         let rep = mechanical(&r, &rules, None, Engine::Fast).unwrap();
         assert_eq!(rep.entries.len(), 10);

@@ -655,9 +655,8 @@ const FUZZ_ROUND_TRIPS: &[&str] = &[
 
 #[test]
 fn bad_input_fuzz_round_trip_regressions() {
-    use m3go::formats::load::load;
-    use m3go::formats::record::parse_game_text;
-    use m3go::formats::sgf::{parse_record, write_record};
+    use m3go::formats::record::Record;
+    use m3go::formats::sgf::parse_record;
     let same = |a: &m3go::formats::record::Record, b: &m3go::formats::record::Record| {
         a.moves.len() == b.moves.len()
             && a.moves.iter().zip(&b.moves).all(|(x, y)| {
@@ -666,7 +665,7 @@ fn bad_input_fuzz_round_trip_regressions() {
     };
     for name in FUZZ_ROUND_TRIPS {
         let path = data(name).to_string_lossy().into_owned();
-        let record = match load(&path) {
+        let record = match Record::load(&path) {
             Ok(r) => r,
             Err(e) => {
                 assert!(e.to_string().contains("given twice"), "{name}: {e}");
@@ -676,7 +675,9 @@ fn bad_input_fuzz_round_trip_regressions() {
         let rules = record
             .resolve_rules(None)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        let sgf = write_record(&record, &rules).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let sgf = record
+            .to_sgf(&rules)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         let back = parse_record(&sgf, "back.sgf").unwrap_or_else(|e| panic!("{name}: {e}\n{sgf}"));
         assert!(same(&record, &back), "{name}:\n{sgf}");
         let sorted = |r: &m3go::formats::record::Record| {
@@ -691,7 +692,7 @@ fn bad_input_fuzz_round_trip_regressions() {
         let game = record
             .to_game_text(&rules, m3go::Labels::Chinese)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        let back = parse_game_text(&game, "back.txt", ".")
+        let back = Record::parse_game_text(&game, "back.txt", ".")
             .unwrap_or_else(|e| panic!("{name}: {e}\n{game}"));
         assert!(same(&record, &back), "{name}:\n{game}");
         let info = |r: &m3go::formats::record::Record| -> Vec<(String, String)> {
@@ -1257,10 +1258,11 @@ fn bad_input_saved_mechanical_replay_replays_to_the_same_position() {
 /// classic Mac line ends (CR only) reads line by line and no raw CR reaches a message.
 #[test]
 fn bad_input_game_header_keys_are_read_by_one_tokenizer() {
-    use m3go::formats::load::parse_sent;
-    use m3go::formats::record::parse_game_text;
+    use m3go::formats::record::Record;
     for text in ["game2-name: x\n黑1.OO\n", "a1: x\n", "black_rank: 9d\n"] {
-        let e = parse_game_text(text, "g.txt", ".").unwrap_err().to_string();
+        let e = Record::parse_game_text(text, "g.txt", ".")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("unknown header key"), "{text:?}: {e}");
         assert!(e.starts_with("g.txt: line 1"), "{text:?}: {e}");
     }
@@ -1268,26 +1270,27 @@ fn bad_input_game_header_keys_are_read_by_one_tokenizer() {
     let dir = dir.to_string_lossy();
     for sep in [" :", "\t:", "\u{3000}:", ":", "  :  "] {
         let text = format!("position{sep} missing_diagram.yaml\n黑1.OO\n");
-        let e = parse_game_text(&text, "g.txt", &dir)
+        let e = Record::parse_game_text(&text, "g.txt", &dir)
             .unwrap_err()
             .to_string();
         assert!(
             e.contains("g.txt: line 1: position:") && e.contains("missing_diagram.yaml: "),
             "{sep:?}: {e}"
         );
-        let e = parse_sent(&text, "record").unwrap_err().to_string();
+        let e = Record::parse_sent(&text, "record").unwrap_err().to_string();
         assert!(
             e.starts_with("record: line 1") && e.contains("may not name a start position file"),
             "{sep:?}: {e}"
         );
         assert!(!e.contains("diagram"), "{sep:?}: {e}");
     }
-    let e = parse_game_text("size: 9\r黑1.OO\r白2.ZZ\r", "mac.txt", ".")
+    let e = Record::parse_game_text("size: 9\r黑1.OO\r白2.ZZ\r", "mac.txt", ".")
         .unwrap_err()
         .to_string();
     assert!(e.contains("line 3"), "{e}");
     assert!(!e.contains('\r'), "{e:?}");
-    let r = parse_game_text("size: 9\r\n黑1.OO\r白2.一一\n", "mixed.txt", ".").expect("reads");
+    let r =
+        Record::parse_game_text("size: 9\r\n黑1.OO\r白2.一一\n", "mixed.txt", ".").expect("reads");
     assert_eq!(r.moves.len(), 2);
     assert_eq!(r.moves[1].place, "mixed.txt line 3");
 }

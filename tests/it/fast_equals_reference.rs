@@ -7,9 +7,9 @@
 //! checks that every preset is among them).
 
 use m3go::board::layers::Cell;
-use m3go::formats::record::rules_field;
 use m3go::game::play::{Action, Move};
 use m3go::judge::forbidden::flower_forbidden_reason;
+use m3go::rules::RulesField;
 use m3go::rules::{AttributeRule, Schedule, SuicideTiming};
 use m3go::tools::fast::{random_game_fast, random_game_reference, FastAnalysis, FastPosition};
 use m3go::{Analysis, Board, Colour, Position, Rules, Stone};
@@ -162,7 +162,7 @@ fn start(size: usize, rules: &Rules) -> Position {
 /// The empty board under `rules`, `first` the number of the next move.
 fn start_at(size: usize, rules: &Rules, first: u32) -> Position {
     let setup = m3go::Setup {
-        rules: rules_field(rules),
+        rules: RulesField::of(rules),
         size: Some(size),
         // a Flystone game past move 1 would need the record of its flystones
         move_number: Some(if rules.schedule == Schedule::Flystone {
@@ -457,7 +457,7 @@ fn fast_go_ko_retake_refused_like_reference_in_plain_go() {
     };
     // Black takes the white stone at (row 1, column 1) by playing (1, 2); White may not retake.
     let setup = m3go::Setup {
-        rules: rules_field(&plain),
+        rules: RulesField::of(&plain),
         size: Some(5),
         diagram: ". X O . .\nX O . O .\n. X O . .\n. . . . .\n. . . . .\n".into(),
         ..Default::default()

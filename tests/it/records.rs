@@ -2,8 +2,8 @@
 //! seven real professional records of spec/records (spec/records/README.md), and 003's
 //! mechanical replay.
 
-use m3go::formats::record::{parse_game_text, two_colour_rules, Record};
-use m3go::formats::sgf::{parse_record, write_record};
+use m3go::formats::record::{two_colour_rules, Record};
+use m3go::formats::sgf::parse_record;
 use m3go::game::notation::{parse_move, Notation, Prefix};
 use m3go::game::play::Action;
 use m3go::rules::Rules;
@@ -73,7 +73,7 @@ fn d3_notation_real_record_converts_to_a_game_file_and_back() {
     let text = r
         .to_game_text(&rules, Labels::Chinese)
         .unwrap_or_else(|e| panic!("{e}"));
-    let back = parse_game_text(&text, "g1.txt", ".").unwrap_or_else(|e| panic!("{e}"));
+    let back = Record::parse_game_text(&text, "g1.txt", ".").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back.moves.len(), 186);
     assert_eq!(back.info("white"), Some("AlphaGo"));
     let again = back.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
@@ -264,7 +264,7 @@ fn m20_replay_log_line_reads_like_003_move_301() {
 #[test]
 fn m20_replay_replaced_pass_names_reason_and_clause() {
     // 华9 on the only liberty of the white corner stone 二二: a capture point
-    let r = parse_game_text(
+    let r = Record::parse_game_text(
         "size: 5\nBB 二二 一二 B二 OB A二 一B B一 二一 O二",
         "t",
         ".",
@@ -293,7 +293,7 @@ fn m20_replay_passes_do_not_end_the_game_but_record_passes_do() {
     // must not end the game; the record's own two passes at 11 and 12 do, and a move after
     // them is refused with its number.
     let text = "size: 5\nBB 二二 一二 B二 OB A二 一B B一 二一 二一 pass pass 一O";
-    let r = parse_game_text(text, "t", ".").unwrap_or_else(|e| panic!("{e}"));
+    let r = Record::parse_game_text(text, "t", ".").unwrap_or_else(|e| panic!("{e}"));
     let rules = Rules::m3go_2020();
     let rep = mechanical(&r, &rules, Some(12), m3go::game::advance::Engine::Fast)
         .unwrap_or_else(|e| panic!("{e}"));
@@ -331,7 +331,7 @@ fn m20_replay_ignores_the_sgf_colours() {
 
 #[test]
 fn d3_notation_wrong_colour_for_the_move_number_is_refused_with_move_and_line() {
-    let r = parse_game_text(
+    let r = Record::parse_game_text(
         "rules: m3go-2020\nsize: 9\n黑1.OO 白2.一一\n黑3.AA 白4.二二 黑5.BB 白6.三三 白7.CC",
         "g.txt",
         ".",
@@ -348,7 +348,7 @@ fn d3_notation_wrong_colour_for_the_move_number_is_refused_with_move_and_line() 
     assert!(e.to_string().contains("g.txt line 4"), "{e}");
     assert!(e.to_string().contains("black stone (黑)"), "{e}");
     // the flower turn: 黑9 instead of 华9
-    let r = parse_game_text(
+    let r = Record::parse_game_text(
         "size: 9\nOO 一一 AA 二二 BB 三三 CC 四四 黑9.DD",
         "g.txt",
         ".",
@@ -367,8 +367,8 @@ fn d3_notation_wrong_colour_for_the_move_number_is_refused_with_move_and_line() 
 
 #[test]
 fn go_end_strict_replay_refuses_a_move_after_the_end_with_its_number() {
-    let r =
-        parse_game_text("size: 5\npass pass 一一", "g.txt", ".").unwrap_or_else(|e| panic!("{e}"));
+    let r = Record::parse_game_text("size: 5\npass pass 一一", "g.txt", ".")
+        .unwrap_or_else(|e| panic!("{e}"));
     let e = strict(
         &r,
         &Rules::m3go_2020(),
@@ -378,7 +378,7 @@ fn go_end_strict_replay_refuses_a_move_after_the_end_with_its_number() {
     .unwrap_err();
     assert!(e.to_string().contains("move 3"), "{e}");
     assert!(e.to_string().contains("game-over"), "{e}");
-    let e = parse_game_text("move: 99999999999\npass", "g.txt", ".").unwrap_err();
+    let e = Record::parse_game_text("move: 99999999999\npass", "g.txt", ".").unwrap_err();
     assert!(e.to_string().contains("line 1"), "{e}");
 }
 
@@ -387,12 +387,12 @@ fn d3_notation_game_file_round_trips_through_sgf_in_both_label_systems() {
     let text = "rules: dullstone\nsize: 9\nblack: A\nwhite: B\n\
                 黑1.OO 白2.一一 黑3.AA 白4.二二 黑5.BB 白6.三三 黑7.CC 白8.四四 华9.DD 花10.pass\n\
                 黑11.四D";
-    let r = parse_game_text(text, "g.txt", ".").unwrap_or_else(|e| panic!("{e}"));
+    let r = Record::parse_game_text(text, "g.txt", ".").unwrap_or_else(|e| panic!("{e}"));
     let rules = r.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
     let rep = strict(&r, &rules, None, m3go::game::advance::Engine::Fast)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(rep.entries.len(), 11);
-    let sgf = write_record(&r, &rules).unwrap_or_else(|e| panic!("{e}"));
+    let sgf = r.to_sgf(&rules).unwrap_or_else(|e| panic!("{e}"));
     assert!(sgf.contains("B[ee]FL[]") || sgf.contains("FL[]"), "{sgf}");
     assert!(sgf.contains("RU[dullstone]"), "{sgf}");
     assert!(sgf.contains("PB[A]"), "{sgf}");
@@ -414,7 +414,7 @@ fn d3_notation_game_file_round_trips_through_sgf_in_both_label_systems() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(chinese.contains("华9.DD 花10.pass"), "{chinese}");
     for t in [latin, chinese] {
-        let again = parse_game_text(&t, "again", ".").unwrap_or_else(|e| panic!("{e}"));
+        let again = Record::parse_game_text(&t, "again", ".").unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(acts(&again), acts(&r));
     }
 }
@@ -446,7 +446,7 @@ fn sgf_broken_files_get_clear_errors() {
 #[test]
 fn record_longer_than_the_board_allows_is_refused() {
     let moves = vec!["pass"; 10 * 9 + 1].join(" ");
-    let e = parse_game_text(&format!("size: 3\n{moves}"), "g", ".").unwrap_err();
+    let e = Record::parse_game_text(&format!("size: 3\n{moves}"), "g", ".").unwrap_err();
     assert!(e.to_string().contains("limited to 90 moves"), "{e}");
     let sgf = format!("(;SZ[3]{})", ";B[]".repeat(91));
     let e = parse_record(&sgf, "s").unwrap_err();
@@ -464,7 +464,7 @@ fn sgf_set_up_stones_and_flowers_round_trip() {
     let rep = strict(&r, &rules, None, m3go::game::advance::Engine::Fast)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(rep.entries[0].notation.to_string(), "华9.一A");
-    let out = write_record(&r, &rules).unwrap_or_else(|e| panic!("{e}"));
+    let out = r.to_sgf(&rules).unwrap_or_else(|e| panic!("{e}"));
     let back = parse_record(&out, "o").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back.start.map(|s| s.diagram), Some(start.diagram));
     assert_eq!(back.first_move, 9);
@@ -691,7 +691,7 @@ fn sgf_handicap_games_replay_strictly_and_convert() {
         let b = rep.position.board();
         let stones = (0..b.len()).filter(|&i| b.get(i).is_some()).count();
         assert_eq!(stones, 5, "{name}");
-        let sgf = write_record(&r, &rules).unwrap_or_else(|e| panic!("{e}"));
+        let sgf = r.to_sgf(&rules).unwrap_or_else(|e| panic!("{e}"));
         assert!(sgf.contains("AB[") && sgf.contains("W[ee]MN[2]"), "{sgf}");
         let back = parse_record(&sgf, "back.sgf").unwrap_or_else(|e| panic!("{e}\n{sgf}"));
         let actions = |r: &Record| {
@@ -736,7 +736,7 @@ fn sgf_km_errors_name_the_file_and_the_property_as_written() {
         assert!(e.contains(says), "{text}: {e}");
         assert!(!e.contains("inf"), "{text}: {e}");
     }
-    let e = parse_game_text("size: 9\nkomi: 1e400\n黑1.O0\n", "k.txt", ".")
+    let e = Record::parse_game_text("size: 9\nkomi: 1e400\n黑1.O0\n", "k.txt", ".")
         .unwrap_err()
         .to_string();
     assert!(e.contains("k.txt") && e.contains("komi: 1e400"), "{e}");

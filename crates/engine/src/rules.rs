@@ -782,6 +782,18 @@ impl Rules {
 }
 
 impl RulesField {
+    /// The rules field that names `rules` (a preset name when it is exactly one).
+    pub fn of(rules: &Rules) -> RulesField {
+        if Rules::preset(&rules.preset).is_ok_and(|p| p == *rules) {
+            return RulesField::Name(rules.preset.clone());
+        }
+        serde_json::to_value(rules)
+            .ok()
+            .and_then(|v| serde_json::from_value(v).ok())
+            .map(RulesField::Spec)
+            .unwrap_or_else(|| RulesField::Name(rules.preset.clone()))
+    }
+
     pub fn resolve(&self) -> Result<Rules, RulesError> {
         match self {
             RulesField::Name(n) => Rules::preset(n),

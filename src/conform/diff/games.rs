@@ -14,11 +14,11 @@ use crate::conform::runner::{
     ask_checked_while, declined_by_answer, negotiate_in, screen, thread_pool, MakeOracle, Oracle,
     OraclePool,
 };
-use crate::formats::record::rules_field;
 use crate::game::notation::format_move;
 use crate::game::play::Position;
 use crate::game::play::{Action, Move};
 use crate::game::setup::Setup;
+use crate::rules::RulesField;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -200,7 +200,7 @@ impl std::error::Error for GamesError {
 fn start_position(opts: &DiffOptions) -> Result<Position, GamesError> {
     let empty = crate::board::grid::Board::empty(opts.size).map_err(GamesError::Board)?;
     let start = Setup {
-        rules: rules_field(&opts.rules),
+        rules: RulesField::of(&opts.rules),
         size: Some(opts.size),
         diagram: empty.to_diagram(),
         ..Setup::default()

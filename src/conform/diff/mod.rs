@@ -27,11 +27,11 @@ use crate::conform::capabilities::SkippedCheck;
 use crate::conform::case::Case;
 use crate::conform::protocol::PROTOCOL;
 use crate::conform::runner::Screened;
-use crate::formats::record::rules_field;
 use crate::game::advance::Engine;
 use crate::game::play::Position;
 use crate::game::setup::Setup;
 use crate::rules::Rules;
+use crate::rules::RulesField;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -224,7 +224,7 @@ pub fn request_setup(p: &Position) -> Setup {
         return setup_of(p);
     }
     let (mut s, _) = p.to_setup_without_history();
-    s.rules = rules_field(p.rules());
+    s.rules = RulesField::of(p.rules());
     s.history = p
         .history()
         .last()
@@ -237,7 +237,7 @@ pub fn request_setup(p: &Position) -> Setup {
 /// The setup of a position (rules by preset name when exact).
 pub fn setup_of(p: &Position) -> Setup {
     let mut s = p.to_setup();
-    s.rules = rules_field(p.rules());
+    s.rules = RulesField::of(p.rules());
     s
 }
 

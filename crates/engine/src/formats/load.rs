@@ -4,36 +4,38 @@
 use crate::formats::record::{Record, StartFiles};
 use crate::game::setup::InputError;
 
-/// Whether a text looks like SGF (its first non-blank character is `(`).
-pub fn looks_like_sgf(text: &str) -> bool {
-    text.trim_start().starts_with('(')
-}
+impl Record {
+    /// Whether a text looks like SGF (its first non-blank character is `(`).
+    pub fn looks_like_sgf(text: &str) -> bool {
+        text.trim_start().starts_with('(')
+    }
 
-/// Reads a record file, SGF or game file (by its content).
-pub fn load(path: &str) -> Result<Record, InputError> {
-    parse(&crate::game::setup::read_text(path)?, path)
-}
+    /// Reads a record file, SGF or game file (by its content).
+    pub fn load(path: &str) -> Result<Record, InputError> {
+        Self::parse(&crate::game::setup::read_text(path)?, path)
+    }
 
-/// Parses a record's text, SGF or game file (by its content); `path` names it in messages (and
-/// its folder is where a game file's header finds its position file).
-pub fn parse(text: &str, path: &str) -> Result<Record, InputError> {
-    let dir = std::path::Path::new(path)
-        .parent()
-        .map(|d| d.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    parse_with(text, path, StartFiles::In(&dir))
-}
+    /// Parses a record's text, SGF or game file (by its content); `path` names it in messages (and
+    /// its folder is where a game file's header finds its position file).
+    pub fn parse(text: &str, path: &str) -> Result<Record, InputError> {
+        let dir = std::path::Path::new(path)
+            .parent()
+            .map(|d| d.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        parse_with(text, path, StartFiles::In(&dir))
+    }
 
-/// Parses a record's text that was sent rather than read from a file (a server request):
-/// `place` names it in messages, and a game file's `position:` header is refused, in any
-/// spelling the header reader accepts — no file is read.
-pub fn parse_sent(text: &str, place: &str) -> Result<Record, InputError> {
-    parse_with(text, place, StartFiles::Refused)
+    /// Parses a record's text that was sent rather than read from a file (a server request):
+    /// `place` names it in messages, and a game file's `position:` header is refused, in any
+    /// spelling the header reader accepts — no file is read.
+    pub fn parse_sent(text: &str, place: &str) -> Result<Record, InputError> {
+        parse_with(text, place, StartFiles::Refused)
+    }
 }
 
 fn parse_with(text: &str, place: &str, files: StartFiles) -> Result<Record, InputError> {
     let text = crate::game::setup::without_bom(text);
-    if looks_like_sgf(text) {
+    if Record::looks_like_sgf(text) {
         crate::formats::sgf::parse_record(text, place)
     } else {
         crate::formats::record::parse_game_text_with(text, place, files)

@@ -2,7 +2,7 @@
 //! clause trace of `explain` and the diagrams. Reads and writes what [`crate::game`] plays.
 
 pub mod explain;
-pub mod load;
+mod load;
 pub mod record;
 pub mod render;
 pub mod report;

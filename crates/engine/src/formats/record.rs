@@ -4,7 +4,7 @@
 //! text, read and written, is `game_file` ([`parse_game_text`], [`Record::to_game_text`]). SGF
 //! lives in the sibling module `sgf`; both produce a [`Record`].
 
-use crate::board::coord::{Labels, Point};
+use crate::board::coord::Labels;
 use crate::board::grid::Board;
 use crate::game::order::Turn;
 use crate::game::play::{Action, Illegal, Move, Position, Report};
@@ -13,7 +13,6 @@ use crate::rules::{Rules, RulesField};
 
 mod game_file;
 
-pub use game_file::parse_game_text;
 #[cfg(feature = "testing")]
 pub use game_file::{game_lines, header_line, parse_game_text_with, StartFiles};
 #[cfg(not(feature = "testing"))]
@@ -136,28 +135,89 @@ impl Dropped {
     }
 }
 
-/// The game information of a Go record that does not hold for the three-colour game a
-/// mechanical replay plays (003's 机械式排局): the Go result (`RE`), the Go rules (`RU`), the
-/// Go komi (`KM`) and handicap (`HA`). The rules and komi of the saved record are m3go's own
-/// (written from the rules); m3go keeps no result of a mechanical replay (it has no agreed
-/// dead stones to count one with).
-pub const GO_ONLY_INFO: [&str; 4] = ["result", "original-rules", "komi", "handicap"];
+impl Record {
+    /// The game information of a Go record that does not hold for the three-colour game a
+    /// mechanical replay plays (003's 机械式排局): the Go result (`RE`), the Go rules (`RU`), the
+    /// Go komi (`KM`) and handicap (`HA`). The rules and komi of the saved record are m3go's own
+    /// (written from the rules); m3go keeps no result of a mechanical replay (it has no agreed
+    /// dead stones to count one with).
+    pub const GO_ONLY_INFO: [&str; 4] = ["result", "original-rules", "komi", "handicap"];
 
-/// Takes the [`GO_ONLY_INFO`] out of `info`, as (SGF property, value), in `info`'s order.
-pub fn take_go_only(info: &mut Vec<(String, String)>) -> Vec<(String, String)> {
-    let mut taken = Vec::new();
-    info.retain(|(k, v)| {
-        if !GO_ONLY_INFO.contains(&k.as_str()) {
-            return true;
+    /// Game-information keys of the game-file header, with their SGF property. `comment` is the
+    /// comment before the first move (the root node's `C`); `komi` is kept only when the record
+    /// names no m3go rules (else the rules' komi is the komi); `original-rules` is an `RU` that
+    /// names no m3go preset.
+    pub const INFO_KEYS: [(&str, &str); 24] = [
+        ("black", "PB"),
+        ("white", "PW"),
+        ("black-rank", "BR"),
+        ("white-rank", "WR"),
+        ("black-team", "BT"),
+        ("white-team", "WT"),
+        ("result", "RE"),
+        ("date", "DT"),
+        ("event", "EV"),
+        ("round", "RO"),
+        ("place", "PC"),
+        ("game-name", "GN"),
+        ("game-comment", "GC"),
+        ("opening", "ON"),
+        ("source", "SO"),
+        ("annotator", "AN"),
+        ("user", "US"),
+        ("copyright", "CP"),
+        ("time", "TM"),
+        ("overtime", "OT"),
+        ("handicap", "HA"),
+        ("komi", "KM"),
+        ("original-rules", "RU"),
+        ("comment", "C"),
+    ];
+
+    /// Takes the [`Record::GO_ONLY_INFO`] out of `info`, as (SGF property, value), in `info`'s order.
+    pub fn take_go_only(info: &mut Vec<(String, String)>) -> Vec<(String, String)> {
+        let mut taken = Vec::new();
+        info.retain(|(k, v)| {
+            if !Self::GO_ONLY_INFO.contains(&k.as_str()) {
+                return true;
+            }
+            let id = Self::INFO_KEYS
+                .iter()
+                .find(|(key, _)| key == k)
+                .map_or(k.as_str(), |(_, id)| id);
+            taken.push((id.to_string(), v.clone()));
+            false
+        });
+        taken
+    }
+
+    /// A record of the moves that led from `start` to the reports' end (for writing what was played).
+    pub fn from_reports(start: &Position, reports: &[Report]) -> Record {
+        let size = start.board().size();
+        let empty = start.board().is_empty() && start.history().is_empty();
+        Record {
+            rules: Some(RulesField::of(start.rules())),
+            size,
+            start: if empty { None } else { Some(start.to_setup()) },
+            start_path: None,
+            start_place: None,
+            first_move: start.move_number(),
+            info: Vec::new(),
+            moves: reports
+                .iter()
+                .map(|r| RecordMove {
+                    number: r.number,
+                    action: r.action,
+                    claimed: Some(r.turn),
+                    place: format!("move {}", r.number),
+                    text: r.notation.to_string(),
+                    replaced: false,
+                    comment: None,
+                })
+                .collect(),
+            dropped: Dropped::default(),
         }
-        let id = INFO_KEYS
-            .iter()
-            .find(|(key, _)| key == k)
-            .map_or(k.as_str(), |(_, id)| id);
-        taken.push((id.to_string(), v.clone()));
-        false
-    });
-    taken
+    }
 }
 
 /// The rules of a two-colour game, as a rules mapping: M3Go 2020 with plain alternation. With
@@ -174,37 +234,6 @@ pub(crate) fn two_colour_rules() -> Result<Rules, InputError> {
         ))
     })
 }
-
-/// Game-information keys of the game-file header, with their SGF property. `comment` is the
-/// comment before the first move (the root node's `C`); `komi` is kept only when the record
-/// names no m3go rules (else the rules' komi is the komi); `original-rules` is an `RU` that
-/// names no m3go preset.
-pub const INFO_KEYS: [(&str, &str); 24] = [
-    ("black", "PB"),
-    ("white", "PW"),
-    ("black-rank", "BR"),
-    ("white-rank", "WR"),
-    ("black-team", "BT"),
-    ("white-team", "WT"),
-    ("result", "RE"),
-    ("date", "DT"),
-    ("event", "EV"),
-    ("round", "RO"),
-    ("place", "PC"),
-    ("game-name", "GN"),
-    ("game-comment", "GC"),
-    ("opening", "ON"),
-    ("source", "SO"),
-    ("annotator", "AN"),
-    ("user", "US"),
-    ("copyright", "CP"),
-    ("time", "TM"),
-    ("overtime", "OT"),
-    ("handicap", "HA"),
-    ("komi", "KM"),
-    ("original-rules", "RU"),
-    ("comment", "C"),
-];
 
 /// The komi a record's `komi` information gives, in quarter points (`None` when it is not a
 /// number of points that is a multiple of 0.25).
@@ -457,18 +486,6 @@ pub(crate) fn rules_header(rules: &Rules) -> Result<String, InputError> {
     serde_json::to_string(rules).map_err(|e| InputError::new(e.to_string()).key("rules"))
 }
 
-/// The rules field that names `rules` (a preset name when it is exactly one).
-pub fn rules_field(rules: &Rules) -> RulesField {
-    if Rules::preset(&rules.preset).is_ok_and(|p| p == *rules) {
-        return RulesField::Name(rules.preset.clone());
-    }
-    serde_json::to_value(rules)
-        .ok()
-        .and_then(|v| serde_json::from_value(v).ok())
-        .map(RulesField::Spec)
-        .unwrap_or_else(|| RulesField::Name(rules.preset.clone()))
-}
-
 /// A refused move of a record, with its number, place and text.
 pub(crate) fn move_error(m: &RecordMove, e: &Illegal) -> InputError {
     InputError::illegal_move(e.to_string())
@@ -487,41 +504,5 @@ pub(crate) fn format_move_labels(
     match action {
         Action::Pass => format!("{}{}.pass", turn.symbol_in(labels), number),
         Action::Place(p) => format!("{}{}.{}", turn.symbol_in(labels), number, p.format(labels)),
-    }
-}
-
-/// A record of the moves that led from `start` to the reports' end (for writing what was played).
-pub fn record_of(start: &Position, reports: &[Report]) -> Record {
-    let size = start.board().size();
-    let empty = start.board().is_empty() && start.history().is_empty();
-    Record {
-        rules: Some(rules_field(start.rules())),
-        size,
-        start: if empty { None } else { Some(start.to_setup()) },
-        start_path: None,
-        start_place: None,
-        first_move: start.move_number(),
-        info: Vec::new(),
-        moves: reports
-            .iter()
-            .map(|r| RecordMove {
-                number: r.number,
-                action: r.action,
-                claimed: Some(r.turn),
-                place: format!("move {}", r.number),
-                text: r.notation.to_string(),
-                replaced: false,
-                comment: None,
-            })
-            .collect(),
-        dropped: Dropped::default(),
-    }
-}
-
-/// The point of an action, if any.
-pub fn point_of(a: Action) -> Option<Point> {
-    match a {
-        Action::Place(p) => Some(p),
-        Action::Pass => None,
     }
 }

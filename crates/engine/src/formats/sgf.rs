@@ -7,7 +7,7 @@
 //!
 //! This file holds the extension's properties, the point mapping and the property pattern both
 //! directions share; reading is in `read` ([`parse_record`]), writing in `write`
-//! ([`write_record`]).
+//! ([`Record::to_sgf`]).
 
 use crate::board::coord::{half, Point};
 use crate::game::play::Action;
@@ -63,7 +63,6 @@ mod write;
 pub use read::parse_record;
 #[cfg(not(feature = "testing"))]
 pub(crate) use read::parse_record;
-pub use write::write_record;
 
 /// An SGF point on a board of `size`; `tt` on boards up to 19 is the FF\[3\] pass.
 fn sgf_point(p: SgfPoint, size: usize) -> Option<Action> {
@@ -118,7 +117,7 @@ mod tests {
         assert_eq!(r.moves[2].action, Action::Pass);
         assert_eq!(r.moves[3].claimed.map(|t| t.symbol()), Some('花'));
         let rules = Rules::preset("dullstone").unwrap();
-        let out = write_record(&r, &rules).unwrap();
+        let out = r.to_sgf(&rules).unwrap();
         let back = parse_record(&out, "out").unwrap();
         assert_eq!(back.moves, {
             let mut m = r.moves.clone();
@@ -152,14 +151,14 @@ mod tests {
         let game = r
             .to_game_text(&rules, crate::board::coord::Labels::Chinese)
             .unwrap_or_else(|e| panic!("{e}"));
-        let back = crate::formats::record::parse_game_text(&game, "t.txt", ".")
+        let back = crate::formats::record::Record::parse_game_text(&game, "t.txt", ".")
             .unwrap_or_else(|e| panic!("{e}\n{game}"));
         assert_eq!(back.info, r.info, "{game}");
         let comments = |r: &Record| -> Vec<Option<String>> {
             r.moves.iter().map(|m| m.comment.clone()).collect()
         };
         assert_eq!(comments(&back), comments(&r), "{game}");
-        let sgf = write_record(&back, &rules).unwrap_or_else(|e| panic!("{e}"));
+        let sgf = back.to_sgf(&rules).unwrap_or_else(|e| panic!("{e}"));
         let again = parse_record(&sgf, "again.sgf").unwrap_or_else(|e| panic!("{e}\n{sgf}"));
         assert_eq!(again.info, r.info, "{sgf}");
         assert_eq!(comments(&again), comments(&r), "{sgf}");
@@ -174,7 +173,7 @@ mod tests {
         let r =
             parse_record("(;SZ[9]RU[flystone];B[ee])", "f.sgf").unwrap_or_else(|e| panic!("{e}"));
         let rules = r.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
-        let sgf = write_record(&r, &rules).unwrap_or_else(|e| panic!("{e}"));
+        let sgf = r.to_sgf(&rules).unwrap_or_else(|e| panic!("{e}"));
         assert!(
             sgf.contains("KM[7.5]") && sgf.contains("\"komi\":7.5"),
             "{sgf}"
@@ -182,7 +181,7 @@ mod tests {
         let r = parse_record("(;SZ[9]KM[7.5];B[ee])", "g.sgf").unwrap_or_else(|e| panic!("{e}"));
         let rules = r.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(rules.komi.points(), 7.5);
-        let sgf = write_record(&r, &rules).unwrap_or_else(|e| panic!("{e}"));
+        let sgf = r.to_sgf(&rules).unwrap_or_else(|e| panic!("{e}"));
         assert!(sgf.contains("KM[7.5]") && !sgf.contains("KM[0]"), "{sgf}");
         let e = parse_record("(;SZ[9]RU[m3go-2020]KM[6.5];B[ee])", "h.sgf").unwrap_err();
         assert!(

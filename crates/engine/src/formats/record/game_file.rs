@@ -1,10 +1,10 @@
 //! The game file (spec/README.md, "Game files"; D3-NOTATION): its header lines and moves read
-//! into a [`Record`] ([`parse_game_text`]), and a record written back as one
+//! into a [`Record`] ([`Record::parse_game_text`]), and a record written back as one
 //! ([`Record::to_game_text`]).
 
 use super::{
     format_move_labels, max_moves, reconcile_komi, rules_header, Dropped, Record, RecordMove,
-    INFO_KEYS, MAX_FIRST_MOVE,
+    MAX_FIRST_MOVE,
 };
 use crate::board::coord::Labels;
 use crate::game::notation::parse_move;
@@ -284,13 +284,15 @@ fn move_pieces(line: &str) -> Result<Vec<Piece>, PieceError> {
     Ok(out)
 }
 
-/// Reads a game file. `place` names the file in messages; `base_dir` is where a `position:`
-/// header's path is resolved. A header key given twice is an error (as in YAML).
-pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record, InputError> {
-    parse_game_text_with(text, place, StartFiles::In(base_dir))
+impl Record {
+    /// Reads a game file. `place` names the file in messages; `base_dir` is where a `position:`
+    /// header's path is resolved. A header key given twice is an error (as in YAML).
+    pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record, InputError> {
+        parse_game_text_with(text, place, StartFiles::In(base_dir))
+    }
 }
 
-/// [`parse_game_text`], with `files` saying whether a `position:` header may name a file (for
+/// [`Record::parse_game_text`], with `files` saying whether a `position:` header may name a file (for
 /// a text sent to the server it may not: [`StartFiles::Refused`], and no file is read).
 #[cfg_attr(feature = "testing", visibility::make(pub))]
 pub(crate) fn parse_game_text_with(
@@ -490,13 +492,13 @@ impl Header {
                 self.start_place = Some(format!("{place}: line {ln}: position: {path}"));
                 self.start_path = Some(v.to_string());
             }
-            _ if INFO_KEYS.iter().any(|(key, _)| *key == k) => {
+            _ if Record::INFO_KEYS.iter().any(|(key, _)| *key == k) => {
                 self.info.push((k.to_string(), v.to_string()));
             }
             _ => {
                 return Err(bad(&format!(
                     "unknown header key: expected rules, size, move, position, {}",
-                    INFO_KEYS.map(|(k, _)| k).join(", ")
+                    Record::INFO_KEYS.map(|(k, _)| k).join(", ")
                 )))
             }
         }
@@ -617,7 +619,7 @@ mod tests {
     #[test]
     fn d3_notation_game_file_reads_numbers_turns_and_both_label_systems() {
         let text = "rules: m3go-2020\nsize: 9\n黑1.B二 白2.A二\n3c 4d\n黑5.pass";
-        let r = parse_game_text(text, "t", ".").unwrap();
+        let r = Record::parse_game_text(text, "t", ".").unwrap();
         assert_eq!(r.size, 9);
         assert_eq!(r.moves.len(), 5);
         assert_eq!(r.moves[0].action, Action::Place(Point::new(-2, 2)));
@@ -635,7 +637,7 @@ mod tests {
 
     #[test]
     fn d3_notation_game_file_refuses_a_wrong_number_with_its_line() {
-        let e = parse_game_text("size: 9\n黑1.B二\n白3.A二\n", "g.txt", ".").unwrap_err();
+        let e = Record::parse_game_text("size: 9\n黑1.B二\n白3.A二\n", "g.txt", ".").unwrap_err();
         assert!(e.to_string().contains("line 3"), "{e}");
         assert!(e.to_string().contains("move 2"), "{e}");
     }

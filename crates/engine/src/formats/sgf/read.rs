@@ -8,7 +8,7 @@ use super::{
     RULES_PROP,
 };
 use crate::board::grid::{Board, Colour, Stone};
-use crate::formats::record::{max_moves, Record, RecordMove, INFO_KEYS, MAX_FIRST_MOVE};
+use crate::formats::record::{max_moves, Record, RecordMove, MAX_FIRST_MOVE};
 use crate::game::order::{StoneKind, Turn};
 use crate::game::play::Action;
 use crate::game::setup::{InputError, Place, Setup, MAX_FILE_BYTES};
@@ -173,7 +173,10 @@ fn info_key(id: &str) -> Option<&'static str> {
         .iter()
         .find(|(a, _)| *a == id)
         .map_or(id, |(_, p)| p);
-    INFO_KEYS.iter().find(|(_, p)| *p == id).map(|(k, _)| *k)
+    Record::INFO_KEYS
+        .iter()
+        .find(|(_, p)| *p == id)
+        .map(|(k, _)| *k)
 }
 
 /// The points of a set-up list (`AB`, `AW`, `AF`, `AE`), each once.
