@@ -312,7 +312,7 @@ fn legal_moves_of(pos: &Position) -> Vec<String> {
 
 /// The clause trace of `target` (a point, a string, a move), as `m3go explain` prints it.
 fn explain_of(py: Python<'_>, pos: &Position, target: &str) -> PyResult<String> {
-    py.detach(|| m3go::formats::explain::explain_target(pos, target).map(|t| t.to_string()))
+    py.detach(|| m3go::formats::explain::Trace::explain(pos, target).map(|t| t.to_string()))
         .map_err(|e| m3go_error(py, code::BAD_REQUEST, Some("target".into()), e.to_string()))
 }
 
@@ -774,8 +774,11 @@ fn _m3go(m: &Bound<'_, PyModule>) -> PyResult<()> {
     for name in ["problem", "reason", "move"] {
         py.get_type::<BadMoveError>().setattr(name, py.None())?;
     }
-    m.add("ANALYSIS_FORMAT", m3go::formats::report::ANALYSIS_FORMAT)?;
-    m.add("PLAY_FORMAT", m3go::formats::report::PLAY_FORMAT)?;
+    m.add(
+        "ANALYSIS_FORMAT",
+        m3go::formats::report::AnalysisReport::FORMAT,
+    )?;
+    m.add("PLAY_FORMAT", m3go::formats::report::PlayReport::FORMAT)?;
     m.add("PROTOCOL", PROTOCOL)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

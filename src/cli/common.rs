@@ -18,18 +18,18 @@ pub fn stdout_in_colour() -> bool {
     )
 }
 
-/// The board of `p` as standard output should get it: in colour ([`crate::formats::render::ansi_labelled`])
+/// The board of `p` as standard output should get it: in colour ([`crate::formats::render::View::ansi`])
 /// or, without colour, in glyphs that keep every distinction
-/// ([`crate::formats::render::plain_labelled`]).
+/// ([`crate::formats::render::View::plain`]).
 pub fn board_for_stdout(
     p: &crate::game::play::Position,
     view: crate::formats::render::View,
     labels: crate::board::coord::Labels,
 ) -> String {
     if stdout_in_colour() {
-        crate::formats::render::ansi_labelled(p, view, labels)
+        view.ansi(p, labels)
     } else {
-        crate::formats::render::plain_labelled(p, view, labels)
+        view.plain(p, labels)
     }
 }
 

@@ -1,7 +1,7 @@
 //! `m3go explain`: the clause trace of a point, a string or a move (`crate::formats::explain`).
 
 use crate::cli::common::Format;
-use crate::formats::explain::explain_target;
+use crate::formats::explain::Trace;
 use crate::game::setup::{InputError, Setup};
 use crate::tools::readings::readings;
 
@@ -37,7 +37,7 @@ pub struct ExplainArgs {
 pub fn run(args: ExplainArgs) -> Result<(), InputError> {
     let p = Setup::load(&args.pos)?.with_engine(args.engine.engine());
     let target = &args.target;
-    let trace = explain_target(&p, target)?;
+    let trace = Trace::explain(&p, target)?;
     let readings = if args.readings {
         Some(readings(
             &p,
@@ -58,8 +58,8 @@ pub fn run(args: ExplainArgs) -> Result<(), InputError> {
         }
         Format::Json => {
             let v = crate::conform::outputs::ExplainReport {
-                format: crate::formats::explain::EXPLAIN_FORMAT.to_string(),
-                target: crate::formats::explain::target_text(&p, target),
+                format: crate::formats::explain::Trace::FORMAT.to_string(),
+                target: crate::formats::explain::Trace::target_text(&p, target),
                 trace: trace.text(),
                 steps: trace.steps,
                 readings,

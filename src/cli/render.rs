@@ -61,9 +61,9 @@ pub fn run(args: RenderArgs) -> Result<(), InputError> {
     let labels = args.labels;
     if let Some(out) = &args.svg {
         let svg = if args.numbers {
-            crate::formats::render::svg_numbered(&p, view, labels)
+            view.svg_numbered(&p, labels)
         } else {
-            crate::formats::render::svg_labelled(&p, view, labels)
+            view.svg(&p, labels)
         };
         write_file(out, &svg)?;
     }

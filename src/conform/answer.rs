@@ -345,7 +345,7 @@ pub fn case_answer(req: &Request, engine: Engine, parts: AnswerParts) -> Result<
             },
         ),
         numbered: all.then(|| {
-            crate::formats::report::numbered_diagram(pos.board(), &reports)
+            crate::formats::report::AnalysisReport::numbered_diagram(pos.board(), &reports)
                 .lines()
                 .map(str::to_string)
                 .collect()

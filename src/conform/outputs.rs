@@ -167,7 +167,7 @@ impl ErrorReport {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ExplainReport {
     /// `m3go-explain/1`.
-    #[schemars(extend("const" = crate::formats::explain::EXPLAIN_FORMAT))]
+    #[schemars(extend("const" = crate::formats::explain::Trace::FORMAT))]
     pub format: String,
     /// The target explained, as given (its point or move in the Chinese labels).
     pub target: Text,

@@ -1,6 +1,6 @@
 //! The JSON API of `m3go serve`: one function per endpoint, each a thin call into the same
 //! library functions the command line uses (`analyze`: [`AnalysisReport::new`]; `render`:
-//! [`render::svg`]; `explain`: [`explain_target`]; `readings`: [`readings::readings`]; `play`:
+//! [`View::svg`]; `explain`: [`Trace::explain`]; `readings`: [`readings::readings`]; `play`:
 //! [`Position::play`]; `replay`: [`replay::mechanical`] / [`replay::strict`]; `export`:
 //! [`Record::to_sgf`] / [`Record::to_game_text`]). A position travels as the text of a
 //! position file (YAML, spec/README.md) or as the same file's JSON object (`setup` in the
@@ -11,9 +11,9 @@ use crate::board::coord::{Labels, UnknownLabels};
 use crate::board::labeled::Labeled;
 use crate::conform::clause_id::cited;
 use crate::conform::register;
-use crate::formats::explain::explain_target;
+use crate::formats::explain::Trace;
 use crate::formats::record::Record;
-use crate::formats::render::{self, View};
+use crate::formats::render::View;
 use crate::formats::report::AnalysisReport;
 use crate::game::advance::Engine;
 use crate::game::play::{Position, Report};
@@ -421,9 +421,9 @@ impl PositionRequest {
 fn figure(p: &Position, r: &PositionRequest) -> Result<String, ApiError> {
     let (v, l) = (view(r.layer.as_deref())?, labels(r.labels.as_deref())?);
     Ok(if r.numbers {
-        render::svg_numbered(p, v, l)
+        v.svg_numbered(p, l)
     } else {
-        render::svg_labelled(p, v, l)
+        v.svg(p, l)
     })
 }
 
@@ -453,7 +453,7 @@ fn analysis_answer(p: &Position, r: &PositionRequest) -> ApiResult {
 /// (the analysis's `score_error` says why), and the register's clauses it cites (id, seed,
 /// quote, reading of each, as `explain`'s).
 fn trace_json(p: &Position, l: Labels) -> Result<(Value, Vec<Value>), ApiError> {
-    match crate::formats::score_trace::score_trace(p, l) {
+    match crate::formats::score_trace::ScoreTrace::of(p, l) {
         Ok(t) => {
             let mut ids: Vec<&str> = vec![t.komi.clause];
             for r in &t.regions {
@@ -495,7 +495,7 @@ fn explain(r: TargetRequest) -> ApiResult {
     let target = r
         .target
         .ok_or_else(|| ApiError::bad("request body: missing field `target`"))?;
-    let trace = explain_target(&p, &target)?;
+    let trace = Trace::explain(&p, &target)?;
     let l = labels(r.labels.as_deref())?;
     let clauses: Vec<Value> = cited(&trace.to_string())
         .iter()
@@ -663,7 +663,7 @@ fn export(r: ExportRequest, work: &Work) -> ApiResult {
         "svg" => {
             let p = position(&need(&r.position, "position")?, POSITION)?;
             let (v, l) = (view(r.layer.as_deref())?, labels(r.labels.as_deref())?);
-            (render::svg_labelled(&p, v, l), "position.svg")
+            (v.svg(&p, l), "position.svg")
         }
         "sgf" | "game" => {
             let start = position(&need(&r.start, "start")?, "start")?;
@@ -1026,9 +1026,9 @@ fn record_move(r: RecordMoveRequest, work: &Work) -> ApiResult {
     let yaml = serde_yaml::to_string(&setup).map_err(|e| ApiError::bad(e.to_string()))?;
     let (v, l) = (view(r.layer.as_deref())?, labels(r.labels.as_deref())?);
     let svg = if r.numbers {
-        render::svg_with_numbers(&p, v, l, &k.move_numbers(at))
+        v.svg_with_numbers(&p, l, &k.move_numbers(at))
     } else {
-        render::svg_labelled(&p, v, l)
+        v.svg(&p, l)
     };
     let mut answer = json!({
         "svg": svg,

@@ -8,7 +8,7 @@
 //! is played with the same [`Position::play`] that `m3go play` uses: no second analysis.
 
 use crate::board::coord::Labels;
-use crate::formats::explain::{explain_target, is_move_target, target_text};
+use crate::formats::explain::Trace;
 use crate::formats::report::AnalysisReport;
 use crate::game::notation::parse_move_in;
 use crate::game::play::{Move, Position};
@@ -364,7 +364,11 @@ fn verdicts_under(pos: &Position, rules: &Rules, mv: Option<&str>) -> Verdicts {
                 subject.to_string(),
                 (
                     subject,
-                    text!("not a move under these rules: `", target_text(pos, t), "`"),
+                    text!(
+                        "not a move under these rules: `",
+                        Trace::target_text(pos, t),
+                        "`"
+                    ),
                 ),
             );
             v
@@ -377,7 +381,7 @@ fn verdicts_under(pos: &Position, rules: &Rules, mv: Option<&str>) -> Verdicts {
 /// or the target cannot be read there).
 fn trace_under(pos: &Position, rules: &Rules, target: &str) -> Option<Text> {
     let p = pos.with_rules(rules, "the reading").ok()?;
-    explain_target(&p, target).ok().map(|t| t.text())
+    Trace::explain(&p, target).ok().map(|t| t.text())
 }
 
 /// The readings of `pos`: every enumerated option of [`OPTIONS`] set in turn to each of its
@@ -395,9 +399,9 @@ pub fn readings(
     register: &[(String, String)],
 ) -> Result<Readings, InputError> {
     let base_trace = target
-        .map(|t| explain_target(pos, t).map(|t| t.text()))
+        .map(|t| Trace::explain(pos, t).map(|t| t.text()))
         .transpose()?;
-    let mv = target.filter(|t| is_move_target(t));
+    let mv = target.filter(|t| Trace::is_move_target(t));
     let base = verdicts_under(pos, pos.rules(), mv);
     let base_json =
         serde_json::to_value(pos.rules()).map_err(|e| InputError::new(e.to_string()))?;
@@ -438,7 +442,7 @@ pub fn readings(
     Ok(Readings {
         format: READINGS_FORMAT,
         rules: pos.rules().clone(),
-        target: target.map(|t| target_text(pos, t)),
+        target: target.map(|t| Trace::target_text(pos, t)),
         readings: out,
         not_varied,
     })

@@ -272,7 +272,7 @@ fn latin_labels_leave_every_clause_id_of_the_register_intact() {
 /// process).
 #[test]
 fn latin_labels_leave_the_clause_ids_of_every_case_position_intact() {
-    use m3go::formats::explain::explain_target;
+    use m3go::formats::explain::Trace;
     use m3go::formats::report::{AnalysisReport, TextOptions};
     let mut seen = std::collections::BTreeSet::new();
     let mut positions = 0;
@@ -297,7 +297,7 @@ fn latin_labels_leave_the_clause_ids_of_every_case_position_intact() {
             targets.push(m.to_string());
         }
         for t in &targets {
-            if let Ok(trace) = explain_target(&pos, t) {
+            if let Ok(trace) = Trace::explain(&pos, t) {
                 texts.push((trace.format(Labels::Chinese), trace.format(Labels::Latin)));
             }
         }

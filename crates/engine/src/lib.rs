@@ -33,7 +33,7 @@
 //! assert_eq!(black.map(|s| s.private_eyes.len()), Some(1)); // OO is black's private eye
 //! assert!(report.legal_moves.iter().any(|m| m.to_string() == "华289.二二"));
 //! let json = serde_json::to_value(&report)?;
-//! assert_eq!(json["format"], m3go_engine::formats::report::ANALYSIS_FORMAT);
+//! assert_eq!(json["format"], m3go_engine::formats::report::AnalysisReport::FORMAT);
 //!
 //! // Play a move: the next position and the report of what the move did.
 //! let mv = parse_move_in("二二", pos.rules(), pos.board().size())?;

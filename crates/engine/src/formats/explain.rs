@@ -20,9 +20,6 @@ use crate::judge::forbidden::{
 use crate::rules::{ClosedRegion2016, EyeRule};
 use serde::Serialize;
 
-/// The format tag of `explain --format json`.
-pub const EXPLAIN_FORMAT: &str = "m3go-explain/1";
-
 /// A clause trace: its steps in order, one line of the text each (a refused move's step has
 /// two). The text form ([`Trace::format`]) is the steps' lines, each ended by a newline.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -76,6 +73,9 @@ pub enum SubjectKind {
 }
 
 impl Trace {
+    /// The format tag of `explain --format json`.
+    pub const FORMAT: &str = "m3go-explain/1";
+
     fn new() -> Trace {
         Trace::default()
     }
@@ -162,57 +162,59 @@ fn first_clause_id(line: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-/// The clause trace for a point, a string or a move: a target that starts with a turn symbol
-/// (or `pass`) is a move; otherwise a point, explained by what stands on it. Its points are
-/// typed: [`Text::format`] writes them in either label system.
-pub fn explain_target(p: &Position, target: &str) -> Result<Trace, InputError> {
-    let size = p.board().size();
-    if is_move_target(target) {
-        return explain_move(p, target);
+impl Trace {
+    /// The clause trace for a point, a string or a move: a target that starts with a turn symbol
+    /// (or `pass`) is a move; otherwise a point, explained by what stands on it. Its points are
+    /// typed: [`Text::format`] writes them in either label system.
+    pub fn explain(p: &Position, target: &str) -> Result<Trace, InputError> {
+        let size = p.board().size();
+        if Trace::is_move_target(target) {
+            return explain_move(p, target);
+        }
+        let t = Target::parse(target, size)
+            .map_err(|e| InputError::new(e.to_string()).key(format!("target `{target}`")))?;
+        let a = p.analysis();
+        let i = p.board().index(t.point);
+        Ok(match p.board().at(t.point) {
+            Some(Stone::Flower) => explain_flower_string(p, &a, i),
+            Some(_) => explain_string(p, &a, i),
+            None => explain_point(p, &a, i),
+        })
     }
-    let t = Target::parse(target, size)
-        .map_err(|e| InputError::new(e.to_string()).key(format!("target `{target}`")))?;
-    let a = p.analysis();
-    let i = p.board().index(t.point);
-    Ok(match p.board().at(t.point) {
-        Some(Stone::Flower) => explain_flower_string(p, &a, i),
-        Some(_) => explain_string(p, &a, i),
-        None => explain_point(p, &a, i),
-    })
-}
 
-/// Whether `explain` reads `target` as a move: it starts with a turn symbol, is a pass (`pass`,
-/// `虚着`), or is written in 000's round notation (`31D.DC`), as `play` and the protocol read
-/// moves.
-pub fn is_move_target(target: &str) -> bool {
-    let first = target.chars().next().unwrap_or(' ');
-    turn_of_symbol(first).is_some() || is_pass_word(target) || is_round_notation(target)
-}
+    /// Whether `explain` reads `target` as a move: it starts with a turn symbol, is a pass (`pass`,
+    /// `虚着`), or is written in 000's round notation (`31D.DC`), as `play` and the protocol read
+    /// moves.
+    pub fn is_move_target(target: &str) -> bool {
+        let first = target.chars().next().unwrap_or(' ');
+        turn_of_symbol(first).is_some() || is_pass_word(target) || is_round_notation(target)
+    }
 
-/// The target as its writer gave it (`target`, user input), its point or move typed when it is
-/// written as m3go writes it (so that it is shown in either label system); otherwise the words
-/// as given.
-pub fn target_text(p: &Position, target: &str) -> Text {
-    let size = p.board().size();
-    let typed = if is_move_target(target) {
-        parse_move_in(target, p.rules(), size)
-            .map(|m| move_texts(p, &m))
-            .unwrap_or_default()
-    } else {
-        Target::parse(target, size)
-            .map(|t| {
-                vec![if t.whole_string {
-                    text!(StringName(t.point))
-                } else {
-                    text!(t.point)
-                }]
-            })
-            .unwrap_or_default()
-    };
-    typed
-        .into_iter()
-        .find(|t| t.to_string() == target)
-        .unwrap_or_else(|| Text::from(target))
+    /// The target as its writer gave it (`target`, user input), its point or move typed when it is
+    /// written as m3go writes it (so that it is shown in either label system); otherwise the words
+    /// as given.
+    pub fn target_text(p: &Position, target: &str) -> Text {
+        let size = p.board().size();
+        let typed = if Trace::is_move_target(target) {
+            parse_move_in(target, p.rules(), size)
+                .map(|m| move_texts(p, &m))
+                .unwrap_or_default()
+        } else {
+            Target::parse(target, size)
+                .map(|t| {
+                    vec![if t.whole_string {
+                        text!(StringName(t.point))
+                    } else {
+                        text!(t.point)
+                    }]
+                })
+                .unwrap_or_default()
+        };
+        typed
+            .into_iter()
+            .find(|t| t.to_string() == target)
+            .unwrap_or_else(|| Text::from(target))
+    }
 }
 
 /// The ways m3go writes a move: its notation by the rules' records and by move number when it
@@ -237,7 +239,7 @@ fn explain_move(p: &Position, target: &str) -> Result<Trace, InputError> {
     let mv = parse_move_in(target, p.rules(), size).map_err(|e| InputError::new(e.to_string()))?;
     Ok(match p.play(&mv) {
         Ok((_, r)) => explain_legal_move(&r),
-        Err(e) => explain_refused_move(target_text(p, target), &e),
+        Err(e) => explain_refused_move(Trace::target_text(p, target), &e),
     })
 }
 
@@ -647,7 +649,7 @@ mod tests {
 
     #[test]
     fn explain_of_a_lone_stone_says_its_private_eye_is_the_rest_of_the_board() {
-        let t = explain_target(&lone_stone("OO"), "OO")
+        let t = Trace::explain(&lone_stone("OO"), "OO")
             .expect("explained")
             .to_string();
         assert!(t.contains("80 point(s), 80 empty: private eye"), "{t}");
@@ -668,7 +670,7 @@ mod tests {
             b.set(i, Some(Stone::Black));
         }
         let pos = crate::testing::position(b, Rules::m3go_2020(), 4);
-        let t = explain_target(&pos, "DC").expect("explained").to_string();
+        let t = Trace::explain(&pos, "DC").expect("explained").to_string();
         assert!(t.contains("1 point(s), 1 empty: private eye"), "{t}");
         assert!(t.contains("77 point(s), 77 empty: private eye"), "{t}");
         assert_eq!(t.matches("note: this private eye").count(), 1, "{t}");
@@ -685,7 +687,7 @@ mod tests {
     fn explain_2016_cites_only_2016_clauses_for_a_string() {
         // inside (the default): a lone stone has no closed region
         let rules = Rules::preset("m3go-2016").expect("preset");
-        let t = explain_target(&lone_stone_under("OO", rules.clone()), "OO")
+        let t = Trace::explain(&lone_stone_under("OO", rules.clone()), "OO")
             .expect("explained")
             .to_string();
         assert!(t.contains("M16-REGION"), "{t}");
@@ -697,7 +699,7 @@ mod tests {
             closed_region_2016: ClosedRegion2016::WholeBoard,
             ..rules
         };
-        let t = explain_target(&lone_stone_under("OO", whole), "OO")
+        let t = Trace::explain(&lone_stone_under("OO", whole), "OO")
             .expect("explained")
             .to_string();
         assert!(

@@ -1,7 +1,7 @@
 //! Game records (D3-NOTATION, 004 手数坐标记谱法 "黑1.B二，白2.A二；……华19.一B，花20.二B"): the moves of
 //! a game in order, with the header that names the rules and the board, and the game-file
 //! format (spec/README.md, "Game files"). The record and its replay are here; the game-file
-//! text, read and written, is `game_file` ([`parse_game_text`], [`Record::to_game_text`]). SGF
+//! text, read and written, is `game_file` ([`Record::parse_game_text`], [`Record::to_game_text`]). SGF
 //! lives in the sibling module `sgf`; both produce a [`Record`].
 
 use crate::board::coord::Labels;
@@ -79,7 +79,7 @@ pub struct Dropped {
     /// The games of the collection after the first (only the first is read).
     pub further_games: usize,
     /// The Go record's own properties that do not hold for the three-colour game a mechanical
-    /// replay plays ([`take_go_only`]): (SGF property, value), `RE[W+0.5]`.
+    /// replay plays ([`Record::take_go_only`]): (SGF property, value), `RE[W+0.5]`.
     pub go_only: Vec<(String, String)>,
 }
 

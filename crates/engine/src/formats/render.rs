@@ -16,9 +16,6 @@ use crate::judge::scoring::{score_of, Owner};
 mod ansi;
 mod svg;
 
-pub use ansi::{ansi, ansi_labelled, plain_labelled};
-pub use svg::{svg, svg_labelled, svg_numbered, svg_with_numbers};
-
 /// Which board to draw (Q20-VIEWS).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
@@ -200,6 +197,7 @@ pub(crate) fn move_numbers(pos: &Position) -> Vec<Option<u32>> {
 mod tests {
     use super::svg::{BLACK_EYE, BLACK_EYE_OPACITY, WHITE_EYE, WHITE_EYE_OPACITY, WOOD};
     use super::*;
+    use crate::board::coord::Labels;
     use crate::game::setup::Setup;
 
     /// docs/example-9x9.yaml: black B四, BD/AD and white 二四 flowers are attributed (corner
@@ -246,7 +244,7 @@ X X . . . . X O X
     #[test]
     fn the_previous_move_is_marked() {
         let pos = example();
-        let text = svg(&pos, View::Holographic);
+        let text = View::Holographic.svg(&pos, Labels::Chinese);
         assert!(!text.contains("last-move"), "no history, no mark");
         let mv = crate::game::play::Move {
             action: crate::game::play::Action::Place(crate::board::coord::Point::new(0, 2)),
@@ -254,7 +252,7 @@ X X . . . . X O X
             turn: None,
         };
         let (next, _) = pos.play(&mv).expect("华9 at O二 is legal");
-        let text = svg(&next, View::Holographic);
+        let text = View::Holographic.svg(&next, Labels::Chinese);
         let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{e}"));
         let ring = doc
             .descendants()
@@ -281,13 +279,15 @@ X X . . . . X O X
             turn: None,
         };
         let (passed, _) = next.play(&pass).expect("pass");
-        assert!(!svg(&passed, View::Holographic).contains("last-move"));
+        assert!(!View::Holographic
+            .svg(&passed, Labels::Chinese)
+            .contains("last-move"));
     }
 
     #[test]
     fn m20_score_dead_strings_are_drawn_dead_and_each_owner_at_scoring() {
         let plain = example();
-        let text = svg(&plain, View::Holographic);
+        let text = View::Holographic.svg(&plain, Labels::Chinese);
         assert!(!text.contains("territory") && !text.contains("class=\"dead\""));
         // the white corner string 三四 (with its white flower) marked dead
         let dead = Setup {
@@ -313,8 +313,8 @@ X X . . . . X O X
             &counted.points.iter().map(|p| p.owner).collect::<Vec<_>>()
         );
         for view in [View::Direct, View::Holographic, View::Upper] {
-            let text = svg(&dead, view);
-            assert_ne!(text, svg(&plain, view), "{view:?}");
+            let text = view.svg(&dead, Labels::Chinese);
+            assert_ne!(text, view.svg(&plain, Labels::Chinese), "{view:?}");
             let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(count(&doc, "g", "dead"), 4, "{view:?}");
             assert_eq!(count(&doc, "path", "dead-cross"), 4, "{view:?}");
@@ -338,7 +338,7 @@ X X . . . . X O X
     fn each_layer_legend_shows_what_that_layer_draws() {
         let pos = example();
         for view in [View::Direct, View::Holographic, View::Upper] {
-            let text = svg(&pos, view);
+            let text = view.svg(&pos, Labels::Chinese);
             let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{e}"));
             let legend = legend_text(&doc);
             let zebra = count(&doc, "circle", "stone flower") > 0;
@@ -381,7 +381,7 @@ X X . . . . X O X
     #[test]
     fn m20_holo_svg_is_well_formed_and_shows_what_the_position_requires() {
         let pos = example();
-        let text = svg(&pos, View::Holographic);
+        let text = View::Holographic.svg(&pos, Labels::Chinese);
         let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let stones = |c: char| EXAMPLE.chars().filter(|&x| x == c).count();
         assert_eq!(count(&doc, "circle", "stone black"), stones('X'));
@@ -433,11 +433,11 @@ X X . . . . X O X
     #[test]
     fn q20_views_direct_has_no_stars_and_upper_turns_flowers_into_stones() {
         let pos = example();
-        let d = svg(&pos, View::Direct);
+        let d = View::Direct.svg(&pos, Labels::Chinese);
         let doc = roxmltree::Document::parse(&d).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(count(&doc, "circle", "star star-black"), 0);
         assert_eq!(count(&doc, "circle", "stone flower"), 5);
-        let u = svg(&pos, View::Upper);
+        let u = View::Upper.svg(&pos, Labels::Chinese);
         let doc = roxmltree::Document::parse(&u).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(count(&doc, "circle", "stone black from-flower"), 3);
         assert_eq!(count(&doc, "circle", "stone white from-flower"), 1);
@@ -448,7 +448,7 @@ X X . . . . X O X
     #[test]
     fn m20_holo_ansi_rendering_has_one_row_per_line_and_colours() {
         let pos = example();
-        let t = ansi(&pos, View::Holographic);
+        let t = View::Holographic.ansi(&pos, Labels::Chinese);
         assert!(t.contains("\x1b[48;5;"));
         // title, two label rows, nine board rows, legend
         assert_eq!(t.lines().count(), 1 + 2 + 9 + 1);

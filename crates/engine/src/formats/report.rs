@@ -19,27 +19,12 @@ mod text;
 pub(crate) use text::verdict_text;
 pub use text::TextOptions;
 
-/// Version tag of the analysis JSON (schema: spec/schema/analysis.schema.json). `/2`: a private
-/// eye is reported as its closed region (`points`) with its empty points (`empty`), not by its
-/// empty points alone. `/3`: `score.points` is a list of objects `{point, owner, clause}`, not of
-/// `[point, owner, clause]` arrays. `/4`: each closed region is listed once, in `regions`, as the
-/// empty strings (`empty_strings`), strings and flower strings it is made of; a string's
-/// `regions` give the index of each of its regions with the verdict. The optional section
-/// `m2016` (000's concepts, under the 2016 eye rule only) was added within `/4`: absent under
-/// the other presets, it changes no earlier field.
-pub const ANALYSIS_FORMAT: &str = "m3go-analysis/4";
-
-/// Version tag of `m3go play --format json` (schema: spec/schema/play.schema.json). `/1`: the
-/// first versioned form; a report's `action` is the point's label (`七A`) or `pass`, no longer
-/// `{x, y}`.
-pub const PLAY_FORMAT: &str = "m3go-play/1";
-
 /// What `m3go play --format json` prints: what each move did, then the analysis of the position
 /// after the last one.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct PlayReport {
     /// `m3go-play/1`
-    #[schemars(extend("const" = PLAY_FORMAT))]
+    #[schemars(extend("const" = PlayReport::FORMAT))]
     pub format: &'static str,
     /// One per move, in order.
     pub reports: Vec<crate::game::play::Report>,
@@ -48,11 +33,16 @@ pub struct PlayReport {
 }
 
 impl PlayReport {
+    /// Version tag of `m3go play --format json` (schema: spec/schema/play.schema.json). `/1`: the
+    /// first versioned form; a report's `action` is the point's label (`七A`) or `pass`, no longer
+    /// `{x, y}`.
+    pub const FORMAT: &str = "m3go-play/1";
+
     /// The moves' reports and the final position's analysis (its legal moves listed on the
     /// position's engine).
     pub fn new(reports: Vec<crate::game::play::Report>, pos: &Position) -> PlayReport {
         PlayReport {
-            format: PLAY_FORMAT,
+            format: PlayReport::FORMAT,
             reports,
             analysis: AnalysisReport::new(pos),
         }
@@ -201,7 +191,7 @@ pub struct TurnReport {
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct AnalysisReport {
     /// `m3go-analysis/4`
-    #[schemars(extend("const" = ANALYSIS_FORMAT))]
+    #[schemars(extend("const" = AnalysisReport::FORMAT))]
     pub format: &'static str,
     pub rules: Rules,
     pub size: usize,
@@ -630,6 +620,16 @@ fn move_lists(pos: &Position) -> (Vec<Notation>, Vec<Notation>) {
 }
 
 impl AnalysisReport {
+    /// Version tag of the analysis JSON (schema: spec/schema/analysis.schema.json). `/2`: a private
+    /// eye is reported as its closed region (`points`) with its empty points (`empty`), not by its
+    /// empty points alone. `/3`: `score.points` is a list of objects `{point, owner, clause}`, not of
+    /// `[point, owner, clause]` arrays. `/4`: each closed region is listed once, in `regions`, as the
+    /// empty strings (`empty_strings`), strings and flower strings it is made of; a string's
+    /// `regions` give the index of each of its regions with the verdict. The optional section
+    /// `m2016` (000's concepts, under the 2016 eye rule only) was added within `/4`: absent under
+    /// the other presets, it changes no earlier field.
+    pub const FORMAT: &str = "m3go-analysis/4";
+
     /// Builds the report of a position, its legal moves listed on the position's engine (the
     /// same list on both, [`Position::legal_moves`]).
     pub fn new(pos: &Position) -> AnalysisReport {
@@ -680,7 +680,7 @@ impl AnalysisReport {
         let m2016 = (whole && pos.rules().private_eye == crate::rules::EyeRule::M2016)
             .then(|| m2016_report(pos, a, &mut regions, &empties));
         AnalysisReport {
-            format: ANALYSIS_FORMAT,
+            format: AnalysisReport::FORMAT,
             rules: pos.rules().clone(),
             size: b.size(),
             move_number: pos.move_number(),
@@ -784,43 +784,45 @@ impl AnalysisReport {
     }
 }
 
-/// D3-NOTATION-DIAGRAM — "手数图示记谱法，如上图，同传统两色围棋的手数图示记谱法" (004): the move-number
-/// diagram of moves played from a position: each stone placed by one of the `reports` and still on
-/// `board` shows the number of the last move played there; other stones show their diagram
-/// character (`X`, `O`, `#`), empty points `.`. Columns are right-aligned, top row first.
-pub fn numbered_diagram(
-    board: &crate::board::grid::Board,
-    reports: &[crate::game::play::Report],
-) -> String {
-    use crate::game::moves::Action;
-    let mut label: Vec<String> = board
-        .cells()
-        .iter()
-        .map(|c| c.map(|s| s.diagram_char()).unwrap_or('.').to_string())
-        .collect();
-    for r in reports {
-        if let Action::Place(p) = r.action {
-            let i = board.index(p);
-            if board.get(i).is_some() {
-                label[i] = r.number.to_string();
+impl AnalysisReport {
+    /// D3-NOTATION-DIAGRAM — "手数图示记谱法，如上图，同传统两色围棋的手数图示记谱法" (004): the move-number
+    /// diagram of moves played from a position: each stone placed by one of the `reports` and still on
+    /// `board` shows the number of the last move played there; other stones show their diagram
+    /// character (`X`, `O`, `#`), empty points `.`. Columns are right-aligned, top row first.
+    pub fn numbered_diagram(
+        board: &crate::board::grid::Board,
+        reports: &[crate::game::play::Report],
+    ) -> String {
+        use crate::game::moves::Action;
+        let mut label: Vec<String> = board
+            .cells()
+            .iter()
+            .map(|c| c.map(|s| s.diagram_char()).unwrap_or('.').to_string())
+            .collect();
+        for r in reports {
+            if let Action::Place(p) = r.action {
+                let i = board.index(p);
+                if board.get(i).is_some() {
+                    label[i] = r.number.to_string();
+                }
             }
         }
-    }
-    let width = label.iter().map(|l| l.chars().count()).max().unwrap_or(1);
-    let n = board.size();
-    let mut out = String::with_capacity(n * n * (width + 1));
-    for row in 0..n {
-        for c in 0..n {
-            if c > 0 {
-                out.push(' ');
+        let width = label.iter().map(|l| l.chars().count()).max().unwrap_or(1);
+        let n = board.size();
+        let mut out = String::with_capacity(n * n * (width + 1));
+        for row in 0..n {
+            for c in 0..n {
+                if c > 0 {
+                    out.push(' ');
+                }
+                // writing into a String cannot fail
+                let _ = std::fmt::Write::write_fmt(
+                    &mut out,
+                    format_args!("{:>width$}", label[row * n + c]),
+                );
             }
-            // writing into a String cannot fail
-            let _ = std::fmt::Write::write_fmt(
-                &mut out,
-                format_args!("{:>width$}", label[row * n + c]),
-            );
+            out.push('\n');
         }
-        out.push('\n');
+        out
     }
-    out
 }

@@ -13,9 +13,6 @@ use crate::judge::scoring::{
 };
 use serde::Serialize;
 
-/// The format of [`ScoreTrace`].
-pub const SCORE_TRACE_FORMAT: &str = "m3go-score-trace/1";
-
 /// Why a position's count is what it is: its regions and the komi.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ScoreTrace {
@@ -86,61 +83,66 @@ pub struct KomiLine {
     pub why: String,
 }
 
-/// The trace of the count of `pos` (after its dead strings are removed); the error is the
-/// analysis's `score_error`.
-pub fn score_trace(pos: &Position, l: Labels) -> Result<ScoreTrace, ScoreError> {
-    let before = pos.analysis();
-    let rules = pos.rules();
-    let score = score_of(&before, rules, pos.dead())?;
-    let cleared_analysis;
-    let a = if pos.dead().is_empty() {
-        &before
-    } else {
-        cleared_analysis = cleared(&before, rules, pos.dead())?;
-        &cleared_analysis
-    };
-    let size = a.upper.size;
-    let n = size * size;
-    let enclosure = neutral_enclosure(a, rules);
-    let reasons = point_reasons(&before, a, &score, &enclosure);
-    // a region: the 4-connected points of one owner, clause, reason and enclosure
-    let key = |i: usize| {
-        (
-            score.points[i].owner,
-            score.points[i].clause,
-            reasons[i],
-            enclosure[i],
-        )
-    };
-    let mut done = vec![false; n];
-    let mut regions = Vec::new();
-    for start in 0..n {
-        if done[start] {
-            continue;
-        }
-        done[start] = true;
-        let mut stack = vec![start];
-        let mut pts = Vec::new();
-        while let Some(i) = stack.pop() {
-            pts.push(i);
-            for j in neighbours(size, i) {
-                if !done[j] && key(j) == key(start) {
-                    done[j] = true;
-                    stack.push(j);
+impl ScoreTrace {
+    /// The format of [`ScoreTrace`].
+    pub const FORMAT: &str = "m3go-score-trace/1";
+
+    /// The trace of the count of `pos` (after its dead strings are removed); the error is the
+    /// analysis's `score_error`.
+    pub fn of(pos: &Position, l: Labels) -> Result<ScoreTrace, ScoreError> {
+        let before = pos.analysis();
+        let rules = pos.rules();
+        let score = score_of(&before, rules, pos.dead())?;
+        let cleared_analysis;
+        let a = if pos.dead().is_empty() {
+            &before
+        } else {
+            cleared_analysis = cleared(&before, rules, pos.dead())?;
+            &cleared_analysis
+        };
+        let size = a.upper.size;
+        let n = size * size;
+        let enclosure = neutral_enclosure(a, rules);
+        let reasons = point_reasons(&before, a, &score, &enclosure);
+        // a region: the 4-connected points of one owner, clause, reason and enclosure
+        let key = |i: usize| {
+            (
+                score.points[i].owner,
+                score.points[i].clause,
+                reasons[i],
+                enclosure[i],
+            )
+        };
+        let mut done = vec![false; n];
+        let mut regions = Vec::new();
+        for start in 0..n {
+            if done[start] {
+                continue;
+            }
+            done[start] = true;
+            let mut stack = vec![start];
+            let mut pts = Vec::new();
+            while let Some(i) = stack.pop() {
+                pts.push(i);
+                for j in neighbours(size, i) {
+                    if !done[j] && key(j) == key(start) {
+                        done[j] = true;
+                        stack.push(j);
+                    }
                 }
             }
+            pts.sort_unstable();
+            regions.push(region(a, &pts, key(start), l));
         }
-        pts.sort_unstable();
-        regions.push(region(a, &pts, key(start), l));
+        Ok(ScoreTrace {
+            format: ScoreTrace::FORMAT,
+            black: score.black,
+            white: score.white,
+            neutral: score.neutral,
+            regions,
+            komi: komi_line(&score),
+        })
     }
-    Ok(ScoreTrace {
-        format: SCORE_TRACE_FORMAT,
-        black: score.black,
-        white: score.white,
-        neutral: score.neutral,
-        regions,
-        komi: komi_line(&score),
-    })
 }
 
 /// Why each point counts as it does: enclosed by neutral flowers, a dead stone (on `before`
@@ -305,7 +307,7 @@ mod tests {
     fn m20_score_area_the_regions_add_up_to_the_count() {
         let diagram = ". X . O .\nX X . O O\n. . . . .\nO O . X X\n. O . X .\n";
         let pos = position(diagram, &["一A"]);
-        let t = score_trace(&pos, Labels::Chinese).unwrap_or_else(|e| panic!("{e}"));
+        let t = ScoreTrace::of(&pos, Labels::Chinese).unwrap_or_else(|e| panic!("{e}"));
         let covered: usize = t.regions.iter().map(|r| r.points.len()).sum();
         assert_eq!(covered, 25);
         assert_eq!(t.regions.iter().map(|r| r.black).sum::<i32>(), t.black);
@@ -320,7 +322,7 @@ mod tests {
         assert_eq!(dead[0].also, ["M20-SCORE-DEAD"]);
         assert_ne!(dead[0].owner, Owner::Black, "black's own stones, removed");
         assert_eq!(t.komi.clause, "M20-SCORE-KOMI");
-        let latin = score_trace(&pos, Labels::Latin).unwrap_or_else(|e| panic!("{e}"));
+        let latin = ScoreTrace::of(&pos, Labels::Latin).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(latin.regions[0].points, t.regions[0].points);
         assert_ne!(latin.regions[0].shown, t.regions[0].shown);
     }
@@ -330,8 +332,8 @@ mod tests {
     #[test]
     fn m20_score_neutral_enclosed_regions_are_named() {
         let diagram = ". . . . .\n. # # # .\n. # . # .\n. # # # .\n. . . . X\n";
-        let t =
-            score_trace(&position(diagram, &[]), Labels::Chinese).unwrap_or_else(|e| panic!("{e}"));
+        let t = ScoreTrace::of(&position(diagram, &[]), Labels::Chinese)
+            .unwrap_or_else(|e| panic!("{e}"));
         let inner = t
             .regions
             .iter()

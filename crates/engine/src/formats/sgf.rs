@@ -7,7 +7,7 @@
 //!
 //! This file holds the extension's properties, the point mapping and the property pattern both
 //! directions share; reading is in `read` ([`parse_record`]), writing in `write`
-//! ([`Record::to_sgf`]).
+//! ([`Record::to_sgf`](crate::formats::record::Record::to_sgf)).
 
 use crate::board::coord::{half, Point};
 use crate::game::play::Action;

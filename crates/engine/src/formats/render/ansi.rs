@@ -17,26 +17,24 @@ fn fg(code: u8) -> String {
     format!("\x1b[38;5;{code}m")
 }
 
-/// The position for a colour terminal (256-colour ANSI): stones as discs, flowers as `◍`, a
-/// flower with a black / white star as `◉` in black / white, neutral flowers of the upper
-/// layer as `▒`, private eyes on a blue (black's) or red (white's) ground, forbidden points as
-/// their letters (red: both flowers, blue: black's only, brown: white's only).
-pub fn ansi(pos: &Position, view: View) -> String {
-    ansi_labelled(pos, view, Labels::Chinese)
-}
+impl View {
+    /// The position for a colour terminal (256-colour ANSI) in this view, its edges labelled in
+    /// `labels`: stones as discs, flowers as `◍`, a flower with a black / white star as `◉` in
+    /// black / white, neutral flowers of the upper layer as `▒`, private eyes on a blue
+    /// (black's) or red (white's) ground, forbidden points as their letters (red: both flowers,
+    /// blue: black's only, brown: white's only).
+    pub fn ansi(self, pos: &Position, labels: Labels) -> String {
+        board_text(pos, self, labels, true)
+    }
 
-/// [`ansi`] with its edges labelled in `labels`.
-pub fn ansi_labelled(pos: &Position, view: View, labels: Labels) -> String {
-    board_text(pos, view, labels, true)
-}
-
-/// The position as text without colour (a pipe, a file, `NO_COLOR`): every distinction of
-/// [`ansi`] kept in the glyph alone — black `●`, white `○`, flower `◍`, black / white star
-/// `◉` / `◎`, neutral upper flower `▒`, an empty point of black's / white's private eye `▪` /
-/// `▫`, forbidden points upper case for both flowers (`C E T`), lower case for black's flower
-/// only (`c e t`), circled for white's flower only (`ⓒ ⓔ ⓣ`).
-pub fn plain_labelled(pos: &Position, view: View, labels: Labels) -> String {
-    board_text(pos, view, labels, false)
+    /// The position as text without colour (a pipe, a file, `NO_COLOR`): every distinction of
+    /// [`View::ansi`] kept in the glyph alone — black `●`, white `○`, flower `◍`, black / white
+    /// star `◉` / `◎`, neutral upper flower `▒`, an empty point of black's / white's private eye
+    /// `▪` / `▫`, forbidden points upper case for both flowers (`C E T`), lower case for black's
+    /// flower only (`c e t`), circled for white's flower only (`ⓒ ⓔ ⓣ`).
+    pub fn plain(self, pos: &Position, labels: Labels) -> String {
+        board_text(pos, self, labels, false)
+    }
 }
 
 /// One point's glyph: its ANSI foreground colour and its character in colour, its character

@@ -39,31 +39,28 @@ pub(super) const WHITE_EYE_OPACITY: f64 = 0.42;
 const BLUE: &str = "#1040c0";
 const BROWN: &str = "#8a4a00";
 
-/// The SVG figure of a position in a view, labelled in the Chinese system.
-pub fn svg(pos: &Position, view: View) -> String {
-    svg_labelled(pos, view, Labels::Chinese)
-}
+impl View {
+    /// The SVG figure of a position in this view, its edges labelled in `labels` (the Latin
+    /// system needs no CJK font).
+    pub fn svg(self, pos: &Position, labels: Labels) -> String {
+        draw_svg(pos, self, labels, None)
+    }
 
-/// The SVG figure of a position in a view, its edges labelled in `labels` (the Latin system
-/// needs no CJK font).
-pub fn svg_labelled(pos: &Position, view: View, labels: Labels) -> String {
-    draw_svg(pos, view, labels, None)
-}
+    /// [`View::svg`] with each stone's move number ([`move_numbers`]) written on it.
+    pub fn svg_numbered(self, pos: &Position, labels: Labels) -> String {
+        draw_svg(pos, self, labels, Some(&move_numbers(pos)))
+    }
 
-/// [`svg_labelled`] with each stone's move number ([`move_numbers`]) written on it.
-pub fn svg_numbered(pos: &Position, view: View, labels: Labels) -> String {
-    draw_svg(pos, view, labels, Some(&move_numbers(pos)))
-}
-
-/// [`svg_labelled`] with the given move number written on each stone (by point index; a
-/// record's own numbering, as the page's loaded records keep it).
-pub fn svg_with_numbers(
-    pos: &Position,
-    view: View,
-    labels: Labels,
-    numbers: &[Option<u32>],
-) -> String {
-    draw_svg(pos, view, labels, Some(numbers))
+    /// [`View::svg`] with the given move number written on each stone (by point index; a
+    /// record's own numbering, as the page's loaded records keep it).
+    pub fn svg_with_numbers(
+        self,
+        pos: &Position,
+        labels: Labels,
+        numbers: &[Option<u32>],
+    ) -> String {
+        draw_svg(pos, self, labels, Some(numbers))
+    }
 }
 
 /// Where a point sits in the figure: the board's size and the left offset that centres a small
