@@ -51,12 +51,12 @@
 //! referee, `serve` the page's server.
 #![forbid(unsafe_code)]
 
-/// `eprintln!` through [`error::write_err`]: a message to a closed standard error is dropped
+/// `eprintln!` through [`io::write_err`]: a message to a closed standard error is dropped
 /// instead of panicking (`eprintln!` panics when stderr is a closed pipe).
 #[cfg_attr(not(feature = "cli"), allow(unused_macros))]
 macro_rules! errln {
     ($($arg:tt)*) => {
-        $crate::error::write_err(format_args!("{}\n", format_args!($($arg)*)))
+        $crate::io::write_err(format_args!("{}\n", format_args!($($arg)*)))
     };
 }
 
@@ -68,6 +68,7 @@ pub use m3go_engine::{board, error, formats, game, judge, rules};
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod conform;
+pub mod io;
 #[cfg(feature = "runner")]
 pub mod referee;
 #[cfg(feature = "serve")]

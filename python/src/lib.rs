@@ -15,7 +15,8 @@ use m3go::conform::case::Case;
 use m3go::conform::check::check;
 use m3go::conform::protocol::{code, error_answer, PROTOCOL};
 use m3go::error::ErrorKind;
-use m3go::error::MAX_INPUT_BYTES;
+/// The largest input read from one source (as the command reads it).
+const MAX_INPUT_BYTES: usize = m3go::error::ReadError::MAX_INPUT_BYTES;
 use m3go::formats::report::{AnalysisReport, PlayReport};
 use m3go::game::advance::Engine;
 use m3go::game::notation::{check_move_number, format_numbered};
@@ -78,7 +79,7 @@ const MAX_MESSAGE_CHARS: usize = 2000;
 
 /// `message` cut to [`MAX_MESSAGE_CHARS`] characters, saying how many more there were.
 fn bounded(message: String) -> String {
-    m3go::error::clip_counted(&message, MAX_MESSAGE_CHARS)
+    m3go::io::clip_counted(&message, MAX_MESSAGE_CHARS)
 }
 
 /// The exception of protocol error `code`, with its `code`, `field` and `message` attributes

@@ -7,7 +7,7 @@ use crate::rules::{Rules, RulesField};
 use clap::ValueEnum;
 
 pub use crate::cli::output::{flush_out, write_out};
-pub use crate::error::write_err;
+pub use crate::io::write_err;
 
 /// Whether standard output gets ANSI colours (a terminal, no `NO_COLOR`, or `CLICOLOR_FORCE`;
 /// the decision is anstream's).
@@ -175,7 +175,7 @@ pub fn check_extension(path: &str, flag: &str, allowed: &[&str]) -> Result<(), I
     let list: Vec<String> = allowed.iter().map(|e| format!(".{e}")).collect();
     Err(InputError::new(format!(
         "`{}` does not end in {}",
-        crate::error::quote(path),
+        crate::error::InputError::quote(path),
         list.join(" or ")
     ))
     .key(flag)
@@ -197,7 +197,7 @@ pub fn refuse_own_input(out: &str, flag: &str, input: &str, force: bool) -> Resu
     }
     Err(InputError::new(format!(
         "`{}` is the record being read: writing it would replace the record",
-        crate::error::quote(out)
+        crate::error::InputError::quote(out)
     ))
     .key(flag)
     .expected("another file (or --force to overwrite the record)"))

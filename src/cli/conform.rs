@@ -13,7 +13,7 @@ use crate::conform::runner::{
     Outcome,
 };
 use crate::conform::shard::Shard;
-use crate::error::clip;
+use crate::io::clip;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

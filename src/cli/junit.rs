@@ -89,7 +89,7 @@ fn one_line(s: &str, max: usize) -> String {
         .chars()
         .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
         .collect();
-    crate::error::clip(&flat, max)
+    crate::io::clip(&flat, max)
 }
 
 fn seconds(t: f64) -> String {

@@ -550,7 +550,7 @@ fn merge(files: &[String], args: &MatchArgs) -> Result<(), InputError> {
                 continue;
             }
             let g: GameLine = serde_json::from_str(l).map_err(|e| {
-                InputError::new(crate::error::clip(&e.to_string(), 200))
+                InputError::new(crate::io::clip(&e.to_string(), 200))
                     .file(f)
                     .line(k + 1)
                     .expected("a game line of `m3go match --results` (m3go-match-game/1)")

@@ -214,7 +214,7 @@ where
                 let text = e.render().to_string();
                 let lines: Vec<String> = text
                     .lines()
-                    .map(|l| crate::error::clip(l, MAX_USAGE_LINE))
+                    .map(|l| crate::io::clip(l, MAX_USAGE_LINE))
                     .collect();
                 common::write_err(format_args!("{}\n", lines.join("\n")));
             } else {
@@ -330,7 +330,7 @@ fn usage_message(e: &clap::Error) -> String {
         .unwrap_or(&text)
         .trim()
         .trim_start_matches("error: ");
-    crate::error::clip(first, MAX_USAGE_LINE)
+    crate::io::clip(first, MAX_USAGE_LINE)
 }
 
 /// The flag or argument a usage error names, with the value refused.
@@ -345,7 +345,7 @@ fn usage_place(e: &clap::Error) -> Option<crate::conform::outputs::ErrorPlace> {
         // `--max-nodes <N>` → `--max-nodes`
         a.split([' ', '=']).next().unwrap_or(&a).to_string()
     });
-    let value = text(ContextKind::InvalidValue).map(|v| crate::error::clip(&v, MAX_USAGE_LINE));
+    let value = text(ContextKind::InvalidValue).map(|v| crate::io::clip(&v, MAX_USAGE_LINE));
     if key.is_none() && value.is_none() {
         return None;
     }

@@ -89,7 +89,7 @@ fn decide_of(path: &str) -> Result<Target, InputError> {
                     format!(
                         "cannot write: a symbolic link to `{}`, which does not exist (m3go does \
                          not create a link's missing target)",
-                        crate::error::quote(&to)
+                        crate::error::InputError::quote(&to)
                     ),
                     "a link to an existing file, or the path of the file itself",
                 );
@@ -300,13 +300,13 @@ fn write_direct(path: &str, target: &Target, text: &str) -> Result<(), InputErro
             return Ok(());
         }
         Target::Stderr => {
-            crate::error::write_err(format_args!("{text}"));
+            crate::io::write_err(format_args!("{text}"));
             return Ok(());
         }
         Target::Node(f) => (f, false),
         Target::InPlace(f, why) => {
             if let InPlace::HardLinks(n) = why {
-                crate::error::write_err(format_args!(
+                crate::io::write_err(format_args!(
                     "note: {path} has {n} hard links: written in place, so every link holds \
                      the new text\n"
                 ));
@@ -384,6 +384,6 @@ fn end_on_write_error(e: &std::io::Error) -> ! {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         std::process::exit(0);
     }
-    crate::error::write_err(format_args!("error: standard output: cannot write: {e}\n"));
+    crate::io::write_err(format_args!("error: standard output: cannot write: {e}\n"));
     std::process::exit(2);
 }

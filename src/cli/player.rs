@@ -6,13 +6,14 @@ use crate::conform::play_protocol::{
     PLAYER_PROTOCOLS,
 };
 use crate::conform::protocol::{code, error_answer, Implementation};
-use crate::error::{read_line_bounded, ReadError, MAX_INPUT_BYTES};
+use crate::error::ReadError;
 use crate::game::fast::FastPosition;
 use crate::game::moves::{Action, Move};
 use crate::game::notation::{format_numbered, parse_move_in};
 use crate::game::order::SplitMix64;
 use crate::game::play::Position;
 use crate::game::setup::InputError;
+use crate::io::read_line_bounded;
 use crate::referee::strategy::{choose, name_hash, Strategy};
 use serde_json::Value;
 
@@ -240,7 +241,7 @@ pub fn run(args: PlayerArgs) -> Result<(), InputError> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut game = None;
-    while let Some(line) = read_line_bounded(&mut input, MAX_INPUT_BYTES) {
+    while let Some(line) = read_line_bounded(&mut input, ReadError::MAX_INPUT_BYTES) {
         let ans = match line {
             Ok(l) if l.iter().all(u8::is_ascii_whitespace) => continue,
             Ok(l) => match std::str::from_utf8(&l) {

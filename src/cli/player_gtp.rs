@@ -5,13 +5,15 @@
 
 use crate::conform::capabilities::Capabilities;
 use crate::conform::play_protocol::PlayerCapabilities;
-use crate::error::{clip, read_line_bounded, ReadError, MAX_INPUT_BYTES};
+use crate::error::ReadError;
 use crate::formats::record::Record;
 use crate::game::fast::FastPosition;
 use crate::game::moves::{Action, Move};
 use crate::game::order::SplitMix64;
 use crate::game::position::Position;
 use crate::game::setup::{InputError, Setup};
+use crate::io::clip;
+use crate::io::read_line_bounded;
 use crate::referee::gtp::{
     parse_colour, parse_komi, parse_vertex, vertex, CAPABILITIES_COMMAND, GAME_COMMAND,
     GTP_VERSION, POSITION_COMMAND,
@@ -307,7 +309,7 @@ pub fn run(strategy: Strategy, seed: u64) -> Result<(), InputError> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut engine = Engine::new(strategy, seed);
-    while let Some(line) = read_line_bounded(&mut input, MAX_INPUT_BYTES) {
+    while let Some(line) = read_line_bounded(&mut input, ReadError::MAX_INPUT_BYTES) {
         let line = match line {
             Ok(l) => String::from_utf8_lossy(&l).into_owned(),
             Err(ReadError::TooLarge { limit }) => {

@@ -2,8 +2,9 @@
 
 use crate::conform::capabilities::Capabilities;
 use crate::conform::protocol::{code, error_answer};
-use crate::error::{read_line_bounded, ReadError, MAX_INPUT_BYTES};
+use crate::error::ReadError;
 use crate::game::setup::InputError;
+use crate::io::read_line_bounded;
 use serde_json::Value;
 
 /// Answer conformance requests (m3go-conform/2 and /1, JSON lines) on stdin.
@@ -30,7 +31,7 @@ pub struct ProtocolArgs {
     pub engine: crate::cli::common::EngineArgs,
 }
 
-/// The answer to one request line, whatever its bytes (at most [`MAX_INPUT_BYTES`] of them are
+/// The answer to one request line, whatever its bytes (at most [`ReadError::MAX_INPUT_BYTES`] of them are
 /// read per line by [`run`]): the answer of [`crate::conform::answer::answer_line`], or an error answer naming
 /// the problem. The request's position is loaded on `engine`.
 pub fn answer_line(
@@ -131,7 +132,7 @@ pub fn run(args: ProtocolArgs) -> Result<(), InputError> {
     }
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    while let Some(line) = read_line_bounded(&mut input, MAX_INPUT_BYTES) {
+    while let Some(line) = read_line_bounded(&mut input, ReadError::MAX_INPUT_BYTES) {
         let ans = match line {
             Ok(l) if l.iter().all(u8::is_ascii_whitespace) => continue,
             Ok(l) => answer_line(&l, &caps, args.engine.engine()),

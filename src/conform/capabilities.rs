@@ -67,7 +67,7 @@ pub const MAX_REASON_CHARS: usize = 200;
 
 /// A program's reason text, cut to [`MAX_REASON_CHARS`] characters (with `…` when cut).
 pub fn clip_reason(s: &str) -> String {
-    crate::error::clip(s, MAX_REASON_CHARS)
+    crate::io::clip(s, MAX_REASON_CHARS)
 }
 
 /// A check of a case left out, and why.

@@ -4,7 +4,7 @@
 //! referee's forfeit kinds, `crate::referee::game::failure_kind`); worded by `Display` as the
 //! runner reports it.
 
-use crate::error::clip;
+use crate::io::clip;
 use std::fmt;
 use std::time::Duration;
 

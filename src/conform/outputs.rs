@@ -106,7 +106,10 @@ impl ErrorPlace {
             key: p.key.clone(),
             move_number: p.move_number,
             at: p.at.clone(),
-            text: p.text.as_deref().map(crate::error::shorten_words),
+            text: p
+                .text
+                .as_deref()
+                .map(crate::error::InputError::shorten_words),
         })
     }
 }

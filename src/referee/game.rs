@@ -14,13 +14,13 @@ use crate::conform::play_protocol::{
     PLAYER_PROTOCOL, PLAYER_PROTOCOLS, RESIGN,
 };
 use crate::conform::runner::{External, Oracle};
-use crate::error::clip;
 use crate::formats::record::{Record, RecordMove};
 use crate::game::moves::{Action, Move};
 use crate::game::notation::{format_numbered, parse_move_in};
 use crate::game::order::{StoneKind, Turn};
 use crate::game::play::Position;
 use crate::game::setup::{InputError, Setup};
+use crate::io::clip;
 use crate::judge::scoring::{score_of, Winner};
 use crate::rules::Rules;
 use crate::rules::RulesField;

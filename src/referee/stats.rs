@@ -137,13 +137,13 @@ const SPRT_EXPECTED: &str = "expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA (`0,10`,
 
 impl std::fmt::Display for SprtError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let shown = |v: &str| crate::error::clip(v, 60);
+        let shown = |v: &str| crate::io::clip(v, 60);
         match self {
             SprtError::Shape(v) => write!(f, "`{}`: {SPRT_EXPECTED}", shown(v)),
             SprtError::NotANumber { part, value } => write!(
                 f,
                 "`{}` in `{}` is not a number: {SPRT_EXPECTED}",
-                crate::error::clip(part, 30),
+                crate::io::clip(part, 30),
                 shown(value)
             ),
             SprtError::Elo(v) => {

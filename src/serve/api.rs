@@ -846,7 +846,7 @@ fn kept(records: &Records, id: &str) -> Result<Arc<Kept>, ApiError> {
         status: 404,
         message: format!(
             "record `{}` is not loaded (any more): load it again",
-            crate::error::quote(&id.chars().take(40).collect::<String>())
+            crate::error::InputError::quote(&id.chars().take(40).collect::<String>())
         ),
     };
     let i = list.iter().position(|h| h.kept.id == id).ok_or_else(gone)?;

@@ -178,7 +178,7 @@ impl Access {
                     &format!(
                         "`Host: {}` is not this server's address ({}; a deliberate remote bind \
                          is allowed with `m3go serve --allow-host NAME`)",
-                        crate::error::quote(other.unwrap_or("")),
+                        crate::error::InputError::quote(other.unwrap_or("")),
                         expected()
                     ),
                 ))
@@ -189,7 +189,7 @@ impl Access {
                 403,
                 &format!(
                     "the request target names `{}`, not this server's address: {}",
-                    crate::error::quote(a),
+                    crate::error::InputError::quote(a),
                     expected()
                 ),
             ));
@@ -204,7 +204,7 @@ impl Access {
                         403,
                         &format!(
                             "`Origin: {}` is not a page of this server: expected http:// and {}",
-                            crate::error::quote(o),
+                            crate::error::InputError::quote(o),
                             expected().trim_start_matches("expected ")
                         ),
                     ));
@@ -321,7 +321,7 @@ impl Server {
         let (runtime, state) = (Arc::clone(&self.runtime), Arc::clone(&self.state));
         vec![std::thread::spawn(move || {
             let Ok(listener) = listener else {
-                crate::error::write_err(format_args!("m3go serve: cannot share the socket\n"));
+                crate::io::write_err(format_args!("m3go serve: cannot share the socket\n"));
                 return;
             };
             runtime.block_on(accept(listener, state));
@@ -334,7 +334,7 @@ async fn accept(listener: std::net::TcpListener, state: Arc<State>) {
     let listener = match tokio::net::TcpListener::from_std(listener) {
         Ok(l) => l,
         Err(e) => {
-            crate::error::write_err(format_args!("m3go serve: cannot listen: {e}\n"));
+            crate::io::write_err(format_args!("m3go serve: cannot listen: {e}\n"));
             return;
         }
     };

@@ -1026,7 +1026,7 @@ fn bad_input_protocol_bad_lines_get_error_answers_and_the_session_goes_on() {
     })
     .to_string();
     let mut input: Vec<u8> = Vec::new();
-    input.extend(vec![b'x'; m3go::error::MAX_INPUT_BYTES + 10]);
+    input.extend(vec![b'x'; m3go::error::ReadError::MAX_INPUT_BYTES + 10]);
     input.push(b'\n');
     input.extend(b"{\"id\": \"\xff\xfe\"}\n");
     input.extend(valid.as_bytes());

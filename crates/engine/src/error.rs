@@ -148,9 +148,11 @@ impl Place {
             f.write_str(": ")?;
         }
         match (&self.key, &self.text) {
-            (Some(k), Some(t)) => write!(f, "`{}: {}`: ", quote(k), quote(t)),
-            (Some(k), None) => write!(f, "{}: ", quote(k)),
-            (None, Some(t)) => write!(f, "`{}`: ", quote(t)),
+            (Some(k), Some(t)) => {
+                write!(f, "`{}: {}`: ", InputError::quote(k), InputError::quote(t))
+            }
+            (Some(k), None) => write!(f, "{}: ", InputError::quote(k)),
+            (None, Some(t)) => write!(f, "`{}`: ", InputError::quote(t)),
             (None, None) => Ok(()),
         }
     }
@@ -223,28 +225,39 @@ impl fmt::Display for InputError {
     /// The message, with every run of more than [`MAX_WORD_CHARS`] characters without a space
     /// cut (a 1 MB value quoted by the YAML reader is not echoed whole).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&shorten_words(&Whole(self).to_string()))
+        f.write_str(&InputError::shorten_words(&Whole(self).to_string()))
     }
 }
 
 /// Longest run of characters without a space that a message keeps whole.
 pub(crate) const MAX_WORD_CHARS: usize = 200;
 
-/// `text` with each run of more than [`MAX_WORD_CHARS`] non-space characters cut to its first
-/// [`MAX_QUOTE_CHARS`] and its length in bytes.
-pub fn shorten_words(text: &str) -> String {
-    let mut out = String::with_capacity(text.len().min(4096));
-    for (k, word) in text.split(' ').enumerate() {
-        if k > 0 {
-            out.push(' ');
-        }
-        if word.chars().nth(MAX_WORD_CHARS).is_some() {
-            out.push_str(&quote(word));
-        } else {
-            out.push_str(word);
+impl InputError {
+    /// `text` for a message: as written when short, else its first [`MAX_QUOTE_CHARS`] characters
+    /// and the length (`abc… (1048576 bytes)`).
+    pub fn quote(text: &str) -> String {
+        match text.char_indices().nth(MAX_QUOTE_CHARS) {
+            None => text.to_string(),
+            Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
         }
     }
-    out
+
+    /// `text` with each run of more than [`MAX_WORD_CHARS`] non-space characters cut to its first
+    /// [`MAX_QUOTE_CHARS`] and its length in bytes.
+    pub fn shorten_words(text: &str) -> String {
+        let mut out = String::with_capacity(text.len().min(4096));
+        for (k, word) in text.split(' ').enumerate() {
+            if k > 0 {
+                out.push(' ');
+            }
+            if word.chars().nth(MAX_WORD_CHARS).is_some() {
+                out.push_str(&InputError::quote(word));
+            } else {
+                out.push_str(word);
+            }
+        }
+        out
+    }
 }
 
 /// The message before [`shorten_words`].
@@ -267,7 +280,7 @@ impl fmt::Display for Whole<'_> {
         if let (true, Some(n)) = (p.is_bare_move(), p.move_number) {
             write!(f, "move {n}")?;
             let mut words: Vec<String> = p.at.iter().cloned().collect();
-            words.extend(p.text.iter().map(|t| format!("`{}`", quote(t))));
+            words.extend(p.text.iter().map(|t| format!("`{}`", InputError::quote(t))));
             if !words.is_empty() {
                 write!(f, " ({})", words.join(", "))?;
             }
@@ -401,10 +414,6 @@ pub(crate) fn write_joined<T: fmt::Display>(
     Ok(())
 }
 
-/// Largest input m3go reads from one source: a file, a device, a pipe, standard input, one
-/// protocol request line.
-pub const MAX_INPUT_BYTES: usize = 4 << 20;
-
 /// Why [`read_bounded`] failed.
 #[derive(Debug)]
 pub enum ReadError {
@@ -412,6 +421,12 @@ pub enum ReadError {
     TooLarge { limit: usize },
     /// The reader failed.
     Io(std::io::Error),
+}
+
+impl ReadError {
+    /// Largest input m3go reads from one source: a file, a device, a pipe, standard input, one
+    /// protocol request line.
+    pub const MAX_INPUT_BYTES: usize = 4 << 20;
 }
 
 impl fmt::Display for ReadError {
@@ -441,93 +456,6 @@ pub(crate) fn read_bounded(r: impl std::io::Read, limit: usize) -> Result<Vec<u8
     Ok(bytes)
 }
 
-/// One line of `r` (without its `\n` or `\r\n`), bounded like [`read_bounded`]: `None` at the end
-/// of input; a line longer than `limit` is read to its end and discarded (in bounded memory),
-/// given as [`ReadError::TooLarge`], so that the next call reads the next line.
-pub fn read_line_bounded(
-    r: &mut impl std::io::BufRead,
-    limit: usize,
-) -> Option<Result<Vec<u8>, ReadError>> {
-    let mut line = Vec::new();
-    let mut too_large = false;
-    let mut any = false;
-    loop {
-        let buf = match r.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Some(Err(ReadError::Io(e))),
-        };
-        if buf.is_empty() {
-            break;
-        }
-        any = true;
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], Some(i + 1)),
-            None => (buf, None),
-        };
-        if !too_large {
-            if line.len() + chunk.len() > limit {
-                too_large = true;
-                line = Vec::new();
-            } else {
-                line.extend_from_slice(chunk);
-            }
-        }
-        let used = done.unwrap_or(buf.len());
-        r.consume(used);
-        if done.is_some() {
-            break;
-        }
-    }
-    if !any {
-        return None;
-    }
-    if too_large {
-        return Some(Err(ReadError::TooLarge { limit }));
-    }
-    if line.last() == Some(&b'\r') {
-        line.pop();
-    }
-    Some(Ok(line))
-}
-
 /// Longest offending text quoted whole in a message; a longer one is cut (on a character
 /// boundary) and says how long it was.
 pub(crate) const MAX_QUOTE_CHARS: usize = 80;
-
-/// At most `max_chars` characters of `text`, ending in `…` when cut: how a text from outside (a
-/// program's reason, an answer, an id) is shown in a message.
-pub fn clip(text: &str, max_chars: usize) -> String {
-    match text.char_indices().nth(max_chars) {
-        None => text.to_string(),
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-    }
-}
-
-/// At most `max_chars` characters of `text`, then how many more there were
-/// (`… (N more characters)`): a whole message given a bound.
-pub fn clip_counted(text: &str, max_chars: usize) -> String {
-    match text.char_indices().nth(max_chars) {
-        None => text.to_string(),
-        Some((cut, _)) => {
-            let more = text[cut..].chars().count();
-            format!("{}… ({more} more characters)", &text[..cut])
-        }
-    }
-}
-
-/// `text` for a message: as written when short, else its first [`MAX_QUOTE_CHARS`] characters
-/// and the length (`abc… (1048576 bytes)`).
-pub fn quote(text: &str) -> String {
-    match text.char_indices().nth(MAX_QUOTE_CHARS) {
-        None => text.to_string(),
-        Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
-    }
-}
-
-/// Writes to standard error, ignoring a failure (`errln!` panics when stderr is a closed
-/// pipe: `m3go analyze BAD 2>&1 | true`); every message of m3go goes through here (`errln!`).
-pub fn write_err(args: std::fmt::Arguments<'_>) {
-    use std::io::Write;
-    let _ = std::io::stderr().lock().write_fmt(args);
-}

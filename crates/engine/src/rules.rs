@@ -666,7 +666,7 @@ impl fmt::Display for RulesProblem {
             RulesProblem::UnknownPreset(name) => write!(
                 f,
                 "unknown rule preset `{}`: expected one of {}",
-                crate::error::quote(name),
+                crate::error::InputError::quote(name),
                 PRESETS.join(", ")
             ),
             RulesProblem::OutOfRange {

@@ -366,7 +366,7 @@ pub(crate) fn index_of(size: usize, p: Point) -> usize {
 }
 
 /// The point of index `i` on a board of `size` (the inverse of [`index_of`]).
-pub fn point_of(size: usize, i: usize) -> Point {
+pub(crate) fn point_of(size: usize, i: usize) -> Point {
     let h = half(size);
     Point::new((i % size) as i32 - h, h - (i / size) as i32)
 }

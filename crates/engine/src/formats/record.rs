@@ -258,7 +258,7 @@ pub(crate) fn reconcile_komi(
     };
     let v = info[at].1.clone();
     let named = |e: InputError| {
-        let q = crate::error::quote(&v);
+        let q = crate::error::InputError::quote(&v);
         if name == "komi" {
             e.key("komi").text(q)
         } else {
@@ -317,7 +317,7 @@ impl Record {
                     let q = komi_quarters(v).ok_or_else(|| {
                         InputError::new(String::new())
                             .key("komi")
-                            .text(crate::error::quote(v))
+                            .text(crate::error::InputError::quote(v))
                             .expected(
                                 "a number of points that is a multiple of 0.25 (or give --rules)",
                             )

@@ -175,7 +175,7 @@ impl NotationError {
 impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(t) = &self.text {
-            write!(f, "move `{}`: ", crate::error::quote(t))?;
+            write!(f, "move `{}`: ", crate::error::InputError::quote(t))?;
         }
         match &self.problem {
             NotationProblem::Coord(e) => write!(f, "{e}"),
@@ -189,7 +189,7 @@ impl fmt::Display for NotationError {
             NotationProblem::NotARoundNumber(d) => write!(
                 f,
                 "`{}` is not a round number: expected 1 to {}",
-                crate::error::quote(d),
+                crate::error::InputError::quote(d),
                 MAX_MOVE_NUMBER / 2
             ),
             NotationProblem::RoundZero => f.write_str("rounds start at 1"),
@@ -204,7 +204,7 @@ impl fmt::Display for NotationError {
             NotationProblem::NotAMoveNumber(n) => write!(
                 f,
                 "`{}` is not a move number: expected 1 to {MAX_MOVE_NUMBER}",
-                crate::error::quote(n)
+                crate::error::InputError::quote(n)
             ),
             NotationProblem::MoveZero => f.write_str("move numbers start at 1"),
             NotationProblem::BadConversion(other) => {
@@ -437,6 +437,8 @@ impl Notation {
     /// turn's prefix (`黑19.一B`, which on a flower turn is the emergency conversion).
     pub fn new(rules: &Rules, number: u32, turn: Turn, action: Action) -> Notation {
         let prefix = if rules.schedule == Schedule::Team2016 {
+            // M16-NOTATION — "萌式三色围棋通常采用类似国际象棋记谱方式的回合式坐标记谱法" (000): by round
+            // and seat, then a dot and the point (`33B.H九`, `31A.pass`)
             Prefix::Round(team_turn(number, rules.team_grey_start))
         } else {
             Prefix::Numbered(turn, number)
@@ -495,16 +497,6 @@ pub fn format_move(turn: Turn, number: u32, action: Action) -> String {
     .to_string()
 }
 
-/// M16-NOTATION — "萌式三色围棋通常采用类似国际象棋记谱方式的回合式坐标记谱法" (000): a team-format move
-/// written by round and seat, then a dot and the point: `33B.H九`, `31A.pass`.
-pub fn format_round(turn: TeamTurn, action: Action) -> String {
-    Notation {
-        prefix: Prefix::Round(turn),
-        action,
-    }
-    .to_string()
-}
-
 /// D3-NOTATION — a move as the rules' records write it ([`Notation::new`], in the Chinese
 /// labels).
 pub fn format_numbered(rules: &Rules, number: u32, turn: Turn, action: Action) -> String {
@@ -514,6 +506,15 @@ pub fn format_numbered(rules: &Rules, number: u32, turn: Turn, action: Action) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A team-format move written by round and seat (`33B.H九`, `31A.pass`).
+    fn format_round(turn: TeamTurn, action: Action) -> String {
+        Notation {
+            prefix: Prefix::Round(turn),
+            action,
+        }
+        .to_string()
+    }
 
     /// A team-format round whose seat names a move past [`MAX_MOVE_NUMBER`] is refused (the fuzz
     /// target `notation` found `468888C.E八`, read as move 1250348, which did not read back).

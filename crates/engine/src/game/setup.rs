@@ -17,9 +17,9 @@ use crate::rules::{Rules, RulesField, Schedule};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Largest input file m3go reads (the limit of every input, [`crate::error::MAX_INPUT_BYTES`]).
+/// Largest input file m3go reads (the limit of every input, [`crate::error::ReadError::MAX_INPUT_BYTES`]).
 #[cfg_attr(feature = "testing", visibility::make(pub))]
-pub(crate) const MAX_FILE_BYTES: usize = crate::error::MAX_INPUT_BYTES;
+pub(crate) const MAX_FILE_BYTES: usize = crate::error::ReadError::MAX_INPUT_BYTES;
 
 /// A position as written in a file (spec/README.md).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]

@@ -501,6 +501,7 @@ pub(crate) fn judge_all_regions_2016(
     let regions: Vec<Vec<Region>> = (0..strings.groups.len())
         .map(|a| match strings.groups[a].colour {
             Some(_) => closed_regions_2016(layer, strings, a, reading),
+            // M16-EYE-GREY-LIFE: a grey string has no eyes
             None => Vec::new(),
         })
         .collect();
@@ -569,24 +570,6 @@ pub(crate) fn judge_all_regions_2016(
         .collect()
 }
 
-/// M16-EYE — every 2016 closed region of string `a` with the detailed verdict on it (judged
-/// with every other string's, [`judge_all_regions_2016`]).
-pub fn judge_regions_2016_detailed(
-    layer: &Layer,
-    strings: &Strings,
-    a: usize,
-    reading: ClosedRegion2016,
-) -> Vec<(Region, Verdict2016)> {
-    // M16-EYE-GREY-LIFE: only black and white strings have eyes.
-    if strings.groups[a].colour.is_none() {
-        return Vec::new();
-    }
-    judge_all_regions_2016(layer, strings, reading)
-        .into_iter()
-        .nth(a)
-        .unwrap_or_default()
-}
-
 /// M16-EYE — every 2016 closed region of every lower-layer string with its verdict, in the
 /// engine's vocabulary (what `Analysis` stores under `private-eye: m2016`).
 pub(crate) fn judge_regions_2016(
@@ -601,20 +584,6 @@ pub(crate) fn judge_regions_2016(
                 .map(|(r, v)| (r, v.to_region_verdict()))
                 .collect()
         })
-        .collect()
-}
-
-/// M16-EYE — the 2016 private eyes of string `a`.
-pub fn private_eyes_2016(
-    layer: &Layer,
-    strings: &Strings,
-    a: usize,
-    reading: ClosedRegion2016,
-) -> Vec<Region> {
-    judge_regions_2016_detailed(layer, strings, a, reading)
-        .into_iter()
-        .filter(|(_, v)| *v == Verdict2016::PrivateEye)
-        .map(|(r, _)| r)
         .collect()
 }
 
@@ -707,6 +676,38 @@ mod tests {
     use crate::board::strings::strings_of;
     use crate::judge::analysis::Analysis;
     use crate::rules::Rules;
+
+    /// Every 2016 closed region of string `a` with the detailed verdict on it (judged
+    /// with every other string's, [`judge_all_regions_2016`]).
+    fn judge_regions_2016_detailed(
+        layer: &Layer,
+        strings: &Strings,
+        a: usize,
+        reading: ClosedRegion2016,
+    ) -> Vec<(Region, Verdict2016)> {
+        // only black and white strings have eyes
+        if strings.groups[a].colour.is_none() {
+            return Vec::new();
+        }
+        judge_all_regions_2016(layer, strings, reading)
+            .into_iter()
+            .nth(a)
+            .unwrap_or_default()
+    }
+
+    /// The 2016 private eyes of string `a` (the regions [`judge_all_regions_2016`] calls private eyes).
+    fn private_eyes_2016(
+        layer: &Layer,
+        strings: &Strings,
+        a: usize,
+        reading: ClosedRegion2016,
+    ) -> Vec<Region> {
+        judge_regions_2016_detailed(layer, strings, a, reading)
+            .into_iter()
+            .filter(|(_, v)| *v == Verdict2016::PrivateEye)
+            .map(|(r, _)| r)
+            .collect()
+    }
 
     /// The upper corners of 000's worked examples (shared with spec/cases/m16-*.yaml).
     const EXAMPLE: &str = "

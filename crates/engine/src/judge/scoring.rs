@@ -108,14 +108,10 @@ impl std::fmt::Display for ScoreError {
 
 impl std::error::Error for ScoreError {}
 
-/// M20-SCORE-DEAD — "将黑、白两方逻辑死子清理出棋盘后" (003): removes the upper strings through the
-/// dead points. A neutral flower is never dead (M20-LIFE-1). D3-SCORE-DEAD: the same in Dullstone.
-pub fn remove_dead(board: &Board, rules: &Rules, dead: &[Point]) -> Result<Board, ScoreError> {
-    remove_dead_of(&Analysis::new(board, rules), dead)
-}
-
-/// [`remove_dead`] on the board of `a`, its analysis.
-fn remove_dead_of(a: &Analysis, dead: &[Point]) -> Result<Board, ScoreError> {
+/// M20-SCORE-DEAD — "将黑、白两方逻辑死子清理出棋盘后" (003): removes from the board of `a` (its
+/// analysis) the upper strings through the dead points. A neutral flower is never dead
+/// (M20-LIFE-1). D3-SCORE-DEAD: the same in Dullstone.
+fn remove_dead(a: &Analysis, dead: &[Point]) -> Result<Board, ScoreError> {
     let board = &a.board;
     let mut out = board.clone();
     for &p in dead {
@@ -464,7 +460,7 @@ pub(crate) fn cleared(
     rules: &Rules,
     dead: &[Point],
 ) -> Result<Analysis, ScoreError> {
-    let cleared = remove_dead_of(before, dead)?;
+    let cleared = remove_dead(before, dead)?;
     Ok(Analysis::with_frozen(&cleared, rules, &before.frozen))
 }
 

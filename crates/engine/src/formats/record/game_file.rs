@@ -167,7 +167,7 @@ impl std::fmt::Display for HeaderValueError {
             HeaderValueError::TextAfter(rest) => write!(
                 f,
                 "text `{}` after the quoted value: expected a `#` comment or nothing",
-                crate::error::quote(rest)
+                crate::error::InputError::quote(rest)
             ),
         }
     }
@@ -446,7 +446,7 @@ impl Header {
                 .file(place)
                 .line(ln)
                 .key(k)
-                .text(crate::error::quote(&v))
+                .text(crate::error::InputError::quote(&v))
         };
         match k {
             "rules" => {
@@ -578,7 +578,7 @@ fn read_moves(
         if replaced && m.action == Action::Pass {
             return Err(InputError::new(format!(
                 "`{}`: a pass cannot be replaced by a pass: expected a point before `=pass`",
-                crate::error::quote(&t)
+                crate::error::InputError::quote(&t)
             ))
             .file(place)
             .line(ln)
@@ -589,7 +589,7 @@ fn read_moves(
                 return Err(InputError::new(format!(
                     "`{}` is numbered {n}, but it is move {expected} of the record (moves are \
                      numbered in order from {first})",
-                    crate::error::quote(&t)
+                    crate::error::InputError::quote(&t)
                 ))
                 .file(place)
                 .line(ln));

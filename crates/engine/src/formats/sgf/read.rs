@@ -181,7 +181,7 @@ fn info_key(id: &str) -> Option<&'static str> {
 
 /// The points of a set-up list (`AB`, `AW`, `AF`, `AE`), each once.
 fn setup_points(id: &str, p: &Prop, place: &str) -> Result<Vec<SgfPoint>, InputError> {
-    let list = |v: &[String]| format!("{id}[{}]", crate::error::quote(&v.join("][")));
+    let list = |v: &[String]| format!("{id}[{}]", crate::error::InputError::quote(&v.join("][")));
     match p {
         Prop::AB(s) | Prop::AW(s) | Prop::AE(s) => Ok(s.iter().copied().collect()),
         Prop::Unknown(_, v) => {
@@ -189,7 +189,7 @@ fn setup_points(id: &str, p: &Prop, place: &str) -> Result<Vec<SgfPoint>, InputE
             for x in v {
                 let pt: SgfPoint = x.parse().map_err(|_| {
                     err(place, String::new())
-                        .key(format!("{id}[{}]", crate::error::quote(x)))
+                        .key(format!("{id}[{}]", crate::error::InputError::quote(x)))
                         .expected("a point")
                 })?;
                 if out.contains(&pt) {
@@ -404,7 +404,10 @@ fn read_root(
             }
             Prop::Invalid(id, v) if id == "SZ" => {
                 return Err(err(place, String::new())
-                    .key(format!("SZ[{}]", crate::error::quote(&v.join("]["))))
+                    .key(format!(
+                        "SZ[{}]",
+                        crate::error::InputError::quote(&v.join("]["))
+                    ))
                     .expected("a board size"))
             }
             Prop::RU(t) => {
@@ -442,7 +445,10 @@ fn read_root(
             Prop::MN(_) => {}
             Prop::Invalid(id, v) if id == "MN" => {
                 return Err(err(place, String::new())
-                    .key(format!("MN[{}]", crate::error::quote(&v.join("]["))))
+                    .key(format!(
+                        "MN[{}]",
+                        crate::error::InputError::quote(&v.join("]["))
+                    ))
                     .expected("a move number"))
             }
             Prop::PL(c) => {
@@ -453,7 +459,10 @@ fn read_root(
             }
             Prop::Invalid(id, v) if id == "PL" => {
                 return Err(err(place, String::new())
-                    .key(format!("PL[{}]", crate::error::quote(&v.join("]["))))
+                    .key(format!(
+                        "PL[{}]",
+                        crate::error::InputError::quote(&v.join("]["))
+                    ))
                     .expected("PL[B] or PL[W]"))
             }
             Prop::B(_) | Prop::W(_) | Prop::C(_) => {}
@@ -491,7 +500,7 @@ fn root_info(
                 place,
                 format!(
                     "`{id}` gives the {key} again (it is `{}` already)",
-                    crate::error::quote(&r.info[k].1)
+                    crate::error::InputError::quote(&r.info[k].1)
                 ),
             )
             .expected("each game-information property once"));
@@ -625,7 +634,10 @@ fn read_node<'a>(
             Prop::Invalid(id, v) if id == "B" || id == "W" => {
                 return Err(err(
                     place,
-                    format!("{id}[{}] is not a move", crate::error::quote(&v.join("]["))),
+                    format!(
+                        "{id}[{}] is not a move",
+                        crate::error::InputError::quote(&v.join("]["))
+                    ),
                 )
                 .at(node_place)
                 .move_number(next)
@@ -634,7 +646,10 @@ fn read_node<'a>(
             Prop::MN(n) => out.mn = Some(*n),
             Prop::Invalid(id, v) if id == "MN" => {
                 return Err(err(place, String::new())
-                    .key(format!("MN[{}]", crate::error::quote(&v.join("]["))))
+                    .key(format!(
+                        "MN[{}]",
+                        crate::error::InputError::quote(&v.join("]["))
+                    ))
                     .at(node_place)
                     .expected("a move number"))
             }
@@ -644,7 +659,10 @@ fn read_node<'a>(
                 let raw = v.first().cloned().unwrap_or_default();
                 out.replaced = Some(raw.parse().map_err(|_| {
                     err(place, String::new())
-                        .key(format!("{REPLACED_PROP}[{}]", crate::error::quote(&raw)))
+                        .key(format!(
+                            "{REPLACED_PROP}[{}]",
+                            crate::error::InputError::quote(&raw)
+                        ))
                         .at(node_place)
                         .expected("the point of the refused move")
                 })?);

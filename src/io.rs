@@ -1,0 +1,84 @@
+//! The outer ring's streams: one bounded line of a protocol's input, standard error that
+//! cannot panic, and texts from outside clipped for a message. The engine reads whole files
+//! ([`crate::game::setup::Setup::load`]) and never writes to a stream; these are the command's,
+//! the server's and the runner's.
+
+use crate::error::ReadError;
+
+/// One line of `r` (without its `\n` or `\r\n`), bounded like a file read (at most `limit` bytes kept): `None` at the end
+/// of input; a line longer than `limit` is read to its end and discarded (in bounded memory),
+/// given as [`ReadError::TooLarge`], so that the next call reads the next line.
+pub fn read_line_bounded(
+    r: &mut impl std::io::BufRead,
+    limit: usize,
+) -> Option<Result<Vec<u8>, ReadError>> {
+    let mut line = Vec::new();
+    let mut too_large = false;
+    let mut any = false;
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Some(Err(ReadError::Io(e))),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        any = true;
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        if !too_large {
+            if line.len() + chunk.len() > limit {
+                too_large = true;
+                line = Vec::new();
+            } else {
+                line.extend_from_slice(chunk);
+            }
+        }
+        let used = done.unwrap_or(buf.len());
+        r.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    if !any {
+        return None;
+    }
+    if too_large {
+        return Some(Err(ReadError::TooLarge { limit }));
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Some(Ok(line))
+}
+
+/// At most `max_chars` characters of `text`, ending in `…` when cut: how a text from outside (a
+/// program's reason, an answer, an id) is shown in a message.
+pub fn clip(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+    }
+}
+
+/// At most `max_chars` characters of `text`, then how many more there were
+/// (`… (N more characters)`): a whole message given a bound.
+pub fn clip_counted(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        None => text.to_string(),
+        Some((cut, _)) => {
+            let more = text[cut..].chars().count();
+            format!("{}… ({more} more characters)", &text[..cut])
+        }
+    }
+}
+
+/// Writes to standard error, ignoring a failure (`errln!` panics when stderr is a closed
+/// pipe: `m3go analyze BAD 2>&1 | true`); every message of m3go goes through here (`errln!`).
+pub fn write_err(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = std::io::stderr().lock().write_fmt(args);
+}
