@@ -13,7 +13,7 @@
 use m3go::conform::case::Case;
 use m3go::conform::suite::case_files;
 use m3go::formats::record::Record;
-use m3go::game::notation::{parse_move, parse_move_in};
+use m3go::game::moves::Move;
 use m3go::rules::ClosedRegion;
 use m3go::testing::{encode_eye_case, encode_game, MoveChoice, ODD_SIZES};
 use m3go::{Action, Board, Labels, Position};
@@ -52,7 +52,7 @@ fn write_records(out: &Path, id: &str, pos: &Position, moves: &[String]) -> Resu
     let mut p = pos.clone();
     let mut reports = Vec::new();
     for m in moves {
-        let Ok(mv) = parse_move_in(m, p.rules(), p.board().size()) else {
+        let Ok(mv) = Move::parse_in(m, p.rules(), p.board().size()) else {
             break;
         };
         let Ok((next, r)) = p.play(&mv) else {
@@ -109,7 +109,7 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
         // moves: the position, then the case's moves and probes as point indices.
         let mut choices = Vec::new();
         for t in case.moves.iter().chain(case.probes().iter()) {
-            if let Ok(m) = parse_move(t, size) {
+            if let Ok(m) = Move::parse(t, size) {
                 choices.push(match m.action {
                     Action::Pass => MoveChoice::Pass,
                     Action::Place(p) => MoveChoice::Point(pos.board().index(p)),

@@ -8,7 +8,7 @@
 //! # Example: load a position, analyse it, play a move
 //!
 //! ```
-//! use m3go::game::notation::parse_move_in;
+//! use m3go::game::moves::Move;
 //! use m3go::game::setup::from_yaml;
 //! use m3go::{AnalysisReport, Setup};
 //!
@@ -36,7 +36,7 @@
 //! assert_eq!(json["format"], m3go::formats::report::AnalysisReport::FORMAT);
 //!
 //! // Play a move: the next position and the report of what the move did.
-//! let mv = parse_move_in("二二", pos.rules(), pos.board().size())?;
+//! let mv = Move::parse_in("二二", pos.rules(), pos.board().size())?;
 //! let (next, played) = pos.play(&mv)?;
 //! assert_eq!(played.notation.to_string(), "华289.二二");
 //! assert_eq!(next.move_number(), 290);

@@ -4,7 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use m3go::game::notation::{format_move, parse_move};
+use m3go::game::moves::Move;
+use m3go::game::notation::Notation;
 use m3go::testing::ODD_SIZES;
 use m3go::{Action, Labels, Point, Target};
 
@@ -14,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let size = ODD_SIZES[first as usize % ODD_SIZES.len()];
     let text = String::from_utf8_lossy(rest);
-    if let Ok(m) = parse_move(&text, size) {
+    if let Ok(m) = Move::parse(&text, size) {
         if let Action::Place(p) = m.action {
             assert!(
                 p.on_board(size),
@@ -22,8 +23,8 @@ fuzz_target!(|data: &[u8]| {
             );
         }
         if let (Some(turn), Some(n)) = (m.turn, m.number) {
-            let written = format_move(turn, n, m.action);
-            let back = parse_move(&written, size)
+            let written = Notation::format_move(turn, n, m.action);
+            let back = Move::parse(&written, size)
                 .unwrap_or_else(|e| panic!("{text:?} -> {written:?} does not read back: {e}"));
             assert_eq!(back, m, "{text:?} -> {written:?}");
         }

@@ -19,7 +19,7 @@ use m3go::error::ErrorKind;
 const MAX_INPUT_BYTES: usize = m3go::error::ReadError::MAX_INPUT_BYTES;
 use m3go::formats::report::{AnalysisReport, PlayReport};
 use m3go::game::advance::Engine;
-use m3go::game::notation::{check_move_number, format_numbered};
+use m3go::game::notation::Notation;
 use m3go::game::setup::{from_yaml, Setup};
 use m3go::rules::{Rules, RulesField};
 use m3go::tools::replay::{ListedFailure, MoveFailure};
@@ -258,7 +258,7 @@ fn play_moves(
                 // The move's place in the game: past the last move m3go plays, the
                 // protocol answers `too-large` (conform::answer), not `bad-move`.
                 let number = start.move_number().saturating_add(n.saturating_sub(1));
-                if e.kind == ErrorKind::Bad && check_move_number(number).is_err() {
+                if e.kind == ErrorKind::Bad && Notation::check_move_number(number).is_err() {
                     return m3go_error(py, code::TOO_LARGE, field, message);
                 }
                 let written = moves.get(k).cloned();
@@ -307,7 +307,7 @@ fn legal_moves_of(pos: &Position) -> Vec<String> {
     let turn = pos.turn();
     pos.legal_moves()
         .into_iter()
-        .map(|m| format_numbered(pos.rules(), pos.move_number(), turn, m))
+        .map(|m| Notation::format_numbered(pos.rules(), pos.move_number(), turn, m))
         .collect()
 }
 

@@ -171,7 +171,7 @@ fn diff_options(args: &DiffArgs) -> Result<DiffOptions, InputError> {
     let size = args.size;
     crate::board::grid::check_size(size)
         .map_err(|e| InputError::new(e.to_string()).key("--size"))?;
-    let limit = crate::formats::record::max_moves(size);
+    let limit = crate::game::notation::Notation::max_moves(size);
     let max_moves = args.max_moves.unwrap_or((size * size) as u32);
     if max_moves as usize > limit {
         return Err(InputError::new(format!(

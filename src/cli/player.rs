@@ -9,7 +9,7 @@ use crate::conform::protocol::{code, error_answer, Implementation};
 use crate::error::ReadError;
 use crate::game::fast::FastPosition;
 use crate::game::moves::{Action, Move};
-use crate::game::notation::{format_numbered, parse_move_in};
+use crate::game::notation::Notation;
 use crate::game::order::SplitMix64;
 use crate::game::play::Position;
 use crate::game::setup::InputError;
@@ -80,7 +80,7 @@ fn play_moves(pos: &Position, moves: &[String]) -> Result<Position, (String, Str
             Some(w) => (w, true),
             None => (text.as_str(), false),
         };
-        let m = parse_move_in(written, pos.rules(), size)
+        let m = Move::parse_in(written, pos.rules(), size)
             .map_err(|e| (field.clone(), format!("`{text}` does not read: {e}")))?;
         let m = if replaced {
             Move {
@@ -143,7 +143,7 @@ fn genmove(
         SplitMix64(seed ^ name_hash(&req.game) ^ u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let fast = FastPosition::new(&pos);
     let action = choose(strategy, &fast, pos.rules(), &mut rng);
-    let text = format_numbered(pos.rules(), n, pos.turn(), action);
+    let text = Notation::format_numbered(pos.rules(), n, pos.turn(), action);
     *game = Some(Game {
         name: req.game.clone(),
         pos,

@@ -10,7 +10,7 @@ use crate::conform::protocol::{
 };
 use crate::formats::report::{AnalysisReport, ReportScope};
 use crate::game::advance::Engine;
-use crate::game::notation::parse_move_in;
+use crate::game::moves::Move;
 use crate::game::play::{Position, Report};
 use crate::game::setup::Setup;
 use crate::judge::analysis::Analysis;
@@ -396,7 +396,7 @@ fn replay(req: &Request, mut pos: Position) -> Result<Position, Value> {
     let Some(rp) = &req.replay else {
         return Ok(pos);
     };
-    let limit = crate::formats::record::max_moves(pos.board().size());
+    let limit = crate::game::notation::Notation::max_moves(pos.board().size());
     if rp.moves.len() > limit {
         return fail(
             req,
@@ -409,7 +409,7 @@ fn replay(req: &Request, mut pos: Position) -> Result<Position, Value> {
         );
     }
     for (k, m) in rp.moves.iter().enumerate() {
-        if let Err(e) = crate::game::notation::check_move_number(pos.move_number()) {
+        if let Err(e) = crate::game::notation::Notation::check_move_number(pos.move_number()) {
             return fail(
                 req,
                 code::TOO_LARGE,
@@ -417,7 +417,7 @@ fn replay(req: &Request, mut pos: Position) -> Result<Position, Value> {
                 format!("replay.moves[{k}] `{m}`: {e}"),
             );
         }
-        let action = match crate::game::notation::parse_action(m, pos.board().size()) {
+        let action = match crate::game::moves::Action::parse(m, pos.board().size()) {
             Ok(a) => a,
             Err(e) => {
                 return fail(
@@ -449,7 +449,7 @@ fn play_moves(
     req: &Request,
     mut pos: Position,
 ) -> Result<(Position, Vec<Report>, Option<Analysis>), Value> {
-    let limit = crate::formats::record::max_moves(pos.board().size());
+    let limit = crate::game::notation::Notation::max_moves(pos.board().size());
     for (field, n) in [("moves", req.moves.len()), ("probes", req.probes.len())] {
         if n > limit {
             return fail(
@@ -465,7 +465,7 @@ fn play_moves(
     let mut reports: Vec<Report> = Vec::new();
     let mut settled = None;
     for (k, m) in req.moves.iter().enumerate() {
-        if let Err(e) = crate::game::notation::check_move_number(pos.move_number()) {
+        if let Err(e) = crate::game::notation::Notation::check_move_number(pos.move_number()) {
             return fail(
                 req,
                 code::TOO_LARGE,
@@ -473,7 +473,7 @@ fn play_moves(
                 format!("moves[{k}] `{m}`: {e}"),
             );
         }
-        let mv = match parse_move_in(m, pos.rules(), pos.board().size()) {
+        let mv = match Move::parse_in(m, pos.rules(), pos.board().size()) {
             Ok(mv) => mv,
             Err(e) => {
                 return fail(
@@ -507,7 +507,7 @@ fn play_moves(
 fn probe_answers(req: &Request, pos: &Position) -> Vec<Value> {
     req.probes
         .iter()
-        .map(|m| match parse_move_in(m, pos.rules(), pos.board().size()) {
+        .map(|m| match Move::parse_in(m, pos.rules(), pos.board().size()) {
             Err(e) => json!({"move": m, "legal": false, "reason": unread_reason(&e), "message": e.to_string()}),
             Ok(mv) => match pos.advance(&mv) {
                 Ok(_) => json!({"move": m, "legal": true}),

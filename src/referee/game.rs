@@ -16,7 +16,7 @@ use crate::conform::play_protocol::{
 use crate::conform::runner::{External, Oracle};
 use crate::formats::record::{Record, RecordMove};
 use crate::game::moves::{Action, Move};
-use crate::game::notation::{format_numbered, parse_move_in};
+use crate::game::notation::Notation;
 use crate::game::order::{StoneKind, Turn};
 use crate::game::play::Position;
 use crate::game::setup::{InputError, Setup};
@@ -453,8 +453,12 @@ impl<'s> Referee<'s> {
         let mut wire: Vec<String> = Vec::new();
         for k in 0..record.moves.len() {
             let m = &record.moves[k];
-            let notation =
-                format_numbered(rules, m.number, m.claimed.unwrap_or(pos.turn()), m.action);
+            let notation = Notation::format_numbered(
+                rules,
+                m.number,
+                m.claimed.unwrap_or(pos.turn()),
+                m.action,
+            );
             let (next, _) = record
                 .advance_move(&pos, k)
                 .map_err(|e| RefereeError::Opening(Box::new(e)))?;
@@ -569,7 +573,7 @@ impl<'s> Referee<'s> {
         if self.pos.game_over() {
             return Ok(Step::End(counted(&self.pos, false)));
         }
-        if self.record.moves.len() >= crate::game::notation::max_moves(spec.size) {
+        if self.record.moves.len() >= crate::game::notation::Notation::max_moves(spec.size) {
             return Ok(Step::End(counted(&self.pos, true)));
         }
         let n = self.pos.move_number();
@@ -641,7 +645,7 @@ impl<'s> Referee<'s> {
         if text.trim().eq_ignore_ascii_case(RESIGN) {
             return Err(Box::new(Ending::Resigned(turn.player)));
         }
-        let m = parse_move_in(&text, &self.spec.rules, self.spec.size).map_err(|e| {
+        let m = Move::parse_in(&text, &self.spec.rules, self.spec.size).map_err(|e| {
             Box::new(self.forfeit(
                 side,
                 n,
@@ -691,7 +695,7 @@ impl<'s> Referee<'s> {
         action: Action,
         comment: Option<String>,
     ) -> Result<Step, RefereeError> {
-        let notation = format_numbered(&self.spec.rules, n, claimed, action);
+        let notation = Notation::format_numbered(&self.spec.rules, n, claimed, action);
         let mv = Move {
             action,
             number: Some(n),

@@ -13,7 +13,7 @@ use crate::conform::failure::ProgramFailure;
 use crate::conform::play_protocol::{GenmoveRequest, PlayerCapabilities, PLAYER_PROTOCOL};
 use crate::conform::runner::External;
 use crate::game::moves::Action;
-use crate::game::notation::parse_move_in;
+use crate::game::moves::Move;
 use crate::game::order::{StoneKind, Turn};
 use crate::io::clip;
 use crate::rules::{Komi, Rules};
@@ -356,7 +356,7 @@ impl GtpSeat {
                 // its move was refused and replaced by a pass
                 self.must("undo", deadline, timeout)?;
             }
-            let m = parse_move_in(written, &rules, self.size)
+            let m = Move::parse_in(written, &rules, self.size)
                 .map_err(|e| ProgramFailure::Request(format!("the move `{text}`: {e}")))?;
             let Some(turn) = m.turn else {
                 return Err(ProgramFailure::Request(format!(

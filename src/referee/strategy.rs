@@ -151,7 +151,7 @@ const EXPLORATION: f64 = 1.0;
 /// count's winner backed up; the most visited move of the root is chosen.
 fn mcts(root: &FastPosition, rules: &Rules, playouts: u32, rng: &mut SplitMix64) -> Action {
     let size = root.board().size();
-    let cap = crate::game::notation::max_moves(size) as u32;
+    let cap = crate::game::notation::Notation::max_moves(size) as u32;
     let mut nodes = vec![Node {
         pos: root.clone(),
         action: Action::Pass,

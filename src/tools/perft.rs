@@ -66,7 +66,7 @@ pub fn children(pos: &Position) -> Vec<(String, Position)> {
         };
         if let Ok(next) = pos.advance(&m) {
             out.push((
-                crate::game::notation::format_numbered(pos.rules(), n, turn, a),
+                crate::game::notation::Notation::format_numbered(pos.rules(), n, turn, a),
                 next,
             ));
         }
@@ -75,7 +75,7 @@ pub fn children(pos: &Position) -> Vec<(String, Position)> {
         if let Ok(next) = pos.advance(&m) {
             let t = m.turn.unwrap_or(turn);
             out.push((
-                crate::game::notation::format_numbered(pos.rules(), n, t, m.action),
+                crate::game::notation::Notation::format_numbered(pos.rules(), n, t, m.action),
                 next,
             ));
         }

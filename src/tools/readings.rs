@@ -10,8 +10,8 @@
 use crate::board::coord::Labels;
 use crate::formats::explain::Trace;
 use crate::formats::report::AnalysisReport;
-use crate::game::notation::parse_move_in;
-use crate::game::play::{Move, Position};
+use crate::game::moves::Move;
+use crate::game::play::Position;
 use crate::game::setup::InputError;
 use crate::game::text::{text, Text};
 use crate::rules::{Rules, OPTIONS};
@@ -355,7 +355,7 @@ fn verdicts_under(pos: &Position, rules: &Rules, mv: Option<&str>) -> Verdicts {
             }
         }
     };
-    let m = mv.and_then(|t| parse_move_in(t, p.rules(), p.board().size()).ok());
+    let m = mv.and_then(|t| Move::parse_in(t, p.rules(), p.board().size()).ok());
     match (mv, &m) {
         (Some(t), None) => {
             let mut v = Verdicts::of(&p, None);

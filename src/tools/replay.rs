@@ -9,8 +9,9 @@ use crate::board::layers::Attribute;
 use crate::board::strings::flood;
 use crate::formats::record::Record;
 use crate::game::advance::Engine;
-use crate::game::notation::{check_move_number, max_moves, parse_move_in, Notation, Prefix};
-use crate::game::play::{Action, AttributeChange, Illegal, Move, Position, Refusal, Report};
+use crate::game::moves::Move;
+use crate::game::notation::{Notation, Prefix};
+use crate::game::play::{Action, AttributeChange, Illegal, Position, Refusal, Report};
 use crate::game::setup::{InputError, Setup};
 use crate::game::text::Text;
 use crate::judge::analysis::Analysis;
@@ -80,7 +81,7 @@ pub fn play_listed_typed(
     stop: &dyn Fn() -> bool,
 ) -> Result<(Position, Vec<Report>), Box<ListedFailure>> {
     let plain = |error: InputError| Box::new(ListedFailure { error, cause: None });
-    let limit = max_moves(start.board().size());
+    let limit = Notation::max_moves(start.board().size());
     if moves.len() > limit {
         return Err(plain(
             InputError::new(format!(
@@ -104,8 +105,9 @@ pub fn play_listed_typed(
         if stop() {
             return Err(plain(stopped(k as u32 + 1)));
         }
-        check_move_number(p.move_number()).map_err(|e| plain(placed(InputError::from(e), k, m)))?;
-        let mv = parse_move_in(m, p.rules(), p.board().size()).map_err(|e| {
+        Notation::check_move_number(p.move_number())
+            .map_err(|e| plain(placed(InputError::from(e), k, m)))?;
+        let mv = Move::parse_in(m, p.rules(), p.board().size()).map_err(|e| {
             Box::new(ListedFailure {
                 error: placed(InputError::new(e.to_string()), k, m),
                 cause: Some(MoveFailure::Unread(e)),

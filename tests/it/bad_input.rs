@@ -3,7 +3,7 @@
 //! move with its reason code), that the message names the place (line / column / row / key /
 //! move number), and that the CLI exits with 2 printing the same; nothing panics.
 
-use m3go::game::notation::parse_move;
+use m3go::game::moves::Move;
 use m3go::game::setup::{from_yaml, read_text, Setup};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -729,7 +729,7 @@ fn library_error(c: &Case) -> (Stage, String) {
         Err(e) => return (Stage::Setup, e.to_string()),
     };
     for (k, m) in c.moves.iter().enumerate() {
-        let mv = match parse_move(m, pos.board().size()) {
+        let mv = match Move::parse(m, pos.board().size()) {
             Ok(mv) => mv,
             Err(e) => return (Stage::Notation, format!("move {} (`{m}`): {}", k + 1, e)),
         };
@@ -933,7 +933,7 @@ fn bad_input_extreme_numeric_coordinates_are_refused() {
     ] {
         let e = m3go::Point::parse(t, 19).expect_err("off board");
         assert!(e.to_string().contains("off the 19x19 board"), "{e}");
-        let e = parse_move(&format!("黑1.{t}"), 19).expect_err("off board");
+        let e = Move::parse(&format!("黑1.{t}"), 19).expect_err("off board");
         assert!(e.to_string().contains("off the"), "{e}");
     }
     let ok = data(OK).to_string_lossy().into_owned();

@@ -397,7 +397,8 @@ fn a_dash_is_standard_output_for_every_output_flag() {
 
 #[test]
 fn latin_labels_write_ascii_stone_names_that_read_back() {
-    use m3go::game::notation::{parse_move_in, Notation, Prefix};
+    use m3go::game::moves::Move;
+    use m3go::game::notation::{Notation, Prefix};
     use m3go::game::order::StoneKind;
     use m3go::rules::Rules;
     use m3go::{Action, Colour, Labels, Point, Turn};
@@ -420,7 +421,7 @@ fn latin_labels_write_ascii_stone_names_that_read_back() {
                         action,
                     };
                     let written = n.format(labels);
-                    let read = parse_move_in(&written, &rules, 9)
+                    let read = Move::parse_in(&written, &rules, 9)
                         .unwrap_or_else(|e| panic!("{written}: {e}"));
                     assert_eq!(read.turn, Some(turn), "{written}");
                     assert_eq!(read.number, Some(7), "{written}");

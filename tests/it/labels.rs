@@ -304,7 +304,7 @@ fn latin_labels_leave_the_clause_ids_of_every_case_position_intact() {
         let moves = case.get("moves").and_then(|m| m.as_sequence());
         let mut p = pos.clone();
         for m in moves.into_iter().flatten().filter_map(|m| m.as_str()) {
-            let Ok(mv) = m3go::game::notation::parse_move_in(m, p.rules(), p.board().size()) else {
+            let Ok(mv) = m3go::game::moves::Move::parse_in(m, p.rules(), p.board().size()) else {
                 break;
             };
             match p.play(&mv) {

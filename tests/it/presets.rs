@@ -2,7 +2,6 @@
 //! position (D3-EMERGENCY, S3-ROUND, M16-TEAM-CYCLE) and the engine entry points under every
 //! preset.
 
-use m3go::game::notation::{parse_move, parse_move_in};
 use m3go::game::order::{FlystoneRecord, Sides};
 use m3go::game::play::{emergency_conversion, Action, Move, Position};
 use m3go::game::setup::{from_yaml, Setup};
@@ -15,12 +14,12 @@ fn position(yaml: &str) -> Position {
 }
 
 fn play(p: &Position, m: &str) -> Result<Position, String> {
-    let mv = parse_move_in(m, p.rules(), p.board().size()).map_err(|e| e.to_string())?;
+    let mv = Move::parse_in(m, p.rules(), p.board().size()).map_err(|e| e.to_string())?;
     p.play(&mv).map(|(n, _)| n).map_err(|e| e.to_string())
 }
 
 fn reason(p: &Position, m: &str) -> &'static str {
-    let mv = parse_move_in(m, p.rules(), p.board().size()).expect("notation");
+    let mv = Move::parse_in(m, p.rules(), p.board().size()).expect("notation");
     match p.play(&mv) {
         Ok(_) => "legal",
         Err(e) => e.reason.code(),
@@ -62,7 +61,7 @@ fn d3_emergency_p_and_q_place_a_black_stone_on_the_liberty() {
         emergency_conversion(&p, i).expect("P and Q hold"),
         vec![m3go::board::coord::StringName(Point::new(0, 0))]
     );
-    let (next, report) = p.play(&parse_move("黑19.OA", 9).unwrap()).unwrap();
+    let (next, report) = p.play(&Move::parse("黑19.OA", 9).unwrap()).unwrap();
     assert_eq!(report.notation.to_string(), "黑19.OA");
     assert_eq!(
         next.board().at(Point::new(0, -1)),
@@ -71,7 +70,7 @@ fn d3_emergency_p_and_q_place_a_black_stone_on_the_liberty() {
     );
     assert_eq!(next.turn().symbol(), '花');
     // The alias writes the same move.
-    assert!(p.play(&parse_move("华19.OA=黑", 9).unwrap()).is_ok());
+    assert!(p.play(&Move::parse("华19.OA=黑", 9).unwrap()).is_ok());
 }
 
 #[test]
@@ -184,11 +183,11 @@ fn m16_team_wrong_seat_names_whose_turn_it_is() {
         "rules: m3go-2016\nsize: 9\nmove: 61\ndiagram: |\n{}",
         "  . . . . . . . . .\n".repeat(9)
     ));
-    let e = p.play(&parse_move("31C.三三", 9).unwrap()).unwrap_err();
+    let e = p.play(&Move::parse("31C.三三", 9).unwrap()).unwrap_err();
     assert_eq!(e.reason.code(), "wrong-turn");
     let message = e.message.to_string();
     assert!(message.contains("it is A's turn"), "{message}");
-    let (next, r) = p.play(&parse_move("31A.三三", 9).unwrap()).unwrap();
+    let (next, r) = p.play(&Move::parse("31A.三三", 9).unwrap()).unwrap();
     assert_eq!(r.notation.to_string(), "31A.三三");
     assert_eq!(next.turn().symbol(), '白');
 }
@@ -290,7 +289,7 @@ fn every_preset_legal_moves_all_play() {
                     .unwrap_or_else(|e| panic!("{name} move {n} {a:?}: {e}"));
                 assert_eq!(next.move_number(), n + 1);
                 // the written notation reads back to the same move
-                let again = parse_move_in(&r.notation.to_string(), p.rules(), 7).unwrap();
+                let again = Move::parse_in(&r.notation.to_string(), p.rules(), 7).unwrap();
                 assert!(p.play(&again).is_ok(), "{name}: {}", r.notation);
             }
             for m in p.special_moves() {

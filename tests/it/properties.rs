@@ -7,7 +7,7 @@
 use arbitrary::{Arbitrary, Unstructured};
 use m3go::board::grid::Stone;
 use m3go::board::layers::{Attribute, Cell};
-use m3go::game::notation::{format_move, parse_move};
+use m3go::game::notation::Notation;
 use m3go::judge::analysis::Analysis;
 use m3go::judge::scoring::score;
 use m3go::rules::{AttributeRule, ClosedRegion};
@@ -296,8 +296,8 @@ proptest! {
         for k in &picks {
             let i = k.index(size * size + 1);
             let action = if i == size * size { Action::Pass } else { Action::Place(p.board().point(i)) };
-            let written = format_move(p.turn(), p.move_number(), action);
-            let m = parse_move(&written, size).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let written = Notation::format_move(p.turn(), p.move_number(), action);
+            let m = Move::parse(&written, size).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(m.action, action);
             if let Ok((next, _)) = p.play(&m) {
                 played.push(m);

@@ -4,7 +4,8 @@
 
 use m3go::formats::record::{two_colour_rules, Record};
 use m3go::formats::sgf::parse_record;
-use m3go::game::notation::{parse_move, Notation, Prefix};
+use m3go::game::moves::Move;
+use m3go::game::notation::{Notation, Prefix};
 use m3go::game::play::Action;
 use m3go::rules::Rules;
 use m3go::tools::replay::{mechanical, strict, Entry, EyeEvent, LoggedString, Status};
@@ -204,7 +205,7 @@ fn change(name: &str, from: Attribute, to: Attribute) -> m3go::tools::replay::Ch
 
 /// A numbered move's notation as the log holds it, typed.
 fn notation(text: &str) -> Notation {
-    let m = parse_move(text, 19).expect("a numbered move");
+    let m = Move::parse(text, 19).expect("a numbered move");
     Notation {
         prefix: Prefix::Numbered(m.turn.expect("a turn"), m.number.expect("a number")),
         action: m.action,

@@ -5,7 +5,8 @@
 //! (tests/it/properties.rs), whose strategies build the structured positions.
 
 use m3go::board::coord::{Labels, Point, MAX_SIZE, MIN_SIZE};
-use m3go::game::notation::{format_numbered, parse_move_in};
+use m3go::game::moves::Move;
+use m3go::game::notation::Notation;
 use m3go::game::order::turn_of_move;
 use m3go::{Action, Rules};
 use quickcheck::{quickcheck, TestResult};
@@ -53,8 +54,8 @@ quickcheck! {
         let n = u32::from(number) + 1;
         let turn = turn_of_move(&rules, n);
         let action = if pass { Action::Pass } else { Action::Place(p) };
-        let text = format_numbered(&rules, n, turn, action);
-        match parse_move_in(&text, &rules, size) {
+        let text = Notation::format_numbered(&rules, n, turn, action);
+        match Move::parse_in(&text, &rules, size) {
             Ok(m) => m.action == action && m.number.is_none_or(|k| k == n) && m.turn.is_none_or(|t| t == turn),
             Err(_) => false,
         }

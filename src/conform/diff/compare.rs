@@ -7,7 +7,8 @@ use crate::board::coord::Point;
 use crate::conform::answer::CaseAnswer;
 use crate::conform::check::{norm as norm_point, strs};
 use crate::game::move_report::NamedString;
-use crate::game::notation::{parse_move, Notation, Prefix};
+use crate::game::moves::Move;
+use crate::game::notation::{Notation, Prefix};
 use crate::game::play::Action;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -72,7 +73,7 @@ pub(super) fn forbidden_set(a: &Value, size: usize) -> BTreeSet<String> {
 }
 
 fn norm_move(m: &str, size: usize) -> String {
-    match parse_move(m, size) {
+    match Move::parse(m, size) {
         Ok(mv) => match mv.action {
             Action::Pass => "pass".into(),
             Action::Place(p) => p.to_string(),

@@ -14,7 +14,7 @@ use crate::conform::runner::{
     ask_checked_while, declined_by_answer, negotiate_in, screen, thread_pool, MakeOracle, Oracle,
     OraclePool,
 };
-use crate::game::notation::format_move;
+use crate::game::notation::Notation;
 use crate::game::play::Position;
 use crate::game::play::{Action, Move};
 use crate::game::setup::Setup;
@@ -92,7 +92,7 @@ fn next_move(
     } else {
         places[((r >> 4) % places.len() as u64) as usize]
     };
-    let notation = format_move(pos.turn(), pos.move_number(), action);
+    let notation = Notation::format_move(pos.turn(), pos.move_number(), action);
     let before = request_setup(pos);
     let moves = vec![notation.clone()];
     let id = format!("diff-{}-g{g}-m{}", opts.seed, pos.move_number());

@@ -10,8 +10,8 @@ use super::{compared, request, setup_of, Terms};
 use crate::conform::case::Case;
 use crate::conform::check::{norm as norm_point, strs};
 use crate::conform::runner::{ask_checked, declined_by_answer, Oracle};
-use crate::game::notation::{format_move, parse_move};
-use crate::game::play::Move;
+use crate::game::moves::Move;
+use crate::game::notation::Notation;
 use crate::game::setup::Setup;
 use crate::rules::Rules;
 use serde_json::{json, Value};
@@ -98,7 +98,7 @@ pub(super) fn shrink(
             // the position after the move, without the move
             if let Ok(p) = setup.to_position("shrink") {
                 let after = moves.iter().try_fold(p, |p, m| {
-                    parse_move(m, size)
+                    Move::parse(m, size)
                         .ok()
                         .and_then(|mv| p.play(&mv).ok().map(|(n, _)| n))
                 });
@@ -192,12 +192,12 @@ fn renumber(moves: &[String], first: Option<u32>, size: usize) -> Vec<String> {
     moves
         .iter()
         .enumerate()
-        .map(|(k, m)| match parse_move(m, size) {
+        .map(|(k, m)| match Move::parse(m, size) {
             Ok(Move {
                 action,
                 turn: Some(t),
                 ..
-            }) => format_move(t, first + k as u32, action),
+            }) => Notation::format_move(t, first + k as u32, action),
             _ => m.clone(),
         })
         .collect()
@@ -443,14 +443,14 @@ fn expect_legal(
     let mut illegal = Vec::new();
     if let Ok(pos) = setup.to_position("case") {
         let after = moves.iter().try_fold(pos, |p, m| {
-            parse_move(m, size)
+            Move::parse(m, size)
                 .ok()
                 .and_then(|mv| p.play(&mv).ok().map(|(n, _)| n))
         });
         if let Some(after) = after {
             for p in lb.difference(&la) {
                 let mv = format!("{prefix}.{p}");
-                if let Ok(m) = parse_move(&mv, size) {
+                if let Ok(m) = Move::parse(&mv, size) {
                     if let Err(err) = after.play(&m) {
                         clause = err.clause.to_string();
                         illegal.push(json!({"move": mv, "reason": err.reason}));

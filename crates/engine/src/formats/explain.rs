@@ -6,9 +6,7 @@ use crate::board::coord::{StringName, Target};
 use crate::board::grid::{Colour, Stone};
 use crate::formats::report::verdict_text;
 use crate::game::moves::Move;
-use crate::game::notation::{
-    is_pass_word, is_round_notation, parse_move_in, turn_of_symbol, Notation, Prefix,
-};
+use crate::game::notation::{is_pass_word, is_round_notation, turn_of_symbol, Notation, Prefix};
 use crate::game::play::{string_name, Illegal, Position, Report};
 use crate::game::setup::InputError;
 use crate::game::text::{text, Text};
@@ -196,7 +194,7 @@ impl Trace {
     pub fn target_text(p: &Position, target: &str) -> Text {
         let size = p.board().size();
         let typed = if Trace::is_move_target(target) {
-            parse_move_in(target, p.rules(), size)
+            Move::parse_in(target, p.rules(), size)
                 .map(|m| move_texts(p, &m))
                 .unwrap_or_default()
         } else {
@@ -236,7 +234,7 @@ fn move_texts(p: &Position, m: &Move) -> Vec<Text> {
 /// A move: legal, with its cascade, or the clause that refuses it.
 fn explain_move(p: &Position, target: &str) -> Result<Trace, InputError> {
     let size = p.board().size();
-    let mv = parse_move_in(target, p.rules(), size).map_err(|e| InputError::new(e.to_string()))?;
+    let mv = Move::parse_in(target, p.rules(), size).map_err(|e| InputError::new(e.to_string()))?;
     Ok(match p.play(&mv) {
         Ok((_, r)) => explain_legal_move(&r),
         Err(e) => explain_refused_move(Trace::target_text(p, target), &e),

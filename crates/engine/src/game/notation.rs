@@ -25,28 +25,30 @@ use std::fmt;
 
 /// The largest move number m3go reads or plays: a position's `move:` (the number of the next
 /// move) and a record's moves are at most this, and a move is played only while the number of the
-/// position after it stays within it ([`check_move_number`]), so no move number wraps and every
+/// position after it stays within it ([`Notation::check_move_number`]), so no move number wraps and every
 /// position m3go writes reads back.
 pub(crate) const MAX_MOVE_NUMBER: u32 = 1_000_000;
 
-/// The most moves m3go reads or plays in one go on a board of `size` (a record, a request's
-/// moves, the moves of `m3go play`, a position's history): ten per point, 3610 on 19×19.
-pub fn max_moves(size: usize) -> usize {
-    // saturating: a size not yet checked (a position file's `size:`) must not overflow here
-    10usize.saturating_mul(size).saturating_mul(size)
-}
+impl Notation {
+    /// The most moves m3go reads or plays in one go on a board of `size` (a record, a request's
+    /// moves, the moves of `m3go play`, a position's history): ten per point, 3610 on 19×19.
+    pub fn max_moves(size: usize) -> usize {
+        // saturating: a size not yet checked (a position file's `size:`) must not overflow here
+        10usize.saturating_mul(size).saturating_mul(size)
+    }
 
-/// The error of playing the move numbered `n` when that would pass [`MAX_MOVE_NUMBER`] (the
-/// position after it would be numbered past the limit). `Ok` for the moves that may be played.
-pub fn check_move_number(n: u32) -> Result<(), MovePastLimit> {
-    if n < MAX_MOVE_NUMBER {
-        Ok(())
-    } else {
-        Err(MovePastLimit { number: n })
+    /// The error of playing the move numbered `n` when that would pass [`MAX_MOVE_NUMBER`] (the
+    /// position after it would be numbered past the limit). `Ok` for the moves that may be played.
+    pub fn check_move_number(n: u32) -> Result<(), MovePastLimit> {
+        if n < MAX_MOVE_NUMBER {
+            Ok(())
+        } else {
+            Err(MovePastLimit { number: n })
+        }
     }
 }
 
-/// A move numbered past the last move m3go plays ([`check_move_number`]).
+/// A move numbered past the last move m3go plays ([`Notation::check_move_number`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MovePastLimit {
     /// The number of the move.
@@ -253,32 +255,36 @@ pub(crate) fn is_pass_word(t: &str) -> bool {
     t.eq_ignore_ascii_case("pass") || t == "虚着"
 }
 
-/// A point in either label system, or a pass (`pass`, `虚着`), with no move number: what a record
-/// or a replay lists.
-pub fn parse_action(text: &str, size: usize) -> Result<Action, NotationError> {
-    let t = text.trim();
-    if is_pass_word(t) {
-        return Ok(Action::Pass);
+impl Action {
+    /// A point in either label system, or a pass (`pass`, `虚着`), with no move number: what a record
+    /// or a replay lists.
+    pub fn parse(text: &str, size: usize) -> Result<Action, NotationError> {
+        let t = text.trim();
+        if is_pass_word(t) {
+            return Ok(Action::Pass);
+        }
+        Point::parse(t, size)
+            .map(Action::Place)
+            .map_err(|e| NotationError {
+                text: None,
+                problem: NotationProblem::Coord(e),
+            })
     }
-    Point::parse(t, size)
-        .map(Action::Place)
-        .map_err(|e| NotationError {
-            text: None,
-            problem: NotationProblem::Coord(e),
-        })
 }
 
-/// D3-NOTATION — "手数坐标记谱法，如上图：黑1.B二，白2.A二；……华19.一B，花20.二B" (004). Reads a move on a
-/// board of `size`; team-format moves (`33B.H九`) are numbered with the grey players joining in
-/// round 31 (use [`parse_move_in`] for other rules).
-pub fn parse_move(text: &str, size: usize) -> Result<Move, NotationError> {
-    parse_with(text, size, 31)
-}
+impl Move {
+    /// D3-NOTATION — "手数坐标记谱法，如上图：黑1.B二，白2.A二；……华19.一B，花20.二B" (004). Reads a move on a
+    /// board of `size`; team-format moves (`33B.H九`) are numbered with the grey players joining in
+    /// round 31 (use [`Move::parse_in`] for other rules).
+    pub fn parse(text: &str, size: usize) -> Result<Move, NotationError> {
+        parse_with(text, size, 31)
+    }
 
-/// D3-NOTATION / M16-NOTATION — reads a move under `rules` (the team format's
-/// `team-grey-start` decides the move number of `33B.H九`).
-pub fn parse_move_in(text: &str, rules: &Rules, size: usize) -> Result<Move, NotationError> {
-    parse_with(text, size, rules.team_grey_start)
+    /// D3-NOTATION / M16-NOTATION — reads a move under `rules` (the team format's
+    /// `team-grey-start` decides the move number of `33B.H九`).
+    pub fn parse_in(text: &str, rules: &Rules, size: usize) -> Result<Move, NotationError> {
+        parse_with(text, size, rules.team_grey_start)
+    }
 }
 
 /// Whether `t` is written in 000's round notation (`33B.H九`: digits, a seat letter A–D, a dot),
@@ -332,7 +338,7 @@ fn parse_team(t: &str, size: usize, grey_start: u32) -> Option<Result<Move, Nota
                 NotationProblem::TeamMovePastTheLimit { round, number },
             ));
         }
-        let action = parse_action(point, size).map_err(|e| with_text(t, e))?;
+        let action = Action::parse(point, size).map_err(|e| with_text(t, e))?;
         Ok(Move {
             action,
             number: Some(number),
@@ -354,7 +360,7 @@ fn parse_with(text: &str, size: usize, grey_start: u32) -> Result<Move, Notation
         });
     };
     let Some(turn) = turn_of_symbol(first) else {
-        return parse_action(t, size)
+        return Action::parse(t, size)
             .map(|action| Move {
                 action,
                 number: None,
@@ -379,7 +385,7 @@ fn parse_with(text: &str, size: usize, grey_start: u32) -> Result<Move, Notation
         None => (point, turn),
         Some((pt, colour)) => (pt, converted_turn(t, turn, colour.trim())?),
     };
-    let action = parse_action(point, size).map_err(|e| with_text(t, e))?;
+    let action = Action::parse(point, size).map_err(|e| with_text(t, e))?;
     Ok(Move {
         action,
         number: Some(number),
@@ -488,19 +494,21 @@ impl fmt::Display for InLabels<'_> {
     }
 }
 
-/// D3-NOTATION — writes a move in the documents' notation: prefix, number, `.`, point (`华19.一B`).
-pub fn format_move(turn: Turn, number: u32, action: Action) -> String {
-    Notation {
-        prefix: Prefix::Numbered(turn, number),
-        action,
+impl Notation {
+    /// D3-NOTATION — writes a move in the documents' notation: prefix, number, `.`, point (`华19.一B`).
+    pub fn format_move(turn: Turn, number: u32, action: Action) -> String {
+        Notation {
+            prefix: Prefix::Numbered(turn, number),
+            action,
+        }
+        .to_string()
     }
-    .to_string()
-}
 
-/// D3-NOTATION — a move as the rules' records write it ([`Notation::new`], in the Chinese
-/// labels).
-pub fn format_numbered(rules: &Rules, number: u32, turn: Turn, action: Action) -> String {
-    Notation::new(rules, number, turn, action).to_string()
+    /// D3-NOTATION — a move as the rules' records write it ([`Notation::new`], in the Chinese
+    /// labels).
+    pub fn format_numbered(rules: &Rules, number: u32, turn: Turn, action: Action) -> String {
+        Notation::new(rules, number, turn, action).to_string()
+    }
 }
 
 #[cfg(test)]
@@ -520,13 +528,13 @@ mod tests {
     /// target `notation` found `468888C.E八`, read as move 1250348, which did not read back).
     #[test]
     fn d3_notation_team_round_past_the_last_move_number_is_refused() {
-        let e = parse_move("468888C.E八", 19).expect_err("past the limit");
+        let e = Move::parse("468888C.E八", 19).expect_err("past the limit");
         assert!(
             e.to_string()
                 .contains("names move 1250348: expected a move number of 1 to 1000000"),
             "{e}"
         );
-        assert!(parse_move("1C.E八", 19).is_ok());
+        assert!(Move::parse("1C.E八", 19).is_ok());
     }
 
     /// Each problem has its stable code (the Python package's `BadMoveError.problem`), listed in
@@ -535,7 +543,7 @@ mod tests {
     #[test]
     fn d3_notation_problem_codes() {
         let code = |text: &str, size: usize| {
-            let e = parse_move(text, size).expect_err(text);
+            let e = Move::parse(text, size).expect_err(text);
             assert!(NotationProblem::CODES.contains(&e.problem.code()), "{text}");
             (e.problem.code(), e.problem.reason())
         };
@@ -561,30 +569,33 @@ mod tests {
 
     #[test]
     fn d3_notation_examples_of_004() {
-        let m = parse_move("黑1.B二", 9).unwrap();
+        let m = Move::parse("黑1.B二", 9).unwrap();
         assert_eq!(m.action, Action::Place(Point::new(-2, 2)));
         assert_eq!(m.number, Some(1));
         assert_eq!(m.turn.unwrap().symbol(), '黑');
-        let m = parse_move("花20.二B", 9).unwrap();
+        let m = Move::parse("花20.二B", 9).unwrap();
         assert_eq!(m.action, Action::Place(Point::new(2, -2)));
         assert_eq!(m.turn.unwrap().kind, StoneKind::Flower);
-        assert_eq!(format_move(m.turn.unwrap(), 20, m.action), "花20.二B");
-        assert_eq!(parse_move("黑291.pass", 19).unwrap().action, Action::Pass);
-        assert!(parse_move("黑1.Z九", 19).is_err());
-        assert!(parse_move("黑1.一B=黑", 19).is_err());
-        assert!(parse_move("黑.七A", 19).is_err());
-        assert!(parse_move("黑七A", 19).is_err());
+        assert_eq!(
+            Notation::format_move(m.turn.unwrap(), 20, m.action),
+            "花20.二B"
+        );
+        assert_eq!(Move::parse("黑291.pass", 19).unwrap().action, Action::Pass);
+        assert!(Move::parse("黑1.Z九", 19).is_err());
+        assert!(Move::parse("黑1.一B=黑", 19).is_err());
+        assert!(Move::parse("黑.七A", 19).is_err());
+        assert!(Move::parse("黑七A", 19).is_err());
     }
 
     #[test]
     fn m16_notation_round_and_seat() {
-        let m = parse_move("33B.H九", 19).unwrap();
+        let m = Move::parse("33B.H九", 19).unwrap();
         assert_eq!(m.number, Some(67));
         assert_eq!(m.turn.unwrap().symbol(), '华');
         assert_eq!(m.action, Action::Place(Point::new(-8, 9)));
-        let m = parse_move("31A.pass", 19).unwrap();
+        let m = Move::parse("31A.pass", 19).unwrap();
         assert_eq!((m.number, m.action), (Some(61), Action::Pass));
-        let e = parse_move("32B.H九", 19).unwrap_err();
+        let e = Move::parse("32B.H九", 19).unwrap_err();
         assert!(
             e.to_string()
                 .contains("round 32 is A (black stones), C (white stones)"),
@@ -593,14 +604,14 @@ mod tests {
         let rules = Rules::preset("m3go-2016").unwrap();
         let t = crate::game::order::team_turn(67, 31).seat.turn();
         assert_eq!(
-            format_numbered(&rules, 67, t, Action::Place(Point::new(-8, 9))),
+            Notation::format_numbered(&rules, 67, t, Action::Place(Point::new(-8, 9))),
             "33B.H九"
         );
         let r5 = Rules {
             team_grey_start: 5,
             ..rules.clone()
         };
-        assert_eq!(parse_move_in("5D.七A", &r5, 19).unwrap().number, Some(11));
+        assert_eq!(Move::parse_in("5D.七A", &r5, 19).unwrap().number, Some(11));
         let t = crate::game::order::TeamTurn {
             round: 36,
             seat: Seat::B,
@@ -610,7 +621,7 @@ mod tests {
 
     #[test]
     fn d3_emergency_conversion_notation() {
-        let m = parse_move("华19.一B=黑", 9).unwrap();
+        let m = Move::parse("华19.一B=黑", 9).unwrap();
         assert_eq!(
             m.turn,
             Some(Turn {
@@ -619,9 +630,9 @@ mod tests {
             })
         );
         assert_eq!(m.number, Some(19));
-        assert_eq!(parse_move("黑19.一B", 9).unwrap().turn, m.turn);
-        assert!(parse_move("华19.一B=白", 9).is_err());
-        assert!(parse_move("花20.一B=白", 9).is_ok());
-        assert!(parse_move("花20.一B=X", 9).is_err());
+        assert_eq!(Move::parse("黑19.一B", 9).unwrap().turn, m.turn);
+        assert!(Move::parse("华19.一B=白", 9).is_err());
+        assert!(Move::parse("花20.一B=白", 9).is_ok());
+        assert!(Move::parse("花20.一B=X", 9).is_err());
     }
 }

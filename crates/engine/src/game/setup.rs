@@ -6,7 +6,7 @@
 use crate::board::coord::Point;
 use crate::board::grid::Board;
 use crate::error::Listed;
-use crate::game::notation::{max_moves, MAX_MOVE_NUMBER};
+use crate::game::notation::{Notation, MAX_MOVE_NUMBER};
 use crate::game::order::{
     check_flystone_state, flystone_schedule, flystone_walk, FlystoneRecord, FlystoneState,
 };
@@ -345,7 +345,7 @@ fn count_problems(
             ),
         ));
     }
-    let limit = max_moves(size);
+    let limit = Notation::max_moves(size);
     if history > limit {
         problems.push(Problem::new(
             "history",
@@ -461,7 +461,7 @@ impl PositionParts {
                     format!("history[{k}]"),
                     format!("the board is {0}x{0}: expected {size}x{size}", h.size()),
                 ));
-            } else if self.history.len() <= max_moves(size) {
+            } else if self.history.len() <= Notation::max_moves(size) {
                 problems.extend(unsettled(h, &self.rules, &format!("history[{k}]")));
             }
         }
@@ -527,7 +527,7 @@ impl Setup {
             size,
         ));
         let mut history = Vec::new();
-        if self.history.len() <= max_moves(size) {
+        if self.history.len() <= Notation::max_moves(size) {
             for (k, h) in self.history.iter().enumerate() {
                 match Board::from_diagram(h, size) {
                     Ok(b) => {

@@ -3,11 +3,10 @@
 //! ([`Record::to_game_text`]).
 
 use super::{
-    format_move_labels, max_moves, reconcile_komi, rules_header, Dropped, Record, RecordMove,
-    MAX_FIRST_MOVE,
+    format_move_labels, reconcile_komi, rules_header, Dropped, Record, RecordMove, MAX_FIRST_MOVE,
 };
 use crate::board::coord::Labels;
-use crate::game::notation::parse_move;
+use crate::game::moves::Move;
 use crate::game::order::turn_of_move;
 use crate::game::play::Action;
 use crate::game::setup::{from_yaml, parse_yaml, InputError, Place, Setup, MAX_FILE_BYTES};
@@ -537,18 +536,20 @@ fn check_move_count(
     size: usize,
     first: u32,
 ) -> Result<(), InputError> {
-    if tokens.len() > max_moves(size) {
+    if tokens.len() > crate::game::notation::Notation::max_moves(size) {
         return Err(InputError::new(format!(
             "{} moves: a {size}x{size} record is limited to {} moves",
             tokens.len(),
-            max_moves(size)
+            crate::game::notation::Notation::max_moves(size)
         ))
         .file(place));
     }
     if let Some(last) = (first as usize + tokens.len()).checked_sub(1) {
         if !tokens.is_empty() {
-            crate::game::notation::check_move_number(u32::try_from(last).unwrap_or(u32::MAX))
-                .map_err(|e| InputError::from(e).file(place))?;
+            crate::game::notation::Notation::check_move_number(
+                u32::try_from(last).unwrap_or(u32::MAX),
+            )
+            .map_err(|e| InputError::from(e).file(place))?;
         }
     }
     Ok(())
@@ -569,7 +570,7 @@ fn read_moves(
             Some(w) => (w, true),
             None => (t.as_str(), false),
         };
-        let m = parse_move(written, size).map_err(|e| {
+        let m = Move::parse(written, size).map_err(|e| {
             InputError::new(e.to_string())
                 .file(place)
                 .line(ln)

@@ -8,7 +8,7 @@ use super::{
     RULES_PROP,
 };
 use crate::board::grid::{Board, Colour, Stone};
-use crate::formats::record::{max_moves, Record, RecordMove, MAX_FIRST_MOVE};
+use crate::formats::record::{Record, RecordMove, MAX_FIRST_MOVE};
 use crate::game::order::{StoneKind, Turn};
 use crate::game::play::Action;
 use crate::game::setup::{InputError, Place, Setup, MAX_FILE_BYTES};
@@ -332,15 +332,15 @@ fn from_root(
             record.first_move = n;
         }
         number = Some(n);
-        crate::game::notation::check_move_number(n)
+        crate::game::notation::Notation::check_move_number(n)
             .map_err(|e| InputError::from(e).file(place).at(&node_place))?;
         let action = node_action(m, node.replaced, &text, size, n, place, &node_place)?;
-        if record.moves.len() >= max_moves(size) {
+        if record.moves.len() >= crate::game::notation::Notation::max_moves(size) {
             return Err(err(
                 place,
                 format!(
                     "a {size}x{size} record is limited to {} moves",
-                    max_moves(size)
+                    crate::game::notation::Notation::max_moves(size)
                 ),
             )
             .at(&node_place)
