@@ -359,7 +359,7 @@ const NOT_YET_CAUGHT: &[&str] = &[];
 /// value other than the preset's own, the cases of that preset run with that one value changed:
 /// at least one must fail. The survivors (a reading no case tells apart) are listed.
 fn mutation_survivors(cases: &[Case]) -> Result<(), Failed> {
-    use m3go::rules::{RulesField, OPTIONS};
+    use m3go::rules::{Rules, RulesField};
     use serde_yaml::Value;
     let md = std::fs::read_to_string(RULES_MD).map_err(|e| e.to_string())?;
     let mut survivors = Vec::new();
@@ -382,7 +382,7 @@ fn mutation_survivors(cases: &[Case]) -> Result<(), Failed> {
                 RulesField::Spec(s) => s.preset.as_deref().unwrap_or("m3go-2020") == preset,
             })
             .collect();
-        for (name, values, _) in OPTIONS {
+        for (name, values, _) in Rules::OPTIONS {
             if !applies(&md, name, preset) {
                 continue;
             }

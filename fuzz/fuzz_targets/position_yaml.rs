@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
         ),
         Ok(pos) => {
             let _ = Analysis::new(pos.board(), pos.rules());
-            let _ = m3go::judge::scoring::score(pos.board(), pos.rules(), pos.dead());
+            let _ = m3go::judge::scoring::Score::of_board(pos.board(), pos.rules(), pos.dead());
             if let Err(e) = check_settled(&pos) {
                 panic!("a loaded position is not settled: {e}");
             }

@@ -169,7 +169,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
 /// The options of the run: `--size` a board size, `--max-moves` within a record's limit.
 fn diff_options(args: &DiffArgs) -> Result<DiffOptions, InputError> {
     let size = args.size;
-    crate::board::grid::check_size(size)
+    crate::board::grid::Board::check_size(size)
         .map_err(|e| InputError::new(e.to_string()).key("--size"))?;
     let limit = crate::game::notation::Notation::max_moves(size);
     let max_moves = args.max_moves.unwrap_or((size * size) as u32);

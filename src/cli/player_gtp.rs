@@ -106,7 +106,7 @@ impl Engine {
                     .first()
                     .and_then(|a| a.parse().ok())
                     .ok_or(GtpError::SizeNotANumber)?;
-                if crate::board::grid::check_size(size).is_err() {
+                if crate::board::grid::Board::check_size(size).is_err() {
                     return Err(GtpError::UnacceptableSize);
                 }
                 self.size = size;

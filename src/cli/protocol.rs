@@ -59,11 +59,11 @@ fn add_decline(caps: &mut Capabilities, text: &str) -> Result<(), DeclineError> 
     let (preset, rest) = text.split_once(':').ok_or(DeclineError::Malformed)?;
     let (option, checks) = rest.split_once('=').ok_or(DeclineError::Malformed)?;
     crate::rules::Rules::preset(preset).map_err(DeclineError::Preset)?;
-    let preset = crate::rules::canonical_preset(preset).to_string();
+    let preset = crate::rules::Rules::canonical_preset(preset).to_string();
     if !caps
         .presets
         .iter()
-        .any(|p| crate::rules::canonical_preset(p) == preset)
+        .any(|p| crate::rules::Rules::canonical_preset(p) == preset)
     {
         return Err(DeclineError::NotDeclared(preset));
     }

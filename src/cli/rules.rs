@@ -1,7 +1,7 @@
 //! `m3go rules`: the presets and rule options; `m3go rules check FILE` validates a rules file.
 
 use crate::game::setup::{from_yaml, read_text, InputError};
-use crate::rules::{Rules, RulesSpec, OPTIONS, PRESETS};
+use crate::rules::{Rules, RulesSpec};
 
 /// List the presets and every rule option, or validate a rules file.
 ///
@@ -42,11 +42,11 @@ pub fn run(args: RulesArgs) -> Result<(), InputError> {
     match args.action {
         None if json => {
             let mut presets = std::collections::BTreeMap::new();
-            for p in PRESETS {
+            for p in Rules::PRESETS {
                 let r = Rules::preset(p).map_err(|e| InputError::new(e.to_string()))?;
                 presets.insert(p.to_string(), r);
             }
-            let options = OPTIONS
+            let options = Rules::OPTIONS
                 .iter()
                 .map(|(name, values, meaning)| OptionLine {
                     name: name.to_string(),
@@ -62,7 +62,7 @@ pub fn run(args: RulesArgs) -> Result<(), InputError> {
         }
         None => {
             outln!("presets:");
-            for p in PRESETS {
+            for p in Rules::PRESETS {
                 let r = Rules::preset(p).map_err(|e| InputError::new(e.to_string()))?;
                 outln!(
                     "  {p}: {}",
@@ -70,7 +70,7 @@ pub fn run(args: RulesArgs) -> Result<(), InputError> {
                 );
             }
             outln!("\noptions (in a position's `rules:` mapping, with `preset:`):");
-            for (name, values, meaning) in OPTIONS {
+            for (name, values, meaning) in Rules::OPTIONS {
                 outln!("  {name:<22} {values:<42} {meaning}");
             }
             Ok(())
@@ -103,7 +103,7 @@ pub fn run(args: RulesArgs) -> Result<(), InputError> {
 /// line of the file that sets the option.
 fn at_option_line(mut e: InputError, text: &str) -> InputError {
     let option = e.what.split([' ', ':']).next().unwrap_or("");
-    if !OPTIONS.iter().any(|(name, _, _)| *name == option) {
+    if !Rules::OPTIONS.iter().any(|(name, _, _)| *name == option) {
         return e;
     }
     let line = text.lines().position(|l| {

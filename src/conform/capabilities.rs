@@ -5,7 +5,7 @@
 //! checks it declines.
 
 use crate::conform::case::ReplayMode;
-use crate::rules::{canonical_preset, Rules, OPTIONS, PRESETS};
+use crate::rules::Rules;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -82,11 +82,11 @@ fn all_replay_modes() -> Vec<ReplayMode> {
 }
 
 impl Capabilities {
-    /// m3go's own: every preset ([`PRESETS`], by their canonical names), every value of every option, both replay modes.
+    /// m3go's own: every preset ([`Rules::PRESETS`], by their canonical names), every value of every option, both replay modes.
     pub fn m3go() -> Capabilities {
         Capabilities {
-            presets: PRESETS.iter().map(|p| p.to_string()).collect(),
-            options: OPTIONS
+            presets: Rules::PRESETS.iter().map(|p| p.to_string()).collect(),
+            options: Rules::OPTIONS
                 .iter()
                 .map(|(name, _, _)| (name.to_string(), json!("any")))
                 .collect(),
@@ -107,17 +107,17 @@ impl Capabilities {
 
     /// The declaration under `preset` (canonical or an alias), if any.
     fn of_preset(&self, preset: &str) -> Option<&PresetCapabilities> {
-        let preset = canonical_preset(preset);
+        let preset = Rules::canonical_preset(preset);
         self.by_preset
             .iter()
-            .find(|(p, _)| canonical_preset(p) == preset)
+            .find(|(p, _)| Rules::canonical_preset(p) == preset)
             .map(|(_, c)| c)
     }
 
     /// The declaration is one a runner can use: every option it names is an option of the rules
     /// (`m3go rules`), every check an `expect` key, every preset of `by_preset` among `presets`.
     pub fn validate(&self) -> Result<(), CapabilitiesError> {
-        let known = |o: &str| OPTIONS.iter().any(|(name, _, _)| *name == o);
+        let known = |o: &str| Rules::OPTIONS.iter().any(|(name, _, _)| *name == o);
         for o in self.options.keys() {
             if !known(o) {
                 return Err(CapabilitiesError::UnknownOption(o.clone()));
@@ -127,7 +127,7 @@ impl Capabilities {
             if !self
                 .presets
                 .iter()
-                .any(|q| canonical_preset(q) == canonical_preset(p))
+                .any(|q| Rules::canonical_preset(q) == Rules::canonical_preset(p))
             {
                 return Err(CapabilitiesError::UndeclaredPreset(p.clone()));
             }
@@ -158,7 +158,7 @@ impl Capabilities {
     /// The checks declined under these rules: those of each reading of the rules' preset that
     /// the declaration declines and the rules keep (the preset's own value of the option).
     pub fn declined(&self, rules: &Rules) -> Vec<SkippedCheck> {
-        let preset = canonical_preset(&rules.preset);
+        let preset = Rules::canonical_preset(&rules.preset);
         let (Some(c), Ok(base)) = (self.of_preset(preset), Rules::preset(preset)) else {
             return Vec::new();
         };
@@ -196,8 +196,12 @@ impl Capabilities {
     /// Why a request with these rules and this replay mode is outside the declaration, or
     /// `None` when it is inside.
     pub fn refuses(&self, rules: &Rules, replay: Option<ReplayMode>) -> Option<String> {
-        let preset = canonical_preset(&rules.preset);
-        if !self.presets.iter().any(|p| canonical_preset(p) == preset) {
+        let preset = Rules::canonical_preset(&rules.preset);
+        if !self
+            .presets
+            .iter()
+            .any(|p| Rules::canonical_preset(p) == preset)
+        {
             return Some(format!(
                 "preset `{preset}` is not declared (presets: {})",
                 self.presets.join(", ")
@@ -208,7 +212,7 @@ impl Capabilities {
         let departing = Rules::preset(preset).ok().filter(|base| base != rules);
         if let Some(base) = departing {
             let (mine, theirs) = (json!(rules), json!(base));
-            for (name, _, _) in OPTIONS {
+            for (name, _, _) in Rules::OPTIONS {
                 let v = &mine[*name];
                 if *v == theirs[*name] {
                     continue;

@@ -3,7 +3,7 @@
 //! program's failures (a crash, a timeout, an unreadable answer) by the conformance runner's
 //! process handling ([`crate::conform::runner::External`]), the move by the rules
 //! ([`Position::advance`]) — the game ended by the rules' game end ([`Position::game_over`],
-//! GO-END) and counted by m3go's scorer ([`score_of`]). The record is built move by move as
+//! GO-END) and counted by m3go's scorer ([`Score::of`](crate::judge::scoring::Score::of)). The record is built move by move as
 //! `m3go replay` reads it back: a move refused and replaced by a pass (`--illegal pass`) is the
 //! record's replaced move (M20-REPLAY-PASS), played by [`Record::advance_move`] itself.
 
@@ -21,7 +21,7 @@ use crate::game::order::{StoneKind, Turn};
 use crate::game::play::Position;
 use crate::game::setup::{InputError, Setup};
 use crate::io::clip;
-use crate::judge::scoring::{score_of, Winner};
+use crate::judge::scoring::{Score, Winner};
 use crate::rules::Rules;
 use crate::rules::RulesField;
 use serde_json::{json, Value};
@@ -768,7 +768,7 @@ impl<'s> Referee<'s> {
 /// The count of a finished game (no dead stones: the game was played out), its margin and
 /// winner; `limit` when the move limit stopped it.
 fn counted(pos: &Position, limit: bool) -> Ending {
-    match score_of(&pos.analysis(), pos.rules(), &[]) {
+    match Score::of(&pos.analysis(), pos.rules(), &[]) {
         Ok(s) => Ending::Counted {
             margin_quarters: s.margin_quarters,
             winner: s.winner,

@@ -7,7 +7,7 @@
 //! `m3go player --protocol gtp` (`crate::cli::player_gtp`).
 
 use super::game::Seat;
-use crate::board::coord::{half, Labels, Point};
+use crate::board::coord::{Labels, Point};
 use crate::board::grid::Colour;
 use crate::conform::failure::ProgramFailure;
 use crate::conform::play_protocol::{GenmoveRequest, PlayerCapabilities, PLAYER_PROTOCOL};
@@ -71,7 +71,7 @@ const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRST";
 
 /// The GTP vertex of `p` on a board of `size` (`D4`: column from the left, row from the bottom).
 pub fn vertex(p: Point, size: usize) -> String {
-    let h = half(size);
+    let h = Point::half(size);
     let col = COLUMNS[(p.x + h) as usize] as char;
     format!("{col}{}", p.y + h + 1)
 }
@@ -96,7 +96,7 @@ pub fn parse_vertex(s: &str, size: usize) -> Result<Action, VertexError> {
     if col >= size || row == 0 || row > size {
         return Err(bad());
     }
-    let h = half(size);
+    let h = Point::half(size);
     Ok(Action::Place(Point::new(
         col as i32 - h,
         row as i32 - 1 - h,
@@ -433,7 +433,7 @@ mod tests {
     #[test]
     fn vertices_round_trip() {
         for size in [3, 5, 9, 19] {
-            let h = half(size);
+            let h = Point::half(size);
             for x in -h..=h {
                 for y in -h..=h {
                     let p = Point::new(x, y);

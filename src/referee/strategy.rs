@@ -123,7 +123,7 @@ fn greedy(pos: &FastPosition, moves: &[Action], rng: &mut SplitMix64) -> Action 
 /// Who wins the count of a finished playout (no dead stones: a random game plays until the
 /// board is settled).
 fn playout_winner(pos: &FastPosition, rules: &Rules) -> Winner {
-    match crate::judge::scoring::score(&pos.board(), rules, &[]) {
+    match crate::judge::scoring::Score::of_board(&pos.board(), rules, &[]) {
         Ok(s) => s.winner,
         Err(_) => Winner::Draw,
     }

@@ -18,7 +18,7 @@ use crate::formats::report::AnalysisReport;
 use crate::game::advance::Engine;
 use crate::game::play::{Position, Report};
 use crate::game::setup::{from_yaml, InputError, Setup};
-use crate::rules::{Rules, RulesField, OPTIONS, PRESETS};
+use crate::rules::{Rules, RulesField};
 use crate::tools::{readings, replay};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -355,7 +355,7 @@ fn to_json<T: serde::Serialize>(v: &T) -> Result<Value, ApiError> {
 
 /// The presets with their rules and every option with its values.
 fn options() -> Value {
-    let presets: Vec<Value> = PRESETS
+    let presets: Vec<Value> = Rules::PRESETS
         .iter()
         .filter_map(|n| {
             Rules::preset(n)
@@ -364,7 +364,7 @@ fn options() -> Value {
         })
         .collect();
     let reg = crate::conform::register::option_entries();
-    let options: Vec<Value> = OPTIONS
+    let options: Vec<Value> = Rules::OPTIONS
         .iter()
         .map(|&(name, values, meaning)| {
             json!({
@@ -1071,7 +1071,7 @@ fn sgf_variations(text: &str) -> usize {
 fn shown_labels(size: usize, l: Labels) -> Value {
     let mut m = serde_json::Map::new();
     if l != Labels::Chinese {
-        let h = crate::board::coord::half(size);
+        let h = crate::board::coord::Point::half(size);
         for y in -h..=h {
             for x in -h..=h {
                 let q = crate::board::coord::Point::new(x, y);

@@ -14,7 +14,7 @@ use crate::game::moves::Move;
 use crate::game::play::Position;
 use crate::game::setup::InputError;
 use crate::game::text::{text, Text};
-use crate::rules::{Rules, OPTIONS};
+use crate::rules::Rules;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -263,7 +263,7 @@ pub struct NotVaried {
     pub why: &'static str,
 }
 
-/// The values of an enumerated option from its `values` text in [`OPTIONS`]
+/// The values of an enumerated option from its `values` text in [`Rules::OPTIONS`]
 /// (`stones | upper-layer | none (true = stones, false = none)` → stones, upper-layer, none);
 /// `None` for a numeric option (`points, multiple of 0.25`, `integer`, `0..10000`).
 pub fn enumerated_values(values: &str) -> Option<Vec<&str>> {
@@ -296,7 +296,7 @@ pub fn register_entries(meaning: &str) -> Vec<String> {
     out
 }
 
-/// The register entries of `option`: those its meaning in [`OPTIONS`] names, and those of
+/// The register entries of `option`: those its meaning in [`Rules::OPTIONS`] names, and those of
 /// `register` — (id, the entry's **Option.** text) pairs of the disputed-points register —
 /// whose option text names it (`` `tigers-mouth: stones | …` `` or `` `tigers-mouth` ``); in the
 /// register's order.
@@ -384,7 +384,7 @@ fn trace_under(pos: &Position, rules: &Rules, target: &str) -> Option<Text> {
     Trace::explain(&p, target).ok().map(|t| t.text())
 }
 
-/// The readings of `pos`: every enumerated option of [`OPTIONS`] set in turn to each of its
+/// The readings of `pos`: every enumerated option of [`Rules::OPTIONS`] set in turn to each of its
 /// values other than the position's, and the verdicts that change. `target` (as `explain` reads
 /// it: a point, a string or a move in the documents' notation) is explained under each reading
 /// too, and a move is judged (its legality and its captures); it must be a valid target on the
@@ -407,7 +407,7 @@ pub fn readings(
         serde_json::to_value(pos.rules()).map_err(|e| InputError::new(e.to_string()))?;
     let mut out = Vec::new();
     let mut not_varied = Vec::new();
-    for &(option, values, meaning) in OPTIONS {
+    for &(option, values, meaning) in Rules::OPTIONS {
         let Some(values) = enumerated_values(values) else {
             not_varied.push(NotVaried {
                 option,
@@ -565,7 +565,7 @@ mod tests {
     #[test]
     fn every_enumerated_value_of_every_option_is_a_valid_rule_set() {
         let base = Rules::m3go_2020();
-        for &(option, values, _) in OPTIONS {
+        for &(option, values, _) in Rules::OPTIONS {
             for v in enumerated_values(values).unwrap_or_default() {
                 let r = with_option(&base, option, v).expect("a value the table lists");
                 assert_ne!(

@@ -27,8 +27,8 @@ pub use narrate::{log_text, log_text_in, player_of, Tally};
 
 /// Moves given as a list (`m3go play`'s arguments, a server request's `moves`) played in order
 /// from `start`, each reported to `each` as it is played, bounded as a record is: at most
-/// [`max_moves`] moves (else an error naming `key`, the list), and no move numbered past the
-/// last move number m3go plays ([`check_move_number`]). A move that cannot be read or played is an
+/// [`Notation::max_moves`](crate::game::notation::Notation::max_moves) moves (else an error naming `key`, the list), and no move numbered past the
+/// last move number m3go plays ([`Notation::check_move_number`](crate::game::notation::Notation::check_move_number)). A move that cannot be read or played is an
 /// error with its text and, when `numbered`, its number in the list (the page sends one move at
 /// a time, named by its text alone: its refusal names its number in the game).
 pub fn play_listed(

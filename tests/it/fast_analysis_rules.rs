@@ -7,15 +7,15 @@
 
 use m3go::board::layers::Cell;
 use m3go::judge::forbidden::flower_forbidden_reason;
-use m3go::rules::{AttributeRule, ClosedRegion, ClosedRegion2016, EyeRule, PRESETS};
+use m3go::rules::{AttributeRule, ClosedRegion, ClosedRegion2016, EyeRule, Rules};
 use m3go::tools::fast::FastAnalysis;
-use m3go::{Analysis, Board, Colour, Rules};
+use m3go::{Analysis, Board, Colour};
 use proptest::prelude::*;
 
 /// Every preset, and every preset with each analysis option set to each of its other values.
 fn rule_sets() -> Vec<Rules> {
     let mut out = Vec::new();
-    for p in PRESETS {
+    for p in Rules::PRESETS {
         let base = Rules::preset(p).expect("preset");
         out.push(base.clone());
         for eye in [EyeRule::M2020, EyeRule::M2016] {

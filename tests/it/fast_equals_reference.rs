@@ -38,7 +38,7 @@ fn fast_engine_supports_every_rule_set() {
             "{r:?}"
         );
     }
-    for preset in m3go::rules::PRESETS {
+    for preset in m3go::rules::Rules::PRESETS {
         let rules = Rules::preset(preset).expect("preset");
         assert!(
             all.contains(&rules),

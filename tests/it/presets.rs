@@ -5,7 +5,7 @@
 use m3go::game::order::{FlystoneRecord, Sides};
 use m3go::game::play::{emergency_conversion, Action, Move, Position};
 use m3go::game::setup::{from_yaml, Setup};
-use m3go::rules::{Rules, RulesField, RulesSpec, PRESETS};
+use m3go::rules::{Rules, RulesField, RulesSpec};
 use m3go::{Board, Point};
 
 fn position(yaml: &str) -> Position {
@@ -272,7 +272,7 @@ fn scramble(rules: &Rules, size: usize, seed: u64, move_number: u32) -> Position
 
 #[test]
 fn every_preset_legal_moves_all_play() {
-    for name in PRESETS {
+    for name in Rules::PRESETS {
         let rules = Rules::preset(name).unwrap();
         for (k, n) in [1u32, 9, 10, 61, 63, 67].into_iter().enumerate() {
             let p = scramble(&rules, 7, 100 + k as u64, n);

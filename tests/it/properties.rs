@@ -9,7 +9,7 @@ use m3go::board::grid::Stone;
 use m3go::board::layers::{Attribute, Cell};
 use m3go::game::notation::Notation;
 use m3go::judge::analysis::Analysis;
-use m3go::judge::scoring::score;
+use m3go::judge::scoring::Score;
 use m3go::rules::{AttributeRule, ClosedRegion};
 use m3go::testing::{
     board_from_codes, check_colour_swap_of_analysis, check_colour_swap_of_move, check_legal_moves,
@@ -187,7 +187,7 @@ proptest! {
     /// M20-SCORE-AREA: black + white + neutral = the board's points (2·size² half-points).
     #[test]
     fn m20_score_black_white_neutral_sum_to_the_board(pos in settled_position(ALL_SIZES)) {
-        let s = score(pos.board(), pos.rules(), &[]).expect("no dead stones: score works");
+        let s = Score::of_board(pos.board(), pos.rules(), &[]).expect("no dead stones: score works");
         prop_assert_eq!(s.black + s.white + s.neutral, 2 * pos.board().len() as i32);
     }
 
@@ -195,7 +195,7 @@ proptest! {
     /// on 19×19).
     #[test]
     fn m20_score_no_count_exceeds_the_board(pos in settled_position(ALL_SIZES)) {
-        let s = score(pos.board(), pos.rules(), &[]).expect("no dead stones: score works");
+        let s = Score::of_board(pos.board(), pos.rules(), &[]).expect("no dead stones: score works");
         let max = 2 * pos.board().len() as i32;
         for v in [s.black, s.white, s.neutral] {
             prop_assert!((0..=max).contains(&v), "{v} outside 0..={max}");
@@ -561,7 +561,10 @@ fn region_count(board: &Board, rules: &Rules) -> usize {
 /// The points outside `skip` whose owner at scoring differs between `before` and `after`, with
 /// both owners.
 fn owners_changed(before: &Board, after: &Board, rules: &Rules, skip: &[usize]) -> Vec<String> {
-    let (Ok(s0), Ok(s1)) = (score(before, rules, &[]), score(after, rules, &[])) else {
+    let (Ok(s0), Ok(s1)) = (
+        Score::of_board(before, rules, &[]),
+        Score::of_board(after, rules, &[]),
+    ) else {
         return vec!["not scored".into()];
     };
     (0..before.len())
@@ -632,7 +635,7 @@ fn d27_split_counterexample_turns_the_whole_board_neutral() {
         .collect();
     let default = Rules::preset("dullstone").expect("preset");
     assert!(owners_changed(&before, &after, &default, &skip).is_empty());
-    let after_default = score(&after, &default, &[]).expect("scored");
+    let after_default = Score::of_board(&after, &default, &[]).expect("scored");
     assert_eq!(
         (
             after_default.black,
@@ -647,6 +650,6 @@ fn d27_split_counterexample_turns_the_whole_board_neutral() {
     };
     let changed = owners_changed(&before, &after, &split, &skip);
     assert_eq!(changed.len(), 25 - 3, "{changed:?}");
-    let after_score = score(&after, &split, &[]).expect("scored");
+    let after_score = Score::of_board(&after, &split, &[]).expect("scored");
     assert_eq!((after_score.black, after_score.white), (0, 0));
 }

@@ -48,7 +48,7 @@ quickcheck! {
     /// A move written in 004's move-number notation (`黑1.B二`, `华19.一B`) reads back as the
     /// same number, turn and point, under every preset's schedule.
     fn d3_notation_moves_round_trip(preset: u8, number: u16, size: u8, x: i8, y: i8, pass: bool) -> bool {
-        let names = m3go::rules::PRESETS;
+        let names = m3go::rules::Rules::PRESETS;
         let rules = Rules::preset(names[usize::from(preset) % names.len()]).expect("preset");
         let (size, p) = board_point(size, x, y);
         let n = u32::from(number) + 1;

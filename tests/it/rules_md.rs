@@ -169,13 +169,13 @@ fn rules_md_options_table_lists_every_rule_option() {
         .map(|c| c.trim().to_string())
         .filter(|c| !c.is_empty() && c != "option" && !c.starts_with("---"))
         .collect();
-    let code: BTreeSet<String> = m3go::rules::OPTIONS
+    let code: BTreeSet<String> = m3go::rules::Rules::OPTIONS
         .iter()
         .map(|(n, _, _)| n.to_string())
         .collect();
     let missing: Vec<&String> = code.difference(&table).collect();
     let extra: Vec<&String> = table.difference(&code).collect();
-    assert!(missing.is_empty() && extra.is_empty(), "rules.md options table and rules::OPTIONS differ: only in code {missing:?}, only in rules.md {extra:?}");
+    assert!(missing.is_empty() && extra.is_empty(), "rules.md options table and rules::Rules::OPTIONS differ: only in code {missing:?}, only in rules.md {extra:?}");
 }
 
 #[test]
@@ -621,7 +621,7 @@ fn register_settings(md: &str) -> Vec<(usize, String, String)> {
 /// `flystone-mode: a`, `schedule: ten-move-cycle`, none of which exists).
 #[test]
 fn rules_md_every_option_value_the_register_names_exists_and_every_value_is_named() {
-    use m3go::rules::{RulesField, OPTIONS};
+    use m3go::rules::{Rules, RulesField};
     let md = rules_md();
     let settings = register_settings(&md);
     assert!(
@@ -637,7 +637,7 @@ fn rules_md_every_option_value_the_register_names_exists_and_every_value_is_name
     ];
     let mut wrong = Vec::new();
     for (line, key, value) in &settings {
-        let known = OPTIONS.iter().any(|(n, _, _)| n == key);
+        let known = Rules::OPTIONS.iter().any(|(n, _, _)| n == key);
         let accepted = presets.iter().any(|preset| {
             m3go::game::setup::from_yaml::<RulesField>(
                 &format!("{{preset: {preset}, {key}: {value}}}"),
@@ -655,7 +655,7 @@ fn rules_md_every_option_value_the_register_names_exists_and_every_value_is_name
         wrong.join("\n")
     );
     let section = md.split("\n## Options").nth(1).unwrap_or_default();
-    for (name, values, _) in OPTIONS {
+    for (name, values, _) in Rules::OPTIONS {
         let row = section
             .lines()
             .find(|l| l.starts_with(&format!("| {name} |")))

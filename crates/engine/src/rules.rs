@@ -343,7 +343,7 @@ impl<'de> Deserialize<'de> for Komi {
 /// the one `m3go rules` prints), its values and its meaning, with the field's doc comment and
 /// serde attributes. From this one list `rule_options!` writes the `Rules` struct, the
 /// `RulesSpec` struct of overrides (one `Option` per option), the overrides step of
-/// `RulesSpec::resolve` and the `OPTIONS` table of `m3go rules`, so the four cannot drift
+/// `RulesSpec::resolve` and the `Rules::OPTIONS` table of `m3go rules`, so the four cannot drift
 /// apart. An option written `TYPE | None` is absent by default (`Option<TYPE>` in `Rules`, still
 /// one `Option<TYPE>` in `RulesSpec`). The order is the order of the JSON and YAML written and
 /// of `m3go rules`.
@@ -385,8 +385,10 @@ macro_rules! rule_options {
             }
         }
 
-        /// One line per option for `m3go rules`: name, values, meaning.
-        pub const OPTIONS: &[(&str, &str, &str)] = &[$(($name, $values, $meaning)),*];
+        impl Rules {
+            /// One line per option for `m3go rules`: name, values, meaning.
+            pub const OPTIONS: &[(&str, &str, &str)] = &[$(($name, $values, $meaning)),*];
+        }
     };
 }
 
@@ -534,15 +536,6 @@ fn default_team_grey_start() -> u32 {
 /// Largest `team-grey-start`, `flystones` and `flystone-window` accepted.
 pub(crate) const MAX_ROUNDS: u32 = 10_000;
 
-/// Names of the presets, in the order `m3go rules` lists them.
-pub const PRESETS: [&str; 5] = [
-    "m3go-2020",
-    "m3go-2016",
-    "m3go-2013",
-    "dullstone",
-    "flystone",
-];
-
 impl Rules {
     /// M3Go 2020 (003 with 001): the default.
     pub fn m3go_2020() -> Rules {
@@ -578,7 +571,7 @@ impl Rules {
     /// are cited at its arm.
     pub fn preset(name: &str) -> Result<Rules, RulesError> {
         let base = Rules::m3go_2020();
-        let name = canonical_preset(name);
+        let name = Rules::canonical_preset(name);
         let r = match name {
             "m3go-2020" => base,
             // M16-NAME: Meng three-colour Go, the 2016 text.
@@ -629,15 +622,26 @@ impl Rules {
     }
 }
 
-/// D3-NAME-ABBR / S3-NAME — "可以简称为钝石围棋（DullstoneGo）或钝围（D3Go）" (004), "可以简称为飞石围棋
-/// （FlystoneGo/S3Go）" (004): the documents' short names are accepted for the presets (case
-/// insensitive): `d3go`, `dullstonego` → `dullstone`; `s3go`, `flystonego` → `flystone`. Other
-/// names are returned unchanged.
-pub fn canonical_preset(name: &str) -> &str {
-    match name.to_ascii_lowercase().as_str() {
-        "d3go" | "dullstonego" | "dullstone-go" => "dullstone",
-        "s3go" | "flystonego" | "flystone-go" => "flystone",
-        _ => name,
+impl Rules {
+    /// Names of the presets, in the order `m3go rules` lists them.
+    pub const PRESETS: [&str; 5] = [
+        "m3go-2020",
+        "m3go-2016",
+        "m3go-2013",
+        "dullstone",
+        "flystone",
+    ];
+
+    /// D3-NAME-ABBR / S3-NAME — "可以简称为钝石围棋（DullstoneGo）或钝围（D3Go）" (004), "可以简称为飞石围棋
+    /// （FlystoneGo/S3Go）" (004): the documents' short names are accepted for the presets (case
+    /// insensitive): `d3go`, `dullstonego` → `dullstone`; `s3go`, `flystonego` → `flystone`. Other
+    /// names are returned unchanged.
+    pub fn canonical_preset(name: &str) -> &str {
+        match name.to_ascii_lowercase().as_str() {
+            "d3go" | "dullstonego" | "dullstone-go" => "dullstone",
+            "s3go" | "flystonego" | "flystone-go" => "flystone",
+            _ => name,
+        }
     }
 }
 
@@ -650,7 +654,7 @@ impl Default for Rules {
 /// One rule-set problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RulesProblem {
-    /// A preset name that is not one of [`PRESETS`].
+    /// A preset name that is not one of [`Rules::PRESETS`].
     UnknownPreset(String),
     /// An option value outside its range: the option, the value, the range as words.
     OutOfRange {
@@ -667,7 +671,7 @@ impl fmt::Display for RulesProblem {
                 f,
                 "unknown rule preset `{}`: expected one of {}",
                 crate::error::InputError::quote(name),
-                PRESETS.join(", ")
+                Rules::PRESETS.join(", ")
             ),
             RulesProblem::OutOfRange {
                 option,
@@ -711,7 +715,7 @@ impl<'de> Deserialize<'de> for RulesField {
                 write!(
                     f,
                     "a preset name ({}) or a mapping of rule options",
-                    PRESETS.join(", ")
+                    Rules::PRESETS.join(", ")
                 )
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RulesField, E> {
@@ -806,7 +810,7 @@ impl RulesField {
 mod tests {
     use super::*;
 
-    /// The keys `Rules` and `RulesSpec` write are `OPTIONS`'s names, in `OPTIONS`'s order, and a
+    /// The keys `Rules` and `RulesSpec` write are `Rules::OPTIONS`'s names, in `Rules::OPTIONS`'s order, and a
     /// spec written from rules resolves back to them.
     #[test]
     fn options_table_names_every_key_written_in_order() {
@@ -822,7 +826,7 @@ mod tests {
             serde_json::to_string(&spec).expect("spec serializes"),
         ] {
             let mut keys = vec!["preset"];
-            keys.extend(OPTIONS.iter().map(|(name, _, _)| *name));
+            keys.extend(Rules::OPTIONS.iter().map(|(name, _, _)| *name));
             let at: Vec<usize> = keys
                 .iter()
                 .map(|k| {

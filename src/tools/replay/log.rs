@@ -132,7 +132,7 @@ impl std::fmt::Display for LogName {
 /// In JSON the name in the Chinese system, as a point's.
 impl Serialize for LogName {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.format(crate::board::labeled::json_labels()))
+        s.serialize_str(&self.format(crate::board::coord::Labels::serializing()))
     }
 }
 

@@ -33,7 +33,7 @@ pub struct Point {
 /// one formatter; the text formats write [`Point::format`] in the label system asked for.
 impl serde::Serialize for Point {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.write_in(json_labels(), &mut LabelBuf::default()))
+        s.serialize_str(self.write_in(Labels::serializing(), &mut LabelBuf::default()))
     }
 }
 
@@ -106,7 +106,7 @@ impl Labels {
     /// The edge labels of a board of `size` (the frame every figure draws, written once): the
     /// columns left to right, then the rows top to bottom.
     pub fn edges(self, size: usize) -> (Vec<char>, Vec<char>) {
-        let h = half(size);
+        let h = Point::half(size);
         let columns = (0..size as i32).map(|k| self.label(k - h)).collect();
         let rows = (0..size as i32).map(|r| self.label(h - r)).collect();
         (columns, rows)
@@ -134,10 +134,12 @@ thread_local! {
     static JSON_LABELS: std::cell::Cell<Labels> = const { std::cell::Cell::new(Labels::Chinese) };
 }
 
-/// The label system points are serialized in now: Chinese, or the one of the
-/// [`Labeled`](crate::board::labeled::Labeled) value being serialized.
-pub fn json_labels() -> Labels {
-    JSON_LABELS.with(std::cell::Cell::get)
+impl Labels {
+    /// The label system points are serialized in now: Chinese, or the one of the
+    /// [`Labeled`](crate::board::labeled::Labeled) value being serialized.
+    pub fn serializing() -> Labels {
+        JSON_LABELS.with(std::cell::Cell::get)
+    }
 }
 
 /// Sets the label system of this thread's serialization, returning the one it replaces.
@@ -190,7 +192,7 @@ impl fmt::Display for CoordError {
                 "malformed coordinate `{t}`: `{c}` is not a label (I…A O 一…九 or i…a 0 1…9)"
             ),
             CoordProblem::OffBoard { x, y, size } => {
-                let h = half(*size);
+                let h = Point::half(*size);
                 write!(
                     f,
                     "coordinate `{t}` = ({x},{y}) is off the {size}x{size} board (x and y run from -{h} to {h})"
@@ -268,7 +270,7 @@ impl Point {
 
     /// Whether the point lies on a board of `size`.
     pub fn on_board(self, size: usize) -> bool {
-        let h = half(size);
+        let h = Point::half(size);
         (-h..=h).contains(&self.x) && (-h..=h).contains(&self.y)
     }
 
@@ -336,7 +338,7 @@ impl fmt::Display for StringName {
 /// In JSON the name in the Chinese system (`七九*`), as [`Point`]'s.
 impl serde::Serialize for StringName {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.write_in(json_labels(), &mut LabelBuf::default()))
+        s.serialize_str(self.write_in(Labels::serializing(), &mut LabelBuf::default()))
     }
 }
 
@@ -353,21 +355,23 @@ impl schemars::JsonSchema for StringName {
     }
 }
 
-/// (size-1)/2: the largest coordinate value.
-pub fn half(size: usize) -> i32 {
-    (size as i32 - 1) / 2
+impl Point {
+    /// (size-1)/2: the largest coordinate value.
+    pub fn half(size: usize) -> i32 {
+        (size as i32 - 1) / 2
+    }
 }
 
 /// M16-POINT: the index of point `p` (on a board of `size`) in the cells, top row first — the
 /// one point↔index formula, used by `Board::index` and the fast engine's padded board.
 pub(crate) fn index_of(size: usize, p: Point) -> usize {
-    let h = half(size);
+    let h = Point::half(size);
     ((h - p.y) as usize) * size + (p.x + h) as usize
 }
 
 /// The point of index `i` on a board of `size` (the inverse of [`index_of`]).
 pub(crate) fn point_of(size: usize, i: usize) -> Point {
-    let h = half(size);
+    let h = Point::half(size);
     Point::new((i % size) as i32 - h, h - (i / size) as i32)
 }
 

@@ -1,6 +1,6 @@
 //! The direct board (直弈棋局): stones of three colours on an odd square board (M16-BOARD).
 
-use crate::board::coord::{half, Point, MAX_SIZE, MIN_SIZE};
+use crate::board::coord::{Point, MAX_SIZE, MIN_SIZE};
 use std::fmt;
 
 /// A stone of the direct board. Three colours; the *players* are only two ([`Colour`]).
@@ -150,21 +150,23 @@ impl fmt::Display for BoardError {
 
 impl std::error::Error for BoardError {}
 
-/// M16-BOARD — board sizes: odd, 3 to 19 (000 describes 19×19; 004 uses 9, 11, 13).
-/// S3-BOARD: Flystone's usual 9, 11 and 13 are among them.
-pub fn check_size(size: usize) -> Result<(), BoardError> {
-    if !(MIN_SIZE..=MAX_SIZE).contains(&size) || size % 2 == 0 {
-        return Err(BoardError {
-            problems: vec![BoardProblem::Size { size }],
-        });
+impl Board {
+    /// M16-BOARD — board sizes: odd, 3 to 19 (000 describes 19×19; 004 uses 9, 11, 13).
+    /// S3-BOARD: Flystone's usual 9, 11 and 13 are among them.
+    pub fn check_size(size: usize) -> Result<(), BoardError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) || size % 2 == 0 {
+            return Err(BoardError {
+                problems: vec![BoardProblem::Size { size }],
+            });
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 impl Board {
     /// An empty board; the size must be odd, 3..=19.
     pub fn empty(size: usize) -> Result<Board, BoardError> {
-        check_size(size)?;
+        Board::check_size(size)?;
         Ok(Board {
             size,
             cells: vec![None; size * size],
@@ -221,7 +223,7 @@ impl Board {
     /// sizes the usual ones (4th line from 13×13 up, 3rd line on 7–11, only the tengen below 7;
     /// side stars from 13×13 up). Display only: no rule depends on them.
     pub fn star_points(&self) -> Vec<Point> {
-        let h = half(self.size);
+        let h = Point::half(self.size);
         let mut out = vec![Point::new(0, 0)];
         if self.size < 7 {
             return out;
@@ -242,7 +244,7 @@ impl Board {
     /// inside a row are ignored. Every problem is reported with its row and column.
     /// D3-STONES: the three kinds of stone, black `X`, white `O`, flower (grey) `#`.
     pub fn from_diagram(text: &str, size: usize) -> Result<Board, BoardError> {
-        check_size(size)?;
+        Board::check_size(size)?;
         let rows: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
         let mut problems = Vec::new();
         if rows.len() != size {

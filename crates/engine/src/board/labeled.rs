@@ -4,7 +4,6 @@
 //! value, which writes them in the system it names (the server's `shown` answers). The points
 //! are formatted in that system by their own formatter, never rewritten afterwards.
 
-pub use crate::board::coord::json_labels;
 use crate::board::coord::{replace_json_labels, Labels};
 
 /// Restores the label system of the enclosing serialization when dropped (also on unwinding).
@@ -50,7 +49,7 @@ mod tests {
         let nested = (Labeled::new(&v, Labels::Chinese), Point::new(0, 0));
         let mixed = serde_json::to_string(&Labeled::new(&nested, Labels::Latin)).expect("json");
         assert_eq!(mixed, r#"[["七A",["六九*"]],"00"]"#);
-        assert_eq!(json_labels(), Labels::Chinese);
+        assert_eq!(Labels::serializing(), Labels::Chinese);
         assert_eq!(
             serde_json::to_string(&v).expect("json"),
             r#"["七A",["六九*"]]"#

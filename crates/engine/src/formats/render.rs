@@ -11,7 +11,7 @@ use crate::board::layers::{Attribute, Cell};
 use crate::formats::report::forbidden_points;
 use crate::game::play::Position;
 use crate::judge::forbidden::Forbidden;
-use crate::judge::scoring::{score_of, Owner};
+use crate::judge::scoring::{Owner, Score};
 
 mod ansi;
 mod svg;
@@ -127,7 +127,7 @@ impl Figure {
             }
         }
         let owner = (!pos.dead().is_empty() || pos.game_over())
-            .then(|| score_of(&a, pos.rules(), pos.dead()).ok())
+            .then(|| Score::of(&a, pos.rules(), pos.dead()).ok())
             .flatten()
             .map(|s| s.points.iter().map(|p| p.owner).collect());
         Figure {
@@ -307,7 +307,7 @@ X X . . . . X O X
         );
         let owner = f.owner.as_ref().expect("a scoring figure");
         let score = dead.analysis();
-        let counted = score_of(&score, dead.rules(), dead.dead()).expect("counted");
+        let counted = Score::of(&score, dead.rules(), dead.dead()).expect("counted");
         assert_eq!(
             owner,
             &counted.points.iter().map(|p| p.owner).collect::<Vec<_>>()

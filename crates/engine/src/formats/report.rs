@@ -9,7 +9,7 @@ use crate::game::play::Position;
 use crate::judge::analysis::Analysis;
 use crate::judge::eyes::{Region, VerdictCode};
 use crate::judge::forbidden::{flower_forbidden_reason, Forbidden};
-use crate::judge::scoring::{score_of, Score};
+use crate::judge::scoring::Score;
 use crate::rules::Rules;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -673,7 +673,7 @@ impl AnalysisReport {
         let turn = pos.turn();
         let (legal_moves, special_moves) = move_lists(pos);
         // the score counts this analysis again unless dead stones are removed first
-        let (score, score_error) = match score_of(a, pos.rules(), pos.dead()) {
+        let (score, score_error) = match Score::of(a, pos.rules(), pos.dead()) {
             Ok(s) => (Some(s), None),
             Err(e) => (None, Some(e.to_string())),
         };

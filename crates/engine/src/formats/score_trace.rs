@@ -1,6 +1,6 @@
 //! The score's clause trace for the page (issue 40 item 2): the count of a position cut into
 //! regions, each with who it counts for, why, and the clause that says so, and the komi line.
-//! It reads the same count `analyze` gives ([`score_of`]) and tells apart what the per-point
+//! It reads the same count `analyze` gives ([`Score::of`](crate::judge::scoring::Score::of)) and tells apart what the per-point
 //! clauses do not: a region enclosed by neutral flowers that a long-living string keeps
 //! (M16-LIFE-3), the neutral flowers themselves, and the points of stones marked dead.
 
@@ -9,7 +9,7 @@ use crate::board::grid::{neighbours, Colour, Stone};
 use crate::board::layers::Cell;
 use crate::game::play::Position;
 use crate::judge::scoring::{
-    cleared, neutral_enclosure, score_of, Enclosure, Owner, ScoreError, Winner,
+    cleared, neutral_enclosure, Enclosure, Owner, Score, ScoreError, Winner,
 };
 use serde::Serialize;
 
@@ -92,7 +92,7 @@ impl ScoreTrace {
     pub fn of(pos: &Position, l: Labels) -> Result<ScoreTrace, ScoreError> {
         let before = pos.analysis();
         let rules = pos.rules();
-        let score = score_of(&before, rules, pos.dead())?;
+        let score = Score::of(&before, rules, pos.dead())?;
         let cleared_analysis;
         let a = if pos.dead().is_empty() {
             &before

@@ -9,7 +9,7 @@
 //! directions share; reading is in `read` ([`parse_record`]), writing in `write`
 //! ([`Record::to_sgf`](crate::formats::record::Record::to_sgf)).
 
-use crate::board::coord::{half, Point};
+use crate::board::coord::Point;
 use crate::game::play::Action;
 use sgf_parse::go::Point as SgfPoint;
 
@@ -68,7 +68,7 @@ pub(crate) use read::parse_record;
 fn sgf_point(p: SgfPoint, size: usize) -> Option<Action> {
     let n = size as u8;
     if p.x < n && p.y < n {
-        let h = half(size);
+        let h = Point::half(size);
         Some(Action::Place(Point::new(
             i32::from(p.x) - h,
             h - i32::from(p.y),
@@ -82,7 +82,7 @@ fn sgf_point(p: SgfPoint, size: usize) -> Option<Action> {
 
 /// The SGF point of a board point.
 pub(crate) fn to_sgf_point(p: Point, size: usize) -> SgfPoint {
-    let h = half(size);
+    let h = Point::half(size);
     SgfPoint {
         x: (p.x + h) as u8,
         y: (h - p.y) as u8,

@@ -481,7 +481,7 @@ impl fmt::Display for Notation {
 
 impl serde::Serialize for Notation {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(&InLabels(self, crate::board::labeled::json_labels()))
+        s.collect_str(&InLabels(self, crate::board::coord::Labels::serializing()))
     }
 }
 

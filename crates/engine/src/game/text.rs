@@ -134,7 +134,7 @@ impl From<String> for Text {
 /// [`Labeled`](crate::board::labeled::Labeled) value).
 impl serde::Serialize for Text {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.format(crate::board::labeled::json_labels()))
+        s.serialize_str(&self.format(crate::board::coord::Labels::serializing()))
     }
 }
 

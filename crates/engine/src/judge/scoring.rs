@@ -373,87 +373,89 @@ pub(crate) fn inner_sides(upper: &Layer) -> Vec<bool> {
     inner
 }
 
-/// M20-SCORE-AREA — "采用数子法（数点法）计算胜负" (003): counts the board after dead stones are
-/// removed: upper stones (attributed flowers merged into their colour), territories, seki halves,
-/// neutral flowers and flower-enclosed regions; then [`result`] applies komi.
-/// M16-SCORE, D3-SCORE-AREA: the same area count in 2016 and Dullstone. M16-SCORE-NEUTRAL:
-/// neutral points count for nobody. M20-SCORE-MERGE: attributed flowers count as their colour
-/// (they are stones of the upper layer).
-pub fn score(board: &Board, rules: &Rules, dead: &[Point]) -> Result<Score, ScoreError> {
-    score_of(&Analysis::new(board, rules), rules, dead)
-}
+impl Score {
+    /// [`Score::of`] the board, analysed under `rules`.
+    pub fn of_board(board: &Board, rules: &Rules, dead: &[Point]) -> Result<Score, ScoreError> {
+        Score::of(&Analysis::new(board, rules), rules, dead)
+    }
 
-/// [`score`] of the board of `before`, its analysis under `rules` (analysed again only when
-/// dead stones are removed).
-pub fn score_of(before: &Analysis, rules: &Rules, dead: &[Point]) -> Result<Score, ScoreError> {
-    let cleared_analysis;
-    let a = if dead.is_empty() {
-        before
-    } else {
-        cleared_analysis = cleared(before, rules, dead)?;
-        &cleared_analysis
-    };
-    let cleared = &a.board;
-    let size = a.upper.size;
-    let enclosed = neutral_enclosed_regions(a, rules);
-    let mut owner: Vec<(Owner, &'static str)> =
-        vec![(Owner::Neutral, "M20-SCORE-NEUTRAL-ENCLOSED"); size * size];
-    let empties = empty_strings(&a.upper);
-    // the owner of each empty string, judged once for all its points
-    let string_owner: Vec<(Owner, &'static str)> = empties
-        .groups
-        .iter()
-        .map(|g| {
-            let (mut b, mut w, mut f) = (false, false, false);
-            for k in g.points.iter().flat_map(|&j| neighbours(size, j)) {
-                match a.upper.cells[k] {
-                    Cell::Stone(Colour::Black) => b = true,
-                    Cell::Stone(Colour::White) => w = true,
-                    Cell::OffBoard => f = true,
-                    Cell::Empty => {}
-                }
-            }
-            empty_string_owner(b, w, f)
-        })
-        .collect();
-    for i in 0..size * size {
-        owner[i] = if enclosed[i] {
-            (Owner::Neutral, "M20-SCORE-NEUTRAL-ENCLOSED")
+    /// M20-SCORE-AREA — "采用数子法（数点法）计算胜负" (003): counts the board of `before` (its analysis
+    /// under `rules`, analysed again only when dead stones are removed) after the `dead` stones are
+    /// removed: upper stones (attributed flowers merged into their colour), territories, seki halves,
+    /// neutral flowers and flower-enclosed regions; then [`result`] applies komi.
+    /// M16-SCORE, D3-SCORE-AREA: the same area count in 2016 and Dullstone. M16-SCORE-NEUTRAL:
+    /// neutral points count for nobody. M20-SCORE-MERGE: attributed flowers count as their colour
+    /// (they are stones of the upper layer).
+    pub fn of(before: &Analysis, rules: &Rules, dead: &[Point]) -> Result<Score, ScoreError> {
+        let cleared_analysis;
+        let a = if dead.is_empty() {
+            before
         } else {
-            match a.upper.cells[i] {
-                Cell::Stone(Colour::Black) => (Owner::Black, "M20-SCORE-AREA"),
-                Cell::Stone(Colour::White) => (Owner::White, "M20-SCORE-AREA"),
-                Cell::OffBoard => (Owner::Neutral, "M20-SCORE-NEUTRAL-ENCLOSED"),
-                // an empty point is on an empty string of the upper layer
-                Cell::Empty => empties.of[i].map_or_else(
-                    || empty_string_owner(false, false, false),
-                    |g| string_owner[g],
-                ),
-            }
+            cleared_analysis = cleared(before, rules, dead)?;
+            &cleared_analysis
         };
-    }
-    let (mut black, mut white, mut neutral) = (0, 0, 0);
-    for &(o, _) in &owner {
-        match o {
-            Owner::Black => black += 2,
-            Owner::White => white += 2,
-            Owner::Seki => {
-                black += 1;
-                white += 1
-            }
-            Owner::Neutral => neutral += 2,
+        let cleared = &a.board;
+        let size = a.upper.size;
+        let enclosed = neutral_enclosed_regions(a, rules);
+        let mut owner: Vec<(Owner, &'static str)> =
+            vec![(Owner::Neutral, "M20-SCORE-NEUTRAL-ENCLOSED"); size * size];
+        let empties = empty_strings(&a.upper);
+        // the owner of each empty string, judged once for all its points
+        let string_owner: Vec<(Owner, &'static str)> = empties
+            .groups
+            .iter()
+            .map(|g| {
+                let (mut b, mut w, mut f) = (false, false, false);
+                for k in g.points.iter().flat_map(|&j| neighbours(size, j)) {
+                    match a.upper.cells[k] {
+                        Cell::Stone(Colour::Black) => b = true,
+                        Cell::Stone(Colour::White) => w = true,
+                        Cell::OffBoard => f = true,
+                        Cell::Empty => {}
+                    }
+                }
+                empty_string_owner(b, w, f)
+            })
+            .collect();
+        for i in 0..size * size {
+            owner[i] = if enclosed[i] {
+                (Owner::Neutral, "M20-SCORE-NEUTRAL-ENCLOSED")
+            } else {
+                match a.upper.cells[i] {
+                    Cell::Stone(Colour::Black) => (Owner::Black, "M20-SCORE-AREA"),
+                    Cell::Stone(Colour::White) => (Owner::White, "M20-SCORE-AREA"),
+                    Cell::OffBoard => (Owner::Neutral, "M20-SCORE-NEUTRAL-ENCLOSED"),
+                    // an empty point is on an empty string of the upper layer
+                    Cell::Empty => empties.of[i].map_or_else(
+                        || empty_string_owner(false, false, false),
+                        |g| string_owner[g],
+                    ),
+                }
+            };
         }
+        let (mut black, mut white, mut neutral) = (0, 0, 0);
+        for &(o, _) in &owner {
+            match o {
+                Owner::Black => black += 2,
+                Owner::White => white += 2,
+                Owner::Seki => {
+                    black += 1;
+                    white += 1
+                }
+                Owner::Neutral => neutral += 2,
+            }
+        }
+        let points = owner
+            .iter()
+            .enumerate()
+            .map(|(i, &(o, c))| (cleared.point(i), o, c))
+            .collect();
+        Ok(result(black, white, neutral, rules, points))
     }
-    let points = owner
-        .iter()
-        .enumerate()
-        .map(|(i, &(o, c))| (cleared.point(i), o, c))
-        .collect();
-    Ok(result(black, white, neutral, rules, points))
 }
 
 /// M20-SCORE-DEAD: the analysis of the board of `before` with the strings through `dead`
-/// removed, as [`score_of`] counts it; the frozen grey strings keep their attribute
+/// removed, as [`Score::of`] counts it; the frozen grey strings keep their attribute
 /// (M13-FREEZE, grey-freeze: kept).
 pub(crate) fn cleared(
     before: &Analysis,

@@ -11,7 +11,7 @@ use crate::board::grid::Stone;
 use crate::board::layers::{Attribute, Cell};
 use crate::game::play::{Action, Move, Position, PositionParts, Refusal};
 use crate::judge::analysis::Analysis;
-use crate::judge::scoring::score;
+use crate::judge::scoring::Score;
 use crate::rules::Schedule;
 use std::collections::BTreeSet;
 
@@ -50,7 +50,7 @@ pub fn check_settled(pos: &Position) -> Result<(), CheckFailure> {
 /// Black + white + neutral = 2·size² half-points, none negative nor above 2·size².
 pub fn check_score(pos: &Position) -> Result<(), CheckFailure> {
     let total = 2 * pos.board().len() as i32;
-    let s = score(pos.board(), pos.rules(), &[]).map_err(CheckFailure::ScoreRefused)?;
+    let s = Score::of_board(pos.board(), pos.rules(), &[]).map_err(CheckFailure::ScoreRefused)?;
     if s.black + s.white + s.neutral != total {
         return Err(CheckFailure::Broken(format!(
             "black {} + white {} + neutral {} != {total} half-points; {}",
@@ -314,7 +314,7 @@ pub fn check_legal_moves(pos: &Position) -> Result<Vec<(Action, CheckedMove)>, C
 pub fn check_symmetry_of_analysis(pos: &Position) -> Result<(), CheckFailure> {
     let a = Analysis::new(pos.board(), pos.rules());
     let facts = point_facts(&a, pos.rules());
-    let s0 = score(pos.board(), pos.rules(), &[]).map_err(CheckFailure::Score)?;
+    let s0 = Score::of_board(pos.board(), pos.rules(), &[]).map_err(CheckFailure::Score)?;
     for s in Symmetry::ALL {
         let b2 = s.board(pos.board());
         let a2 = Analysis::new(&b2, pos.rules());
@@ -336,7 +336,7 @@ pub fn check_symmetry_of_analysis(pos: &Position) -> Result<(), CheckFailure> {
                 describe(pos)
             )));
         }
-        let s2 = score(&b2, pos.rules(), &[]).map_err(CheckFailure::Score)?;
+        let s2 = Score::of_board(&b2, pos.rules(), &[]).map_err(CheckFailure::Score)?;
         if (s2.black, s2.white, s2.neutral) != (s0.black, s0.white, s0.neutral) {
             return Err(CheckFailure::Broken(format!(
                 "symmetry {s:?}: score differs; {}",
@@ -414,11 +414,11 @@ pub fn check_colour_swap_of_analysis(pos: &Position) -> Result<(), CheckFailure>
             describe(pos)
         )));
     }
-    let s = score(pos.board(), pos.rules(), &[]).map_err(CheckFailure::Score)?;
-    let s2 = score(&b2, pos.rules(), &[]).map_err(CheckFailure::Score)?;
+    let s = Score::of_board(pos.board(), pos.rules(), &[]).map_err(CheckFailure::Score)?;
+    let s2 = Score::of_board(&b2, pos.rules(), &[]).map_err(CheckFailure::Score)?;
     if (s2.black, s2.white, s2.neutral) != (s.white, s.black, s.neutral) {
         return Err(CheckFailure::Broken(format!(
-            "colour swap: score ({}, {}, {}) becomes ({}, {}, {}); {}",
+            "colour swap: Score::of_board ({}, {}, {}) becomes ({}, {}, {}); {}",
             s.black,
             s.white,
             s.neutral,

@@ -4,10 +4,10 @@
 
 use super::boards::{board_from_codes, codes_of_board, position, settle, ODD_SIZES};
 use super::rule_sets::preset;
-use crate::board::coord::{half, Point};
+use crate::board::coord::Point;
 use crate::board::grid::Board;
 use crate::game::play::{Move, Position};
-use crate::rules::{ClosedRegion, PRESETS};
+use crate::rules::{ClosedRegion, Rules};
 use arbitrary::{Arbitrary, Unstructured};
 
 fn byte(u: &mut Unstructured<'_>) -> u8 {
@@ -16,7 +16,7 @@ fn byte(u: &mut Unstructured<'_>) -> u8 {
 
 fn decode_position(u: &mut Unstructured<'_>, sizes: &[usize]) -> Position {
     let size = sizes[byte(u) as usize % sizes.len()];
-    let rules = preset(PRESETS[byte(u) as usize % PRESETS.len()]);
+    let rules = preset(Rules::PRESETS[byte(u) as usize % Rules::PRESETS.len()]);
     let move_number = 1 + u32::from(byte(u) % 10);
     let mut codes = vec![0u8; size * size];
     for c in codes.iter_mut() {
@@ -45,7 +45,7 @@ pub fn encode_position(pos: &Position) -> Vec<u8> {
         .iter()
         .position(|&s| s == pos.board().size())
         .unwrap_or(0) as u8;
-    let preset_index = PRESETS
+    let preset_index = Rules::PRESETS
         .iter()
         .position(|&p| p == pos.rules().preset)
         .unwrap_or(0) as u8;
@@ -71,7 +71,7 @@ impl MoveChoice {
         match self {
             MoveChoice::Pass => Move::pass(),
             MoveChoice::Point(i) => {
-                let h = half(size);
+                let h = Point::half(size);
                 let p = Point::new((i % size) as i32 - h, h - (i / size) as i32);
                 Move::place(p)
             }

@@ -1,7 +1,7 @@
 //! The rule sets the tests run under: every preset, and the single-option variants that "fast
 //! equals reference" compares on.
 
-use crate::rules::{CaptureTiming, Rules, Schedule, Suicide, SuicideTiming, PRESETS};
+use crate::rules::{CaptureTiming, Rules, Schedule, Suicide, SuicideTiming};
 
 /// Every preset of [`PRESETS`], as `Rules::preset` builds it.
 ///
@@ -9,7 +9,7 @@ use crate::rules::{CaptureTiming, Rules, Schedule, Suicide, SuicideTiming, PRESE
 /// When a preset fails to build, naming it: a broken preset must fail the tests that run under
 /// it, not drop out of them.
 pub fn preset_rules() -> Vec<Rules> {
-    PRESETS.iter().map(|p| preset(p)).collect()
+    Rules::PRESETS.iter().map(|p| preset(p)).collect()
 }
 
 /// The preset `name`, as `Rules::preset` builds it.
@@ -148,7 +148,7 @@ mod tests {
     #[test]
     fn every_preset_builds_and_keeps_its_name() {
         let names: Vec<String> = preset_rules().into_iter().map(|r| r.preset).collect();
-        assert_eq!(names, PRESETS.map(String::from));
+        assert_eq!(names, Rules::PRESETS.map(String::from));
     }
 
     #[test]

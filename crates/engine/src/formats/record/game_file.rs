@@ -458,7 +458,7 @@ impl Header {
                 let n: usize = v
                     .parse()
                     .map_err(|_| bad("expected an odd board size, 3 to 19"))?;
-                crate::board::grid::check_size(n).map_err(|e| bad(&e.to_string()))?;
+                crate::board::grid::Board::check_size(n).map_err(|e| bad(&e.to_string()))?;
                 self.size = Some(n);
             }
             "move" => {

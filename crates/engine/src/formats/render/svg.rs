@@ -3,7 +3,7 @@
 //! lettered, move numbers, and the legend of the layer shown.
 
 use super::{letter, move_numbers, Figure, View};
-use crate::board::coord::{half, Labels};
+use crate::board::coord::{Labels, Point};
 use crate::board::grid::{Colour, Stone};
 use crate::board::layers::{Attribute, Cell};
 use crate::game::play::Position;
@@ -202,7 +202,7 @@ fn wood(o: &mut String, f: &Figure, at: &Place, span: f64) {
             at.y(n - 1)
         );
     }
-    let h = half(n);
+    let h = Point::half(n);
     for star in crate::board::grid::Board::empty(n)
         .map(|b| b.star_points())
         .unwrap_or_default()

@@ -12,7 +12,7 @@ use crate::formats::record::{Record, RecordMove, MAX_FIRST_MOVE};
 use crate::game::order::{StoneKind, Turn};
 use crate::game::play::Action;
 use crate::game::setup::{InputError, Place, Setup, MAX_FILE_BYTES};
-use crate::rules::{RulesField, RulesSpec, PRESETS};
+use crate::rules::{Rules, RulesField, RulesSpec};
 use sgf_parse::go::{Move as SgfMove, Point as SgfPoint, Prop};
 use sgf_parse::{SgfNode, SgfProp};
 
@@ -398,7 +398,7 @@ fn read_root(
                     );
                 }
                 let n = usize::from(*w);
-                crate::board::grid::check_size(n)
+                crate::board::grid::Board::check_size(n)
                     .map_err(|e| err(place, e.to_string()).key("SZ"))?;
                 r.size = Some(n);
             }
@@ -412,7 +412,7 @@ fn read_root(
             }
             Prop::RU(t) => {
                 let name = t.text.trim().to_ascii_lowercase();
-                if PRESETS.contains(&name.as_str()) {
+                if Rules::PRESETS.contains(&name.as_str()) {
                     r.rules = Some(RulesField::Name(name));
                 } else {
                     r.info.push(("original-rules".into(), t.text.clone()));
