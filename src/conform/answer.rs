@@ -596,15 +596,15 @@ pub fn extras(pos: &Position, a: &crate::judge::analysis::Analysis) -> Extras {
     use crate::board::grid::Colour;
     use crate::judge::eyes2016::{common_eyes_2016, true_eye_2016};
     let team = (pos.rules().schedule == crate::rules::Schedule::Team2016).then(|| {
-        let t = crate::game::order::team_turn(pos.move_number(), pos.rules().team_grey_start);
+        let t =
+            crate::game::order::TeamTurn::of_move(pos.move_number(), pos.rules().team_grey_start);
         TeamExtras {
             round: t.round,
             seat: t.seat.letter().to_string(),
         }
     });
     let flystone = pos.flystone_state().map(|s| {
-        let left =
-            |c| crate::game::order::chosen_flystones_left(pos.rules(), &s, c, pos.move_number());
+        let left = |c| s.chosen_flystones_left(pos.rules(), c, pos.move_number());
         FlystoneExtras {
             chosen_left: ByPlayer {
                 black: left(Colour::Black),
@@ -633,7 +633,7 @@ pub fn extras(pos: &Position, a: &crate::judge::analysis::Analysis) -> Extras {
                     })
                     .collect(),
                 points: points(&s.points),
-                string: crate::game::play::string_name(b, &s.points),
+                string: b.string_name(&s.points),
             })
         })
         .collect();

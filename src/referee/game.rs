@@ -579,7 +579,7 @@ impl<'s> Referee<'s> {
         let n = self.pos.move_number();
         let turn = self.pos.turn();
         let side = seat_index(self.nseats, turn);
-        let specials: Vec<Turn> = crate::game::order::special_turns(
+        let specials: Vec<Turn> = crate::game::order::Turn::special_turns(
             &spec.rules,
             false,
             turn,

@@ -360,11 +360,11 @@ fn match_output_that_is_not_a_folder_is_refused() {
 
 /// `--team`: four programs in the 2016 team format, each asked only for the moves of its seat;
 /// every request each program received (logged by `tee`) is checked against the order module's
-/// schedule ([`m3go::game::order::team_turn`]), and together they are every move of the game,
+/// schedule ([`m3go::game::order::TeamTurn::of_move`]), and together they are every move of the game,
 /// once each. The sides swap colours in the second game.
 #[test]
 fn the_team_format_asks_each_move_of_the_seat_the_schedule_names() {
-    use m3go::game::order::{team_turn, Seat};
+    use m3go::game::order::{Seat, TeamTurn};
     let dir = scratch("team");
     let names = ["a", "b", "c", "d"];
     let players: Vec<String> = names
@@ -422,7 +422,7 @@ fn the_team_format_asks_each_move_of_the_seat_the_schedule_names() {
             let game = req["game"].as_str().expect("a game").to_string();
             let n = req["to_play"]["number"].as_u64().expect("a number");
             let seat = seats_of(&game, name);
-            let want = team_turn(n as u32, grey_start);
+            let want = TeamTurn::of_move(n as u32, grey_start);
             assert_eq!(
                 want.seat, seat,
                 "{game}: move {n} was asked of {name} ({seat})"

@@ -7,7 +7,7 @@
 use m3go::board::coord::{Labels, Point, MAX_SIZE, MIN_SIZE};
 use m3go::game::moves::Move;
 use m3go::game::notation::Notation;
-use m3go::game::order::turn_of_move;
+use m3go::game::order::Turn;
 use m3go::{Action, Rules};
 use quickcheck::{quickcheck, TestResult};
 
@@ -52,7 +52,7 @@ quickcheck! {
         let rules = Rules::preset(names[usize::from(preset) % names.len()]).expect("preset");
         let (size, p) = board_point(size, x, y);
         let n = u32::from(number) + 1;
-        let turn = turn_of_move(&rules, n);
+        let turn = Turn::of_move(&rules, n);
         let action = if pass { Action::Pass } else { Action::Place(p) };
         let text = Notation::format_numbered(&rules, n, turn, action);
         match Move::parse_in(&text, &rules, size) {

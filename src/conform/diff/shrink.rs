@@ -72,9 +72,10 @@ impl Judge<'_> {
 pub(super) fn smallest_equivalent(n: u32, rules: &Rules) -> Vec<u32> {
     let mut v = Vec::new();
     for m in 1..n.min(21) {
-        if crate::game::order::turn_of_move(rules, m) == crate::game::order::turn_of_move(rules, n)
-            && crate::game::order::turn_of_move(rules, m + 1)
-                == crate::game::order::turn_of_move(rules, n + 1)
+        if crate::game::order::Turn::of_move(rules, m)
+            == crate::game::order::Turn::of_move(rules, n)
+            && crate::game::order::Turn::of_move(rules, m + 1)
+                == crate::game::order::Turn::of_move(rules, n + 1)
         {
             v.push(m);
         }

@@ -1,6 +1,6 @@
 //! The direct board (直弈棋局): stones of three colours on an odd square board (M16-BOARD).
 
-use crate::board::coord::{Point, MAX_SIZE, MIN_SIZE};
+use crate::board::coord::{Point, StringName, MAX_SIZE, MIN_SIZE};
 use std::fmt;
 
 /// A stone of the direct board. Three colours; the *players* are only two ([`Colour`]).
@@ -164,6 +164,12 @@ impl Board {
 }
 
 impl Board {
+    /// The name of the string of `points` (indices, in order): its first point (top row first),
+    /// written with `*`.
+    pub fn string_name(&self, points: &[usize]) -> StringName {
+        StringName(self.point(points[0]))
+    }
+
     /// An empty board; the size must be odd, 3..=19.
     pub fn empty(size: usize) -> Result<Board, BoardError> {
         Board::check_size(size)?;

@@ -7,7 +7,7 @@ use crate::board::grid::{Colour, Stone};
 use crate::formats::report::verdict_text;
 use crate::game::moves::Move;
 use crate::game::notation::{is_pass_word, is_round_notation, turn_of_symbol, Notation, Prefix};
-use crate::game::play::{string_name, Illegal, Position, Report};
+use crate::game::play::{Illegal, Position, Report};
 use crate::game::setup::InputError;
 use crate::game::text::{text, Text};
 use crate::judge::analysis::Analysis;
@@ -284,7 +284,7 @@ fn explain_refused_move(target: Text, e: &Illegal) -> Trace {
 /// each has a private eye, and the counts that decide its attribute.
 fn explain_flower_string(p: &Position, a: &Analysis, i: usize) -> Trace {
     let f = &a.flowers[a.flower_of[i].unwrap_or(0)];
-    let name = string_name(p.board(), &f.points);
+    let name = p.board().string_name(&f.points);
     let mut o = Trace::new();
     o.line(text!(
         "flower string ",
@@ -317,7 +317,7 @@ fn explain_flower_string(p: &Position, a: &Analysis, i: usize) -> Trace {
 /// has a private eye.
 fn adjacent_string_line(o: &mut Trace, p: &Position, a: &Analysis, g: usize) {
     let s = &a.lower_strings.groups[g];
-    let name = string_name(p.board(), &s.points);
+    let name = p.board().string_name(&s.points);
     let eye = a.has_private_eye(g);
     o.line(text!(
         "    ",
@@ -341,7 +341,7 @@ fn adjacent_string_line(o: &mut Trace, p: &Position, a: &Analysis, g: usize) {
 fn explain_string(p: &Position, a: &Analysis, i: usize) -> Trace {
     let g = a.lower_strings.of[i].unwrap_or(0);
     let s = &a.lower_strings.groups[g];
-    let name = string_name(p.board(), &s.points);
+    let name = p.board().string_name(&s.points);
     let mut o = Trace::new();
     o.line(text!(
         s.colour.map(|c| c.name()).unwrap_or("?"),
@@ -372,7 +372,7 @@ fn explain_string(p: &Position, a: &Analysis, i: usize) -> Trace {
         o.extend(closed_region_lines(p, r, v));
     }
     if let Some(u) = a.upper_strings.at(i) {
-        let upper = string_name(p.board(), &u.points);
+        let upper = p.board().string_name(&u.points);
         o.line(text!(
             "  upper string ",
             upper,
@@ -407,7 +407,7 @@ fn concepts_2016_lines(p: &Position, a: &Analysis, g: usize, i: usize) -> Trace 
     let strings = |v: &[usize]| {
         Text::join(
             v.iter()
-                .map(|&u| string_name(b, &a.upper_strings.groups[u].points)),
+                .map(|&u| b.string_name(&a.upper_strings.groups[u].points)),
             " ",
         )
     };
@@ -431,7 +431,7 @@ fn concepts_2016_lines(p: &Position, a: &Analysis, g: usize, i: usize) -> Trace 
     let Some(u) = a.upper_strings.of[i] else {
         return o;
     };
-    let upper = string_name(b, &a.upper_strings.groups[u].points);
+    let upper = b.string_name(&a.upper_strings.groups[u].points);
     o.line(text!(
         "  2016 concepts of upper string ",
         upper,

@@ -508,11 +508,6 @@ fn point_names(b: &crate::board::grid::Board, v: &[usize]) -> Vec<Point> {
     v.iter().map(|&i| b.point(i)).collect()
 }
 
-/// A string's name: the label of its first point.
-fn string_name(b: &crate::board::grid::Board, v: &[usize]) -> StringName {
-    StringName(b.point(v[0]))
-}
-
 /// The strings of the lower layer with their private eyes and (`whole`) their closed regions
 /// with the verdicts, each region listed once in `regions`.
 fn string_reports(
@@ -524,7 +519,7 @@ fn string_reports(
 ) -> Vec<StringReport> {
     let b = pos.board();
     let names = |v: &[usize]| point_names(b, v);
-    let name = |v: &[usize]| string_name(b, v);
+    let name = |v: &[usize]| b.string_name(v);
     a.lower_strings
         .groups
         .iter()
@@ -565,7 +560,7 @@ fn flower_reports(b: &crate::board::grid::Board, a: &Analysis) -> Vec<FlowerRepo
     a.flowers
         .iter()
         .map(|f| FlowerReport {
-            name: string_name(b, &f.points),
+            name: b.string_name(&f.points),
             points: point_names(b, &f.points),
             attribute: f.attribute,
             hs: f.counts.hs,
@@ -575,7 +570,7 @@ fn flower_reports(b: &crate::board::grid::Board, a: &Analysis) -> Vec<FlowerRepo
             adjacent: f
                 .adjacent
                 .iter()
-                .map(|&g| string_name(b, &a.lower_strings.groups[g].points))
+                .map(|&g| b.string_name(&a.lower_strings.groups[g].points))
                 .collect(),
             clause: f.clause,
         })
@@ -654,7 +649,7 @@ impl AnalysisReport {
             .iter()
             .filter(|_| whole)
             .map(|e| EmptyStringReport {
-                name: string_name(b, &e.points),
+                name: b.string_name(&e.points),
                 points: point_names(b, &e.points),
             })
             .collect();
@@ -664,7 +659,7 @@ impl AnalysisReport {
             .iter()
             .filter(|_| whole)
             .map(|s| UpperStringReport {
-                name: string_name(b, &s.points),
+                name: b.string_name(&s.points),
                 colour: s.colour.unwrap_or(Colour::Black),
                 points: point_names(b, &s.points),
                 liberties: point_names(b, &s.liberties),

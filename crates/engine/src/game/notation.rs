@@ -17,9 +17,7 @@
 use crate::board::coord::{CoordError, Labels, Point};
 use crate::board::grid::Colour;
 use crate::game::moves::{Action, Move};
-use crate::game::order::{
-    seats_of_round, team_move_number, team_turn, Seat, StoneKind, TeamTurn, Turn,
-};
+use crate::game::order::{seats_of_round, team_move_number, Seat, StoneKind, TeamTurn, Turn};
 use crate::rules::{Rules, Schedule};
 use std::fmt;
 
@@ -445,7 +443,7 @@ impl Notation {
         let prefix = if rules.schedule == Schedule::Team2016 {
             // M16-NOTATION — "萌式三色围棋通常采用类似国际象棋记谱方式的回合式坐标记谱法" (000): by round
             // and seat, then a dot and the point (`33B.H九`, `31A.pass`)
-            Prefix::Round(team_turn(number, rules.team_grey_start))
+            Prefix::Round(TeamTurn::of_move(number, rules.team_grey_start))
         } else {
             Prefix::Numbered(turn, number)
         };
@@ -602,7 +600,7 @@ mod tests {
             "{e}"
         );
         let rules = Rules::preset("m3go-2016").unwrap();
-        let t = crate::game::order::team_turn(67, 31).seat.turn();
+        let t = crate::game::order::TeamTurn::of_move(67, 31).seat.turn();
         assert_eq!(
             Notation::format_numbered(&rules, 67, t, Action::Place(Point::new(-8, 9))),
             "33B.H九"

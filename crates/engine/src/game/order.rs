@@ -15,9 +15,9 @@ pub(crate) use flystone::splitmix64;
 pub(crate) use flystone::{
     check_flystone_state, flystone_counts, flystone_schedule, flystone_turn, flystone_walk,
 };
-pub use flystone::{chosen_flystones_left, FlystoneRecord, FlystoneState, Sides, SplitMix64};
+pub use flystone::{FlystoneRecord, FlystoneState, Sides, SplitMix64};
 pub(crate) use team::{seats_of_round, team_move_number, team_wrong_turn};
-pub use team::{team_turn, Seat, TeamTurn};
+pub use team::{Seat, TeamTurn};
 
 use crate::board::grid::Colour;
 use crate::rules::{GameEnd, Rules, Schedule};
@@ -115,15 +115,47 @@ pub(crate) fn alternate_turn(n: u32) -> Turn {
     }
 }
 
-/// The turn of move `n` under the rules' schedule. For `flystone` this is the turn when no
-/// flystone has been thrown before `n`; a position's own turn (with its thrown flystones) is
-/// [`flystone_turn`], through `Position::turn`.
-pub fn turn_of_move(rules: &Rules, n: u32) -> Turn {
-    match rules.schedule {
-        // M20-ORDER; D3-ORDER: Dullstone keeps the ten-move cycle.
-        Schedule::Cycle10 => cycle10_turn(n),
-        Schedule::Team2016 => team_turn(n, rules.team_grey_start).seat.turn(),
-        Schedule::Alternate | Schedule::Flystone => alternate_turn(n),
+impl Turn {
+    /// The turn of move `n` under the rules' schedule. For `flystone` this is the turn when no
+    /// flystone has been thrown before `n`; a position's own turn (with its thrown flystones) is
+    /// [`flystone_turn`], through `Position::turn`.
+    pub fn of_move(rules: &Rules, n: u32) -> Turn {
+        match rules.schedule {
+            // M20-ORDER; D3-ORDER: Dullstone keeps the ten-move cycle.
+            Schedule::Cycle10 => cycle10_turn(n),
+            Schedule::Team2016 => TeamTurn::of_move(n, rules.team_grey_start).seat.turn(),
+            Schedule::Alternate | Schedule::Flystone => alternate_turn(n),
+        }
+    }
+
+    /// D3-EMERGENCY / S3-ROUND — the turns a move may claim besides the schedule's `turn`, given the
+    /// turn of the previous move (`None` before move 2): on a flower turn under the emergency
+    /// conversion, a stone of the player's own colour (D3-EMERGENCY-COLOUR); in a Flystone game
+    /// (`flystone`), right after the opponent's own-colour turn that is followed by an own-colour
+    /// turn, that opponent's chosen flystone (S3-ROUND-ORDER). Whether a chosen flystone is left is
+    /// [`FlystoneState::chosen_flystones_left`]'s; whether a move of the turn is legal, the position's.
+    pub fn special_turns(
+        rules: &Rules,
+        flystone: bool,
+        turn: Turn,
+        previous: Option<Turn>,
+    ) -> Vec<Turn> {
+        let mut claims = Vec::new();
+        if rules.emergency_conversion && turn.kind == StoneKind::Flower {
+            claims.push(Turn {
+                player: turn.player,
+                kind: StoneKind::Own,
+            });
+        }
+        if let Some(prev) = previous.filter(|_| flystone && turn.kind == StoneKind::Own) {
+            if prev.kind == StoneKind::Own && prev.player != turn.player {
+                claims.push(Turn {
+                    player: prev.player,
+                    kind: StoneKind::Flower,
+                });
+            }
+        }
+        claims
     }
 }
 
@@ -158,13 +190,13 @@ pub(crate) fn game_over_by_passes(
     }
 }
 
-/// The turn of move `n` of a game: the rules' schedule ([`turn_of_move`]), and under Flystone
+/// The turn of move `n` of a game: the rules' schedule ([`Turn::of_move`]), and under Flystone
 /// the game's flystones (`flystone`, S3-ROUND, [`flystone_turn`]). The one turn function of
 /// both boards (`Position::turn_of` and the fast engine).
 pub(crate) fn game_turn(rules: &Rules, flystone: Option<&FlystoneState>, n: u32) -> Turn {
     match flystone {
         Some(s) => flystone_turn(s, n),
-        None => turn_of_move(rules, n),
+        None => Turn::of_move(rules, n),
     }
 }
 
@@ -179,38 +211,8 @@ pub(crate) fn game_over_in(
     let walk = flystone.map(|s| flystone_walk(s, move_number.saturating_sub(1).max(1)));
     game_over_by_passes(rules, move_number, trailing_passes, |m| match &walk {
         Some(w) => w.turn(m),
-        None => turn_of_move(rules, m),
+        None => Turn::of_move(rules, m),
     })
-}
-
-/// D3-EMERGENCY / S3-ROUND — the turns a move may claim besides the schedule's `turn`, given the
-/// turn of the previous move (`None` before move 2): on a flower turn under the emergency
-/// conversion, a stone of the player's own colour (D3-EMERGENCY-COLOUR); in a Flystone game
-/// (`flystone`), right after the opponent's own-colour turn that is followed by an own-colour
-/// turn, that opponent's chosen flystone (S3-ROUND-ORDER). Whether a chosen flystone is left is
-/// [`chosen_flystones_left`]'s; whether a move of the turn is legal, the position's.
-pub fn special_turns(
-    rules: &Rules,
-    flystone: bool,
-    turn: Turn,
-    previous: Option<Turn>,
-) -> Vec<Turn> {
-    let mut claims = Vec::new();
-    if rules.emergency_conversion && turn.kind == StoneKind::Flower {
-        claims.push(Turn {
-            player: turn.player,
-            kind: StoneKind::Own,
-        });
-    }
-    if let Some(prev) = previous.filter(|_| flystone && turn.kind == StoneKind::Own) {
-        if prev.kind == StoneKind::Own && prev.player != turn.player {
-            claims.push(Turn {
-                player: prev.player,
-                kind: StoneKind::Flower,
-            });
-        }
-    }
-    claims
 }
 
 /// GO-PASS / GO-END — the counters of a game after its move `n` took `turn`: the number of the
@@ -253,7 +255,7 @@ mod tests {
                 let calls = std::cell::Cell::new(0u32);
                 let over = game_over_by_passes(&r, n, u32::MAX, |m| {
                     calls.set(calls.get() + 1);
-                    turn_of_move(&r, m)
+                    Turn::of_move(&r, m)
                 });
                 assert!(over, "{preset} move {n}");
                 assert!(calls.get() <= 4, "{preset} move {n}: {} turns", calls.get());

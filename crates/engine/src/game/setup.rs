@@ -10,7 +10,7 @@ use crate::game::notation::{Notation, MAX_MOVE_NUMBER};
 use crate::game::order::{
     check_flystone_state, flystone_schedule, flystone_walk, FlystoneRecord, FlystoneState,
 };
-use crate::game::play::{string_name, Position, PositionParts};
+use crate::game::play::{Position, PositionParts};
 use crate::game::text::{text, Text};
 use crate::judge::analysis::Analysis;
 use crate::rules::{Rules, RulesField, Schedule};
@@ -414,7 +414,7 @@ fn unsettled(board: &Board, rules: &Rules, field: &str) -> Vec<Problem> {
                     "the ",
                     s.colour.map(|c| c.name()).unwrap_or("?"),
                     " upper string ",
-                    string_name(board, &s.points),
+                    board.string_name(&s.points),
                     " has no liberty: a settled position has none (it would have been captured)"
                 ),
             )

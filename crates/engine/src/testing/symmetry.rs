@@ -4,7 +4,7 @@
 use crate::board::coord::Point;
 use crate::board::grid::{Board, Colour, Stone};
 use crate::board::layers::{Attribute, Cell};
-use crate::game::order::turn_of_move;
+use crate::game::order::Turn;
 use crate::game::play::Action;
 use crate::judge::analysis::Analysis;
 use crate::judge::forbidden::flower_forbidden_reason;
@@ -82,13 +82,13 @@ pub fn swap_colours(b: &Board) -> Board {
 /// A move number near `n` whose turn is the same kind of stone for the other player (the
 /// schedules are colour-asymmetric: black's stone on move 1 corresponds to white's on move 2).
 pub fn swapped_move_number(rules: &Rules, n: u32) -> Option<u32> {
-    let t = turn_of_move(rules, n);
+    let t = Turn::of_move(rules, n);
     (1..=20u32)
         .flat_map(|d| [n.checked_add(d), n.checked_sub(d)])
         .flatten()
         .filter(|&m| m >= 1)
         .find(|&m| {
-            let u = turn_of_move(rules, m);
+            let u = Turn::of_move(rules, m);
             u.player == t.player.opponent() && u.kind == t.kind
         })
 }

@@ -7,7 +7,7 @@ use super::{
 };
 use crate::board::coord::Labels;
 use crate::game::moves::Move;
-use crate::game::order::turn_of_move;
+use crate::game::order::Turn;
 use crate::game::play::Action;
 use crate::game::setup::{from_yaml, parse_yaml, InputError, Place, Setup, MAX_FILE_BYTES};
 use crate::rules::{Rules, RulesField};
@@ -41,7 +41,7 @@ impl Record {
         }
         let mut line = Vec::new();
         for m in &self.moves {
-            let turn = m.claimed.unwrap_or_else(|| turn_of_move(rules, m.number));
+            let turn = m.claimed.unwrap_or_else(|| Turn::of_move(rules, m.number));
             let mut t = format_move_labels(turn, m.number, m.action, labels);
             if m.replaced {
                 t.push_str("=pass");

@@ -100,7 +100,7 @@ impl Record {
         for m in &record.moves {
             let turn = m
                 .claimed
-                .unwrap_or_else(|| crate::game::order::turn_of_move(rules, m.number));
+                .unwrap_or_else(|| crate::game::order::Turn::of_move(rules, m.number));
             let v = match m.action {
                 Action::Place(p) if !m.replaced => SgfMove::Move(to_sgf_point(p, size)),
                 _ => SgfMove::Pass,

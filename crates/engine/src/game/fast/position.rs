@@ -11,9 +11,7 @@ use crate::board::coord::Point;
 use crate::board::grid::{Board, Stone};
 use crate::game::cascade::{conversion_ataris, conversion_q};
 use crate::game::moves::Action;
-use crate::game::order::{
-    chosen_flystones_left, game_over_in, game_turn, FlystoneState, StoneKind, Turn,
-};
+use crate::game::order::{game_over_in, game_turn, FlystoneState, StoneKind, Turn};
 use std::sync::Arc;
 
 /// Why the fast path refuses a move: the reference's reasons.
@@ -458,18 +456,18 @@ impl FastPosition {
     }
 
     /// The turns the next move may take besides the schedule's
-    /// ([`crate::game::order::special_turns`]): an emergency conversion (D3-EMERGENCY) or a
+    /// ([`crate::game::order::Turn::special_turns`]): an emergency conversion (D3-EMERGENCY) or a
     /// chosen flystone (S3-ROUND) while the player has one left.
     pub fn special_turns(&self) -> Vec<Turn> {
         let n = self.move_number;
-        let mut turns = crate::game::order::special_turns(
+        let mut turns = crate::game::order::Turn::special_turns(
             &self.rules,
             self.flystone.is_some(),
             self.turn,
             (n >= 2).then(|| self.turn_of(n - 1)),
         );
         turns.retain(|t| match (t.kind, &self.flystone) {
-            (StoneKind::Flower, Some(s)) => chosen_flystones_left(&self.rules, s, t.player, n) > 0,
+            (StoneKind::Flower, Some(s)) => s.chosen_flystones_left(&self.rules, t.player, n) > 0,
             _ => true,
         });
         turns

@@ -269,15 +269,18 @@ impl FlystoneState {
     }
 }
 
-/// S3-MODE-A / S3-MODE-C — "其中2个飞石扔出时机（手数）由棋手自主决定" (004): how many chosen flystones
-/// `player` has left before move `n`.
-pub fn chosen_flystones_left(rules: &Rules, state: &FlystoneState, player: Colour, n: u32) -> u32 {
-    let (_, chosen) = flystone_counts(rules);
-    let used = flystone_walk(state, n.saturating_sub(1)).chosen_used;
-    chosen.saturating_sub(match player {
-        Colour::Black => used.0,
-        Colour::White => used.1,
-    })
+impl FlystoneState {
+    /// S3-MODE-A / S3-MODE-C — "其中2个飞石扔出时机（手数）由棋手自主决定" (004): how many chosen flystones
+    /// `player` has left before move `n`.
+    pub fn chosen_flystones_left(&self, rules: &Rules, player: Colour, n: u32) -> u32 {
+        let state = self;
+        let (_, chosen) = flystone_counts(rules);
+        let used = flystone_walk(state, n.saturating_sub(1)).chosen_used;
+        chosen.saturating_sub(match player {
+            Colour::Black => used.0,
+            Colour::White => used.1,
+        })
+    }
 }
 
 /// The latest own turn a recorded random flystone timing may name: a side's turns up to
@@ -430,8 +433,8 @@ mod tests {
         assert_eq!(numbers, vec![(4, true), (7, false)]);
         assert_eq!(w.chosen_used, (1, 0));
         let r = Rules::preset("flystone").unwrap();
-        assert_eq!(chosen_flystones_left(&r, &state, Colour::Black, 10), 1);
-        assert_eq!(chosen_flystones_left(&r, &state, Colour::White, 10), 2);
+        assert_eq!(state.chosen_flystones_left(&r, Colour::Black, 10), 1);
+        assert_eq!(state.chosen_flystones_left(&r, Colour::White, 10), 2);
         assert!(check_flystone_state(&r, &state, 9, 10).is_empty());
         // Move 4 was due but not listed.
         let bad = FlystoneState {

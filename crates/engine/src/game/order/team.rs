@@ -131,43 +131,45 @@ pub(crate) fn seats_of_round(round: u32, grey_start: u32) -> &'static [Seat] {
     }
 }
 
-/// M16-TEAM-CYCLE — the round and seat of move `n` (1-based) of the team format with the grey
-/// players joining in round `grey_start`: 2 moves a round before it, then 3 + 2 + 3 = 8 moves
-/// every three rounds. Move 0 is treated as move 1.
-pub fn team_turn(n: u32, grey_start: u32) -> TeamTurn {
-    let n = u64::from(n.max(1));
-    let g = u64::from(grey_start.max(1));
-    let opening = 2 * (g - 1);
-    // M16-TEAM-OPENING, M16-TEAM-DELAY: A and C alone until the grey start.
-    if n <= opening {
-        let round = n.div_ceil(2);
-        let seat = if n % 2 == 1 { Seat::A } else { Seat::C };
-        return TeamTurn {
-            round: round as u32,
-            seat,
+impl TeamTurn {
+    /// M16-TEAM-CYCLE — the round and seat of move `n` (1-based) of the team format with the grey
+    /// players joining in round `grey_start`: 2 moves a round before it, then 3 + 2 + 3 = 8 moves
+    /// every three rounds. Move 0 is treated as move 1.
+    pub fn of_move(n: u32, grey_start: u32) -> TeamTurn {
+        let n = u64::from(n.max(1));
+        let g = u64::from(grey_start.max(1));
+        let opening = 2 * (g - 1);
+        // M16-TEAM-OPENING, M16-TEAM-DELAY: A and C alone until the grey start.
+        if n <= opening {
+            let round = n.div_ceil(2);
+            let seat = if n % 2 == 1 { Seat::A } else { Seat::C };
+            return TeamTurn {
+                round: round as u32,
+                seat,
+            };
+        }
+        // M16-TEAM-INTERVAL: then 2 grey moves (D, B) every 3 rounds, 8 moves a cycle.
+        let m = n - opening - 1;
+        let (cycle, k) = (m / 8, m % 8);
+        let (offset, seat) = match k {
+            0 => (0, Seat::A),
+            1 => (0, Seat::C),
+            2 => (0, Seat::D),
+            3 => (1, Seat::A),
+            4 => (1, Seat::C),
+            5 => (2, Seat::A),
+            6 => (2, Seat::B),
+            _ => (2, Seat::C),
         };
-    }
-    // M16-TEAM-INTERVAL: then 2 grey moves (D, B) every 3 rounds, 8 moves a cycle.
-    let m = n - opening - 1;
-    let (cycle, k) = (m / 8, m % 8);
-    let (offset, seat) = match k {
-        0 => (0, Seat::A),
-        1 => (0, Seat::C),
-        2 => (0, Seat::D),
-        3 => (1, Seat::A),
-        4 => (1, Seat::C),
-        5 => (2, Seat::A),
-        6 => (2, Seat::B),
-        _ => (2, Seat::C),
-    };
-    TeamTurn {
-        round: u32::try_from(g + 3 * cycle + offset).unwrap_or(u32::MAX),
-        seat,
+        TeamTurn {
+            round: u32::try_from(g + 3 * cycle + offset).unwrap_or(u32::MAX),
+            seat,
+        }
     }
 }
 
 /// M16-NOTATION — the move number of `seat`'s move in `round`, if that seat plays in that round
-/// (the inverse of [`team_turn`]).
+/// (the inverse of [`TeamTurn::of_move`]).
 pub(crate) fn team_move_number(round: u32, seat: Seat, grey_start: u32) -> Option<u32> {
     let seats = seats_of_round(round, grey_start);
     let slot = seats.iter().position(|&s| s == seat)? as u64;
@@ -191,7 +193,7 @@ pub(crate) fn team_wrong_turn(
     claimed_number: Option<u32>,
     claimed: Option<Turn>,
 ) -> String {
-    let now = team_turn(n, grey_start);
+    let now = TeamTurn::of_move(n, grey_start);
     let what = match (claimed_number, claimed) {
         // the number is right, the stone is not: name the stone claimed
         (Some(m), Some(t)) if m == n => format!(
@@ -203,7 +205,7 @@ pub(crate) fn team_wrong_turn(
             t.symbol()
         ),
         (Some(m), _) => {
-            let t = team_turn(m, grey_start);
+            let t = TeamTurn::of_move(m, grey_start);
             format!(
                 "{}'s move `{t}` ({} plays {})",
                 t.seat,
@@ -252,34 +254,36 @@ mod tests {
     fn m16_team_cycle_move_numbers() {
         // Rounds 1-30: A then C, moves 1..60.
         assert_eq!(
-            team_turn(1, 31),
+            TeamTurn::of_move(1, 31),
             TeamTurn {
                 round: 1,
                 seat: Seat::A
             }
         );
         assert_eq!(
-            team_turn(60, 31),
+            TeamTurn::of_move(60, 31),
             TeamTurn {
                 round: 30,
                 seat: Seat::C
             }
         );
-        let seq: Vec<String> = (61..=77).map(|n| team_turn(n, 31).to_string()).collect();
+        let seq: Vec<String> = (61..=77)
+            .map(|n| TeamTurn::of_move(n, 31).to_string())
+            .collect();
         assert_eq!(
             seq.join(" "),
             "31A 31C 31D 32A 32C 33A 33B 33C 34A 34C 34D 35A 35C 36A 36B 36C 37A"
         );
-        assert_eq!(team_turn(61, 31).seat.turn().symbol(), '黑');
-        assert_eq!(team_turn(63, 31).seat.turn().symbol(), '花');
-        assert_eq!(team_turn(67, 31).seat.turn().symbol(), '华');
+        assert_eq!(TeamTurn::of_move(61, 31).seat.turn().symbol(), '黑');
+        assert_eq!(TeamTurn::of_move(63, 31).seat.turn().symbol(), '花');
+        assert_eq!(TeamTurn::of_move(67, 31).seat.turn().symbol(), '华');
     }
 
     #[test]
     fn m16_team_move_number_inverts_team_turn() {
         for g in [1, 2, 5, 31] {
             for n in 1..400 {
-                let t = team_turn(n, g);
+                let t = TeamTurn::of_move(n, g);
                 assert_eq!(team_move_number(t.round, t.seat, g), Some(n), "n={n} g={g}");
             }
         }

@@ -14,7 +14,7 @@ use crate::game::move_report::{ataris, attribute_changes, eyes_made, illegal};
 pub use crate::game::move_report::{AttributeChange, Illegal, NamedString, Report};
 pub use crate::game::moves::{Action, Move};
 use crate::game::notation::Notation;
-use crate::game::order::{chosen_flystones_left, team_wrong_turn, StoneKind, Turn};
+use crate::game::order::{team_wrong_turn, StoneKind, Turn};
 pub use crate::game::position::Position;
 pub(crate) use crate::game::position::PositionParts;
 pub use crate::game::refusal::Refusal;
@@ -33,11 +33,6 @@ enum Special {
     Conversion,
     /// S3-ROUND: a chosen flystone thrown right after the player's own-colour turn.
     Flystone,
-}
-
-/// The name of a string: its first point (top row first), written with `*`.
-pub fn string_name(board: &Board, points: &[usize]) -> StringName {
-    StringName(board.point(points[0]))
 }
 
 /// M20-LIFE-1 / M20-LIFE-2 — "一个处于“中性分隔串”状态的花棋串无气 … 仍可存活 … 当花棋串上层属性变为
@@ -122,7 +117,7 @@ impl<'a> ReferenceBoard<'a> {
         let a = self.analysis();
         capturable(a, colour)
             .iter()
-            .map(|&g| string_name(&self.board, &a.upper_strings.groups[g].points))
+            .map(|&g| self.board.string_name(&a.upper_strings.groups[g].points))
             .collect()
     }
 }
@@ -177,7 +172,7 @@ impl CascadeBoard for ReferenceBoard<'_> {
                             "GO-CAPTURE: ",
                             colour.name(),
                             " upper string ",
-                            string_name(&self.board, pts),
+                            self.board.string_name(pts),
                             " (",
                             pts.len(),
                             " stones) has no liberty: removed"
@@ -320,7 +315,7 @@ impl Position {
                 {
                     return Err(self.wrong_turn(m, format!("{plain}; a flystone follows its thrower's own black/white turn (S3-ROUND-ORDER)")));
                 }
-                if chosen_flystones_left(&self.rules, &state, t.player, n) == 0 {
+                if state.chosen_flystones_left(&self.rules, t.player, n) == 0 {
                     return Err(illegal(
                         Refusal::NoFlystone,
                         format!(
@@ -720,7 +715,7 @@ impl Position {
             return Vec::new();
         }
         let n = self.move_number;
-        let claims = crate::game::order::special_turns(
+        let claims = crate::game::order::Turn::special_turns(
             &self.rules,
             self.flystone_state().is_some(),
             self.turn(),
@@ -829,7 +824,7 @@ pub(crate) fn conversion_liberties(pos: &Position) -> Result<Vec<(StringName, us
         Ok(ataris) => {
             return Ok(ataris
                 .into_iter()
-                .map(|(points, l)| (string_name(&pos.board, &points), l))
+                .map(|(points, l)| (pos.board.string_name(&points), l))
                 .collect())
         }
         Err(NoAtari::NotOpponent) => {
