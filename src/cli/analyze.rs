@@ -90,19 +90,18 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
                     readings: rd,
                 }),
             }
-            .map_err(|e| InputError::new(e.to_string()))?;
+            .map_err(InputError::internal)?;
             outln!("{text}");
         }
         AnalyzeFormat::Yaml => {
-            let mut v =
-                serde_json::to_value(&report).map_err(|e| InputError::new(e.to_string()))?;
+            let mut v = serde_json::to_value(&report).map_err(InputError::internal)?;
             if let (Some(m), Some(rd)) = (v.as_object_mut(), &readings) {
-                let rd = serde_json::to_value(rd).map_err(|e| InputError::new(e.to_string()))?;
+                let rd = serde_json::to_value(rd).map_err(InputError::internal)?;
                 m.insert("readings".into(), rd);
             }
             out!(
                 "{}",
-                serde_yaml::to_string(&v).map_err(|e| InputError::new(e.to_string()))?
+                serde_yaml::to_string(&v).map_err(InputError::internal)?
             );
         }
         AnalyzeFormat::Text => {

@@ -68,7 +68,7 @@ pub fn run(args: ClauseArgs) -> Result<(), InputError> {
 }
 
 fn json<T: serde::Serialize>(v: &T) -> Result<String, InputError> {
-    serde_json::to_string_pretty(v).map_err(|e| InputError::new(e.to_string()))
+    serde_json::to_string_pretty(v).map_err(InputError::internal)
 }
 
 fn list(format: Format) -> Result<(), InputError> {

@@ -114,7 +114,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
     let mut case_yaml = String::new();
     let mut case_path: Option<String> = None;
     if let DiffOutcome::Disagree(d) = &run.outcome {
-        case_yaml = serde_yaml::to_string(&d.case).map_err(|e| InputError::new(e.to_string()))?;
+        case_yaml = serde_yaml::to_string(&d.case).map_err(InputError::internal)?;
         case_path = args.out.as_ref().map(|dir| {
             if dir == "-" {
                 return dir.clone();
@@ -152,8 +152,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
     }
     if reports.json {
         let summary = summary_of(&opts_d, &run, case_path.clone());
-        let j =
-            serde_json::to_string_pretty(&summary).map_err(|e| InputError::new(e.to_string()))?;
+        let j = serde_json::to_string_pretty(&summary).map_err(InputError::internal)?;
         outln!("{j}");
         crate::cli::json_printed();
     }
@@ -169,8 +168,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
 /// The options of the run: `--size` a board size, `--max-moves` within a record's limit.
 fn diff_options(args: &DiffArgs) -> Result<DiffOptions, InputError> {
     let size = args.size;
-    crate::board::grid::Board::check_size(size)
-        .map_err(|e| InputError::new(e.to_string()).key("--size"))?;
+    crate::board::grid::Board::check_size(size).map_err(|e| InputError::from(e).key("--size"))?;
     let limit = crate::game::notation::Notation::max_moves(size);
     let max_moves = args.max_moves.unwrap_or((size * size) as u32);
     if max_moves as usize > limit {

@@ -66,7 +66,7 @@ pub fn run(args: ExplainArgs) -> Result<(), InputError> {
             };
             outln!(
                 "{}",
-                serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?
+                serde_json::to_string_pretty(&v).map_err(InputError::internal)?
             );
         }
     }

@@ -259,8 +259,7 @@ fn spec_of(args: &MatchArgs) -> Result<MatchSpec, InputError> {
             );
         }
     }
-    crate::board::grid::Board::empty(args.size)
-        .map_err(|e| InputError::new(e.to_string()).key("--size"))?;
+    crate::board::grid::Board::empty(args.size).map_err(|e| InputError::from(e).key("--size"))?;
     if !(args.move_time > 0.0 && args.move_time <= 86400.0) {
         return Err(InputError::new(format!("{}", args.move_time))
             .key("--move-time")
@@ -310,9 +309,8 @@ fn play_all(
                     return None;
                 }
                 let one = || -> Result<Played, InputError> {
-                    let played = run_game(m, g).map_err(|e| {
-                        InputError::new(e.to_string()).key(format!("game {}", g.number))
-                    })?;
+                    let played = run_game(m, g)
+                        .map_err(|e| InputError::from(e).key(format!("game {}", g.number)))?;
                     let sgf = game_path(out, g.number, "sgf");
                     let text = played.record.to_sgf(&m.rules)?;
                     write_file(&sgf, &text)?;
@@ -374,7 +372,7 @@ fn running_score(tally: &[Pairing]) -> String {
 fn write_lines(file: &str, lines: &[GameLine]) -> Result<(), InputError> {
     let mut text = String::new();
     for line in lines {
-        text.push_str(&serde_json::to_string(line).map_err(|e| InputError::new(e.to_string()))?);
+        text.push_str(&serde_json::to_string(line).map_err(InputError::internal)?);
         text.push('\n');
     }
     write_file(file, &text)

@@ -129,7 +129,7 @@ fn print_json(
     };
     outln!(
         "{}",
-        serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?
+        serde_json::to_string_pretty(&v).map_err(InputError::internal)?
     );
     Ok(())
 }

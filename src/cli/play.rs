@@ -94,7 +94,7 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
         let v = crate::formats::report::PlayReport::new(reports, &p);
         outln!(
             "{}",
-            serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?
+            serde_json::to_string_pretty(&v).map_err(InputError::internal)?
         );
         crate::cli::json_printed();
     } else {
@@ -105,8 +105,7 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
         );
     }
     if let Some(out) = &args.out {
-        let text =
-            serde_yaml::to_string(&p.to_setup()).map_err(|e| InputError::new(e.to_string()))?;
+        let text = serde_yaml::to_string(&p.to_setup()).map_err(InputError::internal)?;
         write_file(out, &text)?;
     }
     Ok(())

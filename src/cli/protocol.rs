@@ -114,21 +114,27 @@ impl std::error::Error for DeclineError {
     }
 }
 
+/// As a bad input, with this error's message.
+impl From<DeclineError> for crate::error::InputError {
+    fn from(e: DeclineError) -> Self {
+        crate::error::InputError::new(e.to_string())
+    }
+}
+
 pub fn run(args: ProtocolArgs) -> Result<(), InputError> {
     let caps = match &args.presets {
         None => Capabilities::m3go(),
         Some(p) => {
             for name in p {
                 crate::rules::Rules::preset(name)
-                    .map_err(|e| InputError::new(e.to_string()).key("--presets"))?;
+                    .map_err(|e| InputError::from(e).key("--presets"))?;
             }
             Capabilities::only_presets(p)
         }
     };
     let mut caps = caps;
     for d in &args.decline {
-        add_decline(&mut caps, d)
-            .map_err(|e| InputError::new(e.to_string()).key(format!("--decline {d}")))?;
+        add_decline(&mut caps, d).map_err(|e| InputError::from(e).key(format!("--decline {d}")))?;
     }
     let stdin = std::io::stdin();
     let mut input = stdin.lock();

@@ -190,7 +190,7 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
         };
         outln!(
             "{}",
-            serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?
+            serde_json::to_string_pretty(&v).map_err(InputError::internal)?
         );
     } else if args.quiet {
         let (zh, en) = rep.summary();
@@ -226,7 +226,7 @@ fn position_file(
         return Ok(None);
     };
     let setup = crate::tools::replay::position_setup(position);
-    let text = serde_yaml::to_string(&setup).map_err(|e| InputError::new(e.to_string()))?;
+    let text = serde_yaml::to_string(&setup).map_err(InputError::internal)?;
     Ok(Some((out.clone(), text)))
 }
 
@@ -328,7 +328,7 @@ fn run_many(args: &ReplayArgs) -> Result<(), InputError> {
         };
         outln!(
             "{}",
-            serde_json::to_string_pretty(&v).map_err(|e| InputError::new(e.to_string()))?
+            serde_json::to_string_pretty(&v).map_err(InputError::internal)?
         );
         crate::cli::json_printed();
     } else {

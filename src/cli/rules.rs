@@ -35,7 +35,7 @@ pub fn run(args: RulesArgs) -> Result<(), InputError> {
     let print = |v: &RulesReport| -> Result<(), InputError> {
         outln!(
             "{}",
-            serde_json::to_string_pretty(v).map_err(|e| InputError::new(e.to_string()))?
+            serde_json::to_string_pretty(v).map_err(InputError::internal)?
         );
         Ok(())
     };
@@ -43,7 +43,7 @@ pub fn run(args: RulesArgs) -> Result<(), InputError> {
         None if json => {
             let mut presets = std::collections::BTreeMap::new();
             for p in Rules::PRESETS {
-                let r = Rules::preset(p).map_err(|e| InputError::new(e.to_string()))?;
+                let r = Rules::preset(p)?;
                 presets.insert(p.to_string(), r);
             }
             let options = Rules::OPTIONS
@@ -63,10 +63,10 @@ pub fn run(args: RulesArgs) -> Result<(), InputError> {
         None => {
             outln!("presets:");
             for p in Rules::PRESETS {
-                let r = Rules::preset(p).map_err(|e| InputError::new(e.to_string()))?;
+                let r = Rules::preset(p)?;
                 outln!(
                     "  {p}: {}",
-                    serde_json::to_string(&r).map_err(|e| InputError::new(e.to_string()))?
+                    serde_json::to_string(&r).map_err(InputError::internal)?
                 );
             }
             outln!("\noptions (in a position's `rules:` mapping, with `preset:`):");
@@ -81,7 +81,7 @@ pub fn run(args: RulesArgs) -> Result<(), InputError> {
             let spec: RulesSpec = from_yaml(&text, path).map_err(|e| at_option_line(e, &text))?;
             let r = spec
                 .resolve()
-                .map_err(|e| at_option_line(InputError::new(e.to_string()).file(path), &text))?;
+                .map_err(|e| at_option_line(InputError::from(e).file(path), &text))?;
             if json {
                 return print(&RulesReport::Check {
                     format: RULES_FORMAT.to_string(),
@@ -91,7 +91,7 @@ pub fn run(args: RulesArgs) -> Result<(), InputError> {
             }
             outln!(
                 "{path}: valid; resolves to {}",
-                serde_json::to_string(&r).map_err(|e| InputError::new(e.to_string()))?
+                serde_json::to_string(&r).map_err(InputError::internal)?
             );
             Ok(())
         }

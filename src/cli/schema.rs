@@ -73,7 +73,7 @@ pub fn run(args: SchemaArgs) -> Result<(), InputError> {
         .collect();
     outln!(
         "{}",
-        serde_json::to_string_pretty(&map).map_err(|e| InputError::new(e.to_string()))?
+        serde_json::to_string_pretty(&map).map_err(InputError::internal)?
     );
     Ok(())
 }

@@ -439,9 +439,7 @@ fn record_start(file: &str, start: &RecordStart) -> Result<(Setup, Vec<String>),
         crate::formats::record::Record::load(file)?
     };
     let rules = match &start.rules {
-        Some(r) => r
-            .resolve()
-            .map_err(|e| InputError::new(e.to_string()).key("rules"))?,
+        Some(r) => r.resolve().map_err(|e| InputError::from(e).key("rules"))?,
         None => crate::rules::Rules::m3go_2020(),
     };
     let pos = record.start_position(&rules)?;

@@ -60,6 +60,7 @@ impl ErrorCode {
             ErrorKind::Unreadable => ErrorCode::Unreadable,
             ErrorKind::Unwritable => ErrorCode::Unwritable,
             ErrorKind::LimitExceeded => ErrorCode::LimitExceeded,
+            ErrorKind::Internal => ErrorCode::Internal,
         }
     }
 }

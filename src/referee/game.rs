@@ -116,6 +116,13 @@ impl std::error::Error for RefereeError {
     }
 }
 
+/// As a bad input, with this error's message.
+impl From<RefereeError> for crate::error::InputError {
+    fn from(e: RefereeError) -> Self {
+        crate::error::InputError::new(e.to_string())
+    }
+}
+
 /// A time control: `base` on each player's clock, `increment` added after each of its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {

@@ -876,8 +876,7 @@ fn replay_rules(rec: &Record, rules: Option<&str>, mechanical: bool) -> Result<R
     Ok(match rules {
         Some(text) => {
             let f: RulesField = from_yaml(text, "rules")?;
-            f.resolve()
-                .map_err(|e| InputError::new(e.to_string()).key("rules"))?
+            f.resolve().map_err(|e| InputError::from(e).key("rules"))?
         }
         None if mechanical => Rules::m3go_2020(),
         None => rec.resolve_rules(None)?,

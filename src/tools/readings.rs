@@ -320,7 +320,7 @@ pub fn entries_of(option: &str, meaning: &str, register: &[(String, String)]) ->
 /// `rules` with `option` set to `value` (the option's YAML key and one of its values), checked
 /// like a rules file.
 pub fn with_option(rules: &Rules, option: &str, value: &str) -> Result<Rules, InputError> {
-    let mut v = serde_json::to_value(rules).map_err(|e| InputError::new(e.to_string()))?;
+    let mut v = serde_json::to_value(rules).map_err(InputError::internal)?;
     let written = match value {
         "true" => serde_json::Value::Bool(true),
         "false" => serde_json::Value::Bool(false),
@@ -338,8 +338,7 @@ pub fn with_option(rules: &Rules, option: &str, value: &str) -> Result<Rules, In
     }
     let r: Rules = serde_json::from_value(v)
         .map_err(|e| InputError::new(e.to_string()).key(format!("{option}: {value}")))?;
-    r.check()
-        .map_err(|e| InputError::new(e.to_string()).key(option))?;
+    r.check().map_err(|e| InputError::from(e).key(option))?;
     Ok(r)
 }
 
@@ -403,8 +402,7 @@ pub fn readings(
         .transpose()?;
     let mv = target.filter(|t| Trace::is_move_target(t));
     let base = verdicts_under(pos, pos.rules(), mv);
-    let base_json =
-        serde_json::to_value(pos.rules()).map_err(|e| InputError::new(e.to_string()))?;
+    let base_json = serde_json::to_value(pos.rules()).map_err(InputError::internal)?;
     let mut out = Vec::new();
     let mut not_varied = Vec::new();
     for &(option, values, meaning) in Rules::OPTIONS {

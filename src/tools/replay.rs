@@ -109,7 +109,7 @@ pub fn play_listed_typed(
             .map_err(|e| plain(placed(InputError::from(e), k, m)))?;
         let mv = Move::parse_in(m, p.rules(), p.board().size()).map_err(|e| {
             Box::new(ListedFailure {
-                error: placed(InputError::new(e.to_string()), k, m),
+                error: placed(InputError::from(e.clone()), k, m),
                 cause: Some(MoveFailure::Unread(e)),
             })
         })?;

@@ -49,6 +49,8 @@ pub enum ErrorKind {
     Unwritable,
     /// A bound on the work was reached (`perft --max-nodes`).
     LimitExceeded,
+    /// m3go failed, not the input (a serialiser refusing a value m3go built): a bug to report.
+    Internal,
 }
 
 /// A bad input: where, what is wrong, and what was expected.
@@ -176,6 +178,15 @@ impl InputError {
         InputError::default().expected(expected)
     }
 
+    /// A failure of m3go's own rather than of the input ([`ErrorKind::Internal`]): a serialiser
+    /// refusing a value m3go built; `e` says what failed.
+    pub fn internal(e: impl fmt::Display) -> Self {
+        InputError {
+            kind: ErrorKind::Internal,
+            ..InputError::new(e.to_string())
+        }
+    }
+
     /// A move the rules refuse: `reason` says why.
     pub fn illegal_move(reason: impl Into<String>) -> Self {
         InputError {
@@ -275,7 +286,8 @@ impl fmt::Display for Whole<'_> {
             ErrorKind::Bad
             | ErrorKind::Unreadable
             | ErrorKind::Unwritable
-            | ErrorKind::LimitExceeded => ": ",
+            | ErrorKind::LimitExceeded
+            | ErrorKind::Internal => ": ",
         };
         if let (true, Some(n)) = (p.is_bare_move(), p.move_number) {
             write!(f, "move {n}")?;

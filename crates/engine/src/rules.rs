@@ -696,6 +696,13 @@ impl fmt::Display for RulesError {
 
 impl std::error::Error for RulesError {}
 
+/// As a bad input, with this error's message.
+impl From<RulesError> for crate::error::InputError {
+    fn from(e: RulesError) -> Self {
+        crate::error::InputError::new(e.to_string())
+    }
+}
+
 /// The `rules:` value of a position: a preset name or a mapping of overrides.
 #[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(untagged)]

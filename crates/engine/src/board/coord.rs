@@ -204,6 +204,13 @@ impl fmt::Display for CoordError {
 
 impl std::error::Error for CoordError {}
 
+/// As a bad input, with this error's message.
+impl From<CoordError> for crate::error::InputError {
+    fn from(e: CoordError) -> Self {
+        crate::error::InputError::new(e.to_string())
+    }
+}
+
 /// The value (-9..=9) of one label character, in either system; letters in either case.
 /// M16-COORD-SPEECH: O and 0 (and 一 and 1, both read 幺) name the same value.
 pub(crate) fn label_value(c: char) -> Option<i32> {

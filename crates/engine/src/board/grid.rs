@@ -150,6 +150,13 @@ impl fmt::Display for BoardError {
 
 impl std::error::Error for BoardError {}
 
+/// As a bad input, with this error's message.
+impl From<BoardError> for crate::error::InputError {
+    fn from(e: BoardError) -> Self {
+        crate::error::InputError::new(e.to_string())
+    }
+}
+
 impl Board {
     /// M16-BOARD — board sizes: odd, 3 to 19 (000 describes 19×19; 004 uses 9, 11, 13).
     /// S3-BOARD: Flystone's usual 9, 11 and 13 are among them.

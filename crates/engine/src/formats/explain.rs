@@ -170,7 +170,7 @@ impl Trace {
             return explain_move(p, target);
         }
         let t = Target::parse(target, size)
-            .map_err(|e| InputError::new(e.to_string()).key(format!("target `{target}`")))?;
+            .map_err(|e| InputError::from(e).key(format!("target `{target}`")))?;
         let a = p.analysis();
         let i = p.board().index(t.point);
         Ok(match p.board().at(t.point) {
@@ -234,7 +234,7 @@ fn move_texts(p: &Position, m: &Move) -> Vec<Text> {
 /// A move: legal, with its cascade, or the clause that refuses it.
 fn explain_move(p: &Position, target: &str) -> Result<Trace, InputError> {
     let size = p.board().size();
-    let mv = Move::parse_in(target, p.rules(), size).map_err(|e| InputError::new(e.to_string()))?;
+    let mv = Move::parse_in(target, p.rules(), size)?;
     Ok(match p.play(&mv) {
         Ok((_, r)) => explain_legal_move(&r),
         Err(e) => explain_refused_move(Trace::target_text(p, target), &e),

@@ -310,7 +310,7 @@ impl Record {
             (_, Some(r)) => Ok(r.clone()),
             (Some(f), None) => f
                 .resolve()
-                .map_err(|e| InputError::new(e.to_string()).key("record rules")),
+                .map_err(|e| InputError::from(e).key("record rules")),
             (None, None) => {
                 let mut r = two_colour_rules()?;
                 if let Some(v) = self.info("komi") {
@@ -349,7 +349,7 @@ impl Record {
             None => Setup {
                 size: Some(self.size),
                 diagram: Board::empty(self.size)
-                    .map_err(|e| InputError::new(e.to_string()).key("record"))?
+                    .map_err(|e| InputError::from(e).key("record"))?
                     .to_diagram(),
                 ..Setup::default()
             },
@@ -483,7 +483,7 @@ pub(crate) fn rules_header(rules: &Rules) -> Result<String, InputError> {
     if Rules::preset(&rules.preset).is_ok_and(|p| p == *rules) {
         return Ok(rules.preset.clone());
     }
-    serde_json::to_string(rules).map_err(|e| InputError::new(e.to_string()).key("rules"))
+    serde_json::to_string(rules).map_err(|e| InputError::internal(e).key("rules"))
 }
 
 /// A refused move of a record, with its number, place and text.

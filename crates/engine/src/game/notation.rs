@@ -227,6 +227,13 @@ impl fmt::Display for NotationError {
 
 impl std::error::Error for NotationError {}
 
+/// As a bad input, with this error's message.
+impl From<NotationError> for crate::error::InputError {
+    fn from(e: NotationError) -> Self {
+        crate::error::InputError::new(e.to_string())
+    }
+}
+
 /// The turn named by a notation symbol (Q20-HUA, D3-HUA: 华 black's flower, 花 white's), or by
 /// its ASCII name of the Latin labels ([`Turn::symbol_in`]: `K` 黑, `W` 白, `U` 华, `V` 花).
 pub(crate) fn turn_of_symbol(c: char) -> Option<Turn> {

@@ -174,6 +174,13 @@ impl std::fmt::Display for HeaderValueError {
 
 impl std::error::Error for HeaderValueError {}
 
+/// As a bad input, with this error's message.
+impl From<HeaderValueError> for crate::error::InputError {
+    fn from(e: HeaderValueError) -> Self {
+        crate::error::InputError::new(e.to_string())
+    }
+}
+
 /// A header value as a game file writes it: plain when it reads back the same, else quoted as
 /// a JSON string.
 fn write_header_value(v: &str) -> String {
@@ -237,6 +244,13 @@ impl std::fmt::Display for PieceError {
 }
 
 impl std::error::Error for PieceError {}
+
+/// As a bad input, with this error's message.
+impl From<PieceError> for crate::error::InputError {
+    fn from(e: PieceError) -> Self {
+        crate::error::InputError::new(e.to_string())
+    }
+}
 
 /// Splits a line of moves into tokens and comments; `#` outside a comment ends the line.
 fn move_pieces(line: &str) -> Result<Vec<Piece>, PieceError> {
@@ -380,8 +394,7 @@ fn read_lines(
             header.read(k, v, place, ln, files)?;
             continue;
         }
-        let pieces =
-            move_pieces(raw).map_err(|e| InputError::new(e.to_string()).file(place).line(ln))?;
+        let pieces = move_pieces(raw).map_err(|e| InputError::from(e).file(place).line(ln))?;
         in_moves |= !pieces.is_empty();
         push_pieces(&mut tokens, pieces, place, ln)?;
     }
@@ -430,8 +443,7 @@ impl Header {
         ln: usize,
         files: StartFiles,
     ) -> Result<(), InputError> {
-        let v = header_value(raw)
-            .map_err(|e| InputError::new(e.to_string()).file(place).line(ln).key(k))?;
+        let v = header_value(raw).map_err(|e| InputError::from(e).file(place).line(ln).key(k))?;
         if let Some((_, first)) = self.seen.iter().find(|(key, _)| key == k) {
             return Err(InputError::new(format!(
                 "`{k}:` is given twice (first on line {first}): expected each header key once"
@@ -571,7 +583,7 @@ fn read_moves(
             None => (t.as_str(), false),
         };
         let m = Move::parse(written, size).map_err(|e| {
-            InputError::new(e.to_string())
+            InputError::from(e)
                 .file(place)
                 .line(ln)
                 .move_number(expected)

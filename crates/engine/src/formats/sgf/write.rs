@@ -63,8 +63,8 @@ impl Record {
             // the komi once: the rules' (TCR holds the same)
             Prop::KM(rules.komi.points()),
         ];
-        let json = serde_json::to_string(rules)
-            .map_err(|e| InputError::new(e.to_string()).key("rules"))?;
+        let json =
+            serde_json::to_string(rules).map_err(|e| InputError::internal(e).key("rules"))?;
         root_props.push(prop(RULES_PROP, &escape(&json)));
         for (k, v) in &record.info {
             if matches!(k.as_str(), "komi" | "original-rules") {
@@ -79,7 +79,7 @@ impl Record {
         }
         if let Some(s) = &record.start {
             let b = Board::from_diagram(&s.diagram, size)
-                .map_err(|e| InputError::new(e.to_string()).key("record start position"))?;
+                .map_err(|e| InputError::from(e).key("record start position"))?;
             let mut lists: [Vec<String>; 3] = [Vec::new(), Vec::new(), Vec::new()];
             for i in 0..b.len() {
                 let k = match b.get(i) {
