@@ -15,7 +15,7 @@ pub struct Round {
     pub removed: Vec<usize>,
 }
 
-/// The cascade after a stone is placed (GO-CASCADE, as written in notes/semantics.md 8 and
+/// The cascade after a stone is placed (GO-CASCADE, as rules.md restates it, and
 /// register D8): each round analyses the board — with the flower attributes `held` from before
 /// the move while they are held (`capture-timing: holographic-first`: until a round removes
 /// nothing), recomputed after — and removes the opponent's upper strings without a liberty;
