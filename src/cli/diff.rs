@@ -409,7 +409,7 @@ fn summary_of(opts: &DiffOptions, run: &DiffRun, case_path: Option<String>) -> D
         outcome: DiffVerdict::Agree,
         seed: opts.seed,
         size: opts.size,
-        rules: opts.rules.preset.clone(),
+        rules: opts.rules.preset.to_string(),
         games: run.games.len(),
         games_agreed: run
             .games
@@ -485,7 +485,7 @@ fn junit_suite(
     case_path: Option<&str>,
     seconds: f64,
 ) -> TestSuite {
-    let preset = opts.rules.preset.clone();
+    let preset = opts.rules.preset.to_string();
     let mut cases = Vec::new();
     if let DiffOutcome::Errored {
         game: 0, message, ..

@@ -447,7 +447,7 @@ fn junit_suite(lines: &[GameLine], seconds: f64, properties: Vec<(String, String
 /// The JUnit report's properties of a match played: its rules, board, seed, players and shard.
 fn match_properties(args: &MatchArgs) -> Vec<(String, String)> {
     let mut properties = vec![
-        ("rules".to_string(), args.rules.preset.clone()),
+        ("rules".to_string(), args.rules.preset.to_string()),
         ("size".to_string(), args.size.to_string()),
         ("seed".to_string(), args.seed.to_string()),
     ];

@@ -158,7 +158,7 @@ impl Capabilities {
     /// The checks declined under these rules: those of each reading of the rules' preset that
     /// the declaration declines and the rules keep (the preset's own value of the option).
     pub fn declined(&self, rules: &Rules) -> Vec<SkippedCheck> {
-        let preset = Rules::canonical_preset(&rules.preset);
+        let preset = rules.preset.name();
         let (Some(c), Ok(base)) = (self.of_preset(preset), Rules::preset(preset)) else {
             return Vec::new();
         };
@@ -196,7 +196,7 @@ impl Capabilities {
     /// Why a request with these rules and this replay mode is outside the declaration, or
     /// `None` when it is inside.
     pub fn refuses(&self, rules: &Rules, replay: Option<ReplayMode>) -> Option<String> {
-        let preset = Rules::canonical_preset(&rules.preset);
+        let preset = rules.preset.name();
         if !self
             .presets
             .iter()

@@ -29,7 +29,7 @@ fn score_cases() -> (Vec<Case>, Vec<Case>) {
             continue;
         };
         let r = json!(rules);
-        if m3go::rules::Rules::canonical_preset(&rules.preset) != "m3go-2020"
+        if rules.preset != m3go::rules::Preset::M3go2020
             || r["flower-enclosed"] != base["flower-enclosed"]
         {
             continue;

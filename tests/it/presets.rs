@@ -266,7 +266,7 @@ fn scramble(rules: &Rules, size: usize, seed: u64, move_number: u32) -> Position
         move_number: Some(move_number),
         ..Setup::default()
     };
-    s.rules = RulesField::Name(rules.preset.clone());
+    s.rules = RulesField::Name(rules.preset.to_string());
     s.to_position("scramble").expect("settled position")
 }
 

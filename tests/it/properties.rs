@@ -67,8 +67,8 @@ fn boxed_dense_cell() -> BoxedStrategy<u8> {
 /// Every preset (a preset that fails to build fails the test, naming it).
 fn presets() -> Vec<Rules> {
     let p = preset_rules();
-    assert!(p.iter().any(|r| r.preset == "m3go-2020"));
-    assert!(p.iter().any(|r| r.preset == "dullstone"));
+    assert!(p.iter().any(|r| r.preset == m3go::rules::Preset::M3go2020));
+    assert!(p.iter().any(|r| r.preset == m3go::rules::Preset::Dullstone));
     p
 }
 

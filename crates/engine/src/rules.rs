@@ -357,7 +357,7 @@ macro_rules! rule_options {
         #[serde(rename_all = "kebab-case", deny_unknown_fields)]
         pub struct Rules {
             /// The preset these rules started from.
-            pub preset: String,
+            pub preset: Preset,
             $(
                 $(#[$attr])*
                 #[serde(rename = $name)]
@@ -540,7 +540,7 @@ impl Rules {
     /// M3Go 2020 (003 with 001): the default.
     pub fn m3go_2020() -> Rules {
         Rules {
-            preset: "m3go-2020".into(),
+            preset: Preset::M3go2020,
             attribute: AttributeRule::M2020,
             grey_freeze: GreyFreeze::Kept,
             private_eye: EyeRule::M2020,
@@ -571,20 +571,26 @@ impl Rules {
     /// are cited at its arm.
     pub fn preset(name: &str) -> Result<Rules, RulesError> {
         let base = Rules::m3go_2020();
-        let name = Rules::canonical_preset(name);
-        let r = match name {
-            "m3go-2020" => base,
+        let Some(preset) = Preset::named(name) else {
+            return Err(RulesError {
+                problems: vec![RulesProblem::UnknownPreset(
+                    Rules::canonical_preset(name).to_string(),
+                )],
+            });
+        };
+        let r = match preset {
+            Preset::M3go2020 => base,
             // M16-NAME: Meng three-colour Go, the 2016 text.
-            "m3go-2016" => Rules {
-                preset: name.into(),
+            Preset::M3go2016 => Rules {
+                preset,
                 attribute: AttributeRule::M2016,
                 private_eye: EyeRule::M2016,
                 tigers_mouth: TigersMouth::None,
                 schedule: Schedule::Team2016,
                 ..base
             },
-            "m3go-2013" => Rules {
-                preset: name.into(),
+            Preset::M3go2013 => Rules {
+                preset,
                 attribute: AttributeRule::M2013,
                 private_eye: EyeRule::M2016,
                 tigers_mouth: TigersMouth::None,
@@ -592,8 +598,8 @@ impl Rules {
                 ..base
             },
             // D3-NAME: Dullstone, M3Go without upper attributes; D3-KOMI: 3¾ stones = 7.5 points.
-            "dullstone" => Rules {
-                preset: name.into(),
+            Preset::Dullstone => Rules {
+                preset,
                 attribute: AttributeRule::AlwaysNeutral,
                 forbidden_owner: ForbiddenOwner::Opponent,
                 emergency_conversion: true,
@@ -603,8 +609,8 @@ impl Rules {
             // S3-NAME: Flystone. S3-FLOWER-SAME: Dullstone's flowers (always neutral, the
             // opponent's eyes and tigers' mouths forbidden, same komi); S3-FLOWER: no emergency
             // conversion (`emergency_conversion` stays false).
-            "flystone" => Rules {
-                preset: name.into(),
+            Preset::Flystone => Rules {
+                preset,
                 attribute: AttributeRule::AlwaysNeutral,
                 forbidden_owner: ForbiddenOwner::Opponent,
                 schedule: Schedule::Flystone,
@@ -612,24 +618,70 @@ impl Rules {
                 komi: Komi(30),
                 ..base
             },
-            other => {
-                return Err(RulesError {
-                    problems: vec![RulesProblem::UnknownPreset(other.to_string())],
-                })
-            }
         };
         Ok(r)
+    }
+}
+
+/// A named rule set, written by its name: `m3go-2020` (003), `m3go-2016` and `m3go-2013` (000),
+/// `dullstone` and `flystone` (004).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum Preset {
+    #[serde(rename = "m3go-2020")]
+    M3go2020,
+    #[serde(rename = "m3go-2016")]
+    M3go2016,
+    #[serde(rename = "m3go-2013")]
+    M3go2013,
+    #[serde(rename = "dullstone")]
+    Dullstone,
+    #[serde(rename = "flystone")]
+    Flystone,
+}
+
+impl Preset {
+    /// Every preset, in the order `m3go rules` lists them.
+    pub const ALL: [Preset; 5] = [
+        Preset::M3go2020,
+        Preset::M3go2016,
+        Preset::M3go2013,
+        Preset::Dullstone,
+        Preset::Flystone,
+    ];
+
+    /// The preset's name, as rules files and records write it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Preset::M3go2020 => "m3go-2020",
+            Preset::M3go2016 => "m3go-2016",
+            Preset::M3go2013 => "m3go-2013",
+            Preset::Dullstone => "dullstone",
+            Preset::Flystone => "flystone",
+        }
+    }
+
+    /// The preset a name (or one of the documents' short names,
+    /// [`Rules::canonical_preset`]) names.
+    pub fn named(name: &str) -> Option<Preset> {
+        let name = Rules::canonical_preset(name);
+        Preset::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
 impl Rules {
     /// Names of the presets, in the order `m3go rules` lists them.
     pub const PRESETS: [&str; 5] = [
-        "m3go-2020",
-        "m3go-2016",
-        "m3go-2013",
-        "dullstone",
-        "flystone",
+        Preset::ALL[0].name(),
+        Preset::ALL[1].name(),
+        Preset::ALL[2].name(),
+        Preset::ALL[3].name(),
+        Preset::ALL[4].name(),
     ];
 
     /// D3-NAME-ABBR / S3-NAME — "可以简称为钝石围棋（DullstoneGo）或钝围（D3Go）" (004), "可以简称为飞石围棋
@@ -795,14 +847,14 @@ impl Rules {
 impl RulesField {
     /// The rules field that names `rules` (a preset name when it is exactly one).
     pub fn of(rules: &Rules) -> RulesField {
-        if Rules::preset(&rules.preset).is_ok_and(|p| p == *rules) {
-            return RulesField::Name(rules.preset.clone());
+        if Rules::preset(rules.preset.name()).is_ok_and(|p| p == *rules) {
+            return RulesField::Name(rules.preset.to_string());
         }
         serde_json::to_value(rules)
             .ok()
             .and_then(|v| serde_json::from_value(v).ok())
             .map(RulesField::Spec)
-            .unwrap_or_else(|| RulesField::Name(rules.preset.clone()))
+            .unwrap_or_else(|| RulesField::Name(rules.preset.to_string()))
     }
 
     pub fn resolve(&self) -> Result<Rules, RulesError> {

@@ -480,8 +480,8 @@ impl Record {
 /// The `rules:` header value: the preset name when the rules are exactly a preset, else the
 /// full option mapping as a one-line YAML (JSON) mapping.
 pub(crate) fn rules_header(rules: &Rules) -> Result<String, InputError> {
-    if Rules::preset(&rules.preset).is_ok_and(|p| p == *rules) {
-        return Ok(rules.preset.clone());
+    if Rules::preset(rules.preset.name()).is_ok_and(|p| p == *rules) {
+        return Ok(rules.preset.to_string());
     }
     serde_json::to_string(rules).map_err(|e| InputError::internal(e).key("rules"))
 }

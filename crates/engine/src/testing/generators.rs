@@ -47,7 +47,7 @@ pub fn encode_position(pos: &Position) -> Vec<u8> {
         .unwrap_or(0) as u8;
     let preset_index = Rules::PRESETS
         .iter()
-        .position(|&p| p == pos.rules().preset)
+        .position(|&p| p == pos.rules().preset.name())
         .unwrap_or(0) as u8;
     let mut out = vec![
         size_index,

@@ -147,7 +147,10 @@ mod tests {
 
     #[test]
     fn every_preset_builds_and_keeps_its_name() {
-        let names: Vec<String> = preset_rules().into_iter().map(|r| r.preset).collect();
+        let names: Vec<String> = preset_rules()
+            .into_iter()
+            .map(|r| r.preset.to_string())
+            .collect();
         assert_eq!(names, Rules::PRESETS.map(String::from));
     }
 

@@ -57,7 +57,7 @@ impl Record {
             Prop::RU(SimpleText {
                 text: record
                     .info("original-rules")
-                    .unwrap_or(&rules.preset)
+                    .unwrap_or(rules.preset.name())
                     .to_string(),
             }),
             // the komi once: the rules' (TCR holds the same)
