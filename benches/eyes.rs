@@ -20,9 +20,10 @@ fn eyes(c: &mut Criterion) {
             b.iter(|| {
                 let lower = layers::lower_layer(black_box(pos.board()));
                 let s = strings::strings_of(&lower);
+                let bits = eyes::LayerBits::new(&lower);
                 (0..s.groups.len())
                     .map(|a| {
-                        eyes::judge_regions(&lower, &s, a, pos.rules().closed_region)
+                        eyes::judge_regions(&lower, &bits, &s, a, pos.rules().closed_region)
                             .iter()
                             .filter(|(_, v)| *v == eyes::RegionVerdict::PrivateEye)
                             .count()

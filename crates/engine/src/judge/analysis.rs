@@ -61,9 +61,14 @@ impl Analysis {
         let lower = layers::lower_layer(board);
         let lower_strings = strings::strings_of(&lower);
         let regions: Vec<Vec<(Region, RegionVerdict)>> = match rules.private_eye {
-            EyeRule::M2020 => (0..lower_strings.groups.len())
-                .map(|a| eyes::judge_regions(&lower, &lower_strings, a, rules.closed_region))
-                .collect(),
+            EyeRule::M2020 => {
+                let bits = eyes::LayerBits::new(&lower);
+                (0..lower_strings.groups.len())
+                    .map(|a| {
+                        eyes::judge_regions(&lower, &bits, &lower_strings, a, rules.closed_region)
+                    })
+                    .collect()
+            }
             // 2016: judged for every string at once (condition c weighs strings against each
             // other)
             EyeRule::M2016 => crate::judge::eyes2016::judge_regions_2016(

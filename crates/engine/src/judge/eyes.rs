@@ -133,7 +133,7 @@ impl RegionVerdict {
 /// same-colour reading, stones of `a`'s colour), adjacent to `a`. Region T of 003 ("白棋串六九*
 /// 左边和下边广大区域") shows a region may be the whole rest of the board.
 pub(crate) fn closed_regions(
-    layer: &Layer,
+    bits: &LayerBits,
     strings: &Strings,
     a: usize,
     rule: ClosedRegion,
@@ -142,16 +142,26 @@ pub(crate) fn closed_regions(
     let Some(colour) = string.colour else {
         return Vec::new();
     };
-    // M20-EYE-NEUTRAL: flowers (off-board here) are walls; opponent stones lie inside.
-    let inside = |j: usize| match layer.cells[j] {
-        Cell::OffBoard => false,
-        Cell::Empty => true,
-        Cell::Stone(c) => match rule {
-            ClosedRegion::SingleString => strings.of[j] != Some(a),
-            ClosedRegion::SameColour => c != colour,
-        },
+    // M20-EYE-NEUTRAL: flowers (off-board here) are walls; opponent stones lie inside. Inside:
+    // the on-board points (not off-board) without `a`'s stones (single-string reading) or without
+    // every stone of `a`'s colour (same-colour reading).
+    let own = match rule {
+        ClosedRegion::SingleString => bits.points_of(&string.points),
+        ClosedRegion::SameColour => bits.stones[colour_index(colour)],
     };
-    regions_around(layer, &string.points, inside)
+    let mut within = bits.on_board;
+    for (w, o) in within.iter_mut().zip(&own) {
+        *w &= !o;
+    }
+    regions_around(bits, &string.points, &within)
+}
+
+/// The index of `colour` in [`LayerBits::stones`].
+fn colour_index(colour: Colour) -> usize {
+    match colour {
+        Colour::Black => 0,
+        Colour::White => 1,
+    }
 }
 
 /// 000 九.1 — "此环状带可以将棋盘分成内部区域和外部区域…则此内部区域即为封闭区域": of the parts a ring band
@@ -182,38 +192,91 @@ pub(crate) fn outer_part(parts: &[(usize, bool)]) -> Option<usize> {
 }
 
 /// The words of a bit set of the points of the largest board (one bit a point).
-const WORDS: usize = (crate::board::coord::MAX_SIZE * crate::board::coord::MAX_SIZE).div_ceil(64);
+pub(crate) const WORDS: usize =
+    (crate::board::coord::MAX_SIZE * crate::board::coord::MAX_SIZE).div_ceil(64);
 
-/// The 4-connected components of the points `inside` accepts that touch `walls` (a string's
-/// stones), each with its empty points, in a stable order. Shared by the 2020 and 2016 region
-/// definitions, which differ only in what counts as inside.
+/// A lower layer's points as bit sets (point i: bit i % 64 of word i / 64), read once per board
+/// and shared by the closed regions of all its strings: the board's points, the on-board ones
+/// (not off-board), the stones of each colour, and the points where a step right (+1) or left
+/// (-1) may land (not across the end of a row). Fixed arrays of the largest board's words, the
+/// first `words` used.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct LayerBits {
+    size: usize,
+    words: usize,
+    pub(crate) all: [u64; WORDS],
+    pub(crate) on_board: [u64; WORDS],
+    /// Black stones, white stones.
+    pub(crate) stones: [[u64; WORDS]; 2],
+    not_first_column: [u64; WORDS],
+    not_last_column: [u64; WORDS],
+}
+
+impl LayerBits {
+    #[cfg_attr(feature = "testing", visibility::make(pub))]
+    pub(crate) fn new(layer: &Layer) -> LayerBits {
+        let size = layer.size;
+        let mut bits = LayerBits {
+            size,
+            words: (size * size).div_ceil(64),
+            all: [0; WORDS],
+            on_board: [0; WORDS],
+            stones: [[0; WORDS]; 2],
+            not_first_column: [0; WORDS],
+            not_last_column: [0; WORDS],
+        };
+        for (i, cell) in layer.cells.iter().enumerate() {
+            let (w, bit) = (i / 64, 1u64 << (i % 64));
+            bits.all[w] |= bit;
+            match cell {
+                Cell::OffBoard => {}
+                Cell::Empty => bits.on_board[w] |= bit,
+                Cell::Stone(c) => {
+                    bits.on_board[w] |= bit;
+                    bits.stones[colour_index(*c)][w] |= bit;
+                }
+            }
+            if i % size != 0 {
+                bits.not_first_column[w] |= bit;
+            }
+            if i % size != size - 1 {
+                bits.not_last_column[w] |= bit;
+            }
+        }
+        bits
+    }
+
+    /// `points` as a bit set.
+    pub(crate) fn points_of(&self, points: &[usize]) -> [u64; WORDS] {
+        let mut out = [0u64; WORDS];
+        for &i in points {
+            out[i / 64] |= 1 << (i % 64);
+        }
+        out
+    }
+}
+
+/// The 4-connected components of the points of `within` (a bit set of [`LayerBits`]) that touch
+/// `walls` (a string's stones), each with its empty points (the on-board points that hold no
+/// stone), in a stable order. Shared by the 2020 and 2016 region definitions, which differ only
+/// in what counts as inside.
 pub(crate) fn regions_around(
-    layer: &Layer,
+    bits: &LayerBits,
     walls: &[usize],
-    inside: impl Fn(usize) -> bool + Copy,
+    within: &[u64; WORDS],
 ) -> Vec<Region> {
-    let size = layer.size;
-    // The points as bits (point i: bit i % 64 of word i / 64), flooded a word at a time: the
-    // inside points, and those where a step right (+1) or left (-1) may land (not across the
-    // end of a row). Fixed arrays of the largest board's words, the first `words` used.
-    let words = (size * size).div_ceil(64);
-    let (mut within, mut from_left, mut from_right) = ([0u64; WORDS], [0u64; WORDS], [0u64; WORDS]);
-    for i in (0..size * size).filter(|&i| inside(i)) {
-        let bit = 1 << (i % 64);
-        within[i / 64] |= bit;
-        if i % size != 0 {
-            from_left[i / 64] |= bit;
-        }
-        if i % size != size - 1 {
-            from_right[i / 64] |= bit;
-        }
+    let (size, words) = (bits.size, bits.words);
+    // The points flooded a word at a time: the inside points, and those where a step right (+1)
+    // or left (-1) may land.
+    let (mut from_left, mut from_right) = ([0u64; WORDS], [0u64; WORDS]);
+    for w in 0..words {
+        from_left[w] = within[w] & bits.not_first_column[w];
+        from_right[w] = within[w] & bits.not_last_column[w];
     }
     let (within, from_left, from_right) =
         (&within[..words], &from_left[..words], &from_right[..words]);
-    let mut seeds = [0u64; WORDS];
-    for &i in walls {
-        seeds[i / 64] |= 1 << (i % 64);
-    }
+    let mut seeds = bits.points_of(walls);
     // The points next to the walls (not the walls themselves) that are inside.
     let (mut comp, mut next) = ([0u64; WORDS], [0u64; WORDS]);
     grow(
@@ -229,63 +292,68 @@ pub(crate) fn regions_around(
     while let Some(w) = seeds.iter().position(|&x| x != 0) {
         comp.fill(0);
         comp[w] = seeds[w] & seeds[w].wrapping_neg();
-        loop {
-            grow(
-                &comp[..words],
-                true,
-                size,
-                [within, from_left, from_right],
-                &mut next[..words],
-            );
-            if next == comp {
-                break;
-            }
+        while grow(
+            &comp[..words],
+            true,
+            size,
+            [within, from_left, from_right],
+            &mut next[..words],
+        ) {
             std::mem::swap(&mut comp, &mut next);
         }
         for (s, c) in seeds.iter_mut().zip(&comp) {
             *s &= !c;
         }
-        // sized from the bit counts: growing by doubling cost a reallocation or more a region
-        let n = comp[..words].iter().map(|w| w.count_ones() as usize).sum();
-        let mut points = Vec::with_capacity(n);
-        for (w, &word) in comp[..words].iter().enumerate() {
-            let mut rest = word;
-            while rest != 0 {
-                points.push(w * 64 + rest.trailing_zeros() as usize);
-                rest &= rest - 1;
-            }
+        let mut vacant = [0u64; WORDS];
+        for (w, v) in vacant[..words].iter_mut().enumerate() {
+            *v = comp[w] & bits.on_board[w] & !(bits.stones[0][w] | bits.stones[1][w]);
         }
-        let mut empty = Vec::with_capacity(n);
-        empty.extend(
-            points
-                .iter()
-                .copied()
-                .filter(|&p| layer.cells[p] == Cell::Empty),
-        );
-        out.push(Region { points, empty });
+        out.push(Region {
+            points: points_in(&comp[..words]),
+            empty: points_in(&vacant[..words]),
+        });
     }
     out.sort_by(|x, y| x.points.cmp(&y.points));
     out
 }
 
+/// The points of bit set `set`, ascending.
+fn points_in(set: &[u64]) -> Vec<usize> {
+    // sized from the bit counts: growing by doubling cost a reallocation or more a region
+    let n = set.iter().map(|w| w.count_ones() as usize).sum();
+    let mut points = Vec::with_capacity(n);
+    for (w, &word) in set.iter().enumerate() {
+        let mut rest = word;
+        while rest != 0 {
+            points.push(w * 64 + rest.trailing_zeros() as usize);
+            rest &= rest - 1;
+        }
+    }
+    points
+}
+
 /// Writes into `out` the four neighbours of the points of `x` (and, with `keep`, the points
 /// themselves) on a board of `size` (bits as in [`regions_around`]), kept to `within`;
 /// `from_left` (`from_right`) is `within` without the first (last) column, where no step right
-/// (left) may land.
+/// (left) may land. Returns whether `out` differs from `x` (word by word, not a slice
+/// comparison: no `memcmp` call for the fuzzer's hooks to trace).
 fn grow(
     x: &[u64],
     keep: bool,
     size: usize,
     [within, from_left, from_right]: [&[u64]; 3],
     out: &mut [u64],
-) {
+) -> bool {
+    let mut changed = 0;
     for (i, o) in out.iter_mut().enumerate() {
         let own = if keep { x[i] } else { 0 };
         let vertical = shifted_word(x, i, size, true) | shifted_word(x, i, size, false);
         *o = (own | vertical) & within[i]
             | shifted_word(x, i, 1, true) & from_left[i]
             | shifted_word(x, i, 1, false) & from_right[i];
+        changed |= *o ^ x[i];
     }
+    changed != 0
 }
 
 /// Word `i` of `x` with every point moved by `k` points, towards higher indices (`up`) or lower.
@@ -468,9 +536,11 @@ pub(crate) fn verdict(
 /// (003; "白棋串私眼判断规则与上述黑棋串私眼判断规则类同"). Every closed region of string `a` with
 /// the verdict on it; the private eyes are those with [`RegionVerdict::PrivateEye`].
 /// M20-EYE-WHITE: the test is the same for either colour (`colour` of string `a`).
+/// `bits` is the layer's [`LayerBits`] ([`LayerBits::new`]), read once for all its strings.
 #[cfg_attr(feature = "testing", visibility::make(pub))]
 pub(crate) fn judge_regions(
     layer: &Layer,
+    bits: &LayerBits,
     strings: &Strings,
     a: usize,
     rule: ClosedRegion,
@@ -479,7 +549,7 @@ pub(crate) fn judge_regions(
         return Vec::new();
     };
     let v = Lower { layer, strings };
-    closed_regions(layer, strings, a, rule)
+    closed_regions(bits, strings, a, rule)
         .into_iter()
         .map(|r| {
             let verdict = verdict(&v, a, colour, r.points.iter().copied());
@@ -490,7 +560,7 @@ pub(crate) fn judge_regions(
 
 /// M20-EYE — the private eyes of string `a` (see [`judge_regions`]).
 pub fn private_eyes(layer: &Layer, strings: &Strings, a: usize, rule: ClosedRegion) -> Vec<Region> {
-    judge_regions(layer, strings, a, rule)
+    judge_regions(layer, &LayerBits::new(layer), strings, a, rule)
         .into_iter()
         .filter(|(_, v)| *v == RegionVerdict::PrivateEye)
         .map(|(r, _)| r)

@@ -100,8 +100,15 @@ pub(crate) fn closed_regions_2016(
     a: usize,
     reading: ClosedRegion2016,
 ) -> Vec<Region> {
-    let inside = |j: usize| strings.of[j] != Some(a);
-    let mut parts = crate::judge::eyes::regions_around(layer, &strings.groups[a].points, inside);
+    // Inside: every point of the board (off-board grey stones too) but `a`'s stones.
+    let bits = crate::judge::eyes::LayerBits::new(layer);
+    let walls = &strings.groups[a].points;
+    let own = bits.points_of(walls);
+    let mut within = bits.all;
+    for (w, o) in within.iter_mut().zip(&own) {
+        *w &= !o;
+    }
+    let mut parts = crate::judge::eyes::regions_around(&bits, walls, &within);
     if reading == ClosedRegion2016::Inside {
         let size = layer.size;
         let on_edge = |j: usize| {

@@ -84,29 +84,33 @@ impl Table {
 /// No string or empty string here (a label of [`LiteralBoard`]).
 const NONE: usize = usize::MAX;
 
+/// The words of a bit set with one bit per part of the largest board.
+const PART_WORDS: usize =
+    (crate::board::coord::MAX_SIZE * crate::board::coord::MAX_SIZE).div_ceil(64);
+
 /// The direct board as the literal reading sees it, read once per board so that the reading of
 /// each closed region costs only the region: the neighbours of every point (from coordinates,
-/// [`nbrs`]), the black and white strings and the empty strings as labelled 4-connected
-/// components (each with its points ascending), and what touches each empty string. The
-/// definitions are the literal ones; only the bookkeeping is shared between regions.
+/// [`nbrs`]), and the black and white strings and the empty strings as labelled 4-connected
+/// components ("parts", each with its points ascending) with the parts next to each. The
+/// definitions are the literal ones; only the bookkeeping is shared between regions. Every
+/// per-part list is one flat vector with the start of each part (no vector per part).
 struct LiteralBoard<'a> {
     b: &'a Board,
     /// The on-board neighbours of every point, in [`nbrs`] order ([`Table::around`]).
     table: Table,
-    strings: Vec<Vec<usize>>,
-    /// `empty_of[i]`: the empty string through `i`, or NONE.
-    empty_of: Vec<usize>,
-    /// Per empty string: the distinct black and white strings next to it.
-    empty_touches: Vec<Vec<usize>>,
-    /// Per empty string: its points (ascending).
-    empty_strings: Vec<Vec<usize>>,
-    /// The same components, strings and empty strings together ("parts"): `part_of[i]` the part
-    /// through `i` (NONE on a flower), each part's points (ascending), the distinct parts next
-    /// to it, and its string (NONE for an empty string).
+    /// `part_of[i]`: the part through `i` (NONE on a flower). Parts are numbered in the order
+    /// of their first point.
     part_of: Vec<usize>,
-    parts: Vec<Vec<usize>>,
-    part_next: Vec<Vec<usize>>,
-    part_string: Vec<usize>,
+    /// The points of part `u`: `points[start[u]..start[u + 1]]` (ascending).
+    points: Vec<usize>,
+    start: Vec<usize>,
+    /// The distinct parts next to part `u`: `next[next_start[u]..next_start[u + 1]]`. Next to
+    /// an empty string lie only black and white strings (an empty neighbour is in the same
+    /// empty string, a flower is no part): its strings.
+    next: Vec<usize>,
+    next_start: Vec<usize>,
+    /// The black and white strings (their parts, ascending).
+    strings: Vec<usize>,
 }
 
 impl<'a> LiteralBoard<'a> {
@@ -116,16 +120,23 @@ impl<'a> LiteralBoard<'a> {
         // Components of equal cells: black with black, white with white, empty with empty.
         let mut label = vec![NONE; n];
         let mut count = 0;
-        let mut queue = Vec::new();
+        let mut queue = Vec::with_capacity(n);
+        let mut sizes = Vec::new();
+        let mut strings = Vec::new();
         for start in 0..n {
             if label[start] != NONE || b.get(start) == Some(Stone::Flower) {
                 continue;
             }
             let cell = b.get(start);
+            if cell.is_some() {
+                strings.push(count);
+            }
             label[start] = count;
             queue.clear();
             queue.push(start);
+            let mut size = 0;
             while let Some(i) = queue.pop() {
+                size += 1;
                 for &j in table.around(i) {
                     if label[j] == NONE && b.get(j) == cell {
                         label[j] = count;
@@ -133,102 +144,81 @@ impl<'a> LiteralBoard<'a> {
                     }
                 }
             }
+            sizes.push(size);
             count += 1;
         }
-        let mut members: Vec<Vec<usize>> = vec![Vec::new(); count];
+        // Each part's points, ascending: a counting sort of the points by part.
+        let mut start = Vec::with_capacity(count + 1);
+        start.push(0);
+        for &size in &sizes {
+            start.push(start[start.len() - 1] + size);
+        }
+        let mut fill = start.clone();
+        let mut points = vec![0; start[count]];
         for (i, &l) in label.iter().enumerate() {
             if l != NONE {
-                members[l].push(i);
+                points[fill[l]] = i;
+                fill[l] += 1;
             }
         }
-        let part_next = members
-            .iter()
-            .map(|points| {
-                let mut t: Vec<usize> = points
-                    .iter()
-                    .flat_map(|&q| table.around(q).iter().map(|&j| label[j]))
-                    .filter(|&l| l != NONE && l != label[points[0]])
-                    .collect();
-                t.sort_unstable();
-                t.dedup();
-                t
-            })
-            .collect();
-        let parts = members.clone();
-        let (mut strings, mut empty_strings) = (Vec::new(), Vec::new());
-        let mut renumber = vec![NONE; count];
-        for (l, points) in members.into_iter().enumerate() {
-            if b.get(points[0]).is_none() {
-                renumber[l] = empty_strings.len();
-                empty_strings.push(points);
-            } else {
-                renumber[l] = strings.len();
-                strings.push(points);
-            }
-        }
-        let mut string_of = vec![NONE; n];
-        let mut empty_of = vec![NONE; n];
-        for i in 0..n {
-            if label[i] == NONE {
-                continue;
-            }
-            if b.get(i).is_none() {
-                empty_of[i] = renumber[label[i]];
-            } else {
-                string_of[i] = renumber[label[i]];
-            }
-        }
-        let empty_touches = empty_strings
-            .iter()
-            .map(|es| {
-                let mut t: Vec<usize> = es
-                    .iter()
-                    .flat_map(|&q| table.around(q).iter().map(|&j| string_of[j]))
-                    .filter(|&s| s != NONE)
-                    .collect();
-                t.sort_unstable();
-                t.dedup();
-                t
-            })
-            .collect();
-        let part_string = (0..count)
-            .map(|l| {
-                if b.get(parts[l][0]).is_none() {
-                    NONE
-                } else {
-                    renumber[l]
+        // The distinct parts next to each part, marked per part so each is written once.
+        let mut next = Vec::with_capacity(4 * points.len());
+        let mut next_start = Vec::with_capacity(count + 1);
+        let mut seen = vec![NONE; count];
+        for u in 0..count {
+            next_start.push(next.len());
+            for &q in &points[start[u]..start[u + 1]] {
+                for &j in table.around(q) {
+                    let l = label[j];
+                    if l != NONE && l != u && seen[l] != u {
+                        seen[l] = u;
+                        next.push(l);
+                    }
                 }
-            })
-            .collect();
+            }
+        }
+        next_start.push(next.len());
         LiteralBoard {
             b,
             table,
-            strings,
-            empty_of,
-            empty_touches,
-            empty_strings,
             part_of: label,
-            parts,
-            part_next,
-            part_string,
+            points,
+            start,
+            next,
+            next_start,
+            strings,
         }
     }
 
-    /// The colour of string `s`.
-    fn colour(&self, s: usize) -> Option<Stone> {
-        self.b.get(self.strings[s][0])
+    /// The points of part `u` (ascending).
+    fn points_of(&self, u: usize) -> &[usize] {
+        &self.points[self.start[u]..self.start[u + 1]]
     }
 
-    /// The distinct empty strings that meet `empty` (points of one region), in first-met order.
-    fn empty_strings_in(&self, empty: &[usize]) -> Vec<usize> {
-        let mut out: Vec<usize> = Vec::new();
+    /// The parts next to part `u`.
+    fn next_to(&self, u: usize) -> &[usize] {
+        &self.next[self.next_start[u]..self.next_start[u + 1]]
+    }
+
+    /// The cell of part `u`: a colour for a string, `None` for an empty string.
+    fn colour(&self, u: usize) -> Option<Stone> {
+        self.b.get(self.points[self.start[u]])
+    }
+
+    /// Calls `f` on each distinct empty string that meets `empty` (points of one region), in
+    /// first-met order, until it returns true; whether it did.
+    fn any_empty_string_in(&self, empty: &[usize], mut f: impl FnMut(usize) -> bool) -> bool {
+        let mut met = [0u64; PART_WORDS];
         for &p in empty {
-            let e = self.empty_of[p];
-            if !out.contains(&e) {
-                out.push(e);
+            let e = self.part_of[p];
+            if met[e / 64] & 1 << (e % 64) == 0 {
+                met[e / 64] |= 1 << (e % 64);
+                if f(e) {
+                    return true;
+                }
             }
         }
-        out
+        false
     }
 }
 
@@ -265,8 +255,8 @@ fn condition_2_on(
     let opp = colour.opponent().stone();
     // The opponent's existing eyes of one or more liberties: an empty string of the region whose
     // every neighbour is empty (its own points), an opponent stone or a flower.
-    for e in lb.empty_strings_in(empty) {
-        let es = &lb.empty_strings[e];
+    let existing_eye = lb.any_empty_string_in(empty, |e| {
+        let es = lb.points_of(e);
         let closed = es.iter().all(|&q| {
             lb.table
                 .around(q)
@@ -274,9 +264,10 @@ fn condition_2_on(
                 .all(|&n| b.get(n).is_none() || b.get(n) == Some(opp) || off_board(b, n))
         });
         let inside = es.iter().all(|&q| in_region[q]);
-        if closed && inside {
-            return Some(false);
-        }
+        closed && inside
+    });
+    if existing_eye {
+        return Some(false);
     }
     if empty.len() > max_empty.min(63) {
         return None;
@@ -286,17 +277,16 @@ fn condition_2_on(
     // 和假眼": true or false eye alike) when it is still empty and every on-board neighbour holds
     // an `opp` stone or a flower: a neighbour among `empty` must be filled (`need[k]`, its bits),
     // any other must be an `opp` stone or a flower as it stands (else `need[k]` is `None`: never).
-    let need: Vec<Option<u64>> = empty
-        .iter()
-        .map(|&p| {
-            lb.table.around(p).iter().try_fold(0u64, |bits, &n| {
-                match empty.iter().position(|&q| q == n) {
-                    Some(j) => Some(bits | 1 << j),
-                    None => (b.get(n) == Some(opp) || off_board(b, n)).then_some(bits),
-                }
-            })
-        })
-        .collect();
+    let mut need = [None::<u64>; 63];
+    for (k, &p) in empty.iter().enumerate() {
+        need[k] = lb.table.around(p).iter().try_fold(0u64, |bits, &n| {
+            match empty.iter().position(|&q| q == n) {
+                Some(j) => Some(bits | 1 << j),
+                None => (b.get(n) == Some(opp) || off_board(b, n)).then_some(bits),
+            }
+        });
+    }
+    let need = &need[..empty.len()];
     let eye = (0u64..(1u64 << empty.len())).any(|mask| {
         need.iter()
             .enumerate()
@@ -318,56 +308,66 @@ pub fn literal_private_eyes(b: &Board, rule: ClosedRegion, max_empty: usize) -> 
     // `taken[u] == s + 1`: part `u` lies in a region of string `s` found already. A region is
     // a union of whole parts (a string or an empty string is connected, and wholly inside or
     // wholly outside), so the components are found on the parts and their adjacency.
-    let mut taken = vec![0usize; lb.parts.len()];
+    let mut taken = vec![0usize; lb.start.len() - 1];
     let mut in_region = vec![false; n];
     let mut queue = Vec::new();
-    for (s, string) in lb.strings.iter().enumerate() {
-        let own = lb.colour(s).unwrap_or(Stone::Flower);
-        let home = lb.part_of[string[0]];
+    let mut region = [0u64; PART_WORDS];
+    for &home in &lb.strings {
+        let own = lb.colour(home).unwrap_or(Stone::Flower);
+        let string = lb.points_of(home);
         // Not the string, not a flower (no part), and (same-colour reading) not a stone of its
         // colour.
         let inside = |u: usize| {
-            let t = lb.part_string[u];
-            let wall = rule == ClosedRegion::SameColour && t != NONE && lb.colour(t) == Some(own);
+            let wall = rule == ClosedRegion::SameColour && lb.colour(u) == Some(own);
             u != home && !wall
         };
-        for &j in &lb.part_next[home] {
-            if taken[j] == s + 1 || !inside(j) {
+        for &j in lb.next_to(home) {
+            if taken[j] == home + 1 || !inside(j) {
                 continue;
             }
             // The region: the component of part `j` among the inside parts.
-            taken[j] = s + 1;
+            taken[j] = home + 1;
             queue.clear();
             queue.push(j);
             let mut k = 0;
             while k < queue.len() {
-                for &q in &lb.part_next[queue[k]] {
-                    if taken[q] != s + 1 && inside(q) {
-                        taken[q] = s + 1;
+                for &q in lb.next_to(queue[k]) {
+                    if taken[q] != home + 1 && inside(q) {
+                        taken[q] = home + 1;
                         queue.push(q);
                     }
                 }
                 k += 1;
             }
-            let mut points: Vec<usize> = queue
-                .iter()
-                .flat_map(|&u| lb.parts[u].iter().copied())
-                .collect();
-            points.sort_unstable();
-            for &p in &points {
-                in_region[p] = true;
+            // Its points, ascending: marked as bits (one a point), then read in order.
+            region.fill(0);
+            let mut count = 0;
+            for &u in &queue {
+                for &p in lb.points_of(u) {
+                    region[p / 64] |= 1 << (p % 64);
+                    in_region[p] = true;
+                }
+                count += lb.points_of(u).len();
+            }
+            let mut points = Vec::with_capacity(count);
+            for (w, &word) in region.iter().enumerate() {
+                let mut rest = word;
+                while rest != 0 {
+                    points.push(w * 64 + rest.trailing_zeros() as usize);
+                    rest &= rest - 1;
+                }
             }
             let empty: Vec<usize> = points
                 .iter()
                 .copied()
                 .filter(|&p| b.get(p).is_none())
                 .collect();
-            let verdict = literal_verdict(&lb, s, &points, &empty, max_empty, &in_region);
+            let verdict = literal_verdict(&lb, home, &points, &empty, max_empty, &in_region);
             for &p in &points {
                 in_region[p] = false;
             }
             out.push(LiteralRegion {
-                string: string.clone(),
+                string: string.to_vec(),
                 points,
                 empty,
                 verdict,
@@ -395,10 +395,8 @@ fn literal_verdict(
         return LiteralVerdict::Condition1Fails;
     }
     // ... and an empty string touching the string and no other string of its colour.
-    let good_empty_string = lb.empty_strings_in(empty).into_iter().any(|e| {
-        let mut own_strings = lb.empty_touches[e]
-            .iter()
-            .filter(|&&t| lb.colour(t) == Some(own));
+    let good_empty_string = lb.any_empty_string_in(empty, |e| {
+        let mut own_strings = lb.next_to(e).iter().filter(|&&t| lb.colour(t) == Some(own));
         own_strings.clone().any(|&t| t == s) && own_strings.all(|&t| t == s)
     });
     if !good_empty_string {
