@@ -30,8 +30,7 @@ struct Parts {
     points: [u16; MAXN],
     start: [u16; MAXN],
     /// (string, node): the string touches the atom or the string of the other colour.
-    edges: [(u16, u16); EDGES],
-    edge_count: usize,
+    edges: Vec<(u16, u16)>,
 }
 
 impl Parts {
@@ -40,8 +39,7 @@ impl Parts {
             atoms: 0,
             points: [0; MAXN],
             start: [0; MAXN],
-            edges: [(0, 0); EDGES],
-            edge_count: 0,
+            edges: Vec::with_capacity(EDGES),
         }
     }
 }
@@ -112,9 +110,6 @@ pub struct FastAnalysis {
     /// M13-FREEZE (`grey-freeze: kept`, D21): the grey strings whose attribute is frozen, in
     /// reference indices (the position's, [`crate::judge::freeze`]); empty under other rules.
     pub(super) frozen: Arc<[FrozenString]>,
-    // Scratch.
-    pub(super) stack: [u16; MAXN],
-    pub(super) mark: [u16; MAXN],
 }
 
 impl FastAnalysis {
@@ -142,8 +137,6 @@ impl FastAnalysis {
             upper_lib: [0; MAXS],
             upper_count: 0,
             frozen: Arc::from(Vec::new()),
-            stack: [0; MAXN],
-            mark: [0; MAXN],
         }
     }
 
@@ -179,7 +172,7 @@ impl FastAnalysis {
     }
 
     /// Floods the component of `start` over points whose value satisfies `member`, writing `id`
-    /// into `map`; returns the number of points (they are `self.stack[..n]`).
+    /// into `map`; returns the number of points (they are `stack[..n]`).
     fn flood_into(
         stack: &mut [u16; MAXN],
         map: &mut [u16; MAXN],
@@ -231,23 +224,31 @@ impl FastAnalysis {
         let mut judged = [0u32; MAXS];
         let mut component = 0u32;
         let nodes = parts.atoms + self.lower_count;
+        let mut stack = [0u16; MAXN];
+        let mut parent = [0u16; MAXN];
+        let (mut first, mut multi) = ([NONE; MAXN], [false; MAXN]);
+        let (mut head, mut next) = ([NONE; MAXN], [NONE; MAXN]);
         for c in [BLACK, WHITE] {
             let colour = colour_of(c);
             // The components of S_c: the atoms joined through the strings of the opponent.
-            let mut parent = [0u16; MAXN];
             for (x, p) in parent[..nodes].iter_mut().enumerate() {
                 *p = x as u16;
             }
-            for &(s, x) in &parts.edges[..parts.edge_count] {
+            for &(s, x) in &parts.edges {
                 if self.lower_colour[s as usize] != c && (x as usize) < parts.atoms {
                     union(&mut parent, parts.atoms as u16 + s, x);
                 }
             }
+            // Every node straight under its root: a parent is above its child (`union`), so
+            // from the top down each parent already is.
+            for x in (0..nodes).rev() {
+                parent[x] = parent[parent[x] as usize & MASK];
+            }
             // The strings of colour c around each component: the first (with a stone) and
             // whether there is another.
-            let mut first = [NONE; MAXN];
-            let mut multi = [false; MAXN];
-            for &(s, x) in &parts.edges[..parts.edge_count] {
+            first[..nodes].fill(NONE);
+            multi[..nodes].fill(false);
+            for &(s, x) in &parts.edges {
                 let (own, other) = if self.lower_colour[s as usize] == c {
                     (s, x)
                 } else if (x as usize) >= parts.atoms {
@@ -256,69 +257,57 @@ impl FastAnalysis {
                 } else {
                     continue;
                 };
-                let r = find(&mut parent, other) as usize & MASK;
+                let r = parent[other as usize & MASK] as usize & MASK;
                 if first[r] == NONE {
                     first[r] = own;
                 } else if first[r] != own {
                     multi[r] = true;
                 }
             }
-            // The nodes of each judged component, grouped by component.
-            let mut members = [0u16; MAXN];
-            let mut count = 0usize;
-            let mut start = [0u16; MAXN];
-            let mut len = [0u16; MAXN];
-            let in_sc = |x: usize| x < parts.atoms || self.lower_colour[x - parts.atoms] != c;
-            for x in (0..nodes).filter(|&x| in_sc(x)) {
-                let r = find(&mut parent, x as u16) as usize & MASK;
-                if first[r] != NONE && (!multi[r] || same_colour) {
-                    len[r] += 1;
+            // The nodes of each judged component, linked from its root (`head`, `next`).
+            head[..nodes].fill(NONE);
+            for x in 0..nodes {
+                let r = parent[x] as usize & MASK;
+                let in_sc = x < parts.atoms || self.lower_colour[(x - parts.atoms) % MAXS] != c;
+                if in_sc && first[r] != NONE && (!multi[r] || same_colour) {
+                    next[x] = head[r];
+                    head[r] = x as u16;
                 }
             }
             for r in 0..nodes {
-                if parent[r] == r as u16 && first[r] != NONE && (!multi[r] || same_colour) {
-                    start[r] = count as u16;
-                    count += len[r] as usize;
-                    len[r] = 0;
-                }
-            }
-            for x in (0..nodes).filter(|&x| in_sc(x)) {
-                let r = find(&mut parent, x as u16) as usize & MASK;
-                if first[r] != NONE && (!multi[r] || same_colour) {
-                    members[(start[r] + len[r]) as usize & MASK] = x as u16;
-                    len[r] += 1;
-                }
-            }
-            for r in 0..nodes {
-                if parent[r] != r as u16 || first[r] == NONE || (multi[r] && !same_colour) {
+                if head[r] == NONE {
                     continue;
                 }
-                // The component's points into `self.stack`.
+                // The component's points into `stack`.
                 let mut n = 0usize;
-                for &x in &members[start[r] as usize..(start[r] + len[r]) as usize] {
-                    let x = x as usize;
-                    for &q in &parts.points[parts.start[x] as usize..parts.start[x + 1] as usize] {
-                        self.stack[n & MASK] = q;
+                let mut x = head[r];
+                while x != NONE {
+                    let x0 = x as usize & MASK;
+                    let range = parts.start[x0] as usize..parts.start[(x0 + 1) & MASK] as usize;
+                    for &q in &parts.points[range] {
+                        stack[n & MASK] = q;
                         n += 1;
                     }
+                    x = next[x0];
                 }
                 let own = first[r];
+                let points = &stack[..n & MASK];
                 if same_colour {
-                    self.judge_shared_component(cells, c, n, &mut judged, &mut component);
+                    self.judge_shared_component(cells, c, points, &mut judged, &mut component);
                 } else if !m2016 {
                     let view = FastLower {
                         cells,
                         lower_of: &self.lower_of,
                         dirs: &self.dirs,
                     };
-                    let region = self.stack[..n & MASK].iter().map(|&q| q as usize);
+                    let region = points.iter().map(|&q| q as usize);
                     if verdict(&view, own as usize, colour, region) == RegionVerdict::PrivateEye {
                         self.has_eye[own as usize] = true;
                     }
                 } else {
                     let own_at = parts.points[parts.start[parts.atoms + own as usize] as usize];
                     let at = (own, own_at as usize);
-                    let eye = self.eye_2016(cells, c, n, at, &mut reference);
+                    let eye = self.eye_2016(cells, c, points, at, &mut reference);
                     self.has_eye[own as usize] |= eye;
                 }
             }
@@ -366,7 +355,6 @@ impl FastAnalysis {
         parts.atoms = node;
         // `seen[x]` = 1 + the string that last recorded a contact with node `x`.
         let mut seen = [0u16; MAXN];
-        let mut edges = 0usize;
         let mut count = 0usize;
         for p in geom.points() {
             let v = cells[p & MASK];
@@ -407,8 +395,7 @@ impl FastAnalysis {
                     };
                     if seen[x & MASK] != tag {
                         seen[x & MASK] = tag;
-                        parts.edges[edges % EDGES] = (id, x as u16);
-                        edges += 1;
+                        parts.edges.push((id, x as u16));
                     }
                 }
             }
@@ -417,11 +404,10 @@ impl FastAnalysis {
             node += 1;
         }
         parts.start[node & MASK] = n as u16;
-        parts.edge_count = edges.min(EDGES);
         self.lower_count = count;
     }
 
-    /// Under `closed-region: same-colour` the component in `self.stack[..n]` is a closed region
+    /// Under `closed-region: same-colour` the component `points` is a closed region
     /// of every string of colour `c` around it; condition 2 does not depend on which. Each
     /// string around it is judged once (`judged[s]` = the number of the component that judged
     /// it, `component` counting the components that meet condition 2).
@@ -430,7 +416,7 @@ impl FastAnalysis {
         &mut self,
         cells: &[u8; MAXN],
         c: u8,
-        n: usize,
+        points: &[u16],
         judged: &mut [u32; MAXS],
         component: &mut u32,
     ) {
@@ -440,7 +426,7 @@ impl FastAnalysis {
             lower_of: &self.lower_of,
             dirs: &self.dirs,
         };
-        let region = self.stack[..n & MASK].iter().map(|&q| q as usize);
+        let region = points.iter().map(|&q| q as usize);
         if condition_2(&view, colour, region.clone()).is_err() {
             return;
         }
@@ -464,7 +450,7 @@ impl FastAnalysis {
         }
     }
 
-    /// Whether the component in `self.stack[..n]`, bounded by the one string `first` of colour
+    /// Whether the component `points`, bounded by the one string `first` of colour
     /// `c` (with its stone), is a 2016 private eye of that string: conditions a and b, not the
     /// outer part under `inside`, and the opponent conditions from the reference verdicts of
     /// the same board (built once into `reference`) when an opponent stone is inside.
@@ -473,7 +459,7 @@ impl FastAnalysis {
         &self,
         cells: &[u8; MAXN],
         c: u8,
-        n: usize,
+        points: &[u16],
         (first, first_at): (u16, usize),
         reference: &mut Option<Option<Judged2016>>,
     ) -> bool {
@@ -484,7 +470,7 @@ impl FastAnalysis {
             lower_of: &self.lower_of,
             dirs: &self.dirs,
         };
-        let region = self.stack[..n & MASK].iter().map(|&q| q as usize);
+        let region = points.iter().map(|&q| q as usize);
         let o = opp(c);
         if !(condition_a(&view, first as usize, region.clone())
             && condition_b(&view, colour_of(c), region.clone())
@@ -509,7 +495,7 @@ impl FastAnalysis {
         else {
             return false;
         };
-        let at = geom.unpad(self.stack[0] as usize);
+        let at = geom.unpad(points.first().copied().unwrap_or_default() as usize);
         match strings.of[geom.unpad(first_at)] {
             Some(a) => verdicts.get(a).is_some_and(|rs| {
                 rs.iter().any(|(r, v)| {
@@ -532,18 +518,15 @@ impl FastAnalysis {
             return;
         }
         // `mark[s]` = 1 + the flower string that last counted lower string `s` (2013: point `s`).
-        if rule == AttributeRule::M2013 {
-            self.mark.fill(0);
-        } else {
-            self.mark[..self.lower_count].fill(0);
-        }
+        let mut mark = [0u16; MAXN];
+        let mut stack = [0u16; MAXN];
         let mut f = 0usize;
         for p in geom.points() {
             if cells[p & MASK] != FLOWER || self.flower_of[p & MASK] != NONE {
                 continue;
             }
             let n = Self::flood_into(
-                &mut self.stack,
+                &mut stack,
                 &mut self.flower_of,
                 cells,
                 dirs,
@@ -569,8 +552,8 @@ impl FastAnalysis {
                 continue;
             }
             let tag = f as u16 + 1;
-            let stack = &self.stack;
-            let mark = std::cell::Cell::from_mut(&mut self.mark[..]).as_slice_of_cells();
+            let stack = &stack;
+            let mark = std::cell::Cell::from_mut(&mut mark[..]).as_slice_of_cells();
             let around = || {
                 stack[..n & MASK]
                     .iter()
@@ -648,7 +631,8 @@ impl FastAnalysis {
         let geom = self.geom;
         let dirs = geom.dirs();
         self.upper_of.fill(NONE);
-        self.mark.fill(NONE);
+        let mut mark = [NONE; MAXN];
+        let mut stack = [0u16; MAXN];
         let mut count = 0usize;
         for p in geom.points() {
             let v = self.upper[p & MASK];
@@ -657,7 +641,7 @@ impl FastAnalysis {
             }
             let id = count as u16;
             let size = Self::flood_into(
-                &mut self.stack,
+                &mut stack,
                 &mut self.upper_of,
                 &self.upper,
                 dirs,
@@ -668,11 +652,11 @@ impl FastAnalysis {
             let mut libs = 0u16;
             let mut lib = 0u16;
             for k in 0..size {
-                let q = self.stack[k & MASK] as usize;
+                let q = stack[k & MASK] as usize;
                 for d in dirs {
                     let m = q.wrapping_add(d);
-                    if self.upper[m & MASK] == EMPTY && self.mark[m & MASK] != id {
-                        self.mark[m & MASK] = id;
+                    if self.upper[m & MASK] == EMPTY && mark[m & MASK] != id {
+                        mark[m & MASK] = id;
                         libs += 1;
                         lib = m as u16;
                     }
@@ -772,8 +756,24 @@ impl FastAnalysis {
     fn forbidden_candidates(&self) -> [u64; WORDS] {
         let n = (self.geom.w * self.geom.w).min(MAXN);
         let mut empty = [0u64; WORDS];
-        for (p, &v) in self.upper[..n].iter().enumerate() {
-            empty[(p / 64) % WORDS] |= u64::from(v == EMPTY) << (p % 64);
+        // Eight cells at a time: a cell (0 to 4) is empty when its three low bits are clear;
+        // bit 0 of each byte of `any` holds whether they are not, and the multiplication
+        // gathers the eight flags into the top byte (bit `i` for byte `i`).
+        for (k, chunk) in self.upper.chunks_exact(8).enumerate() {
+            let x = u64::from_le_bytes(chunk.try_into().unwrap_or([BORDER; 8]));
+            let any = x | x >> 1 | x >> 2;
+            let flags = !any & 0x0101_0101_0101_0101;
+            let byte = flags.wrapping_mul(0x0102_0408_1020_4080) >> 56;
+            empty[(k / 8) % WORDS] |= byte << (8 * (k % 8));
+        }
+        // The cells past the last padded point are no points.
+        for (i, word) in empty.iter_mut().enumerate() {
+            let below = n.saturating_sub(64 * i).min(64);
+            *word &= if below == 64 {
+                u64::MAX
+            } else {
+                (1u64 << below) - 1
+            };
         }
         let w = self.geom.w;
         let [a, b, c, d] = [(1, true), (1, false), (w, true), (w, false)]
@@ -864,13 +864,16 @@ pub(super) fn upper_code(a: Attribute) -> u8 {
 
 pub(super) fn padded_cells(board: &Board, geom: Geom) -> [u8; MAXN] {
     let mut cells = [BORDER; MAXN];
-    for i in 0..board.len() {
-        cells[geom.pad(i)] = match board.get(i) {
-            None => EMPTY,
-            Some(Stone::Black) => BLACK,
-            Some(Stone::White) => WHITE,
-            Some(Stone::Flower) => FLOWER,
-        };
+    // Row by row: the padded point of reference index `i` without a division a point.
+    for r in 0..geom.size {
+        for c in 0..geom.size {
+            cells[((r + 1) * geom.w + c + 1) & MASK] = match board.get(r * geom.size + c) {
+                None => EMPTY,
+                Some(Stone::Black) => BLACK,
+                Some(Stone::White) => WHITE,
+                Some(Stone::Flower) => FLOWER,
+            };
+        }
     }
     cells
 }
