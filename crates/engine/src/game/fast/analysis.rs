@@ -18,12 +18,65 @@ use std::sync::Arc;
 /// per analysis when a 2016 region needs the opponent conditions).
 type Judged2016 = (Layer, Strings, Vec<Vec<(Region, Verdict2016)>>);
 
-/// The classes of a cell in the flood of a component of S_c ([`FastAnalysis::private_eyes`]):
-/// a c-stone, a point of S_c not yet visited, and the mark of a visited point in the copy of
-/// the board.
-const OWN: u8 = 1;
-const IN: u8 = 2;
-const VISITED: u8 = 5;
+/// The most contacts a board has: each is recorded from a stone's side, at most four a stone.
+const EDGES: usize = 4 * MAXS;
+
+/// What the one flood of [`FastAnalysis::flood_parts`] finds: the nodes (the atoms, then the
+/// lower strings) with their points, and the contacts of the strings.
+struct Parts {
+    /// The number of atoms; string `s` is node `atoms + s`.
+    atoms: usize,
+    /// The points of node `x`: `points[start[x]..start[x + 1]]`.
+    points: [u16; MAXN],
+    start: [u16; MAXN],
+    /// (string, node): the string touches the atom or the string of the other colour.
+    edges: Vec<(u16, u16)>,
+}
+
+impl Parts {
+    fn new() -> Parts {
+        Parts {
+            atoms: 0,
+            points: [0; MAXN],
+            start: [0; MAXN],
+            edges: Vec::with_capacity(EDGES),
+        }
+    }
+}
+
+/// The root of node `x` in the union-find forest `parent` (paths halved on the way).
+fn find(parent: &mut [u16; MAXN], mut x: u16) -> u16 {
+    while parent[x as usize & MASK] != x {
+        let up = parent[parent[x as usize & MASK] as usize & MASK];
+        parent[x as usize & MASK] = up;
+        x = up;
+    }
+    x
+}
+
+/// Joins the trees of nodes `x` and `y` (the smaller root under the larger's).
+fn union(parent: &mut [u16; MAXN], x: u16, y: u16) {
+    let (a, b) = (find(parent, x), find(parent, y));
+    if a != b {
+        parent[a.min(b) as usize & MASK] = a.max(b);
+    }
+}
+
+/// The words of a bit set of the padded points.
+const WORDS: usize = MAXN / 64;
+
+/// Word `i` of the bit set `x` with every point moved by `k` points, towards higher points
+/// (`up`: bit `p` is bit `p - k` of `x`) or lower (bit `p` is bit `p + k`); `k` is below 64.
+fn shifted(x: &[u64; WORDS], i: usize, k: usize, up: bool) -> u64 {
+    let get = |j: usize| x.get(j).copied().unwrap_or(0);
+    let k = k as u32;
+    if up {
+        let low = if i == 0 { 0 } else { get(i - 1) >> (64 - k) };
+        get(i) << k | low
+    } else {
+        get(i) >> k | get(i + 1) << (64 - k)
+    }
+}
 
 /// The analysis of one direct board on the fast path: lower strings and their private eyes,
 /// flower attributes, the upper layer with its strings and liberty counts.
@@ -57,9 +110,6 @@ pub struct FastAnalysis {
     /// M13-FREEZE (`grey-freeze: kept`, D21): the grey strings whose attribute is frozen, in
     /// reference indices (the position's, [`crate::judge::freeze`]); empty under other rules.
     pub(super) frozen: Arc<[FrozenString]>,
-    // Scratch.
-    pub(super) stack: [u16; MAXN],
-    pub(super) mark: [u16; MAXN],
 }
 
 impl FastAnalysis {
@@ -87,8 +137,6 @@ impl FastAnalysis {
             upper_lib: [0; MAXS],
             upper_count: 0,
             frozen: Arc::from(Vec::new()),
-            stack: [0; MAXN],
-            mark: [0; MAXN],
         }
     }
 
@@ -114,8 +162,7 @@ impl FastAnalysis {
         let eyes_counted = matches!(attribute, AttributeRule::M2020 | AttributeRule::M2016);
         let need_eyes = want_eyes || (any_flower && eyes_counted);
         if need_eyes {
-            self.lower_strings(cells);
-            self.private_eyes(cells);
+            self.lower_strings_and_eyes(cells);
         } else {
             self.eyes_done = false;
             self.lower_count = 0;
@@ -125,7 +172,7 @@ impl FastAnalysis {
     }
 
     /// Floods the component of `start` over points whose value satisfies `member`, writing `id`
-    /// into `map`; returns the number of points (they are `self.stack[..n]`).
+    /// into `map`; returns the number of points (they are `stack[..n]`).
     fn flood_into(
         stack: &mut [u16; MAXN],
         map: &mut [u16; MAXN],
@@ -154,127 +201,213 @@ impl FastAnalysis {
         n
     }
 
-    fn lower_strings(&mut self, cells: &[u8; MAXN]) {
-        let geom = self.geom;
-        let dirs = geom.dirs();
-        self.lower_of.fill(NONE);
-        let mut count = 0usize;
-        for p in geom.points() {
-            let v = cells[p & MASK];
-            if (v == BLACK || v == WHITE) && self.lower_of[p & MASK] == NONE {
-                Self::flood_into(
-                    &mut self.stack,
-                    &mut self.lower_of,
-                    cells,
-                    dirs,
-                    p,
-                    count as u16,
-                    |u| u == v,
-                );
-                self.lower_colour[count] = v;
-                count += 1;
-            }
-        }
-        self.lower_count = count;
-    }
-
-    /// The private eyes of every lower string, by the clause functions of
-    /// [`crate::judge::eyes`] (2020) or [`crate::judge::eyes2016`] (2016) called on the fast
+    /// The lower strings and the private eyes of every lower string, by the clause functions
+    /// of [`crate::judge::eyes`] (2020) or [`crate::judge::eyes2016`] (2016) called on the fast
     /// board (a [`LowerView`]); only the enumeration of the regions differs from the reference,
-    /// which floods each string's closed regions: here one pass over the components of S_c
-    /// (the points that are not stones of colour c: empty points and opponent stones, and under
-    /// the 2016 rule also flowers) per colour decides every string's regions, for the reasons
-    /// the module documentation gives.
-    fn private_eyes(&mut self, cells: &[u8; MAXN]) {
-        let geom = self.geom;
-        self.has_eye[..self.lower_count].fill(false);
+    /// which floods each string's closed regions: here the components of S_c (the points that
+    /// are not stones of colour c: empty points and opponent stones, and under the 2016 rule
+    /// also flowers) decide every string's regions, for the reasons the module documentation
+    /// gives. One flood of the board serves both colours: it labels the lower strings and the
+    /// atoms (the components of the empty points, 2016: of the empty points and flowers) and
+    /// records which atoms and opposite strings each string touches; a component of S_c is then
+    /// a component of the graph of the atoms and the strings of the opponent of c joined by
+    /// those contacts (`notes/fast-engine.md`, "One flood for both colours").
+    fn lower_strings_and_eyes(&mut self, cells: &[u8; MAXN]) {
         let m2016 = self.eye == EyeRule::M2016;
+        let mut parts = Parts::new();
+        self.flood_parts(cells, m2016, &mut parts);
+        self.has_eye[..self.lower_count].fill(false);
         let same_colour = !m2016 && self.closed_region == ClosedRegion::SameColour;
         // The reference lower layer with the 2016 verdicts of every region, built once if a
         // 2016 region needs the opponent conditions.
         let mut reference: Option<Option<Judged2016>> = None;
         let mut judged = [0u32; MAXS];
         let mut component = 0u32;
+        let nodes = parts.atoms + self.lower_count;
+        let mut stack = [0u16; MAXN];
+        let mut parent = [0u16; MAXN];
+        let (mut first, mut multi) = ([NONE; MAXN], [false; MAXN]);
+        let (mut head, mut next) = ([NONE; MAXN], [NONE; MAXN]);
         for c in [BLACK, WHITE] {
             let colour = colour_of(c);
-            // The class of each cell value: a c-stone (OWN), a point of S_c not yet visited
-            // (IN), anything else; a visited point is written VISITED in `work`.
-            let mut class = [0u8; 8];
-            class[c as usize] = OWN;
-            class[EMPTY as usize] = IN;
-            class[opp(c) as usize] = IN;
-            if m2016 {
-                class[FLOWER as usize] = IN;
+            // The components of S_c: the atoms joined through the strings of the opponent.
+            for (x, p) in parent[..nodes].iter_mut().enumerate() {
+                *p = x as u16;
             }
-            let mut work = *cells;
-            for p in geom.points() {
-                if class[(work[p & MASK] & 7) as usize] != IN {
+            for &(s, x) in &parts.edges {
+                if self.lower_colour[s as usize] != c && (x as usize) < parts.atoms {
+                    union(&mut parent, parts.atoms as u16 + s, x);
+                }
+            }
+            // Every node straight under its root: a parent is above its child (`union`), so
+            // from the top down each parent already is.
+            for x in (0..nodes).rev() {
+                parent[x] = parent[parent[x] as usize & MASK];
+            }
+            // The strings of colour c around each component: the first (with a stone) and
+            // whether there is another.
+            first[..nodes].fill(NONE);
+            multi[..nodes].fill(false);
+            for &(s, x) in &parts.edges {
+                let (own, other) = if self.lower_colour[s as usize] == c {
+                    (s, x)
+                } else if (x as usize) >= parts.atoms {
+                    // A contact of two strings, recorded once: here the opponent string is `s`.
+                    (x - parts.atoms as u16, parts.atoms as u16 + s)
+                } else {
+                    continue;
+                };
+                let r = parent[other as usize & MASK] as usize & MASK;
+                if first[r] == NONE {
+                    first[r] = own;
+                } else if first[r] != own {
+                    multi[r] = true;
+                }
+            }
+            // The nodes of each judged component, linked from its root (`head`, `next`).
+            head[..nodes].fill(NONE);
+            for x in 0..nodes {
+                let r = parent[x] as usize & MASK;
+                let in_sc = x < parts.atoms || self.lower_colour[(x - parts.atoms) % MAXS] != c;
+                if in_sc && first[r] != NONE && (!multi[r] || same_colour) {
+                    next[x] = head[r];
+                    head[r] = x as u16;
+                }
+            }
+            for r in 0..nodes {
+                if head[r] == NONE {
                     continue;
                 }
-                let (n, first, first_at, multi) = self.flood_component(&mut work, &class, p);
-                if first == NONE || (multi && !same_colour) {
-                    continue;
+                // The component's points into `stack`.
+                let mut n = 0usize;
+                let mut x = head[r];
+                while x != NONE {
+                    let x0 = x as usize & MASK;
+                    let range = parts.start[x0] as usize..parts.start[(x0 + 1) & MASK] as usize;
+                    for &q in &parts.points[range] {
+                        stack[n & MASK] = q;
+                        n += 1;
+                    }
+                    x = next[x0];
                 }
+                let own = first[r];
+                let points = &stack[..n & MASK];
                 if same_colour {
-                    self.judge_shared_component(cells, c, n, &mut judged, &mut component);
+                    self.judge_shared_component(cells, c, points, &mut judged, &mut component);
                 } else if !m2016 {
                     let view = FastLower {
                         cells,
                         lower_of: &self.lower_of,
                         dirs: &self.dirs,
                     };
-                    let region = self.stack[..n & MASK].iter().map(|&q| q as usize);
-                    if verdict(&view, first as usize, colour, region) == RegionVerdict::PrivateEye {
-                        self.has_eye[first as usize] = true;
+                    let region = points.iter().map(|&q| q as usize);
+                    if verdict(&view, own as usize, colour, region) == RegionVerdict::PrivateEye {
+                        self.has_eye[own as usize] = true;
                     }
                 } else {
-                    let eye = self.eye_2016(cells, c, n, (first, first_at), &mut reference);
-                    self.has_eye[first as usize] |= eye;
+                    let own_at = parts.points[parts.start[parts.atoms + own as usize] as usize];
+                    let at = (own, own_at as usize);
+                    let eye = self.eye_2016(cells, c, points, at, &mut reference);
+                    self.has_eye[own as usize] |= eye;
                 }
             }
         }
         self.eyes_done = true;
     }
 
-    /// Floods the component of S_c through `p` (the points of class IN, marked VISITED in
-    /// `work`) into `self.stack`: its size, the first string of colour c around it with one of
-    /// its stones, and whether other strings of colour c are around it too.
-    #[inline]
-    fn flood_component(
-        &mut self,
-        work: &mut [u8; MAXN],
-        class: &[u8; 8],
-        p: usize,
-    ) -> (usize, u16, usize, bool) {
-        work[p & MASK] = VISITED;
-        self.stack[0] = p as u16;
-        let (mut n, mut k) = (1usize, 0usize);
-        let (mut first, mut first_at, mut multi) = (NONE, 0usize, false);
-        while k < n {
-            let q = self.stack[k & MASK] as usize;
-            k += 1;
-            for &d in &self.dirs {
-                let m = q.wrapping_add(d);
-                let u = work[m & MASK];
-                let kind = class[(u & 7) as usize];
-                if kind == OWN {
-                    let s = self.lower_of[m & MASK];
-                    if first == NONE {
-                        (first, first_at) = (s, m);
-                    } else if s != first {
-                        multi = true;
+    /// The one flood of the board behind [`FastAnalysis::lower_strings_and_eyes`]: the atoms
+    /// (the components of the empty points, and under 2016 of the flowers with them) numbered
+    /// from 0, then the lower strings (into `lower_of`, numbered from 0, node `atoms + s`), the
+    /// points of each node in `parts.points`, and each contact of a string with an atom or
+    /// with a string of the other colour, once (a contact of two strings by the one flooded
+    /// second).
+    fn flood_parts(&mut self, cells: &[u8; MAXN], m2016: bool, parts: &mut Parts) {
+        let geom = self.geom;
+        let dirs = self.dirs;
+        self.lower_of.fill(NONE);
+        let mut atom_of = [NONE; MAXN];
+        let is_atom = |v: u8| v == EMPTY || (m2016 && v == FLOWER);
+        let mut n = 0usize;
+        let mut node = 0usize;
+        for p in geom.points() {
+            if !is_atom(cells[p & MASK]) || atom_of[p & MASK] != NONE {
+                continue;
+            }
+            parts.start[node & MASK] = n as u16;
+            atom_of[p & MASK] = node as u16;
+            parts.points[n & MASK] = p as u16;
+            let mut k = n;
+            n += 1;
+            while k < n {
+                let q = parts.points[k & MASK] as usize;
+                k += 1;
+                for &d in &dirs {
+                    let m = q.wrapping_add(d);
+                    if atom_of[m & MASK] == NONE && is_atom(cells[m & MASK]) {
+                        atom_of[m & MASK] = node as u16;
+                        parts.points[n & MASK] = m as u16;
+                        n += 1;
                     }
-                } else if kind == IN {
-                    work[m & MASK] = VISITED;
-                    self.stack[n & MASK] = m as u16;
-                    n += 1;
                 }
             }
+            node += 1;
         }
-        (n, first, first_at, multi)
+        parts.atoms = node;
+        // `seen[x]` = 1 + the string that last recorded a contact with node `x`.
+        let mut seen = [0u16; MAXN];
+        let mut count = 0usize;
+        for p in geom.points() {
+            let v = cells[p & MASK];
+            if !(v == BLACK || v == WHITE) || self.lower_of[p & MASK] != NONE {
+                continue;
+            }
+            let id = count as u16;
+            let tag = id + 1;
+            let o = opp(v);
+            parts.start[node & MASK] = n as u16;
+            self.lower_of[p & MASK] = id;
+            parts.points[n & MASK] = p as u16;
+            let mut k = n;
+            n += 1;
+            while k < n {
+                let q = parts.points[k & MASK] as usize;
+                k += 1;
+                for &d in &dirs {
+                    let m = q.wrapping_add(d) & MASK;
+                    let u = cells[m];
+                    let x = if u == v {
+                        if self.lower_of[m] == NONE {
+                            self.lower_of[m] = id;
+                            parts.points[n & MASK] = m as u16;
+                            n += 1;
+                        }
+                        continue;
+                    } else if u == o {
+                        match self.lower_of[m] {
+                            NONE => continue,
+                            t => parts.atoms + t as usize,
+                        }
+                    } else {
+                        match atom_of[m] {
+                            NONE => continue,
+                            a => a as usize,
+                        }
+                    };
+                    if seen[x & MASK] != tag {
+                        seen[x & MASK] = tag;
+                        parts.edges.push((id, x as u16));
+                    }
+                }
+            }
+            self.lower_colour[count % MAXS] = v;
+            count += 1;
+            node += 1;
+        }
+        parts.start[node & MASK] = n as u16;
+        self.lower_count = count;
     }
 
-    /// Under `closed-region: same-colour` the component in `self.stack[..n]` is a closed region
+    /// Under `closed-region: same-colour` the component `points` is a closed region
     /// of every string of colour `c` around it; condition 2 does not depend on which. Each
     /// string around it is judged once (`judged[s]` = the number of the component that judged
     /// it, `component` counting the components that meet condition 2).
@@ -283,7 +416,7 @@ impl FastAnalysis {
         &mut self,
         cells: &[u8; MAXN],
         c: u8,
-        n: usize,
+        points: &[u16],
         judged: &mut [u32; MAXS],
         component: &mut u32,
     ) {
@@ -293,7 +426,7 @@ impl FastAnalysis {
             lower_of: &self.lower_of,
             dirs: &self.dirs,
         };
-        let region = self.stack[..n & MASK].iter().map(|&q| q as usize);
+        let region = points.iter().map(|&q| q as usize);
         if condition_2(&view, colour, region.clone()).is_err() {
             return;
         }
@@ -317,7 +450,7 @@ impl FastAnalysis {
         }
     }
 
-    /// Whether the component in `self.stack[..n]`, bounded by the one string `first` of colour
+    /// Whether the component `points`, bounded by the one string `first` of colour
     /// `c` (with its stone), is a 2016 private eye of that string: conditions a and b, not the
     /// outer part under `inside`, and the opponent conditions from the reference verdicts of
     /// the same board (built once into `reference`) when an opponent stone is inside.
@@ -326,7 +459,7 @@ impl FastAnalysis {
         &self,
         cells: &[u8; MAXN],
         c: u8,
-        n: usize,
+        points: &[u16],
         (first, first_at): (u16, usize),
         reference: &mut Option<Option<Judged2016>>,
     ) -> bool {
@@ -337,7 +470,7 @@ impl FastAnalysis {
             lower_of: &self.lower_of,
             dirs: &self.dirs,
         };
-        let region = self.stack[..n & MASK].iter().map(|&q| q as usize);
+        let region = points.iter().map(|&q| q as usize);
         let o = opp(c);
         if !(condition_a(&view, first as usize, region.clone())
             && condition_b(&view, colour_of(c), region.clone())
@@ -362,7 +495,7 @@ impl FastAnalysis {
         else {
             return false;
         };
-        let at = geom.unpad(self.stack[0] as usize);
+        let at = geom.unpad(points.first().copied().unwrap_or_default() as usize);
         match strings.of[geom.unpad(first_at)] {
             Some(a) => verdicts.get(a).is_some_and(|rs| {
                 rs.iter().any(|(r, v)| {
@@ -385,18 +518,15 @@ impl FastAnalysis {
             return;
         }
         // `mark[s]` = 1 + the flower string that last counted lower string `s` (2013: point `s`).
-        if rule == AttributeRule::M2013 {
-            self.mark.fill(0);
-        } else {
-            self.mark[..self.lower_count].fill(0);
-        }
+        let mut mark = [0u16; MAXN];
+        let mut stack = [0u16; MAXN];
         let mut f = 0usize;
         for p in geom.points() {
             if cells[p & MASK] != FLOWER || self.flower_of[p & MASK] != NONE {
                 continue;
             }
             let n = Self::flood_into(
-                &mut self.stack,
+                &mut stack,
                 &mut self.flower_of,
                 cells,
                 dirs,
@@ -422,8 +552,8 @@ impl FastAnalysis {
                 continue;
             }
             let tag = f as u16 + 1;
-            let stack = &self.stack;
-            let mark = std::cell::Cell::from_mut(&mut self.mark[..]).as_slice_of_cells();
+            let stack = &stack;
+            let mark = std::cell::Cell::from_mut(&mut mark[..]).as_slice_of_cells();
             let around = || {
                 stack[..n & MASK]
                     .iter()
@@ -501,7 +631,8 @@ impl FastAnalysis {
         let geom = self.geom;
         let dirs = geom.dirs();
         self.upper_of.fill(NONE);
-        self.mark.fill(NONE);
+        let mut mark = [NONE; MAXN];
+        let mut stack = [0u16; MAXN];
         let mut count = 0usize;
         for p in geom.points() {
             let v = self.upper[p & MASK];
@@ -510,7 +641,7 @@ impl FastAnalysis {
             }
             let id = count as u16;
             let size = Self::flood_into(
-                &mut self.stack,
+                &mut stack,
                 &mut self.upper_of,
                 &self.upper,
                 dirs,
@@ -521,11 +652,11 @@ impl FastAnalysis {
             let mut libs = 0u16;
             let mut lib = 0u16;
             for k in 0..size {
-                let q = self.stack[k & MASK] as usize;
+                let q = stack[k & MASK] as usize;
                 for d in dirs {
                     let m = q.wrapping_add(d);
-                    if self.upper[m & MASK] == EMPTY && self.mark[m & MASK] != id {
-                        self.mark[m & MASK] = id;
+                    if self.upper[m & MASK] == EMPTY && mark[m & MASK] != id {
+                        mark[m & MASK] = id;
                         libs += 1;
                         lib = m as u16;
                     }
@@ -580,12 +711,17 @@ impl FastAnalysis {
 
     /// The points closed to `player`'s flower with the reason, in board order: the clauses of
     /// [`crate::judge::forbidden`] (M20-FORBID-UPPER) on this analysis's upper layer.
-    /// Only the points the private `may_be_forbidden` filter keeps are asked; the others no
+    /// Only the points of [`FastAnalysis::forbidden_candidates`] are asked; the others no
     /// clause can forbid.
     pub fn forbidden_points(&self, rules: &Rules, player: Colour) -> Vec<(usize, Forbidden)> {
-        let mut out = Vec::new();
-        for p in self.geom.points() {
-            if self.may_be_forbidden(p) {
+        let candidates = self.forbidden_candidates();
+        let count = candidates.iter().map(|w| w.count_ones() as usize).sum();
+        let mut out = Vec::with_capacity(count);
+        for (w, &word) in candidates.iter().enumerate() {
+            let mut rest = word;
+            while rest != 0 {
+                let p = w * 64 + rest.trailing_zeros() as usize;
+                rest &= rest - 1;
                 if let Some(f) = flower_forbidden_reason(self, rules, p, player) {
                     out.push((self.geom.unpad(p), f));
                 }
@@ -594,11 +730,11 @@ impl FastAnalysis {
         out
     }
 
-    /// A cheap necessary condition for [`flower_forbidden_reason`] to forbid padded point `p`
-    /// to anyone's flower, read off the upper layer without the view: `p` is empty and either
-    /// has at most one empty neighbour or is next to an upper string with one liberty. The
-    /// clause functions of [`crate::judge::forbidden`] justify it, each returning nothing
-    /// otherwise:
+    /// A cheap necessary condition for [`flower_forbidden_reason`] to forbid a padded point to
+    /// anyone's flower, as a bit set of the padded points (bit `p % 64` of word `p / 64`), read
+    /// off the upper layer without the view: the point is empty and either has at most one
+    /// empty neighbour or is next to an upper string with one liberty. The clause functions of
+    /// [`crate::judge::forbidden`] justify it, each returning nothing otherwise:
     /// - `is_capture_point` (M20-FORBID-CAPTURE) asks whether a neighbouring string has one
     ///   liberty (`takes_last_liberty`);
     /// - `is_one_liberty_eye` (M20-FORBID-EYE) returns `None` at the first empty neighbour, so
@@ -606,25 +742,62 @@ impl FastAnalysis {
     /// - `is_tigers_mouth` (M20-FORBID-TIGER) needs exactly one empty neighbour.
     ///
     /// So a point with two or more empty neighbours and no one-liberty string beside it is
-    /// forbidden by none of them, under any rule option. `tests/it/fast_equals_reference.rs`
-    /// compares the filtered list with the reference's (`report::forbidden_points`, which asks
-    /// the clause functions at every point) on random boards, bench positions, conformance
-    /// positions and held analyses of long random games.
-    fn may_be_forbidden(&self, p: usize) -> bool {
-        let upper = &self.upper;
-        if upper[p & MASK] != EMPTY {
-            return false;
+    /// forbidden by none of them, under any rule option. Both halves are computed for the whole
+    /// board at once: the empty points with two or more empty neighbours by shifting the bit set
+    /// of the empty points one step each way (the frame is never empty, so a shift across a row
+    /// end lands on the frame), and the empty points next to a one-liberty string are those
+    /// strings' recorded liberties (`upper_lib`: an empty point next to a string is one of its
+    /// liberties, so next to a one-liberty string it is the only one; the string numbers that
+    /// still name a point are checked, so that a number an incremental update retired counts
+    /// for nothing). `tests/it/fast_equals_reference.rs` compares the filtered list with the
+    /// reference's (`report::forbidden_points`, which asks the clause functions at every point)
+    /// on random boards, bench positions, conformance positions and held analyses of long
+    /// random games.
+    fn forbidden_candidates(&self) -> [u64; WORDS] {
+        let n = (self.geom.w * self.geom.w).min(MAXN);
+        let mut empty = [0u64; WORDS];
+        // Eight cells at a time: a cell (0 to 4) is empty when its three low bits are clear;
+        // bit 0 of each byte of `any` holds whether they are not, and the multiplication
+        // gathers the eight flags into the top byte (bit `i` for byte `i`).
+        for (k, chunk) in self.upper.chunks_exact(8).enumerate() {
+            let x = u64::from_le_bytes(chunk.try_into().unwrap_or([BORDER; 8]));
+            let any = x | x >> 1 | x >> 2;
+            let flags = !any & 0x0101_0101_0101_0101;
+            let byte = flags.wrapping_mul(0x0102_0408_1020_4080) >> 56;
+            empty[(k / 8) % WORDS] |= byte << (8 * (k % 8));
         }
-        let empty: u8 = self
-            .dirs
-            .iter()
-            .map(|&d| u8::from(upper[p.wrapping_add(d) & MASK] == EMPTY))
-            .sum();
-        empty <= 1
-            || self.dirs.iter().any(|&d| {
-                let s = self.upper_of[p.wrapping_add(d) & MASK];
-                s != NONE && self.upper_libs[s as usize % MAXS] == 1
-            })
+        // The cells past the last padded point are no points.
+        for (i, word) in empty.iter_mut().enumerate() {
+            let below = n.saturating_sub(64 * i).min(64);
+            *word &= if below == 64 {
+                u64::MAX
+            } else {
+                (1u64 << below) - 1
+            };
+        }
+        let w = self.geom.w;
+        let [a, b, c, d] = [(1, true), (1, false), (w, true), (w, false)]
+            .map(|(k, up)| std::array::from_fn::<u64, WORDS, _>(|i| shifted(&empty, i, k, up)));
+        let mut out = [0u64; WORDS];
+        for i in 0..WORDS {
+            let two = (a[i] & b[i]) | (c[i] & d[i]) | ((a[i] | b[i]) & (c[i] | d[i]));
+            out[i] = empty[i] & !two;
+        }
+        for s in 0..self.upper_count.min(MAXS) {
+            if self.upper_libs[s] != 1 {
+                continue;
+            }
+            let p = self.upper_lib[s] as usize & MASK;
+            if self.upper[p] == EMPTY
+                && self
+                    .dirs
+                    .iter()
+                    .any(|&d| self.upper_of[p.wrapping_add(d) & MASK] == s as u16)
+            {
+                out[(p / 64) % WORDS] |= 1 << (p % 64);
+            }
+        }
+        out
     }
 
     /// Why reference index `i` is closed to `player`'s flower
@@ -691,13 +864,16 @@ pub(super) fn upper_code(a: Attribute) -> u8 {
 
 pub(super) fn padded_cells(board: &Board, geom: Geom) -> [u8; MAXN] {
     let mut cells = [BORDER; MAXN];
-    for i in 0..board.len() {
-        cells[geom.pad(i)] = match board.get(i) {
-            None => EMPTY,
-            Some(Stone::Black) => BLACK,
-            Some(Stone::White) => WHITE,
-            Some(Stone::Flower) => FLOWER,
-        };
+    // Row by row: the padded point of reference index `i` without a division a point.
+    for r in 0..geom.size {
+        for c in 0..geom.size {
+            cells[((r + 1) * geom.w + c + 1) & MASK] = match board.get(r * geom.size + c) {
+                None => EMPTY,
+                Some(Stone::Black) => BLACK,
+                Some(Stone::White) => WHITE,
+                Some(Stone::Flower) => FLOWER,
+            };
+        }
     }
     cells
 }

@@ -225,11 +225,6 @@ impl Scratch {
         )
     }
 
-    /// The marks of a new flood.
-    fn marks(&mut self) -> Marks<'_> {
-        new_marks(&mut self.stamp, &mut self.base)
-    }
-
     /// A new base for the per-string stamps (every string unmarked).
     fn string_marks(&mut self) -> u32 {
         if self.string_base >= u32::MAX - 8 {
@@ -294,8 +289,7 @@ impl FastAnalysis {
     /// padded point (`w * w`; every point and neighbour read is below it), the per-string
     /// arrays up to their counts (a number at or above a count is read only after it is
     /// written: a new string is numbered by the count), the lower layer only where `src`
-    /// computed it (`eyes_done`; else nothing reads it), not the scratch arrays (`stack`,
-    /// `mark`: every use writes before it reads). A board of another size is cloned whole.
+    /// computed it (`eyes_done`; else nothing reads it). A board of another size is cloned whole.
     pub(super) fn copy_from(&mut self, src: &FastAnalysis) {
         if self.geom != src.geom {
             self.clone_from(src);
@@ -323,8 +317,6 @@ impl FastAnalysis {
             upper_lib,
             upper_count,
             frozen,
-            stack: _,
-            mark: _,
         } = src;
         self.frozen.clone_from(frozen);
         let n = (geom.w * geom.w).min(MAXN);
@@ -671,16 +663,17 @@ impl FastAnalysis {
             self.lower_of[q] = NONE;
         }
         self.lower_of[p & MASK] = j;
-        self.stack[0] = p as u16;
+        let mut stack = [0u16; MAXN];
+        stack[0] = p as u16;
         let (mut n, mut k) = (1usize, 0usize);
         while k < n {
-            let q = self.stack[k & MASK] as usize;
+            let q = stack[k & MASK] as usize;
             k += 1;
             for &d in &self.dirs {
                 let m = q.wrapping_add(d) & MASK;
                 if after[m] == c && self.lower_of[m] != j {
                     self.lower_of[m] = j;
-                    self.stack[n & MASK] = m as u16;
+                    stack[n & MASK] = m as u16;
                     n += 1;
                 }
             }
@@ -784,16 +777,17 @@ impl FastAnalysis {
             }
             self.upper[p] = stone;
             self.upper_of[p] = j;
-            self.stack[0] = p as u16;
+            let stack = &mut sc.a;
+            stack[0] = p as u16;
             let (mut n, mut k) = (1usize, 0usize);
             while k < n {
-                let q = self.stack[k & MASK] as usize;
+                let q = stack[k & MASK] as usize;
                 k += 1;
                 for d in dirs {
                     let m = q.wrapping_add(d) & MASK;
                     if self.upper[m] == stone && self.upper_of[m] != j {
                         self.upper_of[m] = j;
-                        self.stack[n & MASK] = m as u16;
+                        stack[n & MASK] = m as u16;
                         n += 1;
                     }
                 }
@@ -815,22 +809,24 @@ impl FastAnalysis {
                 Some(st) if *st != base + RECOUNTED => *st = base + RECOUNTED,
                 _ => continue,
             }
-            self.recount(sc.marks(), s, m);
+            let (seen, stack, _) = sc.parts();
+            self.recount(seen, stack, s, m);
         }
         true
     }
 
-    /// Counts the liberties of upper string `s` through `start` again (`seen`: new marks).
-    fn recount(&mut self, mut seen: Marks<'_>, s: u16, start: usize) {
+    /// Counts the liberties of upper string `s` through `start` again (`seen`: new marks;
+    /// `stack`: the flood's).
+    fn recount(&mut self, mut seen: Marks<'_>, stack: &mut [u16; MAXN], s: u16, start: usize) {
         const STONE: u8 = 1;
         const LIBERTY: u8 = 2;
         let dirs = self.dirs;
         seen.set(start, STONE);
-        self.stack[0] = start as u16;
+        stack[0] = start as u16;
         let (mut n, mut k) = (1usize, 0usize);
         let (mut libs, mut lib) = (0u16, 0u16);
         while k < n {
-            let q = self.stack[k & MASK] as usize;
+            let q = stack[k & MASK] as usize;
             k += 1;
             for d in dirs {
                 let m = q.wrapping_add(d) & MASK;
@@ -842,7 +838,7 @@ impl FastAnalysis {
                     }
                 } else if self.upper_of[m] == s && seen.get(m) == 0 {
                     seen.set(m, STONE);
-                    self.stack[n & MASK] = m as u16;
+                    stack[n & MASK] = m as u16;
                     n += 1;
                 }
             }
