@@ -34,10 +34,12 @@ mod analysis;
 mod incremental;
 mod position;
 mod settle;
+mod undo;
 mod walk;
 
 pub use analysis::FastAnalysis;
 pub use position::{FastPosition, Inconsistency, Refusal};
+pub use undo::UndoLog;
 pub use walk::{random_game_fast, random_move};
 
 use crate::board::grid::Colour;
