@@ -455,12 +455,16 @@ impl FastPosition {
             return Vec::new();
         }
         let mut scratch = None;
+        // Every empty point is asked of this position: the components' sole bounds once.
+        let bounds = (self.turn.kind == StoneKind::Own)
+            .then(|| super::settle::SoleBounds::of(self))
+            .flatten();
         let mut out: Vec<Action> = self
             .geom
             .points()
             .filter(|&p| {
                 self.cells[p & MASK] == EMPTY
-                    && self.place(p, self.turn, &mut scratch, false).is_ok()
+                    && self.legal_with(p, self.turn, &mut scratch, bounds.as_ref())
             })
             .map(|p| Action::Place(self.point(p)))
             .collect();

@@ -324,7 +324,7 @@ impl FastPosition {
         }
         let settled = match p {
             Some(p) => Some(
-                self.settle(p, turn, Buffer::Scratch(&mut log.scratch), true)?
+                self.settle(p, turn, Buffer::Scratch(&mut log.scratch), true, None)?
                     .0,
             ),
             None => None,

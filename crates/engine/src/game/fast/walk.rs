@@ -1,6 +1,7 @@
 //! Walking the game tree on the fast engine: [`FastPosition::count_leaves`] (perft, the number
 //! of move sequences of a depth) and complete random games ([`random_game_fast`]).
 
+use super::settle::SoleBounds;
 use super::undo::UndoLog;
 use super::*;
 use crate::game::order::{SplitMix64, StoneKind, Turn};
@@ -65,7 +66,8 @@ impl FastPosition {
                 || up[p.wrapping_add(d1) & MASK] == EMPTY
                 || up[p.wrapping_add(d2) & MASK] == EMPTY
                 || up[p.wrapping_add(d3) & MASK] == EMPTY;
-            let legal = (free && !sole[p & MASK]) || self.legal_by_cascade(p, Some(stone), slot);
+            let legal =
+                (free && !sole[p & MASK]) || self.legal_by_cascade(p, Some(stone), slot, None);
             n += u64::from(legal);
         }
         n
@@ -74,9 +76,15 @@ impl FastPosition {
     /// Whether the side to move may play at the empty point `p`: by the fresh round alone
     /// ([`FastPosition::legal_at_once`]) for a black or white stone (`own`, its colour), else
     /// by [`FastPosition::place`], the cascade over the board (into `slot`).
-    fn legal_by_cascade(&self, p: usize, own: Option<u8>, slot: &mut Option<FastPosition>) -> bool {
+    fn legal_by_cascade(
+        &self,
+        p: usize,
+        own: Option<u8>,
+        slot: &mut Option<FastPosition>,
+        bounds: Option<&SoleBounds>,
+    ) -> bool {
         own.is_some_and(|stone| self.legal_at_once(p, stone))
-            || self.place(p, self.turn, slot, false).is_ok()
+            || self.legal_with(p, self.turn, slot, bounds)
     }
 }
 
@@ -144,9 +152,12 @@ fn count_last_level(pos: &FastPosition, slot: &mut Option<FastPosition>) -> u64 
             n += pos.count_plain_moves(stone, slot);
         }
         _ => {
+            // Every empty point is asked of the same position: the components' sole bounds
+            // once for all of them.
+            let bounds = own.and_then(|_| SoleBounds::of(pos));
             for p in pos.geom.points() {
                 if pos.cells[p & MASK] == EMPTY {
-                    n += u64::from(pos.legal_by_cascade(p, own, slot));
+                    n += u64::from(pos.legal_by_cascade(p, own, slot, bounds.as_ref()));
                 }
             }
         }
