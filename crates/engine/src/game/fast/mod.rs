@@ -29,6 +29,11 @@
 //! functions themselves, only the enumeration of the closed regions differs (per component of
 //! S_c here, per string there). The proof is in `notes/fast-engine.md`; the incremental state
 //! and why a move leaves the untouched components as they were, in `notes/incremental.md`.
+//!
+//! Perft and the random games play on one position, each move applied in place and taken back
+//! from an [`UndoLog`] ([`FastPosition::play_in_place`], [`FastPosition::undo`]) instead of
+//! copied into a child; why undo restores the position exactly: `notes/incremental.md`,
+//! "Play and undo".
 
 mod analysis;
 mod incremental;

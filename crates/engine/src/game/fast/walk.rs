@@ -1,5 +1,6 @@
 //! Walking the game tree on the fast engine: [`FastPosition::count_leaves`] (perft, the number
-//! of move sequences of a depth) and complete random games ([`random_game_fast`]).
+//! of move sequences of a depth) and complete random games ([`random_game_fast`]), both playing
+//! in place with undo (`undo.rs`).
 
 use super::settle::SoleBounds;
 use super::undo::UndoLog;
