@@ -749,7 +749,7 @@ fn fast_incremental_state_equals_reference_through_19x19_random_games() {
 /// special moves among them) played both in place and by copying (`play_as`). At every position
 /// three more legal moves and an occupied point are tried in place: each legal one must leave
 /// the position the copy gives (`state_difference`, and `check_consistency` runs after every
-/// move and undo in this build), and its undo the position before it field by field; the
+/// move played in place in this build), and its undo the position before it field by field; the
 /// occupied point is refused and changes nothing. The move kept must give the copy's position;
 /// at the end every move of the game is taken back, down to the start, field by field. Both
 /// ways of restoring the analysis (entries logged, whole analysis saved) must have been used.

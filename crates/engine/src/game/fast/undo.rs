@@ -303,7 +303,9 @@ impl FastPosition {
             self.an.frozen = f;
         }
         log.spare.push(e);
-        debug_assert_eq!(self.check_consistency(), Ok(()), "after an undo");
+        // No `check_consistency` here: the position is the one before the move, which was
+        // checked after it was reached; that undo restores it field by field is what
+        // tests/it/fast_equals_reference.rs compares (`state_difference`, exact).
         true
     }
 
