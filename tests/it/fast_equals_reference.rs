@@ -11,7 +11,9 @@ use m3go::game::play::{Action, Move};
 use m3go::judge::forbidden::flower_forbidden_reason;
 use m3go::rules::RulesField;
 use m3go::rules::{AttributeRule, Schedule, SuicideTiming};
-use m3go::tools::fast::{random_game_fast, random_game_reference, FastAnalysis, FastPosition};
+use m3go::tools::fast::{
+    random_game_fast, random_game_reference, FastAnalysis, FastPosition, UndoLog,
+};
 use m3go::{Analysis, Board, Colour, Position, Rules, Stone};
 use proptest::prelude::*;
 
@@ -740,6 +742,167 @@ fn fast_incremental_state_equals_reference_through_19x19_random_games() {
         captures >= 30,
         "only {captures} captures with flowers on the board"
     );
+}
+
+/// Play/undo (`FastPosition::play_in_place`, `FastPosition::undo`), which perft and the random
+/// games walk with, under every rule set: long random games (up to 300 moves on 7x7 and 9x9,
+/// special moves among them) played both in place and by copying (`play_as`). At every position
+/// three more legal moves and an occupied point are tried in place: each legal one must leave
+/// the position the copy gives (`state_difference`, and `check_consistency` runs after every
+/// move played in place in this build), and its undo the position before it field by field; the
+/// occupied point is refused and changes nothing. The move kept must give the copy's position;
+/// at the end every move of the game is taken back, down to the start, field by field. Both
+/// ways of restoring the analysis (entries logged, whole analysis saved) must have been used.
+#[test]
+fn fast_play_undo_equals_play_by_copying_through_long_random_games() {
+    let (mut moves, mut tried) = (0usize, 0usize);
+    let (mut local, mut whole) = (0u64, 0u64);
+    for rules in rule_sets() {
+        for (size, seed) in [(7usize, 31u64), (9, 32)] {
+            let mut rng = m3go::game::order::SplitMix64(seed);
+            let first = FastPosition::new(&start(size, &rules));
+            let mut copied = first.clone();
+            let mut in_place = first.clone();
+            let mut log = UndoLog::new();
+            let mut trial = UndoLog::new();
+            for k in 0..300 {
+                if copied.game_over() {
+                    break;
+                }
+                let here = || format!("{} {size}x{size} seed {seed}, move {k}", rules.preset);
+                let legal = copied.legal_moves();
+                let specials = copied.special_moves();
+                for _ in 0..3 {
+                    let (turn, action) = match rng.below(5) {
+                        0 if !specials.is_empty() => specials[rng.below(specials.len())],
+                        _ => (copied.turn(), legal[rng.below(legal.len())]),
+                    };
+                    let before = in_place.clone();
+                    let by_copy = copied.play_as(action, turn).expect("a listed move");
+                    in_place
+                        .play_in_place(action, turn, &mut trial)
+                        .unwrap_or_else(|e| panic!("{}: {action:?} refused in place: {e}", here()));
+                    if let Some(d) = in_place.state_difference(&by_copy, false) {
+                        panic!("{}: {action:?} in place differs from the copy: {d}", here());
+                    }
+                    assert!(in_place.undo(&mut trial), "{}: nothing to undo", here());
+                    if let Some(d) = in_place.state_difference(&before, true) {
+                        panic!("{}: {action:?} then undo: {d}", here());
+                    }
+                    tried += 1;
+                }
+                let board = copied.board();
+                if let Some(i) = (0..board.len()).find(|&i| board.get(i).is_some()) {
+                    let before = in_place.clone();
+                    let occupied = Action::Place(board.point(i));
+                    assert!(
+                        in_place
+                            .play_in_place(occupied, copied.turn(), &mut trial)
+                            .is_err(),
+                        "{}: an occupied point played",
+                        here()
+                    );
+                    assert_eq!(in_place.state_difference(&before, true), None, "{}", here());
+                    assert!(trial.is_empty(), "{}: a refused move logged", here());
+                }
+                let (turn, action) = match rng.below(6) {
+                    0 if !specials.is_empty() => specials[rng.below(specials.len())],
+                    _ => (copied.turn(), random_action(&mut rng, &legal)),
+                };
+                copied = copied.play_as(action, turn).expect("a listed move");
+                in_place
+                    .play_in_place(action, turn, &mut log)
+                    .unwrap_or_else(|e| panic!("{}: {action:?} refused in place: {e}", here()));
+                if let Some(d) = in_place.state_difference(&copied, false) {
+                    panic!("{}: the game in place differs from the copy: {d}", here());
+                }
+                moves += 1;
+            }
+            let (l, w) = log.paths();
+            let (tl, tw) = trial.paths();
+            (local, whole) = (local + l + tl, whole + w + tw);
+            while in_place.undo(&mut log) {}
+            if let Some(d) = in_place.state_difference(&first, true) {
+                panic!("{} {size}x{size}: the game taken back: {d}", rules.preset);
+            }
+        }
+    }
+    assert!(moves >= 2000, "only {moves} moves played");
+    assert!(tried >= 6000, "only {tried} moves tried");
+    assert!(
+        local >= 1000 && whole >= 1000,
+        "{local} moves logged, {whole} saved whole"
+    );
+}
+
+/// Perft on play/undo equals perft by copying: the depth-3 count of a 9x9 M3Go position equals
+/// the sum over its children (each played by copying) of their depth-2 counts, and walking
+/// leaves the position as it was.
+#[test]
+fn fast_perft_on_play_undo_equals_children_played_by_copying() {
+    for rules in [
+        Rules::m3go_2020(),
+        Rules::preset("m3go-2016").expect("a preset"),
+    ] {
+        let mut fast = FastPosition::new(&start(9, &rules));
+        let mut rng = m3go::game::order::SplitMix64(41);
+        for _ in 0..24 {
+            let legal = fast.legal_moves();
+            fast = fast
+                .play(random_action(&mut rng, &legal))
+                .expect("a listed move");
+        }
+        let before = fast.clone();
+        let by_copy: u64 = fast
+            .legal_moves()
+            .into_iter()
+            .map(|a| fast.play(a).expect("a listed move").count_leaves(2))
+            .chain(
+                fast.special_moves()
+                    .into_iter()
+                    .map(|(t, a)| fast.play_as(a, t).expect("a listed move").count_leaves(2)),
+            )
+            .sum();
+        assert_eq!(fast.count_leaves(3), by_copy, "{}", rules.preset);
+        assert_eq!(fast.state_difference(&before, true), None);
+    }
+}
+
+/// Every child of perft's 19x19 bench position (`benches/data/random-19x19-m3go-120.yaml`, the
+/// M3Go 2020 rules) played in place equals the child played by copying, and its undo the
+/// position field by field; the share of the moves whose analysis is logged entry by entry
+/// (the rest save it whole) is printed (`--nocapture`) and must be most of them.
+#[test]
+fn fast_play_undo_of_every_child_of_the_perft_bench_position() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benches/data/random-19x19-m3go-120.yaml"
+    );
+    let pos = m3go::Setup::load(path).expect("the bench position");
+    let mut fast = FastPosition::new(&pos);
+    let before = fast.clone();
+    let mut log = UndoLog::new();
+    let children: Vec<_> = fast
+        .legal_moves()
+        .into_iter()
+        .map(|a| (fast.turn(), a))
+        .chain(fast.special_moves())
+        .collect();
+    for &(turn, action) in &children {
+        let by_copy = fast.play_as(action, turn).expect("a listed move");
+        fast.play_in_place(action, turn, &mut log)
+            .expect("a listed move");
+        assert_eq!(fast.state_difference(&by_copy, false), None, "{action:?}");
+        assert!(fast.undo(&mut log));
+        assert_eq!(fast.state_difference(&before, true), None, "{action:?}");
+    }
+    let (local, whole) = log.paths();
+    println!(
+        "{} children: {local} stones logged entry by entry, {whole} saved the analysis whole, {} passes",
+        children.len(),
+        children.len() as u64 - local - whole
+    );
+    assert!(local > 3 * whole, "{local} logged, {whole} whole");
 }
 
 /// A random move of a legal list whose last entry is the pass: a point when there is one, the

@@ -38,6 +38,17 @@ pub(super) struct Local {
     pub(super) stays: bool,
 }
 
+impl Local {
+    /// The lower strings whose per-string entries [`FastAnalysis::apply_local`] writes besides
+    /// those of the points it renumbers: the stone's string, the joined strings and the strings
+    /// whose private eyes were judged again.
+    pub(super) fn strings(&self) -> impl Iterator<Item = u16> + '_ {
+        std::iter::once(self.j)
+            .chain(self.merged[..self.merged_count].iter().copied())
+            .chain(self.judged[..self.judged_count].iter().map(|&(s, _)| s))
+    }
+}
+
 /// The lower layer after a black or white stone at `p` (nothing removed) as the private-eye
 /// clauses read it: the fast board's lower strings, the strings `merged` and `p` read as one
 /// string `j`.

@@ -29,15 +29,22 @@
 //! functions themselves, only the enumeration of the closed regions differs (per component of
 //! S_c here, per string there). The proof is in `notes/fast-engine.md`; the incremental state
 //! and why a move leaves the untouched components as they were, in `notes/incremental.md`.
+//!
+//! Perft and the random games play on one position, each move applied in place and taken back
+//! from an [`UndoLog`] ([`FastPosition::play_in_place`], [`FastPosition::undo`]) instead of
+//! copied into a child; why undo restores the position exactly: `notes/incremental.md`,
+//! "Play and undo".
 
 mod analysis;
 mod incremental;
 mod position;
 mod settle;
+mod undo;
 mod walk;
 
 pub use analysis::FastAnalysis;
 pub use position::{FastPosition, Inconsistency, Refusal};
+pub use undo::UndoLog;
 pub use walk::{random_game_fast, random_move};
 
 use crate::board::grid::Colour;

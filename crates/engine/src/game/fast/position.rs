@@ -395,6 +395,24 @@ impl FastPosition {
     /// Plays a move of `turn`, the schedule's or one of [`FastPosition::special_turns`] (a
     /// special move, as `Position::play` of a move claiming that turn); `self` is unchanged.
     pub fn play_as(&self, action: Action, turn: Turn) -> Result<FastPosition, Refusal> {
+        match self.checked_point(action, turn)? {
+            None => {
+                let mut out = self.clone();
+                self.pass_into(turn, &mut out);
+                Ok(out)
+            }
+            Some(p) => self.placed(p, turn),
+        }
+    }
+
+    /// The checks of a move of `turn` before its point is settled (the game not over, the
+    /// turn the schedule's or a special one, the point on the board, an emergency conversion
+    /// on a single liberty of P and Q): its padded point, `None` for a pass.
+    pub(super) fn checked_point(
+        &self,
+        action: Action,
+        turn: Turn,
+    ) -> Result<Option<usize>, Refusal> {
         if self.game_over() {
             return Err(Refusal::GameOver);
         }
@@ -417,14 +435,7 @@ impl FastPosition {
                 return Err(Refusal::ConversionQ);
             }
         }
-        match p {
-            None => {
-                let mut out = self.clone();
-                self.pass_into(turn, &mut out);
-                Ok(out)
-            }
-            Some(p) => self.placed(p, turn),
-        }
+        Ok(p)
     }
 
     pub(super) fn board_index(&self, pt: crate::board::coord::Point) -> usize {
@@ -442,12 +453,16 @@ impl FastPosition {
             return Vec::new();
         }
         let mut scratch = None;
+        // Every empty point is asked of this position: the components' sole bounds once.
+        let bounds = (self.turn.kind == StoneKind::Own)
+            .then(|| super::settle::SoleBounds::of(self))
+            .flatten();
         let mut out: Vec<Action> = self
             .geom
             .points()
             .filter(|&p| {
                 self.cells[p & MASK] == EMPTY
-                    && self.place(p, self.turn, &mut scratch, false).is_ok()
+                    && self.legal_with(p, self.turn, &mut scratch, bounds.as_ref())
             })
             .map(|p| Action::Place(self.point(p)))
             .collect();

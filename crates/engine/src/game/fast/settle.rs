@@ -41,7 +41,11 @@ impl FastPosition {
     /// private eyes can change are the joined string and the one string, if only one, that
     /// bounds the component of S_c or of S_o through `p` before the move. If none of them
     /// touches a flower and `p` does not, no count of any flower string changes.
-    pub(super) fn attributes_stay(&self, p: usize, stone: u8) -> bool {
+    ///
+    /// With `bounds` (the sole bounds of every component of this position,
+    /// [`SoleBounds::of`]) the bound of each component through `p` is read off the table
+    /// instead of flooded; the table holds what the flood finds, for components of every size.
+    pub(super) fn attributes_stay(&self, p: usize, stone: u8, bounds: Option<&SoleBounds>) -> bool {
         /// A component not settled within this many points is left to the full analysis.
         const MAX_COMPONENT: usize = 128;
         if stone == FLOWER || !self.local_attributes() || !self.an.eyes_done {
@@ -60,6 +64,15 @@ impl FastPosition {
                 }
                 _ => {}
             }
+        }
+        if let Some(b) = bounds {
+            return [0, 1].into_iter().all(|i| {
+                match b.bound[i][usize::from(b.comp[i][p & MASK])] {
+                    UNKNOWN => false,
+                    NONE => true,
+                    s => !self.by_flower[s as usize],
+                }
+            });
         }
         for x in [BLACK, WHITE] {
             let o = opp(x);
@@ -130,6 +143,19 @@ impl FastPosition {
         self.place_in(p, turn, Buffer::Scratch(scratch), play)
     }
 
+    /// Whether the stone of `turn` may be placed at padded point `p` ([`Self::place`] without
+    /// playing), the components' sole bounds read off `bounds` (this position's).
+    pub(super) fn legal_with(
+        &self,
+        p: usize,
+        turn: Turn,
+        scratch: &mut Option<FastPosition>,
+        bounds: Option<&SoleBounds>,
+    ) -> bool {
+        self.settle(p, turn, Buffer::Scratch(scratch), false, bounds)
+            .is_ok()
+    }
+
     /// The position after the stone of `turn` is placed at padded point `p` ([`Self::place`]
     /// played, into a copy of this position).
     pub(super) fn placed(&self, p: usize, turn: Turn) -> Result<FastPosition, Refusal> {
@@ -146,6 +172,38 @@ impl FastPosition {
         buffer: Buffer<'_>,
         play: bool,
     ) -> Result<(), Refusal> {
+        let (settled, mut buffer) = self.settle(p, turn, buffer, play, None)?;
+        if play {
+            let out = buffer.get_or_clone(self);
+            if !settled.analysed
+                && !self.update_into(out, p, settled.stone, settled.local, settled.captured)
+            {
+                out.refresh();
+            }
+            // M13-FREEZE: the strings frozen on the board the move leaves (grey-freeze: kept).
+            if crate::judge::freeze::freezes(&self.rules) {
+                let frozen =
+                    crate::judge::freeze::frozen_after(&self.rules, &self.an.frozen, &out.board());
+                out.an.frozen = Arc::from(frozen);
+            }
+            self.advance_into(turn, out, false);
+            debug_assert_eq!(out.check_consistency(), Ok(()), "after a move at {p}");
+        }
+        Ok(())
+    }
+
+    /// The move of [`Self::place_in`] up to its bookkeeping: the point, the flower's forbidden
+    /// points, the cascade, the flower's capture and ko decided, and with `play` the board
+    /// after the move written into the buffer (its cells, hash and removed points; its
+    /// analysis too where [`Settled::analysed`]). The buffer is handed back.
+    pub(super) fn settle<'a>(
+        &self,
+        p: usize,
+        turn: Turn,
+        buffer: Buffer<'a>,
+        play: bool,
+        bounds: Option<&SoleBounds>,
+    ) -> Result<(Settled, Buffer<'a>), Refusal> {
         if self.cells[p & MASK] != EMPTY {
             return Err(Refusal::Occupied);
         }
@@ -159,8 +217,14 @@ impl FastPosition {
             }
         }
         let plain = self.plain(stone);
+        let mut settled = Settled {
+            stone,
+            analysed: false,
+            local: None,
+            captured: false,
+        };
         if !play && self.legal_at_once(p, stone) {
-            return Ok(());
+            return Ok((settled, buffer));
         }
         let fresh = Fresh::at(&self.an, self.geom, p, stone);
         let mut board = Settle {
@@ -180,8 +244,10 @@ impl FastPosition {
             play,
             local: None,
             full: false,
+            bounds,
         };
-        if play || !plain {
+        // Without `play` the board is written when a round needs it (`Settle::write`).
+        if play {
             board.write();
         }
         cascade(&mut board, &self.rules, turn.player)?;
@@ -210,29 +276,16 @@ impl FastPosition {
         if ko_board || play {
             board.write();
         }
-        let analysed = board.analysed;
-        let local = board.local;
         if ko_board {
             let out = board.out();
             if self.repeats(&out.cells, out.hash) {
                 return Err(Refusal::Ko);
             }
         }
-        if play {
-            let out = board.out();
-            if !analysed && !self.update_into(out, p, stone, local, captured) {
-                out.refresh();
-            }
-            // M13-FREEZE: the strings frozen on the board the move leaves (grey-freeze: kept).
-            if crate::judge::freeze::freezes(&self.rules) {
-                let frozen =
-                    crate::judge::freeze::frozen_after(&self.rules, &self.an.frozen, &out.board());
-                out.an.frozen = Arc::from(frozen);
-            }
-            self.advance_into(turn, out, false);
-            debug_assert_eq!(out.check_consistency(), Ok(()), "after a move at {p}");
-        }
-        Ok(())
+        settled.analysed = board.analysed;
+        settled.local = board.local;
+        settled.captured = captured;
+        Ok((settled, board.out))
     }
 
     /// The analysis of the board `out` holds after a move of `stone` at `p` that changed no
@@ -251,18 +304,43 @@ impl FastPosition {
         local: Option<Local>,
         captured: bool,
     ) -> bool {
+        let Some(local) = self.updatable(p, stone, local) else {
+            return false;
+        };
+        self.copy_analysis_into(out);
+        let FastPosition {
+            an,
+            by_flower,
+            cells,
+            removed,
+            ..
+        } = out;
+        let removed: &[u16] = if captured { removed } else { &[] };
+        update_analysis(
+            an,
+            by_flower,
+            &self.cells,
+            cells,
+            p,
+            local.as_ref(),
+            removed,
+        )
+    }
+
+    /// Whether the analysis after a move of `stone` at `p` is updated rather than recomputed
+    /// ([`FastPosition::update_into`]): `Some` where no attribute can change
+    /// ([`FastPosition::plain`]) or `local` found every attribute staying, with the local
+    /// change to apply, if any; `None` where the board is analysed.
+    #[inline]
+    pub(super) fn updatable(
+        &self,
+        p: usize,
+        stone: u8,
+        local: Option<Local>,
+    ) -> Option<Option<Local>> {
         let plain = self.plain(stone) && stone != FLOWER;
         let local = local.filter(|l| l.stays && l.p == p);
-        if !plain && local.is_none() {
-            return false;
-        }
-        self.copy_analysis_into(out);
-        if let Some(l) = &local {
-            out.an.apply_local(&out.cells, l, &out.removed);
-            out.by_flower[l.j as usize] = l.j_by_flower;
-        }
-        let removed: &[u16] = if captured { &out.removed } else { &[] };
-        out.an.upper_update(&self.cells, &out.cells, p, removed)
+        (plain || local.is_some()).then_some(local)
     }
 
     /// GO-CASCADE's fixpoint at once: where no attribute can change, every round of the
@@ -351,6 +429,93 @@ impl FastPosition {
     }
 }
 
+/// The update of [`FastPosition::update_into`] on an analysis `an` (with its per-string flower
+/// marks `by_flower`) of the board `before`, the board now `after` (the stone at `p`, the
+/// points `removed` emptied): the local change, if any, then the upper strings. `false` when
+/// the upper strings cannot be updated (the caller analyses the board; `an` is then partly
+/// written).
+pub(super) fn update_analysis(
+    an: &mut FastAnalysis,
+    by_flower: &mut [bool; MAXS],
+    before: &[u8; MAXN],
+    after: &[u8; MAXN],
+    p: usize,
+    local: Option<&Local>,
+    removed: &[u16],
+) -> bool {
+    if let Some(l) = local {
+        an.apply_local(after, l, removed);
+        by_flower[l.j as usize] = l.j_by_flower;
+    }
+    an.upper_update(before, after, p, removed)
+}
+
+/// A bound of [`SoleBounds`] not known: an x-stone next to the component has no lower string.
+const UNKNOWN: u16 = NONE - 1;
+
+/// For each colour x (black, white), the components of S_x (the points that are neither
+/// x-stones, flowers nor the frame) of one position and each component's sole bounding x-string:
+/// the string, [`NONE`] when none or two or more bound it, [`UNKNOWN`] when an x-stone next to
+/// it has no lower string. What [`FastPosition::attributes_stay`] floods at one point, for every
+/// point at once: the last level of perft and the legal-move list ask it at every empty point
+/// of the same position.
+pub(super) struct SoleBounds {
+    comp: [[u16; MAXN]; 2],
+    bound: [Vec<u16>; 2],
+}
+
+impl SoleBounds {
+    /// The table of `pos`, where [`FastPosition::attributes_stay`] reads components at all
+    /// (else `None`).
+    pub(super) fn of(pos: &FastPosition) -> Option<SoleBounds> {
+        if !pos.local_attributes() || !pos.an.eyes_done || !pos.any_flower {
+            return None;
+        }
+        let dirs = pos.geom.dirs();
+        let mut t = SoleBounds {
+            comp: [[NONE; MAXN]; 2],
+            bound: [Vec::new(), Vec::new()],
+        };
+        let mut stack = Vec::with_capacity(MAXS);
+        for (i, x) in [BLACK, WHITE].into_iter().enumerate() {
+            let o = opp(x);
+            let inside = |v: u8| v == EMPTY || v == o;
+            for start in pos.geom.points() {
+                let start = start & MASK;
+                if !inside(pos.cells[start]) || t.comp[i][start] != NONE {
+                    continue;
+                }
+                let id = t.bound[i].len() as u16;
+                let mut bound = NONE;
+                let mut two = false;
+                t.comp[i][start] = id;
+                stack.clear();
+                stack.push(start);
+                while let Some(q) = stack.pop() {
+                    for d in dirs {
+                        let m = q.wrapping_add(d) & MASK;
+                        let v = pos.cells[m];
+                        if v == x {
+                            match pos.an.lower_of[m] {
+                                NONE => bound = UNKNOWN,
+                                _ if bound == UNKNOWN || two => {}
+                                s if bound == NONE => bound = s,
+                                s if s != bound => two = true,
+                                _ => {}
+                            }
+                        } else if inside(v) && t.comp[i][m] == NONE {
+                            t.comp[i][m] = id;
+                            stack.push(m);
+                        }
+                    }
+                }
+                t.bound[i].push(if two && bound != UNKNOWN { NONE } else { bound });
+            }
+        }
+        Some(t)
+    }
+}
+
 /// The board `src` into `dst`, both boards of `geom`: the points up to the last padded one
 /// (`w * w`); the cells above it are the frame's in every board of the geometry
 /// ([`padded_cells`](super::analysis::padded_cells) writes them, nothing else does).
@@ -361,7 +526,7 @@ pub(super) fn copy_cells(geom: Geom, dst: &mut [u8; MAXN], src: &[u8; MAXN]) {
 }
 
 /// Where a [`Settle`] writes the board after the move.
-enum Buffer<'a> {
+pub(super) enum Buffer<'a> {
     /// A scratch position, cloned from the position before the move when it is first written
     /// (a position of the same game, reused, will do).
     Scratch(&'a mut Option<FastPosition>),
@@ -371,7 +536,7 @@ enum Buffer<'a> {
 
 impl Buffer<'_> {
     /// The position, if there is one yet.
-    fn get(&self) -> Option<&FastPosition> {
+    pub(super) fn get(&self) -> Option<&FastPosition> {
         match self {
             Buffer::Scratch(s) => s.as_ref(),
             Buffer::Given(o) => Some(o),
@@ -379,12 +544,25 @@ impl Buffer<'_> {
     }
 
     /// The position, a scratch one cloned from `before` when there is none yet.
-    fn get_or_clone(&mut self, before: &FastPosition) -> &mut FastPosition {
+    pub(super) fn get_or_clone(&mut self, before: &FastPosition) -> &mut FastPosition {
         match self {
             Buffer::Scratch(s) => s.get_or_insert_with(|| before.clone()),
             Buffer::Given(o) => o,
         }
     }
+}
+
+/// What [`FastPosition::settle`] decided of a legal move besides the board it wrote.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Settled {
+    /// The stone placed (black, white or a flower).
+    pub(super) stone: u8,
+    /// Whether the buffer's analysis is the recomputed analysis of the board after the move.
+    pub(super) analysed: bool,
+    /// What the stone changes where every attribute stays ([`FastAnalysis::local_change`]).
+    pub(super) local: Option<Local>,
+    /// Whether the cascade removed stones.
+    pub(super) captured: bool,
 }
 
 /// Where a [`Settle`] stands in the cascade.
@@ -406,9 +584,9 @@ enum Round {
 /// the rounds after a removal have nothing left without liberty (a removal only frees points
 /// next to the strings that took them), so a plain move is settled without any analysis.
 /// Otherwise each round analyses `out`.
-struct Settle<'a> {
+struct Settle<'a, 'b, 'c> {
     before: &'a FastPosition,
-    out: Buffer<'a>,
+    out: Buffer<'b>,
     p: usize,
     stone: u8,
     plain: bool,
@@ -432,9 +610,11 @@ struct Settle<'a> {
     local: Option<Local>,
     /// Whether a board was analysed (then the removals since are not the fresh round's).
     full: bool,
+    /// The sole bounds of the components of `before`, where known ([`SoleBounds`]).
+    bounds: Option<&'c SoleBounds>,
 }
 
-impl Settle<'_> {
+impl Settle<'_, '_, '_> {
     /// What the stone changes on the board as written (the fresh round, with the opponent
     /// strings it removed, if any), where the rules let the eyes and attributes be decided
     /// locally: not after a suicide, a removed flower or an analysed board.
@@ -640,14 +820,18 @@ impl Fresh {
     }
 }
 
-impl CascadeBoard for Settle<'_> {
+impl CascadeBoard for Settle<'_, '_, '_> {
     #[inline]
     fn analyse(&mut self, held: bool) {
         match self.round {
             Round::Fresh | Round::Removed if self.plain => return,
             Round::Fresh if held => return,
             // Recomputed, the upper layer would be the held one: the fresh answers stand.
-            Round::Fresh if !self.play && self.before.attributes_stay(self.p, self.stone) => return,
+            Round::Fresh
+                if !self.play && self.before.attributes_stay(self.p, self.stone, self.bounds) =>
+            {
+                return
+            }
             // The fresh round's removal on the held layer: every string of the colour without
             // liberty there went, the others lost no liberty and the stone's string gained the
             // removed points next to it, so no string is without liberty on the held layer

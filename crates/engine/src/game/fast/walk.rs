@@ -1,6 +1,9 @@
 //! Walking the game tree on the fast engine: [`FastPosition::count_leaves`] (perft, the number
-//! of move sequences of a depth) and complete random games ([`random_game_fast`]).
+//! of move sequences of a depth) and complete random games ([`random_game_fast`]), both playing
+//! in place with undo (`undo.rs`).
 
+use super::settle::SoleBounds;
+use super::undo::UndoLog;
 use super::*;
 use crate::game::order::{SplitMix64, StoneKind, Turn};
 use crate::judge::forbidden::is_one_liberty_eye;
@@ -10,14 +13,21 @@ impl FastPosition {
     /// move, passes included, as `Position::legal_moves` lists them, and the special moves of
     /// `Position::special_moves`); the reference is `crate::tools::perft::perft_reference`.
     pub fn count_leaves(&self, depth: u32) -> u64 {
-        // One buffer per level, cloned only when first needed (a depth-1 perft of a plain
-        // position decides every move without a board and needs none).
+        // One scratch board for the last level's legality tests, cloned only when first
+        // needed (a depth-1 perft of a plain position decides every move without a board).
+        let mut slot = None;
         if depth <= 1 {
-            // No allocation for the one level.
-            return count_rec(self, depth, &mut [None]);
+            // No copy of the position for the one level.
+            return match depth {
+                0 => 1,
+                _ => count_last_level(self, &mut slot),
+            };
         }
-        let mut bufs: Vec<Option<FastPosition>> = (0..depth).map(|_| None).collect();
-        count_rec(self, depth, &mut bufs)
+        // The levels above the last are walked on one position, each move played in place
+        // and taken back (`FastPosition::play_in_place`, `FastPosition::undo`).
+        let mut pos = self.clone();
+        let mut log = UndoLog::new();
+        count_rec(&mut pos, depth, &mut slot, &mut log)
     }
 }
 
@@ -57,7 +67,8 @@ impl FastPosition {
                 || up[p.wrapping_add(d1) & MASK] == EMPTY
                 || up[p.wrapping_add(d2) & MASK] == EMPTY
                 || up[p.wrapping_add(d3) & MASK] == EMPTY;
-            let legal = (free && !sole[p & MASK]) || self.legal_by_cascade(p, Some(stone), slot);
+            let legal =
+                (free && !sole[p & MASK]) || self.legal_by_cascade(p, Some(stone), slot, None);
             n += u64::from(legal);
         }
         n
@@ -66,9 +77,15 @@ impl FastPosition {
     /// Whether the side to move may play at the empty point `p`: by the fresh round alone
     /// ([`FastPosition::legal_at_once`]) for a black or white stone (`own`, its colour), else
     /// by [`FastPosition::place`], the cascade over the board (into `slot`).
-    fn legal_by_cascade(&self, p: usize, own: Option<u8>, slot: &mut Option<FastPosition>) -> bool {
+    fn legal_by_cascade(
+        &self,
+        p: usize,
+        own: Option<u8>,
+        slot: &mut Option<FastPosition>,
+        bounds: Option<&SoleBounds>,
+    ) -> bool {
         own.is_some_and(|stone| self.legal_at_once(p, stone))
-            || self.place(p, self.turn, slot, false).is_ok()
+            || self.legal_with(p, self.turn, slot, bounds)
     }
 }
 
@@ -85,64 +102,71 @@ impl FastPosition {
     }
 }
 
-fn count_rec(pos: &FastPosition, depth: u32, bufs: &mut [Option<FastPosition>]) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
+/// The leaves of depth `depth` (at least 2) under `pos`, each child played in place on `pos`
+/// and taken back; `pos` is as it was when this returns.
+fn count_rec(
+    pos: &mut FastPosition,
+    depth: u32,
+    slot: &mut Option<FastPosition>,
+    log: &mut UndoLog,
+) -> u64 {
     if pos.game_over() {
         return 0;
     }
-    let Some((slot, rest)) = bufs.split_first_mut() else {
-        return 0;
-    };
     let specials = pos.special_candidates();
-    let mut n = 0;
-    if depth == 1 {
-        let own = (pos.turn.kind == StoneKind::Own).then(|| colour_code(pos.turn.player));
-        match own {
-            Some(stone) if pos.plain(stone) && matches!(pos.choices.ko, Ko::None | Ko::Simple) => {
-                n += pos.count_plain_moves(stone, slot);
-            }
-            _ => {
-                for p in pos.geom.points() {
-                    if pos.cells[p & MASK] == EMPTY {
-                        n += u64::from(pos.legal_by_cascade(p, own, slot));
-                    }
-                }
-            }
+    let mut child = |pos: &mut FastPosition, t: Turn, p: Option<usize>| -> u64 {
+        if pos.place_in_place(p, t, log).is_err() {
+            return 0;
         }
-        for (t, p) in specials {
-            n += u64::from(p.is_none_or(|p| pos.place(p, t, slot, false).is_ok()));
-        }
-        return n + 1;
-    }
-    let mut child = |t: Turn, p: Option<usize>, slot: &mut Option<FastPosition>| -> u64 {
-        match p {
-            Some(p) => {
-                if pos.place(p, t, slot, true).is_err() {
-                    return 0;
-                }
-            }
-            None => {
-                let out = slot.get_or_insert_with(|| pos.clone());
-                pos.pass_into(t, out);
-            }
-        }
-        match slot {
-            Some(c) => count_rec(c, depth - 1, rest),
-            None => 0,
-        }
+        let n = if depth == 2 {
+            count_last_level(pos, slot)
+        } else {
+            count_rec(pos, depth - 1, slot, log)
+        };
+        pos.undo(log);
+        n
     };
+    let mut n = 0;
+    let turn = pos.turn;
     for p in pos.geom.points() {
         if pos.cells[p & MASK] == EMPTY {
-            n += child(pos.turn, Some(p), slot);
+            n += child(pos, turn, Some(p));
         }
     }
-    n += child(pos.turn, None, slot);
+    n += child(pos, turn, None);
     for (t, p) in specials {
-        n += child(t, p, slot);
+        n += child(pos, t, p);
     }
     n
+}
+
+/// The moves of `pos` (perft of depth 1): each decided without being played, the scratch board
+/// `slot` written where a board is needed.
+fn count_last_level(pos: &FastPosition, slot: &mut Option<FastPosition>) -> u64 {
+    if pos.game_over() {
+        return 0;
+    }
+    let mut n = 0;
+    let own = (pos.turn.kind == StoneKind::Own).then(|| colour_code(pos.turn.player));
+    match own {
+        Some(stone) if pos.plain(stone) && matches!(pos.choices.ko, Ko::None | Ko::Simple) => {
+            n += pos.count_plain_moves(stone, slot);
+        }
+        _ => {
+            // Every empty point is asked of the same position: the components' sole bounds
+            // once for all of them.
+            let bounds = own.and_then(|_| SoleBounds::of(pos));
+            for p in pos.geom.points() {
+                if pos.cells[p & MASK] == EMPTY {
+                    n += u64::from(pos.legal_by_cascade(p, own, slot, bounds.as_ref()));
+                }
+            }
+        }
+    }
+    for (t, p) in pos.special_candidates() {
+        n += u64::from(p.is_none_or(|p| pos.place(p, t, slot, false).is_ok()));
+    }
+    n + 1
 }
 
 /// The random-game policy, shared by both paths: empty points are tried in random order; a
@@ -170,7 +194,9 @@ pub fn random_move(
 pub fn random_game_fast(start: &FastPosition, seed: u64, max_moves: u32) -> (FastPosition, u32) {
     let mut rng = SplitMix64(seed);
     let mut pos = start.clone();
-    let mut next = Some(start.clone());
+    // Each move played in place (`FastPosition::play_in_place`); none is taken back, so the
+    // log is cleared after each (its buffers kept).
+    let mut log = UndoLog::new();
     let mut empty = Vec::with_capacity(MAXS);
     let mut played = 0;
     while played < max_moves && !pos.game_over() {
@@ -187,13 +213,13 @@ pub fn random_game_fast(start: &FastPosition, seed: u64, max_moves: u32) -> (Fas
             if turn.kind == StoneKind::Own && is_one_liberty_eye(&pos.an, p) == Some(turn.player) {
                 return false;
             }
-            pos.place(p, turn, &mut next, true).is_ok()
+            pos.place_in_place(Some(p), turn, &mut log).is_ok()
         });
-        let out = next.get_or_insert_with(|| pos.clone());
         if chosen.is_none() {
-            pos.pass_into(turn, out);
+            // GO-PASS: a pass is always legal while the game goes on.
+            let _ = pos.place_in_place(None, turn, &mut log);
         }
-        std::mem::swap(&mut pos, out);
+        log.clear();
         played += 1;
     }
     (pos, played)
