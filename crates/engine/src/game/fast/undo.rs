@@ -532,8 +532,6 @@ fn analysis_equal(a: &FastAnalysis, b: &FastAnalysis, n: usize, exact: bool) -> 
         upper_lib,
         upper_count,
         frozen,
-        stack: _,
-        mark: _,
     } = a;
     let (l, f, u) = if exact {
         (MAXS, MAXS, MAXS)
