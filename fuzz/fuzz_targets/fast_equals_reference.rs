@@ -58,8 +58,25 @@ fuzz_target!(|game: ArbGame| {
             }
         }
         let turn = mv.turn.unwrap_or(fast.turn());
+        // the same move played in place (play/undo, as perft and the random games play): it is
+        // refused or played as the copy is, and its undo gives back the position before it
+        let mut in_place = fast.clone();
+        let mut log = m3go::tools::fast::UndoLog::new();
+        let placed = in_place.play_in_place(mv.action, turn, &mut log);
         match (pos.play(&mv), fast.play_as(mv.action, turn)) {
             (Ok((next, _)), Ok(fast_next)) => {
+                assert_eq!(placed, Ok(()), "played in place: {mv:?}");
+                assert_eq!(
+                    in_place.state_difference(&fast_next, false),
+                    None,
+                    "played in place against the copy: {mv:?}"
+                );
+                assert!(in_place.undo(&mut log), "undo of {mv:?}");
+                assert_eq!(
+                    in_place.state_difference(&fast, true),
+                    None,
+                    "undo of {mv:?}"
+                );
                 assert_eq!(fast_next.board(), *next.board(), "board after {mv:?}");
                 assert_eq!(
                     fast_next.game_over(),
@@ -70,7 +87,11 @@ fuzz_target!(|game: ArbGame| {
                 pos = next;
                 fast = fast_next;
             }
-            (Err(e), Err(f)) => assert_eq!(e.reason, f, "reason for refusing {mv:?}"),
+            (Err(e), Err(f)) => {
+                assert_eq!(e.reason, f, "reason for refusing {mv:?}");
+                assert_eq!(placed, Err(f), "refused in place: {mv:?}");
+                assert!(log.is_empty(), "a refused move logs nothing: {mv:?}");
+            }
             (r, f) => panic!(
                 "{mv:?}: reference {:?}, fast {:?}",
                 r.map(|_| ()).map_err(|e| e.reason),
