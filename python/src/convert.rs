@@ -85,9 +85,21 @@ pub fn surrogate_message(s: &Bound<'_, PyString>) -> String {
     }
 }
 
-/// The UTF-8 text of a Python string, or the message saying where its lone surrogate is.
-pub fn text_of<'a>(s: &'a Bound<'_, PyString>) -> Result<&'a str, String> {
-    s.to_str().map_err(|_| surrogate_message(s))
+/// A Python string that is no Unicode text (it holds a lone surrogate): the message says where.
+#[derive(Debug)]
+pub struct NotUnicode(String);
+
+impl std::fmt::Display for NotUnicode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotUnicode {}
+
+/// The UTF-8 text of a Python string, or where its lone surrogate is.
+pub fn text_of<'a>(s: &'a Bound<'_, PyString>) -> Result<&'a str, NotUnicode> {
+    s.to_str().map_err(|_| NotUnicode(surrogate_message(s)))
 }
 
 /// The JSON text of `obj` (`json.dumps` of it, up to spacing and float digits), at most `limit`

@@ -437,12 +437,13 @@ fn check_case(
 #[pyfunction]
 fn _analyze_loop(py: Python<'_>, position: &str, n: u32) -> PyResult<f64> {
     let position = position.to_string();
-    let took = py.detach(|| -> Result<std::time::Duration, String> {
+    let took = py.detach(|| -> Result<std::time::Duration, m3go::error::InputError> {
         let start = std::time::Instant::now();
         for _ in 0..n {
-            let setup: Setup = from_yaml(&position, "position").map_err(|e| e.to_string())?;
-            let pos = setup.to_position("position").map_err(|e| e.to_string())?;
-            let v = serde_json::to_value(AnalysisReport::new(&pos)).map_err(|e| e.to_string())?;
+            let setup: Setup = from_yaml(&position, "position")?;
+            let pos = setup.to_position("position")?;
+            let v = serde_json::to_value(AnalysisReport::new(&pos))
+                .map_err(m3go::error::InputError::internal)?;
             std::hint::black_box(v);
         }
         Ok(start.elapsed())

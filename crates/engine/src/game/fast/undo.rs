@@ -7,7 +7,7 @@
 
 use super::incremental::Local;
 use super::position::Earlier;
-use super::settle::{copy_cells, update_analysis, Buffer};
+use super::settle::{copy_cells, update_analysis, Buffer, Settled};
 use super::*;
 use crate::board::layers::Attribute;
 use crate::game::moves::Action;
@@ -331,60 +331,12 @@ impl FastPosition {
             ),
             None => None,
         };
-        let mut e = log.spare.pop().unwrap_or_default();
-        e.hash = self.hash;
-        e.earlier = self.earlier.take();
-        e.move_number = self.move_number;
-        e.trailing_passes = self.trailing_passes;
-        e.flystone.clone_from(&self.flystone);
-        e.turn = Some(self.turn);
-        e.any_flower = self.any_flower;
-        e.frozen = Some(self.an.frozen.clone());
-        e.kind = Kind::Pass;
-        let mut analyse = false;
+        let mut e = self.entry_before(log);
         let out = log.scratch.as_ref();
-        if let (Some(p), Some(s), Some(out)) = (p, settled, out) {
-            let updatable = if s.analysed {
-                None
-            } else {
-                self.updatable(p, s.stone, s.local)
-            };
-            let removed: &[u16] = if s.captured { &out.removed } else { &[] };
-            if let Some(local) = updatable {
-                e.patch.save(
-                    &self.an,
-                    &self.by_flower,
-                    p,
-                    s.stone,
-                    removed,
-                    local.as_ref(),
-                );
-                e.kind = Kind::Patch;
-                let FastPosition {
-                    an,
-                    by_flower,
-                    cells,
-                    ..
-                } = self;
-                if !update_analysis(an, by_flower, cells, &out.cells, p, local.as_ref(), removed) {
-                    e.patch.restore(an, by_flower);
-                    e.kind = Kind::Pass;
-                }
-            }
-            if e.kind == Kind::Pass {
-                let w = e
-                    .whole
-                    .get_or_insert_with(|| Box::new((self.an.clone(), self.by_flower)));
-                w.0.clone_from(&self.an);
-                w.1 = self.by_flower;
-                e.kind = Kind::Whole;
-                if s.analysed {
-                    out.copy_analysis_into(self);
-                } else {
-                    analyse = true;
-                }
-            }
-        }
+        let analyse = match (p, settled, out) {
+            (Some(p), Some(s), Some(out)) => self.log_analysis(p, s, out, &mut e),
+            _ => false,
+        };
         // The board: the one before the move becomes the board before the previous move.
         std::mem::swap(&mut self.last, &mut e.last);
         match &mut self.last {
@@ -437,6 +389,68 @@ impl FastPosition {
             "after a move played in place"
         );
         Ok(())
+    }
+
+    /// The log entry of the move about to be played: the bookkeeping as it is now (the
+    /// analysis is logged by [`Self::log_analysis`]), in a spare entry when the log has one.
+    fn entry_before(&mut self, log: &mut UndoLog) -> Entry {
+        let mut e = log.spare.pop().unwrap_or_default();
+        e.hash = self.hash;
+        e.earlier = self.earlier.take();
+        e.move_number = self.move_number;
+        e.trailing_passes = self.trailing_passes;
+        e.flystone.clone_from(&self.flystone);
+        e.turn = Some(self.turn);
+        e.any_flower = self.any_flower;
+        e.frozen = Some(self.an.frozen.clone());
+        e.kind = Kind::Pass;
+        e
+    }
+
+    /// The analysis after the stone settled at `p` (`out`: the board after it), logged in `e`:
+    /// updated in place with the entries it changes saved (a patch) when the move is decided
+    /// locally, else saved whole and copied from `out` when the settle analysed it. `true`
+    /// when the whole board must still be analysed, once the board is written.
+    fn log_analysis(&mut self, p: usize, s: Settled, out: &FastPosition, e: &mut Entry) -> bool {
+        let updatable = if s.analysed {
+            None
+        } else {
+            self.updatable(p, s.stone, s.local)
+        };
+        let removed: &[u16] = if s.captured { &out.removed } else { &[] };
+        if let Some(local) = updatable {
+            e.patch.save(
+                &self.an,
+                &self.by_flower,
+                p,
+                s.stone,
+                removed,
+                local.as_ref(),
+            );
+            e.kind = Kind::Patch;
+            let FastPosition {
+                an,
+                by_flower,
+                cells,
+                ..
+            } = self;
+            if update_analysis(an, by_flower, cells, &out.cells, p, local.as_ref(), removed) {
+                return false;
+            }
+            e.patch.restore(an, by_flower);
+        }
+        let w = e
+            .whole
+            .get_or_insert_with(|| Box::new((self.an.clone(), self.by_flower)));
+        w.0.clone_from(&self.an);
+        w.1 = self.by_flower;
+        e.kind = Kind::Whole;
+        if s.analysed {
+            out.copy_analysis_into(self);
+            false
+        } else {
+            true
+        }
     }
 
     /// The first difference between this position and `other` in anything a move or a query
