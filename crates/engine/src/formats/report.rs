@@ -99,12 +99,6 @@ pub struct RegionParts {
     pub flowers: Vec<usize>,
 }
 
-impl RegionParts {
-    fn len(&self) -> usize {
-        self.empty_strings.len() + self.strings.len() + self.flowers.len()
-    }
-}
-
 /// One closed region of a string and the verdict on it.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct RegionReport {
@@ -337,6 +331,9 @@ struct RegionList {
     seen: HashMap<[u64; REGION_KEY_WORDS], usize>,
     /// Which empty strings, strings and flower strings the region being listed holds (reused).
     held: [Vec<bool>; 3],
+    /// Per point of the board: the kind (0 empty string, 1 string, 2 flower string) and index of
+    /// the string it belongs to, made with the first region listed (the same for every region).
+    part: Vec<Option<(usize, usize)>>,
 }
 
 impl RegionList {
@@ -364,36 +361,51 @@ impl RegionList {
             held.clear();
             held.resize(n, false);
         }
+        if self.part.is_empty() {
+            self.part = (0..empties.of.len())
+                .map(|i| {
+                    if let Some(e) = empties.of[i] {
+                        Some((0, e))
+                    } else if let Some(g) = a.lower_strings.of[i] {
+                        Some((1, g))
+                    } else {
+                        a.flower_of[i].map(|f| (2, f))
+                    }
+                })
+                .collect();
+        }
+        let mut held_count = [0usize; 3];
         for &i in &r.points {
-            let (kind, j) = if let Some(e) = empties.of[i] {
-                (0, e)
-            } else if let Some(g) = a.lower_strings.of[i] {
-                (1, g)
-            } else if let Some(f) = a.flower_of[i] {
-                (2, f)
-            } else {
-                continue;
-            };
-            self.held[kind][j] = true;
+            if let Some((kind, j)) = self.part[i] {
+                if !self.held[kind][j] {
+                    self.held[kind][j] = true;
+                    held_count[kind] += 1;
+                }
+            }
         }
         // in index order, as the strings are listed
         let pick = |held: &[bool], want: bool| -> Vec<usize> {
             (0..held.len()).filter(|&j| held[j] == want).collect()
         };
         let [he, hs, hf] = &self.held;
-        let of = RegionParts {
-            empty_strings: pick(he, true),
-            strings: pick(hs, true),
-            flowers: pick(hf, true),
-        };
-        let except = of.flowers.is_empty().then(|| RegionParts {
-            empty_strings: pick(he, false),
-            strings: pick(hs, false),
-            flowers: Vec::new(),
-        });
-        let (of, except) = match except {
-            Some(e) if e.len() < of.len() => (None, Some(e)),
-            _ => (Some(of), None),
+        // the region as the strings it holds or, when that is shorter and it holds no flower,
+        // as those it leaves out (their counts known before either list is made)
+        let held_len = held_count.iter().sum::<usize>();
+        let left_len = (he.len() - held_count[0]) + (hs.len() - held_count[1]);
+        let (of, except) = if held_count[2] == 0 && left_len < held_len {
+            let except = RegionParts {
+                empty_strings: pick(he, false),
+                strings: pick(hs, false),
+                flowers: Vec::new(),
+            };
+            (None, Some(except))
+        } else {
+            let of = RegionParts {
+                empty_strings: pick(he, true),
+                strings: pick(hs, true),
+                flowers: pick(hf, true),
+            };
+            (Some(of), None)
         };
         let k = self.list.len();
         self.list.push(ClosedRegionReport {

@@ -308,23 +308,35 @@ pub(crate) fn inner_sides(upper: &Layer) -> Vec<bool> {
     let size = upper.size;
     let n = size * size;
     let wall_point = |j: usize| upper.cells[j] == Cell::OffBoard;
-    let on_edge = |j: usize| {
-        let (x, y) = (j % size, j / size);
-        x == 0 || y == 0 || x + 1 == size || y + 1 == size
-    };
+    let on_edge: Vec<bool> = (0..n)
+        .map(|j| {
+            let (x, y) = (j % size, j / size);
+            x == 0 || y == 0 || x + 1 == size || y + 1 == size
+        })
+        .collect();
     let mut inner = vec![false; n];
-    let mut in_wall = vec![false; n];
+    // The wall each neutral flower belongs to (walls numbered from 1; 0: not reached yet).
+    let mut wall_of = vec![0u32; n];
+    // The part of the board, cut by the current wall, each point lies in (numbered from 1, in
+    // the order of their lowest points; 0: the wall itself). Reused from wall to wall, like the
+    // flood's stack and the parts' (size, touches the edge).
+    let mut part_of = vec![0u32; n];
+    let mut stack: Vec<usize> = Vec::with_capacity(n);
+    let mut sides: Vec<(usize, bool)> = Vec::new();
+    let mut walls = 0u32;
     for start in 0..n {
-        if in_wall[start] || !wall_point(start) {
+        if wall_of[start] != 0 || !wall_point(start) {
             continue;
         }
         // the wall through `start`: neutral flowers joined orthogonally or diagonally
-        let mut wall = vec![start];
-        in_wall[start] = true;
-        let mut k = 0;
-        while k < wall.len() {
-            let (x, y) = ((wall[k] % size) as isize, (wall[k] / size) as isize);
-            k += 1;
+        walls += 1;
+        let id = walls;
+        wall_of[start] = id;
+        stack.push(start);
+        let mut wall_len = 0;
+        while let Some(p) = stack.pop() {
+            wall_len += 1;
+            let (x, y) = ((p % size) as isize, (p / size) as isize);
             for (dx, dy) in [
                 (-1, -1),
                 (0, -1),
@@ -340,33 +352,45 @@ pub(crate) fn inner_sides(upper: &Layer) -> Vec<bool> {
                     continue;
                 }
                 let j = v as usize * size + u as usize;
-                if !in_wall[j] && wall_point(j) {
-                    in_wall[j] = true;
-                    wall.push(j);
+                if wall_of[j] == 0 && wall_point(j) {
+                    wall_of[j] = id;
+                    stack.push(j);
                 }
             }
         }
-        let mut blocked = vec![false; n];
-        for &j in &wall {
-            blocked[j] = true;
+        // A wall of one stone cuts off nothing: a board's grid has no cut point (without any one
+        // point the rest is still connected), so it leaves one part, the outside.
+        if wall_len == 1 {
+            continue;
         }
-        let mut seen = blocked.clone();
-        let mut parts: Vec<Vec<usize>> = Vec::new();
+        // its parts: the 4-connected components of every other point (other walls included)
+        part_of.fill(0);
+        sides.clear();
         for i in 0..n {
-            if !seen[i] {
-                parts.push(flood_marking(size, i, |j| !blocked[j], &mut seen));
+            if part_of[i] != 0 || wall_of[i] == id {
+                continue;
             }
-        }
-        let sides: Vec<(usize, bool)> = parts
-            .iter()
-            .map(|part| (part.len(), part.iter().any(|&j| on_edge(j))))
-            .collect();
-        let outer = crate::judge::eyes::outer_part(&sides);
-        for (p, part) in parts.iter().enumerate() {
-            if Some(p) != outer {
-                for &j in part {
-                    inner[j] = true;
+            sides.push((0, false));
+            let part = sides.len() as u32;
+            let (mut len, mut edge) = (0, false);
+            part_of[i] = part;
+            stack.push(i);
+            while let Some(j) = stack.pop() {
+                len += 1;
+                edge |= on_edge[j];
+                for k in neighbours(size, j) {
+                    if part_of[k] == 0 && wall_of[k] != id {
+                        part_of[k] = part;
+                        stack.push(k);
+                    }
                 }
+            }
+            sides[part as usize - 1] = (len, edge);
+        }
+        let outer = crate::judge::eyes::outer_part(&sides);
+        for (j, &part) in part_of.iter().enumerate() {
+            if part != 0 && Some(part as usize - 1) != outer {
+                inner[j] = true;
             }
         }
     }
