@@ -176,3 +176,18 @@ fn errors_the_command_line_shows_a_bounded_problem_list() {
     assert!(err.trim_end().ends_with("; and 199980 more"), "{err}");
     assert!(err.len() < 4096, "{} bytes", err.len());
 }
+
+/// A failure of m3go's own (a serialiser refusing a value m3go built) is no bad input: its kind
+/// is `Internal`, answered with the protocol's `internal` code, and its message is the failure's.
+#[test]
+fn errors_a_serialiser_failure_is_internal_not_bad_input() {
+    use m3go::conform::outputs::ErrorCode;
+    let mut map = std::collections::HashMap::new();
+    map.insert(vec![1u8], 1u8); // a map whose keys are no strings: JSON has no form for it
+    let failure = serde_json::to_string(&map).unwrap_err();
+    let e = InputError::internal(&failure);
+    assert_eq!(e.kind, ErrorKind::Internal);
+    assert_eq!(ErrorCode::of_kind(e.kind), ErrorCode::Internal);
+    assert_eq!(e.to_string(), failure.to_string());
+    assert_eq!(ErrorCode::of_kind(ErrorKind::Bad), ErrorCode::BadInput);
+}

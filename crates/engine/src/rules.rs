@@ -869,6 +869,22 @@ impl RulesField {
 mod tests {
     use super::*;
 
+    /// Each preset is named as the rules files write it: its rules carry it, it serializes as
+    /// its name, `Rules::PRESETS` lists the names in `Preset::ALL`'s order, and the documents'
+    /// short names (D3-NAME-ABBR, S3-NAME, any case) name Dullstone and Flystone.
+    #[test]
+    fn every_preset_is_named_as_written() {
+        for (p, name) in Preset::ALL.into_iter().zip(Rules::PRESETS) {
+            assert_eq!(p.name(), name);
+            assert_eq!(Rules::preset(name).map(|r| r.preset).ok(), Some(p));
+            assert_eq!(serde_json::to_value(p).ok(), Some(serde_json::json!(name)));
+            assert_eq!(p.to_string(), name);
+        }
+        assert_eq!(Preset::named("D3Go"), Some(Preset::Dullstone));
+        assert_eq!(Preset::named("FlystoneGo"), Some(Preset::Flystone));
+        assert_eq!(Preset::named("m3go-2021"), None);
+    }
+
     /// The keys `Rules` and `RulesSpec` write are `Rules::OPTIONS`'s names, in `Rules::OPTIONS`'s order, and a
     /// spec written from rules resolves back to them.
     #[test]
