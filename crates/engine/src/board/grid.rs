@@ -168,9 +168,7 @@ impl Board {
         }
         Ok(())
     }
-}
 
-impl Board {
     /// The name of the string of `points` (indices, in order): its first point (top row first),
     /// written with `*`.
     pub fn string_name(&self, points: &[usize]) -> StringName {
