@@ -77,6 +77,9 @@ if [ -n "$base" ]; then
     echo "== exporting $base into $bsrc"
     mkdir -p "$bsrc"
     git archive "$base" | tar -x -C "$bsrc"
+    # The export sits under this tree's workspace: a baseline without a workspace of its own is
+    # made one, so cargo does not take it for an unlisted member of this one.
+    grep -q '^\[workspace\]' "$bsrc/Cargo.toml" || printf '\n[workspace]\n' >>"$bsrc/Cargo.toml"
   fi
   if [ ! -d "$btarget/release" ] && [ -d "$tdir/release" ]; then
     echo "== seeding $btarget with this tree's release dependencies"
