@@ -6,7 +6,7 @@
 //! `notes/incremental.md`. [`FastPosition::check_consistency`](super::FastPosition::check_consistency)
 //! recomputes everything from scratch and compares, under `debug_assert!`, after every move.
 
-use super::analysis::{view_cell, view_neighbours};
+use super::analysis::{upper_code, view_cell, view_neighbours};
 use super::*;
 use crate::judge::attribute::{attribute_under, counts, stone_counts};
 use crate::judge::eyes::{verdict, LowerView, RegionVerdict};
@@ -14,6 +14,10 @@ use crate::judge::eyes::{verdict, LowerView, RegionVerdict};
 /// Most strings besides the stone's whose private eyes [`FastAnalysis::local_change`] judges
 /// again; a move that changes the regions of more is left to the whole-board analysis.
 const MAX_JUDGED: usize = 8;
+
+/// Most flower strings whose attribute changes that [`Local`] lists; past that the recomputed
+/// round is left to the whole-board analysis.
+const MAX_FLIPPED: usize = 8;
 
 /// What a black or white stone at `p` changes in the lower layer, with the opponent strings
 /// next to it that its fresh round removed (if any): the strings joined into the stone's string
@@ -36,6 +40,14 @@ pub(super) struct Local {
     pub(super) j_by_flower: bool,
     /// Whether every flower attribute stays.
     pub(super) stays: bool,
+    /// The flower strings whose attribute changes (their numbers in the analysis before the
+    /// move, one point of each) with their upper-layer code after it ([`upper_code`]), where
+    /// `flips_known`.
+    flipped: [(u16, u16, u8); MAX_FLIPPED],
+    flipped_count: usize,
+    /// Whether `flipped` lists every flower string whose attribute changes (at most
+    /// [`MAX_FLIPPED`]).
+    pub(super) flips_known: bool,
 }
 
 impl Local {
@@ -439,15 +451,24 @@ impl FastAnalysis {
             }
             self.has_eye[s as usize]
         };
-        let mut stays = true;
+        // Every candidate is decided (not only up to the first change): the recomputed round of
+        // a move that changes attributes is read off the flipped strings
+        // ([`FastAnalysis::without_liberty_after`]).
+        let mut flipped = [(NONE, 0u16, 0u8); MAX_FLIPPED];
+        let (mut flipped_count, mut flips_known) = (0usize, true);
         for &f in &flowers {
-            if self.flower_attribute_after(&view, f, rule, &eye_of)
-                != self.flower_attr[self.flower_of[f & MASK] as usize]
-            {
-                stays = false;
-                break;
+            let a = self.flower_attribute_after(&view, f, rule, &eye_of);
+            let g = self.flower_of[f & MASK];
+            if a != self.flower_attr[g as usize] {
+                if flipped_count == MAX_FLIPPED {
+                    flips_known = false;
+                    break;
+                }
+                flipped[flipped_count] = (g, f as u16, upper_code(a));
+                flipped_count += 1;
             }
         }
+        let stays = flips_known && flipped_count == 0;
         Some(Local {
             p,
             j,
@@ -458,6 +479,9 @@ impl FastAnalysis {
             judged_count,
             j_by_flower,
             stays,
+            flipped,
+            flipped_count,
+            flips_known,
         })
     }
 
@@ -824,6 +848,108 @@ impl FastAnalysis {
             self.recount(seen, stack, s, m);
         }
         true
+    }
+
+    /// GO-CASCADE's recomputed round where the local decision `l` of a black or white stone
+    /// found flower attributes changing (`l.flips_known`), without analysing the board: whether
+    /// a black and whether a white string of the recomputed upper layer has no liberty (indexed
+    /// black, white). That layer is this analysis's with the cells of `after` (the stone at
+    /// `l.p`, the points `removed` emptied) and the flipped flower strings at their new codes:
+    /// the lower strings, private eyes and attributes `l` did not list are this analysis's
+    /// (notes/incremental.md). So the upper cells change at `l.p`, at the removed points and
+    /// on the flipped strings, and only the strings through or next to one of them can differ
+    /// from this analysis's: each is flooded on the new layer and its liberties counted. Every
+    /// other string is a string of this analysis with the same neighbours and liberties, at
+    /// least one (this analysis is of a settled board, where no string is without liberty).
+    pub(super) fn without_liberty_after(
+        &self,
+        after: &[u8; MAXN],
+        l: &Local,
+        removed: &[u16],
+    ) -> [bool; 2] {
+        let flipped = &l.flipped[..l.flipped_count];
+        let upper = |q: usize| -> u8 {
+            let v = after[q & MASK];
+            if v != FLOWER {
+                return v;
+            }
+            let g = self.flower_of[q & MASK];
+            match flipped.iter().find(|x| x.0 == g) {
+                Some(&(_, _, code)) => code,
+                None => self.upper[q & MASK],
+            }
+        };
+        // The changed points: p, the removed points, the points of the flipped strings.
+        // (Each point is listed once: p, the removed points and the flower points differ.)
+        let mut changed = [0u16; MAXN];
+        changed[0] = l.p as u16;
+        let mut nc = 1usize;
+        for &q in removed {
+            changed[nc & MASK] = q;
+            nc += 1;
+        }
+        let mut in_flipped = [false; MAXN];
+        for &(_, at, _) in flipped {
+            let at = at as usize & MASK;
+            if in_flipped[at] {
+                continue;
+            }
+            in_flipped[at] = true;
+            let mut k = nc;
+            changed[nc & MASK] = at as u16;
+            nc += 1;
+            while k < nc {
+                let q = changed[k & MASK] as usize;
+                k += 1;
+                for &d in &self.dirs {
+                    let m = q.wrapping_add(d) & MASK;
+                    if after[m] == FLOWER && !in_flipped[m] {
+                        in_flipped[m] = true;
+                        changed[nc & MASK] = m as u16;
+                        nc += 1;
+                    }
+                }
+            }
+        }
+        let mut dead = [false; 2];
+        let mut flooded = [false; MAXN];
+        SCRATCH.with_borrow_mut(|sc| {
+            for &q in &changed[..nc & MASK] {
+                let q = q as usize & MASK;
+                for m in std::iter::once(q).chain(self.dirs.map(|d| q.wrapping_add(d) & MASK)) {
+                    let colour = upper(m);
+                    if flooded[m] || (colour != BLACK && colour != WHITE) {
+                        continue;
+                    }
+                    let (mut libs, stack, _) = sc.parts();
+                    flooded[m] = true;
+                    stack[0] = m as u16;
+                    let (mut n, mut k, mut liberties) = (1usize, 0usize, 0usize);
+                    while k < n {
+                        let x = stack[k & MASK] as usize;
+                        k += 1;
+                        for &d in &self.dirs {
+                            let y = x.wrapping_add(d) & MASK;
+                            let u = upper(y);
+                            if u == EMPTY {
+                                if libs.get(y) == 0 {
+                                    libs.set(y, 1);
+                                    liberties += 1;
+                                }
+                            } else if u == colour && !flooded[y] {
+                                flooded[y] = true;
+                                stack[n & MASK] = y as u16;
+                                n += 1;
+                            }
+                        }
+                    }
+                    if liberties == 0 {
+                        dead[usize::from(colour == WHITE)] = true;
+                    }
+                }
+            }
+        });
+        dead
     }
 
     /// Counts the liberties of upper string `s` through `start` again (`seen`: new marks;

@@ -245,6 +245,7 @@ impl FastPosition {
             local: None,
             full: false,
             bounds,
+            dead_local: [false; 2],
         };
         // Without `play` the board is written when a round needs it (`Settle::write`).
         if play {
@@ -574,6 +575,11 @@ enum Round {
     Fresh,
     /// Stones were removed since the last analysis.
     Removed,
+    /// The recomputed round where the local decision found flower attributes changing: which
+    /// colours have a string without liberty ([`Settle::dead`]), read off the held analysis at
+    /// the strings the change touches ([`FastAnalysis::without_liberty_after`]); no board was
+    /// analysed. A removal analyses the board first.
+    Local,
     /// `out.an` holds the analysis of `out.cells` (held or recomputed).
     Full,
 }
@@ -612,6 +618,8 @@ struct Settle<'a, 'b, 'c> {
     full: bool,
     /// The sole bounds of the components of `before`, where known ([`SoleBounds`]).
     bounds: Option<&'c SoleBounds>,
+    /// In [`Round::Local`]: whether a black and whether a white string is without liberty.
+    dead_local: [bool; 2],
 }
 
 impl Settle<'_, '_, '_> {
@@ -844,6 +852,18 @@ impl CascadeBoard for Settle<'_, '_, '_> {
                         self.local = Some(l);
                         return;
                     }
+                    // Attributes change: the recomputed round's question (a string without
+                    // liberty?) answered at the strings the change touches.
+                    if l.flips_known {
+                        if let Some(out) = self.out.get() {
+                            self.dead_local =
+                                self.before
+                                    .an
+                                    .without_liberty_after(&out.cells, &l, &out.removed);
+                            self.round = Round::Local;
+                            return;
+                        }
+                    }
                 }
             }
             _ => {}
@@ -860,6 +880,7 @@ impl CascadeBoard for Settle<'_, '_, '_> {
                 k > 0 || own
             }
             Round::Removed => false,
+            Round::Local => self.dead_local[usize::from(c == WHITE)],
             Round::Full => self.out.get().is_some_and(|o| {
                 let an = &o.an;
                 (0..an.upper_count).any(|s| an.upper_colour[s] == c && an.upper_libs[s] == 0)
@@ -869,6 +890,11 @@ impl CascadeBoard for Settle<'_, '_, '_> {
 
     fn remove_without_liberty(&mut self, colour: crate::board::grid::Colour) {
         let c = colour_code(colour);
+        // The local round knows which colours lose strings, not which strings: the board is
+        // analysed (the same upper layer) and the removal goes on from there.
+        if self.round == Round::Local {
+            self.analyse_board(false);
+        }
         self.captured = true;
         self.local = None;
         match self.round {
@@ -902,7 +928,7 @@ impl CascadeBoard for Settle<'_, '_, '_> {
                 }
                 self.analysed = false;
             }
-            Round::Removed => {}
+            Round::Removed | Round::Local => {}
         }
         self.round = Round::Removed;
     }
