@@ -10,6 +10,11 @@ use super::analysis::{upper_code, view_cell, view_neighbours};
 use super::*;
 use crate::judge::attribute::{attribute_under, counts, stone_counts};
 use crate::judge::eyes::{verdict, LowerView, RegionVerdict};
+use smallvec::SmallVec;
+
+/// A short list of points (the flower strings next to a string, one point each), on the stack
+/// while it is short: the local decision allocates nothing in the common case.
+type Points = SmallVec<[usize; 8]>;
 
 /// Most strings besides the stone's whose private eyes [`FastAnalysis::local_change`] judges
 /// again; a move that changes the regions of more is left to the whole-board analysis.
@@ -117,13 +122,7 @@ impl AfterLower<'_> {
     /// rule) next to it that no other string of colour c bounds and that passes the clause
     /// functions' [`verdict`]. Also returns the flower strings next to `s`, as one point each
     /// (`None` when there are more than `flowers` holds).
-    fn has_eye(
-        &self,
-        s: u16,
-        start: usize,
-        flowers: &mut Vec<usize>,
-        flower_of: &[u16; MAXN],
-    ) -> bool {
+    fn has_eye(&self, s: u16, start: usize, flowers: &mut Points, flower_of: &[u16; MAXN]) -> bool {
         let c = self.cells[start & MASK];
         let o = opp(c);
         let colour = if c == BLACK {
@@ -435,7 +434,7 @@ impl FastAnalysis {
             j,
         };
         let (bounds, nb) = self.bounds_to_judge(before, after, p, c, k == 0, removed)?;
-        let mut flowers = Vec::new();
+        let mut flowers = Points::new();
         let eye_j = view.has_eye(j, p, &mut flowers, &self.flower_of);
         let j_by_flower = !flowers.is_empty();
         let judged = self.judge_bounds(&view, before, &bounds[..nb], removed, &mut flowers);
@@ -580,9 +579,9 @@ impl FastAnalysis {
         before: &[u8; MAXN],
         bounds: &[(u16, usize)],
         removed: &[u16],
-        flowers: &mut Vec<usize>,
+        flowers: &mut Points,
     ) -> [(u16, bool); MAX_JUDGED] {
-        let push_new = |flowers: &mut Vec<usize>, f: usize| {
+        let push_new = |flowers: &mut Points, f: usize| {
             if !flowers
                 .iter()
                 .any(|&x| self.flower_of[x & MASK] == self.flower_of[f & MASK])
@@ -600,7 +599,7 @@ impl FastAnalysis {
         }
         let mut judged = [(NONE, false); MAX_JUDGED];
         for (i, &(s, at)) in bounds.iter().enumerate() {
-            let mut fl = Vec::new();
+            let mut fl = Points::new();
             let eye = view.has_eye(s, at, &mut fl, &self.flower_of);
             if eye != self.has_eye[s as usize] {
                 for f in fl {
@@ -624,58 +623,59 @@ impl FastAnalysis {
         eye_of: &dyn Fn(u16) -> bool,
     ) -> crate::board::layers::Attribute {
         let cells = view.cells;
-        let mut seen = [false; MAXN];
-        let mut stack = [0u16; MAXN];
-        seen[f & MASK] = true;
-        stack[0] = f as u16;
-        let (mut n, mut k) = (1usize, 0usize);
-        while k < n {
-            let q = stack[k & MASK] as usize;
-            k += 1;
-            for &d in &self.dirs {
-                let m = q.wrapping_add(d) & MASK;
-                if cells[m] == FLOWER && !seen[m] {
-                    seen[m] = true;
-                    stack[n & MASK] = m as u16;
-                    n += 1;
+        SCRATCH.with_borrow_mut(|sc| {
+            let (mut seen, stack, _) = sc.parts();
+            seen.set(f, STONE);
+            stack[0] = f as u16;
+            let (mut n, mut k) = (1usize, 0usize);
+            while k < n {
+                let q = stack[k & MASK] as usize;
+                k += 1;
+                for &d in &self.dirs {
+                    let m = q.wrapping_add(d) & MASK;
+                    if cells[m] == FLOWER && seen.get(m) == 0 {
+                        seen.set(m, STONE);
+                        stack[n & MASK] = m as u16;
+                        n += 1;
+                    }
                 }
             }
-        }
-        let around = || {
-            stack[..n & MASK]
-                .iter()
-                .flat_map(|&q| self.dirs.map(|d| (q as usize).wrapping_add(d) & MASK))
-        };
-        let (attribute, _) = attribute_under(
-            rule,
-            || {
-                let mut counted: Vec<u16> = Vec::new();
-                counts(around().filter_map(|m| {
-                    let s = view.id(m);
-                    if s == NONE || counted.contains(&s) {
-                        return None;
-                    }
-                    counted.push(s);
-                    Some((cells[m] == BLACK, eye_of(s)))
-                }))
-            },
-            || {
-                let mut counted: Vec<usize> = Vec::new();
-                stone_counts(around().filter_map(|m| {
-                    let u = cells[m];
-                    if !(u == BLACK || u == WHITE) || counted.contains(&m) {
-                        return None;
-                    }
-                    counted.push(m);
-                    Some(if u == BLACK {
-                        Colour::Black
-                    } else {
-                        Colour::White
-                    })
-                }))
-            },
-        );
-        attribute
+            let around = || {
+                stack[..n & MASK]
+                    .iter()
+                    .flat_map(|&q| self.dirs.map(|d| (q as usize).wrapping_add(d) & MASK))
+            };
+            let (attribute, _) = attribute_under(
+                rule,
+                || {
+                    let mut counted: SmallVec<[u16; 8]> = SmallVec::new();
+                    counts(around().filter_map(|m| {
+                        let s = view.id(m);
+                        if s == NONE || counted.contains(&s) {
+                            return None;
+                        }
+                        counted.push(s);
+                        Some((cells[m] == BLACK, eye_of(s)))
+                    }))
+                },
+                || {
+                    let mut counted: Points = Points::new();
+                    stone_counts(around().filter_map(|m| {
+                        let u = cells[m];
+                        if !(u == BLACK || u == WHITE) || counted.contains(&m) {
+                            return None;
+                        }
+                        counted.push(m);
+                        Some(if u == BLACK {
+                            Colour::Black
+                        } else {
+                            Colour::White
+                        })
+                    }))
+                },
+            );
+            attribute
+        })
     }
 
     /// Applies `l` to this analysis (a copy of the analysis `l` was computed on), the board
