@@ -27,7 +27,10 @@ const MAX_FLIPPED: usize = 8;
 /// What a black or white stone at `p` changes in the lower layer, with the opponent strings
 /// next to it that its fresh round removed (if any): the strings joined into the stone's string
 /// `j`, the private eyes of `j` and of the other strings whose regions the stone or the removal
-/// changes, and whether every flower attribute stays as it is.
+/// changes, and whether every flower attribute stays as it is. For a flower at `p`
+/// (`new_flower`): the private eyes of the strings whose regions it splits, the new flower
+/// string's attribute, the lower strings it touches, and whether the upper layer changes at `p`
+/// alone (the flower neutral there, as held, every other attribute staying).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Local {
     pub(super) p: usize,
@@ -53,6 +56,12 @@ pub(super) struct Local {
     /// Whether `flipped` lists every flower string whose attribute changes (at most
     /// [`MAX_FLIPPED`]).
     pub(super) flips_known: bool,
+    /// For a flower: the attribute of the flower string through `p` (the flower and the flower
+    /// strings next to it, numbered anew).
+    new_flower: Option<crate::board::layers::Attribute>,
+    /// For a flower: the lower strings next to `p`, which now touch a flower.
+    touched: [u16; 4],
+    touched_count: usize,
 }
 
 impl Local {
@@ -61,8 +70,20 @@ impl Local {
     /// whose private eyes were judged again.
     pub(super) fn strings(&self) -> impl Iterator<Item = u16> + '_ {
         std::iter::once(self.j)
+            .filter(|&j| j != NONE)
             .chain(self.merged[..self.merged_count].iter().copied())
             .chain(self.judged[..self.judged_count].iter().map(|&(s, _)| s))
+            .chain(self.touched[..self.touched_count].iter().copied())
+    }
+
+    /// For a flower: the lower strings next to it.
+    pub(super) fn touched(&self) -> &[u16] {
+        &self.touched[..self.touched_count]
+    }
+
+    /// Whether this is a flower's change.
+    pub(super) fn is_flower(&self) -> bool {
+        self.new_flower.is_some()
     }
 }
 
@@ -419,7 +440,13 @@ impl FastAnalysis {
         rule: AttributeRule,
         removed: &[u16],
     ) -> Option<Local> {
-        if !self.eyes_done || (stone != BLACK && stone != WHITE) || self.lower_count + 1 >= MAXS {
+        if !self.eyes_done || self.lower_count + 1 >= MAXS {
+            return None;
+        }
+        if stone == FLOWER && removed.is_empty() {
+            return self.local_flower(before, after, p, rule);
+        }
+        if stone != BLACK && stone != WHITE {
             return None;
         }
         let c = stone;
@@ -481,6 +508,144 @@ impl FastAnalysis {
             flipped,
             flipped_count,
             flips_known,
+            new_flower: None,
+            touched: [NONE; 4],
+            touched_count: 0,
+        })
+    }
+
+    /// [`FastAnalysis::local_change`] of a flower at the empty point `p`, nothing removed. No
+    /// lower string changes. For each colour x, S_x loses `p` (a flower is a wall of S_x): the
+    /// component through `p` splits into parts, each containing a neighbour of `p`, and every
+    /// other component keeps its points, cells, neighbours' cells and bounds (none is next to
+    /// `p`). A component is a private eye only of the string that alone bounds it, so the
+    /// strings whose private eyes can change are the sole bound of the component before and
+    /// the sole bound of each part after; each is judged again over all its components. The
+    /// flower strings whose counts can change are the new one through `p` (its lower strings
+    /// are new) and those next to a string whose private eye changed.
+    fn local_flower(
+        &self,
+        before: &[u8; MAXN],
+        after: &[u8; MAXN],
+        p: usize,
+        rule: AttributeRule,
+    ) -> Option<Local> {
+        if self.flower_count + 1 >= MAXS {
+            return None;
+        }
+        let view = AfterLower {
+            cells: after,
+            lower_of: &self.lower_of,
+            dirs: &self.dirs,
+            p,
+            merged: &[],
+            j: NONE,
+        };
+        let mut bounds: [(u16, usize); MAX_JUDGED] = [(NONE, 0); MAX_JUDGED];
+        let mut nb = 0usize;
+        for x in [BLACK, WHITE] {
+            let parts = std::iter::once(self.sole_bound(before, p, x)).chain(
+                self.dirs
+                    .iter()
+                    .map(|&d| p.wrapping_add(d) & MASK)
+                    .filter(|&m| after[m] == EMPTY || after[m] == opp(x))
+                    .map(|m| self.sole_bound(after, m, x)),
+            );
+            for (s, at) in parts.flatten() {
+                if bounds[..nb].iter().any(|b| b.0 == s) {
+                    continue;
+                }
+                if nb == MAX_JUDGED {
+                    return None;
+                }
+                bounds[nb] = (s, at);
+                nb += 1;
+            }
+        }
+        let mut touched = [NONE; 4];
+        let mut touched_count = 0usize;
+        let mut joined: [(u16, u16); 4] = [(NONE, 0); 4];
+        let mut joined_count = 0usize;
+        for &d in &self.dirs {
+            let m = p.wrapping_add(d) & MASK;
+            match before[m] {
+                BLACK | WHITE => {
+                    let s = self.lower_of[m];
+                    if s == NONE {
+                        return None;
+                    }
+                    if !touched[..touched_count].contains(&s) {
+                        touched[touched_count] = s;
+                        touched_count += 1;
+                    }
+                }
+                FLOWER => {
+                    let g = self.flower_of[m];
+                    if !joined[..joined_count].iter().any(|x| x.0 == g) {
+                        joined[joined_count] = (g, m as u16);
+                        joined_count += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut flowers = Points::new();
+        let judged = self.judge_bounds(&view, before, &bounds[..nb], &[], &mut flowers);
+        let judged_count = nb;
+        let eye_of = |s: u16| -> bool {
+            for &(b, e) in &judged[..judged_count] {
+                if b == s {
+                    return e;
+                }
+            }
+            self.has_eye[s as usize]
+        };
+        let a = self.flower_attribute_after(&view, p, rule, &eye_of);
+        let code = upper_code(a);
+        // The new string's points take its code: `p` (no number before the move) and the
+        // joined strings.
+        let mut flipped = [(NONE, 0u16, 0u8); MAX_FLIPPED];
+        flipped[0] = (NONE, p as u16, code);
+        let mut flipped_count = 1usize;
+        let mut stays = code == NEUTRAL;
+        for &(g, at) in &joined[..joined_count] {
+            stays &= upper_code(self.flower_attr[g as usize]) == NEUTRAL;
+            flipped[flipped_count] = (g, at, code);
+            flipped_count += 1;
+        }
+        let mut flips_known = true;
+        for &f in &flowers {
+            let g = self.flower_of[f & MASK];
+            if f & MASK == p & MASK || joined[..joined_count].iter().any(|x| x.0 == g) {
+                continue;
+            }
+            let af = self.flower_attribute_after(&view, f, rule, &eye_of);
+            if af != self.flower_attr[g as usize] {
+                stays = false;
+                if flipped_count == MAX_FLIPPED {
+                    flips_known = false;
+                    break;
+                }
+                flipped[flipped_count] = (g, f as u16, upper_code(af));
+                flipped_count += 1;
+            }
+        }
+        Some(Local {
+            p,
+            j: NONE,
+            merged: [NONE; 4],
+            merged_count: 0,
+            eye_j: false,
+            judged,
+            judged_count,
+            j_by_flower: false,
+            stays: stays && flips_known,
+            flipped,
+            flipped_count,
+            flips_known,
+            new_flower: Some(a),
+            touched,
+            touched_count,
         })
     }
 
@@ -683,6 +848,10 @@ impl FastAnalysis {
     /// the joined strings gone, the private eyes of `l` written. The upper layer is
     /// [`FastAnalysis::upper_update`]'s.
     pub(super) fn apply_local(&mut self, after: &[u8; MAXN], l: &Local, removed: &[u16]) {
+        if let Some(a) = l.new_flower {
+            self.apply_flower(after, l, a);
+            return;
+        }
         let (p, j) = (l.p, l.j);
         let c = after[p & MASK];
         for &s in &l.merged[..l.merged_count] {
@@ -719,6 +888,35 @@ impl FastAnalysis {
             self.has_eye[s as usize] = e;
         }
         self.lower_count = j as usize + 1;
+    }
+
+    /// [`FastAnalysis::apply_local`] of a flower: the private eyes judged again written, the
+    /// flower string through `l.p` numbered anew with its attribute `a` (the joined strings'
+    /// numbers retired: no point refers to them).
+    fn apply_flower(&mut self, after: &[u8; MAXN], l: &Local, a: crate::board::layers::Attribute) {
+        for &(s, e) in &l.judged[..l.judged_count] {
+            self.has_eye[s as usize] = e;
+        }
+        let f = self.flower_count as u16;
+        let p = l.p & MASK;
+        self.flower_of[p] = f;
+        let mut stack = [0u16; MAXN];
+        stack[0] = p as u16;
+        let (mut n, mut k) = (1usize, 0usize);
+        while k < n {
+            let q = stack[k & MASK] as usize;
+            k += 1;
+            for &d in &self.dirs {
+                let m = q.wrapping_add(d) & MASK;
+                if after[m] == FLOWER && self.flower_of[m] != f {
+                    self.flower_of[m] = f;
+                    stack[n & MASK] = m as u16;
+                    n += 1;
+                }
+            }
+        }
+        self.flower_attr[f as usize] = a;
+        self.flower_count += 1;
     }
 
     /// The upper strings and their liberties after a move that changed no flower attribute
@@ -830,6 +1028,14 @@ impl FastAnalysis {
             self.upper_colour[j as usize] = stone;
             self.upper_count += 1;
             queue(self, sc, p);
+            for d in dirs {
+                queue(self, sc, p.wrapping_add(d));
+            }
+        } else if stone == FLOWER {
+            // A flower is updated only where it is neutral (`Local::stays`): a wall of the
+            // upper layer; its neighbours lose a liberty.
+            self.upper[p] = NEUTRAL;
+            self.upper_of[p] = NONE;
             for d in dirs {
                 queue(self, sc, p.wrapping_add(d));
             }

@@ -312,14 +312,18 @@ impl FastPosition {
         let FastPosition {
             an,
             by_flower,
+            any_flower,
             cells,
             removed,
             ..
         } = out;
         let removed: &[u16] = if captured { removed } else { &[] };
         update_analysis(
-            an,
-            by_flower,
+            Held {
+                an,
+                by_flower,
+                any_flower,
+            },
             &self.cells,
             cells,
             p,
@@ -430,23 +434,42 @@ impl FastPosition {
     }
 }
 
-/// The update of [`FastPosition::update_into`] on an analysis `an` (with its per-string flower
-/// marks `by_flower`) of the board `before`, the board now `after` (the stone at `p`, the
+/// What a position holds of its board besides the cells, as an update writes it: the analysis,
+/// the per-string flower marks and the flower flag.
+pub(super) struct Held<'a> {
+    pub(super) an: &'a mut FastAnalysis,
+    pub(super) by_flower: &'a mut [bool; MAXS],
+    pub(super) any_flower: &'a mut bool,
+}
+
+/// The update of [`FastPosition::update_into`] on the analysis `held` (with its per-string flower
+/// marks and flower flag) of the board `before`, the board now `after` (the stone at `p`, the
 /// points `removed` emptied): the local change, if any, then the upper strings. `false` when
 /// the upper strings cannot be updated (the caller analyses the board; `an` is then partly
 /// written).
 pub(super) fn update_analysis(
-    an: &mut FastAnalysis,
-    by_flower: &mut [bool; MAXS],
+    held: Held<'_>,
     before: &[u8; MAXN],
     after: &[u8; MAXN],
     p: usize,
     local: Option<&Local>,
     removed: &[u16],
 ) -> bool {
+    let Held {
+        an,
+        by_flower,
+        any_flower,
+    } = held;
     if let Some(l) = local {
         an.apply_local(after, l, removed);
-        by_flower[l.j as usize] = l.j_by_flower;
+        if l.is_flower() {
+            for &s in l.touched() {
+                by_flower[s as usize] = true;
+            }
+            *any_flower = true;
+        } else {
+            by_flower[l.j as usize] = l.j_by_flower;
+        }
     }
     an.upper_update(before, after, p, removed)
 }

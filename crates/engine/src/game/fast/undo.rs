@@ -7,7 +7,7 @@
 
 use super::incremental::Local;
 use super::position::Earlier;
-use super::settle::{copy_cells, update_analysis, Buffer, Settled};
+use super::settle::{copy_cells, update_analysis, Buffer, Held, Settled};
 use super::*;
 use crate::board::layers::Attribute;
 use crate::game::moves::Action;
@@ -172,6 +172,25 @@ impl Patch {
                     }
                 }
             }
+        }
+        // A flower: the flower strings it joins, which the update renumbers, and the new number.
+        if stone == FLOWER {
+            let mut k = 0;
+            while k < self.todo.len() {
+                let q = self.todo[k] as usize;
+                k += 1;
+                if q != p && an.flower_of[q] == NONE {
+                    continue;
+                }
+                for d in an.dirs {
+                    let m = q.wrapping_add(d) & MASK;
+                    if !self.seen[m] && an.flower_of[m] != NONE {
+                        self.seen[m] = true;
+                        self.todo.push(m as u16);
+                    }
+                }
+            }
+            self.save_flower(an, an.flower_count as u16);
         }
         for i in 0..self.todo.len() {
             let q = self.todo[i] as usize & MASK;
@@ -431,10 +450,22 @@ impl FastPosition {
             let FastPosition {
                 an,
                 by_flower,
+                any_flower,
                 cells,
                 ..
             } = self;
-            if update_analysis(an, by_flower, cells, &out.cells, p, local.as_ref(), removed) {
+            if update_analysis(
+                Held {
+                    an,
+                    by_flower,
+                    any_flower,
+                },
+                cells,
+                &out.cells,
+                p,
+                local.as_ref(),
+                removed,
+            ) {
                 return false;
             }
             e.patch.restore(an, by_flower);
