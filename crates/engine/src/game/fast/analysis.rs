@@ -172,8 +172,9 @@ impl FastAnalysis {
     }
 
     /// Floods the component of `start` over points whose value satisfies `member`, writing `id`
-    /// into `map`; returns the number of points (they are `stack[..n]`).
-    fn flood_into(
+    /// into `map` (a point already `id` is not visited again, so a map of old numbers is
+    /// renumbered too); returns the number of points (they are `stack[..n]`).
+    pub(super) fn flood_into(
         stack: &mut [u16; MAXN],
         map: &mut [u16; MAXN],
         cells: &[u8; MAXN],
@@ -191,7 +192,7 @@ impl FastAnalysis {
             k += 1;
             for d in dirs {
                 let m = q.wrapping_add(d);
-                if map[m & MASK] == NONE && member(cells[m & MASK]) {
+                if map[m & MASK] != id && member(cells[m & MASK]) {
                     map[m & MASK] = id;
                     stack[n & MASK] = m as u16;
                     n += 1;

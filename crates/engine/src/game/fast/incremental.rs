@@ -866,22 +866,16 @@ impl FastAnalysis {
             }
             self.lower_of[q] = NONE;
         }
-        self.lower_of[p & MASK] = j;
         let mut stack = [0u16; MAXN];
-        stack[0] = p as u16;
-        let (mut n, mut k) = (1usize, 0usize);
-        while k < n {
-            let q = stack[k & MASK] as usize;
-            k += 1;
-            for &d in &self.dirs {
-                let m = q.wrapping_add(d) & MASK;
-                if after[m] == c && self.lower_of[m] != j {
-                    self.lower_of[m] = j;
-                    stack[n & MASK] = m as u16;
-                    n += 1;
-                }
-            }
-        }
+        Self::flood_into(
+            &mut stack,
+            &mut self.lower_of,
+            after,
+            self.dirs,
+            p,
+            j,
+            |v| v == c,
+        );
         self.lower_colour[j as usize] = c;
         self.has_eye[j as usize] = l.eye_j;
         for &(s, e) in &l.judged[..l.judged_count] {
@@ -898,23 +892,11 @@ impl FastAnalysis {
             self.has_eye[s as usize] = e;
         }
         let f = self.flower_count as u16;
-        let p = l.p & MASK;
-        self.flower_of[p] = f;
         let mut stack = [0u16; MAXN];
-        stack[0] = p as u16;
-        let (mut n, mut k) = (1usize, 0usize);
-        while k < n {
-            let q = stack[k & MASK] as usize;
-            k += 1;
-            for &d in &self.dirs {
-                let m = q.wrapping_add(d) & MASK;
-                if after[m] == FLOWER && self.flower_of[m] != f {
-                    self.flower_of[m] = f;
-                    stack[n & MASK] = m as u16;
-                    n += 1;
-                }
-            }
-        }
+        let dirs = self.dirs;
+        Self::flood_into(&mut stack, &mut self.flower_of, after, dirs, l.p, f, |v| {
+            v == FLOWER
+        });
         self.flower_attr[f as usize] = a;
         self.flower_count += 1;
     }
@@ -1009,22 +991,15 @@ impl FastAnalysis {
                 }
             }
             self.upper[p] = stone;
-            self.upper_of[p] = j;
-            let stack = &mut sc.a;
-            stack[0] = p as u16;
-            let (mut n, mut k) = (1usize, 0usize);
-            while k < n {
-                let q = stack[k & MASK] as usize;
-                k += 1;
-                for d in dirs {
-                    let m = q.wrapping_add(d) & MASK;
-                    if self.upper[m] == stone && self.upper_of[m] != j {
-                        self.upper_of[m] = j;
-                        stack[n & MASK] = m as u16;
-                        n += 1;
-                    }
-                }
-            }
+            Self::flood_into(
+                &mut sc.a,
+                &mut self.upper_of,
+                &self.upper,
+                dirs,
+                p,
+                j,
+                |v| v == stone,
+            );
             self.upper_colour[j as usize] = stone;
             self.upper_count += 1;
             queue(self, sc, p);
