@@ -562,31 +562,22 @@ impl FastAnalysis {
                 nb += 1;
             }
         }
+        // The lower strings next to the flower: its black and its white neighbours' strings
+        // (four neighbours, so at most four in all).
+        let (black, nb_black) = self.joined_strings(before, p, BLACK)?;
+        let (white, nb_white) = self.joined_strings(before, p, WHITE)?;
         let mut touched = [NONE; 4];
-        let mut touched_count = 0usize;
+        touched[..nb_black].copy_from_slice(&black[..nb_black]);
+        touched[nb_black..nb_black + nb_white].copy_from_slice(&white[..nb_white]);
+        let touched_count = nb_black + nb_white;
         let mut joined: [(u16, u16); 4] = [(NONE, 0); 4];
         let mut joined_count = 0usize;
         for &d in &self.dirs {
             let m = p.wrapping_add(d) & MASK;
-            match before[m] {
-                BLACK | WHITE => {
-                    let s = self.lower_of[m];
-                    if s == NONE {
-                        return None;
-                    }
-                    if !touched[..touched_count].contains(&s) {
-                        touched[touched_count] = s;
-                        touched_count += 1;
-                    }
-                }
-                FLOWER => {
-                    let g = self.flower_of[m];
-                    if !joined[..joined_count].iter().any(|x| x.0 == g) {
-                        joined[joined_count] = (g, m as u16);
-                        joined_count += 1;
-                    }
-                }
-                _ => {}
+            let g = self.flower_of[m];
+            if before[m] == FLOWER && !joined[..joined_count].iter().any(|x| x.0 == g) {
+                joined[joined_count] = (g, m as u16);
+                joined_count += 1;
             }
         }
         let mut flowers = Points::new();
@@ -649,8 +640,9 @@ impl FastAnalysis {
         })
     }
 
-    /// The strings of colour `c` a stone at `p` joins (each once, at most four) and their
-    /// count; `None` where a neighbour of that colour has no string in this analysis.
+    /// The strings of colour `c` next to `p` (those a stone of that colour at `p` joins; each
+    /// once, at most four) and their count; `None` where a neighbour of that colour has no
+    /// string in this analysis.
     #[inline]
     fn joined_strings(&self, before: &[u8; MAXN], p: usize, c: u8) -> Option<([u16; 4], usize)> {
         let mut merged = [NONE; 4];
