@@ -21,9 +21,13 @@
 //!   closes an idle kept-alive connection), the body within [`Limits::body`], and every write
 //!   must make progress within [`Limits::write`] (`WriteDeadline`);
 //! - at most [`Limits::connections`] connections are open at once; when one more arrives, the
-//!   oldest connection that is not being answered (one stalled in its headers, its body or
-//!   reading its answer, or idle) is closed to make room, so stalled clients can never lock
-//!   others out; only when every open connection is being answered does a new one get 503;
+//!   oldest connection idle after an answer, or stalled in its first request for
+//!   [`Limits::stalled`], is closed to make room, so stalled clients can never lock others out.
+//!   A connection just accepted, or whose request is being read or answered, is never closed
+//!   so (closing one with its request unread reset it: issue 49). When none can be closed, the
+//!   new connection waits up to [`REFUSAL_TIME`] for room, then gets a 503 with `Retry-After`
+//!   after its request's head is read (`refuse_busy`); at most [`Limits::refusing`] wait or
+//!   are refused at once, more wait in the listen backlog (`BACKLOG`);
 //! - the engine runs on tokio's blocking threads, so a long readings request holds no
 //!   connection of another client; a panic in the engine is answered with a 500;
 //! - the work is bounded, not only the connections (issue 36): a heavy request
@@ -76,6 +80,14 @@ pub struct Limits {
     pub write: Duration,
     /// Connections open at once.
     pub connections: usize,
+    /// How long an open connection that has had no answer yet must have waited for its client
+    /// (stalled in its request) before it may be closed to make room for a new one; one idle
+    /// after an answer may be closed at once.
+    pub stalled: Duration,
+    /// Connections past [`Limits::connections`] held at once only to be answered `503` with
+    /// `Retry-After` (each for at most [`REFUSAL_TIME`]); past this, new connections wait in
+    /// the listen backlog.
+    pub refusing: usize,
     /// Heavy requests ([`api::Request::heavy`]) computed at once.
     pub heavy_workers: usize,
     /// Heavy requests waiting for a worker; one more is answered 503 with `Retry-After`.
@@ -92,6 +104,8 @@ impl Default for Limits {
             body: Duration::from_secs(30),
             write: Duration::from_secs(30),
             connections: 64,
+            stalled: Duration::from_secs(1),
+            refusing: 256,
             // a core left for the light requests
             heavy_workers: cores.saturating_sub(1).max(1),
             heavy_queue: 8,
@@ -246,11 +260,55 @@ struct State {
     heavy: AtomicUsize,
     /// The records kept for the clients (`record`, `record-move`).
     records: Arc<api::Records>,
+    /// The connections past the cap being answered 503: a permit for each.
+    refusing: Arc<tokio::sync::Semaphore>,
+    /// When the server started: the clock of [`Activity::waiting_since`].
+    epoch: std::time::Instant,
+    /// The number of the next connection opened (their order of age).
+    next: AtomicU64,
 }
 
 struct Open {
     close: tokio::task::AbortHandle,
-    answering: Arc<AtomicBool>,
+    activity: Arc<Activity>,
+}
+
+/// What a connection is doing, as the cap sees it.
+struct Activity {
+    /// A request of it is being answered (its body read).
+    answering: AtomicBool,
+    /// A request of it was answered: waiting after that, it is idle (or stalled in its next
+    /// request) and may be closed at once.
+    served: AtomicBool,
+    /// When its last read found nothing to read (milliseconds since [`State::epoch`], plus 1);
+    /// 0 while it reads or before its first read. A connection just accepted, or whose
+    /// request arrived and is being read, is never closed to make room.
+    waiting_since: AtomicU64,
+}
+
+impl Activity {
+    fn new() -> Activity {
+        Activity {
+            answering: AtomicBool::new(false),
+            served: AtomicBool::new(false),
+            waiting_since: AtomicU64::new(0),
+        }
+    }
+
+    /// Whether the connection may be closed to make room at `now` (milliseconds since the
+    /// epoch): not answering, and waiting for its client, after an answer or for at least
+    /// `stalled` milliseconds.
+    fn closable(&self, now: u64, stalled: u64) -> bool {
+        let since = self.waiting_since.load(Ordering::SeqCst);
+        !self.answering.load(Ordering::SeqCst)
+            && since != 0
+            && (self.served.load(Ordering::SeqCst) || now + 1 >= since + stalled)
+    }
+}
+
+/// Milliseconds since `epoch`.
+fn millis_since(epoch: std::time::Instant) -> u64 {
+    u64::try_from(epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
 }
 
 impl Server {
@@ -262,7 +320,14 @@ impl Server {
     /// Binds `host:port` with `options` (more names to answer, the limits).
     pub fn bind_with(host: &str, port: u16, options: &Options) -> Result<Server, InputError> {
         let place = || format!("--host {host} --port {port}");
-        let listener = std::net::TcpListener::bind((host, port)).map_err(|e| {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .max_blocking_threads(options.limits.connections.max(1))
+            .thread_name("m3go-serve")
+            .enable_all()
+            .build()
+            .map_err(|e| InputError::new(format!("cannot start the server: {e}")))?;
+        let listener = listen(host, port, &runtime).map_err(|e| {
             InputError::new(format!("cannot listen: {e}"))
                 .key(place())
                 .expected("a free port on a local address")
@@ -273,13 +338,6 @@ impl Server {
         listener
             .set_nonblocking(true)
             .map_err(|e| InputError::new(format!("cannot listen: {e}")).key(place()))?;
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .max_blocking_threads(options.limits.connections.max(1))
-            .thread_name("m3go-serve")
-            .enable_all()
-            .build()
-            .map_err(|e| InputError::new(format!("cannot start the server: {e}")))?;
         Ok(Server {
             listener,
             addr,
@@ -293,6 +351,9 @@ impl Server {
                 )),
                 heavy: AtomicUsize::new(0),
                 records: Arc::new(api::Records::default()),
+                refusing: Arc::new(tokio::sync::Semaphore::new(options.limits.refusing.max(1))),
+                epoch: std::time::Instant::now(),
+                next: AtomicU64::new(0),
             }),
         })
     }
@@ -329,6 +390,44 @@ impl Server {
     }
 }
 
+/// The listen backlog asked for: connections the kernel completes and holds before the server
+/// accepts them (the system's `net.core.somaxconn` may lower it). The standard library's 128
+/// overflowed with 200 clients connecting at once.
+const BACKLOG: u32 = 1024;
+
+/// A socket listening on the first address `host:port` names that can be bound, with
+/// [`BACKLOG`]. tokio's socket is bound inside `runtime` (it registers there) and handed back
+/// as a standard one.
+fn listen(
+    host: &str,
+    port: u16,
+    runtime: &tokio::runtime::Runtime,
+) -> std::io::Result<std::net::TcpListener> {
+    use std::net::ToSocketAddrs;
+    let _inside = runtime.enter();
+    let mut last = std::io::Error::new(
+        std::io::ErrorKind::AddrNotAvailable,
+        "the host names no address",
+    );
+    for addr in (host, port).to_socket_addrs()? {
+        let socket = if addr.is_ipv4() {
+            tokio::net::TcpSocket::new_v4()
+        } else {
+            tokio::net::TcpSocket::new_v6()
+        };
+        let bound = socket.and_then(|s| {
+            s.set_reuseaddr(true)?;
+            s.bind(addr)?;
+            s.listen(BACKLOG)
+        });
+        match bound.and_then(|l| l.into_std()) {
+            Ok(l) => return Ok(l),
+            Err(e) => last = e,
+        }
+    }
+    Err(last)
+}
+
 /// Accepts connections for ever, each served on a task of its own.
 async fn accept(listener: std::net::TcpListener, state: Arc<State>) {
     let listener = match tokio::net::TcpListener::from_std(listener) {
@@ -338,7 +437,6 @@ async fn accept(listener: std::net::TcpListener, state: Arc<State>) {
             return;
         }
     };
-    let mut next: u64 = 0;
     loop {
         let stream = match listener.accept().await {
             Ok((s, _)) => s,
@@ -348,61 +446,165 @@ async fn accept(listener: std::net::TcpListener, state: Arc<State>) {
                 continue;
             }
         };
-        if !make_room(&state) {
-            refuse_busy(&stream);
+        let Err(stream) = admit(&state, stream) else {
             continue;
-        }
-        next += 1;
-        let answering = Arc::new(AtomicBool::new(false));
-        // held while the task is spawned and registered, so that its own removal comes after
-        let mut open = state.open.lock().unwrap_or_else(|e| e.into_inner());
-        let task = tokio::spawn(connection(
-            stream,
-            Arc::clone(&state),
-            next,
-            Arc::clone(&answering),
-        ));
-        open.insert(
-            next,
-            Open {
-                close: task.abort_handle(),
-                answering,
-            },
-        );
+        };
+        // past the refusals' cap too: wait for one to end (new connections wait in the listen
+        // backlog meanwhile)
+        let Ok(permit) = Arc::clone(&state.refusing).acquire_owned().await else {
+            continue;
+        };
+        let state = Arc::clone(&state);
+        tokio::spawn(async move {
+            let _permit = permit;
+            wait_for_room(&state, stream).await;
+        });
     }
 }
 
-/// Makes room for one more connection: when [`Limits::connections`] are open, closes the oldest
-/// one not being answered. `false` when every open connection is being answered.
-fn make_room(state: &State) -> bool {
-    let victim = {
-        let mut open = state.open.lock().unwrap_or_else(|e| e.into_inner());
-        if open.len() < state.limits.connections {
-            return true;
-        }
-        let oldest_idle = open
+/// Opens a connection: when [`Limits::connections`] are open, closes the oldest one waiting for
+/// its client after an answer (idle), or for [`Limits::stalled`] before its first (stalled in
+/// its request), to make room. The stream back when none is: every open connection is being
+/// answered, or reading a request that arrived, or was opened just now.
+fn admit(state: &Arc<State>, stream: tokio::net::TcpStream) -> Result<(), tokio::net::TcpStream> {
+    // held while the task is spawned and registered, so that its own removal comes after
+    let mut open = state.open.lock().unwrap_or_else(|e| e.into_inner());
+    let mut victim = None;
+    if open.len() >= state.limits.connections {
+        let now = millis_since(state.epoch);
+        let stalled = u64::try_from(state.limits.stalled.as_millis()).unwrap_or(u64::MAX);
+        let oldest_stalled = open
             .iter()
-            .find(|(_, c)| !c.answering.load(Ordering::SeqCst))
+            .find(|(_, c)| c.activity.closable(now, stalled))
             .map(|(&id, _)| id);
-        match oldest_idle.and_then(|id| open.remove(&id)) {
-            Some(c) => c.close,
-            None => return false,
+        match oldest_stalled.and_then(|id| open.remove(&id)) {
+            Some(c) => victim = Some(c.close),
+            None => return Err(stream),
         }
-    };
-    victim.abort();
-    true
+    }
+    let id = state.next.fetch_add(1, Ordering::SeqCst);
+    let activity = Arc::new(Activity::new());
+    let task = tokio::spawn(connection(
+        stream,
+        Arc::clone(state),
+        id,
+        Arc::clone(&activity),
+    ));
+    open.insert(
+        id,
+        Open {
+            close: task.abort_handle(),
+            activity,
+        },
+    );
+    drop(open);
+    if let Some(v) = victim {
+        v.abort();
+    }
+    Ok(())
 }
 
-/// The answer to a connection past the cap when every open one is being answered: a 503, written
-/// if the socket takes it at once, and the connection closed.
-fn refuse_busy(stream: &tokio::net::TcpStream) {
-    let body = Reply::error(503, "the server is answering too many requests: try again").body;
+/// A connection past the cap waits up to [`REFUSAL_TIME`] for room (a connection ending, or
+/// becoming one that may be closed); then it is refused ([`refuse_busy`]).
+async fn wait_for_room(state: &Arc<State>, stream: tokio::net::TcpStream) {
+    let started = tokio::time::Instant::now();
+    let mut stream = stream;
+    while started.elapsed() < REFUSAL_TIME {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        match admit(state, stream) {
+            Ok(()) => return,
+            Err(s) => stream = s,
+        }
+    }
+    refuse_busy(stream).await;
+}
+
+/// The longest a connection past the cap waits for room, and then is held to be refused: to
+/// send its request's head, to take the 503, and to close its side.
+pub const REFUSAL_TIME: Duration = Duration::from_secs(2);
+
+/// The most bytes read from a connection past the cap (its request's head, then what it sends
+/// before it closes); the rest is left unread.
+const REFUSAL_READ: usize = 2 * MAX_BODY;
+
+/// The answer to a connection past the cap when no open one can be closed for it: its request's
+/// head is read (what arrives within [`REFUSAL_TIME`], at most [`REFUSAL_READ`] bytes, nothing
+/// of it kept), then a 503 with `Retry-After` is written and the connection closed: first the
+/// server's side, then, once the client has read the answer and closed its own (or the time or
+/// the bytes are up), the socket. Closing a socket with its request unread would reset the
+/// connection and lose the answer.
+async fn refuse_busy(mut stream: tokio::net::TcpStream) {
+    let body = Reply::error(
+        503,
+        "the server is answering too many connections: try again in a few seconds",
+    )
+    .body;
     let head = format!(
         "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\n\
-         Content-Length: {}\r\nRetry-After: {RETRY_AFTER}\r\nConnection: close\r\n\r\n",
+         Content-Length: {}\r\nCache-Control: no-store\r\nRetry-After: {RETRY_AFTER}\r\n\
+         Connection: close\r\n\r\n",
         body.len()
     );
-    let _ = stream.try_write(&[head.as_bytes(), &body].concat());
+    let mut read = 0usize;
+    let mut buf = [0u8; 4096];
+    // the request's head: up to its blank line (the last 3 bytes kept across reads)
+    let head_read = async {
+        let mut tail: Vec<u8> = Vec::with_capacity(4096 + 3);
+        loop {
+            let n = read_some(&mut stream, &mut buf).await.unwrap_or(0);
+            if n == 0 {
+                return;
+            }
+            read += n;
+            tail.extend_from_slice(&buf[..n]);
+            if tail.windows(4).any(|w| w == b"\r\n\r\n") || read >= REFUSAL_READ {
+                return;
+            }
+            let keep = tail.len().saturating_sub(3);
+            tail.drain(..keep);
+        }
+    };
+    let _ = tokio::time::timeout(REFUSAL_TIME, head_read).await;
+    let answer = [head.as_bytes(), &body].concat();
+    let written = tokio::time::timeout(REFUSAL_TIME, async {
+        let mut sent = 0;
+        while sent < answer.len() {
+            let rest = &answer[sent..];
+            let write = |cx: &mut Context<'_>| {
+                tokio::io::AsyncWrite::poll_write(Pin::new(&mut stream), cx, rest)
+            };
+            match std::future::poll_fn(write).await? {
+                0 => return Err(std::io::ErrorKind::WriteZero.into()),
+                n => sent += n,
+            }
+        }
+        std::future::poll_fn(|cx| tokio::io::AsyncWrite::poll_shutdown(Pin::new(&mut stream), cx))
+            .await
+    })
+    .await;
+    if !matches!(written, Ok(Ok(()))) {
+        return;
+    }
+    // what the client still sends (its body), until it closes
+    let _ = tokio::time::timeout(REFUSAL_TIME, async {
+        while read < REFUSAL_READ {
+            match read_some(&mut stream, &mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => read += n,
+            }
+        }
+    })
+    .await;
+}
+
+/// One read of what `stream` has (0: it is closed).
+async fn read_some(stream: &mut tokio::net::TcpStream, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut buf = tokio::io::ReadBuf::new(buf);
+    std::future::poll_fn(|cx| {
+        tokio::io::AsyncRead::poll_read(Pin::new(&mut *stream), cx, &mut buf)
+    })
+    .await?;
+    Ok(buf.filled().len())
 }
 
 /// Removes a connection from the open ones when its task ends (or is closed to make room).
@@ -423,7 +625,7 @@ async fn connection(
     stream: tokio::net::TcpStream,
     state: Arc<State>,
     id: u64,
-    answering: Arc<AtomicBool>,
+    activity: Arc<Activity>,
 ) {
     let _leave = Leave {
         state: Arc::clone(&state),
@@ -434,11 +636,16 @@ async fn connection(
         stream,
         state.limits.write,
         Arc::clone(&dispatched),
+        (Arc::clone(&activity), state.epoch),
     ));
     let service = hyper::service::service_fn(|req| {
-        let (state, answering) = (Arc::clone(&state), Arc::clone(&answering));
+        let (state, activity) = (Arc::clone(&state), Arc::clone(&activity));
         dispatched.fetch_add(1, Ordering::SeqCst);
-        async move { Ok::<_, std::convert::Infallible>(handle(&state, &answering, req).await) }
+        async move {
+            let answer = handle(&state, &activity.answering, req).await;
+            activity.served.store(true, Ordering::SeqCst);
+            Ok::<_, std::convert::Infallible>(answer)
+        }
     });
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(hyper_util::rt::TokioTimer::new())
@@ -709,6 +916,8 @@ struct WriteDeadline {
     /// The server's error written in place of hyper's, and how much of it is written.
     replacement: Vec<u8>,
     sent: usize,
+    /// The connection's activity (whether its reads wait for the client), and its clock.
+    activity: (Arc<Activity>, std::time::Instant),
 }
 
 impl WriteDeadline {
@@ -716,6 +925,7 @@ impl WriteDeadline {
         io: tokio::net::TcpStream,
         limit: Duration,
         dispatched: Arc<AtomicU64>,
+        activity: (Arc<Activity>, std::time::Instant),
     ) -> WriteDeadline {
         WriteDeadline {
             io,
@@ -725,6 +935,7 @@ impl WriteDeadline {
             answered: 0,
             replacement: Vec::new(),
             sent: 0,
+            activity,
         }
     }
 
@@ -854,7 +1065,18 @@ impl tokio::io::AsyncRead for WriteDeadline {
         cx: &mut Context<'_>,
         buf: &mut tokio::io::ReadBuf<'_>,
     ) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.get_mut().io).poll_read(cx, buf)
+        let this = self.get_mut();
+        let r = Pin::new(&mut this.io).poll_read(cx, buf);
+        let (activity, epoch) = &this.activity;
+        if r.is_pending() {
+            if activity.waiting_since.load(Ordering::SeqCst) == 0 {
+                let now = millis_since(*epoch).saturating_add(1);
+                activity.waiting_since.store(now, Ordering::SeqCst);
+            }
+        } else {
+            activity.waiting_since.store(0, Ordering::SeqCst);
+        }
+        r
     }
 }
 

@@ -588,7 +588,8 @@ fn serve_answers_others_while_100_clients_stall() {
         c.write_all(head.as_bytes()).expect("send");
         stalled.push(c);
     }
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    // past `Limits::stalled` (1 s): the stalled connections may be closed to make room
+    std::thread::sleep(std::time::Duration::from_millis(2500));
     options_answered(&addr, 10);
     assert!(
         child.0.try_wait().expect("wait").is_none(),
@@ -747,6 +748,7 @@ fn serve_connection_timeouts_and_cap() {
             body: Duration::from_secs(1),
             write: Duration::from_secs(1),
             connections: 8,
+            stalled: Duration::from_millis(200),
             ..m3go::serve::Limits::default()
         },
         ..m3go::serve::Options::default()
@@ -818,7 +820,8 @@ fn serve_connection_timeouts_and_cap() {
         .expect("send");
         stalled.push(c);
     }
-    std::thread::sleep(Duration::from_millis(200));
+    // past `Limits::stalled`: the stalled connections may be closed to make room
+    std::thread::sleep(Duration::from_millis(1000));
     options_answered(&addr, 5);
     drop(stalled);
 }
