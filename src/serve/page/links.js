@@ -23,23 +23,58 @@ export function fromBase64url(text) {
   return Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
 }
 
+// The most bytes a link's text unpacks to: the server's limit of a request (1 MiB), so no
+// record it could not read is unpacked. Unpacking stops there: a link of a few hundred K
+// characters can inflate to gigabytes (a 1.39 M-character one to 1 GB, 42 s and 3 GB of the
+// browser's memory before this bound).
+export const LINK_UNPACKED_MAX = 1 << 20;
+
 async function through(bytes, stream) {
   const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
   return new Uint8Array(await out.arrayBuffer());
+}
+// Bytes inflated (deflate-raw), chunk by chunk, at most `max` of them: null past that (the rest
+// is not inflated).
+async function inflateAtMost(bytes, max) {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > max) {
+      reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
 // A text packed for a link: its UTF-8, deflate-raw, base64url.
 export async function packText(text) {
   return toBase64url(await through(new TextEncoder().encode(text), new CompressionStream("deflate-raw")));
 }
-// A packed text back; an error naming the link when it is not one this page packed.
-export async function unpackText(packed) {
+// A packed text back; an error naming the link's parameter (`what`) when it is not one this
+// page packed, or unpacks to more than LINK_UNPACKED_MAX bytes.
+export async function unpackText(packed, what = "the record (`data=`)") {
   const bytes = fromBase64url(packed);
-  if (!bytes) throw new Error("link: the record (`data=`) is not base64url: the link was cut or changed");
+  if (!bytes) throw new Error("link: " + what + " is not base64url: the link was cut or changed");
+  let text = null;
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(await through(bytes, new DecompressionStream("deflate-raw")));
+    text = await inflateAtMost(bytes, LINK_UNPACKED_MAX);
+    if (text !== null) return new TextDecoder("utf-8", { fatal: true }).decode(text);
   } catch (e) {
-    throw new Error("link: the record (`data=`) does not unpack (deflate-raw): the link was cut or changed");
+    throw new Error("link: " + what + " does not unpack (deflate-raw): the link was cut or changed");
   }
+  throw new Error("link: " + what + " unpacks to more than " + LINK_UNPACKED_MAX / 1024 +
+    " KiB (1 MiB, the most the server reads): not unpacked further; the link was not made by this page");
 }
 
 // A position's object packed for a link, its dead marks left out (the link's `dead=` carries
@@ -52,8 +87,9 @@ export function packPosition(setup) {
 // position's JSON text (its object) or its YAML text (the text, which the server reads).
 export async function unpackPosition(sent) {
   if (/^[A-Za-z0-9_-]+$/.test(sent)) {
+    const text = await unpackText(sent, "the position (`position=`)");
     try {
-      return JSON.parse(await unpackText(sent));
+      return JSON.parse(text);
     } catch (e) {
       throw new Error("link: the position (`position=`) does not unpack to a position's JSON: the link was cut or changed");
     }

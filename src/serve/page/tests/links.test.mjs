@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { LINK_RECORD_MAX, fromBase64url, packPosition, packText, parseHash, toBase64url, unpackPosition, unpackText, viewHash } from "../links.js";
+import { LINK_RECORD_MAX, LINK_UNPACKED_MAX, fromBase64url, packPosition, packText, parseHash, toBase64url, unpackPosition, unpackText, viewHash } from "../links.js";
 
 test("base64url round-trips every byte, without padding or +/", () => {
   const bytes = Uint8Array.from({ length: 256 }, (_, k) => k);
@@ -62,4 +62,23 @@ test("a position travels packed without its marks, and links of older pages stil
   assert.equal(await unpackPosition(parseHash("#" + new URLSearchParams({ position: yaml })).position), yaml);
   assert.deepEqual(await unpackPosition(JSON.stringify(bare)), bare);
   await assert.rejects(unpackPosition(packed.slice(0, 7)), /position=.*cut or changed/);
+});
+
+test("a link is unpacked to at most LINK_UNPACKED_MAX bytes, and refused past that with the bound", async () => {
+  const { deflateRawSync } = await import("node:zlib");
+  const packedOf = (bytes) => toBase64url(deflateRawSync(bytes, { level: 9 }));
+  // exactly the bound unpacks
+  const at = "a".repeat(LINK_UNPACKED_MAX);
+  assert.equal(await unpackText(packedOf(Buffer.from(at))), at);
+  // one byte more, and a bomb (64 MiB in some 64 K characters), are refused naming the bound
+  for (const size of [LINK_UNPACKED_MAX + 1, 64 << 20]) {
+    const packed = packedOf(Buffer.alloc(size, 0x61));
+    assert.ok(packed.length < 100000, packed.length);
+    await assert.rejects(unpackText(packed), (e) => {
+      assert.match(e.message, /data=.*unpacks to more than 1024 KiB \(1 MiB/);
+      return true;
+    });
+  }
+  // a position's link alike
+  await assert.rejects(unpackPosition(packedOf(Buffer.alloc(4 << 20, 0x20))), /position=.*unpacks to more than 1024 KiB/);
 });
