@@ -601,9 +601,21 @@ const RECORD: &str = "record";
 /// A record's text, SGF or game file (by its content, read by `formats::record::Record::parse_sent`). A
 /// pasted game file may not name a start position file, in any spelling of `position:`: the
 /// server reads no file, so no message can echo one.
+/// A record sent: at most [`super::MAX_BODY`] bytes (the page unpacks a link's record to that
+/// bound too), with something in it besides white space (an empty text is no record of no moves).
 fn record(text: &str) -> Result<Record, ApiError> {
     if text.len() > super::MAX_BODY {
-        return Err(ApiError::bad("record: too large"));
+        return Err(ApiError::bad(format!(
+            "record: {} bytes: expected at most {} (1 MiB)",
+            text.len(),
+            super::MAX_BODY
+        )));
+    }
+    if text.trim_start_matches('\u{feff}').trim().is_empty() {
+        return Err(ApiError::bad(
+            "record: empty: expected the text of a game record (SGF, or an m3go game file with \
+             its moves)",
+        ));
     }
     Ok(crate::formats::record::Record::parse_sent(text, RECORD)?)
 }

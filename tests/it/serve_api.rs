@@ -1313,3 +1313,26 @@ fn a_key_that_is_no_field_name_is_said_with_the_file() {
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["version"], env!("CARGO_PKG_VERSION"));
 }
+
+/// Issue 49, finding 8: an empty text was replayed and loaded as a record of no moves. Now a
+/// record with nothing in it but white space is refused with a 400 saying so, by every endpoint
+/// that reads a record; a record with a move is still read.
+#[test]
+fn serve_refuses_an_empty_record() {
+    for name in ["replay", "record"] {
+        for text in ["", " \n\t\r\n"] {
+            let body = json!({ "record": text, "mechanical": true }).to_string();
+            let r = m3go::serve::route("POST", &format!("/api/{name}"), Some(body.as_bytes()));
+            let v: Value = serde_json::from_slice(&r.body).expect("a JSON answer");
+            assert_eq!(r.status, 400, "{name} {text:?}: {v}");
+            let e = v["error"].as_str().expect("an error");
+            assert!(
+                e.starts_with("record: empty") && e.contains("expected"),
+                "{name} {text:?}: {e}"
+            );
+        }
+    }
+    let body = json!({ "record": "(;GM[1]SZ[9];B[ee])", "mechanical": true }).to_string();
+    let r = m3go::serve::route("POST", "/api/replay", Some(body.as_bytes()));
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+}
