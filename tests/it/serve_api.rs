@@ -1336,3 +1336,64 @@ fn serve_refuses_an_empty_record() {
     let r = m3go::serve::route("POST", "/api/replay", Some(body.as_bytes()));
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
 }
+
+/// Issue 49, finding 7: a connection past the cap when none can be closed for it (the one open
+/// connection stalled for less than `Limits::stalled`) waits for room, then gets a whole 503
+/// with `Retry-After` and a JSON error, even though it sent a body of 300 KB the server never
+/// reads (closing a socket with its request unread resets it, and the answer is lost); once the
+/// stalled connection leaves, the next client is answered. Bounded: three connections, every
+/// read and write within 30 s.
+#[test]
+fn serve_refuses_a_connection_past_the_cap_with_503_not_a_reset() {
+    use std::io::{Read, Write};
+    use std::time::Duration;
+    let options = m3go::serve::Options {
+        limits: m3go::serve::Limits {
+            header: Duration::from_secs(30),
+            connections: 1,
+            stalled: Duration::from_secs(60),
+            ..m3go::serve::Limits::default()
+        },
+        ..m3go::serve::Options::default()
+    };
+    let s = Server::bind_with("127.0.0.1", 0, &options).expect("bind");
+    let addr = s.addr().to_string();
+    drop(s.spawn());
+    let mut stalled = std::net::TcpStream::connect(&addr).expect("connect");
+    stalled.write_all(b"GET / HTTP/1.1\r\nHo").expect("send");
+    std::thread::sleep(Duration::from_millis(200));
+
+    let body = format!(
+        "{{\"position\": \"{}\"}}",
+        " ".repeat(300_000 - "{\"position\": \"\"}".len())
+    );
+    let mut c = std::net::TcpStream::connect(&addr).expect("connect");
+    c.set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    c.set_write_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    let request = format!(
+        "POST /api/analyze HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    c.write_all(request.as_bytes()).expect("send");
+    let mut got = Vec::new();
+    c.read_to_end(&mut got)
+        .expect("the whole answer, not a reset");
+    let a = String::from_utf8_lossy(&got);
+    assert_eq!(raw_status(&a), 503, "{a}");
+    let lower = a.to_ascii_lowercase();
+    assert!(lower.contains("\r\nretry-after: 2\r\n"), "{a}");
+    let (_, json) = a.split_once("\r\n\r\n").expect("a head and a body");
+    let v: Value = serde_json::from_str(json).expect("a JSON body");
+    assert!(
+        v["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("too many connections")),
+        "{v}"
+    );
+
+    drop(stalled);
+    options_answered(&addr, 3);
+}
