@@ -9,6 +9,10 @@ use crate::game::setup::InputError;
 /// boards, the clause trace of any point, string or move, moves with their cascade, records
 /// stepped move by move or replayed mechanically, the readings, and exports. Runs until
 /// interrupted.
+///
+/// Every request fully received is answered: past 64 open connections, one more waits up to
+/// 2 s for room, then gets 503 with `Retry-After`. Request bodies and records are at most 1 MiB
+/// (a link's record is unpacked to that bound too); an empty record is refused.
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
     /// The port (0: any free port, printed).
