@@ -635,11 +635,21 @@ pub fn check_game(
     shard: Option<Shard>,
     g: &GameLine,
 ) -> Result<(), GameProblem> {
+    check_game_of(s, &names(s), shard, g)
+}
+
+/// [`check_game`], the players' names of `s` given (read once per file).
+fn check_game_of(
+    s: &MatchSelection,
+    players: &[String],
+    shard: Option<Shard>,
+    g: &GameLine,
+) -> Result<(), GameProblem> {
     if g.format != GAME_LINE_FORMAT {
         return Err(GameProblem::Format(g.format.clone()));
     }
     let seat =
-        seating(&names(s), s.games, s.team, s.gauntlet, g.game).ok_or(GameProblem::Number {
+        seating(players, s.games, s.team, s.gauntlet, g.game).ok_or(GameProblem::Number {
             game: g.game,
             scheduled: s.scheduled,
         })?;
@@ -839,6 +849,7 @@ impl Merging {
                 }
             }
         }
+        let players = names(&h.selection);
         let mut count = 0;
         while let Some((line, text)) = lines.next()? {
             count += 1;
@@ -848,10 +859,12 @@ impl Merging {
                     line,
                     source,
                 })?;
-            check_game(&h.selection, shard, &g).map_err(|problem| MergeError::BadGame {
-                file: file.clone(),
-                line,
-                problem: Box::new(problem),
+            check_game_of(&h.selection, &players, shard, &g).map_err(|problem| {
+                MergeError::BadGame {
+                    file: file.clone(),
+                    line,
+                    problem: Box::new(problem),
+                }
             })?;
             if let Some(&(oi, ol)) = self.at.get(&g.game) {
                 return Err(MergeError::GameTwice {

@@ -422,3 +422,57 @@ fn a_30000_game_results_file_is_merged() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A header that contradicts itself (games scheduled against games per pairing, two players
+/// of one name, a shard the SPRT stopped) is refused before its games are read.
+#[test]
+fn a_header_that_contradicts_itself_is_refused() {
+    let dir = scratch("header");
+    let games: Vec<Value> = (1..=4).map(game).collect();
+    let mut h = header(4, 0, None, 4);
+    h["selection"]["scheduled"] = json!(3);
+    let f = write(&dir, "scheduled.jsonl", &h, &games);
+    refused(
+        &[&f],
+        &["line 1: the header contradicts itself: 3 games scheduled with 4 games per pairing between 2 players: expected 4"],
+    );
+    let mut h = header(4, 0, None, 4);
+    h["selection"]["players"][1]["name"] = json!("a");
+    let f = write(&dir, "names.jsonl", &h, &games);
+    refused(&[&f], &["player 2 is named `a` as another"]);
+    let mut h = header(4, 0, Some("1/2"), 2);
+    h["stopped"] = json!(true);
+    let f = write(&dir, "stopped.jsonl", &h, &[game(1), game(3)]);
+    refused(&[&f], &["stopped by the SPRT and a shard"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The whole match merged with one of its shards, or shards of two splits, are refused.
+#[test]
+fn a_whole_match_with_a_shard_or_two_splits_are_refused() {
+    let dir = scratch("splits");
+    let whole = write(
+        &dir,
+        "all.jsonl",
+        &header(4, 0, None, 4),
+        &(1..=4).map(game).collect::<Vec<_>>(),
+    );
+    let half = write(
+        &dir,
+        "1of2.jsonl",
+        &header(4, 0, Some("1/2"), 2),
+        &[game(1), game(3)],
+    );
+    refused(&[&half, &whole], &["line 2: game 1 is given twice"]);
+    let third = write(
+        &dir,
+        "2of3.jsonl",
+        &header(4, 0, Some("2/3"), 1),
+        &[game(2)],
+    );
+    refused(
+        &[&half, &third],
+        &["the files are shards of different splits (of 2, 3 parts)"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
