@@ -3,15 +3,15 @@
 use crate::cli::common::{parse_rules, progress_bar, write_file};
 use crate::cli::junit::{TestCase, TestSuite, Verdict};
 use crate::conform::play_protocol::GameLine;
+use crate::conform::play_protocol::ResultsHeader;
 use crate::conform::runner::{stop_children_on_signal, thread_pool};
 use crate::conform::shard::Shard;
 use crate::formats::record::Record;
 use crate::game::setup::InputError;
 use crate::referee::game::{Clock, Opening, Played};
+use crate::referee::results;
 use crate::referee::stats::{Pairing, Sprt, SprtVerdict};
-use crate::referee::{
-    entrants_of, game_line, pairings, run_game, table, tally, MatchSpec, PlayerSpec,
-};
+use crate::referee::{game_line, pairings, run_game, table, tally, MatchSpec, PlayerSpec};
 use crate::rules::Rules;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -83,7 +83,10 @@ pub struct MatchArgs {
     /// another (without it, every two players meet: a round robin).
     #[arg(long, conflicts_with = "team")]
     pub gauntlet: bool,
-    /// Write one JSON line per game to FILE (spec/schema/match-game.schema.json).
+    /// Write the results to FILE: a header line recording the match (its players and their
+    /// commands' hash, rules, size, seed, games, openings' hash, shard;
+    /// spec/schema/match-results.schema.json), then one JSON line per game
+    /// (spec/schema/match-game.schema.json).
     #[arg(long, value_name = "FILE")]
     pub results: Option<String>,
     /// Openings: record files (SGF, game file) or position files (.yaml), or folders of them
@@ -104,8 +107,12 @@ pub struct MatchArgs {
     #[arg(long, value_name = "K/N|auto[/N]", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
     /// Join the --results files of the shards of one match and print its results table
-    /// (and the SPRT's verdict with --sprt); no game is played. Refused when a game number is
-    /// given twice.
+    /// (and the SPRT's verdict with --sprt); no game is played. The files (read line by line,
+    /// of any size) must be exactly the shards of one match: one selection in their headers,
+    /// every shard of one split once, every game of the match once (unless the SPRT stopped
+    /// it), and every game line in agreement with the match's schedule and with itself (its
+    /// number, players, winner, result, margin, forfeit and times); else nothing is merged
+    /// (exit 2).
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = [
         "players", "out", "shard", "openings", "team", "gauntlet", "final_analysis", "time",
         "move_time", "illegal", "concurrency", "games", "size", "rules", "seed",
@@ -211,7 +218,9 @@ pub fn run(args: MatchArgs) -> Result<(), InputError> {
         .map(|p| game_line(p, &game_path(&out, p.spec.number, "sgf")))
         .collect();
     if let Some(file) = &args.results {
-        write_lines(file, &lines)?;
+        let stopped = games.len() > played.len();
+        let header = results::header(results::selection(&m), args.shard, lines.len(), stopped);
+        write_lines(file, &header, &lines)?;
     }
     if let Some(file) = &args.junit {
         let suite = junit_suite(
@@ -368,13 +377,10 @@ fn running_score(tally: &[Pairing]) -> String {
         .join(", ")
 }
 
-/// Writes the games' JSON lines to `file`.
-fn write_lines(file: &str, lines: &[GameLine]) -> Result<(), InputError> {
-    let mut text = String::new();
-    for line in lines {
-        text.push_str(&serde_json::to_string(line).map_err(InputError::internal)?);
-        text.push('\n');
-    }
+/// Writes the results file `file`: the header, then the games' JSON lines
+/// ([`results::text`]).
+fn write_lines(file: &str, header: &ResultsHeader, lines: &[GameLine]) -> Result<(), InputError> {
+    let text = results::text(header, lines).map_err(InputError::internal)?;
     write_file(file, &text)
 }
 
@@ -537,52 +543,25 @@ fn opening(file: &str, rules: &Rules, size: usize) -> Result<Opening, InputError
     })
 }
 
-/// `--merge`: the results files of a match's shards read back, joined and reported.
+/// `--merge`: the results files of a match's shards read back (as streams), checked to be
+/// exactly the shards of one match ([`results::merge`]), joined and reported.
 fn merge(files: &[String], args: &MatchArgs) -> Result<(), InputError> {
-    let mut lines: Vec<GameLine> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for f in files {
-        let text = crate::game::setup::read_text(f)?;
-        for (k, l) in text.lines().enumerate() {
-            if l.trim().is_empty() {
-                continue;
-            }
-            let g: GameLine = serde_json::from_str(l).map_err(|e| {
-                InputError::new(crate::io::clip(&e.to_string(), 200))
-                    .file(f)
-                    .line(k + 1)
-                    .expected("a game line of `m3go match --results` (m3go-match-game/1)")
-            })?;
-            if g.format != crate::conform::play_protocol::GAME_LINE_FORMAT {
-                return Err(InputError::new(format!("format `{}`", g.format))
-                    .file(f)
-                    .line(k + 1)
-                    .expected(crate::conform::play_protocol::GAME_LINE_FORMAT));
-            }
-            if !seen.insert(g.game) {
-                return Err(InputError::new(format!("game {} is given twice", g.game))
-                    .file(f)
-                    .line(k + 1)
-                    .expected("the results of distinct shards of one match"));
-            }
-            lines.push(g);
-        }
-    }
-    lines.sort_by_key(|g| g.game);
+    let merged = results::merge(files)?;
+    let lines = &merged.lines;
     if let Some(file) = &args.results {
-        write_lines(file, &lines)?;
+        write_lines(file, &merged.header(), lines)?;
     }
     if let Some(file) = &args.junit {
         let seconds = lines
             .iter()
-            .map(|g| (g.time_ms[0] + g.time_ms[1]) as f64 / 1000.0)
+            .map(|g| g.time_ms[0] as f64 / 1000.0 + g.time_ms[1] as f64 / 1000.0)
             .sum();
         // what was merged, not the rules and seed of this command line: its defaults are not
         // the shards' match
         let properties = vec![("merged".to_string(), files.join(", "))];
-        write_junit(file, &junit_suite(&lines, seconds, properties))?;
+        write_junit(file, &junit_suite(lines, seconds, properties))?;
     }
-    let entrants = entrants_of(&lines);
+    let entrants = merged.entrants();
     if args.sprt.is_some() && entrants.len() != 2 {
         return Err(
             InputError::new(format!("{} players in the results", entrants.len()))
@@ -590,6 +569,6 @@ fn merge(files: &[String], args: &MatchArgs) -> Result<(), InputError> {
                 .expected("two players (or two sides)"),
         );
     }
-    print_results(&entrants, &lines, args.sprt);
+    print_results(&entrants, lines, args.sprt);
     Ok(())
 }

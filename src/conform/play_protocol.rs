@@ -218,3 +218,67 @@ pub struct GameLine {
 
 /// The `format` of a [`GameLine`].
 pub const GAME_LINE_FORMAT: &str = "m3go-match-game/1";
+
+/// The `format` of a [`ResultsHeader`].
+pub const RESULTS_FORMAT: &str = "m3go-match-results/1";
+
+/// A player of the match a results file holds: its name, whether it speaks GTP, and the
+/// SHA-256 (hex) of its command (the command itself is not written: it may hold paths or keys).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SelectedPlayer {
+    pub name: String,
+    pub gtp: bool,
+    pub command_sha256: String,
+}
+
+/// The match a results file holds the games of: everything that decides its games' schedule,
+/// names and seats, and how they are played. `m3go match --merge` merges only the files of one
+/// selection.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MatchSelection {
+    /// The players, in the order given (`--player`).
+    pub players: Vec<SelectedPlayer>,
+    /// `--team`: the 2016 team format.
+    pub team: bool,
+    /// `--gauntlet`.
+    pub gauntlet: bool,
+    /// `--games`: games per pairing.
+    pub games: usize,
+    /// The games of the whole match (before `--shard`), numbered from 1.
+    pub scheduled: usize,
+    /// `--size`.
+    pub size: usize,
+    /// The rules' preset, for people, and the SHA-256 (hex) of the whole rule set.
+    pub rules: String,
+    pub rules_sha256: String,
+    /// `--seed`.
+    pub seed: u64,
+    /// `--time` in milliseconds (base, increment); null without a time control.
+    pub time_ms: Option<[u64; 2]>,
+    /// `--move-time` in milliseconds.
+    pub move_time_ms: u64,
+    /// `--illegal`: `forfeit` or `pass`.
+    pub illegal: String,
+    /// `--openings`: the files read, in order, and the SHA-256 (hex) of their names and records.
+    pub openings: Vec<String>,
+    pub openings_sha256: String,
+}
+
+/// The first line of `m3go match --results FILE` (`m3go-match-results/1`): the match's
+/// selection, the shard the file holds, and the number of game lines (`m3go-match-game/1`) that
+/// follow.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResultsHeader {
+    /// `m3go-match-results/1`.
+    pub format: String,
+    pub selection: MatchSelection,
+    /// `K/N` as `--shard` was resolved when the match ran; null for the whole match.
+    pub shard: Option<String>,
+    /// The game lines that follow.
+    pub games: usize,
+    /// `true` when `--sprt` stopped the match: the games not played are absent.
+    pub stopped: bool,
+}

@@ -179,6 +179,12 @@ pub fn schemas() -> Vec<NamedSchema> {
             ),
         },
         NamedSchema {
+            file: "match-results.schema.json",
+            schema: output::<super::play_protocol::ResultsHeader>(
+                "the first line of m3go match --results FILE (m3go-match-results/1): the match's selection, the shard and the number of game lines that follow",
+            ),
+        },
+        NamedSchema {
             file: "cli-error.schema.json",
             schema: output::<outputs::ErrorReport>(
                 "the error object of every command given --format json, on standard output (m3go-error/1)",

@@ -12,6 +12,7 @@
 
 pub mod game;
 pub mod gtp;
+pub mod results;
 pub mod stats;
 pub mod strategy;
 
@@ -127,64 +128,123 @@ impl MatchSpec {
     /// Who the results table counts: the players, or in the team format the two sides (`a+b`,
     /// `c+d`: the first two players given, the last two).
     pub fn entrants(&self) -> Vec<String> {
-        let names: Vec<&str> = self.players.iter().map(|p| p.name.as_str()).collect();
-        if self.team && names.len() == 4 {
-            vec![names[..2].join("+"), names[2..].join("+")]
-        } else {
-            names.into_iter().map(String::from).collect()
-        }
+        entrants_of_players(&self.names(), self.team)
     }
 
-    /// The games of the team format: `games` games between the sides, the first two players
-    /// given black's side (A, B) in the odd games and white's (C, D) in the even ones.
-    fn team_schedule(&self) -> Vec<GameSpec> {
-        let p: Vec<String> = self.players.iter().map(|p| p.name.clone()).collect();
-        let sides = self.entrants();
-        (0..self.games)
-            .map(|g| {
-                let number = g + 1;
-                let (team, names) = if g % 2 == 0 {
-                    (
-                        [p[0].clone(), p[1].clone(), p[2].clone(), p[3].clone()],
-                        [sides[0].clone(), sides[1].clone()],
-                    )
-                } else {
-                    (
-                        [p[2].clone(), p[3].clone(), p[0].clone(), p[1].clone()],
-                        [sides[1].clone(), sides[0].clone()],
-                    )
-                };
-                self.game(number, g, names, Some(team))
+    /// The players' names, in the order given.
+    fn names(&self) -> Vec<String> {
+        self.players.iter().map(|p| p.name.clone()).collect()
+    }
+
+    /// The games of the match, in order ([`seating`]).
+    pub fn schedule(&self) -> Vec<GameSpec> {
+        let names = self.names();
+        let count = scheduled(names.len(), self.games, self.team, self.gauntlet).unwrap_or(0);
+        (1..=count)
+            .filter_map(|number| {
+                seating(&names, self.games, self.team, self.gauntlet, number)
+                    .map(|s| self.game(number, s.g, s.names, s.team))
             })
             .collect()
-    }
-
-    /// The games of the match, in order: for each pairing (i, j), i < j (i = 0 alone in a
-    /// gauntlet), `games` games with player i black in the odd ones (1st, 3rd, …) and white in
-    /// the even ones.
-    pub fn schedule(&self) -> Vec<GameSpec> {
-        if self.team && self.players.len() == 4 {
-            return self.team_schedule();
-        }
-        let mut out = Vec::new();
-        let n = self.players.len();
-        let firsts = if self.gauntlet { 1.min(n) } else { n };
-        for i in 0..firsts {
-            for j in i + 1..n {
-                for g in 0..self.games {
-                    let (b, w) = if g % 2 == 0 { (i, j) } else { (j, i) };
-                    let number = out.len() + 1;
-                    let names = [self.players[b].name.clone(), self.players[w].name.clone()];
-                    out.push(self.game(number, g, names, None));
-                }
-            }
-        }
-        out
     }
 
     fn player(&self, name: &str) -> Option<&PlayerSpec> {
         self.players.iter().find(|p| p.name == name)
     }
+}
+
+/// Who the results table of a match between `players` counts: the players, or in the team
+/// format (four players) the two sides (`a+b`, `c+d`: the first two players, the last two).
+pub fn entrants_of_players(players: &[String], team: bool) -> Vec<String> {
+    if team && players.len() == 4 {
+        vec![players[..2].join("+"), players[2..].join("+")]
+    } else {
+        players.to_vec()
+    }
+}
+
+/// How many games a match between `players` players schedules, `games` per pairing (the team
+/// format: `games` between its two sides; a gauntlet: the first player against each other);
+/// `None` when the number does not fit.
+pub fn scheduled(players: usize, games: usize, team: bool, gauntlet: bool) -> Option<usize> {
+    let pairs = if team && players == 4 {
+        1
+    } else if gauntlet {
+        players.saturating_sub(1)
+    } else {
+        players.checked_mul(players.saturating_sub(1))? / 2
+    };
+    pairs.checked_mul(games)
+}
+
+/// One game of a match's schedule: its place in its pairing (from 0), the names of black and
+/// white, and in the team format the seats A, B, C, D.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seating {
+    pub g: usize,
+    pub names: [String; 2],
+    pub team: Option<[String; 4]>,
+}
+
+/// Game `number` (from 1) of a match between `players`, `games` per pairing: for each pairing
+/// (i, j), i < j (i = 0 alone in a gauntlet), `games` games with player i black in the odd ones
+/// (1st, 3rd, …) and white in the even ones; in the team format (four players), the first two
+/// players are black's side (A, B) in the odd games and white's (C, D) in the even ones. `None`
+/// past the last game (or for 0).
+pub fn seating(
+    players: &[String],
+    games: usize,
+    team: bool,
+    gauntlet: bool,
+    number: usize,
+) -> Option<Seating> {
+    let k = number.checked_sub(1)?;
+    if games == 0 || k >= scheduled(players.len(), games, team, gauntlet)? {
+        return None;
+    }
+    let (pair, g) = (k / games, k % games);
+    if team && players.len() == 4 {
+        let p = players;
+        let sides = entrants_of_players(players, true);
+        let (seats, names) = if g % 2 == 0 {
+            (
+                [p[0].clone(), p[1].clone(), p[2].clone(), p[3].clone()],
+                [sides[0].clone(), sides[1].clone()],
+            )
+        } else {
+            (
+                [p[2].clone(), p[3].clone(), p[0].clone(), p[1].clone()],
+                [sides[1].clone(), sides[0].clone()],
+            )
+        };
+        return Some(Seating {
+            g,
+            names,
+            team: Some(seats),
+        });
+    }
+    let n = players.len();
+    let (i, j) = if gauntlet {
+        (0, pair + 1)
+    } else {
+        let mut rest = pair;
+        let mut found = None;
+        for i in 0..n {
+            let row = n - 1 - i;
+            if rest < row {
+                found = Some((i, i + 1 + rest));
+                break;
+            }
+            rest -= row;
+        }
+        found?
+    };
+    let (b, w) = if g % 2 == 0 { (i, j) } else { (j, i) };
+    Some(Seating {
+        g,
+        names: [players.get(b)?.clone(), players.get(w)?.clone()],
+        team: None,
+    })
 }
 
 /// Plays one game of the match: each player started in its own process group (stopped when the
@@ -305,20 +365,4 @@ pub fn tally(pairings: &mut [stats::Pairing], g: &GameLine) {
         }
         return;
     }
-}
-
-/// The entrants of games read back (`--merge`): the players of black and white in the order
-/// they first appear, by game number.
-pub fn entrants_of(lines: &[GameLine]) -> Vec<String> {
-    let mut sorted: Vec<&GameLine> = lines.iter().collect();
-    sorted.sort_by_key(|g| g.game);
-    let mut out: Vec<String> = Vec::new();
-    for g in sorted {
-        for name in [&g.black, &g.white] {
-            if !out.contains(name) {
-                out.push(name.clone());
-            }
-        }
-    }
-    out
 }

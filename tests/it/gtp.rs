@@ -27,6 +27,8 @@ fn run_match(dir: &Path, args: &[&str]) -> Vec<Value> {
         .expect("the results")
         .lines()
         .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        // the header line (the match's selection) first, then the games
+        .filter(|v: &Value| v["format"] != "m3go-match-results/1")
         .collect()
 }
 

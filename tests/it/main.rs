@@ -24,6 +24,7 @@ mod golden_outputs;
 mod gtp;
 mod json_outputs;
 mod labels;
+mod match_merge;
 mod matches;
 mod notation_forms;
 mod numbers;

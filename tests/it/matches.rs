@@ -28,10 +28,14 @@ fn run_match(dir: &Path, args: &[&str]) -> (Vec<Value>, String) {
     let (code, stdout, stderr) = m3go(&all);
     assert_eq!(code, Some(0), "m3go {all:?}: {stderr}");
     let text = std::fs::read_to_string(&results).expect("the results file");
-    let lines: Vec<Value> = text
+    let mut lines: Vec<Value> = text
         .lines()
         .map(|l| serde_json::from_str(l).expect("a JSON line"))
         .collect();
+    assert!(!lines.is_empty(), "no header in {text}");
+    let header = lines.remove(0);
+    crate::schema::assert_valid("match-results.schema.json", "a results header", &header);
+    assert_eq!(header["games"].as_u64(), Some(lines.len() as u64), "{text}");
     for l in &lines {
         crate::schema::assert_valid("match-game.schema.json", "a results line", l);
     }
