@@ -27,6 +27,7 @@ mod labels;
 mod matches;
 mod notation_forms;
 mod numbers;
+mod output_safety;
 mod outputs;
 mod package;
 mod page_modules;
