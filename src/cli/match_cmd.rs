@@ -389,7 +389,8 @@ fn late_failure(
     };
     let failed_numbers: Vec<usize> = failed.iter().map(|(n, _)| *n).collect();
     let mut what = format!(
-        "the match stopped at a failure; the table, --results and --junit hold the {recorded}          game(s) recorded; missing: game(s) {} (failed)",
+        "the match stopped at a failure; the table, --results and --junit hold the {recorded} \
+         game(s) recorded; missing: game(s) {} (failed)",
         numbers(&failed_numbers)
     );
     if !not_started.is_empty() {

@@ -394,7 +394,10 @@ fn a_match_cut_short_still_writes_what_it_has() {
         assert_eq!(code, Some(2), "{who:?}: {stdout}{stderr}");
         assert!(stderr.contains("game-002.sgf"), "{who:?}: {stderr}");
         assert!(
-            stderr.contains("missing: game(s) 2 (failed), game(s) 3, 4 (not started)"),
+            stderr.contains(
+                "hold the 1 game(s) recorded; missing: game(s) 2 (failed), game(s) 3, 4 (not \
+                 started)"
+            ),
             "{who:?}: {stderr}"
         );
         assert!(stdout.contains("a vs b: 1 games"), "{who:?}: {stdout}");
@@ -521,5 +524,81 @@ fn conform_reports_are_checked_before_any_case() {
             assert!(stdout.is_empty(), "{who:?}, {label}: ran: {stdout}");
             assert!(!dir.join("r.out").exists(), "{who:?}, {label}");
         }
+    }
+}
+
+/// A results file that cannot be written at the end (its folder removed during the run, here
+/// by the program under test as it starts) leaves the other reports written and the table
+/// printed, then exit 2 naming it: `match` (its JUnit report and table) and `conform` (its
+/// report and JUnit report).
+#[test]
+fn a_results_file_failing_late_leaves_the_other_reports_written() {
+    for who in users() {
+        let dir = scratch("late-results", who);
+        let remover = dir.join("remove.sh");
+        std::fs::write(
+            &remover,
+            format!("#!/bin/sh\nrm -rf sub\nexec {BIN} \"$@\"\n"),
+        )
+        .expect("script");
+        std::fs::set_permissions(&remover, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        shared(&dir, "sub");
+        let a = format!("a={} player --strategy random --seed 1", remover.display());
+        let b = format!("b={}", player(2));
+        let (code, stdout, stderr) = m3go(
+            who,
+            &dir,
+            &[
+                "match",
+                "--player",
+                &a,
+                "--player",
+                &b,
+                "--games",
+                "2",
+                "--size",
+                "5",
+                "-o",
+                "out",
+                "--results",
+                "sub/r.jsonl",
+                "--junit",
+                "j.xml",
+            ],
+        );
+        assert_eq!(code, Some(2), "{who:?}, match: {stdout}{stderr}");
+        assert!(stderr.contains("sub/r.jsonl"), "{who:?}, match: {stderr}");
+        assert!(
+            stdout.contains("a vs b: 2 games"),
+            "{who:?}, match: {stdout}"
+        );
+        let junit = std::fs::read_to_string(dir.join("j.xml")).expect("match junit written");
+        assert_eq!(junit.matches("<testcase").count(), 2, "{who:?}: {junit}");
+        std::fs::remove_file(dir.join("j.xml")).expect("clean");
+
+        shared(&dir, "sub");
+        let cases = Path::new(crate::common::ROOT).join("spec/cases");
+        let imp = format!("{} protocol", remover.display());
+        let (code, stdout, stderr) = m3go(
+            who,
+            &dir,
+            &[
+                "conform",
+                &cases.to_string_lossy(),
+                "--id",
+                "cov-d3-dullstone",
+                "--impl",
+                &imp,
+                "--results",
+                "sub/r.jsonl",
+                "--junit",
+                "j.xml",
+            ],
+        );
+        assert_eq!(code, Some(2), "{who:?}, conform: {stdout}{stderr}");
+        assert!(stderr.contains("sub/r.jsonl"), "{who:?}, conform: {stderr}");
+        assert!(stdout.contains("1 passed"), "{who:?}, conform: {stdout}");
+        let junit = std::fs::read_to_string(dir.join("j.xml")).expect("conform junit written");
+        assert!(junit.contains("cov-d3-dullstone"), "{who:?}: {junit}");
     }
 }
