@@ -16,6 +16,12 @@
 //!
 //! A write in place is not atomic: a failure part way (a full disk) leaves the file cut short,
 //! as `>` would.
+//!
+//! The files a run writes into an output folder of its own (`match -o DIR`, `diff -o DIR`) are
+//! not decided by the table: the folder is held open ([`Folder`]) and each file is created new
+//! under a temporary name (`O_EXCL`, `O_NOFOLLOW`) and renamed over its name, so that whatever
+//! stands there (a link, a hard link, a device) is replaced, never followed or written into.
+//! The paths of a run's reports are checked together before it starts ([`check_outputs`]).
 
 use crate::game::setup::InputError;
 use std::io::Write;
