@@ -146,14 +146,23 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
         checks_skipped_text(&run, &mut text);
         say(&text);
     }
+    // a case that cannot be written (late in the run) still leaves the summary and the JUnit
+    // report written, without its path, then the error
+    let mut unwritten = None;
     if let Some(path) = &case_path {
-        match args.out.as_deref().filter(|d| *d != "-") {
-            Some(dir) => crate::cli::output::Folder::open(dir)?.write(&case_name, &case_yaml)?,
-            None => write_file(path, &case_yaml)?,
+        let written = match args.out.as_deref().filter(|d| *d != "-") {
+            Some(dir) => crate::cli::output::Folder::open(dir)
+                .and_then(|folder| folder.write(&case_name, &case_yaml)),
+            None => write_file(path, &case_yaml),
+        };
+        match written {
+            Ok(()) if !reports.json => say(&format!("written to {path}\n")),
+            Ok(()) => {}
+            Err(e) => unwritten = Some(e),
         }
-        if !reports.json {
-            say(&format!("written to {path}\n"));
-        }
+    }
+    if unwritten.is_some() {
+        case_path = None;
     }
     if reports.json {
         let summary = summary_of(&opts_d, &run, case_path.clone());
@@ -166,6 +175,9 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
         crate::cli::junit::xml(&suite)
             .map_err(InputError::from)
             .and_then(|x| write_file(path, &x))?;
+    }
+    if let Some(e) = unwritten {
+        return Err(e);
     }
     Ok(exit_code(&args, &run))
 }

@@ -450,8 +450,9 @@ fn run_diff(who: Who, dir: &Path, extra: &[&str]) -> (Option<i32>, String, Strin
 }
 
 /// `m3go diff -o DIR` writes its shrunk case into DIR new: a link planted under the case's
-/// name is replaced, the file it leads to unchanged; a DIR that is not a folder and a
-/// `--junit` in a missing folder are refused before the first game.
+/// name is replaced, the file it leads to unchanged; a case that cannot be written at the end
+/// leaves the JUnit report written; a DIR that is not a folder and a `--junit` in a missing
+/// folder are refused before the first game.
 #[test]
 fn diff_writes_its_case_into_its_folder_never_through_a_link() {
     for who in users() {
@@ -483,6 +484,35 @@ fn diff_writes_its_case_into_its_folder_never_through_a_link() {
             std::fs::read_to_string(out.join(&name)).expect("case"),
             std::fs::read_to_string(dir.join("first").join(&name)).expect("case")
         );
+        // a folder planted under the case's name during the run (by the program under test):
+        // the case cannot be written, the JUnit report still is, exit 2 naming the case
+        let imp = format!("mkdir -p late/{name}/x; {}", broken_impl());
+        let (code, stdout, stderr) = m3go(
+            who,
+            &dir,
+            &[
+                "diff",
+                "--impl",
+                &imp,
+                "--games",
+                "3",
+                "--seed",
+                "7",
+                "--size",
+                "7",
+                "--max-moves",
+                "30",
+                "-o",
+                "late",
+                "--junit",
+                "j.xml",
+            ],
+        );
+        assert_eq!(code, Some(2), "{who:?}, late: {stdout}{stderr}");
+        assert!(stderr.contains(&name), "{who:?}, late: {stderr}");
+        let junit = std::fs::read_to_string(dir.join("j.xml")).expect("junit written");
+        assert!(junit.contains("<failure"), "{who:?}: {junit}");
+        assert!(dir.join("late").join(&name).join("x").is_dir(), "{who:?}");
         for (case, extra) in [
             ("-o naming a file", &["-o", "victim.txt"][..]),
             (
