@@ -588,7 +588,7 @@ impl Folder {
         catch_file_size_signal();
         let shown = self.path_of(name);
         let fail = |what: &str, e: std::io::Error| {
-            InputError::new(format!("cannot write ({what}): {e}"))
+            InputError::new(format!("cannot write ({what}): {e}; the file is unchanged"))
                 .file(shown.as_str())
                 .of_kind(crate::error::ErrorKind::Unwritable)
         };
