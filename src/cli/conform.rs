@@ -627,6 +627,12 @@ impl Reports {
         if on_stdout.len() > 1 {
             return Err(ReportsError::SeveralOnStdout(on_stdout));
         }
+        // both writable (a new file's folder exists and may be written), not the same file
+        let paths: Vec<(&str, &str)> = [("--junit", junit), ("--results", results)]
+            .into_iter()
+            .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
+            .collect();
+        crate::cli::output::check_outputs(&paths, None).map_err(ReportsError::Output)?;
         Ok(Reports {
             junit: junit.clone(),
             json,
@@ -783,6 +789,7 @@ pub fn run(args: ConformArgs) -> i32 {
         .zip(&indices)
         .map(|(((f, c), r), &k)| ResultRecord::of(f, c, r, k))
         .collect();
+    let mut unwritten = None;
     if let Some(path) = &args.results {
         let capabilities = (!selected.is_empty()).then(|| capabilities_hash(&declared, protocol));
         let header = ResultsHeader {
@@ -792,8 +799,10 @@ pub fn run(args: ConformArgs) -> i32 {
             cases: records.len(),
             load_errors: load_errors.clone(),
         };
+        // a results file that cannot be written (late in the run) still leaves the report
+        // and the JUnit report written, then exit 2
         if let Err(e) = crate::cli::common::write_file(path, &results_text(&header, &records)) {
-            return crate::cli::fail_with(crate::conform::outputs::ErrorCode::Unwritable, &e, 2);
+            unwritten = Some(e);
         }
     }
     let s = match reports.finish(
@@ -805,6 +814,9 @@ pub fn run(args: ConformArgs) -> i32 {
         Ok(s) => s,
         Err(code) => return code,
     };
+    if let Some(e) = unwritten {
+        return crate::cli::fail_with(crate::conform::outputs::ErrorCode::Unwritable, &e, 2);
+    }
     exit_code(&args, &s, &load_errors, selected.len(), dir)
 }
 

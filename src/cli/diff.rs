@@ -57,7 +57,8 @@ pub struct DiffArgs {
     #[command(flatten)]
     pub spread: crate::cli::common::SpreadArgs,
     /// Write the shrunk case to DIR/ID.yaml (`-`: to standard output, and the text report goes
-    /// to standard error).
+    /// to standard error). DIR is opened (created if missing) before the first game; the case
+    /// is created new in it and renamed over its name, never written through a link there.
     #[arg(short = 'o', value_name = "DIR")]
     pub out: Option<String>,
     /// Also write the run as a JUnit XML report to FILE (`-`: standard output, and the text
@@ -98,6 +99,12 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
         )?))
     };
     let reports = DiffReports::of(&args).map_err(InputError::from)?;
+    // the case's folder checked before the first game (an existing one opened and a file made
+    // in it; a missing one made only when a case is written): the case is written into it
+    // new, never through a link planted there
+    if let Some(dir) = args.out.as_deref().filter(|d| *d != "-") {
+        crate::cli::output::Folder::check_creatable(dir)?;
+    }
     let started = std::time::Instant::now();
     let pb = progress_bar(games.len() as u64 * u64::from(max_moves), "moves");
     let run = crate::conform::diff::run_games(
@@ -113,14 +120,16 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
     // the shrunk case as YAML, and where -o writes it
     let mut case_yaml = String::new();
     let mut case_path: Option<String> = None;
+    let mut case_name = String::new();
     if let DiffOutcome::Disagree(d) = &run.outcome {
         case_yaml = serde_yaml::to_string(&d.case).map_err(InputError::internal)?;
+        case_name = format!("{}.yaml", d.case.id);
         case_path = args.out.as_ref().map(|dir| {
             if dir == "-" {
                 return dir.clone();
             }
             std::path::Path::new(dir)
-                .join(format!("{}.yaml", d.case.id))
+                .join(&case_name)
                 .to_string_lossy()
                 .into_owned()
         });
@@ -137,18 +146,23 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
         checks_skipped_text(&run, &mut text);
         say(&text);
     }
-    if let (Some(dir), Some(path)) = (&args.out, &case_path) {
-        if dir != "-" {
-            std::fs::create_dir_all(dir).map_err(|e| {
-                InputError::new(format!("cannot create: {e}"))
-                    .file(dir)
-                    .of_kind(crate::error::ErrorKind::Unwritable)
-            })?;
+    // a case that cannot be written (late in the run) still leaves the summary and the JUnit
+    // report written, without its path, then the error
+    let mut unwritten = None;
+    if let Some(path) = &case_path {
+        let written = match args.out.as_deref().filter(|d| *d != "-") {
+            Some(dir) => crate::cli::output::Folder::open(dir)
+                .and_then(|folder| folder.write(&case_name, &case_yaml)),
+            None => write_file(path, &case_yaml),
+        };
+        match written {
+            Ok(()) if !reports.json => say(&format!("written to {path}\n")),
+            Ok(()) => {}
+            Err(e) => unwritten = Some(e),
         }
-        write_file(path, &case_yaml)?;
-        if !reports.json {
-            say(&format!("written to {path}\n"));
-        }
+    }
+    if unwritten.is_some() {
+        case_path = None;
     }
     if reports.json {
         let summary = summary_of(&opts_d, &run, case_path.clone());
@@ -161,6 +175,9 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
         crate::cli::junit::xml(&suite)
             .map_err(InputError::from)
             .and_then(|x| write_file(path, &x))?;
+    }
+    if let Some(e) = unwritten {
+        return Err(e);
     }
     Ok(exit_code(&args, &run))
 }
@@ -336,6 +353,8 @@ impl DiffReports {
         let mut text_to_stderr = false;
         if let Some(path) = &args.junit {
             let target = crate::cli::output::decide(path).map_err(DiffReportsError::Output)?;
+            crate::cli::output::check_outputs(&[("--junit", path)], None)
+                .map_err(DiffReportsError::Output)?;
             if target == crate::cli::output::Target::Stdout {
                 if json {
                     return Err(DiffReportsError::JunitAndJson(path.clone()));

@@ -2,6 +2,7 @@
 
 use crate::cli::common::{parse_rules, progress_bar, write_file};
 use crate::cli::junit::{TestCase, TestSuite, Verdict};
+use crate::cli::output::{check_outputs, Folder};
 use crate::conform::play_protocol::GameLine;
 use crate::conform::play_protocol::ResultsHeader;
 use crate::conform::runner::{stop_children_on_signal, thread_pool};
@@ -31,7 +32,10 @@ use std::time::{Duration, Instant};
 /// with --results one JSON line per game. --openings starts the games from records or
 /// positions (each played twice, the seats swapped); --sprt stops the match once the test has
 /// decided; --shard plays part of the games and --merge joins the parts' --results; --junit
-/// writes a JUnit XML report (a forfeit is a failure of the player that forfeited).
+/// writes a JUnit XML report (a forfeit is a failure of the player that forfeited). Every output
+/// is checked before the first game; a failure (a record that cannot be written) starts no
+/// further game and still writes the table, --results and --junit of the games recorded, the
+/// error naming the games missing.
 #[derive(Debug, clap::Args)]
 pub struct MatchArgs {
     /// A player: NAME=COMMAND (`a='m3go player --strategy mcts --seed 1'`), speaking the play
@@ -55,7 +59,10 @@ pub struct MatchArgs {
     /// into their own seed.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
-    /// The folder the SGF records are written to (game-001.sgf, …).
+    /// The folder the SGF records are written to (game-001.sgf, …), created if missing.
+    /// Nothing outside it is written: each file is created new under a temporary name and
+    /// renamed over its name. Before the first game: a regular file of the same name is to be
+    /// replaced (its mode kept); a symbolic link, a folder, a device or a FIFO there is refused.
     #[arg(short = 'o', value_name = "DIR", required_unless_present = "merge")]
     pub out: Option<String>,
     /// Games played at once (1 to 256).
@@ -86,7 +93,8 @@ pub struct MatchArgs {
     /// Write the results to FILE: a header line recording the match (its players and their
     /// commands' hash, rules, size, seed, games, openings' hash, shard;
     /// spec/schema/match-results.schema.json), then one JSON line per game
-    /// (spec/schema/match-game.schema.json).
+    /// (spec/schema/match-game.schema.json). Checked before the first game, as --junit:
+    /// writable, its folder existing, not the other report nor a record of the match.
     #[arg(long, value_name = "FILE")]
     pub results: Option<String>,
     /// Openings: record files (SGF, game file) or position files (.yaml), or folders of them
@@ -196,39 +204,76 @@ pub fn run(args: MatchArgs) -> Result<(), InputError> {
             .key("--sprt")
             .expected("the whole match (the test decides over all its games): merge the shards' --results with --merge --sprt"));
     }
-    let folder = std::path::Path::new(&out);
-    if folder.exists() && !folder.is_dir() {
-        return Err(InputError::new(
-            "not a folder: expected a folder (new or existing) for the games' SGF files",
-        )
-        .file(&out));
-    }
-    std::fs::create_dir_all(&out)
-        .map_err(|e| InputError::new(format!("cannot create: {e}")).file(&out))?;
-    stop_children_on_signal();
     let games: Vec<_> = m
         .schedule()
         .into_iter()
         .filter(|g| args.shard.is_none_or(|s| s.takes(g.number - 1)))
         .collect();
+    // every output checked before the first game: the folder (opened, a file made in it), the
+    // names of the files written into it, --results and --junit (distinct, their folders
+    // writable)
+    let folder = Folder::open(&out)?;
+    let mut names = Vec::new();
+    for g in &games {
+        names.push(game_name(g.number, "sgf"));
+        if args.final_analysis {
+            names.push(game_name(g.number, "final.txt"));
+        }
+    }
+    folder.check(&names)?;
+    let reports: Vec<(&str, &str)> = [("--results", &args.results), ("--junit", &args.junit)]
+        .into_iter()
+        .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
+        .collect();
+    check_outputs(&reports, Some((&folder, &names)))?;
+    stop_children_on_signal();
     let started = Instant::now();
-    let played = play_all(&args, &m, &games, &out)?;
+    let (played, failed) = play_all(&args, &m, &games, &folder)?;
     let lines: Vec<GameLine> = played
         .iter()
         .map(|p| game_line(p, &game_path(&out, p.spec.number, "sgf")))
         .collect();
+    // a failure late in the run: what was recorded is still written, and what is missing named
+    let recorded: std::collections::HashSet<usize> = played
+        .iter()
+        .map(|p| p.spec.number)
+        .chain(failed.iter().map(|(n, _)| *n))
+        .collect();
+    let not_started: Vec<usize> = games
+        .iter()
+        .map(|g| g.number)
+        .filter(|n| !recorded.contains(n))
+        .collect();
+    let mut problems: Vec<InputError> = failed.iter().map(|(_, e)| e.clone()).collect();
     if let Some(file) = &args.results {
-        let stopped = games.len() > played.len();
+        // stopped early by the SPRT only: a run cut short by a failure is not a whole match,
+        // and its merge is refused for the games missing
+        let stopped = failed.is_empty() && games.len() > played.len();
         let header = results::header(results::selection(&m), args.shard, lines.len(), stopped);
-        write_lines(file, &header, &lines)?;
+        if let Err(e) = write_lines(file, &header, &lines) {
+            problems.push(e.key("--results"));
+        }
     }
     if let Some(file) = &args.junit {
-        let suite = junit_suite(
+        let mut suite = junit_suite(
             &lines,
             started.elapsed().as_secs_f64(),
             match_properties(&args),
         );
-        write_junit(file, &suite)?;
+        if !failed.is_empty() {
+            suite.cases.extend(missing_cases(&failed, &not_started));
+        }
+        if let Err(e) = write_junit(file, &suite) {
+            problems.push(e.key("--junit"));
+        }
+    }
+    if !failed.is_empty() {
+        print_results(&m.entrants(), &lines, args.sprt);
+        return Err(late_failure(&failed, &not_started, lines.len(), problems));
+    }
+    if let Some(first) = problems.into_iter().next() {
+        print_results(&m.entrants(), &lines, args.sprt);
+        return Err(first);
     }
     if games.len() > played.len() {
         outln!(
@@ -292,9 +337,81 @@ fn spec_of(args: &MatchArgs) -> Result<MatchSpec, InputError> {
 /// The path of game `n`'s file with extension `ext` in the folder `out`.
 fn game_path(out: &str, n: usize, ext: &str) -> String {
     std::path::Path::new(out)
-        .join(format!("game-{n:03}.{ext}"))
+        .join(game_name(n, ext))
         .to_string_lossy()
         .into_owned()
+}
+
+/// The name of game `n`'s file with extension `ext` in the output folder.
+fn game_name(n: usize, ext: &str) -> String {
+    format!("game-{n:03}.{ext}")
+}
+
+/// The JUnit cases of the games a failure left out: an error for each game that failed, a
+/// skipped case for each game not started after it.
+fn missing_cases(failed: &[(usize, InputError)], not_started: &[usize]) -> Vec<TestCase> {
+    let case = |n: usize, verdict: Verdict| TestCase {
+        name: format!("game-{n:03}"),
+        classname: "m3go-match".to_string(),
+        file: None,
+        time: None,
+        verdict,
+        system_out: None,
+    };
+    let mut cases: Vec<TestCase> = failed
+        .iter()
+        .map(|(n, e)| {
+            case(
+                *n,
+                Verdict::Errored {
+                    message: "not recorded: the game or its files failed".to_string(),
+                    text: e.to_string(),
+                },
+            )
+        })
+        .collect();
+    cases.extend(not_started.iter().map(|&n| {
+        case(
+            n,
+            Verdict::Skipped {
+                message: "not played: the match stopped at a failure".to_string(),
+            },
+        )
+    }));
+    cases.sort_by(|a, b| a.name.cmp(&b.name));
+    cases
+}
+
+/// The error of a match that a failure cut short: the first failure, the games missing from
+/// the results (failed, not started) and any report that could not be written either.
+fn late_failure(
+    failed: &[(usize, InputError)],
+    not_started: &[usize],
+    recorded: usize,
+    problems: Vec<InputError>,
+) -> InputError {
+    let numbers = |ns: &[usize]| -> String {
+        let mut s: Vec<String> = ns.iter().take(10).map(|n| n.to_string()).collect();
+        if ns.len() > 10 {
+            s.push(format!("… ({} in all)", ns.len()));
+        }
+        s.join(", ")
+    };
+    let failed_numbers: Vec<usize> = failed.iter().map(|(n, _)| *n).collect();
+    let mut what = format!(
+        "the match stopped at a failure; the table, --results and --junit hold the {recorded} \
+         game(s) recorded; missing: game(s) {} (failed)",
+        numbers(&failed_numbers)
+    );
+    if !not_started.is_empty() {
+        what.push_str(&format!(", game(s) {} (not started)", numbers(not_started)));
+    }
+    for p in problems.iter().skip(failed.len()) {
+        what.push_str(&format!("; also: {p}"));
+    }
+    let first = problems.first().cloned().unwrap_or_default();
+    let kind = first.kind;
+    InputError::new(format!("{first}; {what}")).of_kind(kind)
 }
 
 /// Plays `games` on --concurrency workers, writing each game's SGF (and final analysis) as it
@@ -303,14 +420,14 @@ fn play_all(
     args: &MatchArgs,
     m: &MatchSpec,
     games: &[crate::referee::game::GameSpec],
-    out: &str,
-) -> Result<Vec<Played>, InputError> {
+    folder: &Folder,
+) -> Result<PlayedAll, InputError> {
     let workers = thread_pool(args.concurrency as usize).map_err(InputError::from)?;
     let pb = progress_bar(games.len() as u64, "games");
     // the running tally, a game added as it ends (the progress bar's score, the SPRT)
     let running: Mutex<Vec<Pairing>> = Mutex::new(pairings(&m.entrants()));
     let decided = AtomicBool::new(false);
-    let results: Vec<Option<Result<Played, InputError>>> = workers.install(|| {
+    let results: Vec<Option<Result<Played, (usize, InputError)>>> = workers.install(|| {
         games
             .par_iter()
             .map(|g| {
@@ -320,9 +437,9 @@ fn play_all(
                 let one = || -> Result<Played, InputError> {
                     let played = run_game(m, g)
                         .map_err(|e| InputError::from(e).key(format!("game {}", g.number)))?;
-                    let sgf = game_path(out, g.number, "sgf");
+                    let sgf = folder.path_of(&game_name(g.number, "sgf"));
                     let text = played.record.to_sgf(&m.rules)?;
-                    write_file(&sgf, &text)?;
+                    folder.write(&game_name(g.number, "sgf"), &text)?;
                     if args.final_analysis {
                         let pos = played
                             .record
@@ -330,7 +447,7 @@ fn play_all(
                             .map_err(|e| e.key(format!("game {}", g.number)))?
                             .0;
                         let report = crate::formats::report::AnalysisReport::new(&pos);
-                        write_file(&game_path(out, g.number, "final.txt"), &report.to_text())?;
+                        folder.write(&game_name(g.number, "final.txt"), &report.to_text())?;
                     }
                     errln!(
                         "game {}/{}: {} (black) vs {} (white): {} ({}, {} moves)",
@@ -354,13 +471,30 @@ fn play_all(
                     pb.inc(1);
                     Ok(played)
                 };
-                Some(one())
+                let result = one();
+                if result.is_err() {
+                    // no game starts after a failure
+                    decided.store(true, Ordering::SeqCst);
+                }
+                Some(result.map_err(|e| (g.number, e)))
             })
             .collect()
     });
     pb.finish_and_clear();
-    results.into_iter().flatten().collect()
+    let mut played = Vec::new();
+    let mut failed = Vec::new();
+    for r in results.into_iter().flatten() {
+        match r {
+            Ok(p) => played.push(p),
+            Err(f) => failed.push(f),
+        }
+    }
+    failed.sort_by_key(|(n, _)| *n);
+    Ok((played, failed))
 }
+
+/// The games played and recorded, and those that failed (by number, with the failure).
+type PlayedAll = (Vec<Played>, Vec<(usize, InputError)>);
 
 /// The progress bar's message: each pairing's wins, losses and draws so far.
 fn running_score(tally: &[Pairing]) -> String {
@@ -546,6 +680,13 @@ fn opening(file: &str, rules: &Rules, size: usize) -> Result<Opening, InputError
 /// `--merge`: the results files of a match's shards read back (as streams), checked to be
 /// exactly the shards of one match ([`results::merge`]), joined and reported.
 fn merge(files: &[String], args: &MatchArgs) -> Result<(), InputError> {
+    // the reports checked before the shards are read, as a match checks them before its first
+    // game (writable, distinct)
+    let reports: Vec<(&str, &str)> = [("--results", &args.results), ("--junit", &args.junit)]
+        .into_iter()
+        .filter_map(|(flag, path)| path.as_deref().map(|p| (flag, p)))
+        .collect();
+    check_outputs(&reports, None)?;
     let merged = results::merge(files)?;
     let lines = &merged.lines;
     if let Some(file) = &args.results {

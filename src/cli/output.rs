@@ -16,6 +16,12 @@
 //!
 //! A write in place is not atomic: a failure part way (a full disk) leaves the file cut short,
 //! as `>` would.
+//!
+//! The files a run writes into an output folder of its own (`match -o DIR`, `diff -o DIR`) are
+//! not decided by the table: the folder is held open ([`Folder`]) and each file is created new
+//! under a temporary name (`O_EXCL`, `O_NOFOLLOW`) and renamed over its name, so that whatever
+//! stands there (a link, a hard link, a device) is replaced, never followed or written into.
+//! The paths of a run's reports are checked together before it starts ([`check_outputs`]).
 
 use crate::game::setup::InputError;
 use std::io::Write;
@@ -386,4 +392,342 @@ fn end_on_write_error(e: &std::io::Error) -> ! {
     }
     crate::io::write_err(format_args!("error: standard output: cannot write: {e}\n"));
     std::process::exit(2);
+}
+
+/// An output folder held open (`m3go match -o DIR`, `m3go diff -o DIR`): every file a run writes
+/// into it is named relative to the folder opened at the start (a folder renamed or swapped for
+/// a link during the run is not followed), is created new under a temporary name (`O_EXCL`,
+/// `O_NOFOLLOW`: no link planted there is followed) and is renamed over its name, so that what
+/// stood there (a regular file, or a link, a FIFO or a device planted since the check) is
+/// replaced, never written through. Nothing outside the folder is written.
+#[derive(Debug)]
+pub struct Folder {
+    dir: std::fs::File,
+    path: String,
+}
+
+impl Folder {
+    /// Opens the folder `path`, creating it (and its parents) when it does not exist, and checks
+    /// that m3go may create files in it (a file made and removed). Refused: a path that is not a
+    /// folder (after its links), a folder m3go may not write.
+    pub fn open(path: &str) -> Result<Folder, InputError> {
+        Self::open_of(path).map_err(|e| e.of_kind(crate::error::ErrorKind::Unwritable))
+    }
+
+    fn open_of(path: &str) -> Result<Folder, InputError> {
+        if path.is_empty() {
+            return Err(InputError::new("an empty folder name").expected("a folder"));
+        }
+        let p = Path::new(path);
+        if let Ok(m) = std::fs::metadata(p) {
+            if !m.is_dir() {
+                return Err(InputError::new("not a folder")
+                    .file(path)
+                    .expected("a folder (new or existing) for the files written"));
+            }
+        }
+        std::fs::create_dir_all(p)
+            .map_err(|e| InputError::new(format!("cannot create the folder: {e}")).file(path))?;
+        use std::os::unix::fs::OpenOptionsExt;
+        let dir = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(nix::libc::O_DIRECTORY | nix::libc::O_CLOEXEC)
+            .open(p)
+            .map_err(|e| InputError::new(format!("cannot open the folder: {e}")).file(path))?;
+        let folder = Folder {
+            dir,
+            path: path.to_string(),
+        };
+        let (probe, _) = folder.create_temporary().map_err(|e| {
+            InputError::new(format!("cannot create a file in the folder: {e}")).file(path)
+        })?;
+        let _ = nix::unistd::unlinkat(
+            &folder.dir,
+            probe.as_str(),
+            nix::unistd::UnlinkatFlags::NoRemoveDir,
+        );
+        Ok(folder)
+    }
+
+    /// Checks, without creating it, that the folder `path` could be opened by [`Folder::open`]
+    /// later: an existing folder m3go may write in, or a missing one whose nearest existing
+    /// parent is.
+    pub fn check_creatable(path: &str) -> Result<(), InputError> {
+        if std::fs::metadata(path).is_ok() {
+            return Folder::open(path).map(|_| ());
+        }
+        let mut up = Path::new(path);
+        let parent = loop {
+            match up.parent() {
+                Some(p) if p.as_os_str().is_empty() => break PathBuf::from("."),
+                Some(p) if std::fs::metadata(p).is_ok() => break p.to_path_buf(),
+                Some(p) => up = p,
+                None => break PathBuf::from("/"),
+            }
+        };
+        let refuse = |what: String| {
+            Err(InputError::new(what)
+                .file(path)
+                .expected("a folder (new or existing) for the files written")
+                .of_kind(crate::error::ErrorKind::Unwritable))
+        };
+        if !std::fs::metadata(&parent).is_ok_and(|m| m.is_dir()) {
+            return refuse(format!("`{}` is not a folder", parent.to_string_lossy()));
+        }
+        use nix::unistd::{access, AccessFlags};
+        if let Err(e) = access(parent.as_path(), AccessFlags::W_OK | AccessFlags::X_OK) {
+            return refuse(format!(
+                "cannot create it in `{}`: {}",
+                parent.to_string_lossy(),
+                std::io::Error::from(e)
+            ));
+        }
+        Ok(())
+    }
+
+    /// The path of `name` in the folder, as messages show it.
+    pub fn path_of(&self, name: &str) -> String {
+        Path::new(&self.path)
+            .join(name)
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    /// The folder's device and inode.
+    fn identity(&self) -> Option<(u64, u64)> {
+        use std::os::unix::fs::MetadataExt;
+        self.dir.metadata().ok().map(|m| (m.dev(), m.ino()))
+    }
+
+    /// Checks, before any long work, the names the run will write: each is free or a regular
+    /// file (which is replaced); a symbolic link, a folder, a device, a FIFO or a socket there is
+    /// refused, naming it and left as it is.
+    pub fn check(&self, names: &[String]) -> Result<(), InputError> {
+        use nix::sys::stat::{fstatat, SFlag};
+        for name in names {
+            let st = match fstatat(
+                &self.dir,
+                name.as_str(),
+                nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW,
+            ) {
+                Ok(st) => st,
+                Err(nix::errno::Errno::ENOENT) => continue,
+                Err(e) => {
+                    return Err(InputError::new(format!(
+                        "cannot look at it: {}",
+                        std::io::Error::from(e)
+                    ))
+                    .file(self.path_of(name))
+                    .of_kind(crate::error::ErrorKind::Unwritable))
+                }
+            };
+            let kind = SFlag::from_bits_truncate(st.st_mode) & SFlag::S_IFMT;
+            let what = if kind == SFlag::S_IFREG {
+                continue;
+            } else if kind == SFlag::S_IFLNK {
+                let to = std::fs::read_link(self.path_of(name))
+                    .map(|t| InputError::quote(&t.to_string_lossy()))
+                    .unwrap_or_else(|_| "?".to_string());
+                format!("a symbolic link (to `{to}`)")
+            } else if kind == SFlag::S_IFDIR {
+                "a folder".to_string()
+            } else if kind == SFlag::S_IFIFO {
+                "a FIFO".to_string()
+            } else if kind == SFlag::S_IFCHR || kind == SFlag::S_IFBLK {
+                "a device".to_string()
+            } else {
+                "not a regular file".to_string()
+            };
+            return Err(InputError::new(format!(
+                "{what}, where the run writes a file of its own: left as it is, nothing written"
+            ))
+            .file(self.path_of(name))
+            .expected("a free name or a regular file in the output folder (remove it, or choose another folder)")
+            .of_kind(crate::error::ErrorKind::Unwritable));
+        }
+        Ok(())
+    }
+
+    /// A new file in the folder under a temporary name, created with `O_EXCL | O_NOFOLLOW`.
+    fn create_temporary(&self) -> std::io::Result<(String, std::fs::File)> {
+        use nix::fcntl::OFlag;
+        static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let mut tries = 0;
+        loop {
+            let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.subsec_nanos())
+                .unwrap_or(0);
+            let name = format!(".m3go-{}-{n}-{nanos:08x}.tmp", std::process::id());
+            let flags = OFlag::O_WRONLY
+                | OFlag::O_CREAT
+                | OFlag::O_EXCL
+                | OFlag::O_NOFOLLOW
+                | OFlag::O_CLOEXEC
+                | OFlag::O_NOCTTY;
+            match nix::fcntl::openat(
+                &self.dir,
+                name.as_str(),
+                flags,
+                nix::sys::stat::Mode::from_bits_truncate(0o666),
+            ) {
+                Ok(fd) => return Ok((name, std::fs::File::from(fd))),
+                Err(nix::errno::Errno::EEXIST) if tries < 100 => tries += 1,
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+
+    /// Writes `text` as the file `name` of the folder: a new file under a temporary name,
+    /// written in full and synced, then renamed over `name`. A regular file there is replaced
+    /// (its mode kept, and its owner where m3go may give it); anything else there is replaced
+    /// too, never followed or written into. A failure leaves `name` as it was and removes the
+    /// temporary file.
+    pub fn write(&self, name: &str, text: &str) -> Result<(), InputError> {
+        catch_file_size_signal();
+        let shown = self.path_of(name);
+        let fail = |what: &str, e: std::io::Error| {
+            InputError::new(format!("cannot write ({what}): {e}; the file is unchanged"))
+                .file(shown.as_str())
+                .of_kind(crate::error::ErrorKind::Unwritable)
+        };
+        use nix::sys::stat::{fstatat, SFlag};
+        let old = fstatat(&self.dir, name, nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW)
+            .ok()
+            .filter(|st| SFlag::from_bits_truncate(st.st_mode) & SFlag::S_IFMT == SFlag::S_IFREG);
+        let (tmp, mut file) = self
+            .create_temporary()
+            .map_err(|e| fail("creating a temporary file in the folder", e))?;
+        let remove = || {
+            let _ = nix::unistd::unlinkat(
+                &self.dir,
+                tmp.as_str(),
+                nix::unistd::UnlinkatFlags::NoRemoveDir,
+            );
+        };
+        let written = (|| {
+            file.write_all(text.as_bytes())?;
+            if let Some(st) = &old {
+                // the owner where m3go may give it (as root), then the permission bits
+                let _ = std::os::unix::fs::fchown(&file, Some(st.st_uid), Some(st.st_gid));
+                file.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(
+                    st.st_mode & 0o777,
+                ))?;
+            }
+            file.sync_all()
+        })();
+        if let Err(e) = written {
+            remove();
+            return Err(fail("writing", e));
+        }
+        drop(file);
+        if let Err(e) = nix::fcntl::renameat(&self.dir, tmp.as_str(), &self.dir, name) {
+            remove();
+            return Err(fail("renaming over it", e.into()));
+        }
+        Ok(())
+    }
+}
+
+/// The outputs of one run given as paths (`--results`, `--junit`, …), each with its flag, and
+/// the files it writes into its output folder: checked together before any long work. Each
+/// path must be writable as [`decide`] says, a new file's folder must exist and be writable, no
+/// two of them may name the same file (or both standard output), and none may name a file the
+/// run writes into its folder.
+pub fn check_outputs(
+    outputs: &[(&str, &str)],
+    folder: Option<(&Folder, &[String])>,
+) -> Result<(), InputError> {
+    check_outputs_of(outputs, folder).map_err(|e| e.of_kind(crate::error::ErrorKind::Unwritable))
+}
+
+/// Where an output goes, to compare two outputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Place {
+    Stdout,
+    Stderr,
+    /// The folder (device, inode) and the name in it.
+    Named((u64, u64), std::ffi::OsString),
+}
+
+/// An output already checked: its flag, its path, where it goes and its file (device, inode)
+/// when it exists.
+type Seen<'a> = (&'a str, &'a str, Place, Option<(u64, u64)>);
+
+fn check_outputs_of(
+    outputs: &[(&str, &str)],
+    folder: Option<(&Folder, &[String])>,
+) -> Result<(), InputError> {
+    use std::os::unix::fs::MetadataExt;
+    let mut seen: Vec<Seen<'_>> = Vec::new();
+    for &(flag, path) in outputs {
+        let target = decide(path).map_err(|e| e.key(flag))?;
+        let (place, inode) = match &target {
+            Target::Stdout => (Place::Stdout, None),
+            Target::Stderr => (Place::Stderr, None),
+            Target::Node(f) | Target::Replace(f) | Target::InPlace(f, _) => {
+                let dir = folder_of(f);
+                let dm = std::fs::metadata(&dir).map_err(|e| {
+                    InputError::new(format!(
+                        "its folder `{}` cannot be used: {e}",
+                        dir.to_string_lossy()
+                    ))
+                    .file(path)
+                    .key(flag)
+                    .expected("a file in an existing folder")
+                })?;
+                if !dm.is_dir() {
+                    return Err(InputError::new(format!(
+                        "`{}` is not a folder",
+                        dir.to_string_lossy()
+                    ))
+                    .file(path)
+                    .key(flag)
+                    .expected("a file in an existing folder"));
+                }
+                if matches!(target, Target::Replace(_)) {
+                    use nix::unistd::{access, AccessFlags};
+                    if let Err(e) = access(dir.as_path(), AccessFlags::W_OK | AccessFlags::X_OK) {
+                        return Err(InputError::new(format!(
+                            "cannot create a file in its folder `{}`: {}",
+                            dir.to_string_lossy(),
+                            std::io::Error::from(e)
+                        ))
+                        .file(path)
+                        .key(flag)
+                        .expected("a file in a folder you may write"));
+                    }
+                }
+                let name = f.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+                let inode = std::fs::metadata(f).ok().map(|m| (m.dev(), m.ino()));
+                (Place::Named((dm.dev(), dm.ino()), name), inode)
+            }
+        };
+        if let Some((other_flag, other, _, _)) = seen
+            .iter()
+            .find(|(_, _, p, i)| *p == place || (inode.is_some() && *i == inode))
+        {
+            return Err(InputError::new(format!(
+                "the same output as {other_flag} `{}`",
+                InputError::quote(other)
+            ))
+            .file(path)
+            .key(flag)
+            .expected("a distinct file for each output (one would overwrite the other)"));
+        }
+        if let (Some((f, names)), Place::Named(dir, name)) = (folder, &place) {
+            if f.identity() == Some(*dir) && names.iter().any(|n| std::ffi::OsStr::new(n) == name) {
+                return Err(InputError::new(format!(
+                    "a file the run writes into its folder `{}`",
+                    InputError::quote(&f.path)
+                ))
+                .file(path)
+                .key(flag)
+                .expected("a file distinct from the run's own files"));
+            }
+        }
+        seen.push((flag, path, place, inode));
+    }
+    Ok(())
 }

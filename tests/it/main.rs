@@ -28,6 +28,7 @@ mod match_merge;
 mod matches;
 mod notation_forms;
 mod numbers;
+mod output_safety;
 mod outputs;
 mod package;
 mod page_modules;
