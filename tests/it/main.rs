@@ -48,3 +48,4 @@ mod schema;
 mod serve_api;
 mod serve_load;
 mod shards;
+mod special_inputs;
