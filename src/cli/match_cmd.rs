@@ -40,7 +40,8 @@ use std::time::{Duration, Instant};
 pub struct MatchArgs {
     /// A player: NAME=COMMAND (`a='m3go player --strategy mcts --seed 1'`), speaking the play
     /// protocol m3go-player/1; NAME=gtp:COMMAND for a player speaking GTP version 2 with m3go's
-    /// three-colour extension (spec/play-protocol.md "GTP"). At least two.
+    /// three-colour extension (spec/play-protocol.md "GTP"). At least two; a NAME holds no
+    /// line break, tab or other control character.
     #[arg(long = "player", value_name = "NAME=COMMAND", required_unless_present = "merge",
           value_parser = parse_player)]
     pub players: Vec<PlayerSpec>,
@@ -69,7 +70,8 @@ pub struct MatchArgs {
     #[arg(long, value_name = "K", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=256))]
     pub concurrency: u64,
-    /// A time control per player: BASE+INCREMENT in seconds (`60+1`, `10+0.5`).
+    /// A time control per player: BASE+INCREMENT in seconds (`60+1`, `10+0.5`); BASE at least
+    /// 0.001.
     #[arg(long, value_name = "BASE+INC", value_parser = parse_clock)]
     pub time: Option<Clock>,
     /// The longest a player has for one move, in seconds.
@@ -156,6 +158,8 @@ fn parse_player(v: &str) -> Result<PlayerSpec, crate::referee::PlayerSpecError> 
 enum SecondsError {
     NotANumber(String),
     OutOfRange(String),
+    /// A clock whose base is under a millisecond: every game would be lost on the first move.
+    NoTime(String),
 }
 
 impl std::fmt::Display for SecondsError {
@@ -163,6 +167,11 @@ impl std::fmt::Display for SecondsError {
         match self {
             SecondsError::NotANumber(v) => write!(f, "`{v}` is not a number of seconds"),
             SecondsError::OutOfRange(v) => write!(f, "`{v}`: expected 0 to a year of seconds"),
+            SecondsError::NoTime(v) => write!(
+                f,
+                "`{v}`: a clock with no time, lost on the first move: expected a BASE of at \
+                 least 0.001 seconds"
+            ),
         }
     }
 }
@@ -182,10 +191,12 @@ fn seconds(v: &str) -> Result<Duration, SecondsError> {
 
 fn parse_clock(v: &str) -> Result<Clock, SecondsError> {
     let (base, inc) = v.split_once('+').unwrap_or((v, "0"));
-    Ok(Clock {
-        base: seconds(base)?,
-        increment: seconds(inc)?,
-    })
+    let base = seconds(base)?;
+    let increment = seconds(inc)?;
+    if base < Duration::from_millis(1) {
+        return Err(SecondsError::NoTime(v.to_string()));
+    }
+    Ok(Clock { base, increment })
 }
 
 pub fn run(args: MatchArgs) -> Result<(), InputError> {

@@ -242,20 +242,25 @@ pub fn run(args: PlayerArgs) -> Result<(), InputError> {
     let mut input = stdin.lock();
     let mut game = None;
     while let Some(line) = read_line_bounded(&mut input, ReadError::MAX_INPUT_BYTES) {
+        // the request's text, from which an id beyond 64 bits is echoed as it was written
+        let mut request = String::new();
         let ans = match line {
             Ok(l) if l.iter().all(u8::is_ascii_whitespace) => continue,
-            Ok(l) => match std::str::from_utf8(&l) {
-                Ok(t) => answer(
-                    crate::game::setup::without_bom(t),
-                    &mut game,
-                    strategy,
-                    args.seed,
-                ),
+            Ok(l) => match String::from_utf8(l) {
+                Ok(t) => {
+                    request = t;
+                    answer(
+                        crate::game::setup::without_bom(&request),
+                        &mut game,
+                        strategy,
+                        args.seed,
+                    )
+                }
                 Err(e) => error_answer(
                     Value::Null,
                     code::BAD_REQUEST,
                     None,
-                    format!("the request is not UTF-8 text: {e}"),
+                    format!("the request is not UTF-8 text: {}", e.utf8_error()),
                 ),
             },
             Err(ReadError::TooLarge { limit }) => error_answer(
@@ -273,7 +278,10 @@ pub fn run(args: PlayerArgs) -> Result<(), InputError> {
             // the error answers are the conformance protocol's, in this protocol's version
             o.insert("protocol".into(), Value::from(PLAYER_PROTOCOL));
         }
-        outln!("{}", crate::conform::answer::text(&ans));
+        outln!(
+            "{}",
+            crate::conform::answer::echoing(&ans, crate::game::setup::without_bom(&request))
+        );
         crate::cli::common::flush_out();
     }
     Ok(())

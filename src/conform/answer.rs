@@ -149,8 +149,8 @@ fn inexact(id: &Value) -> bool {
 
 /// The text of `ans`, an answer to `line`, its `id` written as `line` wrote it when the value
 /// read from it is not that number (an id of 2^70 is echoed `1180591620717411303424`, not
-/// `1.1805916207174113e21`).
-fn echoing(ans: &Value, line: &str) -> String {
+/// `1.1805916207174113e21`); `m3go protocol` and `m3go player` print their answers through here.
+pub fn echoing(ans: &Value, line: &str) -> String {
     #[derive(serde::Deserialize)]
     struct RawId<'a> {
         #[serde(borrow)]

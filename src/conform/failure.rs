@@ -125,6 +125,13 @@ impl ProgramFailure {
     }
 }
 
+/// Seconds rounded to the millisecond, as a message shows a time limit (`0.099`, `2.5`, `60`):
+/// a limit taken from a clock's remaining time is not shown to the nanosecond.
+fn in_ms(d: std::time::Duration) -> f64 {
+    let ms = (d.as_micros() + 500) / 1000;
+    ms as f64 / 1000.0
+}
+
 impl fmt::Display for ProgramFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -139,12 +146,12 @@ impl fmt::Display for ProgramFailure {
                 scaled_from,
                 stopped,
             } => {
-                write!(f, "no answer within {} s", limit.as_secs_f64())?;
+                write!(f, "no answer within {} s", in_ms(*limit))?;
                 if let Some(t) = scaled_from {
                     write!(
                         f,
                         " (--timeout {} s scaled by the size of the replay)",
-                        t.as_secs_f64()
+                        in_ms(*t)
                     )?;
                 }
                 write!(f, ": the program hung and was stopped{stopped}")
@@ -261,6 +268,16 @@ mod tests {
             t.to_string(),
             "no answer within 2.5 s (--timeout 1 s scaled by the size of the replay): the program \
              hung and was stopped (exit status 1; `prog --x` was stopped)"
+        );
+        // a limit from a clock's remaining time, rounded to the millisecond
+        let t = ProgramFailure::Timeout {
+            limit: Duration::from_nanos(98_691_767),
+            scaled_from: None,
+            stopped: stopped(),
+        };
+        assert!(
+            t.to_string().starts_with("no answer within 0.099 s: "),
+            "{t}"
         );
         let u = ProgramFailure::Unreadable {
             why: UnreadableLine::TooLong(16),

@@ -32,6 +32,13 @@ use std::time::{Duration, Instant};
 /// a JSON object, broke GTP), as the conformance runner reports it.
 pub trait Seat {
     fn ask(&mut self, request: &Value, timeout: Duration) -> Result<Value, ProgramFailure>;
+
+    /// Whether the seat is told a start position other than the empty board at move 1 (set-up
+    /// stones, a later move number): a plain GTP engine, without `m3go-position`, is not.
+    /// Known once its capabilities were asked.
+    fn is_told_the_start(&self) -> bool {
+        true
+    }
 }
 
 impl Seat for External {
@@ -85,6 +92,10 @@ pub enum RefereeError {
     NoPlayer(String),
     /// A player's program cannot be started.
     Start(ProgramFailure),
+    /// The game starts from a set-up position that a player cannot be told (a plain GTP
+    /// engine): it would play another game than the record's. Holds the player and the
+    /// opening.
+    UntoldStart { player: String, opening: String },
 }
 
 impl std::fmt::Display for RefereeError {
@@ -100,6 +111,13 @@ impl std::fmt::Display for RefereeError {
             } => write!(f, "move {number}: the pass replacing {notation}: {error}"),
             RefereeError::NoPlayer(name) => write!(f, "no player named `{name}`"),
             RefereeError::Start(e) => write!(f, "{e}"),
+            RefereeError::UntoldStart { player, opening } => write!(
+                f,
+                "the opening `{opening}` starts from a set-up position, which the GTP player \
+                 `{player}` cannot be told (it does not list `m3go-position`): expected openings \
+                 without set-up stones (records of moves from the empty board) for a plain GTP \
+                 engine"
+            ),
         }
     }
 }
@@ -111,7 +129,9 @@ impl std::error::Error for RefereeError {
             | RefereeError::Opening(e)
             | RefereeError::ReplacingPass { error: e, .. } => Some(e.as_ref()),
             RefereeError::Start(e) => Some(e),
-            RefereeError::Seats(_) | RefereeError::NoPlayer(_) => None,
+            RefereeError::Seats(_)
+            | RefereeError::NoPlayer(_)
+            | RefereeError::UntoldStart { .. } => None,
         }
     }
 }
@@ -388,11 +408,14 @@ pub fn play_game_seated(
     let mut r = Referee::start(spec, seats.len())?;
     let ending = match r.negotiate_all(seats) {
         Some(e) => e,
-        None => loop {
-            if let Step::End(e) = r.step(seats)? {
-                break e;
+        None => {
+            r.check_told(seats)?;
+            loop {
+                if let Step::End(e) = r.step(seats)? {
+                    break e;
+                }
             }
-        },
+        }
     };
     let nseats = r.nseats;
     let mut played = Played {
@@ -495,12 +518,42 @@ impl<'s> Referee<'s> {
         })
     }
 
-    /// The forfeit of the program at seat `k` at move `n`.
-    fn forfeit(&self, k: usize, n: u32, kind: ForfeitKind, message: String) -> Ending {
-        let player = match &self.spec.team {
+    /// The name of the player at seat `k`.
+    fn player(&self, k: usize) -> String {
+        match &self.spec.team {
             Some(t) if self.nseats == 4 => t[k].clone(),
             _ => self.spec.names[k.min(1)].clone(),
+        }
+    }
+
+    /// Refuses a game that starts from a set-up position (not the empty board at move 1) when
+    /// a seat cannot be told it ([`Seat::is_told_the_start`]): the player would play another
+    /// game than the one refereed and recorded.
+    fn check_told(&self, seats: &[&mut dyn Seat]) -> Result<(), RefereeError> {
+        let Some(k) = seats.iter().position(|s| !s.is_told_the_start()) else {
+            return Ok(());
         };
+        let rules = &self.spec.rules;
+        let empty = Record::new(self.spec.size, Some(RulesField::of(rules)))
+            .start_position(rules)
+            .map_err(|e| RefereeError::StartPosition(Box::new(e)))?
+            .to_setup();
+        if empty == self.start_setup {
+            return Ok(());
+        }
+        Err(RefereeError::UntoldStart {
+            player: self.player(k),
+            opening: self
+                .spec
+                .opening
+                .as_ref()
+                .map_or_else(String::new, |o| o.name.clone()),
+        })
+    }
+
+    /// The forfeit of the program at seat `k` at move `n`.
+    fn forfeit(&self, k: usize, n: u32, kind: ForfeitKind, message: String) -> Ending {
+        let player = self.player(k);
         let colour = seat_colour(self.nseats, k);
         Ending::Forfeit {
             by: colour,
@@ -620,9 +673,11 @@ impl<'s> Referee<'s> {
                     side,
                     n,
                     ForfeitKind::Timeout,
+                    // took rounded up and the time left down, so that the first is the larger
+                    // as it was (never "took 0 ms with 0 ms left")
                     format!(
                         "the clock ran out: the answer took {} ms with {} ms left",
-                        took.as_millis(),
+                        took.as_nanos().div_ceil(1_000_000),
                         left.as_millis()
                     ),
                 )));

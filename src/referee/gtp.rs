@@ -424,6 +424,11 @@ impl Seat for GtpSeat {
             ))),
         }
     }
+
+    /// Only through `m3go-position`: GTP's `clear_board` leaves an empty board at move 1.
+    fn is_told_the_start(&self) -> bool {
+        self.knows(POSITION_COMMAND)
+    }
 }
 
 #[cfg(test)]

@@ -45,6 +45,11 @@ impl PlayerSpec {
         if name.is_empty() || command.trim().is_empty() {
             return Err(PlayerSpecError::Empty(v.to_string()));
         }
+        // the name is written into the results table, the SGF, the results lines and the
+        // JUnit report: a line break there would split their lines
+        if name.chars().any(char::is_control) {
+            return Err(PlayerSpecError::ControlInName(name.to_string()));
+        }
         Ok(PlayerSpec {
             name: name.to_string(),
             command: command.to_string(),
@@ -60,6 +65,8 @@ pub enum PlayerSpecError {
     NoName(String),
     /// An empty name or command.
     Empty(String),
+    /// A name holding a control character (a line break, a tab, …); holds the name.
+    ControlInName(String),
 }
 
 impl std::fmt::Display for PlayerSpecError {
@@ -69,6 +76,12 @@ impl std::fmt::Display for PlayerSpecError {
             PlayerSpecError::Empty(v) => {
                 write!(f, "`{v}`: expected NAME=COMMAND, both non-empty")
             }
+            PlayerSpecError::ControlInName(name) => write!(
+                f,
+                "the name `{}` holds a control character: expected a name without line \
+                 breaks, tabs or other control characters",
+                name.escape_debug()
+            ),
         }
     }
 }

@@ -50,3 +50,5 @@ mod schema;
 mod serve_api;
 mod serve_load;
 mod shards;
+mod small_findings;
+mod special_inputs;
