@@ -105,6 +105,11 @@ fn groups() -> std::sync::MutexGuard<'static, BTreeSet<i32>> {
 /// sees its program die does not report that as the program's failure.
 static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// Held by the signal handler from before [`INTERRUPTED`] is set until it ends m3go: a worker
+/// that sees [`INTERRUPTED`] waits for it, so that m3go does not exit before the handler has
+/// stopped everything the programs started.
+static ENDING: Mutex<()> = Mutex::new(());
+
 /// Stops a program under test and everything it started with SIGKILL: its process group, its
 /// descendants and its orphans ([`crate::conform::reaper`]); it stays registered until its
 /// status is read.
@@ -121,6 +126,7 @@ pub fn stop_children_on_signal() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let r = ctrlc::set_handler(|| {
+            let _ending = ENDING.lock().unwrap_or_else(|e| e.into_inner());
             INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
             crate::conform::reaper::end_all();
             std::process::exit(130);
@@ -326,7 +332,9 @@ impl External {
     /// failure `what` made of how it ended.
     fn fail(&mut self, what: impl FnOnce(Stopped) -> ProgramFailure) -> ProgramFailure {
         if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
-            // the handler stopped the program and ends m3go with 130
+            // the handler stopped the program and ends m3go with 130 once it has stopped
+            // everything the programs started
+            let _ending = ENDING.lock().unwrap_or_else(|e| e.into_inner());
             std::process::exit(130);
         }
         // a request sent ahead went with the program

@@ -84,13 +84,15 @@ fn left_behind(tag: &str, sleeper: &str) -> Vec<(i32, String)> {
     }
 }
 
-/// The hostile player: `python3 hostile.py MODE SLEEPER M3GO`.
+/// The hostile player: `python3 hostile.py MODE SLEEPER M3GO [player|protocol]`.
 fn hostile_script(dir: &Path) -> PathBuf {
     let script = dir.join("hostile.py");
     std::fs::write(
         &script,
         r#"import json, os, signal, sys, time
 mode, sleeper, m3go = sys.argv[1], sys.argv[2], sys.argv[3]
+# what it becomes once its child is left behind: a baseline player or `m3go protocol`
+then = sys.argv[4] if len(sys.argv) > 4 else "player"
 
 def leave_behind(double=False, keep_stdout=False, clear_env=False):
     """A child in a session of its own, ignoring SIGTERM and SIGHUP, that sleeps long; with
@@ -112,6 +114,8 @@ def leave_behind(double=False, keep_stdout=False, clear_env=False):
     os.execve("/bin/sh", ["sh", "-c", "exec sleep " + sleeper], {} if clear_env else os.environ)
 
 def play():
+    if then == "protocol":
+        os.execv(m3go, [m3go, "protocol"])
     os.execv(m3go, [m3go, "player", "--strategy", "random", "--seed", "9"])
 
 if mode == "setsid":
@@ -338,5 +342,104 @@ fn a_hostile_match_leaves_no_process_and_no_zombie_within_bounded_memory() {
     }
     assert_eq!(per_opponent.len(), 10, "{per_opponent:?}");
     assert!(per_opponent.values().all(|n| *n == 2), "{per_opponent:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// SIGTERM to m3go in the middle of a match (its handler, as for Ctrl-C) ends the players'
+/// children that left their process groups too, the daemon's included, and m3go exits 130.
+#[test]
+fn sigterm_in_a_match_ends_the_children_that_left_the_group() {
+    let dir = scratch("sigterm");
+    let script = hostile_script(&dir);
+    let sleeper = format!("{}{}", 7_100_000, std::process::id());
+    let tag = format!("M3GO_HOSTILE_TEST=sigterm-{}", std::process::id());
+    let player = |kind: &str| {
+        format!(
+            "{kind}=python3 '{}' {kind} {sleeper} '{BIN}'",
+            script.display()
+        )
+    };
+    // the hanging player moves first in the first game: the match waits for it (60 s)
+    let (hang, setsid, double) = (player("hang"), player("setsid"), player("double-fork"));
+    let games = dir.join("games").to_string_lossy().into_owned();
+    let args = [
+        "match",
+        "--gauntlet",
+        "--player",
+        &hang,
+        "--player",
+        &setsid,
+        "--player",
+        &double,
+        "--games",
+        "2",
+        "--size",
+        "5",
+        "--concurrency",
+        "2",
+        "--move-time",
+        "60",
+        "-o",
+        &games,
+    ];
+    let mut child = start_limited(&dir, &tag, &args);
+    let t = Instant::now();
+    // both sleepers left behind (each in a session of its own, one a daemon)
+    let sleepers = || {
+        let all = started_by(&tag, &sleeper);
+        // the sleeps themselves (m3go's and the players' command lines hold the number too)
+        let sleep = format!("sleep {sleeper}");
+        all.iter().filter(|(_, c)| c.starts_with(&sleep)).count()
+    };
+    while sleepers() < 2 {
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "no sleepers: {:?}",
+            started_by(&tag, &sleeper)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let pid = child.id().to_string();
+    let sent = Command::new("kill").args(["-TERM", &pid]).status();
+    assert!(sent.is_ok_and(|s| s.success()), "kill -TERM {pid}");
+    let code = watch(&mut child, Duration::from_secs(60), &mut Watched::default());
+    let left = left_behind(&tag, &sleeper);
+    let stderr = std::fs::read_to_string(dir.join("stderr")).unwrap_or_default();
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `m3go diff --impl` and `m3go conform --impl` (several programs at once, `--jobs 2`) drive
+/// their programs as `match` does: a program's children that left its group, a daemon and a
+/// daemon with its environment cleared, end with the run.
+#[test]
+fn diff_and_conform_programs_leave_no_process() {
+    let dir = scratch("impl");
+    let script = hostile_script(&dir);
+    for (k, kind) in ["setsid", "double-fork", "env-cleared"].iter().enumerate() {
+        let sleeper = format!("{}{}{k}", 7_200_000, std::process::id());
+        let tag = format!("M3GO_HOSTILE_TEST=impl-{}-{k}", std::process::id());
+        let imp = format!(
+            "python3 '{}' {kind} {sleeper} '{BIN}' protocol",
+            script.display()
+        );
+        let runs: [&[&str]; 2] = [
+            &["diff", "--impl", &imp, "--games", "2", "--size", "5"],
+            &["conform", "--impl", &imp, "--jobs", "2", "--shard", "1/40"],
+        ];
+        for args in runs {
+            let mut child = start_limited(&dir, &tag, args);
+            let code = watch(
+                &mut child,
+                Duration::from_secs(300),
+                &mut Watched::default(),
+            );
+            let left = left_behind(&tag, &sleeper);
+            let stderr = std::fs::read_to_string(dir.join("stderr")).unwrap_or_default();
+            assert_eq!(code, Some(0), "{args:?}: {stderr}");
+            assert!(left.is_empty(), "{args:?}: processes left behind: {left:?}");
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
