@@ -182,6 +182,11 @@ const ADDRESS_SPACE_KIB: u64 = 2 << 20;
 /// The bound on m3go's peak resident memory (VmHWM) in the match, in KiB.
 const PEAK_RSS_KIB: u64 = 256 << 10;
 
+/// How long a zombie child of m3go may last: m3go reaps the orphans it kills as it kills them,
+/// and the others within a second; the match lasts well beyond it (the hanging players' games
+/// take their whole --move-time of 5 s), so that orphans left unreaped until m3go ends fail.
+const ZOMBIE_LIMIT: Duration = Duration::from_secs(5);
+
 /// Starts `m3go ARGS` under the address-space limit, with `tag` in its environment, standard
 /// output and error into files of `dir`.
 fn start_limited(dir: &Path, tag: &str, args: &[&str]) -> Child {
@@ -204,7 +209,7 @@ fn start_limited(dir: &Path, tag: &str, args: &[&str]) -> Child {
 }
 
 /// What was seen of m3go while it ran: the zombies among its children that stayed zombies
-/// longer than 10 s (not reaped), and its peak resident memory.
+/// longer than [`ZOMBIE_LIMIT`] (not reaped), and its peak resident memory.
 #[derive(Default)]
 struct Watched {
     lasting_zombies: Vec<i32>,
@@ -235,9 +240,7 @@ fn watch(child: &mut Child, limit: Duration, seen: &mut Watched) -> Option<i32> 
         zombie_since.retain(|z, _| zombies.contains(z));
         for z in zombies {
             let since = *zombie_since.entry(z).or_insert(now);
-            if now.duration_since(since) > Duration::from_secs(10)
-                && !seen.lasting_zombies.contains(&z)
-            {
+            if now.duration_since(since) > ZOMBIE_LIMIT && !seen.lasting_zombies.contains(&z) {
                 seen.lasting_zombies.push(z);
             }
         }
@@ -290,7 +293,7 @@ fn a_hostile_match_leaves_no_process_and_no_zombie_within_bounded_memory() {
         "--concurrency",
         "8",
         "--move-time",
-        "3",
+        "5",
         "-o",
         &games,
         "--results",
@@ -305,7 +308,7 @@ fn a_hostile_match_leaves_no_process_and_no_zombie_within_bounded_memory() {
     assert!(left.is_empty(), "processes left behind: {left:?}");
     assert!(
         seen.lasting_zombies.is_empty(),
-        "zombies of m3go not reaped for 10 s: {:?}",
+        "zombies of m3go not reaped for {ZOMBIE_LIMIT:?}: {:?}",
         seen.lasting_zombies
     );
     assert!(
