@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 /// Play games between programs, refereed by m3go (the play protocol, spec/play-protocol.md).
 ///
 /// Each player is a command (`NAME=COMMAND`, run with `sh -c` in its own process group, one
-/// process per game, stopped when the game ends) that speaks m3go-player/1. Every two players
+/// process per game, stopped with everything it started when the game ends) that speaks m3go-player/1. Every two players
 /// meet in --games games, the seats swapped each game. Every move is checked by m3go: an illegal
 /// move, a timeout, a crash, an unreadable answer, a protocol error or a move of another stone
 /// kind forfeits the game (`--illegal pass`: an illegal move becomes a pass), with the clause and

@@ -21,6 +21,8 @@ pub mod outputs;
 pub mod play_protocol;
 pub mod protocol;
 pub mod pruned;
+#[cfg(feature = "runner")]
+pub(crate) mod reaper;
 pub mod register;
 pub mod report;
 pub mod request;

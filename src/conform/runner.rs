@@ -95,25 +95,26 @@ pub fn budget(timeout: Duration, request: &Value) -> Duration {
     timeout.mul_f64(1.0 + n as f64 / REPLAY_MOVES_PER_TIMEOUT as f64)
 }
 
-/// The process groups of the programs under test still running, stopped by
-/// [`stop_children_on_signal`]'s handler.
-static GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
-
+/// The process groups of the programs under test still running (each the pid of the program,
+/// [`crate::conform::reaper::programs`]), stopped by [`stop_children_on_signal`]'s handler.
 fn groups() -> std::sync::MutexGuard<'static, BTreeSet<i32>> {
-    GROUPS.lock().unwrap_or_else(|e| e.into_inner())
+    crate::conform::reaper::programs()
 }
 
 /// Set by the signal handler before it stops the programs under test, so that a worker that
 /// sees its program die does not report that as the program's failure.
 static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Stops a process group (the program under test and everything it started) with SIGKILL.
-fn kill_group(pgid: i32) {
-    let _ = nix::sys::signal::killpg(
-        nix::unistd::Pid::from_raw(pgid),
-        nix::sys::signal::Signal::SIGKILL,
-    );
-    groups().remove(&pgid);
+/// Held by the signal handler from before [`INTERRUPTED`] is set until it ends m3go: a worker
+/// that sees [`INTERRUPTED`] waits for it, so that m3go does not exit before the handler has
+/// stopped everything the programs started.
+static ENDING: Mutex<()> = Mutex::new(());
+
+/// Stops a program under test and everything it started with SIGKILL: its process group, its
+/// descendants and its orphans ([`crate::conform::reaper`]); it stays registered until its
+/// status is read.
+fn kill_group(pgid: i32, mark: &str) {
+    crate::conform::reaper::end_program(pgid, mark);
 }
 
 /// Installs (once) a Ctrl-C / SIGTERM / SIGHUP handler that stops every program under test
@@ -125,11 +126,9 @@ pub fn stop_children_on_signal() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let r = ctrlc::set_handler(|| {
+            let _ending = ENDING.lock().unwrap_or_else(|e| e.into_inner());
             INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
-            let all: Vec<i32> = groups().iter().copied().collect();
-            for g in all {
-                kill_group(g);
-            }
+            crate::conform::reaper::end_all();
             std::process::exit(130);
         });
         if let Err(e) = r {
@@ -164,14 +163,19 @@ struct Running {
     stdin: std::process::ChildStdin,
     lines: std::sync::mpsc::Receiver<Line>,
     pgid: i32,
+    /// The program's mark ([`crate::conform::reaper::MARK_VAR`]).
+    mark: String,
 }
 
 impl Running {
     /// Stops the program (its whole process group) and says how it ended.
     fn stop(mut self) -> String {
         let status = self.child.try_wait().ok().flatten();
-        kill_group(self.pgid);
+        kill_group(self.pgid, &self.mark);
         let status = status.or_else(|| self.child.wait().ok());
+        groups().remove(&self.pgid);
+        // the orphans ended meanwhile reaped; the last program's strays stopped
+        crate::conform::reaper::reap_orphans(true);
         match status {
             Some(s) if s.code() == Some(127) => "exit status 127: the command was not found".into(),
             Some(s) if s.code() == Some(126) => {
@@ -250,9 +254,11 @@ impl External {
         if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
             return Err(ProgramFailure::Stopping);
         }
+        let mark = crate::conform::reaper::next_mark();
         let mut child = std::process::Command::new("sh")
             .arg("-c")
             .arg(cmd)
+            .env(crate::conform::reaper::MARK_VAR, &mark)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .process_group(0)
@@ -317,6 +323,7 @@ impl External {
             stdin,
             lines: rx,
             pgid,
+            mark,
         });
         Ok(())
     }
@@ -325,7 +332,9 @@ impl External {
     /// failure `what` made of how it ended.
     fn fail(&mut self, what: impl FnOnce(Stopped) -> ProgramFailure) -> ProgramFailure {
         if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
-            // the handler stopped the program and ends m3go with 130
+            // the handler stopped the program and ends m3go with 130 once it has stopped
+            // everything the programs started
+            let _ending = ENDING.lock().unwrap_or_else(|e| e.into_inner());
             std::process::exit(130);
         }
         // a request sent ahead went with the program

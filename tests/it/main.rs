@@ -22,6 +22,7 @@ mod fast_analysis_rules;
 mod fast_equals_reference;
 mod golden_outputs;
 mod gtp;
+mod hostile_match;
 mod json_outputs;
 mod labels;
 mod match_merge;
