@@ -317,10 +317,17 @@ fn a_hostile_match_leaves_no_process_and_no_zombie_within_bounded_memory() {
         seen.peak_rss_kib
     );
     let text = std::fs::read_to_string(dir.join("results.jsonl")).expect("the results file");
-    let lines: Vec<Value> = text
+    let mut lines: Vec<Value> = text
         .lines()
         .map(|l| serde_json::from_str(l).expect("a JSON line"))
         .collect();
+    // the header line first (the match's selection), then a line per game
+    assert_eq!(
+        lines.first().map(|h| &h["format"]),
+        Some(&Value::from("m3go-match-results/1")),
+        "{text}"
+    );
+    lines.remove(0);
     assert_eq!(lines.len(), 20, "{text}");
     let mut per_opponent: BTreeMap<String, usize> = BTreeMap::new();
     for l in &lines {

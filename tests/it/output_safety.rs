@@ -402,8 +402,14 @@ fn a_match_cut_short_still_writes_what_it_has() {
         );
         assert!(stdout.contains("a vs b: 1 games"), "{who:?}: {stdout}");
         let results = std::fs::read_to_string(dir.join("r.jsonl")).expect("results written");
+        // the header line (the match's selection) first, then the games recorded
+        assert!(
+            results.starts_with(r#"{"format":"m3go-match-results/1""#),
+            "{who:?}: {results}"
+        );
         let games: Vec<u64> = results
             .lines()
+            .skip(1)
             .map(|l| {
                 serde_json::from_str::<serde_json::Value>(l).expect("a JSON line")["game"]
                     .as_u64()

@@ -111,7 +111,9 @@ for line in sys.stdin:
     ]);
     assert_eq!(code, Some(0), "{stdout}{err}");
     let text = std::fs::read_to_string(&results).expect("the results");
-    let line: Value = serde_json::from_str(text.trim()).expect("a results line");
+    // the header line (the match's selection), then the one game's line
+    let line: Value =
+        serde_json::from_str(text.lines().nth(1).unwrap_or_default()).expect("a results line");
     assert_eq!(line["forfeit"]["kind"], "timeout", "{line}");
     let message = line["forfeit"]["message"].as_str().expect("a message");
     let seconds = message
