@@ -1,6 +1,6 @@
 //! `m3go schema`: the JSON Schemas of the contract (`crate::conform::schema`).
 
-use crate::cli::common::write_files;
+use crate::cli::output::Folder;
 use crate::conform::schema::{file_text, schemas};
 use crate::game::setup::InputError;
 
@@ -18,7 +18,9 @@ pub struct SchemaArgs {
     /// (`analysis.schema.json`).
     #[arg(value_name = "NAME", conflicts_with = "write")]
     pub name: Option<String>,
-    /// Write each schema to its file in DIR instead of printing.
+    /// Write each schema to its file in DIR instead of printing: DIR is created when missing;
+    /// a link, folder, device or FIFO at a schema's name is refused before anything is written,
+    /// and each file is written new and renamed over its name (never through a link).
     #[arg(long)]
     pub write: bool,
     /// The folder --write writes to.
@@ -34,22 +36,15 @@ pub fn run(args: SchemaArgs) -> Result<(), InputError> {
                 .key("--dir")
                 .expected("the folder to write the schemas to (spec/schema by default)"));
         }
-        std::fs::create_dir_all(&args.dir)
-            .map_err(|e| InputError::new(format!("cannot create: {e}")).file(&args.dir))?;
-        let files: Vec<(String, String)> = all
-            .iter()
-            .map(|s| {
-                let path = std::path::Path::new(&args.dir).join(s.file);
-                (path.to_string_lossy().into_owned(), file_text(&s.schema))
-            })
-            .collect();
-        let refs: Vec<(&str, &str)> = files
-            .iter()
-            .map(|(p, t)| (p.as_str(), t.as_str()))
-            .collect();
-        write_files(&refs)?;
-        for (path, _) in &files {
-            outln!("wrote {path}");
+        // the folder opened once and every name checked before the first file is written: a
+        // link, folder, device or FIFO planted at a schema's name is refused and left as it is,
+        // and each file is written new and renamed over its name, never through a link
+        let folder = Folder::open(&args.dir).map_err(|e| e.key("--dir"))?;
+        let names: Vec<String> = all.iter().map(|s| s.file.to_string()).collect();
+        folder.check(&names)?;
+        for s in &all {
+            folder.write(s.file, &file_text(&s.schema))?;
+            outln!("wrote {}", folder.path_of(s.file));
         }
         return Ok(());
     }

@@ -638,3 +638,40 @@ fn a_results_file_failing_late_leaves_the_other_reports_written() {
         assert!(junit.contains("cov-d3-dullstone"), "{who:?}: {junit}");
     }
 }
+
+/// `schema --write --dir DIR` writes into its folder as a match does: a link planted at a
+/// schema's name is refused before any file is written and not followed (before: the schema
+/// was written through the link into the file it aimed at); a regular file there is replaced.
+#[test]
+fn schema_write_refuses_a_link_in_its_folder() {
+    for who in users() {
+        let dir = scratch("schema", who);
+        let v = victim(&dir);
+        let out = shared(&dir, "schemas");
+        let link = out.join("answer.schema.json");
+        std::os::unix::fs::symlink(&v, &link).expect("plant the link");
+        let (code, _, stderr) = m3go(who, &dir, &["schema", "--write", "--dir", "schemas"]);
+        assert_eq!(code, Some(2), "{who:?}: {stderr}");
+        assert!(
+            stderr.contains("answer.schema.json") && stderr.contains("symbolic link"),
+            "{who:?}: {stderr}"
+        );
+        assert_eq!(std::fs::read_to_string(&v).expect("victim"), "precious\n");
+        assert!(
+            std::fs::symlink_metadata(&link).is_ok_and(|m| m.file_type().is_symlink()),
+            "{who:?}: the link was not left"
+        );
+        assert_eq!(
+            std::fs::read_dir(&out).expect("folder").count(),
+            1,
+            "{who:?}: a schema was written before the check"
+        );
+        // without the link the folder is written, a regular file replaced
+        std::fs::remove_file(&link).expect("remove the link");
+        std::fs::write(&link, "old").expect("a regular file");
+        let (code, stdout, stderr) = m3go(who, &dir, &["schema", "--write", "--dir", "schemas"]);
+        assert_eq!(code, Some(0), "{who:?}: {stderr}");
+        assert!(stdout.contains("answer.schema.json"), "{who:?}: {stdout}");
+        assert_ne!(std::fs::read_to_string(&link).expect("schema"), "old");
+    }
+}
