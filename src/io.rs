@@ -82,3 +82,29 @@ pub fn write_err(args: std::fmt::Arguments<'_>) {
     use std::io::Write;
     let _ = std::io::stderr().lock().write_fmt(args);
 }
+
+/// Opens `path` to be read as a stream of lines of any length (the results files `--merge`
+/// joins), when it is a regular file: a FIFO, a device or a folder is refused at once instead of
+/// being waited on (opening a FIFO nobody writes would block for ever; `/dev/zero` never ends).
+/// The file is opened without blocking (`O_NONBLOCK`, which changes nothing for a regular
+/// file) and its kind read from the open file, so nothing can be swapped in between.
+#[cfg(all(unix, feature = "runner"))]
+pub fn open_regular(path: &str) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::libc::O_NONBLOCK)
+        .open(path)?;
+    let kind = file.metadata()?.file_type();
+    if kind.is_file() {
+        return Ok(file);
+    }
+    let what = if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file (a FIFO, a device or a socket)"
+    };
+    Err(std::io::Error::other(format!(
+        "{what}: expected a results file, which --results writes"
+    )))
+}

@@ -1281,7 +1281,7 @@ struct ResultLines {
 
 impl ResultLines {
     fn open(file: &str) -> Result<ResultLines, MergeError> {
-        let f = std::fs::File::open(file).map_err(|source| MergeError::Unreadable {
+        let f = crate::io::open_regular(file).map_err(|source| MergeError::Unreadable {
             file: file.to_string(),
             source,
         })?;

@@ -965,7 +965,7 @@ fn complete_split(shards: &[(String, Option<Shard>)]) -> Result<(), MergeError> 
 pub fn merge(files: &[String]) -> Result<Merged, MergeError> {
     let mut m = Merging::default();
     for (fi, f) in files.iter().enumerate() {
-        let reader = std::fs::File::open(f).map_err(|source| MergeError::Unreadable {
+        let reader = crate::io::open_regular(f).map_err(|source| MergeError::Unreadable {
             file: f.clone(),
             source,
         })?;

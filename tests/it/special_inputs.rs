@@ -155,3 +155,28 @@ fn special_inputs_folders_empty_devices_and_a_bad_deadline() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The results files `match --merge` and `conform --merge` read as streams of any length: a
+/// FIFO nobody writes, a device or a folder is refused at once with a message naming it
+/// (exit 2), where the FIFO held m3go for ever and `/dev/zero` was read without end.
+#[test]
+fn special_inputs_merged_results_files_are_regular_files() {
+    let dir = scratch("merge");
+    let fifo = dir.join("shard.jsonl");
+    mkfifo(&fifo);
+    let fifo = fifo.to_string_lossy().into_owned();
+    let folder = dir.to_string_lossy().into_owned();
+    for command in ["match", "conform"] {
+        for (input, what) in [
+            (fifo.as_str(), "not a regular file"),
+            ("/dev/zero", "not a regular file"),
+            (folder.as_str(), "a folder"),
+        ] {
+            let args = vec![command, "--merge", input];
+            let (code, _, err) = run(&args, "60");
+            assert_eq!(code, Some(2), "{args:?}: {err}");
+            assert!(err.contains(input) && err.contains(what), "{args:?}: {err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
