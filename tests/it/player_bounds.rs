@@ -74,7 +74,7 @@ fn gone(needle: &str) -> Vec<String> {
 }
 
 /// A GTP player in sh: it answers the setup commands; its `list_commands` answer (mode
-/// `endless`) never ends, or its `genmove` answer (mode `long-line`) is one line of 100 KiB.
+/// `endless`) never ends (lines of 60 KB, as fast as `yes` writes them), or its `genmove` answer (mode `long-line`) is one line of 100 KiB.
 fn bad_gtp_player(dir: &Path, mode: &str) -> String {
     let script = dir.join(format!("gtp-{mode}.sh"));
     std::fs::write(
@@ -86,7 +86,7 @@ while read -r cmd rest; do
     list_commands)
       if [ "$mode" = endless ]; then
         printf '= protocol_version\n'
-        yes play
+        yes "play$(head -c 60000 /dev/zero | tr '\0' _)"
       fi
       printf '= protocol_version\nboardsize\nclear_board\nkomi\nplay\ngenmove\n\n' ;;
     genmove)
@@ -156,7 +156,7 @@ fn a_gtp_answer_is_bounded_line_by_line_and_whole() {
 }
 
 /// A JSON player that writes unrequested lines of 1 MiB from its start, while the first
-/// player takes three seconds to start, forfeits `protocol` when it is asked (its backlog
+/// player takes ten seconds to start, forfeits `protocol` when it is asked (its backlog
 /// passed 33 MiB and its reader stopped); the game is recorded and both players' processes
 /// are stopped. (Before: the lines queued without bound and m3go aborted on a failed
 /// allocation, the players left running.)
@@ -173,7 +173,7 @@ fn a_json_player_flooding_unrequested_lines_forfeits_protocol() {
     let slow_script = dir.join("slow.sh");
     std::fs::write(
         &slow_script,
-        format!("sleep 3\nexec {BIN} player --seed 3\n"),
+        format!("sleep 10\nexec {BIN} player --seed 3\n"),
     )
     .expect("the script");
     let slow = format!("slow=sh {}", slow_script.to_string_lossy());
