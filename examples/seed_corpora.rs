@@ -8,7 +8,8 @@
 //! plays (its position and moves) written as SGF and as a game file (game_header gets the game
 //! files too), and the suite's records (spec/records) and the professional games of
 //! shared/data/games (where it lies beside the repository) in both formats, whole and cut to
-//! their first 8 and 40 moves; the bad-input suite (tests/bad_input) its files as they are.
+//! their first 8 and 40 moves; the bad-input suite (tests/bad_input) its files as they are;
+//! player_reader three players' outputs written here.
 
 use m3go::conform::case::Case;
 use m3go::conform::suite::case_files;
@@ -208,6 +209,23 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
                 write(&out.join("game_header"), &format!("bad-{name}"), &bytes)?;
             }
         }
+    }
+    // player_reader: four bytes of bounds and takes, then a player's output (a GTP session, JSON
+    // answers, a long line with CR and a byte that is not UTF-8)
+    let reader = out.join("player_reader");
+    let seeds: [(&str, &[u8]); 3] = [
+        (
+            "gtp-session",
+            b"\x1b\x40\x10\x20= 2\n\n= protocol_version\nboardsize\nplay\ngenmove\n\n? unknown\n\n",
+        ),
+        (
+            "json-lines",
+            b"\x00\x7f\xff\x08{\"id\":\"capabilities\",\"protocols\":[\"m3go-player/1\"]}\n{\"id\":3,\"move\":\"pass\"}\n\n\n",
+        ),
+        ("bounds", b"\xff\x05\x03\x01= aaaaaaaaaaaa\r\nbb\xc3\x28\n\n"),
+    ];
+    for (name, bytes) in seeds {
+        write(&reader, name, bytes)?;
     }
     println!(
         "seed corpora written to {} from {count} cases",

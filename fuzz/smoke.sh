@@ -36,6 +36,7 @@ TARGETS=(
   "serve_request"
   "game_header"
   "output_target -max_len=256"
+  "player_reader -max_len=4096"
 )
 
 # Built without comparison tracing (see the header).

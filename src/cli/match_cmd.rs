@@ -41,7 +41,10 @@ pub struct MatchArgs {
     /// A player: NAME=COMMAND (`a='m3go player --strategy mcts --seed 1'`), speaking the play
     /// protocol m3go-player/1; NAME=gtp:COMMAND for a player speaking GTP version 2 with m3go's
     /// three-colour extension (spec/play-protocol.md "GTP"). At least two; a NAME holds no
-    /// line break, tab or other control character.
+    /// line break, tab or other control character. What a player writes is read within bounds:
+    /// a JSON line of 16 MiB, a GTP line of 64 KiB and answer of 1 MiB, and lines written ahead
+    /// of what was asked up to 33 MiB (JSON) or 1 MiB (GTP); past them the player forfeits
+    /// (`unreadable` for a line, `protocol` otherwise).
     #[arg(long = "player", value_name = "NAME=COMMAND", required_unless_present = "merge",
           value_parser = parse_player)]
     pub players: Vec<PlayerSpec>,

@@ -36,6 +36,9 @@ pub enum UnreadableLine {
     TooLong(usize),
     /// The line is not UTF-8.
     NotUtf8(String),
+    /// The program wrote more than the bound (in bytes, each line counting 64 more) of lines
+    /// that were not taken: lines ahead of its requests, or an answer that does not end.
+    Unrequested(usize),
 }
 
 impl fmt::Display for UnreadableLine {
@@ -46,6 +49,10 @@ impl fmt::Display for UnreadableLine {
                 write!(f, "an answer line is longer than {max} bytes")
             }
             UnreadableLine::NotUtf8(e) => write!(f, "an answer line is not UTF-8: {e}"),
+            UnreadableLine::Unrequested(max) => write!(
+                f,
+                "it wrote more than {max} bytes of lines not yet read (ahead of what was asked, or an answer that does not end); no more is read"
+            ),
         }
     }
 }

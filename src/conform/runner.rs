@@ -139,14 +139,146 @@ pub fn stop_children_on_signal() {
 
 /// An answer line as the reader thread hands it on: read as JSON there (while m3go works out
 /// its own answer), or kept as text when it is not JSON, for the error message.
-enum ProgramLine {
+#[derive(Debug)]
+pub enum ProgramLine {
     Json(Value),
     NotJson { line: String, error: String },
 }
 
 /// What the reader thread hands on for each line: an answer, or why the line could not be read
 /// (after which it stops).
-type Line = Result<ProgramLine, UnreadableLine>;
+pub type Line = Result<ProgramLine, UnreadableLine>;
+
+/// The bounds of what m3go reads from a program it drives (a program under test, a player):
+/// every line, and the lines read but not yet taken (the backlog of a program that writes
+/// ahead of its requests). A longer line is [`UnreadableLine::TooLong`]; a program whose
+/// backlog would pass the bound is [`UnreadableLine::Unrequested`] and no more is read from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadBounds {
+    /// The longest line, in bytes, its line end included.
+    pub line: usize,
+    /// The most the lines read and not yet taken may cost, each its bytes and [`LINE_COST`].
+    pub backlog: usize,
+}
+
+/// What a line waiting to be taken costs besides its bytes (its place in the queue), so that
+/// a flood of empty lines is bounded too.
+pub const LINE_COST: usize = 64;
+
+impl ReadBounds {
+    /// The JSON protocols' (`m3go conform --impl`, `m3go diff --impl`, a play-protocol player):
+    /// lines of [`MAX_ANSWER_BYTES`], two of them waiting (the answer to a request and to the
+    /// one sent ahead) and 1 MiB more.
+    pub const JSON: ReadBounds = ReadBounds {
+        line: MAX_ANSWER_BYTES,
+        backlog: 2 * MAX_ANSWER_BYTES + (1 << 20),
+    };
+}
+
+/// The lines a program wrote that were read and not yet taken, shared by the thread reading
+/// them ([`read_lines`]) and the one taking them: their cost, and whether the bound was
+/// passed.
+#[derive(Debug, Default)]
+pub struct Backlog {
+    cost: std::sync::atomic::AtomicUsize,
+    /// The bound passed, or 0.
+    flooded: std::sync::atomic::AtomicUsize,
+}
+
+impl Backlog {
+    /// The cost of the lines read and not yet taken.
+    pub fn cost(&self) -> usize {
+        self.cost.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// A line of `cost` was taken.
+    pub fn taken(&self, cost: usize) {
+        self.cost
+            .fetch_sub(cost, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// The bound the backlog would have passed, once it did ([`UnreadableLine::Unrequested`]).
+    pub fn flooded(&self) -> Option<usize> {
+        match self.flooded.load(std::sync::atomic::Ordering::SeqCst) {
+            0 => None,
+            b => Some(b),
+        }
+    }
+
+    /// Adds a line of `cost`, or, when that would pass `bound`, marks the backlog flooded.
+    fn add(&self, cost: usize, bound: usize) -> bool {
+        use std::sync::atomic::Ordering::SeqCst;
+        let before = self.cost.fetch_add(cost, SeqCst);
+        if before.saturating_add(cost) > bound {
+            self.cost.fetch_sub(cost, SeqCst);
+            self.flooded.store(bound.max(1), SeqCst);
+            return false;
+        }
+        true
+    }
+}
+
+/// Reads a program's output line by line within `bounds` (the reader thread of [`External`],
+/// apart from the thread, so that it can be fuzzed): each line is handed to `hand` with its
+/// cost, which is added to `backlog` (the taker subtracts it, [`Backlog::taken`]); a line that
+/// is JSON is read as JSON (`skip`: the parts left out, [`crate::conform::pruned`]). Stops at
+/// the end of the output, after a line that cannot be read (handed as its `Err`, of cost 0),
+/// when the backlog would pass its bound (handed as [`UnreadableLine::Unrequested`], and
+/// marked in `backlog`), or when `hand` returns `false`. What it holds at any time: one line of
+/// at most `bounds.line` bytes and the lines handed on that were not taken, at most
+/// `bounds.backlog`.
+pub fn read_lines(
+    mut input: impl BufRead,
+    bounds: ReadBounds,
+    skip: crate::conform::pruned::Paths,
+    backlog: &Backlog,
+    mut hand: impl FnMut(Line, usize) -> bool,
+) {
+    loop {
+        let mut buf = Vec::new();
+        let n = match std::io::Read::take(&mut input, bounds.line as u64 + 1)
+            .read_until(b'\n', &mut buf)
+        {
+            Ok(n) => n,
+            Err(e) => {
+                hand(Err(UnreadableLine::Io(e.to_string())), 0);
+                return;
+            }
+        };
+        if n == 0 {
+            return;
+        }
+        if buf.len() > bounds.line {
+            hand(Err(UnreadableLine::TooLong(bounds.line)), 0);
+            return;
+        }
+        let cost = buf.len() + LINE_COST;
+        if !backlog.add(cost, bounds.backlog) {
+            hand(Err(UnreadableLine::Unrequested(bounds.backlog)), 0);
+            return;
+        }
+        // the whole line's UTF-8 is checked first: the parts read past are not read as
+        // strings
+        let line = match std::str::from_utf8(&buf) {
+            Ok(l) => l.trim_end_matches(['\n', '\r']),
+            Err(e) => {
+                backlog.taken(cost);
+                hand(Err(UnreadableLine::NotUtf8(e.to_string())), 0);
+                return;
+            }
+        };
+        let msg = match crate::conform::pruned::from_str_pruned(line, skip) {
+            Ok(v) => ProgramLine::Json(v),
+            Err(e) => ProgramLine::NotJson {
+                line: line.to_string(),
+                error: e.to_string(),
+            },
+        };
+        if !hand(Ok(msg), cost) {
+            return;
+        }
+    }
+}
 
 /// A request sent to the program before it was asked ([`Oracle::ask_while`]'s `meanwhile`
 /// returned it).
@@ -161,7 +293,10 @@ struct Ahead {
 struct Running {
     child: std::process::Child,
     stdin: std::process::ChildStdin,
-    lines: std::sync::mpsc::Receiver<Line>,
+    /// The lines read, each with its cost in the [`Backlog`].
+    lines: std::sync::mpsc::Receiver<(Line, usize)>,
+    /// The lines read and not yet taken.
+    backlog: std::sync::Arc<Backlog>,
     pgid: i32,
     /// The program's mark ([`crate::conform::reaper::MARK_VAR`]).
     mark: String,
@@ -202,6 +337,8 @@ pub struct External {
     ahead: Option<Ahead>,
     /// The parts of every answer left out as it is read ([`External::skipping`]).
     skip: crate::conform::pruned::Paths,
+    /// The bounds of what is read from it ([`External::bounded`]).
+    bounds: ReadBounds,
     /// How many times the program was started.
     pub starts: u32,
 }
@@ -226,12 +363,24 @@ impl External {
         timeout: Duration,
         skip: crate::conform::pruned::Paths,
     ) -> Result<External, ProgramFailure> {
+        External::bounded(cmd, timeout, skip, ReadBounds::JSON)
+    }
+
+    /// [`External::skipping`], its output read within `bounds` (a GTP player's are tighter
+    /// than the JSON protocols' [`ReadBounds::JSON`]).
+    pub fn bounded(
+        cmd: &str,
+        timeout: Duration,
+        skip: crate::conform::pruned::Paths,
+        bounds: ReadBounds,
+    ) -> Result<External, ProgramFailure> {
         let mut x = External {
             cmd: cmd.to_string(),
             timeout,
             running: None,
             ahead: None,
             skip,
+            bounds,
             starts: 0,
         };
         x.start()?;
@@ -277,51 +426,24 @@ impl External {
             .ok_or(ProgramFailure::NoPipe("stdout"))?;
         let (tx, rx) = std::sync::mpsc::channel();
         let skip = self.skip;
+        let bounds = self.bounds;
+        let backlog = std::sync::Arc::new(Backlog::default());
+        let read = std::sync::Arc::clone(&backlog);
         std::thread::spawn(move || {
-            let mut r = std::io::BufReader::new(stdout);
-            loop {
-                let mut buf = Vec::new();
-                let n = match std::io::Read::take(&mut r, MAX_ANSWER_BYTES as u64 + 1)
-                    .read_until(b'\n', &mut buf)
-                {
-                    Ok(n) => n,
-                    Err(e) => {
-                        let _ = tx.send(Err(UnreadableLine::Io(e.to_string())));
-                        break;
-                    }
-                };
-                if n == 0 {
-                    break;
-                }
-                let msg: Line = if buf.len() > MAX_ANSWER_BYTES {
-                    Err(UnreadableLine::TooLong(MAX_ANSWER_BYTES))
-                } else {
-                    // the whole line's UTF-8 is checked first: the parts read past are not
-                    // read as strings
-                    std::str::from_utf8(&buf)
-                        .map(|l| {
-                            let l = l.trim_end_matches(['\n', '\r']);
-                            match crate::conform::pruned::from_str_pruned(l, skip) {
-                                Ok(v) => ProgramLine::Json(v),
-                                Err(e) => ProgramLine::NotJson {
-                                    line: l.to_string(),
-                                    error: e.to_string(),
-                                },
-                            }
-                        })
-                        .map_err(|e| UnreadableLine::NotUtf8(e.to_string()))
-                };
-                let stop = msg.is_err();
-                if tx.send(msg).is_err() || stop {
-                    break;
-                }
-            }
+            read_lines(
+                std::io::BufReader::new(stdout),
+                bounds,
+                skip,
+                &read,
+                |line, cost| tx.send((line, cost)).is_ok(),
+            );
         });
         self.starts += 1;
         self.running = Some(Running {
             child,
             stdin,
             lines: rx,
+            backlog,
             pgid,
             mark,
         });
@@ -389,13 +511,19 @@ impl External {
         limit: Duration,
         scaled_from: Option<Duration>,
     ) -> Result<ProgramLine, ProgramFailure> {
+        self.check_backlog()?;
         let Some(run) = self.running.as_mut() else {
             return Err(ProgramFailure::NotRunning);
         };
         let left = deadline.saturating_duration_since(std::time::Instant::now());
         match run.lines.recv_timeout(left) {
-            Ok(Ok(answer)) => Ok(answer),
-            Ok(Err(why)) => Err(self.fail(|stopped| ProgramFailure::Unreadable { why, stopped })),
+            Ok((Ok(answer), cost)) => {
+                run.backlog.taken(cost);
+                Ok(answer)
+            }
+            Ok((Err(why), _)) => {
+                Err(self.fail(|stopped| ProgramFailure::Unreadable { why, stopped }))
+            }
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                 Err(self.fail(|stopped| ProgramFailure::Timeout {
                     limit,
@@ -411,12 +539,27 @@ impl External {
 }
 
 impl External {
+    /// A program that wrote more than its backlog holds fails at once, whatever lines it wrote
+    /// before (not answers to anything asked yet), before anything is sent to it (its reader
+    /// has stopped: a program killed by the broken pipe is not a crash).
+    fn check_backlog(&mut self) -> Result<(), ProgramFailure> {
+        let flooded = self.running.as_ref().and_then(|r| r.backlog.flooded());
+        match flooded {
+            Some(bound) => {
+                let why = UnreadableLine::Unrequested(bound);
+                Err(self.fail(|stopped| ProgramFailure::Unreadable { why, stopped }))
+            }
+            None => Ok(()),
+        }
+    }
+
     /// Writes `text` to the program's input as it is, for a program of another line protocol
     /// (GTP, `m3go match --player NAME=gtp:COMMAND`); a program not running is started.
     pub fn send_text(&mut self, text: &str) -> Result<(), ProgramFailure> {
         if self.running.is_none() {
             self.start()?;
         }
+        self.check_backlog()?;
         let Some(run) = self.running.as_mut() else {
             return Err(ProgramFailure::NotRunning);
         };
@@ -458,6 +601,7 @@ impl Oracle for External {
         if self.running.is_none() {
             self.start()?;
         }
+        self.check_backlog()?;
         let sent_ahead = match self.ahead.take() {
             Some(a) if a.request == *request => {
                 if !a.sent {
@@ -1092,5 +1236,72 @@ impl Coverage {
             out.push('\n');
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines `input` gives under `bounds` when nothing is taken.
+    fn untaken(input: &[u8], bounds: ReadBounds) -> (Vec<Line>, Backlog) {
+        let backlog = Backlog::default();
+        let mut out = Vec::new();
+        read_lines(input, bounds, &[], &backlog, |l, _| {
+            out.push(l);
+            true
+        });
+        (out, backlog)
+    }
+
+    /// Lines nobody takes stop the reader at the backlog's bound, empty lines too.
+    #[test]
+    fn a_backlog_past_its_bound_stops_the_reader() {
+        let bounds = ReadBounds {
+            line: 100,
+            backlog: 3 * LINE_COST + 30,
+        };
+        let (lines, backlog) = untaken(b"{\"a\":1}\n\n\n\n\n\n", bounds);
+        assert_eq!(lines.len(), 4, "{lines:?}");
+        assert!(matches!(lines[0], Ok(ProgramLine::Json(_))));
+        assert_eq!(
+            lines[3].as_ref().err(),
+            Some(&UnreadableLine::Unrequested(bounds.backlog))
+        );
+        assert_eq!(backlog.flooded(), Some(bounds.backlog));
+        assert!(backlog.cost() <= bounds.backlog);
+    }
+
+    /// Lines taken as they come are never a flood, however many.
+    #[test]
+    fn lines_taken_as_they_come_are_read_to_the_end() {
+        let bounds = ReadBounds {
+            line: 100,
+            backlog: LINE_COST + 10,
+        };
+        let input = "x\n".repeat(1000);
+        let backlog = Backlog::default();
+        let mut n = 0;
+        read_lines(input.as_bytes(), bounds, &[], &backlog, |l, cost| {
+            assert!(l.is_ok(), "{l:?}");
+            backlog.taken(cost);
+            n += 1;
+            true
+        });
+        assert_eq!(n, 1000);
+        assert_eq!(backlog.flooded(), None);
+        assert_eq!(backlog.cost(), 0);
+    }
+
+    /// A line longer than the bound, its line end counted, is refused and ends the reading.
+    #[test]
+    fn a_line_past_the_bound_is_too_long() {
+        let bounds = ReadBounds {
+            line: 4,
+            backlog: 1 << 20,
+        };
+        let (lines, _) = untaken(b"abc\nabcd\nz\n", bounds);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert_eq!(lines[1].as_ref().err(), Some(&UnreadableLine::TooLong(4)));
     }
 }

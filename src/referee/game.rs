@@ -8,7 +8,7 @@
 //! record's replaced move (M20-REPLAY-PASS), played by [`Record::advance_move`] itself.
 
 use crate::board::grid::Colour;
-use crate::conform::failure::ProgramFailure;
+use crate::conform::failure::{ProgramFailure, UnreadableLine};
 use crate::conform::play_protocol::{
     ForfeitField, ForfeitKind, PlayerCapabilities, PlayerCapabilitiesAnswer, TurnField,
     PLAYER_PROTOCOL, PLAYER_PROTOCOLS, RESIGN,
@@ -55,6 +55,11 @@ impl Seat for External {
 pub fn failure_kind(failure: &ProgramFailure) -> ForfeitKind {
     match failure {
         ProgramFailure::Timeout { .. } => ForfeitKind::Timeout,
+        // a player that floods lines no one asked for breaks the protocol
+        ProgramFailure::Unreadable {
+            why: UnreadableLine::Unrequested(_),
+            ..
+        } => ForfeitKind::Protocol,
         ProgramFailure::Unreadable { .. }
         | ProgramFailure::NotJson { .. }
         | ProgramFailure::NotObject { .. }

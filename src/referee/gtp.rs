@@ -11,7 +11,7 @@ use crate::board::coord::{Labels, Point};
 use crate::board::grid::Colour;
 use crate::conform::failure::ProgramFailure;
 use crate::conform::play_protocol::{GenmoveRequest, PlayerCapabilities, PLAYER_PROTOCOL};
-use crate::conform::runner::External;
+use crate::conform::runner::{External, ReadBounds};
 use crate::game::moves::Action;
 use crate::game::moves::Move;
 use crate::game::order::{StoneKind, Turn};
@@ -183,6 +183,67 @@ impl std::fmt::Display for GtpFailure {
 
 impl std::error::Error for GtpFailure {}
 
+/// The longest line of a GTP player's answers, in bytes (its line end included).
+pub const GTP_MAX_LINE_BYTES: usize = 64 << 10;
+
+/// The most a GTP player's answer to one command may hold, in bytes: its lines (blank lines
+/// before it included) with their line ends; `list_commands` is some 2 KB.
+pub const GTP_MAX_ANSWER_BYTES: usize = 1 << 20;
+
+/// The bounds of what is read from a GTP player: lines of [`GTP_MAX_LINE_BYTES`], a backlog of
+/// one whole answer and two lines more.
+pub const GTP_BOUNDS: ReadBounds = ReadBounds {
+    line: GTP_MAX_LINE_BYTES,
+    backlog: GTP_MAX_ANSWER_BYTES + 2 * GTP_MAX_LINE_BYTES,
+};
+
+/// Reads one GTP answer to `cmd` from its lines (`next`: the next line the program writes,
+/// without its line end): blank lines before it skipped, then `=` or `?`, an optional id, its
+/// text, up to its blank line. An answer (with the blank lines before it and its line ends)
+/// longer than `max` bytes is [`ProgramFailure::Protocol`], a first line that begins with
+/// neither `=` nor `?` is [`ProgramFailure::GtpUnreadable`]; a failure of `next` is returned
+/// as it is. Never reads more than `max` bytes' worth of lines.
+pub fn read_answer(
+    cmd: &str,
+    max: usize,
+    mut next: impl FnMut() -> Result<String, ProgramFailure>,
+) -> Result<GtpAnswer, ProgramFailure> {
+    let mut read = 0usize;
+    let mut line = || -> Result<String, ProgramFailure> {
+        let l = next()?;
+        read = read.saturating_add(l.len() + 1);
+        if read > max {
+            return Err(ProgramFailure::Protocol(format!(
+                "the GTP player's answer to `{}` is longer than {max} bytes",
+                clip(cmd, 60)
+            )));
+        }
+        Ok(l)
+    };
+    let mut first = line()?;
+    // blank lines before an answer are skipped (a program that ends its answers with two)
+    while first.trim().is_empty() {
+        first = line()?;
+    }
+    let ok = match first.chars().next() {
+        Some('=') => true,
+        Some('?') => false,
+        _ => return Err(ProgramFailure::gtp_unreadable(cmd, &first)),
+    };
+    // `=12 text`: the id, then the text
+    let rest = first[1..].trim_start_matches(|c: char| c.is_ascii_digit());
+    let mut text = rest.trim().to_string();
+    loop {
+        let l = line()?;
+        if l.trim().is_empty() {
+            break;
+        }
+        text.push('\n');
+        text.push_str(l.trim_end());
+    }
+    Ok(if ok { Ok(text) } else { Err(GtpFailure(text)) })
+}
+
 /// The referee's side of GTP: a program driven through GTP commands, asked through the play
 /// protocol's requests ([`Seat`]). Its failures are typed
 /// ([`failure_kind`](super::game::failure_kind) names their kind): a `?` answer where `=` is
@@ -213,7 +274,8 @@ impl GtpSeat {
         self.commands.iter().any(|k| k == c)
     }
 
-    /// Sends one command and reads its answer (until its blank line) before `deadline`.
+    /// Sends one command and reads its answer (until its blank line) before `deadline`,
+    /// within [`GTP_MAX_ANSWER_BYTES`] ([`read_answer`]).
     fn command(
         &mut self,
         cmd: &str,
@@ -221,28 +283,10 @@ impl GtpSeat {
         limit: Duration,
     ) -> Result<GtpAnswer, ProgramFailure> {
         self.ext.send_text(&format!("{cmd}\n"))?;
-        let mut first = self.ext.receive_text(deadline, limit)?;
-        // blank lines before an answer are skipped (a program that ends its answers with two)
-        while first.trim().is_empty() {
-            first = self.ext.receive_text(deadline, limit)?;
-        }
-        let ok = match first.chars().next() {
-            Some('=') => true,
-            Some('?') => false,
-            _ => return Err(ProgramFailure::gtp_unreadable(cmd, &first)),
-        };
-        // `=12 text`: the id, then the text
-        let rest = first[1..].trim_start_matches(|c: char| c.is_ascii_digit());
-        let mut text = rest.trim().to_string();
-        loop {
-            let line = self.ext.receive_text(deadline, limit)?;
-            if line.trim().is_empty() {
-                break;
-            }
-            text.push('\n');
-            text.push_str(line.trim_end());
-        }
-        Ok(if ok { Ok(text) } else { Err(GtpFailure(text)) })
+        let ext = &mut self.ext;
+        read_answer(cmd, GTP_MAX_ANSWER_BYTES, || {
+            ext.receive_text(deadline, limit)
+        })
     }
 
     /// A command whose answer must be `=`.
@@ -480,5 +524,54 @@ mod tests {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod answer_bounds {
+    use super::*;
+
+    fn from(lines: &[&str], max: usize) -> Result<GtpAnswer, ProgramFailure> {
+        let mut it = lines.iter();
+        read_answer("list_commands", max, || {
+            it.next()
+                .map(|l| l.to_string())
+                .ok_or(ProgramFailure::NotRunning)
+        })
+    }
+
+    #[test]
+    fn an_answer_is_read_to_its_blank_line() {
+        assert_eq!(
+            from(&["", "=1 play", "genmove", "", "= next"], 100),
+            Ok(Ok("play\ngenmove".to_string()))
+        );
+        assert_eq!(from(&["? no", ""], 100), Ok(Err(GtpFailure("no".into()))));
+    }
+
+    /// An answer past its bound is a protocol failure, blank lines before it counted; no more
+    /// lines are asked for than the bound holds.
+    #[test]
+    fn an_answer_past_its_bound_is_a_protocol_failure() {
+        let long: Vec<&str> = std::iter::once("= a")
+            .chain(std::iter::repeat_n("play", 100))
+            .collect();
+        let r = from(&long, 50);
+        assert!(
+            matches!(&r, Err(ProgramFailure::Protocol(m)) if m.contains("longer than 50 bytes")),
+            "{r:?}"
+        );
+        let blanks = vec![""; 100];
+        assert!(matches!(
+            from(&blanks, 50),
+            Err(ProgramFailure::Protocol(_))
+        ));
+        let mut asked = 0;
+        let _ = read_answer("list_commands", 50, || {
+            asked += 1;
+            Ok(if asked == 1 { "=" } else { "play" }.to_string())
+        });
+        // `=` and nine `play` are 47 bytes with their line ends: the tenth passes 50
+        assert_eq!(asked, 11);
     }
 }

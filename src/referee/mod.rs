@@ -18,7 +18,7 @@ pub mod strategy;
 
 use crate::board::grid::Colour;
 use crate::conform::play_protocol::{GameLine, GAME_LINE_FORMAT};
-use crate::conform::runner::External;
+use crate::conform::runner::{External, ReadBounds};
 use game::{play_game, Clock, Ending, GameSpec, Opening, Played, RefereeError, Seat};
 use std::time::Duration;
 
@@ -267,7 +267,13 @@ pub fn run_game(m: &MatchSpec, spec: &GameSpec) -> Result<Played, RefereeError> 
         let p = m
             .player(name)
             .ok_or_else(|| RefereeError::NoPlayer(name.to_string()))?;
-        let ext = External::with_timeout(&p.command, m.move_time).map_err(RefereeError::Start)?;
+        let bounds = if p.gtp {
+            gtp::GTP_BOUNDS
+        } else {
+            ReadBounds::JSON
+        };
+        let ext =
+            External::bounded(&p.command, m.move_time, &[], bounds).map_err(RefereeError::Start)?;
         Ok(if p.gtp {
             Box::new(gtp::GtpSeat::new(ext))
         } else {

@@ -35,6 +35,7 @@ mod package;
 mod page_modules;
 mod partial_support;
 mod perft;
+mod player_bounds;
 mod presets;
 mod properties;
 mod protocol_contract;
