@@ -23,7 +23,7 @@ fn scratch(tag: &str) -> PathBuf {
 }
 
 /// Runs `m3go match ARGS` under the address-space limit, writing to `dir`; returns its exit
-/// code, its stderr and the results lines.
+/// code, its stderr and the results' game lines.
 fn limited_match(dir: &Path, args: &[&str]) -> (Option<i32>, String, Vec<Value>) {
     let out = dir.join("games").to_string_lossy().into_owned();
     let results = dir.join("results.jsonl").to_string_lossy().into_owned();
@@ -39,7 +39,9 @@ fn limited_match(dir: &Path, args: &[&str]) -> (Option<i32>, String, Vec<Value>)
     let lines = std::fs::read_to_string(&results)
         .unwrap_or_default()
         .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        // the game lines, after the header line that records the match's selection
+        .filter(|v| v["format"] == "m3go-match-game/1")
         .collect();
     (
         o.status.code(),
