@@ -251,6 +251,67 @@ fn parse_count(n: &str, s: &str) -> Result<usize, ShardError> {
         .ok_or_else(|| ShardError::BadCount(s.to_owned()))
 }
 
+/// Why the parts given to a merge are not exactly the parts of one split
+/// ([`complete_split`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SplitProblem {
+    /// Files of a whole run (no shard), given with others.
+    Whole(Vec<String>),
+    /// Shards of more than one N.
+    DifferentSplits(Vec<usize>),
+    /// The shard `shard` given twice: by `other` and by `file`.
+    Twice {
+        shard: Shard,
+        other: String,
+        file: String,
+    },
+    /// The shards `K/N` not given.
+    Missing { missing: Vec<String>, n: usize },
+}
+
+/// The parts merged (each file with its shard, `None` for a whole run) are one run: a single
+/// file of the whole run, or `K/N` for each K of one N exactly once (`conform --merge` and
+/// `match --merge` alike).
+pub fn complete_split(shards: &[(String, Option<Shard>)]) -> Result<(), SplitProblem> {
+    let whole: Vec<String> = shards
+        .iter()
+        .filter(|(_, s)| s.is_none())
+        .map(|(f, _)| f.clone())
+        .collect();
+    if !whole.is_empty() {
+        if shards.len() == 1 {
+            return Ok(());
+        }
+        return Err(SplitProblem::Whole(whole));
+    }
+    let ns: std::collections::BTreeSet<usize> =
+        shards.iter().filter_map(|(_, s)| s.map(|s| s.n)).collect();
+    if ns.len() > 1 {
+        return Err(SplitProblem::DifferentSplits(ns.into_iter().collect()));
+    }
+    let n = ns.into_iter().next().unwrap_or(0);
+    let mut have: std::collections::BTreeMap<usize, &str> = std::collections::BTreeMap::new();
+    for (f, s) in shards {
+        if let Some(s) = s {
+            if let Some(other) = have.insert(s.k, f) {
+                return Err(SplitProblem::Twice {
+                    shard: *s,
+                    other: other.to_string(),
+                    file: f.clone(),
+                });
+            }
+        }
+    }
+    let missing: Vec<String> = (1..=n)
+        .filter(|k| !have.contains_key(k))
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(SplitProblem::Missing { missing, n });
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

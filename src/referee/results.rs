@@ -921,43 +921,13 @@ impl Merging {
 /// The files merged are the shards of one match: one file of the whole match, or `K/N` for
 /// each K of one N exactly once.
 fn complete_split(shards: &[(String, Option<Shard>)]) -> Result<(), MergeError> {
-    let whole: Vec<String> = shards
-        .iter()
-        .filter(|(_, s)| s.is_none())
-        .map(|(f, _)| f.clone())
-        .collect();
-    if !whole.is_empty() {
-        if shards.len() == 1 {
-            return Ok(());
-        }
-        return Err(MergeError::WholeMatch(whole));
-    }
-    let ns: std::collections::BTreeSet<usize> =
-        shards.iter().filter_map(|(_, s)| s.map(|s| s.n)).collect();
-    if ns.len() > 1 {
-        return Err(MergeError::DifferentSplits(ns.into_iter().collect()));
-    }
-    let n = ns.into_iter().next().unwrap_or(0);
-    let mut have: BTreeMap<usize, &str> = BTreeMap::new();
-    for (f, s) in shards {
-        if let Some(s) = s {
-            if let Some(other) = have.insert(s.k, f) {
-                return Err(MergeError::ShardTwice {
-                    shard: *s,
-                    other: other.to_string(),
-                    file: f.clone(),
-                });
-            }
-        }
-    }
-    let missing: Vec<String> = (1..=n)
-        .filter(|k| !have.contains_key(k))
-        .map(|k| format!("{k}/{n}"))
-        .collect();
-    if !missing.is_empty() {
-        return Err(MergeError::ShardsMissing { missing, n });
-    }
-    Ok(())
+    use crate::conform::shard::SplitProblem;
+    crate::conform::shard::complete_split(shards).map_err(|p| match p {
+        SplitProblem::Whole(files) => MergeError::WholeMatch(files),
+        SplitProblem::DifferentSplits(ns) => MergeError::DifferentSplits(ns),
+        SplitProblem::Twice { shard, other, file } => MergeError::ShardTwice { shard, other, file },
+        SplitProblem::Missing { missing, n } => MergeError::ShardsMissing { missing, n },
+    })
 }
 
 /// `--merge`: the results files `files` (each read as a stream) joined, when they are exactly
