@@ -12,7 +12,7 @@ use crate::conform::runner::{
     BuiltinOn, CaseRun, Coverage, Declared, External, MakeOracle, Negotiated, Oracle, OraclePool,
     Outcome,
 };
-use crate::conform::shard::Shard;
+use crate::conform::shard::{LineError, MergedLines, Shard};
 use crate::io::clip;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -1270,63 +1270,13 @@ impl std::error::Error for MergeError {
     }
 }
 
-/// The lines of a results file, read one at a time (each at most [`MAX_RESULTS_LINE`] bytes),
-/// blank ones passed over.
-struct ResultLines {
-    file: String,
-    reader: std::io::BufReader<std::fs::File>,
-    line: usize,
-    buf: Vec<u8>,
-}
-
-impl ResultLines {
-    fn open(file: &str) -> Result<ResultLines, MergeError> {
-        let f = crate::io::open_regular(file).map_err(|source| MergeError::Unreadable {
-            file: file.to_string(),
-            source,
-        })?;
-        Ok(ResultLines {
-            file: file.to_string(),
-            reader: std::io::BufReader::new(f),
-            line: 0,
-            buf: Vec::new(),
-        })
-    }
-
-    /// The next line that is not blank, with its number (from 1); `None` at the end.
-    fn next(&mut self) -> Result<Option<(usize, &str)>, MergeError> {
-        use std::io::{BufRead, Read};
-        let file = &self.file;
-        loop {
-            self.buf.clear();
-            let n = (&mut self.reader)
-                .take(MAX_RESULTS_LINE as u64 + 1)
-                .read_until(b'\n', &mut self.buf)
-                .map_err(|source| MergeError::Unreadable {
-                    file: file.clone(),
-                    source,
-                })?;
-            if n == 0 {
-                return Ok(None);
-            }
-            self.line += 1;
-            let line = self.line;
-            if self.buf.len() > MAX_RESULTS_LINE {
-                return Err(MergeError::LineTooLong {
-                    file: file.clone(),
-                    line,
-                });
-            }
-            if self.buf.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            let text = std::str::from_utf8(&self.buf).map_err(|source| MergeError::NotUtf8 {
-                file: file.clone(),
-                line,
-                source,
-            })?;
-            return Ok(Some((line, text.trim_end_matches(['\n', '\r']))));
-        }
+/// A merged file's line error in this merge's words.
+fn line_error(file: &str, e: LineError) -> MergeError {
+    let file = file.to_string();
+    match e {
+        LineError::Unreadable(source) => MergeError::Unreadable { file, source },
+        LineError::TooLong { line } => MergeError::LineTooLong { file, line },
+        LineError::NotUtf8 { line, source } => MergeError::NotUtf8 { file, line, source },
     }
 }
 
@@ -1453,8 +1403,12 @@ impl Merging {
     /// Reads the results file `f` (number `fi` of `files`): its header (of the selection of the
     /// first file), then its cases.
     fn read_file(&mut self, files: &[String], fi: usize, f: &str) -> Result<(), MergeError> {
-        let mut lines = ResultLines::open(f)?;
-        let header = match lines.next()? {
+        let opened = crate::io::open_regular(f).map_err(|source| MergeError::Unreadable {
+            file: f.to_string(),
+            source,
+        })?;
+        let mut lines = MergedLines::new(std::io::BufReader::new(opened), MAX_RESULTS_LINE);
+        let header = match lines.next_line().map_err(|e| line_error(f, e))? {
             Some((_, l)) => header_of(f, l)?,
             None => {
                 return Err(MergeError::Empty {
@@ -1486,7 +1440,7 @@ impl Merging {
         }
         let sel = &header.selection;
         let mut t = FileTally::default();
-        while let Some((line, text)) = lines.next()? {
+        while let Some((line, text)) = lines.next_line().map_err(|e| line_error(f, e))? {
             t.lines += 1;
             self.read_record(files, fi, f, line, text, sel, shard, &mut t)?;
         }

@@ -312,6 +312,68 @@ pub fn complete_split(shards: &[(String, Option<Shard>)]) -> Result<(), SplitPro
     Ok(())
 }
 
+/// Why a line of a results file being merged could not be read ([`MergedLines`]).
+#[derive(Debug)]
+pub enum LineError {
+    /// The reader failed.
+    Unreadable(std::io::Error),
+    /// Line `line` is longer than the bound.
+    TooLong { line: usize },
+    /// Line `line` is not UTF-8.
+    NotUtf8 {
+        line: usize,
+        source: std::str::Utf8Error,
+    },
+}
+
+/// The lines of a results file read for a merge (`conform --merge`, `match --merge`): one at a
+/// time, each at most `limit` bytes (the file itself of any length, read no further than one
+/// byte past a line too long), numbered from 1, blank lines skipped.
+pub struct MergedLines<R> {
+    reader: R,
+    limit: usize,
+    line: usize,
+    buf: Vec<u8>,
+}
+
+impl<R: std::io::BufRead> MergedLines<R> {
+    pub fn new(reader: R, limit: usize) -> Self {
+        MergedLines {
+            reader,
+            limit,
+            line: 0,
+            buf: Vec::new(),
+        }
+    }
+
+    /// The next line that is not blank, with its number (from 1) and without its `\n` or
+    /// `\r\n`; `None` at the end.
+    pub fn next_line(&mut self) -> Result<Option<(usize, &str)>, LineError> {
+        use std::io::{BufRead, Read};
+        loop {
+            self.buf.clear();
+            let n = (&mut self.reader)
+                .take(self.limit as u64 + 1)
+                .read_until(b'\n', &mut self.buf)
+                .map_err(LineError::Unreadable)?;
+            if n == 0 {
+                return Ok(None);
+            }
+            self.line += 1;
+            let line = self.line;
+            if self.buf.len() > self.limit {
+                return Err(LineError::TooLong { line });
+            }
+            if self.buf.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let text = std::str::from_utf8(&self.buf)
+                .map_err(|source| LineError::NotUtf8 { line, source })?;
+            return Ok(Some((line, text.trim_end_matches(['\n', '\r']))));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

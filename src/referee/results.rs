@@ -14,9 +14,9 @@ use crate::board::grid::Colour;
 use crate::conform::play_protocol::{
     GameLine, MatchSelection, ResultsHeader, SelectedPlayer, GAME_LINE_FORMAT, RESULTS_FORMAT,
 };
-use crate::conform::shard::{Shard, ShardError};
+use crate::conform::shard::{LineError, MergedLines, Shard, ShardError};
 use std::collections::BTreeMap;
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 
 /// The longest line of a results file `--merge` reads (a game line with its forfeit's
 /// message); the file itself is read line by line, of any length.
@@ -472,47 +472,13 @@ fn listed(items: &[String], total: usize) -> String {
     }
 }
 
-/// The lines of a results file, read one at a time (each at most [`MAX_LINE`] bytes), blank
-/// ones passed over.
-struct Lines<R> {
-    file: String,
-    reader: R,
-    line: usize,
-    buf: Vec<u8>,
-}
-
-impl<R: BufRead> Lines<R> {
-    /// The next line that is not blank, with its number (from 1); `None` at the end.
-    fn next(&mut self) -> Result<Option<(usize, &str)>, MergeError> {
-        loop {
-            self.buf.clear();
-            let n = (&mut self.reader)
-                .take(MAX_LINE as u64 + 1)
-                .read_until(b'\n', &mut self.buf)
-                .map_err(|source| MergeError::Unreadable {
-                    file: self.file.clone(),
-                    source,
-                })?;
-            if n == 0 {
-                return Ok(None);
-            }
-            self.line += 1;
-            if self.buf.len() > MAX_LINE {
-                return Err(MergeError::LineTooLong {
-                    file: self.file.clone(),
-                    line: self.line,
-                });
-            }
-            if self.buf.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            let text = std::str::from_utf8(&self.buf).map_err(|source| MergeError::NotUtf8 {
-                file: self.file.clone(),
-                line: self.line,
-                source,
-            })?;
-            return Ok(Some((self.line, text.trim_end_matches(['\n', '\r']))));
-        }
+/// A merged file's line error in this merge's words.
+fn line_error(file: &str, e: LineError) -> MergeError {
+    let file = file.to_string();
+    match e {
+        LineError::Unreadable(source) => MergeError::Unreadable { file, source },
+        LineError::TooLong { line } => MergeError::LineTooLong { file, line },
+        LineError::NotUtf8 { line, source } => MergeError::NotUtf8 { file, line, source },
     }
 }
 
@@ -817,13 +783,8 @@ impl Merging {
         reader: impl BufRead,
     ) -> Result<(), MergeError> {
         let file = files.get(fi).cloned().unwrap_or_default();
-        let mut lines = Lines {
-            file: file.clone(),
-            reader,
-            line: 0,
-            buf: Vec::new(),
-        };
-        let h = match lines.next()? {
+        let mut lines = MergedLines::new(reader, MAX_LINE);
+        let h = match lines.next_line().map_err(|e| line_error(&file, e))? {
             Some((_, l)) => header_of(&file, l)?,
             None => return Err(MergeError::Empty { file }),
         };
@@ -851,7 +812,7 @@ impl Merging {
         }
         let players = names(&h.selection);
         let mut count = 0;
-        while let Some((line, text)) = lines.next()? {
+        while let Some((line, text)) = lines.next_line().map_err(|e| line_error(&file, e))? {
             count += 1;
             let g: GameLine =
                 serde_json::from_str(text).map_err(|source| MergeError::NotAGame {
