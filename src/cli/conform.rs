@@ -1248,7 +1248,7 @@ impl std::fmt::Display for MergeError {
             MergeError::ShardsMissing { missing, n } => write!(
                 f,
                 "shard(s) {} missing: expected the results of all {n} shards",
-                missing.join(", ")
+                crate::referee::results::listed(missing, missing.len())
             ),
         }
     }

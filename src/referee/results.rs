@@ -462,7 +462,7 @@ impl From<MergeError> for crate::error::InputError {
 }
 
 /// The first [`MAX_LISTED`] of `items` (of `total`), then "… and N more".
-fn listed(items: &[String], total: usize) -> String {
+pub(crate) fn listed(items: &[String], total: usize) -> String {
     let shown: Vec<&str> = items.iter().take(MAX_LISTED).map(String::as_str).collect();
     let more = total.saturating_sub(shown.len());
     if more > 0 {

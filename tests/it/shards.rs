@@ -129,6 +129,19 @@ fn shard_results_merge_into_the_summary_of_the_whole_run() {
     let (code, _, err) = m3go_env(&args[..4], &[]);
     assert_eq!(code, Some(2));
     assert!(err.contains("shard(s) 3/3 missing"), "{err}");
+    // the shards missing of a large split are listed in a short line: the first few, and a count
+    let many = dir.join("1-of-many.jsonl");
+    let text = std::fs::read_to_string(&files[0]).expect("results");
+    assert!(text.contains(r#""shard":"1/3""#), "{text}");
+    std::fs::write(
+        &many,
+        text.replacen(r#""shard":"1/3""#, r#""shard":"1/100000""#, 1),
+    )
+    .expect("write");
+    let (code, _, err) = m3go_env(&["conform", "--merge", &many.to_string_lossy()], &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("and 99994 more missing"), "{err}");
+    assert!(err.len() < 400, "{} bytes: {err}", err.len());
     let mut twice = args.clone();
     twice.push(files[0].as_str());
     let (code, _, err) = m3go_env(&twice, &[]);
