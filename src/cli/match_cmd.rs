@@ -29,8 +29,9 @@ use std::time::{Duration, Instant};
 /// the refusal in the record. The game ends by the rules' game end and is counted by m3go. Writes
 /// an SGF per game to DIR (`m3go replay` replays it to the same result), prints the results table
 /// per pairing (wins, losses, draws, mean margin in half-points, Elo with a 95 % interval), and
-/// with --results one JSON line per game. --openings starts the games from records or
-/// positions (each played twice, the seats swapped); --sprt stops the match once the test has
+/// with --results a header line (the match's selection) and one JSON line per game. --openings
+/// starts the games from records or positions (each played twice, the seats swapped); --sprt
+/// stops the match once the test has
 /// decided; --shard plays part of the games and --merge joins the parts' --results; --junit
 /// writes a JUnit XML report (a forfeit is a failure of the player that forfeited). Every output
 /// is checked before the first game; a failure (a record that cannot be written) starts no
