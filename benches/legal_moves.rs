@@ -21,13 +21,17 @@ fn legal_moves(c: &mut Criterion) {
         let fast = FastPosition::new(&pos);
         let reference = pos
             .clone()
-            .with_engine(m3go::game::advance::Engine::Reference);
+            .with_engine(m3go_engine::game::advance::Engine::Reference);
         assert_eq!(
             fast.legal_moves(),
             reference.legal_moves(),
             "{name}: fast equals reference"
         );
-        assert_eq!(pos.engine(), m3go::game::advance::Engine::Fast, "{name}");
+        assert_eq!(
+            pos.engine(),
+            m3go_engine::game::advance::Engine::Fast,
+            "{name}"
+        );
         g.bench_function(format!("reference/{name}"), |b| {
             b.iter(|| black_box(&reference).legal_moves())
         });

@@ -19,7 +19,7 @@ fn perft(c: &mut Criterion) {
         let fast = FastPosition::new(&pos);
         let on_reference = pos
             .clone()
-            .with_engine(m3go::game::advance::Engine::Reference);
+            .with_engine(m3go_engine::game::advance::Engine::Reference);
         let n = m3go::tools::perft::perft(&on_reference, rdepth);
         assert_eq!(
             fast.count_leaves(rdepth),

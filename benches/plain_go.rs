@@ -14,7 +14,7 @@ use goban::pieces::stones::{Color, Stone as GStone};
 use goban::rules::game::Game;
 use goban::rules::{Move as GMove, JAPANESE};
 use m3go::tools::fast::FastPosition;
-use m3go::{Position, Stone};
+use m3go_engine::{Position, Stone};
 
 /// The same position as a goban `Game` (coordinates: (row from the top, column)).
 fn to_goban(pos: &Position) -> Game {
@@ -33,7 +33,7 @@ fn to_goban(pos: &Position) -> Game {
             color,
         });
     }
-    builder.turn(if pos.turn().player == m3go::Colour::Black {
+    builder.turn(if pos.turn().player == m3go_engine::Colour::Black {
         Color::Black
     } else {
         Color::White
@@ -72,7 +72,7 @@ fn plain_go(c: &mut Criterion) {
         let fast = FastPosition::new(&pos);
         let on_reference = pos
             .clone()
-            .with_engine(m3go::game::advance::Engine::Reference);
+            .with_engine(m3go_engine::game::advance::Engine::Reference);
         let game = to_goban(&pos);
         let n = fast.count_leaves(depth);
         assert_eq!(

@@ -7,13 +7,13 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use m3go::tools::fast::{random_game_fast, random_game_reference, FastPosition};
-use m3go::{Board, Position};
+use m3go_engine::{Board, Position};
 
 const GAMES: u64 = 10;
 const MAX_MOVES: u32 = 1000;
 
 fn empty(size: usize) -> Position {
-    let setup = m3go::Setup {
+    let setup = m3go_engine::Setup {
         size: Some(size),
         diagram: Board::empty(size).expect("odd size").to_diagram(),
         ..Default::default()

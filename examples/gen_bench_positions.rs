@@ -8,9 +8,9 @@
 //! what is placed (n mod 10 = 9 black's flower, n mod 10 = 0 white's flower, the others the
 //! record's colour); a move the rules refuse becomes a pass.
 
-use m3go::game::play::{Action, Move, Position};
-use m3go::rules::{Rules, RulesField};
-use m3go::{Board, Point, Setup};
+use m3go_engine::game::play::{Action, Move, Position};
+use m3go_engine::rules::{Rules, RulesField};
+use m3go_engine::{Board, Point, Setup};
 use std::fs;
 
 /// The professional records (spec/records/README.md: their source and licence).
@@ -77,7 +77,7 @@ fn write(name: &str, comment: &str, setup: &Setup) {
 
 fn start(size: usize, rules: Rules) -> Position {
     let setup = Setup {
-        rules: m3go::rules::RulesField::of(&rules),
+        rules: m3go_engine::rules::RulesField::of(&rules),
         size: Some(size),
         diagram: Board::empty(size).expect("size").to_diagram(),
         ..Default::default()
@@ -221,16 +221,16 @@ fn main() {
     }
     // Plain Go positions (no flowers) for the side-by-side perft with the goban crate.
     let plain = Rules {
-        schedule: m3go::rules::Schedule::Alternate,
-        attribute: m3go::rules::AttributeRule::AlwaysNeutral,
+        schedule: m3go_engine::rules::Schedule::Alternate,
+        attribute: m3go_engine::rules::AttributeRule::AlwaysNeutral,
         ..Rules::m3go_2020()
     };
     for (size, moves, seed) in [(9usize, 20u32, 99u64), (19, 120, 1919)] {
         let pos = random_position(size, plain.clone(), seed, moves);
         let mut setup = setup_of(&pos, "m3go-2020");
-        setup.rules = RulesField::Spec(m3go::rules::RulesSpec {
-            schedule: Some(m3go::rules::Schedule::Alternate),
-            attribute: Some(m3go::rules::AttributeRule::AlwaysNeutral),
+        setup.rules = RulesField::Spec(m3go_engine::rules::RulesSpec {
+            schedule: Some(m3go_engine::rules::Schedule::Alternate),
+            attribute: Some(m3go_engine::rules::AttributeRule::AlwaysNeutral),
             ..Default::default()
         });
         write(

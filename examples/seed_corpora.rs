@@ -13,11 +13,11 @@
 
 use m3go::conform::case::Case;
 use m3go::conform::suite::case_files;
-use m3go::formats::record::Record;
-use m3go::game::moves::Move;
-use m3go::rules::ClosedRegion;
-use m3go::testing::{encode_eye_case, encode_game, MoveChoice, ODD_SIZES};
-use m3go::{Action, Board, Labels, Position};
+use m3go_engine::formats::record::Record;
+use m3go_engine::game::moves::Move;
+use m3go_engine::rules::ClosedRegion;
+use m3go_engine::testing::{encode_eye_case, encode_game, MoveChoice, ODD_SIZES};
+use m3go_engine::{Action, Board, Labels, Position};
 use std::path::Path;
 
 fn main() {
@@ -161,13 +161,13 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
         };
         for e in dir.flatten() {
             let path = e.path().to_string_lossy().into_owned();
-            let Ok(record) = m3go::formats::record::Record::load(&path) else {
+            let Ok(record) = m3go_engine::formats::record::Record::load(&path) else {
                 continue;
             };
             let name = e.file_name().to_string_lossy().into_owned();
             let rules = record
                 .resolve_rules(None)
-                .unwrap_or_else(|_| m3go::Rules::m3go_2020());
+                .unwrap_or_else(|_| m3go_engine::Rules::m3go_2020());
             for cut in [None, Some(8), Some(40)] {
                 let mut r = record.clone();
                 let name = match cut {

@@ -8,9 +8,9 @@
 //! # Example: load a position, analyse it, play a move
 //!
 //! ```
-//! use m3go::game::moves::Move;
-//! use m3go::game::setup::from_yaml;
-//! use m3go::{AnalysisReport, Setup};
+//! use m3go_engine::game::moves::Move;
+//! use m3go_engine::game::setup::from_yaml;
+//! use m3go_engine::{AnalysisReport, Setup};
 //!
 //! // A position file (docs/src/referee.md, "Position files"): black's flower (华) plays move 289.
 //! let yaml = "rules: m3go-2020
@@ -28,12 +28,12 @@
 //! let report = AnalysisReport::new(&pos);
 //! assert_eq!(report.size, 5);
 //! assert_eq!(report.to_move.symbol, "华");
-//! let a1 = m3go::Point::parse("A一", 5)?;
+//! let a1 = m3go_engine::Point::parse("A一", 5)?;
 //! let black = report.strings.iter().find(|s| s.points.contains(&a1));
 //! assert_eq!(black.map(|s| s.private_eyes.len()), Some(1)); // OO is black's private eye
 //! assert!(report.legal_moves.iter().any(|m| m.to_string() == "华289.二二"));
 //! let json = serde_json::to_value(&report)?;
-//! assert_eq!(json["format"], m3go::formats::report::AnalysisReport::FORMAT);
+//! assert_eq!(json["format"], m3go_engine::formats::report::AnalysisReport::FORMAT);
 //!
 //! // Play a move: the next position and the report of what the move did.
 //! let mv = Move::parse_in("二二", pos.rules(), pos.board().size())?;
@@ -43,8 +43,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The engine is the crate `m3go-engine` (crates/engine), re-exported here under the same module
-//! paths. Without its default feature `cli` this crate builds the case checker, the protocol's
+//! The engine is the crate `m3go-engine` (crates/engine), a dependency used by its own name: this
+//! crate re-exports none of it. Without its default feature `cli` this crate builds the case checker, the protocol's
 //! answers, the replays and the readings over the engine, with none of the command line's, the
 //! server's or the runner's dependencies: `m3go = { version = "0.1", default-features = false }`;
 //! the feature `runner` adds the conformance runner, the differential games and the match
@@ -60,11 +60,6 @@ macro_rules! errln {
     };
 }
 
-// The engine (crates/engine): its modules keep their paths here (`m3go::judge::eyes`, …).
-#[cfg(feature = "testing")]
-pub use m3go_engine::testing;
-pub use m3go_engine::{board, error, formats, game, judge, rules};
-
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod conform;
@@ -74,9 +69,3 @@ pub mod referee;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod tools;
-
-pub use m3go_engine::{
-    Action, Analysis, AnalysisReport, Attribute, Board, Cell, Colour, Illegal, InputError, Labels,
-    Layer, Move, Point, Position, Refusal, Report, Rules, Score, Setup, Stone, StoneKind, Target,
-    Turn,
-};

@@ -2,7 +2,7 @@
 //! each point), the unsettled ones (a black/white upper string without a liberty) counted and
 //! skipped; from each settled one, every point and the pass for each of the four turns of the
 //! ten-move cycle (black stone, white stone, black's flower, white's flower: moves 1, 2, 9, 10),
-//! checked with `m3go::testing::check_legal_moves` (legal_moves = what play accepts, reasons on
+//! checked with `m3go_engine::testing::check_legal_moves` (legal_moves = what play accepts, reasons on
 //! refusals, settled result, traced cascade that ends and removes no neutral flower, reported
 //! captures, score sums, deterministic replay). Then, from the stored results, the eight
 //! symmetries and the colour swap: the analysis of the image is the image of the analysis, the
@@ -11,13 +11,13 @@
 //! Slow: marked #[ignore], run by .ci/run from the test build (the dev profile at opt-level 1,
 //! Cargo.toml): `cargo test --test exhaustive -- --ignored --nocapture`.
 
-use m3go::board::layers::{Attribute, Cell};
-use m3go::judge::analysis::Analysis;
-use m3go::testing::{
+use m3go_engine::board::layers::{Attribute, Cell};
+use m3go_engine::judge::analysis::Analysis;
+use m3go_engine::testing::{
     board_from_codes, check_legal_moves, check_score, codes_of_board, is_settled, point_facts,
     position, swap_colours, CheckedMove, Symmetry,
 };
-use m3go::{Action, Board, Colour, Rules};
+use m3go_engine::{Action, Board, Colour, Rules};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 

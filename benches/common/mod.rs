@@ -2,7 +2,7 @@
 //! `examples/gen_bench_positions.rs`).
 #![allow(dead_code)]
 
-use m3go::{Position, Setup};
+use m3go_engine::{Position, Setup};
 
 /// Loads `benches/data/NAME.yaml`.
 pub fn load(name: &str) -> Position {

@@ -1,6 +1,6 @@
-//! Fast equals reference: on arbitrary settled positions and move sequences (m3go::testing's
+//! Fast equals reference: on arbitrary settled positions and move sequences (m3go_engine::testing's
 //! ArbGame), under the game's preset or one of the single-option variants of
-//! `m3go::testing::fast_rule_sets` (chosen by the moves), the fast path (m3go::tools::fast)
+//! `m3go_engine::testing::fast_rule_sets` (chosen by the moves), the fast path (m3go::tools::fast)
 //! must list the same legal and special moves as `Position::legal_moves` on `Engine::Reference` and
 //! `Position::special_moves`, accept and refuse the same moves as `Position::play` with the
 //! same reason, and reach the same boards. A move that names the point of a listed special move
@@ -9,9 +9,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use m3go::testing::{fast_rule_sets, ArbGame, MoveChoice};
+use m3go_engine::testing::{fast_rule_sets, ArbGame, MoveChoice};
 use m3go::tools::fast::FastPosition;
-use m3go::Action;
+use m3go_engine::Action;
 
 fuzz_target!(|game: ArbGame| {
     let sets = fast_rule_sets();
@@ -40,7 +40,7 @@ fuzz_target!(|game: ArbGame| {
             assert_eq!(
                 fast.legal_moves(),
                 pos.clone()
-                    .with_engine(m3go::game::advance::Engine::Reference)
+                    .with_engine(m3go_engine::game::advance::Engine::Reference)
                     .legal_moves(),
                 "legal moves before {mv:?}"
             );

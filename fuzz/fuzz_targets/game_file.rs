@@ -5,10 +5,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use m3go::formats::record::Record;
-use m3go::formats::sgf::parse_record;
-use m3go::testing::{record_info_but_komi, same_record_moves};
-use m3go::Labels;
+use m3go_engine::formats::record::Record;
+use m3go_engine::formats::sgf::parse_record;
+use m3go_engine::testing::{record_info_but_komi, same_record_moves};
+use m3go_engine::Labels;
 
 /// Moves replayed per input.
 const REPLAYED: u32 = 120;
@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let to = Some(record.first_move.saturating_add(REPLAYED));
-    let _ = m3go::tools::replay::strict(&record, &rules, to, m3go::game::advance::Engine::Fast);
+    let _ = m3go::tools::replay::strict(&record, &rules, to, m3go_engine::game::advance::Engine::Fast);
     if record.start.is_some() {
         return;
     }

@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use m3go::formats::record::{game_lines, header_line, parse_game_text_with, StartFiles};
+use m3go_engine::formats::record::{game_lines, header_line, parse_game_text_with, StartFiles};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -4,7 +4,7 @@
 //!   build's debug assertions); a refusal carries its reason, clause and message, and the final
 //!   position is settled;
 //! - in one game of [`SAMPLE`] (chosen by the input), one move, also chosen by the input, is
-//!   played by the reference and checked by m3go::testing::check_move (settled board, the cascade
+//!   played by the reference and checked by m3go_engine::testing::check_move (settled board, the cascade
 //!   re-read round by round ends and removes no neutral flower, captures reported, score sums,
 //!   playing again gives the same), and `advance` must reach the same position or refuse it for
 //!   the same reason; on boards up to 7×7 the final position's analysis must commute with the
@@ -16,7 +16,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use m3go::testing::{
+use m3go_engine::testing::{
     check_colour_swap_of_analysis, check_move, check_settled, check_symmetry_of_analysis, ArbGame,
     CheckedMove, MoveChoice,
 };

@@ -10,8 +10,8 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use m3go::formats::record::Record;
-use m3go::formats::record::{game_lines, header_line};
+use m3go_engine::formats::record::Record;
+use m3go_engine::formats::record::{game_lines, header_line};
 use m3go::serve::{api, read_request, Access, Options, Routed};
 
 const SENTINEL: &str = "SENTINEL-of-the-server-7d3a";

@@ -14,16 +14,16 @@ use m3go::conform::capabilities::Capabilities;
 use m3go::conform::case::Case;
 use m3go::conform::check::check;
 use m3go::conform::protocol::{code, error_answer, PROTOCOL};
-use m3go::error::ErrorKind;
+use m3go_engine::error::ErrorKind;
 /// The largest input read from one source (as the command reads it).
-const MAX_INPUT_BYTES: usize = m3go::error::ReadError::MAX_INPUT_BYTES;
-use m3go::formats::report::{AnalysisReport, PlayReport};
-use m3go::game::advance::Engine;
-use m3go::game::notation::Notation;
-use m3go::game::setup::{from_yaml, Setup};
-use m3go::rules::{Rules, RulesField};
+const MAX_INPUT_BYTES: usize = m3go_engine::error::ReadError::MAX_INPUT_BYTES;
 use m3go::tools::replay::{ListedFailure, MoveFailure};
-use m3go::Position;
+use m3go_engine::formats::report::{AnalysisReport, PlayReport};
+use m3go_engine::game::advance::Engine;
+use m3go_engine::game::notation::Notation;
+use m3go_engine::game::setup::{from_yaml, Setup};
+use m3go_engine::rules::{Rules, RulesField};
+use m3go_engine::Position;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError};
 use pyo3::prelude::*;
@@ -244,7 +244,7 @@ fn play_moves(
     py: Python<'_>,
     start: &Position,
     moves: &[String],
-) -> PyResult<(Position, Vec<m3go::Report>)> {
+) -> PyResult<(Position, Vec<m3go_engine::Report>)> {
     py.detach(|| {
         m3go::tools::replay::play_listed_typed(start, moves, "moves", true, |_| {}, &|| false)
     })
@@ -313,7 +313,7 @@ fn legal_moves_of(pos: &Position) -> Vec<String> {
 
 /// The clause trace of `target` (a point, a string, a move), as `m3go explain` prints it.
 fn explain_of(py: Python<'_>, pos: &Position, target: &str) -> PyResult<String> {
-    py.detach(|| m3go::formats::explain::Trace::explain(pos, target).map(|t| t.to_string()))
+    py.detach(|| m3go_engine::formats::explain::Trace::explain(pos, target).map(|t| t.to_string()))
         .map_err(|e| m3go_error(py, code::BAD_REQUEST, Some("target".into()), e.to_string()))
 }
 
@@ -437,17 +437,19 @@ fn check_case(
 #[pyfunction]
 fn _analyze_loop(py: Python<'_>, position: &str, n: u32) -> PyResult<f64> {
     let position = position.to_string();
-    let took = py.detach(|| -> Result<std::time::Duration, m3go::error::InputError> {
-        let start = std::time::Instant::now();
-        for _ in 0..n {
-            let setup: Setup = from_yaml(&position, "position")?;
-            let pos = setup.to_position("position")?;
-            let v = serde_json::to_value(AnalysisReport::new(&pos))
-                .map_err(m3go::error::InputError::internal)?;
-            std::hint::black_box(v);
-        }
-        Ok(start.elapsed())
-    });
+    let took = py.detach(
+        || -> Result<std::time::Duration, m3go_engine::error::InputError> {
+            let start = std::time::Instant::now();
+            for _ in 0..n {
+                let setup: Setup = from_yaml(&position, "position")?;
+                let pos = setup.to_position("position")?;
+                let v = serde_json::to_value(AnalysisReport::new(&pos))
+                    .map_err(m3go_engine::error::InputError::internal)?;
+                std::hint::black_box(v);
+            }
+            Ok(start.elapsed())
+        },
+    );
     let took = took.map_err(|e| bad_position(py, e))?;
     Ok(took.as_secs_f64() / f64::from(n.max(1)))
 }
@@ -457,7 +459,7 @@ fn _analyze_loop(py: Python<'_>, position: &str, n: u32) -> PyResult<f64> {
 /// replays a Go record under m3go's rules), else the record's own (as `m3go replay`).
 fn replay_rules(
     py: Python<'_>,
-    record: &m3go::formats::record::Record,
+    record: &m3go_engine::formats::record::Record,
     rules: Option<&Bound<'_, PyAny>>,
     mechanical: bool,
 ) -> PyResult<Rules> {
@@ -520,7 +522,7 @@ fn replay<'py>(
         ));
     }
     let rec = py
-        .detach(|| m3go::formats::record::Record::parse_sent(text, "record"))
+        .detach(|| m3go_engine::formats::record::Record::parse_sent(text, "record"))
         .map_err(|e| m3go_error(py, code::BAD_REQUEST, Some("record".into()), e.to_string()))?;
     let rules = replay_rules(py, &rec, rules, mechanical)?;
     let replayed = py.detach(|| {
@@ -586,7 +588,7 @@ fn replay<'py>(
 /// record claims it. The reason code, the clause and the move as written; None where the move
 /// is not found or plays.
 fn strict_refusal(
-    rec: &m3go::formats::record::Record,
+    rec: &m3go_engine::formats::record::Record,
     rules: &Rules,
     number: u32,
 ) -> (Option<String>, Option<String>, Option<String>) {
@@ -778,9 +780,12 @@ fn _m3go(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     m.add(
         "ANALYSIS_FORMAT",
-        m3go::formats::report::AnalysisReport::FORMAT,
+        m3go_engine::formats::report::AnalysisReport::FORMAT,
     )?;
-    m.add("PLAY_FORMAT", m3go::formats::report::PlayReport::FORMAT)?;
+    m.add(
+        "PLAY_FORMAT",
+        m3go_engine::formats::report::PlayReport::FORMAT,
+    )?;
     m.add("PROTOCOL", PROTOCOL)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

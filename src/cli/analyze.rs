@@ -1,8 +1,8 @@
 //! `m3go analyze`: the analysis of a position, as text, YAML or JSON.
 
-use crate::formats::report::AnalysisReport;
-use crate::game::setup::{InputError, Setup};
 use clap::ValueEnum;
+use m3go_engine::formats::report::AnalysisReport;
+use m3go_engine::game::setup::{InputError, Setup};
 
 /// The three boards, strings, private eyes, flower attributes, forbidden points, legal moves and
 /// the score.
@@ -75,8 +75,8 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
             "{}",
             crate::cli::common::board_for_stdout(
                 &p,
-                crate::formats::render::View::Holographic,
-                crate::board::coord::Labels::Chinese
+                m3go_engine::formats::render::View::Holographic,
+                m3go_engine::board::coord::Labels::Chinese
             )
         );
     }

@@ -1,10 +1,10 @@
 //! What several subcommands share: the `--format` value, the `--rules` parser, writing files
 //! and records.
 
-use crate::board::coord::Labels;
-use crate::game::setup::{from_yaml, InputError};
-use crate::rules::{Rules, RulesField};
 use clap::ValueEnum;
+use m3go_engine::board::coord::Labels;
+use m3go_engine::game::setup::{from_yaml, InputError};
+use m3go_engine::rules::{Rules, RulesField};
 
 pub use crate::cli::output::{flush_out, write_out};
 pub use crate::io::write_err;
@@ -18,13 +18,13 @@ pub fn stdout_in_colour() -> bool {
     )
 }
 
-/// The board of `p` as standard output should get it: in colour ([`crate::formats::render::View::ansi`])
+/// The board of `p` as standard output should get it: in colour ([`m3go_engine::formats::render::View::ansi`])
 /// or, without colour, in glyphs that keep every distinction
-/// ([`crate::formats::render::View::plain`]).
+/// ([`m3go_engine::formats::render::View::plain`]).
 pub fn board_for_stdout(
-    p: &crate::game::play::Position,
-    view: crate::formats::render::View,
-    labels: crate::board::coord::Labels,
+    p: &m3go_engine::game::play::Position,
+    view: m3go_engine::formats::render::View,
+    labels: m3go_engine::board::coord::Labels,
 ) -> String {
     if stdout_in_colour() {
         view.ansi(p, labels)
@@ -58,8 +58,8 @@ pub struct TextArgs {
 }
 
 impl TextArgs {
-    pub fn options(self) -> crate::formats::report::TextOptions {
-        crate::formats::report::TextOptions {
+    pub fn options(self) -> m3go_engine::formats::report::TextOptions {
+        m3go_engine::formats::report::TextOptions {
             labels: self.labels.labels(),
             verbose: self.verbose,
         }
@@ -87,7 +87,7 @@ pub fn parse_rules(v: &str) -> Result<Rules, RulesArgError> {
 #[derive(Debug)]
 pub enum RulesArgError {
     Yaml(InputError),
-    Rules(crate::rules::RulesError),
+    Rules(m3go_engine::rules::RulesError),
 }
 
 impl std::fmt::Display for RulesArgError {
@@ -128,9 +128,9 @@ pub fn write_files(files: &[(&str, &str)]) -> Result<(), InputError> {
 pub fn record_text(
     path: &str,
     flag: &str,
-    record: &crate::formats::record::Record,
+    record: &m3go_engine::formats::record::Record,
     rules: &Rules,
-    labels: crate::board::coord::Labels,
+    labels: m3go_engine::board::coord::Labels,
 ) -> Result<String, InputError> {
     check_extension(path, flag, &RECORD_EXTENSIONS)?;
     if path.to_ascii_lowercase().ends_with(".sgf") {
@@ -175,7 +175,7 @@ pub fn check_extension(path: &str, flag: &str, allowed: &[&str]) -> Result<(), I
     let list: Vec<String> = allowed.iter().map(|e| format!(".{e}")).collect();
     Err(InputError::new(format!(
         "`{}` does not end in {}",
-        crate::error::InputError::quote(path),
+        m3go_engine::error::InputError::quote(path),
         list.join(" or ")
     ))
     .key(flag)
@@ -197,7 +197,7 @@ pub fn refuse_own_input(out: &str, flag: &str, input: &str, force: bool) -> Resu
     }
     Err(InputError::new(format!(
         "`{}` is the record being read: writing it would replace the record",
-        crate::error::InputError::quote(out)
+        m3go_engine::error::InputError::quote(out)
     ))
     .key(flag)
     .expected("another file (or --force to overwrite the record)"))
@@ -209,7 +209,7 @@ pub fn tell_dropped(
     command: &str,
     path: &str,
     out: &str,
-    dropped: &crate::formats::record::Dropped,
+    dropped: &m3go_engine::formats::record::Dropped,
 ) {
     let notes = dropped.notes();
     if !notes.is_empty() {
@@ -274,7 +274,7 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
-    pub fn engine(self) -> crate::game::advance::Engine {
-        crate::game::advance::Engine::from_flag(self.reference)
+    pub fn engine(self) -> m3go_engine::game::advance::Engine {
+        m3go_engine::game::advance::Engine::from_flag(self.reference)
     }
 }

@@ -3,8 +3,8 @@
 //! list exactly the subcommands, flags and values `m3go` accepts.
 
 use crate::cli::Cli;
-use crate::game::setup::InputError;
 use clap::CommandFactory;
+use m3go_engine::game::setup::InputError;
 
 /// Print the completion script of a shell.
 ///

@@ -1,9 +1,9 @@
-//! `m3go explain`: the clause trace of a point, a string or a move (`crate::formats::explain`).
+//! `m3go explain`: the clause trace of a point, a string or a move (`m3go_engine::formats::explain`).
 
 use crate::cli::common::Format;
-use crate::formats::explain::Trace;
-use crate::game::setup::{InputError, Setup};
 use crate::tools::readings::readings;
+use m3go_engine::formats::explain::Trace;
+use m3go_engine::game::setup::{InputError, Setup};
 
 /// The clause trace for a point, a string (七九*) or a move (黑291.七A).
 ///
@@ -58,8 +58,8 @@ pub fn run(args: ExplainArgs) -> Result<(), InputError> {
         }
         Format::Json => {
             let v = crate::conform::outputs::ExplainReport {
-                format: crate::formats::explain::Trace::FORMAT.to_string(),
-                target: crate::formats::explain::Trace::target_text(&p, target),
+                format: m3go_engine::formats::explain::Trace::FORMAT.to_string(),
+                target: m3go_engine::formats::explain::Trace::target_text(&p, target),
                 trace: trace.text(),
                 steps: trace.steps,
                 readings,

@@ -7,13 +7,13 @@ use crate::conform::play_protocol::GameLine;
 use crate::conform::play_protocol::ResultsHeader;
 use crate::conform::runner::{stop_children_on_signal, thread_pool};
 use crate::conform::shard::Shard;
-use crate::formats::record::Record;
-use crate::game::setup::InputError;
 use crate::referee::game::{Clock, Opening, Played};
 use crate::referee::results;
 use crate::referee::stats::{Pairing, Sprt, SprtVerdict};
 use crate::referee::{game_line, pairings, run_game, table, tally, MatchSpec, PlayerSpec};
-use crate::rules::Rules;
+use m3go_engine::formats::record::Record;
+use m3go_engine::game::setup::InputError;
+use m3go_engine::rules::Rules;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -304,7 +304,8 @@ pub fn run(args: MatchArgs) -> Result<(), InputError> {
 /// The match `args` describe, checked, with its openings read.
 fn spec_of(args: &MatchArgs) -> Result<MatchSpec, InputError> {
     if args.team
-        && (args.players.len() != 4 || args.rules.schedule != crate::rules::Schedule::Team2016)
+        && (args.players.len() != 4
+            || args.rules.schedule != m3go_engine::rules::Schedule::Team2016)
     {
         return Err(InputError::new(format!(
             "{} players under schedule {:?}",
@@ -328,7 +329,8 @@ fn spec_of(args: &MatchArgs) -> Result<MatchSpec, InputError> {
             );
         }
     }
-    crate::board::grid::Board::empty(args.size).map_err(|e| InputError::from(e).key("--size"))?;
+    m3go_engine::board::grid::Board::empty(args.size)
+        .map_err(|e| InputError::from(e).key("--size"))?;
     if !(args.move_time > 0.0 && args.move_time <= 86400.0) {
         return Err(InputError::new(format!("{}", args.move_time))
             .key("--move-time")
@@ -461,7 +463,7 @@ fn play_all(
                             .replay_strict(&m.rules, None)
                             .map_err(|e| e.key(format!("game {}", g.number)))?
                             .0;
-                        let report = crate::formats::report::AnalysisReport::new(&pos);
+                        let report = m3go_engine::formats::report::AnalysisReport::new(&pos);
                         folder.write(&game_name(g.number, "final.txt"), &report.to_text())?;
                     }
                     errln!(
@@ -663,8 +665,9 @@ fn openings(paths: &[String], rules: &Rules, size: usize) -> Result<Vec<Arc<Open
 fn opening(file: &str, rules: &Rules, size: usize) -> Result<Opening, InputError> {
     let lower = file.to_ascii_lowercase();
     let record = if lower.ends_with(".yaml") || lower.ends_with(".yml") {
-        let text = crate::game::setup::read_text(file)?;
-        let setup: crate::game::setup::Setup = crate::game::setup::from_yaml(&text, file)?;
+        let text = m3go_engine::game::setup::read_text(file)?;
+        let setup: m3go_engine::game::setup::Setup =
+            m3go_engine::game::setup::from_yaml(&text, file)?;
         let pos = setup.to_position(file)?;
         let mut r = Record::new(pos.board().size(), None);
         r.first_move = pos.move_number();
@@ -672,7 +675,7 @@ fn opening(file: &str, rules: &Rules, size: usize) -> Result<Opening, InputError
         r.start_place = Some(file.to_string());
         r
     } else {
-        crate::formats::record::Record::load(file)?
+        m3go_engine::formats::record::Record::load(file)?
     };
     if record.size != size {
         return Err(InputError::new(format!("a {0}×{0} board", record.size))

@@ -6,8 +6,8 @@
 //! Exit codes: 0 success, 1 conformance failures (and a disagreement found by `diff`), 2 bad
 //! input — usage errors found by clap included.
 
-use crate::game::setup::InputError;
 use clap::{Parser, Subcommand};
+use m3go_engine::game::setup::InputError;
 use std::ffi::OsString;
 
 /// `print!` through [`common::write_out`]: a closed pipe ends m3go quietly.

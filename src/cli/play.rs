@@ -1,10 +1,10 @@
 //! `m3go play`: moves played on a position, each reported step by step.
 
-use crate::board::coord::Labels;
 use crate::cli::common::write_file;
 use crate::cli::common::Format;
-use crate::formats::report::AnalysisReport;
-use crate::game::setup::{InputError, Setup};
+use m3go_engine::board::coord::Labels;
+use m3go_engine::formats::report::AnalysisReport;
+use m3go_engine::game::setup::{InputError, Setup};
 
 /// Play moves (黑291.七A, 华289.H九, 七A, pass) and report each one.
 ///
@@ -35,9 +35,9 @@ pub struct PlayArgs {
 
 /// One move's text: its notation, the cascade step by step, the captures, the private eyes made
 /// and lost, the ataris and the attribute changes, every point in `labels`.
-fn print_report(r: &crate::game::play::Report, labels: Labels) {
-    let pt = |s: &crate::board::coord::StringName| s.format(labels);
-    let pts = |v: &[crate::board::coord::Point]| {
+fn print_report(r: &m3go_engine::game::play::Report, labels: Labels) {
+    let pt = |s: &m3go_engine::board::coord::StringName| s.format(labels);
+    let pts = |v: &[m3go_engine::board::coord::Point]| {
         v.iter()
             .map(|q| q.format(labels))
             .collect::<Vec<_>>()
@@ -91,7 +91,7 @@ pub fn run(args: PlayArgs) -> Result<(), InputError> {
         }
     })?;
     if fmt == Format::Json {
-        let v = crate::formats::report::PlayReport::new(reports, &p);
+        let v = m3go_engine::formats::report::PlayReport::new(reports, &p);
         outln!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(InputError::internal)?

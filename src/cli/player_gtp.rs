@@ -5,13 +5,6 @@
 
 use crate::conform::capabilities::Capabilities;
 use crate::conform::play_protocol::PlayerCapabilities;
-use crate::error::ReadError;
-use crate::formats::record::Record;
-use crate::game::fast::FastPosition;
-use crate::game::moves::{Action, Move};
-use crate::game::order::SplitMix64;
-use crate::game::position::Position;
-use crate::game::setup::{InputError, Setup};
 use crate::io::clip;
 use crate::io::read_line_bounded;
 use crate::referee::gtp::{
@@ -19,8 +12,15 @@ use crate::referee::gtp::{
     GTP_VERSION, POSITION_COMMAND,
 };
 use crate::referee::strategy::{choose, Strategy};
-use crate::rules::Rules;
-use crate::rules::RulesField;
+use m3go_engine::error::ReadError;
+use m3go_engine::formats::record::Record;
+use m3go_engine::game::fast::FastPosition;
+use m3go_engine::game::moves::{Action, Move};
+use m3go_engine::game::order::SplitMix64;
+use m3go_engine::game::position::Position;
+use m3go_engine::game::setup::{InputError, Setup};
+use m3go_engine::rules::Rules;
+use m3go_engine::rules::RulesField;
 
 /// The commands answered, as `list_commands` lists them.
 const COMMANDS: [&str; 16] = [
@@ -106,7 +106,7 @@ impl Engine {
                     .first()
                     .and_then(|a| a.parse().ok())
                     .ok_or(GtpError::SizeNotANumber)?;
-                if crate::board::grid::Board::check_size(size).is_err() {
+                if m3go_engine::board::grid::Board::check_size(size).is_err() {
                     return Err(GtpError::UnacceptableSize);
                 }
                 self.size = size;
@@ -201,7 +201,11 @@ impl Engine {
     }
 
     /// Plays a move of `turn` (which must be the position's turn, or one it may claim).
-    fn advance(&mut self, turn: crate::game::order::Turn, action: Action) -> Result<(), GtpError> {
+    fn advance(
+        &mut self,
+        turn: m3go_engine::game::order::Turn,
+        action: Action,
+    ) -> Result<(), GtpError> {
         let pos = self.pos().ok_or(GtpError::NoPosition)?;
         let m = Move {
             action,
@@ -226,7 +230,7 @@ enum GtpError {
     /// `komi` that does not read.
     Komi(crate::referee::gtp::KomiError),
     /// A position refused (`m3go-position`'s, or the start under a new komi).
-    Position(crate::game::setup::PositionError),
+    Position(m3go_engine::game::setup::PositionError),
     /// `play` without a colour and a vertex.
     PlayArguments,
     /// A colour that is not one (as given).
@@ -242,7 +246,7 @@ enum GtpError {
     /// `m3go-position`'s JSON does not read.
     PositionUnread(serde_json::Error),
     /// A move refused.
-    Illegal(crate::game::play::Illegal),
+    Illegal(m3go_engine::game::play::Illegal),
     /// A command m3go does not know.
     UnknownCommand,
 }

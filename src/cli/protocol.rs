@@ -2,9 +2,9 @@
 
 use crate::conform::capabilities::Capabilities;
 use crate::conform::protocol::{code, error_answer};
-use crate::error::ReadError;
-use crate::game::setup::InputError;
 use crate::io::read_line_bounded;
+use m3go_engine::error::ReadError;
+use m3go_engine::game::setup::InputError;
 use serde_json::Value;
 
 /// Answer conformance requests (m3go-conform/2 and /1, JSON lines) on stdin.
@@ -37,11 +37,11 @@ pub struct ProtocolArgs {
 pub fn answer_line(
     line: &[u8],
     caps: &Capabilities,
-    engine: crate::game::advance::Engine,
+    engine: m3go_engine::game::advance::Engine,
 ) -> String {
     match std::str::from_utf8(line) {
         Ok(text) => crate::conform::answer::answer_line_text(
-            crate::game::setup::without_bom(text),
+            m3go_engine::game::setup::without_bom(text),
             caps,
             engine,
         ),
@@ -58,12 +58,12 @@ pub fn answer_line(
 fn add_decline(caps: &mut Capabilities, text: &str) -> Result<(), DeclineError> {
     let (preset, rest) = text.split_once(':').ok_or(DeclineError::Malformed)?;
     let (option, checks) = rest.split_once('=').ok_or(DeclineError::Malformed)?;
-    crate::rules::Rules::preset(preset).map_err(DeclineError::Preset)?;
-    let preset = crate::rules::Rules::canonical_preset(preset).to_string();
+    m3go_engine::rules::Rules::preset(preset).map_err(DeclineError::Preset)?;
+    let preset = m3go_engine::rules::Rules::canonical_preset(preset).to_string();
     if !caps
         .presets
         .iter()
-        .any(|p| crate::rules::Rules::canonical_preset(p) == preset)
+        .any(|p| m3go_engine::rules::Rules::canonical_preset(p) == preset)
     {
         return Err(DeclineError::NotDeclared(preset));
     }
@@ -82,7 +82,7 @@ enum DeclineError {
     /// Not `PRESET:OPTION=CHECK[+CHECK…]`.
     Malformed,
     /// The preset is not one.
-    Preset(crate::rules::RulesError),
+    Preset(m3go_engine::rules::RulesError),
     /// The preset is not among those declared.
     NotDeclared(String),
     /// The declaration it makes names an option or a check that does not exist.
@@ -115,9 +115,9 @@ impl std::error::Error for DeclineError {
 }
 
 /// As a bad input, with this error's message.
-impl From<DeclineError> for crate::error::InputError {
+impl From<DeclineError> for m3go_engine::error::InputError {
     fn from(e: DeclineError) -> Self {
-        crate::error::InputError::new(e.to_string())
+        m3go_engine::error::InputError::new(e.to_string())
     }
 }
 
@@ -126,7 +126,7 @@ pub fn run(args: ProtocolArgs) -> Result<(), InputError> {
         None => Capabilities::m3go(),
         Some(p) => {
             for name in p {
-                crate::rules::Rules::preset(name)
+                m3go_engine::rules::Rules::preset(name)
                     .map_err(|e| InputError::from(e).key("--presets"))?;
             }
             Capabilities::only_presets(p)

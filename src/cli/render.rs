@@ -1,9 +1,9 @@
 //! `m3go render`: the board drawn as an SVG figure or in ANSI colours.
 
 use crate::cli::common::{check_extension, write_file};
-use crate::formats::render::View;
-use crate::game::setup::{InputError, Setup};
 use clap::ValueEnum;
+use m3go_engine::formats::render::View;
+use m3go_engine::game::setup::{InputError, Setup};
 
 /// Draw the board (SVG figure or colour terminal).
 ///
@@ -27,8 +27,8 @@ pub struct RenderArgs {
     #[arg(long)]
     pub ansi: bool,
     /// The label system of the edges (latin needs no CJK font in the SVG viewer).
-    #[arg(long, value_enum, default_value_t = crate::board::coord::Labels::Chinese)]
-    pub labels: crate::board::coord::Labels,
+    #[arg(long, value_enum, default_value_t = m3go_engine::board::coord::Labels::Chinese)]
+    pub labels: m3go_engine::board::coord::Labels,
     /// Write on each stone of the SVG the number of the move that placed it (found from the
     /// position's history boards; the set-up position's stones get none).
     #[arg(long, requires = "svg")]

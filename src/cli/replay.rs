@@ -2,8 +2,8 @@
 
 use crate::cli::common::{parse_rules, progress_bar, record_text, write_files, Format};
 use crate::conform::runner::thread_pool;
-use crate::game::setup::InputError;
-use crate::rules::Rules;
+use m3go_engine::game::setup::InputError;
+use m3go_engine::rules::Rules;
 use rayon::prelude::*;
 
 /// Replay a record (SGF or game file); with --mechanical, 003's 机械式排局 of a Go record.
@@ -61,7 +61,12 @@ pub struct ReplayArgs {
 /// What a replay made: the log (narrated), or only its summary and the final position.
 enum Replayed {
     Log(Box<crate::tools::replay::Replay>),
-    Summary(Box<(crate::tools::replay::Tally, crate::game::play::Position)>),
+    Summary(
+        Box<(
+            crate::tools::replay::Tally,
+            m3go_engine::game::play::Position,
+        )>,
+    ),
 }
 
 /// Replays one record under the arguments' rules (default: the record's; m3go-2020 with
@@ -71,8 +76,8 @@ fn replay_one(
     path: &str,
     args: &ReplayArgs,
     summary_only: bool,
-) -> Result<(Replayed, Rules, crate::formats::record::Record), InputError> {
-    let record = crate::formats::record::Record::load(path)?;
+) -> Result<(Replayed, Rules, m3go_engine::formats::record::Record), InputError> {
+    let record = m3go_engine::formats::record::Record::load(path)?;
     if let Some(note) = record.dropped.games_note() {
         errln!("replay: {path}: not replayed: {note}");
     }
@@ -101,7 +106,7 @@ fn replay_one(
         }
     }
     .map_err(|e| match (&note, e.kind) {
-        (Some(n), crate::error::ErrorKind::IllegalMove) => e.during(n.clone()),
+        (Some(n), m3go_engine::error::ErrorKind::IllegalMove) => e.during(n.clone()),
         _ => e,
     })?;
     Ok((rep, rules, record))
@@ -152,13 +157,13 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
         position_file(&args, &rep.position)?.into_iter().collect();
     let mut go_only = Vec::new();
     if let Some(out) = &args.save {
-        let mut rec = crate::formats::record::Record::from_reports(&rep.start, &rep.reports);
+        let mut rec = m3go_engine::formats::record::Record::from_reports(&rep.start, &rep.reports);
         rec.info = record.info.clone();
         // a mechanical replay plays a three-colour game from a Go record: the record's Go
         // result, rules and komi are not this game's (told on stderr below, with what else is
         // dropped)
         if args.mechanical {
-            go_only = crate::formats::record::Record::take_go_only(&mut rec.info);
+            go_only = m3go_engine::formats::record::Record::take_go_only(&mut rec.info);
         }
         // M20-REPLAY-PASS: a refused move is saved as the record's point, marked replaced,
         // with its reason as the comment, so that the saved record replays to the same position
@@ -207,7 +212,7 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
     write_outputs(written)?;
     if let Some(out) = &args.save {
         // the collection's further games were told when the record was read
-        let dropped = crate::formats::record::Dropped {
+        let dropped = m3go_engine::formats::record::Dropped {
             further_games: 0,
             go_only,
             ..record.dropped.clone()
@@ -220,7 +225,7 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
 /// `-o`: the final position as the text of a position file, with its path.
 fn position_file(
     args: &ReplayArgs,
-    position: &crate::game::play::Position,
+    position: &m3go_engine::game::play::Position,
 ) -> Result<Option<(String, String)>, InputError> {
     let Some(out) = &args.out else {
         return Ok(None);

@@ -1,7 +1,7 @@
 //! `m3go rules`: the presets and rule options; `m3go rules check FILE` validates a rules file.
 
-use crate::game::setup::{from_yaml, read_text, InputError};
-use crate::rules::{Rules, RulesSpec};
+use m3go_engine::game::setup::{from_yaml, read_text, InputError};
+use m3go_engine::rules::{Rules, RulesSpec};
 
 /// List the presets and every rule option, or validate a rules file.
 ///

@@ -2,18 +2,18 @@
 //! `m3go conform` and `m3go diff`): a request line read, checked against the capabilities,
 //! played and analysed.
 
-use crate::board::coord::Point;
 use crate::conform::capabilities::{Capabilities, SkippedCheck};
 use crate::conform::case::ReplayMode;
 use crate::conform::protocol::{
     code, error_answer, spoken, CapabilitiesAnswer, Implementation, Request, PROTOCOL, PROTOCOLS,
 };
-use crate::formats::report::{AnalysisReport, ReportScope};
-use crate::game::advance::Engine;
-use crate::game::moves::Move;
-use crate::game::play::{Position, Report};
-use crate::game::setup::Setup;
-use crate::judge::analysis::Analysis;
+use m3go_engine::board::coord::Point;
+use m3go_engine::formats::report::{AnalysisReport, ReportScope};
+use m3go_engine::game::advance::Engine;
+use m3go_engine::game::moves::Move;
+use m3go_engine::game::play::{Position, Report};
+use m3go_engine::game::setup::Setup;
+use m3go_engine::judge::analysis::Analysis;
 use serde_json::{json, Value};
 
 /// The answer to one request line (`m3go protocol`): a `capabilities` request, or a case
@@ -345,7 +345,7 @@ pub fn case_answer(req: &Request, engine: Engine, parts: AnswerParts) -> Result<
             },
         ),
         numbered: all.then(|| {
-            crate::formats::report::AnalysisReport::numbered_diagram(pos.board(), &reports)
+            m3go_engine::formats::report::AnalysisReport::numbered_diagram(pos.board(), &reports)
                 .lines()
                 .map(str::to_string)
                 .collect()
@@ -396,7 +396,7 @@ fn replay(req: &Request, mut pos: Position) -> Result<Position, Value> {
     let Some(rp) = &req.replay else {
         return Ok(pos);
     };
-    let limit = crate::game::notation::Notation::max_moves(pos.board().size());
+    let limit = m3go_engine::game::notation::Notation::max_moves(pos.board().size());
     if rp.moves.len() > limit {
         return fail(
             req,
@@ -409,7 +409,8 @@ fn replay(req: &Request, mut pos: Position) -> Result<Position, Value> {
         );
     }
     for (k, m) in rp.moves.iter().enumerate() {
-        if let Err(e) = crate::game::notation::Notation::check_move_number(pos.move_number()) {
+        if let Err(e) = m3go_engine::game::notation::Notation::check_move_number(pos.move_number())
+        {
             return fail(
                 req,
                 code::TOO_LARGE,
@@ -417,7 +418,7 @@ fn replay(req: &Request, mut pos: Position) -> Result<Position, Value> {
                 format!("replay.moves[{k}] `{m}`: {e}"),
             );
         }
-        let action = match crate::game::moves::Action::parse(m, pos.board().size()) {
+        let action = match m3go_engine::game::moves::Action::parse(m, pos.board().size()) {
             Ok(a) => a,
             Err(e) => {
                 return fail(
@@ -449,7 +450,7 @@ fn play_moves(
     req: &Request,
     mut pos: Position,
 ) -> Result<(Position, Vec<Report>, Option<Analysis>), Value> {
-    let limit = crate::game::notation::Notation::max_moves(pos.board().size());
+    let limit = m3go_engine::game::notation::Notation::max_moves(pos.board().size());
     for (field, n) in [("moves", req.moves.len()), ("probes", req.probes.len())] {
         if n > limit {
             return fail(
@@ -465,7 +466,8 @@ fn play_moves(
     let mut reports: Vec<Report> = Vec::new();
     let mut settled = None;
     for (k, m) in req.moves.iter().enumerate() {
-        if let Err(e) = crate::game::notation::Notation::check_move_number(pos.move_number()) {
+        if let Err(e) = m3go_engine::game::notation::Notation::check_move_number(pos.move_number())
+        {
             return fail(
                 req,
                 code::TOO_LARGE,
@@ -519,7 +521,7 @@ fn probe_answers(req: &Request, pos: &Position) -> Vec<Value> {
 
 /// The reason of a probe that does not read as a move of this board: `off-board` when it names
 /// a point off the board (`黑1.九九` on 3×3, `(5,0)`), `malformed` for anything else.
-fn unread_reason(e: &crate::game::notation::NotationError) -> &'static str {
+fn unread_reason(e: &m3go_engine::game::notation::NotationError) -> &'static str {
     e.problem.reason()
 }
 
@@ -527,14 +529,14 @@ fn unread_reason(e: &crate::game::notation::NotationError) -> &'static str {
 /// strict.
 fn req_replay_step(
     pos: &Position,
-    action: crate::game::play::Action,
+    action: m3go_engine::game::play::Action,
     mode: ReplayMode,
-) -> Result<Position, crate::game::play::Illegal> {
+) -> Result<Position, m3go_engine::game::play::Illegal> {
     match mode {
         ReplayMode::Mechanical => {
             crate::tools::replay::mechanical_advance(pos, action).map(|(p, _)| p)
         }
-        ReplayMode::Strict => pos.advance(&crate::game::play::Move {
+        ReplayMode::Strict => pos.advance(&m3go_engine::game::play::Move {
             action,
             number: None,
             turn: None,
@@ -558,7 +560,7 @@ pub struct Extras {
 pub struct CommonEyesOf {
     pub common_eyes: Vec<CommonEye>,
     pub points: Vec<Point>,
-    pub string: crate::board::coord::StringName,
+    pub string: m3go_engine::board::coord::StringName,
 }
 
 /// One common eye: its points, and whether it is a true eye (M16-TRUE-EYE).
@@ -573,7 +575,7 @@ pub struct CommonEye {
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct FlystoneExtras {
     pub chosen_left: ByPlayer<u32>,
-    pub random: crate::game::order::Sides,
+    pub random: m3go_engine::game::order::Sides,
     pub thrown: Vec<u32>,
 }
 
@@ -592,12 +594,14 @@ pub struct TeamExtras {
 }
 
 /// The [`Extras`] of `pos`, `a` the analysis of its board.
-pub fn extras(pos: &Position, a: &crate::judge::analysis::Analysis) -> Extras {
-    use crate::board::grid::Colour;
-    use crate::judge::eyes2016::{common_eyes_2016, true_eye_2016};
-    let team = (pos.rules().schedule == crate::rules::Schedule::Team2016).then(|| {
-        let t =
-            crate::game::order::TeamTurn::of_move(pos.move_number(), pos.rules().team_grey_start);
+pub fn extras(pos: &Position, a: &m3go_engine::judge::analysis::Analysis) -> Extras {
+    use m3go_engine::board::grid::Colour;
+    use m3go_engine::judge::eyes2016::{common_eyes_2016, true_eye_2016};
+    let team = (pos.rules().schedule == m3go_engine::rules::Schedule::Team2016).then(|| {
+        let t = m3go_engine::game::order::TeamTurn::of_move(
+            pos.move_number(),
+            pos.rules().team_grey_start,
+        );
         TeamExtras {
             round: t.round,
             seat: t.seat.letter().to_string(),

@@ -5,7 +5,7 @@
 //! checks it declines.
 
 use crate::conform::case::ReplayMode;
-use crate::rules::Rules;
+use m3go_engine::rules::Rules;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -289,7 +289,7 @@ mod tests {
     use super::*;
 
     fn rules(v: Value) -> Rules {
-        serde_json::from_value::<crate::rules::RulesField>(v)
+        serde_json::from_value::<m3go_engine::rules::RulesField>(v)
             .expect("rules")
             .resolve()
             .expect("valid rules")

@@ -2,7 +2,7 @@
 //! it starts (a position or a game record). The request it becomes is built in `request`.
 
 use crate::conform::suite::{suite_text, BUILTIN};
-use crate::game::setup::{from_yaml, InputError, Place, Setup};
+use m3go_engine::game::setup::{from_yaml, InputError, Place, Setup};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -344,7 +344,7 @@ pub struct RecordStart {
     pub to: Option<u32>,
     /// The rules of the replay (default m3go-2020).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rules: Option<crate::rules::RulesField>,
+    pub rules: Option<m3go_engine::rules::RulesField>,
 }
 
 impl Case {
@@ -434,25 +434,25 @@ impl Case {
 /// moves numbered up to `to`, as points or `pass`).
 fn record_start(file: &str, start: &RecordStart) -> Result<(Setup, Vec<String>), InputError> {
     let record = if file.starts_with(BUILTIN) {
-        crate::formats::record::Record::parse(&suite_text(file)?, file)?
+        m3go_engine::formats::record::Record::parse(&suite_text(file)?, file)?
     } else {
-        crate::formats::record::Record::load(file)?
+        m3go_engine::formats::record::Record::load(file)?
     };
     let rules = match &start.rules {
         Some(r) => r.resolve().map_err(|e| InputError::from(e).key("rules"))?,
-        None => crate::rules::Rules::m3go_2020(),
+        None => m3go_engine::rules::Rules::m3go_2020(),
     };
     let pos = record.start_position(&rules)?;
     let mut setup = pos.to_setup();
-    setup.rules = crate::rules::RulesField::of(&rules);
+    setup.rules = m3go_engine::rules::RulesField::of(&rules);
     let mut moves = Vec::new();
     for m in &record.moves {
         if start.to.is_some_and(|t| m.number > t) {
             break;
         }
         moves.push(match m.action {
-            crate::game::play::Action::Pass => "pass".to_string(),
-            crate::game::play::Action::Place(p) => p.to_string(),
+            m3go_engine::game::play::Action::Pass => "pass".to_string(),
+            m3go_engine::game::play::Action::Place(p) => p.to_string(),
         });
     }
     if let Some(t) = start.to {

@@ -2,8 +2,8 @@
 //! (spec/README.md, the table of `expect` keys and answer fields): one step per kind of
 //! expectation, each pushing its differences.
 
-use crate::board::coord::Point;
 use crate::conform::case::{AttrExpect, Case, EventExpect, Expect, EyeExpect};
+use m3go_engine::board::coord::Point;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 

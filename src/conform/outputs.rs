@@ -5,9 +5,9 @@
 //! (docs/src/json.md lists them all). `ErrorReport` is the one error object every command
 //! taking `--format json` prints on standard output when it fails.
 
-use crate::error::{ErrorKind, Place};
-use crate::game::setup::InputError;
-use crate::game::text::Text;
+use m3go_engine::error::{ErrorKind, Place};
+use m3go_engine::game::setup::InputError;
+use m3go_engine::game::text::Text;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -110,7 +110,7 @@ impl ErrorPlace {
             text: p
                 .text
                 .as_deref()
-                .map(crate::error::InputError::shorten_words),
+                .map(m3go_engine::error::InputError::shorten_words),
         })
     }
 }
@@ -171,14 +171,14 @@ impl ErrorReport {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ExplainReport {
     /// `m3go-explain/1`.
-    #[schemars(extend("const" = crate::formats::explain::Trace::FORMAT))]
+    #[schemars(extend("const" = m3go_engine::formats::explain::Trace::FORMAT))]
     pub format: String,
     /// The target explained, as given (its point or move in the Chinese labels).
     pub target: Text,
     /// The whole trace as text (the text output, with the Chinese labels).
     pub trace: Text,
     /// The trace's steps, in order: one line of `trace` each (a refused move's, two).
-    pub steps: Vec<crate::formats::explain::TraceStep>,
+    pub steps: Vec<m3go_engine::formats::explain::TraceStep>,
     /// `--readings`: the readings of the position and of the target (`m3go-readings/1`); null
     /// without it.
     pub readings: Option<crate::tools::readings::Readings>,
@@ -195,7 +195,7 @@ pub struct ReplayReport {
     /// The moves replaced by passes, counted by refusal code.
     pub replaced: BTreeMap<String, usize>,
     /// The final position, as a position file holds it.
-    pub position: crate::game::setup::Setup,
+    pub position: m3go_engine::game::setup::Setup,
 }
 
 /// `replay --format json` of several records (`m3go-replays/1`).
@@ -287,7 +287,7 @@ pub enum RulesReport {
     List {
         #[schemars(extend("const" = RULES_FORMAT))]
         format: String,
-        presets: BTreeMap<String, crate::rules::Rules>,
+        presets: BTreeMap<String, m3go_engine::rules::Rules>,
         options: Vec<OptionLine>,
     },
     /// `rules check FILE`: the file is valid, and what it resolves to.
@@ -295,7 +295,7 @@ pub enum RulesReport {
         #[schemars(extend("const" = RULES_FORMAT))]
         format: String,
         file: String,
-        rules: crate::rules::Rules,
+        rules: m3go_engine::rules::Rules,
     },
 }
 

@@ -6,8 +6,8 @@
 //! and validates real outputs and every case file against them.
 
 use super::outputs;
-use crate::formats::report::{AnalysisReport, PlayReport};
-use crate::game::play::Report;
+use m3go_engine::formats::report::{AnalysisReport, PlayReport};
+use m3go_engine::game::play::Report;
 use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 use serde_json::Value;
@@ -232,13 +232,13 @@ pub fn schemas() -> Vec<NamedSchema> {
         },
         NamedSchema {
             file: "position.schema.json",
-            schema: input::<crate::game::setup::Setup>(
+            schema: input::<m3go_engine::game::setup::Setup>(
                 "a position file (spec/README.md): its YAML read as JSON, and the JSON object `m3go serve`'s API takes as `position` and answers as `setup`",
             ),
         },
         NamedSchema {
             file: "score-trace.schema.json",
-            schema: output::<crate::formats::score_trace::ScoreTrace>(
+            schema: output::<m3go_engine::formats::score_trace::ScoreTrace>(
                 "the score's clause trace `m3go serve`'s analyze answers as `score_trace` (m3go-score-trace/1)",
             ),
         },

@@ -7,16 +7,16 @@
 //! `m3go player --protocol gtp` (`crate::cli::player_gtp`).
 
 use super::game::Seat;
-use crate::board::coord::{Labels, Point};
-use crate::board::grid::Colour;
 use crate::conform::failure::ProgramFailure;
 use crate::conform::play_protocol::{GenmoveRequest, PlayerCapabilities, PLAYER_PROTOCOL};
 use crate::conform::runner::{External, ReadBounds};
-use crate::game::moves::Action;
-use crate::game::moves::Move;
-use crate::game::order::{StoneKind, Turn};
 use crate::io::clip;
-use crate::rules::{Komi, Rules};
+use m3go_engine::board::coord::{Labels, Point};
+use m3go_engine::board::grid::Colour;
+use m3go_engine::game::moves::Action;
+use m3go_engine::game::moves::Move;
+use m3go_engine::game::order::{StoneKind, Turn};
+use m3go_engine::rules::{Komi, Rules};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 

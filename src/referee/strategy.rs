@@ -6,12 +6,12 @@
 //! flystone). No rule is decided here: the moves are the fast engine's legal moves, the count
 //! `judge::scoring`'s.
 
-use crate::board::grid::{Colour, Stone};
-use crate::game::fast::{random_game_fast, FastPosition};
-use crate::game::moves::Action;
-use crate::game::order::SplitMix64;
-use crate::judge::scoring::Winner;
-use crate::rules::Rules;
+use m3go_engine::board::grid::{Colour, Stone};
+use m3go_engine::game::fast::{random_game_fast, FastPosition};
+use m3go_engine::game::moves::Action;
+use m3go_engine::game::order::SplitMix64;
+use m3go_engine::judge::scoring::Winner;
+use m3go_engine::rules::Rules;
 
 /// How a baseline player chooses its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,7 +123,7 @@ fn greedy(pos: &FastPosition, moves: &[Action], rng: &mut SplitMix64) -> Action 
 /// Who wins the count of a finished playout (no dead stones: a random game plays until the
 /// board is settled).
 fn playout_winner(pos: &FastPosition, rules: &Rules) -> Winner {
-    match crate::judge::scoring::Score::of_board(&pos.board(), rules, &[]) {
+    match m3go_engine::judge::scoring::Score::of_board(&pos.board(), rules, &[]) {
         Ok(s) => s.winner,
         Err(_) => Winner::Draw,
     }
@@ -151,7 +151,7 @@ const EXPLORATION: f64 = 1.0;
 /// count's winner backed up; the most visited move of the root is chosen.
 fn mcts(root: &FastPosition, rules: &Rules, playouts: u32, rng: &mut SplitMix64) -> Action {
     let size = root.board().size();
-    let cap = crate::game::notation::Notation::max_moves(size) as u32;
+    let cap = m3go_engine::game::notation::Notation::max_moves(size) as u32;
     let mut nodes = vec![Node {
         pos: root.clone(),
         action: Action::Pass,
@@ -229,7 +229,7 @@ fn mcts(root: &FastPosition, rules: &Rules, playouts: u32, rng: &mut SplitMix64)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::grid::Board;
+    use m3go_engine::board::grid::Board;
 
     fn start(size: usize) -> (FastPosition, Rules) {
         let rules = Rules::m3go_2020();
@@ -260,7 +260,7 @@ mod tests {
     #[test]
     fn greedy_captures() {
         let rules = Rules {
-            schedule: crate::rules::Schedule::Alternate,
+            schedule: m3go_engine::rules::Schedule::Alternate,
             ..Rules::m3go_2020()
         };
         // white's stone at the corner has one liberty left; black captures it

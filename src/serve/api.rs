@@ -7,19 +7,19 @@
 //! answers); bad input is an [`ApiError`] with the message the CLI
 //! prints for the same input and a 4xx status.
 
-use crate::board::coord::{Labels, UnknownLabels};
-use crate::board::labeled::Labeled;
 use crate::conform::clause_id::cited;
 use crate::conform::register;
-use crate::formats::explain::Trace;
-use crate::formats::record::Record;
-use crate::formats::render::View;
-use crate::formats::report::AnalysisReport;
-use crate::game::advance::Engine;
-use crate::game::play::{Position, Report};
-use crate::game::setup::{from_yaml, InputError, Setup};
-use crate::rules::{Rules, RulesField};
 use crate::tools::{readings, replay};
+use m3go_engine::board::coord::{Labels, UnknownLabels};
+use m3go_engine::board::labeled::Labeled;
+use m3go_engine::formats::explain::Trace;
+use m3go_engine::formats::record::Record;
+use m3go_engine::formats::render::View;
+use m3go_engine::formats::report::AnalysisReport;
+use m3go_engine::game::advance::Engine;
+use m3go_engine::game::play::{Position, Report};
+use m3go_engine::game::setup::{from_yaml, InputError, Setup};
+use m3go_engine::rules::{Rules, RulesField};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -302,7 +302,7 @@ pub fn answer_within(request: Request, work: &Work) -> ApiResult {
 fn request<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     let text = std::str::from_utf8(body)
         .map_err(|e| ApiError::bad(format!("request body: not UTF-8: {e}")))?;
-    serde_json::from_str(crate::game::setup::without_bom(text))
+    serde_json::from_str(m3go_engine::game::setup::without_bom(text))
         .map_err(|e| ApiError::bad(format!("request body: {e}")))
 }
 
@@ -453,7 +453,7 @@ fn analysis_answer(p: &Position, r: &PositionRequest) -> ApiResult {
 /// (the analysis's `score_error` says why), and the register's clauses it cites (id, seed,
 /// quote, reading of each, as `explain`'s).
 fn trace_json(p: &Position, l: Labels) -> Result<(Value, Vec<Value>), ApiError> {
-    match crate::formats::score_trace::ScoreTrace::of(p, l) {
+    match m3go_engine::formats::score_trace::ScoreTrace::of(p, l) {
         Ok(t) => {
             let mut ids: Vec<&str> = vec![t.komi.clause];
             for r in &t.regions {
@@ -617,7 +617,9 @@ fn record(text: &str) -> Result<Record, ApiError> {
              its moves)",
         ));
     }
-    Ok(crate::formats::record::Record::parse_sent(text, RECORD)?)
+    Ok(m3go_engine::formats::record::Record::parse_sent(
+        text, RECORD,
+    )?)
 }
 
 fn replay_record(r: ReplayRequest, rec: &Record, work: &Work) -> ApiResult {
@@ -766,7 +768,7 @@ impl Kept {
         })?;
         s.history = self.boards[from..end].to_vec();
         replay::trim_history(&self.rules, &mut s);
-        s.rules = crate::rules::RulesField::of(&self.rules);
+        s.rules = m3go_engine::rules::RulesField::of(&self.rules);
         let p = s.to_position(RECORD).map_err(InputError::from)?;
         Ok((p, s))
     }
@@ -858,7 +860,7 @@ fn kept(records: &Records, id: &str) -> Result<Arc<Kept>, ApiError> {
         status: 404,
         message: format!(
             "record `{}` is not loaded (any more): load it again",
-            crate::error::InputError::quote(&id.chars().take(40).collect::<String>())
+            m3go_engine::error::InputError::quote(&id.chars().take(40).collect::<String>())
         ),
     };
     let i = list.iter().position(|h| h.kept.id == id).ok_or_else(gone)?;
@@ -1061,7 +1063,7 @@ fn record_move(r: RecordMoveRequest, work: &Work) -> ApiResult {
 /// How many variations an SGF record has beside its main line (the replay follows the main
 /// line only; the page says so rather than dropping them without a word). 0 for a game file.
 fn sgf_variations(text: &str) -> usize {
-    if !crate::formats::record::Record::looks_like_sgf(text) {
+    if !m3go_engine::formats::record::Record::looks_like_sgf(text) {
         return 0;
     }
     let Ok(trees) = sgf_parse::go::parse(text) else {
@@ -1082,10 +1084,10 @@ fn sgf_variations(text: &str) -> usize {
 fn shown_labels(size: usize, l: Labels) -> Value {
     let mut m = serde_json::Map::new();
     if l != Labels::Chinese {
-        let h = crate::board::coord::Point::half(size);
+        let h = m3go_engine::board::coord::Point::half(size);
         for y in -h..=h {
             for x in -h..=h {
-                let q = crate::board::coord::Point::new(x, y);
+                let q = m3go_engine::board::coord::Point::new(x, y);
                 m.insert(q.format(Labels::Chinese), Value::String(q.format(l)));
             }
         }

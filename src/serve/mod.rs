@@ -47,7 +47,6 @@
 
 pub mod api;
 
-use crate::game::setup::InputError;
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::header::{
@@ -55,6 +54,7 @@ use hyper::header::{
     RETRY_AFTER as RETRY_AFTER_HEADER,
 };
 use hyper::{Request, Response};
+use m3go_engine::game::setup::InputError;
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -192,7 +192,7 @@ impl Access {
                     &format!(
                         "`Host: {}` is not this server's address ({}; a deliberate remote bind \
                          is allowed with `m3go serve --allow-host NAME`)",
-                        crate::error::InputError::quote(other.unwrap_or("")),
+                        m3go_engine::error::InputError::quote(other.unwrap_or("")),
                         expected()
                     ),
                 ))
@@ -203,7 +203,7 @@ impl Access {
                 403,
                 &format!(
                     "the request target names `{}`, not this server's address: {}",
-                    crate::error::InputError::quote(a),
+                    m3go_engine::error::InputError::quote(a),
                     expected()
                 ),
             ));
@@ -218,7 +218,7 @@ impl Access {
                         403,
                         &format!(
                             "`Origin: {}` is not a page of this server: expected http:// and {}",
-                            crate::error::InputError::quote(o),
+                            m3go_engine::error::InputError::quote(o),
                             expected().trim_start_matches("expected ")
                         ),
                     ));

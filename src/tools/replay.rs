@@ -3,19 +3,19 @@
 //! a log of what every move did, written like 003's narrative ("黑301.DO，提吃白棋串CO*和EO，并为黑棋串
 //! DA*做出私眼CO*，中性花棋串EA/CA皆变为黑性花棋串").
 
-use crate::board::coord::{Labels, Point};
-use crate::board::grid::{Board, Colour, Stone};
-use crate::board::layers::Attribute;
-use crate::board::strings::flood;
-use crate::formats::record::Record;
-use crate::game::advance::Engine;
-use crate::game::moves::Move;
-use crate::game::notation::{Notation, Prefix};
-use crate::game::play::{Action, AttributeChange, Illegal, Position, Refusal, Report};
-use crate::game::setup::{InputError, Setup};
-use crate::game::text::Text;
-use crate::judge::analysis::Analysis;
-use crate::rules::{Ko, Rules};
+use m3go_engine::board::coord::{Labels, Point};
+use m3go_engine::board::grid::{Board, Colour, Stone};
+use m3go_engine::board::layers::Attribute;
+use m3go_engine::board::strings::flood;
+use m3go_engine::formats::record::Record;
+use m3go_engine::game::advance::Engine;
+use m3go_engine::game::moves::Move;
+use m3go_engine::game::notation::{Notation, Prefix};
+use m3go_engine::game::play::{Action, AttributeChange, Illegal, Position, Refusal, Report};
+use m3go_engine::game::setup::{InputError, Setup};
+use m3go_engine::game::text::Text;
+use m3go_engine::judge::analysis::Analysis;
+use m3go_engine::rules::{Ko, Rules};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -27,8 +27,8 @@ pub use narrate::{log_text, log_text_in, player_of, Tally};
 
 /// Moves given as a list (`m3go play`'s arguments, a server request's `moves`) played in order
 /// from `start`, each reported to `each` as it is played, bounded as a record is: at most
-/// [`Notation::max_moves`](crate::game::notation::Notation::max_moves) moves (else an error naming `key`, the list), and no move numbered past the
-/// last move number m3go plays ([`Notation::check_move_number`](crate::game::notation::Notation::check_move_number)). A move that cannot be read or played is an
+/// [`Notation::max_moves`](m3go_engine::game::notation::Notation::max_moves) moves (else an error naming `key`, the list), and no move numbered past the
+/// last move number m3go plays ([`Notation::check_move_number`](m3go_engine::game::notation::Notation::check_move_number)). A move that cannot be read or played is an
 /// error with its text and, when `numbered`, its number in the list (the page sends one move at
 /// a time, named by its text alone: its refusal names its number in the game).
 pub fn play_listed(
@@ -66,7 +66,7 @@ pub struct ListedFailure {
 /// Why one listed move was not played.
 pub enum MoveFailure {
     /// It does not read.
-    Unread(crate::game::notation::NotationError),
+    Unread(m3go_engine::game::notation::NotationError),
     /// The rules refuse it.
     Refused(Illegal),
 }
@@ -134,7 +134,7 @@ pub fn stopped(number: u32) -> InputError {
 /// The history the ko rule needs, written to a position file: none, the last board (simple),
 /// or all of it; under `grey-freeze: kept` (2013 rule) at least the boards back to the one on
 /// which the earliest grey string still frozen was frozen (M13-FREEZE, D21:
-/// [`crate::judge::freeze::boards_needed`]), so that the file gives the same frozen strings.
+/// [`m3go_engine::judge::freeze::boards_needed`]), so that the file gives the same frozen strings.
 /// Trims the history of `setup`, a position under `rules`.
 pub fn trim_history(rules: &Rules, setup: &mut Setup) {
     // every ko option named, so that a new one is given its history when it is added
@@ -149,11 +149,11 @@ pub fn trim_history(rules: &Rules, setup: &mut Setup) {
 }
 
 /// How many of the latest boards of `setup`'s history the freeze of the 2013 rule needs
-/// ([`crate::judge::freeze::boards_needed`]; 0 under rules that do not freeze, all of them
+/// ([`m3go_engine::judge::freeze::boards_needed`]; 0 under rules that do not freeze, all of them
 /// when a board does not read).
 fn freeze_boards_needed(rules: &Rules, setup: &Setup) -> usize {
-    use crate::board::grid::Board;
-    if !crate::judge::freeze::freezes(rules) {
+    use m3go_engine::board::grid::Board;
+    if !m3go_engine::judge::freeze::freezes(rules) {
         return 0;
     }
     let size = setup
@@ -168,7 +168,9 @@ fn freeze_boards_needed(rules: &Rules, setup: &Setup) -> usize {
         .map(|d| Board::from_diagram(d, size))
         .collect();
     match (boards, Board::from_diagram(&setup.diagram, size)) {
-        (Ok(history), Ok(board)) => crate::judge::freeze::boards_needed(rules, &history, &board),
+        (Ok(history), Ok(board)) => {
+            m3go_engine::judge::freeze::boards_needed(rules, &history, &board)
+        }
         _ => setup.history.len(),
     }
 }
@@ -177,7 +179,7 @@ fn freeze_boards_needed(rules: &Rules, setup: &Setup) -> usize {
 pub fn position_setup(pos: &Position) -> Setup {
     let mut s = pos.to_setup();
     trim_history(pos.rules(), &mut s);
-    s.rules = crate::rules::RulesField::of(pos.rules());
+    s.rules = m3go_engine::rules::RulesField::of(pos.rules());
     s
 }
 
@@ -503,7 +505,7 @@ fn strict_steps<R>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::record::Record;
+    use m3go_engine::formats::record::Record;
 
     #[test]
     fn m20_replay_flower_turn_on_a_capture_point_becomes_a_pass() {

@@ -9,11 +9,11 @@
 //! conversions, chosen flystones), any point, passes, and claims of a wrong number or turn. The
 //! analysis `Position::play_analysed` hands on is checked against a fresh one of the new board.
 
-use m3go::game::advance::Engine;
-use m3go::game::fast::FastPosition;
-use m3go::game::play::{Action, Move};
-use m3go::testing::{board_from_codes, position, settle};
-use m3go::{Position, Rules, StoneKind, Turn};
+use m3go_engine::game::advance::Engine;
+use m3go_engine::game::fast::FastPosition;
+use m3go_engine::game::play::{Action, Move};
+use m3go_engine::testing::{board_from_codes, position, settle};
+use m3go_engine::{Position, Rules, StoneKind, Turn};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 
@@ -21,7 +21,7 @@ use proptest::test_runner::Config;
 /// (`testing::fast_rule_sets`: ko, suicide, the emergency conversion, the capture timing, the
 /// schedule, the analysis options).
 fn rule_sets() -> Vec<Rules> {
-    m3go::testing::fast_rule_sets()
+    m3go_engine::testing::fast_rule_sets()
 }
 
 /// One step of a generated sequence: what kind of move, and an index to pick it with.
@@ -258,7 +258,7 @@ fn the_engine_set_on_a_position_is_kept_by_the_positions_it_leads_to() {
         assert_eq!(p.engine(), Engine::Reference, "{what}");
     }
     let record =
-        m3go::formats::record::Record::parse_game_text("size: 5\n二二 一二 pass", "t", ".")
+        m3go_engine::formats::record::Record::parse_game_text("size: 5\n二二 一二 pass", "t", ".")
             .unwrap_or_else(|e| panic!("{e}"));
     let mut kept = Vec::new();
     let rep = m3go::tools::replay::strict_keeping(

@@ -3,10 +3,10 @@
 //! analysis judged, point for point and in order; and the dense 19×19 position of the Ke Jie game
 //! at move 288 stays under 150 KB (715 KB in `/3`, which repeated every region under each string).
 
-use m3go::board::coord::Point;
-use m3go::formats::report::AnalysisReport;
-use m3go::game::setup::Setup;
-use m3go::{Position, Rules};
+use m3go_engine::board::coord::Point;
+use m3go_engine::formats::report::AnalysisReport;
+use m3go_engine::game::setup::Setup;
+use m3go_engine::{Position, Rules};
 use std::collections::HashSet;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -101,7 +101,7 @@ fn every_region_is_listed_once_and_rebuilds_to_the_judged_region() {
             refs += check_regions(&format!("{path} under {preset:?}"), &pos);
         }
         let mut rules = pos.rules().clone();
-        rules.closed_region = m3go::rules::ClosedRegion::SameColour;
+        rules.closed_region = m3go_engine::rules::ClosedRegion::SameColour;
         if let Ok(q) = pos.with_rules(&rules, &path) {
             refs += check_regions(&format!("{path} with same-colour regions"), &q);
         }

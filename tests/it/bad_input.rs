@@ -3,8 +3,8 @@
 //! move with its reason code), that the message names the place (line / column / row / key /
 //! move number), and that the CLI exits with 2 printing the same; nothing panics.
 
-use m3go::game::moves::Move;
-use m3go::game::setup::{from_yaml, read_text, Setup};
+use m3go_engine::game::moves::Move;
+use m3go_engine::game::setup::{from_yaml, read_text, Setup};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -655,9 +655,10 @@ const FUZZ_ROUND_TRIPS: &[&str] = &[
 
 #[test]
 fn bad_input_fuzz_round_trip_regressions() {
-    use m3go::formats::record::Record;
-    use m3go::formats::sgf::parse_record;
-    let same = |a: &m3go::formats::record::Record, b: &m3go::formats::record::Record| {
+    use m3go_engine::formats::record::Record;
+    use m3go_engine::formats::sgf::parse_record;
+    let same = |a: &m3go_engine::formats::record::Record,
+                b: &m3go_engine::formats::record::Record| {
         a.moves.len() == b.moves.len()
             && a.moves.iter().zip(&b.moves).all(|(x, y)| {
                 x.number == y.number && x.action == y.action && x.comment == y.comment
@@ -680,7 +681,7 @@ fn bad_input_fuzz_round_trip_regressions() {
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let back = parse_record(&sgf, "back.sgf").unwrap_or_else(|e| panic!("{name}: {e}\n{sgf}"));
         assert!(same(&record, &back), "{name}:\n{sgf}");
-        let sorted = |r: &m3go::formats::record::Record| {
+        let sorted = |r: &m3go_engine::formats::record::Record| {
             let mut v = r.info.clone();
             v.sort();
             v
@@ -690,12 +691,12 @@ fn bad_input_fuzz_round_trip_regressions() {
             continue; // a game file names a set-up position by path
         }
         let game = record
-            .to_game_text(&rules, m3go::Labels::Chinese)
+            .to_game_text(&rules, m3go_engine::Labels::Chinese)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let back = Record::parse_game_text(&game, "back.txt", ".")
             .unwrap_or_else(|e| panic!("{name}: {e}\n{game}"));
         assert!(same(&record, &back), "{name}:\n{game}");
-        let info = |r: &m3go::formats::record::Record| -> Vec<(String, String)> {
+        let info = |r: &m3go_engine::formats::record::Record| -> Vec<(String, String)> {
             r.info
                 .iter()
                 .filter(|(k, _)| k != "komi")
@@ -834,7 +835,7 @@ fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
 #[test]
 fn bad_input_very_large_file_is_refused_by_size() {
     let mut text = String::from("size: 3\ndiagram: |\n  . . .\n  . . .\n  . . .\n");
-    while text.len() <= m3go::game::setup::MAX_FILE_BYTES {
+    while text.len() <= m3go_engine::game::setup::MAX_FILE_BYTES {
         text.push_str("# padding padding padding padding padding padding padding padding\n");
     }
     let p = temp_file("very_large.yaml", text.as_bytes());
@@ -846,7 +847,7 @@ fn bad_input_very_large_file_is_refused_by_size() {
     );
     assert!(
         e.to_string()
-            .contains(&m3go::game::setup::MAX_FILE_BYTES.to_string()),
+            .contains(&m3go_engine::game::setup::MAX_FILE_BYTES.to_string()),
         "{e}"
     );
     let e = from_yaml::<Setup>(&text, "text").expect_err("too large");
@@ -931,7 +932,7 @@ fn bad_input_extreme_numeric_coordinates_are_refused() {
         "(0,-2147483648)",
         "(2147483647,2147483647)",
     ] {
-        let e = m3go::Point::parse(t, 19).expect_err("off board");
+        let e = m3go_engine::Point::parse(t, 19).expect_err("off board");
         assert!(e.to_string().contains("off the 19x19 board"), "{e}");
         let e = Move::parse(&format!("黑1.{t}"), 19).expect_err("off board");
         assert!(e.to_string().contains("off the"), "{e}");
@@ -956,14 +957,14 @@ fn bad_input_protocol_replay_longer_than_a_record_is_refused() {
         }))
         .expect("a request")
     };
-    let a = answer(&req(91), m3go::game::advance::Engine::Fast);
+    let a = answer(&req(91), m3go_engine::game::advance::Engine::Fast);
     let e = a["error"]["message"].as_str().unwrap_or_default();
     assert_eq!(a["error"]["code"], "too-large", "{a}");
     assert!(
         e.contains("replay.moves has 91 moves: expected at most 90"),
         "{a}"
     );
-    let a = answer(&req(90), m3go::game::advance::Engine::Fast);
+    let a = answer(&req(90), m3go_engine::game::advance::Engine::Fast);
     assert!(a["error"].is_null(), "{a}");
 }
 
@@ -972,7 +973,7 @@ fn bad_input_protocol_replay_longer_than_a_record_is_refused() {
 #[cfg(unix)]
 #[test]
 fn bad_input_unbounded_sources_are_refused_after_the_limit() {
-    let limit = m3go::game::setup::MAX_FILE_BYTES.to_string();
+    let limit = m3go_engine::game::setup::MAX_FILE_BYTES.to_string();
     for args in [
         vec!["analyze", "/dev/zero"],
         vec!["replay", "/dev/zero"],
@@ -1026,7 +1027,10 @@ fn bad_input_protocol_bad_lines_get_error_answers_and_the_session_goes_on() {
     })
     .to_string();
     let mut input: Vec<u8> = Vec::new();
-    input.extend(vec![b'x'; m3go::error::ReadError::MAX_INPUT_BYTES + 10]);
+    input.extend(vec![
+        b'x';
+        m3go_engine::error::ReadError::MAX_INPUT_BYTES + 10
+    ]);
     input.push(b'\n');
     input.extend(b"{\"id\": \"\xff\xfe\"}\n");
     input.extend(valid.as_bytes());
@@ -1085,7 +1089,10 @@ fn bad_input_protocol_move_numbers_and_counts_are_bounded() {
         }))
         .expect("a request")
     };
-    let a = answer(&req(4294967295, vec![]), m3go::game::advance::Engine::Fast);
+    let a = answer(
+        &req(4294967295, vec![]),
+        m3go_engine::game::advance::Engine::Fast,
+    );
     assert!(
         a["error"]["message"]
             .as_str()
@@ -1094,7 +1101,7 @@ fn bad_input_protocol_move_numbers_and_counts_are_bounded() {
     );
     let a = answer(
         &req(1_000_000, vec!["OO"]),
-        m3go::game::advance::Engine::Fast,
+        m3go_engine::game::advance::Engine::Fast,
     );
     assert!(
         a["error"]["message"]
@@ -1102,7 +1109,10 @@ fn bad_input_protocol_move_numbers_and_counts_are_bounded() {
             .is_some_and(|e| e.contains("past the last move")),
         "{a}"
     );
-    let a = answer(&req(1, vec!["pass"; 91]), m3go::game::advance::Engine::Fast);
+    let a = answer(
+        &req(1, vec!["pass"; 91]),
+        m3go_engine::game::advance::Engine::Fast,
+    );
     assert!(
         a["error"]["message"]
             .as_str()
@@ -1258,7 +1268,7 @@ fn bad_input_saved_mechanical_replay_replays_to_the_same_position() {
 /// classic Mac line ends (CR only) reads line by line and no raw CR reaches a message.
 #[test]
 fn bad_input_game_header_keys_are_read_by_one_tokenizer() {
-    use m3go::formats::record::Record;
+    use m3go_engine::formats::record::Record;
     for text in ["game2-name: x\n黑1.OO\n", "a1: x\n", "black_rank: 9d\n"] {
         let e = Record::parse_game_text(text, "g.txt", ".")
             .unwrap_err()
@@ -1559,7 +1569,7 @@ fn bad_input_a_conversion_says_what_it_drops() {
 fn bad_input_protocol_impossible_komi_is_a_bad_position_and_another_version_is_refused() {
     let caps = m3go::conform::capabilities::Capabilities::m3go();
     let ask = |v: serde_json::Value| {
-        m3go::conform::answer::answer_value(&v, &caps, m3go::game::advance::Engine::Fast)
+        m3go::conform::answer::answer_value(&v, &caps, m3go_engine::game::advance::Engine::Fast)
     };
     let three = ". . .\n. . .\n. . .\n";
     for rules in [

@@ -1,10 +1,10 @@
 //! The typed input error: representative sites fill the place and the expectation as fields,
 //! and the one `Display` writes them as the message.
 
-use m3go::error::{ErrorKind, Place};
-use m3go::formats::record::Record;
-use m3go::game::setup::{from_yaml, Setup};
-use m3go::{InputError, Rules};
+use m3go_engine::error::{ErrorKind, Place};
+use m3go_engine::formats::record::Record;
+use m3go_engine::game::setup::{from_yaml, Setup};
+use m3go_engine::{InputError, Rules};
 
 #[test]
 fn errors_yaml_syntax_error_has_file_line_and_column() {
@@ -134,7 +134,7 @@ fn dead_many(point: &str, n: usize) -> String {
 /// the rest, in the library's error and in its text.
 #[test]
 fn errors_a_position_lists_at_most_max_listed_problems_then_counts_the_rest() {
-    use m3go::error::MAX_LISTED;
+    use m3go_engine::error::MAX_LISTED;
     let n = 300_000;
     for point in ["K10", "一A"] {
         let setup = from_yaml::<Setup>(&dead_many(point, n), "p.yaml").unwrap();
@@ -152,7 +152,7 @@ fn errors_a_position_lists_at_most_max_listed_problems_then_counts_the_rest() {
             "{shown}"
         );
         assert!(shown.len() < 4096, "{} bytes", shown.len());
-        let text = e.text().format(m3go::board::coord::Labels::Latin);
+        let text = e.text().format(m3go_engine::board::coord::Labels::Latin);
         assert!(
             text.ends_with(&format!("; and {} more", n - MAX_LISTED)),
             "{text}"

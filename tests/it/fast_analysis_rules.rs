@@ -5,11 +5,11 @@
 //! every single-option variant of the analysis rules (private-eye rule, closed-region reading,
 //! attribute rule).
 
-use m3go::board::layers::Cell;
-use m3go::judge::forbidden::flower_forbidden_reason;
-use m3go::rules::{AttributeRule, ClosedRegion, ClosedRegion2016, EyeRule, Rules};
 use m3go::tools::fast::FastAnalysis;
-use m3go::{Analysis, Board, Colour};
+use m3go_engine::board::layers::Cell;
+use m3go_engine::judge::forbidden::flower_forbidden_reason;
+use m3go_engine::rules::{AttributeRule, ClosedRegion, ClosedRegion2016, EyeRule, Rules};
+use m3go_engine::{Analysis, Board, Colour};
 use proptest::prelude::*;
 
 /// Every preset, and every preset with each analysis option set to each of its other values.
@@ -60,7 +60,7 @@ fn rule_sets() -> Vec<Rules> {
 }
 
 fn board_of(size: usize, cells: &[u8]) -> Board {
-    m3go::testing::board_from_codes(size, cells)
+    m3go_engine::testing::board_from_codes(size, cells)
 }
 
 /// Compares every part of the analysis; the message names the first difference.
@@ -196,7 +196,7 @@ fn fast_analysis_equals_reference_on_the_dense_bench_positions() {
         "worst-flower-walls",
     ] {
         let path = format!("{}/benches/data/{name}.yaml", env!("CARGO_MANIFEST_DIR"));
-        let pos = m3go::Setup::load(&path).expect("bench input");
+        let pos = m3go_engine::Setup::load(&path).expect("bench input");
         for rules in rule_sets() {
             check(pos.board(), &rules).unwrap_or_else(|e| panic!("{name}: {e}"));
         }

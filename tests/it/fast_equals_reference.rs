@@ -2,36 +2,36 @@
 //! functions — `Analysis::new`, `forbidden::flower_forbidden_reason`, `Position::play`,
 //! `Position::legal_moves` and `perft::perft` on `Engine::Reference`, `Position::special_moves` — on
 //! random boards, random move sequences (special moves among them) and random games, under
-//! every preset and the single-option variants of `m3go::testing::fast_rule_sets` that the
+//! every preset and the single-option variants of `m3go_engine::testing::fast_rule_sets` that the
 //! fast path supports — all of them (`FastPosition::new` is total; `fast_engine_supports_every_rule_set`
 //! checks that every preset is among them).
 
-use m3go::board::layers::Cell;
-use m3go::game::play::{Action, Move};
-use m3go::judge::forbidden::flower_forbidden_reason;
-use m3go::rules::RulesField;
-use m3go::rules::{AttributeRule, Schedule, SuicideTiming};
 use m3go::tools::fast::{
     random_game_fast, random_game_reference, FastAnalysis, FastPosition, UndoLog,
 };
-use m3go::{Analysis, Board, Colour, Position, Rules, Stone};
+use m3go_engine::board::layers::Cell;
+use m3go_engine::game::play::{Action, Move};
+use m3go_engine::judge::forbidden::flower_forbidden_reason;
+use m3go_engine::rules::RulesField;
+use m3go_engine::rules::{AttributeRule, Schedule, SuicideTiming};
+use m3go_engine::{Analysis, Board, Colour, Position, Rules, Stone};
 use proptest::prelude::*;
 
 /// `pos` on the clause-by-clause reference (the engine a comparison sets on the position).
-fn on_reference(pos: &m3go::Position) -> m3go::Position {
+fn on_reference(pos: &m3go_engine::Position) -> m3go_engine::Position {
     pos.clone()
-        .with_engine(m3go::game::advance::Engine::Reference)
+        .with_engine(m3go_engine::game::advance::Engine::Reference)
 }
 
 /// The rule sets compared: every one of `fast_rule_sets` (the fast path supports them all,
 /// `fast_engine_supports_every_rule_set`).
 fn rule_sets() -> Vec<Rules> {
-    m3go::testing::fast_rule_sets()
+    m3go_engine::testing::fast_rule_sets()
 }
 
 #[test]
 fn fast_engine_supports_every_rule_set() {
-    let all = m3go::testing::fast_rule_sets();
+    let all = m3go_engine::testing::fast_rule_sets();
     for r in &all {
         let pos = start(5, r);
         assert_eq!(
@@ -40,7 +40,7 @@ fn fast_engine_supports_every_rule_set() {
             "{r:?}"
         );
     }
-    for preset in m3go::rules::Rules::PRESETS {
+    for preset in m3go_engine::rules::Rules::PRESETS {
         let rules = Rules::preset(preset).expect("preset");
         assert!(
             all.contains(&rules),
@@ -140,7 +140,7 @@ fn check_analysis(board: &Board, rules: &Rules) -> Result<(), String> {
     }
     for player in [Colour::Black, Colour::White] {
         if f.forbidden_points(rules, player)
-            != m3go::formats::report::forbidden_points(&a, rules, player)
+            != m3go_engine::formats::report::forbidden_points(&a, rules, player)
         {
             return Err(format!(
                 "forbidden point lists differ on\n{}",
@@ -163,7 +163,7 @@ fn start(size: usize, rules: &Rules) -> Position {
 
 /// The empty board under `rules`, `first` the number of the next move.
 fn start_at(size: usize, rules: &Rules, first: u32) -> Position {
-    let setup = m3go::Setup {
+    let setup = m3go_engine::Setup {
         rules: RulesField::of(rules),
         size: Some(size),
         // a Flystone game past move 1 would need the record of its flystones
@@ -203,7 +203,7 @@ fn check_sequence(size: usize, rules: &Rules, first: u32, choices: &[usize]) -> 
                 here()
             ));
         }
-        let specials: Vec<(m3go::Turn, Action)> = pos
+        let specials: Vec<(m3go_engine::Turn, Action)> = pos
             .special_moves()
             .into_iter()
             .map(|m| (m.turn.unwrap_or(pos.turn()), m.action))
@@ -351,8 +351,8 @@ proptest! {
     ) {
         let sets = rule_sets();
         let rules = &sets[rules % sets.len()];
-        let board = m3go::testing::settle(board_of(size, &cells), rules);
-        let pos = m3go::testing::position(board, rules.clone(), first);
+        let board = m3go_engine::testing::settle(board_of(size, &cells), rules);
+        let pos = m3go_engine::testing::position(board, rules.clone(), first);
         let fast = FastPosition::new(&pos);
         prop_assert_eq!(
             fast.legal_moves(),
@@ -374,7 +374,8 @@ fn fast_analysis_equals_reference_on_bench_positions() {
         if path.extension().and_then(|e| e.to_str()) != Some("yaml") {
             continue;
         }
-        let pos = m3go::Setup::load(path.to_str().expect("utf-8 path")).expect("bench position");
+        let pos =
+            m3go_engine::Setup::load(path.to_str().expect("utf-8 path")).expect("bench position");
         for rules in rule_sets() {
             check_analysis(pos.board(), &rules)
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -412,7 +413,7 @@ fn fast_legal_moves_equal_reference_on_bench_positions() {
         "worst-flower-walls",
     ] {
         let path = format!("{}/benches/data/{name}.yaml", env!("CARGO_MANIFEST_DIR"));
-        let pos = m3go::Setup::load(&path).expect("bench position");
+        let pos = m3go_engine::Setup::load(&path).expect("bench position");
         let fast = FastPosition::new(&pos);
         assert_eq!(
             fast.legal_moves(),
@@ -458,7 +459,7 @@ fn fast_go_ko_retake_refused_like_reference_in_plain_go() {
         ..Rules::m3go_2020()
     };
     // Black takes the white stone at (row 1, column 1) by playing (1, 2); White may not retake.
-    let setup = m3go::Setup {
+    let setup = m3go_engine::Setup {
         rules: RulesField::of(&plain),
         size: Some(5),
         diagram: ". X O . .\nX O . O .\n. X O . .\n. . . . .\n. . . . .\n".into(),
@@ -493,7 +494,7 @@ fn fast_go_ko_retake_refused_like_reference_in_plain_go() {
 fn fast_suicide_timing_equals_reference_when_filling_an_eye_frees_a_flower() {
     // Case disputed-suicide-timing-fixpoint: black fills white's one-point private eye B二; the
     // white flower O二 turns neutral and white A二* is left without a liberty (register D10).
-    let setup = m3go::Setup {
+    let setup = m3go_engine::Setup {
         size: Some(5),
         diagram: ". O # . .\nO O X . .\nX X . . .\n. . . . .\n. . . . .\n".into(),
         ..Default::default()
@@ -565,7 +566,7 @@ fn fast_equals_reference_on_every_conformance_case_position() {
             on_reference(&pos).legal_moves(),
             "{path}: legal moves"
         );
-        let reference: Vec<(m3go::Turn, Action)> = pos
+        let reference: Vec<(m3go_engine::Turn, Action)> = pos
             .special_moves()
             .into_iter()
             .map(|m| (m.turn.unwrap_or(pos.turn()), m.action))
@@ -593,7 +594,7 @@ fn fast_equals_reference_on_every_conformance_case_position() {
 fn check_held_analysis(
     fast: &FastPosition,
     rules: &Rules,
-    frozen: &[m3go::judge::freeze::FrozenString],
+    frozen: &[m3go_engine::judge::freeze::FrozenString],
 ) -> Result<(), String> {
     let board = fast.board();
     // the reference position's analysis: its frozen grey strings keep their attribute (D21)
@@ -622,7 +623,7 @@ fn check_held_analysis(
     }
     for player in [Colour::Black, Colour::White] {
         if f.forbidden_points(rules, player)
-            != m3go::formats::report::forbidden_points(&a, rules, player)
+            != m3go_engine::formats::report::forbidden_points(&a, rules, player)
         {
             return Err(format!("M20-FORBID-UPPER: {player:?}'s forbidden points"));
         }
@@ -644,7 +645,7 @@ fn fast_incremental_state_equals_reference_through_long_random_games() {
     let (mut captures, mut flips, mut moves) = (0usize, 0usize, 0usize);
     for rules in rule_sets() {
         for (size, seed) in [(7usize, 11u64), (9, 12)] {
-            let mut rng = m3go::game::order::SplitMix64(seed);
+            let mut rng = m3go_engine::game::order::SplitMix64(seed);
             let mut pos = start(size, &rules);
             let mut fast = FastPosition::new(&pos);
             for k in 0..300 {
@@ -705,7 +706,7 @@ fn fast_incremental_state_equals_reference_through_19x19_random_games() {
     let rules = Rules::m3go_2020();
     let (mut captures, mut moves) = (0usize, 0usize);
     for seed in [21u64, 22] {
-        let mut rng = m3go::game::order::SplitMix64(seed);
+        let mut rng = m3go_engine::game::order::SplitMix64(seed);
         let mut fast = FastPosition::new(&start(19, &rules));
         for k in 0..700 {
             if fast.game_over() {
@@ -759,7 +760,7 @@ fn fast_play_undo_equals_play_by_copying_through_long_random_games() {
     let (mut local, mut whole) = (0u64, 0u64);
     for rules in rule_sets() {
         for (size, seed) in [(7usize, 31u64), (9, 32)] {
-            let mut rng = m3go::game::order::SplitMix64(seed);
+            let mut rng = m3go_engine::game::order::SplitMix64(seed);
             let first = FastPosition::new(&start(size, &rules));
             let mut copied = first.clone();
             let mut in_place = first.clone();
@@ -845,7 +846,7 @@ fn fast_perft_on_play_undo_equals_children_played_by_copying() {
         Rules::preset("m3go-2016").expect("a preset"),
     ] {
         let mut fast = FastPosition::new(&start(9, &rules));
-        let mut rng = m3go::game::order::SplitMix64(41);
+        let mut rng = m3go_engine::game::order::SplitMix64(41);
         for _ in 0..24 {
             let legal = fast.legal_moves();
             fast = fast
@@ -878,7 +879,7 @@ fn fast_play_undo_of_every_child_of_the_perft_bench_position() {
         env!("CARGO_MANIFEST_DIR"),
         "/benches/data/random-19x19-m3go-120.yaml"
     );
-    let pos = m3go::Setup::load(path).expect("the bench position");
+    let pos = m3go_engine::Setup::load(path).expect("the bench position");
     let mut fast = FastPosition::new(&pos);
     let before = fast.clone();
     let mut log = UndoLog::new();
@@ -907,7 +908,7 @@ fn fast_play_undo_of_every_child_of_the_perft_bench_position() {
 
 /// A random move of a legal list whose last entry is the pass: a point when there is one, the
 /// pass only when nothing else is legal.
-fn random_action(rng: &mut m3go::game::order::SplitMix64, legal: &[Action]) -> Action {
+fn random_action(rng: &mut m3go_engine::game::order::SplitMix64, legal: &[Action]) -> Action {
     let places = legal.len() - 1;
     if places == 0 {
         Action::Pass

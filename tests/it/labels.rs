@@ -3,8 +3,8 @@
 //! label; and the points of a text are written in the label system asked for while its words
 //! and clause ids stay as they are.
 
-use m3go::board::coord::{Labels, Point, StringName, CHINESE_LABELS};
-use m3go::game::text::Text;
+use m3go_engine::board::coord::{Labels, Point, StringName, CHINESE_LABELS};
+use m3go_engine::game::text::Text;
 
 const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/positions/example.yaml");
 const KEJIE: &str = concat!(
@@ -272,8 +272,8 @@ fn latin_labels_leave_every_clause_id_of_the_register_intact() {
 /// process).
 #[test]
 fn latin_labels_leave_the_clause_ids_of_every_case_position_intact() {
-    use m3go::formats::explain::Trace;
-    use m3go::formats::report::{AnalysisReport, TextOptions};
+    use m3go_engine::formats::explain::Trace;
+    use m3go_engine::formats::report::{AnalysisReport, TextOptions};
     let mut seen = std::collections::BTreeSet::new();
     let mut positions = 0;
     for (place, case, pos) in case_positions() {
@@ -304,7 +304,8 @@ fn latin_labels_leave_the_clause_ids_of_every_case_position_intact() {
         let moves = case.get("moves").and_then(|m| m.as_sequence());
         let mut p = pos.clone();
         for m in moves.into_iter().flatten().filter_map(|m| m.as_str()) {
-            let Ok(mv) = m3go::game::moves::Move::parse_in(m, p.rules(), p.board().size()) else {
+            let Ok(mv) = m3go_engine::game::moves::Move::parse_in(m, p.rules(), p.board().size())
+            else {
                 break;
             };
             match p.play(&mv) {
@@ -379,7 +380,7 @@ fn a_reading_that_makes_the_position_invalid_names_its_string_in_latin() {
 
 /// The cases of the suite that start from a position, in file order: the file, the case as
 /// YAML and its position (cases whose position is refused are left out).
-fn case_positions() -> Vec<(String, serde_yaml::Value, m3go::Position)> {
+fn case_positions() -> Vec<(String, serde_yaml::Value, m3go_engine::Position)> {
     let mut files: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/spec/cases"))
         .expect("spec/cases")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -395,7 +396,8 @@ fn case_positions() -> Vec<(String, serde_yaml::Value, m3go::Position)> {
         };
         let place = f.to_string_lossy().into_owned();
         let yaml = serde_yaml::to_string(position).expect("YAML");
-        let Ok(setup) = m3go::game::setup::from_yaml::<m3go::Setup>(&yaml, &place) else {
+        let Ok(setup) = m3go_engine::game::setup::from_yaml::<m3go_engine::Setup>(&yaml, &place)
+        else {
             continue;
         };
         let Ok(pos) = setup.to_position(&place) else {

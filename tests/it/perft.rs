@@ -5,9 +5,9 @@
 use m3go::tools::perft::{divide, parse_perft_file, perft, PerftCase};
 
 /// `pos` on the clause-by-clause reference (the engine a comparison sets on the position).
-fn on_reference(pos: &m3go::Position) -> m3go::Position {
+fn on_reference(pos: &m3go_engine::Position) -> m3go_engine::Position {
     pos.clone()
-        .with_engine(m3go::game::advance::Engine::Reference)
+        .with_engine(m3go_engine::game::advance::Engine::Reference)
 }
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/perft");

@@ -2,11 +2,11 @@
 //! position (D3-EMERGENCY, S3-ROUND, M16-TEAM-CYCLE) and the engine entry points under every
 //! preset.
 
-use m3go::game::order::{FlystoneRecord, Sides};
-use m3go::game::play::{emergency_conversion, Action, Move, Position};
-use m3go::game::setup::{from_yaml, Setup};
-use m3go::rules::{Rules, RulesField, RulesSpec};
-use m3go::{Board, Point};
+use m3go_engine::game::order::{FlystoneRecord, Sides};
+use m3go_engine::game::play::{emergency_conversion, Action, Move, Position};
+use m3go_engine::game::setup::{from_yaml, Setup};
+use m3go_engine::rules::{Rules, RulesField, RulesSpec};
+use m3go_engine::{Board, Point};
 
 fn position(yaml: &str) -> Position {
     let s: Setup = from_yaml(yaml, "test").expect("setup");
@@ -59,13 +59,13 @@ fn d3_emergency_p_and_q_place_a_black_stone_on_the_liberty() {
     let i = p.board().index(Point::new(0, -1));
     assert_eq!(
         emergency_conversion(&p, i).expect("P and Q hold"),
-        vec![m3go::board::coord::StringName(Point::new(0, 0))]
+        vec![m3go_engine::board::coord::StringName(Point::new(0, 0))]
     );
     let (next, report) = p.play(&Move::parse("黑19.OA", 9).unwrap()).unwrap();
     assert_eq!(report.notation.to_string(), "黑19.OA");
     assert_eq!(
         next.board().at(Point::new(0, -1)),
-        Some(m3go::Stone::Black),
+        Some(m3go_engine::Stone::Black),
         "a black stone, not a flower"
     );
     assert_eq!(next.turn().symbol(), '花');
@@ -206,7 +206,7 @@ fn rules_bad_input_lists_the_choices() {
     assert!(e.to_string().contains("out of range"), "{e}");
     assert!(matches!(
         e.problems.as_slice(),
-        [m3go::rules::RulesProblem::OutOfRange {
+        [m3go_engine::rules::RulesProblem::OutOfRange {
             option: "team-grey-start",
             value: 0,
             ..
@@ -225,7 +225,7 @@ fn rules_bad_input_lists_the_choices() {
     let f: RulesField = from_yaml("{ preset: flystone, flystone-mode: b }", "f").unwrap();
     assert_eq!(
         f.resolve().unwrap().flystone_mode,
-        m3go::rules::FlystoneMode::B
+        m3go_engine::rules::FlystoneMode::B
     );
 }
 
@@ -234,18 +234,18 @@ fn scramble(rules: &Rules, size: usize, seed: u64, move_number: u32) -> Position
     let mut state = seed;
     let mut board = Board::empty(size).unwrap();
     for i in 0..board.len() {
-        let v = m3go::game::order::splitmix64(&mut state) % 12;
+        let v = m3go_engine::game::order::splitmix64(&mut state) % 12;
         let s = match v {
-            0..=2 => Some(m3go::Stone::Black),
-            3..=5 => Some(m3go::Stone::White),
-            6 => Some(m3go::Stone::Flower),
+            0..=2 => Some(m3go_engine::Stone::Black),
+            3..=5 => Some(m3go_engine::Stone::White),
+            6 => Some(m3go_engine::Stone::Flower),
             _ => None,
         };
         board.set(i, s);
     }
     // Settle: drop black/white upper strings without liberty until none is left.
     loop {
-        let a = m3go::Analysis::new(&board, rules);
+        let a = m3go_engine::Analysis::new(&board, rules);
         let dead: Vec<usize> = a
             .upper_strings
             .groups

@@ -1,31 +1,31 @@
 //! Property tests: each test states one invariant of the rules engine and fails when it breaks.
 //! Positions come from proptest strategies (odd sizes 3–19, mostly 3–9, black, white and flower
 //! stones, made settled by removing every upper string without a liberty) and from the
-//! `arbitrary` generators of `m3go::testing`; the eye simulation is compared with the literal
-//! oracle of `m3go::testing` that fills opponent stones into every subset of a region.
+//! `arbitrary` generators of `m3go_engine::testing`; the eye simulation is compared with the literal
+//! oracle of `m3go_engine::testing` that fills opponent stones into every subset of a region.
 
 use arbitrary::{Arbitrary, Unstructured};
-use m3go::board::grid::Stone;
-use m3go::board::layers::{Attribute, Cell};
-use m3go::game::notation::Notation;
-use m3go::judge::analysis::Analysis;
-use m3go::judge::scoring::Score;
-use m3go::rules::{AttributeRule, ClosedRegion};
-use m3go::testing::{
+use m3go_engine::board::grid::Stone;
+use m3go_engine::board::layers::{Attribute, Cell};
+use m3go_engine::game::notation::Notation;
+use m3go_engine::judge::analysis::Analysis;
+use m3go_engine::judge::scoring::Score;
+use m3go_engine::rules::{AttributeRule, ClosedRegion};
+use m3go_engine::testing::{
     board_from_codes, check_colour_swap_of_analysis, check_colour_swap_of_move, check_legal_moves,
     check_move, check_round_trips, check_symmetry_of_analysis, check_symmetry_of_move,
     compare_eyes_with_oracle, held_attributes, literal_private_eyes, position, preset_rules,
     settle, trace_cascade, ArbGame, CheckedMove, LiteralVerdict, LITERAL_MAX_EMPTY,
 };
-use m3go::Refusal;
+use m3go_engine::Refusal;
 
-use m3go::{Action, Board, Labels, Move, Point, Position, Rules};
+use m3go_engine::{Action, Board, Labels, Move, Point, Position, Rules};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::Config;
 
 /// A checker's failure as a failed proptest case (its message).
-fn fail(e: m3go::testing::CheckFailure) -> TestCaseError {
+fn fail(e: m3go_engine::testing::CheckFailure) -> TestCaseError {
     TestCaseError::fail(e.to_string())
 }
 
@@ -67,8 +67,12 @@ fn boxed_dense_cell() -> BoxedStrategy<u8> {
 /// Every preset (a preset that fails to build fails the test, naming it).
 fn presets() -> Vec<Rules> {
     let p = preset_rules();
-    assert!(p.iter().any(|r| r.preset == m3go::rules::Preset::M3go2020));
-    assert!(p.iter().any(|r| r.preset == m3go::rules::Preset::Dullstone));
+    assert!(p
+        .iter()
+        .any(|r| r.preset == m3go_engine::rules::Preset::M3go2020));
+    assert!(p
+        .iter()
+        .any(|r| r.preset == m3go_engine::rules::Preset::Dullstone));
     p
 }
 
@@ -151,8 +155,8 @@ proptest! {
         for i in 0..pos.board().len() {
             if pos.board().get(i).is_some() { continue; }
             let stone = match turn.kind {
-                m3go::StoneKind::Own => turn.player.stone(),
-                m3go::StoneKind::Flower => Stone::Flower,
+                m3go_engine::StoneKind::Own => turn.player.stone(),
+                m3go_engine::StoneKind::Flower => Stone::Flower,
             };
             let mut b = pos.board().clone();
             b.set(i, Some(stone));
@@ -382,7 +386,7 @@ proptest! {
     fn arbitrary_games_keep_the_invariants(bytes in prop::collection::vec(any::<u8>(), 0..160)) {
         let game = ArbGame::arbitrary(&mut Unstructured::new(&bytes)).expect("decoding never fails");
         let mut p = game.start;
-        m3go::testing::check_settled(&p).map_err(fail)?;
+        m3go_engine::testing::check_settled(&p).map_err(fail)?;
         for m in game.moves.iter().take(12) {
             if let CheckedMove::Played(next) = check_move(&p, &m.to_move(p.board().size())).map_err(fail)? {
                 p = *next;
@@ -546,7 +550,7 @@ fn region_count(board: &Board, rules: &Rules) -> usize {
     let mut count = 0;
     for i in 0..size * size {
         if !seen[i] && a.upper.cells[i] != Cell::OffBoard {
-            m3go::board::strings::flood_marking(
+            m3go_engine::board::strings::flood_marking(
                 size,
                 i,
                 |j| a.upper.cells[j] != Cell::OffBoard,
@@ -645,7 +649,7 @@ fn d27_split_counterexample_turns_the_whole_board_neutral() {
         (44, 0, 6)
     );
     let split = Rules {
-        flower_enclosed: m3go::rules::FlowerEnclosed::Split,
+        flower_enclosed: m3go_engine::rules::FlowerEnclosed::Split,
         ..default
     };
     let changed = owners_changed(&before, &after, &split, &skip);

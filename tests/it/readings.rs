@@ -3,8 +3,8 @@
 //! options change none of those, and the CLI prints them as text and JSON.
 
 use crate::common::m3go;
-use m3go::game::setup::Setup;
 use m3go::tools::readings::{readings, Reading};
+use m3go_engine::game::setup::Setup;
 
 fn register() -> Vec<(String, String)> {
     m3go::conform::register::disputed_points()

@@ -2,14 +2,14 @@
 //! seven real professional records of spec/records (spec/records/README.md), and 003's
 //! mechanical replay.
 
-use m3go::formats::record::{two_colour_rules, Record};
-use m3go::formats::sgf::parse_record;
-use m3go::game::moves::Move;
-use m3go::game::notation::{Notation, Prefix};
-use m3go::game::play::Action;
-use m3go::rules::Rules;
 use m3go::tools::replay::{mechanical, strict, Entry, EyeEvent, LoggedString, Status};
-use m3go::{Attribute, Labels, Point};
+use m3go_engine::formats::record::{two_colour_rules, Record};
+use m3go_engine::formats::sgf::parse_record;
+use m3go_engine::game::moves::Move;
+use m3go_engine::game::notation::{Notation, Prefix};
+use m3go_engine::game::play::Action;
+use m3go_engine::rules::Rules;
+use m3go_engine::{Attribute, Labels, Point};
 use proptest::prelude::*;
 use std::process::Command;
 
@@ -79,8 +79,13 @@ fn d3_notation_real_record_converts_to_a_game_file_and_back() {
     assert_eq!(back.info("white"), Some("AlphaGo"));
     let again = back.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(again, rules);
-    let rep = strict(&back, &again, None, m3go::game::advance::Engine::Fast)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let rep = strict(
+        &back,
+        &again,
+        None,
+        m3go_engine::game::advance::Engine::Fast,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(rep.captured_counts(), (3, 4, 0));
 }
 
@@ -103,7 +108,7 @@ fn go_capture_two_colour_replay_of_real_records_matches_their_capture_counts() {
     let rules = two_colour_rules().unwrap_or_else(|e| panic!("{e}"));
     for (name, moves, by_black, by_white) in REAL {
         let r = real(name).unwrap_or_else(|| panic!("{name}"));
-        let rep = strict(&r, &rules, None, m3go::game::advance::Engine::Fast)
+        let rep = strict(&r, &rules, None, m3go_engine::game::advance::Engine::Fast)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(rep.entries.len(), moves, "{name}");
         let (black_lost, white_lost, flowers) = rep.captured_counts();
@@ -131,7 +136,7 @@ fn m20_replay_of_every_real_record_runs_to_the_end_and_logs_each_move() {
     ];
     for (name, moves, _, _) in REAL {
         let r = real(name).unwrap_or_else(|| panic!("{name}"));
-        let rep = mechanical(&r, &rules, None, m3go::game::advance::Engine::Fast)
+        let rep = mechanical(&r, &rules, None, m3go_engine::game::advance::Engine::Fast)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(rep.entries.len(), moves, "{name}");
         assert_eq!(rep.position.move_number() as usize, moves + 1, "{name}");
@@ -175,14 +180,14 @@ fn log_name(text: &str) -> m3go::tools::replay::LogName {
         None => (text, false),
     };
     m3go::tools::replay::LogName {
-        first: Some(m3go::Point::parse(core, 19).expect("a point")),
+        first: Some(m3go_engine::Point::parse(core, 19).expect("a point")),
         several,
     }
 }
 
 /// A record's move at a point, typed.
-fn source(text: &str) -> m3go::Action {
-    m3go::Action::Place(m3go::Point::parse(text, 19).expect("a point"))
+fn source(text: &str) -> m3go_engine::Action {
+    m3go_engine::Action::Place(m3go_engine::Point::parse(text, 19).expect("a point"))
 }
 
 fn logged(kind: &'static str, name: &str) -> LoggedString {
@@ -275,7 +280,7 @@ fn m20_replay_replaced_pass_names_reason_and_clause() {
         &r,
         &Rules::m3go_2020(),
         None,
-        m3go::game::advance::Engine::Fast,
+        m3go_engine::game::advance::Engine::Fast,
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let e = &rep.entries[8];
@@ -296,12 +301,17 @@ fn m20_replay_passes_do_not_end_the_game_but_record_passes_do() {
     let text = "size: 5\nBB 二二 一二 B二 OB A二 一B B一 二一 二一 pass pass 一O";
     let r = Record::parse_game_text(text, "t", ".").unwrap_or_else(|e| panic!("{e}"));
     let rules = Rules::m3go_2020();
-    let rep = mechanical(&r, &rules, Some(12), m3go::game::advance::Engine::Fast)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let rep = mechanical(
+        &r,
+        &rules,
+        Some(12),
+        m3go_engine::game::advance::Engine::Fast,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert!(rep.entries[8].replaced() && rep.entries[9].replaced());
     assert_eq!(rep.entries[10].status, Status::RecordPass);
     assert!(rep.position.game_over());
-    let err = mechanical(&r, &rules, None, m3go::game::advance::Engine::Fast).unwrap_err();
+    let err = mechanical(&r, &rules, None, m3go_engine::game::advance::Engine::Fast).unwrap_err();
     assert!(err.to_string().contains("move 13"), "{err}");
     assert!(err.to_string().contains("line 2"), "{err}");
 }
@@ -313,7 +323,7 @@ fn m20_replay_ignores_the_sgf_colours() {
         &r,
         &Rules::m3go_2020(),
         None,
-        m3go::game::advance::Engine::Fast,
+        m3go_engine::game::advance::Engine::Fast,
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let n: Vec<String> = rep.entries.iter().map(|e| e.notation.to_string()).collect();
@@ -323,7 +333,7 @@ fn m20_replay_ignores_the_sgf_colours() {
         &r,
         &Rules::m3go_2020(),
         None,
-        m3go::game::advance::Engine::Fast,
+        m3go_engine::game::advance::Engine::Fast,
     )
     .unwrap_err();
     assert!(e.to_string().contains("move 1"), "{e}");
@@ -342,7 +352,7 @@ fn d3_notation_wrong_colour_for_the_move_number_is_refused_with_move_and_line() 
         &r,
         &Rules::m3go_2020(),
         None,
-        m3go::game::advance::Engine::Fast,
+        m3go_engine::game::advance::Engine::Fast,
     )
     .unwrap_err();
     assert!(e.to_string().contains("move 7"), "{e}");
@@ -359,7 +369,7 @@ fn d3_notation_wrong_colour_for_the_move_number_is_refused_with_move_and_line() 
         &r,
         &Rules::m3go_2020(),
         None,
-        m3go::game::advance::Engine::Fast,
+        m3go_engine::game::advance::Engine::Fast,
     )
     .unwrap_err();
     assert!(e.to_string().contains("move 9"), "{e}");
@@ -374,7 +384,7 @@ fn go_end_strict_replay_refuses_a_move_after_the_end_with_its_number() {
         &r,
         &Rules::m3go_2020(),
         None,
-        m3go::game::advance::Engine::Fast,
+        m3go_engine::game::advance::Engine::Fast,
     )
     .unwrap_err();
     assert!(e.to_string().contains("move 3"), "{e}");
@@ -390,7 +400,7 @@ fn d3_notation_game_file_round_trips_through_sgf_in_both_label_systems() {
                 黑11.四D";
     let r = Record::parse_game_text(text, "g.txt", ".").unwrap_or_else(|e| panic!("{e}"));
     let rules = r.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
-    let rep = strict(&r, &rules, None, m3go::game::advance::Engine::Fast)
+    let rep = strict(&r, &rules, None, m3go_engine::game::advance::Engine::Fast)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(rep.entries.len(), 11);
     let sgf = r.to_sgf(&rules).unwrap_or_else(|e| panic!("{e}"));
@@ -462,7 +472,7 @@ fn sgf_set_up_stones_and_flowers_round_trip() {
     let start = r.start.clone().unwrap_or_else(|| panic!("no start"));
     assert!(start.diagram.contains('#'));
     let rules = Rules::m3go_2020();
-    let rep = strict(&r, &rules, None, m3go::game::advance::Engine::Fast)
+    let rep = strict(&r, &rules, None, m3go_engine::game::advance::Engine::Fast)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(rep.entries[0].notation.to_string(), "华9.一A");
     let out = r.to_sgf(&rules).unwrap_or_else(|e| panic!("{e}"));
@@ -528,8 +538,13 @@ fn cli_replay_writes_a_position_that_play_continues() {
     assert!(saved.contains("FL[]"));
     let back = parse_record(&saved, "saved").unwrap_or_else(|e| panic!("{e}"));
     let rules = back.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
-    let rep = strict(&back, &rules, None, m3go::game::advance::Engine::Fast)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let rep = strict(
+        &back,
+        &rules,
+        None,
+        m3go_engine::game::advance::Engine::Fast,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(rep.entries.len(), 60);
     let _ = std::fs::remove_dir_all(&tmp);
 }
@@ -580,7 +595,7 @@ proptest! {
             .collect();
         let r = parse_record(&format!("(;SZ[7]{body})"), "p").map_err(|e| TestCaseError::fail(e.to_string()))?;
         for rules in [Rules::m3go_2020(), Rules::preset("dullstone").map_err(|e| TestCaseError::fail(e.to_string()))?] {
-            match mechanical(&r, &rules, None, m3go::game::advance::Engine::Fast) {
+            match mechanical(&r, &rules, None, m3go_engine::game::advance::Engine::Fast) {
                 Ok(rep) => prop_assert!(rep.entries.len() <= moves.len()),
                 // only the record's own passes may end the game early
                 Err(e) => prop_assert!(e.to_string().contains("ended with the passes"), "{}", e),
@@ -684,7 +699,7 @@ fn sgf_handicap_games_replay_strictly_and_convert() {
         assert_eq!(r.first_move, 2, "{name}");
         assert!(r.start.is_some(), "{name}");
         let rules = r.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
-        let rep = strict(&r, &rules, None, m3go::game::advance::Engine::Fast)
+        let rep = strict(&r, &rules, None, m3go_engine::game::advance::Engine::Fast)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(rep.entries.len(), 4, "{name}");
         assert_eq!(rep.entries[0].notation.to_string(), "白2.OO", "{name}");

@@ -3,13 +3,13 @@
 //! the report's events and the score.
 
 use super::Difference;
-use crate::board::coord::Point;
 use crate::conform::answer::CaseAnswer;
 use crate::conform::check::{norm as norm_point, strs};
-use crate::game::move_report::NamedString;
-use crate::game::moves::Move;
-use crate::game::notation::{Notation, Prefix};
-use crate::game::play::Action;
+use m3go_engine::board::coord::Point;
+use m3go_engine::game::move_report::NamedString;
+use m3go_engine::game::moves::Move;
+use m3go_engine::game::notation::{Notation, Prefix};
+use m3go_engine::game::play::Action;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 

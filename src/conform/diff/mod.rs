@@ -27,16 +27,16 @@ use crate::conform::capabilities::SkippedCheck;
 use crate::conform::case::Case;
 use crate::conform::protocol::PROTOCOL;
 use crate::conform::runner::Screened;
-use crate::game::advance::Engine;
-use crate::game::play::Position;
-use crate::game::setup::Setup;
-use crate::rules::Rules;
-use crate::rules::RulesField;
+use m3go_engine::game::advance::Engine;
+use m3go_engine::game::play::Position;
+use m3go_engine::game::setup::Setup;
+use m3go_engine::rules::Rules;
+use m3go_engine::rules::RulesField;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 /// SplitMix64 (Steele, Lea, Flood 2014): the documented generator of the random games.
-pub use crate::game::order::SplitMix64;
+pub use m3go_engine::game::order::SplitMix64;
 
 /// The options of a differential run.
 #[derive(Clone, Debug)]
@@ -219,7 +219,7 @@ pub fn request(id: &str, setup: &Setup, moves: &[String], terms: &Terms) -> Valu
 pub fn request_setup(p: &Position) -> Setup {
     if !matches!(
         p.rules().ko,
-        crate::rules::Ko::None | crate::rules::Ko::Simple
+        m3go_engine::rules::Ko::None | m3go_engine::rules::Ko::Simple
     ) {
         return setup_of(p);
     }
