@@ -21,7 +21,7 @@ const RECORD: &str = "spec/records/kejie-alphago-2017-g1.sgf";
 /// it, as the replay plays it).
 fn at(to: u32) -> (Position, Position, Move) {
     let path = format!("{}/{RECORD}", env!("CARGO_MANIFEST_DIR"));
-    let record = m3go_engine::formats::record::Record::load(&path).expect("the Ke Jie record");
+    let record = m3go::input::load_record(&path).expect("the Ke Jie record");
     let rules = Rules::preset("m3go-2020").expect("preset");
     let (_, pos) =
         replay::mechanical_tally(&record, &rules, Some(to), Engine::Fast).expect("replays");

@@ -70,7 +70,7 @@ fn write(name: &str, comment: &str, setup: &Setup) {
     let path = format!("{OUT}/{name}.yaml");
     fs::write(&path, text).expect("write position file");
     // The written file must load back to the same board.
-    let back = Setup::load(&path).expect("generated position loads");
+    let back = m3go::input::load_position(&path).expect("generated position loads");
     assert_eq!(back.board().to_diagram(), setup.diagram);
     println!("wrote {path}");
 }

@@ -47,7 +47,7 @@ fn measured<T>(work: impl FnOnce() -> T) -> T {
 
 fn load(name: &str) -> Position {
     let path = format!("{}/benches/data/{name}.yaml", env!("CARGO_MANIFEST_DIR"));
-    Setup::load(&path).unwrap_or_else(|e| panic!("input {path}: {e}"))
+    m3go::input::load_position(&path).unwrap_or_else(|e| panic!("input {path}: {e}"))
 }
 
 fn empty(size: usize) -> FastPosition {

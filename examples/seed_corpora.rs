@@ -161,7 +161,7 @@ fn run(cases_dir: &str, out: &str) -> Result<(), String> {
         };
         for e in dir.flatten() {
             let path = e.path().to_string_lossy().into_owned();
-            let Ok(record) = m3go_engine::formats::record::Record::load(&path) else {
+            let Ok(record) = m3go::input::load_record(&path) else {
                 continue;
             };
             let name = e.file_name().to_string_lossy().into_owned();

@@ -63,6 +63,8 @@ macro_rules! errln {
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod conform;
+pub mod error;
+pub mod input;
 pub mod io;
 #[cfg(feature = "runner")]
 pub mod referee;

@@ -2,12 +2,12 @@
 //! `examples/gen_bench_positions.rs`).
 #![allow(dead_code)]
 
-use m3go_engine::{Position, Setup};
+use m3go_engine::Position;
 
 /// Loads `benches/data/NAME.yaml`.
 pub fn load(name: &str) -> Position {
     let path = format!("{}/benches/data/{name}.yaml", env!("CARGO_MANIFEST_DIR"));
-    Setup::load(&path).unwrap_or_else(|e| panic!("bench input {path}: {e}"))
+    m3go::input::load_position(&path).unwrap_or_else(|e| panic!("bench input {path}: {e}"))
 }
 
 /// The dense 19x19 positions: Lee Sedol vs AlphaGo game 5 replayed under M3Go.

@@ -39,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
     // no file can be read from this folder: an empty one of the fuzzer's own
     let empty = std::env::temp_dir().join("m3go-fuzz-empty");
     let _ = std::fs::create_dir_all(&empty);
-    let on_disk = parse_game_text_with(text, "g.txt", StartFiles::In(&empty.to_string_lossy()));
+    let on_disk = parse_game_text_with(text, "g.txt", StartFiles::In(&empty.to_string_lossy(), &m3go::input::read_text));
     let sent = parse_game_text_with(text, "g.txt", StartFiles::Refused);
     for r in [&on_disk, &sent] {
         if let Err(e) = r {

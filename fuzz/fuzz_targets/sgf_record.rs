@@ -57,7 +57,7 @@ fuzz_target!(|data: &[u8]| {
         let game = record
             .to_game_text(&rules, Labels::Chinese)
             .unwrap_or_else(|e| panic!("cannot write a game file: {e}"));
-        let back = Record::parse_game_text(&game, "back.txt", "/nonexistent")
+        let back = Record::parse_game_text(&game, "back.txt", m3go_engine::formats::record::StartFiles::Refused)
             .unwrap_or_else(|e| panic!("written game file does not read back: {e}\n{game}"));
         assert!(same_record_moves(&record, &back), "moves differ:\n{game}");
         assert_eq!(

@@ -16,7 +16,7 @@ use m3go::conform::check::check;
 use m3go::conform::protocol::{code, error_answer, PROTOCOL};
 use m3go_engine::error::ErrorKind;
 /// The largest input read from one source (as the command reads it).
-const MAX_INPUT_BYTES: usize = m3go_engine::error::ReadError::MAX_INPUT_BYTES;
+const MAX_INPUT_BYTES: usize = m3go_engine::error::MAX_INPUT_BYTES;
 use m3go::tools::replay::{ListedFailure, MoveFailure};
 use m3go_engine::formats::report::{AnalysisReport, PlayReport};
 use m3go_engine::game::advance::Engine;

@@ -2,7 +2,7 @@
 
 use clap::ValueEnum;
 use m3go_engine::formats::report::AnalysisReport;
-use m3go_engine::game::setup::{InputError, Setup};
+use m3go_engine::game::setup::InputError;
 
 /// The three boards, strings, private eyes, flower attributes, forbidden points, legal moves and
 /// the score.
@@ -59,7 +59,7 @@ struct WithReadings<'a> {
 
 pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
     let fmt = args.format;
-    let p = Setup::load(&args.pos)?.with_engine(args.engine.engine());
+    let p = crate::input::load_position(&args.pos)?.with_engine(args.engine.engine());
     let report = AnalysisReport::new(&p);
     let readings = if args.readings {
         Some(crate::tools::readings::readings(

@@ -2,7 +2,6 @@
 
 use crate::cli::common::{parse_rules, record_text, write_file};
 use m3go_engine::board::coord::Labels;
-use m3go_engine::game::setup::InputError;
 use m3go_engine::rules::Rules;
 
 /// Write a record as SGF (OUT.sgf) or game file.
@@ -30,12 +29,12 @@ pub struct ConvertArgs {
     pub force: bool,
 }
 
-pub fn run(args: ConvertArgs) -> Result<(), InputError> {
+pub fn run(args: ConvertArgs) -> Result<(), crate::error::Error> {
     let (input, output) = (&args.input, &args.output);
     let labels = args.labels;
     crate::cli::common::check_extension(output, "OUT", &crate::cli::common::RECORD_EXTENSIONS)?;
     crate::cli::common::refuse_own_input(output, "OUT", input, args.force)?;
-    let record = m3go_engine::formats::record::Record::load(input)?;
+    let record = crate::input::load_record(input)?;
     let rules = record.resolve_rules(args.rules.as_ref())?;
     // check the whole record before writing it
     let note = record.assumed_rules_note(args.rules.as_ref());

@@ -3,7 +3,7 @@
 use crate::cli::common::Format;
 use crate::tools::readings::readings;
 use m3go_engine::formats::explain::Trace;
-use m3go_engine::game::setup::{InputError, Setup};
+use m3go_engine::game::setup::InputError;
 
 /// The clause trace for a point, a string (七九*) or a move (黑291.七A).
 ///
@@ -35,7 +35,7 @@ pub struct ExplainArgs {
 }
 
 pub fn run(args: ExplainArgs) -> Result<(), InputError> {
-    let p = Setup::load(&args.pos)?.with_engine(args.engine.engine());
+    let p = crate::input::load_position(&args.pos)?.with_engine(args.engine.engine());
     let target = &args.target;
     let trace = Trace::explain(&p, target)?;
     let readings = if args.readings {

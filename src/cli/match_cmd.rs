@@ -203,7 +203,7 @@ fn parse_clock(v: &str) -> Result<Clock, SecondsError> {
     Ok(Clock { base, increment })
 }
 
-pub fn run(args: MatchArgs) -> Result<(), InputError> {
+pub fn run(args: MatchArgs) -> Result<(), crate::error::Error> {
     if let Some(files) = &args.merge {
         return merge(files, &args);
     }
@@ -212,12 +212,13 @@ pub fn run(args: MatchArgs) -> Result<(), InputError> {
     if m.entrants().len() != 2 && args.sprt.is_some() {
         return Err(InputError::new(format!("{} players", m.entrants().len()))
             .key("--sprt")
-            .expected("two players (or two sides in the team format)"));
+            .expected("two players (or two sides in the team format)")
+            .into());
     }
     if args.sprt.is_some() && args.shard.is_some() {
         return Err(InputError::new("given with --shard")
             .key("--sprt")
-            .expected("the whole match (the test decides over all its games): merge the shards' --results with --merge --sprt"));
+            .expected("the whole match (the test decides over all its games): merge the shards' --results with --merge --sprt").into());
     }
     let games: Vec<_> = m
         .schedule()
@@ -259,7 +260,7 @@ pub fn run(args: MatchArgs) -> Result<(), InputError> {
         .map(|g| g.number)
         .filter(|n| !recorded.contains(n))
         .collect();
-    let mut problems: Vec<InputError> = failed.iter().map(|(_, e)| e.clone()).collect();
+    let mut problems: Vec<crate::error::Error> = failed.iter().map(|(_, e)| e.clone()).collect();
     if let Some(file) = &args.results {
         // stopped early by the SPRT only: a run cut short by a failure is not a whole match,
         // and its merge is refused for the games missing
@@ -366,7 +367,7 @@ fn game_name(n: usize, ext: &str) -> String {
 
 /// The JUnit cases of the games a failure left out: an error for each game that failed, a
 /// skipped case for each game not started after it.
-fn missing_cases(failed: &[(usize, InputError)], not_started: &[usize]) -> Vec<TestCase> {
+fn missing_cases(failed: &[(usize, crate::error::Error)], not_started: &[usize]) -> Vec<TestCase> {
     let case = |n: usize, verdict: Verdict| TestCase {
         name: format!("game-{n:03}"),
         classname: "m3go-match".to_string(),
@@ -402,11 +403,11 @@ fn missing_cases(failed: &[(usize, InputError)], not_started: &[usize]) -> Vec<T
 /// The error of a match that a failure cut short: the first failure, the games missing from
 /// the results (failed, not started) and any report that could not be written either.
 fn late_failure(
-    failed: &[(usize, InputError)],
+    failed: &[(usize, crate::error::Error)],
     not_started: &[usize],
     recorded: usize,
-    problems: Vec<InputError>,
-) -> InputError {
+    problems: Vec<crate::error::Error>,
+) -> crate::error::Error {
     let numbers = |ns: &[usize]| -> String {
         let mut s: Vec<String> = ns.iter().take(10).map(|n| n.to_string()).collect();
         if ns.len() > 10 {
@@ -426,9 +427,15 @@ fn late_failure(
     for p in problems.iter().skip(failed.len()) {
         what.push_str(&format!("; also: {p}"));
     }
-    let first = problems.first().cloned().unwrap_or_default();
-    let kind = first.kind;
-    InputError::new(format!("{first}; {what}")).of_kind(kind)
+    let first = problems
+        .first()
+        .cloned()
+        .unwrap_or_else(|| InputError::default().into());
+    let message = format!("{first}; {what}");
+    first.map(|e| {
+        let kind = e.kind;
+        InputError::new(message).of_kind(kind)
+    })
 }
 
 /// Plays `games` on --concurrency workers, writing each game's SGF (and final analysis) as it
@@ -438,65 +445,67 @@ fn play_all(
     m: &MatchSpec,
     games: &[crate::referee::game::GameSpec],
     folder: &Folder,
-) -> Result<PlayedAll, InputError> {
+) -> Result<PlayedAll, crate::error::Error> {
     let workers = thread_pool(args.concurrency as usize).map_err(InputError::from)?;
     let pb = progress_bar(games.len() as u64, "games");
     // the running tally, a game added as it ends (the progress bar's score, the SPRT)
     let running: Mutex<Vec<Pairing>> = Mutex::new(pairings(&m.entrants()));
     let decided = AtomicBool::new(false);
-    let results: Vec<Option<Result<Played, (usize, InputError)>>> = workers.install(|| {
-        games
-            .par_iter()
-            .map(|g| {
-                if decided.load(Ordering::SeqCst) {
-                    return None;
-                }
-                let one = || -> Result<Played, InputError> {
-                    let played = run_game(m, g)
-                        .map_err(|e| InputError::from(e).key(format!("game {}", g.number)))?;
-                    let sgf = folder.path_of(&game_name(g.number, "sgf"));
-                    let text = played.record.to_sgf(&m.rules)?;
-                    folder.write(&game_name(g.number, "sgf"), &text)?;
-                    if args.final_analysis {
-                        let pos = played
-                            .record
-                            .replay_strict(&m.rules, None)
-                            .map_err(|e| e.key(format!("game {}", g.number)))?
-                            .0;
-                        let report = m3go_engine::formats::report::AnalysisReport::new(&pos);
-                        folder.write(&game_name(g.number, "final.txt"), &report.to_text())?;
+    let results: Vec<Option<Result<Played, (usize, crate::error::Error)>>> =
+        workers.install(|| {
+            games
+                .par_iter()
+                .map(|g| {
+                    if decided.load(Ordering::SeqCst) {
+                        return None;
                     }
-                    errln!(
-                        "game {}/{}: {} (black) vs {} (white): {} ({}, {} moves)",
-                        g.number,
-                        games.len(),
-                        g.names[0],
-                        g.names[1],
-                        played.result(),
-                        played.ending_name(),
-                        played.record.moves.len()
-                    );
-                    let mut tallied = running.lock().unwrap_or_else(|e| e.into_inner());
-                    tally(&mut tallied, &game_line(&played, &sgf));
-                    pb.set_message(running_score(&tallied));
-                    if let (Some(t), Some(first)) = (args.sprt, tallied.first()) {
-                        if t.verdict(first.wins, first.losses, first.draws) != SprtVerdict::Continue
-                        {
-                            decided.store(true, Ordering::SeqCst);
+                    let one = || -> Result<Played, crate::error::Error> {
+                        let played = run_game(m, g)
+                            .map_err(|e| InputError::from(e).key(format!("game {}", g.number)))?;
+                        let sgf = folder.path_of(&game_name(g.number, "sgf"));
+                        let text = played.record.to_sgf(&m.rules)?;
+                        folder.write(&game_name(g.number, "sgf"), &text)?;
+                        if args.final_analysis {
+                            let pos = played
+                                .record
+                                .replay_strict(&m.rules, None)
+                                .map_err(|e| e.key(format!("game {}", g.number)))?
+                                .0;
+                            let report = m3go_engine::formats::report::AnalysisReport::new(&pos);
+                            folder.write(&game_name(g.number, "final.txt"), &report.to_text())?;
                         }
+                        errln!(
+                            "game {}/{}: {} (black) vs {} (white): {} ({}, {} moves)",
+                            g.number,
+                            games.len(),
+                            g.names[0],
+                            g.names[1],
+                            played.result(),
+                            played.ending_name(),
+                            played.record.moves.len()
+                        );
+                        let mut tallied = running.lock().unwrap_or_else(|e| e.into_inner());
+                        tally(&mut tallied, &game_line(&played, &sgf));
+                        pb.set_message(running_score(&tallied));
+                        if let (Some(t), Some(first)) = (args.sprt, tallied.first()) {
+                            if t.verdict(first.wins, first.losses, first.draws)
+                                != SprtVerdict::Continue
+                            {
+                                decided.store(true, Ordering::SeqCst);
+                            }
+                        }
+                        pb.inc(1);
+                        Ok(played)
+                    };
+                    let result = one();
+                    if result.is_err() {
+                        // no game starts after a failure
+                        decided.store(true, Ordering::SeqCst);
                     }
-                    pb.inc(1);
-                    Ok(played)
-                };
-                let result = one();
-                if result.is_err() {
-                    // no game starts after a failure
-                    decided.store(true, Ordering::SeqCst);
-                }
-                Some(result.map_err(|e| (g.number, e)))
-            })
-            .collect()
-    });
+                    Some(result.map_err(|e| (g.number, e)))
+                })
+                .collect()
+        });
     pb.finish_and_clear();
     let mut played = Vec::new();
     let mut failed = Vec::new();
@@ -511,7 +520,7 @@ fn play_all(
 }
 
 /// The games played and recorded, and those that failed (by number, with the failure).
-type PlayedAll = (Vec<Played>, Vec<(usize, InputError)>);
+type PlayedAll = (Vec<Played>, Vec<(usize, crate::error::Error)>);
 
 /// The progress bar's message: each pairing's wins, losses and draws so far.
 fn running_score(tally: &[Pairing]) -> String {
@@ -530,7 +539,11 @@ fn running_score(tally: &[Pairing]) -> String {
 
 /// Writes the results file `file`: the header, then the games' JSON lines
 /// ([`results::text`]).
-fn write_lines(file: &str, header: &ResultsHeader, lines: &[GameLine]) -> Result<(), InputError> {
+fn write_lines(
+    file: &str,
+    header: &ResultsHeader,
+    lines: &[GameLine],
+) -> Result<(), crate::error::Error> {
     let text = results::text(header, lines).map_err(InputError::internal)?;
     write_file(file, &text)
 }
@@ -618,9 +631,9 @@ fn match_properties(args: &MatchArgs) -> Vec<(String, String)> {
 }
 
 /// Writes the JUnit report `suite` to `file`.
-fn write_junit(file: &str, suite: &TestSuite) -> Result<(), InputError> {
+fn write_junit(file: &str, suite: &TestSuite) -> Result<(), crate::error::Error> {
     crate::cli::junit::xml(suite)
-        .map_err(InputError::from)
+        .map_err(|e| crate::error::Error::from(InputError::from(e)))
         .and_then(|x| write_file(file, &x))
 }
 
@@ -665,7 +678,7 @@ fn openings(paths: &[String], rules: &Rules, size: usize) -> Result<Vec<Arc<Open
 fn opening(file: &str, rules: &Rules, size: usize) -> Result<Opening, InputError> {
     let lower = file.to_ascii_lowercase();
     let record = if lower.ends_with(".yaml") || lower.ends_with(".yml") {
-        let text = m3go_engine::game::setup::read_text(file)?;
+        let text = crate::input::read_text(file)?;
         let setup: m3go_engine::game::setup::Setup =
             m3go_engine::game::setup::from_yaml(&text, file)?;
         let pos = setup.to_position(file)?;
@@ -675,7 +688,7 @@ fn opening(file: &str, rules: &Rules, size: usize) -> Result<Opening, InputError
         r.start_place = Some(file.to_string());
         r
     } else {
-        m3go_engine::formats::record::Record::load(file)?
+        crate::input::load_record(file)?
     };
     if record.size != size {
         return Err(InputError::new(format!("a {0}×{0} board", record.size))
@@ -697,7 +710,7 @@ fn opening(file: &str, rules: &Rules, size: usize) -> Result<Opening, InputError
 
 /// `--merge`: the results files of a match's shards read back (as streams), checked to be
 /// exactly the shards of one match ([`results::merge`]), joined and reported.
-fn merge(files: &[String], args: &MatchArgs) -> Result<(), InputError> {
+fn merge(files: &[String], args: &MatchArgs) -> Result<(), crate::error::Error> {
     // the reports checked before the shards are read, as a match checks them before its first
     // game (writable, distinct)
     let reports: Vec<(&str, &str)> = [("--results", &args.results), ("--junit", &args.junit)]
@@ -705,7 +718,7 @@ fn merge(files: &[String], args: &MatchArgs) -> Result<(), InputError> {
         .filter_map(|(flag, path)| path.as_deref().map(|p| (flag, p)))
         .collect();
     check_outputs(&reports, None)?;
-    let merged = results::merge(files)?;
+    let merged = results::merge(files).map_err(InputError::from)?;
     let lines = &merged.lines;
     if let Some(file) = &args.results {
         write_lines(file, &merged.header(), lines)?;
@@ -725,7 +738,8 @@ fn merge(files: &[String], args: &MatchArgs) -> Result<(), InputError> {
         return Err(
             InputError::new(format!("{} players in the results", entrants.len()))
                 .key("--sprt")
-                .expected("two players (or two sides)"),
+                .expected("two players (or two sides)")
+                .into(),
         );
     }
     print_results(&entrants, lines, args.sprt);

@@ -7,7 +7,6 @@
 //! input — usage errors found by clap included.
 
 use clap::{Parser, Subcommand};
-use m3go_engine::game::setup::InputError;
 use std::ffi::OsString;
 
 /// `print!` through [`common::write_out`]: a closed pipe ends m3go quietly.
@@ -242,10 +241,10 @@ fn subcommands_at(args: &[OsString]) -> Vec<String> {
 }
 
 /// 0 for success; a bad-input error is printed and gives 2.
-fn exit_code(r: Result<(), InputError>) -> i32 {
+fn exit_code(r: Result<(), impl Into<crate::error::Error>>) -> i32 {
     match r {
         Ok(()) => 0,
-        Err(e) => fail(&e),
+        Err(e) => fail(&e.into()),
     }
 }
 
@@ -253,18 +252,18 @@ fn exit_code(r: Result<(), InputError>) -> i32 {
 /// error object on standard output.
 static JSON_ERRORS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Reports an input error: its message on standard error and, under `--format json`, the JSON
-/// error object ([`crate::conform::outputs::ErrorReport`], `m3go-error/1`) on standard output.
-/// Returns 2, the exit code of bad input.
-pub(crate) fn fail(e: &InputError) -> i32 {
+/// Reports a command's error: its message on standard error and, under `--format json`, the
+/// JSON error object ([`crate::conform::outputs::ErrorReport`], `m3go-error/1`, its code the
+/// error's kind's) on standard output. Returns 2, the exit code of bad input.
+pub(crate) fn fail(e: &crate::error::Error) -> i32 {
     common::write_err(format_args!("error: {e}\n"));
     if json_error_wanted() {
-        print_error_json(&crate::conform::outputs::ErrorReport::of_input(e));
+        print_error_json(&crate::conform::outputs::ErrorReport::of_error(e));
     }
     2
 }
 
-/// Reports a failure that is not an [`InputError`] (`code` says what it is) as [`fail`] does;
+/// Reports a failure that is not an [`InputError`](m3go_engine::error::InputError) (`code` says what it is) as [`fail`] does;
 /// returns `exit`.
 pub(crate) fn fail_with(
     code: crate::conform::outputs::ErrorCode,

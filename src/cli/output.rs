@@ -23,6 +23,7 @@
 //! stands there (a link, a hard link, a device) is replaced, never followed or written into.
 //! The paths of a run's reports are checked together before it starts ([`check_outputs`]).
 
+use crate::error::{Error, OfKind};
 use m3go_engine::game::setup::InputError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -58,8 +59,8 @@ pub enum Target {
 /// How to write `path`, decided by what it is after following its links; an error (naming the
 /// path and what was expected) where it may not be written. Looks only: nothing is opened, so
 /// a FIFO without a reader does not block here.
-pub fn decide(path: &str) -> Result<Target, InputError> {
-    decide_of(path).map_err(|e| e.of_kind(m3go_engine::error::ErrorKind::Unwritable))
+pub fn decide(path: &str) -> Result<Target, Error> {
+    decide_of(path).map_err(OfKind::unwritable)
 }
 
 fn decide_of(path: &str) -> Result<Target, InputError> {
@@ -202,7 +203,7 @@ fn folder_of(file: &Path) -> PathBuf {
 }
 
 /// Writes one output: [`write_all`] with one entry.
-pub fn write_one(path: &str, text: &str) -> Result<(), InputError> {
+pub fn write_one(path: &str, text: &str) -> Result<(), Error> {
     write_all(&[(path, text)])
 }
 
@@ -211,15 +212,15 @@ pub fn write_one(path: &str, text: &str) -> Result<(), InputError> {
 /// temporary files beside them; then the other outputs are written (in place, devices, FIFOs,
 /// standard output); last the temporary files are renamed over their targets. A failure before
 /// the renames removes the temporary files and leaves every replaced file as it was.
-pub fn write_all(files: &[(&str, &str)]) -> Result<(), InputError> {
-    write_all_of(files).map_err(|e| e.of_kind(m3go_engine::error::ErrorKind::Unwritable))
+pub fn write_all(files: &[(&str, &str)]) -> Result<(), Error> {
+    write_all_of(files).map_err(OfKind::unwritable)
 }
 
 fn write_all_of(files: &[(&str, &str)]) -> Result<(), InputError> {
     catch_file_size_signal();
     let mut decided = Vec::with_capacity(files.len());
     for &(path, text) in files {
-        decided.push((path, decide(path)?, text));
+        decided.push((path, decide_of(path)?, text));
     }
     let mut staged = Vec::new();
     let mut direct = Vec::new();
@@ -410,8 +411,8 @@ impl Folder {
     /// Opens the folder `path`, creating it (and its parents) when it does not exist, and checks
     /// that m3go may create files in it (a file made and removed). Refused: a path that is not a
     /// folder (after its links), a folder m3go may not write.
-    pub fn open(path: &str) -> Result<Folder, InputError> {
-        Self::open_of(path).map_err(|e| e.of_kind(m3go_engine::error::ErrorKind::Unwritable))
+    pub fn open(path: &str) -> Result<Folder, Error> {
+        Self::open_of(path).map_err(OfKind::unwritable)
     }
 
     fn open_of(path: &str) -> Result<Folder, InputError> {
@@ -452,7 +453,7 @@ impl Folder {
     /// Checks, without creating it, that the folder `path` could be opened by [`Folder::open`]
     /// later: an existing folder m3go may write in, or a missing one whose nearest existing
     /// parent is.
-    pub fn check_creatable(path: &str) -> Result<(), InputError> {
+    pub fn check_creatable(path: &str) -> Result<(), Error> {
         if std::fs::metadata(path).is_ok() {
             return Folder::open(path).map(|_| ());
         }
@@ -469,7 +470,7 @@ impl Folder {
             Err(InputError::new(what)
                 .file(path)
                 .expected("a folder (new or existing) for the files written")
-                .of_kind(m3go_engine::error::ErrorKind::Unwritable))
+                .unwritable())
         };
         if !std::fs::metadata(&parent).is_ok_and(|m| m.is_dir()) {
             return refuse(format!("`{}` is not a folder", parent.to_string_lossy()));
@@ -502,7 +503,7 @@ impl Folder {
     /// Checks, before any long work, the names the run will write: each is free or a regular
     /// file (which is replaced); a symbolic link, a folder, a device, a FIFO or a socket there is
     /// refused, naming it and left as it is.
-    pub fn check(&self, names: &[String]) -> Result<(), InputError> {
+    pub fn check(&self, names: &[String]) -> Result<(), Error> {
         use nix::sys::stat::{fstatat, SFlag};
         for name in names {
             let st = match fstatat(
@@ -518,7 +519,7 @@ impl Folder {
                         std::io::Error::from(e)
                     ))
                     .file(self.path_of(name))
-                    .of_kind(m3go_engine::error::ErrorKind::Unwritable))
+                    .unwritable())
                 }
             };
             let kind = SFlag::from_bits_truncate(st.st_mode) & SFlag::S_IFMT;
@@ -543,7 +544,7 @@ impl Folder {
             ))
             .file(self.path_of(name))
             .expected("a free name or a regular file in the output folder (remove it, or choose another folder)")
-            .of_kind(m3go_engine::error::ErrorKind::Unwritable));
+            .unwritable());
         }
         Ok(())
     }
@@ -584,13 +585,13 @@ impl Folder {
     /// (its mode kept, and its owner where m3go may give it); anything else there is replaced
     /// too, never followed or written into. A failure leaves `name` as it was and removes the
     /// temporary file.
-    pub fn write(&self, name: &str, text: &str) -> Result<(), InputError> {
+    pub fn write(&self, name: &str, text: &str) -> Result<(), Error> {
         catch_file_size_signal();
         let shown = self.path_of(name);
         let fail = |what: &str, e: std::io::Error| {
             InputError::new(format!("cannot write ({what}): {e}; the file is unchanged"))
                 .file(shown.as_str())
-                .of_kind(m3go_engine::error::ErrorKind::Unwritable)
+                .unwritable()
         };
         use nix::sys::stat::{fstatat, SFlag};
         let old = fstatat(&self.dir, name, nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW)
@@ -638,9 +639,8 @@ impl Folder {
 pub fn check_outputs(
     outputs: &[(&str, &str)],
     folder: Option<(&Folder, &[String])>,
-) -> Result<(), InputError> {
-    check_outputs_of(outputs, folder)
-        .map_err(|e| e.of_kind(m3go_engine::error::ErrorKind::Unwritable))
+) -> Result<(), Error> {
+    check_outputs_of(outputs, folder).map_err(OfKind::unwritable)
 }
 
 /// Where an output goes, to compare two outputs.
@@ -663,7 +663,7 @@ fn check_outputs_of(
     use std::os::unix::fs::MetadataExt;
     let mut seen: Vec<Seen<'_>> = Vec::new();
     for &(flag, path) in outputs {
-        let target = decide(path).map_err(|e| e.key(flag))?;
+        let target = decide_of(path).map_err(|e| e.key(flag))?;
         let (place, inode) = match &target {
             Target::Stdout => (Place::Stdout, None),
             Target::Stderr => (Place::Stderr, None),

@@ -1,7 +1,8 @@
 //! `m3go perft`: the number of legal move sequences of a given length.
 
+use crate::error::OfKind;
 use crate::tools::perft::{divide_within, perft_within, NodeBudget};
-use m3go_engine::game::setup::{InputError, Setup};
+use m3go_engine::game::setup::InputError;
 
 /// Count legal move sequences (passes included).
 ///
@@ -49,9 +50,9 @@ pub const FAST_NODES: u64 = 10_000_000;
 /// legal-move list.
 pub const REFERENCE_NODES: u64 = 20_000;
 
-pub fn run(args: PerftArgs) -> Result<(), InputError> {
+pub fn run(args: PerftArgs) -> Result<(), crate::error::Error> {
     let depth = args.depth;
-    let p = Setup::load(&args.pos)?.with_engine(args.engine.engine());
+    let p = crate::input::load_position(&args.pos)?.with_engine(args.engine.engine());
     let mut budget = NodeBudget::new(args.max_nodes.unwrap_or(if args.engine.reference {
         REFERENCE_NODES
     } else {
@@ -64,7 +65,7 @@ pub fn run(args: PerftArgs) -> Result<(), InputError> {
         ))
         .key("--max-nodes")
         .expected("a smaller depth, or a larger --max-nodes")
-        .of_kind(m3go_engine::error::ErrorKind::LimitExceeded)
+        .limit_exceeded()
     };
     // a progress bar over the first moves (on a terminal only)
     let pb = crate::cli::common::progress_bar(0, "first moves");

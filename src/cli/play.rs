@@ -4,7 +4,7 @@ use crate::cli::common::write_file;
 use crate::cli::common::Format;
 use m3go_engine::board::coord::Labels;
 use m3go_engine::formats::report::AnalysisReport;
-use m3go_engine::game::setup::{InputError, Setup};
+use m3go_engine::game::setup::InputError;
 
 /// Play moves (黑291.七A, 华289.H九, 七A, pass) and report each one.
 ///
@@ -77,14 +77,14 @@ fn print_report(r: &m3go_engine::game::play::Report, labels: Labels) {
     }
 }
 
-pub fn run(args: PlayArgs) -> Result<(), InputError> {
+pub fn run(args: PlayArgs) -> Result<(), crate::error::Error> {
     if let Some(out) = &args.out {
         crate::cli::common::check_extension(out, "-o", &crate::cli::common::POSITION_EXTENSIONS)?;
         // refused before the moves are played (a folder, a dangling link), not after the report
         crate::cli::output::decide(out)?;
     }
     let fmt = args.format;
-    let start = Setup::load(&args.pos)?.with_engine(args.engine.engine());
+    let start = crate::input::load_position(&args.pos)?.with_engine(args.engine.engine());
     let (p, reports) = crate::tools::replay::play_listed(&start, &args.moves, "MOVE", true, |r| {
         if fmt == Format::Text {
             print_report(r, args.text.options().labels);

@@ -6,9 +6,9 @@ use crate::conform::play_protocol::{
     PLAYER_PROTOCOLS,
 };
 use crate::conform::protocol::{code, error_answer, Implementation};
+use crate::input::ReadError;
 use crate::io::read_line_bounded;
 use crate::referee::strategy::{choose, name_hash, Strategy};
-use m3go_engine::error::ReadError;
 use m3go_engine::game::fast::FastPosition;
 use m3go_engine::game::moves::{Action, Move};
 use m3go_engine::game::notation::Notation;

@@ -5,6 +5,7 @@
 
 use crate::conform::capabilities::Capabilities;
 use crate::conform::play_protocol::PlayerCapabilities;
+use crate::input::ReadError;
 use crate::io::clip;
 use crate::io::read_line_bounded;
 use crate::referee::gtp::{
@@ -12,7 +13,6 @@ use crate::referee::gtp::{
     GTP_VERSION, POSITION_COMMAND,
 };
 use crate::referee::strategy::{choose, Strategy};
-use m3go_engine::error::ReadError;
 use m3go_engine::formats::record::Record;
 use m3go_engine::game::fast::FastPosition;
 use m3go_engine::game::moves::{Action, Move};

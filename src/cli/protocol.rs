@@ -2,8 +2,8 @@
 
 use crate::conform::capabilities::Capabilities;
 use crate::conform::protocol::{code, error_answer};
+use crate::input::ReadError;
 use crate::io::read_line_bounded;
-use m3go_engine::error::ReadError;
 use m3go_engine::game::setup::InputError;
 use serde_json::Value;
 

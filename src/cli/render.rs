@@ -3,7 +3,6 @@
 use crate::cli::common::{check_extension, write_file};
 use clap::ValueEnum;
 use m3go_engine::formats::render::View;
-use m3go_engine::game::setup::{InputError, Setup};
 
 /// Draw the board (SVG figure or colour terminal).
 ///
@@ -48,7 +47,7 @@ pub enum LayerArg {
     Upper,
 }
 
-pub fn run(args: RenderArgs) -> Result<(), InputError> {
+pub fn run(args: RenderArgs) -> Result<(), crate::error::Error> {
     let view = match args.layer {
         LayerArg::Direct => View::Direct,
         LayerArg::Holographic => View::Holographic,
@@ -57,7 +56,7 @@ pub fn run(args: RenderArgs) -> Result<(), InputError> {
     if let Some(out) = &args.svg {
         check_extension(out, "--svg", &["svg"])?;
     }
-    let p = Setup::load(&args.pos)?;
+    let p = crate::input::load_position(&args.pos)?;
     let labels = args.labels;
     if let Some(out) = &args.svg {
         let svg = if args.numbers {

@@ -77,7 +77,7 @@ fn replay_one(
     args: &ReplayArgs,
     summary_only: bool,
 ) -> Result<(Replayed, Rules, m3go_engine::formats::record::Record), InputError> {
-    let record = m3go_engine::formats::record::Record::load(path)?;
+    let record = crate::input::load_record(path)?;
     if let Some(note) = record.dropped.games_note() {
         errln!("replay: {path}: not replayed: {note}");
     }
@@ -112,7 +112,7 @@ fn replay_one(
     Ok((rep, rules, record))
 }
 
-pub fn run(args: ReplayArgs) -> Result<(), InputError> {
+pub fn run(args: ReplayArgs) -> Result<(), crate::error::Error> {
     use crate::cli::common::{check_extension, refuse_own_input};
     for out in [&args.save, &args.out].into_iter().flatten() {
         // refused before the replay (a folder, a dangling link), not after its output
@@ -127,16 +127,14 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
         refuse_own_input(out, "-o", &args.games[0], args.force)?;
     }
     if args.games.len() > 1 || args.spread.shard.is_some() {
-        return run_many(&args);
+        return Ok(run_many(&args)?);
     }
     let path = &args.games[0];
     let fmt = args.format;
     if args.quiet && fmt == Format::Text && args.save.is_none() {
         // only the summary is printed: no move's report is needed
         let (Replayed::Summary(summary), _, _) = replay_one(path, &args, true)? else {
-            return Err(InputError::new(
-                "the replay gave a log where a summary was asked",
-            ));
+            return Err(InputError::new("the replay gave a log where a summary was asked").into());
         };
         let (tally, position) = *summary;
         let written = position_file(&args, &position)?;
@@ -148,9 +146,7 @@ pub fn run(args: ReplayArgs) -> Result<(), InputError> {
         return write_outputs(written.into_iter().collect());
     }
     let (Replayed::Log(rep), rules, record) = replay_one(path, &args, false)? else {
-        return Err(InputError::new(
-            "the replay gave a summary where the log was asked",
-        ));
+        return Err(InputError::new("the replay gave a summary where the log was asked").into());
     };
     // everything is computed before anything is printed or written
     let mut written: Vec<(String, String)> =
@@ -236,7 +232,7 @@ fn position_file(
 }
 
 /// The files of `-o` and `--save`, written together at the end ([`write_files`]).
-fn write_outputs(files: Vec<(String, String)>) -> Result<(), InputError> {
+fn write_outputs(files: Vec<(String, String)>) -> Result<(), crate::error::Error> {
     let refs: Vec<(&str, &str)> = files
         .iter()
         .map(|(p, t)| (p.as_str(), t.as_str()))

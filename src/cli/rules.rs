@@ -1,6 +1,7 @@
 //! `m3go rules`: the presets and rule options; `m3go rules check FILE` validates a rules file.
 
-use m3go_engine::game::setup::{from_yaml, read_text, InputError};
+use crate::input::read_text;
+use m3go_engine::game::setup::{from_yaml, InputError};
 use m3go_engine::rules::{Rules, RulesSpec};
 
 /// List the presets and every rule option, or validate a rules file.

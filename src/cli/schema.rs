@@ -28,13 +28,14 @@ pub struct SchemaArgs {
     pub dir: String,
 }
 
-pub fn run(args: SchemaArgs) -> Result<(), InputError> {
+pub fn run(args: SchemaArgs) -> Result<(), crate::error::Error> {
     let all = schemas();
     if args.write {
         if args.dir.trim().is_empty() {
             return Err(InputError::new("an empty folder name")
                 .key("--dir")
-                .expected("the folder to write the schemas to (spec/schema by default)"));
+                .expected("the folder to write the schemas to (spec/schema by default)")
+                .into());
         }
         // the folder opened once and every name checked before the first file is written: a
         // link, folder, device or FIFO planted at a schema's name is refused and left as it is,
@@ -57,7 +58,8 @@ pub fn run(args: SchemaArgs) -> Result<(), InputError> {
             let names: Vec<String> = all.iter().map(|s| stem(s.file)).collect();
             return Err(InputError::new(format!("no schema named `{name}`"))
                 .key("NAME")
-                .expected(format!("one of {}", names.join(", "))));
+                .expected(format!("one of {}", names.join(", ")))
+                .into());
         };
         out!("{}", file_text(&one.schema));
         return Ok(());

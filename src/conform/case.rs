@@ -434,9 +434,13 @@ impl Case {
 /// moves numbered up to `to`, as points or `pass`).
 fn record_start(file: &str, start: &RecordStart) -> Result<(Setup, Vec<String>), InputError> {
     let record = if file.starts_with(BUILTIN) {
-        m3go_engine::formats::record::Record::parse(&suite_text(file)?, file)?
+        m3go_engine::formats::record::Record::parse(
+            &suite_text(file)?,
+            file,
+            &crate::input::read_text,
+        )?
     } else {
-        m3go_engine::formats::record::Record::load(file)?
+        crate::input::load_record(file)?
     };
     let rules = match &start.rules {
         Some(r) => r.resolve().map_err(|e| InputError::from(e).key("rules"))?,

@@ -58,9 +58,16 @@ impl ErrorCode {
             ErrorKind::Bad => ErrorCode::BadInput,
             ErrorKind::IllegalMove => ErrorCode::IllegalMove,
             ErrorKind::Unreadable => ErrorCode::Unreadable,
-            ErrorKind::Unwritable => ErrorCode::Unwritable,
-            ErrorKind::LimitExceeded => ErrorCode::LimitExceeded,
             ErrorKind::Internal => ErrorCode::Internal,
+        }
+    }
+
+    /// The code of a command's error: an input error's by its kind, else the error's own.
+    pub fn of_error(e: &crate::error::Error) -> ErrorCode {
+        match e {
+            crate::error::Error::Input(e) => ErrorCode::of_kind(e.kind),
+            crate::error::Error::Unwritable(_) => ErrorCode::Unwritable,
+            crate::error::Error::LimitExceeded(_) => ErrorCode::LimitExceeded,
         }
     }
 }
@@ -150,6 +157,14 @@ impl ErrorReport {
             expected: e.expected.clone(),
             message: e.to_string(),
             exit: 2,
+        }
+    }
+
+    /// The report of a command's error (exit 2): an input error's, its code the error's kind.
+    pub fn of_error(e: &crate::error::Error) -> ErrorReport {
+        ErrorReport {
+            code: ErrorCode::of_error(e),
+            ..ErrorReport::of_input(e.input())
         }
     }
 

@@ -1157,7 +1157,7 @@ pub struct Suite {
 /// Loads every case file under `dir`, checking each case's clauses against the clause ids of
 /// `rules_md` when that file can be read. Only an unreadable directory is an error.
 pub fn load_suite(dir: &str, rules_md: &str) -> Result<Suite, InputError> {
-    let known: Option<BTreeSet<String>> = m3go_engine::game::setup::read_text(rules_md)
+    let known: Option<BTreeSet<String>> = crate::input::read_text(rules_md)
         .ok()
         .map(|t| clause_ids(&t).into_iter().collect());
     let files = case_files(dir)?;

@@ -310,7 +310,7 @@ fn request<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
 const POSITION: &str = "position";
 
 /// A position as a request sends it: the text of a position file (YAML), read and validated as
-/// `Setup::load` reads a file, or the same file as a JSON object (spec/schema/position.schema.json:
+/// `input::load_position` reads a file, or the same file as a JSON object (spec/schema/position.schema.json:
 /// the page sends these and builds no YAML).
 fn position(sent: &Value, place: &str) -> Result<Position, ApiError> {
     let setup: Setup = match sent {

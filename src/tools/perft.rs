@@ -20,10 +20,11 @@
 //! perft 2 651
 //! ```
 
+use crate::input::read_text;
 use m3go_engine::board::grid::Board;
 use m3go_engine::game::advance::Engine;
 use m3go_engine::game::play::{Move, Position};
-use m3go_engine::game::setup::{from_yaml, parse_yaml, read_text, InputError, Place, Setup};
+use m3go_engine::game::setup::{from_yaml, parse_yaml, InputError, Place, Setup};
 use m3go_engine::rules::RulesField;
 
 /// The number of legal move sequences of length `depth` (passes included; the special moves of

@@ -512,7 +512,9 @@ mod tests {
         // 5x5: the white stone 二二 in the corner has one liberty, 二一, after 黑3.一二; the
         // record puts move 9 (华, black's flower) there: a capture point, so it becomes a pass.
         let text = "size: 5\nBB 二二 一二 B二 OB A二 一B B一 二一 pass";
-        let r = Record::parse_game_text(text, "t", ".").unwrap();
+        let r =
+            Record::parse_game_text(text, "t", m3go_engine::formats::record::StartFiles::Refused)
+                .unwrap();
         let rules = Rules::m3go_2020();
         let rep = mechanical(&r, &rules, None, Engine::Fast).unwrap();
         assert_eq!(rep.entries.len(), 10);

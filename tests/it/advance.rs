@@ -257,9 +257,12 @@ fn the_engine_set_on_a_position_is_kept_by_the_positions_it_leads_to() {
     ] {
         assert_eq!(p.engine(), Engine::Reference, "{what}");
     }
-    let record =
-        m3go_engine::formats::record::Record::parse_game_text("size: 5\n二二 一二 pass", "t", ".")
-            .unwrap_or_else(|e| panic!("{e}"));
+    let record = m3go_engine::formats::record::Record::parse_game_text(
+        "size: 5\n二二 一二 pass",
+        "t",
+        m3go_engine::formats::record::StartFiles::Refused,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let mut kept = Vec::new();
     let rep = m3go::tools::replay::strict_keeping(
         &record,

@@ -5,7 +5,6 @@
 
 use m3go_engine::board::coord::Point;
 use m3go_engine::formats::report::AnalysisReport;
-use m3go_engine::game::setup::Setup;
 use m3go_engine::{Position, Rules};
 use std::collections::HashSet;
 
@@ -27,7 +26,7 @@ fn positions() -> Vec<(String, Position)> {
         files.sort();
         for f in files {
             let path = f.to_string_lossy().into_owned();
-            let pos = Setup::load(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let pos = m3go::input::load_position(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
             out.push((path, pos));
         }
     }
@@ -131,7 +130,7 @@ fn the_dense_ke_jie_position_at_move_288_is_under_150_kb() {
     );
     check_regions(
         "Ke Jie at move 288",
-        &Setup::load(pos).expect("the position"),
+        &m3go::input::load_position(pos).expect("the position"),
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,8 +3,9 @@
 //! move with its reason code), that the message names the place (line / column / row / key /
 //! move number), and that the CLI exits with 2 printing the same; nothing panics.
 
+use m3go::input::read_text;
 use m3go_engine::game::moves::Move;
-use m3go_engine::game::setup::{from_yaml, read_text, Setup};
+use m3go_engine::game::setup::{from_yaml, Setup};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -666,7 +667,7 @@ fn bad_input_fuzz_round_trip_regressions() {
     };
     for name in FUZZ_ROUND_TRIPS {
         let path = data(name).to_string_lossy().into_owned();
-        let record = match Record::load(&path) {
+        let record = match m3go::input::load_record(&path) {
             Ok(r) => r,
             Err(e) => {
                 assert!(e.to_string().contains("given twice"), "{name}: {e}");
@@ -693,8 +694,12 @@ fn bad_input_fuzz_round_trip_regressions() {
         let game = record
             .to_game_text(&rules, m3go_engine::Labels::Chinese)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        let back = Record::parse_game_text(&game, "back.txt", ".")
-            .unwrap_or_else(|e| panic!("{name}: {e}\n{game}"));
+        let back = Record::parse_game_text(
+            &game,
+            "back.txt",
+            m3go_engine::formats::record::StartFiles::Refused,
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}\n{game}"));
         assert!(same(&record, &back), "{name}:\n{game}");
         let info = |r: &m3go_engine::formats::record::Record| -> Vec<(String, String)> {
             r.info
@@ -840,7 +845,7 @@ fn bad_input_very_large_file_is_refused_by_size() {
     }
     let p = temp_file("very_large.yaml", text.as_bytes());
     let path = p.to_string_lossy();
-    let e = Setup::load(&path).expect_err("too large");
+    let e = m3go::input::load_position(&path).expect_err("too large");
     assert!(
         e.to_string().contains("very_large.yaml") && e.to_string().contains("too large"),
         "{e}"
@@ -869,7 +874,7 @@ fn bad_input_huge_diagram_row_names_the_row() {
     }
     let p = temp_file("huge_row.yaml", text.as_bytes());
     let path = p.to_string_lossy();
-    let e = Setup::load(&path).expect_err("huge row");
+    let e = m3go::input::load_position(&path).expect_err("huge row");
     assert!(e.to_string().contains("row 1 has 200000 points"), "{e}");
     let (code, stderr, _) = cli(&["analyze", &path]);
     assert_eq!(code, Some(2), "{stderr}");
@@ -1027,10 +1032,7 @@ fn bad_input_protocol_bad_lines_get_error_answers_and_the_session_goes_on() {
     })
     .to_string();
     let mut input: Vec<u8> = Vec::new();
-    input.extend(vec![
-        b'x';
-        m3go_engine::error::ReadError::MAX_INPUT_BYTES + 10
-    ]);
+    input.extend(vec![b'x'; m3go_engine::error::MAX_INPUT_BYTES + 10]);
     input.push(b'\n');
     input.extend(b"{\"id\": \"\xff\xfe\"}\n");
     input.extend(valid.as_bytes());
@@ -1270,9 +1272,13 @@ fn bad_input_saved_mechanical_replay_replays_to_the_same_position() {
 fn bad_input_game_header_keys_are_read_by_one_tokenizer() {
     use m3go_engine::formats::record::Record;
     for text in ["game2-name: x\n黑1.OO\n", "a1: x\n", "black_rank: 9d\n"] {
-        let e = Record::parse_game_text(text, "g.txt", ".")
-            .unwrap_err()
-            .to_string();
+        let e = Record::parse_game_text(
+            text,
+            "g.txt",
+            m3go_engine::formats::record::StartFiles::Refused,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("unknown header key"), "{text:?}: {e}");
         assert!(e.starts_with("g.txt: line 1"), "{text:?}: {e}");
     }
@@ -1280,7 +1286,7 @@ fn bad_input_game_header_keys_are_read_by_one_tokenizer() {
     let dir = dir.to_string_lossy();
     for sep in [" :", "\t:", "\u{3000}:", ":", "  :  "] {
         let text = format!("position{sep} missing_diagram.yaml\n黑1.OO\n");
-        let e = Record::parse_game_text(&text, "g.txt", &dir)
+        let e = Record::parse_game_text(&text, "g.txt", m3go::input::start_files_in(&dir))
             .unwrap_err()
             .to_string();
         assert!(
@@ -1294,13 +1300,21 @@ fn bad_input_game_header_keys_are_read_by_one_tokenizer() {
         );
         assert!(!e.contains("diagram"), "{sep:?}: {e}");
     }
-    let e = Record::parse_game_text("size: 9\r黑1.OO\r白2.ZZ\r", "mac.txt", ".")
-        .unwrap_err()
-        .to_string();
+    let e = Record::parse_game_text(
+        "size: 9\r黑1.OO\r白2.ZZ\r",
+        "mac.txt",
+        m3go_engine::formats::record::StartFiles::Refused,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("line 3"), "{e}");
     assert!(!e.contains('\r'), "{e:?}");
-    let r =
-        Record::parse_game_text("size: 9\r\n黑1.OO\r白2.一一\n", "mixed.txt", ".").expect("reads");
+    let r = Record::parse_game_text(
+        "size: 9\r\n黑1.OO\r白2.一一\n",
+        "mixed.txt",
+        m3go_engine::formats::record::StartFiles::Refused,
+    )
+    .expect("reads");
     assert_eq!(r.moves.len(), 2);
     assert_eq!(r.moves[1].place, "mixed.txt line 3");
 }

@@ -51,7 +51,12 @@ fn errors_yaml_type_error_keeps_the_readers_path_and_position() {
 
 #[test]
 fn errors_unknown_header_key_has_the_key_and_the_expectation() {
-    let e = Record::parse_game_text("size: 9\ncolour: red\n", "g.txt", ".").unwrap_err();
+    let e = Record::parse_game_text(
+        "size: 9\ncolour: red\n",
+        "g.txt",
+        m3go_engine::formats::record::StartFiles::Refused,
+    )
+    .unwrap_err();
     assert_eq!(e.place.file.as_deref(), Some("g.txt"));
     assert_eq!(e.place.line, Some(2));
     assert_eq!(e.place.key.as_deref(), Some("colour"));
@@ -70,7 +75,12 @@ fn errors_unknown_header_key_has_the_key_and_the_expectation() {
 
 #[test]
 fn errors_bad_move_has_the_move_number() {
-    let e = Record::parse_game_text("size: 9\n黑1.B二\n白2.Z二\n", "g.txt", ".").unwrap_err();
+    let e = Record::parse_game_text(
+        "size: 9\n黑1.B二\n白2.Z二\n",
+        "g.txt",
+        m3go_engine::formats::record::StartFiles::Refused,
+    )
+    .unwrap_err();
     assert_eq!(e.place.file.as_deref(), Some("g.txt"));
     assert_eq!(e.place.line, Some(3));
     assert_eq!(e.place.move_number, Some(2));
@@ -83,7 +93,12 @@ fn errors_bad_move_has_the_move_number() {
 
 #[test]
 fn errors_illegal_record_move_leads_with_the_move() {
-    let r: Record = Record::parse_game_text("size: 9\n黑1.B二\n白2.B二\n", "g.txt", ".").unwrap();
+    let r: Record = Record::parse_game_text(
+        "size: 9\n黑1.B二\n白2.B二\n",
+        "g.txt",
+        m3go_engine::formats::record::StartFiles::Refused,
+    )
+    .unwrap();
     let e = r.replay_strict(&Rules::m3go_2020(), None).unwrap_err();
     assert_eq!(e.kind, ErrorKind::IllegalMove);
     assert_eq!(e.place.move_number, Some(2));

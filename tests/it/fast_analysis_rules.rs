@@ -196,7 +196,7 @@ fn fast_analysis_equals_reference_on_the_dense_bench_positions() {
         "worst-flower-walls",
     ] {
         let path = format!("{}/benches/data/{name}.yaml", env!("CARGO_MANIFEST_DIR"));
-        let pos = m3go_engine::Setup::load(&path).expect("bench input");
+        let pos = m3go::input::load_position(&path).expect("bench input");
         for rules in rule_sets() {
             check(pos.board(), &rules).unwrap_or_else(|e| panic!("{name}: {e}"));
         }

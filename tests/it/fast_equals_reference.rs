@@ -375,7 +375,7 @@ fn fast_analysis_equals_reference_on_bench_positions() {
             continue;
         }
         let pos =
-            m3go_engine::Setup::load(path.to_str().expect("utf-8 path")).expect("bench position");
+            m3go::input::load_position(path.to_str().expect("utf-8 path")).expect("bench position");
         for rules in rule_sets() {
             check_analysis(pos.board(), &rules)
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -413,7 +413,7 @@ fn fast_legal_moves_equal_reference_on_bench_positions() {
         "worst-flower-walls",
     ] {
         let path = format!("{}/benches/data/{name}.yaml", env!("CARGO_MANIFEST_DIR"));
-        let pos = m3go_engine::Setup::load(&path).expect("bench position");
+        let pos = m3go::input::load_position(&path).expect("bench position");
         let fast = FastPosition::new(&pos);
         assert_eq!(
             fast.legal_moves(),
@@ -879,7 +879,7 @@ fn fast_play_undo_of_every_child_of_the_perft_bench_position() {
         env!("CARGO_MANIFEST_DIR"),
         "/benches/data/random-19x19-m3go-120.yaml"
     );
-    let pos = m3go_engine::Setup::load(path).expect("the bench position");
+    let pos = m3go::input::load_position(path).expect("the bench position");
     let mut fast = FastPosition::new(&pos);
     let before = fast.clone();
     let mut log = UndoLog::new();

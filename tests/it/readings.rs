@@ -4,7 +4,6 @@
 
 use crate::common::m3go;
 use m3go::tools::readings::{readings, Reading};
-use m3go_engine::game::setup::Setup;
 
 fn register() -> Vec<(String, String)> {
     m3go::conform::register::disputed_points()
@@ -32,7 +31,7 @@ fn has(r: &Reading, kind: &str, subject: &str, base: &str, reading: &str) -> boo
 
 #[test]
 fn readings_tigers_mouth_changes_the_forbidden_point_next_to_a_neutral_flower() {
-    let p = Setup::load(POS).expect("the position loads");
+    let p = m3go::input::load_position(POS).expect("the position loads");
     let rd = readings(&p, None, &register()).expect("readings");
     let upper = reading(&rd.readings, "tigers-mouth", "upper-layer");
     assert_eq!(upper.register, vec!["D17", "D29"]);
@@ -90,7 +89,7 @@ fn readings_tigers_mouth_changes_the_forbidden_point_next_to_a_neutral_flower() 
 
 #[test]
 fn readings_flower_capture_check_changes_the_legality_of_the_move() {
-    let p = Setup::load(POS).expect("the position loads");
+    let p = m3go::input::load_position(POS).expect("the position loads");
     let rd = readings(&p, Some("花10.CD"), &register()).expect("readings");
     let stat = reading(&rd.readings, "flower-capture-check", "static");
     assert_eq!(stat.register, vec!["D7", "D9"]);

@@ -74,7 +74,12 @@ fn d3_notation_real_record_converts_to_a_game_file_and_back() {
     let text = r
         .to_game_text(&rules, Labels::Chinese)
         .unwrap_or_else(|e| panic!("{e}"));
-    let back = Record::parse_game_text(&text, "g1.txt", ".").unwrap_or_else(|e| panic!("{e}"));
+    let back = Record::parse_game_text(
+        &text,
+        "g1.txt",
+        m3go_engine::formats::record::StartFiles::Refused,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back.moves.len(), 186);
     assert_eq!(back.info("white"), Some("AlphaGo"));
     let again = back.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
@@ -273,7 +278,7 @@ fn m20_replay_replaced_pass_names_reason_and_clause() {
     let r = Record::parse_game_text(
         "size: 5\nBB 二二 一二 B二 OB A二 一B B一 二一 O二",
         "t",
-        ".",
+        m3go_engine::formats::record::StartFiles::Refused,
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let rep = mechanical(
@@ -299,7 +304,8 @@ fn m20_replay_passes_do_not_end_the_game_but_record_passes_do() {
     // must not end the game; the record's own two passes at 11 and 12 do, and a move after
     // them is refused with its number.
     let text = "size: 5\nBB 二二 一二 B二 OB A二 一B B一 二一 二一 pass pass 一O";
-    let r = Record::parse_game_text(text, "t", ".").unwrap_or_else(|e| panic!("{e}"));
+    let r = Record::parse_game_text(text, "t", m3go_engine::formats::record::StartFiles::Refused)
+        .unwrap_or_else(|e| panic!("{e}"));
     let rules = Rules::m3go_2020();
     let rep = mechanical(
         &r,
@@ -345,7 +351,7 @@ fn d3_notation_wrong_colour_for_the_move_number_is_refused_with_move_and_line() 
     let r = Record::parse_game_text(
         "rules: m3go-2020\nsize: 9\n黑1.OO 白2.一一\n黑3.AA 白4.二二 黑5.BB 白6.三三 白7.CC",
         "g.txt",
-        ".",
+        m3go_engine::formats::record::StartFiles::Refused,
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let e = strict(
@@ -362,7 +368,7 @@ fn d3_notation_wrong_colour_for_the_move_number_is_refused_with_move_and_line() 
     let r = Record::parse_game_text(
         "size: 9\nOO 一一 AA 二二 BB 三三 CC 四四 黑9.DD",
         "g.txt",
-        ".",
+        m3go_engine::formats::record::StartFiles::Refused,
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let e = strict(
@@ -378,8 +384,12 @@ fn d3_notation_wrong_colour_for_the_move_number_is_refused_with_move_and_line() 
 
 #[test]
 fn go_end_strict_replay_refuses_a_move_after_the_end_with_its_number() {
-    let r = Record::parse_game_text("size: 5\npass pass 一一", "g.txt", ".")
-        .unwrap_or_else(|e| panic!("{e}"));
+    let r = Record::parse_game_text(
+        "size: 5\npass pass 一一",
+        "g.txt",
+        m3go_engine::formats::record::StartFiles::Refused,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let e = strict(
         &r,
         &Rules::m3go_2020(),
@@ -389,7 +399,12 @@ fn go_end_strict_replay_refuses_a_move_after_the_end_with_its_number() {
     .unwrap_err();
     assert!(e.to_string().contains("move 3"), "{e}");
     assert!(e.to_string().contains("game-over"), "{e}");
-    let e = Record::parse_game_text("move: 99999999999\npass", "g.txt", ".").unwrap_err();
+    let e = Record::parse_game_text(
+        "move: 99999999999\npass",
+        "g.txt",
+        m3go_engine::formats::record::StartFiles::Refused,
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("line 1"), "{e}");
 }
 
@@ -398,7 +413,12 @@ fn d3_notation_game_file_round_trips_through_sgf_in_both_label_systems() {
     let text = "rules: dullstone\nsize: 9\nblack: A\nwhite: B\n\
                 黑1.OO 白2.一一 黑3.AA 白4.二二 黑5.BB 白6.三三 黑7.CC 白8.四四 华9.DD 花10.pass\n\
                 黑11.四D";
-    let r = Record::parse_game_text(text, "g.txt", ".").unwrap_or_else(|e| panic!("{e}"));
+    let r = Record::parse_game_text(
+        text,
+        "g.txt",
+        m3go_engine::formats::record::StartFiles::Refused,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let rules = r.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
     let rep = strict(&r, &rules, None, m3go_engine::game::advance::Engine::Fast)
         .unwrap_or_else(|e| panic!("{e}"));
@@ -425,7 +445,12 @@ fn d3_notation_game_file_round_trips_through_sgf_in_both_label_systems() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(chinese.contains("华9.DD 花10.pass"), "{chinese}");
     for t in [latin, chinese] {
-        let again = Record::parse_game_text(&t, "again", ".").unwrap_or_else(|e| panic!("{e}"));
+        let again = Record::parse_game_text(
+            &t,
+            "again",
+            m3go_engine::formats::record::StartFiles::Refused,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(acts(&again), acts(&r));
     }
 }
@@ -457,7 +482,12 @@ fn sgf_broken_files_get_clear_errors() {
 #[test]
 fn record_longer_than_the_board_allows_is_refused() {
     let moves = vec!["pass"; 10 * 9 + 1].join(" ");
-    let e = Record::parse_game_text(&format!("size: 3\n{moves}"), "g", ".").unwrap_err();
+    let e = Record::parse_game_text(
+        &format!("size: 3\n{moves}"),
+        "g",
+        m3go_engine::formats::record::StartFiles::Refused,
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("limited to 90 moves"), "{e}");
     let sgf = format!("(;SZ[3]{})", ";B[]".repeat(91));
     let e = parse_record(&sgf, "s").unwrap_err();
@@ -752,8 +782,12 @@ fn sgf_km_errors_name_the_file_and_the_property_as_written() {
         assert!(e.contains(says), "{text}: {e}");
         assert!(!e.contains("inf"), "{text}: {e}");
     }
-    let e = Record::parse_game_text("size: 9\nkomi: 1e400\n黑1.O0\n", "k.txt", ".")
-        .unwrap_err()
-        .to_string();
+    let e = Record::parse_game_text(
+        "size: 9\nkomi: 1e400\n黑1.O0\n",
+        "k.txt",
+        m3go_engine::formats::record::StartFiles::Refused,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("k.txt") && e.contains("komi: 1e400"), "{e}");
 }

@@ -43,12 +43,9 @@ pub enum ErrorKind {
     Bad,
     /// A move reads, but the rules refuse it (`… is illegal: WHAT`).
     IllegalMove,
-    /// A file or stream cannot be read (missing, not permitted, an I/O error).
+    /// A text the caller was asked for cannot be had (the position file a game record's
+    /// `position:` header names, read by the caller's reader: missing, not permitted).
     Unreadable,
-    /// An output cannot be written (refused by what the path is, or the write failed).
-    Unwritable,
-    /// A bound on the work was reached (`perft --max-nodes`).
-    LimitExceeded,
     /// m3go failed, not the input (a serialiser refusing a value m3go built): a bug to report.
     Internal,
 }
@@ -283,11 +280,7 @@ impl fmt::Display for Whole<'_> {
         let p = &s.place;
         let lead = match s.kind {
             ErrorKind::IllegalMove => " is illegal: ",
-            ErrorKind::Bad
-            | ErrorKind::Unreadable
-            | ErrorKind::Unwritable
-            | ErrorKind::LimitExceeded
-            | ErrorKind::Internal => ": ",
+            ErrorKind::Bad | ErrorKind::Unreadable | ErrorKind::Internal => ": ",
         };
         if let (true, Some(n)) = (p.is_bare_move(), p.move_number) {
             write!(f, "move {n}")?;
@@ -426,47 +419,9 @@ pub(crate) fn write_joined<T: fmt::Display>(
     Ok(())
 }
 
-/// Why [`read_bounded`] failed.
-#[derive(Debug)]
-pub enum ReadError {
-    /// The source holds more than the limit (it was read no further than one byte past it).
-    TooLarge { limit: usize },
-    /// The reader failed.
-    Io(std::io::Error),
-}
-
-impl ReadError {
-    /// Largest input m3go reads from one source: a file, a device, a pipe, standard input, one
-    /// protocol request line.
-    pub const MAX_INPUT_BYTES: usize = 4 << 20;
-}
-
-impl fmt::Display for ReadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReadError::TooLarge { limit } => write!(
-                f,
-                "more than {limit} bytes is too large: expected at most {limit} bytes"
-            ),
-            ReadError::Io(e) => write!(f, "cannot read: {e}"),
-        }
-    }
-}
-
-/// The one bounded read of m3go: everything `r` holds, or [`ReadError::TooLarge`] after reading
-/// at most `limit + 1` bytes, whatever the source (a file whose reported length is 0, such as
-/// `/dev/zero`, a pipe or `/dev/stdin`, is bounded the same way).
-pub(crate) fn read_bounded(r: impl std::io::Read, limit: usize) -> Result<Vec<u8>, ReadError> {
-    use std::io::Read as _;
-    let mut bytes = Vec::new();
-    r.take(limit as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(ReadError::Io)?;
-    if bytes.len() > limit {
-        return Err(ReadError::TooLarge { limit });
-    }
-    Ok(bytes)
-}
+/// Largest text m3go takes from one source (a file, a device, a pipe, standard input, one
+/// protocol request line): a longer text is refused before it is parsed.
+pub const MAX_INPUT_BYTES: usize = 4 << 20;
 
 /// Longest offending text quoted whole in a message; a longer one is cut (on a character
 /// boundary) and says how long it was.

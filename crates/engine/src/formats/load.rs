@@ -1,7 +1,7 @@
 //! Reading a record file whatever its format: SGF or a move-number game file, told apart by the
 //! content.
 
-use crate::formats::record::{Record, StartFiles};
+use crate::formats::record::{ReadText, Record, StartFiles};
 use crate::game::setup::InputError;
 
 impl Record {
@@ -10,19 +10,15 @@ impl Record {
         text.trim_start().starts_with('(')
     }
 
-    /// Reads a record file, SGF or game file (by its content).
-    pub fn load(path: &str) -> Result<Record, InputError> {
-        Self::parse(&crate::game::setup::read_text(path)?, path)
-    }
-
-    /// Parses a record's text, SGF or game file (by its content); `path` names it in messages (and
-    /// its folder is where a game file's header finds its position file).
-    pub fn parse(text: &str, path: &str) -> Result<Record, InputError> {
+    /// Parses a record file's text, SGF or game file (by its content); `path` names it in
+    /// messages, and its folder is where a game file's header finds its position file, whose
+    /// text `read` gives (the engine reads no file).
+    pub fn parse(text: &str, path: &str, read: &ReadText) -> Result<Record, InputError> {
         let dir = std::path::Path::new(path)
             .parent()
             .map(|d| d.to_string_lossy().into_owned())
             .unwrap_or_default();
-        parse_with(text, path, StartFiles::In(&dir))
+        parse_with(text, path, StartFiles::In(&dir, read))
     }
 
     /// Parses a record's text that was sent rather than read from a file (a server request):

@@ -13,10 +13,11 @@ use crate::rules::{Rules, RulesField};
 
 mod game_file;
 
-#[cfg(feature = "testing")]
-pub use game_file::{game_lines, header_line, parse_game_text_with, StartFiles};
 #[cfg(not(feature = "testing"))]
-pub(crate) use game_file::{parse_game_text_with, StartFiles};
+pub(crate) use game_file::parse_game_text_with;
+#[cfg(feature = "testing")]
+pub use game_file::{game_lines, header_line, parse_game_text_with};
+pub use game_file::{ReadText, StartFiles};
 
 /// The largest number a record's first move may have.
 pub(crate) const MAX_FIRST_MOVE: u32 = crate::game::notation::MAX_MOVE_NUMBER - 1;

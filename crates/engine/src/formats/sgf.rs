@@ -151,8 +151,12 @@ mod tests {
         let game = r
             .to_game_text(&rules, crate::board::coord::Labels::Chinese)
             .unwrap_or_else(|e| panic!("{e}"));
-        let back = crate::formats::record::Record::parse_game_text(&game, "t.txt", ".")
-            .unwrap_or_else(|e| panic!("{e}\n{game}"));
+        let back = crate::formats::record::Record::parse_game_text(
+            &game,
+            "t.txt",
+            crate::formats::record::StartFiles::Refused,
+        )
+        .unwrap_or_else(|e| panic!("{e}\n{game}"));
         assert_eq!(back.info, r.info, "{game}");
         let comments = |r: &Record| -> Vec<Option<String>> {
             r.moves.iter().map(|m| m.comment.clone()).collect()

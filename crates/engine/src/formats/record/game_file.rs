@@ -113,15 +113,30 @@ pub(crate) fn game_lines(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// The reader of the file a `position:` header names: its text, or the error that says why it
+/// cannot be had (of kind [`Unreadable`](crate::error::ErrorKind::Unreadable), naming the file).
+/// The engine reads no file: the caller gives the reader (the `m3go` crate reads files within
+/// the bounds of every input).
+pub type ReadText = dyn Fn(&str) -> Result<String, InputError>;
+
 /// Whether a game file may name a start position file (`position:`): a file read from disk may
-/// (the path is resolved in `base_dir`), a text sent from elsewhere (a server request) may not.
-#[derive(Clone, Copy, Debug)]
-#[cfg_attr(feature = "testing", visibility::make(pub))]
-pub(crate) enum StartFiles<'a> {
-    /// A `position:` header names a file in this folder.
-    In(&'a str),
+/// (the path is resolved in a folder and read by the caller's reader), a text sent from elsewhere
+/// (a server request) may not.
+#[derive(Clone, Copy)]
+pub enum StartFiles<'a> {
+    /// A `position:` header names a file in this folder, whose text the reader gives.
+    In(&'a str, &'a ReadText),
     /// A `position:` header is refused: nothing is read.
     Refused,
+}
+
+impl std::fmt::Debug for StartFiles<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartFiles::In(dir, _) => f.debug_tuple("In").field(dir).finish_non_exhaustive(),
+            StartFiles::Refused => f.write_str("Refused"),
+        }
+    }
 }
 
 /// The message of a `position:` header in a text that may not name a file ([`StartFiles::Refused`]).
@@ -298,10 +313,15 @@ fn move_pieces(line: &str) -> Result<Vec<Piece>, PieceError> {
 }
 
 impl Record {
-    /// Reads a game file. `place` names the file in messages; `base_dir` is where a `position:`
-    /// header's path is resolved. A header key given twice is an error (as in YAML).
-    pub fn parse_game_text(text: &str, place: &str, base_dir: &str) -> Result<Record, InputError> {
-        parse_game_text_with(text, place, StartFiles::In(base_dir))
+    /// Reads a game file. `place` names the file in messages; `files` says where a `position:`
+    /// header's path is resolved and who reads it, or that none may be named. A header key given
+    /// twice is an error (as in YAML).
+    pub fn parse_game_text(
+        text: &str,
+        place: &str,
+        files: StartFiles,
+    ) -> Result<Record, InputError> {
+        parse_game_text_with(text, place, files)
     }
 }
 
@@ -486,7 +506,7 @@ impl Header {
                 self.first_move = Some(n);
             }
             "position" => {
-                let StartFiles::In(base_dir) = files else {
+                let StartFiles::In(base_dir, read) = files else {
                     // the server reads no file a request names
                     return Err(InputError::new(START_FILE_REFUSED)
                         .file(place)
@@ -496,8 +516,7 @@ impl Header {
                 let path = std::path::Path::new(base_dir).join(&v);
                 let path = path.to_string_lossy().into_owned();
                 let within = Place::default().file(place).line(ln).key("position");
-                let t =
-                    crate::game::setup::read_text(&path).map_err(|e| e.within(within.clone()))?;
+                let t = read(&path).map_err(|e| e.within(within.clone()))?;
                 let s: Setup = from_yaml(&t, &path).map_err(|e| e.within(within))?;
                 self.start = Some(s);
                 self.start_place = Some(format!("{place}: line {ln}: position: {path}"));
@@ -632,7 +651,8 @@ mod tests {
     #[test]
     fn d3_notation_game_file_reads_numbers_turns_and_both_label_systems() {
         let text = "rules: m3go-2020\nsize: 9\n黑1.B二 白2.A二\n3c 4d\n黑5.pass";
-        let r = Record::parse_game_text(text, "t", ".").unwrap();
+        let r = Record::parse_game_text(text, "t", crate::formats::record::StartFiles::Refused)
+            .unwrap();
         assert_eq!(r.size, 9);
         assert_eq!(r.moves.len(), 5);
         assert_eq!(r.moves[0].action, Action::Place(Point::new(-2, 2)));
@@ -650,7 +670,12 @@ mod tests {
 
     #[test]
     fn d3_notation_game_file_refuses_a_wrong_number_with_its_line() {
-        let e = Record::parse_game_text("size: 9\n黑1.B二\n白3.A二\n", "g.txt", ".").unwrap_err();
+        let e = Record::parse_game_text(
+            "size: 9\n黑1.B二\n白3.A二\n",
+            "g.txt",
+            crate::formats::record::StartFiles::Refused,
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("line 3"), "{e}");
         assert!(e.to_string().contains("move 2"), "{e}");
     }
