@@ -63,7 +63,7 @@ macro_rules! errln {
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod conform;
-pub mod error;
+pub mod errors;
 pub mod input;
 pub mod io;
 #[cfg(feature = "runner")]

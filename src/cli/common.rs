@@ -109,7 +109,7 @@ impl std::error::Error for RulesArgError {
 }
 
 /// Writes one file: [`write_files`] with one entry.
-pub fn write_file(path: &str, text: &str) -> Result<(), crate::error::Error> {
+pub fn write_file(path: &str, text: &str) -> Result<(), crate::errors::Error> {
     crate::cli::output::write_one(path, text)
 }
 
@@ -119,7 +119,7 @@ pub fn write_file(path: &str, text: &str) -> Result<(), crate::error::Error> {
 /// or new path is replaced by a temporary file renamed over it; a device, a FIFO, `-` and
 /// `/dev/stdout` are written into as the shell's `>` would). Callers compute everything first
 /// and write last, so a command that fails writes nothing.
-pub fn write_files(files: &[(&str, &str)]) -> Result<(), crate::error::Error> {
+pub fn write_files(files: &[(&str, &str)]) -> Result<(), crate::errors::Error> {
     crate::cli::output::write_all(files)
 }
 

@@ -569,7 +569,7 @@ struct Reports {
 #[derive(Debug)]
 enum ReportsError {
     /// An output names nothing m3go may write.
-    Output(crate::error::Error),
+    Output(crate::errors::Error),
     /// Several outputs want standard output (the flags with their paths).
     SeveralOnStdout(Vec<String>),
 }

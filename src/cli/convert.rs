@@ -29,7 +29,7 @@ pub struct ConvertArgs {
     pub force: bool,
 }
 
-pub fn run(args: ConvertArgs) -> Result<(), crate::error::Error> {
+pub fn run(args: ConvertArgs) -> Result<(), crate::errors::Error> {
     let (input, output) = (&args.input, &args.output);
     let labels = args.labels;
     crate::cli::common::check_extension(output, "OUT", &crate::cli::common::RECORD_EXTENSIONS)?;

@@ -81,7 +81,7 @@ pub fn run(args: DiffArgs) -> i32 {
     }
 }
 
-fn diff_run(args: DiffArgs) -> Result<i32, crate::error::Error> {
+fn diff_run(args: DiffArgs) -> Result<i32, crate::errors::Error> {
     let cmd = args.implementation.clone();
     let opts_d = diff_options(&args)?;
     let max_moves = opts_d.max_moves;
@@ -173,7 +173,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, crate::error::Error> {
     if let Some(path) = &reports.junit {
         let suite = junit_suite(&args, &opts_d, &run, case_path.as_deref(), seconds);
         crate::cli::junit::xml(&suite)
-            .map_err(|e| crate::error::Error::from(InputError::from(e)))
+            .map_err(|e| crate::errors::Error::from(InputError::from(e)))
             .and_then(|x| write_file(path, &x))?;
     }
     if let Some(e) = unwritten {
@@ -381,7 +381,7 @@ impl DiffReports {
 #[derive(Debug)]
 enum DiffReportsError {
     /// `--junit` names nothing m3go may write.
-    Output(crate::error::Error),
+    Output(crate::errors::Error),
     /// `--junit -` (the path given) with `--format json`.
     JunitAndJson(String),
     /// `-o -` with `--format json` (`json`) or `--junit -`.

@@ -203,7 +203,7 @@ fn parse_clock(v: &str) -> Result<Clock, SecondsError> {
     Ok(Clock { base, increment })
 }
 
-pub fn run(args: MatchArgs) -> Result<(), crate::error::Error> {
+pub fn run(args: MatchArgs) -> Result<(), crate::errors::Error> {
     if let Some(files) = &args.merge {
         return merge(files, &args);
     }
@@ -260,7 +260,7 @@ pub fn run(args: MatchArgs) -> Result<(), crate::error::Error> {
         .map(|g| g.number)
         .filter(|n| !recorded.contains(n))
         .collect();
-    let mut problems: Vec<crate::error::Error> = failed.iter().map(|(_, e)| e.clone()).collect();
+    let mut problems: Vec<crate::errors::Error> = failed.iter().map(|(_, e)| e.clone()).collect();
     if let Some(file) = &args.results {
         // stopped early by the SPRT only: a run cut short by a failure is not a whole match,
         // and its merge is refused for the games missing
@@ -367,7 +367,7 @@ fn game_name(n: usize, ext: &str) -> String {
 
 /// The JUnit cases of the games a failure left out: an error for each game that failed, a
 /// skipped case for each game not started after it.
-fn missing_cases(failed: &[(usize, crate::error::Error)], not_started: &[usize]) -> Vec<TestCase> {
+fn missing_cases(failed: &[(usize, crate::errors::Error)], not_started: &[usize]) -> Vec<TestCase> {
     let case = |n: usize, verdict: Verdict| TestCase {
         name: format!("game-{n:03}"),
         classname: "m3go-match".to_string(),
@@ -403,11 +403,11 @@ fn missing_cases(failed: &[(usize, crate::error::Error)], not_started: &[usize])
 /// The error of a match that a failure cut short: the first failure, the games missing from
 /// the results (failed, not started) and any report that could not be written either.
 fn late_failure(
-    failed: &[(usize, crate::error::Error)],
+    failed: &[(usize, crate::errors::Error)],
     not_started: &[usize],
     recorded: usize,
-    problems: Vec<crate::error::Error>,
-) -> crate::error::Error {
+    problems: Vec<crate::errors::Error>,
+) -> crate::errors::Error {
     let numbers = |ns: &[usize]| -> String {
         let mut s: Vec<String> = ns.iter().take(10).map(|n| n.to_string()).collect();
         if ns.len() > 10 {
@@ -445,13 +445,13 @@ fn play_all(
     m: &MatchSpec,
     games: &[crate::referee::game::GameSpec],
     folder: &Folder,
-) -> Result<PlayedAll, crate::error::Error> {
+) -> Result<PlayedAll, crate::errors::Error> {
     let workers = thread_pool(args.concurrency as usize).map_err(InputError::from)?;
     let pb = progress_bar(games.len() as u64, "games");
     // the running tally, a game added as it ends (the progress bar's score, the SPRT)
     let running: Mutex<Vec<Pairing>> = Mutex::new(pairings(&m.entrants()));
     let decided = AtomicBool::new(false);
-    let results: Vec<Option<Result<Played, (usize, crate::error::Error)>>> =
+    let results: Vec<Option<Result<Played, (usize, crate::errors::Error)>>> =
         workers.install(|| {
             games
                 .par_iter()
@@ -459,7 +459,7 @@ fn play_all(
                     if decided.load(Ordering::SeqCst) {
                         return None;
                     }
-                    let one = || -> Result<Played, crate::error::Error> {
+                    let one = || -> Result<Played, crate::errors::Error> {
                         let played = run_game(m, g)
                             .map_err(|e| InputError::from(e).key(format!("game {}", g.number)))?;
                         let sgf = folder.path_of(&game_name(g.number, "sgf"));
@@ -520,7 +520,7 @@ fn play_all(
 }
 
 /// The games played and recorded, and those that failed (by number, with the failure).
-type PlayedAll = (Vec<Played>, Vec<(usize, crate::error::Error)>);
+type PlayedAll = (Vec<Played>, Vec<(usize, crate::errors::Error)>);
 
 /// The progress bar's message: each pairing's wins, losses and draws so far.
 fn running_score(tally: &[Pairing]) -> String {
@@ -543,7 +543,7 @@ fn write_lines(
     file: &str,
     header: &ResultsHeader,
     lines: &[GameLine],
-) -> Result<(), crate::error::Error> {
+) -> Result<(), crate::errors::Error> {
     let text = results::text(header, lines).map_err(InputError::internal)?;
     write_file(file, &text)
 }
@@ -631,9 +631,9 @@ fn match_properties(args: &MatchArgs) -> Vec<(String, String)> {
 }
 
 /// Writes the JUnit report `suite` to `file`.
-fn write_junit(file: &str, suite: &TestSuite) -> Result<(), crate::error::Error> {
+fn write_junit(file: &str, suite: &TestSuite) -> Result<(), crate::errors::Error> {
     crate::cli::junit::xml(suite)
-        .map_err(|e| crate::error::Error::from(InputError::from(e)))
+        .map_err(|e| crate::errors::Error::from(InputError::from(e)))
         .and_then(|x| write_file(file, &x))
 }
 
@@ -710,7 +710,7 @@ fn opening(file: &str, rules: &Rules, size: usize) -> Result<Opening, InputError
 
 /// `--merge`: the results files of a match's shards read back (as streams), checked to be
 /// exactly the shards of one match ([`results::merge`]), joined and reported.
-fn merge(files: &[String], args: &MatchArgs) -> Result<(), crate::error::Error> {
+fn merge(files: &[String], args: &MatchArgs) -> Result<(), crate::errors::Error> {
     // the reports checked before the shards are read, as a match checks them before its first
     // game (writable, distinct)
     let reports: Vec<(&str, &str)> = [("--results", &args.results), ("--junit", &args.junit)]

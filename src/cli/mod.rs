@@ -241,7 +241,7 @@ fn subcommands_at(args: &[OsString]) -> Vec<String> {
 }
 
 /// 0 for success; a bad-input error is printed and gives 2.
-fn exit_code(r: Result<(), impl Into<crate::error::Error>>) -> i32 {
+fn exit_code(r: Result<(), impl Into<crate::errors::Error>>) -> i32 {
     match r {
         Ok(()) => 0,
         Err(e) => fail(&e.into()),
@@ -255,7 +255,7 @@ static JSON_ERRORS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBoo
 /// Reports a command's error: its message on standard error and, under `--format json`, the
 /// JSON error object ([`crate::conform::outputs::ErrorReport`], `m3go-error/1`, its code the
 /// error's kind's) on standard output. Returns 2, the exit code of bad input.
-pub(crate) fn fail(e: &crate::error::Error) -> i32 {
+pub(crate) fn fail(e: &crate::errors::Error) -> i32 {
     common::write_err(format_args!("error: {e}\n"));
     if json_error_wanted() {
         print_error_json(&crate::conform::outputs::ErrorReport::of_error(e));

@@ -23,7 +23,7 @@
 //! stands there (a link, a hard link, a device) is replaced, never followed or written into.
 //! The paths of a run's reports are checked together before it starts ([`check_outputs`]).
 
-use crate::error::{Error, OfKind};
+use crate::errors::{Error, OfKind};
 use m3go_engine::game::setup::InputError;
 use std::io::Write;
 use std::path::{Path, PathBuf};

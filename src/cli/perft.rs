@@ -1,6 +1,6 @@
 //! `m3go perft`: the number of legal move sequences of a given length.
 
-use crate::error::OfKind;
+use crate::errors::OfKind;
 use crate::tools::perft::{divide_within, perft_within, NodeBudget};
 use m3go_engine::game::setup::InputError;
 
@@ -50,7 +50,7 @@ pub const FAST_NODES: u64 = 10_000_000;
 /// legal-move list.
 pub const REFERENCE_NODES: u64 = 20_000;
 
-pub fn run(args: PerftArgs) -> Result<(), crate::error::Error> {
+pub fn run(args: PerftArgs) -> Result<(), crate::errors::Error> {
     let depth = args.depth;
     let p = crate::input::load_position(&args.pos)?.with_engine(args.engine.engine());
     let mut budget = NodeBudget::new(args.max_nodes.unwrap_or(if args.engine.reference {

@@ -77,7 +77,7 @@ fn print_report(r: &m3go_engine::game::play::Report, labels: Labels) {
     }
 }
 
-pub fn run(args: PlayArgs) -> Result<(), crate::error::Error> {
+pub fn run(args: PlayArgs) -> Result<(), crate::errors::Error> {
     if let Some(out) = &args.out {
         crate::cli::common::check_extension(out, "-o", &crate::cli::common::POSITION_EXTENSIONS)?;
         // refused before the moves are played (a folder, a dangling link), not after the report

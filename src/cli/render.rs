@@ -47,7 +47,7 @@ pub enum LayerArg {
     Upper,
 }
 
-pub fn run(args: RenderArgs) -> Result<(), crate::error::Error> {
+pub fn run(args: RenderArgs) -> Result<(), crate::errors::Error> {
     let view = match args.layer {
         LayerArg::Direct => View::Direct,
         LayerArg::Holographic => View::Holographic,

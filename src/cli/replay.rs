@@ -112,7 +112,7 @@ fn replay_one(
     Ok((rep, rules, record))
 }
 
-pub fn run(args: ReplayArgs) -> Result<(), crate::error::Error> {
+pub fn run(args: ReplayArgs) -> Result<(), crate::errors::Error> {
     use crate::cli::common::{check_extension, refuse_own_input};
     for out in [&args.save, &args.out].into_iter().flatten() {
         // refused before the replay (a folder, a dangling link), not after its output
@@ -232,7 +232,7 @@ fn position_file(
 }
 
 /// The files of `-o` and `--save`, written together at the end ([`write_files`]).
-fn write_outputs(files: Vec<(String, String)>) -> Result<(), crate::error::Error> {
+fn write_outputs(files: Vec<(String, String)>) -> Result<(), crate::errors::Error> {
     let refs: Vec<(&str, &str)> = files
         .iter()
         .map(|(p, t)| (p.as_str(), t.as_str()))

@@ -28,7 +28,7 @@ pub struct SchemaArgs {
     pub dir: String,
 }
 
-pub fn run(args: SchemaArgs) -> Result<(), crate::error::Error> {
+pub fn run(args: SchemaArgs) -> Result<(), crate::errors::Error> {
     let all = schemas();
     if args.write {
         if args.dir.trim().is_empty() {

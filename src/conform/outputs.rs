@@ -63,11 +63,11 @@ impl ErrorCode {
     }
 
     /// The code of a command's error: an input error's by its kind, else the error's own.
-    pub fn of_error(e: &crate::error::Error) -> ErrorCode {
+    pub fn of_error(e: &crate::errors::Error) -> ErrorCode {
         match e {
-            crate::error::Error::Input(e) => ErrorCode::of_kind(e.kind),
-            crate::error::Error::Unwritable(_) => ErrorCode::Unwritable,
-            crate::error::Error::LimitExceeded(_) => ErrorCode::LimitExceeded,
+            crate::errors::Error::Input(e) => ErrorCode::of_kind(e.kind),
+            crate::errors::Error::Unwritable(_) => ErrorCode::Unwritable,
+            crate::errors::Error::LimitExceeded(_) => ErrorCode::LimitExceeded,
         }
     }
 }
@@ -161,7 +161,7 @@ impl ErrorReport {
     }
 
     /// The report of a command's error (exit 2): an input error's, its code the error's kind.
-    pub fn of_error(e: &crate::error::Error) -> ErrorReport {
+    pub fn of_error(e: &crate::errors::Error) -> ErrorReport {
         ErrorReport {
             code: ErrorCode::of_error(e),
             ..ErrorReport::of_input(e.input())

@@ -5,7 +5,7 @@
 //! written, a bound on the work) are the root crate's error, worded as an input error.
 
 use m3go::conform::outputs::ErrorCode;
-use m3go::error::{Error, OfKind};
+use m3go::errors::{Error, OfKind};
 use m3go::input::{load_position, load_record, read_text};
 use m3go_engine::error::{ErrorKind, InputError};
 use m3go_engine::formats::record::{Record, StartFiles};
