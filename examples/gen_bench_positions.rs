@@ -166,7 +166,7 @@ fn random_position(size: usize, rules: Rules, seed: u64, moves: u32) -> Position
         while !empty.is_empty() {
             let k = rng.below(empty.len());
             let i = empty.swap_remove(k);
-            if let Ok((p, _)) = pos.play(&Move::place(pos.board().point(i))) {
+            if let Ok((p, _)) = pos.play(&Move::stone(pos.board().point(i))) {
                 next = Some(p);
                 break;
             }

@@ -26,7 +26,7 @@ pub fn random_game_reference(start: &Position, seed: u64, max_moves: u32) -> (Po
             {
                 return false;
             }
-            match pos.play(&m3go_engine::game::play::Move::place(pos.board().point(i))) {
+            match pos.play(&m3go_engine::game::play::Move::stone(pos.board().point(i))) {
                 Ok((p, _)) => {
                     next = Some(p);
                     true

@@ -220,7 +220,7 @@ fn check_sequence(size: usize, rules: &Rules, first: u32, choices: &[usize]) -> 
         }
         // a point that may be refused: the same verdict and reason
         let probe = Action::Place(pos.board().point((c / 7) % pos.board().len()));
-        let r = pos.play(&Move::place(match probe {
+        let r = pos.play(&Move::stone(match probe {
             Action::Place(p) => p,
             Action::Pass => unreachable!(),
         }));

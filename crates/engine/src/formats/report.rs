@@ -5,7 +5,7 @@ use crate::board::coord::{Point, StringName};
 use crate::board::grid::Colour;
 use crate::board::layers::holographic;
 use crate::game::notation::Notation;
-use crate::game::play::Position;
+use crate::game::play::{Move, Position};
 use crate::judge::analysis::Analysis;
 use crate::judge::eyes::{Region, VerdictCode};
 use crate::judge::forbidden::{flower_forbidden_reason, Forbidden};
@@ -605,23 +605,15 @@ fn forbidden_report(pos: &Position, a: &Analysis, player: Colour) -> Vec<Forbidd
 
 /// The legal moves of the player to move and the special moves, in notation.
 fn move_lists(pos: &Position) -> (Vec<Notation>, Vec<Notation>) {
-    let turn = pos.turn();
     let legal_moves = pos
         .legal_moves()
         .into_iter()
-        .map(|m| Notation::new(pos.rules(), pos.move_number(), turn, m))
+        .map(|m| pos.notation(&Move::from(m)))
         .collect();
     let special_moves = pos
         .special_moves()
         .into_iter()
-        .map(|m| {
-            Notation::new(
-                pos.rules(),
-                pos.move_number(),
-                m.turn.unwrap_or(turn),
-                m.action,
-            )
-        })
+        .map(|m| pos.notation(&m))
         .collect();
     (legal_moves, special_moves)
 }

@@ -44,16 +44,45 @@ pub struct Move {
 }
 
 impl Move {
-    pub fn place(p: Point) -> Move {
+    /// A stone on `p`, claiming no number and no turn: the stone of whoever is to move.
+    ///
+    /// ```
+    /// use m3go_engine::{Action, Move, Point};
+    ///
+    /// let m = Move::stone(Point::new(7, -1));
+    /// assert_eq!(m.action, Action::Place(Point::new(7, -1)));
+    /// assert_eq!((m.number, m.turn), (None, None));
+    /// assert_eq!(m, "七A".parse().unwrap());
+    /// ```
+    pub fn stone(p: Point) -> Move {
         Move {
             action: Action::Place(p),
             number: None,
             turn: None,
         }
     }
+
+    /// A pass, claiming no number and no turn.
+    ///
+    /// ```
+    /// use m3go_engine::Move;
+    ///
+    /// assert_eq!(Move::pass(), "pass".parse().unwrap());
+    /// ```
     pub fn pass() -> Move {
         Move {
             action: Action::Pass,
+            number: None,
+            turn: None,
+        }
+    }
+}
+
+impl From<Action> for Move {
+    /// The action as a move claiming no number and no turn ([`Move::stone`], [`Move::pass`]).
+    fn from(action: Action) -> Move {
+        Move {
+            action,
             number: None,
             turn: None,
         }

@@ -292,6 +292,48 @@ impl Move {
     }
 }
 
+impl std::str::FromStr for Move {
+    type Err = NotationError;
+
+    /// Reads a move as [`Move::parse`] does, on the label table of the largest board (19×19,
+    /// `I`…`九`): a point is written by its tengen-origin labels, the same on every board, and
+    /// whether it lies on the board of the game is checked when the move is played (an
+    /// off-board point is refused then). A move number is read as [`Move::parse`] reads it (the
+    /// team format's rounds with the grey players joining in round 31; [`Move::parse_in`] reads
+    /// them under other rules). [`Move::parse`] with the board's size refuses an off-board point
+    /// as it reads it.
+    ///
+    /// ```
+    /// use m3go_engine::{Action, Move, Point};
+    ///
+    /// let m: Move = "黑291.七A".parse().unwrap();
+    /// assert_eq!(m.action, Action::Place(Point::new(7, -1)));
+    /// assert_eq!(m.number, Some(291));
+    /// assert_eq!(m.turn.map(|t| t.symbol()), Some('黑'));
+    /// assert_eq!("pass".parse::<Move>().unwrap(), Move::pass());
+    /// assert_eq!("七A".parse::<Move>().unwrap(), Move::stone(Point::new(7, -1)));
+    /// assert!("七Q".parse::<Move>().is_err());
+    /// ```
+    fn from_str(text: &str) -> Result<Move, NotationError> {
+        Move::parse(text, crate::board::coord::MAX_SIZE)
+    }
+}
+
+impl crate::game::play::Position {
+    /// `m` named as this position's next move by the rules' records: numbered
+    /// with this position's move number, with the turn `m` claims (a special move's, the
+    /// emergency conversion's) or else the turn to move (`黑19.一B`; `33B.H九` in the team
+    /// format). The number `m` claims is not used.
+    pub fn notation(&self, m: &Move) -> Notation {
+        Notation::new(
+            self.rules(),
+            self.move_number(),
+            m.turn.unwrap_or_else(|| self.turn()),
+            m.action,
+        )
+    }
+}
+
 /// Whether `t` is written in 000's round notation (`33B.H九`: digits, a seat letter A–D, a dot),
 /// whether or not its round, seat and point are valid: no point is written so.
 pub(crate) fn is_round_notation(t: &str) -> bool {

@@ -73,7 +73,7 @@ impl MoveChoice {
             MoveChoice::Point(i) => {
                 let h = Point::half(size);
                 let p = Point::new((i % size) as i32 - h, h - (i / size) as i32);
-                Move::place(p)
+                Move::stone(p)
             }
         }
     }
