@@ -135,3 +135,38 @@ fn a_played_game_keeps_the_position_it_ended_on() {
     assert_eq!(played.position.to_setup(), replayed.to_setup());
     assert!(played.position.game_over());
 }
+
+/// A case naming a colour, a seat or an attribute that does not exist is refused when it is
+/// read, naming the file and what was expected (it was read as a string and failed only as a
+/// mismatch with the answer, an error of the case taken for one of the program).
+#[test]
+fn a_case_with_an_unknown_colour_is_refused_when_read() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/spec/cases/m13-suicide-forbidden.yaml"
+    ))
+    .expect("the case");
+    assert!(text.contains("player: white"));
+    let dir = std::env::temp_dir().join(format!("m3go-typed-ring-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let path = dir.join("m13-suicide-forbidden.yaml");
+    let path_text = path.to_string_lossy().to_string();
+    std::fs::write(&path, &text).expect("written");
+    let case = m3go::conform::case::Case::load(&path_text, None).expect("the case as it is");
+    assert_eq!(
+        case.expect.to_move.and_then(|t| t.player),
+        Some(m3go_engine::board::grid::Colour::White)
+    );
+    for (from, to) in [("player: white", "player: blue"), ("seat: C", "seat: E")] {
+        std::fs::write(&path, text.replace(from, to)).expect("written");
+        let err = match m3go::conform::case::Case::load(&path_text, None) {
+            Err(e) => e.to_string(),
+            Ok(c) => panic!("`{to}` was read: {:?}", c.expect.to_move),
+        };
+        assert!(err.contains(&path_text), "{err}");
+        let word = &to[to.find(": ").expect("a value") + 2..];
+        assert!(err.contains(word), "{err}");
+        assert!(err.contains("expected"), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
