@@ -208,14 +208,14 @@ fn main() {
             let relevant: Vec<Case> = wrong_cases
                 .iter()
                 .filter(|c| {
-                    c.expect
-                        .attributes
+                    c.expect.attributes.as_ref().is_some_and(|a| {
+                        a.values()
+                            .any(|x| x.attribute != m3go_engine::board::layers::Attribute::Neutral)
+                    }) || c
+                        .expect
+                        .forbidden
                         .as_ref()
-                        .is_some_and(|a| a.values().any(|x| x.attribute != "neutral"))
-                        || c.expect
-                            .forbidden
-                            .as_ref()
-                            .is_some_and(|f| f.values().any(|x| x.reason != "capture-point"))
+                        .is_some_and(|f| f.values().any(|x| x.reason != "capture-point"))
                 })
                 .cloned()
                 .collect();

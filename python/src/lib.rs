@@ -17,7 +17,7 @@ use m3go::conform::protocol::{code, error_answer, PROTOCOL};
 use m3go_engine::error::ErrorKind;
 /// The largest input read from one source (as the command reads it).
 const MAX_INPUT_BYTES: usize = m3go_engine::error::MAX_INPUT_BYTES;
-use m3go::tools::replay::{ListedFailure, MoveFailure};
+use m3go::tools::replay::ListedError;
 use m3go_engine::formats::report::{AnalysisReport, PlayReport};
 use m3go_engine::game::advance::Engine;
 use m3go_engine::game::notation::Notation;
@@ -238,7 +238,7 @@ fn to_python<'py, T: Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'p
 /// `moves` played from `start` by the library's play loop (`m3go play`'s), an input error
 /// raised with the protocol's code: a move that does not read is `bad-move`, one the rules
 /// refuse `illegal-move`, each with its field `moves[K]`, the move as written and what the
-/// protocol's probe answer says of it (the loop's typed cause, [`MoveFailure`]); too many
+/// protocol's probe answer says of it (the loop's typed failure, [`ListedError`]); too many
 /// moves `too-large`.
 fn play_moves(
     py: Python<'_>,
@@ -246,10 +246,10 @@ fn play_moves(
     moves: &[String],
 ) -> PyResult<(Position, Vec<m3go_engine::Report>)> {
     py.detach(|| {
-        m3go::tools::replay::play_listed_typed(start, moves, "moves", true, |_| {}, &|| false)
+        m3go::tools::replay::play_listed(start, moves, "moves", true, |_| {})
     })
-    .map_err(|f: Box<ListedFailure>| {
-        let ListedFailure { error: e, cause } = *f;
+    .map_err(|f: ListedError| {
+        let e = f.input_error();
         let message = e.to_string();
         match e.place.move_number {
             Some(n) => {
@@ -262,10 +262,10 @@ fn play_moves(
                     return m3go_error(py, code::TOO_LARGE, field, message);
                 }
                 let written = moves.get(k).cloned();
-                match (e.kind, cause) {
-                    (ErrorKind::IllegalMove, cause) => {
-                        let (reason, clause) = match cause {
-                            Some(MoveFailure::Refused(i)) => (
+                match (e.kind, f) {
+                    (ErrorKind::IllegalMove, f) => {
+                        let (reason, clause) = match f {
+                            ListedError::Refused { illegal: i, .. } => (
                                 Some(i.reason.code().to_string()),
                                 Some(i.clause.to_string()),
                             ),
@@ -279,9 +279,9 @@ fn play_moves(
                             vec![("reason", reason), ("clause", clause), ("move", written)],
                         )
                     }
-                    (_, cause) => {
-                        let (problem, reason) = match cause {
-                            Some(MoveFailure::Unread(e)) => (
+                    (_, f) => {
+                        let (problem, reason) = match f {
+                            ListedError::Unread { error: e, .. } => (
                                 Some(e.problem.code().to_string()),
                                 Some(e.problem.reason().to_string()),
                             ),

@@ -2,6 +2,9 @@
 //! it starts (a position or a game record). The request it becomes is built in `request`.
 
 use crate::conform::suite::{suite_text, BUILTIN};
+use m3go_engine::board::grid::Colour;
+use m3go_engine::board::layers::Attribute;
+use m3go_engine::game::order::Seat;
 use m3go_engine::game::setup::{from_yaml, InputError, Place, Setup};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -17,7 +20,8 @@ pub struct Source {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AttrExpect {
-    pub attribute: String,
+    #[schemars(with = "String")]
+    pub attribute: Attribute,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hs: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -54,7 +58,8 @@ pub struct ToMoveExpect {
     pub number: Option<u32>,
     /// black | white
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub player: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub player: Option<Colour>,
     /// own | flower
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
@@ -65,7 +70,8 @@ pub struct ToMoveExpect {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub seat: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub seat: Option<Seat>,
 }
 
 /// The Flystone state after `moves`.
@@ -101,7 +107,8 @@ pub struct EventExpect {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eyes_lost: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub attributes: Option<BTreeMap<String, String>>,
+    #[schemars(with = "Option<BTreeMap<String, String>>")]
+    pub attributes: Option<BTreeMap<String, Attribute>>,
     /// String (any point) -> private eyes it must have after the move, each as the empty points
     /// of its closed region ("为白棋串A七*做出私眼O六*"); the string must be among `eyes_made`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -112,7 +119,8 @@ pub struct EventExpect {
     /// A colour (black | white) at least one of whose strings the move put in atari, when the
     /// text does not name the string ("花290.六三叫吃黑棋串").
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub atari_of: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub atari_of: Option<Colour>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]

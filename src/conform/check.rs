@@ -294,8 +294,11 @@ fn check_attributes(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
 /// each count the expectation names.
 fn compare_attribute(label: &str, want: &AttrExpect, f: &Value, d: &mut Vec<String>) {
     let got = f["attribute"].as_str().unwrap_or("?");
-    if got != want.attribute {
-        d.push(format!("{label}: expected {}, got {got}", want.attribute));
+    if got != want.attribute.name() {
+        d.push(format!(
+            "{label}: expected {}, got {got}",
+            want.attribute.name()
+        ));
     }
     for (k, w) in [
         ("hs", want.hs),
@@ -492,15 +495,17 @@ fn check_event_attributes(ev: &EventExpect, r: &Value, size: usize, d: &mut Vec<
         let changes = &r["attribute_changes"];
         for (s, want) in attrs {
             match find_by_point(changes, s, size) {
-                Some(c) if c["to"].as_str() == Some(want.as_str()) => {}
+                Some(c) if c["to"].as_str() == Some(want.name()) => {}
                 Some(c) => d.push(format!(
-                    "events[{}].attributes {s}: expected {want}, got {}",
+                    "events[{}].attributes {s}: expected {}, got {}",
                     ev.index,
+                    want.name(),
                     c["to"].as_str().unwrap_or("?")
                 )),
                 None => d.push(format!(
-                    "events[{}].attributes {s}: expected a change to {want}, got no change",
-                    ev.index
+                    "events[{}].attributes {s}: expected a change to {}, got no change",
+                    ev.index,
+                    want.name()
                 )),
             }
         }
@@ -557,8 +562,9 @@ fn check_event_eyes_and_ataris(ev: &EventExpect, r: &Value, size: usize, d: &mut
         let n = r["ataris"].as_array().map(|v| v.len()).unwrap_or(0);
         if n == 0 {
             d.push(format!(
-                "events[{}].atari_of: expected a {colour} string put in atari, got none",
-                ev.index
+                "events[{}].atari_of: expected a {} string put in atari, got none",
+                ev.index,
+                colour.name()
             ));
         }
     }
@@ -614,7 +620,7 @@ fn check_to_move(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
             ),
             (
                 "player",
-                t.player.clone(),
+                t.player.map(|c| c.name().to_string()),
                 tm["player"].as_str().unwrap_or("?").to_string(),
             ),
             ("kind", t.kind.clone(), got_kind.to_string()),
@@ -633,7 +639,7 @@ fn check_to_move(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
             ),
             (
                 "seat",
-                t.seat.clone(),
+                t.seat.map(|s| s.to_string()),
                 x["team"]["seat"].as_str().unwrap_or("none").to_string(),
             ),
         ];

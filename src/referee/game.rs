@@ -9,9 +9,10 @@
 
 use crate::conform::failure::{ProgramFailure, UnreadableLine};
 use crate::conform::play_protocol::{
-    ForfeitField, ForfeitKind, PlayerCapabilities, PlayerCapabilitiesAnswer, TurnField,
-    PLAYER_PROTOCOL, PLAYER_PROTOCOLS, RESIGN,
+    ForfeitField, ForfeitKind, GenmoveAnswer, GenmoveRequest, PlayerCapabilities,
+    PlayerCapabilitiesAnswer, TurnField, PLAYER_PROTOCOL, PLAYER_PROTOCOLS, RESIGN,
 };
+use crate::conform::protocol::{CapabilitiesRequest, Id};
 use crate::conform::runner::{External, Oracle};
 use crate::io::clip;
 use m3go_engine::board::grid::Colour;
@@ -24,14 +25,38 @@ use m3go_engine::game::setup::{InputError, Setup};
 use m3go_engine::judge::scoring::{Score, Winner};
 use m3go_engine::rules::Rules;
 use m3go_engine::rules::RulesField;
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use std::time::{Duration, Instant};
 
-/// A player as the referee drives it: a request sent, its answer awaited for at most
-/// `timeout`. `Err` is a failure of the program (it crashed, hung, wrote something that is not
-/// a JSON object, broke GTP), as the conformance runner reports it.
+/// A request of the play protocol as the referee puts it to a seat, typed up to the wire: a
+/// program of the protocol is sent it as one JSON line ([`Seat`] for [`External`]), a GTP
+/// player turns it into GTP commands ([`super::gtp::GtpSeat`]) without reading JSON back.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum PlayerRequest {
+    /// The capabilities request ([`capabilities_request`]).
+    Capabilities(CapabilitiesRequest),
+    /// The request for a move.
+    Genmove(Box<GenmoveRequest>),
+}
+
+impl PlayerRequest {
+    /// The request's id, which its answer echoes.
+    pub fn id(&self) -> &Id {
+        match self {
+            PlayerRequest::Capabilities(c) => &c.id,
+            PlayerRequest::Genmove(g) => &g.id,
+        }
+    }
+}
+
+/// A player as the referee drives it: a request sent, its answer (the JSON object the program
+/// wrote, read by the referee: [`read_answer`]) awaited for at most `timeout`. `Err` is a
+/// failure of the program (it crashed, hung, wrote something that is not a JSON object, broke
+/// GTP), as the conformance runner reports it.
 pub trait Seat {
-    fn ask(&mut self, request: &Value, timeout: Duration) -> Result<Value, ProgramFailure>;
+    fn ask(&mut self, request: &PlayerRequest, timeout: Duration) -> Result<Value, ProgramFailure>;
 
     /// Whether the seat is told a start position other than the empty board at move 1 (set-up
     /// stones, a later move number): a plain GTP engine, without `m3go-position`, is not.
@@ -42,9 +67,13 @@ pub trait Seat {
 }
 
 impl Seat for External {
-    fn ask(&mut self, request: &Value, timeout: Duration) -> Result<Value, ProgramFailure> {
+    /// The request written as one JSON line (its keys in the order of a JSON object's, as
+    /// every request of the protocol is written).
+    fn ask(&mut self, request: &PlayerRequest, timeout: Duration) -> Result<Value, ProgramFailure> {
         self.set_timeout(timeout);
-        Oracle::ask(self, request)
+        let line = serde_json::to_value(request)
+            .map_err(|e| ProgramFailure::Request(format!("the request does not write: {e}")))?;
+        Oracle::ask(self, &line)
     }
 }
 
@@ -210,12 +239,15 @@ pub enum Ending {
     Forfeit { by: Colour, forfeit: ForfeitField },
 }
 
-/// A game played: its record (SGF-ready, with the players, the result and the forfeit), how it
-/// ended, and the players' times.
+/// A game played: its record (SGF-ready, with the players, the result and the forfeit), the
+/// position it ended on, how it ended, and the players' times.
 #[derive(Clone, Debug)]
 pub struct Played {
     pub spec: GameSpec,
     pub record: Record,
+    /// The position after the record's last move (the one counted, or the one a player
+    /// resigned or forfeited on): the record need not be replayed to get it back.
+    pub position: Position,
     pub ending: Ending,
     /// The moves refused and replaced by passes.
     pub replaced: usize,
@@ -291,8 +323,13 @@ pub fn turn_field(number: u32, t: Turn) -> TurnField {
 }
 
 /// The capabilities request of the play protocol.
-pub fn capabilities_request() -> Value {
-    json!({"protocol": PLAYER_PROTOCOL, "id": "capabilities", "action": "capabilities", "protocols": PLAYER_PROTOCOLS})
+pub fn capabilities_request() -> PlayerRequest {
+    PlayerRequest::Capabilities(CapabilitiesRequest {
+        protocol: PLAYER_PROTOCOL.into(),
+        id: Id::Text("capabilities".into()),
+        action: "capabilities".into(),
+        protocols: PLAYER_PROTOCOLS.iter().map(|p| p.to_string()).collect(),
+    })
 }
 
 /// Why a player cannot play `rules` on a board of `size`, by what it declared; `None` when it
@@ -339,7 +376,7 @@ pub fn negotiate(
             ),
         )
     })?;
-    if parsed.id != req["id"] {
+    if parsed.id != req.id().to_value() {
         return Err((
             ForfeitKind::Protocol,
             format!(
@@ -434,6 +471,7 @@ pub fn play_game_seated(
                 .sum()
         }),
         record: r.record,
+        position: r.pos,
     };
     annotate(&mut played);
     Ok(played)
@@ -597,8 +635,15 @@ impl<'s> Referee<'s> {
     }
 
     /// The `genmove` request of move `n` (`turn`, or one of `specials`) to the seat `side`,
-    /// and the time it has to answer.
-    fn request(&self, side: usize, n: u32, turn: Turn, specials: &[Turn]) -> (Value, Duration) {
+    /// and the time it has to answer: the moves it has not been sent yet, and with its first
+    /// request the start position and every move since.
+    fn request(
+        &self,
+        side: usize,
+        n: u32,
+        turn: Turn,
+        specials: &[Turn],
+    ) -> (GenmoveRequest, Duration) {
         let spec = self.spec;
         let st = &self.state[side];
         let timeout = match st.clock {
@@ -606,28 +651,19 @@ impl<'s> Referee<'s> {
             None => spec.move_time,
         }
         .max(Duration::from_millis(1));
-        let mut req = json!({
-            "protocol": PLAYER_PROTOCOL,
-            "id": n,
-            "action": "genmove",
-            "game": spec.name,
-            "moves": self.wire[st.sent..],
-            "to_play": turn_field(n, turn),
-            "time_ms": timeout.as_millis() as u64,
-        });
-        if st.sent == 0 {
-            req["position"] = serde_json::to_value(&self.start_setup).unwrap_or(Value::Null);
-            req["moves"] = json!(self.wire);
-        }
-        if !specials.is_empty() {
-            req["special"] = json!(specials
-                .iter()
-                .map(|t| turn_field(n, *t))
-                .collect::<Vec<_>>());
-        }
-        if let Some(left) = st.clock {
-            req["clock_ms"] = json!(left.as_millis() as u64);
-        }
+        let first = st.sent == 0;
+        let req = GenmoveRequest {
+            protocol: PLAYER_PROTOCOL.into(),
+            id: Id::Number(n.into()),
+            action: "genmove".into(),
+            game: spec.name.clone(),
+            position: first.then(|| self.start_setup.clone()),
+            moves: self.wire[if first { 0 } else { st.sent }..].to_vec(),
+            to_play: turn_field(n, turn),
+            special: specials.iter().map(|t| turn_field(n, *t)).collect(),
+            time_ms: timeout.as_millis() as u64,
+            clock_ms: st.clock.map(|left| left.as_millis() as u64),
+        };
         (req, timeout)
     }
 
@@ -654,6 +690,7 @@ impl<'s> Referee<'s> {
         .filter(|t| t.player == turn.player)
         .collect();
         let (req, timeout) = self.request(side, n, turn, &specials);
+        let req = PlayerRequest::Genmove(Box::new(req));
         let t0 = Instant::now();
         let ans = seats[side].ask(&req, timeout);
         let took = t0.elapsed();
@@ -700,14 +737,16 @@ impl<'s> Referee<'s> {
     /// number or claims a turn that is not the player's.
     fn read_move(
         &self,
-        req: &Value,
+        req: &PlayerRequest,
         ans: &Value,
         side: usize,
         n: u32,
         turn: Turn,
         specials: &[Turn],
     ) -> Result<(Action, Turn, Option<String>), Box<Ending>> {
-        let (text, comment) = read_answer(req, ans)
+        let GenmoveAnswer {
+            mv: text, comment, ..
+        } = read_answer(req.id(), ans)
             .map_err(|e| Box::new(self.forfeit(side, n, ForfeitKind::Protocol, e.to_string())))?;
         if text.trim().eq_ignore_ascii_case(RESIGN) {
             return Err(Box::new(Ending::Resigned(turn.player)));
@@ -850,12 +889,16 @@ fn counted(pos: &Position, limit: bool) -> Ending {
     }
 }
 
-/// The answer's move text and comment, or what is wrong with the answer (a protocol error).
-fn read_answer(req: &Value, ans: &Value) -> Result<(String, Option<String>), AnswerError> {
-    if ans.get("id") != req.get("id") {
+/// The answer to the `genmove` request of id `id` (its move text, and its comment clipped to
+/// 200 characters), or what is wrong with it (a protocol error): an answer of another id, an
+/// error answer, an answer without a `move` string. Fields the answer has beyond these are
+/// passed over, and a comment that is not a string is dropped.
+pub fn read_answer(id: &Id, ans: &Value) -> Result<GenmoveAnswer, AnswerError> {
+    let expected = id.to_value();
+    if ans.get("id") != Some(&expected) {
         return Err(AnswerError::Id {
             got: ans.get("id").cloned().unwrap_or(Value::Null),
-            expected: req["id"].clone(),
+            expected,
         });
     }
     if let Some(e) = ans.get("error") {
@@ -868,12 +911,20 @@ fn read_answer(req: &Value, ans: &Value) -> Result<(String, Option<String>), Ans
         .get("comment")
         .and_then(Value::as_str)
         .map(|c| clip(c, 200));
-    Ok((mv.to_string(), comment))
+    Ok(GenmoveAnswer {
+        protocol: ans
+            .get("protocol")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        id: expected,
+        mv: mv.to_string(),
+        comment,
+    })
 }
 
 /// What is wrong with a player's answer to `genmove` ([`read_answer`]).
 #[derive(Debug)]
-enum AnswerError {
+pub enum AnswerError {
     /// The answer's id is not the request's.
     Id { got: Value, expected: Value },
     /// The player answered an error (its `error`).

@@ -6,9 +6,12 @@
 //! is refereed alike whatever protocol its players speak. The player's side is
 //! `m3go player --protocol gtp` (`crate::cli::player_gtp`).
 
-use super::game::Seat;
+use super::game::{PlayerRequest, Seat};
 use crate::conform::failure::ProgramFailure;
-use crate::conform::play_protocol::{GenmoveRequest, PlayerCapabilities, PLAYER_PROTOCOL};
+use crate::conform::play_protocol::{
+    GenmoveAnswer, GenmoveRequest, PlayerCapabilities, PlayerCapabilitiesAnswer, PLAYER_PROTOCOL,
+};
+use crate::conform::protocol::{Id, Implementation};
 use crate::conform::runner::{External, ReadBounds};
 use crate::io::clip;
 use m3go_engine::board::coord::{Labels, Point};
@@ -17,7 +20,7 @@ use m3go_engine::game::moves::Action;
 use m3go_engine::game::moves::Move;
 use m3go_engine::game::order::{StoneKind, Turn};
 use m3go_engine::rules::{Komi, Rules};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::time::{Duration, Instant};
 
 /// The GTP version spoken (`protocol_version`).
@@ -305,7 +308,7 @@ impl GtpSeat {
         })
     }
 
-    fn capabilities(&mut self, id: &Value, timeout: Duration) -> Result<Value, ProgramFailure> {
+    fn capabilities(&mut self, id: &Id, timeout: Duration) -> Result<Value, ProgramFailure> {
         let deadline = Instant::now() + timeout;
         let version = self.must("protocol_version", deadline, timeout)?;
         if version.trim() != GTP_VERSION {
@@ -342,12 +345,13 @@ impl GtpSeat {
                 ..Default::default()
             }
         };
-        Ok(json!({
-            "id": id,
-            "protocols": [PLAYER_PROTOCOL],
-            "implementation": {"name": name, "version": version},
-            "capabilities": caps,
-        }))
+        answer(&PlayerCapabilitiesAnswer {
+            protocol: None,
+            id: id.to_value(),
+            protocols: vec![PLAYER_PROTOCOL.into()],
+            implementation: Implementation { name, version },
+            capabilities: caps,
+        })
     }
 
     fn genmove(
@@ -448,24 +452,27 @@ impl GtpSeat {
             }
         };
         self.own_pending = true;
-        Ok(json!({"id": req.id.to_value(), "move": mv}))
+        answer(&GenmoveAnswer {
+            protocol: None,
+            id: req.id.to_value(),
+            mv,
+            comment: None,
+        })
     }
 }
 
+/// A play protocol answer as the referee reads a program's ([`Seat::ask`]).
+fn answer(a: &impl serde::Serialize) -> Result<Value, ProgramFailure> {
+    serde_json::to_value(a)
+        .map_err(|e| ProgramFailure::Request(format!("the answer does not write: {e}")))
+}
+
 impl Seat for GtpSeat {
-    fn ask(&mut self, request: &Value, timeout: Duration) -> Result<Value, ProgramFailure> {
-        let id = request.get("id").cloned().unwrap_or(Value::Null);
-        match request.get("action").and_then(Value::as_str) {
-            Some("capabilities") => self.capabilities(&id, timeout),
-            Some("genmove") => {
-                let req: GenmoveRequest = serde_json::from_value(request.clone()).map_err(|e| {
-                    ProgramFailure::Request(format!("the referee's request does not read: {e}"))
-                })?;
-                self.genmove(&req, timeout)
-            }
-            other => Err(ProgramFailure::Request(format!(
-                "the referee's request {other:?} has no GTP form"
-            ))),
+    /// The request as GTP commands, taken typed from the referee (no JSON read back).
+    fn ask(&mut self, request: &PlayerRequest, timeout: Duration) -> Result<Value, ProgramFailure> {
+        match request {
+            PlayerRequest::Capabilities(c) => self.capabilities(&c.id, timeout),
+            PlayerRequest::Genmove(req) => self.genmove(req, timeout),
         }
     }
 

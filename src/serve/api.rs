@@ -555,7 +555,7 @@ fn play_moves(
 ) -> Result<(Position, Vec<Report>), ApiError> {
     // one move sent (as the page does) is named by its text, several by their place too
     replay::play_listed_until(p, moves, "moves", moves.len() > 1, |_| (), &|| work.stop())
-        .map_err(|e| work.stopped(e))
+        .map_err(|e| work.stopped(e.into()))
 }
 
 fn play(r: PlayRequest, work: &Work) -> ApiResult {

@@ -10,7 +10,7 @@ use m3go_engine::board::strings::flood;
 use m3go_engine::formats::record::Record;
 use m3go_engine::game::advance::Engine;
 use m3go_engine::game::moves::Move;
-use m3go_engine::game::notation::{Notation, Prefix};
+use m3go_engine::game::notation::{Notation, NotationError, Prefix};
 use m3go_engine::game::play::{Action, AttributeChange, Illegal, Position, Refusal, Report};
 use m3go_engine::game::setup::{InputError, Setup};
 use m3go_engine::game::text::Text;
@@ -30,15 +30,81 @@ pub use narrate::{log_text, log_text_in, player_of, Tally};
 /// [`Notation::max_moves`](m3go_engine::game::notation::Notation::max_moves) moves (else an error naming `key`, the list), and no move numbered past the
 /// last move number m3go plays ([`Notation::check_move_number`](m3go_engine::game::notation::Notation::check_move_number)). A move that cannot be read or played is an
 /// error with its text and, when `numbered`, its number in the list (the page sends one move at
-/// a time, named by its text alone: its refusal names its number in the game).
+/// a time, named by its text alone: its refusal names its number in the game); a move the
+/// rules refuse keeps the engine's refusal ([`ListedError::Refused`]).
 pub fn play_listed(
     start: &Position,
     moves: &[String],
     key: &str,
     numbered: bool,
     each: impl FnMut(&Report),
-) -> Result<(Position, Vec<Report>), InputError> {
+) -> Result<(Position, Vec<Report>), ListedError> {
     play_listed_until(start, moves, key, numbered, each, &|| false)
+}
+
+/// Why [`play_listed`] stopped: a bound of the list (too many moves, a move numbered past the
+/// last, the caller's stop) as an input error, or one move's own failure kept typed — its
+/// notation problem, or the rules' refusal ([`Illegal`], with its reason and clause) — and
+/// worded only when printed ([`ListedError::input_error`]).
+#[derive(Clone, Debug)]
+pub enum ListedError {
+    /// A bound of the list, or the caller's stop.
+    Bound(InputError),
+    /// The move does not read.
+    Unread {
+        at: ListedMove,
+        error: NotationError,
+    },
+    /// The rules refuse the move.
+    Refused { at: ListedMove, illegal: Illegal },
+}
+
+/// Which move of a list failed: its index (0-based), its text, and whether the list is named
+/// by numbers ([`play_listed`]'s `numbered`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListedMove {
+    pub index: usize,
+    pub text: String,
+    pub numbered: bool,
+}
+
+impl ListedMove {
+    /// `error` placed at this move: its text and, in a numbered list, its number in the list.
+    fn place(&self, error: InputError) -> InputError {
+        if self.numbered {
+            error.move_number(self.index as u32 + 1).text(&self.text)
+        } else {
+            error.text(&self.text)
+        }
+    }
+}
+
+impl ListedError {
+    /// The error as m3go words it (`m3go play`'s message, the server's): a refusal is an
+    /// illegal move whose reason is the refusal's text.
+    pub fn input_error(&self) -> InputError {
+        match self {
+            ListedError::Bound(e) => e.clone(),
+            ListedError::Unread { at, error } => at.place(InputError::from(error.clone())),
+            ListedError::Refused { at, illegal } => {
+                at.place(InputError::illegal_move(illegal.to_string()))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for ListedError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.input_error().fmt(f)
+    }
+}
+
+impl std::error::Error for ListedError {}
+
+impl From<ListedError> for InputError {
+    fn from(e: ListedError) -> Self {
+        e.input_error()
+    }
 }
 
 /// [`play_listed`], `stop` asked before each move: when it says `true` the moves stop there
@@ -49,41 +115,12 @@ pub fn play_listed_until(
     moves: &[String],
     key: &str,
     numbered: bool,
-    each: impl FnMut(&Report),
-    stop: &dyn Fn() -> bool,
-) -> Result<(Position, Vec<Report>), InputError> {
-    play_listed_typed(start, moves, key, numbered, each, stop).map_err(|f| f.error)
-}
-
-/// Why [`play_listed_typed`] stopped: the error as [`play_listed`] gives it, and the move's own
-/// failure typed when a move was read or played (its notation problem, or the rules' refusal
-/// with its reason code and clause), for callers that report it as values (the Python module).
-pub struct ListedFailure {
-    pub error: InputError,
-    pub cause: Option<MoveFailure>,
-}
-
-/// Why one listed move was not played.
-pub enum MoveFailure {
-    /// It does not read.
-    Unread(m3go_engine::game::notation::NotationError),
-    /// The rules refuse it.
-    Refused(Illegal),
-}
-
-/// [`play_listed_until`] with the failing move's cause kept typed ([`ListedFailure`]).
-pub fn play_listed_typed(
-    start: &Position,
-    moves: &[String],
-    key: &str,
-    numbered: bool,
     mut each: impl FnMut(&Report),
     stop: &dyn Fn() -> bool,
-) -> Result<(Position, Vec<Report>), Box<ListedFailure>> {
-    let plain = |error: InputError| Box::new(ListedFailure { error, cause: None });
+) -> Result<(Position, Vec<Report>), ListedError> {
     let limit = Notation::max_moves(start.board().size());
     if moves.len() > limit {
-        return Err(plain(
+        return Err(ListedError::Bound(
             InputError::new(format!(
                 "{} moves given: expected at most {limit} on a {1}x{1} board (the limit of a record)",
                 moves.len(),
@@ -94,31 +131,22 @@ pub fn play_listed_typed(
     }
     let mut p = start.clone();
     let mut reports = Vec::new();
-    let placed = |e: InputError, k: usize, m: &str| {
-        if numbered {
-            e.move_number(k as u32 + 1).text(m)
-        } else {
-            e.text(m)
-        }
-    };
     for (k, m) in moves.iter().enumerate() {
         if stop() {
-            return Err(plain(stopped(k as u32 + 1)));
+            return Err(ListedError::Bound(stopped(k as u32 + 1)));
         }
+        let at = || ListedMove {
+            index: k,
+            text: m.clone(),
+            numbered,
+        };
         Notation::check_move_number(p.move_number())
-            .map_err(|e| plain(placed(InputError::from(e), k, m)))?;
-        let mv = Move::parse_in(m, p.rules(), p.board().size()).map_err(|e| {
-            Box::new(ListedFailure {
-                error: placed(InputError::from(e.clone()), k, m),
-                cause: Some(MoveFailure::Unread(e)),
-            })
-        })?;
-        let (next, r) = p.play(&mv).map_err(|e| {
-            Box::new(ListedFailure {
-                error: placed(InputError::illegal_move(e.to_string()), k, m),
-                cause: Some(MoveFailure::Refused(e)),
-            })
-        })?;
+            .map_err(|e| ListedError::Bound(at().place(InputError::from(e))))?;
+        let mv = Move::parse_in(m, p.rules(), p.board().size())
+            .map_err(|error| ListedError::Unread { at: at(), error })?;
+        let (next, r) = p
+            .play(&mv)
+            .map_err(|illegal| ListedError::Refused { at: at(), illegal })?;
         each(&r);
         reports.push(r);
         p = next;

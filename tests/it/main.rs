@@ -55,3 +55,4 @@ mod serve_load;
 mod shards;
 mod small_findings;
 mod special_inputs;
+mod typed_ring;
