@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 /// A player as the referee drives it: a request sent, its answer awaited for at most
 /// `timeout`. `Err` is a failure of the program (it crashed, hung, wrote something that is not
 /// a JSON object, broke GTP), as the conformance runner reports it.
-pub trait Seat {
+pub(crate) trait Seat {
     fn ask(&mut self, request: &Value, timeout: Duration) -> Result<Value, ProgramFailure>;
 
     /// Whether the seat is told a start position other than the empty board at move 1 (set-up
@@ -52,7 +52,7 @@ impl Seat for External {
 /// [`super::gtp::GtpSeat`]): no answer in time, an answer that cannot be read, is not JSON or
 /// not a JSON object (or not a GTP answer), a protocol error (a `?` answer, a missing command,
 /// a JSON object that is not an answer), or the program gone (or never started).
-pub fn failure_kind(failure: &ProgramFailure) -> ForfeitKind {
+pub(crate) fn failure_kind(failure: &ProgramFailure) -> ForfeitKind {
     match failure {
         ProgramFailure::Timeout { .. } => ForfeitKind::Timeout,
         // a player that floods lines no one asked for breaks the protocol
@@ -80,7 +80,7 @@ pub fn failure_kind(failure: &ProgramFailure) -> ForfeitKind {
 /// The referee's own failure: a game that cannot be set up or go on. Never a player's, whose
 /// failure is a forfeit ([`Ending::Forfeit`]).
 #[derive(Debug)]
-pub enum RefereeError {
+pub(crate) enum RefereeError {
     /// Not two or four seats.
     Seats(usize),
     /// The start position cannot be built.
@@ -196,7 +196,7 @@ pub struct GameSpec {
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Ending {
+pub(crate) enum Ending {
     /// Over by the rules' game end (GO-END) and counted; `limit`: stopped at the move limit
     /// (ten moves per point) and counted as it stood.
     Counted {
@@ -213,7 +213,7 @@ pub enum Ending {
 /// A game played: its record (SGF-ready, with the players, the result and the forfeit), how it
 /// ended, and the players' times.
 #[derive(Clone, Debug)]
-pub struct Played {
+pub(crate) struct Played {
     pub spec: GameSpec,
     pub record: Record,
     pub ending: Ending,
@@ -277,7 +277,7 @@ fn seat_of(c: Colour) -> usize {
 }
 
 /// A turn as the protocol names it.
-pub fn turn_field(number: u32, t: Turn) -> TurnField {
+pub(crate) fn turn_field(number: u32, t: Turn) -> TurnField {
     TurnField {
         number,
         player: t.player.name().into(),
@@ -291,13 +291,13 @@ pub fn turn_field(number: u32, t: Turn) -> TurnField {
 }
 
 /// The capabilities request of the play protocol.
-pub fn capabilities_request() -> Value {
+pub(crate) fn capabilities_request() -> Value {
     json!({"protocol": PLAYER_PROTOCOL, "id": "capabilities", "action": "capabilities", "protocols": PLAYER_PROTOCOLS})
 }
 
 /// Why a player cannot play `rules` on a board of `size`, by what it declared; `None` when it
 /// can.
-pub fn refuses(caps: &PlayerCapabilities, rules: &Rules, size: usize) -> Option<String> {
+pub(crate) fn refuses(caps: &PlayerCapabilities, rules: &Rules, size: usize) -> Option<String> {
     let conform = crate::conform::capabilities::Capabilities {
         presets: caps.presets.clone(),
         options: caps.options.clone(),
@@ -321,7 +321,7 @@ pub fn refuses(caps: &PlayerCapabilities, rules: &Rules, size: usize) -> Option<
 
 /// Asks a player for its capabilities: what it declared, or the kind of failure and its
 /// message (a program failure, or an answer that is not capabilities of this protocol).
-pub fn negotiate(
+pub(crate) fn negotiate(
     seat: &mut dyn Seat,
     timeout: Duration,
 ) -> Result<PlayerCapabilities, (ForfeitKind, String)> {
@@ -363,7 +363,7 @@ pub fn negotiate(
 /// The least time a player has for the capabilities request, its start-up included (an
 /// interpreter's start on a loaded machine can take seconds): off the clock, whatever the
 /// per-move limit.
-pub const STARTUP_TIME: Duration = Duration::from_secs(30);
+pub(crate) const STARTUP_TIME: Duration = Duration::from_secs(30);
 
 /// What the referee keeps of one player during a game.
 struct SeatState {
@@ -376,7 +376,7 @@ struct SeatState {
 /// Plays one game between `black` and `white` (each already started; each is asked for its
 /// capabilities first). `Err` is the referee's own failure (a start position that cannot be
 /// built), never a player's.
-pub fn play_game(
+pub(crate) fn play_game(
     spec: &GameSpec,
     black: &mut dyn Seat,
     white: &mut dyn Seat,
@@ -388,7 +388,7 @@ pub fn play_game(
 /// two seats the player of its colour; with four (the team format) the seat of 000's schedule,
 /// A (black stones), B (black's flowers, grey), C (white stones), D (white's flowers, grey)
 /// (M16-TEAM-ROLES, [`m3go_engine::game::order::Seat::of_turn`]).
-pub fn seat_index(seats: usize, turn: Turn) -> usize {
+pub(crate) fn seat_index(seats: usize, turn: Turn) -> usize {
     if seats == 4 {
         match m3go_engine::game::order::Seat::of_turn(turn) {
             m3go_engine::game::order::Seat::A => 0,
@@ -403,7 +403,7 @@ pub fn seat_index(seats: usize, turn: Turn) -> usize {
 
 /// [`play_game`] with two seats (black, white) or four (the team format's A, B, C, D, each
 /// asked for the moves of its turn, [`seat_index`]).
-pub fn play_game_seated(
+pub(crate) fn play_game_seated(
     spec: &GameSpec,
     seats: &mut [&mut dyn Seat],
 ) -> Result<Played, RefereeError> {

@@ -64,7 +64,8 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 /// The largest request body accepted (a position, a record of 10·19² moves and its text).
-pub const MAX_BODY: usize = 1 << 20;
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const MAX_BODY: usize = 1 << 20;
 
 const INDEX_HTML: &str = include_str!("page/index.html");
 const STYLE_CSS: &str = include_str!("page/style.css");
@@ -131,7 +132,8 @@ pub struct Options {
 /// A page of another site reaching the server through DNS rebinding names its own host, and a
 /// cross-site form or fetch names its own origin: both are refused with 403.
 #[derive(Clone, Debug)]
-pub struct Access {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct Access {
     /// Accepted `Host` values, lowercase, each with its port (and without, on port 80).
     hosts: Vec<String>,
     any_host: bool,
@@ -521,7 +523,7 @@ async fn wait_for_room(state: &Arc<State>, stream: tokio::net::TcpStream) {
 
 /// The longest a connection past the cap waits for room, and then is held to be refused: to
 /// send its request's head, to take the 503, and to close its side.
-pub const REFUSAL_TIME: Duration = Duration::from_secs(2);
+pub(crate) const REFUSAL_TIME: Duration = Duration::from_secs(2);
 
 /// The most bytes read from a connection past the cap (its request's head, then what it sends
 /// before it closes); the rest is left unread.
@@ -779,7 +781,7 @@ async fn handle(
 
 /// The header that names a page's client (a random token the page keeps for its tab): the
 /// records it loads are kept for it alone ([`api::MAX_KEPT_PER_CLIENT`]).
-pub const CLIENT: &str = "x-m3go-client";
+pub(crate) const CLIENT: &str = "x-m3go-client";
 
 /// Whether a client token is one the server keeps records under: 1 to 64 letters, digits, `-`
 /// or `_` (another value counts as no token).
@@ -1116,7 +1118,8 @@ impl tokio::io::AsyncWrite for WriteDeadline {
 }
 
 /// A response: status, content type, body, and for a 503 the seconds to wait.
-pub struct Reply {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct Reply {
     pub status: u16,
     pub content_type: &'static str,
     pub body: Vec<u8>,
@@ -1127,7 +1130,7 @@ pub struct Reply {
 /// The longest error message the server sends, in bytes: a longer one (an error that echoes
 /// its input) is cut there, with the number of bytes left out. Written as JSON, where a control
 /// character takes six bytes, an error body stays under 64 KiB.
-pub const MAX_ERROR: usize = 8 * 1024;
+pub(crate) const MAX_ERROR: usize = 8 * 1024;
 
 impl Reply {
     fn text(status: u16, content_type: &'static str, body: &str) -> Reply {
@@ -1164,7 +1167,8 @@ impl Reply {
 }
 
 /// What a request asks for: a page of the server, or an API call read from its body.
-pub enum Routed {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) enum Routed {
     Page(Reply),
     Api(api::Request),
 }
@@ -1212,7 +1216,8 @@ const PAGES: &[(&str, &str, &str)] = &[
 /// refusal: an unknown path is a 404 whatever the method, a known one with the wrong method a
 /// 405, a body over the limit a 413, one that is not a request of the endpoint a 400. Pure:
 /// nothing is read but the request (the fuzz target `serve_request` calls it).
-pub fn read_request(method: &str, path: &str, body: Option<&[u8]>) -> Result<Routed, Reply> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn read_request(method: &str, path: &str, body: Option<&[u8]>) -> Result<Routed, Reply> {
     let path = path.split('?').next().unwrap_or("");
     if let Some(&(_, kind, text)) = PAGES.iter().find(|(p, _, _)| *p == path) {
         if method != "GET" {
@@ -1258,7 +1263,9 @@ pub fn read_request(method: &str, path: &str, body: Option<&[u8]>) -> Result<Rou
 /// The reply to one request: a static file, an API call, or an error. Never panics on any input
 /// (the API's answers are `Result`s; a panic inside the engine would still be caught by the
 /// caller and reported as a 500).
-pub fn route(method: &str, path: &str, body: Option<&[u8]>) -> Reply {
+#[cfg(any(test, feature = "testing"))]
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn route(method: &str, path: &str, body: Option<&[u8]>) -> Reply {
     match read_request(method, path, body) {
         Ok(Routed::Page(reply)) | Err(reply) => reply,
         Ok(Routed::Api(request)) => answer_reply(api::answer(request)),

@@ -20,10 +20,13 @@
 //! perft 2 651
 //! ```
 
+#[cfg(test)]
 use m3go_engine::board::grid::Board;
 use m3go_engine::game::advance::Engine;
 use m3go_engine::game::play::{Move, Position};
+#[cfg(any(test, feature = "testing"))]
 use m3go_engine::game::setup::{from_yaml, parse_yaml, read_text, InputError, Place, Setup};
+#[cfg(any(test, feature = "testing"))]
 use m3go_engine::rules::RulesField;
 
 /// The number of legal move sequences of length `depth` (passes included; the special moves of
@@ -51,7 +54,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 /// Each legal move, in notation, with the position it leads to: the moves of
 /// [`Position::legal_moves`] in board order, the pass, then the special moves, each played with
 /// [`Position::advance`] (on the position's engine).
-pub fn children(pos: &Position) -> Vec<(String, Position)> {
+pub(crate) fn children(pos: &Position) -> Vec<(String, Position)> {
     if pos.game_over() {
         return Vec::new();
     }
@@ -86,7 +89,7 @@ pub fn children(pos: &Position) -> Vec<(String, Position)> {
 /// A bound on the work of a perft: the nodes (positions made and sequences counted) it may
 /// visit. [`perft_within`] and [`divide_within`] stop when it runs out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NodeBudget {
+pub(crate) struct NodeBudget {
     pub max: u64,
     pub used: u64,
 }
@@ -120,7 +123,7 @@ const BUDGET_LEAF_DEPTH: u32 = 2;
 /// [`perft`] within `budget`: `Err` with the budget when the count would visit more nodes.
 /// Subtrees of depth up to 2 are counted whole by the engine; deeper levels go move by move,
 /// spending a node per position made.
-pub fn perft_within(
+pub(crate) fn perft_within(
     pos: &Position,
     depth: u32,
     budget: &mut NodeBudget,
@@ -148,7 +151,7 @@ pub fn perft_within(
 /// Perft split by the first move within `budget`: (move in notation, count), calling
 /// `progress(done, of, nodes)` after each first move is counted (a progress bar), on the position's
 /// engine.
-pub fn divide_within(
+pub(crate) fn divide_within(
     pos: &Position,
     depth: u32,
     budget: &mut NodeBudget,
@@ -176,7 +179,9 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
 
 /// One entry of a perft file.
 #[derive(Clone, Debug)]
-pub struct PerftCase {
+#[cfg(any(test, feature = "testing"))]
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct PerftCase {
     pub id: String,
     /// Line of the `id` in the file.
     pub line: usize,
@@ -186,7 +191,13 @@ pub struct PerftCase {
 }
 
 /// Reads a perft file. `dir` resolves `position` paths.
-pub fn parse_perft_file(text: &str, place: &str, dir: &str) -> Result<Vec<PerftCase>, InputError> {
+#[cfg(any(test, feature = "testing"))]
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn parse_perft_file(
+    text: &str,
+    place: &str,
+    dir: &str,
+) -> Result<Vec<PerftCase>, InputError> {
     let mut out: Vec<PerftCase> = Vec::new();
     let mut cur: Option<(PerftCase, Vec<String>, bool)> = None;
     let finish = |c: Option<(PerftCase, Vec<String>, bool)>,
@@ -290,6 +301,7 @@ pub fn parse_perft_file(text: &str, place: &str, dir: &str) -> Result<Vec<PerftC
     Ok(out)
 }
 
+#[cfg(any(test, feature = "testing"))]
 impl PerftCase {
     /// The position of the entry.
     pub fn position(&self, place: &str) -> Result<Position, InputError> {
@@ -301,7 +313,8 @@ impl PerftCase {
 }
 
 /// An empty board of `size` as a diagram (for building perft entries).
-pub fn empty_diagram(size: usize) -> String {
+#[cfg(test)]
+fn empty_diagram(size: usize) -> String {
     Board::empty(size)
         .map(|b| b.to_diagram())
         .unwrap_or_default()
