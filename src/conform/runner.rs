@@ -38,6 +38,7 @@ pub enum Outcome {
 /// started, crashed, hung or wrote something that is not a JSON answer), never a rules answer:
 /// an answer with `error` is `Ok`.
 pub trait Oracle: Send {
+    /// The program's answer to one request (a `m3go-conform/1` request object).
     fn ask(&mut self, request: &Value) -> Result<Value, ProgramFailure>;
 
     /// [`Oracle::ask`], running `meanwhile` while the program works out its answer: a program

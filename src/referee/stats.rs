@@ -19,6 +19,7 @@ pub struct Pairing {
 }
 
 impl Pairing {
+    /// The games counted: wins, losses and draws.
     pub fn games(&self) -> u32 {
         self.wins + self.losses + self.draws
     }
