@@ -118,7 +118,7 @@ fn unsupported_protocol(id: Value, protocol: Option<&Value>) -> Value {
 
 /// The answer to one request line as the text of its JSON line (what `m3go protocol` writes):
 /// the same answer as [`answer_line`]. A case request is read straight into [`Request`] and,
-/// when nothing of it is declined, its answer written straight from the typed [`CaseAnswer`]:
+/// when nothing of it is declined, its answer written straight from the typed `CaseAnswer`:
 /// the JSON trees of the request and of the answer (a third of the time of a 9×9 answer) are
 /// built only for the other lines (capabilities, errors, declined checks).
 pub fn answer_line_text(line: &str, caps: &Capabilities, engine: Engine) -> String {
@@ -281,7 +281,7 @@ fn decline(ans: &mut Value, req: &Request, declined: &[SkippedCheck]) {
 }
 
 /// m3go's own answer to a case request (what `m3go protocol` prints for each line), the
-/// request's position loaded on `engine`: [`case_answer`] as JSON, or its error answer.
+/// request's position loaded on `engine`: `case_answer` as JSON, or its error answer.
 pub fn answer(req: &Request, engine: Engine) -> Value {
     match case_answer(req, engine, AnswerParts::All) {
         Ok(a) => serde_json::to_value(a).unwrap_or(Value::Null),

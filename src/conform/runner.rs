@@ -161,7 +161,7 @@ pub(crate) type Line = Result<ProgramLine, UnreadableLine>;
 pub struct ReadBounds {
     /// The longest line, in bytes, its line end included.
     pub line: usize,
-    /// The most the lines read and not yet taken may cost, each its bytes and [`LINE_COST`].
+    /// The most the lines read and not yet taken may cost, each its bytes and `LINE_COST`.
     pub backlog: usize,
 }
 
@@ -172,7 +172,7 @@ pub(crate) const LINE_COST: usize = 64;
 
 impl ReadBounds {
     /// The JSON protocols' (`m3go conform --impl`, `m3go diff --impl`, a play-protocol player):
-    /// lines of [`MAX_ANSWER_BYTES`], two of them waiting (the answer to a request and to the
+    /// lines of `MAX_ANSWER_BYTES`, two of them waiting (the answer to a request and to the
     /// one sent ahead) and 1 MiB more.
     pub const JSON: ReadBounds = ReadBounds {
         line: MAX_ANSWER_BYTES,

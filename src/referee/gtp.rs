@@ -1,7 +1,7 @@
 //! GTP version 2 with m3go's three-colour extension (spec/play-protocol.md "GTP"): the names of
 //! the stone kinds, vertices, komi and the extension commands, shared by both sides; and the
-//! referee's side, [`GtpSeat`], which drives a GTP program as a [`Seat`] of
-//! [`play_game`](super::game::play_game): each request of the play protocol (`m3go-player/1`)
+//! referee's side, `GtpSeat`, which drives a GTP program as a `Seat` of
+//! `play_game`: each request of the play protocol (`m3go-player/1`)
 //! becomes GTP commands and the program's answers the play protocol's answers, so that a game
 //! is refereed alike whatever protocol its players speak. The player's side is
 //! `m3go player --protocol gtp` (`crate::cli::player_gtp`).

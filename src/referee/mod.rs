@@ -23,7 +23,7 @@ use m3go_engine::board::grid::Colour;
 use std::time::Duration;
 
 /// A player of a match: its name, the command that starts it (`sh -c`) and whether it speaks
-/// GTP (`NAME=gtp:COMMAND`, [`gtp::GtpSeat`]) rather than the play protocol.
+/// GTP (`NAME=gtp:COMMAND`, `gtp::GtpSeat`) rather than the play protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerSpec {
     pub name: String,
@@ -149,7 +149,7 @@ impl MatchSpec {
         self.players.iter().map(|p| p.name.clone()).collect()
     }
 
-    /// The games of the match, in order ([`seating`]).
+    /// The games of the match, in order (`seating`).
     pub fn schedule(&self) -> Vec<GameSpec> {
         let names = self.names();
         let count = scheduled(names.len(), self.games, self.team, self.gauntlet).unwrap_or(0);

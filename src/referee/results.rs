@@ -1,8 +1,8 @@
 //! The results file of a match (`m3go match --results FILE`) and its merging (`--merge`).
 //!
-//! A results file is a header line ([`ResultsHeader`], `m3go-match-results/1`: the match's
+//! A results file is a header line (`ResultsHeader`, `m3go-match-results/1`: the match's
 //! selection, the shard, the number of games that follow), then one line per game
-//! ([`GameLine`], `m3go-match-game/1`). `--merge` reads the files line by line (each line
+//! (`GameLine`, `m3go-match-game/1`). `--merge` reads the files line by line (each line
 //! bounded, the files of any length) and joins them only when they are exactly the shards of
 //! one match: one selection, every shard of one split once, every game of the match once (all
 //! of them unless the SPRT stopped the match), and every game line in agreement with itself

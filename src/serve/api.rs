@@ -4,7 +4,7 @@
 //! [`Position::play`]; `replay`: [`replay::mechanical`] / [`replay::strict`]; `export`:
 //! [`Record::to_sgf`] / [`Record::to_game_text`]). A position travels as the text of a
 //! position file (YAML, spec/README.md) or as the same file's JSON object (`setup` in the
-//! answers); bad input is an [`ApiError`] with the message the CLI
+//! answers); bad input is an `ApiError` with the message the CLI
 //! prints for the same input and a 4xx status.
 
 use crate::conform::clause_id::cited;

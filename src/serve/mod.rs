@@ -2,9 +2,9 @@
 //! JavaScript embedded in the binary; nothing fetched from the network) and a small JSON API
 //! ([`api`]) over the same engine the command line uses.
 //!
-//! This module is the HTTP plumbing, all of it: binding, who may call ([`Access`]: the `Host` and
+//! This module is the HTTP plumbing, all of it: binding, who may call (`Access`: the `Host` and
 //! `Origin` checks against DNS rebinding), the limits that keep any client from stopping the
-//! server ([`Limits`]), the static files ([`route`]), and turning an [`api`] answer into a
+//! server ([`Limits`]), the static files (`route`), and turning an [`api`] answer into a
 //! response. The layer sits above `conform` and below `cli` (whose `serve` subcommand starts
 //! it): it imports every layer below it and nothing imports it but that subcommand.
 //!
@@ -13,7 +13,7 @@
 //! *declared* (`Content-Length: 1000000000000000` aborted the process, even on a GET), had no
 //! read or write timeout (stalled clients held their threads for ever), and read small bodies
 //! before handing a request over. Here:
-//! - a body is read chunk by chunk as it arrives, and only its first [`MAX_BODY`] bytes are
+//! - a body is read chunk by chunk as it arrives, and only its first `MAX_BODY` bytes are
 //!   kept: nothing is ever allocated from a declared size. A body over the limit is a 413; one
 //!   declared past `DRAINED` gets it at once and its connection closes, a smaller one is read
 //!   to its end first (so a client that sends before it reads sees the 413);
@@ -25,20 +25,20 @@
 //!   [`Limits::stalled`], is closed to make room, so stalled clients can never lock others out.
 //!   A connection just accepted, or whose request is being read or answered, is never closed
 //!   so (closing one with its request unread reset it: issue 49). When none can be closed, the
-//!   new connection waits up to [`REFUSAL_TIME`] for room, then gets a 503 with `Retry-After`
+//!   new connection waits up to `REFUSAL_TIME` for room, then gets a 503 with `Retry-After`
 //!   after its request's head is read (`refuse_busy`); at most [`Limits::refusing`] wait or
 //!   are refused at once, more wait in the listen backlog (`BACKLOG`);
 //! - the engine runs on tokio's blocking threads, so a long readings request holds no
 //!   connection of another client; a panic in the engine is answered with a 500;
 //! - the work is bounded, not only the connections (issue 36): a heavy request
-//!   ([`api::Request::heavy`]: a record replayed, the readings, a long list of moves) runs on a
+//!   (`api::Request::heavy`: a record replayed, the readings, a long list of moves) runs on a
 //!   pool of [`Limits::heavy_workers`] with at most [`Limits::heavy_queue`] more waiting; past
 //!   that it is answered `503` with `Retry-After` at once (its connection is then idle, so the
 //!   cap can close it for another client), while the light requests (the page's files, the
 //!   options, one position's analysis) are answered beside them. Each request's work stops
 //!   after [`Limits::work`] (503), and when its client leaves: hyper notices the closed
 //!   connection and drops the request's future, which sets the flag the replay loops ask
-//!   before each move ([`api::Work`]);
+//!   before each move (`api::Work`);
 //! - hyper answers a request it cannot parse itself (400, 414, 431) with an empty body and no
 //!   way to change it; `WriteDeadline` recognises that answer as it is written (an error
 //!   status with `content-length: 0` when no request of the connection is being answered:
@@ -86,10 +86,10 @@ pub struct Limits {
     /// after an answer may be closed at once.
     pub stalled: Duration,
     /// Connections past [`Limits::connections`] held at once only to be answered `503` with
-    /// `Retry-After` (each for at most [`REFUSAL_TIME`]); past this, new connections wait in
+    /// `Retry-After` (each for at most `REFUSAL_TIME`); past this, new connections wait in
     /// the listen backlog.
     pub refusing: usize,
-    /// Heavy requests ([`api::Request::heavy`]) computed at once.
+    /// Heavy requests (`api::Request::heavy`) computed at once.
     pub heavy_workers: usize,
     /// Heavy requests waiting for a worker; one more is answered 503 with `Retry-After`.
     pub heavy_queue: usize,

@@ -208,7 +208,7 @@ fn none_word(kind: &str) -> &'static str {
 /// One verdict that differs between the position's rules and a reading.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct VerdictChange {
-    /// One of [`KINDS`], or `position` when the position is not valid under one of the two.
+    /// One of `KINDS`, or `position` when the position is not valid under one of the two.
     pub kind: &'static str,
     /// What the verdict is about: a region's points, a flower string, a point and a player, a
     /// legal move, `the move`, `area`, `winner`.
@@ -392,7 +392,7 @@ fn trace_under(pos: &Position, rules: &Rules, target: &str) -> Option<Text> {
 /// it: a point, a string or a move in the documents' notation) is explained under each reading
 /// too, and a move is judged (its legality and its captures); it must be a valid target on the
 /// position under its own rules. `register` is the disputed-points register as (id, the
-/// entry's **Option.** text) pairs, for naming the entries of each option ([`entries_of`]):
+/// entry's **Option.** text) pairs, for naming the entries of each option (`entries_of`):
 /// the caller passes it in (`conform::register::option_entries`), so that this module, below the
 /// conformance layer, does not reach up for it.
 /// The legal moves of every reading are listed on the position's engine.

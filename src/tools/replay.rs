@@ -57,7 +57,7 @@ pub(crate) fn play_listed_until(
     play_listed_typed(start, moves, key, numbered, each, stop).map_err(|f| f.error)
 }
 
-/// Why [`play_listed_typed`] stopped: the error as [`play_listed`] gives it, and the move's own
+/// Why [`play_listed_typed`] stopped: the error as `play_listed` gives it, and the move's own
 /// failure typed when a move was read or played (its notation problem, or the rules' refusal
 /// with its reason code and clause), for callers that report it as values (the Python module).
 pub struct ListedFailure {
@@ -73,7 +73,7 @@ pub enum MoveFailure {
     Refused(Illegal),
 }
 
-/// [`play_listed_until`] with the failing move's cause kept typed ([`ListedFailure`]).
+/// `play_listed_until` with the failing move's cause kept typed ([`ListedFailure`]).
 pub fn play_listed_typed(
     start: &Position,
     moves: &[String],

@@ -373,7 +373,7 @@ fn play_game(
 
 /// Plays the random games of `opts` (those of `games`, default all) on `jobs` workers, each
 /// asking its own program under test (made by `make_other`) after every move, and stops at the
-/// first disagreement with m3go, shrunk: [`run_games`]'s outcome.
+/// first disagreement with m3go, shrunk: `run_games`'s outcome.
 pub fn run(
     opts: &DiffOptions,
     jobs: usize,

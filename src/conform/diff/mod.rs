@@ -1,11 +1,11 @@
 //! Differential testing: random legal games played by m3go, every move put to another
 //! implementation through the conformance protocol (`m3go-conform/2`, or `/1` to a program
 //! that speaks nothing newer), the answers compared on the fields that matter and that the
-//! program does not decline ([`FIELD_CHECKS`], negotiated as `m3go conform` negotiates), and the first disagreement shrunk to a minimal position and move and
+//! program does not decline (`FIELD_CHECKS`, negotiated as `m3go conform` negotiates), and the first disagreement shrunk to a minimal position and move and
 //! written as a ready-to-add conformance case (spec/README.md).
 //!
 //! Random games are reproducible: game `g` (1-based) is driven by its own SplitMix64 stream,
-//! seeded with the `g`-th output of SplitMix64 seeded with `--seed` ([`game_seed`]), so that
+//! seeded with the `g`-th output of SplitMix64 seeded with `--seed` (`game_seed`), so that
 //! games can be played in any order and on any number of workers (`--jobs`, `--shard`) with the
 //! same moves. Each move draws one number `r`: if `r % 16 == 0` and passing is legal, the side
 //! passes; otherwise it places at legal point number `(r >> 4) % count` (board order, top row
