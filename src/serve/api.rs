@@ -30,7 +30,8 @@ use std::time::{Duration, Instant};
 /// One endpoint: its name (under `/api/`), method, request and answer, for the README's table
 /// and the router.
 #[cfg_attr(feature = "testing", visibility::make(pub))]
-#[cfg_attr(not(feature = "testing"), allow(dead_code))] // `request` and `answer`: the table's
+// `request` and `answer` are read only by the test that compares the README's table with them.
+#[cfg_attr(not(feature = "testing"), allow(dead_code))]
 pub(crate) struct Endpoint {
     pub name: &'static str,
     pub method: &'static str,
