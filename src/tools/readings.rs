@@ -37,7 +37,7 @@ pub(crate) struct Verdicts {
 }
 
 /// The kinds of verdict compared, in the order they are listed.
-pub(crate) const KINDS: [&str; 8] = [
+pub const KINDS: [&str; 8] = [
     "to-move",
     "private-eye",
     "attribute",
@@ -208,7 +208,7 @@ fn none_word(kind: &str) -> &'static str {
 /// One verdict that differs between the position's rules and a reading.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct VerdictChange {
-    /// One of `KINDS`, or `position` when the position is not valid under one of the two.
+    /// One of [`KINDS`], or `position` when the position is not valid under one of the two.
     pub kind: &'static str,
     /// What the verdict is about: a region's points, a flower string, a point and a player, a
     /// legal move, `the move`, `area`, `winner`.
