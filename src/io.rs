@@ -8,7 +8,7 @@ use crate::input::ReadError;
 /// One line of `r` (without its `\n` or `\r\n`), bounded like a file read (at most `limit` bytes kept): `None` at the end
 /// of input; a line longer than `limit` is read to its end and discarded (in bounded memory),
 /// given as [`ReadError::TooLarge`], so that the next call reads the next line.
-pub fn read_line_bounded(
+pub(crate) fn read_line_bounded(
     r: &mut impl std::io::BufRead,
     limit: usize,
 ) -> Option<Result<Vec<u8>, ReadError>> {
@@ -57,7 +57,7 @@ pub fn read_line_bounded(
 
 /// At most `max_chars` characters of `text`, ending in `…` when cut: how a text from outside (a
 /// program's reason, an answer, an id) is shown in a message.
-pub fn clip(text: &str, max_chars: usize) -> String {
+pub(crate) fn clip(text: &str, max_chars: usize) -> String {
     match text.char_indices().nth(max_chars) {
         None => text.to_string(),
         Some((cut, _)) => format!("{}…", &text[..cut]),
@@ -89,7 +89,7 @@ pub fn write_err(args: std::fmt::Arguments<'_>) {
 /// The file is opened without blocking (`O_NONBLOCK`, which changes nothing for a regular
 /// file) and its kind read from the open file, so nothing can be swapped in between.
 #[cfg(all(unix, feature = "runner"))]
-pub fn open_regular(path: &str) -> std::io::Result<std::fs::File> {
+pub(crate) fn open_regular(path: &str) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     let file = std::fs::OpenOptions::new()
         .read(true)

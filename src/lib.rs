@@ -50,6 +50,9 @@
 //! the feature `runner` adds the conformance runner, the differential games and the match
 //! referee, `serve` the page's server.
 #![forbid(unsafe_code)]
+// What only the command line uses is crate-private: without the feature `cli` it goes unused, and
+// dead code is looked for in the build with it (the default).
+#![cfg_attr(not(feature = "cli"), allow(dead_code))]
 
 /// `eprintln!` through [`io::write_err`]: a message to a closed standard error is dropped
 /// instead of panicking (`eprintln!` panics when stderr is a closed pipe).

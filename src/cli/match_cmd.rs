@@ -466,12 +466,8 @@ fn play_all(
                         let text = played.record.to_sgf(&m.rules)?;
                         folder.write(&game_name(g.number, "sgf"), &text)?;
                         if args.final_analysis {
-                            let pos = played
-                                .record
-                                .replay_strict(&m.rules, None)
-                                .map_err(|e| e.key(format!("game {}", g.number)))?
-                                .0;
-                            let report = m3go_engine::formats::report::AnalysisReport::new(&pos);
+                            let report =
+                                m3go_engine::formats::report::AnalysisReport::new(&played.position);
                             folder.write(&game_name(g.number, "final.txt"), &report.to_text())?;
                         }
                         errln!(

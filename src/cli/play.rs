@@ -89,7 +89,8 @@ pub fn run(args: PlayArgs) -> Result<(), crate::errors::Error> {
         if fmt == Format::Text {
             print_report(r, args.text.options().labels);
         }
-    })?;
+    })
+    .map_err(InputError::from)?;
     if fmt == Format::Json {
         let v = m3go_engine::formats::report::PlayReport::new(reports, &p);
         outln!(

@@ -118,7 +118,7 @@ fn unsupported_protocol(id: Value, protocol: Option<&Value>) -> Value {
 
 /// The answer to one request line as the text of its JSON line (what `m3go protocol` writes):
 /// the same answer as [`answer_line`]. A case request is read straight into [`Request`] and,
-/// when nothing of it is declined, its answer written straight from the typed [`CaseAnswer`]:
+/// when nothing of it is declined, its answer written straight from the typed `CaseAnswer`:
 /// the JSON trees of the request and of the answer (a third of the time of a 9×9 answer) are
 /// built only for the other lines (capabilities, errors, declined checks).
 pub fn answer_line_text(line: &str, caps: &Capabilities, engine: Engine) -> String {
@@ -150,7 +150,7 @@ fn inexact(id: &Value) -> bool {
 /// The text of `ans`, an answer to `line`, its `id` written as `line` wrote it when the value
 /// read from it is not that number (an id of 2^70 is echoed `1180591620717411303424`, not
 /// `1.1805916207174113e21`); `m3go protocol` and `m3go player` print their answers through here.
-pub fn echoing(ans: &Value, line: &str) -> String {
+pub(crate) fn echoing(ans: &Value, line: &str) -> String {
     #[derive(serde::Deserialize)]
     struct RawId<'a> {
         #[serde(borrow)]
@@ -218,7 +218,7 @@ fn answer_declining(req: &Request, engine: Engine, declined: &[SkippedCheck]) ->
 
 /// The answer to a `capabilities` request in `version`: the protocol versions m3go speaks, its
 /// name and version, and `caps`.
-pub fn capabilities_answer(id: Value, caps: &Capabilities, version: &str) -> Value {
+pub(crate) fn capabilities_answer(id: Value, caps: &Capabilities, version: &str) -> Value {
     let ans = CapabilitiesAnswer {
         protocol: Some(version.to_string()),
         id,
@@ -281,7 +281,7 @@ fn decline(ans: &mut Value, req: &Request, declined: &[SkippedCheck]) {
 }
 
 /// m3go's own answer to a case request (what `m3go protocol` prints for each line), the
-/// request's position loaded on `engine`: [`case_answer`] as JSON, or its error answer.
+/// request's position loaded on `engine`: `case_answer` as JSON, or its error answer.
 pub fn answer(req: &Request, engine: Engine) -> Value {
     match case_answer(req, engine, AnswerParts::All) {
         Ok(a) => serde_json::to_value(a).unwrap_or(Value::Null),
@@ -292,7 +292,8 @@ pub fn answer(req: &Request, engine: Engine) -> Value {
 /// The fields of an answer to a case request (answer-m3go.schema.json), typed: written straight to
 /// the protocol's line ([`answer_line_text`]) or made a JSON value ([`answer`]).
 #[derive(Debug, serde::Serialize)]
-pub struct CaseAnswer {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct CaseAnswer {
     pub protocol: &'static str,
     pub id: crate::conform::protocol::Id,
     pub analysis: AnalysisReport,
@@ -308,7 +309,8 @@ pub struct CaseAnswer {
 
 /// Which fields of a [`CaseAnswer`] are worked out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AnswerParts {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) enum AnswerParts {
     /// Every field: the protocol's answer.
     All,
     /// Only those `m3go diff` compares ([`crate::conform::diff::compare`]): no numbered
@@ -319,7 +321,12 @@ pub enum AnswerParts {
 /// [`answer`] typed: the replayed moves and the probes are advanced without a report
 /// ([`Position::advance`]), the legal moves listed on it; the moves, whose reports are part of
 /// the answer, are played with [`Position::play`]. `Err` is the error answer.
-pub fn case_answer(req: &Request, engine: Engine, parts: AnswerParts) -> Result<CaseAnswer, Value> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn case_answer(
+    req: &Request,
+    engine: Engine,
+    parts: AnswerParts,
+) -> Result<CaseAnswer, Value> {
     let version = request_version(req)?;
     let pos: Position = match req.position.to_position("position") {
         Ok(p) => p.with_engine(engine),
@@ -549,7 +556,8 @@ fn req_replay_step(
 /// each is a true eye); `a` is the analysis of the position's board. The fields are declared in
 /// the order of their names, the order of a JSON object m3go writes.
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct Extras {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct Extras {
     pub common_eyes: Vec<CommonEyesOf>,
     pub flystone: Option<FlystoneExtras>,
     pub team: Option<TeamExtras>,
@@ -557,7 +565,8 @@ pub struct Extras {
 
 /// The common eyes of one black or white upper string ([`Extras`]).
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct CommonEyesOf {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct CommonEyesOf {
     pub common_eyes: Vec<CommonEye>,
     pub points: Vec<Point>,
     pub string: m3go_engine::board::coord::StringName,
@@ -565,7 +574,8 @@ pub struct CommonEyesOf {
 
 /// One common eye: its points, and whether it is a true eye (M16-TRUE-EYE).
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct CommonEye {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct CommonEye {
     pub points: Vec<Point>,
     pub true_eye: bool,
 }
@@ -573,7 +583,8 @@ pub struct CommonEye {
 /// The Flystone state ([`Extras`]): the drawn timings, the flystones thrown, and the chosen
 /// flystones each player has left.
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct FlystoneExtras {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct FlystoneExtras {
     pub chosen_left: ByPlayer<u32>,
     pub random: m3go_engine::game::order::Sides,
     pub thrown: Vec<u32>,
@@ -581,20 +592,22 @@ pub struct FlystoneExtras {
 
 /// A value for each player.
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct ByPlayer<T> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct ByPlayer<T> {
     pub black: T,
     pub white: T,
 }
 
 /// The team round and seat of the next move ([`Extras`]).
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct TeamExtras {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct TeamExtras {
     pub round: u32,
     pub seat: String,
 }
 
 /// The [`Extras`] of `pos`, `a` the analysis of its board.
-pub fn extras(pos: &Position, a: &m3go_engine::judge::analysis::Analysis) -> Extras {
+pub(crate) fn extras(pos: &Position, a: &m3go_engine::judge::analysis::Analysis) -> Extras {
     use m3go_engine::board::grid::Colour;
     use m3go_engine::judge::eyes2016::{common_eyes_2016, true_eye_2016};
     let team = (pos.rules().schedule == m3go_engine::rules::Schedule::Team2016).then(|| {

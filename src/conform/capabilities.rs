@@ -63,10 +63,11 @@ pub struct Decline {
 
 /// The longest reason text of a program (a decline's `reason`, an answer's `declined` or
 /// `unsupported` reason) m3go keeps and prints, in characters: a longer one is cut, with `…`.
-pub const MAX_REASON_CHARS: usize = 200;
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const MAX_REASON_CHARS: usize = 200;
 
 /// A program's reason text, cut to [`MAX_REASON_CHARS`] characters (with `…` when cut).
-pub fn clip_reason(s: &str) -> String {
+pub(crate) fn clip_reason(s: &str) -> String {
     crate::io::clip(s, MAX_REASON_CHARS)
 }
 

@@ -146,7 +146,7 @@ const STEPS: [(&str, Step); 16] = [
 
 /// The message of an error answer (`error.message`, or `error` itself when a program writes
 /// a bare string), or `None` when the answer is not an error.
-pub fn error_message(ans: &Value) -> Option<String> {
+pub(crate) fn error_message(ans: &Value) -> Option<String> {
     let e = ans.get("error")?;
     if e.is_null() {
         return None;
@@ -166,24 +166,25 @@ pub fn error_message(ans: &Value) -> Option<String> {
 }
 
 /// Every check (an `expect` key), in the order they are made.
-pub fn all_checks() -> impl Iterator<Item = &'static str> {
+pub(crate) fn all_checks() -> impl Iterator<Item = &'static str> {
     STEPS.iter().map(|(k, _)| *k)
 }
 
 /// Whether `name` is a check ([`all_checks`]).
-pub fn is_check(name: &str) -> bool {
+pub(crate) fn is_check(name: &str) -> bool {
     all_checks().any(|k| k == name)
 }
 
 /// The checks a case makes: the `expect` keys it gives, in the order they are made.
-pub fn checks_of(case: &Case) -> Vec<&'static str> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn checks_of(case: &Case) -> Vec<&'static str> {
     let given = serde_json::to_value(&case.expect).unwrap_or(Value::Null);
     all_checks().filter(|k| given.get(*k).is_some()).collect()
 }
 
 /// [`check`] restricted to the checks named in `only` (all when `None`): the runner leaves out
 /// the checks the implementation declined.
-pub fn check_only(case: &Case, ans: &Value, only: Option<&BTreeSet<String>>) -> Vec<String> {
+pub(crate) fn check_only(case: &Case, ans: &Value, only: Option<&BTreeSet<String>>) -> Vec<String> {
     if let Some(e) = error_message(ans) {
         return vec![format!("the implementation answered an error: {e}")];
     }

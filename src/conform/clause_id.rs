@@ -2,7 +2,8 @@
 //! rules.md's clause tables, and the ids a text cites.
 
 /// Clause ids of rules.md: the first cell of every table row that looks like an id.
-pub fn clause_ids(rules_md: &str) -> Vec<String> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn clause_ids(rules_md: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in rules_md.lines() {
         let Some(rest) = line.trim_start().strip_prefix('|') else {
@@ -20,7 +21,8 @@ pub fn clause_ids(rules_md: &str) -> Vec<String> {
 }
 
 /// `^[A-Z0-9]+(-[A-Z0-9]+)+$`
-pub fn is_clause_id(s: &str) -> bool {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn is_clause_id(s: &str) -> bool {
     let parts: Vec<&str> = s.split('-').collect();
     parts.len() >= 2
         && parts.iter().all(|p| {
@@ -32,7 +34,7 @@ pub fn is_clause_id(s: &str) -> bool {
 }
 
 /// The clause ids a text names as whole words, in order, once each.
-pub fn cited(text: &str) -> Vec<String> {
+pub(crate) fn cited(text: &str) -> Vec<String> {
     words(text)
         .filter(|w| is_clause_id(w))
         .fold(Vec::new(), |mut v, w| {

@@ -13,22 +13,23 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// The format tag of the error object.
-pub const ERROR_FORMAT: &str = "m3go-error/1";
+pub(crate) const ERROR_FORMAT: &str = "m3go-error/1";
 /// The format tag of `replay --format json` (one record).
-pub const REPLAY_FORMAT: &str = "m3go-replay/1";
+pub(crate) const REPLAY_FORMAT: &str = "m3go-replay/1";
 /// The format tag of `replay --format json` given several records.
-pub const REPLAYS_FORMAT: &str = "m3go-replays/1";
+pub(crate) const REPLAYS_FORMAT: &str = "m3go-replays/1";
 /// The format tag of `perft --format json`.
-pub const PERFT_FORMAT: &str = "m3go-perft/1";
+pub(crate) const PERFT_FORMAT: &str = "m3go-perft/1";
 /// The format tag of `clause ID --format json` and `clause --list --format json`.
-pub const CLAUSE_FORMAT: &str = "m3go-clause/1";
+pub(crate) const CLAUSE_FORMAT: &str = "m3go-clause/1";
 /// The format tag of `rules --format json` and `rules check FILE --format json`.
-pub const RULES_FORMAT: &str = "m3go-rules/1";
+pub(crate) const RULES_FORMAT: &str = "m3go-rules/1";
 
 /// What kind of failure an [`ErrorReport`] is: a stable code, as written in JSON.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum ErrorCode {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) enum ErrorCode {
     /// The command line does not parse: an unknown flag, a flag's value out of its range or not
     /// one of its values, a missing argument (found before the command runs).
     Usage,
@@ -74,7 +75,7 @@ impl ErrorCode {
 
 /// Where an error is, as far as it is known; every field may be absent.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct ErrorPlace {
+pub(crate) struct ErrorPlace {
     /// The file, or the stream or flag the text came from (`stdin`, `--rules`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
@@ -126,7 +127,7 @@ impl ErrorPlace {
 /// output, alone, when it fails (the one-line message still goes to standard error; the exit
 /// code is the command's: 2 for bad input).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct ErrorReport {
+pub(crate) struct ErrorReport {
     /// `m3go-error/1`.
     #[schemars(extend("const" = ERROR_FORMAT))]
     pub format: String,
@@ -184,7 +185,7 @@ impl ErrorReport {
 
 /// `explain --format json` (`m3go-explain/1`).
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct ExplainReport {
+pub(crate) struct ExplainReport {
     /// `m3go-explain/1`.
     #[schemars(extend("const" = m3go_engine::formats::explain::Trace::FORMAT))]
     pub format: String,
@@ -201,7 +202,7 @@ pub struct ExplainReport {
 
 /// `replay --format json` of one record (`m3go-replay/1`).
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct ReplayReport {
+pub(crate) struct ReplayReport {
     /// `m3go-replay/1`.
     #[schemars(extend("const" = REPLAY_FORMAT))]
     pub format: String,
@@ -215,7 +216,7 @@ pub struct ReplayReport {
 
 /// `replay --format json` of several records (`m3go-replays/1`).
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct ReplaysReport {
+pub(crate) struct ReplaysReport {
     /// `m3go-replays/1`.
     #[schemars(extend("const" = REPLAYS_FORMAT))]
     pub format: String,
@@ -228,7 +229,7 @@ pub struct ReplaysReport {
 /// One record of a replay of several.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(untagged)]
-pub enum RecordLine {
+pub(crate) enum RecordLine {
     /// Replayed: the summary line (Chinese and English), the moves and the replaced ones by
     /// refusal code.
     Replayed {
@@ -244,7 +245,7 @@ pub enum RecordLine {
 
 /// `perft --format json` (`m3go-perft/1`).
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct PerftReport {
+pub(crate) struct PerftReport {
     /// `m3go-perft/1`.
     #[schemars(extend("const" = PERFT_FORMAT))]
     pub format: String,
@@ -259,7 +260,7 @@ pub struct PerftReport {
 
 /// One first move of `perft --divide`.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct DivideLine {
+pub(crate) struct DivideLine {
     /// The move, in the documents' notation.
     #[serde(rename = "move")]
     pub mv: String,
@@ -270,7 +271,7 @@ pub struct DivideLine {
 /// disputed point, or the whole register.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(untagged)]
-pub enum ClauseReport {
+pub(crate) enum ClauseReport {
     /// One clause of rules.md's register.
     Clause {
         #[schemars(extend("const" = CLAUSE_FORMAT))]
@@ -297,7 +298,7 @@ pub enum ClauseReport {
 /// `rules --format json` and `rules check FILE --format json` (`m3go-rules/1`).
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(untagged)]
-pub enum RulesReport {
+pub(crate) enum RulesReport {
     /// The presets with their rules, and every option a `rules:` mapping accepts.
     List {
         #[schemars(extend("const" = RULES_FORMAT))]
@@ -316,7 +317,7 @@ pub enum RulesReport {
 
 /// One rule option (rules.md's options table).
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct OptionLine {
+pub(crate) struct OptionLine {
     /// Its YAML key (`tigers-mouth`).
     pub name: String,
     /// Its values, as the options table writes them.

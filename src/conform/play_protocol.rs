@@ -11,13 +11,13 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// The version of the play protocol m3go speaks.
-pub const PLAYER_PROTOCOL: &str = "m3go-player/1";
+pub(crate) const PLAYER_PROTOCOL: &str = "m3go-player/1";
 
 /// Every version of the play protocol m3go speaks, newest first.
-pub const PLAYER_PROTOCOLS: [&str; 1] = [PLAYER_PROTOCOL];
+pub(crate) const PLAYER_PROTOCOLS: [&str; 1] = [PLAYER_PROTOCOL];
 
 /// The answer of a move request that gives up the game.
-pub const RESIGN: &str = "resign";
+pub(crate) const RESIGN: &str = "resign";
 
 /// A turn as the referee names it: the move number, the player (`black` / `white`), the kind
 /// of stone (`own` / `flower`) and the notation character (黑 白 华 花).
@@ -94,7 +94,7 @@ pub struct GenmoveAnswer {
 /// What a player declares it plays.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct PlayerCapabilities {
+pub(crate) struct PlayerCapabilities {
     /// The presets it plays (with their own option values).
     pub presets: Vec<String>,
     /// Option (its YAML key) -> `"any"` or the values it plays away from a preset's, as in the
@@ -110,7 +110,7 @@ pub struct PlayerCapabilities {
 /// conformance protocol's, capabilities-request.schema.json, with `protocol: m3go-player/1`).
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct PlayerCapabilitiesAnswer {
+pub(crate) struct PlayerCapabilitiesAnswer {
     /// The version of the protocol the answer speaks (optional).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
@@ -126,7 +126,8 @@ pub struct PlayerCapabilitiesAnswer {
 /// How a forfeit came about (`m3go match`): the refused move, the time, the program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum ForfeitKind {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) enum ForfeitKind {
     /// The move is refused by the rules (its clause is given).
     Illegal,
     /// No answer within the move's time, or the clock ran out.
@@ -159,7 +160,8 @@ impl ForfeitKind {
 /// A forfeit: who, at which move, why.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ForfeitField {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct ForfeitField {
     /// The player's name (`--player NAME=…`).
     pub player: String,
     /// `black` or `white`.
@@ -180,7 +182,7 @@ pub struct ForfeitField {
 /// One game of a match, one JSON line of `m3go match --results FILE`.
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct GameLine {
+pub(crate) struct GameLine {
     /// `m3go-match-game/1`.
     pub format: String,
     /// The game's number in the match (1-based).
@@ -217,16 +219,16 @@ pub struct GameLine {
 }
 
 /// The `format` of a [`GameLine`].
-pub const GAME_LINE_FORMAT: &str = "m3go-match-game/1";
+pub(crate) const GAME_LINE_FORMAT: &str = "m3go-match-game/1";
 
 /// The `format` of a [`ResultsHeader`].
-pub const RESULTS_FORMAT: &str = "m3go-match-results/1";
+pub(crate) const RESULTS_FORMAT: &str = "m3go-match-results/1";
 
 /// A player of the match a results file holds: its name, whether it speaks GTP, and the
 /// SHA-256 (hex) of its command (the command itself is not written: it may hold paths or keys).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SelectedPlayer {
+pub(crate) struct SelectedPlayer {
     pub name: String,
     pub gtp: bool,
     pub command_sha256: String,
@@ -237,7 +239,7 @@ pub struct SelectedPlayer {
 /// selection.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct MatchSelection {
+pub(crate) struct MatchSelection {
     /// The players, in the order given (`--player`).
     pub players: Vec<SelectedPlayer>,
     /// `--team`: the 2016 team format.
@@ -271,7 +273,7 @@ pub struct MatchSelection {
 /// follow.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ResultsHeader {
+pub(crate) struct ResultsHeader {
     /// `m3go-match-results/1`.
     pub format: String,
     pub selection: MatchSelection,

@@ -14,13 +14,15 @@ pub const PROTOCOL: &str = "m3go-conform/2";
 /// The first version: `/2` without `checks`, `declined` and `by_preset`. m3go still answers
 /// it, a runner speaks it to a program that speaks nothing newer, and `m3go diff` (which needs
 /// none of them) speaks it to every program; the capabilities request is always sent in it.
-pub const PROTOCOL_1: &str = "m3go-conform/1";
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const PROTOCOL_1: &str = "m3go-conform/1";
 
 /// Every version m3go speaks, newest first.
-pub const PROTOCOLS: [&str; 2] = [PROTOCOL, PROTOCOL_1];
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const PROTOCOLS: [&str; 2] = [PROTOCOL, PROTOCOL_1];
 
 /// The version named by `protocol`, if m3go speaks it.
-pub fn spoken(protocol: &str) -> Option<&'static str> {
+pub(crate) fn spoken(protocol: &str) -> Option<&'static str> {
     PROTOCOLS.iter().copied().find(|p| *p == protocol)
 }
 
@@ -111,7 +113,7 @@ pub fn error_answer(id: Value, code: &str, field: Option<String>, message: Strin
 /// An error answer (`spec/schema/error.schema.json`): the request's id and what went wrong.
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ErrorAnswer {
+pub(crate) struct ErrorAnswer {
     /// The version of the protocol the answer speaks (`m3go-conform/2` or `/1`, the request's; m3go writes it on every
     /// answer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -125,7 +127,7 @@ pub struct ErrorAnswer {
 /// What went wrong with a request.
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ErrorObject {
+pub(crate) struct ErrorObject {
     /// A stable code ([`code`]): `bad-request`, `unsupported-protocol`, `unsupported-action`,
     /// `bad-position`, `bad-move`, `illegal-move`, `too-large`.
     pub code: String,
@@ -154,7 +156,7 @@ pub struct CapabilitiesRequest {
 /// The answer to the `capabilities` request (`spec/schema/capabilities.schema.json`).
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct CapabilitiesAnswer {
+pub(crate) struct CapabilitiesAnswer {
     /// The version of the protocol the answer speaks (the request's, `m3go-conform/1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
@@ -170,7 +172,7 @@ pub struct CapabilitiesAnswer {
 /// Who answers: the implementation's name and version.
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Implementation {
+pub(crate) struct Implementation {
     pub name: String,
     pub version: String,
 }

@@ -12,12 +12,13 @@ use std::fmt;
 
 /// The parts of an answer left out: paths of object keys from the root, `*` matching every
 /// element of an array (and every key of an object).
-pub type Paths = &'static [&'static [&'static str]];
+pub(crate) type Paths = &'static [&'static [&'static str]];
 
 /// `text` read as JSON with the parts at `skip` left as `null`: the error of
 /// `serde_json::from_str` for a text that is not JSON (the parts left out are checked as JSON
 /// all the same).
-pub fn from_str_pruned(text: &str, skip: Paths) -> serde_json::Result<Value> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn from_str_pruned(text: &str, skip: Paths) -> serde_json::Result<Value> {
     let live: Vec<&[&str]> = skip.to_vec();
     let mut de = serde_json::Deserializer::from_str(text);
     let v = Node(&live).deserialize(&mut de)?;

@@ -11,11 +11,12 @@ use super::clause_id::{cited, is_clause_id, words};
 use serde::Serialize;
 
 /// The text of rules.md, as it was when the binary was built.
-pub const RULES_MD: &str = include_str!("../../rules.md");
+pub(crate) const RULES_MD: &str = include_str!("../../rules.md");
 
 /// The four source documents (`/work/shared/seeds/`), by the number the register's **seed**
 /// column gives, with their file names as a case's `source.seed` writes them.
-pub const SEED_FILES: [(&str, &str); 4] = [
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const SEED_FILES: [(&str, &str); 4] = [
     ("000", "000_2c6147746ff1d7d0.txt"),
     ("001", "001_6f8ac0bfab7cc237.txt"),
     ("003", "003_c678549056cd21c6.txt"),
@@ -23,7 +24,7 @@ pub const SEED_FILES: [(&str, &str); 4] = [
 ];
 
 /// The file name of the source document numbered `seed` (`003`).
-pub fn seed_file(seed: &str) -> Option<&'static str> {
+pub(crate) fn seed_file(seed: &str) -> Option<&'static str> {
     SEED_FILES
         .iter()
         .find(|(n, _)| *n == seed.trim())
@@ -57,7 +58,8 @@ pub struct Clause {
 
 /// One entry of the disputed-points register.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-pub struct Disputed {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct Disputed {
     /// `D1` … `D29`.
     pub id: String,
     /// The heading after the id (`What is a closed region (封闭区域)?`).
@@ -92,17 +94,18 @@ pub fn clause(id: &str) -> Option<Clause> {
 }
 
 /// Every entry of the embedded disputed-points register, in order.
-pub fn disputed_points() -> Vec<Disputed> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn disputed_points() -> Vec<Disputed> {
     parse_disputed(RULES_MD)
 }
 
 /// The disputed point with this id (`D29`), if the register has it.
-pub fn disputed(id: &str) -> Option<Disputed> {
+pub(crate) fn disputed(id: &str) -> Option<Disputed> {
     disputed_points().into_iter().find(|d| d.id == id)
 }
 
 /// The clauses of a rules.md text (see the module documentation).
-pub fn parse_clauses(md: &str) -> Vec<Clause> {
+pub(crate) fn parse_clauses(md: &str) -> Vec<Clause> {
     let mut out: Vec<Clause> = Vec::new();
     let mut document = String::new();
     let mut in_register = false;
@@ -152,7 +155,7 @@ pub fn parse_clauses(md: &str) -> Vec<Clause> {
 }
 
 /// The disputed points of a rules.md text (see the module documentation).
-pub fn parse_disputed(md: &str) -> Vec<Disputed> {
+pub(crate) fn parse_disputed(md: &str) -> Vec<Disputed> {
     let mut out = Vec::new();
     let mut current: Option<(usize, String, String, String)> = None;
     let mut in_register = false;
@@ -193,7 +196,7 @@ pub fn parse_disputed(md: &str) -> Vec<Disputed> {
 }
 
 /// `D` followed by digits: a disputed point's id (`D3`, never `D3-…`, a Dullstone clause).
-pub fn is_disputed_id(s: &str) -> bool {
+pub(crate) fn is_disputed_id(s: &str) -> bool {
     s.len() > 1 && s.starts_with('D') && s[1..].chars().all(|c| c.is_ascii_digit())
 }
 
@@ -276,7 +279,7 @@ fn disputed_ids(text: &str) -> Vec<String> {
 
 /// The register ids closest to `id` (same prefix first, then by edit distance), for the message
 /// about an unknown id.
-pub fn closest(id: &str) -> Vec<String> {
+pub(crate) fn closest(id: &str) -> Vec<String> {
     let up = id.to_ascii_uppercase();
     let mut all: Vec<String> = clauses().into_iter().map(|c| c.id).collect();
     all.extend(disputed_points().into_iter().map(|d| d.id));
@@ -311,7 +314,8 @@ fn distance(a: &str, b: &str) -> usize {
 /// The disputed-points register as (id, the entry's **Option.** text) pairs: the `register`
 /// argument of [`crate::tools::readings::readings`] (for naming the entries of each option,
 /// [`crate::tools::readings::entries_of`]), the same for the command line and the page.
-pub fn option_entries() -> Vec<(String, String)> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn option_entries() -> Vec<(String, String)> {
     disputed_points()
         .into_iter()
         .map(|d| (d.id, d.option))

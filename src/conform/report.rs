@@ -10,16 +10,16 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// The format tag of `m3go conform --format json`.
-pub const CONFORM_SUMMARY: &str = "m3go-conform-summary/1";
+pub(crate) const CONFORM_SUMMARY: &str = "m3go-conform-summary/1";
 
 /// The format tag of `m3go diff --format json`.
-pub const DIFF_SUMMARY: &str = "m3go-diff-summary/1";
+pub(crate) const DIFF_SUMMARY: &str = "m3go-diff-summary/1";
 
 /// The summary of a conformance run (or of the merged shards of one, `--merge`): the counts the
 /// text's last line gives, the skipped cases and checks by reason, every failure with its
 /// clauses and differences, every case the program could not answer.
 #[derive(Clone, Debug, Default, Serialize, JsonSchema)]
-pub struct ConformSummary {
+pub(crate) struct ConformSummary {
     /// `m3go-conform-summary/1`.
     pub format: String,
     /// The cases that passed.
@@ -48,7 +48,7 @@ pub struct ConformSummary {
 
 /// Cases skipped for one reason.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct SkipReason {
+pub(crate) struct SkipReason {
     /// The reason, as the text report gives it.
     pub reason: String,
     /// `true`: skipped without being sent, by the declared capabilities; `false`: the program
@@ -62,7 +62,7 @@ pub struct SkipReason {
 
 /// Checks left out for one reason.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct CheckSkipReason {
+pub(crate) struct CheckSkipReason {
     /// The reason.
     pub reason: String,
     /// Each check left out (`score`, `legal`, …) with in how many cases (`m3go diff`: moves).
@@ -71,7 +71,7 @@ pub struct CheckSkipReason {
 
 /// A failed case.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct CaseFailure {
+pub(crate) struct CaseFailure {
     pub id: String,
     /// The case file.
     pub file: String,
@@ -83,7 +83,7 @@ pub struct CaseFailure {
 
 /// An errored case, or a case file that did not read.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct CaseError {
+pub(crate) struct CaseError {
     /// The case's id; null for a case file that did not read.
     pub id: Option<String>,
     pub file: String,
@@ -95,7 +95,7 @@ pub struct CaseError {
 /// How a differential run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum DiffVerdict {
+pub(crate) enum DiffVerdict {
     /// Every move compared agreed.
     Agree,
     /// A disagreement was found (the first, of the lowest-numbered game, shrunk).
@@ -108,7 +108,7 @@ pub enum DiffVerdict {
 
 /// The summary of `m3go diff`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct DiffSummary {
+pub(crate) struct DiffSummary {
     /// `m3go-diff-summary/1`.
     pub format: String,
     pub outcome: DiffVerdict,
@@ -138,7 +138,7 @@ pub struct DiffSummary {
 
 /// One field on which the two programs' answers differ.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct FieldDifference {
+pub(crate) struct FieldDifference {
     /// error | board | captured | private_eyes | attributes | forbidden | legal_moves | events |
     /// score
     pub field: String,
@@ -147,7 +147,7 @@ pub struct FieldDifference {
 
 /// The first disagreement of a differential run, and the case it was shrunk to.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct DiffDisagreement {
+pub(crate) struct DiffDisagreement {
     /// The game (from 1) and its own seed (the game's SplitMix64 stream).
     pub game: u32,
     pub game_seed: u64,
@@ -168,7 +168,7 @@ pub struct DiffDisagreement {
 
 /// The program under test failed.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct DiffError {
+pub(crate) struct DiffError {
     /// The game (0: before the first game, answering the capabilities request) and the move.
     pub game: u32,
     pub move_number: u32,

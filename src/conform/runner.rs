@@ -38,6 +38,7 @@ pub enum Outcome {
 /// started, crashed, hung or wrote something that is not a JSON answer), never a rules answer:
 /// an answer with `error` is `Ok`.
 pub trait Oracle: Send {
+    /// The program's answer to one request (a `m3go-conform/1` request object).
     fn ask(&mut self, request: &Value) -> Result<Value, ProgramFailure>;
 
     /// [`Oracle::ask`], running `meanwhile` while the program works out its answer: a program
@@ -68,7 +69,8 @@ impl Oracle for Builtin {
 
 /// m3go itself, on the engine given (`m3go conform --reference`: the clause-by-clause
 /// reference).
-pub struct BuiltinOn(pub Engine);
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct BuiltinOn(pub Engine);
 
 impl Oracle for BuiltinOn {
     fn ask(&mut self, request: &Value) -> Result<Value, ProgramFailure> {
@@ -77,20 +79,21 @@ impl Oracle for BuiltinOn {
 }
 
 /// The longest answer line read from a program under test (a 19×19 answer is some 100 KB).
-pub const MAX_ANSWER_BYTES: usize = 16 << 20;
+pub(crate) const MAX_ANSWER_BYTES: usize = 16 << 20;
 
 /// The default time a program under test has for one answer (`--timeout`), before scaling by
 /// the size of a replay ([`budget`]).
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The moves of a replay that add one `--timeout` to a request's budget ([`budget`]).
-pub const REPLAY_MOVES_PER_TIMEOUT: usize = 100;
+pub(crate) const REPLAY_MOVES_PER_TIMEOUT: usize = 100;
 
 /// The time a program under test has for one request (spec/README.md "Time budgets"):
 /// `timeout` for a request without a replay; a request with a `replay` of N moves gets
 /// `timeout × (1 + N / 100)`, since each replayed move costs what a move of `moves` does (a
 /// 288-move replay: 3.88 × 60 s = 233 s by default).
-pub fn budget(timeout: Duration, request: &Value) -> Duration {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn budget(timeout: Duration, request: &Value) -> Duration {
     let n = request["replay"]["moves"].as_array().map_or(0, Vec::len);
     timeout.mul_f64(1.0 + n as f64 / REPLAY_MOVES_PER_TIMEOUT as f64)
 }
@@ -122,7 +125,7 @@ fn kill_group(pgid: i32, mark: &str) {
 /// group (so that a pipeline `prog | filter` is stopped whole), which a terminal's Ctrl-C does
 /// not reach.
 #[cfg(feature = "cli")]
-pub fn stop_children_on_signal() {
+pub(crate) fn stop_children_on_signal() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let r = ctrlc::set_handler(|| {
@@ -140,14 +143,15 @@ pub fn stop_children_on_signal() {
 /// An answer line as the reader thread hands it on: read as JSON there (while m3go works out
 /// its own answer), or kept as text when it is not JSON, for the error message.
 #[derive(Debug)]
-pub enum ProgramLine {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) enum ProgramLine {
     Json(Value),
     NotJson { line: String, error: String },
 }
 
 /// What the reader thread hands on for each line: an answer, or why the line could not be read
 /// (after which it stops).
-pub type Line = Result<ProgramLine, UnreadableLine>;
+pub(crate) type Line = Result<ProgramLine, UnreadableLine>;
 
 /// The bounds of what m3go reads from a program it drives (a program under test, a player):
 /// every line, and the lines read but not yet taken (the backlog of a program that writes
@@ -157,17 +161,18 @@ pub type Line = Result<ProgramLine, UnreadableLine>;
 pub struct ReadBounds {
     /// The longest line, in bytes, its line end included.
     pub line: usize,
-    /// The most the lines read and not yet taken may cost, each its bytes and [`LINE_COST`].
+    /// The most the lines read and not yet taken may cost, each its bytes and `LINE_COST`.
     pub backlog: usize,
 }
 
 /// What a line waiting to be taken costs besides its bytes (its place in the queue), so that
 /// a flood of empty lines is bounded too.
-pub const LINE_COST: usize = 64;
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const LINE_COST: usize = 64;
 
 impl ReadBounds {
     /// The JSON protocols' (`m3go conform --impl`, `m3go diff --impl`, a play-protocol player):
-    /// lines of [`MAX_ANSWER_BYTES`], two of them waiting (the answer to a request and to the
+    /// lines of `MAX_ANSWER_BYTES`, two of them waiting (the answer to a request and to the
     /// one sent ahead) and 1 MiB more.
     pub const JSON: ReadBounds = ReadBounds {
         line: MAX_ANSWER_BYTES,
@@ -179,7 +184,8 @@ impl ReadBounds {
 /// them ([`read_lines`]) and the one taking them: their cost, and whether the bound was
 /// passed.
 #[derive(Debug, Default)]
-pub struct Backlog {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct Backlog {
     cost: std::sync::atomic::AtomicUsize,
     /// The bound passed, or 0.
     flooded: std::sync::atomic::AtomicUsize,
@@ -187,6 +193,7 @@ pub struct Backlog {
 
 impl Backlog {
     /// The cost of the lines read and not yet taken.
+    #[cfg(any(test, feature = "testing"))]
     pub fn cost(&self) -> usize {
         self.cost.load(std::sync::atomic::Ordering::SeqCst)
     }
@@ -227,7 +234,8 @@ impl Backlog {
 /// marked in `backlog`), or when `hand` returns `false`. What it holds at any time: one line of
 /// at most `bounds.line` bytes and the lines handed on that were not taken, at most
 /// `bounds.backlog`.
-pub fn read_lines(
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn read_lines(
     mut input: impl BufRead,
     bounds: ReadBounds,
     skip: crate::conform::pruned::Paths,
@@ -659,12 +667,15 @@ impl Drop for External {
 
 /// Asks `oracle` and checks that the answer echoes the request's id (every answer does, the
 /// `capabilities` one included); a wrong id is a failure of the program, like a crash.
-pub fn ask_checked(oracle: &mut dyn Oracle, request: &Value) -> Result<Value, ProgramFailure> {
+pub(crate) fn ask_checked(
+    oracle: &mut dyn Oracle,
+    request: &Value,
+) -> Result<Value, ProgramFailure> {
     ask_checked_while(oracle, request, &mut || None)
 }
 
 /// [`ask_checked`] running `meanwhile` while the program answers ([`Oracle::ask_while`]).
-pub fn ask_checked_while(
+pub(crate) fn ask_checked_while(
     oracle: &mut dyn Oracle,
     request: &Value,
     meanwhile: &mut dyn FnMut() -> Option<Value>,
@@ -761,13 +772,15 @@ fn check_declined(d: &Value) -> Result<(), AnswerFault> {
 
 /// The request for an implementation's capabilities (spec/README.md "Capabilities"): in
 /// `m3go-conform/1`, which every program reads, with every version the runner speaks.
-pub fn capabilities_request() -> Value {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn capabilities_request() -> Value {
     json!({"protocol": PROTOCOL_1, "id": "capabilities", "action": "capabilities", "protocols": PROTOCOLS})
 }
 
 /// What the program under test declared.
 #[derive(Clone, Debug)]
-pub enum Declared {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) enum Declared {
     /// Its capabilities: cases outside them are skipped.
     Capabilities(Capabilities),
     /// An answer without capabilities (a program of before the request): every case is asked,
@@ -778,7 +791,8 @@ pub enum Declared {
 /// What the capabilities request settled: what the program declared, and the version the
 /// case requests are sent in.
 #[derive(Clone, Debug)]
-pub struct Negotiated {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct Negotiated {
     pub declared: Declared,
     /// The newest version both speak (`m3go-conform/1` for a program that declared nothing).
     pub protocol: &'static str,
@@ -786,7 +800,8 @@ pub struct Negotiated {
 
 /// Why the capabilities request settled nothing: the run ends, as nothing can be tested.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NegotiationError {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) enum NegotiationError {
     /// The program could not be started.
     Start(ProgramFailure),
     /// The program failed on the request (crashed, hung, wrote something that is not an
@@ -839,7 +854,8 @@ impl std::error::Error for NegotiationError {
 /// be started, crashed, hung) is an error: nothing can be tested. A program that speaks none
 /// of the runner's versions is an error too, as are capabilities that do not read or name
 /// options or checks that do not exist.
-pub fn negotiate(oracle: &mut dyn Oracle) -> Result<Negotiated, NegotiationError> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn negotiate(oracle: &mut dyn Oracle) -> Result<Negotiated, NegotiationError> {
     let ans = ask_checked(oracle, &capabilities_request()).map_err(NegotiationError::Failed)?;
     let protocol = match ans.get("protocols").and_then(Value::as_array) {
         Some(ps) => PROTOCOLS
@@ -883,7 +899,7 @@ impl Declared {
 /// the capabilities decline under the request's rules, left out with their reasons, and the
 /// others, asked (a `/2` request names them in `checks`).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Screened {
+pub(crate) struct Screened {
     pub asked: Vec<&'static str>,
     pub declined: Vec<SkippedCheck>,
 }
@@ -893,7 +909,7 @@ pub struct Screened {
 /// against the declaration. `Err(why)` when the request is outside it: its rules or replay mode
 /// are not declared, or every one of `checks` is declined (spec/README.md "Capabilities",
 /// "Partial support"); otherwise the checks asked and those declined by capability.
-pub fn screen(
+pub(crate) fn screen(
     checks: &[&'static str],
     rules: &Rules,
     replay: Option<ReplayMode>,
@@ -928,7 +944,7 @@ pub fn screen(
 
 /// Why a request is outside what the program declared ([`screen`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outside {
+pub(crate) enum Outside {
     /// Its rules or replay mode are not declared (why, as the capabilities say).
     Refused(String),
     /// Every one of its checks is declined (`what` the request is; the reasons, each once).
@@ -962,7 +978,7 @@ impl std::error::Error for Outside {}
 /// The checks of `asked` an answer declines itself (`declined`, `/2`: a reading that depends
 /// on the position), each with its reason: left out of the comparison, as those declined by
 /// capability are, by `m3go conform` and `m3go diff` alike.
-pub fn declined_by_answer(ans: &Value, asked: &[&str]) -> Vec<SkippedCheck> {
+pub(crate) fn declined_by_answer(ans: &Value, asked: &[&str]) -> Vec<SkippedCheck> {
     let Some(d) = ans.get("declined").and_then(Value::as_object) else {
         return Vec::new();
     };
@@ -982,7 +998,7 @@ pub fn declined_by_answer(ans: &Value, asked: &[&str]) -> Vec<SkippedCheck> {
 
 /// Why a case is outside the declared capabilities, or `None`: its rules or replay mode are
 /// not declared, or the program declines every check it makes ([`screen`]).
-pub fn outside(case: &Case, declared: &Declared) -> Option<String> {
+pub(crate) fn outside(case: &Case, declared: &Declared) -> Option<String> {
     let rules = case.position.rules.resolve().ok()?;
     screen(
         &checks_of(case),
@@ -998,7 +1014,8 @@ pub fn outside(case: &Case, declared: &Declared) -> Option<String> {
 /// One case run: its outcome, and the checks left out (declined by capability or by the
 /// answer), each with its reason.
 #[derive(Debug)]
-pub struct CaseRun {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct CaseRun {
     pub outcome: Outcome,
     pub skipped_checks: Vec<SkippedCheck>,
 }
@@ -1013,7 +1030,8 @@ pub fn run_case(case: &Case, oracle: &mut dyn Oracle) -> Outcome {
 /// those the answer declines (`declined`): the answer is compared on the remaining checks
 /// only, and the checks left out are returned with their reasons. A case whose every check is
 /// left out is skipped.
-pub fn run_case_in(
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn run_case_in(
     case: &Case,
     oracle: &mut dyn Oracle,
     protocol: &str,
@@ -1075,11 +1093,11 @@ pub fn run_case_in(
 }
 
 /// A factory of oracles.
-pub type MakeOracle = dyn Fn() -> Result<Box<dyn Oracle>, ProgramFailure> + Sync;
+pub(crate) type MakeOracle = dyn Fn() -> Result<Box<dyn Oracle>, ProgramFailure> + Sync;
 
 /// Oracles for parallel work: a worker takes one (a new one when none is idle) and gives it
 /// back, so that at most as many programs under test run as workers.
-pub struct OraclePool<'a> {
+pub(crate) struct OraclePool<'a> {
     make: &'a MakeOracle,
     idle: Mutex<Vec<Box<dyn Oracle>>>,
 }
@@ -1107,14 +1125,14 @@ impl<'a> OraclePool<'a> {
 }
 
 /// [`negotiate`] with an oracle of `pool` (one made when none is idle).
-pub fn negotiate_in(pool: &OraclePool) -> Result<Negotiated, NegotiationError> {
+pub(crate) fn negotiate_in(pool: &OraclePool) -> Result<Negotiated, NegotiationError> {
     pool.with(negotiate)
         .map_err(NegotiationError::Start)
         .and_then(|n| n)
 }
 
 /// A thread pool of `jobs` workers (at least 1).
-pub fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool, WorkersError> {
+pub(crate) fn thread_pool(jobs: usize) -> Result<rayon::ThreadPool, WorkersError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
         .build()
@@ -1182,7 +1200,7 @@ pub fn load_suite(dir: &str, rules_md: &str) -> Result<Suite, InputError> {
 }
 
 /// The clause coverage of rules.md: for every clause id, the cases that cite it.
-pub struct Coverage {
+pub(crate) struct Coverage {
     /// The clause ids in the order rules.md lists them.
     pub ids: Vec<String>,
     /// For each clause id, the ids of the cases citing it (in the cases' order).

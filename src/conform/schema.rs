@@ -18,7 +18,7 @@ use serde_json::Value;
 /// and describes the rest with the shapes m3go gives them. Other keys are allowed.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[schemars(rename = "Answer")]
-pub struct ProtocolAnswer {
+pub(crate) struct ProtocolAnswer {
     /// The version of the protocol the answer speaks (`m3go-conform/2` or `/1`, the request's; m3go writes it on every
     /// answer, an implementation under test may leave it out).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -62,7 +62,7 @@ pub struct ProtocolAnswer {
 
 /// The answer to one probe.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct ProbeAnswer {
+pub(crate) struct ProbeAnswer {
     /// The probe as sent.
     #[serde(rename = "move")]
     pub mv: String,
@@ -79,7 +79,8 @@ pub struct ProbeAnswer {
 }
 
 /// One schema of the contract: its file name under spec/schema/ and its text.
-pub struct NamedSchema {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct NamedSchema {
     pub file: &'static str,
     pub schema: Value,
 }
@@ -89,7 +90,8 @@ pub struct NamedSchema {
 /// answer, case, the summaries of conform and diff, then the other outputs of the command line
 /// (`super::outputs`): its error object, explain, readings, replay, perft, clause, rules; then
 /// the position file and the page's score trace.
-pub fn schemas() -> Vec<NamedSchema> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn schemas() -> Vec<NamedSchema> {
     vec![
         NamedSchema {
             file: "analysis.schema.json",
@@ -348,7 +350,8 @@ fn number(n: i128) -> Value {
 }
 
 /// A schema's file text: pretty JSON with a final newline.
-pub fn file_text(schema: &Value) -> String {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn file_text(schema: &Value) -> String {
     let mut s = serde_json::to_string_pretty(schema).unwrap_or_default();
     s.push('\n');
     s

@@ -5,7 +5,7 @@
 
 /// The environment variable that gives the number of parts where the scheduler does not
 /// (Kubernetes indexed Jobs, GNU parallel): `M3GO_SHARD_COUNT=8`.
-pub const COUNT_VAR: &str = "M3GO_SHARD_COUNT";
+pub(crate) const COUNT_VAR: &str = "M3GO_SHARD_COUNT";
 
 /// The largest number of parts.
 const MAX_PARTS: usize = 100_000;
@@ -254,7 +254,7 @@ fn parse_count(n: &str, s: &str) -> Result<usize, ShardError> {
 /// Why the parts given to a merge are not exactly the parts of one split
 /// ([`complete_split`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SplitProblem {
+pub(crate) enum SplitProblem {
     /// Files of a whole run (no shard), given with others.
     Whole(Vec<String>),
     /// Shards of more than one N.
@@ -272,7 +272,7 @@ pub enum SplitProblem {
 /// The parts merged (each file with its shard, `None` for a whole run) are one run: a single
 /// file of the whole run, or `K/N` for each K of one N exactly once (`conform --merge` and
 /// `match --merge` alike).
-pub fn complete_split(shards: &[(String, Option<Shard>)]) -> Result<(), SplitProblem> {
+pub(crate) fn complete_split(shards: &[(String, Option<Shard>)]) -> Result<(), SplitProblem> {
     let whole: Vec<String> = shards
         .iter()
         .filter(|(_, s)| s.is_none())
@@ -314,7 +314,7 @@ pub fn complete_split(shards: &[(String, Option<Shard>)]) -> Result<(), SplitPro
 
 /// Why a line of a results file being merged could not be read ([`MergedLines`]).
 #[derive(Debug)]
-pub enum LineError {
+pub(crate) enum LineError {
     /// The reader failed.
     Unreadable(std::io::Error),
     /// Line `line` is longer than the bound.
@@ -329,7 +329,7 @@ pub enum LineError {
 /// The lines of a results file read for a merge (`conform --merge`, `match --merge`): one at a
 /// time, each at most `limit` bytes (the file itself of any length, read no further than one
 /// byte past a line too long), numbered from 1, blank lines skipped.
-pub struct MergedLines<R> {
+pub(crate) struct MergedLines<R> {
     reader: R,
     limit: usize,
     line: usize,

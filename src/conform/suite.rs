@@ -7,7 +7,7 @@ use m3go_engine::game::setup::InputError;
 /// The folder name that stands for the suite built into the binary: `m3go conform` without a
 /// directory, outside a checkout, runs the cases of `spec/cases` and the records of
 /// `spec/records` as they were when the binary was built.
-pub const BUILTIN_CASES: &str = "built-in:spec/cases";
+pub(crate) const BUILTIN_CASES: &str = "built-in:spec/cases";
 
 /// The prefix of the paths of files in the built-in suite.
 pub(crate) const BUILTIN: &str = "built-in:";
@@ -19,7 +19,7 @@ static SPEC: include_dir::Dir<'static> = include_dir::include_dir!("$CARGO_MANIF
 
 /// The suite `m3go conform` runs without a directory: `spec/cases` of the current directory if
 /// there is one (a checkout), else the built-in one ([`BUILTIN_CASES`]).
-pub fn default_cases_dir() -> String {
+pub(crate) fn default_cases_dir() -> String {
     if std::path::Path::new("spec/cases").is_dir() {
         "spec/cases".to_string()
     } else {
@@ -29,7 +29,7 @@ pub fn default_cases_dir() -> String {
 
 /// The text of a suite file: a built-in one (`built-in:spec/…`) from the binary, any other from
 /// the file system.
-pub fn suite_text(path: &str) -> Result<String, InputError> {
+pub(crate) fn suite_text(path: &str) -> Result<String, InputError> {
     let Some(rel) = path.strip_prefix(BUILTIN) else {
         return read_text(path);
     };

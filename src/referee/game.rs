@@ -81,7 +81,7 @@ impl Seat for External {
 /// [`super::gtp::GtpSeat`]): no answer in time, an answer that cannot be read, is not JSON or
 /// not a JSON object (or not a GTP answer), a protocol error (a `?` answer, a missing command,
 /// a JSON object that is not an answer), or the program gone (or never started).
-pub fn failure_kind(failure: &ProgramFailure) -> ForfeitKind {
+pub(crate) fn failure_kind(failure: &ProgramFailure) -> ForfeitKind {
     match failure {
         ProgramFailure::Timeout { .. } => ForfeitKind::Timeout,
         // a player that floods lines no one asked for breaks the protocol
@@ -109,7 +109,8 @@ pub fn failure_kind(failure: &ProgramFailure) -> ForfeitKind {
 /// The referee's own failure: a game that cannot be set up or go on. Never a player's, whose
 /// failure is a forfeit ([`Ending::Forfeit`]).
 #[derive(Debug)]
-pub enum RefereeError {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) enum RefereeError {
     /// Not two or four seats.
     Seats(usize),
     /// The start position cannot be built.
@@ -225,7 +226,8 @@ pub struct GameSpec {
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Ending {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) enum Ending {
     /// Over by the rules' game end (GO-END) and counted; `limit`: stopped at the move limit
     /// (ten moves per point) and counted as it stood.
     Counted {
@@ -242,7 +244,8 @@ pub enum Ending {
 /// A game played: its record (SGF-ready, with the players, the result and the forfeit), the
 /// position it ended on, how it ended, and the players' times.
 #[derive(Clone, Debug)]
-pub struct Played {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct Played {
     pub spec: GameSpec,
     pub record: Record,
     /// The position after the record's last move (the one counted, or the one a player
@@ -309,7 +312,7 @@ fn seat_of(c: Colour) -> usize {
 }
 
 /// A turn as the protocol names it.
-pub fn turn_field(number: u32, t: Turn) -> TurnField {
+pub(crate) fn turn_field(number: u32, t: Turn) -> TurnField {
     TurnField {
         number,
         player: t.player.name().into(),
@@ -334,7 +337,7 @@ pub fn capabilities_request() -> PlayerRequest {
 
 /// Why a player cannot play `rules` on a board of `size`, by what it declared; `None` when it
 /// can.
-pub fn refuses(caps: &PlayerCapabilities, rules: &Rules, size: usize) -> Option<String> {
+pub(crate) fn refuses(caps: &PlayerCapabilities, rules: &Rules, size: usize) -> Option<String> {
     let conform = crate::conform::capabilities::Capabilities {
         presets: caps.presets.clone(),
         options: caps.options.clone(),
@@ -358,7 +361,7 @@ pub fn refuses(caps: &PlayerCapabilities, rules: &Rules, size: usize) -> Option<
 
 /// Asks a player for its capabilities: what it declared, or the kind of failure and its
 /// message (a program failure, or an answer that is not capabilities of this protocol).
-pub fn negotiate(
+pub(crate) fn negotiate(
     seat: &mut dyn Seat,
     timeout: Duration,
 ) -> Result<PlayerCapabilities, (ForfeitKind, String)> {
@@ -400,7 +403,7 @@ pub fn negotiate(
 /// The least time a player has for the capabilities request, its start-up included (an
 /// interpreter's start on a loaded machine can take seconds): off the clock, whatever the
 /// per-move limit.
-pub const STARTUP_TIME: Duration = Duration::from_secs(30);
+pub(crate) const STARTUP_TIME: Duration = Duration::from_secs(30);
 
 /// What the referee keeps of one player during a game.
 struct SeatState {
@@ -413,7 +416,8 @@ struct SeatState {
 /// Plays one game between `black` and `white` (each already started; each is asked for its
 /// capabilities first). `Err` is the referee's own failure (a start position that cannot be
 /// built), never a player's.
-pub fn play_game(
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn play_game(
     spec: &GameSpec,
     black: &mut dyn Seat,
     white: &mut dyn Seat,
@@ -425,7 +429,7 @@ pub fn play_game(
 /// two seats the player of its colour; with four (the team format) the seat of 000's schedule,
 /// A (black stones), B (black's flowers, grey), C (white stones), D (white's flowers, grey)
 /// (M16-TEAM-ROLES, [`m3go_engine::game::order::Seat::of_turn`]).
-pub fn seat_index(seats: usize, turn: Turn) -> usize {
+pub(crate) fn seat_index(seats: usize, turn: Turn) -> usize {
     if seats == 4 {
         match m3go_engine::game::order::Seat::of_turn(turn) {
             m3go_engine::game::order::Seat::A => 0,
@@ -440,7 +444,7 @@ pub fn seat_index(seats: usize, turn: Turn) -> usize {
 
 /// [`play_game`] with two seats (black, white) or four (the team format's A, B, C, D, each
 /// asked for the moves of its turn, [`seat_index`]).
-pub fn play_game_seated(
+pub(crate) fn play_game_seated(
     spec: &GameSpec,
     seats: &mut [&mut dyn Seat],
 ) -> Result<Played, RefereeError> {

@@ -1,7 +1,7 @@
 //! GTP version 2 with m3go's three-colour extension (spec/play-protocol.md "GTP"): the names of
 //! the stone kinds, vertices, komi and the extension commands, shared by both sides; and the
-//! referee's side, [`GtpSeat`], which drives a GTP program as a [`Seat`] of
-//! [`play_game`](super::game::play_game): each request of the play protocol (`m3go-player/1`)
+//! referee's side, `GtpSeat`, which drives a GTP program as a `Seat` of
+//! `play_game`: each request of the play protocol (`m3go-player/1`)
 //! becomes GTP commands and the program's answers the play protocol's answers, so that a game
 //! is refereed alike whatever protocol its players speak. The player's side is
 //! `m3go player --protocol gtp` (`crate::cli::player_gtp`).
@@ -24,19 +24,19 @@ use serde_json::Value;
 use std::time::{Duration, Instant};
 
 /// The GTP version spoken (`protocol_version`).
-pub const GTP_VERSION: &str = "2";
+pub(crate) const GTP_VERSION: &str = "2";
 
 /// The extension command naming what a player plays: its answer is one line of JSON, the play
 /// protocol's capabilities (`{"presets":[…],"sizes":[…]}`).
-pub const CAPABILITIES_COMMAND: &str = "m3go-capabilities";
+pub(crate) const CAPABILITIES_COMMAND: &str = "m3go-capabilities";
 /// The extension command giving the start position: its argument, the rest of the line, is a
 /// position file as JSON (rules, size, move, diagram; spec/README.md "Position file").
-pub const POSITION_COMMAND: &str = "m3go-position";
+pub(crate) const POSITION_COMMAND: &str = "m3go-position";
 /// The extension command naming the game (the play protocol's `game`).
-pub const GAME_COMMAND: &str = "m3go-game";
+pub(crate) const GAME_COMMAND: &str = "m3go-game";
 
 /// The commands a GTP player must answer to play a game.
-pub const REQUIRED_COMMANDS: [&str; 6] = [
+pub(crate) const REQUIRED_COMMANDS: [&str; 6] = [
     "protocol_version",
     "boardsize",
     "clear_board",
@@ -47,7 +47,7 @@ pub const REQUIRED_COMMANDS: [&str; 6] = [
 
 /// The GTP colour of a turn: `black`, `white` (the players' own stones), `black-flower` (华)
 /// and `white-flower` (花).
-pub fn colour_name(t: Turn) -> &'static str {
+pub(crate) fn colour_name(t: Turn) -> &'static str {
     match (t.player, t.kind) {
         (Colour::Black, StoneKind::Own) => "black",
         (Colour::White, StoneKind::Own) => "white",
@@ -58,7 +58,7 @@ pub fn colour_name(t: Turn) -> &'static str {
 
 /// Reads a GTP colour (any case): `black`/`b`, `white`/`w`, `black-flower`/`bf`/`华`,
 /// `white-flower`/`wf`/`花`.
-pub fn parse_colour(s: &str) -> Option<Turn> {
+pub(crate) fn parse_colour(s: &str) -> Option<Turn> {
     let (player, kind) = match s.to_ascii_lowercase().as_str() {
         "b" | "black" => (Colour::Black, StoneKind::Own),
         "w" | "white" => (Colour::White, StoneKind::Own),
@@ -73,14 +73,14 @@ pub fn parse_colour(s: &str) -> Option<Turn> {
 const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRST";
 
 /// The GTP vertex of `p` on a board of `size` (`D4`: column from the left, row from the bottom).
-pub fn vertex(p: Point, size: usize) -> String {
+pub(crate) fn vertex(p: Point, size: usize) -> String {
     let h = Point::half(size);
     let col = COLUMNS[(p.x + h) as usize] as char;
     format!("{col}{}", p.y + h + 1)
 }
 
 /// Reads a GTP vertex or `pass` (any case) on a board of `size`.
-pub fn parse_vertex(s: &str, size: usize) -> Result<Action, VertexError> {
+pub(crate) fn parse_vertex(s: &str, size: usize) -> Result<Action, VertexError> {
     let t = s.trim();
     if t.eq_ignore_ascii_case("pass") {
         return Ok(Action::Pass);
@@ -108,7 +108,7 @@ pub fn parse_vertex(s: &str, size: usize) -> Result<Action, VertexError> {
 
 /// A GTP vertex that is not one of the board ([`parse_vertex`]): the text, the board's size.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VertexError {
+pub(crate) struct VertexError {
     pub text: String,
     pub size: usize,
 }
@@ -127,7 +127,7 @@ impl std::fmt::Display for VertexError {
 impl std::error::Error for VertexError {}
 
 /// Komi as GTP's `komi` writes it: points, exact to the quarter (`7.5`, `3.75`, `-0.25`, `0`).
-pub fn komi_text(k: Komi) -> String {
+pub(crate) fn komi_text(k: Komi) -> String {
     let q = k.quarters();
     let sign = if q < 0 { "-" } else { "" };
     let (whole, frac) = (q.abs() / 4, q.abs() % 4);
@@ -136,7 +136,7 @@ pub fn komi_text(k: Komi) -> String {
 }
 
 /// Reads GTP's `komi`: a number of points, a multiple of 0.25.
-pub fn parse_komi(s: &str) -> Result<Komi, KomiError> {
+pub(crate) fn parse_komi(s: &str) -> Result<Komi, KomiError> {
     let v: f64 = s
         .trim()
         .parse()
@@ -150,7 +150,7 @@ pub fn parse_komi(s: &str) -> Result<Komi, KomiError> {
 
 /// Why GTP's `komi` does not read ([`parse_komi`]).
 #[derive(Clone, Debug, PartialEq)]
-pub enum KomiError {
+pub(crate) enum KomiError {
     /// Not a number (the text).
     NotANumber(String),
     /// Not a multiple of 0.25 between -400 and 400.
@@ -172,11 +172,12 @@ impl std::fmt::Display for KomiError {
 impl std::error::Error for KomiError {}
 
 /// A program's answer to one GTP command: `=` and its text, or `?` and its message.
-pub type GtpAnswer = Result<String, GtpFailure>;
+pub(crate) type GtpAnswer = Result<String, GtpFailure>;
 
 /// A GTP program's failure answer: `?` and its message.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GtpFailure(pub String);
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct GtpFailure(pub String);
 
 impl std::fmt::Display for GtpFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -187,15 +188,15 @@ impl std::fmt::Display for GtpFailure {
 impl std::error::Error for GtpFailure {}
 
 /// The longest line of a GTP player's answers, in bytes (its line end included).
-pub const GTP_MAX_LINE_BYTES: usize = 64 << 10;
+pub(crate) const GTP_MAX_LINE_BYTES: usize = 64 << 10;
 
 /// The most a GTP player's answer to one command may hold, in bytes: its lines (blank lines
 /// before it included) with their line ends; `list_commands` is some 2 KB.
-pub const GTP_MAX_ANSWER_BYTES: usize = 1 << 20;
+pub(crate) const GTP_MAX_ANSWER_BYTES: usize = 1 << 20;
 
 /// The bounds of what is read from a GTP player: lines of [`GTP_MAX_LINE_BYTES`], a backlog of
 /// one whole answer and two lines more.
-pub const GTP_BOUNDS: ReadBounds = ReadBounds {
+pub(crate) const GTP_BOUNDS: ReadBounds = ReadBounds {
     line: GTP_MAX_LINE_BYTES,
     backlog: GTP_MAX_ANSWER_BYTES + 2 * GTP_MAX_LINE_BYTES,
 };
@@ -206,7 +207,8 @@ pub const GTP_BOUNDS: ReadBounds = ReadBounds {
 /// longer than `max` bytes is [`ProgramFailure::Protocol`], a first line that begins with
 /// neither `=` nor `?` is [`ProgramFailure::GtpUnreadable`]; a failure of `next` is returned
 /// as it is. Never reads more than `max` bytes' worth of lines.
-pub fn read_answer(
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn read_answer(
     cmd: &str,
     max: usize,
     mut next: impl FnMut() -> Result<String, ProgramFailure>,
@@ -252,7 +254,7 @@ pub fn read_answer(
 /// ([`failure_kind`](super::game::failure_kind) names their kind): a `?` answer where `=` is
 /// due, a missing required command, a version other than 2 are [`ProgramFailure::Protocol`];
 /// an answer that does not begin with `=` or `?` is [`ProgramFailure::GtpUnreadable`].
-pub struct GtpSeat {
+pub(crate) struct GtpSeat {
     ext: External,
     commands: Vec<String>,
     rules: Option<Rules>,

@@ -23,7 +23,7 @@ use m3go_engine::board::grid::Colour;
 use std::time::Duration;
 
 /// A player of a match: its name, the command that starts it (`sh -c`) and whether it speaks
-/// GTP (`NAME=gtp:COMMAND`, [`gtp::GtpSeat`]) rather than the play protocol.
+/// GTP (`NAME=gtp:COMMAND`, `gtp::GtpSeat`) rather than the play protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerSpec {
     pub name: String,
@@ -149,7 +149,7 @@ impl MatchSpec {
         self.players.iter().map(|p| p.name.clone()).collect()
     }
 
-    /// The games of the match, in order ([`seating`]).
+    /// The games of the match, in order (`seating`).
     pub fn schedule(&self) -> Vec<GameSpec> {
         let names = self.names();
         let count = scheduled(names.len(), self.games, self.team, self.gauntlet).unwrap_or(0);
@@ -168,7 +168,7 @@ impl MatchSpec {
 
 /// Who the results table of a match between `players` counts: the players, or in the team
 /// format (four players) the two sides (`a+b`, `c+d`: the first two players, the last two).
-pub fn entrants_of_players(players: &[String], team: bool) -> Vec<String> {
+pub(crate) fn entrants_of_players(players: &[String], team: bool) -> Vec<String> {
     if team && players.len() == 4 {
         vec![players[..2].join("+"), players[2..].join("+")]
     } else {
@@ -179,7 +179,7 @@ pub fn entrants_of_players(players: &[String], team: bool) -> Vec<String> {
 /// How many games a match between `players` players schedules, `games` per pairing (the team
 /// format: `games` between its two sides; a gauntlet: the first player against each other);
 /// `None` when the number does not fit.
-pub fn scheduled(players: usize, games: usize, team: bool, gauntlet: bool) -> Option<usize> {
+pub(crate) fn scheduled(players: usize, games: usize, team: bool, gauntlet: bool) -> Option<usize> {
     let pairs = if team && players == 4 {
         1
     } else if gauntlet {
@@ -193,7 +193,7 @@ pub fn scheduled(players: usize, games: usize, team: bool, gauntlet: bool) -> Op
 /// One game of a match's schedule: its place in its pairing (from 0), the names of black and
 /// white, and in the team format the seats A, B, C, D.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Seating {
+pub(crate) struct Seating {
     pub g: usize,
     pub names: [String; 2],
     pub team: Option<[String; 4]>,
@@ -204,7 +204,7 @@ pub struct Seating {
 /// (1st, 3rd, …) and white in the even ones; in the team format (four players), the first two
 /// players are black's side (A, B) in the odd games and white's (C, D) in the even ones. `None`
 /// past the last game (or for 0).
-pub fn seating(
+pub(crate) fn seating(
     players: &[String],
     games: usize,
     team: bool,
@@ -262,7 +262,7 @@ pub fn seating(
 
 /// Plays one game of the match: each player started in its own process group (stopped when the
 /// game ends, whatever happens), then [`play_game`].
-pub fn run_game(m: &MatchSpec, spec: &GameSpec) -> Result<Played, RefereeError> {
+pub(crate) fn run_game(m: &MatchSpec, spec: &GameSpec) -> Result<Played, RefereeError> {
     let start = |name: &str| -> Result<Box<dyn Seat>, RefereeError> {
         let p = m
             .player(name)
@@ -298,7 +298,7 @@ pub fn run_game(m: &MatchSpec, spec: &GameSpec) -> Result<Played, RefereeError> 
 }
 
 /// The line of `--results` for a game played, its SGF written at `sgf`.
-pub fn game_line(p: &Played, sgf: &str) -> GameLine {
+pub(crate) fn game_line(p: &Played, sgf: &str) -> GameLine {
     let (margin, forfeit) = match &p.ending {
         Ending::Counted {
             margin_quarters, ..
@@ -334,7 +334,7 @@ fn colour_seat(c: Colour) -> usize {
 /// The results table of the games played (their `--results` lines): one [`stats::Pairing`]
 /// per two entrants that met, in the order `entrants` gives them. Read from the lines rather
 /// than the games, so that `--merge` tallies the shards of a match as the match itself does.
-pub fn table(entrants: &[String], lines: &[GameLine]) -> Vec<stats::Pairing> {
+pub(crate) fn table(entrants: &[String], lines: &[GameLine]) -> Vec<stats::Pairing> {
     let mut out = pairings(entrants);
     for g in lines {
         tally(&mut out, g);
@@ -344,7 +344,7 @@ pub fn table(entrants: &[String], lines: &[GameLine]) -> Vec<stats::Pairing> {
 }
 
 /// An empty tally for every two entrants, in the order `entrants` gives them.
-pub fn pairings(entrants: &[String]) -> Vec<stats::Pairing> {
+pub(crate) fn pairings(entrants: &[String]) -> Vec<stats::Pairing> {
     let n = entrants.len();
     let mut out = Vec::new();
     for i in 0..n {
@@ -361,7 +361,7 @@ pub fn pairings(entrants: &[String]) -> Vec<stats::Pairing> {
 
 /// Adds game `g` to the tally of its pairing among `pairings` (none when its players are not
 /// one of them).
-pub fn tally(pairings: &mut [stats::Pairing], g: &GameLine) {
+pub(crate) fn tally(pairings: &mut [stats::Pairing], g: &GameLine) {
     for t in pairings.iter_mut() {
         let first_black = if g.black == t.first && g.white == t.second {
             true

@@ -1,8 +1,8 @@
 //! The results file of a match (`m3go match --results FILE`) and its merging (`--merge`).
 //!
-//! A results file is a header line ([`ResultsHeader`], `m3go-match-results/1`: the match's
+//! A results file is a header line (`ResultsHeader`, `m3go-match-results/1`: the match's
 //! selection, the shard, the number of games that follow), then one line per game
-//! ([`GameLine`], `m3go-match-game/1`). `--merge` reads the files line by line (each line
+//! (`GameLine`, `m3go-match-game/1`). `--merge` reads the files line by line (each line
 //! bounded, the files of any length) and joins them only when they are exactly the shards of
 //! one match: one selection, every shard of one split once, every game of the match once (all
 //! of them unless the SPRT stopped the match), and every game line in agreement with itself
@@ -20,11 +20,11 @@ use std::io::BufRead;
 
 /// The longest line of a results file `--merge` reads (a game line with its forfeit's
 /// message); the file itself is read line by line, of any length.
-pub const MAX_LINE: usize = 1 << 20;
+pub(crate) const MAX_LINE: usize = 1 << 20;
 
 /// The most time a player can have used in a game, in milliseconds: a century (more is not a
 /// time m3go measured, and would overflow a sum of times).
-pub const MAX_TIME_MS: u64 = 100 * 365 * 86_400 * 1000;
+pub(crate) const MAX_TIME_MS: u64 = 100 * 365 * 86_400 * 1000;
 
 /// The problems of one kind a message names before "… and N more".
 const MAX_LISTED: usize = 5;
@@ -45,7 +45,7 @@ fn sha256<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> String {
 }
 
 /// The selection of match `m`, as its results files record it.
-pub fn selection(m: &MatchSpec) -> MatchSelection {
+pub(crate) fn selection(m: &MatchSpec) -> MatchSelection {
     let rules = serde_json::to_string(&m.rules).unwrap_or_else(|_| format!("{:?}", m.rules));
     let mut openings: Vec<Vec<u8>> = Vec::new();
     for o in &m.openings {
@@ -87,7 +87,7 @@ pub fn selection(m: &MatchSpec) -> MatchSelection {
 
 /// The header of a results file of `selection` holding `games` games of `shard` (none: the
 /// whole match); `stopped` when the SPRT stopped the match.
-pub fn header(
+pub(crate) fn header(
     selection: MatchSelection,
     shard: Option<Shard>,
     games: usize,
@@ -103,7 +103,10 @@ pub fn header(
 }
 
 /// The text of a results file: the header, then one line per game.
-pub fn text(header: &ResultsHeader, lines: &[GameLine]) -> Result<String, serde_json::Error> {
+pub(crate) fn text(
+    header: &ResultsHeader,
+    lines: &[GameLine],
+) -> Result<String, serde_json::Error> {
     let mut out = serde_json::to_string(header)?;
     out.push('\n');
     for line in lines {
@@ -116,7 +119,7 @@ pub fn text(header: &ResultsHeader, lines: &[GameLine]) -> Result<String, serde_
 /// The shards of a match joined by [`merge`]: its selection, its games in order, and whether
 /// the SPRT stopped it.
 #[derive(Clone, Debug)]
-pub struct Merged {
+pub(crate) struct Merged {
     pub selection: MatchSelection,
     pub lines: Vec<GameLine>,
     pub stopped: bool,
@@ -129,7 +132,7 @@ impl Merged {
     }
 
     /// The header of the merged results (the whole match).
-    pub fn header(&self) -> ResultsHeader {
+    pub(crate) fn header(&self) -> ResultsHeader {
         header(self.selection.clone(), None, self.lines.len(), self.stopped)
     }
 }
@@ -140,7 +143,7 @@ fn names(s: &MatchSelection) -> Vec<String> {
 
 /// What is wrong with one game line, against itself and the match's schedule.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GameProblem {
+pub(crate) enum GameProblem {
     /// A `format` other than `m3go-match-game/1`.
     Format(String),
     /// A game number outside 1 to the match's number of games.
@@ -257,7 +260,7 @@ impl std::fmt::Display for GameProblem {
 /// Why `--merge` refuses its results files: a file that does not read as results, or files that
 /// are not exactly the shards of one match.
 #[derive(Debug)]
-pub enum MergeError {
+pub(crate) enum MergeError {
     /// A file that cannot be read.
     Unreadable {
         file: String,
@@ -595,16 +598,7 @@ fn differences(a: &MatchSelection, b: &MatchSelection) -> Vec<String> {
 }
 
 /// Checks game line `g` against itself and against game `g.game` of the match `s` (of
-/// `shard`).
-pub fn check_game(
-    s: &MatchSelection,
-    shard: Option<Shard>,
-    g: &GameLine,
-) -> Result<(), GameProblem> {
-    check_game_of(s, &names(s), shard, g)
-}
-
-/// [`check_game`], the players' names of `s` given (read once per file).
+/// `shard`), the players' names of `s` given (read once per file).
 fn check_game_of(
     s: &MatchSelection,
     players: &[String],
@@ -893,7 +887,7 @@ fn complete_split(shards: &[(String, Option<Shard>)]) -> Result<(), MergeError> 
 
 /// `--merge`: the results files `files` (each read as a stream) joined, when they are exactly
 /// the shards of one match (module doc).
-pub fn merge(files: &[String]) -> Result<Merged, MergeError> {
+pub(crate) fn merge(files: &[String]) -> Result<Merged, MergeError> {
     let mut m = Merging::default();
     for (fi, f) in files.iter().enumerate() {
         let reader = crate::io::open_regular(f).map_err(|source| MergeError::Unreadable {

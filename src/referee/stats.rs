@@ -19,6 +19,7 @@ pub struct Pairing {
 }
 
 impl Pairing {
+    /// The games counted: wins, losses and draws.
     pub fn games(&self) -> u32 {
         self.wins + self.losses + self.draws
     }
@@ -72,7 +73,7 @@ fn fmt_elo(e: f64) -> String {
 }
 
 /// The Elo difference of a mean game score `p` (0 to 1): −400·log10(1/p − 1), infinite at 0 and 1.
-pub fn elo_of(p: f64) -> f64 {
+pub(crate) fn elo_of(p: f64) -> f64 {
     if p <= 0.0 {
         f64::NEG_INFINITY
     } else if p >= 1.0 {
@@ -85,7 +86,7 @@ pub fn elo_of(p: f64) -> f64 {
 /// The Elo difference of `wins`, `losses`, `draws` and its 95 % interval: the mean score ±1.96
 /// standard errors (the games' scores' deviation over the root of their number), each turned
 /// into Elo. `None` without games.
-pub fn elo_interval(wins: u32, losses: u32, draws: u32) -> Option<(f64, f64, f64)> {
+pub(crate) fn elo_interval(wins: u32, losses: u32, draws: u32) -> Option<(f64, f64, f64)> {
     let n = f64::from(wins + losses + draws);
     if n == 0.0 {
         return None;

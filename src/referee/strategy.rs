@@ -15,7 +15,7 @@ use m3go_engine::rules::Rules;
 
 /// How a baseline player chooses its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Strategy {
+pub(crate) enum Strategy {
     /// A legal move at random (never into its own one-liberty eye); a pass when none is left.
     Random,
     /// The move that changes the stone balance (own minus opponent's) most in its favour, ties
@@ -38,7 +38,7 @@ impl Strategy {
 
 /// FNV-1a of a game's name, which a baseline player mixes into its seed (so that the games of
 /// a match differ and a match is reproducible), whatever protocol it speaks.
-pub fn name_hash(s: &str) -> u64 {
+pub(crate) fn name_hash(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
@@ -46,7 +46,7 @@ pub fn name_hash(s: &str) -> u64 {
 
 /// The moves a baseline player considers: the legal stones of the side to move that do not
 /// fill its own one-liberty eye; a pass when there is none (and nothing once the game is over).
-pub fn candidates(pos: &FastPosition) -> Vec<Action> {
+pub(crate) fn candidates(pos: &FastPosition) -> Vec<Action> {
     if pos.game_over() {
         return Vec::new();
     }
@@ -66,7 +66,7 @@ pub fn candidates(pos: &FastPosition) -> Vec<Action> {
 }
 
 /// The move `strategy` chooses on `pos` (the schedule's turn), drawing from `rng`.
-pub fn choose(
+pub(crate) fn choose(
     strategy: Strategy,
     pos: &FastPosition,
     rules: &Rules,

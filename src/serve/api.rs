@@ -4,7 +4,7 @@
 //! [`Position::play`]; `replay`: [`replay::mechanical`] / [`replay::strict`]; `export`:
 //! [`Record::to_sgf`] / [`Record::to_game_text`]). A position travels as the text of a
 //! position file (YAML, spec/README.md) or as the same file's JSON object (`setup` in the
-//! answers); bad input is an [`ApiError`] with the message the CLI
+//! answers); bad input is an `ApiError` with the message the CLI
 //! prints for the same input and a 4xx status.
 
 use crate::conform::clause_id::cited;
@@ -29,7 +29,10 @@ use std::time::{Duration, Instant};
 
 /// One endpoint: its name (under `/api/`), method, request and answer, for the README's table
 /// and the router.
-pub struct Endpoint {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+// `request` and `answer` are read only by the test that compares the README's table with them.
+#[cfg_attr(not(feature = "testing"), allow(dead_code))]
+pub(crate) struct Endpoint {
     pub name: &'static str,
     pub method: &'static str,
     pub request: &'static str,
@@ -37,7 +40,8 @@ pub struct Endpoint {
 }
 
 /// Every endpoint.
-pub const ENDPOINTS: &[Endpoint] = &[
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         name: "options",
         method: "GET",
@@ -101,13 +105,13 @@ pub const ENDPOINTS: &[Endpoint] = &[
 ];
 
 /// The endpoint names.
-pub fn names() -> Vec<&'static str> {
+pub(crate) fn names() -> Vec<&'static str> {
     ENDPOINTS.iter().map(|e| e.name).collect()
 }
 
 /// A refused request: the status and the message.
 #[derive(Debug)]
-pub struct ApiError {
+pub(crate) struct ApiError {
     pub status: u16,
     pub message: String,
 }
@@ -131,19 +135,14 @@ impl ApiError {
 }
 
 /// An endpoint's answer.
-pub type ApiResult = Result<Value, ApiError>;
-
-/// Answers endpoint `name` with the request `body` (JSON; ignored by GET endpoints).
-pub fn call(name: &str, body: &[u8]) -> ApiResult {
-    answer(parse(name, body)?)
-}
+pub(crate) type ApiResult = Result<Value, ApiError>;
 
 /// What one request may spend and who sent it: its client (the `X-M3go-Client` token the page
 /// sends, which owns the records it loads; empty for a client that sends none), whether that
 /// client is still there (`cancelled` is set when its connection goes), and the time its work
 /// may take. The loops of the heavy endpoints (a replay's moves, a list of moves played) ask
 /// [`Work::stop`] before each move.
-pub struct Work {
+pub(crate) struct Work {
     client: String,
     /// The records the server keeps for its clients (the server's own; a fresh store for a
     /// request answered outside a server).
@@ -155,6 +154,7 @@ pub struct Work {
 
 impl Work {
     /// No client named, never cancelled, no time budget (the fuzz targets, the library).
+    #[cfg(any(test, feature = "testing"))]
     pub fn unbounded() -> Work {
         Work {
             client: String::new(),
@@ -212,7 +212,8 @@ impl Work {
 }
 
 /// A request to an endpoint, read from its body (and, for a replay, the record read from it).
-pub enum Request {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) enum Request {
     Options,
     Analyze(PositionRequest),
     Render(PositionRequest),
@@ -227,7 +228,7 @@ pub enum Request {
 
 /// Reads the `body` of a request to endpoint `name` (JSON; ignored by GET endpoints): nothing
 /// but the body is read (a record's `position:` header is refused, `record`).
-pub fn parse(name: &str, body: &[u8]) -> Result<Request, ApiError> {
+pub(crate) fn parse(name: &str, body: &[u8]) -> Result<Request, ApiError> {
     Ok(match name {
         "options" => Request::Options,
         "analyze" => Request::Analyze(request(body)?),
@@ -275,15 +276,16 @@ impl Request {
 
 /// The most moves a `play` or `export` request may list and still be light ([`Request::heavy`]):
 /// the page sends one move at a time, or a game of a few hundred for an export.
-pub const LIGHT_MOVES: usize = 400;
+pub(crate) const LIGHT_MOVES: usize = 400;
 
 /// The answer to a request.
-pub fn answer(request: Request) -> ApiResult {
+#[cfg(any(test, feature = "testing"))]
+pub(crate) fn answer(request: Request) -> ApiResult {
     answer_within(request, &Work::unbounded())
 }
 
 /// The answer to a request, its work bounded by `work` (its client's records, its budget).
-pub fn answer_within(request: Request, work: &Work) -> ApiResult {
+pub(crate) fn answer_within(request: Request, work: &Work) -> ApiResult {
     match request {
         Request::Options => Ok(options()),
         Request::Analyze(r) => analyze(r),
@@ -386,7 +388,8 @@ fn options() -> Value {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PositionRequest {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct PositionRequest {
     position: Value,
     #[serde(default)]
     layer: Option<String>,
@@ -481,7 +484,8 @@ fn render_layer(r: PositionRequest) -> ApiResult {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct TargetRequest {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct TargetRequest {
     position: Value,
     #[serde(default)]
     target: Option<String>,
@@ -529,7 +533,8 @@ fn readings_of(r: TargetRequest) -> ApiResult {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PlayRequest {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct PlayRequest {
     position: Value,
     moves: Vec<String>,
     /// As [`PositionRequest`]'s, for the reports' text (`shown`; `reports` stay Chinese) and the
@@ -585,7 +590,8 @@ fn play(r: PlayRequest, work: &Work) -> ApiResult {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ReplayRequest {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct ReplayRequest {
     record: String,
     #[serde(default)]
     mechanical: bool,
@@ -645,7 +651,8 @@ fn replay_record(r: ReplayRequest, rec: &Record, work: &Work) -> ApiResult {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ExportRequest {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct ExportRequest {
     format: String,
     #[serde(default)]
     position: Option<Value>,
@@ -704,18 +711,19 @@ fn export(r: ExportRequest, work: &Work) -> ApiResult {
 // ---- records loaded once, stepped through without replaying -----------------------------------
 
 /// Most moves of a record the page keeps every position of (a game of go has a few hundred).
-pub const MAX_KEPT_MOVES: usize = 2000;
+pub(crate) const MAX_KEPT_MOVES: usize = 2000;
 
 /// Most records one client keeps at once; its loading one more forgets its own least recently
 /// used one (never another client's).
-pub const MAX_KEPT_PER_CLIENT: usize = 4;
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const MAX_KEPT_PER_CLIENT: usize = 4;
 
 /// Most records the server keeps at once, over all its clients.
-pub const MAX_KEPT_RECORDS: usize = 64;
+pub(crate) const MAX_KEPT_RECORDS: usize = 64;
 
 /// How long a kept record may go unused before another client's load may forget it (when the
 /// server keeps [`MAX_KEPT_RECORDS`]).
-pub const KEPT_IDLE: Duration = Duration::from_secs(15 * 60);
+pub(crate) const KEPT_IDLE: Duration = Duration::from_secs(15 * 60);
 
 /// A record replayed once, every position of it kept: position `k` (after `k` of its moves) is
 /// `setups[k]` with the earlier boards `boards[k + base - earlier[k] .. k + base]`, `boards`
@@ -805,7 +813,7 @@ struct Held {
 /// The records a server keeps for its clients, the least recently used first: owned by the
 /// server and handed to each request's [`Work`] (no process-global state).
 #[derive(Default)]
-pub struct Records(Mutex<Vec<Held>>);
+pub(crate) struct Records(Mutex<Vec<Held>>);
 
 /// 128 random bits from the system's generator, as 32 hex digits.
 fn new_id() -> Result<String, ApiError> {
@@ -873,7 +881,8 @@ fn kept(records: &Records, id: &str) -> Result<Arc<Kept>, ApiError> {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RecordRequest {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct RecordRequest {
     record: String,
     #[serde(default)]
     mechanical: bool,
@@ -1010,7 +1019,8 @@ fn clause_json(c: &register::Clause) -> Value {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RecordMoveRequest {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct RecordMoveRequest {
     /// The `id` `record` answered (32 hex digits).
     id: String,
     /// The record's move number to show the position after (0: the start).

@@ -2,9 +2,9 @@
 //! JavaScript embedded in the binary; nothing fetched from the network) and a small JSON API
 //! ([`api`]) over the same engine the command line uses.
 //!
-//! This module is the HTTP plumbing, all of it: binding, who may call ([`Access`]: the `Host` and
+//! This module is the HTTP plumbing, all of it: binding, who may call (`Access`: the `Host` and
 //! `Origin` checks against DNS rebinding), the limits that keep any client from stopping the
-//! server ([`Limits`]), the static files ([`route`]), and turning an [`api`] answer into a
+//! server ([`Limits`]), the static files (`route`), and turning an [`api`] answer into a
 //! response. The layer sits above `conform` and below `cli` (whose `serve` subcommand starts
 //! it): it imports every layer below it and nothing imports it but that subcommand.
 //!
@@ -13,7 +13,7 @@
 //! *declared* (`Content-Length: 1000000000000000` aborted the process, even on a GET), had no
 //! read or write timeout (stalled clients held their threads for ever), and read small bodies
 //! before handing a request over. Here:
-//! - a body is read chunk by chunk as it arrives, and only its first [`MAX_BODY`] bytes are
+//! - a body is read chunk by chunk as it arrives, and only its first `MAX_BODY` bytes are
 //!   kept: nothing is ever allocated from a declared size. A body over the limit is a 413; one
 //!   declared past `DRAINED` gets it at once and its connection closes, a smaller one is read
 //!   to its end first (so a client that sends before it reads sees the 413);
@@ -25,20 +25,20 @@
 //!   [`Limits::stalled`], is closed to make room, so stalled clients can never lock others out.
 //!   A connection just accepted, or whose request is being read or answered, is never closed
 //!   so (closing one with its request unread reset it: issue 49). When none can be closed, the
-//!   new connection waits up to [`REFUSAL_TIME`] for room, then gets a 503 with `Retry-After`
+//!   new connection waits up to `REFUSAL_TIME` for room, then gets a 503 with `Retry-After`
 //!   after its request's head is read (`refuse_busy`); at most [`Limits::refusing`] wait or
 //!   are refused at once, more wait in the listen backlog (`BACKLOG`);
 //! - the engine runs on tokio's blocking threads, so a long readings request holds no
 //!   connection of another client; a panic in the engine is answered with a 500;
 //! - the work is bounded, not only the connections (issue 36): a heavy request
-//!   ([`api::Request::heavy`]: a record replayed, the readings, a long list of moves) runs on a
+//!   (`api::Request::heavy`: a record replayed, the readings, a long list of moves) runs on a
 //!   pool of [`Limits::heavy_workers`] with at most [`Limits::heavy_queue`] more waiting; past
 //!   that it is answered `503` with `Retry-After` at once (its connection is then idle, so the
 //!   cap can close it for another client), while the light requests (the page's files, the
 //!   options, one position's analysis) are answered beside them. Each request's work stops
 //!   after [`Limits::work`] (503), and when its client leaves: hyper notices the closed
 //!   connection and drops the request's future, which sets the flag the replay loops ask
-//!   before each move ([`api::Work`]);
+//!   before each move (`api::Work`);
 //! - hyper answers a request it cannot parse itself (400, 414, 431) with an empty body and no
 //!   way to change it; `WriteDeadline` recognises that answer as it is written (an error
 //!   status with `content-length: 0` when no request of the connection is being answered:
@@ -64,7 +64,8 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 /// The largest request body accepted (a position, a record of 10·19² moves and its text).
-pub const MAX_BODY: usize = 1 << 20;
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const MAX_BODY: usize = 1 << 20;
 
 const INDEX_HTML: &str = include_str!("page/index.html");
 const STYLE_CSS: &str = include_str!("page/style.css");
@@ -85,10 +86,10 @@ pub struct Limits {
     /// after an answer may be closed at once.
     pub stalled: Duration,
     /// Connections past [`Limits::connections`] held at once only to be answered `503` with
-    /// `Retry-After` (each for at most [`REFUSAL_TIME`]); past this, new connections wait in
+    /// `Retry-After` (each for at most `REFUSAL_TIME`); past this, new connections wait in
     /// the listen backlog.
     pub refusing: usize,
-    /// Heavy requests ([`api::Request::heavy`]) computed at once.
+    /// Heavy requests (`api::Request::heavy`) computed at once.
     pub heavy_workers: usize,
     /// Heavy requests waiting for a worker; one more is answered 503 with `Retry-After`.
     pub heavy_queue: usize,
@@ -131,7 +132,8 @@ pub struct Options {
 /// A page of another site reaching the server through DNS rebinding names its own host, and a
 /// cross-site form or fetch names its own origin: both are refused with 403.
 #[derive(Clone, Debug)]
-pub struct Access {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct Access {
     /// Accepted `Host` values, lowercase, each with its port (and without, on port 80).
     hosts: Vec<String>,
     any_host: bool,
@@ -521,7 +523,7 @@ async fn wait_for_room(state: &Arc<State>, stream: tokio::net::TcpStream) {
 
 /// The longest a connection past the cap waits for room, and then is held to be refused: to
 /// send its request's head, to take the 503, and to close its side.
-pub const REFUSAL_TIME: Duration = Duration::from_secs(2);
+pub(crate) const REFUSAL_TIME: Duration = Duration::from_secs(2);
 
 /// The most bytes read from a connection past the cap (its request's head, then what it sends
 /// before it closes); the rest is left unread.
@@ -779,7 +781,7 @@ async fn handle(
 
 /// The header that names a page's client (a random token the page keeps for its tab): the
 /// records it loads are kept for it alone ([`api::MAX_KEPT_PER_CLIENT`]).
-pub const CLIENT: &str = "x-m3go-client";
+pub(crate) const CLIENT: &str = "x-m3go-client";
 
 /// Whether a client token is one the server keeps records under: 1 to 64 letters, digits, `-`
 /// or `_` (another value counts as no token).
@@ -1116,7 +1118,8 @@ impl tokio::io::AsyncWrite for WriteDeadline {
 }
 
 /// A response: status, content type, body, and for a 503 the seconds to wait.
-pub struct Reply {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct Reply {
     pub status: u16,
     pub content_type: &'static str,
     pub body: Vec<u8>,
@@ -1127,7 +1130,7 @@ pub struct Reply {
 /// The longest error message the server sends, in bytes: a longer one (an error that echoes
 /// its input) is cut there, with the number of bytes left out. Written as JSON, where a control
 /// character takes six bytes, an error body stays under 64 KiB.
-pub const MAX_ERROR: usize = 8 * 1024;
+pub(crate) const MAX_ERROR: usize = 8 * 1024;
 
 impl Reply {
     fn text(status: u16, content_type: &'static str, body: &str) -> Reply {
@@ -1164,7 +1167,8 @@ impl Reply {
 }
 
 /// What a request asks for: a page of the server, or an API call read from its body.
-pub enum Routed {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) enum Routed {
     Page(Reply),
     Api(api::Request),
 }
@@ -1212,7 +1216,8 @@ const PAGES: &[(&str, &str, &str)] = &[
 /// refusal: an unknown path is a 404 whatever the method, a known one with the wrong method a
 /// 405, a body over the limit a 413, one that is not a request of the endpoint a 400. Pure:
 /// nothing is read but the request (the fuzz target `serve_request` calls it).
-pub fn read_request(method: &str, path: &str, body: Option<&[u8]>) -> Result<Routed, Reply> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn read_request(method: &str, path: &str, body: Option<&[u8]>) -> Result<Routed, Reply> {
     let path = path.split('?').next().unwrap_or("");
     if let Some(&(_, kind, text)) = PAGES.iter().find(|(p, _, _)| *p == path) {
         if method != "GET" {
@@ -1258,7 +1263,9 @@ pub fn read_request(method: &str, path: &str, body: Option<&[u8]>) -> Result<Rou
 /// The reply to one request: a static file, an API call, or an error. Never panics on any input
 /// (the API's answers are `Result`s; a panic inside the engine would still be caught by the
 /// caller and reported as a 500).
-pub fn route(method: &str, path: &str, body: Option<&[u8]>) -> Reply {
+#[cfg(any(test, feature = "testing"))]
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn route(method: &str, path: &str, body: Option<&[u8]>) -> Reply {
     match read_request(method, path, body) {
         Ok(Routed::Page(reply)) | Err(reply) => reply,
         Ok(Routed::Api(request)) => answer_reply(api::answer(request)),

@@ -21,6 +21,7 @@
 //! ```
 
 use crate::input::read_text;
+#[cfg(test)]
 use m3go_engine::board::grid::Board;
 use m3go_engine::game::advance::Engine;
 use m3go_engine::game::play::{Move, Position};
@@ -52,7 +53,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 /// Each legal move, in notation, with the position it leads to: the moves of
 /// [`Position::legal_moves`] in board order, the pass, then the special moves, each played with
 /// [`Position::advance`] (on the position's engine).
-pub fn children(pos: &Position) -> Vec<(String, Position)> {
+pub(crate) fn children(pos: &Position) -> Vec<(String, Position)> {
     if pos.game_over() {
         return Vec::new();
     }
@@ -87,7 +88,7 @@ pub fn children(pos: &Position) -> Vec<(String, Position)> {
 /// A bound on the work of a perft: the nodes (positions made and sequences counted) it may
 /// visit. [`perft_within`] and [`divide_within`] stop when it runs out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NodeBudget {
+pub(crate) struct NodeBudget {
     pub max: u64,
     pub used: u64,
 }
@@ -121,7 +122,7 @@ const BUDGET_LEAF_DEPTH: u32 = 2;
 /// [`perft`] within `budget`: `Err` with the budget when the count would visit more nodes.
 /// Subtrees of depth up to 2 are counted whole by the engine; deeper levels go move by move,
 /// spending a node per position made.
-pub fn perft_within(
+pub(crate) fn perft_within(
     pos: &Position,
     depth: u32,
     budget: &mut NodeBudget,
@@ -149,7 +150,7 @@ pub fn perft_within(
 /// Perft split by the first move within `budget`: (move in notation, count), calling
 /// `progress(done, of, nodes)` after each first move is counted (a progress bar), on the position's
 /// engine.
-pub fn divide_within(
+pub(crate) fn divide_within(
     pos: &Position,
     depth: u32,
     budget: &mut NodeBudget,
@@ -177,7 +178,9 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
 
 /// One entry of a perft file.
 #[derive(Clone, Debug)]
-pub struct PerftCase {
+#[cfg(any(test, feature = "testing"))]
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct PerftCase {
     pub id: String,
     /// Line of the `id` in the file.
     pub line: usize,
@@ -187,7 +190,13 @@ pub struct PerftCase {
 }
 
 /// Reads a perft file. `dir` resolves `position` paths.
-pub fn parse_perft_file(text: &str, place: &str, dir: &str) -> Result<Vec<PerftCase>, InputError> {
+#[cfg(any(test, feature = "testing"))]
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn parse_perft_file(
+    text: &str,
+    place: &str,
+    dir: &str,
+) -> Result<Vec<PerftCase>, InputError> {
     let mut out: Vec<PerftCase> = Vec::new();
     let mut cur: Option<(PerftCase, Vec<String>, bool)> = None;
     let finish = |c: Option<(PerftCase, Vec<String>, bool)>,
@@ -291,6 +300,7 @@ pub fn parse_perft_file(text: &str, place: &str, dir: &str) -> Result<Vec<PerftC
     Ok(out)
 }
 
+#[cfg(any(test, feature = "testing"))]
 impl PerftCase {
     /// The position of the entry.
     pub fn position(&self, place: &str) -> Result<Position, InputError> {
@@ -302,7 +312,8 @@ impl PerftCase {
 }
 
 /// An empty board of `size` as a diagram (for building perft entries).
-pub fn empty_diagram(size: usize) -> String {
+#[cfg(test)]
+fn empty_diagram(size: usize) -> String {
     Board::empty(size)
         .map(|b| b.to_diagram())
         .unwrap_or_default()

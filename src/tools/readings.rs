@@ -22,13 +22,13 @@ use std::collections::BTreeMap;
 const TEXT_CHANGES: usize = 12;
 
 /// Version of the JSON written by `--readings`.
-pub const READINGS_FORMAT: &str = "m3go-readings/1";
+pub(crate) const READINGS_FORMAT: &str = "m3go-readings/1";
 
 /// The verdicts of one position (and move) under one rule set, each keyed by its subject so that
 /// two rule sets compare subject by subject. Values are short words (`private eye`, `white`,
 /// `capture-point`, `legal`); subjects and values name their points typed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Verdicts {
+pub(crate) struct Verdicts {
     /// Per kind of verdict (see [`KINDS`]), the subject's text in the Chinese system (the order
     /// the subjects are listed in) → the subject and the verdict.
     pub by_kind: BTreeMap<&'static str, BTreeMap<String, (Text, Text)>>,
@@ -266,7 +266,7 @@ pub struct NotVaried {
 /// The values of an enumerated option from its `values` text in [`Rules::OPTIONS`]
 /// (`stones | upper-layer | none (true = stones, false = none)` → stones, upper-layer, none);
 /// `None` for a numeric option (`points, multiple of 0.25`, `integer`, `0..10000`).
-pub fn enumerated_values(values: &str) -> Option<Vec<&str>> {
+pub(crate) fn enumerated_values(values: &str) -> Option<Vec<&str>> {
     let words: Vec<&str> = values
         .split('|')
         .map(|v| v.split_whitespace().next().unwrap_or(""))
@@ -279,7 +279,7 @@ pub fn enumerated_values(values: &str) -> Option<Vec<&str>> {
 }
 
 /// The register entries an option's meaning names (`… (D7, D9)` → D7, D9).
-pub fn register_entries(meaning: &str) -> Vec<String> {
+pub(crate) fn register_entries(meaning: &str) -> Vec<String> {
     let mut out = Vec::new();
     let b = meaning.as_bytes();
     for (k, w) in meaning.char_indices() {
@@ -300,7 +300,11 @@ pub fn register_entries(meaning: &str) -> Vec<String> {
 /// `register` — (id, the entry's **Option.** text) pairs of the disputed-points register —
 /// whose option text names it (`` `tigers-mouth: stones | …` `` or `` `tigers-mouth` ``); in the
 /// register's order.
-pub fn entries_of(option: &str, meaning: &str, register: &[(String, String)]) -> Vec<String> {
+pub(crate) fn entries_of(
+    option: &str,
+    meaning: &str,
+    register: &[(String, String)],
+) -> Vec<String> {
     let from_meaning = register_entries(meaning);
     let named =
         |text: &str| text.contains(&format!("`{option}:")) || text.contains(&format!("`{option}`"));
@@ -319,7 +323,7 @@ pub fn entries_of(option: &str, meaning: &str, register: &[(String, String)]) ->
 
 /// `rules` with `option` set to `value` (the option's YAML key and one of its values), checked
 /// like a rules file.
-pub fn with_option(rules: &Rules, option: &str, value: &str) -> Result<Rules, InputError> {
+pub(crate) fn with_option(rules: &Rules, option: &str, value: &str) -> Result<Rules, InputError> {
     let mut v = serde_json::to_value(rules).map_err(InputError::internal)?;
     let written = match value {
         "true" => serde_json::Value::Bool(true),
@@ -388,7 +392,7 @@ fn trace_under(pos: &Position, rules: &Rules, target: &str) -> Option<Text> {
 /// it: a point, a string or a move in the documents' notation) is explained under each reading
 /// too, and a move is judged (its legality and its captures); it must be a valid target on the
 /// position under its own rules. `register` is the disputed-points register as (id, the
-/// entry's **Option.** text) pairs, for naming the entries of each option ([`entries_of`]):
+/// entry's **Option.** text) pairs, for naming the entries of each option (`entries_of`):
 /// the caller passes it in (`conform::register::option_entries`), so that this module, below the
 /// conformance layer, does not reach up for it.
 /// The legal moves of every reading are listed on the position's engine.

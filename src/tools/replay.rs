@@ -4,13 +4,13 @@
 //! DA*做出私眼CO*，中性花棋串EA/CA皆变为黑性花棋串").
 
 use m3go_engine::board::coord::{Labels, Point};
-use m3go_engine::board::grid::{Board, Colour, Stone};
+use m3go_engine::board::grid::{Board, Stone};
 use m3go_engine::board::layers::Attribute;
 use m3go_engine::board::strings::flood;
 use m3go_engine::formats::record::Record;
 use m3go_engine::game::advance::Engine;
 use m3go_engine::game::moves::Move;
-use m3go_engine::game::notation::{Notation, NotationError, Prefix};
+use m3go_engine::game::notation::{Notation, NotationError};
 use m3go_engine::game::play::{Action, AttributeChange, Illegal, Position, Refusal, Report};
 use m3go_engine::game::setup::{InputError, Setup};
 use m3go_engine::game::text::Text;
@@ -22,8 +22,10 @@ use std::collections::BTreeMap;
 mod log;
 mod narrate;
 use log::describe;
-pub use log::{log_name, Change, Entry, EyeEvent, LogName, LoggedString, Replay, Status};
-pub use narrate::{log_text, log_text_in, player_of, Tally};
+pub use log::{Change, Entry, EyeEvent, LogName, LoggedString, Replay, Status};
+pub use narrate::Tally;
+#[cfg_attr(not(feature = "cli"), allow(unused_imports))] // the command line's
+pub(crate) use narrate::{log_text, log_text_in};
 
 /// Moves given as a list (`m3go play`'s arguments, a server request's `moves`) played in order
 /// from `start`, each reported to `each` as it is played, bounded as a record is: at most
@@ -110,7 +112,7 @@ impl From<ListedError> for InputError {
 /// [`play_listed`], `stop` asked before each move: when it says `true` the moves stop there
 /// with an error ([`stopped`]; the server's way to end the work of a client that left, or
 /// that ran past its budget).
-pub fn play_listed_until(
+pub(crate) fn play_listed_until(
     start: &Position,
     moves: &[String],
     key: &str,
@@ -155,7 +157,7 @@ pub fn play_listed_until(
 }
 
 /// The error of a replay or a list of moves stopped by its caller before move `number`.
-pub fn stopped(number: u32) -> InputError {
+pub(crate) fn stopped(number: u32) -> InputError {
     InputError::new("stopped by the caller before this move").move_number(number)
 }
 
@@ -164,7 +166,8 @@ pub fn stopped(number: u32) -> InputError {
 /// which the earliest grey string still frozen was frozen (M13-FREEZE, D21:
 /// [`m3go_engine::judge::freeze::boards_needed`]), so that the file gives the same frozen strings.
 /// Trims the history of `setup`, a position under `rules`.
-pub fn trim_history(rules: &Rules, setup: &mut Setup) {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn trim_history(rules: &Rules, setup: &mut Setup) {
     // every ko option named, so that a new one is given its history when it is added
     let keep = match rules.ko {
         Ko::None => 0,
@@ -204,7 +207,7 @@ fn freeze_boards_needed(rules: &Rules, setup: &Setup) -> usize {
 }
 
 /// The position file of a replay's final position (history trimmed to what ko needs).
-pub fn position_setup(pos: &Position) -> Setup {
+pub(crate) fn position_setup(pos: &Position) -> Setup {
     let mut s = pos.to_setup();
     trim_history(pos.rules(), &mut s);
     s.rules = m3go_engine::rules::RulesField::of(pos.rules());
@@ -235,7 +238,7 @@ pub fn mechanical(
 /// page keeps them all, so that stepping through a loaded record replays nothing); `stop` is
 /// asked before each move, and when it says `true` the replay ends there with an error
 /// ([`stopped`]: the server's client left, or the request ran past its budget).
-pub fn mechanical_keeping(
+pub(crate) fn mechanical_keeping(
     record: &Record,
     rules: &Rules,
     to: Option<u32>,
@@ -270,7 +273,8 @@ pub fn mechanical_keeping(
 /// The summary of [`mechanical`] (what `replay --quiet` and a replay of many records print)
 /// and the final position, each move advanced without a report on `engine`
 /// ([`mechanical_advance`]): the same counts as the log's ([`Replay::tally`]).
-pub fn mechanical_tally(
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn mechanical_tally(
     record: &Record,
     rules: &Rules,
     to: Option<u32>,
@@ -365,7 +369,7 @@ fn mechanical_steps<R>(
 /// 代替") and the count of trailing passes is reset (a replaced pass never ends the game).
 /// Returns the next position, the report, and the refusal when the move was replaced; fails
 /// only when the pass itself is refused (the game is over).
-pub fn mechanical_step(
+pub(crate) fn mechanical_step(
     pos: &Position,
     action: Action,
 ) -> Result<(Position, Report, Option<Illegal>), Illegal> {
@@ -374,7 +378,7 @@ pub fn mechanical_step(
 
 /// [`mechanical_step`] without the report, on the position's engine ([`Position::advance`]): the next
 /// position and the refusal when the move was replaced by a pass.
-pub fn mechanical_advance(
+pub(crate) fn mechanical_advance(
     pos: &Position,
     action: Action,
 ) -> Result<(Position, Option<Illegal>), Illegal> {
@@ -443,7 +447,8 @@ pub fn strict(
 
 /// [`strict`], the position after each move handed to `keep` and `stop` asked before each
 /// move (as [`mechanical_keeping`]).
-pub fn strict_keeping(
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn strict_keeping(
     record: &Record,
     rules: &Rules,
     to: Option<u32>,
@@ -477,7 +482,7 @@ pub fn strict_keeping(
 
 /// The summary of [`strict`] and the final position, each move advanced without a report on
 /// `engine` ([`Record::advance_move`], on the start position's engine).
-pub fn strict_tally(
+pub(crate) fn strict_tally(
     record: &Record,
     rules: &Rules,
     to: Option<u32>,

@@ -165,7 +165,8 @@ fn show<T: std::fmt::Debug>(x: &T) -> String {
 /// boards, the per-point score, a report's steps, the numbered diagram, the extras). `m3go
 /// diff` reads the other program's answers without them
 /// ([`crate::conform::runner::External::skipping`]).
-pub const UNREAD: crate::conform::pruned::Paths = &[
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) const UNREAD: crate::conform::pruned::Paths = &[
     &["analysis", "regions"],
     &["analysis", "empty_strings"],
     &["analysis", "upper_strings"],
@@ -183,7 +184,8 @@ pub const UNREAD: crate::conform::pruned::Paths = &[
 /// once per answer, so that in a game m3go's own half is made while the other program answers,
 /// and the two compared with [`differences`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Summary {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct Summary {
     /// `None` for an answer, `Some(message)` for an error answer (its `error` when a string).
     error: Option<Option<String>>,
     /// The direct board's lines, and the same without whitespace (compared).
@@ -291,12 +293,13 @@ impl Summary {
 }
 
 /// Compares two answers to the same request, field by field, in the order of the pipeline.
-pub fn compare(ours: &Value, theirs: &Value, size: usize) -> Vec<Difference> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn compare(ours: &Value, theirs: &Value, size: usize) -> Vec<Difference> {
     differences(&Summary::of(ours, size), &Summary::of(theirs, size))
 }
 
 /// [`compare`] of the two answers' summaries.
-pub fn differences(ours: &Summary, theirs: &Summary) -> Vec<Difference> {
+pub(crate) fn differences(ours: &Summary, theirs: &Summary) -> Vec<Difference> {
     let mut d = Vec::new();
     match (&ours.error, &theirs.error) {
         (None, None) => {}

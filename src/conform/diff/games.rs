@@ -373,7 +373,7 @@ fn play_game(
 
 /// Plays the random games of `opts` (those of `games`, default all) on `jobs` workers, each
 /// asking its own program under test (made by `make_other`) after every move, and stops at the
-/// first disagreement with m3go, shrunk: [`run_games`]'s outcome.
+/// first disagreement with m3go, shrunk: `run_games`'s outcome.
 pub fn run(
     opts: &DiffOptions,
     jobs: usize,
@@ -392,7 +392,8 @@ type Played = (u32, Game, Counted, f64);
 /// is played. The games after the first that failed are [`GameVerdict::NotPlayed`] whatever
 /// the workers got to, so that the report is the same on any number of them.
 /// `progress(n)` is called as `n` more of the `games × max_moves` steps are done.
-pub fn run_games(
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn run_games(
     opts: &DiffOptions,
     jobs: usize,
     games: Option<&[u32]>,

@@ -1,11 +1,11 @@
 //! Differential testing: random legal games played by m3go, every move put to another
 //! implementation through the conformance protocol (`m3go-conform/2`, or `/1` to a program
 //! that speaks nothing newer), the answers compared on the fields that matter and that the
-//! program does not decline ([`FIELD_CHECKS`], negotiated as `m3go conform` negotiates), and the first disagreement shrunk to a minimal position and move and
+//! program does not decline (`FIELD_CHECKS`, negotiated as `m3go conform` negotiates), and the first disagreement shrunk to a minimal position and move and
 //! written as a ready-to-add conformance case (spec/README.md).
 //!
 //! Random games are reproducible: game `g` (1-based) is driven by its own SplitMix64 stream,
-//! seeded with the `g`-th output of SplitMix64 seeded with `--seed` ([`game_seed`]), so that
+//! seeded with the `g`-th output of SplitMix64 seeded with `--seed` (`game_seed`), so that
 //! games can be played in any order and on any number of workers (`--jobs`, `--shard`) with the
 //! same moves. Each move draws one number `r`: if `r % 16 == 0` and passing is legal, the side
 //! passes; otherwise it places at legal point number `(r >> 4) % count` (board order, top row
@@ -19,9 +19,14 @@ mod compare;
 mod games;
 mod shrink;
 
-pub use compare::{compare, differences, Summary, UNREAD};
-pub use games::{run, run_games};
-pub use shrink::make_case;
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) use compare::UNREAD;
+#[cfg(feature = "testing")]
+pub use compare::{compare, Summary};
+pub use games::run;
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) use games::run_games;
+pub(crate) use shrink::make_case;
 
 use crate::conform::capabilities::SkippedCheck;
 use crate::conform::case::Case;
@@ -97,7 +102,8 @@ pub enum DiffOutcome {
 
 /// How one game of a run ended, for the reports (`diff --junit`).
 #[derive(Clone, Debug)]
-pub enum GameVerdict {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) enum GameVerdict {
     /// Every move compared agreed (or was answered `unsupported`).
     Agree,
     /// The first disagreement of the game (before shrinking; the run's first is shrunk).
@@ -115,7 +121,8 @@ pub enum GameVerdict {
 
 /// One game of a run.
 #[derive(Clone, Debug)]
-pub struct GameResult {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct GameResult {
     /// The game (from 1) and its own seed ([`game_seed`]).
     pub game: u32,
     pub seed: u64,
@@ -129,7 +136,8 @@ pub struct GameResult {
 
 /// What a run found ([`DiffOutcome`]) and how each of its games ended, in game order.
 #[derive(Clone, Debug)]
-pub struct DiffRun {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) struct DiffRun {
     pub outcome: DiffOutcome,
     pub games: Vec<GameResult>,
     /// The checks left out of the moves compared (declined by capability or by an answer):
@@ -142,7 +150,7 @@ pub struct DiffRun {
 /// checks is declined, by capability or by the answer, as `m3go conform` leaves out a declined
 /// check; `error` always. `board` is `analysis.boards` (`views`), `legal_moves` the legality of
 /// the moves (`legal`, `illegal`), `captured` and `events` the move's report (`events`).
-pub const FIELD_CHECKS: [(&str, &[&str]); 9] = [
+pub(crate) const FIELD_CHECKS: [(&str, &[&str]); 9] = [
     ("error", &[]),
     ("board", &["views"]),
     ("captured", &["events"]),
@@ -156,14 +164,15 @@ pub const FIELD_CHECKS: [(&str, &[&str]); 9] = [
 
 /// The checks a game compares on ([`FIELD_CHECKS`]), in the order checks are made: what a
 /// `/2` request of a game names in `checks`, less those the capabilities decline.
-pub fn game_checks() -> Vec<&'static str> {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn game_checks() -> Vec<&'static str> {
     crate::conform::check::all_checks()
         .filter(|c| FIELD_CHECKS.iter().any(|(_, cs)| cs.contains(c)))
         .collect()
 }
 
 /// Whether `field` is compared when the checks `left_out` are declined.
-pub fn compared(field: &str, left_out: &[SkippedCheck]) -> bool {
+pub(crate) fn compared(field: &str, left_out: &[SkippedCheck]) -> bool {
     FIELD_CHECKS
         .iter()
         .find(|(f, _)| *f == field)
@@ -176,28 +185,15 @@ pub fn compared(field: &str, left_out: &[SkippedCheck]) -> bool {
 /// it, `/1` to one that declares nothing), the checks they name (`/2`) and those the
 /// capabilities decline under the run's rules, which are not compared.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Terms {
+pub(crate) struct Terms {
     pub protocol: &'static str,
     pub checks: Screened,
-}
-
-impl Terms {
-    /// Every check asked, in `protocol`: what m3go itself is asked on (and a test's default).
-    pub fn all(protocol: &'static str) -> Terms {
-        Terms {
-            protocol,
-            checks: Screened {
-                asked: game_checks(),
-                declined: Vec::new(),
-            },
-        }
-    }
 }
 
 /// The request for `moves` played from `setup`, in the version negotiated: under
 /// `m3go-conform/2` naming the checks asked ([`Terms`]), so that a program may leave out the
 /// fields of the others; under `/1` without them.
-pub fn request(id: &str, setup: &Setup, moves: &[String], terms: &Terms) -> Value {
+pub(crate) fn request(id: &str, setup: &Setup, moves: &[String], terms: &Terms) -> Value {
     let mut r = json!({
         "protocol": terms.protocol,
         "id": id,
@@ -216,7 +212,7 @@ pub fn request(id: &str, setup: &Setup, moves: &[String], terms: &Terms) -> Valu
 /// move is read (GO-KO, the engine's `game::cascade::repeats_earlier`), so the request keeps that one
 /// board and every answer stays the same, while a request of move 300 no longer carries 299
 /// boards for both programs to read and validate; `positional` and `situational` keep them all.
-pub fn request_setup(p: &Position) -> Setup {
+pub(crate) fn request_setup(p: &Position) -> Setup {
     if !matches!(
         p.rules().ko,
         m3go_engine::rules::Ko::None | m3go_engine::rules::Ko::Simple
@@ -235,14 +231,15 @@ pub fn request_setup(p: &Position) -> Setup {
 }
 
 /// The setup of a position (rules by preset name when exact).
-pub fn setup_of(p: &Position) -> Setup {
+pub(crate) fn setup_of(p: &Position) -> Setup {
     let mut s = p.to_setup();
     s.rules = RulesField::of(p.rules());
     s
 }
 
 /// The seed of game `g` (1-based): the `g`-th output of SplitMix64 seeded with `seed`.
-pub fn game_seed(seed: u64, g: u32) -> u64 {
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn game_seed(seed: u64, g: u32) -> u64 {
     const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
     SplitMix64(seed.wrapping_add(u64::from(g - 1).wrapping_mul(GAMMA))).next_u64()
 }

@@ -263,7 +263,7 @@ impl std::error::Error for CaseError {
 /// The conformance case of a shrunk disagreement: what m3go (the reference) answers, on the
 /// field that differs. Built through serde, so that new optional keys of the case format do
 /// not concern it.
-pub fn make_case(
+pub(crate) fn make_case(
     id: &str,
     setup: &Setup,
     moves: &[String],

@@ -137,7 +137,7 @@ impl Serialize for LogName {
 }
 
 /// The name of a set of points (indices of `board`) as 003 writes it ([`LogName`]).
-pub fn log_name(board: &Board, points: &[usize]) -> LogName {
+pub(crate) fn log_name(board: &Board, points: &[usize]) -> LogName {
     LogName {
         first: points.iter().min().map(|&i| board.point(i)),
         several: points.len() > 1,

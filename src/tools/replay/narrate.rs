@@ -5,12 +5,12 @@ use super::*;
 
 /// The log as text: one line per move in 003's style, each followed by its English gloss when
 /// `gloss` is set; then the summary.
-pub fn log_text(rep: &Replay, gloss: bool) -> String {
+pub(crate) fn log_text(rep: &Replay, gloss: bool) -> String {
     log_text_in(rep, gloss, Labels::Chinese)
 }
 
 /// [`log_text`] with every point in `labels`.
-pub fn log_text_in(rep: &Replay, gloss: bool, labels: Labels) -> String {
+pub(crate) fn log_text_in(rep: &Replay, gloss: bool, labels: Labels) -> String {
     let mut o = String::new();
     for e in &rep.entries {
         o.push_str(&e.line_zh_in(labels));
@@ -353,13 +353,5 @@ impl Replay {
     /// The summary line (Chinese, then English).
     pub fn summary(&self) -> (String, String) {
         self.tally().summary()
-    }
-}
-
-/// The player a log line belongs to (for colouring).
-pub fn player_of(e: &Entry) -> Option<Colour> {
-    match e.notation.prefix {
-        Prefix::Numbered(turn, _) => Some(turn.player),
-        Prefix::Round(_) => None,
     }
 }
