@@ -64,6 +64,8 @@ macro_rules! errln {
 pub mod cli;
 pub mod conform;
 pub mod io;
+#[cfg(feature = "cli")]
+pub mod outputs;
 #[cfg(feature = "runner")]
 pub mod referee;
 #[cfg(feature = "serve")]

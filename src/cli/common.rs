@@ -6,7 +6,7 @@ use m3go_engine::board::coord::Labels;
 use m3go_engine::game::setup::{from_yaml, InputError};
 use m3go_engine::rules::{Rules, RulesField};
 
-pub use crate::cli::output::{flush_out, write_out};
+pub(crate) use crate::cli::output::{flush_out, write_out};
 pub use crate::io::write_err;
 
 /// Whether standard output gets ANSI colours (a terminal, no `NO_COLOR`, or `CLICOLOR_FORCE`;
@@ -110,17 +110,17 @@ impl std::error::Error for RulesArgError {
 
 /// Writes one file: [`write_files`] with one entry.
 pub fn write_file(path: &str, text: &str) -> Result<(), InputError> {
-    crate::cli::output::write_one(path, text)
+    crate::outputs::write_one(path, text)
 }
 
 /// Writes files so that no failure destroys data and no output replaces what is not a regular
 /// file it may write: every file m3go writes goes through here, and so through
-/// [`crate::cli::output::write_all`] (its module's doc has the table of targets: a regular file
+/// [`crate::outputs::write_all`] (its module's doc has the table of targets: a regular file
 /// or new path is replaced by a temporary file renamed over it; a device, a FIFO, `-` and
 /// `/dev/stdout` are written into as the shell's `>` would). Callers compute everything first
 /// and write last, so a command that fails writes nothing.
 pub fn write_files(files: &[(&str, &str)]) -> Result<(), InputError> {
-    crate::cli::output::write_all(files)
+    crate::outputs::write_all(files)
 }
 
 /// The text of a record written to `path` (given with `flag`): SGF for `.sgf`, else a game file
@@ -163,7 +163,7 @@ pub fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
 /// dot), before any work: `render --svg x.png` would write SVG into a `.png`. `-` (standard
 /// output) and a node that is not a regular file (`/dev/null`, a FIFO) pass.
 pub fn check_extension(path: &str, flag: &str, allowed: &[&str]) -> Result<(), InputError> {
-    if crate::cli::output::is_stream(path) {
+    if crate::outputs::is_stream(path) {
         return Ok(());
     }
     let ext = std::path::Path::new(path)

@@ -3,7 +3,6 @@
 
 use crate::cli::common::{progress_bar, Format};
 use crate::cli::junit::{TestCase, TestSuite, Verdict};
-use crate::cli::output::Target;
 use crate::conform::capabilities::SkippedCheck;
 use crate::conform::case::Case;
 use crate::conform::failure::ProgramFailure;
@@ -14,6 +13,7 @@ use crate::conform::runner::{
 };
 use crate::conform::shard::{LineError, MergedLines, Shard};
 use crate::io::clip;
+use crate::outputs::Target;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -618,7 +618,7 @@ impl Reports {
             .collect();
         for (flag, path) in [("--junit", junit), ("--results", results)] {
             let Some(path) = path else { continue };
-            let target = crate::cli::output::decide(path).map_err(ReportsError::Output)?;
+            let target = crate::outputs::decide(path).map_err(ReportsError::Output)?;
             if target == Target::Stdout {
                 on_stdout.push(format!("{flag} {path}"));
                 text_to_stderr = true;
@@ -632,7 +632,7 @@ impl Reports {
             .into_iter()
             .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
             .collect();
-        crate::cli::output::check_outputs(&paths, None).map_err(ReportsError::Output)?;
+        crate::outputs::check_outputs(&paths, None).map_err(ReportsError::Output)?;
         Ok(Reports {
             junit: junit.clone(),
             json,

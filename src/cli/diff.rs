@@ -103,7 +103,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
     // in it; a missing one made only when a case is written): the case is written into it
     // new, never through a link planted there
     if let Some(dir) = args.out.as_deref().filter(|d| *d != "-") {
-        crate::cli::output::Folder::check_creatable(dir)?;
+        crate::outputs::Folder::check_creatable(dir)?;
     }
     let started = std::time::Instant::now();
     let pb = progress_bar(games.len() as u64 * u64::from(max_moves), "moves");
@@ -151,7 +151,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
     let mut unwritten = None;
     if let Some(path) = &case_path {
         let written = match args.out.as_deref().filter(|d| *d != "-") {
-            Some(dir) => crate::cli::output::Folder::open(dir)
+            Some(dir) => crate::outputs::Folder::open(dir)
                 .and_then(|folder| folder.write(&case_name, &case_yaml)),
             None => write_file(path, &case_yaml),
         };
@@ -353,10 +353,10 @@ impl DiffReports {
         let json = args.format == Format::Json;
         let mut text_to_stderr = false;
         if let Some(path) = &args.junit {
-            let target = crate::cli::output::decide(path).map_err(DiffReportsError::Output)?;
-            crate::cli::output::check_outputs(&[("--junit", path)], None)
+            let target = crate::outputs::decide(path).map_err(DiffReportsError::Output)?;
+            crate::outputs::check_outputs(&[("--junit", path)], None)
                 .map_err(DiffReportsError::Output)?;
-            if target == crate::cli::output::Target::Stdout {
+            if target == crate::outputs::Target::Stdout {
                 if json {
                     return Err(DiffReportsError::JunitAndJson(path.clone()));
                 }

@@ -2,11 +2,11 @@
 
 use crate::cli::common::{parse_rules, progress_bar, write_file};
 use crate::cli::junit::{TestCase, TestSuite, Verdict};
-use crate::cli::output::{check_outputs, Folder};
 use crate::conform::play_protocol::GameLine;
 use crate::conform::play_protocol::ResultsHeader;
 use crate::conform::runner::{stop_children_on_signal, thread_pool};
 use crate::conform::shard::Shard;
+use crate::outputs::{check_outputs, Folder};
 use crate::referee::game::{Clock, Opening, Played};
 use crate::referee::results;
 use crate::referee::stats::{Pairing, Sprt, SprtVerdict};

@@ -33,7 +33,7 @@ mod diff;
 mod explain;
 mod junit;
 mod match_cmd;
-pub mod output;
+pub(crate) mod output;
 mod perft;
 mod play;
 mod player;
