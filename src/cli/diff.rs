@@ -3,9 +3,9 @@
 
 use crate::cli::common::Format;
 use crate::cli::common::{parse_rules, progress_bar, write_file};
-use crate::cli::junit::{TestCase, TestSuite, Verdict};
 use crate::conform::diff::{DiffOptions, DiffOutcome, DiffRun, GameVerdict};
 use crate::conform::failure::ProgramFailure;
+use crate::conform::junit::{TestCase, TestSuite, Verdict};
 use crate::conform::report::{
     CheckSkipReason, DiffDisagreement, DiffError, DiffSummary, DiffVerdict, FieldDifference,
     DIFF_SUMMARY,
@@ -172,7 +172,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
     }
     if let Some(path) = &reports.junit {
         let suite = junit_suite(&args, &opts_d, &run, case_path.as_deref(), seconds);
-        crate::cli::junit::xml(&suite)
+        crate::conform::junit::xml(&suite)
             .map_err(InputError::from)
             .and_then(|x| write_file(path, &x))?;
     }

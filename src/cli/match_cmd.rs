@@ -1,7 +1,7 @@
 //! `m3go match`: programs play whole games under m3go's refereeing (`crate::referee`).
 
 use crate::cli::common::{parse_rules, progress_bar, write_file};
-use crate::cli::junit::{TestCase, TestSuite, Verdict};
+use crate::conform::junit::{TestCase, TestSuite, Verdict};
 use crate::conform::play_protocol::GameLine;
 use crate::conform::play_protocol::ResultsHeader;
 use crate::conform::runner::{stop_children_on_signal, thread_pool};
@@ -619,7 +619,7 @@ fn match_properties(args: &MatchArgs) -> Vec<(String, String)> {
 
 /// Writes the JUnit report `suite` to `file`.
 fn write_junit(file: &str, suite: &TestSuite) -> Result<(), InputError> {
-    crate::cli::junit::xml(suite)
+    crate::conform::junit::xml(suite)
         .map_err(InputError::from)
         .and_then(|x| write_file(file, &x))
 }

@@ -31,7 +31,6 @@ mod conform;
 mod convert;
 mod diff;
 mod explain;
-mod junit;
 mod match_cmd;
 pub(crate) mod output;
 mod perft;
