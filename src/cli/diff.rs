@@ -4,12 +4,9 @@
 use crate::cli::common::Format;
 use crate::cli::common::{parse_rules, progress_bar, write_file};
 use crate::conform::diff::{DiffOptions, DiffOutcome, DiffRun, GameVerdict};
+use crate::conform::diff_summary;
 use crate::conform::failure::ProgramFailure;
 use crate::conform::junit::{TestCase, TestSuite, Verdict};
-use crate::conform::report::{
-    CheckSkipReason, DiffDisagreement, DiffError, DiffSummary, DiffVerdict, FieldDifference,
-    DIFF_SUMMARY,
-};
 use crate::conform::runner::{stop_children_on_signal, External, Oracle};
 use m3go_engine::game::setup::InputError;
 use m3go_engine::rules::Rules;
@@ -165,7 +162,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, InputError> {
         case_path = None;
     }
     if reports.json {
-        let summary = summary_of(&opts_d, &run, case_path.clone());
+        let summary = diff_summary::summary_of(&opts_d, &run, case_path.clone());
         let j = serde_json::to_string_pretty(&summary).map_err(InputError::internal)?;
         outln!("{j}");
         crate::cli::json_printed();
@@ -317,25 +314,10 @@ fn checks_skipped_text(run: &DiffRun, o: &mut String) {
         o,
         "diff: checks skipped: {total} in the moves compared (the fields that depend on them were not compared, the others were)"
     );
-    for (why, checks) in by_reason(run) {
+    for (why, checks) in diff_summary::by_reason(run) {
         let checks: Vec<String> = checks.iter().map(|(c, n)| format!("{n} × {c}")).collect();
         let _ = writeln!(o, "    {}: {why}", checks.join(", "));
     }
-}
-
-/// The checks skipped of a run by reason: each check with in how many moves.
-fn by_reason(
-    run: &DiffRun,
-) -> std::collections::BTreeMap<String, std::collections::BTreeMap<String, usize>> {
-    let mut m: std::collections::BTreeMap<String, std::collections::BTreeMap<String, usize>> =
-        std::collections::BTreeMap::new();
-    for (d, n) in &run.checks_skipped {
-        *m.entry(d.reason.clone())
-            .or_default()
-            .entry(d.check.clone())
-            .or_default() += *n as usize;
-    }
-    m
 }
 
 /// Where the reports of a run go: `--junit`, `--format`.
@@ -420,78 +402,6 @@ impl From<DiffReportsError> for InputError {
     fn from(e: DiffReportsError) -> Self {
         InputError::new(e.to_string())
     }
-}
-
-/// The JSON summary (`--format json`, `m3go-diff-summary/1`).
-fn summary_of(opts: &DiffOptions, run: &DiffRun, case_path: Option<String>) -> DiffSummary {
-    let mut s = DiffSummary {
-        format: DIFF_SUMMARY.to_string(),
-        outcome: DiffVerdict::Agree,
-        seed: opts.seed,
-        size: opts.size,
-        rules: opts.rules.preset.to_string(),
-        games: run.games.len(),
-        games_agreed: run
-            .games
-            .iter()
-            .filter(|g| matches!(g.verdict, GameVerdict::Agree))
-            .count(),
-        moves_compared: run.games.iter().map(|g| g.compared).sum(),
-        moves_skipped: run.games.iter().map(|g| g.skipped).sum(),
-        checks_skipped: run.checks_skipped.values().sum(),
-        checks_skipped_by_reason: by_reason(run)
-            .into_iter()
-            .map(|(reason, checks)| CheckSkipReason { reason, checks })
-            .collect(),
-        disagreement: None,
-        error: None,
-        unsupported: None,
-    };
-    match &run.outcome {
-        DiffOutcome::Agree { moves, skipped, .. } => {
-            s.moves_compared = *moves;
-            s.moves_skipped = *skipped;
-        }
-        DiffOutcome::Unsupported(why) => {
-            s.outcome = DiffVerdict::Unsupported;
-            s.unsupported = Some(why.clone());
-        }
-        DiffOutcome::Errored {
-            game,
-            move_number,
-            message,
-        } => {
-            s.outcome = DiffVerdict::Errored;
-            s.error = Some(DiffError {
-                game: *game,
-                move_number: *move_number,
-                message: message.clone(),
-            });
-        }
-        DiffOutcome::Disagree(d) => {
-            s.outcome = DiffVerdict::Disagree;
-            s.disagreement = Some(DiffDisagreement {
-                game: d.game,
-                game_seed: crate::conform::diff::game_seed(opts.seed, d.game),
-                move_number: d.move_number,
-                mv: d.notation.clone(),
-                differences: d
-                    .differences
-                    .iter()
-                    .map(|x| FieldDifference {
-                        field: x.field.to_string(),
-                        detail: x.detail.clone(),
-                    })
-                    .collect(),
-                stones_before: d.stones_before,
-                stones_after: d.stones_after,
-                case_id: d.case.id.clone(),
-                case_path,
-                case: d.case.clone(),
-            });
-        }
-    }
-    s
 }
 
 /// The JUnit report (`--junit`): one `testcase` per game (`game-N (seed S)`, S the game's own

@@ -7,7 +7,7 @@
 //! the clause and disputed-points registers of rules.md embedded in the binary (`register`),
 //! the JSON summaries of `conform` and `diff` (`report`), the results file of `conform --results`
 //! (`results`) and its `--merge` (`merge`), what a run reports and its exit status (`summary`), the
-//! clause coverage's report (`coverage`), the JUnit XML report (`junit`), the other JSON outputs of the command line and its JSON error object (`outputs`) and the JSON Schemas of the contract
+//! clause coverage's report (`coverage`), the JSON summary of `diff` (`diff_summary`), the JUnit XML report (`junit`), the other JSON outputs of the command line and its JSON error object (`outputs`) and the JSON Schemas of the contract
 //! (`schema`).
 
 pub mod answer;
@@ -19,6 +19,8 @@ pub mod clause_id;
 pub(crate) mod coverage;
 #[cfg(feature = "runner")]
 pub mod diff;
+#[cfg(feature = "cli")]
+pub(crate) mod diff_summary;
 #[cfg(feature = "runner")]
 pub mod failure;
 #[cfg(feature = "cli")]
