@@ -25,6 +25,7 @@ mod gtp;
 mod hostile_match;
 mod json_outputs;
 mod labels;
+mod layout;
 mod match_merge;
 mod matches;
 mod notation_forms;
