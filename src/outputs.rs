@@ -18,10 +18,10 @@
 //! as `>` would.
 //!
 //! The files a run writes into an output folder of its own (`match -o DIR`, `diff -o DIR`) are
-//! not decided by the table: the folder is held open ([`Folder`]) and each file is created new
+//! not decided by the table: the folder is held open (`Folder`) and each file is created new
 //! under a temporary name (`O_EXCL`, `O_NOFOLLOW`) and renamed over its name, so that whatever
 //! stands there (a link, a hard link, a device) is replaced, never followed or written into.
-//! The paths of a run's reports are checked together before it starts ([`check_outputs`]).
+//! The paths of a run's reports are checked together before it starts (`check_outputs`).
 
 use m3go_engine::game::setup::InputError;
 use std::io::Write;
@@ -201,7 +201,7 @@ fn folder_of(file: &Path) -> PathBuf {
     }
 }
 
-/// Writes one output: [`write_all`] with one entry.
+/// Writes one output: `write_all` with one entry.
 pub fn write_one(path: &str, text: &str) -> Result<(), InputError> {
     write_all(&[(path, text)])
 }
@@ -211,7 +211,7 @@ pub fn write_one(path: &str, text: &str) -> Result<(), InputError> {
 /// temporary files beside them; then the other outputs are written (in place, devices, FIFOs,
 /// standard output); last the temporary files are renamed over their targets. A failure before
 /// the renames removes the temporary files and leaves every replaced file as it was.
-pub fn write_all(files: &[(&str, &str)]) -> Result<(), InputError> {
+pub(crate) fn write_all(files: &[(&str, &str)]) -> Result<(), InputError> {
     write_all_of(files).map_err(|e| e.of_kind(m3go_engine::error::ErrorKind::Unwritable))
 }
 
@@ -362,7 +362,7 @@ fn catch_file_size_signal() {
 /// Whether an output `path` is exempt from the extension check: `-`, a descriptor
 /// (`/dev/stdout`, `/dev/fd/N`), or an existing node that is not a regular file (a device, a
 /// FIFO), whose name says nothing of a format.
-pub fn is_stream(path: &str) -> bool {
+pub(crate) fn is_stream(path: &str) -> bool {
     path == "-"
         || through_descriptor(Path::new(path))
         || std::fs::metadata(path).is_ok_and(|m| !m.file_type().is_file())
@@ -375,7 +375,7 @@ pub fn is_stream(path: &str) -> bool {
 /// stood there (a regular file, or a link, a FIFO or a device planted since the check) is
 /// replaced, never written through. Nothing outside the folder is written.
 #[derive(Debug)]
-pub struct Folder {
+pub(crate) struct Folder {
     dir: std::fs::File,
     path: String,
 }
@@ -609,7 +609,7 @@ impl Folder {
 /// path must be writable as [`decide`] says, a new file's folder must exist and be writable, no
 /// two of them may name the same file (or both standard output), and none may name a file the
 /// run writes into its folder.
-pub fn check_outputs(
+pub(crate) fn check_outputs(
     outputs: &[(&str, &str)],
     folder: Option<(&Folder, &[String])>,
 ) -> Result<(), InputError> {

@@ -236,7 +236,7 @@ impl Reports {
     }
 }
 
-pub fn run(args: ConformArgs) -> i32 {
+pub(crate) fn run(args: ConformArgs) -> i32 {
     let started = std::time::Instant::now();
     let reports = match Reports::of(&args.junit, &args.results, args.format, args.verbose) {
         Ok(r) => r,

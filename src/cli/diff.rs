@@ -71,7 +71,7 @@ pub struct DiffArgs {
     pub engine: crate::cli::common::EngineArgs,
 }
 
-pub fn run(args: DiffArgs) -> i32 {
+pub(crate) fn run(args: DiffArgs) -> i32 {
     match diff_run(args) {
         Ok(code) => code,
         Err(e) => crate::cli::fail(&e),

@@ -202,7 +202,7 @@ fn parse_clock(v: &str) -> Result<Clock, SecondsError> {
     Ok(Clock { base, increment })
 }
 
-pub fn run(args: MatchArgs) -> Result<(), InputError> {
+pub(crate) fn run(args: MatchArgs) -> Result<(), InputError> {
     if let Some(files) = &args.merge {
         return merge(files, &args);
     }

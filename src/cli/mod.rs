@@ -25,7 +25,7 @@ macro_rules! outln {
 
 mod analyze;
 mod clause;
-pub mod common;
+pub(crate) mod common;
 mod completions;
 mod conform;
 mod convert;
