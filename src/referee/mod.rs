@@ -12,6 +12,7 @@
 
 pub mod game;
 pub mod gtp;
+#[cfg(feature = "cli")]
 pub(crate) mod openings;
 pub mod results;
 pub mod stats;

@@ -49,7 +49,7 @@ pub(crate) fn openings(
 
 /// One opening: a record (SGF or game file) or a position file (`.yaml`, `.yml`), checked:
 /// the match's board size, every move legal under the match's rules, the game not over.
-pub(crate) fn opening(file: &str, rules: &Rules, size: usize) -> Result<Opening, InputError> {
+fn opening(file: &str, rules: &Rules, size: usize) -> Result<Opening, InputError> {
     let lower = file.to_ascii_lowercase();
     let record = if lower.ends_with(".yaml") || lower.ends_with(".yml") {
         let text = m3go_engine::game::setup::read_text(file)?;

@@ -9,6 +9,7 @@
 //! and with the match's schedule (its number, its players and seats, its winner, result,
 //! margin and forfeit).
 
+#[cfg(feature = "cli")]
 use super::stats::Pairing;
 use super::{entrants_of_players, scheduled, seating, MatchSpec, Seating};
 #[cfg(feature = "cli")]
@@ -950,6 +951,7 @@ pub(crate) fn missing_cases(
 
 /// The error of a match that a failure cut short: the first failure, the games missing from
 /// the results (failed, not started) and any report that could not be written either.
+#[cfg(feature = "cli")]
 pub(crate) fn late_failure(
     failed: &[(usize, InputError)],
     not_started: &[usize],
@@ -981,6 +983,7 @@ pub(crate) fn late_failure(
 }
 
 /// The progress bar's message: each pairing's wins, losses and draws so far.
+#[cfg(feature = "cli")]
 pub(crate) fn running_score(tally: &[Pairing]) -> String {
     tally
         .iter()
