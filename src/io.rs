@@ -1,6 +1,7 @@
-//! The outer ring's streams: one bounded line of a protocol's input, standard error that
-//! cannot panic, and texts from outside clipped for a message. Whole files are read by
-//! [`crate::input`]; the engine reads no file and never writes to a stream; these are the command's,
+//! The outer ring's streams: one bounded line of a protocol's input, standard error (and the
+//! command line's standard output) that cannot panic, and texts from outside clipped for a
+//! message. Whole files are read by [`crate::input`]; the engine reads no file and never writes
+//! to a stream; these are the command's,
 //! the server's and the runner's.
 
 use crate::input::ReadError;
@@ -107,4 +108,33 @@ pub(crate) fn open_regular(path: &str) -> std::io::Result<std::fs::File> {
     Err(std::io::Error::other(format!(
         "{what}: expected a results file, which --results writes"
     )))
+}
+
+/// Writes to standard output. A closed pipe (`m3go analyze POS | head -1`) ends m3go quietly with
+/// exit 0, as a Unix filter does; any other write error ends it with a message and exit 2. Every
+/// line the CLI prints goes through here (the `out!` and `outln!` macros), so no output
+/// condition can panic.
+#[cfg(feature = "cli")]
+pub(crate) fn write_out(args: std::fmt::Arguments<'_>) {
+    let mut o = std::io::stdout().lock();
+    if let Err(e) = std::io::Write::write_fmt(&mut o, args) {
+        end_on_write_error(&e);
+    }
+}
+
+/// Flushes standard output, with [`write_out`]'s handling of errors.
+#[cfg(feature = "cli")]
+pub(crate) fn flush_out() {
+    if let Err(e) = std::io::Write::flush(&mut std::io::stdout().lock()) {
+        end_on_write_error(&e);
+    }
+}
+
+#[cfg(feature = "cli")]
+fn end_on_write_error(e: &std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    write_err(format_args!("error: standard output: cannot write: {e}\n"));
+    std::process::exit(2);
 }

@@ -69,6 +69,8 @@ pub mod conform;
 pub mod errors;
 pub mod input;
 pub mod io;
+#[cfg(feature = "cli")]
+pub mod outputs;
 #[cfg(feature = "runner")]
 pub mod referee;
 #[cfg(feature = "serve")]

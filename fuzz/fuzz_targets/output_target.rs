@@ -1,4 +1,4 @@
-//! The output-target decision and write (`m3go::cli::output`): a fresh temporary folder holds a
+//! The output-target decision and write (`m3go::outputs`): a fresh temporary folder holds a
 //! few nodes built from the input — regular files (some read-only, some hard-linked), FIFOs
 //! (each with a reader opened without blocking, so that a write never waits), a null character
 //! device (`mknod c 1 3`, where permitted), a Unix socket, a folder, symbolic links to any of
@@ -10,7 +10,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use m3go::cli::output::{decide, write_one, Target};
+use m3go::outputs::{decide, write_one, Target};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::path::Path;
 

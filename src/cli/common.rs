@@ -6,12 +6,12 @@ use m3go_engine::board::coord::Labels;
 use m3go_engine::game::setup::{from_yaml, InputError};
 use m3go_engine::rules::{Rules, RulesField};
 
-pub use crate::cli::output::{flush_out, write_out};
-pub use crate::io::write_err;
+pub(crate) use crate::cli::output::{flush_out, write_out};
+pub(crate) use crate::io::write_err;
 
 /// Whether standard output gets ANSI colours (a terminal, no `NO_COLOR`, or `CLICOLOR_FORCE`;
 /// the decision is anstream's).
-pub fn stdout_in_colour() -> bool {
+pub(crate) fn stdout_in_colour() -> bool {
     !matches!(
         anstream::AutoStream::choice(&std::io::stdout()),
         anstream::ColorChoice::Never
@@ -21,7 +21,7 @@ pub fn stdout_in_colour() -> bool {
 /// The board of `p` as standard output should get it: in colour ([`m3go_engine::formats::render::View::ansi`])
 /// or, without colour, in glyphs that keep every distinction
 /// ([`m3go_engine::formats::render::View::plain`]).
-pub fn board_for_stdout(
+pub(crate) fn board_for_stdout(
     p: &m3go_engine::game::play::Position,
     view: m3go_engine::formats::render::View,
     labels: m3go_engine::board::coord::Labels,
@@ -42,7 +42,7 @@ pub struct LabelsArgs {
 }
 
 impl LabelsArgs {
-    pub fn labels(self) -> Labels {
+    pub(crate) fn labels(self) -> Labels {
         self.labels
     }
 }
@@ -58,7 +58,7 @@ pub struct TextArgs {
 }
 
 impl TextArgs {
-    pub fn options(self) -> m3go_engine::formats::report::TextOptions {
+    pub(crate) fn options(self) -> m3go_engine::formats::report::TextOptions {
         m3go_engine::formats::report::TextOptions {
             labels: self.labels.labels(),
             verbose: self.verbose,
@@ -77,7 +77,7 @@ pub enum Format {
 }
 
 /// `--rules`: a preset name or a YAML rules mapping, resolved to the rules.
-pub fn parse_rules(v: &str) -> Result<Rules, RulesArgError> {
+pub(crate) fn parse_rules(v: &str) -> Result<Rules, RulesArgError> {
     let f: RulesField = from_yaml(v, "--rules").map_err(RulesArgError::Yaml)?;
     f.resolve().map_err(RulesArgError::Rules)
 }
@@ -85,7 +85,7 @@ pub fn parse_rules(v: &str) -> Result<Rules, RulesArgError> {
 /// Why `--rules` does not read: not a preset name or YAML rules mapping, or rules that do not
 /// resolve.
 #[derive(Debug)]
-pub enum RulesArgError {
+pub(crate) enum RulesArgError {
     Yaml(InputError),
     Rules(m3go_engine::rules::RulesError),
 }
@@ -109,23 +109,23 @@ impl std::error::Error for RulesArgError {
 }
 
 /// Writes one file: [`write_files`] with one entry.
-pub fn write_file(path: &str, text: &str) -> Result<(), crate::errors::Error> {
-    crate::cli::output::write_one(path, text)
+pub(crate) fn write_file(path: &str, text: &str) -> Result<(), crate::errors::Error> {
+    crate::outputs::write_one(path, text)
 }
 
 /// Writes files so that no failure destroys data and no output replaces what is not a regular
 /// file it may write: every file m3go writes goes through here, and so through
-/// [`crate::cli::output::write_all`] (its module's doc has the table of targets: a regular file
+/// [`crate::outputs::write_all`] (its module's doc has the table of targets: a regular file
 /// or new path is replaced by a temporary file renamed over it; a device, a FIFO, `-` and
 /// `/dev/stdout` are written into as the shell's `>` would). Callers compute everything first
 /// and write last, so a command that fails writes nothing.
-pub fn write_files(files: &[(&str, &str)]) -> Result<(), crate::errors::Error> {
-    crate::cli::output::write_all(files)
+pub(crate) fn write_files(files: &[(&str, &str)]) -> Result<(), crate::errors::Error> {
+    crate::outputs::write_all(files)
 }
 
 /// The text of a record written to `path` (given with `flag`): SGF for `.sgf`, else a game file
 /// (`-`, standard output, included).
-pub fn record_text(
+pub(crate) fn record_text(
     path: &str,
     flag: &str,
     record: &m3go_engine::formats::record::Record,
@@ -142,7 +142,7 @@ pub fn record_text(
 
 /// A progress bar of `len` steps on standard error, drawn only when standard error is a
 /// terminal (hidden in pipes, files and CI logs); `what` names the steps ("cases", "games").
-pub fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
+pub(crate) fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
     use std::io::IsTerminal;
     if !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
@@ -162,8 +162,8 @@ pub fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
 /// Refuses an output file whose extension is not one of `allowed` (lower case, without the
 /// dot), before any work: `render --svg x.png` would write SVG into a `.png`. `-` (standard
 /// output) and a node that is not a regular file (`/dev/null`, a FIFO) pass.
-pub fn check_extension(path: &str, flag: &str, allowed: &[&str]) -> Result<(), InputError> {
-    if crate::cli::output::is_stream(path) {
+pub(crate) fn check_extension(path: &str, flag: &str, allowed: &[&str]) -> Result<(), InputError> {
+    if crate::outputs::is_stream(path) {
         return Ok(());
     }
     let ext = std::path::Path::new(path)
@@ -186,7 +186,12 @@ pub fn check_extension(path: &str, flag: &str, allowed: &[&str]) -> Result<(), I
 /// (the same file by any path or link), unless `force`: `convert GAME GAME` would replace the
 /// record with what the conversion keeps, `replay GAME --save GAME` with the game as played.
 /// Compared by device and inode, without opening either (opening a FIFO would block).
-pub fn refuse_own_input(out: &str, flag: &str, input: &str, force: bool) -> Result<(), InputError> {
+pub(crate) fn refuse_own_input(
+    out: &str,
+    flag: &str,
+    input: &str,
+    force: bool,
+) -> Result<(), InputError> {
     use std::os::unix::fs::MetadataExt;
     let same = match (std::fs::metadata(out), std::fs::metadata(input)) {
         (Ok(o), Ok(i)) => o.file_type().is_file() && (o.dev(), o.ino()) == (i.dev(), i.ino()),
@@ -205,7 +210,7 @@ pub fn refuse_own_input(out: &str, flag: &str, input: &str, force: bool) -> Resu
 
 /// Says on standard error what the record read from `path` holds that the record written to
 /// `out` does not (SGF variations, properties m3go does not keep, a collection's further games).
-pub fn tell_dropped(
+pub(crate) fn tell_dropped(
     command: &str,
     path: &str,
     out: &str,
@@ -221,10 +226,10 @@ pub fn tell_dropped(
 }
 
 /// The extensions of a position file written by `-o`.
-pub const POSITION_EXTENSIONS: [&str; 2] = ["yaml", "yml"];
+pub(crate) const POSITION_EXTENSIONS: [&str; 2] = ["yaml", "yml"];
 
 /// The extensions of a written record: SGF, or a game file.
-pub const RECORD_EXTENSIONS: [&str; 2] = ["sgf", "txt"];
+pub(crate) const RECORD_EXTENSIONS: [&str; 2] = ["sgf", "txt"];
 
 /// `--jobs` and `--shard`: spreading the work items of a run (cases, games, records) over the
 /// cores of one machine, and over processes or machines.
@@ -274,7 +279,7 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
-    pub fn engine(self) -> m3go_engine::game::advance::Engine {
+    pub(crate) fn engine(self) -> m3go_engine::game::advance::Engine {
         m3go_engine::game::advance::Engine::from_flag(self.reference)
     }
 }

@@ -3,13 +3,10 @@
 
 use crate::cli::common::Format;
 use crate::cli::common::{parse_rules, progress_bar, write_file};
-use crate::cli::junit::{TestCase, TestSuite, Verdict};
 use crate::conform::diff::{DiffOptions, DiffOutcome, DiffRun, GameVerdict};
+use crate::conform::diff_summary;
 use crate::conform::failure::ProgramFailure;
-use crate::conform::report::{
-    CheckSkipReason, DiffDisagreement, DiffError, DiffSummary, DiffVerdict, FieldDifference,
-    DIFF_SUMMARY,
-};
+use crate::conform::junit::{TestCase, TestSuite, Verdict};
 use crate::conform::runner::{stop_children_on_signal, External, Oracle};
 use m3go_engine::game::setup::InputError;
 use m3go_engine::rules::Rules;
@@ -74,7 +71,7 @@ pub struct DiffArgs {
     pub engine: crate::cli::common::EngineArgs,
 }
 
-pub fn run(args: DiffArgs) -> i32 {
+pub(crate) fn run(args: DiffArgs) -> i32 {
     match diff_run(args) {
         Ok(code) => code,
         Err(e) => crate::cli::fail(&e),
@@ -103,7 +100,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, crate::errors::Error> {
     // in it; a missing one made only when a case is written): the case is written into it
     // new, never through a link planted there
     if let Some(dir) = args.out.as_deref().filter(|d| *d != "-") {
-        crate::cli::output::Folder::check_creatable(dir)?;
+        crate::outputs::Folder::check_creatable(dir)?;
     }
     let started = std::time::Instant::now();
     let pb = progress_bar(games.len() as u64 * u64::from(max_moves), "moves");
@@ -151,7 +148,7 @@ fn diff_run(args: DiffArgs) -> Result<i32, crate::errors::Error> {
     let mut unwritten = None;
     if let Some(path) = &case_path {
         let written = match args.out.as_deref().filter(|d| *d != "-") {
-            Some(dir) => crate::cli::output::Folder::open(dir)
+            Some(dir) => crate::outputs::Folder::open(dir)
                 .and_then(|folder| folder.write(&case_name, &case_yaml)),
             None => write_file(path, &case_yaml),
         };
@@ -165,14 +162,14 @@ fn diff_run(args: DiffArgs) -> Result<i32, crate::errors::Error> {
         case_path = None;
     }
     if reports.json {
-        let summary = summary_of(&opts_d, &run, case_path.clone());
+        let summary = diff_summary::summary_of(&opts_d, &run, case_path.clone());
         let j = serde_json::to_string_pretty(&summary).map_err(InputError::internal)?;
         outln!("{j}");
         crate::cli::json_printed();
     }
     if let Some(path) = &reports.junit {
         let suite = junit_suite(&args, &opts_d, &run, case_path.as_deref(), seconds);
-        crate::cli::junit::xml(&suite)
+        crate::conform::junit::xml(&suite)
             .map_err(|e| crate::errors::Error::from(InputError::from(e)))
             .and_then(|x| write_file(path, &x))?;
     }
@@ -317,25 +314,10 @@ fn checks_skipped_text(run: &DiffRun, o: &mut String) {
         o,
         "diff: checks skipped: {total} in the moves compared (the fields that depend on them were not compared, the others were)"
     );
-    for (why, checks) in by_reason(run) {
+    for (why, checks) in diff_summary::by_reason(run) {
         let checks: Vec<String> = checks.iter().map(|(c, n)| format!("{n} × {c}")).collect();
         let _ = writeln!(o, "    {}: {why}", checks.join(", "));
     }
-}
-
-/// The checks skipped of a run by reason: each check with in how many moves.
-fn by_reason(
-    run: &DiffRun,
-) -> std::collections::BTreeMap<String, std::collections::BTreeMap<String, usize>> {
-    let mut m: std::collections::BTreeMap<String, std::collections::BTreeMap<String, usize>> =
-        std::collections::BTreeMap::new();
-    for (d, n) in &run.checks_skipped {
-        *m.entry(d.reason.clone())
-            .or_default()
-            .entry(d.check.clone())
-            .or_default() += *n as usize;
-    }
-    m
 }
 
 /// Where the reports of a run go: `--junit`, `--format`.
@@ -353,10 +335,10 @@ impl DiffReports {
         let json = args.format == Format::Json;
         let mut text_to_stderr = false;
         if let Some(path) = &args.junit {
-            let target = crate::cli::output::decide(path).map_err(DiffReportsError::Output)?;
-            crate::cli::output::check_outputs(&[("--junit", path)], None)
+            let target = crate::outputs::decide(path).map_err(DiffReportsError::Output)?;
+            crate::outputs::check_outputs(&[("--junit", path)], None)
                 .map_err(DiffReportsError::Output)?;
-            if target == crate::cli::output::Target::Stdout {
+            if target == crate::outputs::Target::Stdout {
                 if json {
                     return Err(DiffReportsError::JunitAndJson(path.clone()));
                 }
@@ -420,78 +402,6 @@ impl From<DiffReportsError> for InputError {
     fn from(e: DiffReportsError) -> Self {
         InputError::new(e.to_string())
     }
-}
-
-/// The JSON summary (`--format json`, `m3go-diff-summary/1`).
-fn summary_of(opts: &DiffOptions, run: &DiffRun, case_path: Option<String>) -> DiffSummary {
-    let mut s = DiffSummary {
-        format: DIFF_SUMMARY.to_string(),
-        outcome: DiffVerdict::Agree,
-        seed: opts.seed,
-        size: opts.size,
-        rules: opts.rules.preset.to_string(),
-        games: run.games.len(),
-        games_agreed: run
-            .games
-            .iter()
-            .filter(|g| matches!(g.verdict, GameVerdict::Agree))
-            .count(),
-        moves_compared: run.games.iter().map(|g| g.compared).sum(),
-        moves_skipped: run.games.iter().map(|g| g.skipped).sum(),
-        checks_skipped: run.checks_skipped.values().sum(),
-        checks_skipped_by_reason: by_reason(run)
-            .into_iter()
-            .map(|(reason, checks)| CheckSkipReason { reason, checks })
-            .collect(),
-        disagreement: None,
-        error: None,
-        unsupported: None,
-    };
-    match &run.outcome {
-        DiffOutcome::Agree { moves, skipped, .. } => {
-            s.moves_compared = *moves;
-            s.moves_skipped = *skipped;
-        }
-        DiffOutcome::Unsupported(why) => {
-            s.outcome = DiffVerdict::Unsupported;
-            s.unsupported = Some(why.clone());
-        }
-        DiffOutcome::Errored {
-            game,
-            move_number,
-            message,
-        } => {
-            s.outcome = DiffVerdict::Errored;
-            s.error = Some(DiffError {
-                game: *game,
-                move_number: *move_number,
-                message: message.clone(),
-            });
-        }
-        DiffOutcome::Disagree(d) => {
-            s.outcome = DiffVerdict::Disagree;
-            s.disagreement = Some(DiffDisagreement {
-                game: d.game,
-                game_seed: crate::conform::diff::game_seed(opts.seed, d.game),
-                move_number: d.move_number,
-                mv: d.notation.clone(),
-                differences: d
-                    .differences
-                    .iter()
-                    .map(|x| FieldDifference {
-                        field: x.field.to_string(),
-                        detail: x.detail.clone(),
-                    })
-                    .collect(),
-                stones_before: d.stones_before,
-                stones_after: d.stones_after,
-                case_id: d.case.id.clone(),
-                case_path,
-                case: d.case.clone(),
-            });
-        }
-    }
-    s
 }
 
 /// The JUnit report (`--junit`): one `testcase` per game (`game-N (seed S)`, S the game's own

@@ -1,22 +1,21 @@
 //! `m3go match`: programs play whole games under m3go's refereeing (`crate::referee`).
 
 use crate::cli::common::{parse_rules, progress_bar, write_file};
-use crate::cli::junit::{TestCase, TestSuite, Verdict};
-use crate::cli::output::{check_outputs, Folder};
+use crate::conform::junit::TestSuite;
 use crate::conform::play_protocol::GameLine;
 use crate::conform::play_protocol::ResultsHeader;
 use crate::conform::runner::{stop_children_on_signal, thread_pool};
 use crate::conform::shard::Shard;
-use crate::referee::game::{Clock, Opening, Played};
+use crate::outputs::{check_outputs, Folder};
+use crate::referee::game::{Clock, Played};
 use crate::referee::results;
 use crate::referee::stats::{Pairing, Sprt, SprtVerdict};
 use crate::referee::{game_line, pairings, run_game, table, tally, MatchSpec, PlayerSpec};
-use m3go_engine::formats::record::Record;
 use m3go_engine::game::setup::InputError;
 use m3go_engine::rules::Rules;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Play games between programs, refereed by m3go (the play protocol, spec/play-protocol.md).
@@ -203,7 +202,7 @@ fn parse_clock(v: &str) -> Result<Clock, SecondsError> {
     Ok(Clock { base, increment })
 }
 
-pub fn run(args: MatchArgs) -> Result<(), crate::errors::Error> {
+pub(crate) fn run(args: MatchArgs) -> Result<(), crate::errors::Error> {
     if let Some(files) = &args.merge {
         return merge(files, &args);
     }
@@ -271,13 +270,15 @@ pub fn run(args: MatchArgs) -> Result<(), crate::errors::Error> {
         }
     }
     if let Some(file) = &args.junit {
-        let mut suite = junit_suite(
+        let mut suite = results::junit_suite(
             &lines,
             started.elapsed().as_secs_f64(),
             match_properties(&args),
         );
         if !failed.is_empty() {
-            suite.cases.extend(missing_cases(&failed, &not_started));
+            suite
+                .cases
+                .extend(results::missing_cases(&failed, &not_started));
         }
         if let Err(e) = write_junit(file, &suite) {
             problems.push(e.key("--junit"));
@@ -285,7 +286,12 @@ pub fn run(args: MatchArgs) -> Result<(), crate::errors::Error> {
     }
     if !failed.is_empty() {
         print_results(&m.entrants(), &lines, args.sprt);
-        return Err(late_failure(&failed, &not_started, lines.len(), problems));
+        return Err(results::late_failure(
+            &failed,
+            &not_started,
+            lines.len(),
+            problems,
+        ));
     }
     if let Some(first) = problems.into_iter().next() {
         print_results(&m.entrants(), &lines, args.sprt);
@@ -348,7 +354,7 @@ fn spec_of(args: &MatchArgs) -> Result<MatchSpec, InputError> {
         illegal_pass: args.illegal == IllegalArg::Pass,
         team: args.team,
         gauntlet: args.gauntlet,
-        openings: openings(&args.openings, &args.rules, args.size)?,
+        openings: crate::referee::openings::openings(&args.openings, &args.rules, args.size)?,
     })
 }
 
@@ -363,79 +369,6 @@ fn game_path(out: &str, n: usize, ext: &str) -> String {
 /// The name of game `n`'s file with extension `ext` in the output folder.
 fn game_name(n: usize, ext: &str) -> String {
     format!("game-{n:03}.{ext}")
-}
-
-/// The JUnit cases of the games a failure left out: an error for each game that failed, a
-/// skipped case for each game not started after it.
-fn missing_cases(failed: &[(usize, crate::errors::Error)], not_started: &[usize]) -> Vec<TestCase> {
-    let case = |n: usize, verdict: Verdict| TestCase {
-        name: format!("game-{n:03}"),
-        classname: "m3go-match".to_string(),
-        file: None,
-        time: None,
-        verdict,
-        system_out: None,
-    };
-    let mut cases: Vec<TestCase> = failed
-        .iter()
-        .map(|(n, e)| {
-            case(
-                *n,
-                Verdict::Errored {
-                    message: "not recorded: the game or its files failed".to_string(),
-                    text: e.to_string(),
-                },
-            )
-        })
-        .collect();
-    cases.extend(not_started.iter().map(|&n| {
-        case(
-            n,
-            Verdict::Skipped {
-                message: "not played: the match stopped at a failure".to_string(),
-            },
-        )
-    }));
-    cases.sort_by(|a, b| a.name.cmp(&b.name));
-    cases
-}
-
-/// The error of a match that a failure cut short: the first failure, the games missing from
-/// the results (failed, not started) and any report that could not be written either.
-fn late_failure(
-    failed: &[(usize, crate::errors::Error)],
-    not_started: &[usize],
-    recorded: usize,
-    problems: Vec<crate::errors::Error>,
-) -> crate::errors::Error {
-    let numbers = |ns: &[usize]| -> String {
-        let mut s: Vec<String> = ns.iter().take(10).map(|n| n.to_string()).collect();
-        if ns.len() > 10 {
-            s.push(format!("… ({} in all)", ns.len()));
-        }
-        s.join(", ")
-    };
-    let failed_numbers: Vec<usize> = failed.iter().map(|(n, _)| *n).collect();
-    let mut what = format!(
-        "the match stopped at a failure; the table, --results and --junit hold the {recorded} \
-         game(s) recorded; missing: game(s) {} (failed)",
-        numbers(&failed_numbers)
-    );
-    if !not_started.is_empty() {
-        what.push_str(&format!(", game(s) {} (not started)", numbers(not_started)));
-    }
-    for p in problems.iter().skip(failed.len()) {
-        what.push_str(&format!("; also: {p}"));
-    }
-    let first = problems
-        .first()
-        .cloned()
-        .unwrap_or_else(|| InputError::default().into());
-    let message = format!("{first}; {what}");
-    first.map(|e| {
-        let kind = e.kind;
-        InputError::new(message).of_kind(kind)
-    })
 }
 
 /// Plays `games` on --concurrency workers, writing each game's SGF (and final analysis) as it
@@ -482,7 +415,7 @@ fn play_all(
                         );
                         let mut tallied = running.lock().unwrap_or_else(|e| e.into_inner());
                         tally(&mut tallied, &game_line(&played, &sgf));
-                        pb.set_message(running_score(&tallied));
+                        pb.set_message(results::running_score(&tallied));
                         if let (Some(t), Some(first)) = (args.sprt, tallied.first()) {
                             if t.verdict(first.wins, first.losses, first.draws)
                                 != SprtVerdict::Continue
@@ -517,21 +450,6 @@ fn play_all(
 
 /// The games played and recorded, and those that failed (by number, with the failure).
 type PlayedAll = (Vec<Played>, Vec<(usize, crate::errors::Error)>);
-
-/// The progress bar's message: each pairing's wins, losses and draws so far.
-fn running_score(tally: &[Pairing]) -> String {
-    tally
-        .iter()
-        .filter(|t| t.games() > 0)
-        .map(|t| {
-            format!(
-                "{} {}-{}-{} {}",
-                t.first, t.wins, t.losses, t.draws, t.second
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
 
 /// Writes the results file `file`: the header, then the games' JSON lines
 /// ([`results::text`]).
@@ -570,46 +488,6 @@ fn print_results(entrants: &[String], lines: &[GameLine], sprt: Option<Sprt>) {
     }
 }
 
-/// The JUnit report of the games: a test case per game, named by its number and players; a
-/// forfeit is a failure of the player that forfeited.
-fn junit_suite(lines: &[GameLine], seconds: f64, properties: Vec<(String, String)>) -> TestSuite {
-    let cases = lines
-        .iter()
-        .map(|g| {
-            let verdict = match &g.forfeit {
-                Some(f) => Verdict::Failed {
-                    message: format!(
-                        "{} ({}) forfeits at move {}: {}{}",
-                        f.player,
-                        f.colour,
-                        f.move_number,
-                        f.kind.name(),
-                        f.clause
-                            .as_ref()
-                            .map_or_else(String::new, |c| format!(" ({c})"))
-                    ),
-                    text: f.message.clone(),
-                },
-                None => Verdict::Passed,
-            };
-            TestCase {
-                name: format!("game-{:03}: {} vs {}", g.game, g.black, g.white),
-                classname: "m3go-match".to_string(),
-                file: Some(g.sgf.clone()),
-                time: Some((g.time_ms[0] + g.time_ms[1]) as f64 / 1000.0),
-                verdict,
-                system_out: Some(format!("{} ({}, {} moves)", g.result, g.ending, g.moves)),
-            }
-        })
-        .collect();
-    TestSuite {
-        name: "m3go-match".to_string(),
-        time: Some(seconds),
-        properties,
-        cases,
-    }
-}
-
 /// The JUnit report's properties of a match played: its rules, board, seed, players and shard.
 fn match_properties(args: &MatchArgs) -> Vec<(String, String)> {
     let mut properties = vec![
@@ -628,80 +506,9 @@ fn match_properties(args: &MatchArgs) -> Vec<(String, String)> {
 
 /// Writes the JUnit report `suite` to `file`.
 fn write_junit(file: &str, suite: &TestSuite) -> Result<(), crate::errors::Error> {
-    crate::cli::junit::xml(suite)
+    crate::conform::junit::xml(suite)
         .map_err(|e| crate::errors::Error::from(InputError::from(e)))
         .and_then(|x| write_file(file, &x))
-}
-
-/// `--openings`: the openings read from the files and folders given, each checked against the
-/// match's rules and board.
-fn openings(paths: &[String], rules: &Rules, size: usize) -> Result<Vec<Arc<Opening>>, InputError> {
-    let mut files = Vec::new();
-    for p in paths {
-        let path = std::path::Path::new(p);
-        if path.is_dir() {
-            let mut inside: Vec<String> = std::fs::read_dir(path)
-                .map_err(|e| InputError::new(format!("cannot read the folder: {e}")).file(p))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| {
-                    f.is_file()
-                        && f.extension().is_some_and(|x| {
-                            ["sgf", "txt", "yaml", "yml"]
-                                .contains(&x.to_string_lossy().to_ascii_lowercase().as_str())
-                        })
-                })
-                .map(|f| f.to_string_lossy().into_owned())
-                .collect();
-            inside.sort();
-            if inside.is_empty() {
-                return Err(InputError::new("no opening in the folder")
-                    .file(p)
-                    .expected("record (.sgf, .txt) or position (.yaml, .yml) files"));
-            }
-            files.extend(inside);
-        } else {
-            files.push(p.clone());
-        }
-    }
-    files
-        .iter()
-        .map(|f| opening(f, rules, size).map(Arc::new))
-        .collect()
-}
-
-/// One opening: a record (SGF or game file) or a position file (`.yaml`, `.yml`), checked:
-/// the match's board size, every move legal under the match's rules, the game not over.
-fn opening(file: &str, rules: &Rules, size: usize) -> Result<Opening, InputError> {
-    let lower = file.to_ascii_lowercase();
-    let record = if lower.ends_with(".yaml") || lower.ends_with(".yml") {
-        let text = crate::input::read_text(file)?;
-        let setup: m3go_engine::game::setup::Setup =
-            m3go_engine::game::setup::from_yaml(&text, file)?;
-        let pos = setup.to_position(file)?;
-        let mut r = Record::new(pos.board().size(), None);
-        r.first_move = pos.move_number();
-        r.start = Some(setup);
-        r.start_place = Some(file.to_string());
-        r
-    } else {
-        crate::input::load_record(file)?
-    };
-    if record.size != size {
-        return Err(InputError::new(format!("a {0}×{0} board", record.size))
-            .file(file)
-            .expected(format!("an opening on the match's {size}×{size} board")));
-    }
-    // the record's own errors name the file, its line and the move
-    let (end, _) = record.replay_strict(rules, None)?;
-    if end.game_over() {
-        return Err(InputError::new("the game is over after the opening")
-            .file(file)
-            .expected("an opening that leaves a move to play"));
-    }
-    Ok(Opening {
-        name: file.to_string(),
-        record,
-    })
 }
 
 /// `--merge`: the results files of a match's shards read back (as streams), checked to be
@@ -727,7 +534,7 @@ fn merge(files: &[String], args: &MatchArgs) -> Result<(), crate::errors::Error>
         // what was merged, not the rules and seed of this command line: its defaults are not
         // the shards' match
         let properties = vec![("merged".to_string(), files.join(", "))];
-        write_junit(file, &junit_suite(lines, seconds, properties))?;
+        write_junit(file, &results::junit_suite(lines, seconds, properties))?;
     }
     let entrants = merged.entrants();
     if args.sprt.is_some() && entrants.len() != 2 {

@@ -24,15 +24,14 @@ macro_rules! outln {
 
 mod analyze;
 mod clause;
-pub mod common;
+pub(crate) mod common;
 mod completions;
 mod conform;
 mod convert;
 mod diff;
 mod explain;
-mod junit;
 mod match_cmd;
-pub mod output;
+pub(crate) mod output;
 mod perft;
 mod play;
 mod player;

@@ -1,7 +1,7 @@
 //! The summaries CI systems read: `m3go conform --format json` (`m3go-conform-summary/1`) and
 //! `m3go diff --format json` (`m3go-diff-summary/1`), as types, so that their JSON Schemas
 //! (spec/schema/, `m3go schema`) are generated from what m3go writes. The JUnit XML report of
-//! both commands (`--junit FILE`) is written by the command line (`crate::cli::junit`) from the
+//! both commands (`--junit FILE`) is written by the command line (`crate::conform::junit`) from the
 //! same results.
 
 use crate::conform::case::Case;

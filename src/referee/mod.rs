@@ -12,6 +12,8 @@
 
 pub mod game;
 pub mod gtp;
+#[cfg(feature = "cli")]
+pub(crate) mod openings;
 pub mod results;
 pub mod stats;
 pub mod strategy;

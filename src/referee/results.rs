@@ -9,12 +9,17 @@
 //! and with the match's schedule (its number, its players and seats, its winner, result,
 //! margin and forfeit).
 
+#[cfg(feature = "cli")]
+use super::stats::Pairing;
 use super::{entrants_of_players, scheduled, seating, MatchSpec, Seating};
+#[cfg(feature = "cli")]
+use crate::conform::junit::{TestCase, TestSuite, Verdict};
 use crate::conform::play_protocol::{
     GameLine, MatchSelection, ResultsHeader, SelectedPlayer, GAME_LINE_FORMAT, RESULTS_FORMAT,
 };
 use crate::conform::shard::{LineError, MergedLines, Shard, ShardError};
 use m3go_engine::board::grid::Colour;
+use m3go_engine::error::InputError;
 use std::collections::BTreeMap;
 use std::io::BufRead;
 
@@ -458,9 +463,9 @@ impl std::error::Error for MergeError {
     }
 }
 
-impl From<MergeError> for m3go_engine::error::InputError {
+impl From<MergeError> for InputError {
     fn from(e: MergeError) -> Self {
-        m3go_engine::error::InputError::new(e.to_string())
+        InputError::new(e.to_string())
     }
 }
 
@@ -897,4 +902,143 @@ pub(crate) fn merge(files: &[String]) -> Result<Merged, MergeError> {
         m.read(files, fi, std::io::BufReader::new(reader))?;
     }
     m.finish()
+}
+
+/// The JUnit cases of the games a failure left out: an error for each game that failed, a
+/// skipped case for each game not started after it.
+#[cfg(feature = "cli")]
+pub(crate) fn missing_cases(
+    failed: &[(usize, crate::errors::Error)],
+    not_started: &[usize],
+) -> Vec<TestCase> {
+    let case = |n: usize, verdict: Verdict| TestCase {
+        name: format!("game-{n:03}"),
+        classname: "m3go-match".to_string(),
+        file: None,
+        time: None,
+        verdict,
+        system_out: None,
+    };
+    let mut cases: Vec<TestCase> = failed
+        .iter()
+        .map(|(n, e)| {
+            case(
+                *n,
+                Verdict::Errored {
+                    message: "not recorded: the game or its files failed".to_string(),
+                    text: e.to_string(),
+                },
+            )
+        })
+        .collect();
+    cases.extend(not_started.iter().map(|&n| {
+        case(
+            n,
+            Verdict::Skipped {
+                message: "not played: the match stopped at a failure".to_string(),
+            },
+        )
+    }));
+    cases.sort_by(|a, b| a.name.cmp(&b.name));
+    cases
+}
+
+/// The error of a match that a failure cut short: the first failure, the games missing from
+/// the results (failed, not started) and any report that could not be written either.
+#[cfg(feature = "cli")]
+pub(crate) fn late_failure(
+    failed: &[(usize, crate::errors::Error)],
+    not_started: &[usize],
+    recorded: usize,
+    problems: Vec<crate::errors::Error>,
+) -> crate::errors::Error {
+    let numbers = |ns: &[usize]| -> String {
+        let mut s: Vec<String> = ns.iter().take(10).map(|n| n.to_string()).collect();
+        if ns.len() > 10 {
+            s.push(format!("… ({} in all)", ns.len()));
+        }
+        s.join(", ")
+    };
+    let failed_numbers: Vec<usize> = failed.iter().map(|(n, _)| *n).collect();
+    let mut what = format!(
+        "the match stopped at a failure; the table, --results and --junit hold the {recorded} \
+         game(s) recorded; missing: game(s) {} (failed)",
+        numbers(&failed_numbers)
+    );
+    if !not_started.is_empty() {
+        what.push_str(&format!(", game(s) {} (not started)", numbers(not_started)));
+    }
+    for p in problems.iter().skip(failed.len()) {
+        what.push_str(&format!("; also: {p}"));
+    }
+    let first = problems
+        .first()
+        .cloned()
+        .unwrap_or_else(|| InputError::default().into());
+    let message = format!("{first}; {what}");
+    first.map(|e| {
+        let kind = e.kind;
+        InputError::new(message).of_kind(kind)
+    })
+}
+
+/// The progress bar's message: each pairing's wins, losses and draws so far.
+#[cfg(feature = "cli")]
+pub(crate) fn running_score(tally: &[Pairing]) -> String {
+    tally
+        .iter()
+        .filter(|t| t.games() > 0)
+        .map(|t| {
+            format!(
+                "{} {}-{}-{} {}",
+                t.first, t.wins, t.losses, t.draws, t.second
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The JUnit report of the games: a test case per game, named by its number and players; a
+/// forfeit is a failure of the player that forfeited.
+#[cfg(feature = "cli")]
+pub(crate) fn junit_suite(
+    lines: &[GameLine],
+    seconds: f64,
+    properties: Vec<(String, String)>,
+) -> TestSuite {
+    let cases = lines
+        .iter()
+        .map(|g| {
+            let verdict = match &g.forfeit {
+                Some(f) => Verdict::Failed {
+                    message: format!(
+                        "{} ({}) forfeits at move {}: {}{}",
+                        f.player,
+                        f.colour,
+                        f.move_number,
+                        f.kind.name(),
+                        f.clause
+                            .as_ref()
+                            .map_or_else(String::new, |c| format!(" ({c})"))
+                    ),
+                    text: f.message.clone(),
+                },
+                None => Verdict::Passed,
+            };
+            TestCase {
+                name: format!("game-{:03}: {} vs {}", g.game, g.black, g.white),
+                classname: "m3go-match".to_string(),
+                file: Some(g.sgf.clone()),
+                time: Some((g.time_ms[0] + g.time_ms[1]) as f64 / 1000.0),
+                verdict,
+                system_out: Some(format!("{} ({}, {} moves)", g.result, g.ending, g.moves)),
+            }
+        })
+        .collect();
+    TestSuite {
+        name: "m3go-match".to_string(),
+        time: Some(seconds),
+        properties,
+        cases,
+    }
 }

@@ -26,6 +26,7 @@ mod hostile_match;
 mod json_outputs;
 mod labels;
 mod layers_errors;
+mod layout;
 mod match_merge;
 mod matches;
 mod notation_forms;
