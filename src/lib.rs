@@ -37,7 +37,7 @@
 //!
 //! // Play a move: the next position and the report of what the move did.
 //! let mv = Move::parse_in("二二", pos.rules(), pos.board().size())?;
-//! let (next, played) = pos.play(&mv)?;
+//! let (next, played) = pos.play_reported(&mv)?;
 //! assert_eq!(played.notation.to_string(), "华289.二二");
 //! assert_eq!(next.move_number(), 290);
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -41,7 +41,10 @@ fuzz_target!(|game: ArbGame| {
                 fast.legal_moves(),
                 pos.clone()
                     .with_engine(m3go_engine::game::advance::Engine::Reference)
-                    .legal_moves(),
+                    .legal_moves()
+                    .into_iter()
+                    .map(|m| m.action)
+                    .collect::<Vec<_>>(),
                 "legal moves before {mv:?}"
             );
             let specials = pos.special_moves();
@@ -63,7 +66,7 @@ fuzz_target!(|game: ArbGame| {
         let mut in_place = fast.clone();
         let mut log = m3go::tools::fast::UndoLog::new();
         let placed = in_place.play_in_place(mv.action, turn, &mut log);
-        match (pos.play(&mv), fast.play_as(mv.action, turn)) {
+        match (pos.play_reported(&mv), fast.play_as(mv.action, turn)) {
             (Ok((next, _)), Ok(fast_next)) => {
                 assert_eq!(placed, Ok(()), "played in place: {mv:?}");
                 assert_eq!(

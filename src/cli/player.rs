@@ -92,7 +92,7 @@ fn play_moves(pos: &Position, moves: &[String]) -> Result<Position, (String, Str
             m
         };
         let mut next = pos
-            .advance(&m)
+            .play(m)
             .map_err(|e| (field.clone(), format!("`{text}` is refused: {e}")))?;
         if replaced {
             next.forget_trailing_passes();

@@ -212,7 +212,7 @@ impl Engine {
             number: Some(pos.move_number()),
             turn: Some(turn),
         };
-        let next = pos.advance(&m).map_err(GtpError::Illegal)?;
+        let next = pos.play(m).map_err(GtpError::Illegal)?;
         self.positions.push(next);
         Ok(())
     }

@@ -26,7 +26,7 @@ pub fn random_game_reference(start: &Position, seed: u64, max_moves: u32) -> (Po
             {
                 return false;
             }
-            match pos.play(&m3go_engine::game::play::Move::place(pos.board().point(i))) {
+            match pos.play_reported(&m3go_engine::game::play::Move::place(pos.board().point(i))) {
                 Ok((p, _)) => {
                     next = Some(p);
                     true
@@ -36,7 +36,7 @@ pub fn random_game_reference(start: &Position, seed: u64, max_moves: u32) -> (Po
         });
         pos = match next {
             Some(p) => p,
-            None => match pos.play(&m3go_engine::game::play::Move::pass()) {
+            None => match pos.play_reported(&m3go_engine::game::play::Move::pass()) {
                 Ok((p, _)) => p,
                 Err(_) => break,
             },

@@ -113,7 +113,7 @@ pub fn play_listed_typed(
                 cause: Some(MoveFailure::Unread(e)),
             })
         })?;
-        let (next, r) = p.play(&mv).map_err(|e| {
+        let (next, r) = p.play_reported(&mv).map_err(|e| {
             Box::new(ListedFailure {
                 error: placed(InputError::illegal_move(e.to_string()), k, m),
                 cause: Some(MoveFailure::Refused(e)),
@@ -341,7 +341,7 @@ pub fn mechanical_step(
     pos: &Position,
     action: Action,
 ) -> Result<(Position, Report, Option<Illegal>), Illegal> {
-    replace_refused(action, |m| pos.play(m))
+    replace_refused(action, |m| pos.play_reported(m))
 }
 
 /// [`mechanical_step`] without the report, on the position's engine ([`Position::advance`]): the next
@@ -350,7 +350,7 @@ pub fn mechanical_advance(
     pos: &Position,
     action: Action,
 ) -> Result<(Position, Option<Illegal>), Illegal> {
-    replace_refused(action, |m| pos.advance(m).map(|n| (n, ())))
+    replace_refused(action, |m| pos.play(*m).map(|n| (n, ())))
         .map(|(next, (), refusal)| (next, refusal))
 }
 

@@ -37,7 +37,7 @@
 //!
 //! // Play a move: the next position and the report of what the move did.
 //! let mv = Move::parse_in("二二", pos.rules(), pos.board().size())?;
-//! let (next, played) = pos.play(&mv)?;
+//! let (next, played) = pos.play_reported(&mv)?;
 //! assert_eq!(played.notation.to_string(), "华289.二二");
 //! assert_eq!(next.move_number(), 290);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -64,10 +64,11 @@ pub use board::coord::{Labels, Point, Target};
 pub use board::grid::{Board, Colour, Stone};
 pub use board::layers::{Attribute, Cell, Layer};
 pub use formats::report::AnalysisReport;
+pub use game::advance::Undo;
 pub use game::order::{StoneKind, Turn};
 pub use game::play::{Action, Illegal, Move, Position, Report};
 pub use game::refusal::Refusal;
 pub use game::setup::{InputError, Setup};
 pub use judge::analysis::Analysis;
-pub use judge::scoring::Score;
+pub use judge::scoring::{Score, ScoreError};
 pub use rules::Rules;

@@ -609,7 +609,7 @@ fn move_lists(pos: &Position) -> (Vec<Notation>, Vec<Notation>) {
     let legal_moves = pos
         .legal_moves()
         .into_iter()
-        .map(|m| Notation::new(pos.rules(), pos.move_number(), turn, m))
+        .map(|m| Notation::new(pos.rules(), pos.move_number(), turn, m.action))
         .collect();
     let special_moves = pos
         .special_moves()
