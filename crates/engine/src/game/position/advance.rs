@@ -13,6 +13,7 @@
 use crate::game::fast::UndoLog;
 use crate::game::move_report::Illegal;
 use crate::game::moves::{Action, Move};
+use crate::game::order::StoneKind;
 use crate::game::position::Position;
 use crate::game::refusal::Refusal;
 use crate::game::text::text;
@@ -159,24 +160,27 @@ impl Position {
     }
 
     /// The refusal of `m` for `reason`, the fast engine's decision, worded as the reference
-    /// words it: the one step of the reference that refuses for that reason is run (the turn,
-    /// the point, the conversion, the flower's forbidden points on the analysis before the
-    /// move, the cascade for a suicide), not the whole move. Should that step not refuse for
-    /// the same reason, the fast engine and the reference disagree: the move is refused saying
-    /// so ([`Position::disagreement`]), never played by the reference in the fast engine's
-    /// place.
+    /// words it: the reference's steps that come first and cost little are run in their order
+    /// (the end of the game, the turn, a pass, the point, the special turn; the flower's
+    /// forbidden points, on the analysis before the move, for a flower), then the one step that
+    /// refuses for `reason` (the cascade for a suicide, the ko or flower-capture wording), not
+    /// the whole move. The first of these steps that refuses gives the refusal (the reference
+    /// is the specification: a turn claim it refuses as `no-flystone` the fast engine refuses
+    /// as a wrong turn). Should none refuse, the fast engine and the reference disagree: the
+    /// move is refused saying so ([`Position::disagreement`]), never played by the reference in
+    /// the fast engine's place.
     fn word_refusal(&self, m: &Move, reason: Refusal) -> Illegal {
         match self.reference_refusal(m, reason) {
-            Some(e) if e.reason == reason => e,
-            _ => self.disagreement(m, reason),
+            Some(e) => e,
+            None => self.disagreement(m, reason),
         }
     }
 
-    /// The reference's refusal of `m` by the step that refuses for `reason` (`None` when that
-    /// step accepts it).
+    /// The reference's refusal of `m` by its steps up to the one that refuses for `reason`
+    /// (`None` when they accept it).
     fn reference_refusal(&self, m: &Move, reason: Refusal) -> Option<Illegal> {
-        if reason == Refusal::GameOver {
-            return self.refuse_after_end().err();
+        if let Err(e) = self.refuse_after_end() {
+            return Some(e);
         }
         let (turn, special) = match self.resolve_turn(m) {
             Ok(resolved) => resolved,
@@ -193,22 +197,28 @@ impl Position {
         if let Err(e) = self.take_special_turn(turn, special, i) {
             return Some(e);
         }
-        match reason {
-            Refusal::CapturePoint | Refusal::OneLibertyEye | Refusal::TigersMouth => {
-                let before = self.analysis();
-                match self.refuse_forbidden_flower(&before, turn, p, i) {
-                    Err(e) => Some(e),
-                    // a flower whose attribute cascade would remove stones (D9)
-                    Ok(()) => {
-                        (reason == Refusal::CapturePoint).then(|| self.flower_capture_refusal(p))
-                    }
-                }
+        if !matches!(
+            reason,
+            Refusal::CapturePoint
+                | Refusal::OneLibertyEye
+                | Refusal::TigersMouth
+                | Refusal::Suicide
+                | Refusal::Ko
+        ) {
+            return None;
+        }
+        let before =
+            (turn.kind == StoneKind::Flower || reason == Refusal::Suicide).then(|| self.analysis());
+        if let Some(before) = &before {
+            if let Err(e) = self.refuse_forbidden_flower(before, turn, p, i) {
+                return Some(e);
             }
-            Refusal::Suicide => {
-                let before = self.analysis();
-                self.place_and_settle(&before, turn, p, i).err()
-            }
-            Refusal::Ko => Some(self.ko_refusal(p)),
+        }
+        match (reason, &before) {
+            (Refusal::Suicide, Some(before)) => self.place_and_settle(before, turn, p, i).err(),
+            // a flower whose attribute cascade would remove stones (D9)
+            (Refusal::CapturePoint, _) => Some(self.flower_capture_refusal(p)),
+            (Refusal::Ko, _) => Some(self.ko_refusal(p)),
             _ => None,
         }
     }
