@@ -10,8 +10,8 @@
 //! analysis `Position::play_analysed` hands on is checked against a fresh one of the new board.
 
 use m3go_engine::game::advance::Engine;
-use m3go_engine::game::fast::FastPosition;
 use m3go_engine::game::play::{Action, Move};
+use m3go_engine::testing::fast::FastPosition;
 use m3go_engine::testing::{board_from_codes, position, settle};
 use m3go_engine::{Position, Rules, StoneKind, Turn};
 use proptest::prelude::*;

@@ -1,4 +1,4 @@
-//! Fast equals reference: the fast path (`m3go::tools::fast`) must agree with the clause-by-clause
+//! Fast equals reference: the fast path (`m3go_engine::testing::fast`) must agree with the clause-by-clause
 //! functions — `Analysis::new`, `forbidden::flower_forbidden_reason`, `Position::play`,
 //! `Position::legal_moves` and `perft::perft` on `Engine::Reference`, `Position::special_moves` — on
 //! random boards, random move sequences (special moves among them) and random games, under
@@ -6,14 +6,14 @@
 //! fast path supports — all of them (`FastPosition::new` is total; `fast_engine_supports_every_rule_set`
 //! checks that every preset is among them).
 
-use m3go::tools::fast::{
-    random_game_fast, random_game_reference, FastAnalysis, FastPosition, UndoLog,
-};
 use m3go_engine::board::layers::Cell;
 use m3go_engine::game::play::{Action, Move};
 use m3go_engine::judge::forbidden::flower_forbidden_reason;
 use m3go_engine::rules::RulesField;
 use m3go_engine::rules::{AttributeRule, Schedule, SuicideTiming};
+use m3go_engine::testing::fast::{
+    random_game_fast, random_game_reference, FastAnalysis, FastPosition, UndoLog,
+};
 use m3go_engine::{Analysis, Board, Colour, Position, Rules, Stone};
 use proptest::prelude::*;
 

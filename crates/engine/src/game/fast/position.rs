@@ -118,6 +118,7 @@ impl FastPosition {
     /// `tests/it/fast_equals_reference.rs`).
     /// The grey strings whose attribute is frozen (M13-FREEZE, `grey-freeze: kept`) are
     /// derived from the history and the board ([`crate::judge::freeze::frozen_of`]).
+    #[cfg(any(test, feature = "testing"))]
     pub fn from_state(
         rules: &Rules,
         board: &Board,
@@ -352,21 +353,25 @@ impl FastPosition {
     }
 
     /// Number of the next move.
+    #[cfg(any(test, feature = "testing"))]
     pub fn move_number(&self) -> u32 {
         self.move_number
     }
 
     /// The analysis of the current board.
+    #[cfg(any(test, feature = "testing"))]
     pub fn analysis(&self) -> &FastAnalysis {
         &self.an
     }
 
     /// The Flystone state (under the `flystone` schedule).
+    #[cfg(any(test, feature = "testing"))]
     pub fn flystone(&self) -> Option<&FlystoneState> {
         self.flystone.as_ref()
     }
 
     /// The turn of the next move.
+    #[cfg(any(test, feature = "testing"))]
     pub fn turn(&self) -> Turn {
         self.turn
     }
@@ -388,6 +393,7 @@ impl FastPosition {
 
     /// Plays a move of the schedule's turn (as `Position::play`, without the report); `self` is
     /// unchanged.
+    #[cfg(any(test, feature = "testing"))]
     pub fn play(&self, action: Action) -> Result<FastPosition, Refusal> {
         self.play_as(action, self.turn)
     }
@@ -541,6 +547,7 @@ impl FastPosition {
     /// The legal moves that take a turn other than the schedule's, with their turn, as
     /// `Position::special_moves` lists them: emergency conversions (D3-EMERGENCY) and chosen
     /// flystones (S3-ROUND) with their pass.
+    #[cfg(any(test, feature = "testing"))]
     pub fn special_moves(&self) -> Vec<(Turn, Action)> {
         if self.game_over() {
             return Vec::new();

@@ -10,7 +10,9 @@
 //! worded from its reason, by the one step of the reference that words that reason (the move is
 //! not played again on the reference).
 
-use crate::game::fast::UndoLog;
+use crate::board::coord::Point;
+use crate::board::grid::Board;
+use crate::game::fast::{random_game_fast, UndoLog};
 use crate::game::move_report::Illegal;
 use crate::game::moves::{Action, Move};
 use crate::game::order::StoneKind;
@@ -131,6 +133,26 @@ impl Position {
             .filter_map(|m| self.play(m).ok())
             .map(|next| next.perft(depth - 1))
             .sum()
+    }
+
+    /// Whether a stone of the side to move at `p` would go into a one-liberty eye of its own
+    /// colour (upper layer, as M20-FORBID-EYE sees it): the test the random games' policy
+    /// applies before it tries a point, for players that choose among the legal moves.
+    /// `false` on a flower turn and off the board.
+    pub fn fills_own_eye(&self, p: Point) -> bool {
+        self.with_fast(|f| f.fills_own_eye(p))
+    }
+
+    /// A random game from this position on the fast engine: at most `max_moves` moves of the
+    /// random games' policy (empty points tried in an order drawn from `seed`, never a
+    /// black/white stone into its own one-liberty eye, a pass when no point is accepted), or
+    /// until the game is over. Returns the final board and the number of moves played (a
+    /// playout: the board is counted, [`crate::Score`]).
+    pub fn random_game(&self, seed: u64, max_moves: u32) -> (Board, u32) {
+        self.with_fast(|f| {
+            let (end, played) = random_game_fast(f, seed, max_moves);
+            (end.board(), played)
+        })
     }
 
     /// The next position on the fast engine, which decides whether the move is legal: the move
