@@ -36,6 +36,7 @@
 //! "Play and undo".
 
 mod analysis;
+mod earlier;
 mod incremental;
 mod position;
 mod settle;

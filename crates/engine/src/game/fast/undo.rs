@@ -5,8 +5,8 @@
 //! analysis into a child per move. What the log holds and why it restores the position exactly:
 //! `notes/incremental.md`, "Play and undo".
 
+use super::earlier::Earlier;
 use super::incremental::Local;
-use super::position::Earlier;
 use super::settle::{copy_cells, update_analysis, Buffer, Held, Settled};
 use super::*;
 use crate::board::layers::Attribute;
@@ -529,9 +529,9 @@ impl FastPosition {
                 "board before the previous move",
             ),
             (
-                super::position::earlier_boards(earlier.as_ref())
+                super::earlier::earlier_boards(earlier.as_ref())
                     .map(|e| (e.hash, e.number, &e.cells[..n]))
-                    .eq(super::position::earlier_boards(other.earlier.as_ref())
+                    .eq(super::earlier::earlier_boards(other.earlier.as_ref())
                         .map(|e| (e.hash, e.number, &e.cells[..n]))),
                 "earlier boards",
             ),
