@@ -9,8 +9,8 @@
 mod common;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use m3go::tools::fast::FastAnalysis;
 use m3go_engine::formats::report::forbidden_points;
+use m3go_engine::testing::fast::FastAnalysis;
 use m3go_engine::{Analysis, Colour, Rules};
 
 fn analysis(c: &mut Criterion) {

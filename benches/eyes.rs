@@ -8,9 +8,9 @@
 mod common;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use m3go::tools::fast::FastAnalysis;
 use m3go_engine::board::{layers, strings};
 use m3go_engine::judge::eyes;
+use m3go_engine::testing::fast::FastAnalysis;
 
 fn eyes(c: &mut Criterion) {
     let mut g = c.benchmark_group("eyes");

@@ -5,7 +5,7 @@
 mod common;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use m3go::tools::fast::FastPosition;
+use m3go_engine::testing::fast::FastPosition;
 
 fn perft(c: &mut Criterion) {
     let mut g = c.benchmark_group("perft");

@@ -13,7 +13,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use goban::pieces::stones::{Color, Stone as GStone};
 use goban::rules::game::Game;
 use goban::rules::{Move as GMove, JAPANESE};
-use m3go::tools::fast::FastPosition;
+use m3go_engine::testing::fast::FastPosition;
 use m3go_engine::{Position, Stone};
 
 /// The same position as a goban `Game` (coordinates: (row from the top, column)).

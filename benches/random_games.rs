@@ -6,7 +6,7 @@
 //! `cargo bench --bench random_games -- --warm-up-time 1 --measurement-time 2`
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use m3go::tools::fast::{random_game_fast, random_game_reference, FastPosition};
+use m3go_engine::testing::fast::{random_game_fast, random_game_reference, FastPosition};
 use m3go_engine::{Board, Position};
 
 const GAMES: u64 = 10;

@@ -102,11 +102,11 @@ fn replay(file: &str, stops: &[usize]) {
             number: None,
             turn: None,
         };
-        pos = match pos.play(&mv) {
+        pos = match pos.play_reported(&mv) {
             Ok((next, _)) => next,
             Err(_) => {
                 passes += 1;
-                match pos.play(&Move::pass()) {
+                match pos.play_reported(&Move::pass()) {
                     Ok((next, _)) => next,
                     Err(e) => panic!("{file}: move {n}: even a pass is refused: {e}"),
                 }
@@ -166,14 +166,14 @@ fn random_position(size: usize, rules: Rules, seed: u64, moves: u32) -> Position
         while !empty.is_empty() {
             let k = rng.below(empty.len());
             let i = empty.swap_remove(k);
-            if let Ok((p, _)) = pos.play(&Move::stone(pos.board().point(i))) {
+            if let Ok((p, _)) = pos.play_reported(&Move::stone(pos.board().point(i))) {
                 next = Some(p);
                 break;
             }
         }
         pos = match next {
             Some(p) => p,
-            None => pos.play(&Move::pass()).expect("pass").0,
+            None => pos.play_reported(&Move::pass()).expect("pass").0,
         };
     }
     pos

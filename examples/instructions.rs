@@ -9,8 +9,8 @@
 
 use m3go::conform::answer::answer_line_text;
 use m3go::conform::capabilities::Capabilities;
-use m3go::tools::fast::{random_game_fast, FastAnalysis, FastPosition};
 use m3go_engine::game::position::advance::Engine;
+use m3go_engine::testing::fast::FastAnalysis;
 use m3go_engine::{Board, Colour, Position, Setup};
 use std::hint::black_box;
 
@@ -50,13 +50,21 @@ fn load(name: &str) -> Position {
     m3go::input::load_position(&path).unwrap_or_else(|e| panic!("input {path}: {e}"))
 }
 
-fn empty(size: usize) -> FastPosition {
+/// The position of an empty board, its fast state built (outside the measured work).
+fn empty(size: usize) -> Position {
     let setup = Setup {
         size: Some(size),
         diagram: Board::empty(size).expect("odd size").to_diagram(),
         ..Default::default()
     };
-    FastPosition::new(&setup.to_position("empty board").expect("empty board"))
+    warm(setup.to_position("empty board").expect("empty board"))
+}
+
+/// `pos` with its fast state built: perft(0) reads it (and counts nothing), so that the
+/// measured work does not include building it.
+fn warm(pos: Position) -> Position {
+    assert_eq!(pos.perft(0), 1);
+    pos
 }
 
 fn main() {
@@ -79,19 +87,15 @@ fn main() {
         }
         "random-game-19" => {
             let start = empty(19);
-            measured(|| random_game_fast(&start, 1, 1000).1);
+            measured(|| start.random_game(1, 1000).1);
         }
         "random-game-9" => {
             let start = empty(9);
-            measured(|| {
-                (1..=10)
-                    .map(|s| random_game_fast(&start, s, 1000).1)
-                    .sum::<u32>()
-            });
+            measured(|| (1..=10).map(|s| start.random_game(s, 1000).1).sum::<u32>());
         }
         "perft-2" => {
-            let fast = FastPosition::new(&load("random-19x19-m3go-120"));
-            measured(|| fast.count_leaves(2));
+            let pos = warm(load("random-19x19-m3go-120"));
+            measured(|| pos.perft(2));
         }
         "protocol-answer" => {
             let pos = load("alphago-lee-sedol-2016-g5-150");

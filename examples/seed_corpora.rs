@@ -56,7 +56,7 @@ fn write_records(out: &Path, id: &str, pos: &Position, moves: &[String]) -> Resu
         let Ok(mv) = Move::parse_in(m, p.rules(), p.board().size()) else {
             break;
         };
-        let Ok((next, r)) = p.play(&mv) else {
+        let Ok((next, r)) = p.play_reported(&mv) else {
             break;
         };
         p = next;

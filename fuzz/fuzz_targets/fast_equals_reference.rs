@@ -1,6 +1,6 @@
 //! Fast equals reference: on arbitrary settled positions and move sequences (m3go_engine::testing's
 //! ArbGame), under the game's preset or one of the single-option variants of
-//! `m3go_engine::testing::fast_rule_sets` (chosen by the moves), the fast path (m3go::tools::fast)
+//! `m3go_engine::testing::fast_rule_sets` (chosen by the moves), the fast path (m3go_engine::testing::fast)
 //! must list the same legal and special moves as `Position::legal_moves` on `Engine::Reference` and
 //! `Position::special_moves`, accept and refuse the same moves as `Position::play` with the
 //! same reason, and reach the same boards. A move that names the point of a listed special move
@@ -10,7 +10,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use m3go_engine::testing::{fast_rule_sets, ArbGame, MoveChoice};
-use m3go::tools::fast::FastPosition;
+use m3go_engine::testing::fast::FastPosition;
 use m3go_engine::Action;
 
 fuzz_target!(|game: ArbGame| {
@@ -41,7 +41,10 @@ fuzz_target!(|game: ArbGame| {
                 fast.legal_moves(),
                 pos.clone()
                     .with_engine(m3go_engine::game::advance::Engine::Reference)
-                    .legal_moves(),
+                    .legal_moves()
+                    .into_iter()
+                    .map(|m| m.action)
+                    .collect::<Vec<_>>(),
                 "legal moves before {mv:?}"
             );
             let specials = pos.special_moves();
@@ -61,9 +64,9 @@ fuzz_target!(|game: ArbGame| {
         // the same move played in place (play/undo, as perft and the random games play): it is
         // refused or played as the copy is, and its undo gives back the position before it
         let mut in_place = fast.clone();
-        let mut log = m3go::tools::fast::UndoLog::new();
+        let mut log = m3go_engine::testing::fast::UndoLog::new();
         let placed = in_place.play_in_place(mv.action, turn, &mut log);
-        match (pos.play(&mv), fast.play_as(mv.action, turn)) {
+        match (pos.play_reported(&mv), fast.play_as(mv.action, turn)) {
             (Ok((next, _)), Ok(fast_next)) => {
                 assert_eq!(placed, Ok(()), "played in place: {mv:?}");
                 assert_eq!(

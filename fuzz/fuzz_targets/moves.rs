@@ -48,7 +48,7 @@ fuzz_target!(|game: ArbGame| {
     let checked = sampled.then(|| sum % game.moves.len().max(1));
     for (k, m) in game.moves.iter().enumerate() {
         let mv = m.to_move(size);
-        let fast = pos.advance(&mv);
+        let fast = pos.play(mv);
         if checked != Some(k) {
             match fast {
                 Ok(next) => pos = next,

@@ -307,7 +307,7 @@ fn legal_moves_of(pos: &Position) -> Vec<String> {
     let turn = pos.turn();
     pos.legal_moves()
         .into_iter()
-        .map(|m| Notation::format_numbered(pos.rules(), pos.move_number(), turn, m))
+        .map(|m| Notation::format_numbered(pos.rules(), pos.move_number(), turn, m.action))
         .collect()
 }
 
@@ -598,7 +598,7 @@ fn strict_refusal(
     let written = rec.moves.get(k).map(|m| m.text.clone());
     let before =
         m3go::tools::replay::strict(rec, rules, Some(number.saturating_sub(1)), Engine::Fast);
-    match before.map(|r| r.position.play(&rec.claimed_move(k))) {
+    match before.map(|r| r.position.play_reported(&rec.claimed_move(k))) {
         Ok(Err(i)) => (
             Some(i.reason.code().to_string()),
             Some(i.clause.to_string()),

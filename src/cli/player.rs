@@ -9,7 +9,6 @@ use crate::conform::protocol::{code, error_answer, Implementation};
 use crate::input::ReadError;
 use crate::io::read_line_bounded;
 use crate::referee::strategy::{choose, name_hash, Strategy};
-use m3go_engine::game::fast::FastPosition;
 use m3go_engine::game::moves::{Action, Move};
 use m3go_engine::game::notation::Notation;
 use m3go_engine::game::order::SplitMix64;
@@ -92,7 +91,7 @@ fn play_moves(pos: &Position, moves: &[String]) -> Result<Position, (String, Str
             m
         };
         let mut next = pos
-            .advance(&m)
+            .play(m)
             .map_err(|e| (field.clone(), format!("`{text}` is refused: {e}")))?;
         if replaced {
             next.forget_trailing_passes();
@@ -141,8 +140,7 @@ fn genmove(
     let n = pos.move_number();
     let mut rng =
         SplitMix64(seed ^ name_hash(&req.game) ^ u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    let fast = FastPosition::new(&pos);
-    let action = choose(strategy, &fast, pos.rules(), &mut rng);
+    let action = choose(strategy, &pos, pos.rules(), &mut rng);
     let text = Notation::format_numbered(pos.rules(), n, pos.turn(), action);
     *game = Some(Game {
         name: req.game.clone(),

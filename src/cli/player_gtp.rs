@@ -14,7 +14,6 @@ use crate::referee::gtp::{
 };
 use crate::referee::strategy::{choose, Strategy};
 use m3go_engine::formats::record::Record;
-use m3go_engine::game::fast::FastPosition;
 use m3go_engine::game::moves::{Action, Move};
 use m3go_engine::game::order::SplitMix64;
 use m3go_engine::game::position::Position;
@@ -146,12 +145,7 @@ impl Engine {
                         ^ crate::referee::strategy::name_hash(&self.game)
                         ^ u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15),
                 );
-                let action = choose(
-                    self.strategy,
-                    &FastPosition::new(pos),
-                    pos.rules(),
-                    &mut rng,
-                );
+                let action = choose(self.strategy, pos, pos.rules(), &mut rng);
                 self.advance(turn, action)?;
                 Ok(match action {
                     Action::Pass => "pass".into(),
@@ -212,7 +206,7 @@ impl Engine {
             number: Some(pos.move_number()),
             turn: Some(turn),
         };
-        let next = pos.advance(&m).map_err(GtpError::Illegal)?;
+        let next = pos.play(m).map_err(GtpError::Illegal)?;
         self.positions.push(next);
         Ok(())
     }

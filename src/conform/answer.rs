@@ -518,7 +518,7 @@ fn probe_answers(req: &Request, pos: &Position) -> Vec<Value> {
         .iter()
         .map(|m| match Move::parse_in(m, pos.rules(), pos.board().size()) {
             Err(e) => json!({"move": m, "legal": false, "reason": unread_reason(&e), "message": e.to_string()}),
-            Ok(mv) => match pos.advance(&mv) {
+            Ok(mv) => match pos.play(mv) {
                 Ok(_) => json!({"move": m, "legal": true}),
                 Err(e) => json!({"move": m, "legal": false, "reason": e.reason, "clause": e.clause, "message": e.message}),
             },
@@ -543,7 +543,7 @@ fn req_replay_step(
         ReplayMode::Mechanical => {
             crate::tools::replay::mechanical_advance(pos, action).map(|(p, _)| p)
         }
-        ReplayMode::Strict => pos.advance(&m3go_engine::game::play::Move {
+        ReplayMode::Strict => pos.play(m3go_engine::game::play::Move {
             action,
             number: None,
             turn: None,

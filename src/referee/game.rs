@@ -811,7 +811,7 @@ impl<'s> Referee<'s> {
             number: Some(n),
             turn: Some(claimed),
         };
-        let ill = match self.pos.advance(&mv) {
+        let ill = match self.pos.play(mv) {
             Ok(next) => {
                 self.record.moves.push(RecordMove {
                     number: n,

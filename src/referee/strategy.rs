@@ -6,10 +6,10 @@
 //! flystone). No rule is decided here: the moves are the fast engine's legal moves, the count
 //! `judge::scoring`'s.
 
-use m3go_engine::board::grid::{Colour, Stone};
-use m3go_engine::game::fast::{random_game_fast, FastPosition};
-use m3go_engine::game::moves::Action;
+use m3go_engine::board::grid::{Board, Colour, Stone};
+use m3go_engine::game::moves::{Action, Move};
 use m3go_engine::game::order::SplitMix64;
+use m3go_engine::game::play::Position;
 use m3go_engine::judge::scoring::Winner;
 use m3go_engine::rules::Rules;
 
@@ -46,13 +46,14 @@ pub(crate) fn name_hash(s: &str) -> u64 {
 
 /// The moves a baseline player considers: the legal stones of the side to move that do not
 /// fill its own one-liberty eye; a pass when there is none (and nothing once the game is over).
-pub(crate) fn candidates(pos: &FastPosition) -> Vec<Action> {
+pub(crate) fn candidates(pos: &Position) -> Vec<Action> {
     if pos.game_over() {
         return Vec::new();
     }
     let moves: Vec<Action> = pos
         .legal_moves()
         .into_iter()
+        .map(|m| m.action)
         .filter(|a| match a {
             Action::Place(p) => !pos.fills_own_eye(*p),
             Action::Pass => false,
@@ -68,7 +69,7 @@ pub(crate) fn candidates(pos: &FastPosition) -> Vec<Action> {
 /// The move `strategy` chooses on `pos` (the schedule's turn), drawing from `rng`.
 pub(crate) fn choose(
     strategy: Strategy,
-    pos: &FastPosition,
+    pos: &Position,
     rules: &Rules,
     rng: &mut SplitMix64,
 ) -> Action {
@@ -84,8 +85,7 @@ pub(crate) fn choose(
 }
 
 /// The stones of `me` less those of the opponent on the direct board (flowers not counted).
-fn balance(pos: &FastPosition, me: Colour) -> i32 {
-    let b = pos.board();
+fn balance(b: &Board, me: Colour) -> i32 {
     let mut n = 0;
     for i in 0..b.len() {
         n += match (b.get(i), me) {
@@ -99,13 +99,19 @@ fn balance(pos: &FastPosition, me: Colour) -> i32 {
 
 /// The move whose one-move look gains most: the balance of stones after it (captures counted,
 /// its own stone and its own stones lost to it too); ties broken at random.
-fn greedy(pos: &FastPosition, moves: &[Action], rng: &mut SplitMix64) -> Action {
+fn greedy(pos: &Position, moves: &[Action], rng: &mut SplitMix64) -> Action {
     let me = pos.turn().player;
     let mut best: Vec<Action> = Vec::new();
     let mut best_value = i32::MIN;
     for &m in moves {
-        let Ok(next) = pos.play(m) else { continue };
-        let v = balance(&next, me);
+        let Ok(next) = pos.play(Move {
+            action: m,
+            number: None,
+            turn: None,
+        }) else {
+            continue;
+        };
+        let v = balance(next.board(), me);
         if v > best_value {
             best_value = v;
             best.clear();
@@ -122,8 +128,8 @@ fn greedy(pos: &FastPosition, moves: &[Action], rng: &mut SplitMix64) -> Action 
 
 /// Who wins the count of a finished playout (no dead stones: a random game plays until the
 /// board is settled).
-fn playout_winner(pos: &FastPosition, rules: &Rules) -> Winner {
-    match m3go_engine::judge::scoring::Score::of_board(&pos.board(), rules, &[]) {
+fn playout_winner(board: &Board, rules: &Rules) -> Winner {
+    match m3go_engine::judge::scoring::Score::of_board(board, rules, &[]) {
         Ok(s) => s.winner,
         Err(_) => Winner::Draw,
     }
@@ -131,7 +137,7 @@ fn playout_winner(pos: &FastPosition, rules: &Rules) -> Winner {
 
 /// A node of the search tree.
 struct Node {
-    pos: FastPosition,
+    pos: Position,
     /// The move that led here from the parent, and who played it.
     action: Action,
     mover: Colour,
@@ -147,9 +153,9 @@ struct Node {
 const EXPLORATION: f64 = 1.0;
 
 /// UCT: `playouts` iterations of selection (upper confidence bound), expansion (one untried
-/// move), a random playout on the fast engine ([`random_game_fast`], the same policy) and the
-/// count's winner backed up; the most visited move of the root is chosen.
-fn mcts(root: &FastPosition, rules: &Rules, playouts: u32, rng: &mut SplitMix64) -> Action {
+/// move), a random playout on the fast engine ([`Position::random_game`], the same policy) and
+/// the count's winner backed up; the most visited move of the root is chosen.
+fn mcts(root: &Position, rules: &Rules, playouts: u32, rng: &mut SplitMix64) -> Action {
     let size = root.board().size();
     let cap = m3go_engine::game::notation::Notation::max_moves(size) as u32;
     let mut nodes = vec![Node {
@@ -185,7 +191,11 @@ fn mcts(root: &FastPosition, rules: &Rules, playouts: u32, rng: &mut SplitMix64)
             let k = rng.below(nodes[n].untried.len());
             let a = nodes[n].untried.swap_remove(k);
             let mover = nodes[n].pos.turn().player;
-            if let Ok(next) = nodes[n].pos.play(a) {
+            if let Ok(next) = nodes[n].pos.play(Move {
+                action: a,
+                number: None,
+                turn: None,
+            }) {
                 let untried = candidates(&next);
                 nodes.push(Node {
                     pos: next,
@@ -203,7 +213,7 @@ fn mcts(root: &FastPosition, rules: &Rules, playouts: u32, rng: &mut SplitMix64)
             }
         }
         // playout
-        let (end, _) = random_game_fast(&nodes[n].pos, rng.next_u64(), cap);
+        let (end, _) = nodes[n].pos.random_game(rng.next_u64(), cap);
         let winner = playout_winner(&end, rules);
         // back-up
         let mut at = Some(n);
@@ -229,15 +239,24 @@ fn mcts(root: &FastPosition, rules: &Rules, playouts: u32, rng: &mut SplitMix64)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use m3go_engine::board::grid::Board;
+    use m3go_engine::game::setup::Setup;
 
-    fn start(size: usize) -> (FastPosition, Rules) {
+    /// The position of `board` at move `n` under `rules`.
+    fn position(rules: &Rules, board: &Board, n: u32) -> Position {
+        Setup {
+            diagram: board.to_diagram(),
+            move_number: Some(n),
+            ..Setup::default()
+        }
+        .to_position("test")
+        .and_then(|p| p.with_rules(rules, "test"))
+        .expect("a valid position")
+    }
+
+    fn start(size: usize) -> (Position, Rules) {
         let rules = Rules::m3go_2020();
         let board = Board::empty(size).expect("an odd size");
-        (
-            FastPosition::from_state(&rules, &board, &[], 1, 0, None),
-            rules,
-        )
+        (position(&rules, &board, 1), rules)
     }
 
     /// Every strategy chooses a legal move, the same one under the same seed.
@@ -252,7 +271,15 @@ mod tests {
             let a = choose(s, &pos, &rules, &mut SplitMix64(7));
             let b = choose(s, &pos, &rules, &mut SplitMix64(7));
             assert_eq!(a, b, "{s:?}");
-            assert!(pos.play(a).is_ok(), "{s:?}: {a:?}");
+            assert!(
+                pos.play(Move {
+                    action: a,
+                    number: None,
+                    turn: None
+                })
+                .is_ok(),
+                "{s:?}: {a:?}"
+            );
         }
     }
 
@@ -266,7 +293,7 @@ mod tests {
         // white's stone at the corner has one liberty left; black captures it
         let board = Board::from_diagram("O X . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .", 5)
             .expect("a diagram");
-        let pos = FastPosition::from_state(&rules, &board, &[], 3, 0, None);
+        let pos = position(&rules, &board, 3);
         let a = choose(Strategy::Greedy, &pos, &rules, &mut SplitMix64(1));
         let want = Action::Place(board.point(5));
         assert_eq!(a, want);

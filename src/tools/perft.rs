@@ -24,35 +24,22 @@ use crate::input::read_text;
 #[cfg(test)]
 use m3go_engine::board::grid::Board;
 use m3go_engine::game::advance::Engine;
-use m3go_engine::game::play::{Move, Position};
+use m3go_engine::game::play::Position;
 use m3go_engine::game::setup::{from_yaml, parse_yaml, InputError, Place, Setup};
 use m3go_engine::rules::RulesField;
 
 /// The number of legal move sequences of length `depth` (passes included; the special moves of
 /// [`Position::special_moves`] — Dullstone's emergency conversions and Flystone's chosen
 /// flystones — count as moves too), on the position's engine ([`Position::engine`]).
-/// `Engine::Fast`: [`m3go_engine::game::fast::FastPosition::count_leaves`] (every preset and option);
-/// `Engine::Reference`: level by level with [`Position::legal_moves`] and [`Position::advance`]
-/// on the reference. The two agree (`tests/it/perft.rs`, `tests/it/fast_equals_reference.rs`).
+/// ([`Position::perft`]: the fast engine walks the tree in place; the reference goes level by
+/// level with [`Position::legal_moves`] and [`Position::play`]). The two agree.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    if pos.engine() == Engine::Fast {
-        return pos.fast().count_leaves(depth);
-    }
-    if depth == 0 {
-        return 1;
-    }
-    if depth == 1 {
-        if pos.game_over() {
-            return 0;
-        }
-        return (pos.legal_moves().len() + pos.special_moves().len()) as u64;
-    }
-    children(pos).iter().map(|(_, p)| perft(p, depth - 1)).sum()
+    pos.perft(depth)
 }
 
 /// Each legal move, in notation, with the position it leads to: the moves of
 /// [`Position::legal_moves`] in board order, the pass, then the special moves, each played with
-/// [`Position::advance`] (on the position's engine).
+/// [`Position::play`] (on the position's engine).
 pub(crate) fn children(pos: &Position) -> Vec<(String, Position)> {
     if pos.game_over() {
         return Vec::new();
@@ -60,21 +47,21 @@ pub(crate) fn children(pos: &Position) -> Vec<(String, Position)> {
     let turn = pos.turn();
     let n = pos.move_number();
     let mut out = Vec::new();
-    for a in pos.legal_moves() {
-        let m = Move {
-            action: a,
-            number: None,
-            turn: None,
-        };
-        if let Ok(next) = pos.advance(&m) {
+    for m in pos.legal_moves() {
+        if let Ok(next) = pos.play(m) {
             out.push((
-                m3go_engine::game::notation::Notation::format_numbered(pos.rules(), n, turn, a),
+                m3go_engine::game::notation::Notation::format_numbered(
+                    pos.rules(),
+                    n,
+                    turn,
+                    m.action,
+                ),
                 next,
             ));
         }
     }
     for m in pos.special_moves() {
-        if let Ok(next) = pos.advance(&m) {
+        if let Ok(next) = pos.play(m) {
             let t = m.turn.unwrap_or(turn);
             out.push((
                 m3go_engine::game::notation::Notation::format_numbered(pos.rules(), n, t, m.action),

@@ -106,7 +106,7 @@ impl Verdicts {
             put("legal-move", text!(m.action), "legal".into());
         }
         if let Some(mv) = mv {
-            let verdict = match pos.play(mv) {
+            let verdict = match pos.play_reported(mv) {
                 Ok((_, rep)) => {
                     let mut t = text!("legal: ", rep.notation);
                     if !rep.captured.is_empty() {

@@ -147,7 +147,7 @@ pub(crate) fn play_listed_until(
         let mv = Move::parse_in(m, p.rules(), p.board().size())
             .map_err(|error| ListedError::Unread { at: at(), error })?;
         let (next, r) = p
-            .play(&mv)
+            .play_reported(&mv)
             .map_err(|illegal| ListedError::Refused { at: at(), illegal })?;
         each(&r);
         reports.push(r);
@@ -373,7 +373,7 @@ pub(crate) fn mechanical_step(
     pos: &Position,
     action: Action,
 ) -> Result<(Position, Report, Option<Illegal>), Illegal> {
-    replace_refused(action, |m| pos.play(m))
+    replace_refused(action, |m| pos.play_reported(m))
 }
 
 /// [`mechanical_step`] without the report, on the position's engine ([`Position::advance`]): the next
@@ -382,7 +382,7 @@ pub(crate) fn mechanical_advance(
     pos: &Position,
     action: Action,
 ) -> Result<(Position, Option<Illegal>), Illegal> {
-    replace_refused(action, |m| pos.advance(m).map(|n| (n, ())))
+    replace_refused(action, |m| pos.play(*m).map(|n| (n, ())))
         .map(|(next, (), refusal)| (next, refusal))
 }
 

@@ -10,8 +10,8 @@
 //! analysis `Position::play_analysed` hands on is checked against a fresh one of the new board.
 
 use m3go_engine::game::advance::Engine;
-use m3go_engine::game::fast::FastPosition;
 use m3go_engine::game::play::{Action, Move};
+use m3go_engine::testing::fast::FastPosition;
 use m3go_engine::testing::{board_from_codes, position, settle};
 use m3go_engine::{Position, Rules, StoneKind, Turn};
 use proptest::prelude::*;
@@ -65,7 +65,7 @@ fn move_of(pos: &Position, p: Pick) -> Move {
             if legal.is_empty() {
                 plain(Action::Pass)
             } else {
-                plain(legal[k % legal.len()])
+                plain(legal[k % legal.len()].action)
             }
         }
         Pick::Special(k) => {
@@ -113,9 +113,9 @@ fn compare_sequence(start: Position, picks: &[Pick]) -> Result<(), TestCaseError
     let mut pos = start;
     for (k, &p) in picks.iter().enumerate() {
         let m = move_of(&pos, p);
-        let by_play = pos.play(&m).map(|(next, _)| next);
-        let by_advance = pos.advance(&m);
-        let by_reference = pos.clone().with_engine(Engine::Reference).advance(&m);
+        let by_play = pos.play_reported(&m).map(|(next, _)| next);
+        let by_advance = pos.play(m);
+        let by_reference = pos.clone().with_engine(Engine::Reference).play(m);
         prop_assert_eq!(
             &by_reference,
             &by_play,
@@ -231,17 +231,19 @@ fn the_engine_set_on_a_position_is_kept_by_the_positions_it_leads_to() {
     assert_eq!(start.engine(), Engine::Fast, "the default");
     let pos = start.with_engine(Engine::Reference);
     let stone = Move {
-        action: pos.legal_moves()[0],
+        action: pos.legal_moves()[0].action,
         number: None,
         turn: None,
     };
-    let (played, _) = pos.play(&stone).unwrap_or_else(|e| panic!("{e:?}"));
-    let (passed, _) = played
-        .play(&Move::pass())
+    let (played, _) = pos
+        .play_reported(&stone)
         .unwrap_or_else(|e| panic!("{e:?}"));
-    let advanced = passed.advance(&stone);
+    let (passed, _) = played
+        .play_reported(&Move::pass())
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let advanced = passed.play(stone);
     let advanced = advanced
-        .or_else(|_| passed.advance(&Move::pass()))
+        .or_else(|_| passed.play(Move::pass()))
         .unwrap_or_else(|e| panic!("{e:?}"));
     let other = advanced
         .with_rules(
@@ -305,16 +307,16 @@ fn the_kept_fast_form_equals_one_built_afresh() {
                 break;
             }
             let m = Move {
-                action: legal[k.wrapping_mul(2_654_435_761) % legal.len()],
+                action: legal[k.wrapping_mul(2_654_435_761) % legal.len()].action,
                 number: None,
                 turn: None,
             };
             let next = pos
-                .advance(&m)
+                .play(m)
                 .unwrap_or_else(|e| panic!("{}: step {k}: {e:?}", rules.preset));
             assert_eq!(
                 Ok(&next),
-                fresh.advance(&m).as_ref(),
+                fresh.play(m).as_ref(),
                 "{}: step {k}",
                 rules.preset
             );

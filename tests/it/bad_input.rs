@@ -739,7 +739,7 @@ fn library_error(c: &Case) -> (Stage, String) {
             Ok(mv) => mv,
             Err(e) => return (Stage::Notation, format!("move {} (`{m}`): {}", k + 1, e)),
         };
-        match pos.play(&mv) {
+        match pos.play_reported(&mv) {
             Ok((next, _)) => pos = next,
             Err(e) => {
                 return (

@@ -1,4 +1,4 @@
-//! Fast equals reference: the fast path (`m3go::tools::fast`) must agree with the clause-by-clause
+//! Fast equals reference: the fast path (`m3go_engine::testing::fast`) must agree with the clause-by-clause
 //! functions — `Analysis::new`, `forbidden::flower_forbidden_reason`, `Position::play`,
 //! `Position::legal_moves` and `perft::perft` on `Engine::Reference`, `Position::special_moves` — on
 //! random boards, random move sequences (special moves among them) and random games, under
@@ -6,14 +6,14 @@
 //! fast path supports — all of them (`FastPosition::new` is total; `fast_engine_supports_every_rule_set`
 //! checks that every preset is among them).
 
-use m3go::tools::fast::{
-    random_game_fast, random_game_reference, FastAnalysis, FastPosition, UndoLog,
-};
 use m3go_engine::board::layers::Cell;
 use m3go_engine::game::play::{Action, Move};
 use m3go_engine::judge::forbidden::flower_forbidden_reason;
 use m3go_engine::rules::RulesField;
 use m3go_engine::rules::{AttributeRule, Schedule, SuicideTiming};
+use m3go_engine::testing::fast::{
+    random_game_fast, random_game_reference, FastAnalysis, FastPosition, UndoLog,
+};
 use m3go_engine::{Analysis, Board, Colour, Position, Rules, Stone};
 use proptest::prelude::*;
 
@@ -36,7 +36,7 @@ fn fast_engine_supports_every_rule_set() {
         let pos = start(5, r);
         assert_eq!(
             FastPosition::new(&pos).legal_moves(),
-            on_reference(&pos).legal_moves(),
+            actions(on_reference(&pos).legal_moves()),
             "{r:?}"
         );
     }
@@ -195,7 +195,7 @@ fn check_sequence(size: usize, rules: &Rules, first: u32, choices: &[usize]) -> 
                 pos.board().to_diagram()
             )
         };
-        let moves = on_reference(&pos).legal_moves();
+        let moves = actions(on_reference(&pos).legal_moves());
         let fast_moves = fast.legal_moves();
         if moves != fast_moves {
             return Err(format!(
@@ -220,7 +220,7 @@ fn check_sequence(size: usize, rules: &Rules, first: u32, choices: &[usize]) -> 
         }
         // a point that may be refused: the same verdict and reason
         let probe = Action::Place(pos.board().point((c / 7) % pos.board().len()));
-        let r = pos.play(&Move::stone(match probe {
+        let r = pos.play_reported(&Move::stone(match probe {
             Action::Place(p) => p,
             Action::Pass => unreachable!(),
         }));
@@ -259,7 +259,7 @@ fn check_sequence(size: usize, rules: &Rules, first: u32, choices: &[usize]) -> 
             }
         };
         let (next, _) = pos
-            .play(&m)
+            .play_reported(&m)
             .map_err(|e| format!("step {k}: a listed move {m:?} was refused: {e}"))?;
         let fast_next = fast
             .play_as(m.action, turn)
@@ -356,7 +356,7 @@ proptest! {
         let fast = FastPosition::new(&pos);
         prop_assert_eq!(
             fast.legal_moves(),
-            on_reference(&pos).legal_moves(),
+            actions(on_reference(&pos).legal_moves()),
             "{:?} at move {} on\n{}",
             rules,
             pos.move_number(),
@@ -417,11 +417,11 @@ fn fast_legal_moves_equal_reference_on_bench_positions() {
         let fast = FastPosition::new(&pos);
         assert_eq!(
             fast.legal_moves(),
-            on_reference(&pos).legal_moves(),
+            actions(on_reference(&pos).legal_moves()),
             "{name}"
         );
         assert!(
-            on_reference(&pos).legal_moves().len() > 1,
+            actions(on_reference(&pos).legal_moves()).len() > 1,
             "{name}: expected moves besides the pass"
         );
     }
@@ -468,7 +468,7 @@ fn fast_go_ko_retake_refused_like_reference_in_plain_go() {
     let pos = setup.to_position("ko").expect("settled");
     let take = Action::Place(pos.board().point(7));
     let (after, _) = pos
-        .play(&Move {
+        .play_reported(&Move {
             action: take,
             number: None,
             turn: None,
@@ -480,10 +480,13 @@ fn fast_go_ko_retake_refused_like_reference_in_plain_go() {
     assert_eq!(fast.board(), *after.board());
     let retake = Action::Place(after.board().point(6));
     assert!(
-        !on_reference(&after).legal_moves().contains(&retake),
+        !actions(on_reference(&after).legal_moves()).contains(&retake),
         "GO-KO: the retake is refused"
     );
-    assert_eq!(fast.legal_moves(), on_reference(&after).legal_moves());
+    assert_eq!(
+        fast.legal_moves(),
+        actions(on_reference(&after).legal_moves())
+    );
     assert_eq!(
         fast.count_leaves(2),
         m3go::tools::perft::perft(&on_reference(&after), 2)
@@ -511,7 +514,7 @@ fn fast_suicide_timing_equals_reference_when_filling_an_eye_frees_a_flower() {
         };
         let pos = base.with_rules(&rules, "fixpoint").expect("settled");
         let fast = FastPosition::new(&pos);
-        let moves = on_reference(&pos).legal_moves();
+        let moves = actions(on_reference(&pos).legal_moves());
         assert_eq!(moves.contains(&eye), legal, "{timing:?}: reference");
         assert_eq!(
             fast.legal_moves(),
@@ -520,7 +523,7 @@ fn fast_suicide_timing_equals_reference_when_filling_an_eye_frees_a_flower() {
         );
         if legal {
             let (after, _) = pos
-                .play(&Move {
+                .play_reported(&Move {
                     action: eye,
                     number: None,
                     turn: None,
@@ -563,7 +566,7 @@ fn fast_equals_reference_on_every_conformance_case_position() {
         let fast = FastPosition::new(&pos);
         assert_eq!(
             fast.legal_moves(),
-            on_reference(&pos).legal_moves(),
+            actions(on_reference(&pos).legal_moves()),
             "{path}: legal moves"
         );
         let reference: Vec<(m3go_engine::Turn, Action)> = pos
@@ -659,7 +662,7 @@ fn fast_incremental_state_equals_reference_through_long_random_games() {
                     number: None,
                     turn: None,
                 };
-                let (next, _) = pos.play(&m).unwrap_or_else(|e| {
+                let (next, _) = pos.play_reported(&m).unwrap_or_else(|e| {
                     panic!("{}: the reference refused {action:?}: {e}", here())
                 });
                 let fast_next = fast.play(action).unwrap_or_else(|e| {
@@ -915,4 +918,10 @@ fn random_action(rng: &mut m3go_engine::game::order::SplitMix64, legal: &[Action
     } else {
         legal[rng.below(places)]
     }
+}
+
+/// The actions of a list of moves (the reference's legal moves, compared with the fast engine's
+/// list of actions).
+fn actions(moves: Vec<Move>) -> Vec<Action> {
+    moves.into_iter().map(|m| m.action).collect()
 }

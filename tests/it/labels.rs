@@ -308,7 +308,7 @@ fn latin_labels_leave_the_clause_ids_of_every_case_position_intact() {
             else {
                 break;
             };
-            match p.play(&mv) {
+            match p.play_reported(&mv) {
                 Ok((next, r)) => {
                     for s in &r.steps {
                         texts.push((s.format(Labels::Chinese), s.format(Labels::Latin)));

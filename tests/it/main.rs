@@ -31,6 +31,7 @@ mod match_merge;
 mod matches;
 mod notation_forms;
 mod numbers;
+mod one_position;
 mod output_safety;
 mod outputs;
 mod package;

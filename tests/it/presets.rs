@@ -15,12 +15,14 @@ fn position(yaml: &str) -> Position {
 
 fn play(p: &Position, m: &str) -> Result<Position, String> {
     let mv = Move::parse_in(m, p.rules(), p.board().size()).map_err(|e| e.to_string())?;
-    p.play(&mv).map(|(n, _)| n).map_err(|e| e.to_string())
+    p.play_reported(&mv)
+        .map(|(n, _)| n)
+        .map_err(|e| e.to_string())
 }
 
 fn reason(p: &Position, m: &str) -> &'static str {
     let mv = Move::parse_in(m, p.rules(), p.board().size()).expect("notation");
-    match p.play(&mv) {
+    match p.play_reported(&mv) {
         Ok(_) => "legal",
         Err(e) => e.reason.code(),
     }
@@ -61,7 +63,9 @@ fn d3_emergency_p_and_q_place_a_black_stone_on_the_liberty() {
         emergency_conversion(&p, i).expect("P and Q hold"),
         vec![m3go_engine::board::coord::StringName(Point::new(0, 0))]
     );
-    let (next, report) = p.play(&Move::parse("黑19.OA", 9).unwrap()).unwrap();
+    let (next, report) = p
+        .play_reported(&Move::parse("黑19.OA", 9).unwrap())
+        .unwrap();
     assert_eq!(report.notation.to_string(), "黑19.OA");
     assert_eq!(
         next.board().at(Point::new(0, -1)),
@@ -70,7 +74,9 @@ fn d3_emergency_p_and_q_place_a_black_stone_on_the_liberty() {
     );
     assert_eq!(next.turn().symbol(), '花');
     // The alias writes the same move.
-    assert!(p.play(&Move::parse("华19.OA=黑", 9).unwrap()).is_ok());
+    assert!(p
+        .play_reported(&Move::parse("华19.OA=黑", 9).unwrap())
+        .is_ok());
 }
 
 #[test]
@@ -183,11 +189,15 @@ fn m16_team_wrong_seat_names_whose_turn_it_is() {
         "rules: m3go-2016\nsize: 9\nmove: 61\ndiagram: |\n{}",
         "  . . . . . . . . .\n".repeat(9)
     ));
-    let e = p.play(&Move::parse("31C.三三", 9).unwrap()).unwrap_err();
+    let e = p
+        .play_reported(&Move::parse("31C.三三", 9).unwrap())
+        .unwrap_err();
     assert_eq!(e.reason.code(), "wrong-turn");
     let message = e.message.to_string();
     assert!(message.contains("it is A's turn"), "{message}");
-    let (next, r) = p.play(&Move::parse("31A.三三", 9).unwrap()).unwrap();
+    let (next, r) = p
+        .play_reported(&Move::parse("31A.三三", 9).unwrap())
+        .unwrap();
     assert_eq!(r.notation.to_string(), "31A.三三");
     assert_eq!(next.turn().symbol(), '白');
 }
@@ -277,23 +287,23 @@ fn every_preset_legal_moves_all_play() {
         for (k, n) in [1u32, 9, 10, 61, 63, 67].into_iter().enumerate() {
             let p = scramble(&rules, 7, 100 + k as u64, n);
             let legal = p.legal_moves();
-            assert!(legal.contains(&Action::Pass), "{name} move {n}");
+            assert!(legal.contains(&Move::pass()), "{name} move {n}");
             for a in legal {
                 let m = Move {
-                    action: a,
+                    action: a.action,
                     number: None,
                     turn: None,
                 };
                 let (next, r) = p
-                    .play(&m)
+                    .play_reported(&m)
                     .unwrap_or_else(|e| panic!("{name} move {n} {a:?}: {e}"));
                 assert_eq!(next.move_number(), n + 1);
                 // the written notation reads back to the same move
                 let again = Move::parse_in(&r.notation.to_string(), p.rules(), 7).unwrap();
-                assert!(p.play(&again).is_ok(), "{name}: {}", r.notation);
+                assert!(p.play_reported(&again).is_ok(), "{name}: {}", r.notation);
             }
             for m in p.special_moves() {
-                assert!(p.play(&m).is_ok(), "{name} special {m:?}");
+                assert!(p.play_reported(&m).is_ok(), "{name} special {m:?}");
             }
         }
     }

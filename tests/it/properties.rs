@@ -178,7 +178,7 @@ proptest! {
     fn d3_always_neutral_flowers_are_never_removed(pos in settled_position_under(SMALL_TO_9, always_neutral_presets())) {
         prop_assert_eq!(pos.rules().attribute, AttributeRule::AlwaysNeutral);
         for a in every_move(&pos) {
-            if let Ok((next, _)) = pos.play(&mv(a)) {
+            if let Ok((next, _)) = pos.play_reported(&mv(a)) {
                 for i in 0..pos.board().len() {
                     if pos.board().get(i) == Some(Stone::Flower) {
                         prop_assert_eq!(next.board().get(i), Some(Stone::Flower));
@@ -211,7 +211,7 @@ proptest! {
     #[test]
     fn go_cascade_no_upper_string_without_liberty_after_any_legal_move(pos in settled_position(SMALL_TO_9)) {
         for a in every_move(&pos) {
-            if let Ok((next, _)) = pos.play(&mv(a)) {
+            if let Ok((next, _)) = pos.play_reported(&mv(a)) {
                 let an = next.analysis();
                 for s in &an.upper_strings.groups {
                     prop_assert!(!s.liberties.is_empty(), "after {a:?}:\n{}", next.board().to_diagram());
@@ -232,7 +232,7 @@ proptest! {
     #[test]
     fn every_refused_move_carries_a_reason(pos in settled_position(SMALL_AND_19), x in -12i32..=12, y in -12i32..=12) {
         let p = Point::new(x, y);
-        match pos.play(&mv(Action::Place(p))) {
+        match pos.play_reported(&mv(Action::Place(p))) {
             Ok(_) => prop_assert!(p.on_board(pos.board().size()) && pos.board().at(p).is_none()),
             Err(e) => {
                 prop_assert!(!e.reason.code().is_empty() && !e.clause.is_empty() && !e.message.is_empty());
@@ -303,7 +303,7 @@ proptest! {
             let written = Notation::format_move(p.turn(), p.move_number(), action);
             let m = Move::parse(&written, size).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(m.action, action);
-            if let Ok((next, _)) = p.play(&m) {
+            if let Ok((next, _)) = p.play_reported(&m) {
                 played.push(m);
                 states.push(next.clone());
                 p = next;
@@ -312,7 +312,7 @@ proptest! {
         for _ in 0..2 {
             let mut q = pos.clone();
             for (k, m) in played.iter().enumerate() {
-                q = q.play(m).map_err(|e| TestCaseError::fail(e.to_string()))?.0;
+                q = q.play_reported(m).map_err(|e| TestCaseError::fail(e.to_string()))?.0;
                 prop_assert_eq!(&q, &states[k + 1]);
             }
         }
@@ -327,7 +327,7 @@ proptest! {
             let n = p.board().len();
             let i = k.index(n + 1);
             let action = if i == n { Action::Pass } else { Action::Place(p.board().point(i)) };
-            if let Ok((next, _)) = p.play(&mv(action)) { p = next; }
+            if let Ok((next, _)) = p.play_reported(&mv(action)) { p = next; }
         }
         let stones: Vec<Point> = (0..p.board().len()).filter(|&i| p.board().get(i).is_some()).map(|i| p.board().point(i)).collect();
         if !stones.is_empty() {
@@ -373,7 +373,7 @@ proptest! {
             let legal = p.legal_moves();
             if legal.is_empty() { break; }
             let a = legal[k.index(legal.len())];
-            match check_move(&p, &mv(a)).map_err(fail)? {
+            match check_move(&p, &a).map_err(fail)? {
                 CheckedMove::Played(next) => p = *next,
                 CheckedMove::Refused(r) => prop_assert!(false, "listed move {a:?} refused: {r}"),
             }

@@ -31,11 +31,11 @@ fn a_refused_listed_move_keeps_the_engines_refusal() {
     };
     // the refusal the engine gives for that move, from the position after the first
     let after = start
-        .play(&Move::parse_in("二二", start.rules(), 5).expect("reads"))
+        .play_reported(&Move::parse_in("二二", start.rules(), 5).expect("reads"))
         .expect("legal")
         .0;
     let expected = after
-        .play(&Move::parse_in("二二", after.rules(), 5).expect("reads"))
+        .play_reported(&Move::parse_in("二二", after.rules(), 5).expect("reads"))
         .expect_err("occupied");
     match &err {
         ListedError::Refused { at, illegal } => {

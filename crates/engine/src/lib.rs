@@ -5,7 +5,7 @@
 //! upper layer → legality, captures, score. Each rule clause has an id in `rules.md` and one
 //! function whose doc comment starts with that id.
 //!
-//! # Example: load a position, analyse it, play a move
+//! # Example: load a position, analyse it, play a move, undo it, score
 //!
 //! ```
 //! use m3go_engine::game::moves::Move;
@@ -37,9 +37,22 @@
 //!
 //! // Play a move: the next position and the report of what the move did.
 //! let mv = Move::parse_in("二二", pos.rules(), pos.board().size())?;
-//! let (next, played) = pos.play(&mv)?;
+//! let (next, played) = pos.play_reported(&mv)?;
 //! assert_eq!(played.notation.to_string(), "华289.二二");
 //! assert_eq!(next.move_number(), 290);
+//!
+//! // The legal moves are moves `play` takes (the fast engine the position keeps); a move made
+//! // in place is taken back exactly; the score of the position.
+//! let legal = pos.legal_moves();
+//! assert!(legal.iter().any(|m| m.action == mv.action));
+//! assert_eq!(pos.play(mv)?, next);
+//! let mut here = pos.clone();
+//! let undo = here.play_in_place(legal[0])?;
+//! assert_eq!(here.move_number(), 290);
+//! here.undo(undo);
+//! assert_eq!(here, pos);
+//! let score = pos.score()?;
+//! println!("{:?} wins", score.winner);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -64,10 +77,11 @@ pub use board::coord::{Labels, Point, Target};
 pub use board::grid::{Board, Colour, Stone};
 pub use board::layers::{Attribute, Cell, Layer};
 pub use formats::report::AnalysisReport;
+pub use game::advance::Undo;
 pub use game::order::{StoneKind, Turn};
 pub use game::play::{Action, Illegal, Move, Position, Report};
 pub use game::refusal::Refusal;
 pub use game::setup::{InputError, Setup};
 pub use judge::analysis::Analysis;
-pub use judge::scoring::Score;
+pub use judge::scoring::{Score, ScoreError};
 pub use rules::Rules;

@@ -241,7 +241,7 @@ fn our_side(
     let listed: Option<Vec<Action>> = answered
         .ok()
         .map(|a| a.analysis.legal_moves.iter().map(|n| n.action).collect());
-    let after = pos.advance(&Move {
+    let after = pos.play(Move {
         action: now.action,
         number: None,
         turn: None,
@@ -249,7 +249,8 @@ fn our_side(
     // the move after it, unless the game ends here
     let ahead = match &after {
         Ok(p) if !p.game_over() && played + 1 < u64::from(opts.max_moves) => {
-            let legal = listed.unwrap_or_else(|| p.legal_moves());
+            let legal =
+                listed.unwrap_or_else(|| p.legal_moves().into_iter().map(|m| m.action).collect());
             Some(next_move(opts, sh.terms, g, p, &legal, rng))
         }
         _ => None,
@@ -318,7 +319,10 @@ fn play_game(
             sh.terms,
             g,
             &pos,
-            &pos.legal_moves(),
+            &pos.legal_moves()
+                .into_iter()
+                .map(|m| m.action)
+                .collect::<Vec<_>>(),
             &mut rng,
         )?)
     };

@@ -101,7 +101,7 @@ pub(super) fn shrink(
                 let after = moves.iter().try_fold(p, |p, m| {
                     Move::parse(m, size)
                         .ok()
-                        .and_then(|mv| p.play(&mv).ok().map(|(n, _)| n))
+                        .and_then(|mv| p.play_reported(&mv).ok().map(|(n, _)| n))
                 });
                 if let Some(after) = after {
                     let s = setup_of(&after);
@@ -446,13 +446,13 @@ fn expect_legal(
         let after = moves.iter().try_fold(pos, |p, m| {
             Move::parse(m, size)
                 .ok()
-                .and_then(|mv| p.play(&mv).ok().map(|(n, _)| n))
+                .and_then(|mv| p.play_reported(&mv).ok().map(|(n, _)| n))
         });
         if let Some(after) = after {
             for p in lb.difference(&la) {
                 let mv = format!("{prefix}.{p}");
                 if let Ok(m) = Move::parse(&mv, size) {
-                    if let Err(err) = after.play(&m) {
+                    if let Err(err) = after.play_reported(&m) {
                         clause = err.clause.to_string();
                         illegal.push(json!({"move": mv, "reason": err.reason}));
                     }

@@ -235,7 +235,7 @@ fn move_texts(p: &Position, m: &Move) -> Vec<Text> {
 fn explain_move(p: &Position, target: &str) -> Result<Trace, InputError> {
     let size = p.board().size();
     let mv = Move::parse_in(target, p.rules(), size)?;
-    Ok(match p.play(&mv) {
+    Ok(match p.play_reported(&mv) {
         Ok((_, r)) => explain_legal_move(&r),
         Err(e) => explain_refused_move(Trace::target_text(p, target), &e),
     })

@@ -382,7 +382,7 @@ impl Record {
         pos: &Position,
         k: usize,
     ) -> Result<(Position, Report, Option<Illegal>), InputError> {
-        self.step_move(pos, k, |p, m| p.play(m))
+        self.step_move(pos, k, |p, m| p.play_reported(m))
     }
 
     /// [`Record::play_move`] without the report, on the position's engine
@@ -392,7 +392,7 @@ impl Record {
         pos: &Position,
         k: usize,
     ) -> Result<(Position, Option<Illegal>), InputError> {
-        self.step_move(pos, k, |p, m| p.advance(m).map(|n| (n, ())))
+        self.step_move(pos, k, |p, m| p.play(*m).map(|n| (n, ())))
             .map(|(next, (), refusal)| (next, refusal))
     }
 

@@ -251,7 +251,7 @@ X X . . . . X O X
             number: None,
             turn: None,
         };
-        let (next, _) = pos.play(&mv).expect("华9 at O二 is legal");
+        let (next, _) = pos.play_reported(&mv).expect("华9 at O二 is legal");
         let text = View::Holographic.svg(&next, Labels::Chinese);
         let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{e}"));
         let ring = doc
@@ -278,7 +278,7 @@ X X . . . . X O X
             number: None,
             turn: None,
         };
-        let (passed, _) = next.play(&pass).expect("pass");
+        let (passed, _) = next.play_reported(&pass).expect("pass");
         assert!(!View::Holographic
             .svg(&passed, Labels::Chinese)
             .contains("last-move"));

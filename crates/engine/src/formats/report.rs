@@ -5,7 +5,7 @@ use crate::board::coord::{Point, StringName};
 use crate::board::grid::Colour;
 use crate::board::layers::holographic;
 use crate::game::notation::Notation;
-use crate::game::play::{Move, Position};
+use crate::game::play::Position;
 use crate::judge::analysis::Analysis;
 use crate::judge::eyes::{Region, VerdictCode};
 use crate::judge::forbidden::{flower_forbidden_reason, Forbidden};
@@ -608,7 +608,7 @@ fn move_lists(pos: &Position) -> (Vec<Notation>, Vec<Notation>) {
     let legal_moves = pos
         .legal_moves()
         .into_iter()
-        .map(|m| pos.notation(&Move::from(m)))
+        .map(|m| pos.notation(&m))
         .collect();
     let special_moves = pos
         .special_moves()

@@ -3,7 +3,7 @@
 //! choice, and the validated setup a position is built from. Builds on [`crate::judge`].
 
 pub mod cascade;
-pub mod fast;
+pub(crate) mod fast;
 pub mod history;
 pub mod move_report;
 pub mod moves;

@@ -1,7 +1,7 @@
 //! The position: the direct board, the rules, the history the ko rule needs, whose move it is,
 //! when the game ends, and the engine its moves run on. Every `impl Position` is here or in a
 //! submodule named by its concept: [`play`] the reference move (with its report), [`advance`]
-//! the engine choice and the next position without a report, `to_setup` the position written
+//! the engine choice, the next position without a report and the move played in place, `to_setup` the position written
 //! back as a setup ([`Position::to_setup`]) or read again under other rules. It is built from a
 //! validated setup (the setup module).
 
@@ -20,7 +20,9 @@ use crate::game::order::{
 };
 use crate::judge::analysis::Analysis;
 use crate::judge::freeze::{freezes, frozen_after, frozen_of, FrozenString};
+use crate::judge::scoring::{Score, ScoreError};
 use crate::rules::{Ko, Rules, Schedule};
+use std::sync::{Arc, OnceLock};
 
 /// A legal, settled position: the direct board, the rules, whose move it is, and the history
 /// the ko rule needs. Built only from a validated `Setup` (`Setup::to_position` in the setup
@@ -51,12 +53,12 @@ pub struct Position {
     /// derived from the history and the board ([`frozen_of`]; empty under other rules). Not
     /// compared: it is a function of the compared fields.
     pub(super) frozen: Vec<FrozenString>,
-    /// This position on the fast engine, when the move that led here was played there
-    /// ([`Position::advance`]): the next move starts from it instead of building it again from
-    /// the board and every earlier board, so that a move costs the same at move 280 as at move
-    /// 10. Not compared: it is a function of the compared fields (`tests/it/advance.rs` checks
-    /// that it equals the one built afresh).
-    pub(super) fast: Option<std::sync::Arc<FastPosition>>,
+    /// This position on the fast engine (the incremental state): built once, the first time a
+    /// move, a legal-move list or a walk needs it, and kept by every move played from here
+    /// ([`Position::play`], [`Position::play_reported`], [`Position::play_in_place`]), so that
+    /// a move costs the same at move 280 as at move 10. Not compared: it is a function of the
+    /// compared fields.
+    pub(super) fast: OnceLock<Arc<FastPosition>>,
 }
 
 impl std::fmt::Debug for Position {
@@ -129,7 +131,7 @@ impl Position {
             flystone,
             engine: Engine::default(),
             frozen,
-            fast: None,
+            fast: OnceLock::new(),
         }
     }
 
@@ -202,6 +204,12 @@ impl Position {
         Analysis::with_frozen(&self.board, &self.rules, &self.frozen)
     }
 
+    /// The score of this position: its analysis, its rules and its dead stones
+    /// ([`Score::of`]).
+    pub fn score(&self) -> Result<Score, ScoreError> {
+        Score::of(&self.analysis(), &self.rules, &self.dead)
+    }
+
     /// The Flystone record as given (`None` under other schedules, and under `flystone` for the
     /// timings drawn from the seed with nothing thrown); [`Position::flystone_state`] gives the
     /// state it stands for.
@@ -214,19 +222,17 @@ impl Position {
     pub fn forget_trailing_passes(&mut self) {
         self.trailing_passes = 0;
         // the fast form counted the pass: built again when it is next needed
-        self.fast = None;
+        self.fast = OnceLock::new();
     }
 }
 
 impl FastPosition {
     /// The fast form of `pos` (its rules, board, history, move number, trailing passes and
-    /// Flystone state); total, as [`FastPosition::from_state`] is: the fast engine implements
-    /// every rule set (pinned by `tests/it/fast_equals_reference.rs`). Inside the crate
-    /// `Position::fast` is the one way to it.
-    pub fn new(pos: &Position) -> FastPosition {
-        if let Some(f) = &pos.fast {
-            return FastPosition::clone(f);
-        }
+    /// Flystone state), built afresh; total, as [`FastPosition::from_state`] is: the fast
+    /// engine implements every rule set. Inside the crate the position's own, kept form is
+    /// reached through `Position::with_fast`.
+    #[cfg_attr(feature = "testing", visibility::make(pub))]
+    pub(crate) fn new(pos: &Position) -> FastPosition {
         // the earlier boards it reads: every one under positional and situational ko, else
         // only the board before the previous move (simple ko), so that building it does not
         // grow with the game
@@ -248,31 +254,42 @@ impl FastPosition {
 }
 
 impl Position {
-    /// This position on the fast engine ([`FastPosition::new`], total: every rule set is
-    /// implemented).
+    /// A copy of this position's fast form (the one it keeps, built now if it has none).
+    #[cfg(feature = "testing")]
     pub fn fast(&self) -> FastPosition {
-        FastPosition::new(self)
+        self.with_fast(FastPosition::clone)
     }
 
-    /// `work` on this position's fast form: the one kept from the move that led here, or one
-    /// built now ([`FastPosition::new`]).
+    /// `work` on this position's fast form, borrowed: the one it keeps, built (and kept) the
+    /// first time it is needed.
     pub(crate) fn with_fast<R>(&self, work: impl FnOnce(&FastPosition) -> R) -> R {
-        match &self.fast {
-            Some(f) => work(f),
-            None => work(&FastPosition::new(self)),
+        work(self.fast.get_or_init(|| Arc::new(FastPosition::new(self))))
+    }
+
+    /// The fast form, taken out of this position to be changed in place (built if it had none);
+    /// put back with [`Position::put_fast`].
+    pub(super) fn take_fast(&mut self) -> Arc<FastPosition> {
+        match self.fast.take() {
+            Some(f) => f,
+            None => Arc::new(FastPosition::new(self)),
         }
+    }
+
+    /// Gives this position its fast form back (after [`Position::take_fast`]).
+    pub(super) fn put_fast(&mut self, fast: Arc<FastPosition>) {
+        self.fast = OnceLock::from(fast);
     }
 
     /// This position with `fast`, its form on the fast engine, kept for the next move.
     pub(super) fn keeping_fast(mut self, fast: FastPosition) -> Position {
-        self.fast = Some(std::sync::Arc::new(fast));
+        self.fast = OnceLock::from(Arc::new(fast));
         self
     }
 
     /// Whether this position keeps its fast form (for the tests that check it).
-    #[doc(hidden)]
+    #[cfg(feature = "testing")]
     pub fn keeps_fast(&self) -> bool {
-        self.fast.is_some()
+        self.fast.get().is_some()
     }
 }
 
@@ -302,7 +319,7 @@ impl Position {
 
     /// The position after this one's move `action`, taking `turn`, left `board`: the one
     /// bookkeeping of a next position, for the reference's stones and passes
-    /// ([`Position::play`]) and the fast engine's moves ([`Position::advance`]). The board
+    /// ([`Position::play_reported`]) and the fast engine's moves ([`Position::play`]). The board
     /// before the move is appended to the history; the move number, the trailing passes
     /// (counted on a pass, reset by a stone) and the Flystone record of the turn are
     /// [`after_move`]'s (the counters the fast engine keeps too); the rules, the dead stones and
@@ -331,7 +348,7 @@ impl Position {
             flystone,
             engine: self.engine,
             frozen,
-            fast: None,
+            fast: OnceLock::new(),
         }
     }
 

@@ -88,8 +88,8 @@ pub enum CheckedMove {
 /// no stone's colour, reports as captured exactly the removed points, keeps the score sums, and
 /// gives the same result when played again.
 pub fn check_move(pos: &Position, m: &Move) -> Result<CheckedMove, CheckFailure> {
-    let first = pos.play(m);
-    let again = pos.play(m);
+    let first = pos.play_reported(m);
+    let again = pos.play_reported(m);
     let here = || {
         format!(
             "move {} ({}) on {}",
@@ -259,7 +259,7 @@ pub fn check_legal_moves(pos: &Position) -> Result<Vec<(Action, CheckedMove)>, C
     let listed: BTreeSet<(i32, i32, bool)> = pos
         .legal_moves()
         .into_iter()
-        .map(|a| match a {
+        .map(|m| match m.action {
             Action::Place(p) => (p.x, p.y, false),
             Action::Pass => (0, 0, true),
         })
@@ -350,7 +350,7 @@ pub fn check_symmetry_of_analysis(pos: &Position) -> Result<(), CheckFailure> {
 /// Playing the image of a move on the image of the position gives the image of the result (or
 /// the same refusal code), for the eight symmetries.
 pub fn check_symmetry_of_move(pos: &Position, action: Action) -> Result<(), CheckFailure> {
-    let r = pos.play(&Move {
+    let r = pos.play_reported(&Move {
         action,
         number: None,
         turn: None,
@@ -363,7 +363,7 @@ pub fn check_symmetry_of_move(pos: &Position, action: Action) -> Result<(), Chec
         }
         .validate(&format!("symmetry {s:?}"))
         .map_err(CheckFailure::Position)?;
-        let r2 = p2.play(&Move {
+        let r2 = p2.play_reported(&Move {
             action: s.action(action),
             number: None,
             turn: None,
@@ -462,8 +462,8 @@ pub fn check_colour_swap_of_move(pos: &Position, action: Action) -> Result<(), C
         number: None,
         turn: None,
     };
-    let r = fresh.play(&m);
-    let r2 = swapped.play(&m);
+    let r = fresh.play_reported(&m);
+    let r2 = swapped.play_reported(&m);
     match (&r, &r2) {
         (Ok((n, _)), Ok((nn, _))) if swap_colours(n.board()) == *nn.board() => Ok(()),
         (Err(e), Err(e2)) if e.reason == e2.reason => Ok(()),

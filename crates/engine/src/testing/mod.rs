@@ -11,6 +11,7 @@
 //! - [`eye_checks`]: the engine's private-eye verdicts against that oracle and the fast engine;
 //! - [`checks`]: one checker per invariant (each returns a [`CheckFailure`] naming the position
 //!   and the failing part);
+//! - [`fast`]: the fast engine (crate-private otherwise) and the reference's random game;
 //! - [`round_trips`]: the setup's YAML and JSON round trips, and what a record's must keep.
 //!
 //! Every item is also re-exported here (`m3go::testing::check_move`, …). Nothing here is a rule
@@ -21,6 +22,7 @@ pub mod cascade;
 pub mod checks;
 pub mod eye_checks;
 pub mod failure;
+pub mod fast;
 pub mod generators;
 pub mod literal_eyes;
 pub mod round_trips;
@@ -32,6 +34,7 @@ pub use cascade::*;
 pub use checks::*;
 pub use eye_checks::*;
 pub use failure::CheckFailure;
+pub use fast::*;
 pub use generators::*;
 pub use literal_eyes::*;
 pub use round_trips::*;

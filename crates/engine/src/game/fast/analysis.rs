@@ -10,7 +10,9 @@ use crate::judge::eyes::{condition_1, condition_2, verdict, LowerView, Region, R
 use crate::judge::eyes2016::{
     condition_a, condition_b, is_outer_part_2016, judge_all_regions_2016, Verdict2016,
 };
-use crate::judge::forbidden::{flower_forbidden_reason, Forbidden, UpperView};
+use crate::judge::forbidden::UpperView;
+#[cfg(any(test, feature = "testing"))]
+use crate::judge::forbidden::{flower_forbidden_reason, Forbidden};
 use crate::judge::freeze::FrozenString;
 use std::sync::Arc;
 
@@ -63,10 +65,12 @@ fn union(parent: &mut [u16; MAXN], x: u16, y: u16) {
 }
 
 /// The words of a bit set of the padded points.
+#[cfg(any(test, feature = "testing"))]
 const WORDS: usize = MAXN / 64;
 
 /// Word `i` of the bit set `x` with every point moved by `k` points, towards higher points
 /// (`up`: bit `p` is bit `p - k` of `x`) or lower (bit `p` is bit `p + k`); `k` is below 64.
+#[cfg(any(test, feature = "testing"))]
 fn shifted(x: &[u64; WORDS], i: usize, k: usize, up: bool) -> u64 {
     let get = |j: usize| x.get(j).copied().unwrap_or(0);
     let k = k as u32;
@@ -673,12 +677,14 @@ impl FastAnalysis {
 
     /// Whether the lower string through reference index `i` has a private eye (`None` where
     /// there is no black or white stone).
+    #[cfg(any(test, feature = "testing"))]
     pub fn has_private_eye(&self, i: usize) -> Option<bool> {
         let s = self.lower_of[self.geom.pad(i)];
         (s != NONE && self.eyes_done).then(|| self.has_eye[s as usize])
     }
 
     /// The attribute of the flower string through reference index `i`.
+    #[cfg(any(test, feature = "testing"))]
     pub fn attribute_at(&self, i: usize) -> Option<Attribute> {
         let f = self.flower_of[self.geom.pad(i)];
         (f != NONE).then(|| self.flower_attr[f as usize])
@@ -703,6 +709,7 @@ impl FastAnalysis {
 
     /// Number of black and white upper strings (a string number the incremental update
     /// retired has no colour).
+    #[cfg(any(test, feature = "testing"))]
     pub fn upper_string_count(&self) -> usize {
         self.upper_colour[..self.upper_count]
             .iter()
@@ -714,6 +721,7 @@ impl FastAnalysis {
     /// [`crate::judge::forbidden`] (M20-FORBID-UPPER) on this analysis's upper layer.
     /// Only the points of [`FastAnalysis::forbidden_candidates`] are asked; the others no
     /// clause can forbid.
+    #[cfg(any(test, feature = "testing"))]
     pub fn forbidden_points(&self, rules: &Rules, player: Colour) -> Vec<(usize, Forbidden)> {
         let candidates = self.forbidden_candidates();
         let count = candidates.iter().map(|w| w.count_ones() as usize).sum();
@@ -754,6 +762,7 @@ impl FastAnalysis {
     /// reference's (`report::forbidden_points`, which asks the clause functions at every point)
     /// on random boards, bench positions, conformance positions and held analyses of long
     /// random games.
+    #[cfg(any(test, feature = "testing"))]
     fn forbidden_candidates(&self) -> [u64; WORDS] {
         let n = (self.geom.w * self.geom.w).min(MAXN);
         let mut empty = [0u64; WORDS];
@@ -803,6 +812,7 @@ impl FastAnalysis {
 
     /// Why reference index `i` is closed to `player`'s flower
     /// ([`crate::judge::forbidden::flower_forbidden_reason`] on this analysis).
+    #[cfg(any(test, feature = "testing"))]
     pub fn flower_forbidden_reason(
         &self,
         rules: &Rules,

@@ -36,6 +36,7 @@
 //! "Play and undo".
 
 mod analysis;
+mod earlier;
 mod incremental;
 mod position;
 mod settle;
@@ -43,9 +44,13 @@ mod undo;
 mod walk;
 
 pub use analysis::FastAnalysis;
-pub use position::{FastPosition, Inconsistency, Refusal};
+#[cfg(any(test, feature = "testing"))]
+pub use position::Inconsistency;
+pub use position::{FastPosition, Refusal};
 pub use undo::UndoLog;
-pub use walk::{random_game_fast, random_move};
+pub use walk::random_game_fast;
+#[cfg(any(test, feature = "testing"))]
+pub use walk::random_move;
 
 use crate::board::grid::Colour;
 use crate::rules::{

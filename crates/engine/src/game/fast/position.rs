@@ -1,11 +1,12 @@
 //! [`FastPosition`]: a position on the fast engine (its state, the consistency check, play,
-//! legal moves, special moves; the move itself is settled in `settle.rs`, the game tree walked
-//! in `walk.rs`). The rules of a move are not written here: the turn and the end of the game
+//! special moves; the move itself is settled in `settle.rs`, the legal moves listed and the game
+//! tree walked in `walk.rs`, the earlier boards and their hashes kept in `earlier.rs`). The rules of a move are not written here: the turn and the end of the game
 //! are `game::order`'s ([`game_turn`], [`game_over_in`], [`FlystoneState::after`]), the flower's
 //! forbidden points `judge::forbidden`'s, the capture cascade, the ko rules and the emergency
 //! conversion's condition P `game::cascade`'s, each over this engine's board.
 
 use super::analysis::padded_cells;
+use super::earlier::{board_hash, earlier_boards, Earlier};
 use super::*;
 use crate::board::coord::Point;
 use crate::board::grid::{Board, Stone};
@@ -16,65 +17,6 @@ use std::sync::Arc;
 
 /// Why the fast path refuses a move: the reference's reasons.
 pub use crate::game::refusal::Refusal;
-
-/// An earlier board of the game (positional and situational ko): its cells, a hash of them,
-/// the number of the move played on it, and the board before it.
-#[derive(Debug)]
-pub(super) struct Earlier {
-    pub(super) cells: [u8; MAXN],
-    pub(super) hash: u64,
-    pub(super) number: u32,
-    pub(super) prev: Option<Arc<Earlier>>,
-}
-
-/// The earlier boards, newest first.
-pub(super) fn earlier_boards(mut e: Option<&Arc<Earlier>>) -> impl Iterator<Item = &Earlier> {
-    std::iter::from_fn(move || {
-        let here = e?;
-        e = here.prev.as_ref();
-        Some(here.as_ref())
-    })
-}
-
-/// The Zobrist keys (GO-KO's board comparisons, positional and situational): one random key per
-/// padded point and stone (black, white, flower), SplitMix64 from a fixed seed, built at compile
-/// time. The hash of a board is the XOR of the keys of its stones, kept as stones are placed and
-/// removed; a match is confirmed by comparing the boards.
-static ZOBRIST: [[u64; MAXN]; 3] = {
-    let mut t = [[0u64; MAXN]; 3];
-    let mut state = 0x6d33_676f_2023_u64;
-    let mut v = 0;
-    while v < 3 {
-        let mut p = 0;
-        while p < MAXN {
-            // SplitMix64 (game::order::splitmix64), written out: a const item calls no fn of
-            // another module that is not const.
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            t[v][p] = z ^ (z >> 31);
-            p += 1;
-        }
-        v += 1;
-    }
-    t
-};
-
-/// The Zobrist key of cell value `v` at padded point `p` (0 for an empty point or the frame).
-#[inline]
-pub(super) fn zobrist(p: usize, v: u8) -> u64 {
-    match v {
-        BLACK | WHITE | FLOWER => ZOBRIST[usize::from(v - 1)][p & MASK],
-        _ => 0,
-    }
-}
-
-/// The Zobrist hash of a whole board, from scratch.
-fn board_hash(geom: Geom, cells: &[u8; MAXN]) -> u64 {
-    geom.points()
-        .fold(0, |h, p| h ^ zobrist(p, cells[p & MASK]))
-}
 
 /// A position on the fast path: the direct board, the earlier boards the ko rule needs, the
 /// move number, the trailing passes, the Flystone state and the analysis of the board.
@@ -118,6 +60,7 @@ impl FastPosition {
     /// `tests/it/fast_equals_reference.rs`).
     /// The grey strings whose attribute is frozen (M13-FREEZE, `grey-freeze: kept`) are
     /// derived from the history and the board ([`crate::judge::freeze::frozen_of`]).
+    #[cfg(any(test, feature = "testing"))]
     pub fn from_state(
         rules: &Rules,
         board: &Board,
@@ -352,21 +295,25 @@ impl FastPosition {
     }
 
     /// Number of the next move.
+    #[cfg(any(test, feature = "testing"))]
     pub fn move_number(&self) -> u32 {
         self.move_number
     }
 
     /// The analysis of the current board.
+    #[cfg(any(test, feature = "testing"))]
     pub fn analysis(&self) -> &FastAnalysis {
         &self.an
     }
 
     /// The Flystone state (under the `flystone` schedule).
+    #[cfg(any(test, feature = "testing"))]
     pub fn flystone(&self) -> Option<&FlystoneState> {
         self.flystone.as_ref()
     }
 
     /// The turn of the next move.
+    #[cfg(any(test, feature = "testing"))]
     pub fn turn(&self) -> Turn {
         self.turn
     }
@@ -388,6 +335,7 @@ impl FastPosition {
 
     /// Plays a move of the schedule's turn (as `Position::play`, without the report); `self` is
     /// unchanged.
+    #[cfg(any(test, feature = "testing"))]
     pub fn play(&self, action: Action) -> Result<FastPosition, Refusal> {
         self.play_as(action, self.turn)
     }
@@ -444,30 +392,6 @@ impl FastPosition {
 
     pub(super) fn point(&self, p: usize) -> crate::board::coord::Point {
         crate::board::coord::point_of(self.geom.size, self.geom.unpad(p))
-    }
-
-    /// Every legal move of the side to move (passes included), in board order, as
-    /// `Position::legal_moves`.
-    pub fn legal_moves(&self) -> Vec<Action> {
-        if self.game_over() {
-            return Vec::new();
-        }
-        let mut scratch = None;
-        // Every empty point is asked of this position: the components' sole bounds once.
-        let bounds = (self.turn.kind == StoneKind::Own)
-            .then(|| super::settle::SoleBounds::of(self))
-            .flatten();
-        let mut out: Vec<Action> = self
-            .geom
-            .points()
-            .filter(|&p| {
-                self.cells[p & MASK] == EMPTY
-                    && self.legal_with(p, self.turn, &mut scratch, bounds.as_ref())
-            })
-            .map(|p| Action::Place(self.point(p)))
-            .collect();
-        out.push(Action::Pass);
-        out
     }
 
     /// The turns the next move may take besides the schedule's
@@ -541,6 +465,7 @@ impl FastPosition {
     /// The legal moves that take a turn other than the schedule's, with their turn, as
     /// `Position::special_moves` lists them: emergency conversions (D3-EMERGENCY) and chosen
     /// flystones (S3-ROUND) with their pass.
+    #[cfg(any(test, feature = "testing"))]
     pub fn special_moves(&self) -> Vec<(Turn, Action)> {
         if self.game_over() {
             return Vec::new();

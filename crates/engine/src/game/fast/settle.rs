@@ -5,8 +5,8 @@
 //! whole board otherwise; then ko (`game::cascade::repeats_earlier`) and the bookkeeping of the
 //! next position. Why the held and updated state is the board's: `notes/incremental.md`.
 
+use super::earlier::{earlier_boards, zobrist, Earlier};
 use super::incremental::Local;
-use super::position::{earlier_boards, zobrist, Earlier};
 use super::*;
 use crate::game::cascade::{
     cascade, flower_capture_refused, repeats_earlier, CascadeBoard, UpperStrings,

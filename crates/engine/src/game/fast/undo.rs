@@ -5,8 +5,8 @@
 //! analysis into a child per move. What the log holds and why it restores the position exactly:
 //! `notes/incremental.md`, "Play and undo".
 
+use super::earlier::Earlier;
 use super::incremental::Local;
-use super::position::Earlier;
 use super::settle::{copy_cells, update_analysis, Buffer, Held, Settled};
 use super::*;
 use crate::board::layers::Attribute;
@@ -40,11 +40,13 @@ impl UndoLog {
     }
 
     /// The number of moves that can be taken back.
+    #[cfg(any(test, feature = "testing"))]
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
     /// Whether no move can be taken back.
+    #[cfg(any(test, feature = "testing"))]
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -57,6 +59,7 @@ impl UndoLog {
     /// How many stones played so far had their analysis updated and logged entry by entry,
     /// and how many saved the analysis whole because the board was analysed again (passes are
     /// in neither).
+    #[cfg(any(test, feature = "testing"))]
     pub fn paths(&self) -> (u64, u64) {
         (self.local, self.whole)
     }
@@ -490,6 +493,7 @@ impl FastPosition {
     /// per-string arrays up to their counts and the lower layer only where the private eyes
     /// are computed, as [`FastAnalysis`]'s copies hold them (a position played by copying
     /// compares equal to the same game played in place). The scratch arrays are not compared.
+    #[cfg(any(test, feature = "testing"))]
     pub fn state_difference(&self, other: &FastPosition, exact: bool) -> Option<&'static str> {
         // Every field named, so that a new field is not forgotten here.
         let FastPosition {
@@ -525,9 +529,9 @@ impl FastPosition {
                 "board before the previous move",
             ),
             (
-                super::position::earlier_boards(earlier.as_ref())
+                super::earlier::earlier_boards(earlier.as_ref())
                     .map(|e| (e.hash, e.number, &e.cells[..n]))
-                    .eq(super::position::earlier_boards(other.earlier.as_ref())
+                    .eq(super::earlier::earlier_boards(other.earlier.as_ref())
                         .map(|e| (e.hash, e.number, &e.cells[..n]))),
                 "earlier boards",
             ),
@@ -554,6 +558,7 @@ impl FastPosition {
 
 /// Whether two analyses hold the same (see [`FastPosition::state_difference`]; `n`: the
 /// per-point entries compared).
+#[cfg(any(test, feature = "testing"))]
 fn analysis_equal(a: &FastAnalysis, b: &FastAnalysis, n: usize, exact: bool) -> bool {
     // Every field named, so that a new field is not forgotten here.
     let FastAnalysis {

@@ -1,14 +1,40 @@
 //! Walking the game tree on the fast engine: [`FastPosition::count_leaves`] (perft, the number
 //! of move sequences of a depth) and complete random games ([`random_game_fast`]), both playing
-//! in place with undo (`undo.rs`).
+//! in place with undo (`undo.rs`); the legal-move list, which reads the same per-component
+//! table ([`SoleBounds`]).
 
 use super::settle::SoleBounds;
 use super::undo::UndoLog;
 use super::*;
+use crate::game::moves::Action;
 use crate::game::order::{SplitMix64, StoneKind, Turn};
 use crate::judge::forbidden::is_one_liberty_eye;
 
 impl FastPosition {
+    /// Every legal move of the side to move (passes included), in board order, as
+    /// `Position::legal_moves`.
+    pub fn legal_moves(&self) -> Vec<Action> {
+        if self.game_over() {
+            return Vec::new();
+        }
+        let mut scratch = None;
+        // Every empty point is asked of this position: the components' sole bounds once.
+        let bounds = (self.turn.kind == StoneKind::Own)
+            .then(|| SoleBounds::of(self))
+            .flatten();
+        let mut out: Vec<Action> = self
+            .geom
+            .points()
+            .filter(|&p| {
+                self.cells[p & MASK] == EMPTY
+                    && self.legal_with(p, self.turn, &mut scratch, bounds.as_ref())
+            })
+            .map(|p| Action::Place(self.point(p)))
+            .collect();
+        out.push(Action::Pass);
+        out
+    }
+
     /// The number of leaves of the game tree of depth `depth` (perft): the move sequences of length `depth` from this position (every legal
     /// move, passes included, as `Position::legal_moves` lists them, and the special moves of
     /// `Position::special_moves`); the reference is `crate::tools::perft::perft_reference`.

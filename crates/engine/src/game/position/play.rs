@@ -26,7 +26,7 @@ use crate::rules::{CaptureTiming, Rules, Schedule};
 
 /// How a move uses its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Special {
+pub(super) enum Special {
     /// The turn the schedule gives.
     Normal,
     /// D3-EMERGENCY: a flower turn placing a stone of the player's own colour.
@@ -261,7 +261,7 @@ impl Position {
     /// Which turn a move takes: the schedule's, or — when the move claims it — an emergency
     /// conversion on a flower turn (D3-EMERGENCY) or a chosen flystone (S3-ROUND).
     /// D3-EMERGENCY-OPTIONAL: the conversion is taken only when the move claims it.
-    fn resolve_turn(&self, m: &Move) -> Result<(Turn, Special), Illegal> {
+    pub(super) fn resolve_turn(&self, m: &Move) -> Result<(Turn, Special), Illegal> {
         let n = self.move_number;
         let turn = self.turn();
         if let Some(claimed) = m.number {
@@ -357,21 +357,38 @@ impl Position {
     /// upper layer before the stone is placed), runs the cascade, checks ko. Returns the new
     /// position and the report, or the reason the move is refused; `self` is never changed.
     /// M16-PLAY-GO: black and white stones are played, captured and live as in Go.
-    pub fn play(&self, m: &Move) -> Result<(Position, Report), Illegal> {
+    /// On the fast engine ([`Engine::Fast`]) the next position also keeps its fast form: the
+    /// fast engine plays the same move from this position's.
+    pub fn play_reported(&self, m: &Move) -> Result<(Position, Report), Illegal> {
         self.play_from(m, None)
-            .map(|(next, report, _)| (next, report))
+            .map(|(next, report, _)| (self.with_next_fast(m, &report, next), report))
     }
 
-    /// [`Position::play`], with the analysis of the resulting board when the move placed a
+    /// [`Position::play_reported`], with the analysis of the resulting board when the move placed a
     /// stone: the cascade's last, which is `Position::analysis` of the new position (the cascade stops
     /// only after analysing the settled board without held attributes), for a caller that
     /// reports on the new position (one analysis per board). `None` after a pass, whose board
     /// is this one.
     pub fn play_analysed(&self, m: &Move) -> Result<(Position, Report, Option<Analysis>), Illegal> {
         self.play_from(m, None)
+            .map(|(next, report, a)| (self.with_next_fast(m, &report, next), report, a))
     }
 
-    /// [`Position::play`], reusing `before` — the analysis of this position — when the caller
+    /// `next`, the reference's position after `m` (reported in `report`), keeping the fast
+    /// form of the same move played from this position's, on the fast engine; on the
+    /// reference, or should the fast engine refuse the move (the tests compare the two), `next`
+    /// as it is (its fast form built when needed).
+    fn with_next_fast(&self, m: &Move, report: &Report, next: Position) -> Position {
+        if self.engine != Engine::Fast {
+            return next;
+        }
+        match self.with_fast(|f| f.play_as(m.action, report.turn)) {
+            Ok(fast) => next.keeping_fast(fast),
+            Err(_) => next,
+        }
+    }
+
+    /// [`Position::play_reported`], reusing `before` — the analysis of this position — when the caller
     /// already has it (e.g. [`Position::legal_moves`], which tries every point). The steps, in
     /// the order their refusals take precedence: the end of the game, the turn, a pass, the
     /// point, the special turn, the flower's forbidden points, the placement and its cascade
@@ -411,7 +428,7 @@ impl Position {
 
     /// GO-END — "着子完毕的棋局" (003): no move, not even a pass, after the game is over
     /// ([`Position::game_over`]).
-    fn refuse_after_end(&self) -> Result<(), Illegal> {
+    pub(super) fn refuse_after_end(&self) -> Result<(), Illegal> {
         if self.game_over() {
             return Err(illegal(
                 Refusal::GameOver,
@@ -428,7 +445,7 @@ impl Position {
     /// GO-PASS — "这手棋就用虚着（Pass）代替" (003): any turn, stone or flower, may be passed; the
     /// board stays, the pass is counted towards the end of the game (GO-END). An emergency
     /// conversion is a stone, never a pass (D3-EMERGENCY-Q).
-    fn pass(&self, turn: Turn, special: Special) -> Result<(Position, Report), Illegal> {
+    pub(super) fn pass(&self, turn: Turn, special: Special) -> Result<(Position, Report), Illegal> {
         let n = self.move_number;
         if special == Special::Conversion
             && !crate::game::cascade::conversion_q(None.into_iter(), None)
@@ -457,7 +474,7 @@ impl Position {
 
     /// M16-COORD / M20-STRING — a stone goes on an empty point of the board: the index of `p`,
     /// or the refusal (off the board, occupied).
-    fn empty_point(&self, p: Point) -> Result<usize, Illegal> {
+    pub(super) fn empty_point(&self, p: Point) -> Result<usize, Illegal> {
         let n = self.move_number;
         if !p.on_board(self.board.size()) {
             return Err(illegal(
@@ -486,7 +503,7 @@ impl Position {
     /// D3-EMERGENCY / S3-ROUND — a move taking a turn other than the schedule's: an emergency
     /// conversion must save a string put in atari ([`emergency_conversion`]); a chosen flystone
     /// is logged. Returns the first steps of the report.
-    fn take_special_turn(
+    pub(super) fn take_special_turn(
         &self,
         turn: Turn,
         special: Special,
@@ -522,7 +539,7 @@ impl Position {
     /// a one-liberty eye or a tiger's mouth, judged on the upper layer before it is placed
     /// (`before`; [`flower_forbidden_reason`]: M20-FORBID-CAPTURE, M20-FORBID-EYE,
     /// M20-FORBID-TIGER).
-    fn refuse_forbidden_flower(
+    pub(super) fn refuse_forbidden_flower(
         &self,
         before: &Analysis,
         turn: Turn,
@@ -559,7 +576,7 @@ impl Position {
     /// and [`settle_reference`] settles the board: captures, recomputed attributes, and the
     /// suicide refusal (GO-SUICIDE). Under `capture-timing: holographic-first` the first
     /// captures use the attributes of `before` (register D8).
-    fn place_and_settle(
+    pub(super) fn place_and_settle(
         &self,
         before: &Analysis,
         turn: Turn,
@@ -596,36 +613,46 @@ impl Position {
             turn,
             !settled.captured.is_empty(),
         ) {
-            return Err(illegal(
-                Refusal::CapturePoint,
-                text!(
-                    "move ",
-                    self.move_number,
-                    ": a flower at ",
-                    p,
-                    " would remove stones through the attribute cascade (flower-capture-check: cascade)"
-                ),
-            ));
+            return Err(self.flower_capture_refusal(p));
         }
         Ok(())
+    }
+
+    /// The refusal of a flower at `p` whose attribute cascade removes stones.
+    pub(super) fn flower_capture_refusal(&self, p: Point) -> Illegal {
+        illegal(
+            Refusal::CapturePoint,
+            text!(
+                "move ",
+                self.move_number,
+                ": a flower at ",
+                p,
+                " would remove stones through the attribute cascade (flower-capture-check: cascade)"
+            ),
+        )
     }
 
     /// GO-KO — the settled board may not repeat a position the ko rule forbids
     /// ([`Position::ko_violation`]).
     fn refuse_ko(&self, board: &Board, p: Point) -> Result<(), Illegal> {
         if self.ko_violation(board) {
-            return Err(illegal(
-                Refusal::Ko,
-                text!(
-                    "move ",
-                    self.move_number,
-                    ": ",
-                    p,
-                    format!(" repeats an earlier position ({:?} ko)", self.rules.ko)
-                ),
-            ));
+            return Err(self.ko_refusal(p));
         }
         Ok(())
+    }
+
+    /// The refusal of a stone at `p` that repeats an earlier position.
+    pub(super) fn ko_refusal(&self, p: Point) -> Illegal {
+        illegal(
+            Refusal::Ko,
+            text!(
+                "move ",
+                self.move_number,
+                ": ",
+                p,
+                format!(" repeats an earlier position ({:?} ko)", self.rules.ko)
+            ),
+        )
     }
 
     /// The position after the stone at `p` and what the move did: the captured points, the
@@ -671,15 +698,25 @@ impl Position {
         (next, report, Some(analysis))
     }
 
-    /// Every legal move of the side to move (passes included), in board order, on the
-    /// position's engine: the fast engine ([`FastPosition`](crate::game::fast::FastPosition)) or the clause-by-clause reference
-    /// (each empty point played with [`Position::play`]'s steps). The two lists are the same
-    /// (fast equals reference, `tests/it/fast_equals_reference.rs`).
-    pub fn legal_moves(&self) -> Vec<Action> {
-        match self.engine {
-            Engine::Fast => self.fast().legal_moves(),
+    /// Every legal move of the side to move (passes included), in board order, each one a
+    /// [`Move`] that [`Position::play`] takes; on the position's engine: the fast engine (the
+    /// incremental state the position keeps) or the clause-by-clause reference (each empty point
+    /// played with [`Position::play_reported`]'s steps). The two lists are the same (fast equals
+    /// reference). The moves that claim a turn other than the schedule's are
+    /// [`Position::special_moves`].
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let actions = match self.engine {
+            Engine::Fast => self.with_fast(|f| f.legal_moves()),
             Engine::Reference => self.legal_moves_reference(),
-        }
+        };
+        actions
+            .into_iter()
+            .map(|action| Move {
+                action,
+                number: None,
+                turn: None,
+            })
+            .collect()
     }
 
     /// [`Position::legal_moves`] by the clause-by-clause reference.
@@ -748,7 +785,7 @@ impl Position {
                     number: Some(n),
                     turn: Some(t),
                 };
-                if self.play(&m).is_ok() {
+                if self.play_from(&m, None).is_ok() {
                     out.push(m);
                 }
             }
