@@ -10,8 +10,7 @@
 use m3go::conform::answer::answer_line_text;
 use m3go::conform::capabilities::Capabilities;
 use m3go::tools::fast::{random_game_fast, FastAnalysis, FastPosition};
-use m3go_engine::game::position::advance::Engine;
-use m3go_engine::{Board, Colour, Position, Setup};
+use m3go_engine::{Board, Colour, Engine, Position, Setup};
 use std::hint::black_box;
 
 /// The workloads: name and what it measures.

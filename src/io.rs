@@ -1,9 +1,9 @@
 //! The outer ring's streams: one bounded line of a protocol's input, standard error that
 //! cannot panic, and texts from outside clipped for a message. The engine reads whole files
-//! ([`m3go_engine::game::setup::Setup::load`]) and never writes to a stream; these are the command's,
+//! ([`m3go_engine::Setup::load`]) and never writes to a stream; these are the command's,
 //! the server's and the runner's.
 
-use m3go_engine::error::ReadError;
+use m3go_engine::ReadError;
 
 /// One line of `r` (without its `\n` or `\r\n`), bounded like a file read (at most `limit` bytes kept): `None` at the end
 /// of input; a line longer than `limit` is read to its end and discarded (in bounded memory),

@@ -14,16 +14,14 @@ use m3go::conform::capabilities::Capabilities;
 use m3go::conform::case::Case;
 use m3go::conform::check::check;
 use m3go::conform::protocol::{code, error_answer, PROTOCOL};
-use m3go_engine::error::ErrorKind;
+use m3go_engine::ErrorKind;
 /// The largest input read from one source (as the command reads it).
-const MAX_INPUT_BYTES: usize = m3go_engine::error::ReadError::MAX_INPUT_BYTES;
+const MAX_INPUT_BYTES: usize = m3go_engine::ReadError::MAX_INPUT_BYTES;
 use m3go::tools::replay::{ListedFailure, MoveFailure};
 use m3go_engine::formats::report::{AnalysisReport, PlayReport};
-use m3go_engine::game::advance::Engine;
-use m3go_engine::game::notation::Notation;
-use m3go_engine::game::setup::{from_yaml, Setup};
-use m3go_engine::rules::{Rules, RulesField};
-use m3go_engine::Position;
+use m3go_engine::game::from_yaml;
+use m3go_engine::rules::RulesField;
+use m3go_engine::{Engine, Notation, Position, Rules, Setup};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError};
 use pyo3::prelude::*;
@@ -437,19 +435,17 @@ fn check_case(
 #[pyfunction]
 fn _analyze_loop(py: Python<'_>, position: &str, n: u32) -> PyResult<f64> {
     let position = position.to_string();
-    let took = py.detach(
-        || -> Result<std::time::Duration, m3go_engine::error::InputError> {
-            let start = std::time::Instant::now();
-            for _ in 0..n {
-                let setup: Setup = from_yaml(&position, "position")?;
-                let pos = setup.to_position("position")?;
-                let v = serde_json::to_value(AnalysisReport::new(&pos))
-                    .map_err(m3go_engine::error::InputError::internal)?;
-                std::hint::black_box(v);
-            }
-            Ok(start.elapsed())
-        },
-    );
+    let took = py.detach(|| -> Result<std::time::Duration, m3go_engine::InputError> {
+        let start = std::time::Instant::now();
+        for _ in 0..n {
+            let setup: Setup = from_yaml(&position, "position")?;
+            let pos = setup.to_position("position")?;
+            let v = serde_json::to_value(AnalysisReport::new(&pos))
+                .map_err(m3go_engine::InputError::internal)?;
+            std::hint::black_box(v);
+        }
+        Ok(start.elapsed())
+    });
     let took = took.map_err(|e| bad_position(py, e))?;
     Ok(took.as_secs_f64() / f64::from(n.max(1)))
 }

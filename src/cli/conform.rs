@@ -569,7 +569,7 @@ struct Reports {
 #[derive(Debug)]
 enum ReportsError {
     /// An output names nothing m3go may write.
-    Output(m3go_engine::error::InputError),
+    Output(m3go_engine::InputError),
     /// Several outputs want standard output (the flags with their paths).
     SeveralOnStdout(Vec<String>),
 }
@@ -1615,7 +1615,7 @@ fn coverage(
     update: bool,
     load_errors: &[(String, String)],
 ) -> i32 {
-    let text = match m3go_engine::game::setup::read_text(rules_md) {
+    let text = match m3go_engine::game::read_text(rules_md) {
         Ok(t) => t,
         // outside a checkout, and not asked to write it: the register built into the binary
         Err(_) if !update && rules_md == "rules.md" && !std::path::Path::new(rules_md).exists() => {

@@ -12,8 +12,7 @@ use crate::referee::results;
 use crate::referee::stats::{Pairing, Sprt, SprtVerdict};
 use crate::referee::{game_line, pairings, run_game, table, tally, MatchSpec, PlayerSpec};
 use m3go_engine::formats::record::Record;
-use m3go_engine::game::setup::InputError;
-use m3go_engine::rules::Rules;
+use m3go_engine::{InputError, Rules};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -329,8 +328,7 @@ fn spec_of(args: &MatchArgs) -> Result<MatchSpec, InputError> {
             );
         }
     }
-    m3go_engine::board::grid::Board::empty(args.size)
-        .map_err(|e| InputError::from(e).key("--size"))?;
+    m3go_engine::Board::empty(args.size).map_err(|e| InputError::from(e).key("--size"))?;
     if !(args.move_time > 0.0 && args.move_time <= 86400.0) {
         return Err(InputError::new(format!("{}", args.move_time))
             .key("--move-time")
@@ -665,9 +663,8 @@ fn openings(paths: &[String], rules: &Rules, size: usize) -> Result<Vec<Arc<Open
 fn opening(file: &str, rules: &Rules, size: usize) -> Result<Opening, InputError> {
     let lower = file.to_ascii_lowercase();
     let record = if lower.ends_with(".yaml") || lower.ends_with(".yml") {
-        let text = m3go_engine::game::setup::read_text(file)?;
-        let setup: m3go_engine::game::setup::Setup =
-            m3go_engine::game::setup::from_yaml(&text, file)?;
+        let text = m3go_engine::game::read_text(file)?;
+        let setup: m3go_engine::Setup = m3go_engine::game::from_yaml(&text, file)?;
         let pos = setup.to_position(file)?;
         let mut r = Record::new(pos.board().size(), None);
         r.first_move = pos.move_number();

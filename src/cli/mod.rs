@@ -7,7 +7,7 @@
 //! input — usage errors found by clap included.
 
 use clap::{Parser, Subcommand};
-use m3go_engine::game::setup::InputError;
+use m3go_engine::InputError;
 use std::ffi::OsString;
 
 /// `print!` through [`common::write_out`]: a closed pipe ends m3go quietly.

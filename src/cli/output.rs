@@ -23,7 +23,7 @@
 //! stands there (a link, a hard link, a device) is replaced, never followed or written into.
 //! The paths of a run's reports are checked together before it starts ([`check_outputs`]).
 
-use m3go_engine::game::setup::InputError;
+use m3go_engine::InputError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -59,7 +59,7 @@ pub enum Target {
 /// path and what was expected) where it may not be written. Looks only: nothing is opened, so
 /// a FIFO without a reader does not block here.
 pub fn decide(path: &str) -> Result<Target, InputError> {
-    decide_of(path).map_err(|e| e.of_kind(m3go_engine::error::ErrorKind::Unwritable))
+    decide_of(path).map_err(|e| e.of_kind(m3go_engine::ErrorKind::Unwritable))
 }
 
 fn decide_of(path: &str) -> Result<Target, InputError> {
@@ -95,7 +95,7 @@ fn decide_of(path: &str) -> Result<Target, InputError> {
                     format!(
                         "cannot write: a symbolic link to `{}`, which does not exist (m3go does \
                          not create a link's missing target)",
-                        m3go_engine::error::InputError::quote(&to)
+                        m3go_engine::InputError::quote(&to)
                     ),
                     "a link to an existing file, or the path of the file itself",
                 );
@@ -212,7 +212,7 @@ pub fn write_one(path: &str, text: &str) -> Result<(), InputError> {
 /// standard output); last the temporary files are renamed over their targets. A failure before
 /// the renames removes the temporary files and leaves every replaced file as it was.
 pub fn write_all(files: &[(&str, &str)]) -> Result<(), InputError> {
-    write_all_of(files).map_err(|e| e.of_kind(m3go_engine::error::ErrorKind::Unwritable))
+    write_all_of(files).map_err(|e| e.of_kind(m3go_engine::ErrorKind::Unwritable))
 }
 
 fn write_all_of(files: &[(&str, &str)]) -> Result<(), InputError> {
@@ -411,7 +411,7 @@ impl Folder {
     /// that m3go may create files in it (a file made and removed). Refused: a path that is not a
     /// folder (after its links), a folder m3go may not write.
     pub fn open(path: &str) -> Result<Folder, InputError> {
-        Self::open_of(path).map_err(|e| e.of_kind(m3go_engine::error::ErrorKind::Unwritable))
+        Self::open_of(path).map_err(|e| e.of_kind(m3go_engine::ErrorKind::Unwritable))
     }
 
     fn open_of(path: &str) -> Result<Folder, InputError> {
@@ -469,7 +469,7 @@ impl Folder {
             Err(InputError::new(what)
                 .file(path)
                 .expected("a folder (new or existing) for the files written")
-                .of_kind(m3go_engine::error::ErrorKind::Unwritable))
+                .of_kind(m3go_engine::ErrorKind::Unwritable))
         };
         if !std::fs::metadata(&parent).is_ok_and(|m| m.is_dir()) {
             return refuse(format!("`{}` is not a folder", parent.to_string_lossy()));
@@ -518,7 +518,7 @@ impl Folder {
                         std::io::Error::from(e)
                     ))
                     .file(self.path_of(name))
-                    .of_kind(m3go_engine::error::ErrorKind::Unwritable))
+                    .of_kind(m3go_engine::ErrorKind::Unwritable))
                 }
             };
             let kind = SFlag::from_bits_truncate(st.st_mode) & SFlag::S_IFMT;
@@ -543,7 +543,7 @@ impl Folder {
             ))
             .file(self.path_of(name))
             .expected("a free name or a regular file in the output folder (remove it, or choose another folder)")
-            .of_kind(m3go_engine::error::ErrorKind::Unwritable));
+            .of_kind(m3go_engine::ErrorKind::Unwritable));
         }
         Ok(())
     }
@@ -590,7 +590,7 @@ impl Folder {
         let fail = |what: &str, e: std::io::Error| {
             InputError::new(format!("cannot write ({what}): {e}; the file is unchanged"))
                 .file(shown.as_str())
-                .of_kind(m3go_engine::error::ErrorKind::Unwritable)
+                .of_kind(m3go_engine::ErrorKind::Unwritable)
         };
         use nix::sys::stat::{fstatat, SFlag};
         let old = fstatat(&self.dir, name, nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW)
@@ -639,8 +639,7 @@ pub fn check_outputs(
     outputs: &[(&str, &str)],
     folder: Option<(&Folder, &[String])>,
 ) -> Result<(), InputError> {
-    check_outputs_of(outputs, folder)
-        .map_err(|e| e.of_kind(m3go_engine::error::ErrorKind::Unwritable))
+    check_outputs_of(outputs, folder).map_err(|e| e.of_kind(m3go_engine::ErrorKind::Unwritable))
 }
 
 /// Where an output goes, to compare two outputs.

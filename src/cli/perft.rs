@@ -1,7 +1,7 @@
 //! `m3go perft`: the number of legal move sequences of a given length.
 
 use crate::tools::perft::{divide_within, perft_within, NodeBudget};
-use m3go_engine::game::setup::{InputError, Setup};
+use m3go_engine::{InputError, Setup};
 
 /// Count legal move sequences (passes included).
 ///
@@ -64,7 +64,7 @@ pub fn run(args: PerftArgs) -> Result<(), InputError> {
         ))
         .key("--max-nodes")
         .expected("a smaller depth, or a larger --max-nodes")
-        .of_kind(m3go_engine::error::ErrorKind::LimitExceeded)
+        .of_kind(m3go_engine::ErrorKind::LimitExceeded)
     };
     // a progress bar over the first moves (on a terminal only)
     let pb = crate::cli::common::progress_bar(0, "first moves");

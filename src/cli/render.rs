@@ -3,7 +3,7 @@
 use crate::cli::common::{check_extension, write_file};
 use clap::ValueEnum;
 use m3go_engine::formats::render::View;
-use m3go_engine::game::setup::{InputError, Setup};
+use m3go_engine::{InputError, Setup};
 
 /// Draw the board (SVG figure or colour terminal).
 ///
@@ -27,8 +27,8 @@ pub struct RenderArgs {
     #[arg(long)]
     pub ansi: bool,
     /// The label system of the edges (latin needs no CJK font in the SVG viewer).
-    #[arg(long, value_enum, default_value_t = m3go_engine::board::coord::Labels::Chinese)]
-    pub labels: m3go_engine::board::coord::Labels,
+    #[arg(long, value_enum, default_value_t = m3go_engine::Labels::Chinese)]
+    pub labels: m3go_engine::Labels,
     /// Write on each stone of the SVG the number of the move that placed it (found from the
     /// position's history boards; the set-up position's stones get none).
     #[arg(long, requires = "svg")]

@@ -1,7 +1,8 @@
 //! `m3go rules`: the presets and rule options; `m3go rules check FILE` validates a rules file.
 
-use m3go_engine::game::setup::{from_yaml, read_text, InputError};
-use m3go_engine::rules::{Rules, RulesSpec};
+use m3go_engine::game::{from_yaml, read_text};
+use m3go_engine::rules::RulesSpec;
+use m3go_engine::{InputError, Rules};
 
 /// List the presets and every rule option, or validate a rules file.
 ///

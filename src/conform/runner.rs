@@ -16,9 +16,7 @@ use crate::conform::failure::{AnswerFault, ProgramFailure, Stopped, UnreadableLi
 use crate::conform::protocol::{PROTOCOL, PROTOCOLS, PROTOCOL_1};
 use crate::conform::suite::case_files;
 use crate::io::clip;
-use m3go_engine::game::advance::Engine;
-use m3go_engine::game::setup::InputError;
-use m3go_engine::rules::Rules;
+use m3go_engine::{Engine, InputError, Rules};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, Write};
@@ -1157,7 +1155,7 @@ pub struct Suite {
 /// Loads every case file under `dir`, checking each case's clauses against the clause ids of
 /// `rules_md` when that file can be read. Only an unreadable directory is an error.
 pub fn load_suite(dir: &str, rules_md: &str) -> Result<Suite, InputError> {
-    let known: Option<BTreeSet<String>> = m3go_engine::game::setup::read_text(rules_md)
+    let known: Option<BTreeSet<String>> = m3go_engine::game::read_text(rules_md)
         .ok()
         .map(|t| clause_ids(&t).into_iter().collect());
     let files = case_files(dir)?;

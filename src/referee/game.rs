@@ -3,7 +3,7 @@
 //! program's failures (a crash, a timeout, an unreadable answer) by the conformance runner's
 //! process handling ([`crate::conform::runner::External`]), the move by the rules
 //! ([`Position::advance`]) — the game ended by the rules' game end ([`Position::game_over`],
-//! GO-END) and counted by m3go's scorer ([`Score::of`](m3go_engine::judge::scoring::Score::of)). The record is built move by move as
+//! GO-END) and counted by m3go's scorer ([`Score::of`](m3go_engine::Score::of)). The record is built move by move as
 //! `m3go replay` reads it back: a move refused and replaced by a pass (`--illegal pass`) is the
 //! record's replaced move (M20-REPLAY-PASS), played by [`Record::advance_move`] itself.
 
@@ -14,16 +14,12 @@ use crate::conform::play_protocol::{
 };
 use crate::conform::runner::{External, Oracle};
 use crate::io::clip;
-use m3go_engine::board::grid::Colour;
 use m3go_engine::formats::record::{Record, RecordMove};
-use m3go_engine::game::moves::{Action, Move};
-use m3go_engine::game::notation::Notation;
-use m3go_engine::game::order::{StoneKind, Turn};
-use m3go_engine::game::play::Position;
-use m3go_engine::game::setup::{InputError, Setup};
-use m3go_engine::judge::scoring::{Score, Winner};
-use m3go_engine::rules::Rules;
+use m3go_engine::judge::Winner;
 use m3go_engine::rules::RulesField;
+use m3go_engine::{
+    Action, Colour, InputError, Move, Notation, Position, Rules, Score, Setup, StoneKind, Turn,
+};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
@@ -142,9 +138,9 @@ impl std::error::Error for RefereeError {
 }
 
 /// As a bad input, with this error's message.
-impl From<RefereeError> for m3go_engine::error::InputError {
+impl From<RefereeError> for m3go_engine::InputError {
     fn from(e: RefereeError) -> Self {
-        m3go_engine::error::InputError::new(e.to_string())
+        m3go_engine::InputError::new(e.to_string())
     }
 }
 
@@ -387,14 +383,14 @@ pub fn play_game(
 /// The seat (index into the seats of [`play_game_seated`]) that makes a move of `turn`: with
 /// two seats the player of its colour; with four (the team format) the seat of 000's schedule,
 /// A (black stones), B (black's flowers, grey), C (white stones), D (white's flowers, grey)
-/// (M16-TEAM-ROLES, [`m3go_engine::game::order::Seat::of_turn`]).
+/// (M16-TEAM-ROLES, [`m3go_engine::game::Seat::of_turn`]).
 pub fn seat_index(seats: usize, turn: Turn) -> usize {
     if seats == 4 {
-        match m3go_engine::game::order::Seat::of_turn(turn) {
-            m3go_engine::game::order::Seat::A => 0,
-            m3go_engine::game::order::Seat::B => 1,
-            m3go_engine::game::order::Seat::C => 2,
-            m3go_engine::game::order::Seat::D => 3,
+        match m3go_engine::game::Seat::of_turn(turn) {
+            m3go_engine::game::Seat::A => 0,
+            m3go_engine::game::Seat::B => 1,
+            m3go_engine::game::Seat::C => 2,
+            m3go_engine::game::Seat::D => 3,
         }
     } else {
         seat_of(turn.player)
@@ -638,13 +634,13 @@ impl<'s> Referee<'s> {
         if self.pos.game_over() {
             return Ok(Step::End(counted(&self.pos, false)));
         }
-        if self.record.moves.len() >= m3go_engine::game::notation::Notation::max_moves(spec.size) {
+        if self.record.moves.len() >= m3go_engine::Notation::max_moves(spec.size) {
             return Ok(Step::End(counted(&self.pos, true)));
         }
         let n = self.pos.move_number();
         let turn = self.pos.turn();
         let side = seat_index(self.nseats, turn);
-        let specials: Vec<Turn> = m3go_engine::game::order::Turn::special_turns(
+        let specials: Vec<Turn> = m3go_engine::Turn::special_turns(
             &spec.rules,
             false,
             turn,

@@ -14,7 +14,7 @@ use crate::conform::play_protocol::{
     GameLine, MatchSelection, ResultsHeader, SelectedPlayer, GAME_LINE_FORMAT, RESULTS_FORMAT,
 };
 use crate::conform::shard::{LineError, MergedLines, Shard, ShardError};
-use m3go_engine::board::grid::Colour;
+use m3go_engine::Colour;
 use std::collections::BTreeMap;
 use std::io::BufRead;
 
@@ -455,9 +455,9 @@ impl std::error::Error for MergeError {
     }
 }
 
-impl From<MergeError> for m3go_engine::error::InputError {
+impl From<MergeError> for m3go_engine::InputError {
     fn from(e: MergeError) -> Self {
-        m3go_engine::error::InputError::new(e.to_string())
+        m3go_engine::InputError::new(e.to_string())
     }
 }
 

@@ -6,12 +6,9 @@
 //! flystone). No rule is decided here: the moves are the fast engine's legal moves, the count
 //! `judge::scoring`'s.
 
-use m3go_engine::board::grid::{Colour, Stone};
-use m3go_engine::game::fast::{random_game_fast, FastPosition};
-use m3go_engine::game::moves::Action;
-use m3go_engine::game::order::SplitMix64;
-use m3go_engine::judge::scoring::Winner;
-use m3go_engine::rules::Rules;
+use m3go_engine::game::{random_game_fast, FastPosition, SplitMix64};
+use m3go_engine::judge::Winner;
+use m3go_engine::{Action, Colour, Rules, Stone};
 
 /// How a baseline player chooses its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,7 +120,7 @@ fn greedy(pos: &FastPosition, moves: &[Action], rng: &mut SplitMix64) -> Action 
 /// Who wins the count of a finished playout (no dead stones: a random game plays until the
 /// board is settled).
 fn playout_winner(pos: &FastPosition, rules: &Rules) -> Winner {
-    match m3go_engine::judge::scoring::Score::of_board(&pos.board(), rules, &[]) {
+    match m3go_engine::Score::of_board(&pos.board(), rules, &[]) {
         Ok(s) => s.winner,
         Err(_) => Winner::Draw,
     }
@@ -151,7 +148,7 @@ const EXPLORATION: f64 = 1.0;
 /// count's winner backed up; the most visited move of the root is chosen.
 fn mcts(root: &FastPosition, rules: &Rules, playouts: u32, rng: &mut SplitMix64) -> Action {
     let size = root.board().size();
-    let cap = m3go_engine::game::notation::Notation::max_moves(size) as u32;
+    let cap = m3go_engine::Notation::max_moves(size) as u32;
     let mut nodes = vec![Node {
         pos: root.clone(),
         action: Action::Pass,
@@ -229,7 +226,7 @@ fn mcts(root: &FastPosition, rules: &Rules, playouts: u32, rng: &mut SplitMix64)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use m3go_engine::board::grid::Board;
+    use m3go_engine::Board;
 
     fn start(size: usize) -> (FastPosition, Rules) {
         let rules = Rules::m3go_2020();

@@ -20,16 +20,14 @@
 //! perft 2 651
 //! ```
 
-use m3go_engine::board::grid::Board;
-use m3go_engine::game::advance::Engine;
-use m3go_engine::game::play::{Move, Position};
-use m3go_engine::game::setup::{from_yaml, parse_yaml, read_text, InputError, Place, Setup};
+use m3go_engine::game::{from_yaml, parse_yaml, read_text};
 use m3go_engine::rules::RulesField;
+use m3go_engine::{Board, Engine, InputError, Move, Place, Position, Setup};
 
 /// The number of legal move sequences of length `depth` (passes included; the special moves of
 /// [`Position::special_moves`] — Dullstone's emergency conversions and Flystone's chosen
 /// flystones — count as moves too), on the position's engine ([`Position::engine`]).
-/// `Engine::Fast`: [`m3go_engine::game::fast::FastPosition::count_leaves`] (every preset and option);
+/// `Engine::Fast`: [`m3go_engine::game::FastPosition::count_leaves`] (every preset and option);
 /// `Engine::Reference`: level by level with [`Position::legal_moves`] and [`Position::advance`]
 /// on the reference. The two agree (`tests/it/perft.rs`, `tests/it/fast_equals_reference.rs`).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
@@ -66,7 +64,7 @@ pub fn children(pos: &Position) -> Vec<(String, Position)> {
         };
         if let Ok(next) = pos.advance(&m) {
             out.push((
-                m3go_engine::game::notation::Notation::format_numbered(pos.rules(), n, turn, a),
+                m3go_engine::Notation::format_numbered(pos.rules(), n, turn, a),
                 next,
             ));
         }
@@ -75,7 +73,7 @@ pub fn children(pos: &Position) -> Vec<(String, Position)> {
         if let Ok(next) = pos.advance(&m) {
             let t = m.turn.unwrap_or(turn);
             out.push((
-                m3go_engine::game::notation::Notation::format_numbered(pos.rules(), n, t, m.action),
+                m3go_engine::Notation::format_numbered(pos.rules(), n, t, m.action),
                 next,
             ));
         }

@@ -4,7 +4,7 @@
 
 use crate::common::m3go;
 use m3go::tools::readings::{readings, Reading};
-use m3go_engine::game::setup::Setup;
+use m3go_engine::Setup;
 
 fn register() -> Vec<(String, String)> {
     m3go::conform::register::disputed_points()

@@ -21,9 +21,6 @@ pub(crate) use game_file::{parse_game_text_with, StartFiles};
 /// The largest number a record's first move may have.
 pub(crate) const MAX_FIRST_MOVE: u32 = crate::game::notation::MAX_MOVE_NUMBER - 1;
 
-/// The longest record m3go reads: ten moves per point of the board (3610 on 19×19).
-pub use crate::game::notation::Notation;
-
 /// One move of a record, as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordMove {

@@ -5,8 +5,14 @@
 //! back as a setup ([`Position::to_setup`]) or read again under other rules. It is built from a
 //! validated setup (the setup module).
 
+#[cfg(feature = "testing")]
 pub mod advance;
+#[cfg(not(feature = "testing"))]
+pub(crate) mod advance;
+#[cfg(feature = "testing")]
 pub mod play;
+#[cfg(not(feature = "testing"))]
+pub(crate) mod play;
 mod to_setup;
 
 use crate::board::coord::Point;

@@ -230,7 +230,7 @@ impl Part for &Text {
 #[macro_export]
 macro_rules! text {
     ($($part:expr),* $(,)?) => {{
-        let mut t = $crate::game::text::Text::new();
+        let mut t = $crate::game::Text::new();
         $( t.push($part); )*
         t
     }};

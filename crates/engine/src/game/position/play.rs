@@ -11,7 +11,7 @@ use crate::board::layers::Attribute;
 use crate::game::advance::Engine;
 use crate::game::cascade::{conversion_ataris, CascadeBoard, CascadeStep, NoAtari};
 use crate::game::move_report::{ataris, attribute_changes, eyes_made, illegal};
-pub use crate::game::move_report::{AttributeChange, Illegal, NamedString, Report};
+pub use crate::game::move_report::{Illegal, Report};
 pub use crate::game::moves::{Action, Move};
 use crate::game::notation::Notation;
 use crate::game::order::{team_wrong_turn, StoneKind, Turn};
