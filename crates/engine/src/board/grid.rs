@@ -224,7 +224,7 @@ impl Board {
         &self.cells
     }
 
-    /// Indices of the neighbours of index `i` (M16-ADJ, see [`neighbours`]).
+    /// Indices of the neighbours of index `i` (M16-ADJ, see `neighbours`).
     pub fn neighbours(&self, i: usize) -> Neighbours {
         neighbours(self.size, i)
     }

@@ -196,7 +196,7 @@ impl Position {
     }
 
     /// M13-FREEZE (`grey-freeze: kept`, D21): the grey strings whose attribute is frozen, as
-    /// the board and the history give them ([`frozen_of`]); empty under rules that do not
+    /// the board and the history give them (`frozen_of`); empty under rules that do not
     /// freeze.
     pub fn frozen(&self) -> &[FrozenString] {
         &self.frozen
@@ -289,7 +289,7 @@ impl Position {
     }
 
     /// The turn of move `n` of this game: the rules' schedule (M20-ORDER, M16-TEAM-CYCLE), and
-    /// under Flystone the flystones of this game (S3-ROUND, [`crate::game::order::flystone_turn`]).
+    /// under Flystone the flystones of this game (S3-ROUND, `crate::game::order::flystone_turn`).
     pub fn turn_of(&self, n: u32) -> Turn {
         game_turn(&self.rules, self.flystone_state().as_ref(), n)
     }
@@ -341,8 +341,8 @@ impl Position {
         }
     }
 
-    /// Whether the game is over by passes: [`crate::game::order::game_over_by_passes`] with this game's schedule
-    /// (under Flystone, its flystones; [`game_over_in`]).
+    /// Whether the game is over by passes: `crate::game::order::game_over_by_passes` with this game's schedule
+    /// (under Flystone, its flystones; `game_over_in`).
     pub fn game_over(&self) -> bool {
         game_over_in(
             &self.rules,

@@ -194,11 +194,11 @@ fn yaml_error(msg: &str, location: Option<serde_yaml::Location>) -> InputError {
     }
 }
 
-/// Reads a file as UTF-8 text through the one bounded read ([`crate::error::read_bounded`]):
-/// at most [`MAX_FILE_BYTES`] whatever the file is (a regular file, `/dev/zero`, a pipe,
+/// Reads a file as UTF-8 text through the one bounded read (`crate::error::read_bounded`):
+/// at most `MAX_FILE_BYTES` whatever the file is (a regular file, `/dev/zero`, a pipe,
 /// `/dev/stdin`, or `-` for standard input). A path that is not a regular file (a FIFO, a
 /// character device, `/dev/stdin`) is read as a stream, as the shell reads it, within
-/// [`STREAM_SECONDS`] seconds (or `M3GO_INPUT_TIMEOUT`): opened without blocking, so that a
+/// `STREAM_SECONDS` seconds (or `M3GO_INPUT_TIMEOUT`): opened without blocking, so that a
 /// FIFO nobody writes is refused at the deadline rather than waited on for ever. A folder is
 /// refused. Refuses text that is not UTF-8; skips a leading byte-order mark.
 pub fn read_text(path: &str) -> Result<String, InputError> {
@@ -407,7 +407,7 @@ impl fmt::Display for Problem {
 pub struct PositionError {
     pub place: String,
     pub setup: Box<Setup>,
-    /// The problems found: at most [`MAX_LISTED`](crate::error::MAX_LISTED) kept, the rest
+    /// The problems found: at most `MAX_LISTED` kept, the rest
     /// counted.
     pub problems: Listed<Problem>,
 }

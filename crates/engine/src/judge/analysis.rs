@@ -53,7 +53,7 @@ impl Analysis {
     }
 
     /// [`Analysis::new`] with the grey strings of `frozen` keeping their frozen attribute
-    /// (M13-FREEZE under `grey-freeze: kept`, [`crate::judge::freeze`]): a flower string of
+    /// (M13-FREEZE under `grey-freeze: kept`, `crate::judge::freeze`): a flower string of
     /// `board` with exactly the points of a frozen string has its attribute; the others are
     /// decided by the attribute rule.
     pub fn with_frozen(board: &Board, rules: &Rules, frozen: &[FrozenString]) -> Analysis {

@@ -406,7 +406,7 @@ impl Score {
     /// M20-SCORE-AREA — "采用数子法（数点法）计算胜负" (003): counts the board of `before` (its analysis
     /// under `rules`, analysed again only when dead stones are removed) after the `dead` stones are
     /// removed: upper stones (attributed flowers merged into their colour), territories, seki halves,
-    /// neutral flowers and flower-enclosed regions; then [`result`] applies komi.
+    /// neutral flowers and flower-enclosed regions; then `result` applies komi.
     /// M16-SCORE, D3-SCORE-AREA: the same area count in 2016 and Dullstone. M16-SCORE-NEUTRAL:
     /// neutral points count for nobody. M20-SCORE-MERGE: attributed flowers count as their colour
     /// (they are stones of the upper layer).

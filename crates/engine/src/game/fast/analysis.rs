@@ -711,8 +711,8 @@ impl FastAnalysis {
     }
 
     /// The points closed to `player`'s flower with the reason, in board order: the clauses of
-    /// [`crate::judge::forbidden`] (M20-FORBID-UPPER) on this analysis's upper layer.
-    /// Only the points of [`FastAnalysis::forbidden_candidates`] are asked; the others no
+    /// `crate::judge::forbidden` (M20-FORBID-UPPER) on this analysis's upper layer.
+    /// Only the points of `FastAnalysis::forbidden_candidates` are asked; the others no
     /// clause can forbid.
     pub fn forbidden_points(&self, rules: &Rules, player: Colour) -> Vec<(usize, Forbidden)> {
         let candidates = self.forbidden_candidates();
@@ -802,7 +802,7 @@ impl FastAnalysis {
     }
 
     /// Why reference index `i` is closed to `player`'s flower
-    /// ([`crate::judge::forbidden::flower_forbidden_reason`] on this analysis).
+    /// (`crate::judge::forbidden::flower_forbidden_reason` on this analysis).
     pub fn flower_forbidden_reason(
         &self,
         rules: &Rules,

@@ -117,7 +117,7 @@ impl FastPosition {
     /// schedules). Total: the fast engine implements every rule set (every preset and option,
     /// `tests/it/fast_equals_reference.rs`).
     /// The grey strings whose attribute is frozen (M13-FREEZE, `grey-freeze: kept`) are
-    /// derived from the history and the board ([`crate::judge::freeze::frozen_of`]).
+    /// derived from the history and the board (`crate::judge::freeze::frozen_of`).
     pub fn from_state(
         rules: &Rules,
         board: &Board,
@@ -376,7 +376,7 @@ impl FastPosition {
         game_turn(&self.rules, self.flystone.as_ref(), n)
     }
 
-    /// Whether the game is over by passes ([`game_over_in`], GO-END).
+    /// Whether the game is over by passes (`game_over_in`, GO-END).
     pub fn game_over(&self) -> bool {
         game_over_in(
             &self.rules,

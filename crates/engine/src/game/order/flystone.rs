@@ -62,7 +62,7 @@ pub(crate) fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The seeded generator as a stream: `next_u64` is [`splitmix64`]; used by the flystone timings,
+/// The seeded generator as a stream: `next_u64` is `splitmix64`; used by the flystone timings,
 /// the random games of `m3go diff`, the benches and the tests.
 #[derive(Clone, Debug)]
 pub struct SplitMix64(pub u64);

@@ -334,7 +334,7 @@ impl Position {
     }
 
     /// GO-KO — whether `board` (the result of the move) repeats a position the ko rule forbids
-    /// ([`crate::game::cascade::repeats_earlier`] over this game's earlier boards): `simple`,
+    /// (`crate::game::cascade::repeats_earlier` over this game's earlier boards): `simple`,
     /// the board before the previous move; `positional`, any earlier board; `situational`, an
     /// earlier board with the same next turn.
     pub fn ko_violation(&self, board: &Board) -> bool {
