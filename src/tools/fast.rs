@@ -1,4 +1,4 @@
-//! The fast engine as the tools and tests know it (`m3go_engine::game::fast`, re-exported), and the
+//! The fast engine as the tools and tests know it (`m3go_engine::game::FastPosition` and its kin, re-exported), and the
 //! random game on the reference path that the benches compare it with.
 
 /// SplitMix64, the seeded generator of the random games (benches and tests).
