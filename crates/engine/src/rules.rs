@@ -353,6 +353,17 @@ macro_rules! rule_options {
         $field:ident: $ty:ty $(| $none:ident)?, $name:literal, $values:literal, $meaning:literal;
     )*) => {
         /// A complete rule set.
+        ///
+        /// ```
+        /// use m3go_engine::rules::Ko;
+        /// use m3go_engine::Rules;
+        ///
+        /// let rules = Rules::preset("m3go-2020")?;
+        /// assert_eq!(rules, Rules::m3go_2020());
+        /// assert!(Rules::preset("no-such-rules").is_err());
+        /// assert_ne!(rules.ko, Ko::None);
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
         #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
         #[serde(rename_all = "kebab-case", deny_unknown_fields)]
         pub struct Rules {

@@ -22,6 +22,16 @@ pub(crate) const MAX_SIZE: usize = 19;
 pub(crate) const MIN_SIZE: usize = 3;
 
 /// A point of the board in tengen-origin coordinates.
+///
+/// ```
+/// use m3go_engine::Point;
+///
+/// let tengen = Point::new(0, 0);
+/// assert!(tengen.on_board(5));
+/// assert_eq!(Point::parse(&tengen.to_string(), 5)?, tengen);
+/// assert_eq!(tengen.neighbours(5).count(), 4);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Point {
     pub x: i32,

@@ -91,6 +91,17 @@ impl Stone {
 }
 
 /// The direct board: what stands on each point.
+///
+/// ```
+/// use m3go_engine::{Board, Point};
+///
+/// let board = Board::empty(9)?;
+/// assert_eq!(board.size(), 9);
+/// assert_eq!(board.at(Point::new(0, 0)), None); // nothing stands on tengen
+/// assert!(board.to_diagram().starts_with('.'));
+/// assert!(Board::empty(4).is_err()); // sizes are odd, from 5
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     size: usize,

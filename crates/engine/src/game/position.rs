@@ -34,6 +34,35 @@ use crate::rules::{Ko, Rules, Schedule};
 /// through its accessors. It carries the [`Engine`] its moves are played on (the fast engine
 /// unless set otherwise, [`Position::with_engine`]); the positions its moves lead to inherit
 /// it. Two positions are equal when their game is: the engine is not compared.
+///
+/// ```
+/// use m3go_engine::game::from_yaml;
+/// use m3go_engine::{Move, Setup, StoneKind};
+///
+/// let yaml = "rules: m3go-2020
+/// move: 289
+/// diagram: |
+///   . . . . .
+///   . X X X .
+///   . X . X #
+///   . X X X .
+///   . . . O O
+/// ";
+/// let pos = from_yaml::<Setup>(yaml, "example.yaml")?.to_position("example.yaml")?;
+/// assert_eq!(pos.move_number(), 289);
+/// assert_eq!(pos.turn().kind, StoneKind::Flower); // move 289 is black's flower (华)
+/// assert!(!pos.legal_moves().is_empty());
+///
+/// // the next position, decided by the fast engine kept inside the position
+/// let mv = Move::parse_in("二二", pos.rules(), pos.board().size())?;
+/// let next = pos.advance(&mv)?;
+/// assert_eq!(next.move_number(), 290);
+/// // the same move on the clause-by-clause reference, with its report
+/// let (same, report) = pos.play(&mv)?;
+/// assert_eq!(same, next);
+/// assert_eq!(report.notation.to_string(), "华289.二二");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone)]
 pub struct Position {
     pub(super) rules: Rules,
@@ -227,7 +256,7 @@ impl Position {
 impl FastPosition {
     /// The fast form of `pos` (its rules, board, history, move number, trailing passes and
     /// Flystone state); total, as [`FastPosition::from_state`] is: the fast engine implements
-    /// every rule set (pinned by `tests/it/fast_equals_reference.rs`). Inside the crate
+    /// every rule set (pinned by the tests comparing it with the reference). Inside the crate
     /// `Position::fast` is the one way to it.
     pub fn new(pos: &Position) -> FastPosition {
         if let Some(f) = &pos.fast {

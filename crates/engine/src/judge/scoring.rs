@@ -13,6 +13,19 @@ use crate::rules::{FlowerEnclosed, LongLifeEyes, Rules};
 use serde::Serialize;
 
 /// The count of a finished position, in half-points.
+///
+/// ```
+/// use m3go_engine::judge::Winner;
+/// use m3go_engine::{Board, Rules, Score};
+///
+/// // an empty board: nobody owns a point, so komi decides
+/// let rules = Rules::m3go_2020();
+/// let score = Score::of_board(&Board::empty(5)?, &rules, &[])?;
+/// assert_eq!((score.black, score.white), (0, 0));
+/// assert_eq!(score.points.len(), 25);
+/// assert_ne!(score.winner, Winner::Black);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Score {
     pub black: i32,

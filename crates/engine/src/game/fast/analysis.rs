@@ -750,7 +750,7 @@ impl FastAnalysis {
     /// strings' recorded liberties (`upper_lib`: an empty point next to a string is one of its
     /// liberties, so next to a one-liberty string it is the only one; the string numbers that
     /// still name a point are checked, so that a number an incremental update retired counts
-    /// for nothing). `tests/it/fast_equals_reference.rs` compares the filtered list with the
+    /// for nothing). The tests compare the filtered list with the
     /// reference's (`report::forbidden_points`, which asks the clause functions at every point)
     /// on random boards, bench positions, conformance positions and held analyses of long
     /// random games.

@@ -115,7 +115,7 @@ impl FastPosition {
     /// boards (oldest first, the last one the board before the previous move), the number of
     /// the next move, the trailing passes and the Flystone state (`None` under other
     /// schedules). Total: the fast engine implements every rule set (every preset and option,
-    /// `tests/it/fast_equals_reference.rs`).
+    /// compared with the reference by the tests).
     /// The grey strings whose attribute is frozen (M13-FREEZE, `grey-freeze: kept`) are
     /// derived from the history and the board (`crate::judge::freeze::frozen_of`).
     pub fn from_state(

@@ -13,9 +13,10 @@ use crate::game::moves::Move;
 use crate::game::position::Position;
 use crate::game::refusal::Refusal;
 
-/// Which machinery a command runs on. Both give the same answers (fast equals reference,
-/// `tests/it/fast_equals_reference.rs`, `tests/it/advance.rs`, `tests/it/engine_choice.rs`); the
-/// reference is the specification, the fast engine the default.
+/// Which machinery a command runs on. Both give the same answers (the test suite plays random
+/// positions and move sequences of every preset on both and compares the positions, the
+/// refusals and the legal moves); the reference is the specification, the fast engine the
+/// default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Engine {
     /// The fast engine ([`crate::game::fast::FastPosition`]), which implements every rule
