@@ -2,7 +2,8 @@
 //! it starts (a position or a game record). The request it becomes is built in `request`.
 
 use crate::conform::suite::{suite_text, BUILTIN};
-use m3go_engine::{game::from_yaml, InputError, Place, Setup};
+use m3go_engine::game::from_yaml;
+use m3go_engine::{InputError, Place, Setup};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 

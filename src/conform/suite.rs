@@ -1,7 +1,8 @@
 //! The suite's files: the case files of a directory, or those of the suite built into the
 //! binary (`spec/` as it was when the binary was built).
 
-use m3go_engine::{game::read_text, InputError};
+use m3go_engine::game::read_text;
+use m3go_engine::InputError;
 
 /// The folder name that stands for the suite built into the binary: `m3go conform` without a
 /// directory, outside a checkout, runs the cases of `spec/cases` and the records of

@@ -621,7 +621,8 @@ fn register_settings(md: &str) -> Vec<(usize, String, String)> {
 /// `flystone-mode: a`, `schedule: ten-move-cycle`, none of which exists).
 #[test]
 fn rules_md_every_option_value_the_register_names_exists_and_every_value_is_named() {
-    use m3go_engine::{rules::RulesField, Rules};
+    use m3go_engine::rules::RulesField;
+    use m3go_engine::Rules;
     let md = rules_md();
     let settings = register_settings(&md);
     assert!(
