@@ -297,9 +297,11 @@ pub enum FlystoneMode {
 pub struct Komi(pub i32);
 
 impl Komi {
+    /// Komi in quarter points.
     pub fn quarters(self) -> i32 {
         self.0
     }
+    /// Komi in points (a quarter point is 0.25).
     pub fn points(self) -> f64 {
         f64::from(self.0) / 4.0
     }
@@ -868,6 +870,8 @@ impl RulesField {
             .unwrap_or_else(|| RulesField::Name(rules.preset.to_string()))
     }
 
+    /// The rules this field stands for: the named preset, or a preset with the options given
+    /// over it; every problem found is in the error.
     pub fn resolve(&self) -> Result<Rules, RulesError> {
         match self {
             RulesField::Name(n) => Rules::preset(n),

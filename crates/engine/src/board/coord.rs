@@ -238,6 +238,7 @@ pub(crate) fn label_value(c: char) -> Option<i32> {
 }
 
 impl Point {
+    /// The point `x` columns right and `y` rows up of tengen (negative: left, down).
     pub const fn new(x: i32, y: i32) -> Point {
         Point { x, y }
     }

@@ -53,6 +53,7 @@ impl View {
             other => Err(UnknownView(other.to_owned())),
         }
     }
+    /// The view's name as the command line writes it (`direct`, `holographic`, `upper`).
     pub fn name(self) -> &'static str {
         match self {
             View::Direct => "direct",

@@ -113,6 +113,7 @@ pub struct RegionReport {
     pub clause: &'static str,
 }
 
+/// One string of the lower layer in the analysis: its points, liberties and private eyes.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct StringReport {
     pub name: StringName,
@@ -127,6 +128,7 @@ pub struct StringReport {
     pub regions: Vec<RegionReport>,
 }
 
+/// One string of the upper layer in the analysis, with its liberties.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct UpperStringReport {
     pub name: StringName,
@@ -135,6 +137,7 @@ pub struct UpperStringReport {
     pub liberties: Vec<Point>,
 }
 
+/// One flower string: its attribute, the counts that decided it and its neighbours.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct FlowerReport {
     pub name: StringName,
@@ -149,6 +152,7 @@ pub struct FlowerReport {
     pub clause: &'static str,
 }
 
+/// One forbidden point of a player, why, and the clause.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ForbiddenReport {
     pub point: Point,
@@ -159,12 +163,14 @@ pub struct ForbiddenReport {
     pub clause: &'static str,
 }
 
+/// The forbidden points of each player.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ForbiddenByPlayer {
     pub black: Vec<ForbiddenReport>,
     pub white: Vec<ForbiddenReport>,
 }
 
+/// The board diagrams of the analysis: direct, holographic and upper.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Boards {
     pub direct: Vec<String>,
@@ -174,6 +180,7 @@ pub struct Boards {
     pub star_points: Vec<Point>,
 }
 
+/// Whose turn it is and with which stone.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct TurnReport {
     pub player: Colour,

@@ -54,6 +54,7 @@ pub struct Move {
 }
 
 impl Move {
+    /// A stone on `p`, with no claimed move number or turn.
     pub fn place(p: Point) -> Move {
         Move {
             action: Action::Place(p),
@@ -61,6 +62,7 @@ impl Move {
             turn: None,
         }
     }
+    /// A pass, with no claimed move number or turn.
     pub fn pass() -> Move {
         Move {
             action: Action::Pass,

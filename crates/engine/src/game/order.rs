@@ -69,6 +69,7 @@ impl Turn {
         }
     }
 
+    /// The turn in words: `black stone`, `white's flower`.
     pub fn describe(self) -> String {
         match self.kind {
             StoneKind::Own => format!("{} stone", self.player.name()),

@@ -44,6 +44,7 @@ impl Piece {
 pub struct Text(Vec<Piece>);
 
 impl Text {
+    /// An empty text.
     pub fn new() -> Text {
         Text(Vec::new())
     }
@@ -153,6 +154,7 @@ impl schemars::JsonSchema for Text {
 
 /// What a [`Text`] is built from.
 pub trait Part {
+    /// Appends this part to `t`.
     fn put(self, t: &mut Text);
 }
 

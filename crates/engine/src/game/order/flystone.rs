@@ -18,6 +18,7 @@ pub struct Sides {
 }
 
 impl Sides {
+    /// The side of player `c`.
     pub fn of(&self, c: Colour) -> &[u32] {
         match c {
             Colour::Black => &self.black,
@@ -68,6 +69,7 @@ pub(crate) fn splitmix64(state: &mut u64) -> u64 {
 pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
+    /// The next number of the sequence (the state advanced by one step).
     pub fn next_u64(&mut self) -> u64 {
         splitmix64(&mut self.0)
     }
