@@ -17,6 +17,19 @@ impl Record {
 
     /// Parses a record's text, SGF or game file (by its content); `path` names it in messages (and
     /// its folder is where a game file's header finds its position file).
+    ///
+    /// ```
+    /// use m3go_engine::formats::record::Record;
+    ///
+    /// // a game file: a header, then the moves in order, a point each
+    /// let game = Record::parse("size: 5\nBB 二二 一二", "game.txt")?;
+    /// assert_eq!(game.moves.len(), 3);
+    ///
+    /// // an SGF record: told apart by its first character
+    /// let sgf = Record::parse("(;GM[1]FF[4]SZ[5];B[cc];W[bb])", "game.sgf")?;
+    /// assert_eq!(sgf.moves.len(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn parse(text: &str, path: &str) -> Result<Record, InputError> {
         let dir = std::path::Path::new(path)
             .parent()
