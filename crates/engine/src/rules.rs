@@ -355,17 +355,6 @@ macro_rules! rule_options {
         $field:ident: $ty:ty $(| $none:ident)?, $name:literal, $values:literal, $meaning:literal;
     )*) => {
         /// A complete rule set.
-        ///
-        /// ```
-        /// use m3go_engine::rules::Ko;
-        /// use m3go_engine::Rules;
-        ///
-        /// let rules = Rules::preset("m3go-2020")?;
-        /// assert_eq!(rules, Rules::m3go_2020());
-        /// assert!(Rules::preset("no-such-rules").is_err());
-        /// assert_ne!(rules.ko, Ko::None);
-        /// # Ok::<(), Box<dyn std::error::Error>>(())
-        /// ```
         #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
         #[serde(rename_all = "kebab-case", deny_unknown_fields)]
         pub struct Rules {
@@ -549,6 +538,18 @@ fn default_team_grey_start() -> u32 {
 /// Largest `team-grey-start`, `flystones` and `flystone-window` accepted.
 pub(crate) const MAX_ROUNDS: u32 = 10_000;
 
+/// A rule set from its preset's name, or built in ([`Rules::m3go_2020`]):
+///
+/// ```
+/// use m3go_engine::rules::Ko;
+/// use m3go_engine::Rules;
+///
+/// let rules = Rules::preset("m3go-2020")?;
+/// assert_eq!(rules, Rules::m3go_2020());
+/// assert!(Rules::preset("no-such-rules").is_err());
+/// assert_ne!(rules.ko, Ko::None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 impl Rules {
     /// M3Go 2020 (003 with 001): the default.
     pub fn m3go_2020() -> Rules {

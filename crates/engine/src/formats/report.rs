@@ -113,7 +113,11 @@ pub struct RegionReport {
     pub clause: &'static str,
 }
 
-/// One string of the lower layer in the analysis: its points, liberties and private eyes.
+// Not a `///` comment: the JSON schema, derived from the type, would carry it.
+#[cfg_attr(
+    doc,
+    doc = "One string of the lower layer in the analysis: its points, liberties and private eyes."
+)]
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct StringReport {
     pub name: StringName,
@@ -128,7 +132,11 @@ pub struct StringReport {
     pub regions: Vec<RegionReport>,
 }
 
-/// One string of the upper layer in the analysis, with its liberties.
+// Not a `///` comment: the JSON schema, derived from the type, would carry it.
+#[cfg_attr(
+    doc,
+    doc = "One string of the upper layer in the analysis, with its liberties."
+)]
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct UpperStringReport {
     pub name: StringName,
@@ -137,7 +145,11 @@ pub struct UpperStringReport {
     pub liberties: Vec<Point>,
 }
 
-/// One flower string: its attribute, the counts that decided it and its neighbours.
+// Not a `///` comment: the JSON schema, derived from the type, would carry it.
+#[cfg_attr(
+    doc,
+    doc = "One flower string: its attribute, the counts that decided it and its neighbours."
+)]
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct FlowerReport {
     pub name: StringName,
@@ -152,7 +164,8 @@ pub struct FlowerReport {
     pub clause: &'static str,
 }
 
-/// One forbidden point of a player, why, and the clause.
+// Not a `///` comment: the JSON schema, derived from the type, would carry it.
+#[cfg_attr(doc, doc = "One forbidden point of a player, why, and the clause.")]
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ForbiddenReport {
     pub point: Point,
@@ -163,14 +176,19 @@ pub struct ForbiddenReport {
     pub clause: &'static str,
 }
 
-/// The forbidden points of each player.
+// Not a `///` comment: the JSON schema, derived from the type, would carry it.
+#[cfg_attr(doc, doc = "The forbidden points of each player.")]
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ForbiddenByPlayer {
     pub black: Vec<ForbiddenReport>,
     pub white: Vec<ForbiddenReport>,
 }
 
-/// The board diagrams of the analysis: direct, holographic and upper.
+// Not a `///` comment: the JSON schema, derived from the type, would carry it.
+#[cfg_attr(
+    doc,
+    doc = "The board diagrams of the analysis: direct, holographic and upper."
+)]
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Boards {
     pub direct: Vec<String>,
@@ -180,7 +198,8 @@ pub struct Boards {
     pub star_points: Vec<Point>,
 }
 
-/// Whose turn it is and with which stone.
+// Not a `///` comment: the JSON schema, derived from the type, would carry it.
+#[cfg_attr(doc, doc = "Whose turn it is and with which stone.")]
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct TurnReport {
     pub player: Colour,

@@ -22,32 +22,6 @@ use std::fmt;
 pub(crate) const MAX_FILE_BYTES: usize = crate::error::ReadError::MAX_INPUT_BYTES;
 
 /// A position as written in a file (spec/README.md).
-///
-/// Read from YAML ([`crate::game::from_yaml`], or [`Setup::load`] for a file), then checked
-/// into a [`Position`](crate::Position) by [`Setup::to_position`], which lists every problem.
-///
-/// ```
-/// use m3go_engine::game::from_yaml;
-/// use m3go_engine::Setup;
-///
-/// let yaml = "rules: m3go-2020
-/// move: 289
-/// diagram: |
-///   . . . . .
-///   . X X X .
-///   . X . X #
-///   . X X X .
-///   . . . O O
-/// ";
-/// let setup = from_yaml::<Setup>(yaml, "example.yaml")?;
-/// let pos = setup.to_position("example.yaml")?;
-/// assert_eq!(pos.board().size(), 5);
-///
-/// // a board with a string without a liberty is no position: the error says where
-/// let bad = from_yaml::<Setup>("rules: m3go-2020\ndiagram: |\n  X O\n  O .\n", "bad.yaml")?;
-/// assert!(bad.to_position("bad.yaml").is_err());
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Setup {
@@ -654,6 +628,31 @@ impl PositionParts {
     }
 }
 
+/// Read from YAML ([`crate::game::from_yaml`], or [`Setup::load`] for a file), then checked
+/// into a [`Position`](crate::Position) by [`Setup::to_position`], which lists every problem.
+///
+/// ```
+/// use m3go_engine::game::from_yaml;
+/// use m3go_engine::Setup;
+///
+/// let yaml = "rules: m3go-2020
+/// move: 289
+/// diagram: |
+///   . . . . .
+///   . X X X .
+///   . X . X #
+///   . X X X .
+///   . . . O O
+/// ";
+/// let setup = from_yaml::<Setup>(yaml, "example.yaml")?;
+/// let pos = setup.to_position("example.yaml")?;
+/// assert_eq!(pos.board().size(), 5);
+///
+/// // a board with a string without a liberty is no position: the error says where
+/// let bad = from_yaml::<Setup>("rules: m3go-2020\ndiagram: |\n  X O\n  O .\n", "bad.yaml")?;
+/// assert!(bad.to_position("bad.yaml").is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 impl Setup {
     /// Validates the setup into a position; every problem found is listed, each naming its
     /// field, in the error.

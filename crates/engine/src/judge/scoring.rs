@@ -13,19 +13,6 @@ use crate::rules::{FlowerEnclosed, LongLifeEyes, Rules};
 use serde::Serialize;
 
 /// The count of a finished position, in half-points.
-///
-/// ```
-/// use m3go_engine::judge::Winner;
-/// use m3go_engine::{Board, Rules, Score};
-///
-/// // an empty board: nobody owns a point, so komi decides
-/// let rules = Rules::m3go_2020();
-/// let score = Score::of_board(&Board::empty(5)?, &rules, &[])?;
-/// assert_eq!((score.black, score.white), (0, 0));
-/// assert_eq!(score.points.len(), 25);
-/// assert_ne!(score.winner, Winner::Black);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Score {
     pub black: i32,
@@ -410,6 +397,20 @@ pub(crate) fn inner_sides(upper: &Layer) -> Vec<bool> {
     inner
 }
 
+/// Counting a board: [`Score::of_board`], or [`Score::of`] an analysis already made.
+///
+/// ```
+/// use m3go_engine::judge::Winner;
+/// use m3go_engine::{Board, Rules, Score};
+///
+/// // an empty board: nobody owns a point, so komi decides
+/// let rules = Rules::m3go_2020();
+/// let score = Score::of_board(&Board::empty(5)?, &rules, &[])?;
+/// assert_eq!((score.black, score.white), (0, 0));
+/// assert_eq!(score.points.len(), 25);
+/// assert_ne!(score.winner, Winner::Black);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 impl Score {
     /// [`Score::of`] the board, analysed under `rules`.
     pub fn of_board(board: &Board, rules: &Rules, dead: &[Point]) -> Result<Score, ScoreError> {
