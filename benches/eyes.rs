@@ -1,15 +1,13 @@
 //! Private-eye determination on worst cases (`benches/data/worst-*.yaml`): a very large region
 //! (a black ring around a 15x15 interior with white stones), many strings (100 one-stone
 //! strings, each region the rest of the board) and long flower walls. Reference: the lower
-//! layer, its strings and `eyes::judge_regions` for every string; fast: `FastAnalysis::new`
+//! layer, its strings and `m3go_engine::judge::eyes::judge_regions` for every string; fast: `FastAnalysis::new`
 //! (which also does the attributes and the upper layer).
 //! `cargo bench --bench eyes -- --warm-up-time 1 --measurement-time 2`
 
 mod common;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use m3go_engine::board::{layers, strings};
-use m3go_engine::judge::eyes;
 use m3go_engine::testing::fast::FastAnalysis;
 
 fn eyes(c: &mut Criterion) {
@@ -18,15 +16,21 @@ fn eyes(c: &mut Criterion) {
         let pos = common::load(name);
         g.bench_function(format!("reference/{name}"), |b| {
             b.iter(|| {
-                let lower = layers::lower_layer(black_box(pos.board()));
-                let s = strings::strings_of(&lower);
-                let bits = eyes::LayerBits::new(&lower);
+                let lower = m3go_engine::board::layers::lower_layer(black_box(pos.board()));
+                let s = m3go_engine::board::strings::strings_of(&lower);
+                let bits = m3go_engine::judge::eyes::LayerBits::new(&lower);
                 (0..s.groups.len())
                     .map(|a| {
-                        eyes::judge_regions(&lower, &bits, &s, a, pos.rules().closed_region)
-                            .iter()
-                            .filter(|(_, v)| *v == eyes::RegionVerdict::PrivateEye)
-                            .count()
+                        m3go_engine::judge::eyes::judge_regions(
+                            &lower,
+                            &bits,
+                            &s,
+                            a,
+                            pos.rules().closed_region,
+                        )
+                        .iter()
+                        .filter(|(_, v)| *v == m3go_engine::judge::RegionVerdict::PrivateEye)
+                        .count()
                     })
                     .sum::<usize>()
             })

@@ -19,9 +19,7 @@ fn legal_moves(c: &mut Criterion) {
         setup.trailing_passes = 0;
         let pos = setup.to_position(name).unwrap_or_else(|e| panic!("{e}"));
         let fast = FastPosition::new(&pos);
-        let reference = pos
-            .clone()
-            .with_engine(m3go_engine::game::advance::Engine::Reference);
+        let reference = pos.clone().with_engine(m3go_engine::Engine::Reference);
         assert_eq!(
             fast.legal_moves(),
             reference
@@ -31,11 +29,7 @@ fn legal_moves(c: &mut Criterion) {
                 .collect::<Vec<_>>(),
             "{name}: fast equals reference"
         );
-        assert_eq!(
-            pos.engine(),
-            m3go_engine::game::advance::Engine::Fast,
-            "{name}"
-        );
+        assert_eq!(pos.engine(), m3go_engine::Engine::Fast, "{name}");
         g.bench_function(format!("reference/{name}"), |b| {
             b.iter(|| black_box(&reference).legal_moves())
         });

@@ -17,9 +17,7 @@ fn perft(c: &mut Criterion) {
     ] {
         let pos = common::load(name);
         let fast = FastPosition::new(&pos);
-        let on_reference = pos
-            .clone()
-            .with_engine(m3go_engine::game::advance::Engine::Reference);
+        let on_reference = pos.clone().with_engine(m3go_engine::Engine::Reference);
         let n = m3go::tools::perft::perft(&on_reference, rdepth);
         assert_eq!(
             fast.count_leaves(rdepth),

@@ -70,9 +70,7 @@ fn plain_go(c: &mut Criterion) {
     for (name, depth, rdepth) in [("plain-9x9-20", 3u32, 2u32), ("plain-19x19-120", 2, 1)] {
         let pos = common::load(name);
         let fast = FastPosition::new(&pos);
-        let on_reference = pos
-            .clone()
-            .with_engine(m3go_engine::game::advance::Engine::Reference);
+        let on_reference = pos.clone().with_engine(m3go_engine::Engine::Reference);
         let game = to_goban(&pos);
         let n = fast.count_leaves(depth);
         assert_eq!(

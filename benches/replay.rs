@@ -10,9 +10,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use m3go::tools::replay;
-use m3go_engine::game::advance::Engine;
-use m3go_engine::game::play::Move;
-use m3go_engine::{Position, Rules};
+use m3go_engine::{Engine, Move, Position, Rules};
 
 const RECORD: &str = "spec/records/kejie-alphago-2017-g1.sgf";
 

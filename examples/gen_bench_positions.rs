@@ -8,9 +8,8 @@
 //! what is placed (n mod 10 = 9 black's flower, n mod 10 = 0 white's flower, the others the
 //! record's colour); a move the rules refuse becomes a pass.
 
-use m3go_engine::game::play::{Action, Move, Position};
-use m3go_engine::rules::{Rules, RulesField};
-use m3go_engine::{Board, Point, Setup};
+use m3go_engine::rules::RulesField;
+use m3go_engine::{Action, Board, Move, Point, Position, Rules, Setup};
 use std::fs;
 
 /// The professional records (spec/records/README.md: their source and licence).

@@ -9,9 +9,8 @@
 
 use m3go::conform::answer::answer_line_text;
 use m3go::conform::capabilities::Capabilities;
-use m3go_engine::game::position::advance::Engine;
 use m3go_engine::testing::fast::FastAnalysis;
-use m3go_engine::{Board, Colour, Position, Setup};
+use m3go_engine::{Board, Colour, Engine, Position, Setup};
 use std::hint::black_box;
 
 /// The workloads: name and what it measures.

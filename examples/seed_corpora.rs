@@ -14,10 +14,9 @@
 use m3go::conform::case::Case;
 use m3go::conform::suite::case_files;
 use m3go_engine::formats::record::Record;
-use m3go_engine::game::moves::Move;
 use m3go_engine::rules::ClosedRegion;
 use m3go_engine::testing::{encode_eye_case, encode_game, MoveChoice, ODD_SIZES};
-use m3go_engine::{Action, Board, Labels, Position};
+use m3go_engine::{Action, Board, Labels, Move, Position};
 use std::path::Path;
 
 fn main() {

@@ -3,7 +3,7 @@
 //! be written, a bound on the work reached. Each is worded as an input error is (a place, what,
 //! what was expected); only the kind, and so the JSON error code, tells them apart.
 
-use m3go_engine::error::InputError;
+use m3go_engine::InputError;
 use std::fmt;
 
 /// An error of a command: its message is the [`InputError`]'s it holds.

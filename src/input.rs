@@ -3,15 +3,13 @@
 //! the texts it is given ([`Setup::position_from_text`], [`Record::parse`]) and reads no file;
 //! the command line, the conformance runner and the tools read them here.
 
-use m3go_engine::error::{ErrorKind, InputError};
 use m3go_engine::formats::record::{Record, StartFiles};
-use m3go_engine::Position;
-use m3go_engine::Setup;
+use m3go_engine::{ErrorKind, InputError, Position, Setup};
 use std::fmt;
 
 /// Largest input m3go reads from one source (the engine's bound on a text it parses,
-/// [`m3go_engine::error::MAX_INPUT_BYTES`]).
-pub const MAX_FILE_BYTES: usize = m3go_engine::error::MAX_INPUT_BYTES;
+/// [`m3go_engine::MAX_INPUT_BYTES`]).
+pub const MAX_FILE_BYTES: usize = m3go_engine::MAX_INPUT_BYTES;
 
 /// Reads and validates a position file (`-`: standard input).
 pub fn load_position(path: &str) -> Result<Position, InputError> {
@@ -41,7 +39,7 @@ pub enum ReadError {
 impl ReadError {
     /// Largest input m3go reads from one source: a file, a device, a pipe, standard input, one
     /// protocol request line.
-    pub const MAX_INPUT_BYTES: usize = m3go_engine::error::MAX_INPUT_BYTES;
+    pub const MAX_INPUT_BYTES: usize = m3go_engine::MAX_INPUT_BYTES;
 }
 
 impl fmt::Display for ReadError {

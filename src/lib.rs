@@ -8,9 +8,9 @@
 //! # Example: load a position, analyse it, play a move, undo it, score
 //!
 //! ```
-//! use m3go_engine::game::moves::Move;
-//! use m3go_engine::game::setup::from_yaml;
-//! use m3go_engine::{AnalysisReport, Setup};
+//! use m3go_engine::formats::report::AnalysisReport;
+//! use m3go_engine::game::from_yaml;
+//! use m3go_engine::{Move, Setup};
 //!
 //! // A position file (docs/src/referee.md, "Position files"): black's flower (华) plays move 289.
 //! let yaml = "rules: m3go-2020

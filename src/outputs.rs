@@ -24,7 +24,7 @@
 //! The paths of a run's reports are checked together before it starts (`check_outputs`).
 
 use crate::errors::{Error, OfKind};
-use m3go_engine::game::setup::InputError;
+use m3go_engine::InputError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -96,7 +96,7 @@ fn decide_of(path: &str) -> Result<Target, InputError> {
                     format!(
                         "cannot write: a symbolic link to `{}`, which does not exist (m3go does \
                          not create a link's missing target)",
-                        m3go_engine::error::InputError::quote(&to)
+                        m3go_engine::InputError::quote(&to)
                     ),
                     "a link to an existing file, or the path of the file itself",
                 );

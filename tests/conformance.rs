@@ -210,7 +210,7 @@ fn main() {
                 .filter(|c| {
                     c.expect.attributes.as_ref().is_some_and(|a| {
                         a.values()
-                            .any(|x| x.attribute != m3go_engine::board::layers::Attribute::Neutral)
+                            .any(|x| x.attribute != m3go_engine::Attribute::Neutral)
                     }) || c
                         .expect
                         .forbidden
@@ -359,7 +359,8 @@ const NOT_YET_CAUGHT: &[&str] = &[];
 /// value other than the preset's own, the cases of that preset run with that one value changed:
 /// at least one must fail. The survivors (a reading no case tells apart) are listed.
 fn mutation_survivors(cases: &[Case]) -> Result<(), Failed> {
-    use m3go_engine::rules::{Rules, RulesField};
+    use m3go_engine::rules::RulesField;
+    use m3go_engine::Rules;
     use serde_yaml::Value;
     let md = std::fs::read_to_string(RULES_MD).map_err(|e| e.to_string())?;
     let mut survivors = Vec::new();

@@ -11,13 +11,11 @@
 //! Slow: marked #[ignore], run by .ci/run from the test build (the dev profile at opt-level 1,
 //! Cargo.toml): `cargo test --test exhaustive -- --ignored --nocapture`.
 
-use m3go_engine::board::layers::{Attribute, Cell};
-use m3go_engine::judge::analysis::Analysis;
 use m3go_engine::testing::{
     board_from_codes, check_legal_moves, check_score, codes_of_board, is_settled, point_facts,
     position, swap_colours, CheckedMove, Symmetry,
 };
-use m3go_engine::{Action, Board, Colour, Rules};
+use m3go_engine::{Action, Analysis, Attribute, Board, Cell, Colour, Rules};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 

@@ -9,8 +9,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use m3go_engine::testing::{fast_rule_sets, ArbGame, MoveChoice};
 use m3go_engine::testing::fast::FastPosition;
+use m3go_engine::testing::{fast_rule_sets, ArbGame, MoveChoice};
 use m3go_engine::Action;
 
 fuzz_target!(|game: ArbGame| {
@@ -40,7 +40,7 @@ fuzz_target!(|game: ArbGame| {
             assert_eq!(
                 fast.legal_moves(),
                 pos.clone()
-                    .with_engine(m3go_engine::game::advance::Engine::Reference)
+                    .with_engine(m3go_engine::Engine::Reference)
                     .legal_moves()
                     .into_iter()
                     .map(|m| m.action)

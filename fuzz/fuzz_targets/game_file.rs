@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let to = Some(record.first_move.saturating_add(REPLAYED));
-    let _ = m3go::tools::replay::strict(&record, &rules, to, m3go_engine::game::advance::Engine::Fast);
+    let _ = m3go::tools::replay::strict(&record, &rules, to, m3go_engine::Engine::Fast);
     if record.start.is_some() {
         return;
     }

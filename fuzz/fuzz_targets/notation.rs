@@ -4,10 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use m3go_engine::game::moves::Move;
-use m3go_engine::game::notation::Notation;
 use m3go_engine::testing::ODD_SIZES;
-use m3go_engine::{Action, Labels, Point, Target};
+use m3go_engine::{Action, Labels, Move, Notation, Point, Target};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&first, rest)) = data.split_first() else {

@@ -3,9 +3,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use m3go_engine::game::setup::{from_yaml, Setup};
+use m3go_engine::game::from_yaml;
 use m3go_engine::testing::{check_round_trips, check_settled};
-use m3go_engine::Analysis;
+use m3go_engine::{Analysis, Setup};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
         ),
         Ok(pos) => {
             let _ = Analysis::new(pos.board(), pos.rules());
-            let _ = m3go_engine::judge::scoring::Score::of_board(pos.board(), pos.rules(), pos.dead());
+            let _ = m3go_engine::Score::of_board(pos.board(), pos.rules(), pos.dead());
             if let Err(e) = check_settled(&pos) {
                 panic!("a loaded position is not settled: {e}");
             }

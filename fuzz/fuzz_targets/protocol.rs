@@ -9,7 +9,7 @@ fuzz_target!(|data: &[u8]| {
     let text = answer_line(
         data,
         &m3go::conform::capabilities::Capabilities::m3go(),
-        m3go_engine::game::advance::Engine::Fast,
+        m3go_engine::Engine::Fast,
     );
     assert!(!text.contains('\n'), "an answer is one line");
     let ans: serde_json::Value = serde_json::from_str(&text).expect("the answer line is JSON");

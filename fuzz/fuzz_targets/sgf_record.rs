@@ -30,12 +30,12 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let to = Some(record.first_move.saturating_add(REPLAYED));
-    let _ = m3go::tools::replay::strict(&record, &rules, to, m3go_engine::game::advance::Engine::Fast);
+    let _ = m3go::tools::replay::strict(&record, &rules, to, m3go_engine::Engine::Fast);
     let _ = m3go::tools::replay::mechanical(
         &record,
         &Rules::m3go_2020(),
         to,
-        m3go_engine::game::advance::Engine::Fast,
+        m3go_engine::Engine::Fast,
     );
     let sgf = record
         .to_sgf(&rules)

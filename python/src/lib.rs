@@ -14,16 +14,14 @@ use m3go::conform::capabilities::Capabilities;
 use m3go::conform::case::Case;
 use m3go::conform::check::check;
 use m3go::conform::protocol::{code, error_answer, PROTOCOL};
-use m3go_engine::error::ErrorKind;
+use m3go_engine::ErrorKind;
 /// The largest input read from one source (as the command reads it).
-const MAX_INPUT_BYTES: usize = m3go_engine::error::MAX_INPUT_BYTES;
+const MAX_INPUT_BYTES: usize = m3go_engine::MAX_INPUT_BYTES;
 use m3go::tools::replay::ListedError;
 use m3go_engine::formats::report::{AnalysisReport, PlayReport};
-use m3go_engine::game::advance::Engine;
-use m3go_engine::game::notation::Notation;
-use m3go_engine::game::setup::{from_yaml, Setup};
-use m3go_engine::rules::{Rules, RulesField};
-use m3go_engine::Position;
+use m3go_engine::game::from_yaml;
+use m3go_engine::rules::RulesField;
+use m3go_engine::{Engine, Notation, Position, Rules, Setup};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError};
 use pyo3::prelude::*;
@@ -245,61 +243,59 @@ fn play_moves(
     start: &Position,
     moves: &[String],
 ) -> PyResult<(Position, Vec<m3go_engine::Report>)> {
-    py.detach(|| {
-        m3go::tools::replay::play_listed(start, moves, "moves", true, |_| {})
-    })
-    .map_err(|f: ListedError| {
-        let e = f.input_error();
-        let message = e.to_string();
-        match e.place.move_number {
-            Some(n) => {
-                let k = n.saturating_sub(1) as usize;
-                let field = Some(format!("moves[{k}]"));
-                // The move's place in the game: past the last move m3go plays, the
-                // protocol answers `too-large` (conform::answer), not `bad-move`.
-                let number = start.move_number().saturating_add(n.saturating_sub(1));
-                if e.kind == ErrorKind::Bad && Notation::check_move_number(number).is_err() {
-                    return m3go_error(py, code::TOO_LARGE, field, message);
-                }
-                let written = moves.get(k).cloned();
-                match (e.kind, f) {
-                    (ErrorKind::IllegalMove, f) => {
-                        let (reason, clause) = match f {
-                            ListedError::Refused { illegal: i, .. } => (
-                                Some(i.reason.code().to_string()),
-                                Some(i.clause.to_string()),
-                            ),
-                            _ => (None, None),
-                        };
-                        m3go_error_with(
-                            py,
-                            code::ILLEGAL_MOVE,
-                            field,
-                            message,
-                            vec![("reason", reason), ("clause", clause), ("move", written)],
-                        )
+    py.detach(|| m3go::tools::replay::play_listed(start, moves, "moves", true, |_| {}))
+        .map_err(|f: ListedError| {
+            let e = f.input_error();
+            let message = e.to_string();
+            match e.place.move_number {
+                Some(n) => {
+                    let k = n.saturating_sub(1) as usize;
+                    let field = Some(format!("moves[{k}]"));
+                    // The move's place in the game: past the last move m3go plays, the
+                    // protocol answers `too-large` (conform::answer), not `bad-move`.
+                    let number = start.move_number().saturating_add(n.saturating_sub(1));
+                    if e.kind == ErrorKind::Bad && Notation::check_move_number(number).is_err() {
+                        return m3go_error(py, code::TOO_LARGE, field, message);
                     }
-                    (_, f) => {
-                        let (problem, reason) = match f {
-                            ListedError::Unread { error: e, .. } => (
-                                Some(e.problem.code().to_string()),
-                                Some(e.problem.reason().to_string()),
-                            ),
-                            _ => (None, None),
-                        };
-                        m3go_error_with(
-                            py,
-                            code::BAD_MOVE,
-                            field,
-                            message,
-                            vec![("problem", problem), ("reason", reason), ("move", written)],
-                        )
+                    let written = moves.get(k).cloned();
+                    match (e.kind, f) {
+                        (ErrorKind::IllegalMove, f) => {
+                            let (reason, clause) = match f {
+                                ListedError::Refused { illegal: i, .. } => (
+                                    Some(i.reason.code().to_string()),
+                                    Some(i.clause.to_string()),
+                                ),
+                                _ => (None, None),
+                            };
+                            m3go_error_with(
+                                py,
+                                code::ILLEGAL_MOVE,
+                                field,
+                                message,
+                                vec![("reason", reason), ("clause", clause), ("move", written)],
+                            )
+                        }
+                        (_, f) => {
+                            let (problem, reason) = match f {
+                                ListedError::Unread { error: e, .. } => (
+                                    Some(e.problem.code().to_string()),
+                                    Some(e.problem.reason().to_string()),
+                                ),
+                                _ => (None, None),
+                            };
+                            m3go_error_with(
+                                py,
+                                code::BAD_MOVE,
+                                field,
+                                message,
+                                vec![("problem", problem), ("reason", reason), ("move", written)],
+                            )
+                        }
                     }
                 }
+                None => m3go_error(py, code::TOO_LARGE, Some("moves".into()), message),
             }
-            None => m3go_error(py, code::TOO_LARGE, Some("moves".into()), message),
-        }
-    })
+        })
 }
 
 /// The legal moves of the side to move, in notation, as the analysis lists them.
@@ -437,19 +433,17 @@ fn check_case(
 #[pyfunction]
 fn _analyze_loop(py: Python<'_>, position: &str, n: u32) -> PyResult<f64> {
     let position = position.to_string();
-    let took = py.detach(
-        || -> Result<std::time::Duration, m3go_engine::error::InputError> {
-            let start = std::time::Instant::now();
-            for _ in 0..n {
-                let setup: Setup = from_yaml(&position, "position")?;
-                let pos = setup.to_position("position")?;
-                let v = serde_json::to_value(AnalysisReport::new(&pos))
-                    .map_err(m3go_engine::error::InputError::internal)?;
-                std::hint::black_box(v);
-            }
-            Ok(start.elapsed())
-        },
-    );
+    let took = py.detach(|| -> Result<std::time::Duration, m3go_engine::InputError> {
+        let start = std::time::Instant::now();
+        for _ in 0..n {
+            let setup: Setup = from_yaml(&position, "position")?;
+            let pos = setup.to_position("position")?;
+            let v = serde_json::to_value(AnalysisReport::new(&pos))
+                .map_err(m3go_engine::InputError::internal)?;
+            std::hint::black_box(v);
+        }
+        Ok(start.elapsed())
+    });
     let took = took.map_err(|e| bad_position(py, e))?;
     Ok(took.as_secs_f64() / f64::from(n.max(1)))
 }

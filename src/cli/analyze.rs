@@ -2,7 +2,7 @@
 
 use clap::ValueEnum;
 use m3go_engine::formats::report::AnalysisReport;
-use m3go_engine::game::setup::InputError;
+use m3go_engine::InputError;
 
 /// The three boards, strings, private eyes, flower attributes, forbidden points, legal moves and
 /// the score.
@@ -76,7 +76,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), InputError> {
             crate::cli::common::board_for_stdout(
                 &p,
                 m3go_engine::formats::render::View::Holographic,
-                m3go_engine::board::coord::Labels::Chinese
+                m3go_engine::Labels::Chinese
             )
         );
     }

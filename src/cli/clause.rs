@@ -4,7 +4,7 @@
 use super::common::Format;
 use crate::conform::outputs::{ClauseReport, CLAUSE_FORMAT};
 use crate::conform::register::{self, Clause, Disputed};
-use m3go_engine::game::setup::InputError;
+use m3go_engine::InputError;
 
 /// Print a clause of the register: its quote, seed, reading, function and cases.
 ///

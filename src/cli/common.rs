@@ -2,9 +2,9 @@
 //! and records.
 
 use clap::ValueEnum;
-use m3go_engine::board::coord::Labels;
-use m3go_engine::game::setup::{from_yaml, InputError};
-use m3go_engine::rules::{Rules, RulesField};
+use m3go_engine::game::from_yaml;
+use m3go_engine::rules::RulesField;
+use m3go_engine::{InputError, Labels, Rules};
 
 pub(crate) use crate::cli::output::{flush_out, write_out};
 pub(crate) use crate::io::write_err;
@@ -22,9 +22,9 @@ pub(crate) fn stdout_in_colour() -> bool {
 /// or, without colour, in glyphs that keep every distinction
 /// ([`m3go_engine::formats::render::View::plain`]).
 pub(crate) fn board_for_stdout(
-    p: &m3go_engine::game::play::Position,
+    p: &m3go_engine::Position,
     view: m3go_engine::formats::render::View,
-    labels: m3go_engine::board::coord::Labels,
+    labels: m3go_engine::Labels,
 ) -> String {
     if stdout_in_colour() {
         view.ansi(p, labels)
@@ -130,7 +130,7 @@ pub(crate) fn record_text(
     flag: &str,
     record: &m3go_engine::formats::record::Record,
     rules: &Rules,
-    labels: m3go_engine::board::coord::Labels,
+    labels: m3go_engine::Labels,
 ) -> Result<String, InputError> {
     check_extension(path, flag, &RECORD_EXTENSIONS)?;
     if path.to_ascii_lowercase().ends_with(".sgf") {
@@ -175,7 +175,7 @@ pub(crate) fn check_extension(path: &str, flag: &str, allowed: &[&str]) -> Resul
     let list: Vec<String> = allowed.iter().map(|e| format!(".{e}")).collect();
     Err(InputError::new(format!(
         "`{}` does not end in {}",
-        m3go_engine::error::InputError::quote(path),
+        m3go_engine::InputError::quote(path),
         list.join(" or ")
     ))
     .key(flag)
@@ -202,7 +202,7 @@ pub(crate) fn refuse_own_input(
     }
     Err(InputError::new(format!(
         "`{}` is the record being read: writing it would replace the record",
-        m3go_engine::error::InputError::quote(out)
+        m3go_engine::InputError::quote(out)
     ))
     .key(flag)
     .expected("another file (or --force to overwrite the record)"))
@@ -279,7 +279,7 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
-    pub(crate) fn engine(self) -> m3go_engine::game::advance::Engine {
-        m3go_engine::game::advance::Engine::from_flag(self.reference)
+    pub(crate) fn engine(self) -> m3go_engine::Engine {
+        m3go_engine::Engine::from_flag(self.reference)
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::cli::Cli;
 use clap::CommandFactory;
-use m3go_engine::game::setup::InputError;
+use m3go_engine::InputError;
 
 /// Print the completion script of a shell.
 ///

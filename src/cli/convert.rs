@@ -1,8 +1,7 @@
 //! `m3go convert`: a game record written as SGF or as a move-number game file.
 
 use crate::cli::common::{parse_rules, record_text, write_file};
-use m3go_engine::board::coord::Labels;
-use m3go_engine::rules::Rules;
+use m3go_engine::{Labels, Rules};
 
 /// Write a record as SGF (OUT.sgf) or game file.
 ///
@@ -38,16 +37,12 @@ pub fn run(args: ConvertArgs) -> Result<(), crate::errors::Error> {
     let rules = record.resolve_rules(args.rules.as_ref())?;
     // check the whole record before writing it
     let note = record.assumed_rules_note(args.rules.as_ref());
-    crate::tools::replay::strict(
-        &record,
-        &rules,
-        None,
-        m3go_engine::game::advance::Engine::Fast,
-    )
-    .map_err(|e| match (note, e.kind) {
-        (Some(n), m3go_engine::error::ErrorKind::IllegalMove) => e.during(n),
-        (_, _) => e,
-    })?;
+    crate::tools::replay::strict(&record, &rules, None, m3go_engine::Engine::Fast).map_err(
+        |e| match (note, e.kind) {
+            (Some(n), m3go_engine::ErrorKind::IllegalMove) => e.during(n),
+            (_, _) => e,
+        },
+    )?;
     let text = record_text(output, "OUT", &record, &rules, labels)?;
     write_file(output, &text)?;
     crate::cli::common::tell_dropped("convert", input, output, &record.dropped);

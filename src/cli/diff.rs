@@ -8,8 +8,7 @@ use crate::conform::diff_summary;
 use crate::conform::failure::ProgramFailure;
 use crate::conform::junit::{TestCase, TestSuite, Verdict};
 use crate::conform::runner::{stop_children_on_signal, External, Oracle};
-use m3go_engine::game::setup::InputError;
-use m3go_engine::rules::Rules;
+use m3go_engine::{InputError, Rules};
 
 /// Random games against another implementation; the first disagreement, shrunk, as a case.
 ///
@@ -182,9 +181,8 @@ fn diff_run(args: DiffArgs) -> Result<i32, crate::errors::Error> {
 /// The options of the run: `--size` a board size, `--max-moves` within a record's limit.
 fn diff_options(args: &DiffArgs) -> Result<DiffOptions, InputError> {
     let size = args.size;
-    m3go_engine::board::grid::Board::check_size(size)
-        .map_err(|e| InputError::from(e).key("--size"))?;
-    let limit = m3go_engine::game::notation::Notation::max_moves(size);
+    m3go_engine::Board::check_size(size).map_err(|e| InputError::from(e).key("--size"))?;
+    let limit = m3go_engine::Notation::max_moves(size);
     let max_moves = args.max_moves.unwrap_or((size * size) as u32);
     if max_moves as usize > limit {
         return Err(InputError::new(format!(

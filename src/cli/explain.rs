@@ -3,7 +3,7 @@
 use crate::cli::common::Format;
 use crate::tools::readings::readings;
 use m3go_engine::formats::explain::Trace;
-use m3go_engine::game::setup::InputError;
+use m3go_engine::InputError;
 
 /// The clause trace for a point, a string (七九*) or a move (黑291.七A).
 ///

@@ -11,8 +11,7 @@ use crate::referee::game::{Clock, Played};
 use crate::referee::results;
 use crate::referee::stats::{Pairing, Sprt, SprtVerdict};
 use crate::referee::{game_line, pairings, run_game, table, tally, MatchSpec, PlayerSpec};
-use m3go_engine::game::setup::InputError;
-use m3go_engine::rules::Rules;
+use m3go_engine::{InputError, Rules};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -336,8 +335,7 @@ fn spec_of(args: &MatchArgs) -> Result<MatchSpec, InputError> {
             );
         }
     }
-    m3go_engine::board::grid::Board::empty(args.size)
-        .map_err(|e| InputError::from(e).key("--size"))?;
+    m3go_engine::Board::empty(args.size).map_err(|e| InputError::from(e).key("--size"))?;
     if !(args.move_time > 0.0 && args.move_time <= 86400.0) {
         return Err(InputError::new(format!("{}", args.move_time))
             .key("--move-time")

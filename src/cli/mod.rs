@@ -262,7 +262,7 @@ pub(crate) fn fail(e: &crate::errors::Error) -> i32 {
     2
 }
 
-/// Reports a failure that is not an [`InputError`](m3go_engine::error::InputError) (`code` says what it is) as [`fail`] does;
+/// Reports a failure that is not an [`InputError`](m3go_engine::InputError) (`code` says what it is) as [`fail`] does;
 /// returns `exit`.
 pub(crate) fn fail_with(
     code: crate::conform::outputs::ErrorCode,

@@ -2,7 +2,7 @@
 
 use crate::errors::OfKind;
 use crate::tools::perft::{divide_within, perft_within, NodeBudget};
-use m3go_engine::game::setup::InputError;
+use m3go_engine::InputError;
 
 /// Count legal move sequences (passes included).
 ///

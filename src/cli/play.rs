@@ -2,9 +2,8 @@
 
 use crate::cli::common::write_file;
 use crate::cli::common::Format;
-use m3go_engine::board::coord::Labels;
 use m3go_engine::formats::report::AnalysisReport;
-use m3go_engine::game::setup::InputError;
+use m3go_engine::{InputError, Labels};
 
 /// Play moves (黑291.七A, 华289.H九, 七A, pass) and report each one.
 ///
@@ -35,9 +34,9 @@ pub struct PlayArgs {
 
 /// One move's text: its notation, the cascade step by step, the captures, the private eyes made
 /// and lost, the ataris and the attribute changes, every point in `labels`.
-fn print_report(r: &m3go_engine::game::play::Report, labels: Labels) {
-    let pt = |s: &m3go_engine::board::coord::StringName| s.format(labels);
-    let pts = |v: &[m3go_engine::board::coord::Point]| {
+fn print_report(r: &m3go_engine::Report, labels: Labels) {
+    let pt = |s: &m3go_engine::board::StringName| s.format(labels);
+    let pts = |v: &[m3go_engine::Point]| {
         v.iter()
             .map(|q| q.format(labels))
             .collect::<Vec<_>>()

@@ -9,11 +9,8 @@ use crate::conform::protocol::{code, error_answer, Implementation};
 use crate::input::ReadError;
 use crate::io::read_line_bounded;
 use crate::referee::strategy::{choose, name_hash, Strategy};
-use m3go_engine::game::moves::{Action, Move};
-use m3go_engine::game::notation::Notation;
-use m3go_engine::game::order::SplitMix64;
-use m3go_engine::game::play::Position;
-use m3go_engine::game::setup::InputError;
+use m3go_engine::game::SplitMix64;
+use m3go_engine::{Action, InputError, Move, Notation, Position};
 use serde_json::Value;
 
 /// Play games through the play protocol (m3go-player/1, JSON lines) on stdin: a baseline player.
@@ -248,7 +245,7 @@ pub fn run(args: PlayerArgs) -> Result<(), InputError> {
                 Ok(t) => {
                     request = t;
                     answer(
-                        m3go_engine::game::setup::without_bom(&request),
+                        m3go_engine::game::without_bom(&request),
                         &mut game,
                         strategy,
                         args.seed,
@@ -278,7 +275,7 @@ pub fn run(args: PlayerArgs) -> Result<(), InputError> {
         }
         outln!(
             "{}",
-            crate::conform::answer::echoing(&ans, m3go_engine::game::setup::without_bom(&request))
+            crate::conform::answer::echoing(&ans, m3go_engine::game::without_bom(&request))
         );
         crate::cli::common::flush_out();
     }

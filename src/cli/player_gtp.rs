@@ -14,12 +14,9 @@ use crate::referee::gtp::{
 };
 use crate::referee::strategy::{choose, Strategy};
 use m3go_engine::formats::record::Record;
-use m3go_engine::game::moves::{Action, Move};
-use m3go_engine::game::order::SplitMix64;
-use m3go_engine::game::position::Position;
-use m3go_engine::game::setup::{InputError, Setup};
-use m3go_engine::rules::Rules;
+use m3go_engine::game::SplitMix64;
 use m3go_engine::rules::RulesField;
+use m3go_engine::{Action, InputError, Move, Position, Rules, Setup};
 
 /// The commands answered, as `list_commands` lists them.
 const COMMANDS: [&str; 16] = [
@@ -105,7 +102,7 @@ impl Engine {
                     .first()
                     .and_then(|a| a.parse().ok())
                     .ok_or(GtpError::SizeNotANumber)?;
-                if m3go_engine::board::grid::Board::check_size(size).is_err() {
+                if m3go_engine::Board::check_size(size).is_err() {
                     return Err(GtpError::UnacceptableSize);
                 }
                 self.size = size;
@@ -195,11 +192,7 @@ impl Engine {
     }
 
     /// Plays a move of `turn` (which must be the position's turn, or one it may claim).
-    fn advance(
-        &mut self,
-        turn: m3go_engine::game::order::Turn,
-        action: Action,
-    ) -> Result<(), GtpError> {
+    fn advance(&mut self, turn: m3go_engine::Turn, action: Action) -> Result<(), GtpError> {
         let pos = self.pos().ok_or(GtpError::NoPosition)?;
         let m = Move {
             action,
@@ -224,7 +217,7 @@ enum GtpError {
     /// `komi` that does not read.
     Komi(crate::referee::gtp::KomiError),
     /// A position refused (`m3go-position`'s, or the start under a new komi).
-    Position(m3go_engine::game::setup::PositionError),
+    Position(m3go_engine::game::PositionError),
     /// `play` without a colour and a vertex.
     PlayArguments,
     /// A colour that is not one (as given).
@@ -240,7 +233,7 @@ enum GtpError {
     /// `m3go-position`'s JSON does not read.
     PositionUnread(serde_json::Error),
     /// A move refused.
-    Illegal(m3go_engine::game::play::Illegal),
+    Illegal(m3go_engine::Illegal),
     /// A command m3go does not know.
     UnknownCommand,
 }

@@ -4,7 +4,7 @@ use crate::conform::capabilities::Capabilities;
 use crate::conform::protocol::{code, error_answer};
 use crate::input::ReadError;
 use crate::io::read_line_bounded;
-use m3go_engine::game::setup::InputError;
+use m3go_engine::InputError;
 use serde_json::Value;
 
 /// Answer conformance requests (m3go-conform/2 and /1, JSON lines) on stdin.
@@ -34,14 +34,10 @@ pub struct ProtocolArgs {
 /// The answer to one request line, whatever its bytes (at most [`ReadError::MAX_INPUT_BYTES`] of them are
 /// read per line by [`run`]): the answer of [`crate::conform::answer::answer_line`], or an error answer naming
 /// the problem. The request's position is loaded on `engine`.
-pub fn answer_line(
-    line: &[u8],
-    caps: &Capabilities,
-    engine: m3go_engine::game::advance::Engine,
-) -> String {
+pub fn answer_line(line: &[u8], caps: &Capabilities, engine: m3go_engine::Engine) -> String {
     match std::str::from_utf8(line) {
         Ok(text) => crate::conform::answer::answer_line_text(
-            m3go_engine::game::setup::without_bom(text),
+            m3go_engine::game::without_bom(text),
             caps,
             engine,
         ),
@@ -58,12 +54,12 @@ pub fn answer_line(
 fn add_decline(caps: &mut Capabilities, text: &str) -> Result<(), DeclineError> {
     let (preset, rest) = text.split_once(':').ok_or(DeclineError::Malformed)?;
     let (option, checks) = rest.split_once('=').ok_or(DeclineError::Malformed)?;
-    m3go_engine::rules::Rules::preset(preset).map_err(DeclineError::Preset)?;
-    let preset = m3go_engine::rules::Rules::canonical_preset(preset).to_string();
+    m3go_engine::Rules::preset(preset).map_err(DeclineError::Preset)?;
+    let preset = m3go_engine::Rules::canonical_preset(preset).to_string();
     if !caps
         .presets
         .iter()
-        .any(|p| m3go_engine::rules::Rules::canonical_preset(p) == preset)
+        .any(|p| m3go_engine::Rules::canonical_preset(p) == preset)
     {
         return Err(DeclineError::NotDeclared(preset));
     }
@@ -115,9 +111,9 @@ impl std::error::Error for DeclineError {
 }
 
 /// As a bad input, with this error's message.
-impl From<DeclineError> for m3go_engine::error::InputError {
+impl From<DeclineError> for m3go_engine::InputError {
     fn from(e: DeclineError) -> Self {
-        m3go_engine::error::InputError::new(e.to_string())
+        m3go_engine::InputError::new(e.to_string())
     }
 }
 
@@ -126,7 +122,7 @@ pub fn run(args: ProtocolArgs) -> Result<(), InputError> {
         None => Capabilities::m3go(),
         Some(p) => {
             for name in p {
-                m3go_engine::rules::Rules::preset(name)
+                m3go_engine::Rules::preset(name)
                     .map_err(|e| InputError::from(e).key("--presets"))?;
             }
             Capabilities::only_presets(p)

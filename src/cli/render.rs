@@ -26,8 +26,8 @@ pub struct RenderArgs {
     #[arg(long)]
     pub ansi: bool,
     /// The label system of the edges (latin needs no CJK font in the SVG viewer).
-    #[arg(long, value_enum, default_value_t = m3go_engine::board::coord::Labels::Chinese)]
-    pub labels: m3go_engine::board::coord::Labels,
+    #[arg(long, value_enum, default_value_t = m3go_engine::Labels::Chinese)]
+    pub labels: m3go_engine::Labels,
     /// Write on each stone of the SVG the number of the move that placed it (found from the
     /// position's history boards; the set-up position's stones get none).
     #[arg(long, requires = "svg")]

@@ -2,8 +2,7 @@
 
 use crate::cli::common::{parse_rules, progress_bar, record_text, write_files, Format};
 use crate::conform::runner::thread_pool;
-use m3go_engine::game::setup::InputError;
-use m3go_engine::rules::Rules;
+use m3go_engine::{InputError, Rules};
 use rayon::prelude::*;
 
 /// Replay a record (SGF or game file); with --mechanical, 003's 机械式排局 of a Go record.
@@ -61,12 +60,7 @@ pub struct ReplayArgs {
 /// What a replay made: the log (narrated), or only its summary and the final position.
 enum Replayed {
     Log(Box<crate::tools::replay::Replay>),
-    Summary(
-        Box<(
-            crate::tools::replay::Tally,
-            m3go_engine::game::play::Position,
-        )>,
-    ),
+    Summary(Box<(crate::tools::replay::Tally, m3go_engine::Position)>),
 }
 
 /// Replays one record under the arguments' rules (default: the record's; m3go-2020 with
@@ -106,7 +100,7 @@ fn replay_one(
         }
     }
     .map_err(|e| match (&note, e.kind) {
-        (Some(n), m3go_engine::error::ErrorKind::IllegalMove) => e.during(n.clone()),
+        (Some(n), m3go_engine::ErrorKind::IllegalMove) => e.during(n.clone()),
         _ => e,
     })?;
     Ok((rep, rules, record))
@@ -221,7 +215,7 @@ pub fn run(args: ReplayArgs) -> Result<(), crate::errors::Error> {
 /// `-o`: the final position as the text of a position file, with its path.
 fn position_file(
     args: &ReplayArgs,
-    position: &m3go_engine::game::play::Position,
+    position: &m3go_engine::Position,
 ) -> Result<Option<(String, String)>, InputError> {
     let Some(out) = &args.out else {
         return Ok(None);

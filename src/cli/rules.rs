@@ -1,8 +1,9 @@
 //! `m3go rules`: the presets and rule options; `m3go rules check FILE` validates a rules file.
 
 use crate::input::read_text;
-use m3go_engine::game::setup::{from_yaml, InputError};
-use m3go_engine::rules::{Rules, RulesSpec};
+use m3go_engine::game::from_yaml;
+use m3go_engine::rules::RulesSpec;
+use m3go_engine::{InputError, Rules};
 
 /// List the presets and every rule option, or validate a rules file.
 ///

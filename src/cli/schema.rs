@@ -2,7 +2,7 @@
 
 use crate::cli::output::Folder;
 use crate::conform::schema::{file_text, schemas};
-use m3go_engine::game::setup::InputError;
+use m3go_engine::InputError;
 
 /// Print or write the JSON Schemas of the contract.
 ///

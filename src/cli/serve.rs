@@ -1,6 +1,6 @@
 //! `m3go serve`: the adjudication page (`crate::serve`).
 
-use m3go_engine::game::setup::InputError;
+use m3go_engine::InputError;
 
 /// The adjudication page: a local web board over the engine.
 ///

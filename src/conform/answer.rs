@@ -7,13 +7,8 @@ use crate::conform::case::ReplayMode;
 use crate::conform::protocol::{
     code, error_answer, spoken, CapabilitiesAnswer, Implementation, Request, PROTOCOL, PROTOCOLS,
 };
-use m3go_engine::board::coord::Point;
 use m3go_engine::formats::report::{AnalysisReport, ReportScope};
-use m3go_engine::game::advance::Engine;
-use m3go_engine::game::moves::Move;
-use m3go_engine::game::play::{Position, Report};
-use m3go_engine::game::setup::Setup;
-use m3go_engine::judge::analysis::Analysis;
+use m3go_engine::{Analysis, Engine, Move, Point, Position, Report, Setup};
 use serde_json::{json, Value};
 
 /// The answer to one request line (`m3go protocol`): a `capabilities` request, or a case
@@ -319,7 +314,7 @@ pub(crate) enum AnswerParts {
 }
 
 /// [`answer`] typed: the replayed moves and the probes are advanced without a report
-/// ([`Position::advance`]), the legal moves listed on it; the moves, whose reports are part of
+/// ([`Position::play`]), the legal moves listed on it; the moves, whose reports are part of
 /// the answer, are played with [`Position::play`]. `Err` is the error answer.
 #[cfg_attr(feature = "testing", visibility::make(pub))]
 pub(crate) fn case_answer(
@@ -403,7 +398,7 @@ fn replay(req: &Request, mut pos: Position) -> Result<Position, Value> {
     let Some(rp) = &req.replay else {
         return Ok(pos);
     };
-    let limit = m3go_engine::game::notation::Notation::max_moves(pos.board().size());
+    let limit = m3go_engine::Notation::max_moves(pos.board().size());
     if rp.moves.len() > limit {
         return fail(
             req,
@@ -416,8 +411,7 @@ fn replay(req: &Request, mut pos: Position) -> Result<Position, Value> {
         );
     }
     for (k, m) in rp.moves.iter().enumerate() {
-        if let Err(e) = m3go_engine::game::notation::Notation::check_move_number(pos.move_number())
-        {
+        if let Err(e) = m3go_engine::Notation::check_move_number(pos.move_number()) {
             return fail(
                 req,
                 code::TOO_LARGE,
@@ -425,7 +419,7 @@ fn replay(req: &Request, mut pos: Position) -> Result<Position, Value> {
                 format!("replay.moves[{k}] `{m}`: {e}"),
             );
         }
-        let action = match m3go_engine::game::moves::Action::parse(m, pos.board().size()) {
+        let action = match m3go_engine::Action::parse(m, pos.board().size()) {
             Ok(a) => a,
             Err(e) => {
                 return fail(
@@ -457,7 +451,7 @@ fn play_moves(
     req: &Request,
     mut pos: Position,
 ) -> Result<(Position, Vec<Report>, Option<Analysis>), Value> {
-    let limit = m3go_engine::game::notation::Notation::max_moves(pos.board().size());
+    let limit = m3go_engine::Notation::max_moves(pos.board().size());
     for (field, n) in [("moves", req.moves.len()), ("probes", req.probes.len())] {
         if n > limit {
             return fail(
@@ -473,8 +467,7 @@ fn play_moves(
     let mut reports: Vec<Report> = Vec::new();
     let mut settled = None;
     for (k, m) in req.moves.iter().enumerate() {
-        if let Err(e) = m3go_engine::game::notation::Notation::check_move_number(pos.move_number())
-        {
+        if let Err(e) = m3go_engine::Notation::check_move_number(pos.move_number()) {
             return fail(
                 req,
                 code::TOO_LARGE,
@@ -528,7 +521,7 @@ fn probe_answers(req: &Request, pos: &Position) -> Vec<Value> {
 
 /// The reason of a probe that does not read as a move of this board: `off-board` when it names
 /// a point off the board (`黑1.九九` on 3×3, `(5,0)`), `malformed` for anything else.
-fn unread_reason(e: &m3go_engine::game::notation::NotationError) -> &'static str {
+fn unread_reason(e: &m3go_engine::game::NotationError) -> &'static str {
     e.problem.reason()
 }
 
@@ -536,14 +529,14 @@ fn unread_reason(e: &m3go_engine::game::notation::NotationError) -> &'static str
 /// strict.
 fn req_replay_step(
     pos: &Position,
-    action: m3go_engine::game::play::Action,
+    action: m3go_engine::Action,
     mode: ReplayMode,
-) -> Result<Position, m3go_engine::game::play::Illegal> {
+) -> Result<Position, m3go_engine::Illegal> {
     match mode {
         ReplayMode::Mechanical => {
             crate::tools::replay::mechanical_advance(pos, action).map(|(p, _)| p)
         }
-        ReplayMode::Strict => pos.play(m3go_engine::game::play::Move {
+        ReplayMode::Strict => pos.play(m3go_engine::Move {
             action,
             number: None,
             turn: None,
@@ -569,7 +562,7 @@ pub(crate) struct Extras {
 pub(crate) struct CommonEyesOf {
     pub common_eyes: Vec<CommonEye>,
     pub points: Vec<Point>,
-    pub string: m3go_engine::board::coord::StringName,
+    pub string: m3go_engine::board::StringName,
 }
 
 /// One common eye: its points, and whether it is a true eye (M16-TRUE-EYE).
@@ -586,7 +579,7 @@ pub(crate) struct CommonEye {
 #[cfg_attr(feature = "testing", visibility::make(pub))]
 pub(crate) struct FlystoneExtras {
     pub chosen_left: ByPlayer<u32>,
-    pub random: m3go_engine::game::order::Sides,
+    pub random: m3go_engine::game::Sides,
     pub thrown: Vec<u32>,
 }
 
@@ -607,14 +600,12 @@ pub(crate) struct TeamExtras {
 }
 
 /// The [`Extras`] of `pos`, `a` the analysis of its board.
-pub(crate) fn extras(pos: &Position, a: &m3go_engine::judge::analysis::Analysis) -> Extras {
-    use m3go_engine::board::grid::Colour;
-    use m3go_engine::judge::eyes2016::{common_eyes_2016, true_eye_2016};
+pub(crate) fn extras(pos: &Position, a: &m3go_engine::Analysis) -> Extras {
+    use m3go_engine::judge::{common_eyes_2016, true_eye_2016};
+    use m3go_engine::Colour;
     let team = (pos.rules().schedule == m3go_engine::rules::Schedule::Team2016).then(|| {
-        let t = m3go_engine::game::order::TeamTurn::of_move(
-            pos.move_number(),
-            pos.rules().team_grey_start,
-        );
+        let t =
+            m3go_engine::game::TeamTurn::of_move(pos.move_number(), pos.rules().team_grey_start);
         TeamExtras {
             round: t.round,
             seat: t.seat.letter().to_string(),

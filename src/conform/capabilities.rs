@@ -5,7 +5,7 @@
 //! checks it declines.
 
 use crate::conform::case::ReplayMode;
-use m3go_engine::rules::Rules;
+use m3go_engine::Rules;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;

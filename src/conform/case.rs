@@ -2,10 +2,8 @@
 //! it starts (a position or a game record). The request it becomes is built in `request`.
 
 use crate::conform::suite::{suite_text, BUILTIN};
-use m3go_engine::board::grid::Colour;
-use m3go_engine::board::layers::Attribute;
-use m3go_engine::game::order::Seat;
-use m3go_engine::game::setup::{from_yaml, InputError, Place, Setup};
+use m3go_engine::game::{from_yaml, Seat};
+use m3go_engine::{Attribute, Colour, InputError, Place, Setup};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -452,7 +450,7 @@ fn record_start(file: &str, start: &RecordStart) -> Result<(Setup, Vec<String>),
     };
     let rules = match &start.rules {
         Some(r) => r.resolve().map_err(|e| InputError::from(e).key("rules"))?,
-        None => m3go_engine::rules::Rules::m3go_2020(),
+        None => m3go_engine::Rules::m3go_2020(),
     };
     let pos = record.start_position(&rules)?;
     let mut setup = pos.to_setup();
@@ -463,8 +461,8 @@ fn record_start(file: &str, start: &RecordStart) -> Result<(Setup, Vec<String>),
             break;
         }
         moves.push(match m.action {
-            m3go_engine::game::play::Action::Pass => "pass".to_string(),
-            m3go_engine::game::play::Action::Place(p) => p.to_string(),
+            m3go_engine::Action::Pass => "pass".to_string(),
+            m3go_engine::Action::Place(p) => p.to_string(),
         });
     }
     if let Some(t) = start.to {

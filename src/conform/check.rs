@@ -3,7 +3,7 @@
 //! expectation, each pushing its differences.
 
 use crate::conform::case::{AttrExpect, Case, EventExpect, Expect, EyeExpect};
-use m3go_engine::board::coord::Point;
+use m3go_engine::Point;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 

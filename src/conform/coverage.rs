@@ -3,7 +3,7 @@
 //! runner).
 
 use crate::conform::runner::Coverage;
-use m3go_engine::game::setup::InputError;
+use m3go_engine::InputError;
 use std::fmt::Write;
 
 /// The text of the clause register `rules_md`; outside a checkout, and not asked to write it

@@ -112,10 +112,10 @@ impl std::fmt::Display for JunitError {
 }
 
 /// As a bad input (the message only), for the commands whose errors are
-/// [`InputError`](m3go_engine::error::InputError)s.
-impl From<JunitError> for m3go_engine::error::InputError {
+/// [`InputError`](m3go_engine::InputError)s.
+impl From<JunitError> for m3go_engine::InputError {
     fn from(e: JunitError) -> Self {
-        m3go_engine::error::InputError::new(e.to_string())
+        m3go_engine::InputError::new(e.to_string())
     }
 }
 

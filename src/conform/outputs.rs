@@ -5,9 +5,8 @@
 //! (docs/src/json.md lists them all). `ErrorReport` is the one error object every command
 //! taking `--format json` prints on standard output when it fails.
 
-use m3go_engine::error::{ErrorKind, Place};
-use m3go_engine::game::setup::InputError;
-use m3go_engine::game::text::Text;
+use m3go_engine::game::Text;
+use m3go_engine::{ErrorKind, InputError, Place};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -118,7 +117,7 @@ impl ErrorPlace {
             text: p
                 .text
                 .as_deref()
-                .map(m3go_engine::error::InputError::shorten_words),
+                .map(m3go_engine::InputError::shorten_words),
         })
     }
 }
@@ -211,7 +210,7 @@ pub(crate) struct ReplayReport {
     /// The moves replaced by passes, counted by refusal code.
     pub replaced: BTreeMap<String, usize>,
     /// The final position, as a position file holds it.
-    pub position: m3go_engine::game::setup::Setup,
+    pub position: m3go_engine::Setup,
 }
 
 /// `replay --format json` of several records (`m3go-replays/1`).
@@ -303,7 +302,7 @@ pub(crate) enum RulesReport {
     List {
         #[schemars(extend("const" = RULES_FORMAT))]
         format: String,
-        presets: BTreeMap<String, m3go_engine::rules::Rules>,
+        presets: BTreeMap<String, m3go_engine::Rules>,
         options: Vec<OptionLine>,
     },
     /// `rules check FILE`: the file is valid, and what it resolves to.
@@ -311,7 +310,7 @@ pub(crate) enum RulesReport {
         #[schemars(extend("const" = RULES_FORMAT))]
         format: String,
         file: String,
-        rules: m3go_engine::rules::Rules,
+        rules: m3go_engine::Rules,
     },
 }
 

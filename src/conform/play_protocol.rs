@@ -5,7 +5,7 @@
 //! (`m3go schema`) as the conformance protocol's are; the referee is `crate::referee`.
 
 use crate::conform::protocol::{Id, Implementation};
-use m3go_engine::game::setup::Setup;
+use m3go_engine::Setup;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;

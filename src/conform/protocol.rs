@@ -3,7 +3,7 @@
 
 use crate::conform::capabilities::Capabilities;
 use crate::conform::case::ReplayMode;
-use m3go_engine::game::setup::Setup;
+use m3go_engine::Setup;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

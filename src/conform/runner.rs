@@ -16,9 +16,7 @@ use crate::conform::failure::{AnswerFault, ProgramFailure, Stopped, UnreadableLi
 use crate::conform::protocol::{PROTOCOL, PROTOCOLS, PROTOCOL_1};
 use crate::conform::suite::case_files;
 use crate::io::clip;
-use m3go_engine::game::advance::Engine;
-use m3go_engine::game::setup::InputError;
-use m3go_engine::rules::Rules;
+use m3go_engine::{Engine, InputError, Rules};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, Write};

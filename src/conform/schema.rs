@@ -7,7 +7,7 @@
 
 use super::outputs;
 use m3go_engine::formats::report::{AnalysisReport, PlayReport};
-use m3go_engine::game::play::Report;
+use m3go_engine::Report;
 use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
 use serde_json::Value;
@@ -234,7 +234,7 @@ pub(crate) fn schemas() -> Vec<NamedSchema> {
         },
         NamedSchema {
             file: "position.schema.json",
-            schema: input::<m3go_engine::game::setup::Setup>(
+            schema: input::<m3go_engine::Setup>(
                 "a position file (spec/README.md): its YAML read as JSON, and the JSON object `m3go serve`'s API takes as `position` and answers as `setup`",
             ),
         },

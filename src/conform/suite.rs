@@ -2,7 +2,7 @@
 //! binary (`spec/` as it was when the binary was built).
 
 use crate::input::read_text;
-use m3go_engine::game::setup::InputError;
+use m3go_engine::InputError;
 
 /// The folder name that stands for the suite built into the binary: `m3go conform` without a
 /// directory, outside a checkout, runs the cases of `spec/cases` and the records of

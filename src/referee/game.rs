@@ -2,8 +2,8 @@
 //! (`m3go-player/1`, [`crate::conform::play_protocol`]), every answer checked by m3go — the
 //! program's failures (a crash, a timeout, an unreadable answer) by the conformance runner's
 //! process handling ([`crate::conform::runner::External`]), the move by the rules
-//! ([`Position::advance`]) — the game ended by the rules' game end ([`Position::game_over`],
-//! GO-END) and counted by m3go's scorer ([`Score::of`](m3go_engine::judge::scoring::Score::of)). The record is built move by move as
+//! ([`Position::play`]) — the game ended by the rules' game end ([`Position::game_over`],
+//! GO-END) and counted by m3go's scorer ([`Score::of`](m3go_engine::Score::of)). The record is built move by move as
 //! `m3go replay` reads it back: a move refused and replaced by a pass (`--illegal pass`) is the
 //! record's replaced move (M20-REPLAY-PASS), played by [`Record::advance_move`] itself.
 
@@ -15,23 +15,19 @@ use crate::conform::play_protocol::{
 use crate::conform::protocol::{CapabilitiesRequest, Id};
 use crate::conform::runner::{External, Oracle};
 use crate::io::clip;
-use m3go_engine::board::grid::Colour;
 use m3go_engine::formats::record::{Record, RecordMove};
-use m3go_engine::game::moves::{Action, Move};
-use m3go_engine::game::notation::Notation;
-use m3go_engine::game::order::{StoneKind, Turn};
-use m3go_engine::game::play::Position;
-use m3go_engine::game::setup::{InputError, Setup};
-use m3go_engine::judge::scoring::{Score, Winner};
-use m3go_engine::rules::Rules;
+use m3go_engine::judge::Winner;
 use m3go_engine::rules::RulesField;
+use m3go_engine::{
+    Action, Colour, InputError, Move, Notation, Position, Rules, Score, Setup, StoneKind, Turn,
+};
 use serde::Serialize;
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
 /// A request of the play protocol as the referee puts it to a seat, typed up to the wire: a
 /// program of the protocol is sent it as one JSON line ([`Seat`] for [`External`]), a GTP
-/// player turns it into GTP commands ([`super::gtp::GtpSeat`]) without reading JSON back.
+/// player turns it into GTP commands (`GtpSeat`) without reading JSON back.
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
 pub enum PlayerRequest {
@@ -172,9 +168,9 @@ impl std::error::Error for RefereeError {
 }
 
 /// As a bad input, with this error's message.
-impl From<RefereeError> for m3go_engine::error::InputError {
+impl From<RefereeError> for m3go_engine::InputError {
     fn from(e: RefereeError) -> Self {
-        m3go_engine::error::InputError::new(e.to_string())
+        m3go_engine::InputError::new(e.to_string())
     }
 }
 
@@ -428,14 +424,14 @@ pub(crate) fn play_game(
 /// The seat (index into the seats of [`play_game_seated`]) that makes a move of `turn`: with
 /// two seats the player of its colour; with four (the team format) the seat of 000's schedule,
 /// A (black stones), B (black's flowers, grey), C (white stones), D (white's flowers, grey)
-/// (M16-TEAM-ROLES, [`m3go_engine::game::order::Seat::of_turn`]).
+/// (M16-TEAM-ROLES, [`m3go_engine::game::Seat::of_turn`]).
 pub(crate) fn seat_index(seats: usize, turn: Turn) -> usize {
     if seats == 4 {
-        match m3go_engine::game::order::Seat::of_turn(turn) {
-            m3go_engine::game::order::Seat::A => 0,
-            m3go_engine::game::order::Seat::B => 1,
-            m3go_engine::game::order::Seat::C => 2,
-            m3go_engine::game::order::Seat::D => 3,
+        match m3go_engine::game::Seat::of_turn(turn) {
+            m3go_engine::game::Seat::A => 0,
+            m3go_engine::game::Seat::B => 1,
+            m3go_engine::game::Seat::C => 2,
+            m3go_engine::game::Seat::D => 3,
         }
     } else {
         seat_of(turn.player)
@@ -678,13 +674,13 @@ impl<'s> Referee<'s> {
         if self.pos.game_over() {
             return Ok(Step::End(counted(&self.pos, false)));
         }
-        if self.record.moves.len() >= m3go_engine::game::notation::Notation::max_moves(spec.size) {
+        if self.record.moves.len() >= m3go_engine::Notation::max_moves(spec.size) {
             return Ok(Step::End(counted(&self.pos, true)));
         }
         let n = self.pos.move_number();
         let turn = self.pos.turn();
         let side = seat_index(self.nseats, turn);
-        let specials: Vec<Turn> = m3go_engine::game::order::Turn::special_turns(
+        let specials: Vec<Turn> = m3go_engine::Turn::special_turns(
             &spec.rules,
             false,
             turn,

@@ -14,12 +14,8 @@ use crate::conform::play_protocol::{
 use crate::conform::protocol::{Id, Implementation};
 use crate::conform::runner::{External, ReadBounds};
 use crate::io::clip;
-use m3go_engine::board::coord::{Labels, Point};
-use m3go_engine::board::grid::Colour;
-use m3go_engine::game::moves::Action;
-use m3go_engine::game::moves::Move;
-use m3go_engine::game::order::{StoneKind, Turn};
-use m3go_engine::rules::{Komi, Rules};
+use m3go_engine::rules::Komi;
+use m3go_engine::{Action, Colour, Labels, Move, Point, Rules, StoneKind, Turn};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 

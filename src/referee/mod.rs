@@ -21,7 +21,7 @@ pub mod strategy;
 use crate::conform::play_protocol::{GameLine, GAME_LINE_FORMAT};
 use crate::conform::runner::{External, ReadBounds};
 use game::{play_game, Clock, Ending, GameSpec, Opening, Played, RefereeError, Seat};
-use m3go_engine::board::grid::Colour;
+use m3go_engine::Colour;
 use std::time::Duration;
 
 /// A player of a match: its name, the command that starts it (`sh -c`) and whether it speaks
@@ -98,7 +98,7 @@ pub struct MatchSpec {
     /// Games per pairing (every two players meet; the seats are swapped each game).
     pub games: usize,
     pub size: usize,
-    pub rules: m3go_engine::rules::Rules,
+    pub rules: m3go_engine::Rules,
     pub seed: u64,
     pub clock: Option<Clock>,
     pub move_time: Duration,

@@ -3,8 +3,7 @@
 
 use super::game::Opening;
 use m3go_engine::formats::record::Record;
-use m3go_engine::game::setup::InputError;
-use m3go_engine::rules::Rules;
+use m3go_engine::{InputError, Rules};
 use std::sync::Arc;
 
 /// `--openings`: the openings read from the files and folders given, each checked against the
@@ -53,8 +52,7 @@ fn opening(file: &str, rules: &Rules, size: usize) -> Result<Opening, InputError
     let lower = file.to_ascii_lowercase();
     let record = if lower.ends_with(".yaml") || lower.ends_with(".yml") {
         let text = crate::input::read_text(file)?;
-        let setup: m3go_engine::game::setup::Setup =
-            m3go_engine::game::setup::from_yaml(&text, file)?;
+        let setup: m3go_engine::Setup = m3go_engine::game::from_yaml(&text, file)?;
         let pos = setup.to_position(file)?;
         let mut r = Record::new(pos.board().size(), None);
         r.first_move = pos.move_number();

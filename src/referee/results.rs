@@ -18,8 +18,7 @@ use crate::conform::play_protocol::{
     GameLine, MatchSelection, ResultsHeader, SelectedPlayer, GAME_LINE_FORMAT, RESULTS_FORMAT,
 };
 use crate::conform::shard::{LineError, MergedLines, Shard, ShardError};
-use m3go_engine::board::grid::Colour;
-use m3go_engine::error::InputError;
+use m3go_engine::{Colour, InputError};
 use std::collections::BTreeMap;
 use std::io::BufRead;
 

@@ -6,12 +6,9 @@
 //! flystone). No rule is decided here: the moves are the fast engine's legal moves, the count
 //! `judge::scoring`'s.
 
-use m3go_engine::board::grid::{Board, Colour, Stone};
-use m3go_engine::game::moves::{Action, Move};
-use m3go_engine::game::order::SplitMix64;
-use m3go_engine::game::play::Position;
-use m3go_engine::judge::scoring::Winner;
-use m3go_engine::rules::Rules;
+use m3go_engine::game::SplitMix64;
+use m3go_engine::judge::Winner;
+use m3go_engine::{Action, Board, Colour, Move, Position, Rules, Stone};
 
 /// How a baseline player chooses its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,7 +126,7 @@ fn greedy(pos: &Position, moves: &[Action], rng: &mut SplitMix64) -> Action {
 /// Who wins the count of a finished playout (no dead stones: a random game plays until the
 /// board is settled).
 fn playout_winner(board: &Board, rules: &Rules) -> Winner {
-    match m3go_engine::judge::scoring::Score::of_board(board, rules, &[]) {
+    match m3go_engine::Score::of_board(board, rules, &[]) {
         Ok(s) => s.winner,
         Err(_) => Winner::Draw,
     }
@@ -157,7 +154,7 @@ const EXPLORATION: f64 = 1.0;
 /// the count's winner backed up; the most visited move of the root is chosen.
 fn mcts(root: &Position, rules: &Rules, playouts: u32, rng: &mut SplitMix64) -> Action {
     let size = root.board().size();
-    let cap = m3go_engine::game::notation::Notation::max_moves(size) as u32;
+    let cap = m3go_engine::Notation::max_moves(size) as u32;
     let mut nodes = vec![Node {
         pos: root.clone(),
         action: Action::Pass,
@@ -239,7 +236,7 @@ fn mcts(root: &Position, rules: &Rules, playouts: u32, rng: &mut SplitMix64) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use m3go_engine::game::setup::Setup;
+    use m3go_engine::Setup;
 
     /// The position of `board` at move `n` under `rules`.
     fn position(rules: &Rules, board: &Board, n: u32) -> Position {

@@ -10,16 +10,14 @@
 use crate::conform::clause_id::cited;
 use crate::conform::register;
 use crate::tools::{readings, replay};
-use m3go_engine::board::coord::{Labels, UnknownLabels};
-use m3go_engine::board::labeled::Labeled;
+use m3go_engine::board::{Labeled, UnknownLabels};
 use m3go_engine::formats::explain::Trace;
 use m3go_engine::formats::record::Record;
 use m3go_engine::formats::render::View;
 use m3go_engine::formats::report::AnalysisReport;
-use m3go_engine::game::advance::Engine;
-use m3go_engine::game::play::{Position, Report};
-use m3go_engine::game::setup::{from_yaml, InputError, Setup};
-use m3go_engine::rules::{Rules, RulesField};
+use m3go_engine::game::from_yaml;
+use m3go_engine::rules::RulesField;
+use m3go_engine::{Engine, InputError, Labels, Position, Report, Rules, Setup};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -304,7 +302,7 @@ pub(crate) fn answer_within(request: Request, work: &Work) -> ApiResult {
 fn request<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     let text = std::str::from_utf8(body)
         .map_err(|e| ApiError::bad(format!("request body: not UTF-8: {e}")))?;
-    serde_json::from_str(m3go_engine::game::setup::without_bom(text))
+    serde_json::from_str(m3go_engine::game::without_bom(text))
         .map_err(|e| ApiError::bad(format!("request body: {e}")))
 }
 
@@ -868,7 +866,7 @@ fn kept(records: &Records, id: &str) -> Result<Arc<Kept>, ApiError> {
         status: 404,
         message: format!(
             "record `{}` is not loaded (any more): load it again",
-            m3go_engine::error::InputError::quote(&id.chars().take(40).collect::<String>())
+            m3go_engine::InputError::quote(&id.chars().take(40).collect::<String>())
         ),
     };
     let i = list.iter().position(|h| h.kept.id == id).ok_or_else(gone)?;
@@ -1094,10 +1092,10 @@ fn sgf_variations(text: &str) -> usize {
 fn shown_labels(size: usize, l: Labels) -> Value {
     let mut m = serde_json::Map::new();
     if l != Labels::Chinese {
-        let h = m3go_engine::board::coord::Point::half(size);
+        let h = m3go_engine::Point::half(size);
         for y in -h..=h {
             for x in -h..=h {
-                let q = m3go_engine::board::coord::Point::new(x, y);
+                let q = m3go_engine::Point::new(x, y);
                 m.insert(q.format(Labels::Chinese), Value::String(q.format(l)));
             }
         }

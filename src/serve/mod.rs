@@ -54,7 +54,7 @@ use hyper::header::{
     RETRY_AFTER as RETRY_AFTER_HEADER,
 };
 use hyper::{Request, Response};
-use m3go_engine::game::setup::InputError;
+use m3go_engine::InputError;
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -194,7 +194,7 @@ impl Access {
                     &format!(
                         "`Host: {}` is not this server's address ({}; a deliberate remote bind \
                          is allowed with `m3go serve --allow-host NAME`)",
-                        m3go_engine::error::InputError::quote(other.unwrap_or("")),
+                        m3go_engine::InputError::quote(other.unwrap_or("")),
                         expected()
                     ),
                 ))
@@ -205,7 +205,7 @@ impl Access {
                 403,
                 &format!(
                     "the request target names `{}`, not this server's address: {}",
-                    m3go_engine::error::InputError::quote(a),
+                    m3go_engine::InputError::quote(a),
                     expected()
                 ),
             ));
@@ -220,7 +220,7 @@ impl Access {
                         403,
                         &format!(
                             "`Origin: {}` is not a page of this server: expected http:// and {}",
-                            m3go_engine::error::InputError::quote(o),
+                            m3go_engine::InputError::quote(o),
                             expected().trim_start_matches("expected ")
                         ),
                     ));

@@ -21,12 +21,11 @@
 //! ```
 
 use crate::input::read_text;
-#[cfg(test)]
-use m3go_engine::board::grid::Board;
-use m3go_engine::game::advance::Engine;
-use m3go_engine::game::play::Position;
-use m3go_engine::game::setup::{from_yaml, parse_yaml, InputError, Place, Setup};
+use m3go_engine::game::{from_yaml, parse_yaml};
 use m3go_engine::rules::RulesField;
+#[cfg(test)]
+use m3go_engine::Board;
+use m3go_engine::{Engine, InputError, Place, Position, Setup};
 
 /// The number of legal move sequences of length `depth` (passes included; the special moves of
 /// [`Position::special_moves`] — Dullstone's emergency conversions and Flystone's chosen
@@ -50,12 +49,7 @@ pub(crate) fn children(pos: &Position) -> Vec<(String, Position)> {
     for m in pos.legal_moves() {
         if let Ok(next) = pos.play(m) {
             out.push((
-                m3go_engine::game::notation::Notation::format_numbered(
-                    pos.rules(),
-                    n,
-                    turn,
-                    m.action,
-                ),
+                m3go_engine::Notation::format_numbered(pos.rules(), n, turn, m.action),
                 next,
             ));
         }
@@ -64,7 +58,7 @@ pub(crate) fn children(pos: &Position) -> Vec<(String, Position)> {
         if let Ok(next) = pos.play(m) {
             let t = m.turn.unwrap_or(turn);
             out.push((
-                m3go_engine::game::notation::Notation::format_numbered(pos.rules(), n, t, m.action),
+                m3go_engine::Notation::format_numbered(pos.rules(), n, t, m.action),
                 next,
             ));
         }

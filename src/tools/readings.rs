@@ -7,14 +7,10 @@
 //! The verdicts are read from the same [`AnalysisReport`] that `m3go analyze` prints and the move
 //! is played with the same [`Position::play`] that `m3go play` uses: no second analysis.
 
-use m3go_engine::board::coord::Labels;
 use m3go_engine::formats::explain::Trace;
 use m3go_engine::formats::report::AnalysisReport;
-use m3go_engine::game::moves::Move;
-use m3go_engine::game::play::Position;
-use m3go_engine::game::setup::InputError;
-use m3go_engine::game::text::{text, Text};
-use m3go_engine::rules::Rules;
+use m3go_engine::game::Text;
+use m3go_engine::{text, InputError, Labels, Move, Position, Rules};
 use serde::Serialize;
 use std::collections::BTreeMap;
 

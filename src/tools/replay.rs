@@ -3,19 +3,14 @@
 //! a log of what every move did, written like 003's narrative ("黑301.DO，提吃白棋串CO*和EO，并为黑棋串
 //! DA*做出私眼CO*，中性花棋串EA/CA皆变为黑性花棋串").
 
-use m3go_engine::board::coord::{Labels, Point};
-use m3go_engine::board::grid::{Board, Stone};
-use m3go_engine::board::layers::Attribute;
-use m3go_engine::board::strings::flood;
+use m3go_engine::board::flood;
 use m3go_engine::formats::record::Record;
-use m3go_engine::game::advance::Engine;
-use m3go_engine::game::moves::Move;
-use m3go_engine::game::notation::{Notation, NotationError};
-use m3go_engine::game::play::{Action, AttributeChange, Illegal, Position, Refusal, Report};
-use m3go_engine::game::setup::{InputError, Setup};
-use m3go_engine::game::text::Text;
-use m3go_engine::judge::analysis::Analysis;
-use m3go_engine::rules::{Ko, Rules};
+use m3go_engine::game::{AttributeChange, NotationError, Text};
+use m3go_engine::rules::Ko;
+use m3go_engine::{
+    Action, Analysis, Attribute, Board, Engine, Illegal, InputError, Labels, Move, Notation, Point,
+    Position, Refusal, Report, Rules, Setup, Stone,
+};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -29,8 +24,8 @@ pub(crate) use narrate::{log_text, log_text_in};
 
 /// Moves given as a list (`m3go play`'s arguments, a server request's `moves`) played in order
 /// from `start`, each reported to `each` as it is played, bounded as a record is: at most
-/// [`Notation::max_moves`](m3go_engine::game::notation::Notation::max_moves) moves (else an error naming `key`, the list), and no move numbered past the
-/// last move number m3go plays ([`Notation::check_move_number`](m3go_engine::game::notation::Notation::check_move_number)). A move that cannot be read or played is an
+/// [`Notation::max_moves`](m3go_engine::Notation::max_moves) moves (else an error naming `key`, the list), and no move numbered past the
+/// last move number m3go plays ([`Notation::check_move_number`](m3go_engine::Notation::check_move_number)). A move that cannot be read or played is an
 /// error with its text and, when `numbered`, its number in the list (the page sends one move at
 /// a time, named by its text alone: its refusal names its number in the game); a move the
 /// rules refuse keeps the engine's refusal ([`ListedError::Refused`]).
@@ -164,7 +159,7 @@ pub(crate) fn stopped(number: u32) -> InputError {
 /// The history the ko rule needs, written to a position file: none, the last board (simple),
 /// or all of it; under `grey-freeze: kept` (2013 rule) at least the boards back to the one on
 /// which the earliest grey string still frozen was frozen (M13-FREEZE, D21:
-/// [`m3go_engine::judge::freeze::boards_needed`]), so that the file gives the same frozen strings.
+/// [`m3go_engine::judge::boards_needed`]), so that the file gives the same frozen strings.
 /// Trims the history of `setup`, a position under `rules`.
 #[cfg_attr(feature = "testing", visibility::make(pub))]
 pub(crate) fn trim_history(rules: &Rules, setup: &mut Setup) {
@@ -180,11 +175,11 @@ pub(crate) fn trim_history(rules: &Rules, setup: &mut Setup) {
 }
 
 /// How many of the latest boards of `setup`'s history the freeze of the 2013 rule needs
-/// ([`m3go_engine::judge::freeze::boards_needed`]; 0 under rules that do not freeze, all of them
+/// ([`m3go_engine::judge::boards_needed`]; 0 under rules that do not freeze, all of them
 /// when a board does not read).
 fn freeze_boards_needed(rules: &Rules, setup: &Setup) -> usize {
-    use m3go_engine::board::grid::Board;
-    if !m3go_engine::judge::freeze::freezes(rules) {
+    use m3go_engine::Board;
+    if !m3go_engine::judge::freezes(rules) {
         return 0;
     }
     let size = setup
@@ -199,9 +194,7 @@ fn freeze_boards_needed(rules: &Rules, setup: &Setup) -> usize {
         .map(|d| Board::from_diagram(d, size))
         .collect();
     match (boards, Board::from_diagram(&setup.diagram, size)) {
-        (Ok(history), Ok(board)) => {
-            m3go_engine::judge::freeze::boards_needed(rules, &history, &board)
-        }
+        (Ok(history), Ok(board)) => m3go_engine::judge::boards_needed(rules, &history, &board),
         _ => setup.history.len(),
     }
 }
@@ -376,7 +369,7 @@ pub(crate) fn mechanical_step(
     replace_refused(action, |m| pos.play_reported(m))
 }
 
-/// [`mechanical_step`] without the report, on the position's engine ([`Position::advance`]): the next
+/// [`mechanical_step`] without the report, on the position's engine ([`Position::play`]): the next
 /// position and the refusal when the move was replaced by a pass.
 pub(crate) fn mechanical_advance(
     pos: &Position,

@@ -9,11 +9,9 @@
 //! conversions, chosen flystones), any point, passes, and claims of a wrong number or turn. The
 //! analysis `Position::play_analysed` hands on is checked against a fresh one of the new board.
 
-use m3go_engine::game::advance::Engine;
-use m3go_engine::game::play::{Action, Move};
 use m3go_engine::testing::fast::FastPosition;
 use m3go_engine::testing::{board_from_codes, position, settle};
-use m3go_engine::{Position, Rules, StoneKind, Turn};
+use m3go_engine::{Action, Engine, Move, Position, Rules, StoneKind, Turn};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 

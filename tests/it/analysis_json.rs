@@ -3,9 +3,8 @@
 //! analysis judged, point for point and in order; and the dense 19×19 position of the Ke Jie game
 //! at move 288 stays under 150 KB (715 KB in `/3`, which repeated every region under each string).
 
-use m3go_engine::board::coord::Point;
 use m3go_engine::formats::report::AnalysisReport;
-use m3go_engine::{Position, Rules};
+use m3go_engine::{Point, Position, Rules};
 use std::collections::HashSet;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");

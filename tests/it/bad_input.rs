@@ -4,8 +4,8 @@
 //! move number), and that the CLI exits with 2 printing the same; nothing panics.
 
 use m3go::input::read_text;
-use m3go_engine::game::moves::Move;
-use m3go_engine::game::setup::{from_yaml, Setup};
+use m3go_engine::game::from_yaml;
+use m3go_engine::{Move, Setup};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -962,14 +962,14 @@ fn bad_input_protocol_replay_longer_than_a_record_is_refused() {
         }))
         .expect("a request")
     };
-    let a = answer(&req(91), m3go_engine::game::advance::Engine::Fast);
+    let a = answer(&req(91), m3go_engine::Engine::Fast);
     let e = a["error"]["message"].as_str().unwrap_or_default();
     assert_eq!(a["error"]["code"], "too-large", "{a}");
     assert!(
         e.contains("replay.moves has 91 moves: expected at most 90"),
         "{a}"
     );
-    let a = answer(&req(90), m3go_engine::game::advance::Engine::Fast);
+    let a = answer(&req(90), m3go_engine::Engine::Fast);
     assert!(a["error"].is_null(), "{a}");
 }
 
@@ -1032,7 +1032,7 @@ fn bad_input_protocol_bad_lines_get_error_answers_and_the_session_goes_on() {
     })
     .to_string();
     let mut input: Vec<u8> = Vec::new();
-    input.extend(vec![b'x'; m3go_engine::error::MAX_INPUT_BYTES + 10]);
+    input.extend(vec![b'x'; m3go_engine::MAX_INPUT_BYTES + 10]);
     input.push(b'\n');
     input.extend(b"{\"id\": \"\xff\xfe\"}\n");
     input.extend(valid.as_bytes());
@@ -1091,30 +1091,21 @@ fn bad_input_protocol_move_numbers_and_counts_are_bounded() {
         }))
         .expect("a request")
     };
-    let a = answer(
-        &req(4294967295, vec![]),
-        m3go_engine::game::advance::Engine::Fast,
-    );
+    let a = answer(&req(4294967295, vec![]), m3go_engine::Engine::Fast);
     assert!(
         a["error"]["message"]
             .as_str()
             .is_some_and(|e| e.contains("is too large: expected 1 to 1000000")),
         "{a}"
     );
-    let a = answer(
-        &req(1_000_000, vec!["OO"]),
-        m3go_engine::game::advance::Engine::Fast,
-    );
+    let a = answer(&req(1_000_000, vec!["OO"]), m3go_engine::Engine::Fast);
     assert!(
         a["error"]["message"]
             .as_str()
             .is_some_and(|e| e.contains("past the last move")),
         "{a}"
     );
-    let a = answer(
-        &req(1, vec!["pass"; 91]),
-        m3go_engine::game::advance::Engine::Fast,
-    );
+    let a = answer(&req(1, vec!["pass"; 91]), m3go_engine::Engine::Fast);
     assert!(
         a["error"]["message"]
             .as_str()
@@ -1583,7 +1574,7 @@ fn bad_input_a_conversion_says_what_it_drops() {
 fn bad_input_protocol_impossible_komi_is_a_bad_position_and_another_version_is_refused() {
     let caps = m3go::conform::capabilities::Capabilities::m3go();
     let ask = |v: serde_json::Value| {
-        m3go::conform::answer::answer_value(&v, &caps, m3go_engine::game::advance::Engine::Fast)
+        m3go::conform::answer::answer_value(&v, &caps, m3go_engine::Engine::Fast)
     };
     let three = ". . .\n. . .\n. . .\n";
     for rules in [

@@ -7,7 +7,7 @@ use crate::common::output;
 use m3go::conform::diff::{compare, run, DiffOptions, DiffOutcome};
 use m3go::conform::failure::ProgramFailure;
 use m3go::conform::runner::{Builtin, Oracle};
-use m3go_engine::rules::Rules;
+use m3go_engine::Rules;
 use serde_json::Value;
 use std::process::Command;
 
@@ -189,7 +189,7 @@ fn go_capture_diff_finds_and_shrinks_a_forgotten_capture() {
         size: 5,
         rules: Rules::m3go_2020(),
         max_moves: 60,
-        engine: m3go_engine::game::advance::Engine::Fast,
+        engine: m3go_engine::Engine::Fast,
     };
     let moves = std::sync::atomic::AtomicU64::new(0);
     let make = || -> Result<Box<dyn Oracle>, ProgramFailure> { Ok(Box::new(DropsACapture)) };
@@ -252,7 +252,7 @@ fn the_summary_of_a_typed_answer_is_the_summary_of_its_json() {
     use m3go::conform::answer::{case_answer, AnswerParts};
     use m3go::conform::diff::Summary;
     use m3go::conform::protocol::Request;
-    use m3go_engine::game::advance::Engine;
+    use m3go_engine::Engine;
     let root = env!("CARGO_MANIFEST_DIR");
     let suite = m3go::conform::runner::load_suite(
         &format!("{root}/spec/cases"),
@@ -687,7 +687,7 @@ fn protocol_capabilities_and_error_answers_echo_the_id() {
     let a = answer_line(
         r#"{"protocol":"m3go-conform/1","id":"c1","action":"capabilities"}"#,
         &caps,
-        m3go_engine::game::advance::Engine::Fast,
+        m3go_engine::Engine::Fast,
     );
     assert_eq!(a["id"], "c1", "{a}");
     assert_eq!(
@@ -707,18 +707,18 @@ fn protocol_capabilities_and_error_answers_echo_the_id() {
     let a = answer_line(
         r#"{"id":7,"action":"dance"}"#,
         &caps,
-        m3go_engine::game::advance::Engine::Fast,
+        m3go_engine::Engine::Fast,
     );
     assert_eq!(a["id"], 7, "{a}");
     assert_eq!(a["error"]["code"], "unsupported-action", "{a}");
     assert_eq!(a["error"]["field"], "action", "{a}");
-    let a = answer_line("not json", &caps, m3go_engine::game::advance::Engine::Fast);
+    let a = answer_line("not json", &caps, m3go_engine::Engine::Fast);
     assert_eq!(a["error"]["code"], "bad-request", "{a}");
     assert!(a["id"].is_null(), "{a}");
     let a = answer_line(
         r#"{"protocol":"m3go-conform/1","id":"x","position":{"size":3,"diagram":". . .\n. . .\n. . .\n"},"moves":["黑1.九九"]}"#,
         &caps,
-        m3go_engine::game::advance::Engine::Fast,
+        m3go_engine::Engine::Fast,
     );
     assert_eq!(a["id"], "x", "{a}");
     assert_eq!(a["error"]["code"], "bad-move", "{a}");
@@ -726,14 +726,14 @@ fn protocol_capabilities_and_error_answers_echo_the_id() {
     let a = answer_line(
         r#"{"protocol":"m3go-conform/9","id":"v","position":{"size":3,"diagram":". . .\n. . .\n. . .\n"}}"#,
         &caps,
-        m3go_engine::game::advance::Engine::Fast,
+        m3go_engine::Engine::Fast,
     );
     assert_eq!(a["error"]["code"], "unsupported-protocol", "{a}");
     let toy = Capabilities::only_presets(&["m3go-2020".to_string()]);
     let a = answer_line(
         r#"{"protocol":"m3go-conform/1","id":"d","position":{"rules":"dullstone","size":3,"diagram":". . .\n. . .\n. . .\n"}}"#,
         &toy,
-        m3go_engine::game::advance::Engine::Fast,
+        m3go_engine::Engine::Fast,
     );
     assert_eq!(a["id"], "d", "{a}");
     assert_eq!(a["unsupported"], true, "{a}");
@@ -849,7 +849,7 @@ fn diff_cases_quote_the_clause_they_cite_from_the_register() {
             size: 7,
             rules: Rules::m3go_2020(),
             max_moves: 40,
-            engine: m3go_engine::game::advance::Engine::Fast,
+            engine: m3go_engine::Engine::Fast,
         };
         let make =
             move || -> Result<Box<dyn Oracle>, ProgramFailure> { Ok(Box::new(Corrupts(edit))) };

@@ -9,8 +9,7 @@ use m3go::conform::capabilities::SkippedCheck;
 use m3go::conform::diff::{game_checks, run_games, DiffOptions, DiffOutcome, DiffRun};
 use m3go::conform::failure::ProgramFailure;
 use m3go::conform::runner::{BuiltinOn, Oracle};
-use m3go_engine::game::advance::Engine;
-use m3go_engine::rules::Rules;
+use m3go_engine::{Engine, Rules};
 use serde_json::{json, Value};
 
 /// `m3go protocol` lacking m3go-2020's own reading of flower-enclosed regions: it declares the

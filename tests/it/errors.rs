@@ -1,10 +1,9 @@
 //! The typed input error: representative sites fill the place and the expectation as fields,
 //! and the one `Display` writes them as the message.
 
-use m3go_engine::error::{ErrorKind, Place};
 use m3go_engine::formats::record::Record;
-use m3go_engine::game::setup::{from_yaml, Setup};
-use m3go_engine::{InputError, Rules};
+use m3go_engine::game::from_yaml;
+use m3go_engine::{ErrorKind, InputError, Place, Rules, Setup};
 
 #[test]
 fn errors_yaml_syntax_error_has_file_line_and_column() {
@@ -167,7 +166,7 @@ fn errors_a_position_lists_at_most_max_listed_problems_then_counts_the_rest() {
             "{shown}"
         );
         assert!(shown.len() < 4096, "{} bytes", shown.len());
-        let text = e.text().format(m3go_engine::board::coord::Labels::Latin);
+        let text = e.text().format(m3go_engine::Labels::Latin);
         assert!(
             text.ends_with(&format!("; and {} more", n - MAX_LISTED)),
             "{text}"

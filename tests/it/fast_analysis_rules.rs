@@ -5,11 +5,10 @@
 //! every single-option variant of the analysis rules (private-eye rule, closed-region reading,
 //! attribute rule).
 
-use m3go_engine::board::layers::Cell;
 use m3go_engine::judge::forbidden::flower_forbidden_reason;
-use m3go_engine::rules::{AttributeRule, ClosedRegion, ClosedRegion2016, EyeRule, Rules};
+use m3go_engine::rules::{AttributeRule, ClosedRegion, ClosedRegion2016, EyeRule};
 use m3go_engine::testing::fast::FastAnalysis;
-use m3go_engine::{Analysis, Board, Colour};
+use m3go_engine::{Analysis, Board, Cell, Colour, Rules};
 use proptest::prelude::*;
 
 /// Every preset, and every preset with each analysis option set to each of its other values.

@@ -6,21 +6,17 @@
 //! fast path supports — all of them (`FastPosition::new` is total; `fast_engine_supports_every_rule_set`
 //! checks that every preset is among them).
 
-use m3go_engine::board::layers::Cell;
-use m3go_engine::game::play::{Action, Move};
 use m3go_engine::judge::forbidden::flower_forbidden_reason;
-use m3go_engine::rules::RulesField;
-use m3go_engine::rules::{AttributeRule, Schedule, SuicideTiming};
+use m3go_engine::rules::{AttributeRule, RulesField, Schedule, SuicideTiming};
 use m3go_engine::testing::fast::{
     random_game_fast, random_game_reference, FastAnalysis, FastPosition, UndoLog,
 };
-use m3go_engine::{Analysis, Board, Colour, Position, Rules, Stone};
+use m3go_engine::{Action, Analysis, Board, Cell, Colour, Move, Position, Rules, Stone};
 use proptest::prelude::*;
 
 /// `pos` on the clause-by-clause reference (the engine a comparison sets on the position).
 fn on_reference(pos: &m3go_engine::Position) -> m3go_engine::Position {
-    pos.clone()
-        .with_engine(m3go_engine::game::advance::Engine::Reference)
+    pos.clone().with_engine(m3go_engine::Engine::Reference)
 }
 
 /// The rule sets compared: every one of `fast_rule_sets` (the fast path supports them all,
@@ -40,7 +36,7 @@ fn fast_engine_supports_every_rule_set() {
             "{r:?}"
         );
     }
-    for preset in m3go_engine::rules::Rules::PRESETS {
+    for preset in m3go_engine::Rules::PRESETS {
         let rules = Rules::preset(preset).expect("preset");
         assert!(
             all.contains(&rules),
@@ -597,7 +593,7 @@ fn fast_equals_reference_on_every_conformance_case_position() {
 fn check_held_analysis(
     fast: &FastPosition,
     rules: &Rules,
-    frozen: &[m3go_engine::judge::freeze::FrozenString],
+    frozen: &[m3go_engine::judge::FrozenString],
 ) -> Result<(), String> {
     let board = fast.board();
     // the reference position's analysis: its frozen grey strings keep their attribute (D21)
@@ -648,7 +644,7 @@ fn fast_incremental_state_equals_reference_through_long_random_games() {
     let (mut captures, mut flips, mut moves) = (0usize, 0usize, 0usize);
     for rules in rule_sets() {
         for (size, seed) in [(7usize, 11u64), (9, 12)] {
-            let mut rng = m3go_engine::game::order::SplitMix64(seed);
+            let mut rng = m3go_engine::game::SplitMix64(seed);
             let mut pos = start(size, &rules);
             let mut fast = FastPosition::new(&pos);
             for k in 0..300 {
@@ -709,7 +705,7 @@ fn fast_incremental_state_equals_reference_through_19x19_random_games() {
     let rules = Rules::m3go_2020();
     let (mut captures, mut moves) = (0usize, 0usize);
     for seed in [21u64, 22] {
-        let mut rng = m3go_engine::game::order::SplitMix64(seed);
+        let mut rng = m3go_engine::game::SplitMix64(seed);
         let mut fast = FastPosition::new(&start(19, &rules));
         for k in 0..700 {
             if fast.game_over() {
@@ -763,7 +759,7 @@ fn fast_play_undo_equals_play_by_copying_through_long_random_games() {
     let (mut local, mut whole) = (0u64, 0u64);
     for rules in rule_sets() {
         for (size, seed) in [(7usize, 31u64), (9, 32)] {
-            let mut rng = m3go_engine::game::order::SplitMix64(seed);
+            let mut rng = m3go_engine::game::SplitMix64(seed);
             let first = FastPosition::new(&start(size, &rules));
             let mut copied = first.clone();
             let mut in_place = first.clone();
@@ -849,7 +845,7 @@ fn fast_perft_on_play_undo_equals_children_played_by_copying() {
         Rules::preset("m3go-2016").expect("a preset"),
     ] {
         let mut fast = FastPosition::new(&start(9, &rules));
-        let mut rng = m3go_engine::game::order::SplitMix64(41);
+        let mut rng = m3go_engine::game::SplitMix64(41);
         for _ in 0..24 {
             let legal = fast.legal_moves();
             fast = fast
@@ -911,7 +907,7 @@ fn fast_play_undo_of_every_child_of_the_perft_bench_position() {
 
 /// A random move of a legal list whose last entry is the pass: a point when there is one, the
 /// pass only when nothing else is legal.
-fn random_action(rng: &mut m3go_engine::game::order::SplitMix64, legal: &[Action]) -> Action {
+fn random_action(rng: &mut m3go_engine::game::SplitMix64, legal: &[Action]) -> Action {
     let places = legal.len() - 1;
     if places == 0 {
         Action::Pass

@@ -397,11 +397,8 @@ fn a_dash_is_standard_output_for_every_output_flag() {
 
 #[test]
 fn latin_labels_write_ascii_stone_names_that_read_back() {
-    use m3go_engine::game::moves::Move;
-    use m3go_engine::game::notation::{Notation, Prefix};
-    use m3go_engine::game::order::StoneKind;
-    use m3go_engine::rules::Rules;
-    use m3go_engine::{Action, Colour, Labels, Point, Turn};
+    use m3go_engine::game::Prefix;
+    use m3go_engine::{Action, Colour, Labels, Move, Notation, Point, Rules, StoneKind, Turn};
     let rules = Rules::m3go_2020();
     let label_chars = "IHGFEDCBAOihgfedcbao0123456789";
     let mut seen = Vec::new();

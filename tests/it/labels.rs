@@ -3,8 +3,10 @@
 //! label; and the points of a text are written in the label system asked for while its words
 //! and clause ids stay as they are.
 
-use m3go_engine::board::coord::{Labels, Point, StringName, CHINESE_LABELS};
-use m3go_engine::game::text::Text;
+use m3go_engine::board::coord::CHINESE_LABELS;
+use m3go_engine::board::StringName;
+use m3go_engine::game::Text;
+use m3go_engine::{Labels, Point};
 
 const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/positions/example.yaml");
 const KEJIE: &str = concat!(
@@ -304,8 +306,7 @@ fn latin_labels_leave_the_clause_ids_of_every_case_position_intact() {
         let moves = case.get("moves").and_then(|m| m.as_sequence());
         let mut p = pos.clone();
         for m in moves.into_iter().flatten().filter_map(|m| m.as_str()) {
-            let Ok(mv) = m3go_engine::game::moves::Move::parse_in(m, p.rules(), p.board().size())
-            else {
+            let Ok(mv) = m3go_engine::Move::parse_in(m, p.rules(), p.board().size()) else {
                 break;
             };
             match p.play_reported(&mv) {
@@ -396,8 +397,7 @@ fn case_positions() -> Vec<(String, serde_yaml::Value, m3go_engine::Position)> {
         };
         let place = f.to_string_lossy().into_owned();
         let yaml = serde_yaml::to_string(position).expect("YAML");
-        let Ok(setup) = m3go_engine::game::setup::from_yaml::<m3go_engine::Setup>(&yaml, &place)
-        else {
+        let Ok(setup) = m3go_engine::game::from_yaml::<m3go_engine::Setup>(&yaml, &place) else {
             continue;
         };
         let Ok(pos) = setup.to_position(&place) else {

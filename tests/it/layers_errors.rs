@@ -7,8 +7,8 @@
 use m3go::conform::outputs::ErrorCode;
 use m3go::errors::{Error, OfKind};
 use m3go::input::{load_position, load_record, read_text};
-use m3go_engine::error::{ErrorKind, InputError};
 use m3go_engine::formats::record::{Record, StartFiles};
+use m3go_engine::{ErrorKind, InputError};
 use std::path::PathBuf;
 
 /// A new empty folder of this test process, named by `tag`.

@@ -364,11 +364,11 @@ fn match_output_that_is_not_a_folder_is_refused() {
 
 /// `--team`: four programs in the 2016 team format, each asked only for the moves of its seat;
 /// every request each program received (logged by the shell before it is passed on) is checked against the order module's
-/// schedule ([`m3go_engine::game::order::TeamTurn::of_move`]), and together they are every move of the game,
+/// schedule ([`m3go_engine::game::TeamTurn::of_move`]), and together they are every move of the game,
 /// once each. The sides swap colours in the second game.
 #[test]
 fn the_team_format_asks_each_move_of_the_seat_the_schedule_names() {
-    use m3go_engine::game::order::{Seat, TeamTurn};
+    use m3go_engine::game::{Seat, TeamTurn};
     let dir = scratch("team");
     let names = ["a", "b", "c", "d"];
     let players: Vec<String> = names

@@ -5,10 +5,9 @@
 //! fast engine words from its own decision equals the reference's (reason, clause, message).
 //! Under every preset and the option variants that "fast equals reference" compares on.
 
-use m3go_engine::game::advance::Engine;
 use m3go_engine::testing::fast::SplitMix64;
 use m3go_engine::testing::{board_from_codes, position, settle};
-use m3go_engine::{Action, Move, Position, Rules, Score, StoneKind, Turn};
+use m3go_engine::{Action, Engine, Move, Position, Rules, Score, StoneKind, Turn};
 
 fn rule_sets() -> Vec<Rules> {
     m3go_engine::testing::fast_rule_sets()

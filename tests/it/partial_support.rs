@@ -22,7 +22,7 @@ fn score_cases() -> (Vec<Case>, Vec<Case>) {
         &format!("{ROOT}/rules.md"),
     )
     .expect("suite");
-    let base = json!(m3go_engine::rules::Rules::preset("m3go-2020").expect("preset"));
+    let base = json!(m3go_engine::Rules::preset("m3go-2020").expect("preset"));
     let (mut mixed, mut only) = (Vec::new(), Vec::new());
     for (_, c) in suite.cases {
         let Ok(rules) = c.position.rules.resolve() else {
@@ -133,7 +133,7 @@ fn the_runner_checks_exactly_the_checks_it_asks_and_the_answer_declines() {
     impl Oracle for Recorder {
         fn ask(&mut self, request: &Value) -> Result<Value, ProgramFailure> {
             self.0.push(request.clone());
-            let mut a = BuiltinOn(m3go_engine::game::advance::Engine::Fast).ask(request)?;
+            let mut a = BuiltinOn(m3go_engine::Engine::Fast).ask(request)?;
             (self.1)(&mut a);
             Ok(a)
         }
@@ -197,7 +197,7 @@ fn m3go_declines_what_its_capabilities_decline() {
     let a = answer_value(
         &req(PROTOCOL, json!("m3go-2020")),
         &caps,
-        m3go_engine::game::advance::Engine::Fast,
+        m3go_engine::Engine::Fast,
     );
     assert!(a["analysis"]["score"].is_null(), "{a}");
     assert!(
@@ -215,7 +215,7 @@ fn m3go_declines_what_its_capabilities_decline() {
             json!({"preset": "m3go-2020", "flower-enclosed": "any"}),
         ),
         &caps,
-        m3go_engine::game::advance::Engine::Fast,
+        m3go_engine::Engine::Fast,
     );
     assert!(
         a["analysis"]["score"].is_object() && a.get("declined").is_none(),
@@ -223,14 +223,14 @@ fn m3go_declines_what_its_capabilities_decline() {
     );
     let mut one = req(PROTOCOL_1, json!("m3go-2020"));
     one.as_object_mut().expect("object").remove("checks");
-    let a = answer_value(&one, &caps, m3go_engine::game::advance::Engine::Fast);
+    let a = answer_value(&one, &caps, m3go_engine::Engine::Fast);
     assert!(
         a["analysis"]["score"].is_null() && a.get("declined").is_none(),
         "{a}"
     );
     assert_eq!(a["protocol"], PROTOCOL_1, "{a}");
     let line = json!({"protocol": PROTOCOL_1, "id": "c", "action": "capabilities", "protocols": [PROTOCOL]});
-    let c = answer_value(&line, &caps, m3go_engine::game::advance::Engine::Fast);
+    let c = answer_value(&line, &caps, m3go_engine::Engine::Fast);
     assert_eq!(
         c["capabilities"]["by_preset"]["m3go-2020"]["declines"][0]["checks"],
         json!(["score"]),
@@ -241,7 +241,7 @@ fn m3go_declines_what_its_capabilities_decline() {
     let mut bad = req(PROTOCOL, json!("m3go-2020"));
     bad["checks"] = json!(["scores"]);
     assert_eq!(
-        answer_value(&bad, &caps, m3go_engine::game::advance::Engine::Fast)["error"]["code"],
+        answer_value(&bad, &caps, m3go_engine::Engine::Fast)["error"]["code"],
         "bad-request"
     );
     caps.by_preset.get_mut("m3go-2020").expect("entry").declines[0].checks = vec!["scores".into()];
@@ -257,7 +257,7 @@ fn the_runner_negotiates_the_version_and_stops_on_none_in_common() {
     struct Speaks(&'static [&'static str]);
     impl Oracle for Speaks {
         fn ask(&mut self, request: &Value) -> Result<Value, ProgramFailure> {
-            let mut a = BuiltinOn(m3go_engine::game::advance::Engine::Fast).ask(request)?;
+            let mut a = BuiltinOn(m3go_engine::Engine::Fast).ask(request)?;
             a["protocols"] = json!(self.0);
             Ok(a)
         }
@@ -334,7 +334,7 @@ fn a_malformed_declined_field_is_an_error_naming_it() {
     struct Says(Value);
     impl Oracle for Says {
         fn ask(&mut self, request: &Value) -> Result<Value, ProgramFailure> {
-            let mut a = BuiltinOn(m3go_engine::game::advance::Engine::Fast).ask(request)?;
+            let mut a = BuiltinOn(m3go_engine::Engine::Fast).ask(request)?;
             a["declined"] = self.0.clone();
             Ok(a)
         }

@@ -6,8 +6,7 @@ use m3go::tools::perft::{divide, parse_perft_file, perft, PerftCase};
 
 /// `pos` on the clause-by-clause reference (the engine a comparison sets on the position).
 fn on_reference(pos: &m3go_engine::Position) -> m3go_engine::Position {
-    pos.clone()
-        .with_engine(m3go_engine::game::advance::Engine::Reference)
+    pos.clone().with_engine(m3go_engine::Engine::Reference)
 }
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/perft");

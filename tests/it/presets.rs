@@ -2,11 +2,10 @@
 //! position (D3-EMERGENCY, S3-ROUND, M16-TEAM-CYCLE) and the engine entry points under every
 //! preset.
 
-use m3go_engine::game::order::{FlystoneRecord, Sides};
-use m3go_engine::game::play::{emergency_conversion, Action, Move, Position};
-use m3go_engine::game::setup::{from_yaml, Setup};
-use m3go_engine::rules::{Rules, RulesField, RulesSpec};
-use m3go_engine::{Board, Point};
+use m3go_engine::game::position::play::emergency_conversion;
+use m3go_engine::game::{from_yaml, FlystoneRecord, Sides};
+use m3go_engine::rules::{RulesField, RulesSpec};
+use m3go_engine::{Action, Board, Move, Point, Position, Rules, Setup};
 
 fn position(yaml: &str) -> Position {
     let s: Setup = from_yaml(yaml, "test").expect("setup");
@@ -61,7 +60,7 @@ fn d3_emergency_p_and_q_place_a_black_stone_on_the_liberty() {
     let i = p.board().index(Point::new(0, -1));
     assert_eq!(
         emergency_conversion(&p, i).expect("P and Q hold"),
-        vec![m3go_engine::board::coord::StringName(Point::new(0, 0))]
+        vec![m3go_engine::board::StringName(Point::new(0, 0))]
     );
     let (next, report) = p
         .play_reported(&Move::parse("黑19.OA", 9).unwrap())

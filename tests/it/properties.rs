@@ -5,11 +5,6 @@
 //! oracle of `m3go_engine::testing` that fills opponent stones into every subset of a region.
 
 use arbitrary::{Arbitrary, Unstructured};
-use m3go_engine::board::grid::Stone;
-use m3go_engine::board::layers::{Attribute, Cell};
-use m3go_engine::game::notation::Notation;
-use m3go_engine::judge::analysis::Analysis;
-use m3go_engine::judge::scoring::Score;
 use m3go_engine::rules::{AttributeRule, ClosedRegion};
 use m3go_engine::testing::{
     board_from_codes, check_colour_swap_of_analysis, check_colour_swap_of_move, check_legal_moves,
@@ -17,7 +12,7 @@ use m3go_engine::testing::{
     compare_eyes_with_oracle, held_attributes, literal_private_eyes, position, preset_rules,
     settle, trace_cascade, ArbGame, CheckedMove, LiteralVerdict, LITERAL_MAX_EMPTY,
 };
-use m3go_engine::Refusal;
+use m3go_engine::{Analysis, Attribute, Cell, Notation, Refusal, Score, Stone};
 
 use m3go_engine::{Action, Board, Labels, Move, Point, Position, Rules};
 use proptest::prelude::*;

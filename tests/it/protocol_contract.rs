@@ -13,11 +13,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const THREE: &str = ". . .\n. . .\n. . .\n";
 
 fn ask(v: Value) -> Value {
-    answer_value(
-        &v,
-        &Capabilities::m3go(),
-        m3go_engine::game::advance::Engine::Fast,
-    )
+    answer_value(&v, &Capabilities::m3go(), m3go_engine::Engine::Fast)
 }
 
 fn spec_readme() -> String {
@@ -76,7 +72,7 @@ fn the_reason_of_unsupported_is_in_the_answer_schema() {
         &json!({"protocol": m3go::conform::protocol::PROTOCOL, "id": "d",
             "position": {"rules": "dullstone", "diagram": THREE}}),
         &toy,
-        m3go_engine::game::advance::Engine::Fast,
+        m3go_engine::Engine::Fast,
     );
     assert_eq!(a["unsupported"], true, "{a}");
     assert!(
@@ -455,7 +451,7 @@ fn eyes_made_and_eyes_lost_must_match_in_count() {
 #[test]
 fn the_protocol_line_says_what_the_json_answer_says() {
     use m3go::conform::answer::{answer_line, answer_line_text};
-    use m3go_engine::game::advance::Engine;
+    use m3go_engine::Engine;
     let suite = m3go::conform::runner::load_suite(
         &format!("{ROOT}/spec/cases"),
         &format!("{ROOT}/rules.md"),

@@ -5,11 +5,8 @@
 use m3go::tools::replay::{mechanical, strict, Entry, EyeEvent, LoggedString, Status};
 use m3go_engine::formats::record::{two_colour_rules, Record};
 use m3go_engine::formats::sgf::parse_record;
-use m3go_engine::game::moves::Move;
-use m3go_engine::game::notation::{Notation, Prefix};
-use m3go_engine::game::play::Action;
-use m3go_engine::rules::Rules;
-use m3go_engine::{Attribute, Labels, Point};
+use m3go_engine::game::Prefix;
+use m3go_engine::{Action, Attribute, Labels, Move, Notation, Point, Rules};
 use proptest::prelude::*;
 use std::process::Command;
 
@@ -84,13 +81,8 @@ fn d3_notation_real_record_converts_to_a_game_file_and_back() {
     assert_eq!(back.info("white"), Some("AlphaGo"));
     let again = back.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(again, rules);
-    let rep = strict(
-        &back,
-        &again,
-        None,
-        m3go_engine::game::advance::Engine::Fast,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let rep =
+        strict(&back, &again, None, m3go_engine::Engine::Fast).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(rep.captured_counts(), (3, 4, 0));
 }
 
@@ -113,7 +105,7 @@ fn go_capture_two_colour_replay_of_real_records_matches_their_capture_counts() {
     let rules = two_colour_rules().unwrap_or_else(|e| panic!("{e}"));
     for (name, moves, by_black, by_white) in REAL {
         let r = real(name).unwrap_or_else(|| panic!("{name}"));
-        let rep = strict(&r, &rules, None, m3go_engine::game::advance::Engine::Fast)
+        let rep = strict(&r, &rules, None, m3go_engine::Engine::Fast)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(rep.entries.len(), moves, "{name}");
         let (black_lost, white_lost, flowers) = rep.captured_counts();
@@ -141,7 +133,7 @@ fn m20_replay_of_every_real_record_runs_to_the_end_and_logs_each_move() {
     ];
     for (name, moves, _, _) in REAL {
         let r = real(name).unwrap_or_else(|| panic!("{name}"));
-        let rep = mechanical(&r, &rules, None, m3go_engine::game::advance::Engine::Fast)
+        let rep = mechanical(&r, &rules, None, m3go_engine::Engine::Fast)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(rep.entries.len(), moves, "{name}");
         assert_eq!(rep.position.move_number() as usize, moves + 1, "{name}");
@@ -281,13 +273,8 @@ fn m20_replay_replaced_pass_names_reason_and_clause() {
         m3go_engine::formats::record::StartFiles::Refused,
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let rep = mechanical(
-        &r,
-        &Rules::m3go_2020(),
-        None,
-        m3go_engine::game::advance::Engine::Fast,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let rep = mechanical(&r, &Rules::m3go_2020(), None, m3go_engine::Engine::Fast)
+        .unwrap_or_else(|e| panic!("{e}"));
     let e = &rep.entries[8];
     assert_eq!(
         e.line_zh(),
@@ -307,17 +294,12 @@ fn m20_replay_passes_do_not_end_the_game_but_record_passes_do() {
     let r = Record::parse_game_text(text, "t", m3go_engine::formats::record::StartFiles::Refused)
         .unwrap_or_else(|e| panic!("{e}"));
     let rules = Rules::m3go_2020();
-    let rep = mechanical(
-        &r,
-        &rules,
-        Some(12),
-        m3go_engine::game::advance::Engine::Fast,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let rep = mechanical(&r, &rules, Some(12), m3go_engine::Engine::Fast)
+        .unwrap_or_else(|e| panic!("{e}"));
     assert!(rep.entries[8].replaced() && rep.entries[9].replaced());
     assert_eq!(rep.entries[10].status, Status::RecordPass);
     assert!(rep.position.game_over());
-    let err = mechanical(&r, &rules, None, m3go_engine::game::advance::Engine::Fast).unwrap_err();
+    let err = mechanical(&r, &rules, None, m3go_engine::Engine::Fast).unwrap_err();
     assert!(err.to_string().contains("move 13"), "{err}");
     assert!(err.to_string().contains("line 2"), "{err}");
 }
@@ -325,23 +307,12 @@ fn m20_replay_passes_do_not_end_the_game_but_record_passes_do() {
 #[test]
 fn m20_replay_ignores_the_sgf_colours() {
     let r = parse_record("(;SZ[5];W[aa];W[bb];B[cc])", "t").unwrap_or_else(|e| panic!("{e}"));
-    let rep = mechanical(
-        &r,
-        &Rules::m3go_2020(),
-        None,
-        m3go_engine::game::advance::Engine::Fast,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let rep = mechanical(&r, &Rules::m3go_2020(), None, m3go_engine::Engine::Fast)
+        .unwrap_or_else(|e| panic!("{e}"));
     let n: Vec<String> = rep.entries.iter().map(|e| e.notation.to_string()).collect();
     assert_eq!(n, ["黑1.B二", "白2.A一", "黑3.OO"]);
     // a strict replay takes the SGF's colours at their word
-    let e = strict(
-        &r,
-        &Rules::m3go_2020(),
-        None,
-        m3go_engine::game::advance::Engine::Fast,
-    )
-    .unwrap_err();
+    let e = strict(&r, &Rules::m3go_2020(), None, m3go_engine::Engine::Fast).unwrap_err();
     assert!(e.to_string().contains("move 1"), "{e}");
     assert!(e.to_string().contains("wrong-turn"), "{e}");
 }
@@ -354,13 +325,7 @@ fn d3_notation_wrong_colour_for_the_move_number_is_refused_with_move_and_line() 
         m3go_engine::formats::record::StartFiles::Refused,
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let e = strict(
-        &r,
-        &Rules::m3go_2020(),
-        None,
-        m3go_engine::game::advance::Engine::Fast,
-    )
-    .unwrap_err();
+    let e = strict(&r, &Rules::m3go_2020(), None, m3go_engine::Engine::Fast).unwrap_err();
     assert!(e.to_string().contains("move 7"), "{e}");
     assert!(e.to_string().contains("g.txt line 4"), "{e}");
     assert!(e.to_string().contains("black stone (黑)"), "{e}");
@@ -371,13 +336,7 @@ fn d3_notation_wrong_colour_for_the_move_number_is_refused_with_move_and_line() 
         m3go_engine::formats::record::StartFiles::Refused,
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let e = strict(
-        &r,
-        &Rules::m3go_2020(),
-        None,
-        m3go_engine::game::advance::Engine::Fast,
-    )
-    .unwrap_err();
+    let e = strict(&r, &Rules::m3go_2020(), None, m3go_engine::Engine::Fast).unwrap_err();
     assert!(e.to_string().contains("move 9"), "{e}");
     assert!(e.to_string().contains("华"), "{e}");
 }
@@ -390,13 +349,7 @@ fn go_end_strict_replay_refuses_a_move_after_the_end_with_its_number() {
         m3go_engine::formats::record::StartFiles::Refused,
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let e = strict(
-        &r,
-        &Rules::m3go_2020(),
-        None,
-        m3go_engine::game::advance::Engine::Fast,
-    )
-    .unwrap_err();
+    let e = strict(&r, &Rules::m3go_2020(), None, m3go_engine::Engine::Fast).unwrap_err();
     assert!(e.to_string().contains("move 3"), "{e}");
     assert!(e.to_string().contains("game-over"), "{e}");
     let e = Record::parse_game_text(
@@ -420,8 +373,7 @@ fn d3_notation_game_file_round_trips_through_sgf_in_both_label_systems() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let rules = r.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
-    let rep = strict(&r, &rules, None, m3go_engine::game::advance::Engine::Fast)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let rep = strict(&r, &rules, None, m3go_engine::Engine::Fast).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(rep.entries.len(), 11);
     let sgf = r.to_sgf(&rules).unwrap_or_else(|e| panic!("{e}"));
     assert!(sgf.contains("B[ee]FL[]") || sgf.contains("FL[]"), "{sgf}");
@@ -502,8 +454,7 @@ fn sgf_set_up_stones_and_flowers_round_trip() {
     let start = r.start.clone().unwrap_or_else(|| panic!("no start"));
     assert!(start.diagram.contains('#'));
     let rules = Rules::m3go_2020();
-    let rep = strict(&r, &rules, None, m3go_engine::game::advance::Engine::Fast)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let rep = strict(&r, &rules, None, m3go_engine::Engine::Fast).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(rep.entries[0].notation.to_string(), "华9.一A");
     let out = r.to_sgf(&rules).unwrap_or_else(|e| panic!("{e}"));
     let back = parse_record(&out, "o").unwrap_or_else(|e| panic!("{e}"));
@@ -568,13 +519,8 @@ fn cli_replay_writes_a_position_that_play_continues() {
     assert!(saved.contains("FL[]"));
     let back = parse_record(&saved, "saved").unwrap_or_else(|e| panic!("{e}"));
     let rules = back.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
-    let rep = strict(
-        &back,
-        &rules,
-        None,
-        m3go_engine::game::advance::Engine::Fast,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let rep =
+        strict(&back, &rules, None, m3go_engine::Engine::Fast).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(rep.entries.len(), 60);
     let _ = std::fs::remove_dir_all(&tmp);
 }
@@ -625,7 +571,7 @@ proptest! {
             .collect();
         let r = parse_record(&format!("(;SZ[7]{body})"), "p").map_err(|e| TestCaseError::fail(e.to_string()))?;
         for rules in [Rules::m3go_2020(), Rules::preset("dullstone").map_err(|e| TestCaseError::fail(e.to_string()))?] {
-            match mechanical(&r, &rules, None, m3go_engine::game::advance::Engine::Fast) {
+            match mechanical(&r, &rules, None, m3go_engine::Engine::Fast) {
                 Ok(rep) => prop_assert!(rep.entries.len() <= moves.len()),
                 // only the record's own passes may end the game early
                 Err(e) => prop_assert!(e.to_string().contains("ended with the passes"), "{}", e),
@@ -729,7 +675,7 @@ fn sgf_handicap_games_replay_strictly_and_convert() {
         assert_eq!(r.first_move, 2, "{name}");
         assert!(r.start.is_some(), "{name}");
         let rules = r.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
-        let rep = strict(&r, &rules, None, m3go_engine::game::advance::Engine::Fast)
+        let rep = strict(&r, &rules, None, m3go_engine::Engine::Fast)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(rep.entries.len(), 4, "{name}");
         assert_eq!(rep.entries[0].notation.to_string(), "白2.OO", "{name}");

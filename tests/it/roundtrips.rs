@@ -4,11 +4,8 @@
 //! to read when a label table or a number format breaks. The board properties use proptest
 //! (tests/it/properties.rs), whose strategies build the structured positions.
 
-use m3go_engine::board::coord::{Labels, Point, MAX_SIZE, MIN_SIZE};
-use m3go_engine::game::moves::Move;
-use m3go_engine::game::notation::Notation;
-use m3go_engine::game::order::Turn;
-use m3go_engine::{Action, Rules};
+use m3go_engine::board::coord::{MAX_SIZE, MIN_SIZE};
+use m3go_engine::{Action, Labels, Move, Notation, Point, Rules, Turn};
 use quickcheck::{quickcheck, TestResult};
 
 /// An odd board size from 3 to 19 and a point on it, from three arbitrary numbers.
@@ -48,7 +45,7 @@ quickcheck! {
     /// A move written in 004's move-number notation (`黑1.B二`, `华19.一B`) reads back as the
     /// same number, turn and point, under every preset's schedule.
     fn d3_notation_moves_round_trip(preset: u8, number: u16, size: u8, x: i8, y: i8, pass: bool) -> bool {
-        let names = m3go_engine::rules::Rules::PRESETS;
+        let names = m3go_engine::Rules::PRESETS;
         let rules = Rules::preset(names[usize::from(preset) % names.len()]).expect("preset");
         let (size, p) = board_point(size, x, y);
         let n = u32::from(number) + 1;

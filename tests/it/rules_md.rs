@@ -169,7 +169,7 @@ fn rules_md_options_table_lists_every_rule_option() {
         .map(|c| c.trim().to_string())
         .filter(|c| !c.is_empty() && c != "option" && !c.starts_with("---"))
         .collect();
-    let code: BTreeSet<String> = m3go_engine::rules::Rules::OPTIONS
+    let code: BTreeSet<String> = m3go_engine::Rules::OPTIONS
         .iter()
         .map(|(n, _, _)| n.to_string())
         .collect();
@@ -621,7 +621,8 @@ fn register_settings(md: &str) -> Vec<(usize, String, String)> {
 /// `flystone-mode: a`, `schedule: ten-move-cycle`, none of which exists).
 #[test]
 fn rules_md_every_option_value_the_register_names_exists_and_every_value_is_named() {
-    use m3go_engine::rules::{Rules, RulesField};
+    use m3go_engine::rules::RulesField;
+    use m3go_engine::Rules;
     let md = rules_md();
     let settings = register_settings(&md);
     assert!(
@@ -639,7 +640,7 @@ fn rules_md_every_option_value_the_register_names_exists_and_every_value_is_name
     for (line, key, value) in &settings {
         let known = Rules::OPTIONS.iter().any(|(n, _, _)| n == key);
         let accepted = presets.iter().any(|preset| {
-            m3go_engine::game::setup::from_yaml::<RulesField>(
+            m3go_engine::game::from_yaml::<RulesField>(
                 &format!("{{preset: {preset}, {key}: {value}}}"),
                 "rules.md",
             )

@@ -7,9 +7,8 @@ use m3go::conform::failure::ProgramFailure;
 use m3go::referee::game::{play_game, GameSpec, PlayerRequest, Seat};
 use m3go::tools::replay::{play_listed, ListedError, ListedMove};
 use m3go_engine::formats::record::Record;
-use m3go_engine::game::moves::Move;
-use m3go_engine::game::setup::InputError;
-use m3go_engine::rules::{Rules, RulesField};
+use m3go_engine::rules::RulesField;
+use m3go_engine::{InputError, Move, Rules};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -155,7 +154,7 @@ fn a_case_with_an_unknown_colour_is_refused_when_read() {
     let case = m3go::conform::case::Case::load(&path_text, None).expect("the case as it is");
     assert_eq!(
         case.expect.to_move.and_then(|t| t.player),
-        Some(m3go_engine::board::grid::Colour::White)
+        Some(m3go_engine::Colour::White)
     );
     for (from, to) in [("player: white", "player: blue"), ("seat: C", "seat: E")] {
         std::fs::write(&path, text.replace(from, to)).expect("written");

@@ -230,7 +230,7 @@ impl InputError {
 }
 
 impl fmt::Display for InputError {
-    /// The message, with every run of more than [`MAX_WORD_CHARS`] characters without a space
+    /// The message, with every run of more than `MAX_WORD_CHARS` characters without a space
     /// cut (a 1 MB value quoted by the YAML reader is not echoed whole).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&InputError::shorten_words(&Whole(self).to_string()))
@@ -241,7 +241,7 @@ impl fmt::Display for InputError {
 pub(crate) const MAX_WORD_CHARS: usize = 200;
 
 impl InputError {
-    /// `text` for a message: as written when short, else its first [`MAX_QUOTE_CHARS`] characters
+    /// `text` for a message: as written when short, else its first `MAX_QUOTE_CHARS` characters
     /// and the length (`abc… (1048576 bytes)`).
     pub fn quote(text: &str) -> String {
         match text.char_indices().nth(MAX_QUOTE_CHARS) {
@@ -250,8 +250,8 @@ impl InputError {
         }
     }
 
-    /// `text` with each run of more than [`MAX_WORD_CHARS`] non-space characters cut to its first
-    /// [`MAX_QUOTE_CHARS`] and its length in bytes.
+    /// `text` with each run of more than `MAX_WORD_CHARS` non-space characters cut to its first
+    /// `MAX_QUOTE_CHARS` and its length in bytes.
     pub fn shorten_words(text: &str) -> String {
         let mut out = String::with_capacity(text.len().min(4096));
         for (k, word) in text.split(' ').enumerate() {
@@ -325,7 +325,7 @@ impl std::error::Error for InputError {}
 #[cfg_attr(feature = "testing", visibility::make(pub))]
 pub(crate) const MAX_LISTED: usize = 20;
 
-/// The problems an error found, in the order found: the first [`MAX_LISTED`] kept, the rest
+/// The problems an error found, in the order found: the first `MAX_LISTED` kept, the rest
 /// counted. Reads as a slice of the kept ones; shown as `A; B; …; and N more`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listed<T> {
@@ -348,7 +348,7 @@ impl<T> Listed<T> {
         Listed::default()
     }
 
-    /// Adds a problem: kept while fewer than [`MAX_LISTED`] are, else counted.
+    /// Adds a problem: kept while fewer than `MAX_LISTED` are, else counted.
     pub fn push(&mut self, item: T) {
         if self.kept.len() < MAX_LISTED {
             self.kept.push(item);

@@ -8,9 +8,9 @@
 //! # Example: load a position, analyse it, play a move, undo it, score
 //!
 //! ```
-//! use m3go_engine::game::moves::Move;
-//! use m3go_engine::game::setup::from_yaml;
-//! use m3go_engine::{AnalysisReport, Setup};
+//! use m3go_engine::formats::report::AnalysisReport;
+//! use m3go_engine::game::from_yaml;
+//! use m3go_engine::{Move, Setup};
 //!
 //! // A position file (docs/src/referee.md, "Position files"): black's flower (华) plays move 289.
 //! let yaml = "rules: m3go-2020
@@ -60,28 +60,52 @@
 //! record formats — with only its rule dependencies. The conformance runner, the match
 //! referee, the server and the `m3go` command are the crate `m3go` above it.
 #![forbid(unsafe_code)]
-// The doc comments link the crate-private functions of each clause for the maintainers' docs
-// (`cargo doc -p m3go-engine --document-private-items`); in a user's docs such a link is text.
-#![allow(rustdoc::private_intra_doc_links)]
 
+// The crate's face: the nouns at the root (one path each), the secondary items of each layer in
+// `board`, `game`, `judge`, the rule options in `rules`, the output and record formats in
+// `formats`. The files below each layer are crate-private (public with the `testing` feature,
+// for the workspace's tests, benches and fuzz targets).
 pub mod board;
+#[cfg(feature = "testing")]
 pub mod error;
+#[cfg(not(feature = "testing"))]
+mod error;
 pub mod formats;
 pub mod game;
 pub mod judge;
-pub mod rules;
+// rules.rs is the crate's `rule_set`: `rules` below shows its options and keeps the crate's
+// `crate::rules::…` paths, while `Rules` itself is named at the root only.
+#[path = "rules.rs"]
+mod rule_set;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+
+/// The options of a rule set, one enum per option of `rules.md` (what a [`Rules`] holds), and
+/// the errors of reading one.
+pub mod rules {
+    #[allow(unused_imports)]
+    pub(crate) use crate::rule_set::*;
+    pub use crate::rule_set::{
+        AttributeRule, CaptureTiming, ClosedRegion, ClosedRegion2016, EyeRule, FlowerCaptureCheck,
+        FlowerEnclosed, FlystoneMode, ForbiddenOwner, GameEnd, GreyFreeze, Ko, Komi, LongLifeEyes,
+        Preset, RulesError, RulesField, RulesProblem, RulesSpec, Schedule, Suicide, SuicideTiming,
+        TigersMouth,
+    };
+}
 
 pub use board::coord::{Labels, Point, Target};
 pub use board::grid::{Board, Colour, Stone};
 pub use board::layers::{Attribute, Cell, Layer};
-pub use formats::report::AnalysisReport;
+pub use error::{ErrorKind, InputError, Listed, Place, MAX_INPUT_BYTES};
+pub use game::advance::Engine;
 pub use game::advance::Undo;
+pub use game::move_report::{Illegal, Report};
+pub use game::moves::{Action, Move};
+pub use game::notation::Notation;
 pub use game::order::{StoneKind, Turn};
-pub use game::play::{Action, Illegal, Move, Position, Report};
+pub use game::position::Position;
 pub use game::refusal::Refusal;
-pub use game::setup::{InputError, Setup};
+pub use game::setup::Setup;
 pub use judge::analysis::Analysis;
 pub use judge::scoring::{Score, ScoreError};
-pub use rules::Rules;
+pub use rule_set::Rules;

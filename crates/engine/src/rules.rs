@@ -297,9 +297,11 @@ pub enum FlystoneMode {
 pub struct Komi(pub i32);
 
 impl Komi {
+    /// Komi in quarter points.
     pub fn quarters(self) -> i32 {
         self.0
     }
+    /// Komi in points (a quarter point is 0.25).
     pub fn points(self) -> f64 {
         f64::from(self.0) / 4.0
     }
@@ -536,6 +538,18 @@ fn default_team_grey_start() -> u32 {
 /// Largest `team-grey-start`, `flystones` and `flystone-window` accepted.
 pub(crate) const MAX_ROUNDS: u32 = 10_000;
 
+/// A rule set from its preset's name, or built in ([`Rules::m3go_2020`]):
+///
+/// ```
+/// use m3go_engine::rules::Ko;
+/// use m3go_engine::Rules;
+///
+/// let rules = Rules::preset("m3go-2020")?;
+/// assert_eq!(rules, Rules::m3go_2020());
+/// assert!(Rules::preset("no-such-rules").is_err());
+/// assert_ne!(rules.ko, Ko::None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 impl Rules {
     /// M3Go 2020 (003 with 001): the default.
     pub fn m3go_2020() -> Rules {
@@ -857,6 +871,8 @@ impl RulesField {
             .unwrap_or_else(|| RulesField::Name(rules.preset.to_string()))
     }
 
+    /// The rules this field stands for: the named preset, or a preset with the options given
+    /// over it; every problem found is in the error.
     pub fn resolve(&self) -> Result<Rules, RulesError> {
         match self {
             RulesField::Name(n) => Rules::preset(n),

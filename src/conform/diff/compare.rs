@@ -5,11 +5,8 @@
 use super::Difference;
 use crate::conform::answer::CaseAnswer;
 use crate::conform::check::{norm as norm_point, strs};
-use m3go_engine::board::coord::Point;
-use m3go_engine::game::move_report::NamedString;
-use m3go_engine::game::moves::Move;
-use m3go_engine::game::notation::{Notation, Prefix};
-use m3go_engine::game::play::Action;
+use m3go_engine::game::{NamedString, Prefix};
+use m3go_engine::{Action, Move, Notation, Point};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -14,11 +14,8 @@ use crate::conform::runner::{
     ask_checked_while, declined_by_answer, negotiate_in, screen, thread_pool, MakeOracle, Oracle,
     OraclePool,
 };
-use m3go_engine::game::notation::Notation;
-use m3go_engine::game::play::Position;
-use m3go_engine::game::play::{Action, Move};
-use m3go_engine::game::setup::Setup;
 use m3go_engine::rules::RulesField;
+use m3go_engine::{Action, Move, Notation, Position, Setup};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -117,15 +114,15 @@ pub enum GamesError {
     /// m3go cannot read its own request.
     OwnRequest(serde_json::Error),
     /// The empty board of the run's size.
-    Board(m3go_engine::board::grid::BoardError),
+    Board(m3go_engine::board::BoardError),
     /// The start position of a game.
-    Start(m3go_engine::game::setup::PositionError),
+    Start(m3go_engine::game::PositionError),
     /// The other program answered, m3go did not.
     NoOwnAnswer,
     /// m3go refused a move it listed as legal (the move, the refusal).
     OwnMoveRefused {
         notation: String,
-        source: m3go_engine::game::play::Illegal,
+        source: m3go_engine::Illegal,
     },
     /// The workers could not be started.
     Workers(crate::conform::runner::WorkersError),
@@ -171,10 +168,10 @@ impl std::fmt::Display for GamesError {
 
 /// As a bad input (the message only), for `m3go diff`, whose errors are [`InputError`]s.
 ///
-/// [`InputError`]: m3go_engine::error::InputError
-impl From<GamesError> for m3go_engine::error::InputError {
+/// [`InputError`]: m3go_engine::InputError
+impl From<GamesError> for m3go_engine::InputError {
     fn from(e: GamesError) -> Self {
-        m3go_engine::error::InputError::new(e.to_string())
+        m3go_engine::InputError::new(e.to_string())
     }
 }
 
@@ -198,7 +195,7 @@ impl std::error::Error for GamesError {
 
 /// The start of every game: the empty board of the run's size under its rules.
 fn start_position(opts: &DiffOptions) -> Result<Position, GamesError> {
-    let empty = m3go_engine::board::grid::Board::empty(opts.size).map_err(GamesError::Board)?;
+    let empty = m3go_engine::Board::empty(opts.size).map_err(GamesError::Board)?;
     let start = Setup {
         rules: RulesField::of(&opts.rules),
         size: Some(opts.size),
@@ -214,7 +211,7 @@ fn start_position(opts: &DiffOptions) -> Result<Position, GamesError> {
 /// The position after a move (or m3go's refusal), and the next move with its request (none
 /// when the game ends there).
 type After = (
-    Result<Position, m3go_engine::game::play::Illegal>,
+    Result<Position, m3go_engine::Illegal>,
     Option<Result<Asked, GamesError>>,
 );
 

@@ -32,16 +32,13 @@ use crate::conform::capabilities::SkippedCheck;
 use crate::conform::case::Case;
 use crate::conform::protocol::PROTOCOL;
 use crate::conform::runner::Screened;
-use m3go_engine::game::advance::Engine;
-use m3go_engine::game::play::Position;
-use m3go_engine::game::setup::Setup;
-use m3go_engine::rules::Rules;
 use m3go_engine::rules::RulesField;
+use m3go_engine::{Engine, Position, Rules, Setup};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 /// SplitMix64 (Steele, Lea, Flood 2014): the documented generator of the random games.
-pub use m3go_engine::game::order::SplitMix64;
+pub use m3go_engine::game::SplitMix64;
 
 /// The options of a differential run.
 #[derive(Clone, Debug)]

@@ -10,10 +10,7 @@ use super::{compared, request, setup_of, Terms};
 use crate::conform::case::Case;
 use crate::conform::check::{norm as norm_point, strs};
 use crate::conform::runner::{ask_checked, declined_by_answer, Oracle};
-use m3go_engine::game::moves::Move;
-use m3go_engine::game::notation::Notation;
-use m3go_engine::game::setup::Setup;
-use m3go_engine::rules::Rules;
+use m3go_engine::{Move, Notation, Rules, Setup};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -72,10 +69,8 @@ impl Judge<'_> {
 pub(super) fn smallest_equivalent(n: u32, rules: &Rules) -> Vec<u32> {
     let mut v = Vec::new();
     for m in 1..n.min(21) {
-        if m3go_engine::game::order::Turn::of_move(rules, m)
-            == m3go_engine::game::order::Turn::of_move(rules, n)
-            && m3go_engine::game::order::Turn::of_move(rules, m + 1)
-                == m3go_engine::game::order::Turn::of_move(rules, n + 1)
+        if m3go_engine::Turn::of_move(rules, m) == m3go_engine::Turn::of_move(rules, n)
+            && m3go_engine::Turn::of_move(rules, m + 1) == m3go_engine::Turn::of_move(rules, n + 1)
         {
             v.push(m);
         }

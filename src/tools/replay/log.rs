@@ -132,7 +132,7 @@ impl std::fmt::Display for LogName {
 /// In JSON the name in the Chinese system, as a point's.
 impl Serialize for LogName {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.format(m3go_engine::board::coord::Labels::serializing()))
+        s.serialize_str(&self.format(m3go_engine::Labels::serializing()))
     }
 }
 

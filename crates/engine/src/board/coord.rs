@@ -22,6 +22,16 @@ pub(crate) const MAX_SIZE: usize = 19;
 pub(crate) const MIN_SIZE: usize = 3;
 
 /// A point of the board in tengen-origin coordinates.
+///
+/// ```
+/// use m3go_engine::Point;
+///
+/// let tengen = Point::new(0, 0);
+/// assert!(tengen.on_board(5));
+/// assert_eq!(Point::parse(&tengen.to_string(), 5)?, tengen);
+/// assert_eq!(tengen.neighbours(5).count(), 4);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Point {
     pub x: i32,
@@ -228,6 +238,7 @@ pub(crate) fn label_value(c: char) -> Option<i32> {
 }
 
 impl Point {
+    /// The point `x` columns right and `y` rows up of tengen (negative: left, down).
     pub const fn new(x: i32, y: i32) -> Point {
         Point { x, y }
     }

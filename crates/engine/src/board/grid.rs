@@ -44,18 +44,21 @@ pub enum Colour {
 }
 
 impl Colour {
+    /// The other player.
     pub fn opponent(self) -> Colour {
         match self {
             Colour::Black => Colour::White,
             Colour::White => Colour::Black,
         }
     }
+    /// The player's own stone (black or white, not a flower).
     pub fn stone(self) -> Stone {
         match self {
             Colour::Black => Stone::Black,
             Colour::White => Stone::White,
         }
     }
+    /// The name the outputs write (`black`, `white`, …).
     pub fn name(self) -> &'static str {
         match self {
             Colour::Black => "black",
@@ -73,6 +76,7 @@ impl Stone {
             Stone::Flower => None,
         }
     }
+    /// The name the outputs write (`black`, `white`, …).
     pub fn name(self) -> &'static str {
         match self {
             Stone::Black => "black",
@@ -91,6 +95,17 @@ impl Stone {
 }
 
 /// The direct board: what stands on each point.
+///
+/// ```
+/// use m3go_engine::{Board, Point};
+///
+/// let board = Board::empty(9)?;
+/// assert_eq!(board.size(), 9);
+/// assert_eq!(board.at(Point::new(0, 0)), None); // nothing stands on tengen
+/// assert!(board.to_diagram().starts_with('.'));
+/// assert!(Board::empty(4).is_err()); // sizes are odd, from 5
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     size: usize,
@@ -184,6 +199,7 @@ impl Board {
         })
     }
 
+    /// The board's side: the number of rows (and columns).
     pub fn size(&self) -> usize {
         self.size
     }
@@ -193,6 +209,7 @@ impl Board {
         self.cells.len()
     }
 
+    /// Whether no stone stands on the board.
     pub fn is_empty(&self) -> bool {
         self.cells.iter().all(|c| c.is_none())
     }
@@ -208,23 +225,27 @@ impl Board {
         crate::board::coord::point_of(self.size, i)
     }
 
+    /// The stone on point number `i` (row by row, [`Board::index`]), `None` on an empty point.
     pub fn get(&self, i: usize) -> Option<Stone> {
         self.cells[i]
     }
 
+    /// The stone on `p`, `None` on an empty point.
     pub fn at(&self, p: Point) -> Option<Stone> {
         self.cells[self.index(p)]
     }
 
+    /// Puts `s` on point number `i` (`None` empties it).
     pub fn set(&mut self, i: usize, s: Option<Stone>) {
         self.cells[i] = s;
     }
 
+    /// Every point's stone, in point-number order ([`Board::index`]).
     pub fn cells(&self) -> &[Option<Stone>] {
         &self.cells
     }
 
-    /// Indices of the neighbours of index `i` (M16-ADJ, see [`neighbours`]).
+    /// Indices of the neighbours of index `i` (M16-ADJ, see `neighbours`).
     pub fn neighbours(&self, i: usize) -> Neighbours {
         neighbours(self.size, i)
     }

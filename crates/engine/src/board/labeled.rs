@@ -24,6 +24,7 @@ pub struct Labeled<'a, T: ?Sized> {
 }
 
 impl<'a, T: ?Sized> Labeled<'a, T> {
+    /// `value`, to be written with `labels`.
     pub fn new(value: &'a T, labels: Labels) -> Labeled<'a, T> {
         Labeled { value, labels }
     }

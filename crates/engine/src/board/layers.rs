@@ -44,6 +44,7 @@ pub enum Attribute {
 }
 
 impl Attribute {
+    /// The player the attribute counts for (`None` for neutral).
     pub fn colour(self) -> Option<Colour> {
         match self {
             Attribute::Neutral => None,
@@ -51,6 +52,7 @@ impl Attribute {
             Attribute::White => Some(Colour::White),
         }
     }
+    /// The name the outputs write (`black`, `white`, …).
     pub fn name(self) -> &'static str {
         match self {
             Attribute::Neutral => "neutral",

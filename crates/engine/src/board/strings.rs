@@ -24,6 +24,7 @@ pub struct Strings {
 }
 
 impl Strings {
+    /// The string point number `i` belongs to, `None` for an empty point.
     pub fn at(&self, i: usize) -> Option<&Group> {
         self.of[i].map(|g| &self.groups[g])
     }

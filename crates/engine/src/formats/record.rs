@@ -22,9 +22,6 @@ pub use game_file::{ReadText, StartFiles};
 /// The largest number a record's first move may have.
 pub(crate) const MAX_FIRST_MOVE: u32 = crate::game::notation::MAX_MOVE_NUMBER - 1;
 
-/// The longest record m3go reads: ten moves per point of the board (3610 on 19×19).
-pub use crate::game::notation::Notation;
-
 /// One move of a record, as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordMove {
@@ -386,7 +383,7 @@ impl Record {
     }
 
     /// [`Record::play_move`] without the report, on the position's engine
-    /// ([`Position::advance`]).
+    /// ([`Position::play`]).
     pub fn advance_move(
         &self,
         pos: &Position,

@@ -3,7 +3,7 @@
 //! grey zebra pattern of 004 ("花子图案通常为“灰底斑马纹”"), the black or white star (dot) of 003
 //! on attributed flowers in the holographic layer, private eyes shaded and the flower's
 //! forbidden points lettered with their reason, plus a legend; and the same for a colour
-//! terminal (ANSI). What a figure shows ([`Figure`], [`View`], the forbidden points' letters,
+//! terminal (ANSI). What a figure shows (`Figure`, [`View`], the forbidden points' letters,
 //! the stones' move numbers) is here; the SVG drawing is `svg`, the terminal's `ansi`.
 
 use crate::board::grid::{Colour, Stone};
@@ -53,6 +53,7 @@ impl View {
             other => Err(UnknownView(other.to_owned())),
         }
     }
+    /// The view's name as the command line writes it (`direct`, `holographic`, `upper`).
     pub fn name(self) -> &'static str {
         match self {
             View::Direct => "direct",

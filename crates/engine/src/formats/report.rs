@@ -113,6 +113,11 @@ pub struct RegionReport {
     pub clause: &'static str,
 }
 
+// Not a `///` comment: the JSON schema, derived from the type, would carry it.
+#[cfg_attr(
+    doc,
+    doc = "One string of the lower layer in the analysis: its points, liberties and private eyes."
+)]
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct StringReport {
     pub name: StringName,
@@ -127,6 +132,11 @@ pub struct StringReport {
     pub regions: Vec<RegionReport>,
 }
 
+// Not a `///` comment: the JSON schema, derived from the type, would carry it.
+#[cfg_attr(
+    doc,
+    doc = "One string of the upper layer in the analysis, with its liberties."
+)]
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct UpperStringReport {
     pub name: StringName,
@@ -135,6 +145,11 @@ pub struct UpperStringReport {
     pub liberties: Vec<Point>,
 }
 
+// Not a `///` comment: the JSON schema, derived from the type, would carry it.
+#[cfg_attr(
+    doc,
+    doc = "One flower string: its attribute, the counts that decided it and its neighbours."
+)]
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct FlowerReport {
     pub name: StringName,
@@ -149,6 +164,8 @@ pub struct FlowerReport {
     pub clause: &'static str,
 }
 
+// Not a `///` comment: the JSON schema, derived from the type, would carry it.
+#[cfg_attr(doc, doc = "One forbidden point of a player, why, and the clause.")]
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ForbiddenReport {
     pub point: Point,
@@ -159,12 +176,19 @@ pub struct ForbiddenReport {
     pub clause: &'static str,
 }
 
+// Not a `///` comment: the JSON schema, derived from the type, would carry it.
+#[cfg_attr(doc, doc = "The forbidden points of each player.")]
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ForbiddenByPlayer {
     pub black: Vec<ForbiddenReport>,
     pub white: Vec<ForbiddenReport>,
 }
 
+// Not a `///` comment: the JSON schema, derived from the type, would carry it.
+#[cfg_attr(
+    doc,
+    doc = "The board diagrams of the analysis: direct, holographic and upper."
+)]
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Boards {
     pub direct: Vec<String>,
@@ -174,6 +198,8 @@ pub struct Boards {
     pub star_points: Vec<Point>,
 }
 
+// Not a `///` comment: the JSON schema, derived from the type, would carry it.
+#[cfg_attr(doc, doc = "Whose turn it is and with which stone.")]
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct TurnReport {
     pub player: Colour,

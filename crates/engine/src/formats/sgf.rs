@@ -6,7 +6,7 @@
 //! or `RD[...]` are kept as information or ignored, never refused).
 //!
 //! This file holds the extension's properties, the point mapping and the property pattern both
-//! directions share; reading is in `read` ([`parse_record`]), writing in `write`
+//! directions share; reading is in `read` (`parse_record`), writing in `write`
 //! ([`Record::to_sgf`](crate::formats::record::Record::to_sgf)).
 
 use crate::board::coord::Point;

@@ -36,6 +36,16 @@ impl schemars::JsonSchema for Action {
 
 /// A move as written: the action, and optionally the number and turn the writer claimed
 /// (`黑291.七A` claims move 291, a black stone).
+///
+/// ```
+/// use m3go_engine::{Move, Point, Rules};
+///
+/// // a point on a 5×5 board, with no claim
+/// let mv = Move::parse_in("二二", &Rules::m3go_2020(), 5)?;
+/// assert_eq!(mv, Move::place(Point::parse("二二", 5)?));
+/// assert_ne!(mv, Move::pass());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Move {
     pub action: Action,

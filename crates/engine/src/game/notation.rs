@@ -35,7 +35,7 @@ impl Notation {
         10usize.saturating_mul(size).saturating_mul(size)
     }
 
-    /// The error of playing the move numbered `n` when that would pass [`MAX_MOVE_NUMBER`] (the
+    /// The error of playing the move numbered `n` when that would pass `MAX_MOVE_NUMBER` (the
     /// position after it would be numbered past the limit). `Ok` for the moves that may be played.
     pub fn check_move_number(n: u32) -> Result<(), MovePastLimit> {
         if n < MAX_MOVE_NUMBER {

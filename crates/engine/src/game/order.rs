@@ -69,6 +69,7 @@ impl Turn {
         }
     }
 
+    /// The turn in words: `black stone`, `white's flower`.
     pub fn describe(self) -> String {
         match self.kind {
             StoneKind::Own => format!("{} stone", self.player.name()),
@@ -118,7 +119,7 @@ pub(crate) fn alternate_turn(n: u32) -> Turn {
 impl Turn {
     /// The turn of move `n` under the rules' schedule. For `flystone` this is the turn when no
     /// flystone has been thrown before `n`; a position's own turn (with its thrown flystones) is
-    /// [`flystone_turn`], through `Position::turn`.
+    /// `flystone_turn`, through `Position::turn`.
     pub fn of_move(rules: &Rules, n: u32) -> Turn {
         match rules.schedule {
             // M20-ORDER; D3-ORDER: Dullstone keeps the ten-move cycle.

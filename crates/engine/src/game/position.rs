@@ -1,12 +1,18 @@
 //! The position: the direct board, the rules, the history the ko rule needs, whose move it is,
 //! when the game ends, and the engine its moves run on. Every `impl Position` is here or in a
-//! submodule named by its concept: [`play`] the reference move (with its report), [`advance`]
+//! submodule named by its concept: [`play`] the reference move (with its report), `advance`
 //! the engine choice, the next position without a report and the move played in place, `to_setup` the position written
 //! back as a setup ([`Position::to_setup`]) or read again under other rules. It is built from a
 //! validated setup (the setup module).
 
+#[cfg(feature = "testing")]
 pub mod advance;
+#[cfg(not(feature = "testing"))]
+pub(crate) mod advance;
+#[cfg(feature = "testing")]
 pub mod play;
+#[cfg(not(feature = "testing"))]
+pub(crate) mod play;
 mod to_setup;
 
 use crate::board::coord::Point;
@@ -30,6 +36,35 @@ use std::sync::{Arc, OnceLock};
 /// through its accessors. It carries the [`Engine`] its moves are played on (the fast engine
 /// unless set otherwise, [`Position::with_engine`]); the positions its moves lead to inherit
 /// it. Two positions are equal when their game is: the engine is not compared.
+///
+/// ```
+/// use m3go_engine::game::from_yaml;
+/// use m3go_engine::{Move, Setup, StoneKind};
+///
+/// let yaml = "rules: m3go-2020
+/// move: 289
+/// diagram: |
+///   . . . . .
+///   . X X X .
+///   . X . X #
+///   . X X X .
+///   . . . O O
+/// ";
+/// let pos = from_yaml::<Setup>(yaml, "example.yaml")?.to_position("example.yaml")?;
+/// assert_eq!(pos.move_number(), 289);
+/// assert_eq!(pos.turn().kind, StoneKind::Flower); // move 289 is black's flower (华)
+/// assert!(!pos.legal_moves().is_empty());
+///
+/// // the next position, decided by the fast engine kept inside the position
+/// let mv = Move::parse_in("二二", pos.rules(), pos.board().size())?;
+/// let next = pos.play(mv)?;
+/// assert_eq!(next.move_number(), 290);
+/// // the same move on the clause-by-clause reference, with its report
+/// let (same, report) = pos.play_reported(&mv)?;
+/// assert_eq!(same, next);
+/// assert_eq!(report.notation.to_string(), "华289.二二");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone)]
 pub struct Position {
     pub(super) rules: Rules,
@@ -192,7 +227,7 @@ impl Position {
     }
 
     /// M13-FREEZE (`grey-freeze: kept`, D21): the grey strings whose attribute is frozen, as
-    /// the board and the history give them ([`frozen_of`]); empty under rules that do not
+    /// the board and the history give them (`frozen_of`); empty under rules that do not
     /// freeze.
     pub fn frozen(&self) -> &[FrozenString] {
         &self.frozen
@@ -300,7 +335,7 @@ impl Position {
     }
 
     /// The turn of move `n` of this game: the rules' schedule (M20-ORDER, M16-TEAM-CYCLE), and
-    /// under Flystone the flystones of this game (S3-ROUND, [`crate::game::order::flystone_turn`]).
+    /// under Flystone the flystones of this game (S3-ROUND, `crate::game::order::flystone_turn`).
     pub fn turn_of(&self, n: u32) -> Turn {
         game_turn(&self.rules, self.flystone_state().as_ref(), n)
     }
@@ -352,8 +387,8 @@ impl Position {
         }
     }
 
-    /// Whether the game is over by passes: [`crate::game::order::game_over_by_passes`] with this game's schedule
-    /// (under Flystone, its flystones; [`game_over_in`]).
+    /// Whether the game is over by passes: `crate::game::order::game_over_by_passes` with this game's schedule
+    /// (under Flystone, its flystones; `game_over_in`).
     pub fn game_over(&self) -> bool {
         game_over_in(
             &self.rules,

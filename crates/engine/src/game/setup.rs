@@ -234,7 +234,7 @@ impl fmt::Display for Problem {
 pub struct PositionError {
     pub place: String,
     pub setup: Box<Setup>,
-    /// The problems found: at most [`MAX_LISTED`](crate::error::MAX_LISTED) kept, the rest
+    /// The problems found: at most `MAX_LISTED` kept, the rest
     /// counted.
     pub problems: Listed<Problem>,
 }
@@ -455,6 +455,31 @@ impl PositionParts {
     }
 }
 
+/// Read from YAML ([`crate::game::from_yaml`], or [`Setup::position_from_text`] for a file's text), then checked
+/// into a [`Position`](crate::Position) by [`Setup::to_position`], which lists every problem.
+///
+/// ```
+/// use m3go_engine::game::from_yaml;
+/// use m3go_engine::Setup;
+///
+/// let yaml = "rules: m3go-2020
+/// move: 289
+/// diagram: |
+///   . . . . .
+///   . X X X .
+///   . X . X #
+///   . X X X .
+///   . . . O O
+/// ";
+/// let setup = from_yaml::<Setup>(yaml, "example.yaml")?;
+/// let pos = setup.to_position("example.yaml")?;
+/// assert_eq!(pos.board().size(), 5);
+///
+/// // a board with a string without a liberty is no position: the error says where
+/// let bad = from_yaml::<Setup>("rules: m3go-2020\ndiagram: |\n  X O\n  O .\n", "bad.yaml")?;
+/// assert!(bad.to_position("bad.yaml").is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 impl Setup {
     /// Validates the setup into a position; every problem found is listed, each naming its
     /// field, in the error.

@@ -44,6 +44,7 @@ impl Piece {
 pub struct Text(Vec<Piece>);
 
 impl Text {
+    /// An empty text.
     pub fn new() -> Text {
         Text(Vec::new())
     }
@@ -153,6 +154,7 @@ impl schemars::JsonSchema for Text {
 
 /// What a [`Text`] is built from.
 pub trait Part {
+    /// Appends this part to `t`.
     fn put(self, t: &mut Text);
 }
 
@@ -230,7 +232,7 @@ impl Part for &Text {
 #[macro_export]
 macro_rules! text {
     ($($part:expr),* $(,)?) => {{
-        let mut t = $crate::game::text::Text::new();
+        let mut t = $crate::game::Text::new();
         $( t.push($part); )*
         t
     }};

@@ -23,6 +23,18 @@ pub struct FlowerInfo {
 }
 
 /// Everything the rules derive from one direct board.
+///
+/// ```
+/// use m3go_engine::{Analysis, Board, Colour, Rules};
+///
+/// let rules = Rules::m3go_2020();
+/// let empty = Board::empty(5)?;
+/// let analysis = Analysis::new(&empty, &rules);
+/// // no string on an empty board, so none without a liberty: nothing to capture
+/// assert!(analysis.strings_without_liberty(Colour::Black).is_empty());
+/// assert!(analysis.strings_without_liberty(Colour::White).is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Analysis {
     pub board: Board,
@@ -53,7 +65,7 @@ impl Analysis {
     }
 
     /// [`Analysis::new`] with the grey strings of `frozen` keeping their frozen attribute
-    /// (M13-FREEZE under `grey-freeze: kept`, [`crate::judge::freeze`]): a flower string of
+    /// (M13-FREEZE under `grey-freeze: kept`, `crate::judge::freeze`): a flower string of
     /// `board` with exactly the points of a frozen string has its attribute; the others are
     /// decided by the attribute rule.
     pub fn with_frozen(board: &Board, rules: &Rules, frozen: &[FrozenString]) -> Analysis {

@@ -558,7 +558,7 @@ pub(crate) fn judge_regions(
         .collect()
 }
 
-/// M20-EYE — the private eyes of string `a` (see [`judge_regions`]).
+/// M20-EYE — the private eyes of string `a` (see `judge_regions`).
 pub fn private_eyes(layer: &Layer, strings: &Strings, a: usize, rule: ClosedRegion) -> Vec<Region> {
     judge_regions(layer, &LayerBits::new(layer), strings, a, rule)
         .into_iter()

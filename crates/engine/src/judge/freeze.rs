@@ -78,7 +78,7 @@ pub(crate) fn frozen_of(rules: &Rules, history: &[Board], board: &Board) -> Vec<
         .fold(Vec::new(), |frozen, b| frozen_after(rules, &frozen, b))
 }
 
-/// How many of the most recent boards of `history` a position must keep for [`frozen_of`] to
+/// How many of the most recent boards of `history` a position must keep for `frozen_of` to
 /// give the same frozen strings on `board`: back to the board on which the earliest of its
 /// frozen strings was frozen (from there on every one of them is frozen at the same board
 /// with the same attribute; no string is frozen that was not). 0 when nothing is frozen.

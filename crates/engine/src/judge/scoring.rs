@@ -397,6 +397,20 @@ pub(crate) fn inner_sides(upper: &Layer) -> Vec<bool> {
     inner
 }
 
+/// Counting a board: [`Score::of_board`], or [`Score::of`] an analysis already made.
+///
+/// ```
+/// use m3go_engine::judge::Winner;
+/// use m3go_engine::{Board, Rules, Score};
+///
+/// // an empty board: nobody owns a point, so komi decides
+/// let rules = Rules::m3go_2020();
+/// let score = Score::of_board(&Board::empty(5)?, &rules, &[])?;
+/// assert_eq!((score.black, score.white), (0, 0));
+/// assert_eq!(score.points.len(), 25);
+/// assert_ne!(score.winner, Winner::Black);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 impl Score {
     /// [`Score::of`] the board, analysed under `rules`.
     pub fn of_board(board: &Board, rules: &Rules, dead: &[Point]) -> Result<Score, ScoreError> {
@@ -406,7 +420,7 @@ impl Score {
     /// M20-SCORE-AREA — "采用数子法（数点法）计算胜负" (003): counts the board of `before` (its analysis
     /// under `rules`, analysed again only when dead stones are removed) after the `dead` stones are
     /// removed: upper stones (attributed flowers merged into their colour), territories, seki halves,
-    /// neutral flowers and flower-enclosed regions; then [`result`] applies komi.
+    /// neutral flowers and flower-enclosed regions; then `result` applies komi.
     /// M16-SCORE, D3-SCORE-AREA: the same area count in 2016 and Dullstone. M16-SCORE-NEUTRAL:
     /// neutral points count for nobody. M20-SCORE-MERGE: attributed flowers count as their colour
     /// (they are stones of the upper layer).

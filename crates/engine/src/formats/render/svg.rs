@@ -46,7 +46,7 @@ impl View {
         draw_svg(pos, self, labels, None)
     }
 
-    /// [`View::svg`] with each stone's move number ([`move_numbers`]) written on it.
+    /// [`View::svg`] with each stone's move number (`move_numbers`) written on it.
     pub fn svg_numbered(self, pos: &Position, labels: Labels) -> String {
         draw_svg(pos, self, labels, Some(&move_numbers(pos)))
     }

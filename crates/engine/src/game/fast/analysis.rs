@@ -718,8 +718,8 @@ impl FastAnalysis {
     }
 
     /// The points closed to `player`'s flower with the reason, in board order: the clauses of
-    /// [`crate::judge::forbidden`] (M20-FORBID-UPPER) on this analysis's upper layer.
-    /// Only the points of [`FastAnalysis::forbidden_candidates`] are asked; the others no
+    /// `crate::judge::forbidden` (M20-FORBID-UPPER) on this analysis's upper layer.
+    /// Only the points of `FastAnalysis::forbidden_candidates` are asked; the others no
     /// clause can forbid.
     #[cfg(any(test, feature = "testing"))]
     pub fn forbidden_points(&self, rules: &Rules, player: Colour) -> Vec<(usize, Forbidden)> {
@@ -758,7 +758,7 @@ impl FastAnalysis {
     /// strings' recorded liberties (`upper_lib`: an empty point next to a string is one of its
     /// liberties, so next to a one-liberty string it is the only one; the string numbers that
     /// still name a point are checked, so that a number an incremental update retired counts
-    /// for nothing). `tests/it/fast_equals_reference.rs` compares the filtered list with the
+    /// for nothing). The tests compare the filtered list with the
     /// reference's (`report::forbidden_points`, which asks the clause functions at every point)
     /// on random boards, bench positions, conformance positions and held analyses of long
     /// random games.
@@ -811,7 +811,7 @@ impl FastAnalysis {
     }
 
     /// Why reference index `i` is closed to `player`'s flower
-    /// ([`crate::judge::forbidden::flower_forbidden_reason`] on this analysis).
+    /// (`crate::judge::forbidden::flower_forbidden_reason` on this analysis).
     #[cfg(any(test, feature = "testing"))]
     pub fn flower_forbidden_reason(
         &self,

@@ -57,9 +57,9 @@ impl FastPosition {
     /// boards (oldest first, the last one the board before the previous move), the number of
     /// the next move, the trailing passes and the Flystone state (`None` under other
     /// schedules). Total: the fast engine implements every rule set (every preset and option,
-    /// `tests/it/fast_equals_reference.rs`).
+    /// compared with the reference by the tests).
     /// The grey strings whose attribute is frozen (M13-FREEZE, `grey-freeze: kept`) are
-    /// derived from the history and the board ([`crate::judge::freeze::frozen_of`]).
+    /// derived from the history and the board (`crate::judge::freeze::frozen_of`).
     #[cfg(any(test, feature = "testing"))]
     pub fn from_state(
         rules: &Rules,
@@ -323,7 +323,7 @@ impl FastPosition {
         game_turn(&self.rules, self.flystone.as_ref(), n)
     }
 
-    /// Whether the game is over by passes ([`game_over_in`], GO-END).
+    /// Whether the game is over by passes (`game_over_in`, GO-END).
     pub fn game_over(&self) -> bool {
         game_over_in(
             &self.rules,

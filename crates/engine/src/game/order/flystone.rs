@@ -18,6 +18,7 @@ pub struct Sides {
 }
 
 impl Sides {
+    /// The side of player `c`.
     pub fn of(&self, c: Colour) -> &[u32] {
         match c {
             Colour::Black => &self.black,
@@ -62,12 +63,13 @@ pub(crate) fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The seeded generator as a stream: `next_u64` is [`splitmix64`]; used by the flystone timings,
+/// The seeded generator as a stream: `next_u64` is `splitmix64`; used by the flystone timings,
 /// the random games of `m3go diff`, the benches and the tests.
 #[derive(Clone, Debug)]
 pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
+    /// The next number of the sequence (the state advanced by one step).
     pub fn next_u64(&mut self) -> u64 {
         splitmix64(&mut self.0)
     }

@@ -53,6 +53,7 @@ impl Seat {
         }
     }
 
+    /// The seat's letter, `A` to `D`.
     pub fn letter(self) -> char {
         match self {
             Seat::A => 'A',
@@ -62,6 +63,7 @@ impl Seat {
         }
     }
 
+    /// The seat of letter `c` (`A` to `D`), `None` for any other character.
     pub fn from_letter(c: char) -> Option<Seat> {
         match c {
             'A' => Some(Seat::A),

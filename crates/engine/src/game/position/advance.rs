@@ -21,8 +21,10 @@ use crate::game::refusal::Refusal;
 use crate::game::text::text;
 use std::sync::Arc;
 
-/// Which machinery a command runs on. Both give the same answers (fast equals reference); the
-/// reference is the specification, the fast engine the default.
+/// Which machinery a command runs on. Both give the same answers (the test suite plays random
+/// positions and move sequences of every preset on both and compares the positions, the
+/// refusals and the legal moves); the reference is the specification, the fast engine the
+/// default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Engine {
     /// The fast engine: the incremental state every position keeps, which implements every

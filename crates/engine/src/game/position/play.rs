@@ -11,7 +11,7 @@ use crate::board::layers::Attribute;
 use crate::game::advance::Engine;
 use crate::game::cascade::{conversion_ataris, CascadeBoard, CascadeStep, NoAtari};
 use crate::game::move_report::{ataris, attribute_changes, eyes_made, illegal};
-pub use crate::game::move_report::{AttributeChange, Illegal, NamedString, Report};
+pub use crate::game::move_report::{Illegal, Report};
 pub use crate::game::moves::{Action, Move};
 use crate::game::notation::Notation;
 use crate::game::order::{team_wrong_turn, StoneKind, Turn};
@@ -334,7 +334,7 @@ impl Position {
     }
 
     /// GO-KO — whether `board` (the result of the move) repeats a position the ko rule forbids
-    /// ([`crate::game::cascade::repeats_earlier`] over this game's earlier boards): `simple`,
+    /// (`crate::game::cascade::repeats_earlier` over this game's earlier boards): `simple`,
     /// the board before the previous move; `positional`, any earlier board; `situational`, an
     /// earlier board with the same next turn.
     pub fn ko_violation(&self, board: &Board) -> bool {
