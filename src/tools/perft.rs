@@ -20,12 +20,17 @@
 //! perft 2 651
 //! ```
 
+#[cfg(any(test, feature = "testing"))]
 use crate::input::read_text;
+#[cfg(any(test, feature = "testing"))]
 use m3go_engine::game::{from_yaml, parse_yaml};
+#[cfg(any(test, feature = "testing"))]
 use m3go_engine::rules::RulesField;
 #[cfg(test)]
 use m3go_engine::Board;
-use m3go_engine::{Engine, InputError, Place, Position, Setup};
+use m3go_engine::{Engine, Position};
+#[cfg(any(test, feature = "testing"))]
+use m3go_engine::{InputError, Place, Setup};
 
 /// The number of legal move sequences of length `depth` (passes included; the special moves of
 /// [`Position::special_moves`] — Dullstone's emergency conversions and Flystone's chosen
