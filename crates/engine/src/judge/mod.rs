@@ -46,4 +46,4 @@ pub use eyes::{private_eyes, Region, RegionVerdict, VerdictCode};
 pub use eyes2016::{common_eyes_2016, true_eye_2016, Verdict2016};
 pub use forbidden::{is_one_liberty_eye, Forbidden, UpperView};
 pub use freeze::{boards_needed, freezes, FrozenString};
-pub use scoring::{DeadStoneProblem, Owner, ScoreError, ScorePoint, Winner};
+pub use scoring::{DeadStoneProblem, Owner, ScorePoint, Winner};
