@@ -319,21 +319,6 @@ impl std::str::FromStr for Move {
     }
 }
 
-impl crate::game::play::Position {
-    /// `m` named as this position's next move by the rules' records: numbered
-    /// with this position's move number, with the turn `m` claims (a special move's, the
-    /// emergency conversion's) or else the turn to move (`黑19.一B`; `33B.H九` in the team
-    /// format). The number `m` claims is not used.
-    pub fn notation(&self, m: &Move) -> Notation {
-        Notation::new(
-            self.rules(),
-            self.move_number(),
-            m.turn.unwrap_or_else(|| self.turn()),
-            m.action,
-        )
-    }
-}
-
 /// Whether `t` is written in 000's round notation (`33B.H九`: digits, a seat letter A–D, a dot),
 /// whether or not its round, seat and point are valid: no point is written so.
 pub(crate) fn is_round_notation(t: &str) -> bool {

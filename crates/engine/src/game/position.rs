@@ -398,3 +398,18 @@ impl Position {
         )
     }
 }
+
+impl Position {
+    /// `m` named as this position's next move by the rules' records: numbered
+    /// with this position's move number, with the turn `m` claims (a special move's, the
+    /// emergency conversion's) or else the turn to move (`黑19.一B`; `33B.H九` in the team
+    /// format). The number `m` claims is not used.
+    pub fn notation(&self, m: &crate::game::moves::Move) -> crate::game::notation::Notation {
+        crate::game::notation::Notation::new(
+            self.rules(),
+            self.move_number(),
+            m.turn.unwrap_or_else(|| self.turn()),
+            m.action,
+        )
+    }
+}
