@@ -42,7 +42,7 @@ impl schemars::JsonSchema for Action {
 ///
 /// // a point on a 5×5 board, with no claim
 /// let mv = Move::parse_in("二二", &Rules::m3go_2020(), 5)?;
-/// assert_eq!(mv, Move::place(Point::parse("二二", 5)?));
+/// assert_eq!(mv, Move::stone(Point::parse("二二", 5)?));
 /// assert_ne!(mv, Move::pass());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
