@@ -61,6 +61,19 @@
 //! referee, the server and the `m3go` command are the crate `m3go` above it.
 #![forbid(unsafe_code)]
 
+/// Declares the files below a layer: crate-private, and public with the `testing` feature (for
+/// the workspace's tests, benches and fuzz targets); the layer re-exports what users name.
+macro_rules! internal_mods {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[cfg(feature = "testing")]
+            pub mod $name;
+            #[cfg(not(feature = "testing"))]
+            pub(crate) mod $name;
+        )*
+    };
+}
+
 // The crate's face: the nouns at the root (one path each), the secondary items of each layer in
 // `board`, `game`, `judge`, the rule options in `rules`, the output and record formats in
 // `formats`. The files below each layer are crate-private (public with the `testing` feature,

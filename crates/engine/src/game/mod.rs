@@ -2,47 +2,19 @@
 //! its moves with the capture cascade, advancing a position without a report on the engine of
 //! choice, and the validated setup a position is built from. Builds on [`crate::judge`].
 
-#[cfg(feature = "testing")]
-pub mod cascade;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod cascade;
+internal_mods!(
+    cascade,
+    history,
+    move_report,
+    moves,
+    notation,
+    order,
+    position,
+    refusal,
+    setup,
+    text
+);
 pub(crate) mod fast;
-#[cfg(feature = "testing")]
-pub mod history;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod history;
-#[cfg(feature = "testing")]
-pub mod move_report;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod move_report;
-#[cfg(feature = "testing")]
-pub mod moves;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod moves;
-#[cfg(feature = "testing")]
-pub mod notation;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod notation;
-#[cfg(feature = "testing")]
-pub mod order;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod order;
-#[cfg(feature = "testing")]
-pub mod position;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod position;
-#[cfg(feature = "testing")]
-pub mod refusal;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod refusal;
-#[cfg(feature = "testing")]
-pub mod setup;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod setup;
-#[cfg(feature = "testing")]
-pub mod text;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod text;
 
 /// The position's two ways of moving, submodules of [`position`] (every `impl Position` is
 /// there), at the paths the rest of the crate names them by: `game::play` (the reference

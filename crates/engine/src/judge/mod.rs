@@ -2,42 +2,17 @@
 //! eyes (2020 and 2016), flower attributes, the analysis that chains them, the forbidden points,
 //! long life and scoring. Reads [`crate::board`] and [`crate::rules`]; knows nothing of moves.
 
-#[cfg(feature = "testing")]
-pub mod analysis;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod analysis;
-#[cfg(feature = "testing")]
-pub mod attribute;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod attribute;
-#[cfg(feature = "testing")]
-pub mod concepts2016;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod concepts2016;
-#[cfg(feature = "testing")]
-pub mod eyes;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod eyes;
-#[cfg(feature = "testing")]
-pub mod eyes2016;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod eyes2016;
-#[cfg(feature = "testing")]
-pub mod forbidden;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod forbidden;
-#[cfg(feature = "testing")]
-pub mod freeze;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod freeze;
-#[cfg(feature = "testing")]
-pub mod longlife;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod longlife;
-#[cfg(feature = "testing")]
-pub mod scoring;
-#[cfg(not(feature = "testing"))]
-pub(crate) mod scoring;
+internal_mods!(
+    analysis,
+    attribute,
+    concepts2016,
+    eyes,
+    eyes2016,
+    forbidden,
+    freeze,
+    longlife,
+    scoring
+);
 
 pub use analysis::FlowerInfo;
 pub use attribute::Counts;
