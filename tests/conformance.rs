@@ -211,11 +211,10 @@ fn main() {
                     c.expect.attributes.as_ref().is_some_and(|a| {
                         a.values()
                             .any(|x| x.attribute != m3go_engine::Attribute::Neutral)
-                    }) || c
-                        .expect
-                        .forbidden
-                        .as_ref()
-                        .is_some_and(|f| f.values().any(|x| x.reason != "capture-point"))
+                    }) || c.expect.forbidden.as_ref().is_some_and(|f| {
+                        f.values()
+                            .any(|x| x.reason != m3go_engine::Refusal::CapturePoint)
+                    })
                 })
                 .cloned()
                 .collect();

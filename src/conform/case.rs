@@ -3,7 +3,8 @@
 
 use crate::conform::suite::{suite_text, BUILTIN};
 use m3go_engine::game::{from_yaml, Seat};
-use m3go_engine::{Attribute, Colour, InputError, Place, Setup};
+use m3go_engine::judge::Winner;
+use m3go_engine::{Attribute, Colour, InputError, Place, Refusal, Setup, StoneKind};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -33,10 +34,34 @@ pub struct AttrExpect {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ForbidExpect {
-    pub reason: String,
+    // capture-point | one-liberty-eye | tigers-mouth (checked by `Case::load`); a comment, not
+    // a doc comment, so that the schema stays as published
+    #[schemars(with = "String")]
+    pub reason: Refusal,
     /// black | white | both (default both)
     #[serde(default, rename = "for", skip_serializing_if = "Option::is_none")]
-    pub for_player: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub for_player: Option<ForPlayers>,
+}
+
+/// Whose flowers a `forbidden` expectation names: `for: black | white | both`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ForPlayers {
+    Black,
+    White,
+    Both,
+}
+
+impl ForPlayers {
+    /// The players named (`both` when the key is absent).
+    pub fn colours(of: Option<ForPlayers>) -> &'static [Colour] {
+        match of {
+            Some(ForPlayers::Black) => &[Colour::Black],
+            Some(ForPlayers::White) => &[Colour::White],
+            None | Some(ForPlayers::Both) => &[Colour::Black, Colour::White],
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -44,7 +69,8 @@ pub struct ForbidExpect {
 pub struct IllegalExpect {
     #[serde(rename = "move")]
     pub mv: String,
-    pub reason: String,
+    #[schemars(with = "String")]
+    pub reason: Refusal,
 }
 
 /// Whose turn it is after `moves`.
@@ -60,7 +86,8 @@ pub struct ToMoveExpect {
     pub player: Option<Colour>,
     /// own | flower
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub kind: Option<StoneKind>,
     /// 黑 | 白 | 华 | 花
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symbol: Option<String>,
@@ -131,7 +158,8 @@ pub struct ScoreExpect {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub neutral: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub winner: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub winner: Option<Winner>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -384,6 +412,16 @@ impl Case {
                 .file(path)
                 .expected("at least one check"));
         }
+        for (p, f) in case.expect.forbidden.iter().flatten() {
+            if !FLOWER_REFUSALS.contains(&f.reason) {
+                return Err(InputError::new(format!(
+                    "forbidden {p}: `{}` is not why a point is closed to a flower",
+                    f.reason
+                ))
+                .file(path)
+                .expected(FLOWER_REFUSALS.map(Refusal::code).join(", ")));
+            }
+        }
         if case.clauses.is_empty() {
             return Err(InputError::new("`clauses` is empty")
                 .file(path)
@@ -435,6 +473,13 @@ impl Case {
         p
     }
 }
+
+/// The refusals of a flower's forbidden points, the reasons `forbidden` may name.
+const FLOWER_REFUSALS: [Refusal; 3] = [
+    Refusal::CapturePoint,
+    Refusal::OneLibertyEye,
+    Refusal::TigersMouth,
+];
 
 /// The start position (the record's, under the start's rules) and the moves to replay (its
 /// moves numbered up to `to`, as points or `pass`).

@@ -2,8 +2,8 @@
 //! (spec/README.md, the table of `expect` keys and answer fields): one step per kind of
 //! expectation, each pushing its differences.
 
-use crate::conform::case::{AttrExpect, Case, EventExpect, Expect, EyeExpect};
-use m3go_engine::Point;
+use crate::conform::case::{AttrExpect, Case, EventExpect, Expect, EyeExpect, ForPlayers};
+use m3go_engine::{Colour, Point, Refusal, StoneKind};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 
@@ -13,6 +13,33 @@ pub(crate) fn norm(p: &str, size: usize) -> String {
     Point::parse(t, size)
         .map(|q| q.to_string())
         .unwrap_or_else(|_| t.to_string())
+}
+
+/// An answer's value read as the engine's type (a refusal, a winner, a stone kind), or the
+/// answer's text when it is not one of that type's values (shown as what was got).
+fn typed<T: serde::de::DeserializeOwned>(v: &Value) -> Result<T, String> {
+    serde_json::from_value(v.clone()).map_err(|_| match v.as_str() {
+        Some(s) => s.to_string(),
+        None if v.is_null() => "?".to_string(),
+        None => v.to_string(),
+    })
+}
+
+/// A value of the engine's type written as its JSON name (`tigers-mouth`, `draw`, `flower`).
+fn named<T: serde::Serialize>(t: &T) -> String {
+    match serde_json::to_value(t) {
+        Ok(Value::String(s)) => s,
+        Ok(v) => v.to_string(),
+        Err(_) => "?".to_string(),
+    }
+}
+
+/// What an answer gave, as read by [`typed`], written as the answer wrote it.
+fn got<T: serde::Serialize>(r: &Result<T, String>) -> String {
+    match r {
+        Ok(t) => named(t),
+        Err(text) => text.clone(),
+    }
 }
 
 /// The strings of a JSON array (other elements skipped).
@@ -242,18 +269,21 @@ impl<'a> AnswerView<'a> {
         self.probes.iter().find(|x| x["move"].as_str() == Some(m))
     }
 
-    /// Why `p` is forbidden to `player`'s flower, if it is.
-    fn forbidden_reason(&self, player: &str, p: &str) -> Option<String> {
+    /// Why `p` is forbidden to `player`'s flower, if it is: the refusal, or the answer's text
+    /// when it is not a refusal code.
+    fn forbidden_reason(&self, player: Colour, p: &str) -> Option<Result<Refusal, String>> {
         let size = self.size;
-        self.analysis["forbidden"][player].as_array().and_then(|v| {
-            v.iter()
-                .find(|f| {
-                    f["point"]
-                        .as_str()
-                        .is_some_and(|q| norm(q, size) == norm(p, size))
-                })
-                .and_then(|f| f["reason"].as_str().map(str::to_string))
-        })
+        self.analysis["forbidden"][player.name()]
+            .as_array()
+            .and_then(|v| {
+                v.iter()
+                    .find(|f| {
+                        f["point"]
+                            .as_str()
+                            .is_some_and(|q| norm(q, size) == norm(p, size))
+                    })
+                    .map(|f| typed(&f["reason"]))
+            })
     }
 }
 
@@ -344,26 +374,18 @@ fn check_other_flowers(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
 fn check_forbidden(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     if let Some(fb) = &e.forbidden {
         for (p, want) in fb {
-            let players: &[&str] = match want.for_player.as_deref() {
-                Some("black") => &["black"],
-                Some("white") => &["white"],
-                None | Some("both") => &["black", "white"],
-                Some(other) => {
-                    d.push(format!(
-                        "forbidden {p}: `for: {other}` is not black, white or both"
-                    ));
-                    &[]
-                }
-            };
-            for pl in players {
+            for &pl in ForPlayers::colours(want.for_player) {
                 match ans.forbidden_reason(pl, p) {
-                    Some(r) if r == want.reason => {}
+                    Some(Ok(r)) if r == want.reason => {}
                     Some(r) => d.push(format!(
-                        "forbidden {p} ({pl}'s flower): expected {}, got {r}",
-                        want.reason
+                        "forbidden {p} ({}'s flower): expected {}, got {}",
+                        pl.name(),
+                        want.reason,
+                        got(&r)
                     )),
                     None => d.push(format!(
-                        "forbidden {p} ({pl}'s flower): expected {}, got playable",
+                        "forbidden {p} ({}'s flower): expected {}, got playable",
+                        pl.name(),
                         want.reason
                     )),
                 }
@@ -376,10 +398,12 @@ fn check_forbidden(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
 fn check_playable(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     if let Some(pl) = &e.playable {
         for p in pl {
-            for who in ["black", "white"] {
+            for who in [Colour::Black, Colour::White] {
                 if let Some(r) = ans.forbidden_reason(who, p) {
                     d.push(format!(
-                        "playable {p}: expected open to {who}'s flower, got forbidden ({r})"
+                        "playable {p}: expected open to {}'s flower, got forbidden ({})",
+                        who.name(),
+                        got(&r)
                     ));
                 }
             }
@@ -410,11 +434,13 @@ fn check_illegal(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
                 il.mv, il.reason
             )),
             Some(p) => {
-                let r = p["reason"].as_str().unwrap_or("?");
-                if r != il.reason {
+                let r = typed::<Refusal>(&p["reason"]);
+                if r.as_ref().ok() != Some(&il.reason) {
                     d.push(format!(
-                        "illegal {}: expected {}, got {r}",
-                        il.mv, il.reason
+                        "illegal {}: expected {}, got {}",
+                        il.mv,
+                        il.reason,
+                        got(&r)
                     ));
                 }
             }
@@ -594,61 +620,67 @@ fn check_score(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
                     }
                 }
             }
-            if let Some(w) = &s.winner {
-                let g = sc["winner"].as_str().unwrap_or("?");
-                if g != w {
-                    d.push(format!("score.winner: expected {w}, got {g}"));
+            if let Some(w) = s.winner {
+                let g = typed::<m3go_engine::judge::Winner>(&sc["winner"]);
+                if g.as_ref().ok() != Some(&w) {
+                    d.push(format!("score.winner: expected {w}, got {}", got(&g)));
                 }
             }
         }
     }
 }
 
+/// One field of `to_move`: its key, the expected value written and whether the answer agrees
+/// (if expected), the answer written.
+type ToMoveField = (&'static str, Option<(String, bool)>, String);
+
 /// `to_move`: the number, player, kind and symbol of the next move, its team round and seat.
 fn check_to_move(e: &Expect, ans: &AnswerView, d: &mut Vec<String>) {
     let (a, x) = (ans.analysis, ans.extras);
     if let Some(t) = &e.to_move {
         let tm = &a["to_move"];
-        let got_kind = tm["kind"].as_str().unwrap_or("?");
-        let fields: [(&str, Option<String>, String); 6] = [
-            (
-                "move",
-                t.number.map(|n| n.to_string()),
-                a["move"]
-                    .as_u64()
-                    .map(|n| n.to_string())
-                    .unwrap_or_default(),
-            ),
+        let text = |v: &Value, absent: &str| v.as_str().unwrap_or(absent).to_string();
+        let kind = typed::<StoneKind>(&tm["kind"]);
+        let fields: [ToMoveField; 6] = [
+            {
+                let g = a["move"].as_u64();
+                let w = t.number.map(|n| (n.to_string(), g == Some(u64::from(n))));
+                ("move", w, g.map(|n| n.to_string()).unwrap_or_default())
+            },
             (
                 "player",
-                t.player.map(|c| c.name().to_string()),
-                tm["player"].as_str().unwrap_or("?").to_string(),
-            ),
-            ("kind", t.kind.clone(), got_kind.to_string()),
-            (
-                "symbol",
-                t.symbol.clone(),
-                tm["symbol"].as_str().unwrap_or("?").to_string(),
+                t.player
+                    .map(|c| (c.name().to_string(), Some(c) == typed(&tm["player"]).ok())),
+                text(&tm["player"], "?"),
             ),
             (
-                "round",
-                t.round.map(|n| n.to_string()),
-                x["team"]["round"]
-                    .as_u64()
-                    .map(|n| n.to_string())
-                    .unwrap_or_else(|| "none".into()),
+                "kind",
+                t.kind.map(|k| (named(&k), kind.as_ref().ok() == Some(&k))),
+                got(&kind),
             ),
+            {
+                let g = text(&tm["symbol"], "?");
+                ("symbol", t.symbol.clone().map(|w| (w.clone(), w == g)), g)
+            },
+            {
+                let g = x["team"]["round"].as_u64();
+                let w = t.round.map(|n| (n.to_string(), g == Some(u64::from(n))));
+                (
+                    "round",
+                    w,
+                    g.map(|n| n.to_string()).unwrap_or_else(|| "none".into()),
+                )
+            },
             (
                 "seat",
-                t.seat.map(|s| s.to_string()),
-                x["team"]["seat"].as_str().unwrap_or("none").to_string(),
+                t.seat
+                    .map(|s| (s.to_string(), Some(s) == typed(&x["team"]["seat"]).ok())),
+                text(&x["team"]["seat"], "none"),
             ),
         ];
         for (k, want, got) in fields {
-            if let Some(w) = want {
-                if w != got {
-                    d.push(format!("to_move.{k}: expected {w}, got {got}"));
-                }
+            if let Some((w, false)) = want {
+                d.push(format!("to_move.{k}: expected {w}, got {got}"));
             }
         }
     }

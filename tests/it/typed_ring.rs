@@ -169,3 +169,122 @@ fn a_case_with_an_unknown_colour_is_refused_when_read() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Writes `case` (a file of spec/cases) to a folder of its own with `from` replaced by `to`,
+/// reads it, and returns the error (the file's path, the error's text).
+fn read_changed(case: &str, from: &str, to: &str) -> (String, Result<String, String>) {
+    let text = std::fs::read_to_string(format!(
+        "{}/spec/cases/{case}.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("the case");
+    assert!(text.contains(from), "{case} has no `{from}`");
+    let dir = std::env::temp_dir().join(format!(
+        "m3go-typed-ring-{}-{case}-{}",
+        std::process::id(),
+        to.len()
+    ));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let path = dir.join(format!("{case}.yaml"));
+    let path_text = path.to_string_lossy().to_string();
+    std::fs::write(&path, text.replace(from, to)).expect("written");
+    let read = match m3go::conform::case::Case::load(&path_text, None) {
+        Ok(c) => Ok(format!("{:?}", c.expect)),
+        Err(e) => Err(e.to_string()),
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    (path_text, read)
+}
+
+/// A case naming a stone kind, a winner, a refusal or the players of a forbidden point that do
+/// not exist is refused when it is read, naming the file, the value and the values expected; a
+/// `forbidden` reason that is a refusal but not a flower's forbidden point is refused too. The
+/// cases as written read into the engine's enums.
+#[test]
+fn a_case_with_an_unknown_kind_winner_or_reason_is_refused_when_read() {
+    let path = |case: &str| format!("{}/spec/cases/{case}.yaml", env!("CARGO_MANIFEST_DIR"));
+    let case = m3go::conform::case::Case::load(&path("cov-m20-replay-pass"), None)
+        .expect("the case as it is");
+    assert_eq!(
+        case.expect.to_move.and_then(|t| t.kind),
+        Some(m3go_engine::StoneKind::Flower)
+    );
+    let forbidden = case.expect.forbidden.expect("a forbidden point");
+    assert_eq!(
+        forbidden.get("OA").map(|f| f.reason),
+        Some(m3go_engine::Refusal::CapturePoint)
+    );
+    let illegal = case.expect.illegal.expect("refused moves");
+    assert_eq!(
+        illegal.iter().map(|i| i.reason.code()).collect::<Vec<_>>(),
+        ["capture-point", "wrong-turn"]
+    );
+    let case = m3go::conform::case::Case::load(&path("cov-m16-board-points"), None)
+        .expect("the case as it is");
+    assert_eq!(
+        case.expect.score.and_then(|s| s.winner),
+        Some(m3go_engine::judge::Winner::Black)
+    );
+    let case = m3go::conform::case::Case::load(&path("disputed-forbidden-owner-opponent"), None)
+        .expect("the case as it is");
+    assert_eq!(
+        case.expect
+            .forbidden
+            .and_then(|f| f.get("四四").and_then(|f| f.for_player)),
+        Some(m3go::conform::case::ForPlayers::White)
+    );
+
+    for (case, from, to, word, expected) in [
+        (
+            "cov-m20-replay-pass",
+            "kind: flower",
+            "kind: grey",
+            "grey",
+            "flower",
+        ),
+        (
+            "cov-m20-replay-pass",
+            "\"OA\": { reason: capture-point }",
+            "\"OA\": { reason: blocked }",
+            "blocked",
+            "tigers-mouth",
+        ),
+        (
+            "cov-m20-replay-pass",
+            "\"OA\": { reason: capture-point }",
+            "\"OA\": { reason: suicide }",
+            "suicide",
+            "one-liberty-eye",
+        ),
+        (
+            "cov-m20-replay-pass",
+            "reason: wrong-turn",
+            "reason: out-of-turn",
+            "out-of-turn",
+            "wrong-turn",
+        ),
+        (
+            "cov-m16-board-points",
+            "winner: black",
+            "winner: nobody",
+            "nobody",
+            "draw",
+        ),
+        (
+            "disputed-forbidden-owner-opponent",
+            "for: white",
+            "for: grey",
+            "grey",
+            "both",
+        ),
+    ] {
+        let (file, read) = read_changed(case, from, to);
+        let err = match read {
+            Err(e) => e,
+            Ok(expect) => panic!("`{to}` was read: {expect}"),
+        };
+        assert!(err.contains(&file), "{err}");
+        assert!(err.contains(word), "{err}");
+        assert!(err.contains("expected") && err.contains(expected), "{err}");
+    }
+}

@@ -25,7 +25,9 @@ use serde::Serialize;
 
 /// The kind of stone a turn places.
 // The JSON schemas keep the name `Kind` they were published with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 #[schemars(rename = "Kind")]
 pub enum StoneKind {

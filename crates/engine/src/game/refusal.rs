@@ -4,7 +4,7 @@
 
 use crate::judge::forbidden::Forbidden;
 use crate::rules::Schedule;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
 /// The reason a move is refused.
@@ -158,6 +158,36 @@ impl Serialize for Refusal {
     }
 }
 
+/// The codes, each once, in the order of [`Refusal::ALL`] (the values a case or an answer may
+/// write).
+const CODES: [&str; 12] = [
+    "game-over",
+    "wrong-turn",
+    "no-flystone",
+    "conversion-p",
+    "conversion-q",
+    "off-board",
+    "occupied",
+    "capture-point",
+    "one-liberty-eye",
+    "tigers-mouth",
+    "suicide",
+    "ko",
+];
+
+impl<'de> Deserialize<'de> for Refusal {
+    /// Read from its code. The code does not say the schedule: `wrong-turn` reads as the first
+    /// of [`Refusal::ALL`]'s wrong turns, so a refusal read back serializes to the same code.
+    /// An unknown code is refused, naming the codes.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Refusal, D::Error> {
+        let code = String::deserialize(d)?;
+        Refusal::ALL
+            .into_iter()
+            .find(|r| r.code() == code)
+            .ok_or_else(|| serde::de::Error::unknown_variant(&code, &CODES))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,6 +215,28 @@ mod tests {
         assert_eq!(
             serde_json::to_string(&Refusal::WrongTurn(Schedule::Team2016)).ok(),
             Some("\"wrong-turn\"".to_string())
+        );
+    }
+
+    #[test]
+    fn codes_read_back_to_the_same_code_and_unknown_ones_are_refused() {
+        let codes: Vec<&str> = Refusal::ALL.iter().map(|r| r.code()).collect();
+        for c in CODES {
+            assert!(codes.contains(&c), "{c}");
+        }
+        for r in Refusal::ALL {
+            assert!(CODES.contains(&r.code()));
+            let json = serde_json::to_string(&r).ok();
+            let back: Option<Refusal> = json.as_deref().and_then(|j| serde_json::from_str(j).ok());
+            assert_eq!(back.map(Refusal::code), Some(r.code()));
+        }
+        let err = serde_json::from_str::<Refusal>("\"blocked\"")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            err.contains("blocked") && err.contains("tigers-mouth"),
+            "{err}"
         );
     }
 }

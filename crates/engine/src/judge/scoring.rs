@@ -58,7 +58,9 @@ impl std::fmt::Display for Owner {
 }
 
 /// Who wins the count: written `black`, `white` or `draw`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Winner {
     Black,
