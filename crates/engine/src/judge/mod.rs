@@ -38,6 +38,10 @@ pub(crate) mod longlife;
 pub mod scoring;
 #[cfg(not(feature = "testing"))]
 pub(crate) mod scoring;
+#[cfg(feature = "testing")]
+pub mod units;
+#[cfg(not(feature = "testing"))]
+pub(crate) mod units;
 
 pub use analysis::FlowerInfo;
 pub use attribute::Counts;
