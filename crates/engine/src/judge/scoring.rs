@@ -13,8 +13,7 @@ use crate::judge::units::{HalfPoints, QuarterPoints};
 use crate::rules::{FlowerEnclosed, LongLifeEyes, Rules};
 use serde::Serialize;
 
-/// The count of a finished position: the areas in [`HalfPoints`], komi and margin in
-/// [`QuarterPoints`].
+/// The count of a finished position, in half-points.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Score {
     pub black: HalfPoints,
