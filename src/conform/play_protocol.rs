@@ -5,7 +5,7 @@
 //! (`m3go schema`) as the conformance protocol's are; the referee is `crate::referee`.
 
 use crate::conform::protocol::{Id, Implementation};
-use m3go_engine::Setup;
+use m3go_engine::{QuarterPoints, Setup};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -202,7 +202,7 @@ pub(crate) struct GameLine {
     /// The count's margin, black's minus white's less komi, in quarter points (`score`,
     /// `move-limit`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub margin_quarters: Option<i32>,
+    pub margin_quarters: Option<QuarterPoints>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forfeit: Option<ForfeitField>,
     /// The moves played.

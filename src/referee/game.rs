@@ -19,7 +19,8 @@ use m3go_engine::formats::record::{Record, RecordMove};
 use m3go_engine::judge::Winner;
 use m3go_engine::rules::RulesField;
 use m3go_engine::{
-    Action, Colour, InputError, Move, Notation, Position, Rules, Score, Setup, StoneKind, Turn,
+    Action, Colour, InputError, Move, Notation, Position, QuarterPoints, Rules, Score, Setup,
+    StoneKind, Turn,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -227,7 +228,7 @@ pub(crate) enum Ending {
     /// Over by the rules' game end (GO-END) and counted; `limit`: stopped at the move limit
     /// (ten moves per point) and counted as it stood.
     Counted {
-        margin_quarters: i32,
+        margin_quarters: QuarterPoints,
         winner: Winner,
         limit: bool,
     },
@@ -275,7 +276,7 @@ impl Played {
                 margin_quarters, ..
             } => match self.winner() {
                 None => "0".into(),
-                Some(c) => format!("{}+{}", side(c), f64::from(margin_quarters.abs()) / 4.0),
+                Some(c) => format!("{}+{}", side(c), margin_quarters.abs().points()),
             },
             Ending::Resigned(c) => format!("{}+R", side(other(*c))),
             Ending::Forfeit { by, .. } => format!("{}+F", side(other(*by))),
@@ -882,7 +883,7 @@ fn counted(pos: &Position, limit: bool) -> Ending {
         },
         // no dead stones are given, so the count cannot fail; a draw if it did
         Err(_) => Ending::Counted {
-            margin_quarters: 0,
+            margin_quarters: QuarterPoints(0),
             winner: Winner::Draw,
             limit,
         },

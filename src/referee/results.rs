@@ -681,7 +681,7 @@ fn check_outcome(g: &GameLine, seat: &Seating) -> Result<(), GameProblem> {
                 });
             }
             match winner {
-                Some(c) => format!("{}+{}", letter(c), f64::from(m.unsigned_abs()) / 4.0),
+                Some(c) => format!("{}+{}", letter(c), f64::from(m.0.unsigned_abs()) / 4.0),
                 None => "0".to_string(),
             }
         }

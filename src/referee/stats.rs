@@ -3,6 +3,8 @@
 //! approximation of the mean game score, as fastchess and cutechess-cli report it), and the
 //! sequential probability ratio test that stops a match once it has decided (`--sprt`).
 
+use m3go_engine::QuarterPoints;
+
 /// The tally of one pairing, from the first player's side.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Pairing {
@@ -15,7 +17,7 @@ pub struct Pairing {
     pub forfeits: [u32; 2],
     /// The first player's margins (its count less the other's, komi applied), in quarter
     /// points, of the games counted.
-    pub margins_quarters: Vec<i32>,
+    pub margins_quarters: Vec<QuarterPoints>,
 }
 
 impl Pairing {
@@ -29,7 +31,7 @@ impl Pairing {
         if self.margins_quarters.is_empty() {
             return None;
         }
-        let sum: f64 = self.margins_quarters.iter().map(|&q| f64::from(q)).sum();
+        let sum: f64 = self.margins_quarters.iter().map(|&q| f64::from(q.0)).sum();
         Some(sum / self.margins_quarters.len() as f64 / 2.0)
     }
 

@@ -135,7 +135,7 @@ impl Verdicts {
                         s.black,
                         s.white,
                         s.neutral,
-                        f64::from(s.komi_quarters) / 4.0
+                        s.komi_quarters.points()
                     )
                     .into(),
                 );

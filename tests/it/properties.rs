@@ -12,7 +12,7 @@ use m3go_engine::testing::{
     compare_eyes_with_oracle, held_attributes, literal_private_eyes, position, preset_rules,
     settle, trace_cascade, ArbGame, CheckedMove, LiteralVerdict, LITERAL_MAX_EMPTY,
 };
-use m3go_engine::{Analysis, Attribute, Cell, Notation, Refusal, Score, Stone};
+use m3go_engine::{Analysis, Attribute, Cell, HalfPoints, Notation, Refusal, Score, Stone};
 
 use m3go_engine::{Action, Board, Labels, Move, Point, Position, Rules};
 use proptest::prelude::*;
@@ -187,7 +187,7 @@ proptest! {
     #[test]
     fn m20_score_black_white_neutral_sum_to_the_board(pos in settled_position(ALL_SIZES)) {
         let s = Score::of_board(pos.board(), pos.rules(), &[]).expect("no dead stones: score works");
-        prop_assert_eq!(s.black + s.white + s.neutral, 2 * pos.board().len() as i32);
+        prop_assert_eq!(s.black + s.white + s.neutral, HalfPoints(2 * pos.board().len() as i32));
     }
 
     /// M20-SCORE-AREA: no count is negative or exceeds the board (361 points = 722 half-points
@@ -195,9 +195,9 @@ proptest! {
     #[test]
     fn m20_score_no_count_exceeds_the_board(pos in settled_position(ALL_SIZES)) {
         let s = Score::of_board(pos.board(), pos.rules(), &[]).expect("no dead stones: score works");
-        let max = 2 * pos.board().len() as i32;
+        let max = HalfPoints(2 * pos.board().len() as i32);
         for v in [s.black, s.white, s.neutral] {
-            prop_assert!((0..=max).contains(&v), "{v} outside 0..={max}");
+            prop_assert!((HalfPoints(0)..=max).contains(&v), "{v} outside 0..={max}");
         }
     }
 
@@ -641,7 +641,7 @@ fn d27_split_counterexample_turns_the_whole_board_neutral() {
             after_default.white,
             after_default.neutral
         ),
-        (44, 0, 6)
+        (HalfPoints(44), HalfPoints(0), HalfPoints(6))
     );
     let split = Rules {
         flower_enclosed: m3go_engine::rules::FlowerEnclosed::Split,
@@ -650,5 +650,8 @@ fn d27_split_counterexample_turns_the_whole_board_neutral() {
     let changed = owners_changed(&before, &after, &split, &skip);
     assert_eq!(changed.len(), 25 - 3, "{changed:?}");
     let after_score = Score::of_board(&after, &split, &[]).expect("scored");
-    assert_eq!((after_score.black, after_score.white), (0, 0));
+    assert_eq!(
+        (after_score.black, after_score.white),
+        (HalfPoints(0), HalfPoints(0))
+    );
 }

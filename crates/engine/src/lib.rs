@@ -121,4 +121,5 @@ pub use game::refusal::Refusal;
 pub use game::setup::Setup;
 pub use judge::analysis::Analysis;
 pub use judge::scoring::{Score, ScoreError};
+pub use judge::units::{HalfPoints, QuarterPoints};
 pub use rule_set::Rules;

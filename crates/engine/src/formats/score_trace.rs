@@ -11,6 +11,7 @@ use crate::game::play::Position;
 use crate::judge::scoring::{
     cleared, neutral_enclosure, Enclosure, Owner, Score, ScoreError, Winner,
 };
+use crate::judge::units::{HalfPoints, QuarterPoints};
 use serde::Serialize;
 
 /// Why a position's count is what it is: its regions and the komi.
@@ -19,9 +20,9 @@ pub struct ScoreTrace {
     /// `m3go-score-trace/1`.
     pub format: &'static str,
     /// Black's, white's and nobody's points, in half-points (as the analysis's `score`).
-    pub black: i32,
-    pub white: i32,
-    pub neutral: i32,
+    pub black: HalfPoints,
+    pub white: HalfPoints,
+    pub neutral: HalfPoints,
     /// The regions of the count: the 4-connected points of one owner counted for one reason,
     /// in the board's order of their first point.
     pub regions: Vec<ScoreRegion>,
@@ -45,8 +46,8 @@ pub struct ScoreRegion {
     /// The same in the label system asked for.
     pub shown: Vec<String>,
     /// What the region adds to black's and to white's count, in half-points.
-    pub black: i32,
-    pub white: i32,
+    pub black: HalfPoints,
+    pub white: HalfPoints,
     /// The reason in words, its points in the label system asked for.
     pub why: String,
 }
@@ -76,9 +77,9 @@ pub enum Reason {
 pub struct KomiLine {
     pub clause: &'static str,
     /// Komi in quarter points, charged to black.
-    pub quarters: i32,
+    pub quarters: QuarterPoints,
     /// 2·(black − white) − komi, in quarter points.
-    pub margin_quarters: i32,
+    pub margin_quarters: QuarterPoints,
     pub winner: Winner,
     pub why: String,
 }
@@ -202,6 +203,7 @@ fn region(
         Owner::Seki => (count, count),
         Owner::Neutral => (0, 0),
     };
+    let (black, white) = (HalfPoints(black), HalfPoints(white));
     let shown: Vec<String> = pts.iter().map(|&i| a.board.point(i).format(l)).collect();
     let why = why(owner, reason, long_living, merged, clause);
     ScoreRegion {
@@ -229,7 +231,7 @@ fn komi_line(score: &crate::judge::scoring::Score) -> KomiLine {
         winner: score.winner,
         why: format!(
             "komi {} charged to black: 2·(black {} − white {}) − {} = {} quarter points → {}",
-            f64::from(score.komi_quarters) / 4.0,
+            score.komi_quarters.points(),
             score.black,
             score.white,
             score.komi_quarters,
@@ -310,8 +312,14 @@ mod tests {
         let t = ScoreTrace::of(&pos, Labels::Chinese).unwrap_or_else(|e| panic!("{e}"));
         let covered: usize = t.regions.iter().map(|r| r.points.len()).sum();
         assert_eq!(covered, 25);
-        assert_eq!(t.regions.iter().map(|r| r.black).sum::<i32>(), t.black);
-        assert_eq!(t.regions.iter().map(|r| r.white).sum::<i32>(), t.white);
+        assert_eq!(
+            t.regions.iter().map(|r| r.black).sum::<HalfPoints>(),
+            t.black
+        );
+        assert_eq!(
+            t.regions.iter().map(|r| r.white).sum::<HalfPoints>(),
+            t.white
+        );
         let dead: Vec<_> = t
             .regions
             .iter()

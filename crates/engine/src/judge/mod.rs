@@ -11,7 +11,8 @@ internal_mods!(
     forbidden,
     freeze,
     longlife,
-    scoring
+    scoring,
+    units
 );
 
 pub use analysis::FlowerInfo;

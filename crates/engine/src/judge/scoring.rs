@@ -9,19 +9,20 @@ use crate::board::strings::{empty_strings, flood_marking};
 use crate::judge::analysis::Analysis;
 use crate::judge::eyes::Region;
 use crate::judge::longlife::long_living_strings;
+use crate::judge::units::{HalfPoints, QuarterPoints};
 use crate::rules::{FlowerEnclosed, LongLifeEyes, Rules};
 use serde::Serialize;
 
 /// The count of a finished position, in half-points.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Score {
-    pub black: i32,
-    pub white: i32,
-    pub neutral: i32,
+    pub black: HalfPoints,
+    pub white: HalfPoints,
+    pub neutral: HalfPoints,
     /// Komi in quarter points (the margin black must exceed).
-    pub komi_quarters: i32,
+    pub komi_quarters: QuarterPoints,
     /// 2·(black − white) − komi, in quarter points: > 0 black wins, < 0 white wins.
-    pub margin_quarters: i32,
+    pub margin_quarters: QuarterPoints,
     pub winner: Winner,
     /// The clause that decided each point.
     pub points: Vec<ScorePoint>,
@@ -403,12 +404,12 @@ pub(crate) fn inner_sides(upper: &Layer) -> Vec<bool> {
 ///
 /// ```
 /// use m3go_engine::judge::Winner;
-/// use m3go_engine::{Board, Rules, Score};
+/// use m3go_engine::{Board, HalfPoints, Rules, Score};
 ///
 /// // an empty board: nobody owns a point, so komi decides
 /// let rules = Rules::m3go_2020();
 /// let score = Score::of_board(&Board::empty(5)?, &rules, &[])?;
-/// assert_eq!((score.black, score.white), (0, 0));
+/// assert_eq!((score.black, score.white), (HalfPoints(0), HalfPoints(0)));
 /// assert_eq!(score.points.len(), 25);
 /// assert_ne!(score.winner, Winner::Black);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -473,16 +474,16 @@ impl Score {
                 }
             };
         }
-        let (mut black, mut white, mut neutral) = (0, 0, 0);
+        let (mut black, mut white, mut neutral) = (HalfPoints(0), HalfPoints(0), HalfPoints(0));
         for &(o, _) in &owner {
             match o {
-                Owner::Black => black += 2,
-                Owner::White => white += 2,
+                Owner::Black => black += HalfPoints(2),
+                Owner::White => white += HalfPoints(2),
                 Owner::Seki => {
-                    black += 1;
-                    white += 1
+                    black += HalfPoints(1);
+                    white += HalfPoints(1)
                 }
-                Owner::Neutral => neutral += 2,
+                Owner::Neutral => neutral += HalfPoints(2),
             }
         }
         let points = owner
@@ -510,14 +511,14 @@ pub(crate) fn cleared(
 /// (003); 004 "黑棋贴还3又3/4子". Black wins when black − white exceeds the komi (register D13).
 /// D3-SCORE-KOMI: komi is charged to black. M20-SCORE-DRAW, D3-SCORE-DRAW: equal is a draw.
 pub(crate) fn result(
-    black: i32,
-    white: i32,
-    neutral: i32,
+    black: HalfPoints,
+    white: HalfPoints,
+    neutral: HalfPoints,
     rules: &Rules,
     points: Vec<(Point, Owner, &'static str)>,
 ) -> Score {
-    let komi = rules.komi.quarters();
-    let margin = 2 * (black - white) - komi;
+    let komi = QuarterPoints(rules.komi.quarters());
+    let margin = (black - white).to_quarters() - komi;
     let winner = match margin.signum() {
         1 => Winner::Black,
         -1 => Winner::White,

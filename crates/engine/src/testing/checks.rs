@@ -12,6 +12,7 @@ use crate::board::layers::{Attribute, Cell};
 use crate::game::play::{Action, Move, Position, PositionParts, Refusal};
 use crate::judge::analysis::Analysis;
 use crate::judge::scoring::Score;
+use crate::judge::units::HalfPoints;
 use crate::rules::Schedule;
 use std::collections::BTreeSet;
 
@@ -49,7 +50,7 @@ pub fn check_settled(pos: &Position) -> Result<(), CheckFailure> {
 
 /// Black + white + neutral = 2·size² half-points, none negative nor above 2·size².
 pub fn check_score(pos: &Position) -> Result<(), CheckFailure> {
-    let total = 2 * pos.board().len() as i32;
+    let total = HalfPoints(2 * pos.board().len() as i32);
     let s = Score::of_board(pos.board(), pos.rules(), &[]).map_err(CheckFailure::ScoreRefused)?;
     if s.black + s.white + s.neutral != total {
         return Err(CheckFailure::Broken(format!(
@@ -65,7 +66,7 @@ pub fn check_score(pos: &Position) -> Result<(), CheckFailure> {
         ("white", s.white),
         ("neutral", s.neutral),
     ] {
-        if !(0..=total).contains(&v) {
+        if !(HalfPoints(0)..=total).contains(&v) {
             return Err(CheckFailure::Broken(format!(
                 "{name} = {v} half-points, outside 0..={total}; {}",
                 describe(pos)

@@ -248,7 +248,7 @@ impl AnalysisReport {
                     s.black,
                     s.white,
                     s.neutral,
-                    f64::from(s.komi_quarters) / 4.0,
+                    s.komi_quarters.points(),
                     s.winner
                 ),
             ),
