@@ -56,7 +56,7 @@ fn replay_move(c: &mut Criterion) {
                 b.iter(|| black_box(p).play(black_box(m)))
             });
             g.bench_function(format!("play-reference/move-{}/{name}", to + 1), |b| {
-                b.iter(|| black_box(p).play(black_box(m)))
+                b.iter(|| black_box(p).play_reported(black_box(&m)))
             });
         }
     }

@@ -85,12 +85,19 @@ pub(crate) struct Disputed {
 
 /// Every clause of the embedded rules.md, in the order it lists them.
 pub fn clauses() -> Vec<Clause> {
-    parse_clauses(RULES_MD)
+    register().to_vec()
+}
+
+/// The embedded register, parsed once (a server's `analyze` and `play` cite a few clauses per
+/// request; each lookup used to parse rules.md again).
+fn register() -> &'static [Clause] {
+    static REGISTER: std::sync::OnceLock<Vec<Clause>> = std::sync::OnceLock::new();
+    REGISTER.get_or_init(|| parse_clauses(RULES_MD))
 }
 
 /// The clause with this id, if the register has it.
 pub fn clause(id: &str) -> Option<Clause> {
-    clauses().into_iter().find(|c| c.id == id)
+    register().iter().find(|c| c.id == id).cloned()
 }
 
 /// Every entry of the embedded disputed-points register, in order.
@@ -331,6 +338,16 @@ mod tests {
         let ids: Vec<String> = clauses().into_iter().map(|c| c.id).collect();
         assert_eq!(ids, super::super::clause_id::clause_ids(RULES_MD));
         assert!(ids.len() > 100, "{} clauses", ids.len());
+    }
+
+    #[test]
+    fn the_register_parsed_once_is_rules_md_parsed_now() {
+        let parsed = parse_clauses(RULES_MD);
+        assert_eq!(clauses(), parsed);
+        for c in &parsed {
+            assert_eq!(clause(&c.id).as_ref(), Some(c));
+        }
+        assert_eq!(clause("NO-SUCH-CLAUSE"), None);
     }
 
     #[test]

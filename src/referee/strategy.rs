@@ -132,6 +132,15 @@ fn playout_winner(board: &Board, rules: &Rules) -> Winner {
     }
 }
 
+/// One playout of the search: a random game from `pos` on the fast engine
+/// ([`Position::random_game`], at most `cap` moves, drawn from `seed`) and the winner of its
+/// count.
+#[cfg_attr(feature = "testing", visibility::make(pub))]
+pub(crate) fn playout(pos: &Position, rules: &Rules, seed: u64, cap: u32) -> Winner {
+    let (end, _) = pos.random_game(seed, cap);
+    playout_winner(&end, rules)
+}
+
 /// A node of the search tree.
 struct Node {
     pos: Position,
@@ -210,8 +219,7 @@ fn mcts(root: &Position, rules: &Rules, playouts: u32, rng: &mut SplitMix64) -> 
             }
         }
         // playout
-        let (end, _) = nodes[n].pos.random_game(rng.next_u64(), cap);
-        let winner = playout_winner(&end, rules);
+        let winner = playout(&nodes[n].pos, rules, rng.next_u64(), cap);
         // back-up
         let mut at = Some(n);
         while let Some(k) = at {
