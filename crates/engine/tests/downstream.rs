@@ -4,7 +4,7 @@
 //! into a new position, and scores — the moves of `legal_moves()` go to `play` and
 //! `play_in_place` as they are, with no conversion between move types.
 
-use m3go_engine::{Move, Position, Setup};
+use m3go_engine::{HalfPoints, Move, Position, Setup};
 
 /// The bundled example position's shape: black's flower (华) to play move 289 on a 5×5 board.
 const POSITION: &str = "rules: m3go-2020
@@ -49,7 +49,7 @@ fn a_move_from_the_list_is_played_in_place_taken_back_and_the_position_scored() 
 
     // the score of the position: half-points, the winner decided by the margin
     let score = pos.score().expect("no dead stone is named");
-    assert!(score.black + score.white + score.neutral <= 2 * 25);
+    assert!(score.black + score.white + score.neutral <= HalfPoints(2 * 25));
     assert!(score.black > score.white, "black holds most of the board");
 }
 
