@@ -8,7 +8,8 @@
 //!   300) as the command runs it ([`replay::play_listed`] on the moves written in the
 //!   documents' notation, `黑1.…`) vs a loop of [`Position::play_reported`] on the same moves;
 //! - `play_fast`: `m3go replay --quiet` of the record ([`replay::mechanical_tally`] on the fast
-//!   engine) vs a loop of [`Position::play`] on the moves it plays;
+//!   engine) vs a loop of [`Position::play`] on the moves it plays, and vs the engine doing the
+//!   replay's work (each record move tried, a refused one replaced by a pass);
 //! - `page_step`: one step of the page (`POST /api/play` with one move and `analysis: true`, as
 //!   `src/serve/page/edit.js` sends it, through the server's router [`m3go::serve::route`] to the
 //!   answer's bytes) at move 150 vs the engine doing that work directly (the setup read from the
@@ -116,6 +117,24 @@ fn play_fast(c: &mut Criterion, g: &Game) {
                 .iter()
                 .try_fold(black_box(&g.start).clone(), |p, m| p.play(*m))
                 .expect("legal")
+        })
+    });
+    // the same work as the replay: each of the record's moves tried, a refused one replaced by
+    // a pass that does not count towards the end (M20-REPLAY-PASS)
+    group.bench_function("engine-mechanical", |b| {
+        b.iter(|| {
+            let mut p = black_box(&g.start).clone();
+            for m in g.record.moves.iter().take(g.moves.len()) {
+                p = match p.play(Move::from(m.action)) {
+                    Ok(next) => next,
+                    Err(_) => {
+                        let mut next = p.play(Move::pass()).expect("a pass");
+                        next.forget_trailing_passes();
+                        next
+                    }
+                };
+            }
+            p
         })
     });
     group.finish();

@@ -1,8 +1,8 @@
 //! The cost of one move of a replay at its start and at its end (issue 38: a replay's cost per
 //! move must not grow with the game): the Ke Jie vs AlphaGo game 1 record replayed mechanically
 //! under M3Go 2020 to move 10 and to move 280 on the fast engine (as `replay --quiet` does), then
-//! the record's next move advanced on the fast engine ([`Position::advance`]) and played on the
-//! reference with its report ([`Position::play`], the logged replay). Beside each, the same
+//! the record's next move played on the fast engine kept inside the position ([`Position::play`])
+//! and on the reference with its report ([`Position::play_reported`], the logged replay). Beside each, the same
 //! board with its history cut to the one board simple ko reads (`short-history`): a move that
 //! costs the same with 280 earlier boards as with one does not depend on the history; what
 //! remains between move 11 and move 281 is the board's density (the dense analysis).
@@ -52,7 +52,7 @@ fn replay_move(c: &mut Criterion) {
             short.history().len()
         );
         for (name, p) in [("replayed", &pos), ("short-history", &short)] {
-            g.bench_function(format!("advance-fast/move-{}/{name}", to + 1), |b| {
+            g.bench_function(format!("play-fast/move-{}/{name}", to + 1), |b| {
                 b.iter(|| black_box(p).play(black_box(m)))
             });
             g.bench_function(format!("play-reference/move-{}/{name}", to + 1), |b| {

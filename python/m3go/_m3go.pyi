@@ -36,7 +36,8 @@ class BadMoveError(M3goError):
     board), ``malformed-point`` (no coordinate at all: ``hello``, ``黑1.ZZ``), ``empty``,
     ``no-number`` (``黑七A``), ``bad-move-number``, ``move-zero``, ``bad-round``, ``round-zero``,
     ``round-past-the-limit``, ``seat-not-in-round`` (the 2016 team format), ``bad-conversion``,
-    ``not-own-flower`` (Dullstone's ``=黑`` / ``=白``). None on an error made without it."""
+    ``not-own-flower`` (Dullstone's ``=黑`` / ``=白``), ``replaced-pass`` (``=pass`` after a
+    pass). None on an error made without it."""
     reason: Optional[str]
     """The refusal code the protocol's probe answer gives such a move: ``off-board`` or
     ``malformed`` (spec/README.md, the reason codes)."""

@@ -11,7 +11,7 @@ from conftest import CASES
 PROBLEMS = {
     "off-board", "malformed-point", "empty", "no-number", "bad-move-number", "move-zero",
     "bad-round", "round-zero", "round-past-the-limit", "seat-not-in-round", "bad-conversion",
-    "not-own-flower",
+    "not-own-flower", "replaced-pass",
 }
 
 

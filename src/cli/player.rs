@@ -9,8 +9,8 @@ use crate::conform::protocol::{code, error_answer, Implementation};
 use crate::input::ReadError;
 use crate::io::read_line_bounded;
 use crate::referee::strategy::{choose, name_hash, Strategy};
-use m3go_engine::game::SplitMix64;
-use m3go_engine::{Action, InputError, Move, Notation, Position};
+use m3go_engine::game::{SplitMix64, Written};
+use m3go_engine::{InputError, Move, Notation, Position};
 use serde_json::Value;
 
 /// Play games through the play protocol (m3go-player/1, JSON lines) on stdin: a baseline player.
@@ -72,25 +72,21 @@ fn play_moves(pos: &Position, moves: &[String]) -> Result<Position, (String, Str
     let size = pos.board().size();
     for (k, text) in moves.iter().enumerate() {
         let field = format!("moves[{k}]");
-        let (written, replaced) = match text.strip_suffix("=pass") {
-            Some(w) => (w, true),
-            None => (text.as_str(), false),
-        };
-        let m = Move::parse_in(written, pos.rules(), size)
+        let w = Written::parse_in(text, pos.rules(), size)
             .map_err(|e| (field.clone(), format!("`{text}` does not read: {e}")))?;
-        let m = if replaced {
+        // a replaced pass is the schedule's turn's, whatever the refused move claimed
+        let m = if w.replaced {
             Move {
-                action: Action::Pass,
-                number: m.number,
                 turn: None,
+                ..w.played()
             }
         } else {
-            m
+            w.mv
         };
         let mut next = pos
             .play(m)
             .map_err(|e| (field.clone(), format!("`{text}` is refused: {e}")))?;
-        if replaced {
+        if w.replaced {
             next.forget_trailing_passes();
         }
         pos = next;

@@ -475,8 +475,8 @@ fn play_moves(
                 format!("moves[{k}] `{m}`: {e}"),
             );
         }
-        let mv = match Move::parse_in(m, pos.rules(), pos.board().size()) {
-            Ok(mv) => mv,
+        let w = match m3go_engine::game::Written::parse_in(m, pos.rules(), pos.board().size()) {
+            Ok(w) => w,
             Err(e) => {
                 return fail(
                     req,
@@ -486,8 +486,24 @@ fn play_moves(
                 )
             }
         };
-        match pos.play_analysed(&mv) {
-            Ok((next, r, a)) => {
+        // M20-REPLAY-PASS: `=pass` after a move the rules refuse; the pass played in its place
+        // does not count towards the end of the game
+        if w.replaced && pos.play(w.mv).is_ok() {
+            return fail(
+                req,
+                code::BAD_MOVE,
+                format!("moves[{k}]"),
+                format!(
+                    "moves[{k}] `{m}`: written as refused and replaced by a pass, but the rules \
+                     allow this move: expected it without `=pass`"
+                ),
+            );
+        }
+        match pos.play_analysed(&w.played()) {
+            Ok((mut next, r, a)) => {
+                if w.replaced {
+                    next.forget_trailing_passes();
+                }
                 pos = next;
                 reports.push(r);
                 settled = a;

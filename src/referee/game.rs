@@ -16,6 +16,7 @@ use crate::conform::protocol::{CapabilitiesRequest, Id};
 use crate::conform::runner::{External, Oracle};
 use crate::io::clip;
 use m3go_engine::formats::record::{Record, RecordMove};
+use m3go_engine::game::Written;
 use m3go_engine::judge::Winner;
 use m3go_engine::rules::RulesField;
 use m3go_engine::{
@@ -537,7 +538,7 @@ impl<'s> Referee<'s> {
                 .advance_move(&pos, k)
                 .map_err(|e| RefereeError::Opening(Box::new(e)))?;
             wire.push(if m.replaced {
-                format!("{notation}=pass")
+                format!("{notation}{}", Written::REPLACED)
             } else {
                 notation
             });
@@ -847,7 +848,7 @@ impl<'s> Referee<'s> {
             return match self.record.advance_move(&self.pos, k) {
                 Ok((next, _)) => {
                     self.pos = next;
-                    self.wire.push(format!("{notation}=pass"));
+                    self.wire.push(format!("{notation}{}", Written::REPLACED));
                     self.replaced += 1;
                     Ok(Step::Next)
                 }

@@ -315,8 +315,10 @@ const POSITION: &str = "position";
 fn position(sent: &Value, place: &str) -> Result<Position, ApiError> {
     let setup: Setup = match sent {
         Value::String(text) => from_yaml(text, place)?,
-        Value::Object(_) => serde_json::from_value(sent.clone())
-            .map_err(|e| ApiError::bad(format!("{place}: {e}")))?,
+        // read from the tree in place: no copy of the (history-long) object
+        Value::Object(_) => {
+            Setup::deserialize(sent).map_err(|e| ApiError::bad(format!("{place}: {e}")))?
+        }
         _ => {
             return Err(ApiError::bad(format!(
                 "`{place}`: expected a position file's text (YAML) or its JSON object"
@@ -435,6 +437,12 @@ fn analyze(r: PositionRequest) -> ApiResult {
 
 /// `analyze`'s answer for `p`, drawn as `r` asks (its layer, labels and numbers).
 fn analysis_answer(p: &Position, r: &PositionRequest) -> ApiResult {
+    analysis_with(p, r, position_yaml(p)?, setup_json(p)?)
+}
+
+/// [`analysis_answer`] with `p`'s position file already written, as YAML and as JSON (`play`
+/// writes them once for its own answer and the analysis's).
+fn analysis_with(p: &Position, r: &PositionRequest, yaml: String, setup: Value) -> ApiResult {
     let report = AnalysisReport::new(p);
     let l = labels(r.labels.as_deref())?;
     let (trace, clauses) = trace_json(p, l)?;
@@ -442,8 +450,8 @@ fn analysis_answer(p: &Position, r: &PositionRequest) -> ApiResult {
         "analysis": to_json(&report)?,
         "text": report.to_text(),
         "svg": figure(p, r)?,
-        "position": position_yaml(p)?,
-        "setup": setup_json(p)?,
+        "position": yaml,
+        "setup": setup,
         "score_trace": trace,
         "score_clauses": clauses,
         "shown": shown_labels(p.board().size(), l),
@@ -565,6 +573,7 @@ fn play(r: PlayRequest, work: &Work) -> ApiResult {
     let p = position(&r.position, POSITION)?;
     let (next, reports) = play_moves(&p, &r.moves, work)?;
     let shown = to_json(&Labeled::new(&reports, labels(r.labels.as_deref())?))?;
+    let (yaml, setup) = (position_yaml(&next)?, setup_json(&next)?);
     let analysis = if r.analysis {
         let view = PositionRequest {
             position: Value::Null,
@@ -573,15 +582,15 @@ fn play(r: PlayRequest, work: &Work) -> ApiResult {
             numbers: r.numbers,
             file: None,
         };
-        analysis_answer(&next, &view)?
+        analysis_with(&next, &view, yaml.clone(), setup.clone())?
     } else {
         Value::Null
     };
     Ok(json!({
         "reports": to_json(&reports)?,
         "shown": shown,
-        "position": position_yaml(&next)?,
-        "setup": setup_json(&next)?,
+        "position": yaml,
+        "setup": setup,
         "analysis": analysis,
     }))
 }

@@ -5,7 +5,7 @@
 
 use m3go_engine::board::flood;
 use m3go_engine::formats::record::Record;
-use m3go_engine::game::{AttributeChange, NotationError, Text};
+use m3go_engine::game::{AttributeChange, NotationError, Text, Written};
 use m3go_engine::rules::Ko;
 use m3go_engine::{
     Action, Analysis, Attribute, Board, Engine, Illegal, InputError, Labels, Move, Notation, Point,
@@ -54,6 +54,8 @@ pub enum ListedError {
     },
     /// The rules refuse the move.
     Refused { at: ListedMove, illegal: Illegal },
+    /// The move is written as refused and replaced by a pass (`=pass`), but the rules allow it.
+    NotRefused { at: ListedMove },
 }
 
 /// Which move of a list failed: its index (0-based), its text, and whether the list is named
@@ -86,6 +88,10 @@ impl ListedError {
             ListedError::Refused { at, illegal } => {
                 at.place(InputError::illegal_move(illegal.to_string()))
             }
+            ListedError::NotRefused { at } => at.place(InputError::new(
+                "written as refused and replaced by a pass (`=pass`), but the rules allow this \
+                 move: expected it without `=pass`",
+            )),
         }
     }
 }
@@ -139,11 +145,19 @@ pub(crate) fn play_listed_until(
         };
         Notation::check_move_number(p.move_number())
             .map_err(|e| ListedError::Bound(at().place(InputError::from(e))))?;
-        let mv = Move::parse_in(m, p.rules(), p.board().size())
+        let w = Written::parse_in(m, p.rules(), p.board().size())
             .map_err(|error| ListedError::Unread { at: at(), error })?;
-        let (next, r) = p
-            .play_reported(&mv)
+        // M20-REPLAY-PASS: a move written as refused (`=pass`) must be one the rules refuse;
+        // the pass played in its place does not count towards the end of the game
+        if w.replaced && p.play(w.mv).is_ok() {
+            return Err(ListedError::NotRefused { at: at() });
+        }
+        let (mut next, r) = p
+            .play_reported(&w.played())
             .map_err(|illegal| ListedError::Refused { at: at(), illegal })?;
+        if w.replaced {
+            next.forget_trailing_passes();
+        }
         each(&r);
         reports.push(r);
         p = next;

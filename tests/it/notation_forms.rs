@@ -179,3 +179,100 @@ fn notation_every_form_reads_the_same_in_every_command() {
         failures.join("\n")
     );
 }
+
+/// Issue 52, item 5: every form m3go *writes* is read by every command that takes moves. A move
+/// the rules refused and replaced by a pass (M20-REPLAY-PASS) is written `华139.六D=pass` — by
+/// the game file a mechanical replay saves and by the referee in its requests to players (both
+/// write `game::Written::REPLACED` after the move's notation). The form is taken from a game
+/// file m3go wrote (the Ke Jie record replayed mechanically), then fed to `play`, `protocol`
+/// and the page's `/api/play` on the position before it: each plays the pass in its place, and
+/// each refuses `=pass` after a move the rules allow.
+#[test]
+fn notation_the_replaced_form_m3go_writes_is_read_by_every_command() {
+    let dir = std::env::temp_dir().join(format!("m3go-replaced-form-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = format!(
+        "{}/spec/records/kejie-alphago-2017-g1.sgf",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let game = dir.join("game.txt");
+    let (code, _, err) = m3go(&[
+        "replay",
+        "--mechanical",
+        &record,
+        "--save",
+        game.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let text = std::fs::read_to_string(&game).unwrap();
+    let written = text
+        .split_whitespace()
+        .find(|t| t.ends_with(m3go_engine::game::Written::REPLACED))
+        .expect("the game file writes a replaced move")
+        .to_string();
+    let number: u32 = written
+        .split('.')
+        .next()
+        .and_then(|h| {
+            h.trim_start_matches(|c: char| !c.is_ascii_digit())
+                .parse()
+                .ok()
+        })
+        .expect("a numbered move");
+    let before = dir.join("before.yaml");
+    let (code, _, err) = m3go(&[
+        "replay",
+        "--mechanical",
+        &record,
+        "--to",
+        &(number - 1).to_string(),
+        "-o",
+        before.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let yaml = std::fs::read_to_string(&before).unwrap();
+    let pass = format!("{}.pass", written.split('.').next().unwrap());
+
+    // play
+    let (code, out, err) = m3go(&[
+        "play",
+        before.to_str().unwrap(),
+        &written,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, Some(0), "play `{written}`: {err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["reports"][0]["notation"], pass.as_str(), "{out:.300}");
+
+    // protocol
+    let position: Value = serde_yaml::from_str::<Value>(&yaml).unwrap();
+    let request = json!({
+        "protocol": "m3go-conform/2", "id": "replaced",
+        "position": position, "moves": [written], "checks": ["notations"],
+    });
+    let (code, out, err) = m3go_stdin(&["protocol"], &format!("{request}\n"));
+    assert_eq!(code, Some(0), "{err}");
+    let a: Value = serde_json::from_str(out.lines().next().unwrap_or("")).unwrap();
+    assert!(a.get("error").is_none(), "protocol `{written}`: {a}");
+    assert_eq!(a["reports"][0]["notation"], pass.as_str(), "{a}");
+
+    // the page's API
+    let (status, v) = post("play", json!({ "position": yaml, "moves": [written] }));
+    assert_eq!(status, 200, "/api/play `{written}`: {v:.300}");
+    assert_eq!(v["reports"][0]["notation"], pass.as_str());
+
+    // `=pass` after a move the rules allow is refused, by name
+    let allowed = "黑1.三三";
+    let empty = dir.join("empty.yaml");
+    std::fs::write(
+        &empty,
+        "rules: m3go-2020\nsize: 19\ndiagram: |\n".to_string()
+            + &"  . . . . . . . . . . . . . . . . . . .\n".repeat(19),
+    )
+    .unwrap();
+    let (code, _, err) = m3go(&["play", empty.to_str().unwrap(), &format!("{allowed}=pass")]);
+    assert_ne!(code, Some(0), "`{allowed}=pass` on an empty board");
+    assert!(err.contains("rules allow"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -185,3 +185,33 @@ fn the_fast_refusal_is_worded_as_the_reference_refuses() {
     }
     assert!(refused > 1000, "only {refused} refusals compared");
 }
+
+/// M20-REPLAY-PASS: a pass that replaces a refused move never ends the game, so the mechanical
+/// replay sets the count of trailing passes back to 0. The position keeps its fast form through
+/// that (a replay with many replaced moves does not build it again at each), and the kept form
+/// counts as one built afresh: the same state, and the same end after further passes.
+#[test]
+fn a_replaced_pass_keeps_the_fast_state_with_its_count_set_back() {
+    for rules in rule_sets() {
+        let mut pos = start(&rules).play(Move::pass()).expect("a pass");
+        pos.forget_trailing_passes();
+        assert!(pos.keeps_fast(), "{}", rules.preset);
+        let fresh = pos.to_setup().to_position("fresh").expect("valid");
+        assert_eq!(fresh, pos, "{}: read back", rules.preset);
+        assert!(!fresh.keeps_fast(), "{}: a copy built afresh", rules.preset);
+        if let Some(d) = pos.fast().state_difference(&fresh.fast(), false) {
+            panic!(
+                "{}: the kept form differs from a fresh one: {d}",
+                rules.preset
+            );
+        }
+        let (mut kept, mut built) = (pos, fresh);
+        for k in 0..3 {
+            let (a, b) = (kept.play(Move::pass()), built.play(Move::pass()));
+            assert_eq!(a, b, "{} pass {k}", rules.preset);
+            let (Ok(a), Ok(b)) = (a, b) else { break };
+            assert_eq!(a.game_over(), b.game_over(), "{} pass {k}", rules.preset);
+            (kept, built) = (a, b);
+        }
+    }
+}

@@ -25,7 +25,7 @@ pub(crate) use position::{advance, play};
 pub use cascade::CascadeStep;
 pub use history::History;
 pub use move_report::{AttributeChange, NamedString};
-pub use notation::{MovePastLimit, NotationError, NotationProblem, Prefix};
+pub use notation::{MovePastLimit, NotationError, NotationProblem, Prefix, Written};
 pub use order::{FlystoneRecord, FlystoneState, Seat, Sides, SplitMix64, TeamTurn};
 pub use setup::{from_yaml, parse_yaml, without_bom, PositionError, Problem};
 pub use text::{Part, Piece, Text};

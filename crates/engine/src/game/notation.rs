@@ -110,11 +110,13 @@ pub enum NotationProblem {
     BadConversion(String),
     /// A conversion claimed by a move that is not that player's flower.
     NotOwnFlower { colour: Colour },
+    /// `=pass` after a pass: only a move the rules refused is replaced by a pass.
+    ReplacedPass,
 }
 
 impl NotationProblem {
     /// Every code [`NotationProblem::code`] gives, once each.
-    pub const CODES: [&'static str; 12] = [
+    pub const CODES: [&'static str; 13] = [
         "off-board",
         "malformed-point",
         "empty",
@@ -127,6 +129,7 @@ impl NotationProblem {
         "move-zero",
         "bad-conversion",
         "not-own-flower",
+        "replaced-pass",
     ];
 
     /// A stable code for the problem, one per variant (a coordinate's split into `off-board`,
@@ -150,6 +153,7 @@ impl NotationProblem {
             NotationProblem::MoveZero => "move-zero",
             NotationProblem::BadConversion(_) => "bad-conversion",
             NotationProblem::NotOwnFlower { .. } => "not-own-flower",
+            NotationProblem::ReplacedPass => "replaced-pass",
         }
     }
 
@@ -207,6 +211,9 @@ impl fmt::Display for NotationError {
                 crate::error::InputError::quote(n)
             ),
             NotationProblem::MoveZero => f.write_str("move numbers start at 1"),
+            NotationProblem::ReplacedPass => f.write_str(
+                "a pass cannot be replaced by a pass: expected a point before `=pass`",
+            ),
             NotationProblem::BadConversion(other) => {
                 write!(f, "`={other}`: expected `=黑` or `=白`")
             }
@@ -289,6 +296,72 @@ impl Move {
     /// `team-grey-start` decides the move number of `33B.H九`).
     pub fn parse_in(text: &str, rules: &Rules, size: usize) -> Result<Move, NotationError> {
         parse_with(text, size, rules.team_grey_start)
+    }
+}
+
+/// A move as m3go writes it in the list of moves a game went through (a game file, the moves of
+/// the play protocol's and the referee's requests, `m3go play`'s and `protocol`'s moves): a move
+/// played as written, or a move the rules refused with the pass played in its place, which does
+/// not count towards the end of the game (M20-REPLAY-PASS), written `黑7.七A=pass` (or
+/// `=虚着`).
+///
+/// ```
+/// use m3go_engine::game::Written;
+/// use m3go_engine::{Action, Rules};
+///
+/// let rules = Rules::preset("m3go-2020")?;
+/// let w = Written::parse_in("白64.四O=pass", &rules, 19)?;
+/// assert!(w.replaced);
+/// assert_eq!(w.played().action, Action::Pass);
+/// assert_eq!(w.played().number, Some(64));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// The move as written (before `=pass`).
+    pub mv: Move,
+    /// Whether the rules refused it and a pass was played instead.
+    pub replaced: bool,
+}
+
+impl Written {
+    /// What m3go writes after a refused move replaced by a pass.
+    pub const REPLACED: &'static str = "=pass";
+
+    /// Reads a move of a list under `rules` on a board of `size` ([`Move::parse_in`]), with
+    /// `=pass` or `=虚着` after a move the rules refused.
+    pub fn parse_in(text: &str, rules: &Rules, size: usize) -> Result<Written, NotationError> {
+        let (written, replaced) = strip_replaced(text.trim());
+        let mv = Move::parse_in(written, rules, size)?;
+        if replaced && mv.action == Action::Pass {
+            return Err(NotationError::of(text.trim(), NotationProblem::ReplacedPass));
+        }
+        Ok(Written { mv, replaced })
+    }
+
+    /// The move played: the written move, or the pass played in its place (with the written
+    /// move's number and turn).
+    pub fn played(&self) -> Move {
+        if self.replaced {
+            Move {
+                action: Action::Pass,
+                ..self.mv
+            }
+        } else {
+            self.mv
+        }
+    }
+}
+
+/// `text` without its `=pass` (or `=虚着`), and whether it had one: a move refused and replaced
+/// by a pass ([`Written`]; a game file's moves are read with it too).
+pub(crate) fn strip_replaced(text: &str) -> (&str, bool) {
+    match text
+        .strip_suffix(Written::REPLACED)
+        .or_else(|| text.strip_suffix("=虚着"))
+    {
+        Some(w) => (w, true),
+        None => (text, false),
     }
 }
 

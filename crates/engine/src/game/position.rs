@@ -256,8 +256,13 @@ impl Position {
     /// of the record is replaced by a pass that never ends the game (M20-REPLAY-PASS).
     pub fn forget_trailing_passes(&mut self) {
         self.trailing_passes = 0;
-        // the fast form counted the pass: built again when it is next needed
-        self.fast = OnceLock::new();
+        // the fast form counted the pass: its count set back too, the form kept (building it
+        // again would analyse the whole board at the next move)
+        if let Some(fast) = self.fast.take() {
+            let mut fast = Arc::unwrap_or_clone(fast);
+            fast.forget_trailing_passes();
+            self.put_fast(Arc::new(fast));
+        }
     }
 }
 

@@ -44,7 +44,7 @@ impl Record {
             let turn = m.claimed.unwrap_or_else(|| Turn::of_move(rules, m.number));
             let mut t = format_move_labels(turn, m.number, m.action, labels);
             if m.replaced {
-                t.push_str("=pass");
+                t.push_str(crate::game::Written::REPLACED);
             }
             if let Some(c) = &m.comment {
                 t.push(' ');
@@ -596,11 +596,7 @@ fn read_moves(
     let mut moves = Vec::new();
     for (k, (ln, t, comment)) in tokens.into_iter().enumerate() {
         let expected = first + k as u32;
-        let (written, replaced) = match t.strip_suffix("=pass").or_else(|| t.strip_suffix("=虚着"))
-        {
-            Some(w) => (w, true),
-            None => (t.as_str(), false),
-        };
+        let (written, replaced) = crate::game::notation::strip_replaced(&t);
         let m = Move::parse(written, size).map_err(|e| {
             InputError::from(e)
                 .file(place)

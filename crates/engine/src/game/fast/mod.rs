@@ -137,3 +137,12 @@ impl Geom {
         self.w + 1..self.w * (self.size + 1) - 1
     }
 }
+
+impl FastPosition {
+    /// Starts the count of trailing passes again at 0, as the position's own count
+    /// (M20-REPLAY-PASS: a pass replacing a refused move never ends the game); the rest of the
+    /// state is unchanged, so the position keeps this form rather than building it again.
+    pub(crate) fn forget_trailing_passes(&mut self) {
+        self.trailing_passes = 0;
+    }
+}
