@@ -305,7 +305,10 @@ impl FastPosition {
         local: Option<Local>,
         captured: bool,
     ) -> bool {
-        let Some(local) = self.updatable(p, stone, local) else {
+        let Some(local) = self
+            .updatable(p, stone, local)
+            .or_else(|| Self::flips_local(p, local).map(Some))
+        else {
             return false;
         };
         self.copy_analysis_into(out);
@@ -346,6 +349,15 @@ impl FastPosition {
         let plain = self.plain(stone) && stone != FLOWER;
         let local = local.filter(|l| l.stays && l.p == p);
         (plain || local.is_some()).then_some(local)
+    }
+
+    /// The local decision `local` of a move at `p` that found flower attributes changing and
+    /// every changing one listed (`flips_known`), where the cascade ended on its recomputed
+    /// round without removing anything more ([`Settle`] keeps it only then): the analysis
+    /// after the move is updated from it ([`update_analysis`]) instead of recomputed.
+    #[inline]
+    pub(super) fn flips_local(p: usize, local: Option<Local>) -> Option<Local> {
+        local.filter(|l| l.flips_known && !l.stays && l.p == p)
     }
 
     /// GO-CASCADE's fixpoint at once: where no attribute can change, every round of the
@@ -462,6 +474,9 @@ pub(super) fn update_analysis(
     } = held;
     if let Some(l) = local {
         an.apply_local(after, l, removed);
+        if !l.stays {
+            an.apply_flips(l);
+        }
         if l.is_flower() {
             for &s in l.touched() {
                 by_flower[s as usize] = true;
@@ -471,7 +486,10 @@ pub(super) fn update_analysis(
             by_flower[l.j as usize] = l.j_by_flower;
         }
     }
-    an.upper_update(before, after, p, removed)
+    match local {
+        Some(l) if !l.stays => an.flip_upper(after, l, removed),
+        _ => an.upper_update(before, after, p, removed),
+    }
 }
 
 /// A bound of [`SoleBounds`] not known: an x-stone next to the component has no lower string.
@@ -676,6 +694,10 @@ impl Settle<'_, '_, '_> {
     /// Writes the board and analyses it, held or recomputed.
     #[inline(never)]
     fn analyse_board(&mut self, held: bool) {
+        // A local decision whose attributes change describes the board before this analysis.
+        if self.local.is_some_and(|l| !l.stays) {
+            self.local = None;
+        }
         self.write();
         let before = self.before;
         let out = self.out();
@@ -884,6 +906,8 @@ impl CascadeBoard for Settle<'_, '_, '_> {
                                     .an
                                     .without_liberty_after(&out.cells, &l, &out.removed);
                             self.round = Round::Local;
+                            // Kept for the update after the move, if the cascade ends here.
+                            self.local = Some(l);
                             return;
                         }
                     }
