@@ -1192,11 +1192,14 @@ impl FastAnalysis {
     /// from this analysis's: each is flooded on the new layer and its liberties counted. Every
     /// other string is a string of this analysis with the same neighbours and liberties, at
     /// least one (this analysis is of a settled board, where no string is without liberty).
+    /// The points of the strings without liberty are added to `dead_points` (indexed black,
+    /// white; each string once): what the removal of the colour empties.
     pub(super) fn without_liberty_after(
         &self,
         after: &[u8; MAXN],
         l: &Local,
         removed: &[u16],
+        dead_points: &mut [Vec<u16>; 2],
     ) -> [bool; 2] {
         let flipped = &l.flipped[..l.flipped_count];
         let upper = |q: usize| -> u8 {
@@ -1275,7 +1278,9 @@ impl FastAnalysis {
                         }
                     }
                     if liberties == 0 {
-                        dead[usize::from(colour == WHITE)] = true;
+                        let i = usize::from(colour == WHITE);
+                        dead[i] = true;
+                        dead_points[i].extend_from_slice(&stack[..n & MASK]);
                     }
                 }
             }

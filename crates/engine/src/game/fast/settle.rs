@@ -246,6 +246,7 @@ impl FastPosition {
             full: false,
             bounds,
             dead_local: [false; 2],
+            dead_points: [Vec::new(), Vec::new()],
         };
         // Without `play` the board is written when a round needs it (`Settle::write`).
         if play {
@@ -661,6 +662,8 @@ struct Settle<'a, 'b, 'c> {
     bounds: Option<&'c SoleBounds>,
     /// In [`Round::Local`]: whether a black and whether a white string is without liberty.
     dead_local: [bool; 2],
+    /// In [`Round::Local`]: the points of the black and of the white strings without liberty.
+    dead_points: [Vec<u16>; 2],
 }
 
 impl Settle<'_, '_, '_> {
@@ -901,10 +904,12 @@ impl CascadeBoard for Settle<'_, '_, '_> {
                     // liberty?) answered at the strings the change touches.
                     if l.flips_known {
                         if let Some(out) = self.out.get() {
-                            self.dead_local =
-                                self.before
-                                    .an
-                                    .without_liberty_after(&out.cells, &l, &out.removed);
+                            self.dead_local = self.before.an.without_liberty_after(
+                                &out.cells,
+                                &l,
+                                &out.removed,
+                                &mut self.dead_points,
+                            );
                             self.round = Round::Local;
                             // Kept for the update after the move, if the cascade ends here.
                             self.local = Some(l);
@@ -937,13 +942,29 @@ impl CascadeBoard for Settle<'_, '_, '_> {
 
     fn remove_without_liberty(&mut self, colour: crate::board::grid::Colour) {
         let c = colour_code(colour);
-        // The local round knows which colours lose strings, not which strings: the board is
-        // analysed (the same upper layer) and the removal goes on from there.
-        if self.round == Round::Local {
-            self.analyse_board(false);
-        }
         self.captured = true;
         self.local = None;
+        // The local round flooded every string without liberty of the recomputed layer
+        // (`FastAnalysis::without_liberty_after`): those of the colour are emptied, as the
+        // analysed round below would empty them. The removed strings need not be next to p,
+        // which the local decision assumes: the next round analyses the board (`full`).
+        if self.round == Round::Local {
+            let points = std::mem::take(&mut self.dead_points[usize::from(c == WHITE)]);
+            let p = self.p & MASK;
+            let out = self.out();
+            for q in points {
+                let q = q as usize & MASK;
+                out.hash ^= zobrist(q, out.cells[q]);
+                out.cells[q] = EMPTY;
+                if q != p {
+                    out.removed.push(q as u16);
+                }
+            }
+            self.analysed = false;
+            self.full = true;
+            self.round = Round::Removed;
+            return;
+        }
         match self.round {
             Round::Fresh => {
                 let (dead, k, own) = self.fresh_dead(c);
