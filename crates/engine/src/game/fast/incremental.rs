@@ -979,6 +979,27 @@ impl FastAnalysis {
                 queue(self, sc, q.wrapping_add(d));
             }
         }
+        // A string next to p that is not the stone's and was not queued by a removed point
+        // lost exactly the liberty p (p was empty before the move, so a liberty of every
+        // string next to it; its other neighbours did not change): with two or more liberties
+        // left its count is one less, and its one recorded liberty is not read (only that of a
+        // one-liberty string is); else it is counted again.
+        let mut lose_p = |an: &mut FastAnalysis, sc: &mut Scratch, m: usize, j: u16| {
+            let s = an.upper_of[m & MASK];
+            if s != NONE && s != j {
+                if let (Some(st), Some(libs)) = (
+                    sc.string_stamp.get_mut(usize::from(s)),
+                    an.upper_libs.get_mut(usize::from(s)),
+                ) {
+                    if *st <= base && *libs >= 3 {
+                        *libs -= 1;
+                        *st = base + RECOUNTED;
+                        return;
+                    }
+                }
+            }
+            queue(an, sc, m);
+        };
         if stone == BLACK || stone == WHITE {
             let j = self.upper_count as u16;
             for d in dirs {
@@ -1002,9 +1023,9 @@ impl FastAnalysis {
             );
             self.upper_colour[j as usize] = stone;
             self.upper_count += 1;
-            queue(self, sc, p);
+            lose_p(self, sc, p, j);
             for d in dirs {
-                queue(self, sc, p.wrapping_add(d));
+                lose_p(self, sc, p.wrapping_add(d), j);
             }
         } else if stone == FLOWER {
             // A flower is updated only where it is neutral (`Local::stays`): a wall of the
@@ -1012,7 +1033,7 @@ impl FastAnalysis {
             self.upper[p] = NEUTRAL;
             self.upper_of[p] = NONE;
             for d in dirs {
-                queue(self, sc, p.wrapping_add(d));
+                lose_p(self, sc, p.wrapping_add(d), NONE);
             }
         }
         for i in 0..ns {
