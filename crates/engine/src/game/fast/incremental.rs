@@ -24,6 +24,14 @@ const MAX_JUDGED: usize = 8;
 /// round is left to the whole-board analysis.
 const MAX_FLIPPED: usize = 8;
 
+/// A flower string whose attribute a move changes: its number in the analysis before the move
+/// ([`NONE`] for the string a placed flower makes), one of its points, its upper-layer code
+/// after the move ([`upper_code`]) and its attribute after the move.
+type Flip = (u16, u16, u8, crate::board::layers::Attribute);
+
+/// No [`Flip`] (the unused entries of [`Local::flipped`]).
+const NO_FLIP: Flip = (NONE, 0, 0, crate::board::layers::Attribute::Neutral);
+
 /// What a black or white stone at `p` changes in the lower layer, with the opponent strings
 /// next to it that its fresh round removed (if any): the strings joined into the stone's string
 /// `j`, the private eyes of `j` and of the other strings whose regions the stone or the removal
@@ -51,7 +59,7 @@ pub(super) struct Local {
     /// The flower strings whose attribute changes (their numbers in the analysis before the
     /// move, one point of each) with their upper-layer code after it ([`upper_code`]), where
     /// `flips_known`.
-    flipped: [(u16, u16, u8); MAX_FLIPPED],
+    flipped: [Flip; MAX_FLIPPED],
     flipped_count: usize,
     /// Whether `flipped` lists every flower string whose attribute changes (at most
     /// [`MAX_FLIPPED`]).
@@ -480,7 +488,7 @@ impl FastAnalysis {
         // Every candidate is decided (not only up to the first change): the recomputed round of
         // a move that changes attributes is read off the flipped strings
         // ([`FastAnalysis::without_liberty_after`]).
-        let mut flipped = [(NONE, 0u16, 0u8); MAX_FLIPPED];
+        let mut flipped = [NO_FLIP; MAX_FLIPPED];
         let (mut flipped_count, mut flips_known) = (0usize, true);
         for &f in &flowers {
             let a = self.flower_attribute_after(&view, f, rule, &eye_of);
@@ -490,7 +498,7 @@ impl FastAnalysis {
                     flips_known = false;
                     break;
                 }
-                flipped[flipped_count] = (g, f as u16, upper_code(a));
+                flipped[flipped_count] = (g, f as u16, upper_code(a), a);
                 flipped_count += 1;
             }
         }
@@ -595,13 +603,13 @@ impl FastAnalysis {
         let code = upper_code(a);
         // The new string's points take its code: `p` (no number before the move) and the
         // joined strings.
-        let mut flipped = [(NONE, 0u16, 0u8); MAX_FLIPPED];
-        flipped[0] = (NONE, p as u16, code);
+        let mut flipped = [NO_FLIP; MAX_FLIPPED];
+        flipped[0] = (NONE, p as u16, code, a);
         let mut flipped_count = 1usize;
         let mut stays = code == NEUTRAL;
         for &(g, at) in &joined[..joined_count] {
             stays &= upper_code(self.flower_attr[g as usize]) == NEUTRAL;
-            flipped[flipped_count] = (g, at, code);
+            flipped[flipped_count] = (g, at, code, a);
             flipped_count += 1;
         }
         let mut flips_known = true;
@@ -617,7 +625,7 @@ impl FastAnalysis {
                     flips_known = false;
                     break;
                 }
-                flipped[flipped_count] = (g, f as u16, upper_code(af));
+                flipped[flipped_count] = (g, f as u16, upper_code(af), af);
                 flipped_count += 1;
             }
         }
@@ -971,6 +979,27 @@ impl FastAnalysis {
                 queue(self, sc, q.wrapping_add(d));
             }
         }
+        // A string next to p that is not the stone's and was not queued by a removed point
+        // lost exactly the liberty p (p was empty before the move, so a liberty of every
+        // string next to it; its other neighbours did not change): with two or more liberties
+        // left its count is one less, and its one recorded liberty is not read (only that of a
+        // one-liberty string is); else it is counted again.
+        let mut lose_p = |an: &mut FastAnalysis, sc: &mut Scratch, m: usize, j: u16| {
+            let s = an.upper_of[m & MASK];
+            if s != NONE && s != j {
+                if let (Some(st), Some(libs)) = (
+                    sc.string_stamp.get_mut(usize::from(s)),
+                    an.upper_libs.get_mut(usize::from(s)),
+                ) {
+                    if *st <= base && *libs >= 3 {
+                        *libs -= 1;
+                        *st = base + RECOUNTED;
+                        return;
+                    }
+                }
+            }
+            queue(an, sc, m);
+        };
         if stone == BLACK || stone == WHITE {
             let j = self.upper_count as u16;
             for d in dirs {
@@ -994,9 +1023,9 @@ impl FastAnalysis {
             );
             self.upper_colour[j as usize] = stone;
             self.upper_count += 1;
-            queue(self, sc, p);
+            lose_p(self, sc, p, j);
             for d in dirs {
-                queue(self, sc, p.wrapping_add(d));
+                lose_p(self, sc, p.wrapping_add(d), j);
             }
         } else if stone == FLOWER {
             // A flower is updated only where it is neutral (`Local::stays`): a wall of the
@@ -1004,7 +1033,7 @@ impl FastAnalysis {
             self.upper[p] = NEUTRAL;
             self.upper_of[p] = NONE;
             for d in dirs {
-                queue(self, sc, p.wrapping_add(d));
+                lose_p(self, sc, p.wrapping_add(d), NONE);
             }
         }
         for i in 0..ns {
@@ -1023,6 +1052,156 @@ impl FastAnalysis {
         true
     }
 
+    /// The attributes of the flower strings `l` found changing (`l.flips_known`, not
+    /// `l.stays`), written: [`Local::flipped`] lists every flower string whose counts can
+    /// change and whose attribute differs (notes/incremental.md, "Flower attributes"); every
+    /// other flower string keeps its lower neighbours and their private eyes, so its attribute.
+    /// The string a placed flower makes is numbered by [`FastAnalysis::apply_local`].
+    pub(super) fn apply_flips(&mut self, l: &Local) {
+        for &(g, _, _, a) in &l.flipped[..l.flipped_count] {
+            if let Some(x) = self.flower_attr.get_mut(usize::from(g)) {
+                *x = a;
+            }
+        }
+    }
+
+    /// The upper strings and their liberties after a move whose local decision `l` found
+    /// flower attributes changing (`l.flips_known`) and whose cascade removed nothing after
+    /// that (this analysis a copy of the one before the move, `apply_local` and `apply_flips`
+    /// done, the board now `after`, the points `removed` emptied). The upper layer changes
+    /// exactly at `l.p`, at the removed points and on the flipped flower strings (the other
+    /// attributes stay, [`FastAnalysis::without_liberty_after`]). A string of the layer before
+    /// that neither holds nor touches a changed point keeps its points and its neighbours' cells:
+    /// the same string with the same liberties, kept. Every string that holds or touches one is
+    /// retired, and its points with the changed points are numbered anew by flooding the new
+    /// layer: a point of the new layer next to a listed point with its colour is listed too (a
+    /// changed point's stone neighbours belong to retired strings; an unchanged listed point's
+    /// unchanged same-coloured neighbour was in its string), so the floods stay within the list;
+    /// each new string's liberties are counted. `false` when the string numbers are used up
+    /// (the caller analyses the board; the upper layer is then partly written).
+    pub(super) fn flip_upper(&mut self, after: &[u8; MAXN], l: &Local, removed: &[u16]) -> bool {
+        SCRATCH.with_borrow_mut(|sc| self.flip_upper_with(sc, after, l, removed))
+    }
+
+    fn flip_upper_with(
+        &mut self,
+        sc: &mut Scratch,
+        after: &[u8; MAXN],
+        l: &Local,
+        removed: &[u16],
+    ) -> bool {
+        const LISTED: u8 = 1;
+        const FLOODED: u8 = 2;
+        fn list(marks: &mut Marks<'_>, starts: &mut [u16; MAXN], n: &mut usize, q: usize) {
+            if marks.get(q) == 0 {
+                marks.set(q, LISTED);
+                starts[*n & MASK] = q as u16;
+                *n += 1;
+            }
+        }
+        let dirs = self.dirs;
+        let p = l.p & MASK;
+        let sbase = sc.string_marks();
+        let Scratch {
+            stamp,
+            base,
+            a,
+            b,
+            string_stamp,
+            starts,
+            ..
+        } = sc;
+        let mut marks = new_marks(stamp, base);
+        let mut n = 0usize;
+        // The changed points, each with its new upper code: the flipped flower strings (for a
+        // placed flower, its string through p), the stone at p, the removed points.
+        for &(_, at, code, _) in &l.flipped[..l.flipped_count] {
+            let at = at as usize & MASK;
+            if marks.get(at) != 0 {
+                continue;
+            }
+            let from = n;
+            list(&mut marks, starts, &mut n, at);
+            let mut k = from;
+            while k < n {
+                let q = starts[k & MASK] as usize;
+                k += 1;
+                self.upper[q] = code;
+                for d in dirs {
+                    let m = q.wrapping_add(d) & MASK;
+                    if after[m] == FLOWER {
+                        list(&mut marks, starts, &mut n, m);
+                    }
+                }
+            }
+        }
+        if after[p] == BLACK || after[p] == WHITE {
+            self.upper[p] = after[p];
+            list(&mut marks, starts, &mut n, p);
+        }
+        for &q in removed {
+            let q = q as usize & MASK;
+            if q != p {
+                self.upper[q] = EMPTY;
+                list(&mut marks, starts, &mut n, q);
+            }
+        }
+        // The strings before the move that hold or touch a changed point: retired, their points
+        // listed (flooded on the numbers before the move; a changed point already listed is
+        // flooded through).
+        let changed = n;
+        for i in 0..changed {
+            let q = starts[i & MASK] as usize;
+            for m in std::iter::once(q).chain(dirs.map(|d| q.wrapping_add(d) & MASK)) {
+                let s = self.upper_of[m];
+                let Some(st) = string_stamp.get_mut(usize::from(s)) else {
+                    continue;
+                };
+                if *st == sbase + 1 {
+                    continue;
+                }
+                *st = sbase + 1;
+                self.upper_colour[usize::from(s)] = 0;
+                list(&mut marks, starts, &mut n, m);
+                marks.set(m, FLOODED);
+                b[0] = m as u16;
+                let (mut k, mut nb) = (0usize, 1usize);
+                while k < nb {
+                    let x = b[k & MASK] as usize;
+                    k += 1;
+                    for d in dirs {
+                        let y = x.wrapping_add(d) & MASK;
+                        if self.upper_of[y] == s && marks.get(y) != FLOODED {
+                            list(&mut marks, starts, &mut n, y);
+                            marks.set(y, FLOODED);
+                            b[nb & MASK] = y as u16;
+                            nb += 1;
+                        }
+                    }
+                }
+            }
+        }
+        for &q in &starts[..n.min(MAXN)] {
+            self.upper_of[q as usize & MASK] = NONE;
+        }
+        for i in 0..n {
+            let x = starts[i & MASK] as usize;
+            let v = self.upper[x];
+            if (v != BLACK && v != WHITE) || self.upper_of[x] != NONE {
+                continue;
+            }
+            if self.upper_count >= MAXS {
+                return false;
+            }
+            let j = self.upper_count as u16;
+            Self::flood_into(a, &mut self.upper_of, &self.upper, dirs, x, j, |c| c == v);
+            self.upper_colour[usize::from(j)] = v;
+            self.upper_count += 1;
+            self.recount(new_marks(stamp, base), b, j, x);
+        }
+        true
+    }
+
     /// GO-CASCADE's recomputed round where the local decision `l` of a black or white stone
     /// found flower attributes changing (`l.flips_known`), without analysing the board: whether
     /// a black and whether a white string of the recomputed upper layer has no liberty (indexed
@@ -1034,11 +1213,14 @@ impl FastAnalysis {
     /// from this analysis's: each is flooded on the new layer and its liberties counted. Every
     /// other string is a string of this analysis with the same neighbours and liberties, at
     /// least one (this analysis is of a settled board, where no string is without liberty).
+    /// The points of the strings without liberty are added to `dead_points` (indexed black,
+    /// white; each string once): what the removal of the colour empties.
     pub(super) fn without_liberty_after(
         &self,
         after: &[u8; MAXN],
         l: &Local,
         removed: &[u16],
+        dead_points: &mut [Vec<u16>; 2],
     ) -> [bool; 2] {
         let flipped = &l.flipped[..l.flipped_count];
         let upper = |q: usize| -> u8 {
@@ -1048,7 +1230,7 @@ impl FastAnalysis {
             }
             let g = self.flower_of[q & MASK];
             match flipped.iter().find(|x| x.0 == g) {
-                Some(&(_, _, code)) => code,
+                Some(&(_, _, code, _)) => code,
                 None => self.upper[q & MASK],
             }
         };
@@ -1062,7 +1244,7 @@ impl FastAnalysis {
             nc += 1;
         }
         let mut in_flipped = [false; MAXN];
-        for &(_, at, _) in flipped {
+        for &(_, at, _, _) in flipped {
             let at = at as usize & MASK;
             if in_flipped[at] {
                 continue;
@@ -1117,7 +1299,9 @@ impl FastAnalysis {
                         }
                     }
                     if liberties == 0 {
-                        dead[usize::from(colour == WHITE)] = true;
+                        let i = usize::from(colour == WHITE);
+                        dead[i] = true;
+                        dead_points[i].extend_from_slice(&stack[..n & MASK]);
                     }
                 }
             }

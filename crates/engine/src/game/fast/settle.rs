@@ -246,6 +246,7 @@ impl FastPosition {
             full: false,
             bounds,
             dead_local: [false; 2],
+            dead_points: [Vec::new(), Vec::new()],
         };
         // Without `play` the board is written when a round needs it (`Settle::write`).
         if play {
@@ -305,7 +306,10 @@ impl FastPosition {
         local: Option<Local>,
         captured: bool,
     ) -> bool {
-        let Some(local) = self.updatable(p, stone, local) else {
+        let Some(local) = self
+            .updatable(p, stone, local)
+            .or_else(|| Self::flips_local(p, local).map(Some))
+        else {
             return false;
         };
         self.copy_analysis_into(out);
@@ -346,6 +350,15 @@ impl FastPosition {
         let plain = self.plain(stone) && stone != FLOWER;
         let local = local.filter(|l| l.stays && l.p == p);
         (plain || local.is_some()).then_some(local)
+    }
+
+    /// The local decision `local` of a move at `p` that found flower attributes changing and
+    /// every changing one listed (`flips_known`), where the cascade ended on its recomputed
+    /// round without removing anything more ([`Settle`] keeps it only then): the analysis
+    /// after the move is updated from it ([`update_analysis`]) instead of recomputed.
+    #[inline]
+    pub(super) fn flips_local(p: usize, local: Option<Local>) -> Option<Local> {
+        local.filter(|l| l.flips_known && !l.stays && l.p == p)
     }
 
     /// GO-CASCADE's fixpoint at once: where no attribute can change, every round of the
@@ -462,6 +475,9 @@ pub(super) fn update_analysis(
     } = held;
     if let Some(l) = local {
         an.apply_local(after, l, removed);
+        if !l.stays {
+            an.apply_flips(l);
+        }
         if l.is_flower() {
             for &s in l.touched() {
                 by_flower[s as usize] = true;
@@ -471,7 +487,10 @@ pub(super) fn update_analysis(
             by_flower[l.j as usize] = l.j_by_flower;
         }
     }
-    an.upper_update(before, after, p, removed)
+    match local {
+        Some(l) if !l.stays => an.flip_upper(after, l, removed),
+        _ => an.upper_update(before, after, p, removed),
+    }
 }
 
 /// A bound of [`SoleBounds`] not known: an x-stone next to the component has no lower string.
@@ -643,6 +662,8 @@ struct Settle<'a, 'b, 'c> {
     bounds: Option<&'c SoleBounds>,
     /// In [`Round::Local`]: whether a black and whether a white string is without liberty.
     dead_local: [bool; 2],
+    /// In [`Round::Local`]: the points of the black and of the white strings without liberty.
+    dead_points: [Vec<u16>; 2],
 }
 
 impl Settle<'_, '_, '_> {
@@ -676,6 +697,10 @@ impl Settle<'_, '_, '_> {
     /// Writes the board and analyses it, held or recomputed.
     #[inline(never)]
     fn analyse_board(&mut self, held: bool) {
+        // A local decision whose attributes change describes the board before this analysis.
+        if self.local.is_some_and(|l| !l.stays) {
+            self.local = None;
+        }
         self.write();
         let before = self.before;
         let out = self.out();
@@ -879,11 +904,15 @@ impl CascadeBoard for Settle<'_, '_, '_> {
                     // liberty?) answered at the strings the change touches.
                     if l.flips_known {
                         if let Some(out) = self.out.get() {
-                            self.dead_local =
-                                self.before
-                                    .an
-                                    .without_liberty_after(&out.cells, &l, &out.removed);
+                            self.dead_local = self.before.an.without_liberty_after(
+                                &out.cells,
+                                &l,
+                                &out.removed,
+                                &mut self.dead_points,
+                            );
                             self.round = Round::Local;
+                            // Kept for the update after the move, if the cascade ends here.
+                            self.local = Some(l);
                             return;
                         }
                     }
@@ -913,13 +942,29 @@ impl CascadeBoard for Settle<'_, '_, '_> {
 
     fn remove_without_liberty(&mut self, colour: crate::board::grid::Colour) {
         let c = colour_code(colour);
-        // The local round knows which colours lose strings, not which strings: the board is
-        // analysed (the same upper layer) and the removal goes on from there.
-        if self.round == Round::Local {
-            self.analyse_board(false);
-        }
         self.captured = true;
         self.local = None;
+        // The local round flooded every string without liberty of the recomputed layer
+        // (`FastAnalysis::without_liberty_after`): those of the colour are emptied, as the
+        // analysed round below would empty them. The removed strings need not be next to p,
+        // which the local decision assumes: the next round analyses the board (`full`).
+        if self.round == Round::Local {
+            let points = std::mem::take(&mut self.dead_points[usize::from(c == WHITE)]);
+            let p = self.p & MASK;
+            let out = self.out();
+            for q in points {
+                let q = q as usize & MASK;
+                out.hash ^= zobrist(q, out.cells[q]);
+                out.cells[q] = EMPTY;
+                if q != p {
+                    out.removed.push(q as u16);
+                }
+            }
+            self.analysed = false;
+            self.full = true;
+            self.round = Round::Removed;
+            return;
+        }
         match self.round {
             Round::Fresh => {
                 let (dead, k, own) = self.fresh_dead(c);

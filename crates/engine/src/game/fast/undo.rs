@@ -481,10 +481,31 @@ impl FastPosition {
         e.kind = Kind::Whole;
         if s.analysed {
             out.copy_analysis_into(self);
-            false
-        } else {
-            true
+            return false;
         }
+        // Attributes changed and were decided locally: the analysis updated, saved whole.
+        let Some(l) = Self::flips_local(p, s.local) else {
+            return true;
+        };
+        let FastPosition {
+            an,
+            by_flower,
+            any_flower,
+            cells,
+            ..
+        } = self;
+        !update_analysis(
+            Held {
+                an,
+                by_flower,
+                any_flower,
+            },
+            cells,
+            &out.cells,
+            p,
+            Some(&l),
+            removed,
+        )
     }
 
     /// The first difference between this position and `other` in anything a move or a query
