@@ -18,7 +18,6 @@ use crate::judge::analysis::Analysis;
 use crate::judge::eyes::{Lower, Region};
 use crate::judge::eyes2016::{
     capture_condition, common_eyes_2016, condition_a, condition_b, condition_c, condition_d,
-    true_eye_2016,
 };
 use crate::judge::longlife::{long_living_strings, pass_alive, seki};
 use crate::judge::scoring::long_living_upper;
@@ -159,30 +158,15 @@ pub(crate) fn eyes_2016(a: &Analysis) -> Vec<Eye2016> {
             });
         }
     }
-    let common = common_eyes_2016(&a.upper, &a.upper_strings);
-    let mut seen: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
-    for (u, eyes) in common.into_iter().enumerate() {
-        for e in eyes {
-            match seen.iter_mut().find(|(p, _)| *p == e) {
-                Some((_, owners)) => owners.push(u),
-                None => seen.push((e, vec![u])),
-            }
-        }
-    }
-    for (e, mut owners) in seen {
-        owners.sort_unstable();
-        let Some(colour) = a.upper_strings.groups[owners[0]].colour else {
-            continue;
-        };
-        let true_eye = true_eye_2016(&a.upper, &a.upper_strings, colour, &e);
+    for e in common_eyes_2016(&a.upper, &a.upper_strings) {
         out.push(Eye2016 {
             kind: EyeKind::Common,
-            true_eye,
-            owners,
-            points: e.clone(),
-            empty: e,
+            true_eye: e.true_eye,
+            owners: e.owners,
+            points: e.points,
+            empty: e.empty,
             // M16-FALSE-EYE: the opponent can capture through it
-            clause: if true_eye {
+            clause: if e.true_eye {
                 "M16-TRUE-EYE"
             } else {
                 "M16-FALSE-EYE"
