@@ -20,6 +20,7 @@ use crate::judge::eyes2016::{
     capture_condition, common_eyes_2016, condition_a, condition_b, condition_c, condition_d,
 };
 use crate::judge::longlife::{long_living_strings, pass_alive, seki};
+use crate::judge::rings2016::rings_2016;
 use crate::judge::scoring::long_living_upper;
 use crate::rules::Rules;
 
@@ -158,6 +159,7 @@ pub(crate) fn eyes_2016(a: &Analysis) -> Vec<Eye2016> {
             });
         }
     }
+    out.extend(joined_eyes_2016(a, &out));
     for e in common_eyes_2016(&a.upper, &a.upper_strings) {
         out.push(Eye2016 {
             kind: EyeKind::Common,
@@ -174,6 +176,37 @@ pub(crate) fn eyes_2016(a: &Analysis) -> Vec<Eye2016> {
         });
     }
     out
+}
+
+/// M16-LIFE-1 — "当灰棋串变性为黑棋串或白棋串时，其生死则按照黑棋串或白棋串判断、处理" (000 十二.1). The
+/// eyes of a string a converted grey joined: a closed region of the upper layer ([`rings_2016`])
+/// whose ring band is one upper string holding a converted grey (no neutral grey in the ring, so
+/// no common eye), with a liberty of it inside and no stone inside, that no lower string closes
+/// as a private eye of its own (`private`): on the lower layer the grey is neutral and the
+/// region no string's private eye, on the upper it is one string's; judged as a black or white
+/// string's, it is that string's private eye (true: 「私眼皆是真眼」). Regions holding stones are
+/// left to the lower layer's judgement (register D31 item 1).
+fn joined_eyes_2016(a: &Analysis, private: &[Eye2016]) -> Vec<Eye2016> {
+    rings_2016(&a.upper, &a.upper_strings)
+        .into_iter()
+        .filter(|r| r.owners.len() == 1 && !r.grey && r.inner_liberty)
+        .filter(|r| r.points == r.empty)
+        .filter(|r| {
+            a.upper_strings.groups[r.owners[0]]
+                .points
+                .iter()
+                .any(|&p| a.flower_of[p].is_some())
+        })
+        .filter(|r| !private.iter().any(|e| e.empty == r.empty))
+        .map(|r| Eye2016 {
+            kind: EyeKind::Private,
+            true_eye: true,
+            owners: r.owners,
+            points: r.points,
+            empty: r.empty,
+            clause: "M16-LIFE-1",
+        })
+        .collect()
 }
 
 /// M16-EYE-A … M16-EYE-D — "由上述私眼的定义可知：a、围出私眼的棋串必须具有至少1口内气；b、私眼内不能具有
