@@ -100,8 +100,11 @@ pub(crate) struct Concepts2016 {
     pub long_living: Vec<bool>,
     /// Per upper string: in seki.
     pub seki: Vec<bool>,
-    /// Per upper string: dead ([`dead_2016`]).
+    /// Per upper string: dead by the bounded local reading ([`dead_2016`], 死棋状态).
     pub dead: Vec<bool>,
+    /// Per upper string: dying by its chain — split off a chain, or in a chain with no
+    /// long-living sub-chain ([`dying_2016`]). A verdict apart from `dead` (register D31 item 6).
+    pub dying: Vec<bool>,
 }
 
 /// The 2016 concepts of the board of `a` under `rules` (whose eye rule is `m2016`).
@@ -120,6 +123,7 @@ pub(crate) fn concepts_2016(a: &Analysis, rules: &Rules) -> Concepts2016 {
     let long_living = long_living_upper(a, rules);
     let seki = seki_2016(&a.upper, &a.upper_strings);
     let dead = dead_2016(&a.upper, &a.upper_strings, &long_living);
+    let dying = dying_2016(n, &chains);
     Concepts2016 {
         conditions: conditions_2016(a),
         eyes,
@@ -129,7 +133,21 @@ pub(crate) fn concepts_2016(a: &Analysis, rules: &Rules) -> Concepts2016 {
         long_living,
         seki,
         dead,
+        dying,
     }
+}
+
+/// M16-LIFE-4-SPLIT — "则此棋链中的棋串会被分割提吃 … 如果前述子棋链为空集，则此棋链处于将死状态，最终棋链中的
+/// 所有棋串皆会被提吃" (000 十二.4). Per upper string (`n` of them): dying by its chain, the strings
+/// each chain splits off (all of them when its sub-chain is empty). Named apart from the local
+/// reading of [`dead_2016`] (死棋状态): 十二.4 says what will be captured, not that the string is
+/// dead as it stands (register D31 item 6).
+pub(crate) fn dying_2016(n: usize, chains: &[Chain2016]) -> Vec<bool> {
+    let mut out = vec![false; n];
+    for u in chains.iter().flat_map(|ch| &ch.split_off) {
+        out[*u] = true;
+    }
+    out
 }
 
 /// The upper string holding lower string `g`.
@@ -578,6 +596,11 @@ O O . . . . . . .
             assert!(c.dead[up(&b, &a, s)], "{s}");
         }
         assert!(!c.dead[uc], "DO can still connect at D一");
+        // one verdict per string: DO is dying by its chain (split off), not dead as it stands
+        assert!(c.dying[uc] && !c.dying[ua] && !c.dying[ub]);
+        for s in ["二D", "四D", "三C"] {
+            assert!(c.dying[up(&b, &a, s)], "{s}: its chain has no sub-chain");
+        }
         assert_eq!(c.true_eyes[uc], 0);
         assert_eq!(c.true_eyes[ua], 2);
     }
