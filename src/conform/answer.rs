@@ -624,7 +624,7 @@ pub(crate) fn extras(pos: &Position, a: &m3go_engine::Analysis) -> Extras {
     });
     let b = &pos.board();
     let points = |v: &[usize]| v.iter().map(|&i| b.point(i)).collect::<Vec<_>>();
-    let common = common_eyes_2016(&a.upper, &a.upper_strings);
+    let common = common_eyes_2016(&a.upper, &a.upper_strings, pos.rules().false_eye_2016);
     let common_eyes = a
         .upper_strings
         .groups

@@ -22,7 +22,7 @@ use crate::judge::eyes2016::{
 use crate::judge::longlife::{long_living_strings, pass_alive, seki};
 use crate::judge::rings2016::rings_2016;
 use crate::judge::scoring::long_living_upper;
-use crate::rules::Rules;
+use crate::rules::{FalseEye2016, Rules};
 
 /// The most empty points of a string's area [`dead_2016`] searches (2^8 fillings).
 pub(crate) const MAX_DEAD_AREA: usize = 8;
@@ -109,7 +109,7 @@ pub(crate) struct Concepts2016 {
 
 /// The 2016 concepts of the board of `a` under `rules` (whose eye rule is `m2016`).
 pub(crate) fn concepts_2016(a: &Analysis, rules: &Rules) -> Concepts2016 {
-    let eyes = eyes_2016(a);
+    let eyes = eyes_2016(a, rules.false_eye_2016);
     let n = a.upper_strings.groups.len();
     let true_eyes = (0..n)
         .map(|u| {
@@ -161,7 +161,7 @@ fn upper_of(a: &Analysis, g: usize) -> Option<usize> {
 /// private eye (of the lower layer, `Analysis::regions`), true by M16-TRUE-EYE; each common eye
 /// (M16-COMMON-EYE, of the upper layer), listed once with every string closing it, true or
 /// false by [`true_eye_2016`] (M16-FALSE-EYE when the opponent can capture a string through it).
-pub(crate) fn eyes_2016(a: &Analysis) -> Vec<Eye2016> {
+pub(crate) fn eyes_2016(a: &Analysis, false_eye: FalseEye2016) -> Vec<Eye2016> {
     let mut out = Vec::new();
     for g in 0..a.regions.len() {
         let Some(u) = upper_of(a, g) else { continue };
@@ -178,7 +178,7 @@ pub(crate) fn eyes_2016(a: &Analysis) -> Vec<Eye2016> {
         }
     }
     out.extend(joined_eyes_2016(a, &out));
-    for e in common_eyes_2016(&a.upper, &a.upper_strings) {
+    for e in common_eyes_2016(&a.upper, &a.upper_strings, false_eye) {
         out.push(Eye2016 {
             kind: EyeKind::Common,
             true_eye: e.true_eye,

@@ -17,7 +17,7 @@ use crate::judge::eyes::{
     outer_part, Lower, LowerView, Region, RegionVerdict, VerdictCode, VIEW_POINTS,
 };
 use crate::judge::longlife::long_living;
-use crate::rules::ClosedRegion2016;
+use crate::rules::{ClosedRegion2016, FalseEye2016};
 
 /// Why a 2016 closed region is or is not a private eye.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -617,12 +617,17 @@ pub struct CommonEye2016 {
 /// two strings of one colour, or one and a neutral grey string; the stones inside are left out
 /// of the ring. A region the other colour must help close runs into the rest of the board
 /// (M16-COMMON-EYE-MIXED); one closed by a single string (and the edge) is no common eye.
-pub fn common_eyes_2016(upper: &Layer, strings: &Strings) -> Vec<CommonEye2016> {
+/// Each eye's truth is read under `reading` (`false-eye-2016`, register D32).
+pub fn common_eyes_2016(
+    upper: &Layer,
+    strings: &Strings,
+    reading: FalseEye2016,
+) -> Vec<CommonEye2016> {
     crate::judge::rings2016::rings_2016(upper, strings)
         .into_iter()
         .filter(crate::judge::rings2016::is_common_eye)
         .map(|r| CommonEye2016 {
-            true_eye: true_eye_2016(strings, &r.owners, &r.empty),
+            true_eye: true_eye_2016(upper, strings, &r.owners, &r.empty, reading),
             owners: r.owners,
             points: r.points,
             empty: r.empty,
@@ -634,14 +639,53 @@ pub fn common_eyes_2016(upper: &Layer, strings: &Strings) -> Vec<CommonEye2016> 
 /// 此黑棋串（或白棋串），则此公眼也是真眼 … 能 … 提吃此黑棋串（或白棋串），则此公眼是假眼" (000). A common
 /// eye (its empty points `empty`, ascending, on the upper layer) is true when the opponent,
 /// playing inside it, cannot capture a string sharing it (`owners`): no owner has all its
-/// liberties inside the eye (the opponent can fill those, the last fill capturing).
-pub(crate) fn true_eye_2016(strings: &Strings, owners: &[usize], empty: &[usize]) -> bool {
-    !owners.iter().any(|&g| {
+/// liberties inside the eye (the opponent can fill those, the last fill capturing). Under
+/// `false-eye-2016: two-colour-go` (the default, register D32: 「真眼是两色围棋中的概念，也适用于萌式三色
+/// 围棋」) a one-point eye is also false when the opponent's stones hold two of its diagonal
+/// points, or one when the eye is on the edge (Go's diagonal false eye: the opponent can then
+/// put a string sharing it in atari from outside, and the eye must be filled to save it).
+pub(crate) fn true_eye_2016(
+    upper: &Layer,
+    strings: &Strings,
+    owners: &[usize],
+    empty: &[usize],
+    reading: FalseEye2016,
+) -> bool {
+    // M16-FALSE-EYE: a stone played inside captures a string sharing the eye
+    if owners.iter().any(|&g| {
         strings.groups[g]
             .liberties
             .iter()
             .all(|l| empty.binary_search(l).is_ok())
-    })
+    }) {
+        return false;
+    }
+    let (Some(&g), [p]) = (owners.first(), empty) else {
+        return true;
+    };
+    let Some(colour) = strings.groups[g].colour else {
+        return true;
+    };
+    match reading {
+        FalseEye2016::InsideCapture => true,
+        // M16-FALSE-EYE under two-colour-go: the diagonal false eye
+        FalseEye2016::TwoColourGo => {
+            let size = upper.size;
+            let (x, y) = ((p % size) as isize, (p / size) as isize);
+            let n = size as isize;
+            let inside = |a: isize, b: isize| a >= 0 && b >= 0 && a < n && b < n;
+            let on_edge = x == 0 || y == 0 || x == n - 1 || y == n - 1;
+            let held = [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+                .iter()
+                .filter(|(dx, dy)| inside(x + dx, y + dy))
+                .filter(|(dx, dy)| {
+                    let q = ((y + dy) * n + (x + dx)) as usize;
+                    upper.cells[q] == Cell::Stone(colour.opponent())
+                })
+                .count();
+            held < if on_edge { 1 } else { 2 }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -721,7 +765,7 @@ O O O . . . . . . . . . . . . O O O .
 
     /// The common eyes upper string `g` shares.
     fn common_of(a: &Analysis, g: usize) -> Vec<CommonEye2016> {
-        common_eyes_2016(&a.upper, &a.upper_strings)
+        common_eyes_2016(&a.upper, &a.upper_strings, FalseEye2016::TwoColourGo)
             .into_iter()
             .filter(|e| e.owners.contains(&g))
             .collect()

@@ -233,7 +233,7 @@ mod tests {
 ",
         );
         assert!(rings_2016(&a.upper, &a.upper_strings).is_empty());
-        assert!(common_eyes_2016(&a.upper, &a.upper_strings).is_empty());
+        assert!(common_eyes_2016(&a.upper, &a.upper_strings, crate::rules::FalseEye2016::TwoColourGo).is_empty());
     }
 
     #[test]
@@ -252,7 +252,7 @@ mod tests {
 . . . . . . .
 ",
         );
-        let common = common_eyes_2016(&a.upper, &a.upper_strings);
+        let common = common_eyes_2016(&a.upper, &a.upper_strings, crate::rules::FalseEye2016::TwoColourGo);
         assert_eq!(common.len(), 1, "{common:?}");
         let e = &common[0];
         let ring: Vec<usize> = ["B二", "二一", "AB"]
