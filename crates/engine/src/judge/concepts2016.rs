@@ -123,7 +123,7 @@ pub(crate) fn concepts_2016(a: &Analysis, rules: &Rules) -> Concepts2016 {
     let long_living = long_living_upper(a, rules);
     let seki = seki_2016(&a.upper, &a.upper_strings);
     let dead = dead_2016(&a.upper, &a.upper_strings, &long_living);
-    let dying = dying_2016(n, &chains);
+    let dying = dying_2016(&chains, &long_living);
     Concepts2016 {
         conditions: conditions_2016(a),
         eyes,
@@ -138,14 +138,16 @@ pub(crate) fn concepts_2016(a: &Analysis, rules: &Rules) -> Concepts2016 {
 }
 
 /// M16-LIFE-4-SPLIT — "则此棋链中的棋串会被分割提吃 … 如果前述子棋链为空集，则此棋链处于将死状态，最终棋链中的
-/// 所有棋串皆会被提吃" (000 十二.4). Per upper string (`n` of them): dying by its chain, the strings
-/// each chain splits off (all of them when its sub-chain is empty). Named apart from the local
-/// reading of [`dead_2016`] (死棋状态): 十二.4 says what will be captured, not that the string is
-/// dead as it stands (register D31 item 6).
-pub(crate) fn dying_2016(n: usize, chains: &[Chain2016]) -> Vec<bool> {
-    let mut out = vec![false; n];
-    for u in chains.iter().flat_map(|ch| &ch.split_off) {
-        out[*u] = true;
+/// 所有棋串皆会被提吃" (000 十二.4). Per upper string: dying by its chain, the strings each chain
+/// splits off (all of them when its sub-chain is empty), except a string long-living as the score
+/// judges it (`long_living`: pass-alive, seki, two private eyes), which no answer may call
+/// captured and alive at once. Named apart from the local reading of [`dead_2016`] (死棋状态):
+/// 十二.4 says what will be captured, not that the string is dead as it stands (register D31
+/// item 6).
+pub(crate) fn dying_2016(chains: &[Chain2016], long_living: &[bool]) -> Vec<bool> {
+    let mut out = vec![false; long_living.len()];
+    for &u in chains.iter().flat_map(|ch| &ch.split_off) {
+        out[u] = !long_living[u];
     }
     out
 }
