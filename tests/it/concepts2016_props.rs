@@ -3,7 +3,7 @@
 //! to be captured and alive, and `explain` says dying for every string its chain splits off.
 
 use m3go_engine::testing::{board_from_codes, position, settle};
-use m3go_engine::{Board, Cell, Labels, Position, Rules};
+use m3go_engine::{Board, Cell, Labels, Position, Rules, Stone};
 use proptest::prelude::*;
 
 /// A settled 2016 position on a 5×5 to 9×9 board (a third of the points empty).
@@ -23,6 +23,25 @@ fn position_2016() -> impl Strategy<Value = Position> {
 
 fn index(b: &Board, p: m3go_engine::Point) -> usize {
     b.index(p)
+}
+
+/// `explain` of upper string `name` at one of its black or white stones (a converted grey's
+/// point would explain the grey string).
+fn explain_string(
+    pos: &Position,
+    m: &m3go_engine::formats::report::M2016Report,
+    name: &m3go_engine::board::StringName,
+) -> String {
+    let b = pos.board();
+    let s = m.strings.iter().find(|s| s.name == *name).expect("string");
+    let at = s
+        .points
+        .iter()
+        .find(|&&p| b.get(b.index(p)) != Some(Stone::Flower))
+        .expect("a black or white stone");
+    m3go_engine::formats::explain::Trace::explain(pos, &at.format(Labels::default()))
+        .expect("explain")
+        .format(Labels::default())
 }
 
 proptest! {
@@ -76,9 +95,7 @@ proptest! {
                     continue;
                 }
                 // dying by its chain in explain too, and never dying and long-living at once
-                let t = m3go_engine::formats::explain::Trace::explain(&pos, &s.0.format(Labels::default()))
-                    .expect("explain")
-                    .format(Labels::default());
+                let t = explain_string(&pos, m, s);
                 prop_assert!(
                     t.contains("dying by its chain (会被提吃, M16-LIFE-4-SPLIT): yes"),
                     "{t}"
@@ -87,9 +104,7 @@ proptest! {
         }
         for s in &m.strings {
             prop_assert!(!(s.dead && s.long_living), "{:?} dead and long-living", s.name);
-            let t = m3go_engine::formats::explain::Trace::explain(&pos, &s.name.0.format(Labels::default()))
-                .expect("explain")
-                .format(Labels::default());
+            let t = explain_string(&pos, m, &s.name);
             prop_assert!(
                 !(t.contains("dying by its chain (会被提吃, M16-LIFE-4-SPLIT): yes")
                     && t.contains("long-living (长活, M16-LIFE-3): yes")),
