@@ -123,6 +123,15 @@ fn main() {
         "mutation::every_other_option_value_fails_a_case",
         move || mutation_survivors(&mutated),
     ));
+    let d31: Vec<Case> = good
+        .iter()
+        .filter(|c| c.expect.m2016.is_some())
+        .cloned()
+        .collect();
+    trials.push(Trial::test(
+        "mutation::every_d31_reading_switched_fails_a_case",
+        move || d31_survivors(&d31),
+    ));
     let kj: Vec<Case> = good
         .iter()
         .filter(|c| c.start.is_some() && c.id.starts_with("kj-"))
@@ -446,5 +455,129 @@ fn mutation_survivors(cases: &[Case]) -> Result<(), Failed> {
             new.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
         )
         .into())
+    }
+}
+
+/// Register D31's readings of the 2016 report, each switched to its alternative on m3go's own
+/// answer (`analysis.m2016`): 1 true common eyes read false and false ones true; 2 the
+/// conditions a–d stopping at the first that fails (the verdict's order) instead of each judged
+/// on its own; 3 a chain with a string split off dying whole (no sub-chain); 4 the groups as
+/// lone strings (the chains only, no shared liberty or grey); 5 no seki; 6 no dead string;
+/// item 6's dying verdict: `dead` derived from the chain too (the strings split off dead).
+const D31_READINGS: &[&str] = &[
+    "1 common-eye truth",
+    "2 conditions each on its own",
+    "3 sub-chain",
+    "4 groups",
+    "5 seki",
+    "6 dead by the local reading",
+    "6 dying apart from dead",
+];
+
+/// `answer` with D31 reading `k` of [`D31_READINGS`] switched.
+fn switch_d31(k: usize, m: &mut serde_json::Value) {
+    use serde_json::Value;
+    let each = |m: &mut Value, key: &str, f: &mut dyn FnMut(&mut Value)| {
+        if let Some(v) = m.get_mut(key).and_then(Value::as_array_mut) {
+            v.iter_mut().for_each(&mut *f);
+        }
+    };
+    match k {
+        0 => each(m, "eyes", &mut |e| {
+            if e["kind"] == "common" {
+                let t = e["true_eye"].as_bool().unwrap_or(true);
+                e["true_eye"] = Value::Bool(!t);
+            }
+        }),
+        1 => each(m, "conditions", &mut |c| {
+            let mut failed = false;
+            for key in ["a", "b", "capture", "c", "d"] {
+                if failed && c[key].is_boolean() {
+                    c[key] = Value::Bool(false);
+                }
+                failed |= c[key] == Value::Bool(false);
+            }
+        }),
+        2 => each(m, "chains", &mut |ch| {
+            if ch["split_off"].as_array().is_some_and(|v| !v.is_empty()) {
+                ch["split_off"] = ch["strings"].clone();
+                ch["sub_chain"] = Value::Array(Vec::new());
+            }
+        }),
+        3 => {
+            let lone: Vec<Value> = m["strings"]
+                .as_array()
+                .map(|v| {
+                    v.iter()
+                        .map(|s| Value::Array(vec![s["name"].clone()]))
+                        .collect()
+                })
+                .unwrap_or_default();
+            m["groups"] = Value::Array(lone);
+        }
+        4 => {
+            m["seki"] = Value::Array(Vec::new());
+            each(m, "strings", &mut |s| s["seki"] = Value::Bool(false));
+        }
+        5 => {
+            m["dead"] = Value::Array(Vec::new());
+            each(m, "strings", &mut |s| s["dead"] = Value::Bool(false));
+        }
+        _ => {
+            let split: Vec<Value> = m["chains"]
+                .as_array()
+                .map(|v| {
+                    v.iter()
+                        .flat_map(|c| c["split_off"].as_array().cloned().unwrap_or_default())
+                        .collect()
+                })
+                .unwrap_or_default();
+            if let Some(d) = m.get_mut("dead").and_then(Value::as_array_mut) {
+                for s in split {
+                    if !d.contains(&s) {
+                        d.push(s);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// m3go with one D31 reading switched in its answers.
+struct D31Switched(usize);
+
+impl m3go::conform::runner::Oracle for D31Switched {
+    fn ask(
+        &mut self,
+        request: &serde_json::Value,
+    ) -> Result<serde_json::Value, m3go::conform::failure::ProgramFailure> {
+        let mut ans = Builtin.ask(request)?;
+        if let Some(m) = ans.pointer_mut("/analysis/m2016") {
+            switch_d31(self.0, m);
+        }
+        Ok(ans)
+    }
+}
+
+/// Issue 52: every reading of register D31 switched fails at least one case of the 2016
+/// report.
+fn d31_survivors(cases: &[Case]) -> Result<(), Failed> {
+    let survivors: Vec<&str> = D31_READINGS
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| {
+            !cases
+                .iter()
+                .any(|c| !matches!(run_case(c, &mut D31Switched(*k)), Outcome::Passed))
+        })
+        .map(|(_, r)| *r)
+        .collect();
+    if survivors.is_empty() {
+        Ok(())
+    } else {
+        Err(
+            format!("D31 readings no case tells apart (add a case that does): {survivors:?}")
+                .into(),
+        )
     }
 }

@@ -13,7 +13,8 @@ use m3go_engine::InputError;
 /// reasons; the legal moves of the side to move; and the score if the game ended now. Under the
 /// 2016 eye rule (m3go-2016, m3go-2013), also 000's concepts: true and false eyes (private and
 /// common), the conditions a–d of each closed region, chains and their long-living sub-chains,
-/// groups, and the long-living, seki and dead strings (JSON section `m2016`). The JSON
+/// groups, the long-living and seki strings, the strings dying by their chain, and the
+/// strings dead by the local reading (JSON section `m2016`). The JSON
 /// form (`"format": "m3go-analysis/4"`) is the contract implementations are compared on.
 #[derive(Debug, clap::Args)]
 pub struct AnalyzeArgs {

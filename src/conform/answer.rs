@@ -617,7 +617,7 @@ pub(crate) struct TeamExtras {
 
 /// The [`Extras`] of `pos`, `a` the analysis of its board.
 pub(crate) fn extras(pos: &Position, a: &m3go_engine::Analysis) -> Extras {
-    use m3go_engine::judge::{common_eyes_2016, true_eye_2016};
+    use m3go_engine::judge::common_eyes_2016;
     use m3go_engine::Colour;
     let team = (pos.rules().schedule == m3go_engine::rules::Schedule::Team2016).then(|| {
         let t =
@@ -640,25 +640,24 @@ pub(crate) fn extras(pos: &Position, a: &m3go_engine::Analysis) -> Extras {
     });
     let b = &pos.board();
     let points = |v: &[usize]| v.iter().map(|&i| b.point(i)).collect::<Vec<_>>();
-    let common = common_eyes_2016(&a.upper, &a.upper_strings);
+    let common = common_eyes_2016(&a.upper, &a.upper_strings, pos.rules().false_eye_2016);
     let common_eyes = a
         .upper_strings
         .groups
         .iter()
-        .zip(common)
-        .filter_map(|(s, eyes)| {
-            let colour = s.colour?;
-            Some(CommonEyesOf {
-                common_eyes: eyes
-                    .into_iter()
-                    .map(|e| CommonEye {
-                        true_eye: true_eye_2016(&a.upper, &a.upper_strings, colour, &e),
-                        points: points(&e),
-                    })
-                    .collect(),
-                points: points(&s.points),
-                string: b.string_name(&s.points),
-            })
+        .enumerate()
+        .filter(|(_, s)| s.colour.is_some())
+        .map(|(u, s)| CommonEyesOf {
+            common_eyes: common
+                .iter()
+                .filter(|e| e.owners.contains(&u))
+                .map(|e| CommonEye {
+                    true_eye: e.true_eye,
+                    points: points(&e.empty),
+                })
+                .collect(),
+            points: points(&s.points),
+            string: b.string_name(&s.points),
         })
         .collect();
     Extras {

@@ -201,6 +201,11 @@ fn m2016_concepts_are_reported_under_the_2016_eye_rule_only() {
         text.contains("long-living sub-chain C四* D三*; split off DO*"),
         "{text}"
     );
+    assert!(
+        text.lines()
+            .any(|l| l.contains("dying by their chain (M16-LIFE-4-SPLIT):") && l.contains("DO*")),
+        "{text}"
+    );
     let plain = crate::common::m3go_ok(&["analyze", "-"], Some(&chain_position("m3go-2020")));
     assert!(!plain.contains("2016 concepts"), "{plain}");
     let explained =
@@ -209,7 +214,9 @@ fn m2016_concepts_are_reported_under_the_2016_eye_rule_only() {
         "common eye (公眼), false (假眼): D一",
         "chain (棋链, M16-CHAIN): C四* D三* DO*",
         "split off and captured (M16-LIFE-4-SPLIT): DO*",
-        "dead (死棋状态): no",
+        // one verdict per string: dying by its chain, named apart from the local reading
+        "dying by its chain (会被提吃, M16-LIFE-4-SPLIT): yes",
+        "dead by the local reading (死棋状态, M16-EX-UL-3): no",
     ] {
         assert!(explained.contains(want), "{want} in\n{explained}");
     }

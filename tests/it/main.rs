@@ -12,6 +12,7 @@ mod bom;
 mod ci_templates;
 mod cli;
 mod common;
+mod concepts2016_props;
 mod contract;
 mod diff;
 mod diff_declines;

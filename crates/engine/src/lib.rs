@@ -99,10 +99,10 @@ pub mod rules {
     #[allow(unused_imports)]
     pub(crate) use crate::rule_set::*;
     pub use crate::rule_set::{
-        AttributeRule, CaptureTiming, ClosedRegion, ClosedRegion2016, EyeRule, FlowerCaptureCheck,
-        FlowerEnclosed, FlystoneMode, ForbiddenOwner, GameEnd, GreyFreeze, Ko, Komi, LongLifeEyes,
-        Preset, RulesError, RulesField, RulesProblem, RulesSpec, Schedule, Suicide, SuicideTiming,
-        TigersMouth,
+        AttributeRule, CaptureTiming, ClosedRegion, ClosedRegion2016, EyeRule, FalseEye2016,
+        FlowerCaptureCheck, FlowerEnclosed, FlystoneMode, ForbiddenOwner, GameEnd, GreyFreeze, Ko,
+        Komi, LongLifeEyes, Preset, RulesError, RulesField, RulesProblem, RulesSpec, Schedule,
+        Suicide, SuicideTiming, TigersMouth,
     };
 }
 

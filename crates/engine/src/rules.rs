@@ -76,6 +76,22 @@ pub enum ClosedRegion2016 {
     WholeBoard,
 }
 
+/// Which 2016 common eyes are false eyes (000 九.4, 九.5, M16-FALSE-EYE, register D32).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum FalseEye2016 {
+    /// Go's false eye (九.4 "真眼是两色围棋中的概念，也适用于萌式三色围棋"): a common eye through which
+    /// the opponent can capture a string sharing it, and also the diagonal false eye — a
+    /// one-point eye with opponent stones on two of its diagonal points (one on the edge).
+    #[default]
+    TwoColourGo,
+    /// Only a capture by a stone played inside the eye (九.5's sentence read to the letter, the
+    /// reading before issue 52).
+    InsideCapture,
+}
+
 /// Which regions neutral flowers enclose at scoring (M20-SCORE-NEUTRAL-ENCLOSED, register D27).
 /// The regions are the 4-connected components of the upper layer's points that are not neutral
 /// flowers; a region so enclosed that holds no long-living string counts for nobody.
@@ -434,6 +450,12 @@ rule_options! {
         "closed-region-2016",
         "inside | whole-board",
         "2016 closed regions: only the inside of the string's ring band, or every part the string cuts the board into, the outer one included (D26)";
+    /// Which 2016 common eyes are false eyes (register D32).
+    #[serde(default)]
+    false_eye_2016: FalseEye2016,
+        "false-eye-2016",
+        "two-colour-go | inside-capture",
+        "2016 false eyes: Go's (also the diagonal false eye), or only a capture by a stone played inside the eye (D32)";
     /// Which regions neutral flowers enclose at scoring (register D27).
     #[serde(default)]
     flower_enclosed: FlowerEnclosed,
@@ -560,6 +582,7 @@ impl Rules {
             private_eye: EyeRule::M2020,
             closed_region: ClosedRegion::SingleString,
             closed_region_2016: ClosedRegion2016::Inside,
+            false_eye_2016: FalseEye2016::TwoColourGo,
             flower_enclosed: FlowerEnclosed::Inner,
             long_life_eyes: LongLifeEyes::Holographic,
             forbidden_owner: ForbiddenOwner::Any,

@@ -65,7 +65,7 @@ pub(crate) fn flood_marking(
 }
 
 /// All components of the points for which `key` gives `Some(k)`, joining neighbours of equal key.
-fn components<K: PartialEq + Copy>(
+pub(crate) fn components<K: PartialEq + Copy>(
     size: usize,
     key: impl Fn(usize) -> Option<K>,
 ) -> Vec<(K, Vec<usize>)> {

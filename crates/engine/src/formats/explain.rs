@@ -500,6 +500,8 @@ fn concepts_2016_lines(p: &Position, a: &Analysis, g: usize, i: usize) -> Trace 
     }
     let state = if c.dead[u] {
         "dead"
+    } else if c.dying[u] {
+        "dying"
     } else if c.seki[u] {
         "seki"
     } else if c.long_living[u] {
@@ -508,9 +510,10 @@ fn concepts_2016_lines(p: &Position, a: &Analysis, g: usize, i: usize) -> Trace 
         "none"
     };
     o.line(format!(
-        "    long-living (长活, M16-LIFE-3): {}; seki (双活, M16-LIFE-5): {}; dead (死棋状态): {}",
+        "    long-living (长活, M16-LIFE-3): {}; seki (双活, M16-LIFE-5): {}; dying by its chain (会被提吃, M16-LIFE-4-SPLIT): {}; dead by the local reading (死棋状态, M16-EX-UL-3): {}",
         yn(c.long_living[u]),
         yn(c.seki[u]),
+        yn(c.dying[u]),
         yn(c.dead[u])
     ))
     .about(SubjectKind::UpperString, text!(upper))

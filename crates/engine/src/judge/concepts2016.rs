@@ -18,11 +18,11 @@ use crate::judge::analysis::Analysis;
 use crate::judge::eyes::{Lower, Region};
 use crate::judge::eyes2016::{
     capture_condition, common_eyes_2016, condition_a, condition_b, condition_c, condition_d,
-    true_eye_2016,
 };
 use crate::judge::longlife::{long_living_strings, pass_alive, seki};
+use crate::judge::rings2016::rings_2016;
 use crate::judge::scoring::long_living_upper;
-use crate::rules::Rules;
+use crate::rules::{FalseEye2016, Rules};
 
 /// The most empty points of a string's area [`dead_2016`] searches (2^8 fillings).
 pub(crate) const MAX_DEAD_AREA: usize = 8;
@@ -100,13 +100,16 @@ pub(crate) struct Concepts2016 {
     pub long_living: Vec<bool>,
     /// Per upper string: in seki.
     pub seki: Vec<bool>,
-    /// Per upper string: dead ([`dead_2016`]).
+    /// Per upper string: dead by the bounded local reading ([`dead_2016`], 死棋状态).
     pub dead: Vec<bool>,
+    /// Per upper string: dying by its chain — split off a chain, or in a chain with no
+    /// long-living sub-chain ([`dying_2016`]). A verdict apart from `dead` (register D31 item 6).
+    pub dying: Vec<bool>,
 }
 
 /// The 2016 concepts of the board of `a` under `rules` (whose eye rule is `m2016`).
 pub(crate) fn concepts_2016(a: &Analysis, rules: &Rules) -> Concepts2016 {
-    let eyes = eyes_2016(a);
+    let eyes = eyes_2016(a, rules.false_eye_2016);
     let n = a.upper_strings.groups.len();
     let true_eyes = (0..n)
         .map(|u| {
@@ -120,6 +123,7 @@ pub(crate) fn concepts_2016(a: &Analysis, rules: &Rules) -> Concepts2016 {
     let long_living = long_living_upper(a, rules);
     let seki = seki_2016(&a.upper, &a.upper_strings);
     let dead = dead_2016(&a.upper, &a.upper_strings, &long_living);
+    let dying = dying_2016(&chains, &long_living);
     Concepts2016 {
         conditions: conditions_2016(a),
         eyes,
@@ -129,7 +133,23 @@ pub(crate) fn concepts_2016(a: &Analysis, rules: &Rules) -> Concepts2016 {
         long_living,
         seki,
         dead,
+        dying,
     }
+}
+
+/// M16-LIFE-4-SPLIT — "则此棋链中的棋串会被分割提吃 … 如果前述子棋链为空集，则此棋链处于将死状态，最终棋链中的
+/// 所有棋串皆会被提吃" (000 十二.4). Per upper string: dying by its chain, the strings each chain
+/// splits off (all of them when its sub-chain is empty), except a string long-living as the score
+/// judges it (`long_living`: pass-alive, seki, two private eyes), which no answer may call
+/// captured and alive at once. Named apart from the local reading of [`dead_2016`] (死棋状态):
+/// 十二.4 says what will be captured, not that the string is dead as it stands (register D31
+/// item 6).
+pub(crate) fn dying_2016(chains: &[Chain2016], long_living: &[bool]) -> Vec<bool> {
+    let mut out = vec![false; long_living.len()];
+    for &u in chains.iter().flat_map(|ch| &ch.split_off) {
+        out[u] = !long_living[u];
+    }
+    out
 }
 
 /// The upper string holding lower string `g`.
@@ -143,7 +163,7 @@ fn upper_of(a: &Analysis, g: usize) -> Option<usize> {
 /// private eye (of the lower layer, `Analysis::regions`), true by M16-TRUE-EYE; each common eye
 /// (M16-COMMON-EYE, of the upper layer), listed once with every string closing it, true or
 /// false by [`true_eye_2016`] (M16-FALSE-EYE when the opponent can capture a string through it).
-pub(crate) fn eyes_2016(a: &Analysis) -> Vec<Eye2016> {
+pub(crate) fn eyes_2016(a: &Analysis, false_eye: FalseEye2016) -> Vec<Eye2016> {
     let mut out = Vec::new();
     for g in 0..a.regions.len() {
         let Some(u) = upper_of(a, g) else { continue };
@@ -159,30 +179,16 @@ pub(crate) fn eyes_2016(a: &Analysis) -> Vec<Eye2016> {
             });
         }
     }
-    let common = common_eyes_2016(&a.upper, &a.upper_strings);
-    let mut seen: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
-    for (u, eyes) in common.into_iter().enumerate() {
-        for e in eyes {
-            match seen.iter_mut().find(|(p, _)| *p == e) {
-                Some((_, owners)) => owners.push(u),
-                None => seen.push((e, vec![u])),
-            }
-        }
-    }
-    for (e, mut owners) in seen {
-        owners.sort_unstable();
-        let Some(colour) = a.upper_strings.groups[owners[0]].colour else {
-            continue;
-        };
-        let true_eye = true_eye_2016(&a.upper, &a.upper_strings, colour, &e);
+    out.extend(joined_eyes_2016(a, &out));
+    for e in common_eyes_2016(&a.upper, &a.upper_strings, false_eye) {
         out.push(Eye2016 {
             kind: EyeKind::Common,
-            true_eye,
-            owners,
-            points: e.clone(),
-            empty: e,
+            true_eye: e.true_eye,
+            owners: e.owners,
+            points: e.points,
+            empty: e.empty,
             // M16-FALSE-EYE: the opponent can capture through it
-            clause: if true_eye {
+            clause: if e.true_eye {
                 "M16-TRUE-EYE"
             } else {
                 "M16-FALSE-EYE"
@@ -190,6 +196,37 @@ pub(crate) fn eyes_2016(a: &Analysis) -> Vec<Eye2016> {
         });
     }
     out
+}
+
+/// M16-LIFE-1 — "当灰棋串变性为黑棋串或白棋串时，其生死则按照黑棋串或白棋串判断、处理" (000 十二.1). The
+/// eyes of a string a converted grey joined: a closed region of the upper layer ([`rings_2016`])
+/// whose ring band is one upper string holding a converted grey (no neutral grey in the ring, so
+/// no common eye), with a liberty of it inside and no stone inside, that no lower string closes
+/// as a private eye of its own (`private`): on the lower layer the grey is neutral and the
+/// region no string's private eye, on the upper it is one string's; judged as a black or white
+/// string's, it is that string's private eye (true: 「私眼皆是真眼」). Regions holding stones are
+/// left to the lower layer's judgement (register D31 item 1).
+fn joined_eyes_2016(a: &Analysis, private: &[Eye2016]) -> Vec<Eye2016> {
+    rings_2016(&a.upper, &a.upper_strings)
+        .into_iter()
+        .filter(|r| r.owners.len() == 1 && !r.grey && r.inner_liberty)
+        .filter(|r| r.points == r.empty)
+        .filter(|r| {
+            a.upper_strings.groups[r.owners[0]]
+                .points
+                .iter()
+                .any(|&p| a.flower_of[p].is_some())
+        })
+        .filter(|r| !private.iter().any(|e| e.empty == r.empty))
+        .map(|r| Eye2016 {
+            kind: EyeKind::Private,
+            true_eye: true,
+            owners: r.owners,
+            points: r.points,
+            empty: r.empty,
+            clause: "M16-LIFE-1",
+        })
+        .collect()
 }
 
 /// M16-EYE-A … M16-EYE-D — "由上述私眼的定义可知：a、围出私眼的棋串必须具有至少1口内气；b、私眼内不能具有
@@ -561,6 +598,11 @@ O O . . . . . . .
             assert!(c.dead[up(&b, &a, s)], "{s}");
         }
         assert!(!c.dead[uc], "DO can still connect at D一");
+        // one verdict per string: DO is dying by its chain (split off), not dead as it stands
+        assert!(c.dying[uc] && !c.dying[ua] && !c.dying[ub]);
+        for s in ["二D", "四D", "三C"] {
+            assert!(c.dying[up(&b, &a, s)], "{s}: its chain has no sub-chain");
+        }
         assert_eq!(c.true_eyes[uc], 0);
         assert_eq!(c.true_eyes[ua], 2);
     }

@@ -12,12 +12,12 @@
 
 use crate::board::grid::{neighbours, Colour};
 use crate::board::layers::{Cell, Layer};
-use crate::board::strings::{empty_strings, flood_marking, Strings};
+use crate::board::strings::{flood_marking, Strings};
 use crate::judge::eyes::{
     outer_part, Lower, LowerView, Region, RegionVerdict, VerdictCode, VIEW_POINTS,
 };
 use crate::judge::longlife::long_living;
-use crate::rules::ClosedRegion2016;
+use crate::rules::{ClosedRegion2016, FalseEye2016};
 
 /// Why a 2016 closed region is or is not a private eye.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -594,83 +594,98 @@ pub(crate) fn judge_regions_2016(
         .collect()
 }
 
-/// M16-COMMON-EYE / M16-COMMON-EYE-GREY / M16-COMMON-EYE-MIXED — "两个或两个以上同色棋串共同围住的含有
-/// 至少1个空点的封闭区域 … 或者由一个以上黑棋串（或者白棋串）再加上一个以上处于“中性分隔串”状态的灰棋串共同围住
-/// … 特别地，由黑棋串和白棋串共同参与围住的含有至少1个空点的封闭区域不是公眼" (000). On the upper layer
-/// (neutral grey off-board, converted grey joined to its colour), for each upper string `a`:
-/// the empty strings adjacent to it whose every neighbour is a stone of `a`'s colour or a
-/// neutral grey stone (or the edge), touching at least two strings of that colour, or `a` and
-/// a neutral grey string.
-/// An empty string touching the other colour is no common eye; one closed by `a` alone (and the
-/// edge) is a private-eye candidate, not a common eye. Limitation: regions holding stones
-/// (M16-COMMON-EYE-CONTENT) are not listed. Each eye is its points, ascending. Indexed by upper
-/// string: one pass over the empty strings answers for every string at once.
-pub fn common_eyes_2016(upper: &Layer, strings: &Strings) -> Vec<Vec<Vec<usize>>> {
-    let size = upper.size;
-    let empties = empty_strings(upper);
-    let mut out = vec![Vec::new(); strings.groups.len()];
-    // the strings of each colour next to an empty string, whether a stone of that colour is
-    // next to it at all, and whether a neutral grey stone is
-    let mut own: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
-    for e in &empties.groups {
-        own.iter_mut().for_each(Vec::clear);
-        let mut stone = [false; 2];
-        let mut grey = false;
-        for &p in &e.points {
-            for q in neighbours(size, p) {
-                match upper.cells[q] {
-                    Cell::Stone(c) => {
-                        let k = match c {
-                            Colour::Black => 0,
-                            Colour::White => 1,
-                        };
-                        stone[k] = true;
-                        if let Some(g) = strings.of[q] {
-                            if !own[k].contains(&g) {
-                                own[k].push(g);
-                            }
-                        }
-                    }
-                    Cell::OffBoard => grey = true,
-                    Cell::Empty => {}
-                }
-            }
-        }
-        for k in 0..2 {
-            // M16-COMMON-EYE-MIXED: a stone of the other colour beside it makes it no one's
-            // eye; M16-COMMON-EYE / -GREY: two strings of the colour, or one and grey
-            if stone[1 - k] || !(own[k].len() >= 2 || grey) {
-                continue;
-            }
-            for &g in &own[k] {
-                out[g].push(e.points.clone());
-            }
-        }
-    }
-    out
+/// One 2016 common eye (公眼) of the upper layer: the strings whose ring band closes it, its
+/// region and empty points, and whether it is a true eye.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommonEye2016 {
+    /// The upper strings of one colour in its ring band, ascending.
+    pub owners: Vec<usize>,
+    /// The region (stones inside included), ascending.
+    pub points: Vec<usize>,
+    /// Its empty points, ascending.
+    pub empty: Vec<usize>,
+    /// True eye (真眼) or false eye (假眼), [`true_eye_2016`].
+    pub true_eye: bool,
+}
+
+/// M16-COMMON-EYE / M16-COMMON-EYE-GREY / M16-COMMON-EYE-MIXED / M16-COMMON-EYE-CONTENT — "两个或
+/// 两个以上同色棋串共同围住的含有至少1个空点的封闭区域 … 或者由一个以上黑棋串（或者白棋串）再加上一个以上处于
+/// “中性分隔串”状态的灰棋串共同围住 … 当上述封闭区域内另有棋子（如白子，或灰子，或黑子），不影响此公眼的定性 …
+/// 特别地，由黑棋串和白棋串共同参与围住的含有至少1个空点的封闭区域不是公眼" (000 九.3). The common eyes of the
+/// upper layer (neutral grey off-board, converted grey joined to its colour): the 2016 closed
+/// regions (九.1, the inside of a ring band, [`crate::judge::rings2016`]) whose ring band holds
+/// two strings of one colour, or one and a neutral grey string; the stones inside are left out
+/// of the ring. A region the other colour must help close runs into the rest of the board
+/// (M16-COMMON-EYE-MIXED); one closed by a single string (and the edge) is no common eye.
+/// Each eye's truth is read under `reading` (`false-eye-2016`, register D32).
+pub fn common_eyes_2016(
+    upper: &Layer,
+    strings: &Strings,
+    reading: FalseEye2016,
+) -> Vec<CommonEye2016> {
+    crate::judge::rings2016::rings_2016(upper, strings)
+        .into_iter()
+        .filter(crate::judge::rings2016::is_common_eye)
+        .map(|r| CommonEye2016 {
+            true_eye: true_eye_2016(upper, strings, &r.owners, &r.empty, reading),
+            owners: r.owners,
+            points: r.points,
+            empty: r.empty,
+        })
+        .collect()
 }
 
 /// M16-TRUE-EYE / M16-FALSE-EYE — "私眼皆是真眼；不能在黑棋串（或白棋串）共享的公眼中下白子（或黑子）来提吃
 /// 此黑棋串（或白棋串），则此公眼也是真眼 … 能 … 提吃此黑棋串（或白棋串），则此公眼是假眼" (000). A common
-/// eye (its points, on the upper layer) is true when the opponent, playing inside it, cannot
-/// capture any string of `colour` around it: no such string has all its liberties inside the
-/// eye (the opponent can fill those, the last fill capturing).
-pub fn true_eye_2016(upper: &Layer, strings: &Strings, colour: Colour, eye: &[usize]) -> bool {
-    let size = upper.size;
-    let mut around: Vec<usize> = eye
-        .iter()
-        .flat_map(|&p| neighbours(size, p))
-        .filter(|&q| upper.cells[q] == Cell::Stone(colour))
-        .filter_map(|q| strings.of[q])
-        .collect();
-    around.sort_unstable();
-    around.dedup();
-    !around.iter().any(|&g| {
+/// eye (its empty points `empty`, ascending, on the upper layer) is true when the opponent,
+/// playing inside it, cannot capture a string sharing it (`owners`): no owner has all its
+/// liberties inside the eye (the opponent can fill those, the last fill capturing). Under
+/// `false-eye-2016: two-colour-go` (the default, register D32: 「真眼是两色围棋中的概念，也适用于萌式三色
+/// 围棋」) a one-point eye is also false when the opponent's stones hold two of its diagonal
+/// points, or one when the eye is on the edge (Go's diagonal false eye: the opponent can then
+/// put a string sharing it in atari from outside, and the eye must be filled to save it).
+pub(crate) fn true_eye_2016(
+    upper: &Layer,
+    strings: &Strings,
+    owners: &[usize],
+    empty: &[usize],
+    reading: FalseEye2016,
+) -> bool {
+    // M16-FALSE-EYE: a stone played inside captures a string sharing the eye
+    if owners.iter().any(|&g| {
         strings.groups[g]
             .liberties
             .iter()
-            .all(|l| eye.binary_search(l).is_ok())
-    })
+            .all(|l| empty.binary_search(l).is_ok())
+    }) {
+        return false;
+    }
+    let (Some(&g), [p]) = (owners.first(), empty) else {
+        return true;
+    };
+    let Some(colour) = strings.groups[g].colour else {
+        return true;
+    };
+    match reading {
+        FalseEye2016::InsideCapture => true,
+        // M16-FALSE-EYE under two-colour-go: the diagonal false eye
+        FalseEye2016::TwoColourGo => {
+            let size = upper.size;
+            let (x, y) = ((p % size) as isize, (p / size) as isize);
+            let n = size as isize;
+            let inside = |a: isize, b: isize| a >= 0 && b >= 0 && a < n && b < n;
+            let on_edge = x == 0 || y == 0 || x == n - 1 || y == n - 1;
+            let held = [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+                .iter()
+                .filter(|(dx, dy)| inside(x + dx, y + dy))
+                .filter(|(dx, dy)| {
+                    let q = ((y + dy) * n + (x + dx)) as usize;
+                    upper.cells[q] == Cell::Stone(colour.opponent())
+                })
+                .count();
+            held < if on_edge { 1 } else { 2 }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -748,6 +763,14 @@ O O O . . . . . . . . . . . . O O O .
         b.index(Point::parse(s, b.size()).unwrap())
     }
 
+    /// The common eyes upper string `g` shares.
+    fn common_of(a: &Analysis, g: usize) -> Vec<CommonEye2016> {
+        common_eyes_2016(&a.upper, &a.upper_strings, FalseEye2016::TwoColourGo)
+            .into_iter()
+            .filter(|e| e.owners.contains(&g))
+            .collect()
+    }
+
     fn eyes_of(b: &Board, s: &str) -> Vec<Vec<usize>> {
         let layer = lower_layer(b);
         let strings = strings_of(&layer);
@@ -764,14 +787,13 @@ O O O . . . . . . . . . . . . O O O .
         assert!(eyes_of(&b, "I八").is_empty());
         let a = Analysis::new(&b, &Rules::preset("m3go-2016").unwrap());
         let g = a.upper_strings.of[at(&b, "I八")].unwrap();
-        let mut common = common_eyes_2016(&a.upper, &a.upper_strings)[g].clone();
-        common.sort();
+        let common = common_of(&a, g);
+        let mut empty: Vec<Vec<usize>> = common.iter().map(|e| e.empty.clone()).collect();
+        empty.sort();
         let mut want = vec![vec![at(&b, "I九")], vec![at(&b, "I六")]];
         want.sort();
-        assert_eq!(common, want);
-        for e in &common {
-            assert!(true_eye_2016(&a.upper, &a.upper_strings, Colour::Black, e));
-        }
+        assert_eq!(empty, want);
+        assert!(common.iter().all(|e| e.true_eye && e.owners == vec![g]));
         for p in ["H八", "G五"] {
             let f = a.flower_of[at(&b, p)].unwrap();
             assert_eq!(a.flowers[f].attribute, Attribute::Neutral, "{p}");
@@ -793,17 +815,13 @@ O X . X .
         );
         let a = Analysis::new(&b, &Rules::preset("m3go-2016").unwrap());
         let g = a.upper_strings.of[at(&b, "AO")].unwrap();
-        let common = common_eyes_2016(&a.upper, &a.upper_strings)[g].clone();
-        assert_eq!(common, vec![vec![at(&b, "OO")]]);
-        assert!(!true_eye_2016(
-            &a.upper,
-            &a.upper_strings,
-            Colour::Black,
-            &common[0]
-        ));
+        let common = common_of(&a, g);
+        assert_eq!(common.len(), 1);
+        assert_eq!(common[0].empty, vec![at(&b, "OO")]);
+        assert!(!common[0].true_eye);
         // The other colour's stone beside an empty point makes it no common eye (mixed).
         let w = a.upper_strings.of[at(&b, "A一")].unwrap();
-        assert!(common_eyes_2016(&a.upper, &a.upper_strings)[w].is_empty());
+        assert!(common_of(&a, w).is_empty());
     }
 
     #[test]

@@ -11,6 +11,7 @@ internal_mods!(
     forbidden,
     freeze,
     longlife,
+    rings2016,
     scoring,
     units
 );
@@ -19,7 +20,7 @@ pub use analysis::FlowerInfo;
 pub use attribute::Counts;
 pub use concepts2016::EyeKind;
 pub use eyes::{private_eyes, Region, RegionVerdict, VerdictCode};
-pub use eyes2016::{common_eyes_2016, true_eye_2016, Verdict2016};
+pub use eyes2016::{common_eyes_2016, CommonEye2016, Verdict2016};
 pub use forbidden::{is_one_liberty_eye, Forbidden, UpperView};
 pub use freeze::{boards_needed, freezes, FrozenString};
 pub use scoring::{DeadStoneProblem, Owner, ScorePoint, Winner};

@@ -396,7 +396,22 @@ fn m2016_chains_text(o: &mut String, m: &M2016Report, labels: Labels) {
     let groups: Vec<String> = m.groups.iter().map(|g| format!("{{{}}}", nms(g))).collect();
     o.push_str(&format!("  groups (M16-GROUP): {}\n", groups.join(" ")));
     o.push_str(&format!("  seki (M16-LIFE-5): {}\n", nms(&m.seki)));
-    o.push_str(&format!("  dead: {}\n", nms(&m.dead)));
+    // the chains are disjoint: each string split off once; a long-living one is not dying
+    let alive = |n: &StringName| m.strings.iter().any(|s| s.name == *n && s.long_living);
+    let dying: Vec<StringName> = m
+        .chains
+        .iter()
+        .flat_map(|c| c.split_off.iter().cloned())
+        .filter(|n| !alive(n))
+        .collect();
+    o.push_str(&format!(
+        "  dying by their chain (M16-LIFE-4-SPLIT): {}\n",
+        nms(&dying)
+    ));
+    o.push_str(&format!(
+        "  dead by the local reading (死棋状态, M16-EX-UL-3): {}\n",
+        nms(&m.dead)
+    ));
 }
 
 /// How the text report is written: the label system of its points, and whether every closed
