@@ -14,6 +14,7 @@ The judgement itself is delegated to the m3go command given after the mode (a fr
     contract_player.py gtp     M3GO player --protocol gtp ...
 """
 import json
+import os
 import subprocess
 import sys
 
@@ -24,6 +25,10 @@ RULE_KEYS = {
     "suicide-timing", "ko", "schedule", "game-end", "komi", "emergency-conversion",
     "flystone-mode", "flystone-seed", "flystones", "flystone-window", "team-grey-start",
 }
+# A test may freeze it earlier still: CONTRACT_PLAYER_RULE_KEYS (comma-separated) replaces the
+# list, as a program written before those options existed would know them.
+if os.environ.get("CONTRACT_PLAYER_RULE_KEYS") is not None:
+    RULE_KEYS = set(filter(None, os.environ["CONTRACT_PLAYER_RULE_KEYS"].split(",")))
 POSITION_KEYS = {"rules", "size", "move", "diagram", "history", "trailing_passes", "dead",
                  "flystone"}
 PRESETS = ["m3go-2020", "m3go-2016", "m3go-2013", "dullstone", "flystone"]

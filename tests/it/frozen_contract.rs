@@ -193,3 +193,59 @@ fn diff_names_the_error_the_other_program_answered() {
         "m3go: an answer; other: the error `illegal-move (moves[0]): a capture point`"
     );
 }
+
+/// Frozen earlier still, knowing no rule option at all (only `preset`): under every preset's
+/// own rules it is sent the preset's name alone, so it agrees with `diff` on every preset and
+/// plays whole games, JSON and GTP, with no forfeit: no option, however added, reaches it at its
+/// preset's value.
+#[test]
+fn a_program_knowing_no_option_plays_every_preset() {
+    let dir = scratch("frozen-no-option");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(BIN)
+            .args(args)
+            .current_dir(&dir)
+            .env("CONTRACT_PLAYER_RULE_KEYS", "preset")
+            .output()
+            .expect("m3go runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for preset in m3go_engine::Rules::PRESETS {
+        let (code, out, err) = run(&[
+            "diff",
+            "--impl",
+            &frozen("conform", "protocol"),
+            "--rules",
+            preset,
+            "--size",
+            "5",
+            "--games",
+            "2",
+            "--max-moves",
+            "30",
+        ]);
+        assert_eq!(code, Some(0), "{preset}: {out}\n{err}");
+        assert!(out.contains("no disagreement"), "{preset}: {out}");
+    }
+    let (code, out, err) = run(&[
+        "match",
+        "--player",
+        &format!("j={}", frozen("player", "player --seed 3")),
+        "--player",
+        &format!("g=gtp:{}", frozen("gtp", "player --protocol gtp --seed 4")),
+        "--rules",
+        "flystone",
+        "--size",
+        "5",
+        "--games",
+        "2",
+        "-o",
+        "games",
+    ]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(out.contains("forfeits 0 / 0"), "{out}");
+}
