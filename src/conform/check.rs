@@ -192,6 +192,28 @@ pub(crate) fn error_message(ans: &Value) -> Option<String> {
     })
 }
 
+/// What a program said when it refused a request rather than judge it (an error answer whose
+/// code says the request was not read: `bad-request`, `unsupported-protocol`,
+/// `unsupported-action`, `bad-position`, `too-large`), as [`error_message`] writes it; `None`
+/// for an answer or an error about the moves (`bad-move`, `illegal-move`: a judgement).
+pub(crate) fn refusal(ans: &Value) -> Option<String> {
+    use crate::conform::protocol::code;
+    let c = ans.get("error")?.get("code")?.as_str()?;
+    [
+        code::BAD_REQUEST,
+        code::UNSUPPORTED_PROTOCOL,
+        code::UNSUPPORTED_ACTION,
+        code::BAD_POSITION,
+        code::TOO_LARGE,
+    ]
+    .contains(&c)
+    .then(|| error_message(ans))
+    .flatten()
+}
+
+/// The text a case's details start with when the program answered it with an error.
+pub(crate) const ANSWERED_AN_ERROR: &str = "the implementation answered an error: ";
+
 /// Every check (an `expect` key), in the order they are made.
 pub(crate) fn all_checks() -> impl Iterator<Item = &'static str> {
     STEPS.iter().map(|(k, _)| *k)
@@ -213,7 +235,7 @@ pub(crate) fn checks_of(case: &Case) -> Vec<&'static str> {
 /// the checks the implementation declined.
 pub(crate) fn check_only(case: &Case, ans: &Value, only: Option<&BTreeSet<String>>) -> Vec<String> {
     if let Some(e) = error_message(ans) {
-        return vec![format!("the implementation answered an error: {e}")];
+        return vec![format!("{ANSWERED_AN_ERROR}{e}")];
     }
     let answer = AnswerView::of(ans, case_size(case));
     let mut d = Vec::new();

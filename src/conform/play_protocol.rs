@@ -101,9 +101,30 @@ pub(crate) struct PlayerCapabilities {
     /// conformance capabilities.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub options: BTreeMap<String, Value>,
-    /// The board sizes it plays; absent: every size m3go plays.
+    /// The board sizes it plays (each odd, 3 to 19); absent: every size m3go plays.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<Vec<BoardSize>>")]
     pub sizes: Option<Vec<usize>>,
+}
+
+/// A board size in the schema: a whole number from 3 to 19 (m3go plays the odd ones), not a
+/// Rust `usize`'s range.
+struct BoardSize;
+
+impl schemars::JsonSchema for BoardSize {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "BoardSize".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "integer",
+            "minimum": 3,
+            "maximum": 19
+        })
+    }
 }
 
 /// The answer to the capabilities request of the play protocol (the request is the

@@ -5,6 +5,8 @@
 use crate::conform::case::Case;
 use crate::conform::check::checks_of;
 use crate::conform::protocol::{ReplayRequest, PROTOCOL};
+use m3go_engine::rules::RulesField;
+use m3go_engine::Setup;
 use serde_json::{json, Value};
 
 impl Case {
@@ -19,7 +21,7 @@ impl Case {
         let mut r = json!({
             "protocol": protocol,
             "id": self.id,
-            "position": self.position,
+            "position": smallest_rules(&self.position),
             "moves": self.moves,
             "probes": self.probes(),
         });
@@ -36,5 +38,23 @@ impl Case {
             });
         }
         r
+    }
+}
+
+/// The case's position with its rules in their smallest form (the preset and the options that
+/// differ from it, [`m3go_engine::Rules::to_spec`]): an option a case file writes at its
+/// preset's value is not sent, so a program that refuses keys it does not know is sent none it
+/// need not know. A preset name, or rules that do not resolve (refused when the case is read),
+/// are sent as written.
+fn smallest_rules(position: &Setup) -> std::borrow::Cow<'_, Setup> {
+    match &position.rules {
+        RulesField::Spec(spec) => match spec.resolve() {
+            Ok(rules) => std::borrow::Cow::Owned(Setup {
+                rules: RulesField::Spec(rules.to_spec()),
+                ..position.clone()
+            }),
+            Err(_) => std::borrow::Cow::Borrowed(position),
+        },
+        RulesField::Name(_) => std::borrow::Cow::Borrowed(position),
     }
 }

@@ -70,7 +70,21 @@ pub(crate) fn text_report(
     for (f, e) in load_errors {
         let _ = writeln!(o, "ERRORED {f}\n    {e}");
     }
-    for r in records {
+    let refused = refused_every_request(records);
+    if let Some((n, first)) = &refused {
+        let _ = writeln!(
+            o,
+            "REFUSED every request: the program answered each of the {n} cases it was sent with \
+             an error, the first {first}; it may not read the version of the contract m3go \
+             sends (spec/README.md \"Compatibility\"){}",
+            if verbose {
+                ""
+            } else {
+                " (--verbose lists each case)"
+            }
+        );
+    }
+    for r in records.iter().filter(|_| refused.is_none() || verbose) {
         let (f, id) = (&r.file, &r.id);
         match r.outcome {
             CaseOutcome::Passed => {}
@@ -141,6 +155,27 @@ pub(crate) fn text_report(
         }
     );
     o
+}
+
+/// When every case sent (two or more, none skipped by the run) was answered with an error: how
+/// many, and the first case's id with what the program said.
+fn refused_every_request(records: &[ResultRecord]) -> Option<(usize, String)> {
+    use crate::conform::check::ANSWERED_AN_ERROR;
+    let sent: Vec<&ResultRecord> = records
+        .iter()
+        .filter(|r| r.outcome != CaseOutcome::Skipped)
+        .collect();
+    let said = |r: &ResultRecord| -> Option<String> {
+        (r.outcome == CaseOutcome::Failed)
+            .then(|| r.details.first()?.strip_prefix(ANSWERED_AN_ERROR))
+            .flatten()
+            .map(str::to_string)
+    };
+    if sent.len() < 2 || !sent.iter().all(|r| said(r).is_some()) {
+        return None;
+    }
+    let first = sent.first()?;
+    Some((sent.len(), format!("({}): `{}`", first.id, said(first)?)))
 }
 
 /// The JSON summary (`--format json`, `m3go-conform-summary/1`).

@@ -21,6 +21,7 @@ mod engine_choice;
 mod errors;
 mod fast_analysis_rules;
 mod fast_equals_reference;
+mod frozen_contract;
 mod golden_outputs;
 mod gtp;
 mod hostile_match;

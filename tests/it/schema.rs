@@ -330,3 +330,27 @@ fn schemas_use_standard_formats_and_pass_ajv_strict_and_check_jsonschema() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The play protocol's capabilities bound a board size as m3go does (3 to 19), not by a Rust
+/// integer's range, and leave out `options`, `sizes` and `protocol` (spec/play-protocol.md
+/// "Capabilities").
+#[test]
+fn player_capabilities_sizes_are_board_sizes_and_options_are_optional() {
+    let s = schema("player-capabilities.schema.json");
+    let answer = |caps: Value| {
+        serde_json::json!({"id": "capabilities", "protocols": ["m3go-player/1"],
+            "implementation": {"name": "p", "version": "1"}, "capabilities": caps})
+    };
+    let minimal = answer(serde_json::json!({"presets": ["m3go-2020"]}));
+    assert!(
+        errors(&s, &minimal).is_empty(),
+        "{:?}",
+        errors(&s, &minimal)
+    );
+    let sized = answer(serde_json::json!({"presets": ["m3go-2020"], "sizes": [3, 9, 19]}));
+    assert!(errors(&s, &sized).is_empty(), "{:?}", errors(&s, &sized));
+    for bad in [1, 21, 4_294_967_296_u64] {
+        let a = answer(serde_json::json!({"presets": ["m3go-2020"], "sizes": [bad]}));
+        assert!(!errors(&s, &a).is_empty(), "size {bad} accepted");
+    }
+}

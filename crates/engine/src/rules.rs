@@ -401,6 +401,15 @@ macro_rules! rule_options {
             fn override_options(&self, r: &mut Rules) {
                 $( override_option(&mut r.$field, &self.$field); )*
             }
+
+            /// The options of `rules` whose value is not `base`'s, each written (the others
+            /// left out).
+            fn differing(rules: &Rules, base: &Rules) -> RulesSpec {
+                RulesSpec {
+                    preset: None,
+                    $( $field: differing_option(&rules.$field, &base.$field), )*
+                }
+            }
         }
 
         impl Rules {
@@ -415,6 +424,20 @@ macro_rules! rule_options {
 macro_rules! option_type {
     ($ty:ty) => { $ty };
     ($ty:ty | None) => { Option<$ty> };
+}
+
+/// The value a `RulesSpec` writes for an option whose value is `value` where the preset's is
+/// `base`: none when they are the same (for an option absent by default, none as well when
+/// `value` is absent).
+fn differing_option<T: Clone, U: PartialEq + Clone + Into<Option<T>>>(
+    value: &U,
+    base: &U,
+) -> Option<T> {
+    if value == base {
+        None
+    } else {
+        value.clone().into()
+    }
 }
 
 /// An override written in a `RulesSpec` (`T`) replaces the option's value (`U`: `T` itself, or
@@ -881,17 +904,37 @@ impl Rules {
     }
 }
 
+impl Rules {
+    /// The rules in their smallest form, as m3go writes them for other programs (requests of
+    /// every protocol, position files, dumped cases, records, SGF `TCR`): the preset and only
+    /// the options whose value is not the preset's. An option added to m3go later is written
+    /// only when set away from its preset's value, so a program that refuses unknown keys keeps
+    /// reading what m3go sends (spec/README.md "Compatibility"); [`RulesSpec::resolve`] gives
+    /// these rules back.
+    pub fn to_spec(&self) -> RulesSpec {
+        let base = Rules::preset(self.preset.name()).unwrap_or_default();
+        RulesSpec {
+            preset: Some(self.preset.to_string()),
+            ..RulesSpec::differing(self, &base)
+        }
+    }
+}
+
 impl RulesField {
-    /// The rules field that names `rules` (a preset name when it is exactly one).
+    /// The rules field that names `rules` in their smallest form ([`Rules::to_spec`]): the
+    /// preset's name when they are exactly a preset, else the preset and the options that
+    /// differ from it.
     pub fn of(rules: &Rules) -> RulesField {
-        if Rules::preset(rules.preset.name()).is_ok_and(|p| p == *rules) {
+        let spec = rules.to_spec();
+        if spec
+            == (RulesSpec {
+                preset: spec.preset.clone(),
+                ..RulesSpec::default()
+            })
+        {
             return RulesField::Name(rules.preset.to_string());
         }
-        serde_json::to_value(rules)
-            .ok()
-            .and_then(|v| serde_json::from_value(v).ok())
-            .map(RulesField::Spec)
-            .unwrap_or_else(|| RulesField::Name(rules.preset.to_string()))
+        RulesField::Spec(spec)
     }
 
     /// The rules this field stands for: the named preset, or a preset with the options given
@@ -922,6 +965,41 @@ mod tests {
         assert_eq!(Preset::named("D3Go"), Some(Preset::Dullstone));
         assert_eq!(Preset::named("FlystoneGo"), Some(Preset::Flystone));
         assert_eq!(Preset::named("m3go-2021"), None);
+    }
+
+    /// The smallest form: a preset writes its name alone, each option set away from its
+    /// preset's value is the only option written, an option at its preset's value is never
+    /// written (a key added later reaches no program at its default), and the form resolves
+    /// back to the rules; an old full mapping still reads.
+    #[test]
+    fn rules_are_written_as_the_preset_and_the_options_that_differ() -> Result<(), RulesError> {
+        for p in Preset::ALL {
+            let r = Rules::preset(p.name())?;
+            assert_eq!(RulesField::of(&r), RulesField::Name(p.name().into()));
+            let spec = r.to_spec();
+            let v = serde_json::to_value(&spec).map_err(|_| RulesError { problems: vec![] })?;
+            assert_eq!(v, serde_json::json!({"preset": p.name()}));
+            assert_eq!(spec.resolve()?, r);
+            let full: RulesSpec = serde_json::to_value(&r)
+                .ok()
+                .and_then(|v| serde_json::from_value(v).ok())
+                .unwrap_or_default();
+            assert_eq!(full.resolve()?, r, "the full mapping still reads");
+        }
+        let dull = Rules {
+            ko: Ko::Positional,
+            grey_freeze: GreyFreeze::Recomputed,
+            flystone_window: Some(7),
+            ..Rules::preset("dullstone")?
+        };
+        let v = serde_json::to_value(RulesField::of(&dull)).unwrap_or_default();
+        assert_eq!(
+            v,
+            serde_json::json!({"preset": "dullstone", "grey-freeze": "recomputed",
+                "ko": "positional", "flystone-window": 7})
+        );
+        assert_eq!(dull.to_spec().resolve()?, dull);
+        Ok(())
     }
 
     /// The keys `Rules` and `RulesSpec` write are `Rules::OPTIONS`'s names, in `Rules::OPTIONS`'s order, and a

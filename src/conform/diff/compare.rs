@@ -183,8 +183,9 @@ pub(crate) const UNREAD: crate::conform::pruned::Paths = &[
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "testing", visibility::make(pub))]
 pub(crate) struct Summary {
-    /// `None` for an answer, `Some(message)` for an error answer (its `error` when a string).
-    error: Option<Option<String>>,
+    /// `None` for an answer, `Some(what it said)` for an error answer: its code, field and
+    /// message ([`crate::conform::check::error_message`]).
+    error: Option<String>,
     /// The direct board's lines, and the same without whitespace (compared).
     board: Vec<String>,
     board_squashed: Vec<String>,
@@ -214,7 +215,7 @@ impl Summary {
         };
         let board = strs(&a["boards"]["direct"]);
         Summary {
-            error: answer.get("error").map(|e| e.as_str().map(str::to_string)),
+            error: crate::conform::check::error_message(answer),
             board_squashed: squashed(&board),
             board,
             reported: !r.is_null(),
@@ -302,10 +303,9 @@ pub(crate) fn differences(ours: &Summary, theirs: &Summary) -> Vec<Difference> {
         (None, None) => {}
         (Some(_), Some(_)) => return d,
         (o, t) => {
-            let said = |e: &Option<Option<String>>| {
-                e.clone()
-                    .flatten()
-                    .unwrap_or_else(|| "an answer".to_string())
+            let said = |e: &Option<String>| match e {
+                Some(e) => format!("the error `{e}`"),
+                None => "an answer".to_string(),
             };
             push(
                 &mut d,

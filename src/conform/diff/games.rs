@@ -348,6 +348,19 @@ fn play_game(
         let Some((ours, (after, ahead))) = mine else {
             return Err(GamesError::NoOwnAnswer);
         };
+        // a request the program did not read is no disagreement on the rules to shrink
+        if let Some(said) = crate::conform::check::refusal(&theirs) {
+            sh.first_bad.fetch_min(g, Relaxed);
+            done(played);
+            return Ok(Game::Errored {
+                move_number: pos.move_number(),
+                message: format!(
+                    "it refused the request, answering the error `{said}`: a request it did not \
+                     read, not a disagreement on the rules (does it speak the version of the \
+                     contract m3go sends? spec/README.md \"Compatibility\")"
+                ),
+            });
+        }
         let diffs = compare_move(sh, counted, &ours, &theirs);
         if !diffs.is_empty() {
             sh.first_bad.fetch_min(g, Relaxed);

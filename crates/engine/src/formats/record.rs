@@ -476,12 +476,15 @@ impl Record {
 }
 
 /// The `rules:` header value: the preset name when the rules are exactly a preset, else the
-/// full option mapping as a one-line YAML (JSON) mapping.
+/// preset and the options that differ from it ([`Rules::to_spec`]) as a one-line YAML (JSON)
+/// mapping.
 pub(crate) fn rules_header(rules: &Rules) -> Result<String, InputError> {
-    if Rules::preset(rules.preset.name()).is_ok_and(|p| p == *rules) {
-        return Ok(rules.preset.to_string());
+    match RulesField::of(rules) {
+        RulesField::Name(name) => Ok(name),
+        RulesField::Spec(spec) => {
+            serde_json::to_string(&spec).map_err(|e| InputError::internal(e).key("rules"))
+        }
     }
-    serde_json::to_string(rules).map_err(|e| InputError::internal(e).key("rules"))
 }
 
 /// A refused move of a record, with its number, place and text.

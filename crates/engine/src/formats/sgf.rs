@@ -169,7 +169,8 @@ mod tests {
         assert_eq!(sgf.matches("KM[").count(), 1, "{sgf}");
     }
 
-    /// The komi is written once, as the rules' komi: flystone's 7.5 is written, an ordinary
+    /// The komi is written once, as the rules' komi: flystone's 7.5 is written (`TCR` holds the
+    /// rules in their smallest form, the preset alone, whose komi it is), an ordinary
     /// record's KM[7.5] becomes the two-colour rules' komi, and a komi that disagrees with the
     /// rules the record names is an error.
     #[test]
@@ -179,9 +180,11 @@ mod tests {
         let rules = r.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
         let sgf = r.to_sgf(&rules).unwrap_or_else(|e| panic!("{e}"));
         assert!(
-            sgf.contains("KM[7.5]") && sgf.contains("\"komi\":7.5"),
+            sgf.contains("KM[7.5]") && sgf.contains("TCR[{\"preset\":\"flystone\"}]"),
             "{sgf}"
         );
+        let back = parse_record(&sgf, "f2.sgf").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(back.resolve_rules(None).ok(), Some(rules.clone()), "{sgf}");
         let r = parse_record("(;SZ[9]KM[7.5];B[ee])", "g.sgf").unwrap_or_else(|e| panic!("{e}"));
         let rules = r.resolve_rules(None).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(rules.komi.points(), 7.5);

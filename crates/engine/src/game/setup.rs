@@ -595,13 +595,10 @@ impl Setup {
     }
 }
 
-/// The setup that writes `parts` back (rules as the full option mapping; under Flystone the
-/// state written out).
+/// The setup that writes `parts` back (rules in their smallest form, [`RulesField::of`]: the
+/// preset's name, or the preset and the options that differ from it; under Flystone the state
+/// written out).
 pub(super) fn setup_of(parts: &PositionParts) -> Setup {
-    let spec: crate::rules::RulesSpec = serde_yaml::from_value(
-        serde_yaml::to_value(&parts.rules).unwrap_or(serde_yaml::Value::Null),
-    )
-    .unwrap_or_default();
     let flystone = (parts.rules.schedule == Schedule::Flystone).then(|| {
         parts.flystone.clone().unwrap_or_else(|| FlystoneState {
             random: flystone_schedule(&parts.rules, parts.board.size()),
@@ -609,7 +606,7 @@ pub(super) fn setup_of(parts: &PositionParts) -> Setup {
         })
     });
     Setup {
-        rules: RulesField::Spec(spec),
+        rules: RulesField::of(&parts.rules),
         size: Some(parts.board.size()),
         move_number: Some(parts.move_number),
         diagram: parts.board.to_diagram(),

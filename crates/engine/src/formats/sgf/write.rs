@@ -63,8 +63,9 @@ impl Record {
             // the komi once: the rules' (TCR holds the same)
             Prop::KM(rules.komi.points()),
         ];
-        let json =
-            serde_json::to_string(rules).map_err(|e| InputError::internal(e).key("rules"))?;
+        // the rules in their smallest form: the preset and the options that differ from it
+        let json = serde_json::to_string(&rules.to_spec())
+            .map_err(|e| InputError::internal(e).key("rules"))?;
         root_props.push(prop(RULES_PROP, &escape(&json)));
         for (k, v) in &record.info {
             if matches!(k.as_str(), "komi" | "original-rules") {
