@@ -30,6 +30,10 @@ pub(crate) const CAPABILITIES_COMMAND: &str = "m3go-capabilities";
 pub(crate) const POSITION_COMMAND: &str = "m3go-position";
 /// The extension command naming the game (the play protocol's `game`).
 pub(crate) const GAME_COMMAND: &str = "m3go-game";
+/// The extension command telling a move the referee refused under `--illegal pass`
+/// (`m3go-replaced COLOUR VERTEX`): the move is replaced by a pass that does not count towards
+/// the end of the game (M20-REPLAY-PASS), which a plain `play COLOUR pass` cannot say.
+pub(crate) const REPLACED_COMMAND: &str = "m3go-replaced";
 
 /// The commands a GTP player must answer to play a game.
 pub(crate) const REQUIRED_COMMANDS: [&str; 6] = [
@@ -409,16 +413,20 @@ impl GtpSeat {
                     "the move `{text}` names no turn"
                 )));
             };
-            let action = if replaced { Action::Pass } else { m.action };
-            let v = match action {
+            let v = match m.action {
                 Action::Pass => "pass".to_string(),
                 Action::Place(p) => vertex(p, self.size),
             };
-            self.must(
-                &format!("play {} {v}", colour_name(turn)),
-                deadline,
-                timeout,
-            )?;
+            // M20-REPLAY-PASS: a replaced move is a pass that does not count towards the end;
+            // told as such to a player that knows the extension, so that its end stays the
+            // referee's, else as a plain pass (a GTP loop without the extension does not end
+            // a game on passes)
+            let cmd = match (replaced, self.knows(REPLACED_COMMAND)) {
+                (true, true) => format!("{REPLACED_COMMAND} {} {v}", colour_name(turn)),
+                (true, false) => format!("play {} pass", colour_name(turn)),
+                (false, _) => format!("play {} {v}", colour_name(turn)),
+            };
+            self.must(&cmd, deadline, timeout)?;
         }
         self.own_pending = false;
         let turn = Turn {

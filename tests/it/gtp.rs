@@ -217,3 +217,113 @@ fn the_player_speaks_gtp() {
     assert!(answers[6].starts_with("? illegal move"), "{}", answers[6]);
     assert!(answers[7].starts_with("= "), "{}", answers[7]);
 }
+
+/// Replays `sgf` with `m3go replay` and counts its final position with `m3go analyze`: the
+/// margin in quarter points.
+pub(crate) fn replayed_margin(dir: &Path, sgf: &str) -> i64 {
+    let stem = Path::new(sgf)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let f = dir
+        .join(format!("{stem}.yaml"))
+        .to_string_lossy()
+        .into_owned();
+    let (code, _, err) = m3go(&["replay", sgf, "--quiet", "-o", &f, "--force"]);
+    assert_eq!(code, Some(0), "replay {sgf}: {err}");
+    let (code, out, err) = m3go(&["analyze", &f, "--format", "json"]);
+    assert_eq!(code, Some(0), "analyze {f}: {err}");
+    let v: Value = serde_json::from_str(&out).expect("the analysis");
+    v["score"]["margin_quarters"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("{sgf}: no score in {}", v["score"]))
+}
+
+/// A careless player on the play protocol: it plays the point of the last stone placed (always
+/// occupied, refused), or passes before any stone.
+fn careless_player(dir: &Path) -> String {
+    let script = dir.join("careless.py");
+    std::fs::write(
+        &script,
+        r#"import json, sys
+for line in sys.stdin:
+    req = json.loads(line)
+    if req.get("action") == "capabilities":
+        ans = {"id": req["id"], "protocols": ["m3go-player/1"],
+               "implementation": {"name": "careless", "version": "0"},
+               "capabilities": {"presets": ["m3go-2020"]}}
+    else:
+        placed = [m.split("=")[0] for m in req["moves"]]
+        placed = [m for m in placed if not m.endswith("pass")]
+        ans = {"id": req["id"], "move": placed[-1].split(".")[1] if placed else "pass"}
+    print(json.dumps(ans, ensure_ascii=False), flush=True)
+"#,
+    )
+    .expect("the script");
+    format!("careless=python3 {}", script.to_string_lossy())
+}
+
+/// Under `--illegal pass` the careless player's refused moves become passes that do not count
+/// towards the end (M20-REPLAY-PASS); the GTP baseline is told so (`m3go-replaced`), so that its
+/// own end stays the referee's: whole games, no forfeit (before, the baseline took a replaced
+/// pass after its own pass for the game's end and answered the next `play` with `?`), each
+/// record replaying to its result.
+#[test]
+fn a_careless_player_meets_the_gtp_baseline_without_a_forfeit() {
+    let dir = scratch("careless");
+    let careless = careless_player(&dir);
+    let base = format!("base=gtp:{BIN} player --protocol gtp --seed 3");
+    let lines = run_match(
+        &dir,
+        &[
+            "--player",
+            &careless,
+            "--player",
+            &base,
+            "--games",
+            "4",
+            "--size",
+            "5",
+            "--illegal",
+            "pass",
+        ],
+    );
+    assert_eq!(lines.len(), 4);
+    for l in &lines {
+        assert_ne!(l["ending"], "forfeit", "{l}");
+        assert!(l["forfeit"].is_null(), "{l}");
+        assert!(l["replaced"].as_u64().unwrap_or(0) > 0, "{l}");
+        let sgf = l["sgf"].as_str().unwrap_or_default();
+        assert_eq!(
+            Some(replayed_margin(&dir, sgf)),
+            l["margin_quarters"].as_i64(),
+            "{l}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `m3go-replaced COLOUR VERTEX`: a pass that does not count towards the end, so that after
+/// white's pass and black's replaced move the game goes on; a plain pass there ends it.
+#[test]
+fn a_replaced_pass_does_not_end_the_players_game() {
+    let input = "list_commands\nboardsize 5\nplay black C3\nplay white pass\n\
+                 m3go-replaced black C3\ngenmove white\nundo\nundo\nplay black pass\n\
+                 genmove white\nm3go-replaced black\nquit\n";
+    let out = crate::common::m3go_ok(&["player", "--protocol", "gtp"], Some(input));
+    let answers: Vec<&str> = out.split("\n\n").filter(|a| !a.is_empty()).collect();
+    assert_eq!(answers.len(), 12, "{out}");
+    assert!(
+        answers[0].lines().any(|l| l == "m3go-replaced"),
+        "{}",
+        answers[0]
+    );
+    assert_eq!(answers[4], "=", "{out}");
+    assert!(answers[5].starts_with("= "), "{out}");
+    assert_eq!(answers[8], "=", "{out}");
+    assert!(answers[9].contains("the game is over"), "{out}");
+    assert_eq!(
+        answers[10], "? m3go-replaced: expected a colour and a vertex",
+        "{out}"
+    );
+}
