@@ -39,7 +39,11 @@ use std::time::{Duration, Instant};
 pub struct MatchArgs {
     /// A player: NAME=COMMAND (`a='m3go player --strategy mcts --seed 1'`), speaking the play
     /// protocol m3go-player/1; NAME=gtp:COMMAND for a player speaking GTP version 2 with m3go's
-    /// three-colour extension (spec/play-protocol.md "GTP"). At least two; a NAME holds no
+    /// three-colour extension (spec/play-protocol.md "GTP"), taken to play what its
+    /// `m3go-capabilities` answers, or m3go-2020 only without it; NAME=gtp[RULES;…]:COMMAND
+    /// for a GTP player declared to play exactly RULES (each a preset or a YAML mapping, as --rules)
+    /// instead: `gnugo=gtp[{preset: flystone, flystones: 0}]:gnugo --mode gtp` (Flystone
+    /// without flystones is plain Go, which GNU Go plays). At least two; a NAME holds no
     /// line break, tab or other control character. What a player writes is read within bounds:
     /// a JSON line of 16 MiB, a GTP line of 64 KiB and answer of 1 MiB, and lines written ahead
     /// of what was asked up to 33 MiB (JSON) or 1 MiB (GTP); past them the player forfeits
@@ -334,6 +338,20 @@ fn spec_of(args: &MatchArgs) -> Result<MatchSpec, InputError> {
                     .expected("a name per player"),
             );
         }
+    }
+    // a player declared to play some rules (`gtp[RULES]:`) plays exactly those: the presets'
+    // own values are not implied, as a program's capabilities would imply them
+    if let Some(p) = args
+        .players
+        .iter()
+        .find(|p| !p.declared.is_empty() && !p.declared.contains(&args.rules))
+    {
+        return Err(InputError::new(format!(
+            "`{}` is declared to play other rules than the match's",
+            p.name
+        ))
+        .key("--player")
+        .expected("the match's rules (--rules) among the rules declared in gtp[…]"));
     }
     m3go_engine::Board::empty(args.size).map_err(|e| InputError::from(e).key("--size"))?;
     if !(args.move_time > 0.0 && args.move_time <= 86400.0) {
