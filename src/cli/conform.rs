@@ -103,8 +103,10 @@ struct Reports {
     verbose: bool,
     /// `--junit` writes to standard output: the text report goes to standard error.
     text_to_stderr: bool,
-    /// Skips fail the run (no `--allow-skips`): the JUnit report shows them as failures.
+    /// Skips fail the run (no `--allow-skips`), and nothing tested (no `--allow-empty`): the
+    /// JUnit report shows them as failures.
     skips_fail: bool,
+    empty_fails: bool,
 }
 
 /// Why the reports asked for cannot be written.
@@ -181,6 +183,7 @@ impl Reports {
             verbose,
             text_to_stderr,
             skips_fail: false,
+            empty_fails: false,
         })
     }
 
@@ -248,6 +251,10 @@ impl Reports {
                 let why = "skipped, and skips fail the run (--allow-skips accepts them)";
                 crate::conform::junit::skips_failing(&mut suite, why);
             }
+            if self.empty_fails {
+                let why = "nothing was tested, which fails the run (--allow-empty accepts it)";
+                crate::conform::junit::nothing_failing(&mut suite, why);
+            }
             let unwritable = |e: &dyn std::fmt::Display| {
                 crate::cli::fail_with(crate::conform::outputs::ErrorCode::Unwritable, e, 2)
             };
@@ -267,6 +274,7 @@ pub(crate) fn run(args: ConformArgs) -> i32 {
         }
     };
     reports.skips_fail = !args.program.allow_skips;
+    reports.empty_fails = !args.program.allow_empty;
     if let Some(files) = &args.merge {
         return merge(files, &args.program, &reports);
     }

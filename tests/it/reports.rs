@@ -630,3 +630,22 @@ fn conform_junit_shows_skips_that_fail_the_run_as_failures() {
     assert_eq!(num(s, "failures"), 0, "{out}");
     assert!(num(s, "skipped") > 0, "{out}");
 }
+
+/// Nothing tested fails the run unless --allow-empty: the JUnit report then holds one failing
+/// case saying so, not an empty (green) suite.
+#[test]
+fn conform_junit_of_a_run_that_tested_nothing_fails() {
+    let args = ["conform", "--id", "no-such-case", "--junit", "-"];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 1, "{err}");
+    let doc = roxmltree::Document::parse(&out).unwrap_or_else(|e| panic!("{e}\n{out}"));
+    let s = suite(&doc, "m3go-conform");
+    assert_eq!(num(s, "failures"), 1, "{out}");
+    assert!(out.contains("nothing was tested"), "{out}");
+    let mut allowed = args.to_vec();
+    allowed.push("--allow-empty");
+    let (code, out, err) = run(&allowed);
+    assert_eq!(code, 0, "{err}");
+    let doc = roxmltree::Document::parse(&out).unwrap_or_else(|e| panic!("{e}\n{out}"));
+    assert_eq!(num(suite(&doc, "m3go-conform"), "tests"), 0, "{out}");
+}
