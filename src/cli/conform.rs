@@ -103,6 +103,10 @@ struct Reports {
     verbose: bool,
     /// `--junit` writes to standard output: the text report goes to standard error.
     text_to_stderr: bool,
+    /// Skips fail the run (no `--allow-skips`), and nothing tested (no `--allow-empty`): the
+    /// JUnit report shows them as failures.
+    skips_fail: bool,
+    empty_fails: bool,
 }
 
 /// Why the reports asked for cannot be written.
@@ -178,7 +182,24 @@ impl Reports {
             json,
             verbose,
             text_to_stderr,
+            skips_fail: false,
+            empty_fails: false,
         })
+    }
+
+    /// A run that could not start or go on: its error said ([`crate::cli::fail_with`]) and,
+    /// with `--junit`, written there as the report's `<error>`; the exit code, 2.
+    fn fail(&self, code: crate::conform::outputs::ErrorCode, e: impl std::fmt::Display) -> i32 {
+        if let Some(path) = &self.junit {
+            let suite = crate::conform::junit::run_error("m3go-conform", &e.to_string());
+            let written = crate::conform::junit::xml(&suite).map_err(|w| w.to_string());
+            if let Err(w) = written
+                .and_then(|x| crate::cli::common::write_file(path, &x).map_err(|w| w.to_string()))
+            {
+                errln!("error: --junit {path}: {w}");
+            }
+        }
+        crate::cli::fail_with(code, e, 2)
     }
 
     /// A line of the text report (not of the JSON summary): on standard output, or on standard
@@ -225,7 +246,15 @@ impl Reports {
             }
         }
         if let Some(path) = &self.junit {
-            let suite = summary::junit_suite(records, load_errors, time, properties);
+            let mut suite = summary::junit_suite(records, load_errors, time, properties);
+            if self.skips_fail {
+                let why = "skipped, and skips fail the run (--allow-skips accepts them)";
+                crate::conform::junit::skips_failing(&mut suite, why);
+            }
+            if self.empty_fails {
+                let why = "nothing was tested, which fails the run (--allow-empty accepts it)";
+                crate::conform::junit::nothing_failing(&mut suite, why);
+            }
             let unwritable = |e: &dyn std::fmt::Display| {
                 crate::cli::fail_with(crate::conform::outputs::ErrorCode::Unwritable, e, 2)
             };
@@ -238,12 +267,14 @@ impl Reports {
 
 pub(crate) fn run(args: ConformArgs) -> i32 {
     let started = std::time::Instant::now();
-    let reports = match Reports::of(&args.junit, &args.results, args.format, args.verbose) {
+    let mut reports = match Reports::of(&args.junit, &args.results, args.format, args.verbose) {
         Ok(r) => r,
         Err(e) => {
             return crate::cli::fail_with(crate::conform::outputs::ErrorCode::BadInput, &e, 2);
         }
     };
+    reports.skips_fail = !args.program.allow_skips;
+    reports.empty_fails = !args.program.allow_empty;
     if let Some(files) = &args.merge {
         return merge(files, &args.program, &reports);
     }
@@ -254,9 +285,7 @@ pub(crate) fn run(args: ConformArgs) -> i32 {
     let rules_md = &args.rules_md;
     let suite = match load_suite(dir, rules_md) {
         Ok(s) => s,
-        Err(e) => {
-            return crate::cli::fail_with(crate::conform::outputs::ErrorCode::BadInput, &e, 2);
-        }
+        Err(e) => return reports.fail(crate::conform::outputs::ErrorCode::BadInput, &e),
     };
     let (cases, load_errors) = (suite.cases, suite.load_errors);
     if args.coverage || args.update_rules {
@@ -280,7 +309,7 @@ pub(crate) fn run(args: ConformArgs) -> i32 {
     let make = oracle_maker(&args);
     let make: &MakeOracle = &make;
     let pool = OraclePool::new(make);
-    let Negotiated { declared, protocol } = match negotiated(&pool, selected.is_empty()) {
+    let Negotiated { declared, protocol } = match negotiated(&pool, selected.is_empty(), &reports) {
         Ok(n) => n,
         Err(code) => return code,
     };
@@ -422,15 +451,14 @@ fn dump_json(selected: &[&(String, Case)], load_errors: &[(String, String)]) -> 
 
 /// What the program declared and the protocol version (nothing asked when no case is
 /// selected), or the exit code when it could not be asked.
-fn negotiated(pool: &OraclePool, nothing_selected: bool) -> Result<Negotiated, i32> {
+fn negotiated(pool: &OraclePool, nothing_selected: bool, r: &Reports) -> Result<Negotiated, i32> {
     if nothing_selected {
         return Ok(Negotiated {
             declared: Declared::Nothing(String::new()),
             protocol: crate::conform::protocol::PROTOCOL,
         });
     }
-    negotiate_in(pool)
-        .map_err(|e| crate::cli::fail_with(crate::conform::outputs::ErrorCode::ProgramFailed, e, 2))
+    negotiate_in(pool).map_err(|e| r.fail(crate::conform::outputs::ErrorCode::ProgramFailed, e))
 }
 
 /// Runs the selected cases on `jobs` workers (a case outside the declared capabilities is
@@ -509,9 +537,7 @@ fn said(exit: summary::Exit) -> i32 {
 fn merge(files: &[String], program: &crate::cli::common::ProgramArgs, reports: &Reports) -> i32 {
     let (records, load_errors) = match merge::merged(files) {
         Ok(r) => r,
-        Err(e) => {
-            return crate::cli::fail_with(crate::conform::outputs::ErrorCode::BadInput, &e, 2);
-        }
+        Err(e) => return reports.fail(crate::conform::outputs::ErrorCode::BadInput, &e),
     };
     let properties = vec![("merged".to_string(), files.join(" "))];
     let s = match reports.finish(&records, &load_errors, None, properties) {

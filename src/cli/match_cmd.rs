@@ -39,7 +39,11 @@ use std::time::{Duration, Instant};
 pub struct MatchArgs {
     /// A player: NAME=COMMAND (`a='m3go player --strategy mcts --seed 1'`), speaking the play
     /// protocol m3go-player/1; NAME=gtp:COMMAND for a player speaking GTP version 2 with m3go's
-    /// three-colour extension (spec/play-protocol.md "GTP"). At least two; a NAME holds no
+    /// three-colour extension (spec/play-protocol.md "GTP"), taken to play what its
+    /// `m3go-capabilities` answers, or m3go-2020 only without it; NAME=gtp[RULES;…]:COMMAND
+    /// for a GTP player declared to play exactly RULES (each a preset or a YAML mapping, as --rules)
+    /// instead: `gnugo=gtp[{preset: flystone, flystones: 0}]:gnugo --mode gtp` (Flystone
+    /// without flystones is plain Go, which GNU Go plays). At least two; a NAME holds no
     /// line break, tab or other control character. What a player writes is read within bounds:
     /// a JSON line of 16 MiB, a GTP line of 64 KiB and answer of 1 MiB, and lines written ahead
     /// of what was asked up to 33 MiB (JSON) or 1 MiB (GTP); past them the player forfeits
@@ -139,6 +143,10 @@ pub struct MatchArgs {
     /// with the clause that decided it), as `m3go analyze` prints it.
     #[arg(long)]
     pub final_analysis: bool,
+    /// Exit 1 when a game was forfeited (the results still written): a CI job that runs a
+    /// match sees a player's forfeits. Without it, forfeits are results and the match exits 0.
+    #[arg(long, conflicts_with = "merge")]
+    pub fail_on_forfeit: bool,
 }
 
 /// `--illegal`.
@@ -201,11 +209,45 @@ fn parse_clock(v: &str) -> Result<Clock, SecondsError> {
     Ok(Clock { base, increment })
 }
 
-pub(crate) fn run(args: MatchArgs) -> Result<(), crate::errors::Error> {
-    if let Some(files) = &args.merge {
-        return merge(files, &args);
+/// The exit status: 0, 1 on a forfeit under --fail-on-forfeit, 2 on an error (with --junit,
+/// written as an `<error>` when no report was and the reports' paths are usable).
+pub(crate) fn run(args: MatchArgs) -> i32 {
+    let mut junit_done = false;
+    match play(&args, &mut junit_done) {
+        Ok(forfeits) if forfeits > 0 && args.fail_on_forfeit => {
+            errln!("error: {forfeits} forfeited: exit 1 (--fail-on-forfeit)");
+            1
+        }
+        Ok(_) => 0,
+        Err(e) => {
+            let usable = !junit_done && check_outputs(&reports_of(&args), None).is_ok();
+            if let (Some(file), true) = (&args.junit, usable) {
+                let suite = crate::conform::junit::run_error("m3go-match", &e.to_string());
+                if let Err(w) = write_junit(file, &suite) {
+                    errln!("error: --junit {file}: {w}");
+                }
+            }
+            crate::cli::fail(&e)
+        }
     }
-    let m = spec_of(&args)?;
+}
+
+/// --results and --junit, with their paths.
+fn reports_of(args: &MatchArgs) -> Vec<(&str, &str)> {
+    [("--results", &args.results), ("--junit", &args.junit)]
+        .into_iter()
+        .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
+        .collect()
+}
+
+/// Plays the match (or merges its shards): the number of games forfeited, or the error;
+/// `junit_done` once no error report is to be written (a report written, or refused).
+fn play(args: &MatchArgs, junit_done: &mut bool) -> Result<usize, crate::errors::Error> {
+    if let Some(files) = &args.merge {
+        *junit_done = true;
+        return merge(files, args);
+    }
+    let m = spec_of(args)?;
     let out = args.out.clone().unwrap_or_default();
     if m.entrants().len() != 2 && args.sprt.is_some() {
         return Err(InputError::new(format!("{} players", m.entrants().len()))
@@ -235,14 +277,11 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), crate::errors::Error> {
         }
     }
     folder.check(&names)?;
-    let reports: Vec<(&str, &str)> = [("--results", &args.results), ("--junit", &args.junit)]
-        .into_iter()
-        .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
-        .collect();
-    check_outputs(&reports, Some((&folder, &names)))?;
+    check_outputs(&reports_of(args), Some((&folder, &names)))
+        .inspect_err(|_| *junit_done = true)?;
     stop_children_on_signal();
     let started = Instant::now();
-    let (played, failed) = play_all(&args, &m, &games, &folder)?;
+    let (played, failed) = play_all(args, &m, &games, &folder)?;
     let lines: Vec<GameLine> = played
         .iter()
         .map(|p| game_line(p, &game_path(&out, p.spec.number, "sgf")))
@@ -272,13 +311,14 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), crate::errors::Error> {
         let mut suite = results::junit_suite(
             &lines,
             started.elapsed().as_secs_f64(),
-            match_properties(&args),
+            match_properties(args),
         );
         if !failed.is_empty() {
             suite
                 .cases
                 .extend(results::missing_cases(&failed, &not_started));
         }
+        *junit_done = true;
         if let Err(e) = write_junit(file, &suite) {
             problems.push(e.key("--junit"));
         }
@@ -304,7 +344,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), crate::errors::Error> {
         );
     }
     print_results(&m.entrants(), &lines, args.sprt);
-    Ok(())
+    Ok(lines.iter().filter(|g| g.forfeit.is_some()).count())
 }
 
 /// The match `args` describe, checked, with its openings read.
@@ -334,6 +374,20 @@ fn spec_of(args: &MatchArgs) -> Result<MatchSpec, InputError> {
                     .expected("a name per player"),
             );
         }
+    }
+    // a player declared to play some rules (`gtp[RULES]:`) plays exactly those: the presets'
+    // own values are not implied, as a program's capabilities would imply them
+    if let Some(p) = args
+        .players
+        .iter()
+        .find(|p| !p.declared.is_empty() && !p.declared.contains(&args.rules))
+    {
+        return Err(InputError::new(format!(
+            "`{}` is declared to play other rules than the match's",
+            p.name
+        ))
+        .key("--player")
+        .expected("the match's rules (--rules) among the rules declared in gtp[…]"));
     }
     m3go_engine::Board::empty(args.size).map_err(|e| InputError::from(e).key("--size"))?;
     if !(args.move_time > 0.0 && args.move_time <= 86400.0) {
@@ -469,6 +523,8 @@ fn print_results(entrants: &[String], lines: &[GameLine], sprt: Option<Sprt>) {
     if let (Some(s), Some(first)) = (sprt, tally.first()) {
         outln!("{}", s.line(first));
     }
+    let forfeits = lines.iter().filter(|g| g.forfeit.is_some()).count();
+    outln!("forfeits: {forfeits} of {} games", lines.len());
     for g in lines {
         if let Some(f) = &g.forfeit {
             outln!(
@@ -511,14 +567,10 @@ fn write_junit(file: &str, suite: &TestSuite) -> Result<(), crate::errors::Error
 
 /// `--merge`: the results files of a match's shards read back (as streams), checked to be
 /// exactly the shards of one match ([`results::merge`]), joined and reported.
-fn merge(files: &[String], args: &MatchArgs) -> Result<(), crate::errors::Error> {
+fn merge(files: &[String], args: &MatchArgs) -> Result<usize, crate::errors::Error> {
     // the reports checked before the shards are read, as a match checks them before its first
     // game (writable, distinct)
-    let reports: Vec<(&str, &str)> = [("--results", &args.results), ("--junit", &args.junit)]
-        .into_iter()
-        .filter_map(|(flag, path)| path.as_deref().map(|p| (flag, p)))
-        .collect();
-    check_outputs(&reports, None)?;
+    check_outputs(&reports_of(args), None)?;
     let merged = results::merge(files).map_err(InputError::from)?;
     let lines = &merged.lines;
     if let Some(file) = &args.results {
@@ -544,5 +596,5 @@ fn merge(files: &[String], args: &MatchArgs) -> Result<(), crate::errors::Error>
         );
     }
     print_results(&entrants, lines, args.sprt);
-    Ok(())
+    Ok(lines.iter().filter(|g| g.forfeit.is_some()).count())
 }

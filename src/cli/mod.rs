@@ -95,26 +95,60 @@ impl ColorArg {
     }
 }
 
+/// The exit status of the commands that succeed or fail on their input alone (each command's
+/// `--help` ends with its own).
+const EXIT_PLAIN: &str = "Exit status: 0 success; 2 bad input or a failure (the message names \
+                          the file, key or move and what was expected).";
+const EXIT_CONFORM: &str = "Exit status: 0 every case tested passed; 1 a case failed or \
+    errored, a case or check was skipped (unless --allow-skips), or nothing was tested (unless \
+    --allow-empty); 2 bad input, a program under test that cannot start or answer at all, or a \
+    report that cannot be written (--junit then holds the run's error); 130 stopped by Ctrl-C or \
+    SIGTERM.";
+const EXIT_DIFF: &str = "Exit status: 0 the programs agree; 1 a disagreement, nothing compared \
+    (unless --allow-empty), or moves or checks skipped (unless --allow-skips); 2 bad input or a \
+    program under test that fails; 130 stopped by Ctrl-C or SIGTERM.";
+const EXIT_MATCH: &str = "Exit status: 0 every game played and recorded (a forfeit is a \
+    result); 1 a game forfeited, with --fail-on-forfeit; 2 bad input, or a game that could not \
+    be played or recorded (--junit then holds the run's error); 130 stopped by Ctrl-C or SIGTERM.";
+
 /// The subcommands, one module each.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    #[command(after_help = EXIT_PLAIN)]
     Analyze(analyze::AnalyzeArgs),
+    #[command(after_help = EXIT_PLAIN)]
     Play(play::PlayArgs),
+    #[command(after_help = EXIT_PLAIN)]
     Explain(explain::ExplainArgs),
+    #[command(after_help = EXIT_CONFORM)]
     Conform(conform::ConformArgs),
+    #[command(after_help = EXIT_PLAIN)]
     Protocol(protocol::ProtocolArgs),
+    #[command(after_help = EXIT_PLAIN)]
     Rules(rules::RulesArgs),
+    #[command(after_help = EXIT_PLAIN)]
     Clause(clause::ClauseArgs),
+    #[command(after_help = EXIT_PLAIN)]
     Schema(schema::SchemaArgs),
+    #[command(after_help = EXIT_PLAIN)]
     Replay(replay::ReplayArgs),
+    #[command(after_help = EXIT_PLAIN)]
     Convert(convert::ConvertArgs),
+    #[command(after_help = EXIT_PLAIN)]
     Render(render::RenderArgs),
+    #[command(after_help = EXIT_PLAIN)]
     Perft(perft::PerftArgs),
+    #[command(after_help = EXIT_DIFF)]
     Diff(diff::DiffArgs),
+    #[command(after_help = EXIT_MATCH)]
     Match(match_cmd::MatchArgs),
+    #[command(after_help = EXIT_PLAIN)]
     Player(player::PlayerArgs),
+    #[command(after_help = EXIT_PLAIN)]
     Serve(serve::ServeArgs),
+    #[command(after_help = EXIT_PLAIN)]
     Completions(completions::CompletionsArgs),
+    #[command(after_help = EXIT_PLAIN)]
     Manpage(completions::ManpageArgs),
 }
 
@@ -164,7 +198,7 @@ impl Command {
             Command::Render(a) => exit_code(render::run(a)),
             Command::Perft(a) => exit_code(perft::run(a)),
             Command::Diff(a) => diff::run(a),
-            Command::Match(a) => exit_code(match_cmd::run(a)),
+            Command::Match(a) => match_cmd::run(a),
             Command::Player(a) => exit_code(player::run(a)),
             Command::Serve(a) => exit_code(serve::run(a)),
             Command::Completions(a) => exit_code(completions::run(a)),

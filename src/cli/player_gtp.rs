@@ -10,7 +10,7 @@ use crate::io::clip;
 use crate::io::read_line_bounded;
 use crate::referee::gtp::{
     parse_colour, parse_komi, parse_vertex, vertex, CAPABILITIES_COMMAND, GAME_COMMAND,
-    GTP_VERSION, POSITION_COMMAND,
+    GTP_VERSION, POSITION_COMMAND, REPLACED_COMMAND,
 };
 use crate::referee::strategy::{choose, Strategy};
 use m3go_engine::formats::record::Record;
@@ -19,7 +19,7 @@ use m3go_engine::rules::RulesField;
 use m3go_engine::{Action, InputError, Move, Position, Rules, Setup};
 
 /// The commands answered, as `list_commands` lists them.
-const COMMANDS: [&str; 16] = [
+const COMMANDS: [&str; 17] = [
     "protocol_version",
     "name",
     "version",
@@ -36,6 +36,7 @@ const COMMANDS: [&str; 16] = [
     CAPABILITIES_COMMAND,
     POSITION_COMMAND,
     GAME_COMMAND,
+    REPLACED_COMMAND,
 ];
 
 /// The player's state: the rules and size set, the game's name, the positions of the game (the
@@ -125,7 +126,7 @@ impl Engine {
             }
             "play" => {
                 let (Some(c), Some(v)) = (arg.first(), arg.get(1)) else {
-                    return Err(GtpError::PlayArguments);
+                    return Err(GtpError::PlayArguments("play"));
                 };
                 let turn = parse_colour(c).ok_or_else(|| GtpError::Colour(c.to_string()))?;
                 let action = parse_vertex(v, self.size).map_err(GtpError::Vertex)?;
@@ -148,6 +149,21 @@ impl Engine {
                     Action::Pass => "pass".into(),
                     Action::Place(p) => vertex(p, self.size),
                 })
+            }
+            REPLACED_COMMAND => {
+                // M20-REPLAY-PASS: the referee refused the move and replaced it by a pass that
+                // does not count towards the end; the point is the refused move's, read so
+                // that a malformed command is refused
+                let (Some(c), Some(v)) = (arg.first(), arg.get(1)) else {
+                    return Err(GtpError::PlayArguments(REPLACED_COMMAND));
+                };
+                let turn = parse_colour(c).ok_or_else(|| GtpError::Colour(c.to_string()))?;
+                parse_vertex(v, self.size).map_err(GtpError::Vertex)?;
+                self.advance(turn, Action::Pass)?;
+                if let Some(p) = self.positions.last_mut() {
+                    p.forget_trailing_passes();
+                }
+                Ok(String::new())
             }
             "undo" => {
                 if self.positions.len() <= 1 {
@@ -218,8 +234,8 @@ enum GtpError {
     Komi(crate::referee::gtp::KomiError),
     /// A position refused (`m3go-position`'s, or the start under a new komi).
     Position(m3go_engine::game::PositionError),
-    /// `play` without a colour and a vertex.
-    PlayArguments,
+    /// `play` (or `m3go-replaced`, the command named) without a colour and a vertex.
+    PlayArguments(&'static str),
     /// A colour that is not one (as given).
     Colour(String),
     /// A vertex that is not one of the board.
@@ -246,7 +262,7 @@ impl std::fmt::Display for GtpError {
             GtpError::Start(e) => write!(f, "{e}"),
             GtpError::Komi(e) => write!(f, "{e}"),
             GtpError::Position(e) => write!(f, "{e}"),
-            GtpError::PlayArguments => f.write_str("play: expected a colour and a vertex"),
+            GtpError::PlayArguments(cmd) => write!(f, "{cmd}: expected a colour and a vertex"),
             GtpError::Colour(c) => write!(f, "invalid color `{}`", clip(c, 20)),
             GtpError::Vertex(e) => write!(f, "{e}"),
             GtpError::NoPosition => f.write_str("no position"),

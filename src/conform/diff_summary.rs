@@ -77,6 +77,7 @@ pub(crate) fn summary_of(
             s.disagreement = Some(DiffDisagreement {
                 game: d.game,
                 game_seed: crate::conform::diff::game_seed(opts.seed, d.game),
+                game_seed_text: crate::conform::diff::game_seed(opts.seed, d.game).to_string(),
                 move_number: d.move_number,
                 mv: d.notation.clone(),
                 differences: d

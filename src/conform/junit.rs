@@ -53,6 +53,60 @@ pub struct TestSuite {
     pub cases: Vec<TestCase>,
 }
 
+/// The report of a run that could not start or finish (`--impl` that does not run, a suite or
+/// an output refused): one test case, `run`, whose `<error>` is the run's error, so that a CI job
+/// that publishes the report finds it, and the reason in it.
+pub fn run_error(suite: &str, message: &str) -> TestSuite {
+    TestSuite {
+        name: suite.to_string(),
+        time: None,
+        properties: Vec::new(),
+        cases: vec![TestCase {
+            name: "run".to_string(),
+            classname: suite.to_string(),
+            file: None,
+            time: None,
+            verdict: Verdict::Errored {
+                message: message.lines().next().unwrap_or_default().to_string(),
+                text: message.to_string(),
+            },
+            system_out: None,
+        }],
+    }
+}
+
+/// The suite with its skips made failures (`message` says why), for a run that fails on skips
+/// (no `--allow-skips`): a report that shows no failure would be green where the run is not.
+/// A case run with checks left out (its `system-out`) is one of them.
+pub fn skips_failing(suite: &mut TestSuite, message: &str) {
+    for t in &mut suite.cases {
+        let text = match (&t.verdict, &t.system_out) {
+            (Verdict::Skipped { message }, _) => message.clone(),
+            (Verdict::Passed, Some(out)) => out.clone(),
+            _ => continue,
+        };
+        t.verdict = Verdict::Failed {
+            message: message.to_string(),
+            text,
+        };
+    }
+}
+
+/// A suite of no test case made one failing case, `run` (`message` says why), for a run that
+/// fails when nothing was tested (no `--allow-empty`): an empty report is green.
+pub fn nothing_failing(suite: &mut TestSuite, message: &str) {
+    if suite.cases.is_empty() {
+        let mut run = run_error(&suite.name, message).cases;
+        for t in &mut run {
+            t.verdict = Verdict::Failed {
+                message: message.to_string(),
+                text: message.to_string(),
+            };
+        }
+        suite.cases = run;
+    }
+}
+
 /// The counts of a suite: tests, failures, errors, skipped.
 pub fn counts(suite: &TestSuite) -> (usize, usize, usize, usize) {
     let mut c = (suite.cases.len(), 0, 0, 0);

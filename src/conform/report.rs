@@ -150,7 +150,11 @@ pub(crate) struct FieldDifference {
 pub(crate) struct DiffDisagreement {
     /// The game (from 1) and its own seed (the game's SplitMix64 stream).
     pub game: u32,
+    /// The game's own seed: any 64-bit integer, most above 2^53, which JavaScript's
+    /// `JSON.parse` rounds: `game_seed_text` holds it exactly.
     pub game_seed: u64,
+    /// `game_seed` as a decimal string, exact for every JSON reader.
+    pub game_seed_text: String,
     /// The move at which the answers differ, by number and in notation.
     pub move_number: u32,
     #[serde(rename = "move")]

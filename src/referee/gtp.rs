@@ -30,6 +30,10 @@ pub(crate) const CAPABILITIES_COMMAND: &str = "m3go-capabilities";
 pub(crate) const POSITION_COMMAND: &str = "m3go-position";
 /// The extension command naming the game (the play protocol's `game`).
 pub(crate) const GAME_COMMAND: &str = "m3go-game";
+/// The extension command telling a move the referee refused under `--illegal pass`
+/// (`m3go-replaced COLOUR VERTEX`): the move is replaced by a pass that does not count towards
+/// the end of the game (M20-REPLAY-PASS), which a plain `play COLOUR pass` cannot say.
+pub(crate) const REPLACED_COMMAND: &str = "m3go-replaced";
 
 /// The commands a GTP player must answer to play a game.
 pub(crate) const REQUIRED_COMMANDS: [&str; 6] = [
@@ -252,6 +256,9 @@ pub(crate) fn read_answer(
 /// an answer that does not begin with `=` or `?` is [`ProgramFailure::GtpUnreadable`].
 pub(crate) struct GtpSeat {
     ext: External,
+    /// The capabilities declared on the command line (`NAME=gtp[RULES;…]:COMMAND`), used
+    /// instead of asking the program.
+    declared: Option<PlayerCapabilities>,
     commands: Vec<String>,
     rules: Option<Rules>,
     size: usize,
@@ -261,9 +268,11 @@ pub(crate) struct GtpSeat {
 }
 
 impl GtpSeat {
-    pub fn new(ext: External) -> GtpSeat {
+    /// The seat of the program `ext`, declared to play `declared` (none: what it says).
+    pub fn new(ext: External, declared: &[Rules]) -> GtpSeat {
         GtpSeat {
             ext,
+            declared: (!declared.is_empty()).then(|| declared_capabilities(declared)),
             commands: Vec::new(),
             rules: None,
             size: 0,
@@ -328,7 +337,9 @@ impl GtpSeat {
                 "the GTP player does not list `{missing}` (list_commands)"
             )));
         }
-        let caps = if self.knows(CAPABILITIES_COMMAND) {
+        let caps = if let Some(caps) = &self.declared {
+            caps.clone()
+        } else if self.knows(CAPABILITIES_COMMAND) {
             let text = self.must(CAPABILITIES_COMMAND, deadline, timeout)?;
             serde_json::from_str::<PlayerCapabilities>(&text).map_err(|e| {
                 ProgramFailure::Protocol(format!(
@@ -409,16 +420,20 @@ impl GtpSeat {
                     "the move `{text}` names no turn"
                 )));
             };
-            let action = if replaced { Action::Pass } else { m.action };
-            let v = match action {
+            let v = match m.action {
                 Action::Pass => "pass".to_string(),
                 Action::Place(p) => vertex(p, self.size),
             };
-            self.must(
-                &format!("play {} {v}", colour_name(turn)),
-                deadline,
-                timeout,
-            )?;
+            // M20-REPLAY-PASS: a replaced move is a pass that does not count towards the end;
+            // told as such to a player that knows the extension, so that its end stays the
+            // referee's, else as a plain pass (a GTP loop without the extension does not end
+            // a game on passes)
+            let cmd = match (replaced, self.knows(REPLACED_COMMAND)) {
+                (true, true) => format!("{REPLACED_COMMAND} {} {v}", colour_name(turn)),
+                (true, false) => format!("play {} pass", colour_name(turn)),
+                (false, _) => format!("play {} {v}", colour_name(turn)),
+            };
+            self.must(&cmd, deadline, timeout)?;
         }
         self.own_pending = false;
         let turn = Turn {
@@ -457,6 +472,38 @@ impl GtpSeat {
             comment: None,
         })
     }
+}
+
+/// The capabilities of a player declared to play `rules` on the command line: their presets,
+/// and each option where a rule set departs from its preset, with the values it takes there.
+fn declared_capabilities(rules: &[Rules]) -> PlayerCapabilities {
+    let mut caps = PlayerCapabilities::default();
+    for r in rules {
+        let preset = r.preset.name();
+        if !caps.presets.iter().any(|p| p == preset) {
+            caps.presets.push(preset.to_string());
+        }
+        let Ok(base) = Rules::preset(preset) else {
+            continue;
+        };
+        let (mine, theirs) = (serde_json::json!(r), serde_json::json!(base));
+        for (name, _, _) in Rules::OPTIONS {
+            let v = &mine[*name];
+            if *v == theirs[*name] {
+                continue;
+            }
+            let values = caps
+                .options
+                .entry((*name).to_string())
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(vs) = values {
+                if !vs.contains(v) {
+                    vs.push(v.clone());
+                }
+            }
+        }
+    }
+    caps
 }
 
 /// A play protocol answer as the referee reads a program's ([`Seat::ask`]).
@@ -504,6 +551,23 @@ mod tests {
         assert!(parse_vertex("A10", 9).is_err());
         assert!(parse_vertex("A0", 9).is_err());
         assert_eq!(parse_vertex("PASS", 9), Ok(Action::Pass));
+    }
+
+    /// Rules declared on the command line: their presets, and the values of the options where
+    /// they depart from them, which the match's rules are then checked against.
+    #[test]
+    fn declared_rules_are_capabilities() {
+        let mut plain = Rules::preset("flystone").expect("a preset");
+        plain.flystones = 0;
+        let caps = declared_capabilities(&[plain.clone(), Rules::m3go_2020()]);
+        assert_eq!(caps.presets, ["flystone", "m3go-2020"]);
+        assert_eq!(caps.options.len(), 1, "{:?}", caps.options);
+        assert_eq!(caps.options["flystones"], serde_json::json!([0]));
+        let size = 5;
+        assert_eq!(super::super::game::refuses(&caps, &plain, size), None);
+        let mut positional = plain.clone();
+        positional.ko = m3go_engine::rules::Ko::Positional;
+        assert!(super::super::game::refuses(&caps, &positional, size).is_some());
     }
 
     #[test]

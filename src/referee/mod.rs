@@ -31,18 +31,30 @@ pub struct PlayerSpec {
     pub name: String,
     pub command: String,
     pub gtp: bool,
+    /// The rules a GTP player is declared to play on the command line
+    /// (`NAME=gtp[RULES;…]:COMMAND`, each RULES a preset or a YAML mapping as `--rules`): its
+    /// capabilities, instead of what `m3go-capabilities` (or its absence) says. Empty: none
+    /// declared.
+    pub declared: Vec<m3go_engine::Rules>,
 }
 
 impl PlayerSpec {
-    /// Reads `NAME=COMMAND`, or `NAME=gtp:COMMAND` for a player speaking GTP.
+    /// Reads `NAME=COMMAND`, `NAME=gtp:COMMAND` for a player speaking GTP, or
+    /// `NAME=gtp[RULES;…]:COMMAND` for one declared to play those rules.
     pub fn parse(v: &str) -> Result<PlayerSpec, PlayerSpecError> {
         let (name, command) = v
             .split_once('=')
             .ok_or_else(|| PlayerSpecError::NoName(v.to_string()))?;
         let name = name.trim();
-        let (command, gtp) = match command.strip_prefix("gtp:") {
-            Some(c) => (c, true),
-            None => (command, false),
+        let (command, gtp, declared) = match command.strip_prefix("gtp") {
+            Some(c) if c.starts_with(':') => (&c[1..], true, Vec::new()),
+            Some(c) if c.starts_with('[') => {
+                let (rules, c) = c[1..]
+                    .split_once("]:")
+                    .ok_or_else(|| PlayerSpecError::Declaration(v.to_string(), None))?;
+                (c, true, declared_rules(v, rules)?)
+            }
+            _ => (command, false, Vec::new()),
         };
         if name.is_empty() || command.trim().is_empty() {
             return Err(PlayerSpecError::Empty(v.to_string()));
@@ -56,8 +68,21 @@ impl PlayerSpec {
             name: name.to_string(),
             command: command.to_string(),
             gtp,
+            declared,
         })
     }
+}
+
+/// The rules of a `gtp[RULES;…]` declaration (in `v`, the `--player` given): each a preset or a
+/// YAML mapping, as `--rules` reads them.
+fn declared_rules(v: &str, text: &str) -> Result<Vec<m3go_engine::Rules>, PlayerSpecError> {
+    text.split(';')
+        .map(|r| {
+            m3go_engine::game::from_yaml::<m3go_engine::rules::RulesField>(r.trim(), "--player")
+                .and_then(|f| f.resolve().map_err(m3go_engine::InputError::from))
+                .map_err(|e| PlayerSpecError::Declaration(v.to_string(), Some(e.to_string())))
+        })
+        .collect()
 }
 
 /// Why a `--player` does not read ([`PlayerSpec::parse`]); each holds the value given.
@@ -69,6 +94,9 @@ pub enum PlayerSpecError {
     Empty(String),
     /// A name holding a control character (a line break, a tab, …); holds the name.
     ControlInName(String),
+    /// A `gtp[RULES;…]:` declaration without its `]:`, or (the second field) why one of its
+    /// rules does not read.
+    Declaration(String, Option<String>),
 }
 
 impl std::fmt::Display for PlayerSpecError {
@@ -84,6 +112,14 @@ impl std::fmt::Display for PlayerSpecError {
                  breaks, tabs or other control characters",
                 name.escape_debug()
             ),
+            PlayerSpecError::Declaration(v, None) => write!(
+                f,
+                "`{v}`: expected NAME=gtp[RULES;…]:COMMAND (the rules declared in brackets, \
+                 then `:`)"
+            ),
+            PlayerSpecError::Declaration(v, Some(why)) => {
+                write!(f, "`{v}`: the rules declared: {why}")
+            }
         }
     }
 }
@@ -277,7 +313,7 @@ pub(crate) fn run_game(m: &MatchSpec, spec: &GameSpec) -> Result<Played, Referee
         let ext =
             External::bounded(&p.command, m.move_time, &[], bounds).map_err(RefereeError::Start)?;
         Ok(if p.gtp {
-            Box::new(gtp::GtpSeat::new(ext))
+            Box::new(gtp::GtpSeat::new(ext, &p.declared))
         } else {
             Box::new(ext)
         })

@@ -68,7 +68,13 @@ pub(crate) fn selection(m: &MatchSpec) -> MatchSelection {
             .map(|p| SelectedPlayer {
                 name: p.name.clone(),
                 gtp: p.gtp,
-                command_sha256: sha256([p.command.as_bytes()]),
+                // the rules declared on the command line (`gtp[RULES]:`) decide games too
+                command_sha256: if p.declared.is_empty() {
+                    sha256([p.command.as_bytes()])
+                } else {
+                    let declared = serde_json::to_string(&p.declared).unwrap_or_default();
+                    sha256([p.command.as_bytes(), declared.as_bytes()])
+                },
             })
             .collect(),
         team: m.team,

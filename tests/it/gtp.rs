@@ -217,3 +217,219 @@ fn the_player_speaks_gtp() {
     assert!(answers[6].starts_with("? illegal move"), "{}", answers[6]);
     assert!(answers[7].starts_with("= "), "{}", answers[7]);
 }
+
+/// Replays `sgf` with `m3go replay` and counts its final position with `m3go analyze`: the
+/// margin in quarter points.
+pub(crate) fn replayed_margin(dir: &Path, sgf: &str) -> i64 {
+    let stem = Path::new(sgf)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let f = dir
+        .join(format!("{stem}.yaml"))
+        .to_string_lossy()
+        .into_owned();
+    let (code, _, err) = m3go(&["replay", sgf, "--quiet", "-o", &f, "--force"]);
+    assert_eq!(code, Some(0), "replay {sgf}: {err}");
+    let (code, out, err) = m3go(&["analyze", &f, "--format", "json"]);
+    assert_eq!(code, Some(0), "analyze {f}: {err}");
+    let v: Value = serde_json::from_str(&out).expect("the analysis");
+    v["score"]["margin_quarters"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("{sgf}: no score in {}", v["score"]))
+}
+
+/// A careless player on the play protocol: it plays the point of the last stone placed (always
+/// occupied, refused), or passes before any stone.
+fn careless_player(dir: &Path) -> String {
+    let script = dir.join("careless.py");
+    std::fs::write(
+        &script,
+        r#"import json, sys
+for line in sys.stdin:
+    req = json.loads(line)
+    if req.get("action") == "capabilities":
+        ans = {"id": req["id"], "protocols": ["m3go-player/1"],
+               "implementation": {"name": "careless", "version": "0"},
+               "capabilities": {"presets": ["m3go-2020"]}}
+    else:
+        placed = [m.split("=")[0] for m in req["moves"]]
+        placed = [m for m in placed if not m.endswith("pass")]
+        ans = {"id": req["id"], "move": placed[-1].split(".")[1] if placed else "pass"}
+    print(json.dumps(ans, ensure_ascii=False), flush=True)
+"#,
+    )
+    .expect("the script");
+    format!("careless=python3 {}", script.to_string_lossy())
+}
+
+/// Under `--illegal pass` the careless player's refused moves become passes that do not count
+/// towards the end (M20-REPLAY-PASS); the GTP baseline is told so (`m3go-replaced`), so that its
+/// own end stays the referee's: whole games, no forfeit (before, the baseline took a replaced
+/// pass after its own pass for the game's end and answered the next `play` with `?`), each
+/// record replaying to its result.
+#[test]
+fn a_careless_player_meets_the_gtp_baseline_without_a_forfeit() {
+    let dir = scratch("careless");
+    let careless = careless_player(&dir);
+    let base = format!("base=gtp:{BIN} player --protocol gtp --seed 3");
+    let lines = run_match(
+        &dir,
+        &[
+            "--player",
+            &careless,
+            "--player",
+            &base,
+            "--games",
+            "4",
+            "--size",
+            "5",
+            "--illegal",
+            "pass",
+        ],
+    );
+    assert_eq!(lines.len(), 4);
+    for l in &lines {
+        assert_ne!(l["ending"], "forfeit", "{l}");
+        assert!(l["forfeit"].is_null(), "{l}");
+        assert!(l["replaced"].as_u64().unwrap_or(0) > 0, "{l}");
+        let sgf = l["sgf"].as_str().unwrap_or_default();
+        assert_eq!(
+            Some(replayed_margin(&dir, sgf)),
+            l["margin_quarters"].as_i64(),
+            "{l}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `m3go-replaced COLOUR VERTEX`: a pass that does not count towards the end, so that after
+/// white's pass and black's replaced move the game goes on; a plain pass there ends it.
+#[test]
+fn a_replaced_pass_does_not_end_the_players_game() {
+    let input = "list_commands\nboardsize 5\nplay black C3\nplay white pass\n\
+                 m3go-replaced black C3\ngenmove white\nundo\nundo\nplay black pass\n\
+                 genmove white\nm3go-replaced black\nquit\n";
+    let out = crate::common::m3go_ok(&["player", "--protocol", "gtp"], Some(input));
+    let answers: Vec<&str> = out.split("\n\n").filter(|a| !a.is_empty()).collect();
+    assert_eq!(answers.len(), 12, "{out}");
+    assert!(
+        answers[0].lines().any(|l| l == "m3go-replaced"),
+        "{}",
+        answers[0]
+    );
+    assert_eq!(answers[4], "=", "{out}");
+    assert!(answers[5].starts_with("= "), "{out}");
+    assert_eq!(answers[8], "=", "{out}");
+    assert!(answers[9].contains("the game is over"), "{out}");
+    assert_eq!(
+        answers[10], "? m3go-replaced: expected a colour and a vertex",
+        "{out}"
+    );
+}
+
+/// Flystone without flystones: plain Go (ordinary alternation, no flower stone), which a plain
+/// GTP engine plays.
+const PLAIN_GO: &str = "{preset: flystone, flystones: 0}";
+
+/// A plain GTP engine (no `m3go-capabilities`) is taken to play m3go-2020 only, and forfeits a
+/// game of other rules before its first move; declared on the command line
+/// (`NAME=gtp[RULES]:COMMAND`), it plays them.
+#[test]
+fn a_plain_gtp_engine_plays_the_rules_declared_for_it() {
+    let dir = scratch("declared");
+    let plain = bad_gtp_player(&dir, "plain");
+    let declared = plain.replacen("=gtp:", &format!("=gtp[{PLAIN_GO}]:"), 1);
+    let good = format!("good={BIN} player --seed 5");
+    let common = ["--games", "2", "--size", "5", "--rules", PLAIN_GO];
+    for sub in ["undeclared", "declared"] {
+        std::fs::create_dir_all(dir.join(sub)).expect("a folder");
+    }
+    let mut args = vec!["--player", &plain, "--player", &good];
+    args.extend(common);
+    for l in run_match(&dir.join("undeclared"), &args) {
+        assert_eq!(l["ending"], "forfeit", "{l}");
+        let m = l["forfeit"]["message"].as_str().unwrap_or_default();
+        assert!(m.contains("preset `flystone` is not declared"), "{m}");
+    }
+    let mut args = vec!["--player", &declared, "--player", &good];
+    args.extend(common);
+    let lines = run_match(&dir.join("declared"), &args);
+    assert_eq!(lines.len(), 2);
+    for l in &lines {
+        assert_ne!(l["ending"], "forfeit", "{l}");
+    }
+    // declared plain Go, it is not taken to play Flystone with flystones: the match is refused
+    let (code, _, err) = m3go(&[
+        "match", "--player", &declared, "--player", &good, "--rules", "flystone", "-o", "x",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("is declared to play other rules"), "{err}");
+    // a declaration that does not read is refused before the match
+    let bad = plain.replacen("=gtp:", "=gtp[flystone; {preset: go}]:", 1);
+    let (code, _, err) = m3go(&["match", "--player", &bad, "--player", &good, "-o", "x"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("the rules declared"), "{err}");
+    let unclosed = plain.replacen("=gtp:", "=gtp[flystone:", 1);
+    let (code, _, err) = m3go(&["match", "--player", &unclosed, "--player", &good, "-o", "x"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("NAME=gtp[RULES;…]:COMMAND"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// GNU Go (Debian's `gnugo`), declared to play plain Go, plays m3go's baseline under the
+/// referee: whole games without a forfeit, every record replaying to its result. Installs
+/// nothing: without `gnugo` it is skipped with a notice on stderr (not captured), unless
+/// `M3GO_REQUIRE_GNUGO=1` (set by .ci/run, which installs it) makes that a failure.
+#[test]
+fn gnu_go_plays_the_baseline_under_the_referee() {
+    use std::io::Write;
+    let required = std::env::var("M3GO_REQUIRE_GNUGO").is_ok_and(|v| v == "1");
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let found = std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/games")])
+        .map(|d| d.join("gnugo"))
+        .find(|p| p.is_file());
+    let Some(gnugo) = found else {
+        assert!(
+            !required,
+            "M3GO_REQUIRE_GNUGO=1 but gnugo is not installed (apt-get install gnugo)"
+        );
+        let _ = writeln!(
+            std::io::stderr(),
+            "gtp::gnu_go_plays_the_baseline_under_the_referee skipped: gnugo is not installed \
+             (apt-get install gnugo; M3GO_REQUIRE_GNUGO=1 makes this a failure)"
+        );
+        return;
+    };
+    let dir = scratch("gnugo");
+    let gnugo = format!(
+        "gnugo=gtp[{PLAIN_GO}]:{} --mode gtp --level 1",
+        gnugo.to_string_lossy()
+    );
+    let base = format!("base={BIN} player --strategy greedy --seed 7");
+    let lines = run_match(
+        &dir,
+        &[
+            "--player", &gnugo, "--player", &base, "--games", "2", "--size", "5", "--rules",
+            PLAIN_GO,
+        ],
+    );
+    assert_eq!(lines.len(), 2);
+    for l in &lines {
+        assert_ne!(l["ending"], "forfeit", "{l}");
+        let sgf = l["sgf"].as_str().unwrap_or_default();
+        let margin = replayed_margin(&dir, sgf);
+        if l["ending"] == "resign" {
+            // GNU Go resigns a lost game: the record replays, and says so
+            let text = std::fs::read_to_string(sgf).expect("the SGF");
+            let result = l["result"].as_str().unwrap_or_default();
+            assert!(text.contains(&format!("RE[{result}]")), "{text}");
+        } else {
+            assert_eq!(Some(margin), l["margin_quarters"].as_i64(), "{l}");
+        }
+    }
+    // GNU Go plays Go: it wins at least one of the two games against the greedy baseline
+    assert!(lines.iter().any(|l| l["winner"] == "gnugo"), "{lines:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

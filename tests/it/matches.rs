@@ -745,3 +745,59 @@ fn a_gauntlet_pairs_the_first_player_with_each_other() {
     );
     assert!(!out.contains("b vs c"), "{out}");
 }
+
+/// The summary counts the forfeits; `--fail-on-forfeit` makes them exit 1 (the results still
+/// written), and without it a match of forfeits exits 0 (forfeits are results).
+#[test]
+fn forfeits_are_counted_and_fail_the_match_on_request() {
+    let dir = scratch("fail-on-forfeit");
+    let bad = bad_player(&dir, "exit");
+    let good = format!("good={}", player("--strategy random --seed 5"));
+    let (_, stdout) = run_match(
+        &dir,
+        &[
+            "match", "--player", &bad, "--player", &good, "--games", "2", "--size", "5",
+        ],
+    );
+    assert!(stdout.contains("forfeits: 2 of 2 games"), "{stdout}");
+    let out = dir.join("again").to_string_lossy().into_owned();
+    let (code, stdout, stderr) = m3go(&[
+        "match",
+        "--player",
+        &bad,
+        "--player",
+        &good,
+        "--games",
+        "2",
+        "--size",
+        "5",
+        "-o",
+        &out,
+        "--fail-on-forfeit",
+    ]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stdout.contains("forfeits: 2 of 2 games"), "{stdout}");
+    assert!(
+        stderr.contains("2 forfeited: exit 1 (--fail-on-forfeit)"),
+        "{stderr}"
+    );
+    assert!(Path::new(&out).join("game-002.sgf").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A match that could not start still writes its `--junit` report, with the error.
+#[test]
+fn the_junit_report_of_a_match_that_could_not_start_holds_its_error() {
+    let dir = scratch("junit-no-start");
+    let xml = dir.join("r.xml").to_string_lossy().into_owned();
+    let out = dir.join("games").to_string_lossy().into_owned();
+    let (code, _, stderr) = m3go(&["match", "--player", "a=true", "-o", &out, "--junit", &xml]);
+    assert_eq!(code, Some(2), "{stderr}");
+    let text = std::fs::read_to_string(&xml).expect("the JUnit report");
+    assert!(
+        text.contains("<error message=\"--player: one player given"),
+        "{text}"
+    );
+    assert!(stderr.contains("one player given"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

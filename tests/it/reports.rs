@@ -488,6 +488,9 @@ fn diff_junit_has_a_testcase_per_game_and_the_disagreement_with_the_shrunk_case(
     let d = &v["disagreement"];
     assert_eq!(d["game"], 1);
     assert_eq!(d["game_seed"], seed1);
+    // above 2^53 (JavaScript rounds it): also written exactly as a string
+    assert!(seed1 > 1 << 53, "{seed1}");
+    assert_eq!(d["game_seed_text"], seed1.to_string());
     assert_eq!(d["move_number"], 9);
     assert_eq!(d["differences"][0]["field"], "attributes");
     assert_eq!(d["case"]["clauses"][0], "M20-ATTR-1");
@@ -576,4 +579,73 @@ fn a_junit_path_that_cannot_be_written_is_refused_before_anything_runs() {
     assert_eq!(code, 2, "{out}{err}");
     assert!(out.is_empty(), "no game was played: {out}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A run that could not start still writes its JUnit report, the run's error as an `<error>`:
+/// a CI job that publishes the report whatever happened finds it and the reason.
+#[test]
+fn conform_junit_of_a_run_that_could_not_start_holds_its_error() {
+    let dir = tmp("no-start");
+    let xml_file = dir.join("r.xml");
+    let x = xml_file.to_string_lossy().into_owned();
+    let (code, out, err) = run(&["conform", "--impl", "false", "--junit", &x]);
+    assert_eq!(code, 2, "{out}{err}");
+    let xml = std::fs::read_to_string(&xml_file).unwrap_or_else(|e| panic!("no report: {e}"));
+    let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}\n{xml}"));
+    let s = suite(&doc, "m3go-conform");
+    let all = cases(s);
+    assert_eq!(all.len(), 1, "{xml}");
+    let error = all[0]
+        .children()
+        .find(|x| x.has_tag_name("error"))
+        .unwrap_or_else(|| panic!("no <error> in {xml}"));
+    let first = err.lines().next().unwrap_or_default();
+    let said = first.trim_start_matches("error: ");
+    assert!(
+        !said.is_empty() && attr(error, "message").contains(said),
+        "{xml}\n{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Skips fail the run unless --allow-skips: the JUnit report then shows them as failures (a
+/// report with none would be green where the run is red); with --allow-skips, as skips.
+#[test]
+fn conform_junit_shows_skips_that_fail_the_run_as_failures() {
+    let toy = format!("'{BIN}' protocol --presets m3go-2020");
+    let args = ["conform", "--impl", &toy, "--filter", "D3-", "--junit", "-"];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 1, "{err}");
+    let doc = roxmltree::Document::parse(&out).unwrap_or_else(|e| panic!("{e}\n{out}"));
+    let s = suite(&doc, "m3go-conform");
+    assert!(num(s, "failures") > 0, "{out}");
+    assert_eq!(num(s, "skipped"), 0, "{out}");
+    assert!(out.contains("skips fail the run"), "{out}");
+    let mut allowed = args.to_vec();
+    allowed.push("--allow-skips");
+    let (code, out, err) = run(&allowed);
+    assert_eq!(code, 0, "{err}");
+    let doc = roxmltree::Document::parse(&out).unwrap_or_else(|e| panic!("{e}\n{out}"));
+    let s = suite(&doc, "m3go-conform");
+    assert_eq!(num(s, "failures"), 0, "{out}");
+    assert!(num(s, "skipped") > 0, "{out}");
+}
+
+/// Nothing tested fails the run unless --allow-empty: the JUnit report then holds one failing
+/// case saying so, not an empty (green) suite.
+#[test]
+fn conform_junit_of_a_run_that_tested_nothing_fails() {
+    let args = ["conform", "--id", "no-such-case", "--junit", "-"];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 1, "{err}");
+    let doc = roxmltree::Document::parse(&out).unwrap_or_else(|e| panic!("{e}\n{out}"));
+    let s = suite(&doc, "m3go-conform");
+    assert_eq!(num(s, "failures"), 1, "{out}");
+    assert!(out.contains("nothing was tested"), "{out}");
+    let mut allowed = args.to_vec();
+    allowed.push("--allow-empty");
+    let (code, out, err) = run(&allowed);
+    assert_eq!(code, 0, "{err}");
+    let doc = roxmltree::Document::parse(&out).unwrap_or_else(|e| panic!("{e}\n{out}"));
+    assert_eq!(num(suite(&doc, "m3go-conform"), "tests"), 0, "{out}");
 }
