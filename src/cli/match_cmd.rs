@@ -1,20 +1,23 @@
 //! `m3go match`: programs play whole games under m3go's refereeing (`crate::referee`).
 
 use crate::cli::common::{parse_rules, progress_bar, write_file};
+use crate::cli::match_watch;
 use crate::conform::junit::TestSuite;
 use crate::conform::play_protocol::GameLine;
 use crate::conform::play_protocol::ResultsHeader;
 use crate::conform::runner::{stop_children_on_signal, thread_pool};
 use crate::conform::shard::Shard;
 use crate::outputs::{check_outputs, Folder};
+use crate::referee::game::GameWatcher;
 use crate::referee::game::{Clock, Played};
 use crate::referee::results;
 use crate::referee::stats::{Pairing, Sprt, SprtVerdict};
-use crate::referee::{game_line, pairings, run_game, table, tally, MatchSpec, PlayerSpec};
+use crate::referee::{game_line, pairings, run_game_watched, table, tally, MatchSpec, PlayerSpec};
+use crate::serve::watch::Live;
 use m3go_engine::{InputError, Rules};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Play games between programs, refereed by m3go (the play protocol, spec/play-protocol.md).
@@ -127,7 +130,7 @@ pub struct MatchArgs {
     /// (exit 2).
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = [
         "players", "out", "shard", "openings", "team", "gauntlet", "final_analysis", "time",
-        "move_time", "illegal", "concurrency", "games", "size", "rules", "seed",
+        "move_time", "illegal", "concurrency", "games", "size", "rules", "seed", "serve",
     ])]
     pub merge: Option<Vec<String>>,
     /// Write a JUnit XML report to FILE: a test case per game, a forfeit as a failure of the
@@ -139,6 +142,15 @@ pub struct MatchArgs {
     /// with the clause that decided it), as `m3go analyze` prints it.
     #[arg(long)]
     pub final_analysis: bool,
+    /// Watch the match live on the page at http://ADDR/watch (printed on stderr; ADDR:
+    /// HOST:PORT or a PORT, by default 127.0.0.1 on any free port): every game with its state,
+    /// its board after each move, forfeits with their clause, the results table with Elo as it
+    /// grows, a finished game opened as a record in the page. When the match is over the page
+    /// stays until the command is interrupted (Ctrl-C).
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, require_equals = true,
+          default_missing_value = crate::cli::match_watch::DEFAULT_ADDR,
+          value_parser = crate::cli::match_watch::ServeAddr::parse)]
+    pub serve: Option<crate::cli::match_watch::ServeAddr>,
 }
 
 /// `--illegal`.
@@ -205,7 +217,20 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), crate::errors::Error> {
     if let Some(files) = &args.merge {
         return merge(files, &args);
     }
-    let m = spec_of(&args)?;
+    let mut watch = None;
+    let result = play_match(&args, &mut watch);
+    match watch {
+        Some(w) => w.linger(&result),
+        None => result,
+    }
+}
+
+/// The match played (`watch`: its live view, started before the first game with --serve).
+fn play_match(
+    args: &MatchArgs,
+    watch: &mut Option<crate::cli::match_watch::Watch>,
+) -> Result<(), crate::errors::Error> {
+    let m = spec_of(args)?;
     let out = args.out.clone().unwrap_or_default();
     if m.entrants().len() != 2 && args.sprt.is_some() {
         return Err(InputError::new(format!("{} players", m.entrants().len()))
@@ -240,9 +265,19 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), crate::errors::Error> {
         .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p)))
         .collect();
     check_outputs(&reports, Some((&folder, &names)))?;
+    if let Some(addr) = &args.serve {
+        let title = match_watch::title(
+            &m.entrants(),
+            &args.rules.preset.to_string(),
+            m.size,
+            games.len(),
+        );
+        *watch = Some(match_watch::Watch::start(addr, title, &games, &out)?);
+    }
+    let live = watch.as_ref().map(|w| Arc::clone(&w.live));
     stop_children_on_signal();
     let started = Instant::now();
-    let (played, failed) = play_all(&args, &m, &games, &folder)?;
+    let (played, failed) = play_all(args, &m, &games, &folder, live.as_deref())?;
     let lines: Vec<GameLine> = played
         .iter()
         .map(|p| game_line(p, &game_path(&out, p.spec.number, "sgf")))
@@ -272,7 +307,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), crate::errors::Error> {
         let mut suite = results::junit_suite(
             &lines,
             started.elapsed().as_secs_f64(),
-            match_properties(&args),
+            match_properties(args),
         );
         if !failed.is_empty() {
             suite
@@ -376,6 +411,7 @@ fn play_all(
     m: &MatchSpec,
     games: &[crate::referee::game::GameSpec],
     folder: &Folder,
+    live: Option<&Live>,
 ) -> Result<PlayedAll, crate::errors::Error> {
     let workers = thread_pool(args.concurrency as usize).map_err(InputError::from)?;
     let pb = progress_bar(games.len() as u64, "games");
@@ -391,7 +427,9 @@ fn play_all(
                         return None;
                     }
                     let one = || -> Result<Played, crate::errors::Error> {
-                        let played = run_game(m, g)
+                        let watcher = live.map(match_watch::Watcher);
+                        let watcher = watcher.as_ref().map(|w| w as &dyn GameWatcher);
+                        let played = run_game_watched(m, g, watcher)
                             .map_err(|e| InputError::from(e).key(format!("game {}", g.number)))?;
                         let sgf = folder.path_of(&game_name(g.number, "sgf"));
                         let text = played.record.to_sgf(&m.rules)?;
@@ -412,7 +450,12 @@ fn play_all(
                             played.record.moves.len()
                         );
                         let mut tallied = running.lock().unwrap_or_else(|e| e.into_inner());
-                        tally(&mut tallied, &game_line(&played, &sgf));
+                        let line = game_line(&played, &sgf);
+                        tally(&mut tallied, &line);
+                        if let Some(l) = live {
+                            let name = game_name(g.number, "sgf");
+                            match_watch::finished(l, &played, &line, name, &tallied);
+                        }
                         pb.set_message(results::running_score(&tallied));
                         if let (Some(t), Some(first)) = (args.sprt, tallied.first()) {
                             if t.verdict(first.wins, first.losses, first.draws)
@@ -425,9 +468,12 @@ fn play_all(
                         Ok(played)
                     };
                     let result = one();
-                    if result.is_err() {
+                    if let Err(e) = &result {
                         // no game starts after a failure
                         decided.store(true, Ordering::SeqCst);
+                        if let Some(l) = live {
+                            match_watch::failed(l, g.number, e);
+                        }
                     }
                     Some(result.map_err(|e| (g.number, e)))
                 })

@@ -31,6 +31,7 @@ mod convert;
 mod diff;
 mod explain;
 mod match_cmd;
+mod match_watch;
 pub(crate) mod output;
 mod perft;
 mod play;
