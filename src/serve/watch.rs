@@ -316,3 +316,62 @@ fn json_reply(v: &serde_json::Value) -> Reply {
         retry_after: None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn live(games: usize) -> Live {
+        Live::new(
+            "a vs b".into(),
+            std::path::PathBuf::from("."),
+            (1..=games).map(|n| (n, "a".to_string(), "b".to_string())),
+        )
+    }
+
+    /// More changed games than an answer holds: the first answer holds [`PAGE`] of them, the
+    /// oldest change first, says `more`, and its version brings the rest next; a game changed
+    /// twice comes once, with its last change.
+    #[test]
+    fn answers_page_the_changed_games_oldest_first() {
+        let l = live(PAGE + 10);
+        for n in 1..=PAGE + 10 {
+            l.game(n, |g| g.moves = 1);
+        }
+        l.game(1, |g| g.moves = 2);
+        let first = l.answer(0);
+        assert_eq!(first["more"], true);
+        let games = first["games"].as_array().map_or(0, Vec::len);
+        assert_eq!(games, PAGE);
+        assert_eq!(first["games"][0]["game"], 2);
+        let next = first["version"].as_u64().unwrap_or(0);
+        let rest = l.answer(next);
+        assert_eq!(rest["more"], false);
+        let numbers: Vec<u64> = rest["games"]
+            .as_array()
+            .map(|g| g.iter().filter_map(|g| g["game"].as_u64()).collect())
+            .unwrap_or_default();
+        let expected: Vec<u64> = (PAGE as u64 + 2..=PAGE as u64 + 10).chain([1]).collect();
+        assert_eq!(numbers, expected);
+        assert_eq!(rest["games"][9]["moves"], 2);
+        // nothing after the last version; a version past it (another run) is everything
+        let version = rest["version"].as_u64().unwrap_or(0);
+        assert_eq!(l.answer(version)["games"].as_array().map(Vec::len), Some(0));
+        assert_eq!(l.answer(version + 5)["more"], true);
+    }
+
+    /// The end: the games not started are marked not played, and the note is kept.
+    #[test]
+    fn the_end_marks_the_games_not_started() {
+        let l = live(3);
+        l.game(1, |g| g.state = GameState::Finished);
+        l.over("the SPRT decided".into());
+        let a = l.answer(0);
+        assert_eq!(a["over"], "the SPRT decided");
+        let states: Vec<&str> = a["games"]
+            .as_array()
+            .map(|g| g.iter().filter_map(|g| g["state"].as_str()).collect())
+            .unwrap_or_default();
+        assert_eq!(states, ["finished", "not-played", "not-played"]);
+    }
+}
