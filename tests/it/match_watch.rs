@@ -300,3 +300,92 @@ fn match_serve_refuses_a_bad_address_and_serve_alone_watches_nothing() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The resident memory of process `pid` in KiB (`/proc/PID/status`, VmRSS).
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.split_whitespace().next())
+                .and_then(|v| v.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Watchers that never read: eight connections each send `GET /api/watch?since=0` (answered at
+/// once with every game) back to back for three seconds and read nothing. Another watcher is
+/// still answered at once, and the match's process grows by less than 32 MiB: nothing is kept
+/// per watcher beyond one answer and the socket's buffers.
+#[test]
+fn match_serve_watchers_that_never_read_hold_no_memory() {
+    use std::io::Write;
+    let dir = scratch("unread");
+    let a = format!("a={BIN} player --seed 1");
+    let b = format!("b={BIN} player --seed 2");
+    let (child, addr, _stdout) = start_match(
+        &dir,
+        &[
+            "match", "--player", &a, "--player", &b, "--games", "2", "--size", "5", "--serve",
+        ],
+    );
+    let base = format!("http://{addr}");
+    // the match's end: the standing no longer changes
+    let until = Instant::now() + Duration::from_secs(120);
+    loop {
+        assert!(Instant::now() < until, "the match did not end in time");
+        let (_, v) = answer(
+            get(
+                &format!("{base}/api/watch?since=0"),
+                Duration::from_secs(30),
+            )
+            .call(),
+        );
+        if v["over"].is_string() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let pid = child.0.id();
+    let before = rss_kib(pid);
+    let request = format!("GET /api/watch?since=0 HTTP/1.1\r\nHost: {addr}\r\n\r\n").repeat(64);
+    let floods: Vec<_> = (0..8)
+        .map(|_| {
+            let (addr, request) = (addr.clone(), request.clone());
+            std::thread::spawn(move || {
+                let mut s = std::net::TcpStream::connect(&addr).expect("connect");
+                s.set_write_timeout(Some(Duration::from_millis(200)))
+                    .expect("timeout");
+                let end = Instant::now() + Duration::from_secs(3);
+                let mut sent = 0usize;
+                while Instant::now() < end {
+                    match s.write(request.as_bytes()) {
+                        Ok(n) => sent += n,
+                        Err(_) => std::thread::sleep(Duration::from_millis(50)),
+                    }
+                }
+                (s, sent)
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(1500));
+    let started = Instant::now();
+    let (status, v) =
+        answer(get(&format!("{base}/api/watch?since=0"), Duration::from_secs(5)).call());
+    assert_eq!(status, 200, "{v}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let held: Vec<(std::net::TcpStream, usize)> = floods
+        .into_iter()
+        .map(|t| t.join().expect("a flood"))
+        .collect();
+    assert!(held.iter().all(|(_, sent)| *sent > 0));
+    let after = rss_kib(pid);
+    eprintln!("watchers that never read: the process's RSS {before} KiB before, {after} KiB after");
+    assert!(
+        after < before + 32 * 1024,
+        "the process grew from {before} KiB to {after} KiB with watchers that never read"
+    );
+    drop(held);
+    let _ = std::fs::remove_dir_all(&dir);
+}
