@@ -5,11 +5,11 @@
 //! the command prints, and a finished game's record opens in the adjudication page at its last
 //! move. A screenshot of the end (watch-match.png) is kept under target/browser/.
 
-use super::{artifacts, js, share, start_driver, wait_until, Checks, Kill};
+use super::{artifacts, js, share, start_driver, wait_until, Checks, Client, Kill};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -42,6 +42,101 @@ const DRAWN: &str = "const [n, size] = arguments; \
       rows[r][c] = k; } \
     return rows.map((r) => r.join(' ')).join('\\n');";
 
+/// Starts `m3go match` between `players`, `games` per pairing on 5×5, its records in
+/// DIR/games-N and its results in `results`, watched (`--serve`); returns the live view's URL
+/// (from stderr, drained on a thread) and its stdout. The child is killed with `kill`.
+fn start_match(
+    kill: &mut Kill,
+    dir: &Path,
+    players: &[&str],
+    games: &str,
+    results: &Path,
+) -> (String, BufReader<std::process::ChildStdout>) {
+    let mut cmd = Command::new(bin());
+    cmd.arg("match");
+    for p in players {
+        cmd.args(["--player", p]);
+    }
+    let mut child = cmd
+        .args(["--games", games, "--size", "5", "--move-time", "10"])
+        .arg("-o")
+        .arg(dir.join(format!("games-{}", kill.0.len())))
+        .arg("--results")
+        .arg(results)
+        .arg("--serve")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start m3go match");
+    let stderr = child.stderr.take().expect("stderr");
+    let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    kill.0.push(child);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(url) = line.split_whitespace().find(|w| w.starts_with("http://")) {
+                let _ = tx.send(url.to_string());
+            }
+        }
+    });
+    let url = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the live view's URL on stderr");
+    (url, stdout)
+}
+
+/// A match with a player that plays an illegal move (on the opponent's last stone) every game:
+/// each forfeit is shown under its board with the kind and the clause, as --results has them.
+fn forfeits_shown(c: &Client, ck: &mut Checks, kill: &mut Kill, dir: &Path) {
+    let script = dir.join("illegal.py");
+    std::fs::write(
+        &script,
+        r#"import json, sys
+for line in sys.stdin:
+    req = json.loads(line)
+    if req.get("action") == "capabilities":
+        ans = {"id": req["id"], "protocols": ["m3go-player/1"],
+               "implementation": {"name": "bad", "version": "0"},
+               "capabilities": {"presets": ["m3go-2020"]}}
+    else:
+        moves = [m for m in req["moves"] if not m.endswith("pass")]
+        ans = {"id": req["id"], "move": moves[-1].split(".")[1] if moves else "pass"}
+    print(json.dumps(ans, ensure_ascii=False), flush=True)
+"#,
+    )
+    .expect("the script");
+    let bad = format!("bad=python3 {}", script.display());
+    let good = format!("good={} player --seed 3", bin().to_string_lossy());
+    let results = dir.join("forfeits.jsonl");
+    let (url, _stdout) = start_match(kill, dir, &[&bad, &good], "2", &results);
+    c.goto(&url).expect("load the watch page");
+    let over = wait_until(c, "document.body.dataset.over === '1'", 120);
+    ck.that("the match with forfeits is watched to its end", over);
+    let text = std::fs::read_to_string(&results).unwrap_or_default();
+    for l in text
+        .lines()
+        .skip(1)
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+    {
+        let n = l["game"].as_u64().unwrap_or(0);
+        let clause = l["forfeit"]["clause"].as_str().unwrap_or("(none)");
+        let shown = js(
+            c,
+            &format!(
+                "document.querySelector('#boards figure[data-game=\"{n}\"] .forfeit').textContent"
+            ),
+        );
+        let expected = format!(
+            "bad forfeits at move {} (illegal, {clause}): ",
+            l["forfeit"]["move_number"]
+        );
+        ck.that(
+            &format!("game {n}'s forfeit shown with its clause: {shown} (expected {expected}…)"),
+            shown.as_str().is_some_and(|s| s.starts_with(&expected)),
+        );
+    }
+}
+
 pub fn watch_match(chromium: PathBuf, driver: PathBuf) {
     let dir = std::env::temp_dir().join(format!("m3go-browser-watch-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -55,33 +150,7 @@ pub fn watch_match(chromium: PathBuf, driver: PathBuf) {
     let a = format!("a={exe} player --strategy mcts --playouts 300 --seed 1");
     let b = format!("b={exe} player --strategy random --seed 2");
     let results = dir.join("results.jsonl");
-    let mut child = Command::new(bin())
-        .args([
-            "match", "--player", &a, "--player", &b, "--games", "4", "--size", "5",
-        ])
-        .arg("-o")
-        .arg(dir.join("games"))
-        .arg("--results")
-        .arg(&results)
-        .arg("--serve")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start m3go match");
-    let stderr = child.stderr.take().expect("stderr");
-    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-    kill.0.push(child);
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(url) = line.split_whitespace().find(|w| w.starts_with("http://")) {
-                let _ = tx.send(url.to_string());
-            }
-        }
-    });
-    let url = rx
-        .recv_timeout(Duration::from_secs(60))
-        .expect("the live view's URL on stderr");
+    let (url, mut stdout) = start_match(&mut kill, &dir, &[&a, &b], "4", &results);
     c.goto(&url).expect("load the watch page");
     let mut ck = Checks::default();
     // watched to the end: the boards of the games playing sampled as they change
@@ -203,6 +272,7 @@ pub fn watch_match(chromium: PathBuf, driver: PathBuf) {
             60,
         ),
     );
+    forfeits_shown(&c, &mut ck, &mut kill, &dir);
     c.close().expect("close the session");
     drop(kill);
     let _ = std::fs::remove_dir_all(&dir);
