@@ -266,13 +266,7 @@ fn play_match(
         .collect();
     check_outputs(&reports, Some((&folder, &names)))?;
     if let Some(addr) = &args.serve {
-        let title = match_watch::title(
-            &m.entrants(),
-            &args.rules.preset.to_string(),
-            m.size,
-            games.len(),
-        );
-        *watch = Some(match_watch::Watch::start(addr, title, &games, &out)?);
+        *watch = Some(match_watch::Watch::start(addr, &m, &games, &out)?);
     }
     let live = watch.as_ref().map(|w| Arc::clone(&w.live));
     stop_children_on_signal();

@@ -6,6 +6,7 @@
 use crate::conform::play_protocol::{ForfeitField, GameLine};
 use crate::referee::game::{GameSpec, GameWatcher, Played};
 use crate::referee::stats::Pairing;
+use crate::referee::MatchSpec;
 use crate::serve::watch::{GameState, Live};
 use m3go_engine::formats::record::RecordMove;
 use m3go_engine::{InputError, Position};
@@ -65,16 +66,21 @@ pub(crate) struct Watch {
 }
 
 impl Watch {
-    /// Binds `addr` and answers the page and the live view of `games` (the match's, those of
+    /// Binds `addr` and answers the page and the live view of match `m`'s `games` (those of
     /// this shard), their records written to `out`; prints the view's URL on stderr.
     pub fn start(
         addr: &ServeAddr,
-        title: String,
+        m: &MatchSpec,
         games: &[GameSpec],
         out: &str,
     ) -> Result<Watch, InputError> {
         let live = Arc::new(Live::new(
-            title,
+            title(
+                &m.entrants(),
+                &m.rules.preset.to_string(),
+                m.size,
+                games.len(),
+            ),
             std::path::PathBuf::from(out),
             games
                 .iter()
@@ -111,7 +117,7 @@ impl Watch {
 }
 
 /// The match in words, the live view's title.
-pub(crate) fn title(entrants: &[String], rules: &str, size: usize, games: usize) -> String {
+fn title(entrants: &[String], rules: &str, size: usize, games: usize) -> String {
     format!(
         "{}: {rules}, {size}×{size}, {games} game{}",
         entrants.join(" vs "),
