@@ -11,4 +11,5 @@ trap 'rm -rf "$out"' EXIT
 M3GO_BROWSER_REQUIRED=1 M3GO_BROWSER_OUT="$out" cargo test --quiet --test browser
 cp "$out/serve-kejie-288-1400-light.png" docs/serve-desktop.png
 cp "$out/serve-kejie-288-420-light.png" docs/serve-phone.png
-echo "docs/serve-desktop.png and docs/serve-phone.png regenerated"
+cp "$out/watch-match.png" docs/serve-watch.png
+echo "docs/serve-desktop.png, docs/serve-phone.png and docs/serve-watch.png (a match watched live, /watch) regenerated"

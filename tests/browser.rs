@@ -33,6 +33,8 @@
 
 #[path = "browser/share.rs"]
 mod share;
+#[path = "browser/watch.rs"]
+mod watch;
 #[path = "browser/webdriver.rs"]
 mod webdriver;
 
@@ -391,7 +393,22 @@ fn main() {
             "browser_adjudication_page ignored: chromium or chromedriver is not installed (apt-get install chromium chromium-driver)"
         );
     }
-    libtest_mimic::run(&args, vec![trial]).exit();
+    // a match watched live (`m3go match --serve`), run on its own: `cargo test --test browser
+    // watch`
+    let (chromium, driver) = (
+        which(&["chromium", "chromium-browser", "google-chrome"]),
+        which(&["chromedriver"]),
+    );
+    let watch = Trial::test("browser_watch_match", move || match (chromium, driver) {
+        (Some(chromium), Some(driver)) => {
+            watch::watch_match(chromium, driver);
+            Ok(())
+        }
+        _ if required => Err(Failed::from("chromium or chromedriver is not installed")),
+        _ => Ok(()),
+    })
+    .with_ignored_flag(missing && !required);
+    libtest_mimic::run(&args, vec![trial, watch]).exit();
 }
 
 fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {

@@ -1,20 +1,24 @@
 //! `m3go match`: programs play whole games under m3go's refereeing (`crate::referee`).
 
 use crate::cli::common::{parse_rules, progress_bar, write_file};
+use crate::cli::match_clock::parse_clock;
+use crate::cli::match_watch;
 use crate::conform::junit::TestSuite;
 use crate::conform::play_protocol::GameLine;
 use crate::conform::play_protocol::ResultsHeader;
 use crate::conform::runner::{stop_children_on_signal, thread_pool};
 use crate::conform::shard::Shard;
 use crate::outputs::{check_outputs, Folder};
+use crate::referee::game::GameWatcher;
 use crate::referee::game::{Clock, Played};
 use crate::referee::results;
 use crate::referee::stats::{Pairing, Sprt, SprtVerdict};
-use crate::referee::{game_line, pairings, run_game, table, tally, MatchSpec, PlayerSpec};
+use crate::referee::{game_line, pairings, run_game_watched, table, tally, MatchSpec, PlayerSpec};
+use crate::serve::watch::Live;
 use m3go_engine::{InputError, Rules};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Play games between programs, refereed by m3go (the play protocol, spec/play-protocol.md).
@@ -131,7 +135,7 @@ pub struct MatchArgs {
     /// (exit 2).
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = [
         "players", "out", "shard", "openings", "team", "gauntlet", "final_analysis", "time",
-        "move_time", "illegal", "concurrency", "games", "size", "rules", "seed",
+        "move_time", "illegal", "concurrency", "games", "size", "rules", "seed", "serve",
     ])]
     pub merge: Option<Vec<String>>,
     /// Write a JUnit XML report to FILE: a test case per game, a forfeit as a failure of the
@@ -147,6 +151,15 @@ pub struct MatchArgs {
     /// match sees a player's forfeits. Without it, forfeits are results and the match exits 0.
     #[arg(long, conflicts_with = "merge")]
     pub fail_on_forfeit: bool,
+    /// Watch the match live on the page at http://ADDR/watch (printed on stderr; ADDR:
+    /// HOST:PORT or a PORT, by default 127.0.0.1 on any free port): every game with its state,
+    /// its board after each move, forfeits with their clause, the results table with Elo as it
+    /// grows, a finished game opened as a record in the page. When the match is over the page
+    /// stays until the command is interrupted (Ctrl-C).
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, require_equals = true,
+          default_missing_value = crate::cli::match_watch::DEFAULT_ADDR,
+          value_parser = crate::cli::match_watch::ServeAddr::parse)]
+    pub serve: Option<crate::cli::match_watch::ServeAddr>,
 }
 
 /// `--illegal`.
@@ -162,58 +175,16 @@ fn parse_player(v: &str) -> Result<PlayerSpec, crate::referee::PlayerSpecError> 
     PlayerSpec::parse(v)
 }
 
-/// Why a number of seconds (`--move-time`, `--time`'s parts) does not read; each holds the
-/// text given.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum SecondsError {
-    NotANumber(String),
-    OutOfRange(String),
-    /// A clock whose base is under a millisecond: every game would be lost on the first move.
-    NoTime(String),
-}
-
-impl std::fmt::Display for SecondsError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SecondsError::NotANumber(v) => write!(f, "`{v}` is not a number of seconds"),
-            SecondsError::OutOfRange(v) => write!(f, "`{v}`: expected 0 to a year of seconds"),
-            SecondsError::NoTime(v) => write!(
-                f,
-                "`{v}`: a clock with no time, lost on the first move: expected a BASE of at \
-                 least 0.001 seconds"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SecondsError {}
-
-fn seconds(v: &str) -> Result<Duration, SecondsError> {
-    let s: f64 = v
-        .trim()
-        .parse()
-        .map_err(|_| SecondsError::NotANumber(v.to_string()))?;
-    if !(0.0..=86400.0 * 365.0).contains(&s) {
-        return Err(SecondsError::OutOfRange(v.to_string()));
-    }
-    Ok(Duration::from_secs_f64(s))
-}
-
-fn parse_clock(v: &str) -> Result<Clock, SecondsError> {
-    let (base, inc) = v.split_once('+').unwrap_or((v, "0"));
-    let base = seconds(base)?;
-    let increment = seconds(inc)?;
-    if base < Duration::from_millis(1) {
-        return Err(SecondsError::NoTime(v.to_string()));
-    }
-    Ok(Clock { base, increment })
-}
-
 /// The exit status: 0, 1 on a forfeit under --fail-on-forfeit, 2 on an error (with --junit,
 /// written as an `<error>` when no report was and the reports' paths are usable).
 pub(crate) fn run(args: MatchArgs) -> i32 {
     let mut junit_done = false;
-    match play(&args, &mut junit_done) {
+    let mut watch = None;
+    let result = play(&args, &mut junit_done, &mut watch);
+    if let Some(w) = watch {
+        w.linger(&result);
+    }
+    match result {
         Ok(forfeits) if forfeits > 0 && args.fail_on_forfeit => {
             errln!("error: {forfeits} forfeited: exit 1 (--fail-on-forfeit)");
             1
@@ -241,8 +212,13 @@ fn reports_of(args: &MatchArgs) -> Vec<(&str, &str)> {
 }
 
 /// Plays the match (or merges its shards): the number of games forfeited, or the error;
-/// `junit_done` once no error report is to be written (a report written, or refused).
-fn play(args: &MatchArgs, junit_done: &mut bool) -> Result<usize, crate::errors::Error> {
+/// `junit_done` once no error report is to be written (a report written, or refused); `watch`:
+/// its live view, started before the first game with --serve.
+fn play(
+    args: &MatchArgs,
+    junit_done: &mut bool,
+    watch: &mut Option<crate::cli::match_watch::Watch>,
+) -> Result<usize, crate::errors::Error> {
     if let Some(files) = &args.merge {
         *junit_done = true;
         return merge(files, args);
@@ -279,9 +255,13 @@ fn play(args: &MatchArgs, junit_done: &mut bool) -> Result<usize, crate::errors:
     folder.check(&names)?;
     check_outputs(&reports_of(args), Some((&folder, &names)))
         .inspect_err(|_| *junit_done = true)?;
+    if let Some(addr) = &args.serve {
+        *watch = Some(match_watch::Watch::start(addr, &m, &games, &out)?);
+    }
+    let live = watch.as_ref().map(|w| Arc::clone(&w.live));
     stop_children_on_signal();
     let started = Instant::now();
-    let (played, failed) = play_all(args, &m, &games, &folder)?;
+    let (played, failed) = play_all(args, &m, &games, &folder, live.as_deref())?;
     let lines: Vec<GameLine> = played
         .iter()
         .map(|p| game_line(p, &game_path(&out, p.spec.number, "sgf")))
@@ -430,6 +410,7 @@ fn play_all(
     m: &MatchSpec,
     games: &[crate::referee::game::GameSpec],
     folder: &Folder,
+    live: Option<&Live>,
 ) -> Result<PlayedAll, crate::errors::Error> {
     let workers = thread_pool(args.concurrency as usize).map_err(InputError::from)?;
     let pb = progress_bar(games.len() as u64, "games");
@@ -445,7 +426,9 @@ fn play_all(
                         return None;
                     }
                     let one = || -> Result<Played, crate::errors::Error> {
-                        let played = run_game(m, g)
+                        let watcher = live.map(match_watch::Watcher);
+                        let watcher = watcher.as_ref().map(|w| w as &dyn GameWatcher);
+                        let played = run_game_watched(m, g, watcher)
                             .map_err(|e| InputError::from(e).key(format!("game {}", g.number)))?;
                         let sgf = folder.path_of(&game_name(g.number, "sgf"));
                         let text = played.record.to_sgf(&m.rules)?;
@@ -466,7 +449,12 @@ fn play_all(
                             played.record.moves.len()
                         );
                         let mut tallied = running.lock().unwrap_or_else(|e| e.into_inner());
-                        tally(&mut tallied, &game_line(&played, &sgf));
+                        let line = game_line(&played, &sgf);
+                        tally(&mut tallied, &line);
+                        if let Some(l) = live {
+                            let name = game_name(g.number, "sgf");
+                            match_watch::finished(l, &played, &line, name, &tallied);
+                        }
                         pb.set_message(results::running_score(&tallied));
                         if let (Some(t), Some(first)) = (args.sprt, tallied.first()) {
                             if t.verdict(first.wins, first.losses, first.draws)
@@ -479,9 +467,12 @@ fn play_all(
                         Ok(played)
                     };
                     let result = one();
-                    if result.is_err() {
+                    if let Err(e) = &result {
                         // no game starts after a failure
                         decided.store(true, Ordering::SeqCst);
+                        if let Some(l) = live {
+                            match_watch::failed(l, g.number, e);
+                        }
                     }
                     Some(result.map_err(|e| (g.number, e)))
                 })

@@ -414,16 +414,17 @@ struct SeatState {
 /// Plays one game between `black` and `white` (each already started; each is asked for its
 /// capabilities first). `Err` is the referee's own failure (a start position that cannot be
 /// built), never a player's.
+#[cfg(any(test, feature = "testing"))]
 #[cfg_attr(feature = "testing", visibility::make(pub))]
 pub(crate) fn play_game(
     spec: &GameSpec,
     black: &mut dyn Seat,
     white: &mut dyn Seat,
 ) -> Result<Played, RefereeError> {
-    play_game_seated(spec, &mut [black, white])
+    play_game_watched(spec, &mut [black, white], None)
 }
 
-/// The seat (index into the seats of [`play_game_seated`]) that makes a move of `turn`: with
+/// The seat (index into the seats of [`play_game_watched`]) that makes a move of `turn`: with
 /// two seats the player of its colour; with four (the team format) the seat of 000's schedule,
 /// A (black stones), B (black's flowers, grey), C (white stones), D (white's flowers, grey)
 /// (M16-TEAM-ROLES, [`m3go_engine::game::Seat::of_turn`]).
@@ -440,23 +441,38 @@ pub(crate) fn seat_index(seats: usize, turn: Turn) -> usize {
     }
 }
 
-/// [`play_game`] with two seats (black, white) or four (the team format's A, B, C, D, each
-/// asked for the moves of its turn, [`seat_index`]).
-pub(crate) fn play_game_seated(
+/// Told of a game's positions as it is refereed (`m3go match --serve`): the start (after the
+/// opening) and the position after each move recorded, with the record's moves so far. It
+/// only looks: the game is refereed the same with it or without.
+pub(crate) trait GameWatcher: Sync {
+    fn position(&self, spec: &GameSpec, position: &Position, moves: &[RecordMove]);
+}
+
+/// A game with two seats (black, white) or four (the team format's A, B, C, D, each asked for
+/// the moves of its turn, [`seat_index`]), the watcher (if any) told of each position.
+pub(crate) fn play_game_watched(
     spec: &GameSpec,
     seats: &mut [&mut dyn Seat],
+    watcher: Option<&dyn GameWatcher>,
 ) -> Result<Played, RefereeError> {
     if seats.len() != 2 && seats.len() != 4 {
         return Err(RefereeError::Seats(seats.len()));
     }
     let mut r = Referee::start(spec, seats.len())?;
+    let tell = |r: &Referee<'_>| {
+        if let Some(w) = watcher {
+            w.position(spec, &r.pos, &r.record.moves);
+        }
+    };
+    tell(&r);
     let ending = match r.negotiate_all(seats) {
         Some(e) => e,
         None => {
             r.check_told(seats)?;
             loop {
-                if let Step::End(e) = r.step(seats)? {
-                    break e;
+                match r.step(seats)? {
+                    Step::End(e) => break e,
+                    Step::Next => tell(&r),
                 }
             }
         }

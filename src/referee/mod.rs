@@ -20,7 +20,7 @@ pub mod strategy;
 
 use crate::conform::play_protocol::{GameLine, GAME_LINE_FORMAT};
 use crate::conform::runner::{External, ReadBounds};
-use game::{play_game, Clock, Ending, GameSpec, Opening, Played, RefereeError, Seat};
+use game::{Clock, Ending, GameSpec, Opening, Played, RefereeError, Seat};
 use m3go_engine::Colour;
 use std::time::Duration;
 
@@ -299,8 +299,13 @@ pub(crate) fn seating(
 }
 
 /// Plays one game of the match: each player started in its own process group (stopped when the
-/// game ends, whatever happens), then [`play_game`].
-pub(crate) fn run_game(m: &MatchSpec, spec: &GameSpec) -> Result<Played, RefereeError> {
+/// game ends, whatever happens), then [`game::play_game_watched`], `watcher` (if any) told of
+/// each position ([`game::GameWatcher`]).
+pub(crate) fn run_game_watched(
+    m: &MatchSpec,
+    spec: &GameSpec,
+    watcher: Option<&dyn game::GameWatcher>,
+) -> Result<Played, RefereeError> {
     let start = |name: &str| -> Result<Box<dyn Seat>, RefereeError> {
         let p = m
             .player(name)
@@ -327,12 +332,11 @@ pub(crate) fn run_game(m: &MatchSpec, spec: &GameSpec) -> Result<Played, Referee
             .iter_mut()
             .map(|s| -> &mut dyn Seat { s.as_mut() })
             .collect();
-        let played = game::play_game_seated(spec, &mut refs);
-        return played;
+        return game::play_game_watched(spec, &mut refs, watcher);
     }
     let mut black = start(&spec.names[0])?;
     let mut white = start(&spec.names[1])?;
-    play_game(spec, &mut *black, &mut *white)
+    game::play_game_watched(spec, &mut [&mut *black, &mut *white], watcher)
 }
 
 /// The line of `--results` for a game played, its SGF written at `sgf`.

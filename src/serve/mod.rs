@@ -46,6 +46,7 @@
 //!   its place.
 
 pub mod api;
+pub(crate) mod watch;
 
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
@@ -69,6 +70,7 @@ pub(crate) const MAX_BODY: usize = 1 << 20;
 
 const INDEX_HTML: &str = include_str!("page/index.html");
 const STYLE_CSS: &str = include_str!("page/style.css");
+const WATCH_HTML: &str = include_str!("page/watch.html");
 
 /// How long a client may take, and how many connections may be open.
 #[derive(Clone, Debug)]
@@ -268,6 +270,8 @@ struct State {
     epoch: std::time::Instant,
     /// The number of the next connection opened (their order of age).
     next: AtomicU64,
+    /// The match watched, if any.
+    watch: Option<Arc<watch::Live>>,
 }
 
 struct Open {
@@ -321,6 +325,17 @@ impl Server {
 
     /// Binds `host:port` with `options` (more names to answer, the limits).
     pub fn bind_with(host: &str, port: u16, options: &Options) -> Result<Server, InputError> {
+        Server::bind_watching(host, port, options, None)
+    }
+
+    /// [`Server::bind_with`], the server also answering the live view of the match `watch`
+    /// (`m3go match --serve`, [`watch`]).
+    pub(crate) fn bind_watching(
+        host: &str,
+        port: u16,
+        options: &Options,
+        watch: Option<Arc<watch::Live>>,
+    ) -> Result<Server, InputError> {
         let place = || format!("--host {host} --port {port}");
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -356,6 +371,7 @@ impl Server {
                 refusing: Arc::new(tokio::sync::Semaphore::new(options.limits.refusing.max(1))),
                 epoch: std::time::Instant::now(),
                 next: AtomicU64::new(0),
+                watch,
             }),
         })
     }
@@ -722,6 +738,10 @@ async fn handle(
         .unwrap_or("")
         .to_string();
     let _answering = Answering::new(answering);
+    let query = parts.uri.query();
+    if let Some(reply) = watch::route(state.watch.as_ref(), &method, &path, query).await {
+        return response(reply, unread);
+    }
     let routed = match read_request(&method, &path, body.as_deref()) {
         Ok(Routed::Page(reply)) | Err(reply) => return response(reply, unread),
         Ok(Routed::Api(request)) => request,
@@ -1210,6 +1230,9 @@ const PAGES: &[(&str, &str, &str)] = &[
     js!("ruling.js"),
     js!("recordtext.js"),
     js!("describe.js"),
+    // the live view of a match (`m3go match --serve`)
+    ("/watch", "text/html; charset=utf-8", WATCH_HTML),
+    js!("watch.js"),
 ];
 
 /// Reads a request (`body`: `None` when it is over [`MAX_BODY`]) into what it asks for, or the

@@ -30,6 +30,7 @@ mod labels;
 mod layers_errors;
 mod layout;
 mod match_merge;
+mod match_watch;
 mod matches;
 mod notation_forms;
 mod numbers;
