@@ -92,7 +92,7 @@ pub(crate) const ENDPOINTS: &[Endpoint] = &[
         name: "record",
         method: "POST",
         request: "`record` (SGF or game-file text), `mechanical`, `rules` (optional), `labels`",
-        answer: "`id` (the record kept, every position of its replay: 32 hex digits, kept for the client of the `X-M3go-Client` header), `moves` (number, notation, replaced, log line and comment of each), `info` (the game information: key, SGF property, value, `go_only` for the result, rules, komi and handicap of a Go record, one naming no m3go rules, in a mechanical replay), `clauses` (id, quote, reading of each clause the comments and information cite), `log`, `first`, `last`, `replaced`, `variations` (beside the main line, not replayed), `dropped` (what the record read does not hold: variations, properties, an SGF collection's further games)",
+        answer: "`id` (the record kept, every position of its replay: 32 hex digits, kept for the client of the `X-M3go-Client` header), `rules` (the preset's name), `rules_used` (the whole rules replayed under), `moves` (number, notation, replaced, log line and comment of each), `info` (the game information: key, SGF property, value, `go_only` for the result, rules, komi and handicap of a Go record, one naming no m3go rules, in a mechanical replay), `clauses` (id, quote, reading of each clause the comments and information cite), `log`, `first`, `last`, `replaced`, `variations` (beside the main line, not replayed), `dropped` (what the record read does not hold: variations, properties, an SGF collection's further games)",
     },
     Endpoint {
         name: "record-move",
@@ -946,6 +946,7 @@ fn load_record(r: RecordRequest, rec: &Record, work: &Work) -> ApiResult {
     Ok(json!({
         "id": id,
         "rules": rules.preset,
+        "rules_used": to_json(&rules)?,
         "mechanical": r.mechanical,
         "log": replay::log_text_in(&rep, false, l),
         "moves": moves,

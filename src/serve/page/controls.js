@@ -3,8 +3,8 @@ import { $, api, labelsOf, showError } from "./api.js";
 import { judge, showAnalysis } from "./board.js";
 import { buildPosition, setUp } from "./edit.js";
 import { deadOf } from "./position.js";
-import { recordTo, recordToDead } from "./records.js";
-import { setRuleOption, setRules, state } from "./state.js";
+import { loadRecord, recordTo, recordToDead } from "./records.js";
+import { setChosen, setRuleOption, setRules, state } from "./state.js";
 
 // The page again, after a change of layer, labels or move numbers.
 export async function rerender() {
@@ -49,10 +49,17 @@ export async function exportAs(format) {
 
 // ---- the rule options -------------------------------------------------------------------------
 // A rule option changed in its input (view.js draws them; main.js registers this there).
+// Browsing a mechanical replay, the record is replayed again under the rules changed.
 export function ruleOptionChanged(name, value) {
-  const keep = state.rules;
+  const keep = [state.rules, state.chosen];
   setRuleOption(name, value);
-  setUp(buildPosition(), "rule option changed").then((ok) => { if (!ok) setRules(keep); });
+  const undo = (ok) => {
+    if (ok) return;
+    setRules(keep[0]);
+    setChosen(keep[1]);
+  };
+  if (state.record && state.inRecord && state.record.mechanical) return loadRecord(state.record.text, state.record.name).then(undo);
+  return setUp(buildPosition(), "rule option changed").then(undo);
 }
 
 // ---- files ------------------------------------------------------------------------------------

@@ -82,9 +82,11 @@ export function lineName(lines, k) {
 // The note of a mechanical replay's Go-only information (the record's `info` as the `record`
 // API answers it: key, property, value, go_only), worded as the CLI's `replay --save` and
 // `convert` say it; null when there is none.
-export function goOnlyNote(info) {
+// `rules`: the rules replayed under, whose komi the note names.
+export function goOnlyNote(info, rules) {
   const list = (info || []).filter((e) => e.go_only).map((e) => (e.property || e.key) + "[" + e.value + "]");
   if (!list.length) return null;
+  const komi = rules && typeof rules.komi === "number" ? ", " + rules.komi : "";
   return "the Go record's own result, rules and komi, which do not hold for the three-colour game replayed: " +
-    list.join(", ") + " (the rules are m3go's: the komi is the rules' komi)";
+    list.join(", ") + " (the rules are m3go's: the komi is the rules' komi" + komi + ")";
 }

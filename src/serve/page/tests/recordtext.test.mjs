@@ -38,4 +38,6 @@ test("a mechanical replay's Go-only information is named as the CLI names it", (
   assert.match(n, /^the Go record's own result, rules and komi, which do not hold for the three-colour game replayed: RE\[W\+0\.5\], KM\[7\.5\]/);
   assert.equal(goOnlyNote(info.slice(0, 1)), null);
   assert.equal(goOnlyNote(undefined), null);
+  // the komi the replay applies is named beside the record's own it does not use
+  assert.match(goOnlyNote(info, { preset: "m3go-2020", komi: 0 }), /the komi is the rules' komi, 0\)$/);
 });
