@@ -415,7 +415,7 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     // M3GO_BROWSER_ONLY=ending: only ending.rs's checks
     if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "ending") {
         let mut ck = Checks::default();
-        ending::ending_checks(&c, &mut ck);
+        ending::ending_checks(&c, &mut ck, &url);
         c.close().expect("close the session");
         let _ = std::fs::remove_dir_all(&profile);
         return ck.done();
@@ -1359,7 +1359,7 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     // ---- links, the ruling, variations, the desktop fit and the rest of issue 40 (share.rs) ----
     share::share_checks(&c, &mut ck, &url, port, &chromium);
     // ---- the rules of every view from one source, the end of a game (ending.rs) ----
-    ending::ending_checks(&c, &mut ck);
+    ending::ending_checks(&c, &mut ck, &url);
 
     c.close().expect("close the session");
     let _ = std::fs::remove_dir_all(&profile);

@@ -6,7 +6,7 @@
 //! the scoring panel in view, the SGF export's game information and the small ones. Each failed
 //! on the page before.
 
-use super::{click, go_to, js, pick_file, set_select, wait_until, Checks, Client};
+use super::{click, go_to, js, pick_file, set_select, wait_for, wait_until, Checks, Client};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
@@ -100,8 +100,11 @@ fn toggle_mechanical(c: &Client) -> bool {
     loaded_since(c, &old)
 }
 
+/// A 5×5 game ended by two passes, with its game information.
+const FINISHED: &str = "(;GM[1]FF[4]SZ[5]PB[Black Player]PW[White Player]EV[Test Cup]DT[2026-12-07]RE[B+R]C[a game comment];B[cc];W[bb];B[];W[])";
+
 /// Everything of this module, on the page `url` of session `c`.
-pub fn ending_checks(c: &Client, ck: &mut Checks) {
+pub fn ending_checks(c: &Client, ck: &mut Checks, url: &str) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let records = root.join("spec/records");
     let kejie = records.join("kejie-alphago-2017-g1.sgf");
@@ -203,10 +206,162 @@ pub fn ending_checks(c: &Client, ck: &mut Checks) {
             &cli["winner"],
         );
     }
+    // ---- item 2: a broken link in a new tab ----
+    broken_links(c, ck, url);
+    // ---- item 4: a server restart ----
+    restart(c, ck, &kejie);
+    c.goto(url).expect("the page");
+    wait_for(c, "document.body.dataset.ready === '1'", 60);
+    // ---- items 5, 6: a finished game: the scoring phase and its ruling ----
+    let game = super::artifacts().join("finished-game.sgf");
+    std::fs::write(&game, FINISHED).expect("finished-game.sgf");
+    finished_game(c, ck, &game);
     // back to the box unticked, for whatever follows
     c.execute(
         "document.getElementById('mechanical').checked = false;",
         vec![],
     )
     .expect("js");
+}
+
+/// Starts `m3go serve --port PORT` (a server to restart on the same port); its child.
+fn serve_on(port: u16) -> std::process::Child {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_m3go"))
+        .args(["serve", "--port", &port.to_string()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::inherit())
+        .spawn()
+        .expect("start m3go serve");
+    let mut line = String::new();
+    if let Some(out) = child.stdout.take() {
+        std::io::BufReader::new(out)
+            .read_line(&mut line)
+            .expect("the URL line");
+    }
+    child
+}
+
+/// Item 2: a broken link opened in a new tab shows its error over the fallback board, and the
+/// address keeps the link.
+fn broken_links(c: &Client, ck: &mut Checks, url: &str) {
+    for (what, hash) in [
+        ("a record's", "#record=g.sgf&at=3&data=%21%21"),
+        ("a position's", "#position=zzzzz"),
+        ("a cut", "#reco"),
+    ] {
+        c.goto("about:blank").expect("blank");
+        c.goto(&format!("{url}{hash}")).expect("open the link");
+        let ready = wait_until(c, "document.body.dataset.ready === '1'", 60);
+        std::thread::sleep(std::time::Duration::from_millis(800));
+        ck.that(
+            &format!("item 2, {what} broken link in a new tab: its error stays over the board"),
+            ready && js(c, "!document.getElementById('error').hidden && document.getElementById('error-text').textContent.includes('link:') && !!document.querySelector('#board svg')") == true,
+        );
+        ck.that_eq(
+            &format!("item 2, {what} broken link in a new tab: the address is kept"),
+            &js(c, "location.hash"),
+            &Value::from(hash),
+        );
+    }
+    c.goto("about:blank").expect("blank");
+    c.goto(url).expect("the page");
+    wait_until(c, "document.body.dataset.ready === '1'", 60);
+}
+
+/// Item 4: a record replayed under a rule option changed keeps it when the server restarts (the
+/// page sends the rules again with the record).
+fn restart(c: &Client, ck: &mut Checks, kejie: &Path) {
+    let port = super::free_port();
+    let mut server = serve_on(port);
+    let url = format!("http://127.0.0.1:{port}/");
+    c.goto(&url).expect("the second server's page");
+    wait_for(c, "document.body.dataset.ready === '1'", 60);
+    let komi = "state.analysis.rules.komi === 7.5 && /, komi 7\\.5\\)$/.test(document.getElementById('record-status').textContent) && JSON.parse(new URLSearchParams(location.hash.slice(1)).get('rules')).komi === 7.5";
+    let mut ok = open_record(c, kejie, true);
+    if ok {
+        let old = js(c, "state.record.id");
+        c.execute("const i = document.getElementById('opt-komi'); i.value = '7.5'; i.dispatchEvent(new Event('change'));", vec![]).expect("komi");
+        ok = loaded_since(c, &old);
+    }
+    ck.that(
+        "item 4: a rule option changed replays the mechanical record under it",
+        ok,
+    );
+    if ok {
+        go_to(c, 100);
+        ck.that(
+            "item 4: komi 7.5 before the restart (status, rules, URL)",
+            js(c, komi),
+        );
+        let _ = server.kill();
+        let _ = server.wait();
+        server = serve_on(port);
+        go_to(c, 200);
+        ck.that(
+            "item 4: after a server restart, the record keeps komi 7.5 (status, rules, URL)",
+            js(c, komi),
+        );
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+}
+
+/// Items 5 and 6: a finished game (a record ending in two passes): in the scoring phase a click
+/// marks whatever the tool; its ruling holds the count accepted, the dead stones, the trace and
+/// the players, and, loaded back, returns accepted.
+fn finished_game(c: &Client, ck: &mut Checks, game: &Path) {
+    if !open_record(c, game, false) {
+        return ck.fail("items 5, 6: the finished game is replayed");
+    }
+    go_to(c, 4);
+    ck.that_wait(
+        c,
+        "items 5, 6: the scoring phase opens at the game's end",
+        "state.scoring === 'marking'",
+        20,
+    );
+    let white = "[...document.querySelectorAll('#board rect.point')].map((r) => r.dataset.point).find((l) => { const [r, k] = cellOf(l, state.size); return state.grid[r][k] === 'O'; })";
+    let label = js(c, white);
+    let label = label.as_str().unwrap_or("?");
+    assert!(super::choose_tool_opt(c, "explain"));
+    super::click_point_raw(c, label);
+    ck.that_wait(
+        c,
+        "item 6: in the scoring phase a click marks with the explain tool too",
+        &format!("(state.setup.dead || []).includes('{label}') && document.getElementById('status').textContent === ''"),
+        20,
+    );
+    click(c, "#score-accept");
+    wait_until(c, "state.scoring === 'accepted'", 20);
+    c.execute("document.getElementById('save-ruling').click();", vec![])
+        .expect("save the ruling");
+    wait_until(
+        c,
+        "document.getElementById('export-text').value.startsWith('<!doctype html>')",
+        20,
+    );
+    let html = js(c, "document.getElementById('export-text').value");
+    let html = html.as_str().unwrap_or("");
+    for (what, needle) in [
+        ("the count accepted", "count accepted: "),
+        ("the dead stones", &format!("dead stones: 1: {label}")),
+        ("the region trace with M20-SCORE-DEAD", "M20-SCORE-DEAD"),
+        ("black's player", "Black Player"),
+        ("white's player", "White Player"),
+    ] {
+        ck.that(
+            &format!("item 5: the ruling of a finished game holds {what}"),
+            html.contains(needle),
+        );
+    }
+    // loaded back (another game shown first): the count accepted returns accepted
+    open_record(c, game, false);
+    c.execute("document.getElementById('position-text').value = arguments[0]; document.getElementById('position-load').click();", vec![Value::from(html)]).expect("load the ruling");
+    ck.that_wait(
+        c,
+        "item 5: the ruling loaded back returns its count accepted, with its dead stones",
+        &format!("state.scoring === 'accepted' && (state.setup.dead || []).includes('{label}') && document.getElementById('scoring-text').textContent.startsWith('count accepted') && location.hash.includes('scoring=accepted')"),
+        20,
+    );
 }

@@ -34,13 +34,14 @@ export async function setUp(position, why, file) {
 }
 export async function clickPoint(label) {
   const tool = toolOf();
+  // in the scoring phase a click on a stone marks (or unmarks) its string dead, whatever the tool
+  // (explain too: the banner says a click marks; the clause trace is one "explain" away)
+  if (state.scoring === "marking") {
+    return toggleDead(label);
+  }
   if (tool === "explain") {
     $("target").value = label;
     return explain(label);
-  }
-  // in the scoring phase a click on a stone marks (or unmarks) its string dead, whatever the tool
-  if (state.scoring === "marking") {
-    return toggleDead(label);
   }
   if (tool === "play") {
     // with "confirm moves" (a phone's tap is easily misplaced), a first tap selects the point

@@ -29,7 +29,7 @@ import { onMoveClick } from "./movelist.js";
 import { cellOf, emptyGrid, labelAt } from "./position.js";
 import { chooseLine, clearCache, go, loadRecord, step } from "./records.js";
 import { acceptScore } from "./score.js";
-import { listenUrl, positionText, restoreUrl, saveRuling } from "./share.js";
+import { listenUrl, openView, positionText, rulingOpened, saveRuling } from "./share.js";
 import { setChosen, setLayer, setMove, setOptions, setRules, setSize, state } from "./state.js";
 import { markVisit, onRuleOption } from "./view.js";
 
@@ -118,7 +118,11 @@ async function main() {
     // a ruling's position is its object: shown as its JSON text (which a position file may be)
     $("position-text").value = typeof position === "string" ? position : JSON.stringify(position, null, 1);
     // the rules of a position loaded are the rules chosen from then on
-    setUp(position, "position loaded", name).then((ok) => ok && setChosen(state.rules));
+    setUp(position, "position loaded", name).then((ok) => {
+      if (!ok) return;
+      setChosen(state.rules);
+      rulingOpened(t);
+    });
   };
   $("position-load").addEventListener("click", () => openPosition($("position-text").value));
   $("position-file").addEventListener("change", () => readFile($("position-file"), openPosition));
@@ -167,7 +171,7 @@ async function main() {
       });
     }
   });
-  if (!(await restoreUrl())) await judge(buildPosition());
+  await openView(() => judge(buildPosition()));
   listenUrl();
   document.body.dataset.ready = "1";
 }
