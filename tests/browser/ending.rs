@@ -321,6 +321,37 @@ fn finished_game(c: &Client, ck: &mut Checks, game: &Path) {
         "state.scoring === 'marking'",
         20,
     );
+    // ---- item 8: the SGF export keeps the game information, named after the file ----
+    c.execute(
+        "document.getElementById('export-text').value = ''; document.querySelector('[data-export=sgf]').click();",
+        vec![],
+    )
+    .expect("export");
+    wait_until(
+        c,
+        "document.getElementById('export-text').value.startsWith('(;')",
+        20,
+    );
+    let sgf = js(c, "document.getElementById('export-text').value");
+    let sgf = sgf.as_str().unwrap_or("");
+    for p in [
+        "PB[Black Player]",
+        "PW[White Player]",
+        "EV[Test Cup]",
+        "DT[2026-12-07]",
+        "RE[B+R]",
+        "C[a game comment]",
+    ] {
+        ck.that(
+            &format!("item 8: the SGF export keeps {p}"),
+            sgf.contains(p),
+        );
+    }
+    ck.that_eq(
+        "item 8: the SGF export is named after the file loaded",
+        &js(c, "document.getElementById('download').download"),
+        &Value::from("finished-game.sgf"),
+    );
     let white = "[...document.querySelectorAll('#board rect.point')].map((r) => r.dataset.point).find((l) => { const [r, k] = cellOf(l, state.size); return state.grid[r][k] === 'O'; })";
     let label = js(c, white);
     let label = label.as_str().unwrap_or("?");

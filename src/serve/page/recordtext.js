@@ -90,3 +90,11 @@ export function goOnlyNote(info, rules) {
   return "the Go record's own result, rules and komi, which do not hold for the three-colour game replayed: " +
     list.join(", ") + " (the rules are m3go's: the komi is the rules' komi" + komi + ")";
 }
+
+// The name of a record's export (without its extension): the file loaded, and the move it ends
+// at when that is not the record's last (with the moves played after it).
+export function exportName(recordName, at, played, last) {
+  const stem = String(recordName).replace(/\.[^.]*$/, "").replace(/[^\w.\u4e00-\u9fff-]+/g, "_") || "record";
+  if (at === last && !played) return stem;
+  return stem + "-move-" + at + (played ? "+" + played : "");
+}
