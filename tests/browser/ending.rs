@@ -206,6 +206,8 @@ pub fn ending_checks(c: &Client, ck: &mut Checks, url: &str) {
             &cli["winner"],
         );
     }
+    // ---- items 3, 7: the board scales to the space it has ----
+    fits(c, ck, &kejie);
     // ---- item 2: a broken link in a new tab ----
     broken_links(c, ck, url);
     // ---- item 4: a server restart ----
@@ -216,6 +218,8 @@ pub fn ending_checks(c: &Client, ck: &mut Checks, url: &str) {
     let game = super::artifacts().join("finished-game.sgf");
     std::fs::write(&game, FINISHED).expect("finished-game.sgf");
     finished_game(c, ck, &game);
+    // ---- item 3: the scoring panel in view, the passes named ----
+    scoring_in_view(c, ck, &game);
     // back to the box unticked, for whatever follows
     c.execute(
         "document.getElementById('mechanical').checked = false;",
@@ -267,6 +271,26 @@ fn broken_links(c: &Client, ck: &mut Checks, url: &str) {
     c.goto("about:blank").expect("blank");
     c.goto(url).expect("the page");
     wait_until(c, "document.body.dataset.ready === '1'", 60);
+    // ---- item 9: no step buttons without a record; an icon of its own (no favicon request) ----
+    ck.that(
+        "item 9: no step buttons without a record",
+        js(
+            c,
+            "!state.record && document.getElementById('next').offsetParent === null",
+        ),
+    );
+    ck.that(
+        "item 9: the page names its icon (the browser asks for no /favicon.ico)",
+        js(c, "!!document.querySelector('link[rel~=icon]')"),
+    );
+    // dark mode: the pressed layer button stands out from the page, the figure is dimmed
+    super::emulate_dark(c, true);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    ck.that(
+        "item 9: dark mode: the pressed layer button stands out, the board is dimmed",
+        js(c, "(() => { const lum = (e) => getComputedStyle(e).backgroundColor.match(/\\d+/g).slice(0, 3).map(Number).reduce((a, b) => a + b, 0); const on = document.querySelector('#layers button.on'); return lum(on) - lum(document.body) > 250 && getComputedStyle(document.querySelector('#board svg')).filter !== 'none'; })()"),
+    );
+    super::emulate_dark(c, false);
 }
 
 /// Item 4: a record replayed under a rule option changed keeps it when the server restarts (the
@@ -365,6 +389,13 @@ fn finished_game(c: &Client, ck: &mut Checks, game: &Path) {
     );
     click(c, "#score-accept");
     wait_until(c, "state.scoring === 'accepted'", 20);
+    ck.that(
+        "item 9: one dead stone, in the singular",
+        js(
+            c,
+            "/, 1 dead stone removed$/.test(document.getElementById('scoring-text').textContent)",
+        ),
+    );
     c.execute("document.getElementById('save-ruling').click();", vec![])
         .expect("save the ruling");
     wait_until(
@@ -394,5 +425,96 @@ fn finished_game(c: &Client, ck: &mut Checks, game: &Path) {
         "item 5: the ruling loaded back returns its count accepted, with its dead stones",
         &format!("state.scoring === 'accepted' && (state.setup.dead || []).includes('{label}') && document.getElementById('scoring-text').textContent.startsWith('count accepted') && location.hash.includes('scoring=accepted')"),
         20,
+    );
+}
+
+/// Where the page's parts are at the window's size (scrolled to the top): the board's height and
+/// whether the board, the step buttons, the record's status, the stone to play, the game
+/// information and the current move of the list are all in view.
+const FIT: &str = "((sel) => { scrollTo(0, 0); const H = innerHeight, W = innerWidth; const r = (s) => { const e = document.querySelector(s); return e && e.offsetParent !== null ? e.getBoundingClientRect() : null; }; const seen = (s) => { const b = r(s); return !!b && b.top >= 0 && b.bottom <= H + 0.5 && b.left >= 0 && b.right <= W + 0.5; }; const svg = r('#board svg'); return { board: Math.round(svg.height), shown: Object.fromEntries(sel.map((s) => [s, seen(s)])) }; })";
+
+/// Items 3 and 7: at 1366×768 the 19×19 board is at least 700 px high with the step buttons,
+/// the status, the stone to play, the game information and the current move in view; on a
+/// phone the step buttons and the status are in view.
+fn fits(c: &Client, ck: &mut Checks, kejie: &Path) {
+    if !open_record(c, kejie, true) {
+        return ck.fail("items 3, 7: the Ke Jie record is replayed");
+    }
+    go_to(c, 288);
+    for (w, h, least) in [(1366u32, 768u32, 700u64), (1400, 900, 700), (420, 860, 380)] {
+        c.set_window_size(w, h).expect("window size");
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        c.cdp(
+            "Emulation.setDeviceMetricsOverride",
+            serde_json::json!({ "width": w, "height": h, "deviceScaleFactor": 1, "mobile": false }),
+        )
+        .expect("the viewport's size");
+        let sel = if w > 1000 {
+            "['#board svg', '#next', '#record-status', '#tomove', '#record-info', '#movelist .current']"
+        } else {
+            "['#board svg', '#next', '#record-status']"
+        };
+        let fit = js(c, &format!("{FIT}({sel})"));
+        let all = fit["shown"]
+            .as_object()
+            .is_some_and(|m| m.values().all(|v| v == true));
+        let big = fit["board"].as_u64().is_some_and(|b| b >= least);
+        ck.that(
+            &format!("items 3, 7: at {w}×{h} the board is ≥ {least} px high and {sel} are in view: {fit}"),
+            all && big,
+        );
+    }
+    c.cdp(
+        "Emulation.clearDeviceMetricsOverride",
+        serde_json::json!({}),
+    )
+    .expect("the viewport back");
+    c.set_window_size(1500, 1300).expect("window size");
+}
+
+/// Item 3: the scoring panel is in view when the phase opens (at 1366×768, 1400×900 and
+/// 420×860), and the record's status names every pass played from it.
+fn scoring_in_view(c: &Client, ck: &mut Checks, game: &Path) {
+    for (w, h) in [(1366u32, 768u32), (1400, 900), (420, 860)] {
+        c.cdp(
+            "Emulation.setDeviceMetricsOverride",
+            serde_json::json!({ "width": w, "height": h, "deviceScaleFactor": 1, "mobile": false }),
+        )
+        .expect("the viewport's size");
+        if !open_record(c, game, false) {
+            ck.fail("item 3: the finished game is replayed");
+            continue;
+        }
+        go_to(c, 4);
+        ck.that_wait(
+            c,
+            &format!("item 3: at {w}×{h} the scoring panel is in view when the phase opens, with the count"),
+            "(() => { const r = document.getElementById('scoring').getBoundingClientRect(); return state.scoring === 'marking' && r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && document.getElementById('scoring-text').textContent.includes('black '); })()",
+            20,
+        );
+    }
+    c.cdp(
+        "Emulation.clearDeviceMetricsOverride",
+        serde_json::json!({}),
+    )
+    .expect("the viewport back");
+    c.set_window_size(1500, 1300).expect("window size");
+    // from move 2, the passes that end the game: the status names each one
+    go_to(c, 2);
+    let mut passes = 0;
+    for _ in 0..4 {
+        if js(c, "state.analysis.game_over") == true {
+            break;
+        }
+        let n = js(c, "state.move");
+        click(c, "#pass");
+        super::settled_after(c, &n);
+        passes += 1;
+    }
+    let status = js(c, "document.getElementById('record-status').textContent");
+    let named = status.as_str().map_or(0, |t| t.matches("pass").count());
+    ck.that(
+        &format!("item 3: the status names all {passes} passes played: {status}"),
+        passes >= 2 && named == passes,
     );
 }

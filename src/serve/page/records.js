@@ -34,6 +34,7 @@ export async function loadRecord(text, name, opts = {}) {
       packed: packed.length <= LINK_RECORD_MAX ? packed : null,
     });
     cache.clear();
+    $("steps").hidden = false;
     // a mechanical replay's rules (a link's, say) are the rules chosen from then on
     if (mechanical && a.rules_used) setChosen(a.rules_used);
     $("record-log").textContent = a.log;

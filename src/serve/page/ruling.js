@@ -33,7 +33,9 @@ export function rulingHtml(r) {
     "<style>body{font-family:system-ui,sans-serif;max-width:60em;margin:1em auto;padding:0 1em;line-height:1.4}" +
     "figure{margin:0}figure svg{width:100%;max-width:640px;height:auto}pre{white-space:pre-wrap;background:#f6f4ee;padding:.5em}" +
     ".clause{border-left:3px solid #b08a3a;padding:.2em .6em;margin:.3em 0;background:#fbf6e9}.clause .id{font-weight:bold}" +
-    "td,th{border:1px solid #ccc;padding:.1em .4em;text-align:left}table{border-collapse:collapse}</style>",
+    "td,th{border:1px solid #ccc;padding:.1em .4em;text-align:left}table{border-collapse:collapse}" +
+    "@media (prefers-color-scheme:dark){body{background:#17150f;color:#e8e2d4}pre{background:#1c1a14}.clause{background:#2a2519}" +
+    "a{color:#9cf}figure svg{filter:brightness(.82)}}</style>", '<meta name="color-scheme" content="light dark">',
     "</head>", "<body>", "<h1>" + e(r.title) + "</h1>");
   out.push("<p>m3go " + e(r.version) + (r.view ? " · record " + e(r.view.record) + ", after move " + e(r.view.at) : "") +
     (r.link ? ' · <a href="' + e(r.link) + '">the view on an m3go page</a>' : "") + "</p>");

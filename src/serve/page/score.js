@@ -15,11 +15,24 @@ const name = (n) => shownName(state.shown, n);
 export function showScoring() {
   const box = $("scoring");
   const an = state.analysis;
+  if (box.hidden && state.scoring) intoView = true;
   box.hidden = !state.scoring;
   box.dataset.phase = state.scoring || "";
   if (!state.scoring || !an) return;
   $("scoring-text").textContent = phaseText(state.scoring, an.score, deadOf(state.setup).length);
   $("score-accept").textContent = state.scoring === "accepted" ? "change the dead marks" : "accept the count";
+}
+// The phase opened: its panel is brought into view once the analysis is drawn (board.js calls
+// this then; a phone has the panel below the board, its steps bar over the screen's bottom).
+let intoView = false;
+export function scoringIntoView() {
+  if (!intoView) return;
+  intoView = false;
+  const box = $("scoring");
+  const r = box.getBoundingClientRect();
+  const steps = $("steps").getBoundingClientRect();
+  const bottom = getComputedStyle($("steps")).position === "sticky" ? Math.min(innerHeight, steps.top) : innerHeight;
+  if (!box.hidden && (r.top < 0 || r.bottom > bottom)) box.scrollIntoView({ block: "center" });
 }
 // The accept button: the count accepted, or the marks open again.
 export function acceptScore() {
