@@ -387,6 +387,15 @@ fn finished_game(c: &Client, ck: &mut Checks, game: &Path) {
         &format!("(state.setup.dead || []).includes('{label}') && document.getElementById('status').textContent === ''"),
         20,
     );
+    // ---- item 9: the count's trace is one Tab stop, ↓ moves in it ----
+    ck.that(
+        "item 9: the count's trace is one Tab stop (its lines and clause buttons)",
+        js(c, "(() => { const stops = [...document.querySelectorAll('#score-trace li, #score-trace button')].filter((e) => e.tabIndex >= 0 && !e.disabled); return document.querySelectorAll('#score-trace li').length >= 2 && stops.length === 1; })()"),
+    );
+    ck.that(
+        "item 9: ↓ moves the focus to the trace's next line",
+        js(c, "(() => { const l = document.querySelectorAll('#score-trace li'); l[0].focus(); l[0].dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true })); return document.activeElement === l[1] && l[1].tabIndex === 0 && l[0].tabIndex === -1; })()"),
+    );
     click(c, "#score-accept");
     wait_until(c, "state.scoring === 'accepted'", 20);
     ck.that(

@@ -94,6 +94,28 @@ function ownerTable(an) {
   }
   return table;
 }
+// The keys of the trace's lines: ↑/↓ (Home/End) move the focus, Enter or Space opens the clause
+// of the line focused.
+function traceKey(e) {
+  const line = e.target.closest("li");
+  if (!line) return;
+  const lines = [...e.currentTarget.children];
+  const k = lines.indexOf(line);
+  const to = { ArrowDown: k + 1, ArrowUp: k - 1, Home: 0, End: lines.length - 1 }[e.key];
+  if (to !== undefined) {
+    e.preventDefault();
+    const next = lines[Math.max(0, Math.min(lines.length - 1, to))];
+    line.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
+  } else if (e.key === "Enter" || e.key === " ") {
+    const b = line.querySelector("button:not([disabled])");
+    if (b) {
+      e.preventDefault();
+      b.click();
+    }
+  }
+}
 // The count's clause trace: one focusable line a region (its points lit on the board while it
 // has the focus), its clause ids buttons opening the clause in the clause view.
 function traceList() {
@@ -104,9 +126,11 @@ function traceList() {
   const list = document.createElement("ol");
   list.id = "score-trace";
   list.setAttribute("aria-labelledby", "score-trace-title");
+  // one Tab stop: the first line takes the focus, ↑/↓ move it, Enter opens the line's clause
+  list.addEventListener("keydown", traceKey);
   for (const line of traceLines(state.scoreTrace, name)) {
     const e = li(list, "");
-    e.tabIndex = 0;
+    e.tabIndex = list.children.length === 1 ? 0 : -1;
     e.className = "trace-" + line.owner;
     e.dataset.clauses = line.clauses.join(" ");
     e.append(document.createTextNode(line.owner + " — " + line.text + " "));
@@ -114,6 +138,7 @@ function traceList() {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "clause-ref";
+      b.tabIndex = -1;
       b.textContent = id;
       const c = state.scoreClauses.find((x) => x.id === id);
       if (c) b.addEventListener("click", () => showClause(c, line.owner + " — " + line.text));
