@@ -228,10 +228,13 @@ pub fn ending_checks(c: &Client, ck: &mut Checks, url: &str) {
     .expect("js");
 }
 
-/// Starts `m3go serve --port PORT` (a server to restart on the same port); its child.
+/// Starts `m3go serve --port PORT` (a server to restart on the same port); its child. As the
+/// page's own server, M3GO_BROWSER_BIN names another build to test.
 fn serve_on(port: u16) -> std::process::Child {
     use std::io::BufRead;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_m3go"))
+    let bin = std::env::var_os("M3GO_BROWSER_BIN")
+        .unwrap_or_else(|| std::ffi::OsString::from(env!("CARGO_BIN_EXE_m3go")));
+    let mut child = Command::new(bin)
         .args(["serve", "--port", &port.to_string()])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::inherit())
@@ -301,29 +304,34 @@ fn restart(c: &Client, ck: &mut Checks, kejie: &Path) {
     let url = format!("http://127.0.0.1:{port}/");
     c.goto(&url).expect("the second server's page");
     wait_for(c, "document.body.dataset.ready === '1'", 60);
-    let komi = "state.analysis.rules.komi === 7.5 && /, komi 7\\.5\\)$/.test(document.getElementById('record-status').textContent) && JSON.parse(new URLSearchParams(location.hash.slice(1)).get('rules')).komi === 7.5";
-    let mut ok = open_record(c, kejie, true);
-    if ok {
-        let old = js(c, "state.record.id");
-        c.execute("const i = document.getElementById('opt-komi'); i.value = '7.5'; i.dispatchEvent(new Event('change'));", vec![]).expect("komi");
-        ok = loaded_since(c, &old);
+    // the rules used, komi 7.5: in the analysis and in the URL
+    let komi = "state.analysis.rules.komi === 7.5 && JSON.parse(new URLSearchParams(location.hash.slice(1)).get('rules')).komi === 7.5";
+    if !open_record(c, kejie, true) {
+        let _ = server.kill();
+        let _ = server.wait();
+        return ck.fail("item 4: the Ke Jie record is replayed");
     }
+    // the record's link at move 100 under komi 7.5 (as a link sent with the option changed)
+    let link = js(c, "(() => { const p = new URLSearchParams(location.hash.slice(1)); p.set('at', '100'); p.set('rules', JSON.stringify({ preset: 'm3go-2020', komi: 7.5 })); return '#' + p.toString(); })()");
+    // the option changed in its input: the mechanical record replayed under it
+    let old = js(c, "state.record.id");
+    c.execute("const i = document.getElementById('opt-komi'); i.value = '7.5'; i.dispatchEvent(new Event('change'));", vec![]).expect("komi");
+    let replayed = loaded_since(c, &old);
     ck.that(
-        "item 4: a rule option changed replays the mechanical record under it",
-        ok,
+        "item 4: a rule option changed replays the mechanical record under it, the status naming it",
+        replayed && js(c, &format!("{komi} && /, komi 7\\.5\\)$/.test(document.getElementById('record-status').textContent)")) == true,
     );
-    if ok {
-        go_to(c, 100);
-        ck.that(
-            "item 4: komi 7.5 before the restart (status, rules, URL)",
-            js(c, komi),
-        );
+    c.execute("location.hash = arguments[0];", vec![link])
+        .expect("the link");
+    let at100 = wait_until(c, &format!("document.getElementById('record-status').textContent.startsWith('move 100 of') && document.getElementById('status').textContent === '' && {komi}"), 120);
+    ck.that("item 4: komi 7.5 before the restart (rules, URL)", at100);
+    if at100 {
         let _ = server.kill();
         let _ = server.wait();
         server = serve_on(port);
         go_to(c, 200);
         ck.that(
-            "item 4: after a server restart, the record keeps komi 7.5 (status, rules, URL)",
+            "item 4: after a server restart, the record keeps komi 7.5 (rules, URL)",
             js(c, komi),
         );
     }
