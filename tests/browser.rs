@@ -31,6 +31,8 @@
 //! 1 ignored`), never `ok`, unless `M3GO_BROWSER_REQUIRED=1` (set by .ci/run), when a missing
 //! browser fails it.
 
+#[path = "browser/ending.rs"]
+mod ending;
 #[path = "browser/share.rs"]
 mod share;
 #[path = "browser/watch.rs"]
@@ -423,6 +425,14 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "share") {
         let mut ck = Checks::default();
         share::share_checks(&c, &mut ck, &url, port, &chromium);
+        c.close().expect("close the session");
+        let _ = std::fs::remove_dir_all(&profile);
+        return ck.done();
+    }
+    // M3GO_BROWSER_ONLY=ending: only ending.rs's checks
+    if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "ending") {
+        let mut ck = Checks::default();
+        ending::ending_checks(&c, &mut ck, &url);
         c.close().expect("close the session");
         let _ = std::fs::remove_dir_all(&profile);
         return ck.done();
@@ -1365,6 +1375,8 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
 
     // ---- links, the ruling, variations, the desktop fit and the rest of issue 40 (share.rs) ----
     share::share_checks(&c, &mut ck, &url, port, &chromium);
+    // ---- the rules of every view from one source, the end of a game (ending.rs) ----
+    ending::ending_checks(&c, &mut ck, &url);
 
     c.close().expect("close the session");
     let _ = std::fs::remove_dir_all(&profile);

@@ -85,14 +85,14 @@ pub(crate) const ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         name: "export",
         method: "POST",
-        request: "`format` (yaml, svg, sgf, game), `position`, `layer`, `labels` (for svg); for sgf and game `start` and `moves`",
+        request: "`format` (yaml, svg, sgf, game), `position`, `layer`, `labels` (for svg); for sgf and game `start`, `moves`, and optionally `info` (the game information kept: key and value of each, as the `record` answer lists it) and `comments` (each move's, or null)",
         answer: "`text`, `filename`",
     },
     Endpoint {
         name: "record",
         method: "POST",
         request: "`record` (SGF or game-file text), `mechanical`, `rules` (optional), `labels`",
-        answer: "`id` (the record kept, every position of its replay: 32 hex digits, kept for the client of the `X-M3go-Client` header), `moves` (number, notation, replaced, log line and comment of each), `info` (the game information: key, SGF property, value, `go_only` for the result, rules, komi and handicap of a Go record, one naming no m3go rules, in a mechanical replay), `clauses` (id, quote, reading of each clause the comments and information cite), `log`, `first`, `last`, `replaced`, `variations` (beside the main line, not replayed), `dropped` (what the record read does not hold: variations, properties, an SGF collection's further games)",
+        answer: "`id` (the record kept, every position of its replay: 32 hex digits, kept for the client of the `X-M3go-Client` header), `rules` (the preset's name), `rules_used` (the whole rules replayed under), `moves` (number, notation, replaced, log line and comment of each), `info` (the game information: key, SGF property, value, `go_only` for the result, rules, komi and handicap of a Go record, one naming no m3go rules, in a mechanical replay), `clauses` (id, quote, reading of each clause the comments and information cite), `log`, `first`, `last`, `replaced`, `variations` (beside the main line, not replayed), `dropped` (what the record read does not hold: variations, properties, an SGF collection's further games)",
     },
     Endpoint {
         name: "record-move",
@@ -672,6 +672,21 @@ pub(crate) struct ExportRequest {
     start: Option<Value>,
     #[serde(default)]
     moves: Vec<String>,
+    /// The game information the SGF or game file keeps (a record's players, event, date,
+    /// result, game comment…), each `key` as a game file writes it (`black`, `event`…).
+    #[serde(default)]
+    info: Vec<InfoEntry>,
+    /// The comment of each of `moves`, in their order (null: none).
+    #[serde(default)]
+    comments: Vec<Option<String>>,
+}
+
+/// One entry of a record's game information, as the `record` answer lists it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InfoEntry {
+    key: String,
+    value: String,
 }
 
 fn export(r: ExportRequest, work: &Work) -> ApiResult {
@@ -696,7 +711,17 @@ fn export(r: ExportRequest, work: &Work) -> ApiResult {
         "sgf" | "game" => {
             let start = position(&need(&r.start, "start")?, "start")?;
             let (_, reports) = play_moves(&start, &r.moves, work)?;
-            let rec = Record::from_reports(&start, &reports);
+            let mut rec = Record::from_reports(&start, &reports);
+            // the record's game information and comments, kept (a key no record holds is left)
+            rec.info = r
+                .info
+                .iter()
+                .filter(|e| Record::INFO_KEYS.iter().any(|(k, _)| *k == e.key))
+                .map(|e| (e.key.clone(), e.value.clone()))
+                .collect();
+            for (m, c) in rec.moves.iter_mut().zip(&r.comments) {
+                m.comment.clone_from(c);
+            }
             if r.format == "sgf" {
                 (rec.to_sgf(start.rules())?, "game.sgf")
             } else {
@@ -955,6 +980,7 @@ fn load_record(r: RecordRequest, rec: &Record, work: &Work) -> ApiResult {
     Ok(json!({
         "id": id,
         "rules": rules.preset,
+        "rules_used": to_json(&rules)?,
         "mechanical": r.mechanical,
         "log": replay::log_text_in(&rep, false, l),
         "moves": moves,

@@ -5,8 +5,8 @@
 import { $, api, busy, labelsOf, li, showError } from "./api.js";
 import { pointText } from "./describe.js";
 import { packPosition } from "./links.js";
-import { cellOf, shownName } from "./position.js";
-import { showScore, showScoring } from "./score.js";
+import { cellOf, deadOf, shownName } from "./position.js";
+import { scoringIntoView, showScore, showScoring } from "./score.js";
 import { adoptAnswer, setCursor, setDrawnRules, state } from "./state.js";
 import { drawOptions, saveUrl } from "./view.js";
 
@@ -81,6 +81,8 @@ export function drawBoard(svg, at) {
   const svgEl = board.querySelector("svg");
   if (svgEl) {
     svgEl.setAttribute("role", "img");
+    // a figure scaled to the height it is given keeps its top at the top (style.css)
+    svgEl.setAttribute("preserveAspectRatio", "xMidYMin meet");
     svgEl.setAttribute("aria-label", "board, " + state.size + "×" + state.size);
   }
   // the legend again as text below the figure: a phone hides the figure's own (style.css)
@@ -135,7 +137,7 @@ export function placeCursor(label) {
   rect.parentNode.appendChild(c);
   $("board").setAttribute("aria-activedescendant", "");
   // the live region says what is on the point, not only its name
-  $("hover").textContent = pointText(state.analysis, label, name);
+  $("hover").textContent = pointText(state.analysis, label, name, deadOf(state.setup));
 }
 export function showAnalysis(an) {
   const t = an.to_move;
@@ -169,4 +171,5 @@ export function showAnalysis(an) {
   }
   if (!forb.children.length) li(forb, "none");
   showScore(an);
+  scoringIntoView();
 }

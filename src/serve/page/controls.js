@@ -3,8 +3,9 @@ import { $, api, labelsOf, showError } from "./api.js";
 import { judge, showAnalysis } from "./board.js";
 import { buildPosition, setUp } from "./edit.js";
 import { deadOf } from "./position.js";
-import { recordTo, recordToDead } from "./records.js";
-import { setRuleOption, setRules, state } from "./state.js";
+import { exportName } from "./recordtext.js";
+import { loadRecord, recordTo, recordToDead } from "./records.js";
+import { setChosen, setRuleOption, setRules, state } from "./state.js";
 
 // The page again, after a change of layer, labels or move numbers.
 export async function rerender() {
@@ -24,12 +25,19 @@ export async function exportAs(format) {
   $("export-text").value = "";
   try {
     const body = { format, layer: state.layer, labels: labelsOf(), position: state.setup };
+    let name = null;
     if (format === "sgf" || format === "game") {
       const rec = state.record;
       if (rec && rec.startSetup && (state.inRecord || state.playedFromRecord)) {
-        // a replayed position: the record's moves up to here, then the moves played after it
+        // a replayed position: the record's moves up to here, then the moves played after it,
+        // with the record's game information (not a Go record's own result, komi and rules in a
+        // mechanical replay) and comments; named after the record
+        const upTo = rec.moves.filter((m) => m.number <= rec.at);
         body.start = rec.startSetup;
-        body.moves = [...rec.moves.filter((m) => m.number <= rec.at).map((m) => m.chinese), ...(state.inRecord ? [] : state.played)];
+        body.moves = [...upTo.map((m) => m.chinese), ...(state.inRecord ? [] : state.played)];
+        body.info = (rec.info || []).filter((i) => !i.go_only).map((i) => ({ key: i.key, value: i.value }));
+        body.comments = upTo.map((m) => m.comment || null);
+        name = exportName(rec.name, rec.at, state.inRecord ? 0 : state.played.length, rec.last);
       } else {
         body.start = state.start || state.setup;
         body.moves = state.start ? state.played : [];
@@ -38,8 +46,8 @@ export async function exportAs(format) {
     const a = await api("export", body);
     $("export-text").value = a.text;
     link.href = URL.createObjectURL(new Blob([a.text], { type: "text/plain" }));
-    link.download = a.filename;
-    link.textContent = "download " + a.filename;
+    link.download = name ? name + (format === "sgf" ? ".sgf" : ".txt") : a.filename;
+    link.textContent = "download " + link.download;
     link.hidden = false;
     showError(null);
   } catch (e) {
@@ -49,10 +57,17 @@ export async function exportAs(format) {
 
 // ---- the rule options -------------------------------------------------------------------------
 // A rule option changed in its input (view.js draws them; main.js registers this there).
+// Browsing a mechanical replay, the record is replayed again under the rules changed.
 export function ruleOptionChanged(name, value) {
-  const keep = state.rules;
+  const keep = [state.rules, state.chosen];
   setRuleOption(name, value);
-  setUp(buildPosition(), "rule option changed").then((ok) => { if (!ok) setRules(keep); });
+  const undo = (ok) => {
+    if (ok) return;
+    setRules(keep[0]);
+    setChosen(keep[1]);
+  };
+  if (state.record && state.inRecord && state.record.mechanical) return loadRecord(state.record.text, state.record.name).then(undo);
+  return setUp(buildPosition(), "rule option changed").then(undo);
 }
 
 // ---- files ------------------------------------------------------------------------------------

@@ -5,7 +5,8 @@
 // `an`: the analysis (m3go-analysis); `label`: the point's Chinese label; `name`: a point or
 // string name in the labels shown. Without an analysis (a record's move still being analysed),
 // the point's name only.
-export function pointText(an, label, name = (n) => n) {
+// `dead`: the points marked dead for the count.
+export function pointText(an, label, name = (n) => n, dead = []) {
   const parts = [name(label)];
   if (!an) return parts[0];
   const s = (an.strings || []).find((x) => x.points.includes(label));
@@ -26,6 +27,8 @@ export function pointText(an, label, name = (n) => n) {
       }
     }
   }
+  // a stone marked dead for the count (the position's `dead` list)
+  if (dead.includes(label)) parts.push("marked dead");
   const forb = an.forbidden || {};
   for (const [who, list] of [["black's 华", forb.black], ["white's 花", forb.white]]) {
     const x = (list || []).find((y) => y.point === label);

@@ -34,13 +34,14 @@ export async function setUp(position, why, file) {
 }
 export async function clickPoint(label) {
   const tool = toolOf();
+  // in the scoring phase a click on a stone marks (or unmarks) its string dead, whatever the tool
+  // (explain too: the banner says a click marks; the clause trace is one "explain" away)
+  if (state.scoring === "marking") {
+    return toggleDead(label);
+  }
   if (tool === "explain") {
     $("target").value = label;
     return explain(label);
-  }
-  // in the scoring phase a click on a stone marks (or unmarks) its string dead, whatever the tool
-  if (state.scoring === "marking") {
-    return toggleDead(label);
   }
   if (tool === "play") {
     // with "confirm moves" (a phone's tap is easily misplaced), a first tap selects the point
@@ -106,6 +107,7 @@ export async function play(move, quiet = false) {
     pushUndo(undoEntry);
     playedMove(before, a.reports[0].notation);
     if (state.record && state.inRecord) leaveRecord("played " + a.shown[0].notation + " from move " + state.record.at + " of the record");
+    else if (state.record && state.playedFromRecord) namePlayed(a.shown[0].notation);
     show(a2);
     showError(null);
     setReport({ shown: a.shown[0], notation: a.reports[0].notation, before });
@@ -114,6 +116,12 @@ export async function play(move, quiet = false) {
     showError(e);
   }
   busy("");
+}
+// The record's status after a further move played from it: every move played is named.
+function namePlayed(notation) {
+  const st = $("record-status");
+  const m = st.textContent.match(/^played (.*) from move (\d+) of the record$/);
+  if (m) st.textContent = "played " + m[1] + ", " + notation + " from move " + m[2] + " of the record";
 }
 export function pass() {
   return play("pass");

@@ -29,8 +29,8 @@ import { onMoveClick } from "./movelist.js";
 import { cellOf, emptyGrid, labelAt } from "./position.js";
 import { chooseLine, clearCache, go, loadRecord, step } from "./records.js";
 import { acceptScore } from "./score.js";
-import { listenUrl, positionText, restoreUrl, saveRuling } from "./share.js";
-import { setLayer, setMove, setOptions, setRules, setSize, state } from "./state.js";
+import { listenUrl, openView, positionText, rulingOpened, saveRuling } from "./share.js";
+import { setChosen, setLayer, setMove, setOptions, setRules, setSize, state } from "./state.js";
 import { markVisit, onRuleOption } from "./view.js";
 
 // For the browser test and the console: the state (to read) and the labels' cells.
@@ -74,14 +74,17 @@ async function main() {
     setUp(buildPosition(), "move number set");
   });
   $("preset").addEventListener("change", () => {
+    const keep = [state.rules, state.chosen];
+    setChosen(presetRules($("preset").value));
+    setRules(state.chosen);
+    const undo = (ok) => {
+      if (ok) return;
+      setRules(keep[0]);
+      setChosen(keep[1]);
+    };
     // browsing a mechanical replay, the rules chosen are those it is replayed under
-    if (state.record && state.inRecord && state.record.mechanical) {
-      setRules(presetRules($("preset").value));
-      return loadRecord(state.record.text, state.record.name);
-    }
-    const keep = state.rules;
-    setRules(presetRules($("preset").value));
-    setUp(buildPosition(), "rules changed").then((ok) => { if (!ok) setRules(keep); });
+    if (state.record && state.inRecord && state.record.mechanical) return loadRecord(state.record.text, state.record.name).then(undo);
+    setUp(buildPosition(), "rules changed").then(undo);
   });
   $("labels").addEventListener("change", async () => {
     clearCache();
@@ -114,7 +117,12 @@ async function main() {
     }
     // a ruling's position is its object: shown as its JSON text (which a position file may be)
     $("position-text").value = typeof position === "string" ? position : JSON.stringify(position, null, 1);
-    setUp(position, "position loaded", name);
+    // the rules of a position loaded are the rules chosen from then on
+    setUp(position, "position loaded", name).then((ok) => {
+      if (!ok) return;
+      setChosen(state.rules);
+      rulingOpened(t);
+    });
   };
   $("position-load").addEventListener("click", () => openPosition($("position-text").value));
   $("position-file").addEventListener("change", () => readFile($("position-file"), openPosition));
@@ -163,7 +171,7 @@ async function main() {
       });
     }
   });
-  if (!(await restoreUrl())) await judge(buildPosition());
+  await openView(() => judge(buildPosition()));
   listenUrl();
   document.body.dataset.ready = "1";
 }

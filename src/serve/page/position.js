@@ -94,8 +94,16 @@ export function clauseParts(text, ids) {
   return parts;
 }
 
+// The rules used, as the status names them: the preset and every option that differs from it
+// (`name` alone when the whole rules are not known).
+export function rulesText(options, rules, name) {
+  if (!rules || !options || !options.presets.some((p) => p.name === rules.preset)) return name;
+  const changed = Object.entries(rulesOverrides(options, rules.preset, rules)).filter(([k]) => k !== "preset");
+  return rules.preset + changed.map(([k, v]) => ", " + k + " " + v).join("");
+}
 // The record's status line at its move (`short`: the rules only for a mechanical replay).
 export function recordStatus(rec, short = false) {
-  const rules = rec.mechanical ? " (mechanical, " + rec.rules + ")" : short ? "" : " (" + rec.rules + ")";
+  const used = rec.rulesText || rec.rules;
+  const rules = rec.mechanical ? " (mechanical, " + used + ")" : short ? "" : " (" + used + ")";
   return "move " + rec.at + " of " + rec.last + rules;
 }

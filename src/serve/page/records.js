@@ -4,8 +4,8 @@ import { $, api, busy, labelsOf, notice, showError } from "./api.js";
 import { chooseTool, drawBoard, judge, show } from "./board.js";
 import { setReport } from "./explain.js";
 import { drawMoveList, showComment, showInfo } from "./movelist.js";
-import { recordStatus, withDead } from "./position.js";
-import { adoptFigure, atRecordMove, leaveRecord as leave, noteStepMs, setRecord, setRecordId, state } from "./state.js";
+import { recordStatus, rulesText, withDead } from "./position.js";
+import { adoptFigure, atRecordMove, leaveRecord as leave, noteStepMs, setChosen, setRecord, setRecordId, state } from "./state.js";
 import { LINK_RECORD_MAX, packText, tooLargeNote } from "./links.js";
 import { goOnlyNote, lineName, sgfLines } from "./recordtext.js";
 import { chosenRules, markVisit, saveUrl } from "./view.js";
@@ -30,9 +30,13 @@ export async function loadRecord(text, name, opts = {}) {
       id: a.id, text, name: name || "pasted record", mechanical, moves: a.moves,
       first: a.first || 1, last: a.last || 0, at: 0, rules: a.rules, variations: a.variations,
       info: a.info || [], clauses: a.clauses || [], rulesSent: body.rules || null,
+      rulesText: rulesText(state.options, a.rules_used || null, a.rules),
       packed: packed.length <= LINK_RECORD_MAX ? packed : null,
     });
     cache.clear();
+    $("steps").hidden = false;
+    // a mechanical replay's rules (a link's, say) are the rules chosen from then on
+    if (mechanical && a.rules_used) setChosen(a.rules_used);
     $("record-log").textContent = a.log;
     showInfo(state.record);
     // browsing a record, a click plays a move: it never edits the position by accident
@@ -44,7 +48,7 @@ export async function loadRecord(text, name, opts = {}) {
     const further = (a.dropped || []).filter((d) => /collection/.test(d));
     if (further.length) notes.push("not read: " + further.join("; "));
     // what a mechanical replay does not use of a Go record (its komi, its result), as the CLI says
-    const goOnly = goOnlyNote(state.record.info);
+    const goOnly = goOnlyNote(state.record.info, a.rules_used);
     if (goOnly) notes.push("not used by the replay: " + goOnly);
     if (packed.length > LINK_RECORD_MAX) notes.push(tooLargeNote(packed.length));
     notice(notes.join(". "));
@@ -165,7 +169,8 @@ export async function recordTo(to) {
       } catch (e) {
         if (e.status !== 404) throw e;
         // the server forgot the record (restarted, or too many loaded): load it again
-        const again = await api("record", { record: rec.text, mechanical: rec.mechanical, labels: labelsOf(), rules: rec.mechanical ? JSON.stringify({ preset: rec.rules }) : undefined });
+        // under the rules it was replayed under (sent again: the server kept nothing)
+        const again = await api("record", { record: rec.text, mechanical: rec.mechanical, labels: labelsOf(), rules: rec.rulesSent || undefined });
         setRecordId(rec, again.id);
         return recordTo(to);
       }

@@ -82,9 +82,19 @@ export function lineName(lines, k) {
 // The note of a mechanical replay's Go-only information (the record's `info` as the `record`
 // API answers it: key, property, value, go_only), worded as the CLI's `replay --save` and
 // `convert` say it; null when there is none.
-export function goOnlyNote(info) {
+// `rules`: the rules replayed under, whose komi the note names.
+export function goOnlyNote(info, rules) {
   const list = (info || []).filter((e) => e.go_only).map((e) => (e.property || e.key) + "[" + e.value + "]");
   if (!list.length) return null;
+  const komi = rules && typeof rules.komi === "number" ? ", " + rules.komi : "";
   return "the Go record's own result, rules and komi, which do not hold for the three-colour game replayed: " +
-    list.join(", ") + " (the rules are m3go's: the komi is the rules' komi)";
+    list.join(", ") + " (the rules are m3go's: the komi is the rules' komi" + komi + ")";
+}
+
+// The name of a record's export (without its extension): the file loaded, and the move it ends
+// at when that is not the record's last (with the moves played after it).
+export function exportName(recordName, at, played, last) {
+  const stem = String(recordName).replace(/\.[^.]*$/, "").replace(/[^\w.\u4e00-\u9fff-]+/g, "_") || "record";
+  if (at === last && !played) return stem;
+  return stem + "-move-" + at + (played ? "+" + played : "");
 }

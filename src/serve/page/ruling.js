@@ -19,7 +19,10 @@ function scriptJson(v) {
 // The ruling's HTML. `r`: { version, title, svg (the figure, m3go's own SVG), position (the
 // position file's JSON object), rules (object), view: { record, at } or null, link, summary,
 // verdicts: [{ target, trace, clauses: [{ id, seed, quote, reading }] }], lists: [{ title,
-// items: [text] }], score: { line, owners: [{ owner, clause, points: [label] }] } or null }.
+// items: [text] }], score: { line, owners: [{ owner, clause, points: [label] }] } or null,
+// and of a finished game: game: [{ key, value }] (the record's players, event, result…),
+// scoring: { phase ("marking" or "accepted"), text (the phase's line), dead: [label],
+// trace: [{ owner, text, clauses: [id] }] (the count region by region) } or null }.
 export function rulingHtml(r) {
   const e = escapeHtml;
   const out = [];
@@ -30,7 +33,9 @@ export function rulingHtml(r) {
     "<style>body{font-family:system-ui,sans-serif;max-width:60em;margin:1em auto;padding:0 1em;line-height:1.4}" +
     "figure{margin:0}figure svg{width:100%;max-width:640px;height:auto}pre{white-space:pre-wrap;background:#f6f4ee;padding:.5em}" +
     ".clause{border-left:3px solid #b08a3a;padding:.2em .6em;margin:.3em 0;background:#fbf6e9}.clause .id{font-weight:bold}" +
-    "td,th{border:1px solid #ccc;padding:.1em .4em;text-align:left}table{border-collapse:collapse}</style>",
+    "td,th{border:1px solid #ccc;padding:.1em .4em;text-align:left}table{border-collapse:collapse}" +
+    "@media (prefers-color-scheme:dark){body{background:#17150f;color:#e8e2d4}pre{background:#1c1a14}.clause{background:#2a2519}" +
+    "a{color:#9cf}figure svg{filter:brightness(.82)}}</style>", '<meta name="color-scheme" content="light dark">',
     "</head>", "<body>", "<h1>" + e(r.title) + "</h1>");
   out.push("<p>m3go " + e(r.version) + (r.view ? " · record " + e(r.view.record) + ", after move " + e(r.view.at) : "") +
     (r.link ? ' · <a href="' + e(r.link) + '">the view on an m3go page</a>' : "") + "</p>");
@@ -43,6 +48,10 @@ export function rulingHtml(r) {
     }
     out.push("</section>");
   }
+  if ((r.game || []).length) {
+    out.push('<section id="game"><h2>Game</h2><table>' + r.game.map((g) => "<tr><th>" + e(g.key) + "</th><td>" + e(g.value) + "</td></tr>").join("") + "</table></section>");
+  }
+  if (r.scoring) out.push(scoringHtml(r.scoring));
   out.push('<section id="score"><h2>Score if the game ended now</h2>');
   if (r.score) {
     out.push("<p>" + e(r.score.line) + "</p><table><tr><th>owner</th><th>clause</th><th>points</th></tr>");
@@ -61,11 +70,25 @@ export function rulingHtml(r) {
   const shown = typeof r.position === "string" ? r.position : JSON.stringify(r.position, null, 1);
   out.push("<section><h2>Position</h2><pre>" + e(shown) + "</pre></section>");
   out.push('<script type="application/json" id="' + DATA_ID + '">' +
-    scriptJson({ format: RULING_FORMAT, version: r.version, position: r.position, rules: r.rules, view: r.view || null }) + "</script>");
+    scriptJson({
+      format: RULING_FORMAT, version: r.version, position: r.position, rules: r.rules, view: r.view || null,
+      scoring: r.scoring ? r.scoring.phase : null,
+    }) + "</script>");
   out.push("</body>", "</html>", "");
   return out.join("\n");
 }
 
+// The scoring phase of a finished game: the count accepted (or still marked), the dead stones
+// and the count's clause trace region by region.
+function scoringHtml(sc) {
+  const e = escapeHtml;
+  const dead = sc.dead || [];
+  return '<section id="scoring" data-phase="' + e(sc.phase) + '"><h2>Scoring</h2><p>' + e(sc.text) + "</p>" +
+    "<p>dead stones: " + (dead.length ? e(dead.length + ": " + dead.join(" ")) : "none") + "</p>" +
+    "<h3>Why: the count region by region</h3><ol>" +
+    (sc.trace || []).map((l) => "<li>" + e(l.owner + " — " + l.text) + " (" + l.clauses.map(e).join(", ") + ")</li>").join("") +
+    "</ol></section>";
+}
 // The score's owners grouped by owner and clause, each with its points, in the order met.
 export function scoreOwners(points) {
   const groups = [];
@@ -77,6 +100,16 @@ export function scoreOwners(points) {
   return groups;
 }
 
+// The scoring phase a ruling was saved in ("accepted", "marking"), or null (none, or no ruling).
+export function rulingPhase(text) {
+  const m = text.match(/<script type="application\/json" id="m3go-ruling">([\s\S]*?)<\/script>/);
+  try {
+    const data = m && JSON.parse(m[1]);
+    return data && (data.scoring === "accepted" || data.scoring === "marking") ? data.scoring : null;
+  } catch (e) {
+    return null;
+  }
+}
 // The position a ruling file carries (its object; a ruling of an older page: the position
 // file's text), or null when `text` is no ruling; an error naming the file when it is one this
 // page cannot read.

@@ -15,11 +15,24 @@ const name = (n) => shownName(state.shown, n);
 export function showScoring() {
   const box = $("scoring");
   const an = state.analysis;
+  if (box.hidden && state.scoring) intoView = true;
   box.hidden = !state.scoring;
   box.dataset.phase = state.scoring || "";
   if (!state.scoring || !an) return;
   $("scoring-text").textContent = phaseText(state.scoring, an.score, deadOf(state.setup).length);
   $("score-accept").textContent = state.scoring === "accepted" ? "change the dead marks" : "accept the count";
+}
+// The phase opened: its panel is brought into view once the analysis is drawn (board.js calls
+// this then; a phone has the panel below the board, its steps bar over the screen's bottom).
+let intoView = false;
+export function scoringIntoView() {
+  if (!intoView) return;
+  intoView = false;
+  const box = $("scoring");
+  const r = box.getBoundingClientRect();
+  const steps = $("steps").getBoundingClientRect();
+  const bottom = getComputedStyle($("steps")).position === "sticky" ? Math.min(innerHeight, steps.top) : innerHeight;
+  if (!box.hidden && (r.top < 0 || r.bottom > bottom)) box.scrollIntoView({ block: "center" });
 }
 // The accept button: the count accepted, or the marks open again.
 export function acceptScore() {
@@ -81,6 +94,28 @@ function ownerTable(an) {
   }
   return table;
 }
+// The keys of the trace's lines: ↑/↓ (Home/End) move the focus, Enter or Space opens the clause
+// of the line focused.
+function traceKey(e) {
+  const line = e.target.closest("li");
+  if (!line) return;
+  const lines = [...e.currentTarget.children];
+  const k = lines.indexOf(line);
+  const to = { ArrowDown: k + 1, ArrowUp: k - 1, Home: 0, End: lines.length - 1 }[e.key];
+  if (to !== undefined) {
+    e.preventDefault();
+    const next = lines[Math.max(0, Math.min(lines.length - 1, to))];
+    line.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
+  } else if (e.key === "Enter" || e.key === " ") {
+    const b = line.querySelector("button:not([disabled])");
+    if (b) {
+      e.preventDefault();
+      b.click();
+    }
+  }
+}
 // The count's clause trace: one focusable line a region (its points lit on the board while it
 // has the focus), its clause ids buttons opening the clause in the clause view.
 function traceList() {
@@ -91,9 +126,11 @@ function traceList() {
   const list = document.createElement("ol");
   list.id = "score-trace";
   list.setAttribute("aria-labelledby", "score-trace-title");
+  // one Tab stop: the first line takes the focus, ↑/↓ move it, Enter opens the line's clause
+  list.addEventListener("keydown", traceKey);
   for (const line of traceLines(state.scoreTrace, name)) {
     const e = li(list, "");
-    e.tabIndex = 0;
+    e.tabIndex = list.children.length === 1 ? 0 : -1;
     e.className = "trace-" + line.owner;
     e.dataset.clauses = line.clauses.join(" ");
     e.append(document.createTextNode(line.owner + " — " + line.text + " "));
@@ -101,6 +138,7 @@ function traceList() {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "clause-ref";
+      b.tabIndex = -1;
       b.textContent = id;
       const c = state.scoreClauses.find((x) => x.id === id);
       if (c) b.addEventListener("click", () => showClause(c, line.owner + " — " + line.text));

@@ -71,6 +71,6 @@ export function traceLines(trace, name = (p) => p, most = 8) {
 export function phaseText(phase, score, deadCount) {
   if (!phase) return "";
   const count = score ? "black " + score.black + " · white " + score.white + " (half-points) → " + score.winner : "not counted";
-  if (phase === "accepted") return "count accepted: " + count + (deadCount ? ", " + deadCount + " dead stones removed" : "");
+  if (phase === "accepted") return "count accepted: " + count + (deadCount ? ", " + deadCount + " dead stone" + (deadCount > 1 ? "s" : "") + " removed" : "");
   return "the game is over: click a stone to mark its whole string dead (again to unmark it), then accept the count. Now: " + count;
 }

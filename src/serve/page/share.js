@@ -4,9 +4,10 @@ import { $, busy, labelsOf, notice, showError } from "./api.js";
 import { judge } from "./board.js";
 import { play } from "./edit.js";
 import { missingRecordMessage, parseHash, unpackPosition, unpackText } from "./links.js";
-import { withDead } from "./position.js";
+import { deadOf, shownName, withDead } from "./position.js";
 import { clearCache, loadRecord, recordTo, recordToDead } from "./records.js";
-import { rulingHtml, rulingPosition, scoreOwners } from "./ruling.js";
+import { rulingHtml, rulingPhase, rulingPosition, scoreOwners } from "./ruling.js";
+import { phaseText, traceLines } from "./scoring.js";
 import { showScoring } from "./score.js";
 import { clearPlayed, leaveRecord, setLayer, setScoring, state } from "./state.js";
 import { saveUrl, urlIsOurs } from "./view.js";
@@ -81,13 +82,39 @@ async function recordView(v) {
   for (const m of v.moves) await play(m, true);
   return !v.dead.length || judge(withDead(state.setup, v.dead));
 }
+// The page opened: the URL's view, or (none, or a link that could not be shown) the board
+// `fallback` draws; a link's error or note stays shown over the fallback board, and the address
+// keeps the link the referee was sent.
+export async function openView(fallback) {
+  const link = location.hash;
+  const named = link.length > 1;
+  if (named) {
+    showError(null);
+    notice("");
+  }
+  if (await restoreUrl()) return;
+  const error = $("error").hidden ? null : $("error-text").textContent;
+  const note = $("notice").textContent;
+  await fallback();
+  if (!named) return;
+  history.replaceState(null, "", link);
+  if (error) {
+    $("error-text").textContent = error;
+    $("error").hidden = false;
+  } else if (!note) {
+    showError(new Error("link: it names neither a record nor a position (`record=` or `position=`): the link was cut or changed"));
+  }
+}
 // A link pasted into the open tab, or back/forward: the view it names (the page's own URL
-// changes are not events of either kind, and are skipped when they are).
+// changes are not events of either kind, and are skipped when they are); the messages of the
+// view before are cleared first.
 export function listenUrl() {
   let showing = null;
   const onNav = () => {
     if (urlIsOurs() || location.hash === showing) return;
     showing = location.hash;
+    showError(null);
+    notice("");
     restoreUrl().then((shown) => {
       if (shown) saveUrl();
     }, showError).finally(() => { showing = null; });
@@ -137,6 +164,7 @@ export async function saveRuling() {
         { title: "Forbidden points of the flowers", items: listItems("forbidden") },
       ].filter((l) => l.items.length),
       score: s ? { line: $("score-line") ? $("score-line").textContent : "", owners: scoreOwners(s.points) } : null,
+      ...finishedGame(an),
     });
     const name = "m3go-ruling-" + (rec ? rec.record.replace(/\.[^.]*$/, "") + "-" + rec.at : "move-" + an.move) + ".html";
     const link = $("download");
@@ -150,6 +178,29 @@ export async function saveRuling() {
     showError(e);
   }
   busy("");
+}
+// What a ruling holds of a finished game: the record's game information (players, event,
+// result…) and the scoring phase (the count accepted or not, the dead stones, the trace).
+function finishedGame(an) {
+  const rec = state.record && (state.inRecord || state.playedFromRecord) ? state.record : null;
+  const game = rec ? (rec.info || []).map((i) => ({ key: i.key, value: i.value })) : [];
+  if (!state.scoring) return { game, scoring: null };
+  const name = (n) => shownName(state.shown, n);
+  const dead = deadOf(state.setup);
+  return {
+    game,
+    scoring: {
+      phase: state.scoring, text: phaseText(state.scoring, an.score, dead.length), dead: dead.map(name),
+      trace: traceLines(state.scoreTrace, name).map((l) => ({ owner: l.owner, text: l.text, clauses: l.clauses })),
+    },
+  };
+}
+// A ruling opened (its position set up): the count it had accepted is accepted again.
+export function rulingOpened(text) {
+  if (rulingPhase(text) !== "accepted") return;
+  setScoring("accepted");
+  showScoring();
+  saveUrl();
 }
 // A position file's text, or the position a ruling file carries.
 export function positionText(text, name) {

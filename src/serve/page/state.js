@@ -10,6 +10,8 @@ export const state = {
   grid: [],            // rows of ".", "X", "O", "#": the judged position's direct board
   move: 1,
   rules: null,         // the full rules object
+  chosen: null,        // the rules chosen with the controls (a preset, options changed by hand, a
+                       // link's or a position file's): a mechanical replay's, whatever is shown
   setup: null,         // the position file's JSON object: the one thing the server judges
   packedSetup: null,   // the same without its dead marks, packed for a link (links.js), or null
   layer: "holographic",
@@ -35,6 +37,7 @@ export const state = {
 export function setOptions(options) {
   state.options = options;
   state.rules = options.presets[0].rules;
+  state.chosen = options.presets[0].rules;
   state.grid = emptyGrid(state.size);
 }
 export function setSize(n) {
@@ -46,9 +49,15 @@ export function setMove(n) {
 export function setRules(rules) {
   state.rules = rules;
 }
-// One rule option changed (a new rules object: the old one may be restored as it was).
+// One rule option changed (a new rules object: the old one may be restored as it was); the
+// rules chosen take the change too.
 export function setRuleOption(name, value) {
   state.rules = { ...state.rules, [name]: value };
+  state.chosen = { ...state.chosen, [name]: value };
+}
+// The rules chosen (the full rules object): a preset picked, a link's or a file's rules.
+export function setChosen(rules) {
+  state.chosen = rules;
 }
 export function setLayer(layer) {
   state.layer = layer;

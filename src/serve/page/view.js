@@ -52,9 +52,10 @@ export function urlIsOurs() {
   return location.hash === written;
 }
 
-// The rules chosen: the preset of the control and the options changed from it.
+// The rules chosen (state.chosen: never the rules of a record's own replay shown) as their
+// preset and the options changed from it: what a mechanical replay is sent.
 export function chosenRules() {
-  return rulesOverrides(state.options, $("preset").value, state.rules);
+  return rulesOverrides(state.options, state.chosen.preset, state.chosen);
 }
 
 // ---- the rule options -------------------------------------------------------------------------

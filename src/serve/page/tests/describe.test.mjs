@@ -25,3 +25,9 @@ test("an empty point: whose eye it is, whom it is forbidden to and why, in the l
   assert.equal(pointText(an, "一一"), "一一, empty");
   assert.equal(pointText(null, "一一"), "一一");
 });
+
+test("a stone marked dead for the count is said to be", () => {
+  const an = { strings: [{ colour: "black", name: "OO", points: ["OO"], lower_liberties: ["O一"], private_eyes: [] }], flowers: [], forbidden: {} };
+  assert.match(pointText(an, "OO", (n) => n, ["OO"]), /, marked dead$/);
+  assert.doesNotMatch(pointText(an, "OO"), /marked dead/);
+});

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  cascadeLines, cellOf, clauseParts, deadOf, emptyGrid, labelAt, positionObject, recordStatus,
+  cascadeLines, cellOf, clauseParts, deadOf, emptyGrid, labelAt, positionObject, recordStatus, rulesText,
   rulesOverrides, shownName, toggledDead, withDead,
 } from "../position.js";
 
@@ -104,4 +104,13 @@ test("recordStatus names the move, the last move and the rules", () => {
   assert.equal(recordStatus(rec), "move 3 of 9 (cn)");
   assert.equal(recordStatus(rec, true), "move 3 of 9");
   assert.equal(recordStatus({ ...rec, mechanical: true }, true), "move 3 of 9 (mechanical, cn)");
+  // the rules actually used, when known, with the options changed from the preset
+  assert.equal(recordStatus({ ...rec, mechanical: true, rulesText: "cn, komi 7.5" }), "move 3 of 9 (mechanical, cn, komi 7.5)");
+});
+
+test("rulesText names the preset and each option changed from it", () => {
+  const options = { presets: [{ name: "cn", rules: { preset: "cn", komi: 0, schedule: "cycle10" } }], options: [{ name: "komi" }, { name: "schedule" }] };
+  assert.equal(rulesText(options, { preset: "cn", komi: 0, schedule: "cycle10" }, "cn"), "cn");
+  assert.equal(rulesText(options, { preset: "cn", komi: 7.5, schedule: "alternate" }, "cn"), "cn, komi 7.5, schedule alternate");
+  assert.equal(rulesText(options, null, "cn"), "cn");
 });

@@ -1,7 +1,7 @@
 // recordtext.js: an SGF's lines of play, and the note of what a mechanical replay does not use.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { goOnlyNote, lineName, sgfLines, sgfTree } from "../recordtext.js";
+import { exportName, goOnlyNote, lineName, sgfLines, sgfTree } from "../recordtext.js";
 
 const SGF = "(;GM[1]SZ[5]C[a \\] bracket];B[aa];W[bb](;B[cc];W[dd])(;B[ce]C[(;not a node)])(;B[ee]))";
 
@@ -38,4 +38,13 @@ test("a mechanical replay's Go-only information is named as the CLI names it", (
   assert.match(n, /^the Go record's own result, rules and komi, which do not hold for the three-colour game replayed: RE\[W\+0\.5\], KM\[7\.5\]/);
   assert.equal(goOnlyNote(info.slice(0, 1)), null);
   assert.equal(goOnlyNote(undefined), null);
+  // the komi the replay applies is named beside the record's own it does not use
+  assert.match(goOnlyNote(info, { preset: "m3go-2020", komi: 0 }), /the komi is the rules' komi, 0\)$/);
+});
+
+test("a record's export is named after the file loaded and the move it ends at", () => {
+  assert.equal(exportName("kejie-alphago-2017-g1.sgf", 289, 0, 289), "kejie-alphago-2017-g1");
+  assert.equal(exportName("kejie-alphago-2017-g1.sgf", 288, 0, 289), "kejie-alphago-2017-g1-move-288");
+  assert.equal(exportName("g 1.sgf", 3, 2, 9), "g_1-move-3+2");
+  assert.equal(exportName("<x>.sgf", 1, 0, 1), "_x_");
 });

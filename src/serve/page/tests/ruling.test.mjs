@@ -1,7 +1,7 @@
 // ruling.js: the ruling's HTML, its text escaped, its position read back.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { escapeHtml, rulingHtml, rulingPosition, scoreOwners } from "../ruling.js";
+import { escapeHtml, rulingHtml, rulingPhase, rulingPosition, scoreOwners } from "../ruling.js";
 
 // the position's object (a text in it that would close the data's script if not escaped)
 const POSITION = { rules: { preset: "m3go-2020" }, size: 3, move: 2, diagram: ". X .\n. . .\n. . .\n</script><script>alert(1)</script>\n" };
@@ -41,4 +41,22 @@ test("the position comes back from the ruling; other text is no ruling", () => {
 
 test("escapeHtml escapes the five characters", () => {
   assert.equal(escapeHtml("<a href=\"x\" title='y'>&</a>"), "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;");
+});
+
+test("a finished game's ruling holds the count accepted, the dead stones, the trace and the players; the phase comes back", () => {
+  const h = rulingHtml({
+    version: "0.1.0", title: "t", svg: "<svg></svg>", position: POSITION, rules: {}, view: null, summary: "", verdicts: [], lists: [],
+    score: null, game: [{ key: "black", value: "Ke <Jie>" }, { key: "white", value: "AlphaGo" }],
+    scoring: {
+      phase: "accepted", text: "count accepted: black 3 · white 0, 1 dead stone removed", dead: ["二B"],
+      trace: [{ owner: "white", text: "二B: removed dead", clauses: ["M20-SCORE-AREA", "M20-SCORE-DEAD"] }],
+    },
+  });
+  assert.ok(h.includes("count accepted: black 3"));
+  assert.ok(h.includes("dead stones: 1: 二B"));
+  assert.ok(h.includes("M20-SCORE-DEAD"));
+  assert.ok(h.includes("<th>black</th><td>Ke &lt;Jie&gt;</td>"));
+  assert.equal(rulingPhase(h), "accepted");
+  assert.equal(rulingPhase(ruling()), null);
+  assert.equal(rulingPhase("size: 3\n"), null);
 });

@@ -70,3 +70,9 @@ test("phaseText: what to do while marking, the count once accepted", () => {
   assert.equal(phaseText("accepted", score, 3), "count accepted: black 40 · white 30 (half-points) → black, 3 dead stones removed");
   assert.ok(phaseText("marking", null, 0).endsWith("not counted"));
 });
+
+test("the accepted count's dead stones in the singular and the plural", () => {
+  const score = { black: 2, white: 0, winner: "black" };
+  assert.match(phaseText("accepted", score, 1), /, 1 dead stone removed$/);
+  assert.match(phaseText("accepted", score, 2), /, 2 dead stones removed$/);
+});
