@@ -14,8 +14,9 @@ use crate::conform::play_protocol::{
 use crate::conform::protocol::{Id, Implementation};
 use crate::conform::runner::{External, ReadBounds};
 use crate::io::clip;
+use m3go_engine::game::Written;
 use m3go_engine::rules::Komi;
-use m3go_engine::{Action, Colour, Labels, Move, Point, Rules, StoneKind, Turn};
+use m3go_engine::{Action, Colour, Labels, Point, Rules, StoneKind, Turn};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -400,10 +401,10 @@ impl GtpSeat {
             ));
         };
         for (k, text) in req.moves.iter().enumerate() {
-            let (written, replaced) = match text.strip_suffix("=pass") {
-                Some(w) => (w, true),
-                None => (text.as_str(), false),
-            };
+            // the referee's own form (`白64.四O=pass`), read by the engine's one reader
+            let w = Written::parse_in(text, &rules, self.size)
+                .map_err(|e| ProgramFailure::Request(format!("the move `{text}`: {e}")))?;
+            let (m, replaced) = (w.mv, w.replaced);
             if k == 0 && self.own_pending {
                 self.own_pending = false;
                 if !replaced {
@@ -413,8 +414,6 @@ impl GtpSeat {
                 // its move was refused and replaced by a pass
                 self.must("undo", deadline, timeout)?;
             }
-            let m = Move::parse_in(written, &rules, self.size)
-                .map_err(|e| ProgramFailure::Request(format!("the move `{text}`: {e}")))?;
             let Some(turn) = m.turn else {
                 return Err(ProgramFailure::Request(format!(
                     "the move `{text}` names no turn"
