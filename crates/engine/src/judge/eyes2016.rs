@@ -604,7 +604,7 @@ pub struct CommonEye2016 {
     pub points: Vec<usize>,
     /// Its empty points, ascending.
     pub empty: Vec<usize>,
-    /// True eye (真眼) or false eye (假眼), [`true_eye_2016`].
+    /// True eye (真眼) or false eye (假眼), `true_eye_2016`.
     pub true_eye: bool,
 }
 
@@ -613,7 +613,7 @@ pub struct CommonEye2016 {
 /// “中性分隔串”状态的灰棋串共同围住 … 当上述封闭区域内另有棋子（如白子，或灰子，或黑子），不影响此公眼的定性 …
 /// 特别地，由黑棋串和白棋串共同参与围住的含有至少1个空点的封闭区域不是公眼" (000 九.3). The common eyes of the
 /// upper layer (neutral grey off-board, converted grey joined to its colour): the 2016 closed
-/// regions (九.1, the inside of a ring band, [`crate::judge::rings2016`]) whose ring band holds
+/// regions (九.1, the inside of a ring band, `judge::rings2016`) whose ring band holds
 /// two strings of one colour, or one and a neutral grey string; the stones inside are left out
 /// of the ring. A region the other colour must help close runs into the rest of the board
 /// (M16-COMMON-EYE-MIXED); one closed by a single string (and the edge) is no common eye.
