@@ -7,6 +7,7 @@ use crate::conform::case::ReplayMode;
 use crate::conform::protocol::{
     code, error_answer, spoken, CapabilitiesAnswer, Implementation, Request, PROTOCOL, PROTOCOLS,
 };
+use crate::tools::replay::WrittenFailure;
 use m3go_engine::formats::report::{AnalysisReport, ReportScope};
 use m3go_engine::{Analysis, Engine, Move, Point, Position, Report, Setup};
 use serde_json::{json, Value};
@@ -486,34 +487,29 @@ fn play_moves(
                 )
             }
         };
-        // M20-REPLAY-PASS: `=pass` after a move the rules refuse; the pass played in its place
-        // does not count towards the end of the game
-        if w.replaced && pos.play(w.mv).is_ok() {
-            return fail(
-                req,
-                code::BAD_MOVE,
-                format!("moves[{k}]"),
-                format!(
-                    "moves[{k}] `{m}`: written as refused and replaced by a pass, but the rules \
-                     allow this move: expected it without `=pass`"
-                ),
-            );
-        }
-        match pos.play_analysed(&w.played()) {
-            Ok((mut next, r, a)) => {
-                if w.replaced {
-                    next.forget_trailing_passes();
-                }
+        let played = crate::tools::replay::play_written(&pos, &w, |mv| {
+            pos.play_analysed(mv).map(|(next, r, a)| (next, (r, a)))
+        });
+        match played {
+            Ok((next, (r, a))) => {
                 pos = next;
                 reports.push(r);
                 settled = a;
             }
-            Err(e) => {
+            Err(WrittenFailure::Refused(e)) => {
                 return fail(
                     req,
                     code::ILLEGAL_MOVE,
                     format!("moves[{k}]"),
                     format!("moves[{k}] `{m}` is illegal: {e}"),
+                )
+            }
+            Err(WrittenFailure::NotRefused) => {
+                return fail(
+                    req,
+                    code::BAD_MOVE,
+                    format!("moves[{k}]"),
+                    format!("moves[{k}] `{m}`: {}", crate::tools::replay::NOT_REFUSED),
                 )
             }
         }

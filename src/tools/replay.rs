@@ -88,10 +88,7 @@ impl ListedError {
             ListedError::Refused { at, illegal } => {
                 at.place(InputError::illegal_move(illegal.to_string()))
             }
-            ListedError::NotRefused { at } => at.place(InputError::new(
-                "written as refused and replaced by a pass (`=pass`), but the rules allow this \
-                 move: expected it without `=pass`",
-            )),
+            ListedError::NotRefused { at } => at.place(InputError::new(NOT_REFUSED)),
         }
     }
 }
@@ -147,22 +144,47 @@ pub(crate) fn play_listed_until(
             .map_err(|e| ListedError::Bound(at().place(InputError::from(e))))?;
         let w = Written::parse_in(m, p.rules(), p.board().size())
             .map_err(|error| ListedError::Unread { at: at(), error })?;
-        // M20-REPLAY-PASS: a move written as refused (`=pass`) must be one the rules refuse;
-        // the pass played in its place does not count towards the end of the game
-        if w.replaced && p.play(w.mv).is_ok() {
-            return Err(ListedError::NotRefused { at: at() });
-        }
-        let (mut next, r) = p
-            .play_reported(&w.played())
-            .map_err(|illegal| ListedError::Refused { at: at(), illegal })?;
-        if w.replaced {
-            next.forget_trailing_passes();
-        }
+        let (next, r) = play_written(&p, &w, |m| p.play_reported(m)).map_err(|e| match e {
+            WrittenFailure::Refused(illegal) => ListedError::Refused { at: at(), illegal },
+            WrittenFailure::NotRefused => ListedError::NotRefused { at: at() },
+        })?;
         each(&r);
         reports.push(r);
         p = next;
     }
     Ok((p, reports))
+}
+
+/// The message of [`WrittenFailure::NotRefused`].
+pub(crate) const NOT_REFUSED: &str = "written as refused and replaced by a pass (`=pass`), but \
+     the rules allow this move: expected it without `=pass`";
+
+/// Why a written move ([`Written`]) was not played.
+pub(crate) enum WrittenFailure {
+    /// The rules refuse the move.
+    Refused(Illegal),
+    /// It is written as refused and replaced by a pass (`=pass`), but the rules allow it.
+    NotRefused,
+}
+
+/// M20-REPLAY-PASS — `w` played from `pos` by `play` (which gives the next position and what
+/// else the caller keeps: a report, an analysis): as written; or, written as refused and
+/// replaced by a pass (`=pass`), checked to be a move the rules refuse, then the pass played in
+/// its place with the count of trailing passes set back (a replaced pass never ends the game).
+/// What `play`, `protocol` and the page do with a listed move.
+pub(crate) fn play_written<R>(
+    pos: &Position,
+    w: &Written,
+    play: impl Fn(&Move) -> Result<(Position, R), Illegal>,
+) -> Result<(Position, R), WrittenFailure> {
+    if w.replaced && pos.play(w.mv).is_ok() {
+        return Err(WrittenFailure::NotRefused);
+    }
+    let (mut next, r) = play(&w.played()).map_err(WrittenFailure::Refused)?;
+    if w.replaced {
+        next.forget_trailing_passes();
+    }
+    Ok((next, r))
 }
 
 /// The error of a replay or a list of moves stopped by its caller before move `number`.

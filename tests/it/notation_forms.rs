@@ -274,5 +274,18 @@ fn notation_the_replaced_form_m3go_writes_is_read_by_every_command() {
     let (code, _, err) = m3go(&["play", empty.to_str().unwrap(), &format!("{allowed}=pass")]);
     assert_ne!(code, Some(0), "`{allowed}=pass` on an empty board");
     assert!(err.contains("rules allow"), "{err}");
+    let request = json!({
+        "protocol": "m3go-conform/2", "id": "allowed",
+        "position": serde_yaml::from_str::<Value>(&std::fs::read_to_string(&empty).unwrap()).unwrap(),
+        "moves": [format!("{allowed}=pass")],
+    });
+    let (_, out, _) = m3go_stdin(&["protocol"], &format!("{request}\n"));
+    let a: Value = serde_json::from_str(out.lines().next().unwrap_or("")).unwrap();
+    assert!(
+        a["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("rules allow")),
+        "protocol, `{allowed}=pass` on an empty board: {a}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
