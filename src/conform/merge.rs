@@ -14,19 +14,8 @@ use std::collections::BTreeMap;
 /// are not the shards of one selection holding its cases exactly.
 #[derive(Debug)]
 pub(crate) enum MergeError {
-    /// A file that cannot be read.
-    Unreadable {
-        file: String,
-        source: std::io::Error,
-    },
-    /// A line past [`MAX_RESULTS_LINE`] bytes.
-    LineTooLong { file: String, line: usize },
-    /// A line that is not UTF-8.
-    NotUtf8 {
-        file: String,
-        line: usize,
-        source: std::str::Utf8Error,
-    },
+    /// A file that cannot be read, or a line that does not (too long, not UTF-8).
+    Read { file: String, source: LineError },
     /// An empty file.
     Empty { file: String },
     /// A first line that is not a results header (`source`: why it does not read; none when it
@@ -89,14 +78,7 @@ pub(crate) enum MergeError {
 impl std::fmt::Display for MergeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            MergeError::Unreadable { file, source } => write!(f, "{file}: cannot read: {source}"),
-            MergeError::LineTooLong { file, line } => write!(
-                f,
-                "{file}: line {line}: longer than {MAX_RESULTS_LINE} bytes: expected one case's result a line, as `m3go conform --results` writes"
-            ),
-            MergeError::NotUtf8 { file, line, source } => {
-                write!(f, "{file}: line {line}: not UTF-8 text: {source}")
-            }
+            MergeError::Read { file, source } => write!(f, "{file}: {source}"),
             MergeError::Empty { file } => write!(
                 f,
                 "{file}: empty: expected the results `m3go conform --results` writes"
@@ -189,8 +171,7 @@ impl std::fmt::Display for MergeError {
 impl std::error::Error for MergeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            MergeError::Unreadable { source, .. } => Some(source),
-            MergeError::NotUtf8 { source, .. } => Some(source),
+            MergeError::Read { source, .. } => Some(source),
             MergeError::NotHeader {
                 source: Some(source),
                 ..
@@ -199,16 +180,6 @@ impl std::error::Error for MergeError {
             MergeError::NotARecord { source, .. } => Some(source),
             _ => None,
         }
-    }
-}
-
-/// A merged file's line error in this merge's words.
-pub(crate) fn line_error(file: &str, e: LineError) -> MergeError {
-    let file = file.to_string();
-    match e {
-        LineError::Unreadable(source) => MergeError::Unreadable { file, source },
-        LineError::TooLong { line } => MergeError::LineTooLong { file, line },
-        LineError::NotUtf8 { line, source } => MergeError::NotUtf8 { file, line, source },
     }
 }
 
@@ -337,12 +308,19 @@ impl Merging {
     /// Reads the results file `f` (number `fi` of `files`): its header (of the selection of the
     /// first file), then its cases.
     fn read_file(&mut self, files: &[String], fi: usize, f: &str) -> Result<(), MergeError> {
-        let opened = crate::io::open_regular(f).map_err(|source| MergeError::Unreadable {
+        let opened = crate::io::open_regular(f).map_err(|e| MergeError::Read {
             file: f.to_string(),
-            source,
+            source: LineError::Unreadable(e),
         })?;
-        let mut lines = MergedLines::new(std::io::BufReader::new(opened), MAX_RESULTS_LINE);
-        let header = match lines.next_line().map_err(|e| line_error(f, e))? {
+        let mut lines = MergedLines::new(
+            std::io::BufReader::new(opened),
+            MAX_RESULTS_LINE,
+            "one case's result a line, as `m3go conform --results` writes",
+        );
+        let header = match lines.next_line().map_err(|e| MergeError::Read {
+            file: f.to_string(),
+            source: e,
+        })? {
             Some((_, l)) => header_of(f, l)?,
             None => {
                 return Err(MergeError::Empty {
@@ -374,7 +352,10 @@ impl Merging {
         }
         let sel = &header.selection;
         let mut t = FileTally::default();
-        while let Some((line, text)) = lines.next_line().map_err(|e| line_error(f, e))? {
+        while let Some((line, text)) = lines.next_line().map_err(|e| MergeError::Read {
+            file: f.to_string(),
+            source: e,
+        })? {
             t.lines += 1;
             self.read_record(files, fi, f, line, text, sel, shard, &mut t)?;
         }

@@ -312,13 +312,17 @@ pub(crate) fn complete_split(shards: &[(String, Option<Shard>)]) -> Result<(), S
     Ok(())
 }
 
-/// Why a line of a results file being merged could not be read ([`MergedLines`]).
+/// Why a results file being merged could not be read ([`MergedLines`], or the file not opened).
 #[derive(Debug)]
 pub(crate) enum LineError {
-    /// The reader failed.
+    /// The file could not be opened, or the reader failed.
     Unreadable(std::io::Error),
-    /// Line `line` is longer than the bound.
-    TooLong { line: usize },
+    /// Line `line` is longer than `limit` bytes; `expected` says what a line holds.
+    TooLong {
+        line: usize,
+        limit: usize,
+        expected: &'static str,
+    },
     /// Line `line` is not UTF-8.
     NotUtf8 {
         line: usize,
@@ -326,21 +330,53 @@ pub(crate) enum LineError {
     },
 }
 
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LineError::Unreadable(source) => write!(f, "cannot read: {source}"),
+            LineError::TooLong {
+                line,
+                limit,
+                expected,
+            } => write!(
+                f,
+                "line {line}: longer than {limit} bytes: expected {expected}"
+            ),
+            LineError::NotUtf8 { line, source } => {
+                write!(f, "line {line}: not UTF-8 text: {source}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LineError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LineError::Unreadable(source) => Some(source),
+            LineError::NotUtf8 { source, .. } => Some(source),
+            LineError::TooLong { .. } => None,
+        }
+    }
+}
+
 /// The lines of a results file read for a merge (`conform --merge`, `match --merge`): one at a
 /// time, each at most `limit` bytes (the file itself of any length, read no further than one
-/// byte past a line too long), numbered from 1, blank lines skipped.
+/// byte past a line too long), numbered from 1, blank lines skipped; `expected` says what a line
+/// holds, in the error of a line too long.
 pub(crate) struct MergedLines<R> {
     reader: R,
     limit: usize,
+    expected: &'static str,
     line: usize,
     buf: Vec<u8>,
 }
 
 impl<R: std::io::BufRead> MergedLines<R> {
-    pub fn new(reader: R, limit: usize) -> Self {
+    pub fn new(reader: R, limit: usize, expected: &'static str) -> Self {
         MergedLines {
             reader,
             limit,
+            expected,
             line: 0,
             buf: Vec::new(),
         }
@@ -362,7 +398,11 @@ impl<R: std::io::BufRead> MergedLines<R> {
             self.line += 1;
             let line = self.line;
             if self.buf.len() > self.limit {
-                return Err(LineError::TooLong { line });
+                return Err(LineError::TooLong {
+                    line,
+                    limit: self.limit,
+                    expected: self.expected,
+                });
             }
             if self.buf.iter().all(u8::is_ascii_whitespace) {
                 continue;

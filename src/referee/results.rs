@@ -271,19 +271,8 @@ impl std::fmt::Display for GameProblem {
 /// are not exactly the shards of one match.
 #[derive(Debug)]
 pub(crate) enum MergeError {
-    /// A file that cannot be read.
-    Unreadable {
-        file: String,
-        source: std::io::Error,
-    },
-    /// A line past [`MAX_LINE`] bytes.
-    LineTooLong { file: String, line: usize },
-    /// A line that is not UTF-8.
-    NotUtf8 {
-        file: String,
-        line: usize,
-        source: std::str::Utf8Error,
-    },
+    /// A file that cannot be read, or a line that does not (too long, not UTF-8).
+    Read { file: String, source: LineError },
     /// A file without lines.
     Empty { file: String },
     /// A first line that is a game line: a results file of an older m3go, without a header.
@@ -351,14 +340,7 @@ impl std::fmt::Display for MergeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         const WRITES: &str = "`m3go match --results` writes";
         match self {
-            MergeError::Unreadable { file, source } => write!(f, "{file}: cannot read: {source}"),
-            MergeError::LineTooLong { file, line } => write!(
-                f,
-                "{file}: line {line}: longer than {MAX_LINE} bytes: expected one game a line, as {WRITES}"
-            ),
-            MergeError::NotUtf8 { file, line, source } => {
-                write!(f, "{file}: line {line}: not UTF-8 text: {source}")
-            }
+            MergeError::Read { file, source } => write!(f, "{file}: {source}"),
             MergeError::Empty { file } => {
                 write!(f, "{file}: empty: expected the results {WRITES}")
             }
@@ -455,8 +437,7 @@ impl std::fmt::Display for MergeError {
 impl std::error::Error for MergeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            MergeError::Unreadable { source, .. } => Some(source),
-            MergeError::NotUtf8 { source, .. } => Some(source),
+            MergeError::Read { source, .. } => Some(source),
             MergeError::NotHeader {
                 source: Some(source),
                 ..
@@ -482,16 +463,6 @@ pub(crate) fn listed(items: &[String], total: usize) -> String {
         format!("{} … and {more} more", shown.join(", "))
     } else {
         shown.join(", ")
-    }
-}
-
-/// A merged file's line error in this merge's words.
-fn line_error(file: &str, e: LineError) -> MergeError {
-    let file = file.to_string();
-    match e {
-        LineError::Unreadable(source) => MergeError::Unreadable { file, source },
-        LineError::TooLong { line } => MergeError::LineTooLong { file, line },
-        LineError::NotUtf8 { line, source } => MergeError::NotUtf8 { file, line, source },
     }
 }
 
@@ -787,8 +758,15 @@ impl Merging {
         reader: impl BufRead,
     ) -> Result<(), MergeError> {
         let file = files.get(fi).cloned().unwrap_or_default();
-        let mut lines = MergedLines::new(reader, MAX_LINE);
-        let h = match lines.next_line().map_err(|e| line_error(&file, e))? {
+        let mut lines = MergedLines::new(
+            reader,
+            MAX_LINE,
+            "one game a line, as `m3go match --results` writes",
+        );
+        let h = match lines.next_line().map_err(|e| MergeError::Read {
+            file: file.to_string(),
+            source: e,
+        })? {
             Some((_, l)) => header_of(&file, l)?,
             None => return Err(MergeError::Empty { file }),
         };
@@ -816,7 +794,10 @@ impl Merging {
         }
         let players = names(&h.selection);
         let mut count = 0;
-        while let Some((line, text)) = lines.next_line().map_err(|e| line_error(&file, e))? {
+        while let Some((line, text)) = lines.next_line().map_err(|e| MergeError::Read {
+            file: file.to_string(),
+            source: e,
+        })? {
             count += 1;
             let g: GameLine =
                 serde_json::from_str(text).map_err(|source| MergeError::NotAGame {
@@ -900,9 +881,9 @@ fn complete_split(shards: &[(String, Option<Shard>)]) -> Result<(), MergeError> 
 pub(crate) fn merge(files: &[String]) -> Result<Merged, MergeError> {
     let mut m = Merging::default();
     for (fi, f) in files.iter().enumerate() {
-        let reader = crate::io::open_regular(f).map_err(|source| MergeError::Unreadable {
+        let reader = crate::io::open_regular(f).map_err(|e| MergeError::Read {
             file: f.clone(),
-            source,
+            source: LineError::Unreadable(e),
         })?;
         m.read(files, fi, std::io::BufReader::new(reader))?;
     }
