@@ -25,6 +25,7 @@ use m3go_engine::{Engine, Notation, Position, Rules, Setup};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PySequence, PyString};
 use serde::Serialize;
 
@@ -229,8 +230,24 @@ fn moves_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 /// A Rust value as the Python object of its JSON (the object `--format json` prints: maps with
 /// string keys, numbers, strings, lists, None).
 fn to_python<'py, T: Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
-    let v = serde_json::to_value(value).map_err(|e| PyException::new_err(e.to_string()))?;
-    Ok(pythonize::pythonize(py, &v)?)
+    json_to_python(py, json_of(value)?)
+}
+
+/// The JSON text of a Rust value, as `--format json` writes it (made where the interpreter is
+/// not held, for the values that take time to write).
+fn json_of<T: Serialize>(value: &T) -> PyResult<String> {
+    serde_json::to_string(value).map_err(|e| PyException::new_err(e.to_string()))
+}
+
+/// The Python object of a JSON text, read by Python's own `json.loads`: the text is written
+/// once and read by the C parser, instead of building a `serde_json::Value` and converting it
+/// object by object (the analysis of a dense 19×19 position is about 100 kB of JSON).
+fn json_to_python(py: Python<'_>, text: String) -> PyResult<Bound<'_, PyAny>> {
+    static LOADS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let loads = LOADS.get_or_try_init(py, || {
+        py.import("json")?.getattr("loads").map(Bound::unbind)
+    })?;
+    loads.bind(py).call1((text,))
 }
 
 /// `moves` played from `start` by the library's play loop (`m3go play`'s), an input error
@@ -317,8 +334,8 @@ fn explain_of(py: Python<'_>, pos: &Position, target: &str) -> PyResult<String> 
 #[pyfunction]
 fn analyze<'py>(py: Python<'py>, position: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let pos = position_of(py, position)?;
-    let report = py.detach(|| AnalysisReport::new(&pos));
-    to_python(py, &report)
+    let text = py.detach(|| json_of(&AnalysisReport::new(&pos)))?;
+    json_to_python(py, text)
 }
 
 /// Moves played from a position: the object `m3go play --format json` prints (what each move
@@ -411,7 +428,7 @@ fn case_of(py: Python<'_>, path: &Bound<'_, PyString>) -> PyResult<Case> {
 #[pyfunction]
 fn case_request<'py>(py: Python<'py>, path: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
     let case = case_of(py, path)?;
-    Ok(pythonize::pythonize(py, &case.request())?)
+    to_python(py, &case.request())
 }
 
 /// What the runner finds wrong in `answer` (a dict) for a case file: one message per failed
@@ -562,7 +579,7 @@ fn replay<'py>(
         }
     }
     let d = PyDict::new(py);
-    d.set_item("entries", pythonize::pythonize(py, &entries)?)?;
+    d.set_item("entries", to_python(py, &entries)?)?;
     d.set_item("replaced", to_python(py, &rep.replaced_by_reason())?)?;
     d.set_item("mechanical", mechanical)?;
     d.set_item(
@@ -672,8 +689,8 @@ impl PyPosition {
 
     /// The analysis, as `m3go.analyze` returns it.
     fn analyze<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let report = py.detach(|| AnalysisReport::new(&self.inner));
-        to_python(py, &report)
+        let text = py.detach(|| json_of(&AnalysisReport::new(&self.inner)))?;
+        json_to_python(py, text)
     }
 
     /// The clause trace of a point, a string or a move, as `m3go.explain` returns it.
