@@ -1,0 +1,89 @@
+//! The smaller findings of issue 53 (its finding 7) and two left from its last round, one test
+//! each, each failing before its fix.
+
+use crate::common::{m3go, BIN};
+use std::path::{Path, PathBuf};
+
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("m3go-small53-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("a scratch folder");
+    d
+}
+
+fn path(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+/// A GTP engine that knows only GTP's own commands (no `m3go-position`) and always passes.
+const PLAIN_GTP: &str = r#"import sys
+commands = ["protocol_version", "name", "version", "list_commands", "boardsize",
+            "clear_board", "komi", "play", "genmove", "quit"]
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "protocol_version":
+        ans = "= 2"
+    elif words[0] == "list_commands":
+        ans = "= " + "\n".join(commands)
+    elif words[0] == "genmove":
+        ans = "= pass"
+    else:
+        ans = "="
+    sys.stdout.write(ans + "\n\n")
+    sys.stdout.flush()
+"#;
+
+/// A plain GTP player (no `m3go-position`) scheduled to meet an opening with set-up stones is
+/// refused before the first game, naming the opening and the player: the match once played
+/// the games of the openings before it (here an opening of moves, games 1 and 2) and stopped
+/// at the first game of the set-up one.
+#[test]
+fn small_findings_53_a_plain_gtp_player_is_refused_a_set_up_opening_before_the_first_game() {
+    let dir = scratch("gtp");
+    let script = dir.join("plain.py");
+    std::fs::write(&script, PLAIN_GTP).expect("the script");
+    let openings = dir.join("openings");
+    std::fs::create_dir_all(&openings).expect("a folder");
+    // name order: the opening of moves first (games 1 and 2), the set-up one next (3 and 4)
+    std::fs::write(
+        openings.join("a-moves.txt"),
+        "rules: m3go-2020\nsize: 5\n黑1.BO 白2.OA\n",
+    )
+    .expect("written");
+    std::fs::write(
+        openings.join("b-stones.yaml"),
+        "rules: m3go-2020\nsize: 5\ndiagram: |\n  . . . . .\n  . X . . .\n  . . . . .\n  . . . O .\n  . . . . .\n",
+    )
+    .expect("written");
+    let out = dir.join("games");
+    let (code, stdout, err) = m3go(&[
+        "match",
+        "--player",
+        &format!("plain=gtp:python3 {}", path(&script)),
+        "--player",
+        &format!("random={BIN} player --strategy random --seed 4"),
+        "--size",
+        "5",
+        "--games",
+        "4",
+        "--move-time",
+        "30",
+        "-o",
+        &path(&out),
+        "--openings",
+        &path(&openings),
+    ]);
+    assert_eq!(code, Some(2), "{stdout}{err}");
+    assert!(
+        err.contains("--openings")
+            && err.contains("b-stones.yaml")
+            && err.contains("`plain`")
+            && err.contains("m3go-position"),
+        "{err}"
+    );
+    assert!(!err.contains("game 1/4"), "a game was played: {err}");
+    assert!(!out.join("game-001.sgf").exists(), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
