@@ -87,3 +87,51 @@ fn small_findings_53_a_plain_gtp_player_is_refused_a_set_up_opening_before_the_f
     assert!(!out.join("game-001.sgf").exists(), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `replay --quiet` follows `--labels latin` (the ASCII choice every command takes): its summary
+/// is the English line alone, one record or several; without it, the Chinese line as before
+/// (and its English under it with --gloss).
+#[test]
+fn small_findings_53_replay_quiet_summary_follows_labels_latin() {
+    let record = format!(
+        "{}/spec/records/alphago-lee-sedol-2016-g1.sgf",
+        crate::common::ROOT
+    );
+    let kejie = format!(
+        "{}/spec/records/kejie-alphago-2017-g1.sgf",
+        crate::common::ROOT
+    );
+    let (code, latin, err) = m3go(&[
+        "replay",
+        "--mechanical",
+        "--quiet",
+        "--labels",
+        "latin",
+        &kejie,
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(latin.is_ascii(), "{latin}");
+    assert!(
+        latin.starts_with("mechanical replay to move 289: 277 played, 12 replaced by a pass"),
+        "{latin}"
+    );
+    assert_eq!(latin.lines().count(), 1, "{latin}");
+    let (_, chinese, _) = m3go(&["replay", "--mechanical", "--quiet", &kejie]);
+    assert!(chinese.starts_with("机械式排局至第289手"), "{chinese}");
+    let (_, glossed, _) = m3go(&["replay", "--mechanical", "--quiet", "--gloss", &kejie]);
+    assert_eq!(glossed, format!("{chinese}    {latin}"));
+    // several records: each line in English, the total as before
+    let (_, many, err) = m3go(&[
+        "replay",
+        "--mechanical",
+        "--labels",
+        "latin",
+        &kejie,
+        &record,
+    ]);
+    assert!(many.is_ascii(), "{many}{err}");
+    assert!(
+        many.starts_with(&format!("{kejie}: mechanical replay to move 289")),
+        "{many}"
+    );
+}
