@@ -135,3 +135,41 @@ fn small_findings_53_replay_quiet_summary_follows_labels_latin() {
         "{many}"
     );
 }
+
+/// `m3go play --labels latin` names the points of a refusal in the Latin labels (`fa is a
+/// capture-point`), as its report does; it wrote them in the Chinese ones (`FA`) whatever was
+/// asked. JSON's error keeps the Chinese labels, as JSON always does.
+#[test]
+fn small_findings_53_a_refusal_follows_labels_latin() {
+    let dir = scratch("labels");
+    let pos = dir.join("p139.yaml");
+    let kejie = format!(
+        "{}/spec/records/kejie-alphago-2017-g1.sgf",
+        crate::common::ROOT
+    );
+    let (code, _, err) = m3go(&[
+        "replay",
+        "--mechanical",
+        &kejie,
+        "--to",
+        "139",
+        "--quiet",
+        "-o",
+        &path(&pos),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    // 003's move 140 of this record: white's flower on a capture point
+    let (code, _, latin) = m3go(&["play", &path(&pos), "V140.fa", "--labels", "latin"]);
+    assert_eq!(code, Some(2), "{latin}");
+    assert!(
+        latin.contains("move 140: fa is a capture-point, forbidden to white's flower"),
+        "{latin}"
+    );
+    let (code, _, chinese) = m3go(&["play", &path(&pos), "花140.FA"]);
+    assert_eq!(code, Some(2), "{chinese}");
+    assert!(
+        chinese.contains("move 140: FA is a capture-point"),
+        "{chinese}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
