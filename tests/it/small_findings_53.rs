@@ -173,3 +173,49 @@ fn small_findings_53_a_refusal_follows_labels_latin() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `serve --open` where the system's opener fails (an `xdg-open` that exits 3, as it does
+/// without a browser) says so in words, naming the openers tried and the address to open by
+/// hand, and goes on serving; it printed Rust's debug text of the exit
+/// (`ExitStatus(unix_wait_status(768))`).
+#[cfg(unix)]
+#[test]
+fn small_findings_53_serve_open_without_a_browser_says_so_in_words() {
+    use std::io::BufRead;
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("open");
+    let opener = dir.join("xdg-open");
+    std::fs::write(&opener, "#!/bin/sh\nexit 3\n").expect("written");
+    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let mut child = std::process::Command::new(BIN)
+        .args(["serve", "--open", "--port", "0"])
+        .env("PATH", &dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("m3go serve starts");
+    let stderr = child.stderr.take().expect("its stderr");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = std::io::BufReader::new(stderr).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx.recv_timeout(std::time::Duration::from_secs(60));
+    let running = child.try_wait().expect("its status").is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    let line = line.expect("a line on stderr within 60 s");
+    assert!(running, "stopped: {line}");
+    assert!(
+        line.starts_with("m3go serve: no browser opened the page (xdg-open")
+            && line.contains("by hand"),
+        "{line}"
+    );
+    assert!(line.contains("open http://127.0.0.1:"), "{line}");
+    assert!(
+        !line.contains("ExitStatus") && !line.contains("wait_status"),
+        "{line}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
