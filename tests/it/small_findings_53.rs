@@ -219,3 +219,37 @@ fn small_findings_53_serve_open_without_a_browser_says_so_in_words() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `m3go manpage`: NAME says the name once (`m3go \- reference rules interpreter …`, not `m3go
+/// \- m3go — …`), and SUBCOMMANDS names each subcommand as `m3go SUB`, described in its section
+/// of this page, instead of citing `m3go-analyze(1)`-style pages that are not shipped.
+#[test]
+fn small_findings_53_the_man_page_names_itself_once_and_cites_no_missing_page() {
+    let (code, page, err) = m3go(&["manpage"]);
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = page.lines().collect();
+    let name = lines
+        .iter()
+        .position(|l| *l == ".SH NAME")
+        .expect("a NAME section");
+    assert_eq!(
+        lines[name + 1],
+        "m3go \\- reference rules interpreter for three\\-colour Go"
+    );
+    assert!(!page.contains("(1)"), "a page cited: {page}");
+    let subs = lines
+        .iter()
+        .position(|l| *l == ".SH SUBCOMMANDS")
+        .expect("a SUBCOMMANDS section");
+    let listed: Vec<&str> = lines[subs..]
+        .iter()
+        .take_while(|l| !l.starts_with(".PP"))
+        .filter_map(|l| l.strip_prefix("\\fBm3go "))
+        .filter_map(|l| l.strip_suffix("\\fR"))
+        .collect();
+    assert!(listed.len() >= 15, "{listed:?}");
+    for sub in listed {
+        let heading = format!(".SH \"M3GO {}\"", sub.replace("\\-", "-").to_uppercase());
+        assert!(page.contains(&heading), "no section {heading}");
+    }
+}
