@@ -253,3 +253,41 @@ fn small_findings_53_the_man_page_names_itself_once_and_cites_no_missing_page() 
         assert!(page.contains(&heading), "no section {heading}");
     }
 }
+
+/// A pairing lost in every game says why its Elo has no finite value, and one with no game
+/// counted by the rules (here every game forfeited: the program does not start) why it has no
+/// mean margin; the table once printed `Elo -inf [-inf, -inf]` and `mean margin —` bare.
+#[test]
+fn small_findings_53_an_all_lost_table_says_why_it_has_no_elo_or_margin() {
+    let dir = scratch("table");
+    let (code, table, err) = m3go(&[
+        "match",
+        "--player",
+        "broken=false",
+        "--player",
+        &format!("random={BIN} player --strategy random --seed 4"),
+        "--size",
+        "5",
+        "--games",
+        "2",
+        "-o",
+        &path(&dir.join("games")),
+    ]);
+    assert_eq!(code, Some(0), "{table}{err}");
+    let line = table
+        .lines()
+        .find(|l| l.starts_with("broken vs random: 2 games, 0 wins 2 losses"))
+        .unwrap_or_else(|| panic!("no table line: {table}"));
+    assert!(
+        line.contains(
+            "mean margin — (no game was counted by the rules: each was forfeited or resigned)"
+        ),
+        "{line}"
+    );
+    assert!(
+        line.contains("Elo -inf (every game lost: no finite estimate or interval"),
+        "{line}"
+    );
+    assert!(!line.contains("[-inf, -inf]"), "{line}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
