@@ -291,3 +291,49 @@ fn small_findings_53_an_all_lost_table_says_why_it_has_no_elo_or_margin() {
     assert!(!line.contains("[-inf, -inf]"), "{line}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The README's first screen shows, whole, the position file its first command analyzes (a
+/// referee copies it to write their own), and every string and point it says that command
+/// prints is in the output. It once showed no position file, and promised 003's regions R, S, T,
+/// which the output names nowhere.
+#[test]
+fn small_findings_53_the_readme_shows_the_first_commands_position_and_what_it_prints() {
+    let root = crate::common::ROOT;
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).expect("README.md");
+    let section = readme
+        .split("## The first two commands")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("the section of the first two commands");
+    let file = section
+        .lines()
+        .find_map(|l| l.strip_prefix("cargo run --release -- analyze "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("the first command, analyze FILE");
+    let text = std::fs::read_to_string(format!("{root}/{file}")).expect("its position file");
+    assert!(text.lines().count() <= 20, "not short: {text}");
+    assert!(
+        section.contains(&format!("```yaml\n{text}```")),
+        "{file} is not shown whole:\n{section}"
+    );
+    let (code, output, err) = crate::common::m3go_in(Some(Path::new(root)), &["analyze", file]);
+    assert_eq!(code, Some(0), "{err}");
+    let told = section
+        .split("```yaml")
+        .nth(1)
+        .and_then(|s| s.split("```\n").nth(1))
+        .expect("the text after the file");
+    const LABELS: &str = "OABCDEFGHI一二三四五六七八九";
+    let mut named = 0;
+    for word in told.split(|c: char| c.is_whitespace() || "(),;:'—`".contains(c)) {
+        let point = word.chars().count() == 2 && word.chars().all(|c| LABELS.contains(c));
+        if word.ends_with('*') || point {
+            named += 1;
+            assert!(
+                output.contains(word),
+                "the README names {word}: not in\n{output}"
+            );
+        }
+    }
+    assert!(named >= 8, "{named} names checked in:\n{told}");
+}
