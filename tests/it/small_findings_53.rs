@@ -337,3 +337,37 @@ fn small_findings_53_the_readme_shows_the_first_commands_position_and_what_it_pr
     }
     assert!(named >= 8, "{named} names checked in:\n{told}");
 }
+
+/// `--junit FILE` is written also when the command line itself is refused (a value that does
+/// not read, an unknown flag): the report holds the usage error as its `<error>`, for `match`
+/// and `conform` alike, and the exit stays 2. It was not written at all.
+#[test]
+fn small_findings_53_junit_is_written_on_a_usage_error() {
+    let dir = scratch("junit");
+    let report = dir.join("r.xml");
+    let runs: [&[&str]; 3] = [
+        &["match", "--junit", &path(&report), "--games", "abc"],
+        &["conform", "--junit", &path(&report), "--no-such-flag"],
+        &[
+            "match",
+            "--games=abc",
+            &format!("--junit={}", path(&report)),
+        ],
+    ];
+    for args in runs {
+        let _ = std::fs::remove_file(&report);
+        let (code, _, err) = m3go(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        let xml = std::fs::read_to_string(&report)
+            .unwrap_or_else(|e| panic!("{args:?}: no report ({e}): {err}"));
+        assert!(xml.contains("<error"), "{args:?}: {xml}");
+        assert!(xml.contains("errors=\"1\""), "{args:?}: {xml}");
+        let named = if args[0] == "conform" {
+            "--no-such-flag"
+        } else {
+            "--games"
+        };
+        assert!(xml.contains(named), "{args:?}: {xml}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
