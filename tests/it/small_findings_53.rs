@@ -371,3 +371,64 @@ fn small_findings_53_junit_is_written_on_a_usage_error() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every integer of every schema in spec/schema/ either stays within 2^53 − 1 (its `maximum`
+/// says so: a count, a size, a line, which never get near it) or says in its description that
+/// it may pass 2^53, which JavaScript's `JSON.parse` rounds (the seeds, any 64-bit integer).
+/// The schemas wrote the 64-bit range of Rust's `u64` and `usize` for every count, saying
+/// nothing of it but for diff's `game_seed`.
+#[test]
+fn small_findings_53_every_schema_integer_beyond_2_53_says_so() {
+    fn walk(v: &serde_json::Value, at: &str, file: &str, bad: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                let integer = match m.get("type") {
+                    Some(serde_json::Value::String(t)) => t == "integer",
+                    Some(serde_json::Value::Array(ts)) => ts.iter().any(|t| t == "integer"),
+                    _ => false,
+                };
+                let safe = 9_007_199_254_740_991_f64;
+                let wide = m
+                    .get("maximum")
+                    .and_then(|x| x.as_f64())
+                    .is_none_or(|x| x > safe)
+                    || m.get("minimum")
+                        .and_then(|x| x.as_f64())
+                        .is_none_or(|x| x < -safe);
+                let said = m
+                    .get("description")
+                    .and_then(|d| d.as_str())
+                    .is_some_and(|d| d.contains("2^53"));
+                if integer && wide && !said {
+                    bad.push(format!("{file}{at}"));
+                }
+                for (k, c) in m {
+                    walk(c, &format!("{at}/{k}"), file, bad);
+                }
+            }
+            serde_json::Value::Array(a) => {
+                for (k, c) in a.iter().enumerate() {
+                    walk(c, &format!("{at}/{k}"), file, bad);
+                }
+            }
+            _ => {}
+        }
+    }
+    let dir = format!("{}/spec/schema", crate::common::ROOT);
+    let mut bad = Vec::new();
+    let mut seeds = 0;
+    for e in std::fs::read_dir(&dir).expect("spec/schema") {
+        let p = e.expect("an entry").path();
+        let text = std::fs::read_to_string(&p).expect("a schema");
+        seeds += text.matches("above 2^53").count();
+        let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        let file = p.file_name().map(|f| f.to_string_lossy().into_owned());
+        walk(&v, "", &file.unwrap_or_default(), &mut bad);
+    }
+    assert!(
+        bad.is_empty(),
+        "integers past 2^53 unsaid:\n{}",
+        bad.join("\n")
+    );
+    assert!(seeds >= 10, "{seeds} seeds say they pass 2^53");
+}
