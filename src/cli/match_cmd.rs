@@ -13,7 +13,9 @@ use crate::referee::game::GameWatcher;
 use crate::referee::game::{Clock, Played};
 use crate::referee::results;
 use crate::referee::stats::{Pairing, Sprt, SprtVerdict};
-use crate::referee::{game_line, pairings, run_game_watched, table, tally, MatchSpec, PlayerSpec};
+use crate::referee::{
+    check_starts_told, game_line, pairings, run_game_watched, table, tally, MatchSpec, PlayerSpec,
+};
 use crate::serve::watch::Live;
 use m3go_engine::{InputError, Rules};
 use rayon::prelude::*;
@@ -255,6 +257,8 @@ fn play(
     folder.check(&names)?;
     check_outputs(&reports_of(args), Some((&folder, &names)))
         .inspect_err(|_| *junit_done = true)?;
+    // a plain GTP player scheduled to meet a set-up opening it cannot be told: refused now
+    check_starts_told(&m, &games).map_err(|e| InputError::from(e).key("--openings"))?;
     if let Some(addr) = &args.serve {
         *watch = Some(match_watch::Watch::start(addr, &m, &games, &out)?);
     }

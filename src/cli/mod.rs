@@ -44,6 +44,7 @@ mod replay;
 mod rules;
 mod schema;
 mod serve;
+mod usage_junit;
 
 /// `perft --max-nodes` by default, on the fast engine and with `--reference`.
 pub use perft::{FAST_NODES as PERFT_FAST_NODES, REFERENCE_NODES as PERFT_REFERENCE_NODES};
@@ -227,6 +228,9 @@ where
             cli.command.run()
         }
         Err(e) => {
+            if e.exit_code() == 2 {
+                usage_junit::write(&args, &usage_message(&e));
+            }
             if args_want_json(&args) && e.exit_code() == 2 {
                 let mut report = crate::conform::outputs::ErrorReport::new(
                     crate::conform::outputs::ErrorCode::Usage,

@@ -84,12 +84,20 @@ pub fn run(args: PlayArgs) -> Result<(), crate::errors::Error> {
     }
     let fmt = args.format;
     let start = crate::input::load_position(&args.pos)?.with_engine(args.engine.engine());
+    let labels = args.text.options().labels;
     let (p, reports) = crate::tools::replay::play_listed(&start, &args.moves, "MOVE", true, |r| {
         if fmt == Format::Text {
-            print_report(r, args.text.options().labels);
+            print_report(r, labels);
         }
     })
-    .map_err(InputError::from)?;
+    // a refusal names its points in the labels asked for (JSON's errors stay Chinese)
+    .map_err(|e| {
+        e.input_error_in(if fmt == Format::Text {
+            labels
+        } else {
+            Labels::Chinese
+        })
+    })?;
     if fmt == Format::Json {
         let v = m3go_engine::formats::report::PlayReport::new(reports, &p);
         outln!(

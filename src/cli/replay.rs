@@ -37,7 +37,8 @@ pub struct ReplayArgs {
     /// Add an English gloss under each Chinese line.
     #[arg(long)]
     pub gloss: bool,
-    /// Print only the summary line.
+    /// Print only the summary line: Chinese (with --gloss, its English under it), or with
+    /// `--labels latin` the English alone (ASCII, as the labels).
     #[arg(long)]
     pub quiet: bool,
     /// Output format (JSON: the entries, the replaced moves by reason and the final position).
@@ -132,11 +133,7 @@ pub fn run(args: ReplayArgs) -> Result<(), crate::errors::Error> {
         };
         let (tally, position) = *summary;
         let written = position_file(&args, &position)?;
-        let (zh, en) = tally.summary();
-        outln!("{zh}");
-        if args.gloss {
-            outln!("    {en}");
-        }
+        outln!("{}", summary_text(tally.summary(), &args, ""));
         return write_outputs(written.into_iter().collect());
     }
     let (Replayed::Log(rep), rules, record) = replay_one(path, &args, false)? else {
@@ -188,11 +185,7 @@ pub fn run(args: ReplayArgs) -> Result<(), crate::errors::Error> {
             serde_json::to_string_pretty(&v).map_err(InputError::internal)?
         );
     } else if args.quiet {
-        let (zh, en) = rep.summary();
-        outln!("{zh}");
-        if args.gloss {
-            outln!("    {en}");
-        }
+        outln!("{}", summary_text(rep.summary(), &args, ""));
     } else {
         out!(
             "{}",
@@ -210,6 +203,16 @@ pub fn run(args: ReplayArgs) -> Result<(), crate::errors::Error> {
         crate::cli::common::tell_dropped("replay --save", path, out, &dropped);
     }
     Ok(())
+}
+
+/// A summary as printed after `prefix`: the Chinese line (with --gloss, the English under it),
+/// or with `--labels latin` the English line alone, ASCII as the labels asked for.
+fn summary_text((zh, en): (String, String), args: &ReplayArgs, prefix: &str) -> String {
+    match (args.labels.labels(), args.gloss) {
+        (m3go_engine::Labels::Latin, _) => format!("{prefix}{en}"),
+        (_, true) => format!("{prefix}{zh}\n    {en}"),
+        (_, false) => format!("{prefix}{zh}"),
+    }
 }
 
 /// `-o`: the final position as the text of a position file, with its path.
@@ -293,10 +296,7 @@ fn run_many(args: &ReplayArgs) -> Result<(), InputError> {
                             .collect(),
                     });
                 } else {
-                    outln!("{f}: {zh}");
-                    if args.gloss {
-                        outln!("    {en}");
-                    }
+                    outln!("{}", summary_text((zh, en), args, &format!("{f}: ")));
                 }
             }
             Err(e) => {

@@ -46,11 +46,27 @@ pub fn run(args: ServeArgs) -> Result<(), InputError> {
     let url = server.url();
     outln!("m3go serve: {url} (Ctrl-C to stop)");
     crate::cli::common::flush_out();
-    if args.open {
-        if let Err(e) = open::that_detached(&url) {
-            errln!("m3go serve: cannot open a browser ({e}); open {url} by hand");
-        }
+    if args.open && open::that_detached(&url).is_err() {
+        errln!(
+            "m3go serve: no browser opened the page ({}: each failed or is not installed); \
+             open {url} by hand",
+            launchers(&url)
+        );
     }
     server.run();
     Ok(())
+}
+
+/// The system's openers `--open` tries (`xdg-open, gio, …` on Linux), named once each: what a
+/// failure names instead of the `open` crate's error, which quotes a launcher's exit in Rust's
+/// debug form (`ExitStatus(unix_wait_status(768))`).
+fn launchers(url: &str) -> String {
+    let mut names: Vec<String> = Vec::new();
+    for c in open::commands(url) {
+        let name = c.get_program().to_string_lossy().into_owned();
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names.join(", ")
 }

@@ -294,6 +294,7 @@ fn input<T: JsonSchema>(title: &str) -> Value {
 fn finish(s: schemars::Schema, title: &str) -> Value {
     let mut v = s.to_value();
     standard_formats(&mut v);
+    safe_integers(&mut v, false);
     if let Value::Object(m) = &mut v {
         m.insert("title".into(), Value::String(title.to_string()));
     }
@@ -338,6 +339,78 @@ fn standard_formats(v: &mut Value) {
         }
         Value::Array(a) => a.iter_mut().for_each(standard_formats),
         _ => {}
+    }
+}
+
+/// The largest integer every JSON reader keeps exactly (JavaScript's `Number.MAX_SAFE_INTEGER`,
+/// 2^53 − 1): above it, `JSON.parse` rounds.
+pub(crate) const SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// What a seed's description says (appended once): the one kind of integer m3go writes and
+/// reads across the whole 64-bit range.
+const SEED_NOTE: &str = "Any 64-bit integer: above 2^53 JavaScript's `JSON.parse` rounds it, so \
+     read it as a big integer (or as text).";
+
+/// Bounds every integer by what a JSON reader keeps exactly, so that a schema says which of
+/// its integers may pass 2^53: a count, a size, a line, a time (a `usize` or `u64` in Rust,
+/// whose 64-bit range [`standard_formats`] wrote) never reaches 2^53 − 1, which becomes its
+/// documented `maximum`; a seed (a property named `…seed…`, `seed` true here) is any 64-bit
+/// integer, keeps its range and says so ([`SEED_NOTE`]).
+fn safe_integers(v: &mut Value, seed: bool) {
+    let Value::Object(m) = v else {
+        if let Value::Array(a) = v {
+            a.iter_mut().for_each(|x| safe_integers(x, seed));
+        }
+        return;
+    };
+    let integer = match m.get("type") {
+        Some(Value::String(t)) => t == "integer",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer"),
+        _ => false,
+    };
+    let safe = SAFE_INTEGER as f64;
+    let wide = m
+        .get("maximum")
+        .and_then(Value::as_f64)
+        .is_some_and(|x| x > safe)
+        || m.get("minimum")
+            .and_then(Value::as_f64)
+            .is_some_and(|x| x < -safe);
+    if integer && wide && seed {
+        let said = m.get("description").and_then(Value::as_str).unwrap_or("");
+        if !said.contains("2^53") {
+            let text = if said.is_empty() {
+                SEED_NOTE.to_string()
+            } else {
+                format!("{said}\n{SEED_NOTE}")
+            };
+            m.insert("description".into(), Value::String(text));
+        }
+    } else if integer && wide {
+        if m.get("maximum")
+            .and_then(Value::as_f64)
+            .is_some_and(|x| x > safe)
+        {
+            m.insert("maximum".into(), Value::from(SAFE_INTEGER));
+        }
+        if m.get("minimum")
+            .and_then(Value::as_f64)
+            .is_some_and(|x| x < -safe)
+        {
+            m.insert("minimum".into(), Value::from(-(SAFE_INTEGER as i64)));
+        }
+    }
+    for (k, child) in m.iter_mut() {
+        match (k.as_str(), child) {
+            ("properties", Value::Object(props)) => {
+                for (name, p) in props.iter_mut() {
+                    safe_integers(p, name.contains("seed"));
+                }
+            }
+            // a nullable seed: `anyOf: [integer, null]`
+            ("anyOf" | "oneOf", c) => safe_integers(c, seed),
+            (_, c) => safe_integers(c, false),
+        }
     }
 }
 

@@ -403,6 +403,29 @@ pub(crate) fn negotiate(
 /// per-move limit.
 pub(crate) const STARTUP_TIME: Duration = Duration::from_secs(30);
 
+/// Whether the game `spec` starts from a set-up position (stones, a later move number: its
+/// opening's start) rather than the empty board at move 1, which is all a seat not told the
+/// start ([`Seat::is_told_the_start`]) can play from.
+pub(crate) fn starts_set_up(spec: &GameSpec) -> Result<bool, RefereeError> {
+    let Some(o) = &spec.opening else {
+        return Ok(false);
+    };
+    let rules = &spec.rules;
+    let start = |record: Record| -> Result<Setup, RefereeError> {
+        Ok(record
+            .start_position(rules)
+            .map_err(|e| RefereeError::StartPosition(Box::new(e)))?
+            .to_setup())
+    };
+    let opening = Record {
+        rules: Some(RulesField::of(rules)),
+        info: Vec::new(),
+        ..o.record.clone()
+    };
+    let empty = Record::new(spec.size, Some(RulesField::of(rules)));
+    Ok(start(opening)? != start(empty)?)
+}
+
 /// What the referee keeps of one player during a game.
 struct SeatState {
     /// The moves (protocol strings) the player has been sent.
@@ -589,17 +612,13 @@ impl<'s> Referee<'s> {
 
     /// Refuses a game that starts from a set-up position (not the empty board at move 1) when
     /// a seat cannot be told it ([`Seat::is_told_the_start`]): the player would play another
-    /// game than the one refereed and recorded.
+    /// game than the one refereed and recorded. A match checks this before its first game
+    /// ([`super::check_starts_told`]); this is the check of the game itself.
     fn check_told(&self, seats: &[&mut dyn Seat]) -> Result<(), RefereeError> {
         let Some(k) = seats.iter().position(|s| !s.is_told_the_start()) else {
             return Ok(());
         };
-        let rules = &self.spec.rules;
-        let empty = Record::new(self.spec.size, Some(RulesField::of(rules)))
-            .start_position(rules)
-            .map_err(|e| RefereeError::StartPosition(Box::new(e)))?
-            .to_setup();
-        if empty == self.start_setup {
+        if !starts_set_up(self.spec)? {
             return Ok(());
         }
         Err(RefereeError::UntoldStart {

@@ -339,6 +339,43 @@ pub(crate) fn run_game_watched(
     game::play_game_watched(spec, &mut [&mut *black, &mut *white], watcher)
 }
 
+/// Refuses, before the first game, a match in which a GTP player that cannot be told a set-up
+/// start (it does not list `m3go-position`) is scheduled to meet an opening that starts from one
+/// ([`game::starts_set_up`]): each such player is started once, asked its commands and
+/// stopped. Without this the match played its games up to that opening's and stopped there. A
+/// program that fails to answer here is left to its games, which forfeit it as usual.
+pub(crate) fn check_starts_told(m: &MatchSpec, games: &[GameSpec]) -> Result<(), RefereeError> {
+    let mut asked: Vec<&str> = Vec::new();
+    for spec in games {
+        let names = spec.team.as_ref().map_or(&spec.names[..], |t| &t[..]);
+        let gtp: Vec<&PlayerSpec> = names
+            .iter()
+            .filter_map(|n| m.player(n))
+            .filter(|p| p.gtp && !asked.contains(&p.name.as_str()))
+            .collect();
+        if gtp.is_empty() || !game::starts_set_up(spec)? {
+            continue;
+        }
+        for p in gtp {
+            asked.push(&p.name);
+            let ext = External::bounded(&p.command, m.move_time, &[], gtp::GTP_BOUNDS)
+                .map_err(RefereeError::Start)?;
+            let mut seat = gtp::GtpSeat::new(ext, &p.declared);
+            let answered = game::negotiate(&mut seat, m.move_time.max(game::STARTUP_TIME)).is_ok();
+            if answered && !seat.is_told_the_start() {
+                return Err(RefereeError::UntoldStart {
+                    player: p.name.clone(),
+                    opening: spec
+                        .opening
+                        .as_ref()
+                        .map_or_else(String::new, |o| o.name.clone()),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The line of `--results` for a game played, its SGF written at `sgf`.
 pub(crate) fn game_line(p: &Played, sgf: &str) -> GameLine {
     let (margin, forfeit) = match &p.ending {

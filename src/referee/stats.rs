@@ -40,17 +40,27 @@ impl Pairing {
         elo_interval(self.wins, self.losses, self.draws)
     }
 
-    /// One line of the table.
+    /// One line of the table. A margin or an Elo that cannot be given says why: no game
+    /// counted by the rules (every one forfeited or resigned), every game lost or won (a score
+    /// of 0 or 1, whose Elo and interval are infinite).
     pub fn line(&self) -> String {
-        let margin = self
-            .mean_margin_half_points()
-            .map_or_else(|| "—".into(), |m| format!("{m:+.1}"));
-        let elo = self.elo().map_or_else(
-            || "—".into(),
-            |(e, lo, hi)| format!("{} [{}, {}]", fmt_elo(e), fmt_elo(lo), fmt_elo(hi)),
+        let margin = self.mean_margin_half_points().map_or_else(
+            || "— (no game was counted by the rules: each was forfeited or resigned)".into(),
+            |m| format!("{m:+.1} half-points"),
         );
+        let elo = match self.elo() {
+            None => "— (no game)".into(),
+            Some((e, _, _)) if e.is_infinite() => format!(
+                "{} (every game {}: no finite estimate or interval; play a closer opponent)",
+                fmt_elo(e),
+                if e > 0.0 { "won" } else { "lost" }
+            ),
+            Some((e, lo, hi)) => {
+                format!("{} [{}, {}] (95 %)", fmt_elo(e), fmt_elo(lo), fmt_elo(hi))
+            }
+        };
         format!(
-            "{} vs {}: {} games, {} wins {} losses {} draws; mean margin {} half-points; Elo {} (95 %); forfeits {} / {}",
+            "{} vs {}: {} games, {} wins {} losses {} draws; mean margin {}; Elo {}; forfeits {} / {}",
             self.first,
             self.second,
             self.games(),

@@ -82,12 +82,21 @@ impl ListedError {
     /// The error as m3go words it (`m3go play`'s message, the server's): a refusal is an
     /// illegal move whose reason is the refusal's text.
     pub fn input_error(&self) -> InputError {
+        self.input_error_in(m3go_engine::Labels::Chinese)
+    }
+
+    /// [`input_error`](Self::input_error) with the refusal's points in `labels` (`m3go play
+    /// --labels latin`): the refusal worded as [`Illegal`]'s `Display` words it in Chinese.
+    pub(crate) fn input_error_in(&self, labels: m3go_engine::Labels) -> InputError {
         match self {
             ListedError::Bound(e) => e.clone(),
             ListedError::Unread { at, error } => at.place(InputError::from(error.clone())),
-            ListedError::Refused { at, illegal } => {
-                at.place(InputError::illegal_move(illegal.to_string()))
-            }
+            ListedError::Refused { at, illegal } => at.place(InputError::illegal_move(format!(
+                "{} ({}, {})",
+                illegal.message.format(labels),
+                illegal.reason,
+                illegal.clause
+            ))),
             ListedError::NotRefused { at } => at.place(InputError::new(NOT_REFUSED)),
         }
     }

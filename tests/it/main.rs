@@ -59,5 +59,6 @@ mod serve_api;
 mod serve_load;
 mod shards;
 mod small_findings;
+mod small_findings_53;
 mod special_inputs;
 mod typed_ring;
