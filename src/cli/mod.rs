@@ -344,15 +344,20 @@ fn print_error_json(report: &crate::conform::outputs::ErrorReport) {
     }
 }
 
-/// Whether a command line that clap refused asks for JSON (`--format json` or
-/// `--format=json`, before a `--`).
-fn args_want_json(args: &[OsString]) -> bool {
-    let words: Vec<&str> = args
-        .iter()
+/// The words of a command line after the program's name and before a `--` (not UTF-8: empty),
+/// as the error paths read a command line clap refused.
+pub(crate) fn option_words(args: &[OsString]) -> Vec<&str> {
+    args.iter()
         .skip(1)
         .map(|a| a.to_str().unwrap_or(""))
         .take_while(|a| *a != "--")
-        .collect();
+        .collect()
+}
+
+/// Whether a command line that clap refused asks for JSON (`--format json` or
+/// `--format=json`, before a `--`).
+fn args_want_json(args: &[OsString]) -> bool {
+    let words = option_words(args);
     words.contains(&"--format=json")
         || words
             .windows(2)

@@ -16,12 +16,7 @@ const WITH_JUNIT: [(&str, &str); 3] = [
 /// [`WITH_JUNIT`] and gives `--junit FILE` (or `--junit=FILE`); the report's path is checked
 /// as the commands check it (writable, not the same file as `--results`) before it is written.
 pub(crate) fn write(args: &[OsString], message: &str) {
-    let words: Vec<&str> = args
-        .iter()
-        .skip(1)
-        .map(|a| a.to_str().unwrap_or(""))
-        .take_while(|a| *a != "--")
-        .collect();
+    let words = super::option_words(args);
     let Some(suite) = words
         .iter()
         .find_map(|w| WITH_JUNIT.iter().find(|(c, _)| c == w))

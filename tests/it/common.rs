@@ -80,3 +80,24 @@ pub fn m3go_ok(args: &[&str], stdin: Option<&str>) -> String {
     );
     String::from_utf8(out.stdout).unwrap_or_else(|e| panic!("m3go {args:?}: stdout: {e}"))
 }
+
+/// A GTP engine in Python that knows only GTP's own commands (no `m3go-position`) and always
+/// passes.
+pub const PLAIN_GTP: &str = r#"import sys
+commands = ["protocol_version", "name", "version", "list_commands", "boardsize",
+            "clear_board", "komi", "play", "genmove", "quit"]
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "protocol_version":
+        ans = "= 2"
+    elif words[0] == "list_commands":
+        ans = "= " + "\n".join(commands)
+    elif words[0] == "genmove":
+        ans = "= pass"
+    else:
+        ans = "="
+    sys.stdout.write(ans + "\n\n")
+    sys.stdout.flush()
+"#;

@@ -164,28 +164,7 @@ fn small_findings_the_player_echoes_an_id_beyond_64_bits_as_written() {
 fn small_findings_a_plain_gtp_engine_is_refused_a_set_up_opening() {
     let dir = scratch("gtp");
     let script = dir.join("plain.py");
-    std::fs::write(
-        &script,
-        r#"import sys
-commands = ["protocol_version", "name", "version", "list_commands", "boardsize",
-            "clear_board", "komi", "play", "genmove", "quit"]
-for line in sys.stdin:
-    words = line.split()
-    if not words:
-        continue
-    if words[0] == "protocol_version":
-        ans = "= 2"
-    elif words[0] == "list_commands":
-        ans = "= " + "\n".join(commands)
-    elif words[0] == "genmove":
-        ans = "= pass"
-    else:
-        ans = "="
-    sys.stdout.write(ans + "\n\n")
-    sys.stdout.flush()
-"#,
-    )
-    .expect("the script");
+    std::fs::write(&script, crate::common::PLAIN_GTP).expect("the script");
     let plain = format!("plain=gtp:python3 {}", path(&script));
     let random = format!("random={BIN} player --strategy random --seed 4");
     let set_up = dir.join("stones.yaml");

@@ -15,26 +15,6 @@ fn path(p: &Path) -> String {
     p.to_string_lossy().into_owned()
 }
 
-/// A GTP engine that knows only GTP's own commands (no `m3go-position`) and always passes.
-const PLAIN_GTP: &str = r#"import sys
-commands = ["protocol_version", "name", "version", "list_commands", "boardsize",
-            "clear_board", "komi", "play", "genmove", "quit"]
-for line in sys.stdin:
-    words = line.split()
-    if not words:
-        continue
-    if words[0] == "protocol_version":
-        ans = "= 2"
-    elif words[0] == "list_commands":
-        ans = "= " + "\n".join(commands)
-    elif words[0] == "genmove":
-        ans = "= pass"
-    else:
-        ans = "="
-    sys.stdout.write(ans + "\n\n")
-    sys.stdout.flush()
-"#;
-
 /// A plain GTP player (no `m3go-position`) scheduled to meet an opening with set-up stones is
 /// refused before the first game, naming the opening and the player: the match once played
 /// the games of the openings before it (here an opening of moves, games 1 and 2) and stopped
@@ -43,7 +23,7 @@ for line in sys.stdin:
 fn small_findings_53_a_plain_gtp_player_is_refused_a_set_up_opening_before_the_first_game() {
     let dir = scratch("gtp");
     let script = dir.join("plain.py");
-    std::fs::write(&script, PLAIN_GTP).expect("the script");
+    std::fs::write(&script, crate::common::PLAIN_GTP).expect("the script");
     let openings = dir.join("openings");
     std::fs::create_dir_all(&openings).expect("a folder");
     // name order: the opening of moves first (games 1 and 2), the set-up one next (3 and 4)
