@@ -167,3 +167,7 @@ def check_case(path: str, answer: Mapping[str, Any]) -> List[str]:
 def _analyze_loop(position: str, n: int) -> float:
     """The library's call behind ``analyze`` run ``n`` times in Rust on a position's text: the
     seconds per call (python/bench/analyze_speed.py)."""
+
+def _run_command(args: Sequence[str]) -> int:
+    """The ``m3go`` command line run in this process on ``args`` (the program's name first):
+    the exit code. The package's ``m3go`` command and ``python -m m3go`` call it."""

@@ -759,6 +759,18 @@ impl PyPosition {
     }
 }
 
+/// The `m3go` command line run in this process on `args` (the program's name first, as the
+/// binary's `main` passes `std::env::args_os`): what the package's `m3go` command and
+/// `python -m m3go` call (m3go/__main__.py). Returns the exit code. The command runs without the
+/// interpreter's lock; standard output is flushed at the end, as the binary's exit flushes it
+/// (a line the command left unfinished is written too; as there, a failed flush is not reported).
+#[pyfunction]
+fn _run_command(py: Python<'_>, args: Vec<std::ffi::OsString>) -> i32 {
+    let code = py.detach(|| m3go::cli::run(args));
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    code
+}
+
 #[pymodule]
 fn _m3go(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -772,6 +784,7 @@ fn _m3go(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_case, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(_analyze_loop, m)?)?;
+    m.add_function(wrap_pyfunction!(_run_command, m)?)?;
     m.add("M3goError", py.get_type::<M3goError>())?;
     m.add("BadPositionError", py.get_type::<BadPositionError>())?;
     m.add("BadMoveError", py.get_type::<BadMoveError>())?;

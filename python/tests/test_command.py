@@ -1,15 +1,19 @@
 """The `m3go` command that the package installs: one `pip install ./python` gives `import m3go`
-and, next to the environment's `python` (its bin/ or Scripts/), the root crate's own m3go binary
-(python/build.rs builds it; the wheel's .data/scripts/ holds it). It is the whole command line:
-its version is the package's, and `m3go conform`, run outside the checkout, passes the suite
-built into it against m3go's own protocol."""
+and, next to the environment's `python` (its bin/ or Scripts/), the `m3go` console script
+(pyproject.toml's [project.scripts]), which runs the root crate's whole command line linked into
+the native module (`m3go._m3go._run_command`, called by m3go/__main__.py); `python -m m3go`
+runs the same. Its version is the package's, its exit codes are the command line's, Ctrl-C ends
+it as it ends the binary, and `m3go conform`, run outside the checkout, passes the suite built
+into it against m3go's own protocol."""
 
 import os
 import pathlib
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 import m3go
 
@@ -26,9 +30,9 @@ def installed_command():
     )
 
 
-def run(*args, cwd=None):
+def run(*args, cwd=None, command=None):
     done = subprocess.run(
-        [str(installed_command()), *args],
+        [*(command or [str(installed_command())]), *args],
         capture_output=True,
         text=True,
         check=False,
@@ -38,18 +42,61 @@ def run(*args, cwd=None):
     return done.returncode, done.stdout, done.stderr
 
 
-def test_the_command_is_installed_beside_python_and_executable():
+def test_the_command_is_the_entry_point_of_the_package():
     path = installed_command()
     assert os.access(path, os.X_OK), path
-    # a native program (ELF, Mach-O or PE), not a Python launcher script
-    head = path.read_bytes()[:4]
-    assert head in (b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xca\xfe\xba\xbe") or head[:2] == b"MZ", head
+    if path.suffix != ".exe":
+        # pip's console script: this environment's python, calling m3go.__main__.main
+        text = path.read_text(encoding="utf-8")
+        assert text.startswith("#!"), text[:200]
+        assert "from m3go.__main__ import main" in text, text
 
 
 def test_the_command_is_the_version_of_the_module():
     code, out, err = run("--version")
     assert code == 0, err
     assert out.strip() == f"m3go {m3go.__version__}"
+    code, out, err = run("--version", command=[sys.executable, "-m", "m3go"])
+    assert code == 0, err
+    assert out.strip() == f"m3go {m3go.__version__}"
+
+
+def test_the_command_exits_with_the_command_lines_code_and_message():
+    # bad input: exit 2, the message on standard error, nothing on standard output
+    with tempfile.TemporaryDirectory() as folder:
+        code, out, err = run("analyze", "no-such-position.yaml", cwd=folder)
+    assert code == 2, out + err
+    assert out == ""
+    assert err.startswith("error: ") and "no-such-position.yaml" in err, err
+    # a usage error names the program `m3go`, whatever the script's path
+    code, out, err = run("analyse")
+    assert code == 2, out + err
+    assert "Usage: m3go" in err, err
+
+
+def test_ctrl_c_ends_the_command_as_it_ends_the_binary():
+    # `m3go protocol` waits for requests on standard input, in Rust; SIGINT ends it at once
+    # (Python's own handler would only raise KeyboardInterrupt once the call returned)
+    child = subprocess.Popen(
+        [str(installed_command()), "protocol"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        # the process is in the Rust loop once it answers a line (here with an error answer)
+        child.stdin.write(b'{"id": 1}\n')
+        child.stdin.flush()
+        assert child.stdout.readline(), child.stderr.read()
+        child.send_signal(signal.SIGINT)
+        deadline = time.monotonic() + 10
+        while child.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert child.returncode == -signal.SIGINT, child.returncode
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait()
 
 
 def test_the_command_passes_its_own_conformance_suite():

@@ -1,39 +1,91 @@
 //! `m3go completions SHELL` and `m3go manpage`: the shell completions and the roff man page,
 //! both written from the clap definition the parser uses (clap_complete, clap_mangen), so they
-//! list exactly the subcommands, flags and values `m3go` accepts.
+//! list exactly the subcommands, flags and values `m3go` accepts. With `--install DIR` each is
+//! written into a folder, under the name the shell or `man` looks for, instead of printed.
 
 use crate::cli::Cli;
+use crate::outputs::Folder;
 use clap::CommandFactory;
+use clap_complete::Shell;
 use m3go_engine::InputError;
 
 /// Print the completion script of a shell.
 ///
-/// Install it as the shell expects, e.g. `m3go completions bash >
-/// ~/.local/share/bash-completion/completions/m3go`, `m3go completions zsh >
-/// ~/.zfunc/_m3go`, `m3go completions fish > ~/.config/fish/completions/m3go.fish`.
+/// Install it as the shell expects with `--install DIR`, e.g. `m3go completions bash --install
+/// ~/.local/share/bash-completion/completions`, `m3go completions zsh --install ~/.zfunc` (a
+/// folder of `fpath`), `m3go completions fish --install ~/.config/fish/completions`; or print it:
+/// `m3go completions bash > ~/.local/share/bash-completion/completions/m3go`.
 #[derive(Debug, clap::Args)]
 pub struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum, value_name = "SHELL")]
-    pub shell: clap_complete::Shell,
+    pub shell: Shell,
+    /// Write the script into DIR (created if missing) under the name the shell loads it by —
+    /// bash `m3go`, zsh `_m3go`, fish `m3go.fish`, elvish `m3go.elv`, powershell `_m3go.ps1` —
+    /// and print its path, instead of printing the script.
+    #[arg(long, value_name = "DIR")]
+    pub install: Option<String>,
 }
 
-pub fn run(args: CompletionsArgs) -> Result<(), InputError> {
+/// The file name a shell loads m3go's completions from, in its completions folder.
+fn script_name(shell: Shell) -> &'static str {
+    match shell {
+        Shell::Bash => "m3go",
+        Shell::Zsh => "_m3go",
+        Shell::Fish => "m3go.fish",
+        Shell::Elvish => "m3go.elv",
+        Shell::PowerShell => "_m3go.ps1",
+        // clap_complete's list is closed for m3go's parser; a later shell gets its own name
+        _ => "m3go.completions",
+    }
+}
+
+pub fn run(args: CompletionsArgs) -> Result<(), crate::errors::Error> {
     let mut out = Vec::new();
     clap_complete::generate(args.shell, &mut Cli::command(), "m3go", &mut out);
-    out!("{}", String::from_utf8_lossy(&out));
+    let text = String::from_utf8_lossy(&out);
+    match &args.install {
+        Some(dir) => install(dir, script_name(args.shell), &text),
+        None => {
+            out!("{text}");
+            Ok(())
+        }
+    }
+}
+
+/// Writes `text` as `name` into the folder `dir` (created if missing; a link, folder or device
+/// at the name is refused and left as it is) and prints the path written.
+fn install(dir: &str, name: &str, text: &str) -> Result<(), crate::errors::Error> {
+    if dir.trim().is_empty() {
+        return Err(InputError::new("an empty folder name")
+            .key("--install")
+            .expected("the folder to write into")
+            .into());
+    }
+    let folder = Folder::open(dir).map_err(|e| e.key("--install"))?;
+    folder.check(&[name.to_string()])?;
+    folder.write(name, text)?;
+    outln!("wrote {}", folder.path_of(name));
     Ok(())
 }
 
 /// Print the man page (roff).
 ///
-/// `m3go manpage > m3go.1 && man ./m3go.1`, or into a folder of MANPATH as `man1/m3go.1`. The
-/// page of the whole command: every subcommand with its arguments (`m3go SUB --help` has
+/// `m3go manpage --install DIR` writes it as `DIR/man1/m3go.1`, where `man m3go` finds it when
+/// DIR is a folder of the manual's search path: `~/.local/share/man`, or the `share/man` beside
+/// the `bin/` that holds m3go (`~/.cargo/share/man`, a virtual environment's `share/man`), which
+/// man-db searches for every folder of PATH. Or print it: `m3go manpage > m3go.1 && man ./m3go.1`.
+/// The page of the whole command: every subcommand with its arguments (`m3go SUB --help` has
 /// the same text).
 #[derive(Debug, clap::Args)]
-pub struct ManpageArgs {}
+pub struct ManpageArgs {
+    /// Write the page as DIR/man1/m3go.1 (the folders created if missing) and print its path,
+    /// instead of printing the page.
+    #[arg(long, value_name = "DIR")]
+    pub install: Option<String>,
+}
 
-pub fn manpage(_: ManpageArgs) -> Result<(), InputError> {
+pub fn manpage(args: ManpageArgs) -> Result<(), crate::errors::Error> {
     let mut cmd = Cli::command();
     cmd.build();
     let mut out = Vec::new();
@@ -81,8 +133,22 @@ pub fn manpage(_: ManpageArgs) -> Result<(), InputError> {
         man.render_synopsis_section(&mut out).map_err(io)?;
         man.render_options_section(&mut out).map_err(io)?;
     }
-    out!("{}", String::from_utf8_lossy(&out));
-    Ok(())
+    let text = String::from_utf8_lossy(&out);
+    match &args.install {
+        Some(dir) if dir.trim().is_empty() => Err(InputError::new("an empty folder name")
+            .key("--install")
+            .expected("the folder of the manual to write man1/m3go.1 into")
+            .into()),
+        Some(dir) => install(
+            &std::path::Path::new(dir).join("man1").to_string_lossy(),
+            "m3go.1",
+            &text,
+        ),
+        None => {
+            out!("{text}");
+            Ok(())
+        }
+    }
 }
 
 /// `text` as roff text on its own lines: backslashes and hyphens escaped, and a line that would

@@ -25,6 +25,7 @@ mod frozen_contract;
 mod golden_outputs;
 mod gtp;
 mod hostile_match;
+mod install;
 mod json_outputs;
 mod labels;
 mod layers_errors;

@@ -3,7 +3,10 @@
 //! `include_bytes!` and `include_dir!` of src/ is found, and each file it names (each file under
 //! the folder, for include_dir) must be in the package; so must every file of src/ and the
 //! readme. The checkout's other folders (tests, Python, fuzz, docs, notes, build output) must
-//! not be. The full `cargo package` (which also builds the package) runs in .ci/run.
+//! not be. Both crates package together (`cargo package --no-verify -p m3go-engine -p m3go`:
+//! the engine first, the root crate's dependency on it resolved to that package, as cargo does for
+//! the members of a workspace packaged at once), the root crate's packaged manifest naming the
+//! engine by version alone; the engine's package holds its sources, readme, test and example.
 
 use crate::common::ROOT;
 use std::collections::BTreeSet;
@@ -144,4 +147,94 @@ fn the_package_holds_every_file_the_crate_embeds() {
         })
         .collect();
     assert!(stray.is_empty(), "not meant for the package: {stray:?}");
+}
+
+/// Runs `cargo ARGS` in the crate's folder (offline, with the lock file as it is); returns its
+/// standard output, failing the test with cargo's message when it fails.
+fn cargo(args: &[&str]) -> String {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let out = Command::new(cargo)
+        .args(args)
+        .args(["--locked", "--allow-dirty", "--offline"])
+        .current_dir(ROOT)
+        .output()
+        .expect("run cargo");
+    assert!(
+        out.status.success(),
+        "cargo {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn both_crates_package_and_the_root_names_the_engine_by_version() {
+    let target = tempfile::tempdir().expect("a temporary folder");
+    let target_dir = target.path().to_string_lossy().into_owned();
+    cargo(&[
+        "package",
+        "--no-verify",
+        "--package",
+        "m3go-engine",
+        "--package",
+        "m3go",
+        "--target-dir",
+        &target_dir,
+    ]);
+    let packages = target.path().join("package");
+    for name in ["m3go-engine-0.1.0.crate", "m3go-0.1.0.crate"] {
+        assert!(packages.join(name).is_file(), "no {name} in {packages:?}");
+    }
+    // the root crate's manifest as the registry gets it (cargo rewrites it): the engine by
+    // version, without the path that only the repository has
+    let out = Command::new("tar")
+        .args(["-xzf", "m3go-0.1.0.crate", "m3go-0.1.0/Cargo.toml"])
+        .current_dir(&packages)
+        .output()
+        .expect("run tar");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let manifest = std::fs::read_to_string(packages.join("m3go-0.1.0/Cargo.toml"))
+        .expect("the packaged manifest");
+    let at = manifest
+        .find("[dependencies.m3go-engine]")
+        .unwrap_or_else(|| panic!("no engine dependency in\n{manifest}"));
+    let table = manifest[at..]
+        .split("\n\n")
+        .next()
+        .expect("the dependency's table");
+    assert!(table.contains("version = \"0.1.0\""), "{table}");
+    assert!(!table.contains("path"), "{table}");
+
+    let engine: BTreeSet<String> = cargo(&["package", "--package", "m3go-engine", "--list"])
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let mut sources = Vec::new();
+    files_under(&Path::new(ROOT).join("crates/engine/src"), &mut sources);
+    let base = Path::new(ROOT).join("crates/engine");
+    let missing: Vec<String> = sources
+        .iter()
+        .map(|p| {
+            p.strip_prefix(&base)
+                .expect("under the engine")
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+        .chain(
+            ["Cargo.toml", "README.md", "tests/downstream.rs"]
+                .iter()
+                .map(|s| (*s).to_owned()),
+        )
+        .filter(|f| !engine.contains(f))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not in the engine's package: {missing:?}"
+    );
 }
