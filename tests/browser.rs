@@ -33,6 +33,8 @@
 
 #[path = "browser/ending.rs"]
 mod ending;
+#[path = "browser/proposal.rs"]
+mod proposal;
 #[path = "browser/share.rs"]
 mod share;
 #[path = "browser/watch.rs"]
@@ -425,6 +427,14 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "share") {
         let mut ck = Checks::default();
         share::share_checks(&c, &mut ck, &url, port, &chromium);
+        c.close().expect("close the session");
+        let _ = std::fs::remove_dir_all(&profile);
+        return ck.done();
+    }
+    // M3GO_BROWSER_ONLY=proposal: only proposal.rs's checks
+    if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "proposal") {
+        let mut ck = Checks::default();
+        proposal::proposal_checks(&c, &mut ck);
         c.close().expect("close the session");
         let _ = std::fs::remove_dir_all(&profile);
         return ck.done();
@@ -1377,6 +1387,8 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     share::share_checks(&c, &mut ck, &url, port, &chromium);
     // ---- the rules of every view from one source, the end of a game (ending.rs) ----
     ending::ending_checks(&c, &mut ck, &url);
+    // ---- the dead stones the engine proposes when the scoring phase opens (proposal.rs) ----
+    proposal::proposal_checks(&c, &mut ck);
 
     c.close().expect("close the session");
     let _ = std::fs::remove_dir_all(&profile);

@@ -1225,6 +1225,7 @@ const PAGES: &[(&str, &str, &str)] = &[
     js!("view.js"),
     js!("score.js"),
     js!("scoring.js"),
+    js!("proposal.js"),
     js!("links.js"),
     js!("share.js"),
     js!("ruling.js"),

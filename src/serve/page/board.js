@@ -7,6 +7,8 @@ import { pointText } from "./describe.js";
 import { packPosition } from "./links.js";
 import { cellOf, deadOf, shownName } from "./position.js";
 import { scoringIntoView, showScore, showScoring } from "./score.js";
+import { proposalToMark } from "./proposal.js";
+import { samePosition } from "./scoring.js";
 import { adoptAnswer, setCursor, setDrawnRules, state } from "./state.js";
 import { drawOptions, saveUrl } from "./view.js";
 
@@ -39,8 +41,17 @@ export async function packed(a) {
   a.packed = await packPosition(a.setup);
   return a;
 }
+// Each answer shown, with its position when the scoring phase opened on it unmarked (else null):
+// main.js registers what marks the proposal.
+let onOpen = null;
+export function onScoringOpens(f) {
+  onOpen = f;
+}
 export function show(a) {
+  const [was, prev] = [state.scoring, state.setup];
   adoptAnswer(a);
+  const opened = state.scoring === "marking" && (was === null || !samePosition(prev, a.setup));
+  if (onOpen) onOpen(opened && proposalToMark(deadOf(a.setup), state.proposal) ? a.setup : null);
   adopt(a.analysis);
   drawBoard(a.svg, a.at);
   showScoring();
