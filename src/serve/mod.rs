@@ -1226,6 +1226,8 @@ const PAGES: &[(&str, &str, &str)] = &[
     js!("score.js"),
     js!("scoring.js"),
     js!("proposal.js"),
+    js!("branches.js"),
+    js!("variations.js"),
     js!("links.js"),
     js!("share.js"),
     js!("ruling.js"),

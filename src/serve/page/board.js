@@ -47,6 +47,11 @@ let onOpen = null;
 export function onScoringOpens(f) {
   onOpen = f;
 }
+// Each figure drawn: main.js registers what draws the variations' letters and list on it.
+let onDrawn = null;
+export function onBoardDrawn(f) {
+  onDrawn = f;
+}
 export function show(a) {
   const [was, prev] = [state.scoring, state.setup];
   adoptAnswer(a);
@@ -101,6 +106,7 @@ export function drawBoard(svg, at) {
   legend.textContent = "";
   for (const t of board.querySelectorAll("text.legend")) li(legend, t.textContent);
   if (state.cursor) placeCursor(state.cursor);
+  if (onDrawn) onDrawn();
 }
 // The hover label and the preview of the stone the schedule places next (黑/白/华/花).
 export function hoverPoint(label) {

@@ -7,6 +7,8 @@
 //   edit.js      set-up, play, pass, undo         explain.js   clause traces, the cascade, readings
 //   score.js     the count, its trace, the scoring phase   scoring.js  the same's pure part
 //   proposal.js  the dead stones the engine proposes when the phase opens (pure)
+//   branches.js  variations as a tree: the branches at a move, their letters, the SGF's
+//   variations.js  the same's pure part
 //   records.js   loading and stepping a record    movelist.js  the moves, information, comments
 //   controls.js  a redraw, a rule option changed, files, export
 //   share.js     the URL read back (links, back/forward), the ruling saved and read back
@@ -21,7 +23,8 @@
 // lower module calls up (a move clicked in the list, a rule option changed), main.js registers
 // the function with it.
 import { $, api, showError } from "./api.js";
-import { hoverPoint, judge, onScoringOpens, placeCursor } from "./board.js";
+import { hoverPoint, judge, onBoardDrawn, onScoringOpens, placeCursor } from "./board.js";
+import { drawBranches } from "./branches.js";
 import { exportAs, readFile, readText, rerender, ruleOptionChanged } from "./controls.js";
 import { buildPosition, clickPoint, confirmPending, holdProposal, markProposal, pass, setUp, undo } from "./edit.js";
 import { explain, readings } from "./explain.js";
@@ -47,6 +50,7 @@ const jump = (to) => {
 onMoveClick(jump);
 onRuleOption(ruleOptionChanged);
 onScoringOpens(markProposal);
+onBoardDrawn(drawBranches);
 
 const presetRules = (name) => ({ ...state.options.presets.find((p) => p.name === name).rules });
 

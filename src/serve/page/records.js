@@ -71,7 +71,7 @@ export async function loadRecord(text, name, opts = {}) {
 let lineSet = { name: "", lines: [] };
 function showLines(text, name) {
   const k = lineSet.lines.findIndex((l) => l.text === text);
-  if (k < 0) lineSet = { name: name || "pasted record", lines: sgfLines(text) };
+  if (k < 0) lineSet = { name: name || "pasted record", lines: sgfLines(text), text };
   const box = $("lines");
   box.textContent = "";
   lineSet.lines.forEach((l, j) => {
@@ -85,7 +85,12 @@ function showLines(text, name) {
 }
 export function chooseLine(k) {
   const l = lineSet.lines[k];
-  if (l) loadRecord(l.text, k ? lineSet.name + " (variation " + k + ")" : lineSet.name);
+  return l ? loadRecord(l.text, k ? lineSet.name + " (variation " + k + ")" : lineSet.name) : Promise.resolve(false);
+}
+// The lines of play of the SGF loaded ({ name, lines, text: the file's }: no lines for a record
+// of one line).
+export function linesOf() {
+  return lineSet;
 }
 export function leaveRecord(why) {
   leave();
