@@ -70,8 +70,16 @@ pub fn variation_checks(c: &Client, ck: &mut Checks) {
         30,
     );
     ck.that(
-        "item 10: the link carries the variation shown",
-        js(c, "(() => { const p = new URLSearchParams(location.hash.replace(/^#/, '')); return p.get('record') === 'variations.sgf (variation 1)' && p.get('at') === '3' && !!p.get('data'); })()"),
+        "item 10: the link carries the variation shown and the file's tree",
+        js(c, "(() => { const p = new URLSearchParams(location.hash.replace(/^#/, '')); return p.get('record') === 'variations.sgf (variation 1)' && p.get('at') === '3' && p.get('line') === '1' && !!p.get('data'); })()"),
+    );
+    // the link read back: the variation at its move, the tree's lines listed again
+    c.execute("location.reload();", vec![]).expect("reload");
+    ck.that_wait(
+        c,
+        "item 10: the link read back shows the variation with the file's other lines kept",
+        "document.body.dataset.ready === '1' && !!state.record && state.record.name === 'variations.sgf (variation 1)' && state.record.at === 3 && document.getElementById('lines').options.length === 2 && document.getElementById('lines').value === '1'",
+        60,
     );
     // back at move 2 of the variation: its own move is A now, the main line's B
     go_to(c, 2);

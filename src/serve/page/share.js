@@ -5,7 +5,7 @@ import { judge } from "./board.js";
 import { holdProposal, play } from "./edit.js";
 import { missingRecordMessage, parseHash, unpackPosition, unpackText } from "./links.js";
 import { deadOf, shownName, withDead } from "./position.js";
-import { clearCache, loadRecord, recordTo, recordToDead } from "./records.js";
+import { clearCache, loadLine, loadRecord, recordTo, recordToDead } from "./records.js";
 import { rulingHtml, rulingPhase, rulingPosition, scoreOwners } from "./ruling.js";
 import { proposalText } from "./proposal.js";
 import { phaseText, traceLines } from "./scoring.js";
@@ -61,7 +61,7 @@ async function positionView(v) {
 async function recordView(v) {
   const rec = state.record;
   const same = rec && rec.name === v.record && rec.mechanical === v.mechanical &&
-    (rec.rulesSent || null) === (v.rules || null) && (!v.data || rec.packed === v.data);
+    (rec.rulesSent || null) === (v.rules || null) && (!v.data || rec.packed === v.data) && (rec.line || 0) === (v.line || 0);
   if (!same) {
     let text = null;
     if (v.data) {
@@ -84,7 +84,9 @@ async function recordView(v) {
       $("record-file").focus();
       return false;
     }
-    if (!(await loadRecord(text, v.record, { mechanical: v.mechanical, rules: v.rules || undefined, quiet: true }))) return false;
+    const opts = { mechanical: v.mechanical, rules: v.rules || undefined, quiet: true };
+    // a line of an SGF's tree: the file rides in the link, its lines listed again
+    if (!(await (v.line ? loadLine(text, v.line, v.record, opts) : loadRecord(text, v.record, opts)))) return false;
   }
   if (!v.moves.length && v.dead.length) return recordToDead(v.at, v.dead);
   if (!(await recordTo(v.at))) return false;
