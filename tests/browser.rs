@@ -33,8 +33,12 @@
 
 #[path = "browser/ending.rs"]
 mod ending;
+#[path = "browser/proposal.rs"]
+mod proposal;
 #[path = "browser/share.rs"]
 mod share;
+#[path = "browser/variations.rs"]
+mod variations;
 #[path = "browser/watch.rs"]
 mod watch;
 #[path = "browser/webdriver.rs"]
@@ -425,6 +429,22 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "share") {
         let mut ck = Checks::default();
         share::share_checks(&c, &mut ck, &url, port, &chromium);
+        c.close().expect("close the session");
+        let _ = std::fs::remove_dir_all(&profile);
+        return ck.done();
+    }
+    // M3GO_BROWSER_ONLY=proposal: only proposal.rs's checks
+    if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "proposal") {
+        let mut ck = Checks::default();
+        proposal::proposal_checks(&c, &mut ck);
+        c.close().expect("close the session");
+        let _ = std::fs::remove_dir_all(&profile);
+        return ck.done();
+    }
+    // M3GO_BROWSER_ONLY=variations: only variations.rs's checks
+    if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "variations") {
+        let mut ck = Checks::default();
+        variations::variation_checks(&c, &mut ck);
         c.close().expect("close the session");
         let _ = std::fs::remove_dir_all(&profile);
         return ck.done();
@@ -1377,6 +1397,10 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     share::share_checks(&c, &mut ck, &url, port, &chromium);
     // ---- the rules of every view from one source, the end of a game (ending.rs) ----
     ending::ending_checks(&c, &mut ck, &url);
+    // ---- the dead stones the engine proposes when the scoring phase opens (proposal.rs) ----
+    proposal::proposal_checks(&c, &mut ck);
+    // ---- variations as a tree (variations.rs) ----
+    variations::variation_checks(&c, &mut ck);
 
     c.close().expect("close the session");
     let _ = std::fs::remove_dir_all(&profile);

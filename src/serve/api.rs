@@ -50,7 +50,7 @@ pub(crate) const ENDPOINTS: &[Endpoint] = &[
         name: "analyze",
         method: "POST",
         request: "`position` (a position file: its YAML text, or its JSON object as `setup` answers it, spec/schema/position.schema.json), `layer`, `labels` (chinese, latin: the figure's edges), `numbers` (move numbers on the stones), `file` (optional: the file the position was read from, named in messages)",
-        answer: "`analysis` (m3go-analysis/4, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it), `setup` (the same as a JSON object), `score_trace` (m3go-score-trace/1: the count's regions, each with its owner, reason and clause, and the komi; null when the position cannot be counted), `score_clauses` (id, quote, reading of each clause the trace cites), `shown` (each point's label in `labels`)",
+        answer: "`analysis` (m3go-analysis/4, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it), `setup` (the same as a JSON object), `score_trace` (m3go-score-trace/1: the count's regions, each with its owner, reason and clause, and the komi; null when the position cannot be counted), `score_clauses` (id, quote, reading of each clause the trace cites), `shown` (each point's label in `labels`), `dead_proposal` (in a finished game, the strings the engine's analysis judges dead, proposed for the count: each string's points; null while the game goes on)",
     },
     Endpoint {
         name: "render",
@@ -98,7 +98,7 @@ pub(crate) const ENDPOINTS: &[Endpoint] = &[
         name: "record-move",
         method: "POST",
         request: "`id` (the hex string from `record`), `to` (a move number, 0 for the start), `layer`, `labels`, `numbers`, `analysis` (false: the figure only)",
-        answer: "`analysis`, `score_trace`, `score_clauses`, `svg`, `position`, `setup`, `shown` as `analyze`'s and `move`, for the kept position after move `to` (nothing replayed), and `at` (the move reached)",
+        answer: "`analysis`, `score_trace`, `score_clauses`, `svg`, `position`, `setup`, `shown`, `dead_proposal` as `analyze`'s and `move`, for the kept position after move `to` (nothing replayed), and `at` (the move reached)",
     },
 ];
 
@@ -455,7 +455,26 @@ fn analysis_with(p: &Position, r: &PositionRequest, yaml: String, setup: Value) 
         "score_trace": trace,
         "score_clauses": clauses,
         "shown": shown_labels(p.board().size(), l),
+        "dead_proposal": dead_proposal(p),
     }))
+}
+
+/// The dead stones proposed for the count of a finished game ([`m3go_engine::Score::proposed_dead`]:
+/// the strings the engine's analysis judges dead), each string's points in Chinese labels (as a
+/// position file's `dead` list names them); null while the game goes on.
+fn dead_proposal(p: &Position) -> Value {
+    if !p.game_over() {
+        return Value::Null;
+    }
+    let dead = m3go_engine::Score::proposed_dead(&p.analysis(), p.rules());
+    dead.iter()
+        .map(|s| {
+            s.iter()
+                .map(|q| q.format(Labels::Chinese))
+                .collect::<Vec<_>>()
+        })
+        .collect::<Vec<_>>()
+        .into()
 }
 
 /// The score's clause trace (m3go-score-trace/1), or null when the position cannot be counted
@@ -1099,6 +1118,7 @@ fn record_move(r: RecordMoveRequest, work: &Work) -> ApiResult {
         let (trace, clauses) = trace_json(&p, l)?;
         answer["score_trace"] = trace;
         answer["score_clauses"] = Value::Array(clauses);
+        answer["dead_proposal"] = dead_proposal(&p);
     }
     Ok(answer)
 }

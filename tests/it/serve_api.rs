@@ -1397,3 +1397,24 @@ fn serve_refuses_a_connection_past_the_cap_with_503_not_a_reset() {
     drop(stalled);
     options_answered(&addr, 3);
 }
+
+/// `dead_proposal`: null while the game goes on; in a finished game the strings the engine's
+/// analysis judges dead (Score::proposed_dead), each string's points in Chinese labels, the same
+/// whatever the position's own dead marks.
+#[test]
+fn serve_analyze_proposes_the_dead_stones_of_a_finished_game() {
+    let board = "rules: {preset: m3go-2020, schedule: alternate}\nsize: 5\nmove: 34\n%PASSES%diagram: |\n  . X . X .\n  X X X X X\n  X . O X .\n  X X X X X\n  . X . X .\n";
+    let going = board.replace("%PASSES%", "");
+    let (status, v) = post("analyze", json!({ "position": going }));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["analysis"]["game_over"], json!(false));
+    assert_eq!(v["dead_proposal"], Value::Null);
+    let over = board.replace("%PASSES%", "trailing_passes: 2\n");
+    let (status, v) = post("analyze", json!({ "position": over }));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["analysis"]["game_over"], json!(true), "{v}");
+    assert_eq!(v["dead_proposal"], json!([["OO"]]));
+    let marked = board.replace("%PASSES%", "trailing_passes: 2\ndead: [A二]\n");
+    let (_, v) = post("analyze", json!({ "position": marked }));
+    assert_eq!(v["dead_proposal"], json!([["OO"]]), "{v}");
+}

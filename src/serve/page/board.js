@@ -7,6 +7,8 @@ import { pointText } from "./describe.js";
 import { packPosition } from "./links.js";
 import { cellOf, deadOf, shownName } from "./position.js";
 import { scoringIntoView, showScore, showScoring } from "./score.js";
+import { proposalToMark } from "./proposal.js";
+import { samePosition } from "./scoring.js";
 import { adoptAnswer, setCursor, setDrawnRules, state } from "./state.js";
 import { drawOptions, saveUrl } from "./view.js";
 
@@ -39,8 +41,22 @@ export async function packed(a) {
   a.packed = await packPosition(a.setup);
   return a;
 }
+// Each answer shown, with its position when the scoring phase opened on it unmarked (else null):
+// main.js registers what marks the proposal.
+let onOpen = null;
+export function onScoringOpens(f) {
+  onOpen = f;
+}
+// Each figure drawn: main.js registers what draws the variations' letters and list on it.
+let onDrawn = null;
+export function onBoardDrawn(f) {
+  onDrawn = f;
+}
 export function show(a) {
+  const [was, prev] = [state.scoring, state.setup];
   adoptAnswer(a);
+  const opened = state.scoring === "marking" && (was === null || !samePosition(prev, a.setup));
+  if (onOpen) onOpen(opened && proposalToMark(deadOf(a.setup), state.proposal) ? a.setup : null);
   adopt(a.analysis);
   drawBoard(a.svg, a.at);
   showScoring();
@@ -90,6 +106,7 @@ export function drawBoard(svg, at) {
   legend.textContent = "";
   for (const t of board.querySelectorAll("text.legend")) li(legend, t.textContent);
   if (state.cursor) placeCursor(state.cursor);
+  if (onDrawn) onDrawn();
 }
 // The hover label and the preview of the stone the schedule places next (黑/白/华/花).
 export function hoverPoint(label) {

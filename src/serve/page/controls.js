@@ -1,6 +1,7 @@
 // The position's controls: a redraw, a rule option changed, files and the export.
 import { $, api, labelsOf, showError } from "./api.js";
 import { judge, showAnalysis } from "./board.js";
+import { withVariations } from "./branches.js";
 import { buildPosition, setUp } from "./edit.js";
 import { deadOf } from "./position.js";
 import { exportName } from "./recordtext.js";
@@ -44,6 +45,8 @@ export async function exportAs(format) {
       }
     }
     const a = await api("export", body);
+    // a record's SGF with its variations (the file's other lines, the moves played from it)
+    if (format === "sgf" && state.record && body.start === state.record.startSetup) a.text = await withVariations(a.text);
     $("export-text").value = a.text;
     link.href = URL.createObjectURL(new Blob([a.text], { type: "text/plain" }));
     link.download = name ? name + (format === "sgf" ? ".sgf" : ".txt") : a.filename;

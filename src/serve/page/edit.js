@@ -5,6 +5,8 @@ import { judge, packed, show, toolOf } from "./board.js";
 import { explain, setReport } from "./explain.js";
 import { drawMoveList } from "./movelist.js";
 import { cellOf, deadOf, positionObject, recordStatus, toggledDead, withDead } from "./position.js";
+import { proposedPoints } from "./proposal.js";
+import { samePosition } from "./scoring.js";
 import { leaveRecord } from "./records.js";
 import { clearPlayed, playedMove, popUndo, pushUndo, restore, setPending, snapshot, state } from "./state.js";
 import { chosenRules, markVisit, saveUrl } from "./view.js";
@@ -75,6 +77,35 @@ async function toggleDead(label) {
   const dead = toggledDead(deadOf(state.setup), label, pts);
   const before = snapshot();
   if (await judge(withDead(state.setup, dead))) pushUndo(before);
+}
+// The dead stones the engine proposes, marked when the scoring phase opens on `setup` (one undo
+// takes them off); not on a link's or a ruling's view read back (its marks are the referee's:
+// `held`, until another position is shown, its analysis may come after the reading ends), nor
+// when the view moved on before the answer came. `setup` null: another answer shown.
+let holding = false;
+let held = null;
+export function holdProposal(on) {
+  holding = on;
+  if (!on) held = state.setup;
+}
+export async function markProposal(setup) {
+  if (!setup) {
+    if (!samePosition(held, state.setup)) held = null;
+    return;
+  }
+  if (holding || samePosition(held, setup)) return;
+  const before = snapshot();
+  try {
+    const a = await api("analyze", {
+      position: withDead(setup, proposedPoints(state.proposal)), layer: state.layer, labels: labelsOf(),
+      numbers: $("numbers").checked,
+    });
+    if (state.setup !== setup || state.scoring !== "marking") return;
+    pushUndo(before);
+    show(await packed(a));
+  } catch (e) {
+    showError(e);
+  }
 }
 // The point a tap selected, with "confirm moves": outlined on the board, named on the button.
 function selectPending(label) {

@@ -101,7 +101,8 @@ export async function unpackPosition(sent) {
 }
 
 // A view as the fragment's parameters (in this order), and back. A view: { record: name,
-// data: the packed record or null (too large), at, moves: [notation], mechanical, rules: JSON
+// data: the packed record or null (too large), line: the line of an SGF's tree shown (data
+// packs the whole file; 0: its main line), at, moves: [notation], mechanical, rules: JSON
 // text or null; or position: the packed position (packPosition) or, not packed, its object;
 // dead: [label], scoring: null or "accepted", layer, labels }; defaults are left out. The dead
 // marks and the scoring are scoring.js's parameters.
@@ -114,6 +115,7 @@ export function viewHash(v) {
     if (v.mechanical) p.set("mechanical", "1");
     if (v.rules) p.set("rules", v.rules);
     if (v.data) p.set("data", v.data);
+    if (v.line) p.set("line", String(v.line));
   } else if (v.position) {
     p.set("position", typeof v.position === "string" ? v.position : JSON.stringify(v.position));
   }
@@ -132,6 +134,7 @@ export function parseHash(hash) {
     v.mechanical = p.get("mechanical") === "1";
     v.rules = p.get("rules");
     v.data = p.get("data");
+    if (p.get("line") !== null) v.line = Math.max(0, Math.floor(Number(p.get("line")) || 0));
   } else if (p.get("position") !== null) {
     v.position = p.get("position");
   }

@@ -6,6 +6,9 @@
 //   api.js       requests, the error box          board.js     the board and its analysis
 //   edit.js      set-up, play, pass, undo         explain.js   clause traces, the cascade, readings
 //   score.js     the count, its trace, the scoring phase   scoring.js  the same's pure part
+//   proposal.js  the dead stones the engine proposes when the phase opens (pure)
+//   branches.js  variations as a tree: the branches at a move, their letters, the SGF's
+//   variations.js  the same's pure part
 //   records.js   loading and stepping a record    movelist.js  the moves, information, comments
 //   controls.js  a redraw, a rule option changed, files, export
 //   share.js     the URL read back (links, back/forward), the ruling saved and read back
@@ -20,9 +23,10 @@
 // lower module calls up (a move clicked in the list, a rule option changed), main.js registers
 // the function with it.
 import { $, api, showError } from "./api.js";
-import { hoverPoint, judge, placeCursor } from "./board.js";
+import { hoverPoint, judge, onBoardDrawn, onScoringOpens, placeCursor } from "./board.js";
+import { drawBranches } from "./branches.js";
 import { exportAs, readFile, readText, rerender, ruleOptionChanged } from "./controls.js";
-import { buildPosition, clickPoint, confirmPending, pass, setUp, undo } from "./edit.js";
+import { buildPosition, clickPoint, confirmPending, holdProposal, markProposal, pass, setUp, undo } from "./edit.js";
 import { explain, readings } from "./explain.js";
 import { installKeys } from "./keyboard.js";
 import { onMoveClick } from "./movelist.js";
@@ -45,6 +49,8 @@ const jump = (to) => {
 // The calls up from the lower modules.
 onMoveClick(jump);
 onRuleOption(ruleOptionChanged);
+onScoringOpens(markProposal);
+onBoardDrawn(drawBranches);
 
 const presetRules = (name) => ({ ...state.options.presets.find((p) => p.name === name).rules });
 
@@ -117,8 +123,11 @@ async function main() {
     }
     // a ruling's position is its object: shown as its JSON text (which a position file may be)
     $("position-text").value = typeof position === "string" ? position : JSON.stringify(position, null, 1);
-    // the rules of a position loaded are the rules chosen from then on
+    // the rules of a position loaded are the rules chosen from then on; its dead marks are
+    // the referee's (no proposal)
+    holdProposal(true);
     setUp(position, "position loaded", name).then((ok) => {
+      holdProposal(false);
       if (!ok) return;
       setChosen(state.rules);
       rulingOpened(t);

@@ -15,7 +15,8 @@ const CACHE_MAX = 24;
 export function clearCache() {
   cache.clear();
 }
-// `opts`: { mechanical, rules } of a link (else the page's controls'); `quiet`: no history entry.
+// `opts`: { mechanical, rules } of a link (else the page's controls'); `quiet`: no history entry;
+// `line`, `file`: a line of the SGF `file` (the link carries the file, so its tree, and the line).
 export async function loadRecord(text, name, opts = {}) {
   busy("replaying the record…");
   const mechanical = opts.mechanical !== undefined ? opts.mechanical : $("mechanical").checked;
@@ -24,14 +25,14 @@ export async function loadRecord(text, name, opts = {}) {
   // the rules chosen above apply to the mechanical replay (a go record names none of its own)
   if (mechanical) body.rules = opts.rules || JSON.stringify(chosenRules());
   try {
-    const [a, packed] = await Promise.all([api("record", body), packText(text)]);
+    const [a, packed] = await Promise.all([api("record", body), packText(opts.file || text)]);
     if (!opts.quiet) markVisit();
     setRecord({
       id: a.id, text, name: name || "pasted record", mechanical, moves: a.moves,
       first: a.first || 1, last: a.last || 0, at: 0, rules: a.rules, variations: a.variations,
       info: a.info || [], clauses: a.clauses || [], rulesSent: body.rules || null,
       rulesText: rulesText(state.options, a.rules_used || null, a.rules),
-      packed: packed.length <= LINK_RECORD_MAX ? packed : null,
+      packed: packed.length <= LINK_RECORD_MAX ? packed : null, line: opts.file ? opts.line || 0 : 0,
     });
     cache.clear();
     $("steps").hidden = false;
@@ -71,7 +72,7 @@ export async function loadRecord(text, name, opts = {}) {
 let lineSet = { name: "", lines: [] };
 function showLines(text, name) {
   const k = lineSet.lines.findIndex((l) => l.text === text);
-  if (k < 0) lineSet = { name: name || "pasted record", lines: sgfLines(text) };
+  if (k < 0) lineSet = { name: name || "pasted record", lines: sgfLines(text), text };
   const box = $("lines");
   box.textContent = "";
   lineSet.lines.forEach((l, j) => {
@@ -83,9 +84,22 @@ function showLines(text, name) {
   box.value = String(Math.max(0, k));
   $("lines-box").hidden = lineSet.lines.length < 2;
 }
-export function chooseLine(k) {
+export function chooseLine(k, opts = {}) {
   const l = lineSet.lines[k];
-  if (l) loadRecord(l.text, k ? lineSet.name + " (variation " + k + ")" : lineSet.name);
+  const name = k ? lineSet.name + " (variation " + k + ")" : lineSet.name;
+  return l ? loadRecord(l.text, name, { ...opts, line: k, file: lineSet.text }) : Promise.resolve(false);
+}
+// Line `k` of the SGF `file` a link names (`name`: the line's name), its lines listed again.
+export function loadLine(file, k, name, opts) {
+  const lines = sgfLines(file);
+  if (!lines[k]) return loadRecord(file, name, opts);
+  lineSet = { name: name.replace(/ \(variation \d+\)$/, ""), lines, text: file };
+  return chooseLine(k, opts);
+}
+// The lines of play of the SGF loaded ({ name, lines, text: the file's }: no lines for a record
+// of one line).
+export function linesOf() {
+  return lineSet;
 }
 export function leaveRecord(why) {
   leave();

@@ -21,7 +21,8 @@ function scriptJson(v) {
 // verdicts: [{ target, trace, clauses: [{ id, seed, quote, reading }] }], lists: [{ title,
 // items: [text] }], score: { line, owners: [{ owner, clause, points: [label] }] } or null,
 // and of a finished game: game: [{ key, value }] (the record's players, event, result…),
-// scoring: { phase ("marking" or "accepted"), text (the phase's line), dead: [label],
+// scoring: { phase ("marking" or "accepted"), text (the phase's line), dead: [label], proposal
+// (whether the dead stones are the engine's proposal or the referee's edit of it: proposal.js),
 // trace: [{ owner, text, clauses: [id] }] (the count region by region) } or null }.
 export function rulingHtml(r) {
   const e = escapeHtml;
@@ -85,6 +86,7 @@ function scoringHtml(sc) {
   const dead = sc.dead || [];
   return '<section id="scoring" data-phase="' + e(sc.phase) + '"><h2>Scoring</h2><p>' + e(sc.text) + "</p>" +
     "<p>dead stones: " + (dead.length ? e(dead.length + ": " + dead.join(" ")) : "none") + "</p>" +
+    (sc.proposal ? '<p id="proposal">' + e(sc.proposal) + "</p>" : "") +
     "<h3>Why: the count region by region</h3><ol>" +
     (sc.trace || []).map((l) => "<li>" + e(l.owner + " — " + l.text) + " (" + l.clauses.map(e).join(", ") + ")</li>").join("") +
     "</ol></section>";

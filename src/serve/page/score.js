@@ -5,6 +5,7 @@
 import { $, li } from "./api.js";
 import { showClause } from "./explain.js";
 import { deadOf, labelAt, shownName } from "./position.js";
+import { proposalText } from "./proposal.js";
 import { legendText, ownerLetter, phaseText, traceLines } from "./scoring.js";
 import { setScoring, state } from "./state.js";
 import { saveUrl } from "./view.js";
@@ -20,6 +21,7 @@ export function showScoring() {
   box.dataset.phase = state.scoring || "";
   if (!state.scoring || !an) return;
   $("scoring-text").textContent = phaseText(state.scoring, an.score, deadOf(state.setup).length);
+  $("scoring-proposal").textContent = proposalText(deadOf(state.setup), state.proposal, name);
   $("score-accept").textContent = state.scoring === "accepted" ? "change the dead marks" : "accept the count";
 }
 // The phase opened: its panel is brought into view once the analysis is drawn (board.js calls

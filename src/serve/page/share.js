@@ -2,11 +2,12 @@
 // by back/forward), and the ruling saved as one HTML file (ruling.js) and read back.
 import { $, busy, labelsOf, notice, showError } from "./api.js";
 import { judge } from "./board.js";
-import { play } from "./edit.js";
+import { holdProposal, play } from "./edit.js";
 import { missingRecordMessage, parseHash, unpackPosition, unpackText } from "./links.js";
 import { deadOf, shownName, withDead } from "./position.js";
-import { clearCache, loadRecord, recordTo, recordToDead } from "./records.js";
+import { clearCache, loadLine, loadRecord, recordTo, recordToDead } from "./records.js";
 import { rulingHtml, rulingPhase, rulingPosition, scoreOwners } from "./ruling.js";
+import { proposalText } from "./proposal.js";
 import { phaseText, traceLines } from "./scoring.js";
 import { showScoring } from "./score.js";
 import { clearPlayed, leaveRecord, setLayer, setScoring, state } from "./state.js";
@@ -17,6 +18,14 @@ const LAYERS = ["direct", "holographic", "upper"];
 // The view of the URL's fragment shown, with its dead marks and an accepted count: whether
 // there was one to show.
 export async function restoreUrl() {
+  holdProposal(true);
+  try {
+    return await restoreView();
+  } finally {
+    holdProposal(false);
+  }
+}
+async function restoreView() {
   const v = parseHash(location.hash);
   if (LAYERS.includes(v.layer) && v.layer !== state.layer) setLayer(v.layer);
   if (["chinese", "latin"].includes(v.labels) && v.labels !== labelsOf()) {
@@ -52,7 +61,7 @@ async function positionView(v) {
 async function recordView(v) {
   const rec = state.record;
   const same = rec && rec.name === v.record && rec.mechanical === v.mechanical &&
-    (rec.rulesSent || null) === (v.rules || null) && (!v.data || rec.packed === v.data);
+    (rec.rulesSent || null) === (v.rules || null) && (!v.data || rec.packed === v.data) && (rec.line || 0) === (v.line || 0);
   if (!same) {
     let text = null;
     if (v.data) {
@@ -75,7 +84,9 @@ async function recordView(v) {
       $("record-file").focus();
       return false;
     }
-    if (!(await loadRecord(text, v.record, { mechanical: v.mechanical, rules: v.rules || undefined, quiet: true }))) return false;
+    const opts = { mechanical: v.mechanical, rules: v.rules || undefined, quiet: true };
+    // a line of an SGF's tree: the file rides in the link, its lines listed again
+    if (!(await (v.line ? loadLine(text, v.line, v.record, opts) : loadRecord(text, v.record, opts)))) return false;
   }
   if (!v.moves.length && v.dead.length) return recordToDead(v.at, v.dead);
   if (!(await recordTo(v.at))) return false;
@@ -191,6 +202,7 @@ function finishedGame(an) {
     game,
     scoring: {
       phase: state.scoring, text: phaseText(state.scoring, an.score, dead.length), dead: dead.map(name),
+      proposal: proposalText(dead, state.proposal, name),
       trace: traceLines(state.scoreTrace, name).map((l) => ({ owner: l.owner, text: l.text, clauses: l.clauses })),
     },
   };

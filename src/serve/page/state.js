@@ -31,6 +31,7 @@ export const state = {
   scoreClauses: [],    // the register's clauses the trace cites
   scoring: null,       // the scoring phase: null, "marking" (dead strings marked) or "accepted"
   pending: null,       // with "confirm moves": the point a first tap selected
+  proposal: null,      // a finished game's dead stones proposed by the engine (strings of labels)
 };
 
 // ---- the options and the controls -----------------------------------------------------------
@@ -84,6 +85,7 @@ export function adoptAnswer(a) {
   state.packedSetup = a.packed || null;
   state.scoreTrace = a.score_trace || null;
   state.scoreClauses = a.score_clauses || [];
+  state.proposal = a.dead_proposal || null;
   state.analysis = a.analysis;
   const an = a.analysis;
   state.size = an.size;

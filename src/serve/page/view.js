@@ -19,7 +19,7 @@ export function currentView() {
   const rec = state.record;
   if (rec && (state.inRecord || (state.playedFromRecord && state.start !== null))) {
     Object.assign(v, {
-      record: rec.name, data: rec.packed, at: rec.at, mechanical: rec.mechanical,
+      record: rec.name, data: rec.packed, line: rec.line, at: rec.at, mechanical: rec.mechanical,
       rules: rec.mechanical ? rec.rulesSent : null, moves: state.inRecord ? [] : state.played,
     });
   } else {

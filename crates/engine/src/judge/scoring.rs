@@ -493,6 +493,28 @@ impl Score {
             .collect();
         Ok(result(black, white, neutral, rules, points))
     }
+
+    /// M20-SCORE-DEAD / D3-SCORE-DEAD — "将黑、白两方逻辑死子清理出棋盘后" (003, 004): a *proposal*
+    /// of the dead stones, for a referee to accept or edit before the count (the count itself
+    /// takes the dead stones as given: register D15). The proposal is the engine's one judgement
+    /// of death, 000's 死棋状态 as m3go reads it (M16-EX-UL-3, the bounded local reading of
+    /// register D31 item 6): a black or white upper string that is not long-living as the count
+    /// judges it (M16-LIFE-3, register D14) and that no filling of its small area (at most 8 empty
+    /// points) by its own side can make long-living, its walls standing. 003 leaves the rest of
+    /// life and death to Go ("其它同围棋"), so a string this reading does not list may still be
+    /// dead: the proposal only ever names strings that cannot live where they stand. Each dead
+    /// string's stones (attributed flowers with them), strings in board order.
+    pub fn proposed_dead(a: &Analysis, rules: &Rules) -> Vec<Vec<Point>> {
+        let long_living = long_living_upper(a, rules);
+        let dead = crate::judge::concepts2016::dead_2016(&a.upper, &a.upper_strings, &long_living);
+        a.upper_strings
+            .groups
+            .iter()
+            .zip(dead)
+            .filter(|(_, d)| *d)
+            .map(|(g, _)| g.points.iter().map(|&i| a.board.point(i)).collect())
+            .collect()
+    }
 }
 
 /// M20-SCORE-DEAD: the analysis of the board of `before` with the strings through `dead`
@@ -539,5 +561,32 @@ pub(crate) fn result(
                 clause,
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod proposal_tests {
+    use super::*;
+
+    /// The dead strings proposed on a 2020 board: white's lone stone inside black's wall with
+    /// its eyes, and nothing of the wall.
+    #[test]
+    fn m20_score_dead_proposes_the_string_that_cannot_live() {
+        let b = Board::from_diagram(
+            "
+. X . X .
+X X X X X
+X . O X .
+X X X X X
+. X . X .
+",
+            5,
+        )
+        .expect("diagram");
+        let rules = Rules::m3go_2020();
+        let a = Analysis::new(&b, &rules);
+        let dead = Score::proposed_dead(&a, &rules);
+        let white = b.point(2 * 5 + 2);
+        assert_eq!(dead, vec![vec![white]], "{dead:?}");
     }
 }

@@ -45,6 +45,11 @@ test("a view goes into the fragment and comes back, with its dead marks and an a
   assert.equal(parseHash("#record=x.sgf&at=5").data, null);
   assert.deepEqual(parseHash("#record=x.sgf&at=5").dead, []);
   assert.equal(parseHash("#record=x.sgf&at=-3").at, 0);
+  // a line of an SGF's tree: the file packed, the line named (none: the main line)
+  const line = { ...v, line: 2 };
+  assert.ok(viewHash(line).includes("line=2"));
+  assert.deepEqual(parseHash("#" + viewHash(line)), line);
+  assert.equal(viewHash({ ...v, line: 0 }), hash);
 });
 
 test("a position travels packed without its marks, and links of older pages still read", async () => {
