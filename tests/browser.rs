@@ -33,6 +33,8 @@
 
 #[path = "browser/ending.rs"]
 mod ending;
+#[path = "browser/reads.rs"]
+mod reads;
 #[path = "browser/share.rs"]
 mod share;
 #[path = "browser/watch.rs"]
@@ -429,10 +431,20 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
         let _ = std::fs::remove_dir_all(&profile);
         return ck.done();
     }
+    // M3GO_BROWSER_ONLY=reads: only reads.rs's checks
+    if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "reads") {
+        let mut ck = Checks::default();
+        reads::reads_checks(&c, &mut ck, &url, &chromium, &driver);
+        c.close().expect("close the session");
+        let _ = std::fs::remove_dir_all(&profile);
+        return ck.done();
+    }
     // M3GO_BROWSER_ONLY=ending: only ending.rs's checks
     if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "ending") {
         let mut ck = Checks::default();
         ending::ending_checks(&c, &mut ck, &url);
+        // ---- the page without a CJK font, quiet steps, the end of a game's screenshot (reads.rs) ----
+        reads::reads_checks(&c, &mut ck, &url, &chromium, &driver);
         c.close().expect("close the session");
         let _ = std::fs::remove_dir_all(&profile);
         return ck.done();

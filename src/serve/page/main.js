@@ -19,7 +19,7 @@
 // pure links.js → scoring.js. Where a
 // lower module calls up (a move clicked in the list, a rule option changed), main.js registers
 // the function with it.
-import { $, api, showError } from "./api.js";
+import { $, api, noteCjkFont, showError } from "./api.js";
 import { hoverPoint, judge, placeCursor } from "./board.js";
 import { exportAs, readFile, readText, rerender, ruleOptionChanged } from "./controls.js";
 import { buildPosition, clickPoint, confirmPending, pass, setUp, undo } from "./edit.js";
@@ -49,6 +49,7 @@ onRuleOption(ruleOptionChanged);
 const presetRules = (name) => ({ ...state.options.presets.find((p) => p.name === name).rules });
 
 async function main() {
+  noteCjkFont();
   for (let n = 3; n <= 19; n += 2) {
     const o = document.createElement("option");
     o.value = String(n);
