@@ -19,6 +19,12 @@ use std::time::{Duration, Instant};
 /// the element's em, scaled as the figure is).
 const DRAWN: &str = "((sel) => { const bad = []; let seen = 0; for (const e of document.querySelectorAll(sel)) { const svg = e.ownerSVGElement; const k = svg ? svg.getBoundingClientRect().width / svg.viewBox.baseVal.width : 1; const walk = document.createTreeWalker(e, NodeFilter.SHOW_TEXT); for (let t = walk.nextNode(); t; t = walk.nextNode()) { if (!t.parentElement.getClientRects().length) continue; const em = parseFloat(getComputedStyle(t.parentElement).fontSize) * k; for (let i = 0; i < t.data.length; i++) { if (!/[\\u4e00-\\u9fff]/.test(t.data[i])) continue; const r = document.createRange(); r.setStart(t, i); r.setEnd(t, i + 1); const w = r.getBoundingClientRect().width; seen += 1; if (w < 0.9 * em) bad.push(t.data[i] + ' ' + w.toFixed(1) + '/' + em.toFixed(1)); } } } return { seen, bad: bad.join(', ') }; })";
 
+/// The figure's legend texts: their count, the figure's width and height, and the boxes of
+/// those outside it.
+fn legend_outside(c: &Client) -> Value {
+    js(c, "(() => { const s = document.querySelector('#board svg'); const v = s.viewBox.baseVal; const t = [...s.querySelectorAll('text.legend')]; return [t.length, v.width, v.height, t.map((e) => e.getBBox()).filter((b) => b.x < 0 || b.y < 0 || b.x + b.width > v.width + 0.5 || b.y + b.height > v.height + 0.5).map((b) => [b.x, b.y, b.width, b.height].map(Math.round))]; })()")
+}
+
 /// Everything of this module, on the page `url` of session `c` (chromium: the browser, for the
 /// session without a CJK font; driver: chromedriver).
 pub fn reads_checks(c: &Client, ck: &mut Checks, url: &str, chromium: &Path, driver: &Path) {
@@ -115,6 +121,15 @@ fn no_cjk(ck: &mut Checks, url: &str, chromium: &Path, driver: &Path) {
     );
     if let Ok(png) = c.screenshot() {
         let _ = std::fs::write(super::artifacts().join("serve-no-cjk.png"), png);
+    }
+    // the Latin fallback is wider than a CJK font's Latin: the legend of a small board held
+    for size in ["9", "5"] {
+        super::set_select(&c, "size", size);
+        let out = legend_outside(&c);
+        ck.that(
+            &format!("no CJK font: on {size}×{size} the figure's legend lies inside the figure (legend texts, the figure's width and height, those outside: {out})"),
+            out[0].as_u64().is_some_and(|n| n >= 5) && out[3].as_array().is_some_and(|a| a.is_empty()),
+        );
     }
     let _ = c.close();
     let _ = child.kill();
@@ -232,7 +247,7 @@ fn finished_5x5(c: &Client, ck: &mut Checks) {
         &format!("finding 9: the cursor on a stone marked dead says so, 1 stone in the singular ({said})"),
         said.contains("marked dead") && said.contains("(1 stone,"),
     );
-    let out = js(c, "(() => { const s = document.querySelector('#board svg'); const v = s.viewBox.baseVal; const t = [...s.querySelectorAll('text.legend')]; return [t.length, v.width, v.height, t.map((e) => e.getBBox()).filter((b) => b.x < 0 || b.y < 0 || b.x + b.width > v.width + 0.5 || b.y + b.height > v.height + 0.5).map((b) => [b.x, b.y, b.width, b.height].map(Math.round))]; })()");
+    let out = legend_outside(c);
     ck.that(
         &format!("finding 9: on 5×5 the figure's legend lies inside the figure (legend texts, the figure's width and height, those outside: {out})"),
         out[0].as_u64().is_some_and(|n| n >= 5) && out[3].as_array().is_some_and(|a| a.is_empty()),
