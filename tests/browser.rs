@@ -443,8 +443,6 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "ending") {
         let mut ck = Checks::default();
         ending::ending_checks(&c, &mut ck, &url);
-        // ---- the page without a CJK font, quiet steps, the end of a game's screenshot (reads.rs) ----
-        reads::reads_checks(&c, &mut ck, &url, &chromium, &driver);
         c.close().expect("close the session");
         let _ = std::fs::remove_dir_all(&profile);
         return ck.done();
@@ -1389,6 +1387,8 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     share::share_checks(&c, &mut ck, &url, port, &chromium);
     // ---- the rules of every view from one source, the end of a game (ending.rs) ----
     ending::ending_checks(&c, &mut ck, &url);
+    // ---- the page without a CJK font, quiet steps, the end of a game's screenshot (reads.rs) ----
+    reads::reads_checks(&c, &mut ck, &url, &chromium, &driver);
 
     c.close().expect("close the session");
     let _ = std::fs::remove_dir_all(&profile);

@@ -289,12 +289,16 @@ fn end_of_game(c: &Client, ck: &mut Checks, kejie: &Path) {
     .expect("the viewport's size");
     std::thread::sleep(Duration::from_millis(500));
     c.execute("scrollTo(0, 0);", vec![]).expect("js");
-    if let Ok(png) = c.screenshot() {
-        let _ = std::fs::write(
+    let shot = c.screenshot().map(|png| {
+        std::fs::write(
             super::artifacts().join("serve-kejie-end-1366-light.png"),
             png,
-        );
-    }
+        )
+    });
+    ck.that(
+        &format!("end of a game: the screenshot written ({shot:?})"),
+        matches!(shot, Ok(Ok(()))),
+    );
     c.cdp(
         "Emulation.clearDeviceMetricsOverride",
         serde_json::json!({}),
