@@ -3,9 +3,10 @@
 //! page's own labels drawn from the page's subset font, the note on the quoted rule texts), a
 //! step announced by no live region (only a wait longer than a moment is), the messages of one
 //! pasted link gone at the next, the cursor's description of a stone marked dead, the figure's
-//! legend inside the figure on 5×5; and the screenshot of the end of a game (the Ke Jie record's
-//! scoring phase at 1366×768, docs/screenshots.sh). Each of the first three failed on the page
-//! before.
+//! legend inside the figure on 9×9 and 5×5, the ruling in dark mode; and the screenshot of the
+//! end of a game (the Ke Jie record's scoring phase at 1366×768, docs/screenshots.sh). The checks
+//! of the font, the legend without a CJK font and the steps' live regions failed on the page
+//! before; the others hold the fixes of the earlier round.
 
 use super::{click, go_to, js, wait_for, wait_until, Checks, Client};
 use serde_json::Value;
@@ -43,6 +44,36 @@ pub fn reads_checks(c: &Client, ck: &mut Checks, url: &str, chromium: &Path, dri
     quiet_steps(c, ck, &kejie);
     finished_5x5(c, ck);
     end_of_game(c, ck, &kejie);
+    ruling_dark(c, ck);
+}
+
+/// Finding 9: the ruling saved (one HTML file) follows dark mode: its page dark, its figure
+/// dimmed as the page's.
+fn ruling_dark(c: &Client, ck: &mut Checks) {
+    c.execute(
+        "document.getElementById('export-text').value = ''; document.getElementById('save-ruling').click();",
+        vec![],
+    )
+    .expect("save the ruling");
+    wait_until(
+        c,
+        "document.getElementById('export-text').value.startsWith('<!doctype html>')",
+        30,
+    );
+    let html = js(c, "document.getElementById('export-text').value");
+    let html = html.as_str().unwrap_or("");
+    let path = super::artifacts().join("ruling-dark.html");
+    std::fs::write(&path, html).expect("the ruling");
+    super::emulate_dark(c, true);
+    c.goto(&format!("file://{}", path.display()))
+        .expect("open the ruling");
+    ck.that_wait(
+        c,
+        "finding 9: the ruling in dark mode: a dark page, the figure dimmed",
+        "(() => { const m = getComputedStyle(document.body).backgroundColor.match(/\\d+/g).map(Number); const f = document.querySelector('figure svg'); return m[0] + m[1] + m[2] < 200 && !!f && getComputedStyle(f).filter !== 'none'; })()",
+        10,
+    );
+    super::emulate_dark(c, false);
 }
 
 /// The page in a Chromium whose fontconfig knows no CJK font (FONTCONFIG_FILE, read by the
