@@ -324,6 +324,11 @@ fn end_of_game(c: &Client, ck: &mut Checks, kejie: &Path) {
     .expect("the viewport's size");
     std::thread::sleep(Duration::from_millis(500));
     c.execute("scrollTo(0, 0);", vec![]).expect("js");
+    // the pointer off the board: no hover label in the picture
+    if let Ok(away) = c.find("#summary") {
+        let _ = c.hover(&away);
+    }
+    c.execute("scrollTo(0, 0);", vec![]).expect("js");
     let shot = c.screenshot().map(|png| {
         std::fs::write(
             super::artifacts().join("serve-kejie-end-1366-light.png"),
