@@ -35,6 +35,8 @@
 mod ending;
 #[path = "browser/proposal.rs"]
 mod proposal;
+#[path = "browser/reads.rs"]
+mod reads;
 #[path = "browser/share.rs"]
 mod share;
 #[path = "browser/variations.rs"]
@@ -425,34 +427,19 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     let c = share::fresh_session(port, &chromium, &profile, "1500,1300");
     c.goto(&url).expect("load the page");
     wait_for(&c, "document.body.dataset.ready === '1'", 60);
-    // M3GO_BROWSER_ONLY=share: only share.rs's checks (for working on them)
-    if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "share") {
+    // M3GO_BROWSER_ONLY=NAME: only the checks of tests/browser/NAME.rs (for working on them)
+    if let Ok(only) = std::env::var("M3GO_BROWSER_ONLY") {
         let mut ck = Checks::default();
-        share::share_checks(&c, &mut ck, &url, port, &chromium);
-        c.close().expect("close the session");
-        let _ = std::fs::remove_dir_all(&profile);
-        return ck.done();
-    }
-    // M3GO_BROWSER_ONLY=proposal: only proposal.rs's checks
-    if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "proposal") {
-        let mut ck = Checks::default();
-        proposal::proposal_checks(&c, &mut ck);
-        c.close().expect("close the session");
-        let _ = std::fs::remove_dir_all(&profile);
-        return ck.done();
-    }
-    // M3GO_BROWSER_ONLY=variations: only variations.rs's checks
-    if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "variations") {
-        let mut ck = Checks::default();
-        variations::variation_checks(&c, &mut ck);
-        c.close().expect("close the session");
-        let _ = std::fs::remove_dir_all(&profile);
-        return ck.done();
-    }
-    // M3GO_BROWSER_ONLY=ending: only ending.rs's checks
-    if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "ending") {
-        let mut ck = Checks::default();
-        ending::ending_checks(&c, &mut ck, &url);
+        match only.as_str() {
+            "share" => share::share_checks(&c, &mut ck, &url, port, &chromium),
+            "reads" => reads::reads_checks(&c, &mut ck, &url, &chromium, &driver),
+            "proposal" => proposal::proposal_checks(&c, &mut ck),
+            "variations" => variations::variation_checks(&c, &mut ck),
+            "ending" => ending::ending_checks(&c, &mut ck, &url),
+            other => panic!(
+                "M3GO_BROWSER_ONLY={other}: expected share, reads, proposal, variations or ending"
+            ),
+        }
         c.close().expect("close the session");
         let _ = std::fs::remove_dir_all(&profile);
         return ck.done();
@@ -1401,6 +1388,8 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     proposal::proposal_checks(&c, &mut ck);
     // ---- variations as a tree (variations.rs) ----
     variations::variation_checks(&c, &mut ck);
+    // ---- the page without a CJK font, quiet steps, the end of a game's screenshot (reads.rs) ----
+    reads::reads_checks(&c, &mut ck, &url, &chromium, &driver);
 
     c.close().expect("close the session");
     let _ = std::fs::remove_dir_all(&profile);

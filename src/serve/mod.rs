@@ -71,6 +71,9 @@ pub(crate) const MAX_BODY: usize = 1 << 20;
 const INDEX_HTML: &str = include_str!("page/index.html");
 const STYLE_CSS: &str = include_str!("page/style.css");
 const WATCH_HTML: &str = include_str!("page/watch.html");
+/// The page's CJK subset font (page/font/subset.sh: the coordinates, the stones' symbols, the
+/// figure's and the page's own labels, for a machine without a CJK font; OFL, page/font/OFL.txt).
+const CJK_FONT: &[u8] = include_bytes!("page/font/m3go-cjk.woff2");
 
 /// How long a client may take, and how many connections may be open.
 #[derive(Clone, Debug)]
@@ -1153,15 +1156,6 @@ pub(crate) struct Reply {
 pub(crate) const MAX_ERROR: usize = 8 * 1024;
 
 impl Reply {
-    fn text(status: u16, content_type: &'static str, body: &str) -> Reply {
-        Reply {
-            status,
-            content_type,
-            body: body.as_bytes().to_vec(),
-            retry_after: None,
-        }
-    }
-
     /// A JSON error `{"error": message}` with a 4xx or 5xx status, the message cut at
     /// [`MAX_ERROR`] bytes.
     pub fn error(status: u16, message: &str) -> Reply {
@@ -1245,14 +1239,24 @@ const PAGES: &[(&str, &str, &str)] = &[
 #[cfg_attr(feature = "testing", visibility::make(pub))]
 pub(crate) fn read_request(method: &str, path: &str, body: Option<&[u8]>) -> Result<Routed, Reply> {
     let path = path.split('?').next().unwrap_or("");
-    if let Some(&(_, kind, text)) = PAGES.iter().find(|(p, _, _)| *p == path) {
+    let page = match PAGES.iter().find(|(p, _, _)| *p == path) {
+        Some(&(_, kind, text)) => Some((kind, text.as_bytes())),
+        None if path == "/m3go-cjk.woff2" => Some(("font/woff2", CJK_FONT)),
+        None => None,
+    };
+    if let Some((kind, body)) = page {
         if method != "GET" {
             return Err(Reply::error(
                 405,
                 &format!("{path}: expected GET, not {method}"),
             ));
         }
-        return Ok(Routed::Page(Reply::text(200, kind, text)));
+        return Ok(Routed::Page(Reply {
+            status: 200,
+            content_type: kind,
+            body: body.to_vec(),
+            retry_after: None,
+        }));
     }
     let Some(name) = path.strip_prefix("/api/") else {
         return Err(Reply::error(

@@ -82,7 +82,7 @@ fn loaded_since(c: &Client, old: &Value) -> bool {
 
 /// Opens `file` with the mechanical box ticked or not (set before, no event: as a referee sets it
 /// before choosing the file).
-fn open_record(c: &Client, file: &Path, mechanical: bool) -> bool {
+pub(crate) fn open_record(c: &Client, file: &Path, mechanical: bool) -> bool {
     let old = js(c, "state.record ? state.record.id : null");
     c.execute(
         "document.getElementById('mechanical').checked = arguments[0];",
@@ -101,7 +101,7 @@ fn toggle_mechanical(c: &Client) -> bool {
 }
 
 /// A 5×5 game ended by two passes, with its game information.
-const FINISHED: &str = "(;GM[1]FF[4]SZ[5]PB[Black Player]PW[White Player]EV[Test Cup]DT[2026-12-07]RE[B+R]C[a game comment];B[cc];W[bb];B[];W[])";
+pub(crate) const FINISHED: &str = "(;GM[1]FF[4]SZ[5]PB[Black Player]PW[White Player]EV[Test Cup]DT[2026-12-07]RE[B+R]C[a game comment];B[cc];W[bb];B[];W[])";
 
 /// Everything of this module, on the page `url` of session `c`.
 pub fn ending_checks(c: &Client, ck: &mut Checks, url: &str) {

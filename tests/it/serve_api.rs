@@ -85,6 +85,39 @@ fn serve_page_and_assets_are_served_from_the_binary() {
         .is_some_and(|e| e.contains("/nothing-here")));
 }
 
+/// The page's CJK subset font is served as the file of src/serve/page/font (subset.sh), with
+/// its licence beside it.
+#[test]
+fn serve_cjk_subset_font_is_served() {
+    let r = ureq::get(&format!("{}/m3go-cjk.woff2", base()))
+        .call()
+        .expect("the font");
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.content_type(), "font/woff2");
+    let mut body = Vec::new();
+    std::io::Read::read_to_end(&mut r.into_reader(), &mut body).expect("the font's bytes");
+    let font = std::fs::read(format!(
+        "{}/src/serve/page/font/m3go-cjk.woff2",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("the font file");
+    assert!(body.starts_with(b"wOF2"));
+    assert_eq!(body, font);
+    assert!(file("src/serve/page/font/OFL.txt").contains("SIL OPEN FONT LICENSE Version 1.1"));
+    // every CJK glyph of the page's own labels is in the subset's list
+    let glyphs = file("src/serve/page/font/glyphs.txt");
+    let page = file("src/serve/page/index.html");
+    for ch in page
+        .chars()
+        .filter(|c| ('\u{4e00}'..='\u{9fff}').contains(c))
+    {
+        assert!(
+            glyphs.contains(ch),
+            "index.html: {ch} is not in the subset (run src/serve/page/font/subset.sh)"
+        );
+    }
+}
+
 #[test]
 fn serve_analyze_is_the_cli_analysis() {
     let pos = file("spec/positions/example.yaml");

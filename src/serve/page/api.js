@@ -47,8 +47,24 @@ export function showError(e) {
     $("error-text").textContent = "";
   }
 }
-export function busy(text) {
+// The status line shows what the page waits for; it is no live region (a step said it twice a
+// move): a wait longer than a moment is said in #announce, a step's (`quiet`) never — the
+// record's status, a live region, names the move reached.
+let saying = null;
+export function busy(text, quiet = false) {
   $("status").textContent = text;
+  clearTimeout(saying);
+  if (!text) $("announce").textContent = "";
+  else if (!quiet) saying = setTimeout(() => { if ($("status").textContent === text) $("announce").textContent = text; }, 1000);
+}
+// Whether the machine has a CJK font of its own: a glyph of the rule texts outside the page's
+// subset (规) drawn wider than a character no font has (U+10FFFD). Without one, a note says the
+// quoted rule texts need one.
+export function noteCjkFont() {
+  const c = document.createElement("canvas").getContext("2d");
+  c.font = "40px sans-serif";
+  const none = c.measureText("\u{10FFFD}").width;
+  $("cjk-note").hidden = Math.abs(c.measureText("规").width - none) > 0.5;
 }
 export function notice(text) {
   $("notice").textContent = text;

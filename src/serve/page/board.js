@@ -100,6 +100,7 @@ export function drawBoard(svg, at) {
     // a figure scaled to the height it is given keeps its top at the top (style.css)
     svgEl.setAttribute("preserveAspectRatio", "xMidYMin meet");
     svgEl.setAttribute("aria-label", "board, " + state.size + "×" + state.size);
+    fitLegend(svgEl);
   }
   // the legend again as text below the figure: a phone hides the figure's own (style.css)
   const legend = $("legend");
@@ -107,6 +108,18 @@ export function drawBoard(svg, at) {
   for (const t of board.querySelectorAll("text.legend")) li(legend, t.textContent);
   if (state.cursor) placeCursor(state.cursor);
   if (onDrawn) onDrawn();
+}
+// A small board's legend is wider than its figure (on 5×5 up to x 700 of 680): the view box
+// widened to hold it, the figure scaled down a little (a phone's hidden legend measures 0).
+function fitLegend(svgEl) {
+  const g = svgEl.querySelector("g.legend");
+  const v = svgEl.viewBox.baseVal;
+  if (!g || !v || state.size >= 19) return;
+  const b = g.getBBox();
+  const w = Math.ceil(b.x + b.width + 10);
+  if (b.width === 0 || w <= v.width) return;
+  svgEl.setAttribute("viewBox", "0 0 " + w + " " + v.height);
+  svgEl.setAttribute("width", String(w));
 }
 // The hover label and the preview of the stone the schedule places next (黑/白/华/花).
 export function hoverPoint(label) {

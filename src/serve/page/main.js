@@ -22,7 +22,7 @@
 // pure links.js → scoring.js. Where a
 // lower module calls up (a move clicked in the list, a rule option changed), main.js registers
 // the function with it.
-import { $, api, showError } from "./api.js";
+import { $, api, noteCjkFont, showError } from "./api.js";
 import { hoverPoint, judge, onBoardDrawn, onScoringOpens, placeCursor } from "./board.js";
 import { drawBranches } from "./branches.js";
 import { exportAs, readFile, readText, rerender, ruleOptionChanged } from "./controls.js";
@@ -55,6 +55,7 @@ onBoardDrawn(drawBranches);
 const presetRules = (name) => ({ ...state.options.presets.find((p) => p.name === name).rules });
 
 async function main() {
+  noteCjkFont();
   for (let n = 3; n <= 19; n += 2) {
     const o = document.createElement("option");
     o.value = String(n);

@@ -176,7 +176,7 @@ export async function recordTo(to) {
   try {
     const a = cache.get(cacheKey(rec, to));
     if (!a) {
-      busy("move " + to + "…");
+      busy("move " + to + "…", true);
       let fig;
       try {
         fig = await api("record-move", { id: rec.id, to, layer: state.layer, labels: labelsOf(), numbers: $("numbers").checked, analysis: false });
@@ -195,7 +195,7 @@ export async function recordTo(to) {
       noteStep(t0);
       if (nav.want !== null && nav.want !== to) return true;
       // the analysis follows; the next step does not wait for it
-      busy("analysing move " + to + "…");
+      busy("analysing move " + to + "…", true);
       const key = cacheKey(rec, to);
       const still = () => state.record === rec && state.inRecord && rec.at === fig.at && cacheKey(rec, to) === key &&
         (nav.want === null || nav.want === to);
