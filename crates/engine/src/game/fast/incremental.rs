@@ -904,19 +904,29 @@ impl FastAnalysis {
         })
     }
 
-    /// Applies [`FastAnalysis::local_removal`]'s answer to this analysis (`mid`'s, the board
-    /// now `after`): the removed strings retired from the lower layer, the private eyes
-    /// `judged` written, the upper strings updated ([`FastAnalysis::upper_update`] with only
-    /// the removed points changed). `false` when the upper strings cannot be updated (the
-    /// caller analyses the board; the analysis is then partly written).
+    /// Applies [`FastAnalysis::local_removal`]'s answer `r` to this analysis (the analysis
+    /// before the move with the lower layer and attributes of the local decision `l` applied,
+    /// [`FastAnalysis::apply_local`] and [`FastAnalysis::apply_flips`]; its upper layer still
+    /// the one before the move), the board now `after`: the strings at `taken` retired from the
+    /// lower layer, the private eyes of `r` written, its flips applied, then the upper layer
+    /// updated once from the one before the move ([`FastAnalysis::flip_upper`]) with every
+    /// point whose code changed: `l.p`, `removed` (the fresh round's and `taken`) and the flower
+    /// strings either step flipped (`r`'s listed first: its code is the one after). `false`
+    /// when the flips are more than [`MAX_FLIPPED`] together or the numbers run out (the caller
+    /// analyses the board; the analysis is then partly written).
     pub(super) fn apply_removal(
         &mut self,
-        mid: &[u8; MAXN],
         after: &[u8; MAXN],
-        removed: &[u16],
+        l: &Local,
         r: &Removal,
+        removed: &[u16],
+        taken: &[u16],
     ) -> bool {
-        for &q in removed {
+        let n = r.flipped_count + l.flipped_count;
+        if n > MAX_FLIPPED {
+            return false;
+        }
+        for &q in taken {
             let q = q as usize & MASK;
             let s = self.lower_of[q];
             if s != NONE {
@@ -927,30 +937,16 @@ impl FastAnalysis {
         for &(s, e) in &r.judged[..r.judged_count] {
             self.has_eye[s as usize] = e;
         }
-        // The padded point 0 is the frame's (no stone is placed): only `removed` changed, and
-        // the flipped flower strings where attributes change.
-        if r.flipped_count == 0 {
-            return self.upper_update(mid, after, 0, removed);
+        let mut both = *l;
+        both.flipped[..r.flipped_count].copy_from_slice(&r.flipped[..r.flipped_count]);
+        both.flipped[r.flipped_count..n].copy_from_slice(&l.flipped[..l.flipped_count]);
+        both.flipped_count = n;
+        for &(g, _, _, a) in &r.flipped[..r.flipped_count] {
+            if let Some(x) = self.flower_attr.get_mut(usize::from(g)) {
+                *x = a;
+            }
         }
-        let l = Local {
-            p: 0,
-            j: NONE,
-            merged: [NONE; 4],
-            merged_count: 0,
-            eye_j: false,
-            judged: [(NONE, false); MAX_JUDGED],
-            judged_count: 0,
-            j_by_flower: false,
-            stays: false,
-            flipped: r.flipped,
-            flipped_count: r.flipped_count,
-            flips_known: true,
-            new_flower: None,
-            touched: [NONE; 4],
-            touched_count: 0,
-        };
-        self.apply_flips(&l);
-        self.flip_upper(after, &l, removed)
+        self.flip_upper(after, &both, removed)
     }
 
     /// The attribute of the flower string through `f` on `view`'s board, the private eyes

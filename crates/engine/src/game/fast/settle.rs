@@ -734,7 +734,7 @@ impl Settle<'_, '_, '_> {
             return false;
         };
         let before = self.before;
-        let (p, stone) = (self.p, self.stone);
+        let stone = self.stone;
         let rule = before.choices.attribute;
         let out = self.out();
         if out.removed.len() <= r0 {
@@ -749,24 +749,20 @@ impl Settle<'_, '_, '_> {
         let FastPosition {
             an,
             by_flower,
-            any_flower,
             cells,
             removed,
             ..
         } = out;
         let (fresh, taken) = removed.split_at(r0);
-        let held = Held {
-            an,
-            by_flower,
-            any_flower,
-        };
-        if !update_analysis(held, &before.cells, &mid, p, Some(&l), fresh) {
-            return false;
-        }
+        // The lower layer and attributes after the stone (`update_analysis` without its upper
+        // layer, which is updated once below).
+        an.apply_local(&mid, &l, fresh);
+        an.apply_flips(&l);
+        by_flower[l.j as usize] = l.j_by_flower;
         let Some(r) = an.local_removal(&mid, cells, taken, rule) else {
             return false;
         };
-        if !an.apply_removal(&mid, cells, taken, &r) {
+        if !an.apply_removal(cells, &l, &r, removed, taken) {
             return false;
         }
         self.analysed = true;
