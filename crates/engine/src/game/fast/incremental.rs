@@ -95,6 +95,15 @@ impl Local {
     }
 }
 
+/// What [`FastAnalysis::local_removal`] decided of a removal: the strings whose private eyes
+/// were judged again, with their eyes after it, and the flower strings whose attribute changes.
+pub(super) struct Removal {
+    judged: [(u16, bool); MAX_JUDGED],
+    judged_count: usize,
+    flipped: [Flip; MAX_FLIPPED],
+    flipped_count: usize,
+}
+
 /// The lower layer after a black or white stone at `p` (nothing removed) as the private-eye
 /// clauses read it: the fast board's lower strings, the strings `merged` and `p` read as one
 /// string `j`.
@@ -774,6 +783,170 @@ impl FastAnalysis {
             judged[i] = (s, eye);
         }
         judged
+    }
+
+    /// The private eyes and flower attributes after the strings at `removed` are taken off the
+    /// board `mid` (this analysis is `mid`'s; `after` is `mid` with `removed` emptied): the
+    /// strings judged again with their private eyes and the flower strings whose attribute
+    /// changes; `None` when the change is not decided here (more than [`MAX_JUDGED`] strings
+    /// or [`MAX_FLIPPED`] flower strings). `removed` must be whole lower strings of
+    /// black or white stones of one colour o without an empty neighbour (upper strings of the
+    /// recomputed round without liberty and without a flower); c is the other colour. Why only
+    /// these strings' regions change (notes/incremental.md, "A removal after a flipped
+    /// attribute"): S_c keeps its points, its cells change at `removed`, so the sole bound of
+    /// each component holding a removed string is judged again; S_o gains `removed`, whose
+    /// neighbours in S_o are c-stones, so the sole bound after of the component through each
+    /// removed string and the sole bound before of each component through a c-stone next to
+    /// one are judged again. The flower strings next to a removed point (they lose it from
+    /// their counts) and next to a string whose private eye changed are decided again by
+    /// [`attribute_under`] (M20-ATTR-COUNT).
+    pub(super) fn local_removal(
+        &self,
+        mid: &[u8; MAXN],
+        after: &[u8; MAXN],
+        removed: &[u16],
+        rule: AttributeRule,
+    ) -> Option<Removal> {
+        let first = *removed.first()? as usize & MASK;
+        let o = mid[first];
+        if o != BLACK && o != WHITE {
+            return None;
+        }
+        let c = opp(o);
+        let mut bounds: [(u16, usize); MAX_JUDGED] = [(NONE, 0); MAX_JUDGED];
+        let mut nb = 0usize;
+        let mut add = |b: Option<(u16, usize)>| -> bool {
+            let Some((s, at)) = b else {
+                return true;
+            };
+            // A removed string is gone (its stone is empty after the removal).
+            if after[at & MASK] == EMPTY || bounds[..nb].iter().any(|x| x.0 == s) {
+                return true;
+            }
+            if nb == MAX_JUDGED {
+                return false;
+            }
+            bounds[nb] = (s, at);
+            nb += 1;
+            true
+        };
+        // One flood per removed string and per c-string next to one (a c-string lies in one
+        // component of S_o; a removed string in one of S_c and, after, in one of S_o).
+        let mut strings: SmallVec<[u16; 8]> = SmallVec::new();
+        for &q in removed {
+            let q = q as usize & MASK;
+            let s = self.lower_of[q];
+            if mid[q] != o || after[q] != EMPTY || s == NONE {
+                return None;
+            }
+            for &d in &self.dirs {
+                let m = q.wrapping_add(d) & MASK;
+                match mid[m] {
+                    EMPTY => return None,
+                    v if v == c => {
+                        let t = self.lower_of[m];
+                        if t == NONE {
+                            return None;
+                        }
+                        if !strings.contains(&t) {
+                            strings.push(t);
+                            if !add(self.sole_bound(mid, m, o)) {
+                                return None;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if !strings.contains(&s) {
+                strings.push(s);
+                if !add(self.sole_bound(after, q, c)) || !add(self.sole_bound(after, q, o)) {
+                    return None;
+                }
+            }
+        }
+        let view = AfterLower {
+            cells: after,
+            lower_of: &self.lower_of,
+            dirs: &self.dirs,
+            p: 0,
+            merged: &[],
+            j: NONE,
+        };
+        let mut flowers = Points::new();
+        let judged = self.judge_bounds(&view, mid, &bounds[..nb], removed, &mut flowers);
+        let eye_of = |s: u16| -> bool {
+            for &(b, e) in &judged[..nb] {
+                if b == s {
+                    return e;
+                }
+            }
+            self.has_eye[s as usize]
+        };
+        let mut flipped = [NO_FLIP; MAX_FLIPPED];
+        let mut nf = 0usize;
+        for &f in &flowers {
+            let a = self.flower_attribute_after(&view, f, rule, &eye_of);
+            let g = self.flower_of[f & MASK];
+            if a != self.flower_attr[g as usize] {
+                if nf == MAX_FLIPPED {
+                    return None;
+                }
+                flipped[nf] = (g, f as u16, upper_code(a), a);
+                nf += 1;
+            }
+        }
+        Some(Removal {
+            judged,
+            judged_count: nb,
+            flipped,
+            flipped_count: nf,
+        })
+    }
+
+    /// Applies [`FastAnalysis::local_removal`]'s answer `r` to this analysis (the analysis
+    /// before the move with the lower layer and attributes of the local decision `l` applied,
+    /// [`FastAnalysis::apply_local`] and [`FastAnalysis::apply_flips`]; its upper layer still
+    /// the one before the move), the board now `after`: the strings at `taken` retired from the
+    /// lower layer, the private eyes of `r` written, its flips applied, then the upper layer
+    /// updated once from the one before the move ([`FastAnalysis::flip_upper`]) with every
+    /// point whose code changed: `l.p`, `removed` (the fresh round's and `taken`) and the flower
+    /// strings either step flipped (`r`'s listed first: its code is the one after). `false`
+    /// when the flips are more than [`MAX_FLIPPED`] together or the numbers run out (the caller
+    /// analyses the board; the analysis is then partly written).
+    pub(super) fn apply_removal(
+        &mut self,
+        after: &[u8; MAXN],
+        l: &Local,
+        r: &Removal,
+        removed: &[u16],
+        taken: &[u16],
+    ) -> bool {
+        let n = r.flipped_count + l.flipped_count;
+        if n > MAX_FLIPPED {
+            return false;
+        }
+        for &q in taken {
+            let q = q as usize & MASK;
+            let s = self.lower_of[q];
+            if s != NONE {
+                self.lower_colour[s as usize] = 0;
+            }
+            self.lower_of[q] = NONE;
+        }
+        for &(s, e) in &r.judged[..r.judged_count] {
+            self.has_eye[s as usize] = e;
+        }
+        let mut both = *l;
+        both.flipped[..r.flipped_count].copy_from_slice(&r.flipped[..r.flipped_count]);
+        both.flipped[r.flipped_count..n].copy_from_slice(&l.flipped[..l.flipped_count]);
+        both.flipped_count = n;
+        for &(g, _, _, a) in &r.flipped[..r.flipped_count] {
+            if let Some(x) = self.flower_attr.get_mut(usize::from(g)) {
+                *x = a;
+            }
+        }
+        self.flip_upper(after, &both, removed)
     }
 
     /// The attribute of the flower string through `f` on `view`'s board, the private eyes

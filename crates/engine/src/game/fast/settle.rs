@@ -247,6 +247,7 @@ impl FastPosition {
             bounds,
             dead_local: [false; 2],
             dead_points: [Vec::new(), Vec::new()],
+            after_local: None,
         };
         // Without `play` the board is written when a round needs it (`Settle::write`).
         if play {
@@ -664,6 +665,9 @@ struct Settle<'a, 'b, 'c> {
     dead_local: [bool; 2],
     /// In [`Round::Local`]: the points of the black and of the white strings without liberty.
     dead_points: [Vec<u16>; 2],
+    /// After [`Round::Local`] removed opponent strings of black or white stones only: its local
+    /// decision and how many points `out.removed` held before that removal (the fresh round's).
+    after_local: Option<(Local, usize)>,
 }
 
 impl Settle<'_, '_, '_> {
@@ -716,6 +720,55 @@ impl Settle<'_, '_, '_> {
 
     fn out(&mut self) -> &mut FastPosition {
         self.out.get_or_clone(self.before)
+    }
+
+    /// The round after [`Round::Local`] removed opponent strings, analysed without the whole
+    /// board: the analysis after the stone updated from the local decision (as
+    /// [`FastPosition::update_into`] does when nothing is removed), then the removal decided
+    /// locally ([`FastAnalysis::local_removal`]) and applied. `true` when `out.an` is then the
+    /// analysis of `out.cells` (the round is [`Round::Full`]); `false` when the board must be
+    /// analysed (notes/incremental.md, "A removal after a flipped attribute").
+    #[inline(never)]
+    fn analyse_after_local(&mut self) -> bool {
+        let Some((l, r0)) = self.after_local.take() else {
+            return false;
+        };
+        let before = self.before;
+        let stone = self.stone;
+        let rule = before.choices.attribute;
+        let out = self.out();
+        if out.removed.len() <= r0 {
+            return false;
+        }
+        // The board after the stone and the fresh round, before the local round's removal.
+        let mut mid = out.cells;
+        for &q in &out.removed[r0..] {
+            mid[q as usize & MASK] = opp(stone);
+        }
+        before.copy_analysis_into(out);
+        let FastPosition {
+            an,
+            by_flower,
+            cells,
+            removed,
+            ..
+        } = out;
+        let (fresh, taken) = removed.split_at(r0);
+        // The lower layer and attributes after the stone (`update_analysis` without its upper
+        // layer, which is updated once below).
+        an.apply_local(&mid, &l, fresh);
+        an.apply_flips(&l);
+        by_flower[l.j as usize] = l.j_by_flower;
+        let Some(r) = an.local_removal(&mid, cells, taken, rule) else {
+            return false;
+        };
+        if !an.apply_removal(cells, &l, &r, removed, taken) {
+            return false;
+        }
+        self.analysed = true;
+        self.full = true;
+        self.round = Round::Full;
+        true
     }
 
     /// The cell of the resulting board at `p`: `out.cells`' once written, else the fresh
@@ -879,6 +932,15 @@ impl Fresh {
 impl CascadeBoard for Settle<'_, '_, '_> {
     #[inline]
     fn analyse(&mut self, held: bool) {
+        // After the local round's removal of opponent strings: decided locally where it can be
+        // (else, the board analysed below).
+        if self.round == Round::Removed
+            && !held
+            && self.after_local.is_some()
+            && self.analyse_after_local()
+        {
+            return;
+        }
         match self.round {
             Round::Fresh | Round::Removed if self.plain => return,
             Round::Fresh if held => return,
@@ -943,15 +1005,25 @@ impl CascadeBoard for Settle<'_, '_, '_> {
     fn remove_without_liberty(&mut self, colour: crate::board::grid::Colour) {
         let c = colour_code(colour);
         self.captured = true;
-        self.local = None;
+        let local = self.local.take();
         // The local round flooded every string without liberty of the recomputed layer
         // (`FastAnalysis::without_liberty_after`): those of the colour are emptied, as the
         // analysed round below would empty them. The removed strings need not be next to p,
-        // which the local decision assumes: the next round analyses the board (`full`).
+        // which the local decision's argument for removals assumes: the next round is decided
+        // by `analyse_after_local` where they are opponent strings of stones only, else the
+        // board is analysed (`full`).
         if self.round == Round::Local {
             let points = std::mem::take(&mut self.dead_points[usize::from(c == WHITE)]);
             let p = self.p & MASK;
+            let stone = self.stone;
             let out = self.out();
+            let after_local = local
+                .filter(|_| {
+                    (stone == BLACK || stone == WHITE)
+                        && c == opp(stone)
+                        && points.iter().all(|&q| out.cells[q as usize & MASK] == c)
+                })
+                .map(|l| (l, out.removed.len()));
             for q in points {
                 let q = q as usize & MASK;
                 out.hash ^= zobrist(q, out.cells[q]);
@@ -963,6 +1035,7 @@ impl CascadeBoard for Settle<'_, '_, '_> {
             self.analysed = false;
             self.full = true;
             self.round = Round::Removed;
+            self.after_local = after_local;
             return;
         }
         match self.round {
