@@ -31,6 +31,8 @@
 //! 1 ignored`), never `ok`, unless `M3GO_BROWSER_REQUIRED=1` (set by .ci/run), when a missing
 //! browser fails it.
 
+#[path = "browser/conventions.rs"]
+mod conventions;
 #[path = "browser/ending.rs"]
 mod ending;
 #[path = "browser/share.rs"]
@@ -425,6 +427,14 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "share") {
         let mut ck = Checks::default();
         share::share_checks(&c, &mut ck, &url, port, &chromium);
+        c.close().expect("close the session");
+        let _ = std::fs::remove_dir_all(&profile);
+        return ck.done();
+    }
+    // M3GO_BROWSER_ONLY=conventions: only conventions.rs's checks
+    if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "conventions") {
+        let mut ck = Checks::default();
+        conventions::conventions_checks(&c, &mut ck, &url);
         c.close().expect("close the session");
         let _ = std::fs::remove_dir_all(&profile);
         return ck.done();
@@ -1377,6 +1387,8 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     share::share_checks(&c, &mut ck, &url, port, &chromium);
     // ---- the rules of every view from one source, the end of a game (ending.rs) ----
     ending::ending_checks(&c, &mut ck, &url);
+    // ---- the conventions of Sabaki and OGS (conventions.rs) ----
+    conventions::conventions_checks(&c, &mut ck, &url);
 
     c.close().expect("close the session");
     let _ = std::fs::remove_dir_all(&profile);

@@ -19,7 +19,7 @@ const LAYERS = ["direct", "holographic", "upper"];
 export async function restoreUrl() {
   const v = parseHash(location.hash);
   if (LAYERS.includes(v.layer) && v.layer !== state.layer) setLayer(v.layer);
-  if (["chinese", "latin"].includes(v.labels) && v.labels !== labelsOf()) {
+  if (["chinese", "latin", "gtp"].includes(v.labels) && v.labels !== labelsOf()) {
     $("labels").value = v.labels;
     clearCache();
   }
