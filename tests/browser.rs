@@ -434,7 +434,7 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     // M3GO_BROWSER_ONLY=conventions: only conventions.rs's checks
     if std::env::var("M3GO_BROWSER_ONLY").is_ok_and(|v| v == "conventions") {
         let mut ck = Checks::default();
-        conventions::conventions_checks(&c, &mut ck, &url);
+        conventions::conventions_checks(&c, &mut ck);
         c.close().expect("close the session");
         let _ = std::fs::remove_dir_all(&profile);
         return ck.done();
@@ -1388,7 +1388,7 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     // ---- the rules of every view from one source, the end of a game (ending.rs) ----
     ending::ending_checks(&c, &mut ck, &url);
     // ---- the conventions of Sabaki and OGS (conventions.rs) ----
-    conventions::conventions_checks(&c, &mut ck, &url);
+    conventions::conventions_checks(&c, &mut ck);
 
     c.close().expect("close the session");
     let _ = std::fs::remove_dir_all(&profile);

@@ -22,7 +22,7 @@ fn gtp_vertex(sgf: &str, size: usize) -> String {
 }
 
 /// Everything of this module, on the page `url` of session `c`.
-pub fn conventions_checks(c: &Client, ck: &mut Checks, url: &str) {
+pub fn conventions_checks(c: &Client, ck: &mut Checks) {
     c.set_window_size(1500, 1300).expect("window size");
     let file = artifacts().join("capture-9x9.sgf");
     std::fs::write(&file, CAPTURE).expect("capture-9x9.sgf");
@@ -42,14 +42,70 @@ pub fn conventions_checks(c: &Client, ck: &mut Checks, url: &str) {
     if !loaded {
         return;
     }
-    gtp_labels(c, ck, url);
+    gtp_labels(c, ck);
     captures(c, ck);
     set_select(c, "labels", "chinese");
+    dame(c, ck);
+}
+
+/// Loads a position file's YAML text by the position box; whether it was judged.
+fn load_position(c: &Client, yaml: &str) -> bool {
+    let old = js(c, "JSON.stringify(state.setup)");
+    c.execute(
+        "document.getElementById('position-text').value = arguments[0]; document.getElementById('position-load').click();",
+        vec![json!(yaml)],
+    )
+    .expect("load the position");
+    wait_until(
+        c,
+        &format!("JSON.stringify(state.setup) !== {} && document.getElementById('status').textContent === '' && !!document.querySelector('#score table')", serde_json::to_string(&old).unwrap_or_default()),
+        60,
+    )
+}
+
+/// "dame" for the halved points between two walls in no seki, "seki" for a seki's shared
+/// liberty: the owners' table, its legend and the count's trace.
+fn dame(c: &Client, ck: &mut Checks) {
+    // the owners' table's cell of row r, column c (from the top left): its class and letter
+    let cell = |c: &Client, r: usize, col: usize| -> Value {
+        js(
+            c,
+            &format!("(() => {{ const td = document.querySelectorAll('#score table tr')[{r}].children[{col}]; return [td.className, td.textContent]; }})()"),
+        )
+    };
+    let walls = format!(
+        "rules: m3go-2020\nsize: 5\ndiagram: |\n{}",
+        "  X X . O O\n".repeat(5)
+    );
+    ck.that(
+        "item 10, dame: the walls position loads",
+        load_position(c, &walls),
+    );
+    let column: Vec<Value> = (0..5).map(|r| cell(c, r, 2)).collect();
+    ck.that_eq(
+        "item 10, dame: the column between the walls is dame in the owners' table",
+        &json!(column),
+        &json!(vec![["dame", "d"]; 5]),
+    );
+    ck.that(
+        "item 10, dame: the legend and the trace say dame",
+        js(c, "document.getElementById('score-legend').textContent.includes('d dame') && document.getElementById('score').textContent.includes('(dame)')"),
+    );
+    let seki = "rules: m3go-2020\nsize: 5\ndiagram: |\n  . X X O .\n  X X . O O\n  X X X O O\n  X X X O O\n  X X X O O\n";
+    ck.that(
+        "item 10, dame: the seki position loads",
+        load_position(c, seki),
+    );
+    ck.that_eq(
+        "item 10, dame: a seki's shared liberty stays seki",
+        &cell(c, 1, 2),
+        &json!(["seki", "s"]),
+    );
 }
 
 /// GTP's A–T / 1–19 coordinates: chosen like the other two, on the edges, in the move list and
 /// the cursor's description, kept in the link.
-fn gtp_labels(c: &Client, ck: &mut Checks, url: &str) {
+fn gtp_labels(c: &Client, ck: &mut Checks) {
     set_select(c, "labels", "gtp");
     ck.that_eq(
         "item 10, gtp: the label system is selectable",
@@ -97,7 +153,8 @@ fn gtp_labels(c: &Client, ck: &mut Checks, url: &str) {
         link.as_str().is_some_and(|l| l.contains("labels=gtp")),
     );
     if let Some(l) = link.as_str() {
-        c.goto(url).expect("another page");
+        // a fresh load (from the page itself the link would only change the fragment)
+        c.goto("about:blank").expect("another page");
         c.goto(l).expect("the link");
         let opened = "document.body.dataset.ready === '1' && document.getElementById('status').textContent === '' && document.getElementById('record-status').textContent.startsWith('move 4 of')";
         wait_until(c, opened, 120);
