@@ -182,18 +182,18 @@ fn captures(c: &Client, ck: &mut Checks) {
     ck.that_eq(
         "item 10, captures: none at move 2",
         &count(c),
-        &json!(["0", "0", "captures: black 0 stones · white 0 stones"]),
+        &json!(["0", "0", "captures: black 0 · white 0"]),
     );
     go_to(c, 3);
     ck.that_eq(
         "item 10, captures: black has taken white's A9 at move 3",
         &count(c),
-        &json!(["1", "0", "captures: black 1 stone · white 0 stones"]),
+        &json!(["1", "0", "captures: black 1 · white 0"]),
     );
     go_to(c, 4);
     ck.that_eq(
         "item 10, captures: still one at move 4",
         &count(c),
-        &json!(["1", "0", "captures: black 1 stone · white 0 stones"]),
+        &json!(["1", "0", "captures: black 1 · white 0"]),
     );
 }

@@ -3,10 +3,10 @@
 // engine's report of each move). Hidden off the record (a position set up has no history).
 import { $ } from "./api.js";
 
-// The count in words (pure; tests/captures.test.mjs): `c` is { black, white }.
+// The count in words, short enough for the steps' bar (pure; tests/captures.test.mjs): `c` is
+// { black, white }.
 export function capturesText(c) {
-  const n = (k) => k + " stone" + (k === 1 ? "" : "s");
-  return "captures: black " + n(c.black) + " · white " + n(c.white);
+  return "captures: black " + c.black + " · white " + c.white;
 }
 // Shows `c` (a record-move answer's `captures`), or hides the count (null: no record move).
 export function showCaptures(c) {

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { capturesText } from "../captures.js";
 
-test("each player's captured stones, one stone singular", () => {
-  assert.equal(capturesText({ black: 1, white: 12 }), "captures: black 1 stone · white 12 stones");
-  assert.equal(capturesText({ black: 0, white: 0 }), "captures: black 0 stones · white 0 stones");
+test("each player's captured stones", () => {
+  assert.equal(capturesText({ black: 1, white: 12 }), "captures: black 1 · white 12");
+  assert.equal(capturesText({ black: 0, white: 0 }), "captures: black 0 · white 0");
 });
