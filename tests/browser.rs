@@ -31,6 +31,8 @@
 //! 1 ignored`), never `ok`, unless `M3GO_BROWSER_REQUIRED=1` (set by .ci/run), when a missing
 //! browser fails it.
 
+#[path = "browser/conventions.rs"]
+mod conventions;
 #[path = "browser/ending.rs"]
 mod ending;
 #[path = "browser/proposal.rs"]
@@ -436,8 +438,9 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
             "proposal" => proposal::proposal_checks(&c, &mut ck),
             "variations" => variations::variation_checks(&c, &mut ck),
             "ending" => ending::ending_checks(&c, &mut ck, &url),
+            "conventions" => conventions::conventions_checks(&c, &mut ck),
             other => panic!(
-                "M3GO_BROWSER_ONLY={other}: expected share, reads, proposal, variations or ending"
+                "M3GO_BROWSER_ONLY={other}: expected share, reads, proposal, variations, ending or conventions"
             ),
         }
         c.close().expect("close the session");
@@ -1390,6 +1393,8 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     variations::variation_checks(&c, &mut ck);
     // ---- the page without a CJK font, quiet steps, the end of a game's screenshot (reads.rs) ----
     reads::reads_checks(&c, &mut ck, &url, &chromium, &driver);
+    // ---- the conventions of Sabaki and OGS (conventions.rs) ----
+    conventions::conventions_checks(&c, &mut ck);
 
     c.close().expect("close the session");
     let _ = std::fs::remove_dir_all(&profile);

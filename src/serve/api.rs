@@ -9,6 +9,7 @@
 
 use crate::conform::clause_id::cited;
 use crate::conform::register;
+use crate::serve::{captures, vertices};
 use crate::tools::{readings, replay};
 use m3go_engine::board::{Labeled, UnknownLabels};
 use m3go_engine::formats::explain::Trace;
@@ -49,13 +50,13 @@ pub(crate) const ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         name: "analyze",
         method: "POST",
-        request: "`position` (a position file: its YAML text, or its JSON object as `setup` answers it, spec/schema/position.schema.json), `layer`, `labels` (chinese, latin: the figure's edges), `numbers` (move numbers on the stones), `file` (optional: the file the position was read from, named in messages)",
+        request: "`position` (a position file: its YAML text, or its JSON object as `setup` answers it, spec/schema/position.schema.json), `layer`, `labels` (chinese, latin: the figure's edges; gtp: GTP's vertices for the edges and `shown`, the engine's texts in latin), `numbers` (move numbers on the stones), `file` (optional: the file the position was read from, named in messages)",
         answer: "`analysis` (m3go-analysis/4, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it), `setup` (the same as a JSON object), `score_trace` (m3go-score-trace/1: the count's regions, each with its owner, reason and clause, and the komi; null when the position cannot be counted), `score_clauses` (id, quote, reading of each clause the trace cites), `shown` (each point's label in `labels`), `dead_proposal` (in a finished game, the strings the engine's analysis judges dead, proposed for the count: each string's points; null while the game goes on)",
     },
     Endpoint {
         name: "render",
         method: "POST",
-        request: "`position`, `layer` (direct, holographic, upper), `labels` (chinese, latin), `numbers`",
+        request: "`position`, `layer` (direct, holographic, upper), `labels` (chinese, latin, gtp), `numbers`",
         answer: "`svg` (as `render --svg`, each point a `rect.point` with `data-point`)",
     },
     Endpoint {
@@ -92,13 +93,13 @@ pub(crate) const ENDPOINTS: &[Endpoint] = &[
         name: "record",
         method: "POST",
         request: "`record` (SGF or game-file text), `mechanical`, `rules` (optional), `labels`",
-        answer: "`id` (the record kept, every position of its replay: 32 hex digits, kept for the client of the `X-M3go-Client` header), `rules` (the preset's name), `rules_used` (the whole rules replayed under), `moves` (number, notation, replaced, log line and comment of each), `info` (the game information: key, SGF property, value, `go_only` for the result, rules, komi and handicap of a Go record, one naming no m3go rules, in a mechanical replay), `clauses` (id, quote, reading of each clause the comments and information cite), `log`, `first`, `last`, `replaced`, `variations` (beside the main line, not replayed), `dropped` (what the record read does not hold: variations, properties, an SGF collection's further games)",
+        answer: "`id` (the record kept, every position of its replay: 32 hex digits, kept for the client of the `X-M3go-Client` header), `rules` (the preset's name), `rules_used` (the whole rules replayed under), `moves` (number, notation (in `labels`; gtp: `K9.Q16`), replaced, log line and comment of each), `info` (the game information: key, SGF property, value, `go_only` for the result, rules, komi and handicap of a Go record, one naming no m3go rules, in a mechanical replay), `clauses` (id, quote, reading of each clause the comments and information cite), `log`, `first`, `last`, `replaced`, `variations` (beside the main line, not replayed), `dropped` (what the record read does not hold: variations, properties, an SGF collection's further games)",
     },
     Endpoint {
         name: "record-move",
         method: "POST",
         request: "`id` (the hex string from `record`), `to` (a move number, 0 for the start), `layer`, `labels`, `numbers`, `analysis` (false: the figure only)",
-        answer: "`analysis`, `score_trace`, `score_clauses`, `svg`, `position`, `setup`, `shown`, `dead_proposal` as `analyze`'s and `move`, for the kept position after move `to` (nothing replayed), and `at` (the move reached)",
+        answer: "`analysis`, `score_trace`, `score_clauses`, `svg`, `position`, `setup`, `shown`, `dead_proposal` as `analyze`'s and `move`, for the kept position after move `to` (nothing replayed), and `at` (the move reached), `captures` (the stones black and white have captured by then: `{ black, white }`)",
     },
 ];
 
@@ -343,12 +344,40 @@ fn view(layer: Option<&str>) -> Result<View, ApiError> {
     View::parse(layer.unwrap_or("holographic")).map_err(|e| ApiError::bad(format!("`layer`: {e}")))
 }
 
-/// The `labels` of a request: `chinese` (the default) or `latin`.
+/// The `labels` of a request: `chinese` (the default), `latin`, or `gtp` (GTP's vertices for
+/// the points' names, the figure's edges and a record's moves; the engine's texts in the Latin
+/// labels: [`vertices`]).
 fn labels(v: Option<&str>) -> Result<Labels, ApiError> {
-    v.map_or(Ok(Labels::Chinese), |v| {
-        v.parse()
-            .map_err(|e: UnknownLabels| ApiError::bad(e.to_string()))
+    match v {
+        None => Ok(Labels::Chinese),
+        Some(vertices::GTP) => Ok(Labels::Latin),
+        Some(v) => v.parse().map_err(|_: UnknownLabels| {
+            ApiError::bad(format!(
+                "`labels: {}`: expected chinese, latin or gtp",
+                InputError::quote(&v.chars().take(40).collect::<String>())
+            ))
+        }),
+    }
+}
+
+/// The `shown` map of a request's labels: each point's label by its Chinese one.
+fn shown_of(size: usize, v: Option<&str>) -> Result<Value, ApiError> {
+    let l = labels(v)?;
+    Ok(if vertices::is_gtp(v) {
+        vertices::shown(size)
+    } else {
+        shown_labels(size, l)
     })
+}
+
+/// The figure `svg` of a board of `size` framed in the request's labels (GTP's drawn over the
+/// Latin edges).
+fn framed(svg: String, size: usize, v: Option<&str>) -> String {
+    if vertices::is_gtp(v) {
+        vertices::framed(&svg, size)
+    } else {
+        svg
+    }
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> Result<Value, ApiError> {
@@ -381,7 +410,7 @@ fn options() -> Value {
     json!({
         "presets": presets,
         "options": options,
-        "labels": ["chinese", "latin"],
+        "labels": ["chinese", "latin", vertices::GTP],
         "version": env!("CARGO_PKG_VERSION"),
     })
 }
@@ -423,11 +452,12 @@ impl PositionRequest {
 /// The figure of a request: the layer, the labels, move numbers on the stones or not.
 fn figure(p: &Position, r: &PositionRequest) -> Result<String, ApiError> {
     let (v, l) = (view(r.layer.as_deref())?, labels(r.labels.as_deref())?);
-    Ok(if r.numbers {
+    let svg = if r.numbers {
         v.svg_numbered(p, l)
     } else {
         v.svg(p, l)
-    })
+    };
+    Ok(framed(svg, p.board().size(), r.labels.as_deref()))
 }
 
 fn analyze(r: PositionRequest) -> ApiResult {
@@ -454,7 +484,7 @@ fn analysis_with(p: &Position, r: &PositionRequest, yaml: String, setup: Value) 
         "setup": setup,
         "score_trace": trace,
         "score_clauses": clauses,
-        "shown": shown_labels(p.board().size(), l),
+        "shown": shown_of(p.board().size(), r.labels.as_deref())?,
         "dead_proposal": dead_proposal(p),
     }))
 }
@@ -725,7 +755,8 @@ fn export(r: ExportRequest, work: &Work) -> ApiResult {
         "svg" => {
             let p = position(&need(&r.position, "position")?, POSITION)?;
             let (v, l) = (view(r.layer.as_deref())?, labels(r.labels.as_deref())?);
-            (v.svg(&p, l), "position.svg")
+            let svg = framed(v.svg(&p, l), p.board().size(), r.labels.as_deref());
+            (svg, "position.svg")
         }
         "sgf" | "game" => {
             let start = position(&need(&r.start, "start")?, "start")?;
@@ -791,6 +822,8 @@ struct Kept {
     rules: Rules,
     /// The record's number of each kept position's last move (0 for the start).
     numbers: Vec<u32>,
+    /// Black's and white's captures at each kept position ([`captures::running`]).
+    captures: Vec<[u32; 2]>,
 }
 
 impl Kept {
@@ -805,6 +838,7 @@ impl Kept {
             setups: vec![setup],
             earlier: vec![earlier],
             numbers: vec![0],
+            captures: vec![[0, 0]],
         }
     }
 
@@ -968,8 +1002,11 @@ fn load_record(r: RecordRequest, rec: &Record, work: &Work) -> ApiResult {
     }
     let rules = replay_rules(rec, r.rules.as_deref(), r.mechanical)?;
     let l = labels(r.labels.as_deref())?;
+    let gtp = vertices::is_gtp(r.labels.as_deref());
     let id = new_id()?;
-    let mut kept = Kept::new(id.clone(), &rec.start_position(&rules)?, &rules);
+    let start = rec.start_position(&rules)?;
+    let size = start.board().size();
+    let mut kept = Kept::new(id.clone(), &start, &rules);
     let mut numbers = rec.moves.iter().map(|m| m.number);
     let keep = |p: &Position| kept.keep(p, numbers.next().unwrap_or(0));
     let stop = || work.stop();
@@ -987,7 +1024,11 @@ fn load_record(r: RecordRequest, rec: &Record, work: &Work) -> ApiResult {
         .map(|(e, m)| {
             json!({
                 "number": e.number,
-                "notation": e.notation.format(l),
+                "notation": if gtp {
+                    vertices::notation(&e.notation, size)
+                } else {
+                    e.notation.format(l)
+                },
                 "chinese": e.notation.to_string(),
                 "replaced": e.replaced(),
                 "line": e.line_zh_in(l),
@@ -995,6 +1036,7 @@ fn load_record(r: RecordRequest, rec: &Record, work: &Work) -> ApiResult {
             })
         })
         .collect();
+    kept.captures = captures::running(&rep.reports);
     hold(&work.records, kept, &work.client)?;
     Ok(json!({
         "id": id,
@@ -1105,13 +1147,15 @@ fn record_move(r: RecordMoveRequest, work: &Work) -> ApiResult {
     } else {
         v.svg(&p, l)
     };
+    let size = p.board().size();
     let mut answer = json!({
-        "svg": svg,
-        "shown": shown_labels(p.board().size(), l),
+        "svg": framed(svg, size, r.labels.as_deref()),
+        "shown": shown_of(size, r.labels.as_deref())?,
         "position": yaml,
         "setup": to_json(&setup)?,
         "move": p.move_number(),
         "at": k.numbers[at],
+        "captures": captures::to_json(k.captures.get(at).copied().unwrap_or_default()),
     });
     if r.analysis {
         answer["analysis"] = to_json(&AnalysisReport::new(&p))?;

@@ -46,6 +46,8 @@
 //!   its place.
 
 pub mod api;
+mod captures;
+mod vertices;
 pub(crate) mod watch;
 
 use http_body_util::{BodyExt, Full};
@@ -1227,6 +1229,7 @@ const PAGES: &[(&str, &str, &str)] = &[
     js!("ruling.js"),
     js!("recordtext.js"),
     js!("describe.js"),
+    js!("captures.js"),
     // the live view of a match (`m3go match --serve`)
     ("/watch", "text/html; charset=utf-8", WATCH_HTML),
     js!("watch.js"),

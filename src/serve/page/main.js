@@ -15,6 +15,7 @@
 //   links.js     a view as a link, the record or the position packed into it (pure)
 //   ruling.js    the ruling's HTML (pure)     recordtext.js  an SGF's lines, replay notes (pure)
 //   describe.js  what is on a point, for the cursor's live region (pure)
+//   captures.js  the stones each player has captured in the record browsed
 //   view.js      the URL saved, the rules chosen, the rule options' inputs
 //   main.js      this: wiring the controls
 // The imports point one way, down: main.js → keyboard.js, share.js, controls.js → edit.js → records.js →
@@ -31,7 +32,7 @@ import { explain, readings } from "./explain.js";
 import { installKeys } from "./keyboard.js";
 import { onMoveClick } from "./movelist.js";
 import { cellOf, emptyGrid, labelAt } from "./position.js";
-import { chooseLine, clearCache, go, loadRecord, step } from "./records.js";
+import { chooseLine, clearCache, go, loadRecord, relabel, step } from "./records.js";
 import { acceptScore } from "./score.js";
 import { listenUrl, openView, positionText, rulingOpened, saveRuling } from "./share.js";
 import { setChosen, setLayer, setMove, setOptions, setRules, setSize, state } from "./state.js";
@@ -95,6 +96,7 @@ async function main() {
   });
   $("labels").addEventListener("change", async () => {
     clearCache();
+    await relabel();
     await rerender();
     if ($("trace").textContent && $("target").value.trim()) explain($("target").value.trim());
   });

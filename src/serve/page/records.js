@@ -2,10 +2,11 @@
 // stepping asks for a kept position (`record-move`), and the answers are cached here too.
 import { $, api, busy, labelsOf, notice, showError } from "./api.js";
 import { chooseTool, drawBoard, judge, show } from "./board.js";
+import { showCaptures } from "./captures.js";
 import { setReport } from "./explain.js";
 import { drawMoveList, showComment, showInfo } from "./movelist.js";
 import { recordStatus, rulesText, withDead } from "./position.js";
-import { adoptFigure, atRecordMove, leaveRecord as leave, noteStepMs, setChosen, setRecord, setRecordId, state } from "./state.js";
+import { adoptFigure, atRecordMove, leaveRecord as leave, noteStepMs, relabelRecord, setChosen, setRecord, setRecordId, state } from "./state.js";
 import { LINK_RECORD_MAX, packText, tooLargeNote } from "./links.js";
 import { goOnlyNote, lineName, sgfLines } from "./recordtext.js";
 import { chosenRules, markVisit, saveUrl } from "./view.js";
@@ -84,6 +85,19 @@ function showLines(text, name) {
   box.value = String(Math.max(0, k));
   $("lines-box").hidden = lineSet.lines.length < 2;
 }
+// The labels changed: the record's moves again in them (the move list names its points in the
+// labels shown); the server replays it once more, as it was replayed.
+export async function relabel() {
+  const rec = state.record;
+  if (!rec) return;
+  try {
+    const a = await api("record", { record: rec.text, mechanical: rec.mechanical, labels: labelsOf(), rules: rec.rulesSent || undefined });
+    relabelRecord(rec, a.id, a.moves);
+    cache.clear();
+  } catch (e) {
+    showError(e);
+  }
+}
 export function chooseLine(k, opts = {}) {
   const l = lineSet.lines[k];
   const name = k ? lineSet.name + " (variation " + k + ")" : lineSet.name;
@@ -103,6 +117,7 @@ export function linesOf() {
 }
 export function leaveRecord(why) {
   leave();
+  showCaptures(null);
   saveUrl();
   $("record-status").textContent = why;
   for (const e of document.querySelectorAll("#movelist .current")) e.classList.remove("current");
@@ -248,4 +263,5 @@ function atMove(rec, a) {
   $("record-status").textContent = recordStatus(rec);
   drawMoveList();
   showComment(rec);
+  showCaptures(a.captures);
 }

@@ -6,7 +6,7 @@ import { $, li } from "./api.js";
 import { showClause } from "./explain.js";
 import { deadOf, labelAt, shownName } from "./position.js";
 import { proposalText } from "./proposal.js";
-import { legendText, ownerLetter, phaseText, traceLines } from "./scoring.js";
+import { legendText, ownerKind, ownerLetter, phaseText, traceLines } from "./scoring.js";
 import { setScoring, state } from "./state.js";
 import { saveUrl } from "./view.js";
 
@@ -86,9 +86,10 @@ function ownerTable(an) {
       const td = document.createElement("td");
       const o = owner[label];
       if (o) {
-        td.className = o[0];
-        td.title = name(label) + ": " + o[0] + " (" + o[1] + ")";
-        td.textContent = ownerLetter(o[0]);
+        const kind = ownerKind(o[0], label, state.scoreTrace);
+        td.className = kind;
+        td.title = name(label) + ": " + kind + " (" + o[1] + ")";
+        td.textContent = ownerLetter(kind);
       }
       tr.appendChild(td);
     }

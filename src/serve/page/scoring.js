@@ -37,8 +37,15 @@ export const OWNER_LEGEND = [
   ["b", "black", "black's"],
   ["w", "white", "white's"],
   ["s", "seki", "halved in seki: half a point to each"],
+  ["d", "dame", "dame (between two walls, no seki): halved all the same"],
   ["n", "neutral", "nobody's (neutral)"],
 ];
+// The owners' table's word for a point: its owner, or "dame" for a halved point the count's
+// trace calls dame (beside no string in seki: m3go-score-trace's reason `dame`).
+export function ownerKind(owner, point, trace) {
+  if (owner !== "seki" || !trace) return owner;
+  return trace.regions.some((r) => r.reason === "dame" && r.points.includes(point)) ? "dame" : owner;
+}
 export function ownerLetter(owner) {
   const e = OWNER_LEGEND.find((x) => x[1] === owner);
   return e ? e[0] : "?";

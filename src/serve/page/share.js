@@ -28,7 +28,7 @@ export async function restoreUrl() {
 async function restoreView() {
   const v = parseHash(location.hash);
   if (LAYERS.includes(v.layer) && v.layer !== state.layer) setLayer(v.layer);
-  if (["chinese", "latin"].includes(v.labels) && v.labels !== labelsOf()) {
+  if (["chinese", "latin", "gtp"].includes(v.labels) && v.labels !== labelsOf()) {
     $("labels").value = v.labels;
     clearCache();
   }

@@ -154,6 +154,11 @@ export function setRecord(rec) {
 export function setRecordId(rec, id) {
   rec.id = id;
 }
+// The record replayed again for another label system: its moves written in it, under a new id.
+export function relabelRecord(rec, id, moves) {
+  rec.id = id;
+  rec.moves = moves;
+}
 // The record `rec` at move `at` (`position`: its object): nothing played, nothing to undo.
 export function atRecordMove(rec, at, position) {
   if (at === 0) rec.startSetup = position;

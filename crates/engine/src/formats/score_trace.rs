@@ -60,8 +60,10 @@ pub enum Reason {
     Stones,
     /// Empty points touching one colour only (the edge and neutral flowers aside).
     Territory,
-    /// Empty points touching both colours: halved.
+    /// Empty points touching both colours beside a string in seki (a shared liberty): halved.
     Seki,
+    /// Empty points touching both colours beside no string in seki (dame, 单官): halved (D14).
+    Dame,
     /// Empty points touching only neutral flowers and the edge.
     Neutral,
     /// Neutral flowers: nobody's.
@@ -104,7 +106,11 @@ impl ScoreTrace {
         let size = a.upper.size;
         let n = size * size;
         let enclosure = neutral_enclosure(a, rules);
-        let reasons = point_reasons(&before, a, &score, &enclosure);
+        let (_, in_seki) = crate::judge::longlife::pass_alive_and_seki(&a.upper, &a.upper_strings);
+        let beside_seki = |i: usize| {
+            neighbours(size, i).any(|j| a.upper_strings.of[j].is_some_and(|g| in_seki[g]))
+        };
+        let reasons = point_reasons(&before, a, &score, &enclosure, &beside_seki);
         // a region: the 4-connected points of one owner, clause, reason and enclosure
         let key = |i: usize| {
             (
@@ -148,12 +154,14 @@ impl ScoreTrace {
 
 /// Why each point counts as it does: enclosed by neutral flowers, a dead stone (on `before`
 /// and gone from `a`, the analysis with the dead stones removed), off-board under neutral
-/// flowers, a stone, or an empty point of seki, nobody or an owner.
+/// flowers, a stone, or an empty point of seki, dame, nobody or an owner (`beside_seki`: whether
+/// an empty point is the liberty of a string in seki).
 fn point_reasons(
     before: &crate::judge::analysis::Analysis,
     a: &crate::judge::analysis::Analysis,
     score: &crate::judge::scoring::Score,
     enclosure: &[Enclosure],
+    beside_seki: &dyn Fn(usize) -> bool,
 ) -> Vec<Reason> {
     let reason_of = |i: usize| -> Reason {
         let dead = before.board.get(i).is_some() && a.board.get(i).is_none();
@@ -165,7 +173,10 @@ fn point_reasons(
             match (a.upper.cells[i], score.points[i].owner) {
                 (Cell::OffBoard, _) => Reason::NeutralFlowers,
                 (Cell::Stone(_), _) => Reason::Stones,
-                (Cell::Empty, Owner::Seki) => Reason::Seki,
+                // M20-SCORE-SEKI halves both; M16-LIFE-5 tells seki's shared liberties from
+                // dame (register D14)
+                (Cell::Empty, Owner::Seki) if beside_seki(i) => Reason::Seki,
+                (Cell::Empty, Owner::Seki) => Reason::Dame,
                 (Cell::Empty, Owner::Neutral) => Reason::Neutral,
                 (Cell::Empty, _) => Reason::Territory,
             }
@@ -270,6 +281,9 @@ fn why(owner: Owner, reason: Reason, long_living: bool, merged: bool, clause: &s
         Reason::Seki => {
             "empty points between black and white strings in seki: half a point to each".into()
         }
+        Reason::Dame => "empty points between black and white, beside no string in seki (dame): \
+             half a point to each all the same (register D14)"
+            .into(),
         Reason::Neutral => {
             "empty points touching only neutral flowers and the edge: nobody's".into()
         }
@@ -333,6 +347,36 @@ mod tests {
         let latin = ScoreTrace::of(&pos, Labels::Latin).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(latin.regions[0].points, t.regions[0].points);
         assert_ne!(latin.regions[0].shown, t.regions[0].shown);
+    }
+
+    /// M16-LIFE-5 and M20-SCORE-SEKI: the shared liberty of black and white strings in seki is a
+    /// seki point; an empty column between two walls that are in no seki is dame. Both are
+    /// halved (register D14): only their reason differs.
+    #[test]
+    fn m16_life_5_halved_points_are_seki_beside_a_seki_and_dame_between_walls() {
+        let seki = ". X X O .\nX X . O O\nX X X O O\nX X X O O\nX X X O O\n";
+        let t =
+            ScoreTrace::of(&position(seki, &[]), Labels::Chinese).unwrap_or_else(|e| panic!("{e}"));
+        let shared = t
+            .regions
+            .iter()
+            .find(|r| r.points == ["O一"])
+            .expect("the shared liberty");
+        assert_eq!(shared.reason, Reason::Seki, "{:?}", t.regions);
+        assert_eq!((shared.black, shared.white), (HalfPoints(1), HalfPoints(1)));
+        let walls = "X X . O O\n".repeat(5);
+        let t = ScoreTrace::of(&position(&walls, &[]), Labels::Chinese)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let dame = t
+            .regions
+            .iter()
+            .find(|r| r.owner == Owner::Seki)
+            .expect("the halved column");
+        assert_eq!(dame.reason, Reason::Dame, "{:?}", t.regions);
+        assert_eq!(dame.points.len(), 5);
+        assert_eq!((dame.black, dame.white), (HalfPoints(5), HalfPoints(5)));
+        assert!(dame.why.contains("dame"), "{}", dame.why);
+        assert!(t.regions.iter().all(|r| r.reason != Reason::Seki));
     }
 
     /// A ring of neutral flowers around an empty region: the region counts as flower

@@ -21,11 +21,18 @@ pub(crate) fn long_living(layer: &Layer, strings: &Strings, colour: Colour) -> V
 /// [`long_living`] for both colours at once: a flag per string of `strings`, true for the black
 /// and white strings that are pass-alive or in seki (each test run once).
 pub(crate) fn long_living_strings(layer: &Layer, strings: &Strings) -> Vec<bool> {
+    let (alive, in_seki) = pass_alive_and_seki(layer, strings);
+    alive.iter().zip(&in_seki).map(|(a, s)| *a || *s).collect()
+}
+
+/// The two parts of [`long_living_strings`], a flag per string of `strings` each: pass-alive
+/// (either colour), and in seki ([`seki`]; the score trace tells seki points from dame by it).
+pub(crate) fn pass_alive_and_seki(layer: &Layer, strings: &Strings) -> (Vec<bool>, Vec<bool>) {
     let black = pass_alive(layer, strings, Colour::Black);
     let white = pass_alive(layer, strings, Colour::White);
     let alive: Vec<bool> = black.iter().zip(&white).map(|(b, w)| *b || *w).collect();
     let in_seki = seki(layer, strings, &alive);
-    alive.iter().zip(&in_seki).map(|(a, s)| *a || *s).collect()
+    (alive, in_seki)
 }
 
 /// M16-LIFE-5 — "处于对杀前线的黑棋串和白棋串皆不具有2个真眼，但参与对杀的黑棋串和白棋串有共享的气，终局时每方都

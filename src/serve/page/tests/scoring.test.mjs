@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  OWNER_LEGEND, legendText, ownerLetter, phaseAfter, phaseText, samePosition, scoreParams,
+  OWNER_LEGEND, legendText, ownerKind, ownerLetter, phaseAfter, phaseText, samePosition, scoreParams,
   setScoreParams, traceLines,
 } from "../scoring.js";
 
@@ -41,6 +41,21 @@ test("the owners' letters each have their meaning in the legend", () => {
   }
   assert.ok(legendText().includes("seki"));
   assert.equal(ownerLetter("nobody"), "?");
+});
+
+test("ownerKind: a halved point is dame where the trace says so, seki otherwise", () => {
+  const trace = {
+    regions: [
+      { owner: "seki", reason: "seki", points: ["O一"] },
+      { owner: "seki", reason: "dame", points: ["OO", "OA"] },
+    ],
+  };
+  assert.equal(ownerKind("seki", "O一", trace), "seki");
+  assert.equal(ownerKind("seki", "OA", trace), "dame");
+  assert.equal(ownerKind("black", "OO", trace), "black");
+  assert.equal(ownerKind("seki", "OO", null), "seki");
+  assert.equal(ownerLetter(ownerKind("seki", "OO", trace)), "d");
+  assert.ok(legendText().includes("d dame"));
 });
 
 test("traceLines: a line a region with its clauses and points shown, then komi", () => {

@@ -560,8 +560,8 @@ fn legend(o: &mut String, f: &Figure, view: View, cjk: bool, lx: f64, top: f64) 
             lx + 72.0,
             ly,
             say(
-                "at scoring: black's / white's / halved in seki / nobody's · faded, crossed: dead",
-                "at scoring 数子: black's / white's / halved in seki 双活 / nobody's · faded, crossed: dead 死子",
+                "at scoring: black's / white's / halved (seki or dame) / nobody's · faded, crossed: dead",
+                "at scoring 数子: black's / white's / halved (seki 双活 or dame 单官) / nobody's · faded, crossed: dead 死子",
             ),
         );
     }
