@@ -241,7 +241,7 @@ pub(crate) fn schemas() -> Vec<NamedSchema> {
         NamedSchema {
             file: "score-trace.schema.json",
             schema: output::<m3go_engine::formats::score_trace::ScoreTrace>(
-                "the score's clause trace `m3go serve`'s analyze answers as `score_trace` (m3go-score-trace/1)",
+                "the score's clause trace `m3go serve`'s analyze answers as `score_trace` (m3go-score-trace/2)",
             ),
         },
     ]

@@ -51,7 +51,7 @@ pub(crate) const ENDPOINTS: &[Endpoint] = &[
         name: "analyze",
         method: "POST",
         request: "`position` (a position file: its YAML text, or its JSON object as `setup` answers it, spec/schema/position.schema.json), `layer`, `labels` (chinese, latin: the figure's edges; gtp: GTP's vertices for the edges and `shown`, the engine's texts in latin), `numbers` (move numbers on the stones), `file` (optional: the file the position was read from, named in messages)",
-        answer: "`analysis` (m3go-analysis/4, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it), `setup` (the same as a JSON object), `score_trace` (m3go-score-trace/1: the count's regions, each with its owner, reason and clause, and the komi; null when the position cannot be counted), `score_clauses` (id, quote, reading of each clause the trace cites), `shown` (each point's label in `labels`), `dead_proposal` (in a finished game, the strings the engine's analysis judges dead, proposed for the count: each string's points; null while the game goes on)",
+        answer: "`analysis` (m3go-analysis/4, as `analyze --format json`), `text`, `svg` of the layer, `position` (YAML as m3go writes it), `setup` (the same as a JSON object), `score_trace` (m3go-score-trace/2: the count's regions, each with its owner, reason and clause, and the komi; null when the position cannot be counted), `score_clauses` (id, quote, reading of each clause the trace cites), `shown` (each point's label in `labels`), `dead_proposal` (in a finished game, the strings the engine's analysis judges dead, proposed for the count: each string's points; null while the game goes on)",
     },
     Endpoint {
         name: "render",
@@ -507,7 +507,7 @@ fn dead_proposal(p: &Position) -> Value {
         .into()
 }
 
-/// The score's clause trace (m3go-score-trace/1), or null when the position cannot be counted
+/// The score's clause trace (m3go-score-trace/2), or null when the position cannot be counted
 /// (the analysis's `score_error` says why), and the register's clauses it cites (id, seed,
 /// quote, reading of each, as `explain`'s).
 fn trace_json(p: &Position, l: Labels) -> Result<(Value, Vec<Value>), ApiError> {

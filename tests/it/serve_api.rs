@@ -1277,7 +1277,7 @@ fn serve_positions_as_json_objects_and_the_score_trace() {
     assert_ne!(d["svg"], v["svg"], "the figure draws the dead marks");
     assert!(d["svg"].as_str().is_some_and(|s| s.contains("dead-cross")));
     let t = &d["score_trace"];
-    assert_eq!(t["format"], "m3go-score-trace/1");
+    assert_eq!(t["format"], "m3go-score-trace/2");
     let regions = t["regions"].as_array().expect("regions");
     let sum = |k: &str| {
         regions

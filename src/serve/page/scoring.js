@@ -55,7 +55,7 @@ export function legendText() {
   return OWNER_LEGEND.map(([l, , m]) => l + " " + m).join(" · ");
 }
 
-// One line of the trace per region (m3go-score-trace/1), in its order, then the komi line:
+// One line of the trace per region (m3go-score-trace/2), in its order, then the komi line:
 // { owner, text, clauses, points } with the points in the labels shown (`name`: a Chinese label
 // to the one shown) and at most `most` of them written out.
 export function traceLines(trace, name = (p) => p, most = 8) {

@@ -27,7 +27,7 @@ export const state = {
   shown: {},           // Chinese label -> the label shown (latin labels)
   drawnRules: null,    // the rules (as JSON) the rule options were last drawn for
   lastStepMs: null,    // the time of the last step through the record
-  scoreTrace: null,    // the score's clause trace of the judged position (m3go-score-trace/1)
+  scoreTrace: null,    // the score's clause trace of the judged position (m3go-score-trace/2)
   scoreClauses: [],    // the register's clauses the trace cites
   scoring: null,       // the scoring phase: null, "marking" (dead strings marked) or "accepted"
   pending: null,       // with "confirm moves": the point a first tap selected

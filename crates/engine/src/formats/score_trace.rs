@@ -17,7 +17,7 @@ use serde::Serialize;
 /// Why a position's count is what it is: its regions and the komi.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ScoreTrace {
-    /// `m3go-score-trace/1`.
+    /// `m3go-score-trace/2`.
     pub format: &'static str,
     /// Black's, white's and nobody's points, in half-points (as the analysis's `score`).
     pub black: HalfPoints,
@@ -88,7 +88,7 @@ pub struct KomiLine {
 
 impl ScoreTrace {
     /// The format of [`ScoreTrace`].
-    pub const FORMAT: &str = "m3go-score-trace/1";
+    pub const FORMAT: &str = "m3go-score-trace/2";
 
     /// The trace of the count of `pos` (after its dead strings are removed); the error is the
     /// analysis's `score_error`.
