@@ -153,7 +153,14 @@ fn wait_for(c: &Client, expr: &str, secs: u64) -> serde_json::Value {
                     vec![],
                 )
                 .unwrap_or_default();
-            panic!("waited {secs} s for `{expr}`; the page's error box: {err}");
+            // what the page shows, for the reader of a failure
+            let seen = c
+                .execute(
+                    "return JSON.stringify({status: document.getElementById('status').textContent, record: (document.getElementById('record-status') || {}).textContent, move: state.move, analysed: document.getElementById('board').dataset.analysed, scoring: state.scoring})",
+                    vec![],
+                )
+                .unwrap_or_default();
+            panic!("waited {secs} s for `{expr}`; the page's error box: {err}; the page: {seen}");
         }
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -342,7 +349,9 @@ fn pick_file(c: &Client, file: &Path) {
         .expect("choose the file");
 }
 
-/// Goes to move `n` of the loaded record by its move box.
+/// Goes to move `n` of the loaded record by its move box: reached when the record's status names
+/// it and its analysis is shown — or, at the end of a game, the engine's proposal of dead stones
+/// marked on it (the marked view is no longer the record's move: `analysed` is empty).
 fn go_to(c: &Client, n: u32) {
     let to = c.find("#record-to").expect("move box");
     to.clear().expect("clear");
@@ -350,7 +359,7 @@ fn go_to(c: &Client, n: u32) {
     click(c, "#record-go");
     wait_for(
         c,
-        &format!("document.getElementById('record-status').textContent.startsWith('move {n} of') && document.getElementById('status').textContent === '' && state.move === {} && ['{n}', undefined].includes(document.getElementById('board').dataset.analysed)", n + 1),
+        &format!("document.getElementById('record-status').textContent.startsWith('move {n} of') && document.getElementById('status').textContent === '' && state.move === {} && (['{n}', undefined].includes(document.getElementById('board').dataset.analysed) || (state.scoring === 'marking' && document.getElementById('board').dataset.analysed === ''))", n + 1),
         180,
     );
 }
@@ -1391,10 +1400,11 @@ fn browser_adjudication_page(chromium: PathBuf, driver: PathBuf) {
     proposal::proposal_checks(&c, &mut ck);
     // ---- variations as a tree (variations.rs) ----
     variations::variation_checks(&c, &mut ck);
-    // ---- the page without a CJK font, quiet steps, the end of a game's screenshot (reads.rs) ----
-    reads::reads_checks(&c, &mut ck, &url, &chromium, &driver);
     // ---- the conventions of Sabaki and OGS (conventions.rs) ----
     conventions::conventions_checks(&c, &mut ck);
+    // ---- the page without a CJK font, quiet steps, the end of a game's screenshot (reads.rs;
+    // last: it leaves the session on the saved ruling's file) ----
+    reads::reads_checks(&c, &mut ck, &url, &chromium, &driver);
 
     c.close().expect("close the session");
     let _ = std::fs::remove_dir_all(&profile);
