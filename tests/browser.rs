@@ -349,6 +349,26 @@ fn pick_file(c: &Client, file: &Path) {
         .expect("choose the file");
 }
 
+/// The text the page puts in its export box when `button` (a JavaScript expression naming the
+/// element) is clicked: the box emptied first, then awaited until it starts with `starts` (at
+/// most `secs` seconds); empty when it never does.
+fn exported(c: &Client, button: &str, starts: &str, secs: u64) -> String {
+    c.execute(
+        &format!("document.getElementById('export-text').value = ''; {button}.click();"),
+        vec![],
+    )
+    .expect("click the export");
+    wait_until(
+        c,
+        &format!("document.getElementById('export-text').value.startsWith({starts:?})"),
+        secs,
+    );
+    js(c, "document.getElementById('export-text').value")
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
 /// Goes to move `n` of the loaded record by its move box: reached when the record's status names
 /// it and its analysis is shown — or, at the end of a game, the engine's proposal of dead stones
 /// marked on it (the marked view is no longer the record's move: `analysed` is empty).

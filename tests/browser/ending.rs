@@ -354,18 +354,8 @@ fn finished_game(c: &Client, ck: &mut Checks, game: &Path) {
         20,
     );
     // ---- item 8: the SGF export keeps the game information, named after the file ----
-    c.execute(
-        "document.getElementById('export-text').value = ''; document.querySelector('[data-export=sgf]').click();",
-        vec![],
-    )
-    .expect("export");
-    wait_until(
-        c,
-        "document.getElementById('export-text').value.startsWith('(;')",
-        20,
-    );
-    let sgf = js(c, "document.getElementById('export-text').value");
-    let sgf = sgf.as_str().unwrap_or("");
+    let sgf = super::exported(c, "document.querySelector('[data-export=sgf]')", "(;", 20);
+    let sgf = sgf.as_str();
     for p in [
         "PB[Black Player]",
         "PW[White Player]",

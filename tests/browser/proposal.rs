@@ -19,20 +19,12 @@ const PROPOSED: &str = "state.scoring === 'marking' && JSON.stringify(state.setu
 
 /// The ruling saved of the view shown (its HTML text).
 fn ruling(c: &Client) -> String {
-    c.execute(
-        "document.getElementById('export-text').value = ''; document.getElementById('save-ruling').click();",
-        vec![],
-    )
-    .expect("save the ruling");
-    wait_until(
+    super::exported(
         c,
-        "document.getElementById('export-text').value.startsWith('<!doctype html>')",
+        "document.getElementById('save-ruling')",
+        "<!doctype html>",
         20,
-    );
-    js(c, "document.getElementById('export-text').value")
-        .as_str()
-        .unwrap_or("")
-        .to_string()
+    )
 }
 
 pub fn proposal_checks(c: &Client, ck: &mut Checks) {

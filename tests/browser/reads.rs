@@ -54,18 +54,13 @@ pub fn reads_checks(c: &Client, ck: &mut Checks, url: &str, chromium: &Path, dri
 /// Finding 9: the ruling saved (one HTML file) follows dark mode: its page dark, its figure
 /// dimmed as the page's.
 fn ruling_dark(c: &Client, ck: &mut Checks) {
-    c.execute(
-        "document.getElementById('export-text').value = ''; document.getElementById('save-ruling').click();",
-        vec![],
-    )
-    .expect("save the ruling");
-    wait_until(
+    let html = super::exported(
         c,
-        "document.getElementById('export-text').value.startsWith('<!doctype html>')",
+        "document.getElementById('save-ruling')",
+        "<!doctype html>",
         30,
     );
-    let html = js(c, "document.getElementById('export-text').value");
-    let html = html.as_str().unwrap_or("");
+    let html = html.as_str();
     let path = super::artifacts().join("ruling-dark.html");
     std::fs::write(&path, html).expect("the ruling");
     super::emulate_dark(c, true);
@@ -255,6 +250,16 @@ fn quiet_steps(c: &Client, ck: &mut Checks, kejie: &Path) {
     );
 }
 
+/// Waits until the scoring phase is open and the engine's proposal of dead stones, when there
+/// is one, is marked: the board is redrawn with it, so a point found before would go stale.
+fn proposal_settled(c: &Client) {
+    wait_until(
+        c,
+        "state.scoring === 'marking' && document.getElementById('status').textContent === '' && ((state.proposal || []).flat().length === 0 || (state.setup.dead || []).length > 0)",
+        30,
+    );
+}
+
 /// Finding 9: on the 5×5 finished game, the cursor on a stone marked dead says so (and "1
 /// stone"), and the figure's legend lies inside the figure.
 fn finished_5x5(c: &Client, ck: &mut Checks) {
@@ -264,7 +269,7 @@ fn finished_5x5(c: &Client, ck: &mut Checks) {
         return ck.fail("finding 9: the 5×5 finished game is replayed");
     }
     go_to(c, 4);
-    wait_until(c, "state.scoring === 'marking'", 20);
+    proposal_settled(c);
     super::click_point_raw(c, "A一");
     wait_until(
         c,
@@ -305,12 +310,14 @@ fn end_of_game(c: &Client, ck: &mut Checks, kejie: &Path) {
         click(c, "#pass");
         super::settled_after(c, &n);
     }
-    // the smallest white string marked dead
-    let stone = js(c, "state.analysis.upper_strings.filter((s) => s.colour === 'white').sort((a, b) => a.points.length - b.points.length)[0].points[0]");
+    // beside the engine's proposal, the smallest white string it does not propose marked dead
+    proposal_settled(c);
+    let before = js(c, "(state.setup.dead || []).length");
+    let stone = js(c, "state.analysis.upper_strings.filter((s) => s.colour === 'white' && !s.points.some((p) => (state.setup.dead || []).includes(p))).sort((a, b) => a.points.length - b.points.length)[0].points[0]");
     super::click_point_raw(c, stone.as_str().unwrap_or("OO"));
     let marked = wait_until(
         c,
-        "state.scoring === 'marking' && (state.setup.dead || []).length > 0 && document.getElementById('status').textContent === ''",
+        &format!("state.scoring === 'marking' && (state.setup.dead || []).length > {before} && document.getElementById('status').textContent === ''"),
         30,
     );
     ck.that(

@@ -102,18 +102,8 @@ pub fn variation_checks(c: &Client, ck: &mut Checks) {
     );
     // the SGF export writes the three lines as one tree
     go_to(c, 3);
-    c.execute(
-        "document.getElementById('export-text').value = ''; document.querySelector('[data-export=sgf]').click();",
-        vec![],
-    )
-    .expect("export");
-    wait_until(
-        c,
-        "document.getElementById('export-text').value.startsWith('(;')",
-        20,
-    );
-    let sgf = js(c, "document.getElementById('export-text').value");
-    let sgf = sgf.as_str().unwrap_or("");
+    let sgf = super::exported(c, "document.querySelector('[data-export=sgf]')", "(;", 20);
+    let sgf = sgf.as_str();
     ck.that(
         &format!("item 10: the SGF export writes the variations (the main line's B[gg], the file's B[cg], the move played B[eh]): {sgf}"),
         sgf.contains("(;B[gg]") && sgf.contains("(;B[cg]") && sgf.contains("(;B[eh]") && sgf.contains("W[gc]"),
