@@ -88,24 +88,11 @@ fn start_match(
 /// A match with a player that plays an illegal move (on the opponent's last stone) every game:
 /// each forfeit is shown under its board with the kind and the clause, as --results has them.
 fn forfeits_shown(c: &Client, ck: &mut Checks, kill: &mut Kill, dir: &Path) {
-    let script = dir.join("illegal.py");
-    std::fs::write(
-        &script,
-        r#"import json, sys
-for line in sys.stdin:
-    req = json.loads(line)
-    if req.get("action") == "capabilities":
-        ans = {"id": req["id"], "protocols": ["m3go-player/1"],
-               "implementation": {"name": "bad", "version": "0"},
-               "capabilities": {"presets": ["m3go-2020"]}}
-    else:
-        moves = [m for m in req["moves"] if not m.endswith("pass")]
-        ans = {"id": req["id"], "move": moves[-1].split(".")[1] if moves else "pass"}
-    print(json.dumps(ans, ensure_ascii=False), flush=True)
-"#,
-    )
-    .expect("the script");
-    let bad = format!("bad=python3 {}", script.display());
+    // the player of tests/players/occupied.py
+    let bad = format!(
+        "bad=python3 {}/tests/players/occupied.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let good = format!("good={} player --seed 3", bin().to_string_lossy());
     let results = dir.join("forfeits.jsonl");
     let (url, _stdout) = start_match(kill, dir, &[&bad, &good], "2", &results);

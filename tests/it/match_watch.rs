@@ -21,26 +21,13 @@ fn scratch(tag: &str) -> PathBuf {
     d
 }
 
-/// A player that plays on the opponent's last stone (an occupied point: illegal) on every move.
-fn illegal_player(dir: &Path) -> String {
-    let script = dir.join("illegal.py");
-    std::fs::write(
-        &script,
-        r#"import json, sys
-for line in sys.stdin:
-    req = json.loads(line)
-    if req.get("action") == "capabilities":
-        ans = {"id": req["id"], "protocols": ["m3go-player/1"],
-               "implementation": {"name": "bad", "version": "0"},
-               "capabilities": {"presets": ["m3go-2020"]}}
-    else:
-        moves = [m for m in req["moves"] if not m.endswith("pass")]
-        ans = {"id": req["id"], "move": moves[-1].split(".")[1] if moves else "pass"}
-    print(json.dumps(ans, ensure_ascii=False), flush=True)
-"#,
+/// A player that plays on the opponent's last stone (an occupied point: illegal) on every move
+/// (tests/players/occupied.py).
+fn illegal_player() -> String {
+    format!(
+        "bad=python3 {}/tests/players/occupied.py",
+        crate::common::ROOT
     )
-    .expect("the script");
-    format!("bad=python3 {}", script.to_string_lossy())
 }
 
 /// Starts `m3go match ARGS -o DIR/games --results DIR/results.jsonl`; returns the child, the
@@ -109,7 +96,7 @@ fn match_serve_long_polls_every_game_to_the_end() {
     let dir = scratch("poll");
     let a = format!("a={BIN} player --strategy mcts --playouts 30 --seed 1");
     let b = format!("b={BIN} player --strategy random --seed 2");
-    let bad = illegal_player(&dir);
+    let bad = illegal_player();
     let (_child, addr, mut stdout) = start_match(
         &dir,
         &[
